@@ -1,0 +1,138 @@
+"""Shuffling and dealing: unbiased, injectable, and provably fair when seeded.
+
+* ``shuffled_deck()`` shuffles with Fisher–Yates driven by ``secrets.SystemRandom`` (the
+  operating system's CSPRNG); tests pass ``rng=random.Random(7)`` to get a fixed order.
+* Seeded, provably fair hands: before the deal the server publishes ``commitment(seed)`` =
+  ``sha256(seed)``; the deck is ``seeded_deck(seed)``, a Fisher–Yates shuffle whose random
+  numbers come from an HMAC-SHA256 counter stream keyed by the seed, with rejection sampling
+  so that every index is exactly uniform (no modulo bias). After the hand the seed is
+  revealed and anyone can run ``verify(seed, commitment, deck)``.
+* ``deal_round_robin`` deals as at a real table: one card to each player in turn.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import secrets
+from collections.abc import Iterator, Sequence
+
+from engine.cards import ALL_CARDS, Card
+from engine.errors import CardError
+
+__all__ = [
+    "SeedStream", "commitment", "deal_round_robin", "fisher_yates", "fresh_deck", "new_seed",
+    "seeded_deck", "shuffled_deck", "verify",
+]
+
+_SYSTEM_RANDOM = secrets.SystemRandom()
+
+
+def fresh_deck() -> list[Card]:
+    """A new deck in order: 2c 2d 2h 2s 3c ... As."""
+    return list(ALL_CARDS)
+
+
+def fisher_yates(items: list, randbelow) -> list:
+    """Shuffle ``items`` in place: for i from the end, swap with a uniform j in 0..i.
+
+    ``randbelow(n)`` must return a uniform integer in ``0..n-1``. Every one of the ``n!``
+    orders is equally likely when it does.
+    """
+    for i in range(len(items) - 1, 0, -1):
+        j = randbelow(i + 1)
+        items[i], items[j] = items[j], items[i]
+    return items
+
+
+def shuffled_deck(rng=None) -> list[Card]:
+    """A shuffled deck. ``rng`` is any ``random.Random``-like object (``randrange``);
+    by default the system CSPRNG, which is what play uses."""
+    rng = _SYSTEM_RANDOM if rng is None else rng
+    return fisher_yates(fresh_deck(), rng.randrange)
+
+
+def new_seed() -> str:
+    """A fresh secret seed for a provably fair hand: 32 random bytes as 64 hex digits."""
+    return secrets.token_hex(32)
+
+
+def _seed_bytes(seed: str) -> bytes:
+    if not isinstance(seed, str) or not seed:
+        raise ValueError(f"a seed is a non-empty string, got {seed!r}")
+    return seed.encode("utf-8")
+
+
+def commitment(seed: str) -> str:
+    """What to publish before the deal: the SHA-256 of the seed (UTF-8), as hex."""
+    return hashlib.sha256(_seed_bytes(seed)).hexdigest()
+
+
+class SeedStream:
+    """Deterministic uniform integers from a seed: HMAC-SHA256(seed, counter) blocks.
+
+    ``randbelow(n)`` takes the fewest whole bytes that cover ``n``, masks them to the bit
+    length of ``n - 1`` and rejects values ``>= n``: every result is exactly uniform.
+    """
+
+    def __init__(self, seed: str) -> None:
+        self._key = _seed_bytes(seed)
+        self._counter = 0
+        self._buffer = b""
+        self._position = 0
+
+    def _bytes(self, count: int) -> bytes:
+        while len(self._buffer) - self._position < count:
+            block = hmac.new(self._key, self._counter.to_bytes(8, "big"), hashlib.sha256).digest()
+            self._counter += 1
+            self._buffer = self._buffer[self._position:] + block
+            self._position = 0
+        out = self._buffer[self._position:self._position + count]
+        self._position += count
+        return out
+
+    def randbelow(self, n: int) -> int:
+        if n <= 0:
+            raise ValueError("randbelow needs n > 0")
+        bits = (n - 1).bit_length()
+        if bits == 0:
+            return 0
+        size, mask = (bits + 7) // 8, (1 << bits) - 1
+        while True:
+            value = int.from_bytes(self._bytes(size), "big") & mask
+            if value < n:
+                return value
+
+
+def seeded_deck(seed: str) -> list[Card]:
+    """The deck a seed stands for; the same seed always gives the same order."""
+    return fisher_yates(fresh_deck(), SeedStream(seed).randbelow)
+
+
+def verify(seed: str, commitment_hex: str, deck: Sequence[int]) -> bool:
+    """Anyone's check of a provably fair hand: the seed matches the published commitment
+    and the deck dealt is the one the seed stands for."""
+    try:
+        if not hmac.compare_digest(commitment(seed), str(commitment_hex).lower()):
+            return False
+        return [int(card) for card in deck] == seeded_deck(seed)
+    except (ValueError, TypeError):
+        return False
+
+
+def deal_round_robin(deck: Sequence[Card] | Iterator[Card], players: int,
+                     cards_each: int) -> list[list[Card]]:
+    """Deal ``cards_each`` cards to each of ``players``, one card to each player in turn,
+    from the top of ``deck`` (index 0). Returns one list per player, in seat order."""
+    if players < 1 or cards_each < 0:
+        raise CardError(f"cannot deal {cards_each} cards to {players} players")
+    cards = list(deck)
+    if players * cards_each > len(cards):
+        raise CardError(f"{players} players x {cards_each} cards needs "
+                        f"{players * cards_each} cards, the deck has {len(cards)}")
+    hands: list[list[Card]] = [[] for _ in range(players)]
+    for round_ in range(cards_each):
+        for seat in range(players):
+            hands[seat].append(cards[round_ * players + seat])
+    return hands
+

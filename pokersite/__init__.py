@@ -1,0 +1,1 @@
+"""The Django project: settings, URLs, ASGI routing and the account views."""

@@ -1,0 +1,35 @@
+"""Production settings: the base settings with the safety switches on.
+
+Requires ``SECRET_KEY`` in the environment (refuses to start without one). Expects TLS in
+front (nginx or another proxy setting ``X-Forwarded-Proto``); ``manage.py check --deploy``
+passes with no warnings.
+"""
+
+import os
+
+from django.core.exceptions import ImproperlyConfigured
+
+from pokersite.settings import *  # noqa: F401,F403
+from pokersite.settings import env_bool, env_list
+
+SECRET_KEY = os.environ.get("SECRET_KEY", "")
+if len(SECRET_KEY) < 50 or SECRET_KEY.startswith("django-insecure"):
+    raise ImproperlyConfigured(
+        "pokersite.settings_production needs SECRET_KEY in the environment "
+        "(at least 50 random characters, e.g. from "
+        "`python -c 'import secrets; print(secrets.token_urlsafe(50))'`)."
+    )
+
+DEBUG = env_bool("DEBUG", False)
+ALLOWED_HOSTS = env_list("ALLOWED_HOSTS", ["localhost", "127.0.0.1"])
+
+SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
+SECURE_SSL_REDIRECT = env_bool("SECURE_SSL_REDIRECT", True)
+SECURE_HSTS_SECONDS = int(os.environ.get("SECURE_HSTS_SECONDS", str(60 * 60 * 24 * 365)))
+SECURE_HSTS_INCLUDE_SUBDOMAINS = True
+SECURE_HSTS_PRELOAD = True
+SESSION_COOKIE_SECURE = True
+CSRF_COOKIE_SECURE = True
+SECURE_CONTENT_TYPE_NOSNIFF = True
+SECURE_REFERRER_POLICY = "same-origin"
+X_FRAME_OPTIONS = "DENY"

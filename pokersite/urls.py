@@ -1,0 +1,14 @@
+"""Site URLs: lobby at ``/``, accounts, tables, admin (the API adds ``/api/``)."""
+
+from django.contrib import admin
+from django.urls import include, path
+
+from pokersite import accounts
+from tables import views as table_views
+
+urlpatterns = [
+    path("", table_views.lobby, name="lobby"),
+    path("accounts/", include(accounts.urlpatterns)),
+    path("tables/", include("tables.urls")),
+    path("admin/", admin.site.urls),
+]

@@ -1,0 +1,268 @@
+"""Django admin: run tables, grant chips, remove players, read hands.
+
+Every change goes through ``tables.services`` (locks, ledger, version bump). Hands and
+actions are read-only, and a hand still being played never shows its deck, seed or result
+(hole cards) anywhere in admin: those appear once it is finished.
+"""
+
+from __future__ import annotations
+
+from django import forms
+from django.contrib import admin, messages
+from django.contrib.admin import helpers
+from django.db.models import Count
+from django.template.response import TemplateResponse
+from django.utils.html import format_html
+
+from tables import services
+from tables.models import Hand, HandAction, LedgerEntry, Player, Seat, Table
+
+HIDDEN = "hidden until the hand is over"
+
+
+class ReadOnlyAdminMixin:
+    """View-only: no add, change or delete through admin."""
+
+    def has_add_permission(self, request, obj=None):
+        return False
+
+    def has_change_permission(self, request, obj=None):
+        return False
+
+    def has_delete_permission(self, request, obj=None):
+        return False
+
+
+def _report(modeladmin, request, done: int, errors: list[str], what: str) -> None:
+    if done:
+        modeladmin.message_user(request, f"{what}: {done}.", messages.SUCCESS)
+    for error in errors:
+        modeladmin.message_user(request, error, messages.ERROR)
+
+
+# --- Tables and seats ------------------------------------------------------------------------
+class SeatInline(ReadOnlyAdminMixin, admin.TabularInline):
+    model = Seat
+    fields = ("number_shown", "player", "stack", "sitting_out", "leave_after_hand", "joined_at")
+    readonly_fields = fields
+    extra = 0
+    can_delete = False
+    show_change_link = True
+
+    @admin.display(description="seat")
+    def number_shown(self, seat):
+        return seat.number + 1
+
+
+@admin.register(Table)
+class TableAdmin(admin.ModelAdmin):
+    list_display = (
+        "name", "variant", "stakes", "buy_in_range", "seats_taken", "max_seats", "status",
+        "bots_allowed", "bot_seats", "version",
+    )
+    list_filter = ("status", "game", "betting")
+    search_fields = ("name",)
+    readonly_fields = ("status", "version", "button_seat", "action_deadline", "next_hand_at",
+                       "created_at")
+    fieldsets = (
+        (None, {"fields": ("name", "status")}),
+        ("Game and stakes (changes apply from the next hand)", {
+            "fields": ("game", "betting", ("small_blind", "big_blind"), ("ante", "ante_mode"),
+                       "straddle"),
+        }),
+        ("Seats and buy-in", {"fields": ("max_seats", ("min_buy_in", "max_buy_in"))}),
+        ("Clock and bots", {
+            "fields": (("action_seconds", "time_bank_seconds"), ("bots_allowed", "bot_seats")),
+        }),
+        ("Live state", {
+            "classes": ("collapse",),
+            "fields": ("version", "button_seat", "action_deadline", "next_hand_at", "created_at"),
+        }),
+    )
+    inlines = [SeatInline]
+    actions = ["pause_tables", "resume_tables", "close_tables"]
+
+    def get_queryset(self, request):
+        return super().get_queryset(request).annotate(_seats_taken=Count("seats"))
+
+    @admin.display(description="seats taken", ordering="_seats_taken")
+    def seats_taken(self, table):
+        return table._seats_taken
+
+    @admin.display(description="buy-in")
+    def buy_in_range(self, table):
+        return f"{table.effective_min_buy_in}–{table.effective_max_buy_in}"
+
+    def save_model(self, request, obj, form, change):
+        services.table_save(table=obj)
+
+    def _each(self, request, queryset, service, what):
+        done, errors = 0, []
+        for table in queryset:
+            try:
+                service(table=table)
+                done += 1
+            except services.ServiceError as error:
+                errors.append(f"{table}: {error}")
+        _report(self, request, done, errors, what)
+
+    @admin.action(description="Pause (the current hand finishes, no new hands)")
+    def pause_tables(self, request, queryset):
+        self._each(request, queryset, services.table_pause, "Tables paused")
+
+    @admin.action(description="Open again")
+    def resume_tables(self, request, queryset):
+        self._each(request, queryset, services.table_resume, "Tables opened")
+
+    @admin.action(description="Close (cash everyone out; a running hand is voided)")
+    def close_tables(self, request, queryset):
+        self._each(request, queryset, services.table_close, "Tables closed")
+
+
+@admin.register(Seat)
+class SeatAdmin(ReadOnlyAdminMixin, admin.ModelAdmin):
+    list_display = ("table", "seat_shown", "player", "stack", "sitting_out", "leave_after_hand")
+    list_filter = ("table",)
+    search_fields = ("player__user__username", "table__name")
+    actions = ["remove_players"]
+
+    @admin.display(description="seat", ordering="number")
+    def seat_shown(self, seat):
+        return seat.number + 1
+
+    def has_change_permission(self, request, obj=None):
+        # Needed for admin actions to show; the change form itself stays read-only.
+        return obj is None and request.user.has_perm("tables.change_seat")
+
+    @admin.action(description="Remove from the table (chips back to the bankroll)")
+    def remove_players(self, request, queryset):
+        done, errors = 0, []
+        for seat in queryset.select_related("table", "player__user"):
+            try:
+                if services.table_remove_player(table=seat.table, player=seat.player):
+                    done += 1
+                else:
+                    errors.append(
+                        f"{seat.player} is in the hand being played at {seat.table}: sat out, "
+                        "and cashed out when the hand ends."
+                    )
+            except services.ServiceError as error:
+                errors.append(str(error))
+        _report(self, request, done, errors, "Players removed")
+
+
+# --- Players and the ledger ---------------------------------------------------------------
+class GrantForm(forms.Form):
+    amount = forms.IntegerField(min_value=1, max_value=10**9, help_text="Play chips to add.")
+    reason = forms.CharField(max_length=200, help_text="Goes in each player's ledger.")
+
+
+class LedgerInline(ReadOnlyAdminMixin, admin.TabularInline):
+    model = LedgerEntry
+    fields = ("created_at", "kind", "amount", "balance_after", "reason", "table")
+    readonly_fields = fields
+    extra = 0
+    ordering = ("-created_at", "-id")
+    max_num = 0
+
+
+@admin.register(Player)
+class PlayerAdmin(admin.ModelAdmin):
+    list_display = ("name", "bankroll", "is_bot", "created_at")
+    list_filter = ("is_bot",)
+    search_fields = ("user__username",)
+    readonly_fields = ("user", "bankroll", "is_bot", "created_at")
+    inlines = [LedgerInline]
+    actions = ["grant_chips"]
+
+    def has_add_permission(self, request):
+        return False  # players are created by sign-up (with their starting grant)
+
+    def has_delete_permission(self, request, obj=None):
+        return False
+
+    @admin.action(description="Grant play chips (with a reason)")
+    def grant_chips(self, request, queryset):
+        form = GrantForm(request.POST if "apply" in request.POST else None)
+        if form.is_bound and form.is_valid():
+            done, errors = 0, []
+            for player in queryset:
+                try:
+                    services.player_grant(
+                        player=player,
+                        amount=form.cleaned_data["amount"],
+                        reason=form.cleaned_data["reason"],
+                    )
+                    done += 1
+                except services.ServiceError as error:
+                    errors.append(f"{player}: {error}")
+            _report(self, request, done, errors, f"Granted {form.cleaned_data['amount']} chips")
+            return None
+        return TemplateResponse(
+            request,
+            "admin/tables/player/grant.html",
+            {
+                **self.admin_site.each_context(request),
+                "title": "Grant play chips",
+                "opts": self.model._meta,
+                "form": form,
+                "players": queryset,
+                "action_checkbox_name": helpers.ACTION_CHECKBOX_NAME,
+            },
+        )
+
+
+@admin.register(LedgerEntry)
+class LedgerEntryAdmin(ReadOnlyAdminMixin, admin.ModelAdmin):
+    list_display = ("created_at", "player", "kind", "amount", "balance_after", "table", "reason")
+    list_filter = ("kind",)
+    search_fields = ("player__user__username", "reason")
+    list_select_related = ("player__user", "table")
+
+
+# --- Hands (read-only; secrets only once finished) --------------------------------------------
+class HandActionInline(ReadOnlyAdminMixin, admin.TabularInline):
+    model = HandAction
+    fields = ("index", "seat", "kind", "amount", "source", "created_at")
+    readonly_fields = fields
+    extra = 0
+    max_num = 0
+
+
+@admin.register(Hand)
+class HandAdmin(ReadOnlyAdminMixin, admin.ModelAdmin):
+    list_display = ("__str__", "table", "number", "status", "pot", "started_at", "finished_at")
+    list_filter = ("status", "table")
+    list_select_related = ("table",)
+    # The raw deck, seed and result fields are never listed: only the *_shown methods,
+    # which hide them while the hand is running.
+    fields = (
+        "table", "number", "status", "config", "seats", "button_seat", "commitment",
+        "seed_shown", "deck_shown", "result_shown", "pot", "started_at", "finished_at",
+    )
+    readonly_fields = fields
+    inlines = [HandActionInline]
+
+    @admin.display(description="seed")
+    def seed_shown(self, hand):
+        return hand.seed if not hand.is_running else HIDDEN
+
+    @admin.display(description="deck")
+    def deck_shown(self, hand):
+        if hand.is_running:
+            return HIDDEN
+        from engine.cards import Card
+
+        return " ".join(str(Card(c)) for c in hand.deck)
+
+    @admin.display(description="result")
+    def result_shown(self, hand):
+        if hand.is_running:
+            return HIDDEN
+        return format_html("<pre>{}</pre>", _pretty(hand.result))
+
+
+def _pretty(value) -> str:
+    import json
+
+    return json.dumps(value, indent=2, sort_keys=True)

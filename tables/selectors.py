@@ -1,0 +1,91 @@
+"""Reads: rebuild a hand's state, the lobby, a player's ledger, the chip totals."""
+
+from __future__ import annotations
+
+from django.db.models import Avg, Count, F, IntegerField, OuterRef, Prefetch, Subquery, Sum
+
+from tables.models import Hand, LedgerEntry, Player, Seat, Table
+
+
+def hand_state(hand: Hand):
+    """The engine ``Hand`` of ``hand``, rebuilt from the database alone.
+
+    Replays the stored inputs (config, starting stacks, button, deck, player names) and every
+    ``HandAction`` in order. This is the truth about a hand: no cache is consulted.
+    """
+    from engine.hand import Action, HandConfig
+    from engine.hand import Hand as EngineHand
+
+    actions = [Action(a.kind, a.amount) for a in hand.actions.order_by("index")]
+    return EngineHand.replay(
+        HandConfig.from_dict(hand.config),
+        [s["stack"] for s in hand.seats],
+        hand.button,
+        hand.deck,
+        actions,
+        players=[s["name"] for s in hand.seats],
+    )
+
+
+def running_hand(table: Table) -> Hand | None:
+    """The hand being played at ``table``, if any."""
+    return table.hands.filter(status=Hand.Status.RUNNING).order_by("-number").first()
+
+
+def lobby_tables():
+    """Every open table with its seats (players prefetched), seat count and average pot."""
+    seats = Seat.objects.select_related("player__user").order_by("number")
+    finished = (
+        Hand.objects.filter(table=OuterRef("pk"), status=Hand.Status.FINISHED)
+        .order_by()
+        .values("table")
+    )
+    return (
+        Table.objects.filter(status=Table.Status.OPEN)
+        .annotate(
+            seats_taken=Count("seats"),
+            seats_free=F("max_seats") - Count("seats"),
+            average_pot=Subquery(finished.annotate(a=Avg("pot")).values("a")),
+            hands_played=Subquery(
+                finished.annotate(n=Count("pk")).values("n"), output_field=IntegerField()
+            ),
+        )
+        .prefetch_related(Prefetch("seats", queryset=seats))
+        .order_by("name")
+    )
+
+
+def player_ledger(player: Player, limit: int = 200):
+    """The player's most recent ledger entries, newest first."""
+    return player.ledger.select_related("table").order_by("-created_at", "-id")[:limit]
+
+
+def chips_in_running_hands() -> int:
+    """Chips bet in hands still being played (taken from stacks, not yet paid out)."""
+    total = 0
+    stacks = {(s.table_id, s.player_id): s.stack for s in Seat.objects.all()}
+    for hand in Hand.objects.filter(status=Hand.Status.RUNNING):
+        behind = sum(stacks.get((hand.table_id, s["player_id"]), 0) for s in hand.seats)
+        total += hand.start_total - behind
+    return total
+
+
+def chips_total() -> dict:
+    """Where every chip is: bankrolls, stacks, running hands, and what was ever granted.
+
+    Invariant: ``bankrolls + stacks + in_hands == granted``.
+    """
+    bankrolls = Player.objects.aggregate(t=Sum("bankroll"))["t"] or 0
+    stacks = Seat.objects.aggregate(t=Sum("stack"))["t"] or 0
+    granted = (
+        LedgerEntry.objects.filter(kind__in=LedgerEntry.GRANT_KINDS).aggregate(t=Sum("amount"))[
+            "t"
+        ]
+        or 0
+    )
+    return {
+        "bankrolls": bankrolls,
+        "stacks": stacks,
+        "in_hands": chips_in_running_hands(),
+        "granted": granted,
+    }

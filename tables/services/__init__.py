@@ -1,0 +1,34 @@
+"""The only writers: keyword-only functions named ``<thing>_<verb>``.
+
+Each runs in one transaction with the table row locked (see each docstring), raises a
+``ServiceError`` (a ``ValueError``) with a message for the player when it refuses — having
+changed nothing — and on commit publishes ``{"type": "table.changed", "table_id", "version"}``
+to the group ``table-<id>``.
+
+Modules: ``players`` (sign-up grant, admin grants), ``seats`` (take, leave, sit out/in,
+top up), ``hands`` (start, act, void), ``table`` (save, pause, resume, close, remove a
+player), ``errors``, ``events``. The croupier's clock lives in ``clock``.
+"""
+
+from tables.services.errors import *  # noqa: F401,F403
+from tables.services.hands import hand_act, hand_start, hand_void  # noqa: F401
+from tables.services.players import (  # noqa: F401
+    player_create,
+    player_get_or_create,
+    player_grant,
+    player_sign_up,
+)
+from tables.services.seats import (  # noqa: F401
+    seat_leave,
+    seat_sit_in,
+    seat_sit_out,
+    seat_take,
+    seat_top_up,
+)
+from tables.services.table import (  # noqa: F401
+    table_close,
+    table_pause,
+    table_remove_player,
+    table_resume,
+    table_save,
+)

@@ -1,0 +1,26 @@
+"""The table row lock every service takes first."""
+
+from __future__ import annotations
+
+from tables.models import Hand, Table
+from tables.services.errors import TableNotOpen
+
+
+def table_lock(table: Table | int) -> Table:
+    """Lock the table row (``SELECT ... FOR UPDATE``) and return a fresh copy of it.
+
+    Call inside ``transaction.atomic()``. On SQLite the transaction itself holds the write
+    lock (``transaction_mode = IMMEDIATE`` in settings).
+    """
+    pk = table.pk if isinstance(table, Table) else table
+    return Table.objects.select_for_update().get(pk=pk)
+
+
+def require_open(table: Table) -> None:
+    if table.status != Table.Status.OPEN:
+        raise TableNotOpen(f"{table.name} is {table.get_status_display().lower()}.")
+
+
+def running_hand(table: Table) -> Hand | None:
+    """The hand being played at ``table``, if any (at most one at a time)."""
+    return table.hands.filter(status=Hand.Status.RUNNING).order_by("-number").first()

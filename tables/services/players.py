@@ -1,0 +1,94 @@
+"""Players and their bankrolls: sign-up with a starting grant, admin grants.
+
+Bankroll changes lock the player row (``select_for_update``); services that also touch a table
+lock the table row first, then the player row, always in that order.
+"""
+
+from __future__ import annotations
+
+from django.conf import settings
+from django.contrib.auth import get_user_model
+from django.db import transaction
+
+from tables.models import Hand, LedgerEntry, Player, Table
+from tables.services.errors import InsufficientBankroll, InvalidAmount
+
+
+def player_create(*, user, is_bot: bool = False, grant: int | None = None) -> Player:
+    """Create the player profile of ``user`` with a starting grant (a ``grant`` ledger entry).
+
+    Lock: none needed (a new row). ``grant`` defaults to ``POKER_STARTING_GRANT``.
+    """
+    amount = settings.POKER_STARTING_GRANT if grant is None else grant
+    with transaction.atomic():
+        player = Player.objects.create(user=user, is_bot=is_bot)
+        if amount:
+            ledger_record(
+                player=player, amount=amount, kind=LedgerEntry.Kind.GRANT, reason="Welcome grant"
+            )
+    return player
+
+
+def player_sign_up(*, username: str, password: str, email: str = "") -> Player:
+    """Create a user account and its player (with the starting grant) in one transaction."""
+    with transaction.atomic():
+        user = get_user_model().objects.create_user(
+            username=username, password=password, email=email
+        )
+        return player_create(user=user)
+
+
+def player_get_or_create(*, user) -> Player:
+    """The player of ``user``, created with a starting grant on first use (e.g. admins)."""
+    try:
+        return user.player
+    except Player.DoesNotExist:
+        return player_create(user=user)
+
+
+def player_grant(*, player: Player, amount: int, reason: str) -> LedgerEntry:
+    """An admin gives play chips: an ``admin_grant`` ledger entry with a reason.
+
+    Lock: the player row. ``amount`` must be a positive whole number, ``reason`` non-empty.
+    """
+    if isinstance(amount, bool) or not isinstance(amount, int) or amount <= 0:
+        raise InvalidAmount("A grant is a positive whole number of chips.")
+    if not reason or not reason.strip():
+        raise InvalidAmount("Say why the chips are granted (the reason goes in the ledger).")
+    with transaction.atomic():
+        return ledger_record(
+            player=player, amount=amount, kind=LedgerEntry.Kind.ADMIN_GRANT, reason=reason.strip()
+        )
+
+
+def ledger_record(
+    *,
+    player: Player,
+    amount: int,
+    kind: str,
+    reason: str = "",
+    table: Table | None = None,
+    hand: Hand | None = None,
+) -> LedgerEntry:
+    """Move ``amount`` chips into (or, negative, out of) a bankroll and log it.
+
+    Internal building block of the services: call inside ``transaction.atomic()``. Lock: takes
+    the player row lock; refreshes ``player.bankroll``.
+    """
+    locked = Player.objects.select_for_update().get(pk=player.pk)
+    balance = locked.bankroll + amount
+    if balance < 0:
+        raise InsufficientBankroll(
+            f"Not enough chips: your bankroll is {locked.bankroll}, this needs {-amount}."
+        )
+    Player.objects.filter(pk=player.pk).update(bankroll=balance)
+    player.bankroll = balance
+    return LedgerEntry.objects.create(
+        player=player,
+        amount=amount,
+        kind=kind,
+        reason=reason[:200],
+        table=table,
+        hand=hand,
+        balance_after=balance,
+    )

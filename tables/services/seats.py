@@ -1,0 +1,185 @@
+"""Sitting down, leaving, sitting out and topping up.
+
+Every function here runs in one transaction holding the table row lock
+(``table_lock``), then the player row lock for bankroll changes; every change bumps
+``Table.version`` and publishes ``table.changed`` on commit.
+"""
+
+from __future__ import annotations
+
+from django.db import transaction
+
+from tables.models import LedgerEntry, Player, Seat, Table
+from tables.services.errors import (
+    AlreadySeated,
+    BuyInOutOfRange,
+    HandInProgress,
+    InvalidAmount,
+    NoSuchSeat,
+    NotSeated,
+    SeatTaken,
+    TableFull,
+)
+from tables.services.events import table_touch
+from tables.services.locks import require_open, running_hand, table_lock
+from tables.services.players import ledger_record
+
+
+def _whole_chips(amount, what: str) -> int:
+    if isinstance(amount, bool) or not isinstance(amount, int) or amount <= 0:
+        raise InvalidAmount(f"The {what} must be a positive whole number of chips.")
+    return amount
+
+
+def _seat_of(table: Table, player: Player) -> Seat:
+    seat = table.seats.select_related("player__user").filter(player=player).first()
+    if seat is None:
+        raise NotSeated(f"You have no seat at {table.name}.")
+    return seat
+
+
+def _in_running_hand(table: Table, player: Player) -> bool:
+    hand = running_hand(table)
+    return hand is not None and hand.seat_index_of(player.pk) is not None
+
+
+def seat_cash_out(*, table: Table, seat: Seat, reason: str, hand=None) -> None:
+    """Internal: the seat's chips go back to the bankroll and the seat is freed.
+
+    Caller holds the table row lock, inside ``transaction.atomic()``.
+    """
+    if seat.stack:
+        ledger_record(
+            player=seat.player,
+            amount=seat.stack,
+            kind=LedgerEntry.Kind.CASH_OUT,
+            reason=reason,
+            table=table,
+            hand=hand,
+        )
+    seat.delete()
+
+
+def seat_take(
+    *, table: Table, player: Player, buy_in: int, seat_number: int | None = None
+) -> Seat:
+    """Sit ``player`` at ``table`` with ``buy_in`` chips from the bankroll.
+
+    Lock: table row, then player row. The table must be open, the buy-in within the table's
+    range, the bankroll big enough, the seat free (any free seat when ``seat_number`` is
+    None) and the player not already seated. A player who sits down during a hand is dealt
+    in from the next one.
+    """
+    with transaction.atomic():
+        table = table_lock(table)
+        require_open(table)
+        buy_in = _whole_chips(buy_in, "buy-in")
+        low, high = table.effective_min_buy_in, table.effective_max_buy_in
+        if not low <= buy_in <= high:
+            raise BuyInOutOfRange(f"Buy in for {low} to {high} chips at {table.name}.")
+        if table.seats.filter(player=player).exists():
+            raise AlreadySeated(f"You already have a seat at {table.name}.")
+        taken = set(table.seats.values_list("number", flat=True))
+        if seat_number is None:
+            free = [n for n in range(table.max_seats) if n not in taken]
+            if not free:
+                raise TableFull(f"{table.name} is full.")
+            seat_number = free[0]
+        elif isinstance(seat_number, bool) or not isinstance(seat_number, int) or not (
+            0 <= seat_number < table.max_seats
+        ):
+            raise NoSuchSeat(f"{table.name} has seats 1 to {table.max_seats}.")
+        elif seat_number in taken:
+            raise SeatTaken(f"Seat {seat_number + 1} is taken.")
+        ledger_record(
+            player=player,
+            amount=-buy_in,
+            kind=LedgerEntry.Kind.BUY_IN,
+            reason=f"Buy-in at {table.name}",
+            table=table,
+        )
+        seat = Seat.objects.create(
+            table=table,
+            number=seat_number,
+            player=player,
+            stack=buy_in,
+            time_bank=table.time_bank_seconds,
+        )
+        table_touch(table)
+        return seat
+
+
+def seat_leave(*, table: Table, player: Player) -> bool:
+    """Leave the table: the chips go back to the bankroll.
+
+    Lock: table row, then player row. During a hand the player is in, they are sat out and
+    leave when it ends (``leave_after_hand``); returns True if they left now.
+    """
+    with transaction.atomic():
+        table = table_lock(table)
+        seat = _seat_of(table, player)
+        if _in_running_hand(table, player):
+            seat.leave_after_hand = True
+            seat.sitting_out = True
+            seat.save(update_fields=["leave_after_hand", "sitting_out"])
+            table_touch(table)
+            return False
+        seat_cash_out(table=table, seat=seat, reason=f"Left {table.name}")
+        table_touch(table)
+        return True
+
+
+def seat_sit_out(*, table: Table, player: Player) -> Seat:
+    """Sit out: keep the seat, be dealt out of the next hands. Lock: table row."""
+    with transaction.atomic():
+        table = table_lock(table)
+        seat = _seat_of(table, player)
+        if not seat.sitting_out:
+            seat.sitting_out = True
+            seat.save(update_fields=["sitting_out"])
+            table_touch(table)
+        return seat
+
+
+def seat_sit_in(*, table: Table, player: Player) -> Seat:
+    """Come back: dealt in from the next hand (and stay). Lock: table row."""
+    with transaction.atomic():
+        table = table_lock(table)
+        seat = _seat_of(table, player)
+        if seat.sitting_out or seat.leave_after_hand:
+            seat.sitting_out = False
+            seat.leave_after_hand = False
+            seat.save(update_fields=["sitting_out", "leave_after_hand"])
+            table_touch(table)
+        return seat
+
+
+def seat_top_up(*, table: Table, player: Player, amount: int) -> Seat:
+    """Add chips from the bankroll to the stack, between hands, up to the maximum buy-in.
+
+    Lock: table row, then player row. Refused while the player is in a running hand.
+    """
+    with transaction.atomic():
+        table = table_lock(table)
+        require_open(table)
+        seat = _seat_of(table, player)
+        amount = _whole_chips(amount, "top-up")
+        if _in_running_hand(table, player):
+            raise HandInProgress("Top up between hands: you are in the hand being played.")
+        room = table.effective_max_buy_in - seat.stack
+        if amount > room:
+            raise BuyInOutOfRange(
+                f"You can add at most {max(room, 0)} chips (the maximum stack at "
+                f"{table.name} is {table.effective_max_buy_in})."
+            )
+        ledger_record(
+            player=player,
+            amount=-amount,
+            kind=LedgerEntry.Kind.TOP_UP,
+            reason=f"Top-up at {table.name}",
+            table=table,
+        )
+        seat.stack += amount
+        seat.save(update_fields=["stack"])
+        table_touch(table)
+        return seat

@@ -23,6 +23,7 @@ from engine.cards import format_cards, parse_cards
 COMMANDS: list[tuple[str, str]] = [
     ("deal", "engine.cli"),
     ("best", "engine.cli"),
+    ("equity", "engine.cli"),
 ]
 
 EXIT_BAD_INPUT = 2
@@ -113,6 +114,27 @@ def run_best(args) -> int:
     return 0
 
 
-def cards_argument(text: str):
-    """argparse ``type=`` for a group of cards: ``"AhKh"`` or ``"Ah Kh"``."""
-    return parse_cards(text)
+# --- equity -----------------------------------------------------------------------------
+
+def add_equity_parser(subparsers) -> None:
+    parser = subparsers.add_parser(
+        "equity", help="win/tie/equity of two or more hands, exact when possible",
+        description="Equity of Hold'em (2 cards) or Omaha (4 cards) hands, e.g. "
+                    "equity AhKh QsQd --board 2h3h4c. Exact enumeration when the boards can "
+                    "be enumerated, otherwise Monte Carlo with its standard error.")
+    parser.add_argument("hands", nargs="+", metavar="HAND", help="a hand, e.g. AhKh")
+    parser.add_argument("--board", default="", help="cards already on the board, e.g. 2h3h4c")
+    parser.add_argument("--dead", default="", help="cards known to be out of play")
+    parser.add_argument("--samples", type=int, help="force Monte Carlo with this many boards")
+    parser.add_argument("--seed", type=int, help="seed for Monte Carlo (reproducible runs)")
+    parser.set_defaults(run=run_equity)
+
+
+def run_equity(args) -> int:
+    from engine.equity import equity
+
+    hands = [parse_cards(hand) for hand in args.hands]
+    result = equity(hands, parse_cards(args.board), parse_cards(args.dead),
+                    samples=args.samples, rng=args.seed)
+    print(result)
+    return 0

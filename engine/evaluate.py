@@ -39,8 +39,8 @@ from engine.cards import parse_cards
 from engine.errors import CardError
 
 __all__ = [
-    "HandClass", "HandRank", "LowRank", "best_hands", "evaluate", "evaluate_low",
-    "evaluate_omaha", "hand_class_counts",
+    "HandClass", "HandRank", "LowRank", "best_hands", "evaluate", "evaluate_batch",
+    "evaluate_low", "evaluate_omaha", "hand_class_counts",
 ]
 
 
@@ -243,6 +243,14 @@ def evaluate_low(cards) -> LowRank:
         return instances[tables[len(cards)][sum([keys[c] for c in cards])]]
     except (KeyError, IndexError, TypeError):
         raise CardError(f"evaluate_low needs 5, 6 or 7 distinct cards, got {cards!r}") from None
+
+
+def evaluate_batch(cards):
+    """Values of ``n`` hands as an ``(n, 5..7)`` NumPy integer array (see ``engine.batch``);
+    each equals ``int(evaluate(row))``."""
+    from engine.batch import evaluate_batch as batch
+
+    return batch(cards)
 
 
 # --- The kata ---------------------------------------------------------------------------

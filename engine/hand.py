@@ -29,7 +29,7 @@ rules leave room:
   this street; all-in for less is always allowed. A short all-in does not reopen betting for
   a seat that already acted, unless the raises since that seat last acted add up to a full
   raise. Folding is only allowed when facing a bet (otherwise check). Raising is not allowed
-  when nobody else left could call it (everyone else folded or all-in).
+  when no other player left could put in more than the current bet.
 * Pot-limit: the largest raise is to the pot after calling. Fixed limit: bets and raises are
   one small bet (preflop, flop) or big bet (turn, river); one bet and three raises per street
   (the big blind counts as the preflop bet); no cap while only two players are in the hand.
@@ -327,6 +327,7 @@ class Hand:
         self._aggressor: int | None = None
         self._round_aggressor: int | None = None
         self._round_start = 0
+        self._dead = 0  # a big-blind ante: in the pot, but nobody's contribution
         self.events: list[Event] = []
         self._actions: list[Action] = []
         self._result: Result | None = None
@@ -362,7 +363,9 @@ class Hand:
         self._post(self.small_blind_seat, c.small_blind, "small_blind", True)
         self._post(self.big_blind_seat, c.big_blind, "big_blind", True)
         if c.ante and c.ante_mode == "big-blind":
+            before = self._committed[self.big_blind_seat]
             self._post(self.big_blind_seat, c.ante, "ante", False)
+            self._dead = self._committed[self.big_blind_seat] - before
         self._current_bet = c.big_blind
         self._last_full = c.fixed_small_bet if c.betting == "fixed-limit" else c.big_blind
         self._raises = 1
@@ -516,8 +519,9 @@ class Hand:
     def pots(self) -> list[Pot]:
         """Pots from the chips already collected (bets of the current street excluded)."""
         collected = [c - b for c, b in zip(self._committed, self._bets)]
+        collected[self.big_blind_seat] -= self._dead
         live = [not f for f in self._folded]
-        return build_pots(collected, live)
+        return build_pots(collected, live, self._dead)
 
     @property
     def total_pot(self) -> int:
@@ -547,13 +551,13 @@ class Hand:
         to_call = self._current_bet - self._bets[j]
         if self._stacks[j] <= to_call:
             return "not enough chips to raise: the stack only covers a call"
-        others = False
+        current = self._current_bet
         for i in range(self._n):
-            if i != j and not self._folded[i] and not self._all_in[i]:
-                others = True
+            if (i != j and not self._folded[i] and not self._all_in[i]
+                    and self._bets[i] + self._stacks[i] > current):
                 break
-        if not others:
-            return "no raise when every other player is all-in or folded"
+        else:
+            return "no raise when no other player could call more than the current bet"
         acted = self._acted_at[j]
         if acted is not None and self._current_bet - acted < self._last_full:
             return ("betting was not reopened: a short all-in raise does not reopen the "
@@ -771,7 +775,9 @@ class Hand:
             else:
                 self._mucked.add(s)
                 self.events.append(Event("muck", s))
-        pots = build_pots(self._committed, [not f for f in self._folded])
+        contributions = list(self._committed)
+        contributions[self.big_blind_seat] -= self._dead
+        pots = build_pots(contributions, [not f for f in self._folded], self._dead)
         awards = []
         for index, pot in enumerate(pots):
             top = max(ranks[s] for s in pot.eligible)

@@ -27,13 +27,14 @@ class Pot(NamedTuple):
         return {"amount": self.amount, "eligible": list(self.eligible)}
 
 
-def build_pots(contributions: Sequence[int], live: Sequence[bool]) -> list[Pot]:
+def build_pots(contributions: Sequence[int], live: Sequence[bool], dead: int = 0) -> list[Pot]:
     """Main pot then side pots, built from what each seat put in this hand.
 
     A level is the total of a live (not folded) seat; each pot takes from every seat (folded
     ones too) the part of its contribution between the previous level and this one, and is
     eligible to the live seats that reached the level. Chips above the highest live level
-    (dead money such as a folded big blind's ante) go into the last pot.
+    go into the last pot. ``dead`` chips (a big-blind ante, not part of anyone's
+    contribution) go into the main pot, which every live seat can win.
     """
     levels = sorted({c for c, alive in zip(contributions, live) if alive and c > 0})
     pots: list[Pot] = []
@@ -47,6 +48,11 @@ def build_pots(contributions: Sequence[int], live: Sequence[bool]) -> list[Pot]:
         pots.append(Pot(amount, eligible))
         previous = level
     extra = sum(c - previous for c in contributions if c > previous)
+    if dead:
+        if pots:
+            pots[0] = Pot(pots[0].amount + dead, pots[0].eligible)
+        else:
+            extra += dead
     if extra:
         if pots:
             pots[-1] = Pot(pots[-1].amount + extra, pots[-1].eligible)

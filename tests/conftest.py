@@ -1,6 +1,134 @@
 """Shared fixtures for the site's tests (engine tests under tests/engine need no database).
 
-Services: ``postgres`` and ``browser`` markers/fixtures skip when PostgreSQL / Chromium are
-missing, but fail when ``REQUIRE_SERVICES=1`` (set by ``.ci/run``), so CI cannot go green by
-skipping the parts that matter.
+Services: tests marked ``postgres`` need PostgreSQL (``DATABASE_URL``), tests marked
+``browser`` need Chromium (``/usr/bin/chromium`` or ``CHROMIUM_PATH``). Without the service
+they skip — but with ``REQUIRE_SERVICES=1`` (set by ``.ci/run``) they fail, so CI cannot go
+green by skipping the parts that matter. The ``postgres`` and ``chromium_path`` fixtures do the
+same for tests that ask for them.
 """
+
+from __future__ import annotations
+
+import os
+import shutil
+
+import pytest
+
+REQUIRE_SERVICES = os.environ.get("REQUIRE_SERVICES", "0").lower() in {"1", "true", "yes"}
+
+
+def missing_service(reason: str):
+    """Skip the test, or fail it when the services are required (CI)."""
+    if REQUIRE_SERVICES:
+        pytest.fail(f"required service missing (REQUIRE_SERVICES=1): {reason}", pytrace=False)
+    pytest.skip(reason)
+
+
+def _database_vendor() -> str:
+    from django.db import connection
+
+    return connection.vendor
+
+
+def chromium_executable() -> str | None:
+    path = os.environ.get("CHROMIUM_PATH", "/usr/bin/chromium")
+    if os.path.exists(path):
+        return path
+    return shutil.which("chromium") or shutil.which("chromium-browser")
+
+
+def pytest_configure(config):
+    config.addinivalue_line("markers", "postgres: needs PostgreSQL (DATABASE_URL)")
+    config.addinivalue_line("markers", "browser: needs Chromium (Playwright)")
+
+
+def pytest_runtest_setup(item):
+    if item.get_closest_marker("postgres") and _database_vendor() != "postgresql":
+        missing_service("needs PostgreSQL: set DATABASE_URL=postgres://...")
+    if item.get_closest_marker("browser") and chromium_executable() is None:
+        missing_service("needs Chromium at /usr/bin/chromium (apt-get install chromium)")
+
+
+@pytest.fixture
+def postgres():
+    """For tests that need PostgreSQL: skips (or fails when required) on other databases."""
+    if _database_vendor() != "postgresql":
+        missing_service("needs PostgreSQL: set DATABASE_URL=postgres://...")
+
+
+@pytest.fixture
+def chromium_path() -> str:
+    """Path of the Chromium binary for Playwright; skips (or fails when required) without."""
+    path = chromium_executable()
+    if path is None:
+        missing_service("needs Chromium at /usr/bin/chromium (apt-get install chromium)")
+    return path
+
+
+# --- players, tables, chips ---------------------------------------------------------------
+FAST_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+
+
+@pytest.fixture
+def make_player(db, settings):
+    """``make_player("alice")``: a signed-up player with the starting grant.
+
+    The password is ``f"pw-{name}-Secret1"`` (hashed with a fast hasher in tests).
+    """
+    from tables.services import player_sign_up
+
+    settings.PASSWORD_HASHERS = FAST_HASHERS
+
+    def make(name: str, **kwargs):
+        return player_sign_up(username=name, password=f"pw-{name}-Secret1", **kwargs)
+
+    return make
+
+
+@pytest.fixture
+def players(make_player):
+    """Three players with the starting grant: alice, bob and carol."""
+    return [make_player(name) for name in ("alice", "bob", "carol")]
+
+
+@pytest.fixture
+def make_table(db):
+    """``make_table(name=..., **settings)``: an open table (NL Hold'em 1/2, 6 seats)."""
+    from tables.models import Table
+    from tables.services import table_save
+
+    counter = iter(range(1, 1000))
+
+    def make(**fields):
+        fields.setdefault("name", f"Table {next(counter)}")
+        return table_save(table=Table(**fields))
+
+    return make
+
+
+@pytest.fixture
+def table(make_table):
+    return make_table(name="Main")
+
+
+@pytest.fixture
+def assert_chips_conserved(db):
+    """Call it after any sequence of services: bankrolls + stacks + in hands == grants."""
+    from tables.selectors import chips_total
+
+    def check() -> dict:
+        totals = chips_total()
+        assert totals["bankrolls"] + totals["stacks"] + totals["in_hands"] == totals["granted"], (
+            totals
+        )
+        return totals
+
+    return check
+
+
+@pytest.fixture
+def play():
+    """Helpers that drive hands through the services (see ``tests/tables/helpers.py``)."""
+    from tests.tables import helpers
+
+    return helpers

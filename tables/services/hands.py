@@ -44,7 +44,6 @@ def hand_start(*, table: Table) -> Hand:
     from engine.errors import PokerError
     from engine.hand import Hand as EngineHand
     from engine.hand import HandConfig
-    from engine.table import next_button
 
     with transaction.atomic():
         table = table_lock(table)
@@ -61,8 +60,11 @@ def hand_start(*, table: Table) -> Hand:
         numbers = [s.number for s in seats]
         button_seat = next_button(numbers, table.button_seat)
         button = numbers.index(button_seat)
+        settings_now = table.hand_config()
+        if len(seats) < 3:
+            settings_now["straddle"] = 0  # a straddle needs three or more players
         try:
-            config = HandConfig(**table.hand_config())
+            config = HandConfig(**settings_now)
         except PokerError as error:
             raise ServiceError(f"The table's settings cannot be dealt: {error}") from error
         seed = new_seed()
@@ -113,7 +115,7 @@ def hand_act(
     Lock: table row. ``version`` is the ``Table.version`` the player saw: if the table has
     changed since (or the same action was already applied), ``StaleAction`` and nothing
     changes. ``action`` is an engine ``Action``, a ``{"kind", "amount"}`` dict or a
-    ``(kind, amount)`` pair. ``source`` is ``player``, ``timeout`` (the clock acting; the
+    ``(kind, amount)`` pair or text like ``"raise 120"``. ``source`` is ``player``, ``timeout`` (the clock acting; the
     player is also sat out) or ``bot``. When the hand ends: stacks written back, result
     stored, busted players and those leaving cashed out.
     """
@@ -184,15 +186,36 @@ def hand_void(*, table: Table, hand_id: int, reason: str) -> Hand:
         return hand
 
 
+def next_button(seats_in_play: list[int], previous_button: int | None) -> int:
+    """The button's seat for the next hand: the next seat in play clockwise."""
+    try:
+        from engine.table import next_button as engine_next_button
+    except ImportError:  # engine.table not there yet: the same rule, kept here
+        ordered = sorted(seats_in_play)
+        if previous_button is None:
+            return ordered[0]
+        return next((n for n in ordered if n > previous_button), ordered[0])
+    return engine_next_button(seats_in_play, previous_button)
+
+
 def _parse_action(action) -> tuple[str, int | None]:
-    if isinstance(action, dict):
+    if isinstance(action, str):
+        parts = action.split()
+        if len(parts) == 2 and parts[1].isdigit():
+            kind, amount = parts[0], int(parts[1])
+        elif len(parts) == 1:
+            kind, amount = parts[0], None
+        else:
+            raise IllegalMove(f"Not an action: {action!r} (try fold, check, call, raise 120).")
+    elif isinstance(action, dict):
         kind, amount = action.get("kind"), action.get("amount")
     elif isinstance(action, (tuple, list)) and len(action) in (1, 2):
         kind, amount = action[0], action[1] if len(action) == 2 else None
     else:
         kind, amount = getattr(action, "kind", None), getattr(action, "amount", None)
     if not isinstance(kind, str) or not kind:
-        raise IllegalMove("An action needs a kind (fold, check, call, bet, raise).")
+        raise IllegalMove("An action needs a kind (fold, check, call, raise, all_in).")
+    kind = {"bet": "raise", "allin": "all_in", "all-in": "all_in"}.get(kind, kind)
     if amount is not None and (isinstance(amount, bool) or not isinstance(amount, int)):
         raise IllegalMove("An amount is a whole number of chips.")
     return kind, amount
@@ -246,14 +269,5 @@ def _json_default(value):
 
 
 def _pot_total(hand: Hand, state) -> int:
-    """Chips contested in the hand: everything put in, less uncalled bets returned."""
-    result = hand.result or {}
-    if isinstance(result, dict):
-        pots = result.get("pots")
-        if isinstance(pots, list) and pots and all(isinstance(p, dict) for p in pots):
-            total = sum(int(p.get("amount", 0)) for p in pots)
-            if total:
-                return total
-    # Fallback: total won by the winners equals what the losers lost plus their own share.
-    won = sum(max(0, end - start["stack"]) for start, end in zip(hand.seats, state.stacks))
-    return won
+    """Chips contested in the hand: everything put in, uncalled bets returned."""
+    return int(state.total_pot)

@@ -1,0 +1,65 @@
+# The two commands: `make run` (serve the site) and `make test` (the whole suite).
+SHELL := /bin/bash
+.DEFAULT_GOAL := run
+
+PYTHON_BASE ?= python3.11
+VENV := .venv
+PY := $(VENV)/bin/python
+STAMP := $(VENV)/.installed
+HOST ?= 127.0.0.1
+PORT ?= 8000
+PG_DEFAULT_URL := postgres://postgres@127.0.0.1:5432/test
+REDIS_DEFAULT_URL := redis://127.0.0.1:6379/0
+# Test directories that also run on PostgreSQL + Redis (those that exist).
+SERVICE_TEST_DIRS := $(wildcard tests/tables tests/pokersite tests/api tests/browser tests/load)
+
+.PHONY: install run serve test test-sqlite test-services chromium bench check-deploy
+
+install: $(STAMP)
+
+$(STAMP): pyproject.toml
+	@test -x $(PY) || $(PYTHON_BASE) -m venv $(VENV)
+	$(PY) -m pip install --quiet --upgrade pip
+	$(PY) -m pip install --quiet -e '.[test,bench]'
+	@touch $(STAMP)
+
+run: install
+	$(PY) manage.py migrate --noinput
+	$(PY) manage.py collectstatic --noinput --verbosity 0
+	$(PY) manage.py setup_site
+	$(VENV)/bin/daphne -b $(HOST) -p $(PORT) pokersite.asgi:application
+
+# Debian's Chromium for the browser tests (only as root, only when missing).
+chromium:
+	@if [ ! -x /usr/bin/chromium ] && [ "$$(id -u)" = 0 ]; then \
+		apt-get update && apt-get install -y chromium; \
+	fi
+
+test: install chromium test-sqlite test-services
+
+test-sqlite:
+	env -u DATABASE_URL -u REDIS_URL $(PY) -m pytest -m "not postgres" $(PYTEST_ARGS)
+
+# Again on PostgreSQL + channels-redis when they are configured or listening locally.
+# With REQUIRE_SERVICES=1 (CI) a missing service is an error, not a skip.
+test-services:
+	@db="$${DATABASE_URL:-}"; redis="$${REDIS_URL:-}"; \
+	if [ -z "$$db" ] && $(PY) -c 'import socket; socket.create_connection(("127.0.0.1", 5432), 1)' 2>/dev/null; then db=$(PG_DEFAULT_URL); fi; \
+	if [ -z "$$redis" ] && $(PY) -c 'import socket; socket.create_connection(("127.0.0.1", 6379), 1)' 2>/dev/null; then redis=$(REDIS_DEFAULT_URL); fi; \
+	if [ -z "$$db" ] || [ -z "$$redis" ]; then \
+		if [ "$${REQUIRE_SERVICES:-0}" = 1 ]; then echo "PostgreSQL and Redis are required (REQUIRE_SERVICES=1) but not both are available: DATABASE_URL=$$db REDIS_URL=$$redis" >&2; exit 1; fi; \
+		echo "Skipping the PostgreSQL + Redis pass: set DATABASE_URL and REDIS_URL or start them on 127.0.0.1:5432 and :6379."; exit 0; \
+	fi; \
+	echo "PostgreSQL + Redis pass: DATABASE_URL=$$db REDIS_URL=$$redis"; \
+	DATABASE_URL="$$db" REDIS_URL="$$redis" $(PY) -m pytest $(SERVICE_TEST_DIRS) $(PYTEST_ARGS)
+
+bench: install
+	@set -e; for script in bench/bench_*.py; do \
+		[ -e "$$script" ] || { echo "no benchmarks in bench/"; exit 1; }; \
+		echo "== $$script"; $(PY) "$$script"; \
+	done
+
+check-deploy: install
+	SECRET_KEY="$${SECRET_KEY:-$$($(PY) -c 'import secrets; print(secrets.token_urlsafe(50))')}" \
+	DJANGO_SETTINGS_MODULE=pokersite.settings_production \
+	$(PY) manage.py check --deploy --fail-level WARNING

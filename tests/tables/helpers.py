@@ -1,0 +1,50 @@
+"""Drive hands through the services, reading everything back from the database."""
+
+from __future__ import annotations
+
+from tables.models import Hand, Player, Table
+from tables.selectors import hand_state, running_hand
+from tables.services import hand_act
+
+
+def fresh(table: Table) -> Table:
+    return Table.objects.get(pk=table.pk)
+
+
+def current_hand(table: Table) -> Hand:
+    hand = running_hand(fresh(table))
+    assert hand is not None, "no hand is running"
+    return hand
+
+
+def actor(hand: Hand) -> Player:
+    """The player to act in ``hand`` (rebuilt from the database)."""
+    state = hand_state(hand)
+    assert state.actor is not None, "nobody is to act"
+    return Player.objects.get(pk=hand.seats[state.actor]["player_id"])
+
+
+def act(table: Table, action, *, player: Player | None = None, source: str = "player") -> Hand:
+    """The actor (or ``player``) acts with the table's current version."""
+    hand = current_hand(table)
+    who = player or actor(hand)
+    return hand_act(
+        table=table, player=who, hand_id=hand.pk, version=fresh(table).version, action=action,
+        source=source,
+    )
+
+
+def passive_action(hand: Hand) -> str:
+    legal = hand_state(hand).legal
+    return "check" if legal.check else "call"
+
+
+def play_out(table: Table, choose=passive_action, limit: int = 500) -> Hand:
+    """Play the running hand to its end, each actor choosing ``choose(hand)``."""
+    hand = current_hand(table)
+    for _ in range(limit):
+        hand.refresh_from_db()
+        if not hand.is_running:
+            return hand
+        act(table, choose(hand))
+    raise AssertionError(f"hand not over after {limit} actions")

@@ -24,6 +24,7 @@ COMMANDS: list[tuple[str, str]] = [
     ("deal", "engine.cli"),
     ("best", "engine.cli"),
     ("equity", "engine.cli"),
+    ("replay", "engine.phh"),
 ]
 
 EXIT_BAD_INPUT = 2

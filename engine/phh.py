@@ -1,0 +1,366 @@
+"""Poker Hand History (PHH, the TOML format of uoftcprg ``phh-std``): read, replay, write.
+
+``load(path)``/``loads(text)`` give a ``HandHistory``; ``HandHistory.replay()`` rebuilds the
+hand through ``engine.hand.Hand`` with a deck consistent with the recorded cards (unknown
+cards and burns are filled from the unused cards in order); ``dumps(hand)`` writes any hand.
+
+Seats: PHH lists players from the seat left of the button (heads-up: the big blind first), so
+PHH ``p1..pN`` are our seats ``0..N-1`` with the button at ``N-1``. ``blinds_or_straddles`` and
+``antes`` are read in pokerkit's convention: entry 0 is the small blind, entry 1 the big blind
+(also heads-up), so an ante only at entry 1 is a big-blind ante.
+
+Reading accepts what real files do: show lines before the last board cards, ``pN sm`` with no
+cards (a muck), players skipped by the file (they fold, or check where checking is free),
+float ``finishing_stacks``. Showdowns, uncalled bets and payouts are the engine's own.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import tomllib
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from engine.cards import ALL_CARDS, format_cards, parse_cards
+from engine.errors import CardError, HandHistoryError, PokerError
+from engine.hand import Hand, HandConfig
+
+VARIANTS = {"NT": ("holdem", "no-limit"), "FT": ("holdem", "fixed-limit"),
+            "PO": ("omaha", "pot-limit")}
+_VARIANT_OF = {v: k for k, v in VARIANTS.items()}
+_ACTION = re.compile(r"^p(\d+) (f|cc|cbr|sm)(?: (\S+))?$")
+_DEAL = re.compile(r"^d (dh|db) (?:p(\d+) )?(\S+)$")
+
+
+@dataclass
+class HandHistory:
+    """One PHH hand, fields as in the file (``actions`` are the raw action lines)."""
+
+    variant: str
+    antes: list[int]
+    blinds_or_straddles: list[int]
+    min_bet: int
+    starting_stacks: list[int]
+    actions: list[str]
+    players: list[str] | None = None
+    finishing_stacks: list[float] | None = None
+    small_bet: int | None = None
+    big_bet: int | None = None
+    extra: dict = field(default_factory=dict)
+    source: str = "<phh>"
+
+    def _fail(self, problem: str) -> HandHistoryError:
+        return HandHistoryError(f"{self.source}: {problem}")
+
+    def config(self) -> HandConfig:
+        n = len(self.starting_stacks)
+        game, betting = VARIANTS[self.variant]
+        blinds = list(self.blinds_or_straddles) + [0] * 3
+        antes = list(self.antes)
+        nonzero = {i for i, a in enumerate(antes) if a}
+        if not nonzero:
+            ante, mode = 0, "per-player"
+        elif len(nonzero) == n and len(set(antes)) == 1:
+            ante, mode = antes[0], "per-player"
+        elif nonzero == {1}:
+            ante, mode = antes[1], "big-blind"
+        else:
+            raise self._fail(f"unsupported antes {antes}: use one ante for everyone or "
+                             "a big-blind ante")
+        if any(blinds[3:]):
+            raise self._fail("more than one straddle is not supported")
+        try:
+            return HandConfig(game=game, betting=betting, small_blind=blinds[0],
+                              big_blind=blinds[1], ante=ante, ante_mode=mode,
+                              straddle=blinds[2], small_bet=self.small_bet,
+                              big_bet=self.big_bet)
+        except PokerError as error:
+            raise self._fail(str(error)) from None
+
+    def _parse_lines(self) -> list[tuple]:
+        n = len(self.starting_stacks)
+        parsed = []
+        for index, line in enumerate(self.actions):
+            where = f"action {index + 1} {line!r}"
+            text = line.split("#", 1)[0].strip()
+            deal = _DEAL.match(text)
+            act = _ACTION.match(text)
+            try:
+                if deal:
+                    kind, player, cards = deal.groups()
+                    if kind == "dh" and player is None:
+                        raise self._fail(f"{where}: 'd dh' needs a player")
+                    seat = int(player) - 1 if player else None
+                    if seat is not None and not 0 <= seat < n:
+                        raise self._fail(f"{where}: no player p{player}")
+                    unknown = cards.strip("?") == ""
+                    parsed.append((kind, seat, None if unknown else parse_cards(cards), where,
+                                   len(cards) // 2 if unknown else None))
+                elif act:
+                    player, kind, arg = act.groups()
+                    seat = int(player) - 1
+                    if not 0 <= seat < n:
+                        raise self._fail(f"{where}: no player p{player}")
+                    if kind == "cbr":
+                        if arg is None or not re.fullmatch(r"\d+", arg):
+                            raise self._fail(f"{where}: 'cbr' needs a whole amount")
+                        parsed.append((kind, seat, int(arg), where, None))
+                    elif kind == "sm":
+                        cards = None if arg is None or arg.strip("?") == "" else parse_cards(arg)
+                        parsed.append((kind, seat, cards, where, None))
+                    else:
+                        if arg is not None:
+                            raise self._fail(f"{where}: '{kind}' takes no argument")
+                        parsed.append((kind, seat, None, where, None))
+                else:
+                    raise self._fail(f"{where}: not a PHH action line")
+            except CardError as error:
+                raise self._fail(f"{where}: {error}") from None
+        return parsed
+
+    def deck(self, config: HandConfig | None = None) -> list[int]:
+        """A 52-card deck that deals exactly the recorded cards in ``engine.hand`` order."""
+        config = config or self.config()
+        n = len(self.starting_stacks)
+        k = config.hole_count
+        holes: list[list | None] = [None] * n
+        board: list = []
+        for kind, seat, cards, where, _ in self._parse_lines():
+            if kind == "dh":
+                if cards is not None and len(cards) != k:
+                    raise self._fail(f"{where}: {config.game} deals {k} hole cards")
+                holes[seat] = cards
+            elif kind == "db" and cards is not None:
+                board.extend(cards)
+            elif kind == "sm" and cards is not None and holes[seat] is None:
+                holes[seat] = cards
+        if len(board) > 5:
+            raise self._fail(f"{len(board)} board cards: at most 5")
+        known = [c for h in holes if h for c in h] + board
+        seen = set()
+        for c in known:
+            if c in seen:
+                raise self._fail(f"card {ALL_CARDS[c]} is dealt twice")
+            seen.add(c)
+        spare = iter([c for c in range(52) if c not in seen])
+        deck = []
+        for r in range(k):
+            for seat in range(n):  # p1 is left of the button
+                deck.append(holes[seat][r] if holes[seat] else next(spare))
+        streets = (board[:3], board[3:4], board[4:5])
+        for size, cards in zip((3, 1, 1), streets):
+            deck.append(next(spare))  # burn
+            deck.extend(cards)
+            deck.extend(next(spare) for _ in range(size - len(cards)))
+        deck.extend(spare)
+        return deck
+
+    def replay(self) -> Hand:
+        """The hand rebuilt through the state machine (a skipped player folds or checks)."""
+        config = self.config()
+        n = len(self.starting_stacks)
+        try:
+            hand = Hand(config, self.starting_stacks, n - 1, self.deck(config), self.players)
+        except PokerError as error:
+            raise self._fail(str(error)) from None
+        for kind, seat, arg, where, _ in self._parse_lines():
+            if kind in ("dh", "db", "sm"):
+                continue
+            try:
+                for _ in range(n):
+                    if hand.is_over or hand.actor == seat:
+                        break
+                    # a player the file skips folds (checks where checking is free)
+                    if hand.legal.check:
+                        hand.check()
+                    else:
+                        hand.fold()
+                if hand.is_over:
+                    raise self._fail(f"{where}: the hand is already over")
+                if kind == "f":
+                    if hand.legal.check:
+                        hand.check()
+                    else:
+                        hand.fold()
+                elif kind == "cc":
+                    if hand.legal.check:
+                        hand.check()
+                    else:
+                        hand.call()
+                else:
+                    hand.bet_or_raise_to(arg)
+            except PokerError as error:
+                if isinstance(error, HandHistoryError):
+                    raise
+                raise self._fail(f"{where}: {error}") from None
+        for _ in range(4 * n):
+            if hand.is_over:
+                break
+            if hand.legal.check:
+                hand.check()
+            else:
+                hand.fold()
+        return hand
+
+
+_FIELDS = {"variant", "antes", "blinds_or_straddles", "min_bet", "starting_stacks", "actions",
+           "players", "finishing_stacks", "small_bet", "big_bet"}
+
+
+def loads(text: str, source: str = "<phh>") -> HandHistory:
+    try:
+        data = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as error:
+        raise HandHistoryError(f"{source}: not valid TOML: {error}") from None
+    for name in ("variant", "starting_stacks", "actions"):
+        if name not in data:
+            raise HandHistoryError(f"{source}: missing field {name!r}")
+    variant = data["variant"]
+    if variant not in VARIANTS:
+        raise HandHistoryError(f"{source}: unsupported variant {variant!r} "
+                               f"(one of {', '.join(VARIANTS)})")
+    stacks = data["starting_stacks"]
+    n = len(stacks) if isinstance(stacks, list) else 0
+    if n < 2:
+        raise HandHistoryError(f"{source}: starting_stacks must list 2 or more stacks")
+
+    def ints(name, default):
+        value = data.get(name, default)
+        if isinstance(value, int) and not isinstance(value, bool):
+            value = [value] * n
+        if (not isinstance(value, list) or
+                not all(isinstance(v, (int, float)) and not isinstance(v, bool) for v in value)):
+            raise HandHistoryError(f"{source}: {name} must be a list of numbers")
+        if any(v != int(v) or v < 0 for v in value):
+            raise HandHistoryError(f"{source}: {name} must be whole chip amounts >= 0")
+        return [int(v) for v in value]
+
+    actions = data["actions"]
+    if not isinstance(actions, list) or not all(isinstance(a, str) for a in actions):
+        raise HandHistoryError(f"{source}: actions must be a list of strings")
+    players = data.get("players")
+    return HandHistory(
+        variant=variant,
+        antes=ints("antes", 0),
+        blinds_or_straddles=ints("blinds_or_straddles", [0] * n),
+        min_bet=int(data.get("min_bet", 0)),
+        starting_stacks=ints("starting_stacks", None),
+        actions=actions,
+        players=[str(p) for p in players] if isinstance(players, list) else None,
+        finishing_stacks=data.get("finishing_stacks"),
+        small_bet=data.get("small_bet"),
+        big_bet=data.get("big_bet"),
+        extra={k: v for k, v in data.items() if k not in _FIELDS},
+        source=source,
+    )
+
+
+def load(path: str | Path) -> HandHistory:
+    path = Path(path)
+    try:
+        text = path.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as error:
+        raise HandHistoryError(f"{path}: cannot read: {error}") from None
+    return loads(text, str(path))
+
+
+def _toml_value(value) -> str:
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, (int, float)):
+        return repr(value)
+    if isinstance(value, str):
+        return json.dumps(value, ensure_ascii=False)
+    if isinstance(value, (list, tuple)):
+        return "[" + ", ".join(_toml_value(v) for v in value) + "]"
+    raise HandHistoryError(f"cannot write {value!r} as TOML")
+
+
+def dumps(hand: Hand, reveal_mucked: bool = True) -> str:
+    """The hand as PHH text (``finishing_stacks`` once it is over).
+
+    Hole cards are written for every seat (PHH convention) unless ``reveal_mucked`` is false:
+    then only shown hands are written and the others are ``????``.
+    """
+    c = hand.config
+    variant = _VARIANT_OF.get((c.game, c.betting))
+    if variant is None:
+        raise HandHistoryError(f"PHH has no variant for {c.game} {c.betting}")
+    n = hand.seats
+    order = [(hand.button + 1 + k) % n for k in range(n)]  # PHH p1 is left of the button
+    phh = {seat: i + 1 for i, seat in enumerate(order)}
+    if c.ante_mode == "big-blind":
+        antes = [0] * n
+        if c.ante:
+            antes[1] = c.ante
+    else:
+        antes = [c.ante] * n
+    blinds = [0] * n
+    blinds[0], blinds[1] = c.small_blind, c.big_blind
+    if c.straddle:
+        blinds[2] = c.straddle
+    shown = set(hand.result.shown) if hand.result else set()
+    lines = []
+    for e in hand.events:
+        k = e.kind
+        if k == "deal_hole":
+            cards = format_cards(e.cards)
+            if not reveal_mucked and e.seat not in shown:
+                cards = "??" * len(e.cards)
+            lines.append(f"d dh p{phh[e.seat]} {cards}")
+        elif k == "deal_board":
+            lines.append(f"d db {format_cards(e.cards)}")
+        elif k == "fold":
+            lines.append(f"p{phh[e.seat]} f")
+        elif k in ("check", "call"):
+            lines.append(f"p{phh[e.seat]} cc")
+        elif k in ("bet", "raise"):
+            lines.append(f"p{phh[e.seat]} cbr {e.amount}")
+        elif k == "show":
+            lines.append(f"p{phh[e.seat]} sm {format_cards(e.cards)}")
+        elif k == "muck":
+            lines.append(f"p{phh[e.seat]} sm")
+    fields = [
+        ("variant", variant),
+        ("antes", antes),
+        ("blinds_or_straddles", blinds),
+        ("min_bet", c.big_blind),
+    ]
+    if c.betting == "fixed-limit":
+        fields += [("small_bet", c.fixed_small_bet), ("big_bet", c.fixed_big_bet)]
+    fields += [
+        ("starting_stacks", [hand.starting_stacks[s] for s in order]),
+        ("actions", lines),
+        ("players", [hand.players[s] for s in order]),
+    ]
+    if hand.is_over:
+        fields.append(("finishing_stacks", [hand.stacks[s] for s in order]))
+    return "".join(f"{k} = {_toml_value(v)}\n" for k, v in fields)
+
+
+def seat_of_phh(hand_button: int, seats: int, player: int) -> int:
+    """Our seat index of PHH player ``player`` (1-based) for a hand with this button."""
+    return (hand_button + player) % seats
+
+
+# --- the ``replay`` subcommand --------------------------------------------------------------
+
+def add_replay_parser(subparsers) -> None:
+    parser = subparsers.add_parser(
+        "replay", help="replay PHH hand histories through the state machine",
+        description="Replay each PHH file through the hand state machine and print its "
+                    "finishing stacks (one JSON object per line and file with --json).")
+    parser.add_argument("files", nargs="+", metavar="FILE.phh")
+    parser.add_argument("--json", action="store_true", help="one JSON object per line")
+    parser.set_defaults(run=run_replay)
+
+
+def run_replay(args) -> int:
+    for name in args.files:
+        hand = load(name).replay()
+        if args.json:
+            print(json.dumps({"file": name, "finishing_stacks": list(hand.stacks)}), flush=True)
+        else:
+            print(f"{name}: {' '.join(str(s) for s in hand.stacks)}", flush=True)
+    return 0

@@ -1,7 +1,7 @@
 """Build the evaluator's lookup tables (private to ``engine.evaluate``).
 
-Everything is derived here at import time (a fraction of a second; the low tables only on first use), nothing is downloaded
-or pasted in:
+Everything is derived here, nothing is downloaded or pasted in (the high-hand tables at import,
+in a fraction of a second; the low tables on first use):
 
 * ``RANK_KEYS``: one key per rank such that the sum of the keys of any 5, 6 or 7 ranks (each
   rank at most four times) identifies that multiset of ranks. They are the smallest keys a

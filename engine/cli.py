@@ -103,7 +103,8 @@ def add_best_parser(subparsers) -> None:
         "best", help="print the winning five-card hand(s), exactly as given",
         description='Print the hand(s) that tie for best, one per line, in input order. '
                     'Example: best "4S 5S 7H 8D JC" "2S 4C 7S 9H 10H"')
-    parser.add_argument("hands", nargs="+", metavar="HAND", help='five cards, e.g. "4S 5S 7H 8D JC"')
+    parser.add_argument("hands", nargs="+", metavar="HAND",
+                        help='five cards, e.g. "4S 5S 7H 8D JC"')
     parser.set_defaults(run=run_best)
 
 

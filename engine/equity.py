@@ -129,8 +129,12 @@ def equity(hands: Sequence, board=(), dead=(), *, samples: int | None = None, rn
         if samples < 1:
             raise ValueError("samples must be at least 1")
         generator = rng if isinstance(rng, np.random.Generator) else np.random.default_rng(rng)
-        picks = generator.random((samples, len(stub))).argpartition(missing, axis=1)[:, :missing] \
-            if missing else np.zeros((samples, 0), dtype=np.int64)
+        if missing:
+            # The ``missing`` smallest of uniform keys: a uniform subset per sample.
+            keys = generator.random((samples, len(stub)))
+            picks = keys.argpartition(missing - 1, axis=1)[:, :missing]
+        else:
+            picks = np.zeros((samples, 0), dtype=np.int64)
         exact = False
     boards = np.hstack([np.tile(np.array(board_, dtype=np.int8), (len(picks), 1)), stub[picks]])
     if omaha:

@@ -1,0 +1,92 @@
+"""Sign up (with the starting grant), log in/out, change password, profile with the ledger."""
+
+import pytest
+from django.contrib.auth.models import User
+from django.urls import reverse
+
+from tables.models import LedgerEntry, Player
+from tables.services import seat_take
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture(autouse=True)
+def fast_hashing(settings):
+    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+
+
+def test_sign_up_creates_a_player_with_the_starting_grant_and_logs_in(client, settings):
+    response = client.post(reverse("signup"), {
+        "username": "dana", "email": "", "password1": "felt-and-chips-42",
+        "password2": "felt-and-chips-42",
+    })
+    assert response.status_code == 302 and response.url == reverse("profile")
+    player = Player.objects.get(user__username="dana")
+    assert player.bankroll == settings.POKER_STARTING_GRANT == 10_000
+    entry = LedgerEntry.objects.get(player=player)
+    assert (entry.kind, entry.amount, entry.balance_after) == ("grant", 10_000, 10_000)
+    page = client.get(reverse("profile"))
+    assert page.status_code == 200
+    assert b'id="bankroll">10000<' in page.content
+    assert b"Starting grant" in page.content
+
+
+@pytest.mark.parametrize(
+    "data, message",
+    [
+        ({"username": "", "password1": "felt-and-chips-42", "password2": "felt-and-chips-42"},
+         "This field is required."),
+        ({"username": "erin", "password1": "felt-and-chips-42", "password2": "other-pass-99"},
+         "The two password fields didn"),
+        ({"username": "erin", "password1": "123", "password2": "123"},
+         "This password is too short."),
+        ({"username": "alice", "password1": "felt-and-chips-42", "password2": "felt-and-chips-42"},
+         "A user with that username already exists."),
+        ({"username": "erin", "email": "nope", "password1": "felt-and-chips-42",
+          "password2": "felt-and-chips-42"}, "Enter a valid email address."),
+    ],
+)
+def test_sign_up_errors_are_clear_and_create_nothing(client, make_player, data, message):
+    make_player("alice")
+    users = User.objects.count()
+    response = client.post(reverse("signup"), data)
+    assert response.status_code == 200
+    assert message in response.content.decode()
+    assert User.objects.count() == users
+
+
+def test_log_in_and_out(client, make_player):
+    make_player("alice")
+    bad = client.post(reverse("login"), {"username": "alice", "password": "wrong"})
+    assert "Please enter a correct username and password" in bad.content.decode()
+    good = client.post(reverse("login"), {"username": "alice", "password": "pw-alice-Secret1"})
+    assert good.status_code == 302
+    assert client.get(reverse("profile")).status_code == 200
+    client.post(reverse("logout"))
+    assert client.get(reverse("profile")).status_code == 302
+
+
+def test_change_password(client, make_player):
+    make_player("alice")
+    client.login(username="alice", password="pw-alice-Secret1")
+    wrong = client.post(reverse("password_change"), {
+        "old_password": "nope", "new_password1": "new-felt-pass-7", "new_password2": "new-felt-pass-7",
+    })
+    assert "Your old password was entered incorrectly" in wrong.content.decode()
+    done = client.post(reverse("password_change"), {
+        "old_password": "pw-alice-Secret1", "new_password1": "new-felt-pass-7",
+        "new_password2": "new-felt-pass-7",
+    })
+    assert done.status_code == 302
+    client.logout()
+    assert client.login(username="alice", password="new-felt-pass-7")
+
+
+def test_profile_needs_login_and_shows_seats_and_ledger(client, make_player, table):
+    alice = make_player("alice")
+    assert client.get(reverse("profile")).status_code == 302
+    seat_take(table=table, player=alice, buy_in=150)
+    client.force_login(alice.user)
+    page = client.get(reverse("profile")).content.decode()
+    assert "9850" in page and "-150" in page and "Buy-in" in page
+    assert "Main" in page and "seat 1, 150 chips" in page

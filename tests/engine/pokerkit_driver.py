@@ -78,7 +78,10 @@ def pokerkit_final_stacks(spec: HandSpec) -> list[int]:
             else:
                 # We allow betting more than anyone can call (the excess comes back
                 # uncalled); pokerkit caps the bet at the largest stack that can call it.
-                amount = min(op[1], state.max_completion_betting_or_raising_to_amount)
+                most = state.max_completion_betting_or_raising_to_amount
+                if most is None:
+                    raise ValueError(f"pokerkit allows no bet or raise to {op[1]} here")
+                amount = min(op[1], most)
                 state.complete_bet_or_raise_to(amount)
     final = [0] * len(order)
     for p, seat in enumerate(order):

@@ -381,3 +381,46 @@ class HandAction(AppendOnlyModel):
     def __str__(self) -> str:
         amount = f" {self.amount}" if self.amount is not None else ""
         return f"#{self.index} seat {self.seat}: {self.kind}{amount}"
+
+
+class PlayerHand(models.Model):
+    """A player's part in one finished hand: the figures the statistics add up.
+
+    Derived data, written by the hand-end service (``tables.services.player_hands``) from the
+    engine's replayed hand through ``tables.stats.seat_figures``; rebuildable from the hands
+    at any time. ``net`` is collected − contributed (an uncalled bet returned is not
+    contributed); ``net_bb`` is ``net / big_blind`` of that hand.
+    """
+
+    hand = models.ForeignKey(Hand, on_delete=models.CASCADE, related_name="player_hands")
+    player = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="player_hands")
+    table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="+")
+    seat = models.PositiveSmallIntegerField(help_text="Engine seat index in the hand.")
+    started_at = models.DateTimeField(help_text="When the hand started (copied from it).")
+    big_blind = models.PositiveIntegerField()
+    contributed = models.PositiveBigIntegerField()
+    collected = models.PositiveBigIntegerField()
+    net = models.BigIntegerField()
+    net_bb = models.FloatField()
+    vpip = models.BooleanField()
+    pfr = models.BooleanField()
+    three_bet_chance = models.BooleanField()
+    three_bet = models.BooleanField()
+    saw_flop = models.BooleanField()
+    showdown = models.BooleanField()
+    won_at_showdown = models.BooleanField()
+    postflop_aggressive = models.PositiveIntegerField(help_text="Postflop bets and raises.")
+    postflop_calls = models.PositiveIntegerField()
+
+    class Meta:
+        ordering = ["-started_at", "-hand_id"]
+        constraints = [
+            models.UniqueConstraint(fields=["hand", "player"], name="player_hand_unique"),
+        ]
+        indexes = [
+            models.Index(fields=["player", "started_at"]),
+            models.Index(fields=["player", "table", "started_at"]),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.player_id} in hand {self.hand_id}: {self.net:+d}"

@@ -29,6 +29,7 @@ from tables.services.errors import (
 )
 from tables.services.events import table_touch
 from tables.services.locks import require_open, running_hand, table_lock
+from tables.services.player_hands import player_hands_record
 from tables.services.seats import seat_cash_out
 
 
@@ -233,6 +234,7 @@ def _after_change(table: Table, hand: Hand, state) -> None:
         hand.pot = _pot_total(hand, state)
         hand.finished_at = now
         hand.save(update_fields=["status", "result", "pot", "finished_at"])
+        player_hands_record(hand=hand, state=state)
         _settle_seats(table, hand)
         table.action_deadline = None
         table.next_hand_at = now + timedelta(seconds=settings.POKER_HAND_PAUSE_SECONDS)

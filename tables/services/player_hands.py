@@ -1,0 +1,61 @@
+"""The per-player summary rows of finished hands (``PlayerHand``), which statistics add up.
+
+``player_hands_record`` is called by the hand-end service inside its transaction (table row
+locked); ``player_hands_rebuild`` recomputes every row from the stored hands (after a change
+of definition, or for hands finished before the rows existed).
+"""
+
+from __future__ import annotations
+
+from django.db import transaction
+
+from tables.models import Hand, PlayerHand
+from tables.stats import seat_figures
+
+
+def player_hands_rows(hand: Hand, state) -> list[PlayerHand]:
+    """Unsaved ``PlayerHand`` rows for finished ``hand`` whose engine state is ``state``."""
+    rows = []
+    for seat, figures in zip(hand.seats, seat_figures(state), strict=True):
+        rows.append(
+            PlayerHand(
+                hand=hand,
+                player_id=seat["player_id"],
+                table_id=hand.table_id,
+                seat=figures.seat,
+                started_at=hand.started_at,
+                big_blind=figures.big_blind,
+                contributed=figures.contributed,
+                collected=figures.collected,
+                net=figures.net,
+                net_bb=figures.net_bb,
+                vpip=figures.vpip,
+                pfr=figures.pfr,
+                three_bet_chance=figures.three_bet_chance,
+                three_bet=figures.three_bet,
+                saw_flop=figures.saw_flop,
+                showdown=figures.showdown,
+                won_at_showdown=figures.won_at_showdown,
+                postflop_aggressive=figures.postflop_aggressive,
+                postflop_calls=figures.postflop_calls,
+            )
+        )
+    return rows
+
+
+def player_hands_record(*, hand: Hand, state) -> list[PlayerHand]:
+    """Store the rows of a hand that just finished. Lock: the caller's (table row)."""
+    return PlayerHand.objects.bulk_create(player_hands_rows(hand, state))
+
+
+def player_hands_rebuild() -> int:
+    """Recompute the rows of every finished hand; returns how many rows were written."""
+    from tables.selectors import hand_state
+
+    written = 0
+    with transaction.atomic():
+        PlayerHand.objects.all().delete()
+        hands = Hand.objects.filter(status=Hand.Status.FINISHED).prefetch_related("actions")
+        for hand in hands.iterator(chunk_size=500):
+            written += len(player_hands_record(hand=hand, state=hand_state(hand)))
+    return written

@@ -65,6 +65,7 @@ MIDDLEWARE = [
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
+    "pokersite.ratelimit.RateLimitMiddleware",  # log-in / sign-up throttles (issue 7)
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
@@ -119,6 +120,20 @@ if REDIS_URL:
     }
 else:
     CHANNEL_LAYERS = {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}}
+
+# The cache (rate-limit counters) is shared by every server process when Redis is there.
+if REDIS_URL:
+    CACHES = {
+        "default": {
+            "BACKEND": "django.core.cache.backends.redis.RedisCache",
+            "LOCATION": REDIS_URL,
+            "KEY_PREFIX": os.environ.get("CHANNEL_PREFIX", "asgi") + "-cache",
+        }
+    }
+# HTTP throttles on log-in and sign-up (pokersite/ratelimit.py); 0 turns them off.
+RATELIMIT_ENABLED = env_bool("RATELIMIT_ENABLED", True)
+# Addresses never throttled: loopback for local play and tests (production: none by default).
+RATELIMIT_EXEMPT = env_list("RATELIMIT_EXEMPT", ["127.0.0.1", "::1"])
 
 AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},

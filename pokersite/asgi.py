@@ -17,13 +17,15 @@ from channels.auth import AuthMiddlewareStack  # noqa: E402
 from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
 from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E402
 
+from tables.croupier import autostart  # noqa: E402
 from tables.routing import websocket_urlpatterns  # noqa: E402
 
-application = ProtocolTypeRouter(
+# The croupier (clocks, bots, next hands) starts with the process's first connection.
+application = autostart(ProtocolTypeRouter(
     {
         "http": django_asgi_app,
         "websocket": AllowedHostsOriginValidator(
             AuthMiddlewareStack(URLRouter(websocket_urlpatterns))
         ),
     }
-)
+))

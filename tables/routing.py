@@ -1,3 +1,9 @@
-"""Websocket routes (``ws/tables/<id>/``); filled in by the live-play issue."""
+"""Websocket routes: ``ws/tables/<id>/`` is the table's live socket (``TableConsumer``)."""
 
-websocket_urlpatterns: list = []
+from django.urls import path
+
+from tables.consumers import TableConsumer
+
+websocket_urlpatterns: list = [
+    path("ws/tables/<int:table_id>/", TableConsumer.as_asgi()),
+]

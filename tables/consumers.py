@@ -1,0 +1,193 @@
+"""The table's websocket (``ws/tables/<id>/``): one consumer per socket, thin.
+
+- Connect: anonymous sockets are refused (closed with 4401), an unknown table with 4404. The
+  socket joins ``table-<id>`` and gets the whole table rendered for its viewer.
+- ``table.changed`` (table id + version, no cards): reload from the database and send every
+  region, rendered for this socket's viewer (``tables.presenters``), swapped by htmx by id.
+- A frame from the browser is JSON from htmx's ``ws-send``: ``op`` (act, sit_out, sit_in,
+  leave, top_up, take_seat) and its fields; an action carries the hand id and the version the
+  player saw. It calls one service; a refusal is answered to the sender only, nothing changes.
+- Limits: frames over ``MAX_FRAME_BYTES`` close the socket (1009), binary frames are refused,
+  more than ``RATE_BURST`` frames in a burst (refilled at ``RATE_PER_SECOND``) are answered
+  "slow down" and ignored; a socket that keeps flooding is closed (1008).
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import time
+
+from channels.db import database_sync_to_async
+from channels.generic.websocket import AsyncWebsocketConsumer
+
+from tables import services
+from tables.models import Table
+from tables.presenters import render_message, render_regions, table_screen, viewer_player
+from tables.services.errors import ServiceError
+from tables.services.events import table_group
+
+log = logging.getLogger(__name__)
+
+MAX_FRAME_BYTES = 4096
+RATE_PER_SECOND = 5.0
+RATE_BURST = 10
+#: Frames refused for the rate in a row before the socket is closed.
+FLOOD_CLOSE_AFTER = 30
+
+OPS = ("act", "sit_out", "sit_in", "leave", "top_up", "take_seat")
+
+
+class BadFrame(ValueError):
+    """A frame that is not a well-formed request (answered, nothing changes)."""
+
+
+def _int(data: dict, key: str, what: str) -> int:
+    value = data.get(key)
+    if isinstance(value, bool):
+        raise BadFrame(f"{what} must be a whole number.")
+    if isinstance(value, int):
+        return value
+    if isinstance(value, str) and value.strip().lstrip("-").isdigit() and len(value) < 19:
+        return int(value.strip())
+    raise BadFrame(f"{what} must be a whole number.")
+
+
+def run_op(*, table_id: int, user, data: dict) -> str:
+    """Carry out one browser request through one service; returns a message for the sender.
+
+    Raises ``ServiceError`` or ``BadFrame`` (nothing changed) when refused.
+    """
+    player = viewer_player(user)
+    if player is None:
+        raise BadFrame("Log in to play.")
+    table = Table.objects.get(pk=table_id)
+    op = data.get("op")
+    if op == "act":
+        kind = data.get("kind")
+        if kind not in ("fold", "check", "call", "raise", "all_in"):
+            raise BadFrame("Unknown action.")
+        amount = _int(data, "amount", "The amount") if kind == "raise" else None
+        services.hand_act(
+            table=table, player=player, hand_id=_int(data, "hand", "The hand"),
+            version=_int(data, "version", "The version"), action={"kind": kind, "amount": amount},
+        )
+        return ""
+    if op == "sit_out":
+        services.seat_sit_out(table=table, player=player)
+        return "You are sitting out: you will be dealt out until you come back."
+    if op == "sit_in":
+        services.seat_sit_in(table=table, player=player)
+        return "Welcome back: you are dealt in from the next hand."
+    if op == "leave":
+        left = services.seat_leave(table=table, player=player)
+        return "You left the table." if left else "You will leave when this hand ends."
+    if op == "top_up":
+        services.seat_top_up(table=table, player=player, amount=_int(data, "amount", "The top-up"))
+        return "Chips added."
+    if op == "take_seat":
+        seat = data.get("seat")
+        number = _int(data, "seat", "The seat") - 1 if seat not in (None, "") else None
+        services.seat_take(
+            table=table, player=player, buy_in=_int(data, "buy_in", "The buy-in"),
+            seat_number=number,
+        )
+        return "You sat down: you are dealt in from the next hand."
+    raise BadFrame(f"Unknown request (one of {', '.join(OPS)}).")
+
+
+def render_for(table_id: int, user) -> tuple[int, str] | None:
+    """(version, every region as oob HTML) for this socket's viewer, or None if no table."""
+    table = Table.objects.filter(pk=table_id).first()
+    if table is None:
+        return None
+    screen = table_screen(table, viewer_player(user))
+    return table.version, render_regions(screen, oob=True)
+
+
+class TableConsumer(AsyncWebsocketConsumer):
+    async def connect(self):
+        from tables import croupier
+
+        croupier.ensure_started()
+        self.user = self.scope.get("user")
+        self.table_id = int(self.scope["url_route"]["kwargs"]["table_id"])
+        self.group = table_group(self.table_id)
+        self.sent_version = 0
+        self.tokens = float(RATE_BURST)
+        self.last_refill = time.monotonic()
+        self.refused_in_a_row = 0
+        if self.user is None or not self.user.is_authenticated:
+            await self.close(code=4401)
+            return
+        exists = await database_sync_to_async(Table.objects.filter(pk=self.table_id).exists)()
+        if not exists:
+            await self.close(code=4404)
+            return
+        await self.channel_layer.group_add(self.group, self.channel_name)
+        await self.accept()
+        await self.send_state(force=True)
+
+    async def disconnect(self, code):
+        if hasattr(self, "group"):
+            await self.channel_layer.group_discard(self.group, self.channel_name)
+
+    async def table_changed(self, event):
+        if event.get("version", 0) > self.sent_version:
+            await self.send_state()
+
+    async def send_state(self, force: bool = False):
+        rendered = await database_sync_to_async(render_for)(self.table_id, self.user)
+        if rendered is None:
+            await self.close(code=4404)
+            return
+        version, html = rendered
+        if force or version > self.sent_version:
+            self.sent_version = version
+            await self.send(text_data=html)
+
+    async def answer(self, message: str, error: bool = True):
+        await self.send(text_data=render_message(message, oob=True, error=error))
+
+    def _take_token(self) -> bool:
+        now = time.monotonic()
+        self.tokens = min(RATE_BURST, self.tokens + (now - self.last_refill) * RATE_PER_SECOND)
+        self.last_refill = now
+        if self.tokens >= 1:
+            self.tokens -= 1
+            return True
+        return False
+
+    async def receive(self, text_data=None, bytes_data=None):
+        if bytes_data is not None:
+            await self.answer("Binary frames are not understood.")
+            return
+        if text_data is None or len(text_data.encode()) > MAX_FRAME_BYTES:
+            await self.close(code=1009)
+            return
+        if not self._take_token():
+            self.refused_in_a_row += 1
+            if self.refused_in_a_row >= FLOOD_CLOSE_AFTER:
+                await self.close(code=1008)
+            elif self.refused_in_a_row == 1:
+                await self.answer("Too many messages: slow down.")
+            return
+        self.refused_in_a_row = 0
+        try:
+            data = json.loads(text_data)
+            if not isinstance(data, dict):
+                raise BadFrame("A request is a JSON object.")
+        except (ValueError, RecursionError):
+            await self.answer("Malformed request: nothing was done.")
+            return
+        try:
+            message = await database_sync_to_async(run_op)(
+                table_id=self.table_id, user=self.user, data=data
+            )
+        except (ServiceError, BadFrame) as error:
+            await self.answer(str(error))
+            return
+        except Table.DoesNotExist:
+            await self.close(code=4404)
+            return
+        await self.answer(message, error=False)

@@ -1,0 +1,31 @@
+"""``manage.py croupier``: run the croupier on its own (clocks, bots, next hands).
+
+The server runs one too (started with its first connection); running both is safe: every step
+is a locked, versioned service, so nothing happens twice.
+"""
+
+import asyncio
+
+from django.core.management.base import BaseCommand
+
+from tables.croupier import INTERVAL, Croupier
+
+
+class Command(BaseCommand):
+    help = "Run the croupier loop: start hands, enforce action clocks, seat and play bots."
+
+    def add_arguments(self, parser):
+        parser.add_argument("--interval", type=float, default=INTERVAL)
+        parser.add_argument("--once", action="store_true", help="One pass, then exit.")
+
+    def handle(self, *args, interval: float, once: bool, **options):
+        croupier = Croupier(interval=interval)
+        if once:
+            for table_id, what in croupier.tick():
+                self.stdout.write(f"table {table_id}: {what}")
+            return
+        self.stdout.write(f"Croupier running every {interval}s (Ctrl-C to stop).")
+        try:
+            asyncio.run(croupier.run())
+        except KeyboardInterrupt:
+            pass

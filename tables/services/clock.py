@@ -1,0 +1,200 @@
+"""The croupier's service: what is due at a table at a given moment, done exactly once.
+
+``clock_tick(table=..., now=...)`` runs in one transaction holding the table row lock, looks
+at the table as it is in the database (deadlines are data, so a restarted server carries on)
+and does at most one thing:
+
+- a bot is to act and its human-like delay has passed: the bot acts (engine ``SensibleBot`` on
+  the bot's own ``view`` only), source ``bot``;
+- the player to act is sitting out or leaving: the clock acts for them at once;
+- the action deadline has passed: the player's time bank adds ``TIME_BANK_CHUNK`` seconds
+  (while it lasts), else the clock checks when that is free and folds otherwise, source
+  ``timeout`` (``hand_act`` sits them out until they come back);
+- no hand is running: bots are seated up to the table's ``bot_seats`` (granted chips through
+  the ledger when their bankroll is short), and a new hand starts once ``next_hand_at`` has
+  passed, with two players sitting in, at least one of them a person.
+
+Every action goes through ``hand_act`` with the version read under the lock, so two
+processes ticking the same table can never act twice: the second sees the new state.
+``now`` is injected so tests drive the clock deterministically.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import random
+from datetime import datetime, timedelta
+
+from django.conf import settings
+from django.contrib.auth import get_user_model
+from django.db import transaction
+
+from tables.models import HandAction, Player, Seat, Table
+from tables.selectors import hand_state
+from tables.services.errors import ServiceError
+from tables.services.locks import running_hand, table_lock
+
+#: Seconds the time bank adds each time the deadline passes (while the bank lasts).
+TIME_BANK_CHUNK = 10
+#: Bots think for BOT_DELAY seconds (min, max) before acting, like a person would.
+BOT_DELAY = (0.8, 2.2)
+BOT_NAMES = ("ada", "bo", "cy", "dot", "eli", "fay", "gus", "hal", "ivy", "jo", "kit", "lou")
+
+
+def _setting(name: str, default):
+    return getattr(settings, name, default)
+
+
+def bot_delay(hand_id: int, index: int) -> float:
+    """The bot's thinking time for action ``index`` of a hand: fixed per decision."""
+    low, high = _setting("POKER_BOT_DELAY", BOT_DELAY)
+    digest = hashlib.sha256(f"{hand_id}:{index}".encode()).digest()
+    return low + (high - low) * digest[0] / 255
+
+
+def _set_clock(table: Table, now: datetime) -> None:
+    """After a change made in this tick, the deadlines count from ``now`` (the tick's time)."""
+    table.refresh_from_db(fields=["action_deadline", "next_hand_at", "version"])
+    hand = running_hand(table)
+    if hand is not None:
+        table.action_deadline = now + timedelta(seconds=table.action_seconds)
+        table.next_hand_at = None
+    else:
+        table.action_deadline = None
+        if table.next_hand_at is not None:
+            pause = _setting("POKER_HAND_PAUSE_SECONDS", 4)
+            table.next_hand_at = now + timedelta(seconds=pause)
+    Table.objects.filter(pk=table.pk).update(
+        action_deadline=table.action_deadline, next_hand_at=table.next_hand_at
+    )
+
+
+def _bot_player(table: Table, buy_in: int) -> Player:
+    """A bot not yet at ``table``, with at least ``buy_in`` chips (granted through the ledger)."""
+    from tables.services.players import player_create, player_grant
+
+    seated = set(table.seats.values_list("player_id", flat=True))
+    bot = Player.objects.filter(is_bot=True).exclude(pk__in=seated).order_by("pk").first()
+    if bot is None:
+        User = get_user_model()
+        taken = set(User.objects.filter(username__startswith="bot_").values_list(
+            "username", flat=True))
+        name = next((f"bot_{n}" for n in BOT_NAMES if f"bot_{n}" not in taken), None)
+        if name is None:
+            name = f"bot_{len(taken) + 1}"
+        user = User(username=name)
+        user.set_unusable_password()
+        user.save()
+        bot = player_create(user=user, is_bot=True, grant=0)
+    if bot.bankroll < buy_in:
+        player_grant(player=bot, amount=buy_in * 10, reason="Croupier: chips for a bot")
+        bot.refresh_from_db()
+    return bot
+
+
+def _seat_bots(table: Table) -> int:
+    """Seat bots up to ``bot_seats`` (leaving a seat free for people). Returns how many sat."""
+    from tables.services.seats import seat_take
+
+    if not table.bots_allowed or not table.bot_seats:
+        return 0
+    seats = list(table.seats.select_related("player"))
+    bots = sum(1 for s in seats if s.player.is_bot)
+    free = table.max_seats - len(seats)
+    want = min(table.bot_seats - bots, free - 1)
+    buy_in = min(table.effective_max_buy_in, max(table.effective_min_buy_in, 100 * table.big_blind))
+    for _ in range(max(want, 0)):
+        seat_take(table=table, player=_bot_player(table, buy_in), buy_in=buy_in)
+    return max(want, 0)
+
+
+def _hand_can_start(table: Table) -> bool:
+    ready = list(
+        table.seats.filter(sitting_out=False, leave_after_hand=False, stack__gt=0)
+        .values_list("player__is_bot", flat=True)
+    )
+    return len(ready) >= 2 and not all(ready)
+
+
+def clock_tick(*, table: Table | int, now: datetime) -> str | None:
+    """Do what is due at ``table`` at ``now`` (see the module docstring); say what was done.
+
+    Lock: table row (then player rows, through the services it calls). Returns ``"bot"``,
+    ``"timeout"``, ``"sat-out"``, ``"time-bank"``, ``"bots-seated"``, ``"started"`` or None.
+    """
+    from engine.bots import SensibleBot
+    from tables.services.hands import hand_act, hand_start
+
+    with transaction.atomic():
+        table = table_lock(table)
+        if table.status == Table.Status.CLOSED:
+            return None
+        hand = running_hand(table)
+        if hand is None:
+            if table.status != Table.Status.OPEN:
+                return None
+            if _seat_bots(table):
+                table.refresh_from_db()
+                return "bots-seated"
+            if table.next_hand_at is not None and now < table.next_hand_at:
+                return None
+            if not _hand_can_start(table):
+                return None
+            hand_start(table=table)
+            _set_clock(table, now)
+            return "started"
+
+        state = hand_state(hand)
+        actor = state.actor
+        if actor is None:  # a running hand always has an actor; nothing the clock can do
+            return None
+        entry = hand.seats[actor]
+        seat = Seat.objects.filter(table=table, player_id=entry["player_id"]).select_related(
+            "player").first()
+        player = seat.player if seat else Player.objects.get(pk=entry["player_id"])
+        index = hand.actions.count()
+        if table.action_deadline is None:  # e.g. a hand dealt before a restart: start its clock
+            Table.objects.filter(pk=table.pk).update(
+                action_deadline=now + timedelta(seconds=table.action_seconds))
+            return None
+        if player.is_bot:
+            turn_started = table.action_deadline - timedelta(seconds=table.action_seconds)
+            if now < turn_started + timedelta(seconds=bot_delay(hand.pk, index)):
+                return None
+            rng = random.Random(f"{hand.pk}:{index}:{hand.seed}")
+            decision = SensibleBot(rng=rng, samples=80).decide(state.view(actor))
+            hand_act(table=table, player=player, hand_id=hand.pk, version=table.version,
+                     action=decision, source=HandAction.Source.BOT)
+            _set_clock(table, now)
+            return "bot"
+        away = seat is None or seat.sitting_out or seat.leave_after_hand
+        if not away and now < table.action_deadline:
+            return None
+        if not away and seat.time_bank > 0:
+            chunk = min(TIME_BANK_CHUNK, seat.time_bank)
+            Seat.objects.filter(pk=seat.pk).update(time_bank=seat.time_bank - chunk)
+            Table.objects.filter(pk=table.pk).update(
+                action_deadline=max(now, table.action_deadline) + timedelta(seconds=chunk))
+            from tables.services.events import table_touch
+
+            table_touch(table)
+            return "time-bank"
+        move = "check" if state.legal.check else "fold"
+        try:
+            hand_act(table=table, player=player, hand_id=hand.pk, version=table.version,
+                     action=move, source=HandAction.Source.TIMEOUT)
+        except ServiceError:
+            return None
+        _set_clock(table, now)
+        return "sat-out" if away else "timeout"
+
+
+def tables_to_watch():
+    """Ids of the tables the croupier looks after: open or paused, with someone seated."""
+    from django.db.models import Q
+
+    return list(
+        Table.objects.exclude(status=Table.Status.CLOSED)
+        .filter(Q(seats__isnull=False) | Q(bots_allowed=True, bot_seats__gt=0))
+        .distinct().order_by("pk").values_list("pk", flat=True)
+    )

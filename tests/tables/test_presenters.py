@@ -1,0 +1,91 @@
+"""The table screen for each viewer: own cards face up, others face down, spectators none."""
+
+import pytest
+from django.urls import reverse
+
+from tables.models import Hand
+from tables.presenters import cards_in_html, render_regions, table_screen
+from tables.selectors import hand_state
+from tables.services import hand_start, seat_take
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def dealt(players, table):
+    alice, bob, carol = players
+    seat_take(table=table, player=alice, buy_in=200, seat_number=0)
+    seat_take(table=table, player=bob, buy_in=200, seat_number=2)
+    hand = hand_start(table=table)
+    table.refresh_from_db()
+    return table, hand, alice, bob, carol
+
+
+def hole(hand: Hand, index: int) -> set[str]:
+    return {str(c) for c in hand_state(hand).hole[index]}
+
+
+def test_each_seat_sees_its_own_cards_and_nobody_elses(dealt):
+    table, hand, alice, bob, carol = dealt
+    html_alice = render_regions(table_screen(table, alice))
+    html_bob = render_regions(table_screen(table, bob))
+    html_carol = render_regions(table_screen(table, carol))
+    a, b = hole(hand, hand.seat_index_of(alice.pk)), hole(hand, hand.seat_index_of(bob.pk))
+    assert a <= set(cards_in_html(html_alice)) and not b & set(cards_in_html(html_alice))
+    assert b <= set(cards_in_html(html_bob)) and not a & set(cards_in_html(html_bob))
+    assert cards_in_html(html_carol) == []  # a spectator: no hole card, no board yet
+    assert html_carol.count('class="pc back"') == 4  # both hands face down
+
+
+def test_only_the_actor_gets_action_buttons_with_amounts(dealt, play):
+    table, hand, alice, bob, carol = dealt
+    actor = play.actor(hand)
+    other = bob if actor == alice else alice
+    screen = table_screen(table, actor)
+    assert screen["actions"]["call"] == 1 and screen["actions"]["fold"]
+    assert [s["label"] for s in screen["actions"]["sizes"]][0] == "Min"
+    html = render_regions(screen)
+    assert 'value="fold"' in html and "Call 1" in html
+    assert table_screen(table, other)["actions"] is None
+    assert 'value="fold"' not in render_regions(table_screen(table, other))
+
+
+def test_showdown_names_the_winning_hand_and_the_pot(dealt, play):
+    table, hand, alice, bob, carol = dealt
+    hand = play.play_out(table)
+    assert hand.status == Hand.Status.FINISHED
+    table.refresh_from_db()
+    screen = table_screen(table, carol)
+    assert screen["running"] is False and screen["pots"][0]["winners"]
+    assert screen["pots"][0]["description"]
+    winners = [s for s in screen["seats"] if s.get("won")]
+    assert winners and winners[0]["description"]
+    # showdown hands are visible to the spectator now
+    shown = {c for s in screen["seats"] if s.get("shown") for c in s["cards"]}
+    assert shown and None not in shown
+
+
+def test_page_renders_the_same_regions_for_the_first_load(client, dealt):
+    table, hand, alice, bob, carol = dealt
+    client.force_login(alice.user)
+    response = client.get(reverse("tables:detail", args=[table.pk]))
+    html = response.content.decode()
+    assert response.status_code == 200
+    for region in ("table-seats", "table-board", "table-actions", "table-controls", "table-log"):
+        assert f'id="{region}"' in html
+    assert 'ws-connect="/ws/tables/' in html and "hx-swap-oob" not in html
+    assert hole(hand, hand.seat_index_of(alice.pk)) <= set(cards_in_html(html))
+    assert not hole(hand, hand.seat_index_of(bob.pk)) & set(cards_in_html(html))
+
+
+def test_anonymous_visitors_get_a_static_page_without_a_socket(client, dealt):
+    table, *_ = dealt
+    html = client.get(reverse("tables:detail", args=[table.pk])).content.decode()
+    assert "ws-connect" not in html and cards_in_html(html) == []
+
+
+def test_finished_hand_page_shows_the_history(client, dealt, play):
+    table, hand, alice, bob, carol = dealt
+    hand = play.play_out(table)
+    html = client.get(reverse("tables:hand", args=[table.pk, hand.number])).content.decode()
+    assert f"hand #{hand.number}" in html and "Board" in html

@@ -1,0 +1,38 @@
+import random
+
+from engine.bots import RandomBot, SensibleBot
+from engine.hand import Hand, HandConfig
+
+
+def play(bots, seed, config=HandConfig()):
+    rng = random.Random(seed)
+    deck = list(range(52))
+    rng.shuffle(deck)
+    hand = Hand(config, [rng.randint(5, 300) for _ in bots], 0, deck)
+    while not hand.is_over:
+        view = hand.view(hand.actor)
+        assert view["legal"] is not None
+        hand.act(bots[hand.actor].decide(view))  # an illegal choice would raise
+    return hand
+
+
+def test_bots_always_choose_legal_actions_from_their_own_view():
+    for seed in range(60):
+        game = HandConfig(game="omaha", betting="pot-limit") if seed % 3 == 0 else HandConfig(
+            betting=["no-limit", "fixed-limit"][seed % 2])
+        bots = [RandomBot(random.Random(seed + i)) if i % 2 else SensibleBot(random.Random(i))
+                for i in range(2 + seed % 5)]
+        hand = play(bots, seed, game)
+        assert sum(hand.stacks) == sum(hand.starting_stacks)
+
+
+def test_sensible_bot_folds_trash_to_a_big_bet_and_raises_aces():
+    from tests.engine.test_hand_rules import make_deck
+
+    bot = SensibleBot(random.Random(1))
+    hand2 = Hand(HandConfig(), [1000, 1000, 1000], 2, make_deck(3, 2, holes={1: "7c2d"}))
+    hand2.bet_or_raise_to(900)  # seat 2 (button) shoves most of it
+    hand2.fold()  # seat 0 small blind
+    assert bot.decide(hand2.view(1)).kind == "fold"
+    aces = Hand(HandConfig(), [1000, 1000], 0, make_deck(2, 0, holes={0: "AsAh"}))
+    assert bot.decide(aces.view(0)).kind == "raise"

@@ -16,6 +16,7 @@ from django.db import transaction
 from django.db.models import Max
 from django.utils import timezone
 
+from engine.table import next_button
 from tables.models import Hand, HandAction, Seat, Table
 from tables.selectors import hand_state
 from tables.services.errors import (
@@ -185,18 +186,6 @@ def hand_void(*, table: Table, hand_id: int, reason: str) -> Hand:
         table.save(update_fields=["action_deadline"])
         table_touch(table)
         return hand
-
-
-def next_button(seats_in_play: list[int], previous_button: int | None) -> int:
-    """The button's seat for the next hand: the next seat in play clockwise."""
-    try:
-        from engine.table import next_button as engine_next_button
-    except ImportError:  # engine.table not there yet: the same rule, kept here
-        ordered = sorted(seats_in_play)
-        if previous_button is None:
-            return ordered[0]
-        return next((n for n in ordered if n > previous_button), ordered[0])
-    return engine_next_button(seats_in_play, previous_button)
 
 
 def _parse_action(action) -> tuple[str, int | None]:

@@ -11,4 +11,6 @@ urlpatterns = [
     path("accounts/", include(accounts.urlpatterns)),
     path("tables/", include("tables.urls")),
     path("admin/", admin.site.urls),
+    path("api/", include("tables.api.urls")),
+    path("", include("tables.stats_urls")),
 ]

@@ -1,0 +1,59 @@
+"""Errors as JSON: ``{"message": "...", "errors": {...}}`` for every API failure."""
+
+from __future__ import annotations
+
+from django.core.exceptions import PermissionDenied as DjangoPermissionDenied
+from django.http import Http404
+from rest_framework import exceptions, serializers
+from rest_framework.response import Response
+from rest_framework.views import exception_handler as drf_exception_handler
+
+
+class HandNotFinished(exceptions.APIException):
+    """A hand still being played is never served (its cards and deck are secret)."""
+
+    status_code = 409
+    default_detail = "This hand is still being played: its history is served once it is over."
+    default_code = "hand_running"
+
+
+class ErrorSerializer(serializers.Serializer):
+    """The body of every error response."""
+
+    message = serializers.CharField(help_text="What went wrong, for a person to read.")
+    errors = serializers.DictField(
+        required=False, help_text="Per-field problems (only for invalid input)."
+    )
+
+
+def _text(detail) -> str:
+    if isinstance(detail, list):
+        return " ".join(_text(d) for d in detail)
+    if isinstance(detail, dict):
+        return " ".join(f"{k}: {_text(v)}" for k, v in detail.items())
+    return str(detail)
+
+
+def exception_handler(exc, context):
+    """DRF's handler, with the body reshaped to ``{"message", "errors"?}``."""
+    if isinstance(exc, Http404):
+        exc = exceptions.NotFound(str(exc) or "Not found.")
+    elif isinstance(exc, DjangoPermissionDenied):
+        exc = exceptions.PermissionDenied()
+    response = drf_exception_handler(exc, context)
+    if response is None:
+        return None
+    detail = getattr(exc, "detail", None)
+    if isinstance(detail, (dict, list)) and isinstance(exc, exceptions.ValidationError):
+        body = {"message": "Invalid input: " + _text(detail)}
+        if isinstance(detail, dict):
+            body["errors"] = detail
+        else:
+            body["errors"] = {"non_field_errors": detail}
+    else:
+        body = {"message": _text(detail) if detail is not None else str(exc)}
+    return Response(body, status=response.status_code, headers=_headers(response))
+
+
+def _headers(response) -> dict:
+    return {k: v for k, v in response.items() if k in ("Retry-After", "WWW-Authenticate", "Allow")}

@@ -1,0 +1,215 @@
+"""What the API sends (and the query parameters it reads). Public table information only;
+hand histories are built by ``tables.stats_selectors.hand_history`` (viewer-filtered)."""
+
+from __future__ import annotations
+
+from rest_framework import serializers
+
+from tables.models import Player, PlayerHand, Seat, Table
+from tables.stats_selectors import LEADERBOARD_ORDERS, RESULTS, HandFilter
+
+MAX_ID = 2**53  # ids outside this range cannot exist (and SQLite cannot even look them up)
+
+
+# --- tables -------------------------------------------------------------------------------
+class SeatSerializer(serializers.ModelSerializer):
+    player = serializers.CharField(source="player.name", read_only=True)
+    player_id = serializers.IntegerField(read_only=True)
+
+    class Meta:
+        model = Seat
+        fields = ["number", "player_id", "player", "stack", "sitting_out"]
+
+
+class TableSerializer(serializers.ModelSerializer):
+    variant = serializers.CharField(read_only=True)
+    stakes = serializers.CharField(read_only=True)
+    min_buy_in = serializers.IntegerField(source="effective_min_buy_in", read_only=True)
+    max_buy_in = serializers.IntegerField(source="effective_max_buy_in", read_only=True)
+    seats = SeatSerializer(many=True, read_only=True)
+
+    class Meta:
+        model = Table
+        fields = [
+            "id", "name", "game", "betting", "variant", "stakes", "small_blind", "big_blind",
+            "ante", "ante_mode", "straddle", "max_seats", "min_buy_in", "max_buy_in",
+            "action_seconds", "time_bank_seconds", "bots_allowed", "status", "seats",
+        ]
+        read_only_fields = fields
+
+
+# --- players and statistics ---------------------------------------------------------------
+class PlayerSerializer(serializers.ModelSerializer):
+    name = serializers.CharField(read_only=True)
+    hands_played = serializers.IntegerField(read_only=True)
+    bankroll = serializers.SerializerMethodField(
+        help_text="Only in your own profile (null for other players)."
+    )
+
+    class Meta:
+        model = Player
+        fields = ["id", "name", "is_bot", "created_at", "hands_played", "bankroll"]
+        read_only_fields = fields
+
+    def get_bankroll(self, player) -> int | None:
+        request = self.context.get("request")
+        mine = request is not None and getattr(request.user, "player", None) == player
+        return player.bankroll if mine else None
+
+
+class StatCountsSerializer(serializers.Serializer):
+    vpip = serializers.IntegerField()
+    pfr = serializers.IntegerField()
+    three_bet_chances = serializers.IntegerField()
+    three_bets = serializers.IntegerField()
+    saw_flop = serializers.IntegerField()
+    showdowns = serializers.IntegerField()
+    won_at_showdown = serializers.IntegerField()
+    postflop_bets_raises = serializers.IntegerField()
+    postflop_calls = serializers.IntegerField()
+
+
+class StatsSerializer(serializers.Serializer):
+    """A player's statistics; percentages 0-100, null when the spot never came up."""
+
+    player_id = serializers.IntegerField()
+    name = serializers.CharField()
+    table = serializers.IntegerField(allow_null=True)
+    since = serializers.DateField(allow_null=True)
+    until = serializers.DateField(allow_null=True)
+    hands = serializers.IntegerField(help_text="Finished hands dealt in.")
+    vpip = serializers.FloatField(allow_null=True, help_text="% voluntarily put chips in preflop.")
+    pfr = serializers.FloatField(allow_null=True, help_text="% raised preflop.")
+    three_bet = serializers.FloatField(
+        allow_null=True, help_text="% re-raised preflop when facing exactly one raise."
+    )
+    aggression_factor = serializers.FloatField(
+        allow_null=True, help_text="Postflop bets + raises ÷ postflop calls."
+    )
+    wtsd = serializers.FloatField(allow_null=True, help_text="% went to showdown after the flop.")
+    wsd = serializers.FloatField(allow_null=True, help_text="% of showdowns that won chips.")
+    net_won = serializers.IntegerField(help_text="Chips collected − chips contributed.")
+    bb_per_100 = serializers.FloatField(allow_null=True, help_text="Big blinds won per 100 hands.")
+    biggest_pot_won = serializers.IntegerField(help_text="Most chips collected in one hand.")
+    counts = StatCountsSerializer()
+
+
+class LeaderboardRowSerializer(serializers.Serializer):
+    rank = serializers.IntegerField()
+    player_id = serializers.IntegerField()
+    name = serializers.CharField()
+    is_bot = serializers.BooleanField()
+    hands = serializers.IntegerField()
+    net = serializers.IntegerField()
+    bb_per_100 = serializers.FloatField()
+
+
+class HandRowSerializer(serializers.ModelSerializer):
+    """One line of a player's hand list (no cards: open the hand for its history)."""
+
+    id = serializers.IntegerField(source="hand_id", read_only=True)
+    number = serializers.IntegerField(source="hand.number", read_only=True)
+    table = serializers.IntegerField(source="table_id", read_only=True)
+    table_name = serializers.CharField(source="table.name", read_only=True)
+    finished_at = serializers.DateTimeField(source="hand.finished_at", read_only=True)
+    pot = serializers.IntegerField(source="hand.pot", read_only=True)
+    result = serializers.SerializerMethodField()
+
+    class Meta:
+        model = PlayerHand
+        fields = [
+            "id", "number", "table", "table_name", "started_at", "finished_at", "seat",
+            "big_blind", "pot", "contributed", "collected", "net", "result", "showdown",
+        ]
+        read_only_fields = fields
+
+    def get_result(self, row) -> str:
+        return "won" if row.net > 0 else "lost" if row.net < 0 else "even"
+
+
+# --- query parameters ---------------------------------------------------------------------
+class HandFilterSerializer(serializers.Serializer):
+    table = serializers.IntegerField(required=False, min_value=1, max_value=MAX_ID)
+    since = serializers.DateField(required=False, help_text="First day (UTC), inclusive.")
+    until = serializers.DateField(required=False, help_text="Last day (UTC), inclusive.")
+
+    def validate(self, data):
+        since, until = data.get("since"), data.get("until")
+        if since and until and since > until:
+            raise serializers.ValidationError({"until": "The range ends before it starts."})
+        return data
+
+    def to_filter(self) -> HandFilter:
+        return HandFilter(**self.validated_data)
+
+
+class HandListFilterSerializer(HandFilterSerializer):
+    result = serializers.ChoiceField(choices=RESULTS, required=False)
+    player = serializers.IntegerField(
+        required=False, min_value=1, max_value=MAX_ID,
+        help_text="Staff only: another player's hands (default: your own).",
+    )
+
+    def to_filter(self) -> HandFilter:
+        data = dict(self.validated_data)
+        data.pop("player", None)
+        return HandFilter(**data)
+
+
+class LeaderboardQuerySerializer(serializers.Serializer):
+    order = serializers.ChoiceField(choices=list(LEADERBOARD_ORDERS), default="net")
+    min_hands = serializers.IntegerField(default=100, min_value=1, max_value=MAX_ID)
+
+
+# --- hand histories -----------------------------------------------------------------------
+class TableRefSerializer(serializers.Serializer):
+    id = serializers.IntegerField()
+    name = serializers.CharField()
+
+
+class HandSeatSerializer(serializers.Serializer):
+    seat = serializers.IntegerField(help_text="Seat index in this hand (0 = first dealt seat).")
+    table_seat = serializers.IntegerField()
+    player_id = serializers.IntegerField()
+    name = serializers.CharField()
+    starting_stack = serializers.IntegerField()
+    final_stack = serializers.IntegerField()
+    net = serializers.IntegerField()
+    cards = serializers.ListField(
+        child=serializers.CharField(allow_null=True),
+        help_text="Your own cards and cards shown at showdown; null for a hidden card, "
+        "empty when folded or mucked.",
+    )
+    shown = serializers.BooleanField()
+    folded = serializers.BooleanField()
+    is_button = serializers.BooleanField()
+    is_small_blind = serializers.BooleanField()
+    is_big_blind = serializers.BooleanField()
+
+
+class DecisionSerializer(serializers.Serializer):
+    street = serializers.ChoiceField(choices=["preflop", "flop", "turn", "river"])
+    seat = serializers.IntegerField()
+    name = serializers.CharField()
+    kind = serializers.ChoiceField(choices=["fold", "check", "call", "bet", "raise"])
+    amount = serializers.IntegerField(
+        allow_null=True, help_text="Street total after a call, bet or raise."
+    )
+
+
+class HandHistorySerializer(serializers.Serializer):
+    id = serializers.IntegerField()
+    table = TableRefSerializer()
+    number = serializers.IntegerField()
+    status = serializers.CharField()
+    started_at = serializers.DateTimeField()
+    finished_at = serializers.DateTimeField(allow_null=True)
+    commitment = serializers.CharField(help_text="sha256 of the shuffle seed, as published.")
+    config = serializers.DictField()
+    viewer_seat = serializers.IntegerField(allow_null=True)
+    seats = HandSeatSerializer(many=True)
+    board = serializers.ListField(child=serializers.CharField())
+    pot = serializers.IntegerField()
+    actions = DecisionSerializer(many=True)
+    log = serializers.ListField(child=serializers.CharField(), help_text="PHH-like lines.")
+    result = serializers.DictField(allow_null=True)

@@ -1,0 +1,22 @@
+"""Request rates: ``anon`` by address, ``user`` per account.
+
+The rates are read from ``settings.REST_FRAMEWORK["DEFAULT_THROTTLE_RATES"]`` on each request
+(not once at import like DRF's own classes), so a settings override takes effect at once.
+"""
+
+from django.conf import settings
+from rest_framework import throttling
+
+
+def _rate(scope: str) -> str | None:
+    return settings.REST_FRAMEWORK.get("DEFAULT_THROTTLE_RATES", {}).get(scope)
+
+
+class AnonRateThrottle(throttling.AnonRateThrottle):
+    def get_rate(self):
+        return _rate(self.scope)
+
+
+class UserRateThrottle(throttling.UserRateThrottle):
+    def get_rate(self):
+        return _rate(self.scope)

@@ -1,0 +1,26 @@
+"""``/api/...``: the schema, its docs, a token, tables, hands, players, leaderboard."""
+
+from django.urls import path
+from drf_spectacular.views import SpectacularAPIView, SpectacularRedocView, SpectacularSwaggerView
+from rest_framework.authtoken.views import obtain_auth_token
+
+from tables.api import views
+
+app_name = "api"
+
+urlpatterns = [
+    path("schema/", SpectacularAPIView.as_view(), name="schema"),
+    path("docs/", SpectacularSwaggerView.as_view(url_name="api:schema"), name="docs"),
+    path("redoc/", SpectacularRedocView.as_view(url_name="api:schema"), name="redoc"),
+    path("auth/token/", obtain_auth_token, name="token"),
+    path("tables/", views.TableList.as_view(), name="table-list"),
+    path("tables/<str:pk>/", views.TableDetail.as_view(), name="table-detail"),
+    path("hands/", views.HandList.as_view(), name="hand-list"),
+    path("hands/<str:pk>/", views.HandDetail.as_view(), name="hand-detail"),
+    path("hands/<str:pk>/phh/", views.HandPHH.as_view(), name="hand-phh"),
+    path("players/me/", views.PlayerMe.as_view(), name="player-me"),
+    path("players/me/stats/", views.PlayerMeStats.as_view(), name="player-me-stats"),
+    path("players/<str:pk>/", views.PlayerDetail.as_view(), name="player-detail"),
+    path("players/<str:pk>/stats/", views.PlayerStats.as_view(), name="player-stats"),
+    path("leaderboard/", views.Leaderboard.as_view(), name="leaderboard"),
+]

@@ -1,0 +1,284 @@
+"""API views: thin, read-only, every one with its permission classes spelled out."""
+
+from __future__ import annotations
+
+from django.db.models import Count, Prefetch
+from django.http import HttpResponse
+from drf_spectacular.types import OpenApiTypes
+from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
+from rest_framework import exceptions, generics
+from rest_framework.renderers import BaseRenderer, JSONRenderer
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from tables.api.exceptions import ErrorSerializer, HandNotFinished
+from tables.api.pagination import Pagination
+from tables.api.permissions import IsAuthenticated, ReadOnly
+from tables.api.serializers import (
+    MAX_ID,
+    HandFilterSerializer,
+    HandHistorySerializer,
+    HandListFilterSerializer,
+    HandRowSerializer,
+    LeaderboardQuerySerializer,
+    LeaderboardRowSerializer,
+    PlayerSerializer,
+    StatsSerializer,
+    TableSerializer,
+)
+from tables.models import Hand, Player, Seat, Table
+from tables.stats_selectors import (
+    finished_hand,
+    hand_history,
+    hand_phh,
+    leaderboard,
+    player_hand_rows,
+    player_stats,
+    viewer_seat,
+)
+
+ID = OpenApiParameter("id", OpenApiTypes.INT, OpenApiParameter.PATH, description="The id.")
+
+
+def _id(value) -> int:
+    """A path id, or 404 (ids outside the database's range cannot exist)."""
+    try:
+        number = int(value)
+    except (TypeError, ValueError):
+        raise exceptions.NotFound("Not found.") from None
+    if not 1 <= number <= MAX_ID:
+        raise exceptions.NotFound("Not found.")
+    return number
+
+
+def _query(serializer_class, request):
+    serializer = serializer_class(data=request.query_params)
+    serializer.is_valid(raise_exception=True)
+    return serializer
+
+
+# --- tables -------------------------------------------------------------------------------
+def _tables():
+    seats = Seat.objects.select_related("player__user").order_by("number")
+    return Table.objects.prefetch_related(Prefetch("seats", queryset=seats)).order_by("name")
+
+
+@extend_schema(tags=["tables"], summary="Tables (public)", auth=[{}])
+class TableList(generics.ListAPIView):
+    """Every table that is not closed: variant, stakes, seats and who sits in them."""
+
+    permission_classes = [ReadOnly]
+    serializer_class = TableSerializer
+    pagination_class = Pagination
+
+    def get_queryset(self):
+        return _tables().exclude(status=Table.Status.CLOSED)
+
+
+@extend_schema(tags=["tables"], summary="One table (public)", parameters=[ID], auth=[{}])
+class TableDetail(generics.RetrieveAPIView):
+    """A table's public information (never anything about the hand being played)."""
+
+    permission_classes = [ReadOnly]
+    serializer_class = TableSerializer
+
+    def get_object(self):
+        table = _tables().filter(pk=_id(self.kwargs["pk"])).first()
+        if table is None:
+            raise exceptions.NotFound("No such table.")
+        return table
+
+
+# --- hands --------------------------------------------------------------------------------
+def _the_finished_hand(pk) -> Hand:
+    hand = finished_hand(_id(pk))
+    if hand is None or hand.status == Hand.Status.VOIDED:
+        raise exceptions.NotFound("No such finished hand.")
+    if hand.status != Hand.Status.FINISHED:
+        raise HandNotFinished()
+    return hand
+
+
+@extend_schema(
+    tags=["hands"],
+    summary="Your hands",
+    parameters=[HandListFilterSerializer],
+)
+class HandList(generics.ListAPIView):
+    """Your finished hands, newest first; filter by table, date range (UTC days, inclusive)
+    and result (won, lost, even). Staff may ask for another player's with ``player``."""
+
+    permission_classes = [IsAuthenticated]
+    serializer_class = HandRowSerializer
+    pagination_class = Pagination
+
+    def get_queryset(self):
+        query = _query(HandListFilterSerializer, self.request)
+        player_id = query.validated_data.get("player")
+        if player_id is not None and not self.request.user.is_staff:
+            raise exceptions.PermissionDenied("Only staff may list another player's hands.")
+        if player_id is None:
+            player = getattr(self.request.user, "player", None)
+        else:
+            player = Player.objects.filter(pk=player_id).first()
+        if player is None:
+            return player_hand_rows(Player(pk=0)).none()
+        return player_hand_rows(player, query.to_filter())
+
+
+@extend_schema(
+    tags=["hands"],
+    summary="A finished hand's history",
+    parameters=[ID],
+    responses={200: HandHistorySerializer, 409: OpenApiResponse(ErrorSerializer, "Running.")},
+)
+class HandDetail(APIView):
+    """Everything that happened in a finished hand, with the cards shown at showdown and your
+    own (if you played it). A hand still being played is refused (409)."""
+
+    permission_classes = [IsAuthenticated]
+
+    def get(self, request, pk):
+        hand = _the_finished_hand(pk)
+        history = hand_history(hand, viewer_seat(hand, request.user))
+        return Response(HandHistorySerializer(history).data)
+
+
+class PHHRenderer(BaseRenderer):
+    media_type = "text/plain"
+    format = "phh"
+    charset = "utf-8"
+
+    def render(self, data, accepted_media_type=None, renderer_context=None):
+        return data.encode() if isinstance(data, str) else b""
+
+
+@extend_schema(
+    tags=["hands"],
+    summary="A finished hand as a PHH file",
+    parameters=[ID],
+    responses={
+        (200, "text/plain"): OpenApiResponse(OpenApiTypes.STR, "The hand in PHH (TOML)."),
+        409: OpenApiResponse(ErrorSerializer, "Running."),
+    },
+)
+class HandPHH(APIView):
+    """The hand in the Poker Hand History format (``.phh``), as a download: the hole cards
+    shown at showdown plus your own; every other hole card is ``????``."""
+
+    permission_classes = [IsAuthenticated]
+    renderer_classes = [JSONRenderer, PHHRenderer]
+
+    def get(self, request, pk):
+        hand = _the_finished_hand(pk)
+        text = hand_phh(hand, viewer_seat(hand, request.user))
+        response = HttpResponse(text, content_type="text/plain; charset=utf-8")
+        name = f"hand-{hand.table_id}-{hand.number}.phh"
+        response["Content-Disposition"] = f'attachment; filename="{name}"'
+        return response
+
+    def finalize_response(self, request, response, *args, **kwargs):
+        if isinstance(response, Response) and response.status_code >= 400:
+            request.accepted_renderer = JSONRenderer()  # errors are JSON, whatever was asked
+            request.accepted_media_type = "application/json"
+        return super().finalize_response(request, response, *args, **kwargs)
+
+
+# --- players ------------------------------------------------------------------------------
+def _player(request, pk) -> Player:
+    if pk is None:
+        player = getattr(request.user, "player", None)
+        if player is None:
+            raise exceptions.NotFound("You have no player profile.")
+        pk = player.pk
+    player = (
+        Player.objects.select_related("user")
+        .annotate(hands_played=Count("player_hands"))
+        .filter(pk=_id(pk))
+        .first()
+    )
+    if player is None:
+        raise exceptions.NotFound("No such player.")
+    return player
+
+
+class _PlayerProfile(APIView):
+    """A player's public profile (and your bankroll, in your own)."""
+
+    permission_classes = [IsAuthenticated]
+
+    @extend_schema(responses=PlayerSerializer)
+    def get(self, request, pk=None):
+        player = _player(request, pk)
+        return Response(PlayerSerializer(player, context={"request": request}).data)
+
+
+class _PlayerStats(APIView):
+    """Statistics over the player's finished hands, or those at one table or in a date range
+    (UTC days, inclusive)."""
+
+    permission_classes = [IsAuthenticated]
+
+    def get(self, request, pk=None):
+        query = _query(HandFilterSerializer, request)
+        player = _player(request, pk)
+        filters = query.to_filter()
+        stats = player_stats(player, filters)
+        body = {
+            "player_id": player.pk,
+            "name": player.name,
+            "table": filters.table,
+            "since": filters.since,
+            "until": filters.until,
+            **stats,
+        }
+        return Response(StatsSerializer(body).data)
+
+
+@extend_schema(tags=["players"], summary="A player's profile", parameters=[ID])
+class PlayerDetail(_PlayerProfile):
+    pass
+
+
+@extend_schema(tags=["players"], summary="Your profile")
+class PlayerMe(_PlayerProfile):
+    pass
+
+
+_STATS = {"parameters": [HandFilterSerializer], "responses": StatsSerializer}
+
+
+@extend_schema(tags=["players"], summary="A player's statistics", **{**_STATS, "parameters": [ID, HandFilterSerializer]})
+class PlayerStats(_PlayerStats):
+    pass
+
+
+@extend_schema(tags=["players"], summary="Your statistics", **_STATS)
+class PlayerMeStats(_PlayerStats):
+    pass
+
+
+@extend_schema(
+    tags=["players"],
+    summary="Leaderboard (public)",
+    parameters=[LeaderboardQuerySerializer],
+    responses=LeaderboardRowSerializer(many=True),
+    auth=[{}],
+)
+class Leaderboard(generics.ListAPIView):
+    """Players ranked by net chips won (``net``), big blinds per 100 hands (``bb100``) or hands
+    played (``hands``), among those with at least ``min_hands`` finished hands."""
+
+    permission_classes = [ReadOnly]
+    serializer_class = LeaderboardRowSerializer
+    pagination_class = Pagination
+
+    def get_queryset(self):
+        query = _query(LeaderboardQuerySerializer, self.request).validated_data
+        return leaderboard(query["order"], query["min_hands"])
+
+    def list(self, request, *args, **kwargs):
+        page = self.paginate_queryset(self.get_queryset())
+        start = (self.paginator.page.number - 1) * self.paginator.get_page_size(request)
+        rows = [{"rank": start + i + 1, **row} for i, row in enumerate(page)]
+        return self.get_paginated_response(LeaderboardRowSerializer(rows, many=True).data)

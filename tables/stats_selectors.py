@@ -1,0 +1,313 @@
+"""Reads for hand histories and statistics: a few queries each, however many hands.
+
+Statistics add up the ``PlayerHand`` rows (one per player per finished hand, written at hand
+end from ``tables.stats.seat_figures``) in one aggregate query; ratios come from
+``tables.stats.Totals.stats``. A hand's history goes out only through the engine's viewer
+filter (``Hand.view``), and only once the hand is finished.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import date
+
+from django.db.models import Count, Max, Q, QuerySet, Sum
+
+from tables.models import Hand, Player, PlayerHand
+from tables.selectors import hand_state
+from tables.stats import Totals
+
+RESULTS = ("won", "lost", "even")
+LEADERBOARD_ORDERS = {"net": "-net", "bb100": "-bb_per_100", "hands": "-hands"}
+
+
+@dataclass(frozen=True)
+class HandFilter:
+    """Which of a player's hands: a table, a date range (inclusive, UTC), a result."""
+
+    table: int | None = None
+    since: date | None = None
+    until: date | None = None
+    result: str | None = None
+
+    def apply(self, rows: QuerySet) -> QuerySet:
+        if self.table is not None:
+            rows = rows.filter(table_id=self.table)
+        if self.since is not None:
+            rows = rows.filter(started_at__date__gte=self.since)
+        if self.until is not None:
+            rows = rows.filter(started_at__date__lte=self.until)
+        if self.result == "won":
+            rows = rows.filter(net__gt=0)
+        elif self.result == "lost":
+            rows = rows.filter(net__lt=0)
+        elif self.result == "even":
+            rows = rows.filter(net=0)
+        return rows
+
+
+def _aggregates() -> dict:
+    yes = lambda name: Count("id", filter=Q(**{name: True}))  # noqa: E731
+    return {
+        "hands": Count("id"),
+        "vpip": yes("vpip"),
+        "pfr": yes("pfr"),
+        "three_bet_chances": yes("three_bet_chance"),
+        "three_bets": yes("three_bet"),
+        "saw_flop": yes("saw_flop"),
+        "showdowns": yes("showdown"),
+        "won_at_showdown": yes("won_at_showdown"),
+        "postflop_aggressive": Sum("postflop_aggressive"),
+        "postflop_calls": Sum("postflop_calls"),
+        "net": Sum("net"),
+        "net_bb": Sum("net_bb"),
+        "biggest_pot_won": Max("collected"),
+    }
+
+
+def player_totals(player: Player, filters: HandFilter = HandFilter()) -> Totals:
+    """The sums over the player's finished hands matching ``filters`` (one query)."""
+    rows = filters.apply(PlayerHand.objects.filter(player=player))
+    return Totals.from_dict(rows.order_by().aggregate(**_aggregates()))
+
+
+def player_stats(player: Player, filters: HandFilter = HandFilter()) -> dict:
+    return player_totals(player, filters).stats()
+
+
+def player_hand_rows(player: Player, filters: HandFilter = HandFilter()) -> QuerySet:
+    """The player's finished hands (``PlayerHand`` rows with hand and table), newest first."""
+    rows = PlayerHand.objects.filter(player=player).select_related("hand", "table")
+    return filters.apply(rows).order_by("-started_at", "-hand_id")
+
+
+def net_curve(player: Player, filters: HandFilter = HandFilter()) -> list[int]:
+    """Cumulative net chips after each of the player's hands, oldest first (one query)."""
+    total = 0
+    curve = []
+    rows = filters.apply(PlayerHand.objects.filter(player=player))
+    for net in rows.order_by("started_at", "hand_id").values_list("net", flat=True):
+        total += net
+        curve.append(total)
+    return curve
+
+
+def leaderboard(order: str = "net", min_hands: int = 1) -> QuerySet:
+    """Players ranked by net won, bb/100 or hands played, with at least ``min_hands`` hands.
+
+    Rows are dicts: ``player_id``, ``name``, ``is_bot``, ``hands``, ``net``, ``bb_per_100``.
+    """
+    from django.db.models import ExpressionWrapper, F, FloatField
+
+    rows = (
+        PlayerHand.objects.order_by()
+        .values("player_id")
+        .annotate(
+            hands=Count("id"),
+            net=Sum("net"),
+            bb_per_100=ExpressionWrapper(
+                100.0 * Sum("net_bb") / Count("id"), output_field=FloatField()
+            ),
+            name=F("player__user__username"),
+            is_bot=F("player__is_bot"),
+        )
+        .filter(hands__gte=min_hands)
+    )
+    return rows.order_by(LEADERBOARD_ORDERS[order], "name")
+
+
+# --- one hand's history ---------------------------------------------------------------------
+def finished_hand(hand_id: int) -> Hand | None:
+    """The hand with its table and actions, or None (running hands are the caller's check)."""
+    return (
+        Hand.objects.select_related("table")
+        .prefetch_related("actions")
+        .filter(pk=hand_id)
+        .first()
+    )
+
+
+def viewer_seat(hand: Hand, user) -> int | None:
+    """The engine seat of ``user`` in ``hand`` (None for anyone not dealt in, staff too)."""
+    player = getattr(user, "player", None) if user.is_authenticated else None
+    return hand.seat_index_of(player.pk) if player is not None else None
+
+
+def _engine_hand(hand: Hand):
+    from engine.hand import Action
+    from engine.hand import Hand as EngineHand
+
+    actions = sorted(hand.actions.all(), key=lambda a: a.index)  # uses the prefetch
+    return EngineHand.replay(
+        hand.config,
+        [s["stack"] for s in hand.seats],
+        hand.button,
+        hand.deck,
+        [Action(a.kind, a.amount) for a in actions],
+        players=[s["name"] for s in hand.seats],
+    )
+
+
+_STREETS = ("preflop", "flop", "turn", "river")
+_DECISIONS = {"fold", "check", "call", "bet", "raise"}
+
+
+def decisions(state) -> list[dict]:
+    """The players' decisions of an engine hand, with their street (no cards in them)."""
+    street = 0
+    out = []
+    for event in state.events:
+        if event.kind == "deal_board":
+            street += 1
+        elif event.kind in _DECISIONS:
+            out.append(
+                {
+                    "street": _STREETS[street],
+                    "seat": event.seat,
+                    "name": state.players[event.seat],
+                    "kind": event.kind,
+                    "amount": event.amount if event.kind in ("call", "bet", "raise") else None,
+                }
+            )
+    return out
+
+
+def hand_history(hand: Hand, seat: int | None) -> dict:
+    """A finished hand as ``seat`` may see it (``None``: only what was shown at showdown).
+
+    Everything about cards comes from ``Hand.view(seat)``; the deck and the seed never appear.
+    """
+    if hand.status != Hand.Status.FINISHED:
+        raise ValueError("only a finished hand has a history")
+    state = _engine_hand(hand)
+    view = state.view(seat)
+    net = state.result.net
+    seats = []
+    for i, (stored, shown) in enumerate(zip(hand.seats, view["seats"], strict=True)):
+        seats.append(
+            {
+                "seat": i,
+                "table_seat": stored["seat"],
+                "player_id": stored["player_id"],
+                "name": stored["name"],
+                "starting_stack": stored["stack"],
+                "final_stack": shown["stack"],
+                "net": net[i],
+                "cards": shown["cards"],
+                "shown": shown["shown"],
+                "folded": shown["folded"],
+                "is_button": shown["is_button"],
+                "is_small_blind": shown["is_small_blind"],
+                "is_big_blind": shown["is_big_blind"],
+            }
+        )
+    return {
+        "id": hand.pk,
+        "table": {"id": hand.table_id, "name": hand.table.name},
+        "number": hand.number,
+        "status": hand.status,
+        "started_at": hand.started_at,
+        "finished_at": hand.finished_at,
+        "commitment": hand.commitment,
+        "config": view["config"],
+        "viewer_seat": seat,
+        "seats": seats,
+        "board": view["board"],
+        "pot": hand.pot,
+        "actions": decisions(state),
+        "log": view["log"],
+        "result": view["result"],
+    }
+
+
+def hand_phh(hand: Hand, seat: int | None) -> str:
+    """A finished hand as PHH text: the cards shown at showdown plus ``seat``'s own."""
+    from engine import phh
+
+    if hand.status != Hand.Status.FINISHED:
+        raise ValueError("only a finished hand has a history")
+    state = _engine_hand(hand)
+    text = phh.dumps(state, reveal_mucked=False)
+    if seat is not None and seat not in state.result.shown:
+        own = state.view(seat)["seats"][seat]["cards"]
+        number = (seat - state.button - 1) % state.seats + 1  # PHH p1 is left of the button
+        hidden = f'"d dh p{number} {"??" * len(own)}"'
+        text = text.replace(hidden, f'"d dh p{number} {"".join(own)}"', 1)
+    return text + f"hand = {hand.number}\ntable = {_toml_string(hand.table.name)}\n"
+
+
+def _toml_string(value: str) -> str:
+    import json
+
+    return json.dumps(value, ensure_ascii=False)
+
+
+def player_tables(player: Player) -> list[dict]:
+    """The tables the player has finished hands at: ``[{"id", "name"}]`` (one query)."""
+    rows = (
+        PlayerHand.objects.filter(player=player)
+        .order_by("table__name")
+        .values_list("table_id", "table__name")
+        .distinct()
+    )
+    return [{"id": pk, "name": name} for pk, name in rows]
+
+
+def hand_replay_steps(hand: Hand, seat: int | None) -> list[dict]:
+    """A finished hand step by step for ``seat``: the deal, then the state after each decision.
+
+    Each step is ``Hand.view(seat)`` of the hand replayed up to that decision, with the cards
+    shown at the final showdown (public once the hand is over) shown from the start.
+    """
+    from engine.hand import Action
+    from engine.hand import Hand as EngineHand
+
+    if hand.status != Hand.Status.FINISHED:
+        raise ValueError("only a finished hand can be replayed")
+    final = _engine_hand(hand)
+    final_view = final.view(seat)
+    shown = {s["seat"]: s["cards"] for s in final_view["seats"] if s["shown"]}
+    actions = [Action(a.kind, a.amount) for a in sorted(hand.actions.all(), key=lambda a: a.index)]
+    labels = decisions(final)
+    names = [s["name"] for s in hand.seats]
+    stacks = [s["stack"] for s in hand.seats]
+    steps = []
+    state = EngineHand(hand.config, stacks, hand.button, hand.deck, players=names)
+    for k in range(len(actions) + 1):
+        if k:
+            state.act(actions[k - 1])
+        view = final_view if k == len(actions) else state.view(seat)
+        seats = []
+        for s in view["seats"]:
+            cards = shown.get(s["seat"], s["cards"])
+            seats.append({**s, "cards": cards})
+        label = "Cards dealt, blinds posted"
+        if k:
+            d = labels[k - 1] if k - 1 < len(labels) else None
+            label = _describe(d) if d else str(actions[k - 1])
+        steps.append(
+            {
+                "index": k,
+                "label": label,
+                "street": view["street"],
+                "board": view["board"],
+                "pot": view["total_pot"],
+                "seats": seats,
+                "actor": view["actor"],
+                "result": view["result"] if k == len(actions) else None,
+            }
+        )
+    return steps
+
+
+def _describe(decision: dict) -> str:
+    name, kind, amount = decision["name"], decision["kind"], decision["amount"]
+    if kind == "fold":
+        return f"{name} folds"
+    if kind == "check":
+        return f"{name} checks"
+    if kind == "call":
+        return f"{name} calls ({amount} in on the {decision['street']})"
+    if kind == "bet":
+        return f"{name} bets {amount}"
+    return f"{name} raises to {amount}"

@@ -1,0 +1,113 @@
+"""Browser pages: a player's statistics with a chart of net chips, a finished hand's replayer,
+the leaderboard. Server-rendered; the chart is inline SVG, the replayer a small static script."""
+
+from __future__ import annotations
+
+from django.contrib.auth.decorators import login_required
+from django.http import Http404, HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+
+from tables.models import Hand, Player
+from tables.stats_selectors import (
+    HandFilter,
+    finished_hand,
+    hand_replay_steps,
+    leaderboard,
+    net_curve,
+    player_hand_rows,
+    player_stats,
+    player_tables,
+    viewer_seat,
+)
+
+
+@login_required
+def my_stats(request):
+    player = getattr(request.user, "player", None)
+    if player is None:
+        raise Http404("You have no player profile.")
+    return redirect("stats:player", player_id=player.pk)
+
+
+@login_required
+def player_stats_page(request, player_id: int):
+    player = get_object_or_404(Player.objects.select_related("user"), pk=player_id)
+    filters = HandFilter()
+    table = request.GET.get("table")
+    if table and table.isdigit() and len(table) < 12:
+        filters = HandFilter(table=int(table))
+    stats = player_stats(player, filters)
+    curve = net_curve(player, filters)
+    recent = list(player_hand_rows(player, filters)[:20])
+    return render(
+        request,
+        "stats/player.html",
+        {
+            "player": player,
+            "stats": stats,
+            "chart": net_chart(curve),
+            "recent": recent,
+            "filters": filters,
+            "tables": player_tables(player),
+        },
+    )
+
+
+def leaderboard_page(request):
+    order = request.GET.get("order", "net")
+    if order not in ("net", "bb100", "hands"):
+        order = "net"
+    rows = list(leaderboard(order, min_hands=10)[:50])
+    return render(request, "stats/leaderboard.html", {"rows": rows, "order": order})
+
+
+@login_required
+def hand_replayer(request, hand_id: int):
+    hand = finished_hand(hand_id)
+    if hand is None or hand.status == Hand.Status.VOIDED:
+        raise Http404("No such finished hand.")
+    if hand.status != Hand.Status.FINISHED:
+        return HttpResponse(
+            "This hand is still being played: its history is shown once it is over.",
+            status=409,
+            content_type="text/plain",
+        )
+    seat = viewer_seat(hand, request.user)
+    steps = hand_replay_steps(hand, seat)
+    return render(
+        request,
+        "hands/replayer.html",
+        {"hand": hand, "steps": steps, "viewer_seat": seat, "last": len(steps) - 1},
+    )
+
+
+def net_chart(curve: list[int], width: int = 640, height: int = 220, pad: int = 32) -> dict:
+    """Points of an SVG polyline for cumulative net chips (hand number on x, chips on y)."""
+    if not curve:
+        return {"points": "", "width": width, "height": height, "empty": True}
+    values = [0, *curve]
+    low, high = min(values), max(values)
+    span = (high - low) or 1
+    count = len(values) - 1 or 1
+    inner_w, inner_h = width - 2 * pad, height - 2 * pad
+
+    def y(v: int) -> float:
+        return round(pad + inner_h * (high - v) / span, 1)
+
+    points = " ".join(
+        f"{round(pad + inner_w * i / count, 1)},{y(v)}" for i, v in enumerate(values)
+    )
+    return {
+        "points": points,
+        "width": width,
+        "height": height,
+        "pad": pad,
+        "zero_y": y(0),
+        "right": width - pad,
+        "bottom": height - pad,
+        "high": high,
+        "low": low,
+        "hands": len(curve),
+        "final": curve[-1],
+        "empty": False,
+    }

@@ -10,6 +10,12 @@
 - Limits: frames over ``MAX_FRAME_BYTES`` close the socket (1009), binary frames are refused,
   more than ``RATE_BURST`` frames in a burst (refilled at ``RATE_PER_SECOND``) are answered
   "slow down" and ignored; a socket that keeps flooding is closed (1008).
+- ``?state=json`` (load tests, the load benchmark, scripts): after each HTML update the socket
+  also gets ``{"type": "state", "version", "hand", "running", "view", "me"}`` — the engine's
+  view for this viewer, the same data the HTML shows — and answers as
+  ``{"type": "answer", "message", "error"}``.
+- The database briefly unreachable: the sender is told so and nothing was done (each service
+  is one transaction); the next update or a reconnect brings the state back.
 """
 
 from __future__ import annotations
@@ -20,6 +26,7 @@ import time
 
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
+from django.db import DatabaseError
 
 from tables import services
 from tables.models import Table
@@ -96,13 +103,31 @@ def run_op(*, table_id: int, user, data: dict) -> str:
     raise BadFrame(f"Unknown request (one of {', '.join(OPS)}).")
 
 
-def render_for(table_id: int, user) -> tuple[int, str] | None:
-    """(version, every region as oob HTML) for this socket's viewer, or None if no table."""
+def render_for(table_id: int, user, json_state: bool = False) -> tuple[int, str, str] | None:
+    """(version, every region as oob HTML, JSON state or "") for this socket's viewer.
+
+    None if there is no such table.
+    """
     table = Table.objects.filter(pk=table_id).first()
     if table is None:
         return None
     screen = table_screen(table, viewer_player(user))
-    return table.version, render_regions(screen, oob=True)
+    return table.version, render_regions(screen, oob=True), (
+        state_json(screen) if json_state else ""
+    )
+
+
+def state_json(screen: dict) -> str:
+    """The ``?state=json`` frame: what the viewer may see, as data (see the module doc)."""
+    me = screen["me"] or {}
+    return json.dumps({
+        "type": "state", "version": screen["version"], "hand": screen["hand_id"] or None,
+        "running": screen["running"], "view": screen.get("view"),
+        "me": {k: me.get(k) for k in ("seated", "sitting_out", "in_hand", "stack")},
+    })
+
+
+DATABASE_DOWN = "The database is not reachable just now: nothing was done, try again."
 
 
 class TableConsumer(AsyncWebsocketConsumer):
@@ -117,6 +142,7 @@ class TableConsumer(AsyncWebsocketConsumer):
         self.tokens = float(RATE_BURST)
         self.last_refill = time.monotonic()
         self.refused_in_a_row = 0
+        self.json_state = b"state=json" in self.scope.get("query_string", b"")
         if self.user is None or not self.user.is_authenticated:
             await self.close(code=4401)
             return
@@ -137,17 +163,29 @@ class TableConsumer(AsyncWebsocketConsumer):
             await self.send_state()
 
     async def send_state(self, force: bool = False):
-        rendered = await database_sync_to_async(render_for)(self.table_id, self.user)
+        try:
+            rendered = await database_sync_to_async(render_for)(
+                self.table_id, self.user, self.json_state
+            )
+        except DatabaseError:
+            log.warning("table %s: database unreachable, update skipped", self.table_id)
+            return
         if rendered is None:
             await self.close(code=4404)
             return
-        version, html = rendered
+        version, html, state = rendered
         if force or version > self.sent_version:
             self.sent_version = version
             await self.send(text_data=html)
+            if state:
+                await self.send(text_data=state)
 
     async def answer(self, message: str, error: bool = True):
         await self.send(text_data=render_message(message, oob=True, error=error))
+        if getattr(self, "json_state", False):
+            await self.send(
+                text_data=json.dumps({"type": "answer", "message": message, "error": error})
+            )
 
     def _take_token(self) -> bool:
         now = time.monotonic()
@@ -189,5 +227,9 @@ class TableConsumer(AsyncWebsocketConsumer):
             return
         except Table.DoesNotExist:
             await self.close(code=4404)
+            return
+        except DatabaseError:
+            log.warning("table %s: database unreachable, request refused", self.table_id)
+            await self.answer(DATABASE_DOWN)
             return
         await self.answer(message, error=False)

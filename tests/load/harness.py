@@ -1,0 +1,472 @@
+"""Real servers for the load tests and the load benchmark: PostgreSQL, Redis, daphne, clients.
+
+- ``FreshDatabase``: a new, migrated PostgreSQL database per test (dropped afterwards), next
+  to the one ``DATABASE_URL`` names; ``sql()`` reads it directly.
+- ``RedisServer``: a private ``redis-server`` on a free port, so a test may kill and restart
+  it without touching anybody else's Redis.
+- ``Server``: one daphne process. The harness binds the listening socket itself and hands it
+  to daphne (``--fd``), so the port exists before daphne starts and survives a SIGKILL:
+  clients that connect while the server is down wait in the backlog until it is back.
+- ``Client``: a logged-in websocket player (session cookie) that decides with the engine's
+  bots from the JSON state frames its own socket receives (``?state=json``).
+
+Nothing here sleeps: every wait is on an event (a line of output, an HTTP answer, a frame)
+with a deadline, and a deadline that passes raises ``TimeoutError`` naming what was awaited.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import http.client
+import json
+import os
+import random
+import secrets
+import signal
+import socket
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from urllib.parse import urlsplit, urlunsplit
+
+ROOT = Path(__file__).resolve().parents[2]
+PYTHON = sys.executable
+
+
+# --- PostgreSQL -----------------------------------------------------------------------------
+class FreshDatabase:
+    """A new PostgreSQL database, migrated, named ``load_<random>`` on the server of ``url``."""
+
+    def __init__(self, url: str, settings: str = "tests.load.settings") -> None:
+        parts = urlsplit(url)
+        self.name = f"load_{secrets.token_hex(4)}"
+        self.admin_url = urlunsplit(parts._replace(path="/postgres"))
+        self.url = urlunsplit(parts._replace(path=f"/{self.name}"))
+        self.settings = settings
+
+    def __enter__(self) -> FreshDatabase:
+        self._admin(f'CREATE DATABASE "{self.name}"')
+        env = {**os.environ, "DATABASE_URL": self.url, "DJANGO_SETTINGS_MODULE": self.settings}
+        env.pop("REDIS_URL", None)
+        subprocess.run(
+            [PYTHON, "manage.py", "migrate", "--noinput", "-v", "0"],
+            cwd=ROOT, env=env, check=True, timeout=180,
+        )
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self._admin(
+            "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = %s",
+            [self.name],
+        )
+        self._admin(f'DROP DATABASE IF EXISTS "{self.name}"')
+
+    def _admin(self, statement: str, params=None) -> None:
+        import psycopg
+
+        with psycopg.connect(self.admin_url, autocommit=True) as conn:
+            conn.execute(statement, params)
+
+    def sql(self, query: str, params=None) -> list[tuple]:
+        import psycopg
+
+        with psycopg.connect(self.url, autocommit=True) as conn:
+            return conn.execute(query, params).fetchall()
+
+    def value(self, query: str, params=None):
+        return self.sql(query, params)[0][0]
+
+
+# --- Redis -------------------------------------------------------------------------------------
+def _wait_for_line(stream, needle: str, timeout: float, what: str) -> None:
+    """Read ``stream`` (in a thread) until a line contains ``needle``; keep draining after."""
+    seen = threading.Event()
+
+    def pump():
+        for raw in iter(stream.readline, b""):
+            if needle.encode() in raw:
+                seen.set()
+
+    threading.Thread(target=pump, daemon=True).start()
+    if not seen.wait(timeout):
+        raise TimeoutError(f"{what}: no {needle!r} within {timeout}s")
+
+
+class RedisServer:
+    """A private redis-server on 127.0.0.1 (no persistence): ``start``, ``kill``, ``url``."""
+
+    def __init__(self) -> None:
+        self.port = free_port()
+        self.dir = tempfile.mkdtemp(prefix="load-redis-")
+        self.proc: subprocess.Popen | None = None
+
+    @property
+    def url(self) -> str:
+        return f"redis://127.0.0.1:{self.port}/0"
+
+    def start(self, timeout: float = 20) -> None:
+        self.proc = subprocess.Popen(
+            ["redis-server", "--port", str(self.port), "--bind", "127.0.0.1", "--save", "",
+             "--appendonly", "no", "--dir", self.dir],
+            stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+        )
+        _wait_for_line(self.proc.stdout, "Ready to accept connections", timeout, "redis-server")
+
+    def kill(self) -> None:
+        if self.proc is not None and self.proc.poll() is None:
+            self.proc.kill()
+            self.proc.wait(timeout=20)
+
+    def __enter__(self) -> RedisServer:
+        self.start()
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.kill()
+
+
+# --- daphne ------------------------------------------------------------------------------------
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def listening_socket() -> socket.socket:
+    sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    sock.bind(("127.0.0.1", 0))
+    sock.listen(1024)
+    sock.set_inheritable(True)
+    return sock
+
+
+@dataclass
+class Server:
+    """One daphne process serving ``app`` on a socket the harness owns."""
+
+    env: dict
+    app: str = "pokersite.asgi:application"
+    name: str = "server"
+    log_dir: str = field(default_factory=lambda: tempfile.mkdtemp(prefix="load-daphne-"))
+    sock: socket.socket = field(default_factory=listening_socket)
+    proc: subprocess.Popen | None = None
+    starts: int = 0
+
+    @property
+    def port(self) -> int:
+        return self.sock.getsockname()[1]
+
+    @property
+    def http(self) -> str:
+        return f"http://127.0.0.1:{self.port}"
+
+    @property
+    def ws(self) -> str:
+        return f"ws://127.0.0.1:{self.port}"
+
+    @property
+    def log_path(self) -> Path:
+        return Path(self.log_dir) / f"{self.name}.log"
+
+    def start(self, timeout: float = 60) -> None:
+        """Start daphne and wait (bounded) until it answers an HTTP request."""
+        self.starts += 1
+        log = open(self.log_path, "ab")
+        log.write(f"\n--- start {self.starts}\n".encode())
+        fd = self.sock.fileno()
+        self.proc = subprocess.Popen(
+            [PYTHON, "-m", "daphne", "--fd", str(fd), "--proxy-headers", self.app],
+            cwd=ROOT, env={**os.environ, **self.env}, pass_fds=[fd],
+            stdout=log, stderr=subprocess.STDOUT,
+        )
+        log.close()
+        self.wait_ready(timeout)
+
+    def wait_ready(self, timeout: float = 60) -> None:
+        """One HTTP request: it waits in the socket's backlog until daphne serves it."""
+        conn = http.client.HTTPConnection("127.0.0.1", self.port, timeout=timeout)
+        try:
+            conn.request("GET", "/accounts/login/")
+            status = conn.getresponse().status
+        except (OSError, http.client.HTTPException) as error:
+            raise RuntimeError(f"{self.name} did not answer: {error}\n{self.tail()}") from error
+        finally:
+            conn.close()
+        if status != 200:
+            raise RuntimeError(f"{self.name} answered {status}\n{self.tail()}")
+
+    def kill(self) -> None:
+        """SIGKILL: no clean-up, no goodbye, exactly like a crash."""
+        if self.proc is not None and self.proc.poll() is None:
+            os.kill(self.proc.pid, signal.SIGKILL)
+            self.proc.wait(timeout=30)
+
+    def stop(self) -> None:
+        if self.proc is not None and self.proc.poll() is None:
+            self.proc.terminate()
+            try:
+                self.proc.wait(timeout=15)
+            except subprocess.TimeoutExpired:
+                self.kill()
+
+    def close(self) -> None:
+        self.stop()
+        self.sock.close()
+
+    def tail(self, lines: int = 40) -> str:
+        try:
+            return "\n".join(self.log_path.read_text(errors="replace").splitlines()[-lines:])
+        except OSError:
+            return ""
+
+
+def server_env(db_url: str, redis_url: str | None, **extra) -> dict:
+    env = {
+        "DATABASE_URL": db_url,
+        "DJANGO_SETTINGS_MODULE": "tests.load.settings",
+        "CHANNEL_PREFIX": f"load{secrets.token_hex(3)}",
+        "POKER_HAND_PAUSE_SECONDS": "0.2",
+        "LOAD_BOT_DELAY": "0.02,0.08",
+        "LOG_LEVEL": "WARNING",
+        "PYTHONUNBUFFERED": "1",
+    }
+    if redis_url:
+        env["REDIS_URL"] = redis_url
+    env.update({k: str(v) for k, v in extra.items()})
+    return env
+
+
+def build_world(env: dict, spec: dict) -> dict:
+    """Players with sessions and tables (``tests/load/world.py``) in the servers' database."""
+    out = subprocess.run(
+        [PYTHON, "-m", "tests.load.world", json.dumps(spec)],
+        cwd=ROOT, env={**os.environ, **env}, check=True, timeout=600,
+        capture_output=True, text=True,
+    )
+    return json.loads(out.stdout.strip().splitlines()[-1])
+
+
+# --- clients -----------------------------------------------------------------------------------
+class Tracker:
+    """Per table: when each action was sent and when every client had seen its result.
+
+    An action sent at table version ``v`` is delivered to a client when that client receives
+    a state with a version above ``v``. ``latencies`` holds, per action, the seconds from the
+    send until the last client at the table had it.
+    """
+
+    def __init__(self) -> None:
+        self.clients: dict[int, set] = {}
+        self.pending: dict[int, dict[int, tuple[float, set]]] = {}
+        self.latencies: list[float] = []
+        self.undelivered = 0
+
+    def join(self, table_id: int, client) -> None:
+        self.clients.setdefault(table_id, set()).add(client)
+
+    def sent(self, table_id: int, version: int, now: float) -> None:
+        waiting = set(self.clients.get(table_id, ()))
+        self.pending.setdefault(table_id, {})[version] = (now, waiting)
+
+    def received(self, table_id: int, client, version: int, now: float) -> None:
+        pending = self.pending.get(table_id)
+        if not pending:
+            return
+        for sent_version in [v for v in pending if v < version]:
+            started, waiting = pending[sent_version]
+            waiting.discard(client)
+            if not waiting:
+                self.latencies.append(now - started)
+                del pending[sent_version]
+
+    def refused(self, table_id: int, version: int) -> None:
+        self.pending.get(table_id, {}).pop(version, None)
+
+    def outstanding(self) -> int:
+        return sum(len(p) for p in self.pending.values())
+
+
+class Client:
+    """A logged-in player's websocket that plays with an engine bot until ``stop`` is set.
+
+    Reconnects (to ``servers`` in turn) whenever its socket drops. ``idle=True`` never acts
+    (the clock acts for it) but sits back in whenever it was sat out. Records every version
+    received (``versions``), every action sent and every refusal (``refusals``).
+    """
+
+    def __init__(self, *, servers: list[str], table_id: int, player: dict, tracker: Tracker,
+                 seed: int = 0, idle: bool = False, policy: str = "random") -> None:
+        from engine.bots import RandomBot, SensibleBot
+
+        self.servers = servers
+        self.table_id = table_id
+        self.player = player
+        self.tracker = tracker
+        self.idle = idle
+        rng = random.Random(seed)
+        self.bot = SensibleBot(rng=rng, samples=30) if policy == "sensible" else RandomBot(rng=rng)
+        self.versions: list[int] = []
+        self.version_runs: list[list[int]] = [[]]
+        self.sent: list[dict] = []
+        self.refusals: list[str] = []
+        self.answers = 0
+        self.connects = 0
+        self.frames = 0
+        self.last_state: dict | None = None
+        self.acted_on: tuple | None = None
+        self.changed = asyncio.Event()
+        self.quiet = False  # set to stop acting (e.g. to let the last updates arrive)
+        tracker.join(table_id, self)
+
+    @property
+    def name(self) -> str:
+        return self.player["name"]
+
+    async def run(self, stop: asyncio.Event) -> None:
+        from websockets.asyncio.client import connect
+        from websockets.exceptions import ConnectionClosed, InvalidHandshake
+
+        attempt = 0
+        while not stop.is_set():
+            base = self.servers[attempt % len(self.servers)]
+            attempt += 1
+            try:
+                async with connect(
+                    f"{base}/ws/tables/{self.table_id}/?state=json",
+                    origin=base.replace("ws://", "http://"),
+                    additional_headers={"Cookie": f"sessionid={self.player['session']}"},
+                    open_timeout=60, ping_interval=None, max_size=2**22, compression=None,
+                ) as ws:
+                    self.connects += 1
+                    self.version_runs.append([])
+                    self.acted_on = None
+                    reader = asyncio.ensure_future(self._read(ws))
+                    stopper = asyncio.ensure_future(stop.wait())
+                    await asyncio.wait({reader, stopper}, return_when=asyncio.FIRST_COMPLETED)
+                    stopper.cancel()
+                    if not reader.done():
+                        reader.cancel()
+                        await ws.close()
+                    elif reader.exception() and not isinstance(
+                        reader.exception(), ConnectionClosed
+                    ):
+                        raise reader.exception()
+            except (OSError, ConnectionClosed, InvalidHandshake, asyncio.TimeoutError):
+                if stop.is_set():
+                    return
+                # A server going away: try the next one (its socket queues us until it's up).
+                continue
+
+    async def _read(self, ws) -> None:
+        async for raw in ws:
+            self.frames += 1
+            if not raw.startswith("{"):
+                continue  # the HTML regions for htmx; the JSON frame says the same for us
+            frame = json.loads(raw)
+            if frame.get("type") == "answer":
+                self.answers += 1
+                if frame.get("error") and frame.get("message"):
+                    self.refusals.append(frame["message"])
+                    if self.sent and self.sent[-1].get("accepted") is None:
+                        self.sent[-1]["accepted"] = False
+                        self.tracker.refused(self.table_id, self.sent[-1]["version"])
+                elif self.sent and self.sent[-1].get("accepted") is None:
+                    self.sent[-1]["accepted"] = True
+                continue
+            if frame.get("type") != "state":
+                continue
+            now = time.perf_counter()
+            version = frame["version"]
+            self.versions.append(version)
+            self.version_runs[-1].append(version)
+            self.last_state = frame
+            self.tracker.received(self.table_id, self, version, now)
+            self.changed.set()
+            self.changed = asyncio.Event()
+            await self._maybe_act(ws, frame)
+
+    async def _maybe_act(self, ws, frame: dict) -> None:
+        me = frame.get("me") or {}
+        if me.get("sitting_out") and not self.quiet:
+            if (frame["version"], "sit_in") != self.acted_on:
+                self.acted_on = (frame["version"], "sit_in")
+                await ws.send(json.dumps({"op": "sit_in"}))
+            return
+        view = frame.get("view")
+        if self.quiet or self.idle or not frame.get("running") or not view or view.get("legal") is None:
+            return
+        key = (frame["hand"], frame["version"])
+        if key == self.acted_on:
+            return
+        self.acted_on = key
+        action = self.bot.decide(view)
+        message = {"op": "act", "hand": frame["hand"], "version": frame["version"],
+                   "kind": action.kind}
+        if action.kind == "raise":
+            message["amount"] = action.amount
+        self.sent.append({**message, "accepted": None})
+        self.tracker.sent(self.table_id, frame["version"], time.perf_counter())
+        await ws.send(json.dumps(message))
+
+
+async def play(clients: list[Client], tracker: Tracker, until, *, timeout: float, what: str,
+               during=None) -> None:
+    """Run ``clients`` until ``until()``; then they stop acting and every update is delivered.
+
+    ``during`` (optional) is a coroutine run alongside (e.g. the chaos monkey); it is cancelled
+    at the end and any error it raised is raised here.
+    """
+    stop = asyncio.Event()
+    tasks = [asyncio.ensure_future(c.run(stop)) for c in clients]
+    side = asyncio.ensure_future(during) if during is not None else None
+    try:
+        await wait_for(until, timeout=timeout, what=what, events=clients, side=side)
+        if side is not None:
+            side.cancel()
+        for client in clients:
+            client.quiet = True
+        await wait_for(lambda: tracker.outstanding() == 0, timeout=60,
+                       what="every client to get the last actions' updates", events=clients)
+    finally:
+        stop.set()
+        if side is not None and not side.done():
+            side.cancel()
+        await asyncio.wait(tasks, timeout=30)
+    for task in tasks:
+        if task.done() and not task.cancelled() and task.exception():
+            raise task.exception()
+
+
+async def wait_for(predicate, *, timeout: float, what: str, events=(), side=None) -> None:
+    """Until ``predicate()`` is true: re-checked whenever a client gets a frame (bounded).
+
+    ``side``: a task whose failure ends the wait with its error.
+    """
+    loop = asyncio.get_running_loop()
+    deadline = loop.time() + timeout
+    while not predicate():
+        if side is not None and side.done() and not side.cancelled() and side.exception():
+            raise side.exception()
+        left = deadline - loop.time()
+        if left <= 0:
+            raise TimeoutError(f"timed out after {timeout}s waiting for {what}")
+        waiters = [asyncio.ensure_future(c.changed.wait()) for c in events]
+        if not waiters:
+            raise ValueError("wait_for needs clients whose frames wake it")
+        done, rest = await asyncio.wait(waiters, timeout=min(left, 1.0),
+                                        return_when=asyncio.FIRST_COMPLETED)
+        for w in rest:
+            w.cancel()
+
+
+def percentile(values: list[float], p: float) -> float:
+    if not values:
+        return float("nan")
+    ordered = sorted(values)
+    k = min(len(ordered) - 1, max(0, int(round(p / 100 * (len(ordered) - 1)))))
+    return ordered[k]

@@ -1,19 +1,13 @@
-"""Who may read what (every view names its permission classes; the default is
-``IsAuthenticated``)."""
+"""Who may read what. Every API view names its permission classes; the project default
+(``REST_FRAMEWORK["DEFAULT_PERMISSION_CLASSES"]``) is ``IsAuthenticated``, so nothing is open
+by accident.
 
-from rest_framework.permissions import SAFE_METHODS, AllowAny, BasePermission, IsAuthenticated
+- public (``AllowAny``, read-only views: other methods are 405): tables, leaderboard, the
+  schema and its docs, the token exchange;
+- logged in (``IsAuthenticated``): hand histories, hand lists, profiles and statistics;
+- staff only: another player's hand list (checked in the view).
+"""
 
-__all__ = ["AllowAny", "IsAuthenticated", "ReadOnly", "PublicRead"]
+from rest_framework.permissions import AllowAny, IsAuthenticated
 
-
-class ReadOnly(BasePermission):
-    """Only GET, HEAD and OPTIONS."""
-
-    message = "This resource is read-only."
-
-    def has_permission(self, request, view):
-        return request.method in SAFE_METHODS
-
-
-#: Public information (tables, leaderboard): anyone may read it, nobody may change it here.
-PublicRead = [ReadOnly]
+__all__ = ["AllowAny", "IsAuthenticated"]

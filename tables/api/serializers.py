@@ -131,13 +131,9 @@ class HandRowSerializer(serializers.ModelSerializer):
 class HandFilterSerializer(serializers.Serializer):
     table = serializers.IntegerField(required=False, min_value=1, max_value=MAX_ID)
     since = serializers.DateField(required=False, help_text="First day (UTC), inclusive.")
-    until = serializers.DateField(required=False, help_text="Last day (UTC), inclusive.")
-
-    def validate(self, data):
-        since, until = data.get("since"), data.get("until")
-        if since and until and since > until:
-            raise serializers.ValidationError({"until": "The range ends before it starts."})
-        return data
+    until = serializers.DateField(
+        required=False, help_text="Last day (UTC), inclusive (before since: no hands)."
+    )
 
     def to_filter(self) -> HandFilter:
         return HandFilter(**self.validated_data)

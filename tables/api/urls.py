@@ -2,7 +2,6 @@
 
 from django.urls import path
 from drf_spectacular.views import SpectacularAPIView, SpectacularRedocView, SpectacularSwaggerView
-from rest_framework.authtoken.views import obtain_auth_token
 
 from tables.api import views
 
@@ -12,7 +11,7 @@ urlpatterns = [
     path("schema/", SpectacularAPIView.as_view(), name="schema"),
     path("docs/", SpectacularSwaggerView.as_view(url_name="api:schema"), name="docs"),
     path("redoc/", SpectacularRedocView.as_view(url_name="api:schema"), name="redoc"),
-    path("auth/token/", obtain_auth_token, name="token"),
+    path("auth/token/", views.ObtainToken.as_view(), name="token"),
     path("tables/", views.TableList.as_view(), name="table-list"),
     path("tables/<str:pk>/", views.TableDetail.as_view(), name="table-detail"),
     path("hands/", views.HandList.as_view(), name="hand-list"),

@@ -9,11 +9,14 @@ from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_sche
 from rest_framework import exceptions, generics
 from rest_framework.renderers import BaseRenderer, JSONRenderer
 from rest_framework.response import Response
+from rest_framework.authentication import TokenAuthentication
+from rest_framework.authtoken.models import Token
+from rest_framework.authtoken.views import ObtainAuthToken
 from rest_framework.views import APIView
 
 from tables.api.exceptions import ErrorSerializer, HandNotFinished
 from tables.api.pagination import Pagination
-from tables.api.permissions import IsAuthenticated, ReadOnly
+from tables.api.permissions import AllowAny, IsAuthenticated
 from tables.api.serializers import (
     MAX_ID,
     HandFilterSerializer,
@@ -52,7 +55,8 @@ def _id(value) -> int:
 
 
 def _query(serializer_class, request):
-    serializer = serializer_class(data=request.query_params)
+    # a plain dict: an empty value (``?until=``) is invalid, not "not given"
+    serializer = serializer_class(data=request.query_params.dict())
     serializer.is_valid(raise_exception=True)
     return serializer
 
@@ -67,7 +71,7 @@ def _tables():
 class TableList(generics.ListAPIView):
     """Every table that is not closed: variant, stakes, seats and who sits in them."""
 
-    permission_classes = [ReadOnly]
+    permission_classes = [AllowAny]  # public; only GET is implemented (others: 405)
     serializer_class = TableSerializer
     pagination_class = Pagination
 
@@ -79,7 +83,7 @@ class TableList(generics.ListAPIView):
 class TableDetail(generics.RetrieveAPIView):
     """A table's public information (never anything about the hand being played)."""
 
-    permission_classes = [ReadOnly]
+    permission_classes = [AllowAny]  # public; only GET is implemented (others: 405)
     serializer_class = TableSerializer
 
     def get_object(self):
@@ -269,7 +273,7 @@ class Leaderboard(generics.ListAPIView):
     """Players ranked by net chips won (``net``), big blinds per 100 hands (``bb100``) or hands
     played (``hands``), among those with at least ``min_hands`` finished hands."""
 
-    permission_classes = [ReadOnly]
+    permission_classes = [AllowAny]  # public; only GET is implemented (others: 405)
     serializer_class = LeaderboardRowSerializer
     pagination_class = Pagination
 
@@ -282,3 +286,23 @@ class Leaderboard(generics.ListAPIView):
         start = (self.paginator.page.number - 1) * self.paginator.get_page_size(request)
         rows = [{"rank": start + i + 1, **row} for i, row in enumerate(page)]
         return self.get_paginated_response(LeaderboardRowSerializer(rows, many=True).data)
+
+
+# --- tokens -------------------------------------------------------------------------------
+@extend_schema(tags=["auth"], summary="Get your API token", auth=[{}])
+class ObtainToken(ObtainAuthToken):
+    """Exchange a username and password for the account's API token (send it as
+    ``Authorization: Token <key>``). Wrong credentials are 401, missing fields 400."""
+
+    authentication_classes = [TokenAuthentication]  # so that a refusal is 401, not 403
+    permission_classes = [AllowAny]
+
+    def post(self, request, *args, **kwargs):
+        serializer = self.get_serializer(data=request.data)
+        if not serializer.is_valid():
+            errors = serializer.errors
+            if set(errors) == {"non_field_errors"}:
+                raise exceptions.AuthenticationFailed("Wrong username or password.")
+            raise exceptions.ValidationError(errors)
+        token, _ = Token.objects.get_or_create(user=serializer.validated_data["user"])
+        return Response({"token": token.key})

@@ -57,7 +57,7 @@ def hand_rows(table, players, state, *, number: int, started_at: datetime | None
         button=state.button,
         button_seat=state.button,
         deck=[int(c) for c in state._deck],
-        seed="0" * 64,
+        seed="5eed" * 16,
         commitment="c" * 64,
         result=state.result.to_dict() if state.is_over else None,
         pot=state.total_pot if state.is_over else 0,

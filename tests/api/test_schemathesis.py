@@ -1,0 +1,37 @@
+"""schemathesis against /api/schema/, in process (WSGI, no server): no server error and no
+response that breaks the schema, for every operation, logged in with a token."""
+
+from __future__ import annotations
+
+import pytest
+import schemathesis
+from hypothesis import HealthCheck, settings
+
+
+from django.core.wsgi import get_wsgi_application
+
+# The schema itself needs no database (it is public); the calls run inside each test's
+# transaction, on the same connection, so they see the fixtures' hands.
+schema = schemathesis.openapi.from_wsgi("/api/schema/?format=json", get_wsgi_application())
+
+
+@pytest.fixture
+def token(settings, players, staff, hands, running):
+    from rest_framework.authtoken.models import Token
+
+    settings.REST_FRAMEWORK = {
+        **settings.REST_FRAMEWORK,
+        "DEFAULT_THROTTLE_RATES": {"anon": "100000/minute", "user": "100000/minute"},
+    }
+    return Token.objects.create(user=players[0].user).key
+
+
+@schema.parametrize()
+@settings(
+    max_examples=12,
+    deadline=None,
+    suppress_health_check=list(HealthCheck),
+    derandomize=True,
+)
+def test_api_conforms_to_its_schema(case, token):
+    case.call_and_validate(headers={"Authorization": f"Token {token}"})

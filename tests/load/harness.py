@@ -300,7 +300,8 @@ class Client:
     """
 
     def __init__(self, *, servers: list[str], table_id: int, player: dict, tracker: Tracker,
-                 seed: int = 0, idle: bool = False, policy: str = "random") -> None:
+                 seed: int = 0, idle: bool = False, policy: str = "random",
+                 think: float = 0.0) -> None:
         from engine.bots import RandomBot, SensibleBot
 
         self.servers = servers
@@ -320,6 +321,7 @@ class Client:
         self.last_state: dict | None = None
         self.acted_on: tuple | None = None
         self.changed = asyncio.Event()
+        self.think = think  # seconds a player takes to decide (the benchmark's pacing)
         self.quiet = False  # set to stop acting (e.g. to let the last updates arrive)
         tracker.join(table_id, self)
 
@@ -404,6 +406,15 @@ class Client:
         if key == self.acted_on:
             return
         self.acted_on = key
+        if self.think:
+            asyncio.get_running_loop().call_later(
+                self.think, lambda: asyncio.ensure_future(self._act(ws, frame, view)))
+            return
+        await self._act(ws, frame, view)
+
+    async def _act(self, ws, frame: dict, view: dict) -> None:
+        if self.last_state is not frame or self.quiet:
+            return  # the table moved on while thinking
         action = self.bot.decide(view)
         message = {"op": "act", "hand": frame["hand"], "version": frame["version"],
                    "kind": action.kind}

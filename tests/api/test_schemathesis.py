@@ -16,7 +16,21 @@ schema = schemathesis.openapi.from_wsgi("/api/schema/?format=json", get_wsgi_app
 
 
 @pytest.fixture
-def token(settings, players, staff, hands, running):
+def keep_connection():
+    """Like Django's test client: a request must not close the test's database connection
+    (the WSGI handler does on request start and finish; on PostgreSQL that ends the test)."""
+    from django.core import signals
+    from django.db import close_old_connections
+
+    signals.request_started.disconnect(close_old_connections)
+    signals.request_finished.disconnect(close_old_connections)
+    yield
+    signals.request_started.connect(close_old_connections)
+    signals.request_finished.connect(close_old_connections)
+
+
+@pytest.fixture
+def token(keep_connection, settings, players, staff, hands, running):
     from rest_framework.authtoken.models import Token
 
     settings.REST_FRAMEWORK = {

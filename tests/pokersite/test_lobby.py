@@ -50,3 +50,11 @@ def test_lobby_query_count_does_not_grow_with_tables(client, players, make_table
 def test_table_page_placeholder_exists(client, table):
     assert client.get(reverse("tables:detail", args=[table.pk])).status_code == 200
     assert client.get(reverse("tables:detail", args=[99999])).status_code == 404
+
+
+def test_every_page_links_to_the_leaderboard_and_a_player_to_their_stats(client, players):
+    anonymous = client.get(reverse("lobby")).content.decode()
+    assert reverse("stats:leaderboard") in anonymous
+    assert reverse("stats:mine") not in anonymous
+    client.force_login(players[0].user)
+    assert reverse("stats:mine") in client.get(reverse("lobby")).content.decode()

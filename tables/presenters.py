@@ -261,6 +261,7 @@ def table_screen(table: Table, player: Player | None) -> dict:
         "actor_name": actor_name,
         "log": _log_lines(view, hand) if view else [],
         "result": result,
+        "view": view,  # engine viewer view, for ?state=json sockets (issue 7)
         "recent": recent,
         "me": me,
         "free_seats": [n + 1 for n in range(table.max_seats) if n not in seats],

@@ -213,10 +213,11 @@ class TableConsumer(AsyncWebsocketConsumer):
         self.refused_in_a_row = 0
         try:
             data = json.loads(text_data)
-            if not isinstance(data, dict):
-                raise BadFrame("A request is a JSON object.")
         except (ValueError, RecursionError):
             await self.answer("Malformed request: nothing was done.")
+            return
+        if not isinstance(data, dict):
+            await self.answer("A request is a JSON object: nothing was done.")
             return
         try:
             message = await database_sync_to_async(run_op)(

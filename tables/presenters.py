@@ -272,11 +272,13 @@ def table_screen(table: Table, player: Player | None) -> dict:
     }
 
 
-def render_regions(screen: dict, *, oob: bool = True, message: str = "") -> str:
-    """Every region of the table screen as HTML; ``oob`` marks them for htmx's swap by id."""
+def render_regions(screen: dict, *, oob: bool = True) -> str:
+    """Every region of the table screen as HTML; ``oob`` marks them for htmx's swap by id.
+
+    The message line is not among them: it answers one socket (``render_message``).
+    """
     context = {**screen, "oob": oob}
-    html = "".join(render_to_string(f"tables/_{region}.html", context) for region in REGIONS)
-    return html + render_message(message, oob=oob)
+    return "".join(render_to_string(f"tables/_{region}.html", context) for region in REGIONS)
 
 
 def render_message(message: str, *, oob: bool = True, error: bool = True) -> str:

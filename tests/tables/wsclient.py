@@ -1,0 +1,95 @@
+"""Websocket test clients: a logged-in player's socket on the real ASGI application."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import re
+
+from channels.testing import WebsocketCommunicator
+from django.test import Client
+
+VERSION = re.compile(r'id="table-actions"[^>]*data-version="(\d+)"')
+HAND = re.compile(r'"hand": "(\d*)"')
+
+
+def session_cookie(user) -> str:
+    client = Client()
+    client.force_login(user)
+    return f"sessionid={client.cookies['sessionid'].value}"
+
+
+def communicator(table_id: int, cookie: str | None = None, origin: str = "http://testserver"):
+    from pokersite.asgi import application
+
+    headers = [(b"host", b"testserver"), (b"origin", origin.encode())]
+    if cookie:
+        headers.append((b"cookie", cookie.encode()))
+    return WebsocketCommunicator(application, f"/ws/tables/{table_id}/", headers=headers)
+
+
+def version_of(frame: str) -> int | None:
+    match = VERSION.search(frame)
+    return int(match.group(1)) if match else None
+
+
+def hand_of(frame: str) -> int | None:
+    match = HAND.search(frame)
+    return int(match.group(1)) if match and match.group(1) else None
+
+
+class Socket:
+    """One socket with every frame it received (``frames``) kept for later checks."""
+
+    def __init__(self, name: str, comm: WebsocketCommunicator):
+        self.name = name
+        self.comm = comm
+        self.frames: list[str] = []
+        self.version = 0
+        self.hand = None
+
+    async def connect(self):
+        connected, code = await self.comm.connect()
+        assert connected, f"{self.name}: refused ({code})"
+        await self.until(lambda f: version_of(f) is not None)
+        return self
+
+    async def receive(self, timeout: float = 5) -> str:
+        frame = await self.comm.receive_from(timeout=timeout)
+        self.frames.append(frame)
+        v = version_of(frame)
+        if v is not None:
+            self.version = v
+            self.hand = hand_of(frame)
+        return frame
+
+    async def until(self, pred, timeout: float = 10) -> str:
+        """Receive frames until one satisfies ``pred`` (bounded by ``timeout``)."""
+        async def loop():
+            while True:
+                frame = await self.receive(timeout)
+                if pred(frame):
+                    return frame
+        return await asyncio.wait_for(loop(), timeout)
+
+    async def until_version(self, version: int, timeout: float = 10) -> str:
+        return await self.until(lambda f: (version_of(f) or 0) >= version, timeout)
+
+    async def drain(self, timeout: float = 0.2) -> list[str]:
+        """Whatever frames are waiting now (nothing more arriving within ``timeout``)."""
+        got = []
+        while not await self.comm.receive_nothing(timeout=timeout):
+            got.append(await self.receive())
+        return got
+
+    async def send(self, **data):
+        data.setdefault("HEADERS", {"HX-Request": "true", "HX-Trigger": None})
+        await self.comm.send_to(text_data=json.dumps(data))
+
+    async def act(self, kind: str, amount: int | None = None, *, version=None, hand=None):
+        await self.send(op="act", kind=kind, amount="" if amount is None else str(amount),
+                        hand=str(hand if hand is not None else self.hand),
+                        version=str(version if version is not None else self.version))
+
+    async def close(self):
+        await self.comm.disconnect()

@@ -22,6 +22,7 @@ processes ticking the same table can never act twice: the second sees the new st
 from __future__ import annotations
 
 import hashlib
+import os
 import random
 from datetime import datetime, timedelta
 
@@ -45,9 +46,19 @@ def _setting(name: str, default):
     return getattr(settings, name, default)
 
 
+def _env_delay():
+    """``POKER_BOT_DELAY="0.2,0.6"`` in the environment: bots think that long (seconds)."""
+    value = os.environ.get("POKER_BOT_DELAY", "")
+    try:
+        low, high = (float(x) for x in value.split(","))
+    except ValueError:
+        return None
+    return low, high
+
+
 def bot_delay(hand_id: int, index: int) -> float:
     """The bot's thinking time for action ``index`` of a hand: fixed per decision."""
-    low, high = _setting("POKER_BOT_DELAY", BOT_DELAY)
+    low, high = _setting("POKER_BOT_DELAY", None) or _env_delay() or BOT_DELAY
     digest = hashlib.sha256(f"{hand_id}:{index}".encode()).digest()
     return low + (high - low) * digest[0] / 255
 

@@ -1,0 +1,100 @@
+"""A real daphne server on a free port, against its own SQLite database file.
+
+The server runs the croupier itself (started with its first connection), exactly as
+``make run`` does; the tests read the database file directly or through ``manage.py shell``.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+ARTIFACTS = ROOT / "test-artifacts"
+CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
+                 "--disable-component-update", "--disable-sync", "--no-first-run"]
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+class Server:
+    def __init__(self, url: str, env: dict, db: Path):
+        self.url = url
+        self.env = env
+        self.db = db
+
+    def shell(self, code: str):
+        """Run ``code`` in ``manage.py shell`` against the server's database; its JSON output."""
+        out = subprocess.run(
+            [sys.executable, "manage.py", "shell", "-c", code], cwd=ROOT, env=self.env,
+            capture_output=True, text=True, timeout=60, check=True,
+        ).stdout.strip().splitlines()
+        return json.loads(out[-1]) if out else None
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory):
+    db = tmp_path_factory.mktemp("daphne") / "browser.sqlite3"
+    env = {
+        **os.environ, "DATABASE_URL": f"sqlite:///{db}", "DEBUG": "1",
+        "POKER_HAND_PAUSE_SECONDS": "2.5", "POKER_BOT_DELAY": "0.3,0.7", "POKER_CROUPIER": "1",
+        "DJANGO_SETTINGS_MODULE": "pokersite.settings",
+    }
+    env.pop("REDIS_URL", None)  # one process: the in-memory channel layer
+    subprocess.run([sys.executable, "manage.py", "migrate", "--noinput", "-v", "0"], cwd=ROOT,
+                   env=env, check=True, timeout=120)
+    port = free_port()
+    log = open(tmp_path_factory.mktemp("logs") / "daphne.log", "w")
+    proc = subprocess.Popen(
+        [str(Path(sys.executable).parent / "daphne"), "-b", "127.0.0.1", "-p", str(port),
+         "pokersite.asgi:application"], cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT,
+    )
+    url = f"http://127.0.0.1:{port}"
+    deadline = time.monotonic() + 30
+    while True:
+        try:
+            urllib.request.urlopen(url + "/", timeout=2)
+            break
+        except OSError:
+            if proc.poll() is not None or time.monotonic() > deadline:
+                proc.kill()
+                raise RuntimeError(f"daphne did not start: see {log.name}")
+            try:  # wait on the process (it must not exit) for a moment, then try again
+                proc.wait(timeout=0.2)
+            except subprocess.TimeoutExpired:
+                pass
+    yield Server(url, env, db)
+    proc.terminate()
+    try:
+        proc.wait(timeout=10)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+    log.close()
+
+
+@pytest.fixture(scope="module")
+def browser(server):
+    from playwright.sync_api import sync_playwright
+
+    from tests.conftest import chromium_executable, missing_service
+
+    path = chromium_executable()
+    if path is None:
+        missing_service("needs Chromium at /usr/bin/chromium (apt-get install chromium)")
+    ARTIFACTS.mkdir(exist_ok=True)
+    with sync_playwright() as pw:
+        chromium = pw.chromium.launch(executable_path=path, args=CHROMIUM_ARGS)
+        yield chromium
+        chromium.close()

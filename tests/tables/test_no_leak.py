@@ -122,7 +122,7 @@ def finished_stats(table_id: int) -> dict:
             stats["folds"] += 1
         if len(result["awards"]) > 1:
             stats["side_pots"] += 1
-        if hand.actions.filter(kind="all_in").exists():
+        if any(hand_state(hand).all_in_seats):
             stats["all_ins"] += 1
     return stats
 

@@ -1,0 +1,74 @@
+"""The croupier loop: ticks every table, plays whole hands with bots and clocks at an injected
+time, keeps chips conserved, starts once per event loop, and runs as ``manage.py croupier``."""
+
+import asyncio
+from datetime import timedelta
+from io import StringIO
+
+import pytest
+from django.core.management import call_command
+from django.utils import timezone
+
+from tables import croupier as croupier_module
+from tables.croupier import Croupier
+from tables.models import Hand, HandAction, Seat
+from tables.services import seat_take
+
+pytestmark = pytest.mark.django_db
+
+
+def test_ticks_play_whole_hands_with_bots_and_a_player_who_times_out(
+    make_table, make_player, assert_chips_conserved
+):
+    table = make_table(name="Loop", bots_allowed=True, bot_seats=3, max_seats=5,
+                       action_seconds=5, time_bank_seconds=0)
+    dora = make_player("dora")
+    seat_take(table=table, player=dora, buy_in=200)
+    croupier = Croupier()
+    now = timezone.now()
+    for _ in range(400):
+        now += timedelta(seconds=3)
+        croupier.tick(now)
+        if Seat.objects.get(player=dora).sitting_out:
+            break
+    for _ in range(100):  # the hand goes on without her
+        now += timedelta(seconds=3)
+        croupier.tick(now)
+    # dora never acted: the clock folded (or checked) for her and sat her out
+    assert HandAction.objects.filter(source="timeout").count() == 1
+    assert HandAction.objects.filter(source="bot").exists()
+    assert Hand.objects.filter(status="finished").exists()
+    assert_chips_conserved()
+    # with only bots sitting in, no new hand starts
+    assert not Hand.objects.filter(status="running").exists()
+
+
+def test_tick_covers_every_table(make_table, make_player):
+    tables = [make_table(bots_allowed=True, bot_seats=1) for _ in range(3)]
+    closed = make_table(bots_allowed=True, bot_seats=1, status="closed")
+    done = Croupier().tick(timezone.now())
+    assert sorted(t for t, what in done) == sorted(t.pk for t in tables)
+    assert not Seat.objects.filter(table=closed).exists()
+
+
+async def test_one_croupier_per_event_loop(settings):
+    settings.POKER_CROUPIER = True
+    first = croupier_module.ensure_started()
+    try:
+        assert first is not None and croupier_module.ensure_started() is first
+    finally:
+        first.cancel()
+        with pytest.raises(asyncio.CancelledError):
+            await first
+
+
+async def test_the_croupier_can_be_switched_off(settings, monkeypatch):
+    monkeypatch.setenv("POKER_CROUPIER", "0")
+    assert croupier_module.ensure_started() is None
+
+
+def test_management_command_runs_one_pass(make_table):
+    table = make_table(bots_allowed=True, bot_seats=2)
+    out = StringIO()
+    call_command("croupier", "--once", stdout=out)
+    assert f"table {table.pk}: bots-seated" in out.getvalue()

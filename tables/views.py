@@ -1,10 +1,10 @@
-"""HTML views of the tables app: the lobby and (until live play replaces it) the table page."""
+"""HTML views of the tables app: the lobby and the live table page."""
 
 from __future__ import annotations
 
-from django.shortcuts import get_object_or_404, render
+from django.shortcuts import get_object_or_404, redirect, render
 
-from tables.models import Table
+from tables.models import Hand, Table
 from tables.selectors import lobby_tables
 
 
@@ -26,33 +26,6 @@ def table_detail(request, table_id: int):
 
 
 def hand_detail(request, table_id: int, number: int):
-    """``/tables/<id>/hands/<n>/``: a finished hand's history, as its players may see it."""
-    from django.http import Http404
-
-    from tables.models import Hand
-    from tables.presenters import _log_lines, faces, viewer_player
-    from tables.selectors import hand_state
-
-    table = get_object_or_404(Table, pk=table_id)
-    hand = get_object_or_404(Hand, table=table, number=number)
-    if hand.status != Hand.Status.FINISHED:
-        raise Http404("That hand is not finished.")
-    player = viewer_player(request.user)
-    index = hand.seat_index_of(player.pk) if player is not None else None
-    view = hand_state(hand).view(index)
-    shown = (view["result"] or {}).get("shown", {})
-    rows = [
-        {
-            "seat": start["seat"] + 1,
-            "name": start["name"],
-            "cards": [c for c in faces(seen["cards"]) if c is not None],
-            "start": start["stack"],
-            "net": view["result"]["net"][i] if view["result"] else 0,
-            "description": shown.get(str(i), {}).get("description", ""),
-        }
-        for i, (start, seen) in enumerate(zip(hand.seats, view["seats"]))
-    ]
-    return render(request, "tables/hand.html", {
-        "table": table, "hand": hand, "rows": rows, "board": faces(view["board"]),
-        "log": _log_lines(view, hand),
-    })
+    """``/tables/<id>/hands/<n>/``: the table's name for a hand; its history is the replayer."""
+    hand = get_object_or_404(Hand, table_id=table_id, number=number)
+    return redirect("stats:hand", hand_id=hand.pk)

@@ -84,8 +84,11 @@ def test_anonymous_visitors_get_a_static_page_without_a_socket(client, dealt):
     assert "ws-connect" not in html and cards_in_html(html) == []
 
 
-def test_finished_hand_page_shows_the_history(client, dealt, play):
+def test_a_finished_hand_link_from_the_table_opens_its_replayer(client, dealt, play):
     table, hand, alice, bob, carol = dealt
     hand = play.play_out(table)
-    html = client.get(reverse("tables:hand", args=[table.pk, hand.number])).content.decode()
+    client.force_login(alice.user)
+    response = client.get(reverse("tables:hand", args=[table.pk, hand.number]), follow=True)
+    assert response.redirect_chain[-1][0] == reverse("stats:hand", args=[hand.pk])
+    html = response.content.decode()
     assert f"hand #{hand.number}" in html and "Board" in html

@@ -31,8 +31,9 @@ def play_hands(table, players, count: int, seed: int = 7):
     for _ in range(count):
         if table.seats.filter(stack__gt=0).count() < 2:
             break
-        hand_start(table=table)
-        finished.append(helpers.play_out(table, choose))
+        hand = hand_start(table=table)
+        # Blinds can put everyone but one all-in: such a hand is over as soon as it starts.
+        finished.append(helpers.play_out(table, choose) if hand.is_running else hand)
     return finished
 
 

@@ -96,6 +96,9 @@ DATABASES = {
     "default": dj_database_url.config(
         default=f"sqlite:///{BASE_DIR / 'db.sqlite3'}",
         conn_max_age=int(os.environ.get("CONN_MAX_AGE", "0")),
+        # A persistent connection (CONN_MAX_AGE > 0) that a database blip broke is checked
+        # and replaced before its next use, instead of failing that request (issue 7).
+        conn_health_checks=True,
     )
 }
 if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":

@@ -40,8 +40,13 @@ def passive_action(hand: Hand) -> str:
 
 
 def play_out(table: Table, choose=passive_action, limit: int = 500) -> Hand:
-    """Play the running hand to its end, each actor choosing ``choose(hand)``."""
-    hand = current_hand(table)
+    """Play the running hand to its end, each actor choosing ``choose(hand)``.
+
+    Blinds can put everyone but one player all-in, and such a hand is over as soon as it is
+    dealt: then the table's latest hand is returned as it is.
+    """
+    hand = running_hand(fresh(table)) or Hand.objects.filter(table=table).order_by("-number").first()
+    assert hand is not None, "no hand was dealt at this table"
     for _ in range(limit):
         hand.refresh_from_db()
         if not hand.is_running:

@@ -104,9 +104,16 @@ DATABASES = {
 if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     # BEGIN IMMEDIATE: a transaction takes SQLite's write lock when it starts, so two writers
     # queue up (like select_for_update on PostgreSQL) instead of failing half way through.
+    # WAL: readers (the table sockets' renders, on their own threads) never wait for the
+    # writer and the writer never waits for them; synchronous=NORMAL is durable in WAL mode
+    # except for the last transactions on a power cut. One connection per thread is kept
+    # open (opening SQLite and running the pragmas on every read cost more than the read).
     DATABASES["default"].setdefault("OPTIONS", {}).update(
-        {"transaction_mode": "IMMEDIATE", "timeout": 20}
+        {"transaction_mode": "IMMEDIATE", "timeout": 20,
+         "init_command": "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL"}
     )
+    if "CONN_MAX_AGE" not in os.environ:
+        DATABASES["default"]["CONN_MAX_AGE"] = None
     if os.environ.get("TEST_DATABASE_NAME"):
         # e.g. a file, so that a server subprocess can share the test database.
         DATABASES["default"]["TEST"] = {"NAME": os.environ["TEST_DATABASE_NAME"]}

@@ -20,6 +20,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import json
 import logging
 import time
@@ -30,7 +31,13 @@ from django.db import DatabaseError
 
 from tables import services
 from tables.models import Table
-from tables.presenters import render_message, render_regions, table_screen, viewer_player
+from tables.presenters import (
+    Snapshot,
+    load_snapshot,
+    render_message,
+    render_regions,
+    viewer_player,
+)
 from tables.services.errors import ServiceError
 from tables.services.events import table_group
 
@@ -60,15 +67,17 @@ def _int(data: dict, key: str, what: str) -> int:
     raise BadFrame(f"{what} must be a whole number.")
 
 
-def run_op(*, table_id: int, user, data: dict) -> str:
+def run_op(*, table_id: int, user, data: dict, player=None) -> str:
     """Carry out one browser request through one service; returns a message for the sender.
 
+    ``player``: the socket's player if already known (resolved once at connect).
     Raises ``ServiceError`` or ``BadFrame`` (nothing changed) when refused.
     """
-    player = viewer_player(user)
+    if player is None:
+        player = viewer_player(user)
     if player is None:
         raise BadFrame("Log in to play.")
-    table = Table.objects.get(pk=table_id)
+    table = table_id  # each service locks the row first (``table_lock``): no read here
     op = data.get("op")
     if op == "act":
         kind = data.get("kind")
@@ -104,17 +113,123 @@ def run_op(*, table_id: int, user, data: dict) -> str:
 
 
 def render_for(table_id: int, user, json_state: bool = False) -> tuple[int, str, str] | None:
-    """(version, every region as oob HTML, JSON state or "") for this socket's viewer.
+    """(version, every region as oob HTML, JSON state or "") for ``user`` (uncached).
 
-    None if there is no such table.
+    None if there is no such table. The sockets use the per-process ``SnapshotCache``.
     """
-    table = Table.objects.filter(pk=table_id).first()
-    if table is None:
+    snapshot = load_snapshot(table_id)
+    if snapshot is None:
         return None
-    screen = table_screen(table, viewer_player(user))
-    return table.version, render_regions(screen, oob=True), (
+    return render_viewer(snapshot, viewer_player(user), json_state=json_state)
+
+
+def render_viewer(snapshot: Snapshot, player, bankroll: int | None = None,
+                  json_state: bool = False) -> tuple[int, str, str]:
+    """(version, regions as oob HTML, JSON state or "") of ``snapshot`` for one viewer."""
+    screen = snapshot.screen(player, bankroll)
+    return snapshot.version, render_regions(screen, oob=True), (
         state_json(screen) if json_state else ""
     )
+
+
+class SnapshotCache:
+    """Per process: the latest ``Snapshot`` of each table, shared by all its sockets.
+
+    ``get(table_id, version)`` returns a snapshot at ``version`` or newer: from the cache, or
+    read from the database once however many sockets ask at the same time (they await one
+    load). A snapshot older than what was asked for is never returned, and one read before
+    the asked-for version committed is read again. ``created_at`` tells a table from an
+    earlier one that had the same id (a test database flushed and refilled).
+    """
+
+    def __init__(self) -> None:
+        self.snapshots: dict[int, Snapshot] = {}
+        self.loading: dict[int, asyncio.Future] = {}
+        self.loads = 0  # database reads, for tests and the benchmark
+
+    def clear(self) -> None:
+        self.snapshots.clear()
+
+    def _fits(self, snap: Snapshot | None, version: int, created_at) -> bool:
+        return snap is not None and snap.version >= version and (
+            created_at is None or snap.created_at == created_at)
+
+    async def get(self, table_id: int, version: int = 0, created_at=None) -> Snapshot | None:
+        snap = self.snapshots.get(table_id)
+        if self._fits(snap, version, created_at):
+            return snap
+        pending = self._pending(table_id)
+        if pending is not None:
+            snap = await asyncio.shield(pending)
+            if snap is None or self._fits(snap, version, created_at):
+                return snap
+            pending = self._pending(table_id)  # read too early: join the next read or start one
+            if pending is not None:
+                snap = await asyncio.shield(pending)
+                if snap is None or self._fits(snap, version, created_at):
+                    return snap
+        return await self._load(table_id)
+
+    def _pending(self, table_id: int) -> asyncio.Future | None:
+        """The read of ``table_id`` in flight on this event loop, if any."""
+        future = self.loading.get(table_id)
+        if future is not None and future.get_loop() is not asyncio.get_running_loop():
+            return None
+        return future
+
+    async def _load(self, table_id: int) -> Snapshot | None:
+        """Start one read of the table (its own task: a socket that goes away while waiting
+        does not cancel it for the others) and wait for it."""
+        task = asyncio.ensure_future(self._read(table_id))
+        task.add_done_callback(lambda t: t.cancelled() or t.exception())  # always retrieved
+        self.loading[table_id] = task
+        return await asyncio.shield(task)
+
+    async def _read(self, table_id: int) -> Snapshot | None:
+        try:
+            self.loads += 1
+            snap = await read_async(load_snapshot)(table_id)
+        finally:
+            if self.loading.get(table_id) is asyncio.current_task():
+                del self.loading[table_id]
+        if snap is None:
+            self.snapshots.pop(table_id, None)
+        else:
+            current = self.snapshots.get(table_id)
+            if (current is None or current.created_at != snap.created_at
+                    or current.version < snap.version):
+                self.snapshots[table_id] = snap
+        return snap
+
+
+def reads_off_thread() -> bool:
+    """Whether read-only work may run on a worker thread of its own (``thread_sensitive=False``)
+    instead of the one thread shared with the writes. Not with an in-memory SQLite database
+    (the test database): its shared cache locks whole tables instead of waiting."""
+    from django.db import connections
+
+    conn = connections["default"]
+    return not (conn.vendor == "sqlite" and conn.is_in_memory_db())
+
+
+def read_async(function):
+    """``database_sync_to_async`` for reads: off the shared sync thread where that is safe."""
+    return database_sync_to_async(function, thread_sensitive=not reads_off_thread())
+
+
+#: This process's table snapshots (one per table: the latest read).
+snapshots = SnapshotCache()
+
+
+def _viewer(user):
+    """(player, table-independent) for a socket's user: resolved once at connect."""
+    return viewer_player(user)
+
+
+def _bankroll(player_id: int) -> int:
+    from tables.models import Player
+
+    return Player.objects.filter(pk=player_id).values_list("bankroll", flat=True)[0]
 
 
 def state_json(screen: dict) -> str:
@@ -146,34 +261,50 @@ class TableConsumer(AsyncWebsocketConsumer):
         if self.user is None or not self.user.is_authenticated:
             await self.close(code=4401)
             return
-        exists = await database_sync_to_async(Table.objects.filter(pk=self.table_id).exists)()
-        if not exists:
+        self.player = await read_async(_viewer)(self.user)
+        found = await read_async(self._table_row)()
+        if found is None:
             await self.close(code=4404)
             return
+        self.created_at = found[1]
         await self.channel_layer.group_add(self.group, self.channel_name)
         await self.accept()
-        await self.send_state(force=True)
+        # The version after joining the group: anything later reaches us as table.changed.
+        found = await read_async(self._table_row)()
+        await self.send_state(force=True, version=found[0] if found else 0)
+
+    def _table_row(self):
+        return Table.objects.filter(pk=self.table_id).values_list("version", "created_at").first()
 
     async def disconnect(self, code):
         if hasattr(self, "group"):
             await self.channel_layer.group_discard(self.group, self.channel_name)
 
     async def table_changed(self, event):
-        if event.get("version", 0) > self.sent_version:
-            await self.send_state()
+        version = event.get("version", 0)
+        if version > self.sent_version:
+            await self.send_state(version=version)
 
-    async def send_state(self, force: bool = False):
+    async def send_state(self, force: bool = False, version: int = 0):
+        """Send the table at ``version`` or newer, rendered for this socket's viewer.
+
+        The snapshot is shared by every socket of the process (``snapshots``); only this
+        viewer's own parts are rendered here (``tables.presenters.Snapshot.screen``).
+        """
         try:
-            rendered = await database_sync_to_async(render_for)(
-                self.table_id, self.user, self.json_state
-            )
+            snap = await snapshots.get(self.table_id, version, getattr(self, "created_at", None))
+            if snap is None:
+                await self.close(code=4404)
+                return
+            if not force and snap.version <= self.sent_version:
+                return
+            bankroll = None
+            if self.player is not None and snap.seat_of(self.player.pk) is None:
+                bankroll = await read_async(_bankroll)(self.player.pk)
         except DatabaseError:
             log.warning("table %s: database unreachable, update skipped", self.table_id)
             return
-        if rendered is None:
-            await self.close(code=4404)
-            return
-        version, html, state = rendered
+        version, html, state = render_viewer(snap, self.player, bankroll, self.json_state)
         if force or version > self.sent_version:
             self.sent_version = version
             await self.send(text_data=html)
@@ -221,7 +352,7 @@ class TableConsumer(AsyncWebsocketConsumer):
             return
         try:
             message = await database_sync_to_async(run_op)(
-                table_id=self.table_id, user=self.user, data=data
+                table_id=self.table_id, user=self.user, data=data, player=self.player
             )
         except (ServiceError, BadFrame) as error:
             await self.answer(str(error))

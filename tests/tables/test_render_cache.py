@@ -1,0 +1,130 @@
+"""The per-process table snapshot shared by every socket: one read per (table, version),
+each viewer still gets only what the engine's view shows them, never a stale version."""
+
+import asyncio
+import json
+
+import pytest
+from asgiref.sync import sync_to_async
+
+from tables.consumers import SnapshotCache, render_viewer
+from tables.models import Table
+from tables.presenters import cards_in_html, load_snapshot, render_regions, table_screen
+from tables.selectors import hand_state
+from tables.services import hand_start, seat_take
+from tests.tables.helpers import act, current_hand
+from tests.tables.wsclient import Socket, communicator, session_cookie
+
+
+def hole(hand, player) -> set[str]:
+    return {str(c) for c in hand_state(hand).hole[hand.seat_index_of(player.pk)]}
+
+
+@pytest.fixture
+def dealt(players, table):
+    alice, bob, carol = players
+    seat_take(table=table, player=alice, buy_in=200, seat_number=0)
+    seat_take(table=table, player=bob, buy_in=200, seat_number=3)
+    hand = hand_start(table=table)
+    table.refresh_from_db()
+    return table, hand, alice, bob, carol
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("order", [("alice", "bob", "carol"), ("carol", "bob", "alice")])
+def test_one_snapshot_renders_each_viewer_their_own_cards_only(dealt, order):
+    table, hand, alice, bob, carol = dealt
+    who = {"alice": alice, "bob": bob, "carol": carol}
+    snap = load_snapshot(table.pk)
+    html = {}
+    for name in order:  # whichever viewer fills the shared regions first
+        version, html[name], state = render_viewer(snap, who[name], json_state=True)
+        assert version == table.version
+        view_cards = {c for s in json.loads(state)["view"]["seats"] for c in s["cards"] if c}
+        html[name + "-json"] = view_cards
+    a, b = hole(hand, alice), hole(hand, bob)
+    assert set(cards_in_html(html["alice"])) == a and html["alice-json"] == a
+    assert set(cards_in_html(html["bob"])) == b and html["bob-json"] == b
+    assert cards_in_html(html["carol"]) == [] and html["carol-json"] == set()
+    # The same HTML as the uncached, per-viewer path (the first page load's presenters).
+    assert html["alice"] == render_regions(table_screen(table, alice))
+    assert html["carol"] == render_regions(table_screen(table, carol))
+    # Viewer-independent regions are rendered once and shared.
+    assert sum(1 for key in snap.html if key[0] == "board") == 1
+
+
+@pytest.mark.django_db
+def test_only_the_actor_gets_the_action_bar_from_a_shared_snapshot(dealt, play):
+    table, hand, alice, bob, carol = dealt
+    actor = play.actor(hand)
+    other = bob if actor == alice else alice
+    snap = load_snapshot(table.pk)
+    assert 'value="fold"' not in render_viewer(snap, other)[1]
+    assert 'value="fold"' in render_viewer(snap, actor)[1]
+    assert 'value="fold"' not in render_viewer(snap, carol)[1]
+
+
+@pytest.mark.django_db(transaction=True)
+async def test_cache_shares_one_read_and_never_serves_an_older_version(dealt):
+    table, hand, alice, bob, carol = dealt
+    cache = SnapshotCache()
+    first = await asyncio.gather(*(cache.get(table.pk, table.version) for _ in range(6)))
+    assert cache.loads == 1 and all(s is first[0] for s in first)
+    assert first[0].version == table.version
+    # Asking for an older version is answered with the newer snapshot, without a read.
+    assert (await cache.get(table.pk, table.version - 1)) is first[0] and cache.loads == 1
+    await sync_to_async(act)(table, "call")
+    newer = (await sync_to_async(Table.objects.get)(pk=table.pk)).version
+    assert newer > table.version
+    got = await asyncio.gather(*(cache.get(table.pk, newer) for _ in range(4)))
+    assert cache.loads == 2 and all(s.version == newer for s in got)
+    assert len(got[0].decisions) == 1  # the call is in it
+    # A different table that had the same id (a database refilled) is read again.
+    assert (await cache.get(table.pk, 0, created_at=None)) is got[0]
+    other = await cache.get(table.pk, 0, created_at=table.created_at.replace(year=2000))
+    assert cache.loads == 3 and other.version == newer
+
+
+@pytest.mark.django_db(transaction=True)
+async def test_a_read_that_started_before_the_version_committed_is_read_again(dealt):
+    table, hand, alice, bob, carol = dealt
+    cache = SnapshotCache()
+    loop = asyncio.get_running_loop()
+    early = await cache.get(table.pk, table.version)
+    cache.snapshots.clear()
+    stale = loop.create_future()  # a read in flight that will come back with the old version
+    cache.loading[table.pk] = stale
+    waiter = asyncio.ensure_future(cache.get(table.pk, table.version + 1))
+    await sync_to_async(act)(table, "call")
+    stale.set_result(early)
+    del cache.loading[table.pk]
+    snap = await waiter
+    assert snap.version == table.version + 1 and cache.loads == 2
+
+
+@pytest.mark.django_db(transaction=True)
+async def test_sockets_of_different_viewers_get_their_own_cards_only(players, table, settings):
+    settings.POKER_CROUPIER = False
+    alice, bob, carol = players
+    await sync_to_async(seat_take)(table=table, player=alice, buy_in=200, seat_number=0)
+    await sync_to_async(seat_take)(table=table, player=bob, buy_in=200, seat_number=1)
+    cookies = {p.name: await sync_to_async(session_cookie)(p.user) for p in players}
+    sockets = {n: await Socket(n, communicator(table.pk, cookies[n])).connect()
+               for n in ("alice", "bob", "carol")}
+    try:
+        await sync_to_async(hand_start)(table=table)
+        for _ in range(3):
+            version = await sync_to_async(lambda: Table.objects.get(pk=table.pk).version)()
+            for s in sockets.values():
+                await s.until_version(version)
+            await sync_to_async(act)(table, "call" if _ == 0 else "check")
+        hand = await sync_to_async(current_hand)(table)
+        own = {"alice": await sync_to_async(hole)(hand, alice),
+               "bob": await sync_to_async(hole)(hand, bob), "carol": set()}
+        board = {str(c) for c in (await sync_to_async(hand_state)(hand)).board}
+        for name, socket in sockets.items():
+            seen = {c for frame in socket.frames for c in cards_in_html(frame)}
+            assert seen - board == own[name], name
+    finally:
+        for s in sockets.values():
+            await s.close()

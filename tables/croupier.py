@@ -1,8 +1,10 @@
 """The croupier: one loop per server process that keeps every table moving.
 
-Every ``INTERVAL`` seconds it calls ``tables.services.clock.clock_tick`` for each table that
-needs looking after: starting hands when due, enforcing action clocks (time bank, auto-check
-or fold, sitting out who timed out), seating bots and letting them act. It holds no state of
+Every ``INTERVAL`` seconds it finds, in one query, the tables with something that may be due
+(``tables.services.clock.tables_due``: a table with nothing due is not even locked) and calls
+``tables.services.clock.clock_tick`` for each of them: starting hands when due, enforcing
+action clocks (time bank, auto-check or fold, sitting out who timed out), seating bots and
+letting them act. It holds no state of
 its own — deadlines live in the database — so it survives restarts, and because every step is
 a locked, versioned service, two processes running it never act twice.
 
@@ -31,11 +33,11 @@ class Croupier:
 
     def tick(self, now: datetime | None = None) -> list[tuple[int, str]]:
         """One pass over the tables at ``now``: what was done, as (table id, what) pairs."""
-        from tables.services.clock import clock_tick, tables_to_watch
+        from tables.services.clock import clock_tick, tables_due
 
         now = now or timezone.now()
         done = []
-        for table_id in tables_to_watch():
+        for table_id in tables_due(now):  # one query; only these are locked
             try:
                 what = clock_tick(table=table_id, now=now)
             except Exception:  # one broken table must not stop the others

@@ -209,3 +209,48 @@ def tables_to_watch():
         .filter(Q(seats__isnull=False) | Q(bots_allowed=True, bot_seats__gt=0))
         .distinct().order_by("pk").values_list("pk", flat=True)
     )
+
+
+def tables_due(now: datetime) -> list[int]:
+    """Ids of the watched tables (``tables_to_watch``) that may have something due at ``now``,
+    from ONE query, so the croupier locks only those (``clock_tick`` still decides, under the
+    lock, what exactly is due; a table left out here is one where it would do nothing):
+
+    - no hand running (open table): bots to seat, or the next hand due (``next_hand_at``
+      passed or unset);
+    - a hand running: no clock yet, the deadline passed, someone seated is sitting out or
+      leaving (the clock acts for them at once), or a bot is seated and the turn is old
+      enough for the quickest bot to have thought (``BOT_DELAY``'s minimum).
+    """
+    from django.db.models import Exists, OuterRef, Q
+
+    from tables.models import Hand
+
+    running = Hand.objects.filter(table=OuterRef("pk"), status=Hand.Status.RUNNING)
+    seats = Seat.objects.filter(table=OuterRef("pk"))
+    rows = (
+        Table.objects.exclude(status=Table.Status.CLOSED)
+        .filter(Q(seats__isnull=False) | Q(bots_allowed=True, bot_seats__gt=0))
+        .distinct()
+        .annotate(
+            has_hand=Exists(running),
+            has_bot=Exists(seats.filter(player__is_bot=True)),
+            has_away=Exists(seats.filter(Q(sitting_out=True) | Q(leave_after_hand=True))),
+        )
+        .order_by("pk")
+        .values_list("pk", "status", "bots_allowed", "bot_seats", "next_hand_at",
+                     "action_deadline", "action_seconds", "has_hand", "has_bot", "has_away")
+    )
+    low = (_setting("POKER_BOT_DELAY", None) or _env_delay() or BOT_DELAY)[0]
+    due = []
+    for (pk, status, bots_allowed, bot_seats, next_hand_at, deadline, seconds, has_hand,
+         has_bot, has_away) in rows:
+        if not has_hand:
+            if status == Table.Status.OPEN and (
+                (bots_allowed and bot_seats) or next_hand_at is None or next_hand_at <= now
+            ):
+                due.append(pk)
+        elif (deadline is None or deadline <= now or has_away or (
+                has_bot and deadline - timedelta(seconds=seconds - low) <= now)):
+            due.append(pk)
+    return due

@@ -1,0 +1,88 @@
+"""The croupier's one query: exactly the tables with something due are picked (and locked)."""
+
+from datetime import timedelta
+
+import pytest
+from django.utils import timezone
+
+from tables.croupier import Croupier
+from tables.models import Seat, Table
+from tables.services import hand_start, seat_take
+from tables.services.clock import tables_due
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def people(make_player):
+    return [make_player(f"p{i}") for i in range(20)]
+
+
+def seated(make_table, people, n=2, **fields):
+    table = make_table(**fields)
+    for _ in range(n):
+        seat_take(table=table, player=people.pop(), buy_in=100)
+    return table
+
+
+def running(make_table, people, deadline, **fields):
+    table = seated(make_table, people, **fields)
+    hand_start(table=table)
+    Table.objects.filter(pk=table.pk).update(action_deadline=deadline, next_hand_at=None)
+    return table
+
+
+def test_due_tables_are_exactly_those_with_something_to_do(make_table, people, settings):
+    settings.POKER_BOT_DELAY = (0.8, 2.2)
+    now = timezone.now()
+    later, earlier = now + timedelta(seconds=30), now - timedelta(seconds=1)
+    waiting = running(make_table, people, later)  # a person thinking, clock not run out
+    timed_out = running(make_table, people, earlier)
+    no_clock = running(make_table, people, None)
+    away = running(make_table, people, later)
+    Seat.objects.filter(table=away).update(sitting_out=True)
+    idle = seated(make_table, people, n=1)
+    Table.objects.filter(pk=idle.pk).update(next_hand_at=later)  # next hand not yet due
+    next_due = seated(make_table, people)
+    Table.objects.filter(pk=next_due.pk).update(next_hand_at=earlier)
+    never_set = seated(make_table, people)
+    Table.objects.filter(pk=never_set.pk).update(next_hand_at=None)
+    bots_wanted = make_table(bots_allowed=True, bot_seats=2)
+    closed = seated(make_table, people)
+    Table.objects.filter(pk=closed.pk).update(status="closed", next_hand_at=None)
+    empty = make_table()
+    due = tables_due(now)
+    assert due == sorted([timed_out.pk, no_clock.pk, away.pk, next_due.pk, never_set.pk,
+                          bots_wanted.pk])
+    assert not {waiting.pk, idle.pk, closed.pk, empty.pk} & set(due)
+
+
+def test_a_bot_to_act_is_due_once_the_quickest_bot_could_have_thought(
+        make_table, make_player, settings):
+    settings.POKER_BOT_DELAY = (0.8, 2.2)
+    table = make_table(bots_allowed=True, bot_seats=1, action_seconds=20)
+    seat_take(table=table, player=make_player("human"), buy_in=100)
+    Croupier().tick(timezone.now())  # seats the bot
+    now = timezone.now()
+    table.refresh_from_db()
+    Table.objects.filter(pk=table.pk).update(next_hand_at=now - timedelta(seconds=1))
+    Croupier().tick(now)  # starts the hand
+    table.refresh_from_db()
+    turn_started = table.action_deadline - timedelta(seconds=20)
+    assert table.pk not in tables_due(turn_started + timedelta(seconds=0.5))
+    assert table.pk in tables_due(turn_started + timedelta(seconds=0.9))
+
+
+def test_ticks_lock_only_the_due_tables(make_table, people, monkeypatch):
+    from tables.services import clock
+
+    now = timezone.now()
+    waiting = running(make_table, people, now + timedelta(seconds=30))
+    timed_out = running(make_table, people, now - timedelta(seconds=1))
+    ticked = []
+    real = clock.clock_tick
+    monkeypatch.setattr(clock, "clock_tick",
+                        lambda *, table, now: ticked.append(table) or real(table=table, now=now))
+    done = Croupier().tick(now)
+    assert ticked == [timed_out.pk] and [t for t, _ in done] == [timed_out.pk]
+    assert waiting.pk not in ticked

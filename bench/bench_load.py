@@ -10,6 +10,13 @@ Measured for ``--seconds``:
 - latency: from sending an action to the moment *every* client at that table has received
   the resulting update (p50 / p95 / p99).
 
+Players think before each decision for a time drawn uniformly from ``--think`` (default
+0.5-1.5 s, a fair model of people at a table; the think time is not part of the latency);
+``--think 0`` has them act the moment it is their turn, which measures the saturation
+throughput. The clients run in ``--workers`` processes (default 2, tables split between them)
+so that 600 sockets in one Python process do not measure the client instead of the server;
+they parse only the JSON state frames (the HTML frames for htmx are skipped unparsed).
+
 In the same run, the same number of clients connects to a bare Channels echo consumer
 (``bench/echo_asgi.py``) on the same server, six to a room: one client sends, the room gets
 it through the channel layer, the next client sends. The ratio shows what the game costs.
@@ -19,6 +26,7 @@ channels-redis, two daphne processes, clients split between them). Only 127.0.0.
 ``MAX_TABLES`` tables and ``MAX_SECONDS`` seconds per measurement.
 
     .venv/bin/python bench/bench_load.py                      # both set-ups, 25/50/100 tables
+    .venv/bin/python bench/bench_load.py --setup embedded --tables 25 --think 0   # saturation
     .venv/bin/python bench/bench_load.py --setup redis --tables 100,150 --seconds 20
     .venv/bin/python bench/bench_load.py --setup embedded --tables 100 --profile
 
@@ -36,6 +44,7 @@ import argparse
 import asyncio
 import json
 import os
+import random
 import subprocess
 import sys
 import tempfile
@@ -114,25 +123,105 @@ def summary(latencies: list[float], count: int, seconds: float) -> dict:
     }
 
 
-async def measure_game(servers: list[Server], world: dict, seconds: float,
-                       profile: str = "", think: float = 0.0) -> dict:
+def think_range(text: str) -> tuple[float, float]:
+    """``"0.5-1.5"`` -> (0.5, 1.5); ``"1"`` -> (1, 1); ``"0"``: act at once."""
+    low, _, high = str(text).partition("-")
+    return float(low), float(high or low)
+
+
+async def play_tables(urls: list[str], tables: list[dict], seconds: float,
+                      think: tuple[float, float], go) -> dict:
+    """Play ``tables`` (6 clients each, spread over ``urls``); ``await go()`` between the
+    warm-up and the measured ``seconds``. Returns the latencies (s) of accepted actions."""
+    from websockets.exceptions import ConnectionClosed
+
+    def quiet_closed(loop, context):  # an action still "thinking" when its socket closed
+        if not isinstance(context.get("exception"), ConnectionClosed):
+            loop.default_exception_handler(context)
+
+    asyncio.get_running_loop().set_exception_handler(quiet_closed)
     tracker = Tracker()
     clients = []
-    for t, table in enumerate(world["tables"]):
+    for table in tables:
         for p, player in enumerate(table["players"]):
-            first = servers[(t * PLAYERS + p) % len(servers)]
-            clients.append(Client(servers=[first.ws], table_id=table["id"], player=player,
-                                  tracker=tracker, seed=t * 10 + p, think=think))
+            url = urls[(table["index"] * PLAYERS + p) % len(urls)]
+            client = Client(servers=[url], table_id=table["id"], player=player,
+                            tracker=tracker, seed=table["index"] * 10 + p)
+            client.think = 0.0
+            if think[1] > 0:
+                rng = random.Random(table["index"] * 10 + p)
+                client._maybe_act = _thinking(client, rng, think)
+            clients.append(client)
     stop = asyncio.Event()
     tasks = [asyncio.ensure_future(c.run(stop)) for c in clients]
     # Warm up until every socket has its first state and hands are being played.
     deadline = time.monotonic() + 120
-    while any(not c.versions for c in clients) or len(tracker.latencies) < len(world["tables"]):
+    while any(not c.versions for c in clients) or len(tracker.latencies) < len(tables):
         if time.monotonic() > deadline:
             raise TimeoutError("clients did not all get a state within 120 s")
         await asyncio.sleep(0.1)  # benchmark pacing, not a test
-    start_count = len(tracker.latencies)
+    await go()
     tracker.latencies.clear()
+    start = time.perf_counter()
+    await asyncio.sleep(seconds)
+    elapsed = time.perf_counter() - start
+    latencies = list(tracker.latencies)
+    stop.set()
+    await asyncio.wait(tasks, timeout=30)
+    return {"latencies": latencies, "elapsed": elapsed}
+
+
+def _thinking(client: Client, rng: random.Random, think: tuple[float, float]):
+    """The client's ``_maybe_act`` with a think time drawn uniformly from ``think`` per decision
+    (a person takes a moment: the fair model of a real table)."""
+    original = type(client)._maybe_act
+
+    async def maybe_act(ws, frame):
+        client.think = rng.uniform(*think)
+        await original(client, ws, frame)
+
+    return maybe_act
+
+
+def worker_main(spec: dict) -> None:
+    """``--worker``: one client process; READY after the warm-up, measures after GO (stdin)."""
+
+    async def go():
+        print("READY", flush=True)
+        await asyncio.to_thread(sys.stdin.readline)
+
+    if spec["kind"] == "echo":
+        out = asyncio.run(play_echo(spec["urls"], spec["tables"], spec["seconds"], go))
+    else:
+        out = asyncio.run(play_tables(spec["urls"], spec["tables"], spec["seconds"],
+                                      tuple(spec["think"]), go))
+    print("RESULT " + json.dumps(out), flush=True)
+
+
+async def measure_game(servers: list[Server], world: dict, seconds: float,
+                       profile: str = "", think: tuple[float, float] = (0.0, 0.0),
+                       workers: int = 2) -> dict:
+    """The game with the clients split by table over ``workers`` processes (600 sockets in
+    one Python process on this machine would measure the client, not the server)."""
+    return await run_workers("game", servers, world, seconds, think, workers, profile)
+
+
+async def run_workers(kind: str, servers: list[Server], world: dict, seconds: float,
+                      think: tuple[float, float], workers: int, profile: str = "") -> dict:
+    tables = [{**table, "index": t} for t, table in enumerate(world["tables"])]
+    urls = [s.ws for s in servers]
+    procs = []
+    for w in range(workers):
+        spec = {"kind": kind, "urls": urls, "tables": tables[w::workers], "seconds": seconds,
+                "think": list(think)}
+        procs.append(await asyncio.create_subprocess_exec(
+            PYTHON, str(Path(__file__).resolve()), "--worker", json.dumps(spec), cwd=ROOT,
+            stdin=asyncio.subprocess.PIPE, stdout=asyncio.subprocess.PIPE, limit=2**26,
+            env={**os.environ, "PYTHONPATH": str(ROOT)}))
+    for proc in procs:
+        line = await asyncio.wait_for(proc.stdout.readline(), 180)
+        if not line.startswith(b"READY"):
+            raise RuntimeError(f"client worker failed: {line!r}")
     spy = None
     if profile:
         spy = subprocess.Popen(
@@ -141,29 +230,36 @@ async def measure_game(servers: list[Server], world: dict, seconds: float,
              "-p", str(servers[0].proc.pid)],
             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
         )
-    start = time.perf_counter()
-    await asyncio.sleep(seconds)
-    elapsed = time.perf_counter() - start
-    latencies = list(tracker.latencies)
+    for proc in procs:
+        proc.stdin.write(b"GO\n")
+        await proc.stdin.drain()
+    latencies, elapsed = [], 0.0
+    for proc in procs:
+        while True:
+            line = await asyncio.wait_for(proc.stdout.readline(), seconds + 120)
+            if not line:
+                raise RuntimeError("client worker ended without a result")
+            if line.startswith(b"RESULT "):
+                out = json.loads(line[7:])
+                latencies += out["latencies"]
+                elapsed = max(elapsed, out["elapsed"])
+                break
+        await proc.wait()
     if spy is not None:
         await asyncio.to_thread(spy.wait, 60)
-    accepted = len(latencies)
-    stop.set()
-    await asyncio.wait(tasks, timeout=30)
-    del start_count
-    return summary(latencies, accepted, elapsed)
+    return summary(latencies, len(latencies), elapsed)
 
 
-async def measure_echo(servers: list[Server], world: dict, seconds: float) -> dict:
+async def play_echo(urls: list[str], tables: list[dict], seconds: float, go) -> dict:
+    """Six echo clients per table's room (spread over ``urls``), passing one message round."""
     rooms = []
     stop, ready = asyncio.Event(), asyncio.Event()
     tasks = []
-    for t, table in enumerate(world["tables"]):
+    for table in tables:
         state = {"clients": [], "pending": {}, "latencies": [], "connected": 0}
         for p, player in enumerate(table["players"]):
-            server = servers[(t * PLAYERS + p) % len(servers)]
-            client = EchoClient(server.ws, table["id"], p, player["session"], state)
-            state["clients"].append(client)
+            url = urls[(table["index"] * PLAYERS + p) % len(urls)]
+            state["clients"].append(EchoClient(url, table["id"], p, player["session"], state))
         rooms.append(state)
         tasks += [asyncio.ensure_future(c.run(stop, ready)) for c in state["clients"]]
     deadline = time.monotonic() + 120
@@ -173,6 +269,7 @@ async def measure_echo(servers: list[Server], world: dict, seconds: float) -> di
         await asyncio.sleep(0.1)
     ready.set()
     await asyncio.sleep(1)  # warm-up
+    await go()
     for room in rooms:
         room["latencies"].clear()
     start = time.perf_counter()
@@ -181,11 +278,16 @@ async def measure_echo(servers: list[Server], world: dict, seconds: float) -> di
     latencies = [x for r in rooms for x in r["latencies"]]
     stop.set()
     await asyncio.wait(tasks, timeout=30)
-    return summary(latencies, len(latencies), elapsed)
+    return {"latencies": latencies, "elapsed": elapsed}
+
+
+async def measure_echo(servers: list[Server], world: dict, seconds: float,
+                       workers: int = 2) -> dict:
+    return await run_workers("echo", servers, world, seconds, (0.0, 0.0), workers)
 
 
 def run_setup(setup: str, tables: int, seconds: float, profile: bool,
-              think: float) -> tuple[dict, dict, str]:
+              think: tuple[float, float], workers: int = 2) -> tuple[dict, dict, str]:
     spec = {"tables": tables, "humans": PLAYERS, "buy_in": 200,
             "table": {"action_seconds": 60, "time_bank_seconds": 0}}
     extra = {"POKER_HAND_PAUSE_SECONDS": "0.2", "RATELIMIT_ENABLED": "0", "DEBUG": "0"}
@@ -213,8 +315,8 @@ def run_setup(setup: str, tables: int, seconds: float, profile: bool,
         prof = str(Path(servers[0].log_dir) / "py-spy.txt") if profile else ""
         for server in servers:
             server.start()
-        game = asyncio.run(measure_game(servers, world, seconds, prof, think))
-        echo = asyncio.run(measure_echo(servers, world, seconds))
+        game = asyncio.run(measure_game(servers, world, seconds, prof, think, workers))
+        echo = asyncio.run(measure_echo(servers, world, seconds, workers))
         return game, echo, prof or ""
     finally:
         for server in servers:
@@ -229,17 +331,28 @@ def main() -> None:
     parser.add_argument("--tables", default="25,50,100")
     parser.add_argument("--seconds", type=float, default=15)
     parser.add_argument("--profile", action="store_true")
-    parser.add_argument("--think", type=float, default=0.0,
-                        help="seconds each player thinks before acting (0: act at once)")
+    parser.add_argument("--think", default="0.5-1.5",
+                        help="seconds each player thinks before each decision, drawn uniformly"
+                             " from LOW-HIGH (default 0.5-1.5, like a person); 0: act at once"
+                             " (the saturation throughput)")
+    parser.add_argument("--workers", type=int, default=2,
+                        help="client processes (tables split between them)")
+    parser.add_argument("--worker", help=argparse.SUPPRESS)
     args = parser.parse_args()
+    if args.worker:
+        worker_main(json.loads(args.worker))
+        return
+    think = think_range(args.think)
     counts = [min(int(n), MAX_TABLES) for n in args.tables.split(",")]
     seconds = min(args.seconds, MAX_SECONDS)
     setups = ["embedded", "redis"] if args.setup == "both" else [args.setup]
+    print(f"think time per decision: {think[0]:g}-{think[1]:g} s (uniform)"
+          if think[1] else "think time: none (players act the moment it is their turn)")
     print(f"{'set-up':9} {'tables':>6} {'clients':>7} | {'game act/s':>10} {'p50':>7} {'p95':>7}"
           f" {'p99':>7} | {'echo msg/s':>10} {'p50':>6} {'p99':>6} | {'p99 ratio':>9}")
     for setup in setups:
         for n in counts:
-            game, echo, prof = run_setup(setup, n, seconds, args.profile, args.think)
+            game, echo, prof = run_setup(setup, n, seconds, args.profile, think, args.workers)
             ratio = game["p99"] / echo["p99"] if echo["p99"] else float("nan")
             print(f"{setup:9} {n:6d} {n * PLAYERS:7d} | {game['per_s']:10.1f} {game['p50']:6.1f}m"
                   f" {game['p95']:6.1f}m {game['p99']:6.1f}m | {echo['per_s']:10.1f}"

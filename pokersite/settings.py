@@ -130,7 +130,9 @@ if REDIS_URL:
         }
     }
 else:
-    CHANNEL_LAYERS = {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}}
+    # channels' in-memory layer, sweeping expired messages once a second rather than on
+    # every send and receive (see tables.consumers.InMemoryChannelLayer).
+    CHANNEL_LAYERS = {"default": {"BACKEND": "tables.consumers.InMemoryChannelLayer"}}
 
 # The cache (rate-limit counters) is shared by every server process when Redis is there.
 if REDIS_URL:

@@ -378,28 +378,48 @@ def _replay(hand: Hand, decisions: list):
     )
 
 
-def load_snapshot(table: Table | int) -> Snapshot | None:
-    """Read a table once (5 small queries): the table row, seats with players, the hand on
+def load_snapshot(table: Table | int, previous: Snapshot | None = None) -> Snapshot | None:
+    """Read a table once: the table row with its seats and players (one query), the hand on
     screen and its action log, the recent finished hands. None if there is no such table.
 
-    The table row is read first, so the snapshot is never older than its ``version``.
+    ``previous``: this table's last snapshot; while the same hand is running, the recent
+    hands cannot have changed and only the actions after its last one are read.
+    The table row is read first (or with the seats), so the snapshot is never older than its
+    ``version``.
     """
-    if not isinstance(table, Table):
-        table = Table.objects.filter(pk=table).first()
-        if table is None:
-            return None
-    seats = list(Seat.objects.filter(table_id=table.pk).select_related("player__user"))
-    hand = shown_hand(table)
-    decisions = []
-    if hand is not None:
-        decisions = list(
-            HandAction.objects.filter(hand_id=hand.pk).order_by("index")
-            .values_list("kind", "amount", "source")
+    if isinstance(table, Table):
+        seats = list(Seat.objects.filter(table_id=table.pk).select_related("player__user"))
+    else:
+        seats = list(
+            Seat.objects.filter(table_id=table).select_related("table", "player__user")
         )
-    recent = list(
-        table.hands.filter(status=Hand.Status.FINISHED).order_by("-number")
-        .values("number", "pot")[:RECENT_HANDS]
-    )
+        if seats:
+            table = seats[0].table
+        else:
+            table = Table.objects.filter(pk=table).first()
+            if table is None:
+                return None
+    hand = shown_hand(table)
+    same = (previous is not None and hand is not None and previous.hand is not None
+            and previous.hand.pk == hand.pk and previous.running and hand.is_running
+            and previous.created_at == table.created_at)
+    decisions = []
+    if same:
+        decisions = previous.decisions + list(
+            HandAction.objects.filter(hand_id=hand.pk, index__gte=len(previous.decisions))
+            .order_by("index").values_list("kind", "amount", "source")
+        )
+        recent = previous.recent
+    else:
+        if hand is not None:
+            decisions = list(
+                HandAction.objects.filter(hand_id=hand.pk).order_by("index")
+                .values_list("kind", "amount", "source")
+            )
+        recent = list(
+            table.hands.filter(status=Hand.Status.FINISHED).order_by("-number")
+            .values("number", "pot")[:RECENT_HANDS]
+        )
     return Snapshot(table, seats, hand, decisions, recent)
 
 

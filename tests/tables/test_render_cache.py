@@ -128,3 +128,19 @@ async def test_sockets_of_different_viewers_get_their_own_cards_only(players, ta
     finally:
         for s in sockets.values():
             await s.close()
+
+
+@pytest.mark.django_db
+def test_a_read_from_the_previous_snapshot_equals_a_full_read(dealt, play):
+    table, hand, alice, bob, carol = dealt
+    previous = load_snapshot(table.pk)
+    act(table, "call")
+    for snap in (load_snapshot(table.pk, previous), load_snapshot(table.pk)):
+        assert len(snap.decisions) == 1 and snap.version == previous.version + 1
+    incremental, full = load_snapshot(table.pk, previous), load_snapshot(table.pk)
+    assert incremental.decisions == full.decisions and incremental.view(None) == full.view(None)
+    play.play_out(table)  # the hand ends: the recent hands change, read again
+    after, full = load_snapshot(table.pk, incremental), load_snapshot(table.pk)
+    assert after.recent == full.recent and [h["number"] for h in after.recent] == [hand.number]
+    assert after.decisions == full.decisions and after.view(None) == full.view(None)
+    assert render_viewer(after, alice)[1] == render_viewer(full, alice)[1]

@@ -124,7 +124,12 @@ if REDIS_URL:
         "default": {
             "BACKEND": "channels_redis.core.RedisChannelLayer",
             "CONFIG": {
-                "hosts": [REDIS_URL],
+                # redis-py's pool refuses ("Too many connections") rather than waits beyond
+                # its default of 100 per process: hundreds of sockets joining their groups
+                # at once (a restart, the load benchmark) need more.
+                "hosts": [{"address": REDIS_URL,
+                           "max_connections": int(os.environ.get("REDIS_MAX_CONNECTIONS",
+                                                                 "1000"))}],
                 "prefix": os.environ.get("CHANNEL_PREFIX", "asgi"),
             },
         }

@@ -308,7 +308,7 @@ def run_setup(setup: str, tables: int, seconds: float, profile: bool,
             redis = RedisServer()
             redis.start()
             cleanup.append(redis.kill)
-            # Persistent connections, as in production (deploy/README): a new PostgreSQL
+            # Persistent connections, as in production (README, "several processes"): a new PostgreSQL
             # connection per database call costs more than the call.
             env = server_env(db.url, redis.url, CONN_MAX_AGE="60", **extra)
             servers = [Server(env, app="bench.echo_asgi:application", name=f"p{i}")

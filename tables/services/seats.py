@@ -117,16 +117,24 @@ def seat_leave(*, table: Table, player: Player) -> bool:
     """
     with transaction.atomic():
         table = table_lock(table)
-        seat = _seat_of(table, player)
-        if _in_running_hand(table, player):
-            seat.leave_after_hand = True
-            seat.sitting_out = True
-            seat.save(update_fields=["leave_after_hand", "sitting_out"])
-            table_touch(table)
-            return False
-        seat_cash_out(table=table, seat=seat, reason=f"Left {table.name}")
+        return seat_release(table=table, seat=_seat_of(table, player), reason=f"Left {table.name}")
+
+
+def seat_release(*, table: Table, seat: Seat, reason: str) -> bool:
+    """Internal: free ``seat`` now (chips back to the bankroll, ``reason`` in the ledger), or,
+    while its player is in the running hand, sit them out and free it when the hand ends.
+
+    Caller holds the table row lock, inside ``transaction.atomic()``. True if freed now.
+    """
+    if _in_running_hand(table, seat.player):
+        seat.leave_after_hand = True
+        seat.sitting_out = True
+        seat.save(update_fields=["leave_after_hand", "sitting_out"])
         table_touch(table)
-        return True
+        return False
+    seat_cash_out(table=table, seat=seat, reason=reason)
+    table_touch(table)
+    return True
 
 
 def seat_sit_out(*, table: Table, player: Player) -> Seat:

@@ -12,7 +12,7 @@ from tables.models import Player, Table
 from tables.services.errors import NotSeated
 from tables.services.events import table_touch
 from tables.services.locks import running_hand, table_lock
-from tables.services.seats import seat_cash_out
+from tables.services.seats import seat_cash_out, seat_release
 
 #: The fields an admin may edit; everything else (status, version, button, clocks) is the
 #: services' business. Stakes changed here apply from the next hand: a running hand keeps
@@ -98,13 +98,6 @@ def table_remove_player(*, table: Table, player: Player) -> bool:
         seat = table.seats.select_related("player__user").filter(player=player).first()
         if seat is None:
             raise NotSeated(f"{player} has no seat at {table.name}.")
-        hand = running_hand(table)
-        if hand is not None and hand.seat_index_of(player.pk) is not None:
-            seat.sitting_out = True
-            seat.leave_after_hand = True
-            seat.save(update_fields=["sitting_out", "leave_after_hand"])
-            table_touch(table)
-            return False
-        seat_cash_out(table=table, seat=seat, reason=f"Removed from {table.name} by an admin")
-        table_touch(table)
-        return True
+        return seat_release(
+            table=table, seat=seat, reason=f"Removed from {table.name} by an admin"
+        )

@@ -22,7 +22,8 @@ In the same run, the same number of clients connects to a bare Channels echo con
 it through the channel layer, the next client sends. The ratio shows what the game costs.
 
 Set-ups: ``embedded`` (SQLite + in-memory layer, one daphne) and ``redis`` (PostgreSQL +
-channels-redis, two daphne processes, clients split between them). Only 127.0.0.1; at most
+channels-redis, two daphne processes; each table's six clients on one of them, as the nginx
+example routes a table's sockets, so half the tables live on each). Only 127.0.0.1; at most
 ``MAX_TABLES`` tables and ``MAX_SECONDS`` seconds per measurement.
 
     .venv/bin/python bench/bench_load.py                      # both set-ups, 25/50/100 tables
@@ -69,6 +70,7 @@ from tests.load.harness import (  # noqa: E402
 MAX_TABLES = 200
 MAX_SECONDS = 120
 PLAYERS = 6
+BUY_IN = 200
 
 
 class EchoClient:
@@ -144,10 +146,11 @@ async def play_tables(urls: list[str], tables: list[dict], seconds: float,
     clients = []
     for table in tables:
         for p, player in enumerate(table["players"]):
-            url = urls[(table["index"] * PLAYERS + p) % len(urls)]
+            url = urls[table["index"] % len(urls)]  # a table on one process, as nginx routes
             client = Client(servers=[url], table_id=table["id"], player=player,
                             tracker=tracker, seed=table["index"] * 10 + p)
             client.think = 0.0
+            client.rebuy = BUY_IN  # a busted player sits down again: six players a table
             if think[1] > 0:
                 rng = random.Random(table["index"] * 10 + p)
                 client._maybe_act = _thinking(client, rng, think)
@@ -258,7 +261,7 @@ async def play_echo(urls: list[str], tables: list[dict], seconds: float, go) -> 
     for table in tables:
         state = {"clients": [], "pending": {}, "latencies": [], "connected": 0}
         for p, player in enumerate(table["players"]):
-            url = urls[(table["index"] * PLAYERS + p) % len(urls)]
+            url = urls[table["index"] % len(urls)]  # a table on one process, as nginx routes
             state["clients"].append(EchoClient(url, table["id"], p, player["session"], state))
         rooms.append(state)
         tasks += [asyncio.ensure_future(c.run(stop, ready)) for c in state["clients"]]
@@ -288,7 +291,7 @@ async def measure_echo(servers: list[Server], world: dict, seconds: float,
 
 def run_setup(setup: str, tables: int, seconds: float, profile: bool,
               think: tuple[float, float], workers: int = 2) -> tuple[dict, dict, str]:
-    spec = {"tables": tables, "humans": PLAYERS, "buy_in": 200,
+    spec = {"tables": tables, "humans": PLAYERS, "buy_in": BUY_IN,
             "table": {"action_seconds": 60, "time_bank_seconds": 0}}
     extra = {"POKER_HAND_PAUSE_SECONDS": "0.2", "RATELIMIT_ENABLED": "0", "DEBUG": "0"}
     cleanup = []

@@ -87,6 +87,14 @@ TEMPLATES = [
             ],
         },
     },
+    {
+        # The table screen's partials, rendered for every viewer on every change (see
+        # pokersite/jinja2.py).
+        "BACKEND": "django.template.backends.jinja2.Jinja2",
+        "DIRS": [BASE_DIR / "templates" / "jinja2"],
+        "APP_DIRS": False,
+        "OPTIONS": {"environment": "pokersite.jinja2.environment", "autoescape": True},
+    },
 ]
 
 WSGI_APPLICATION = None

@@ -10,10 +10,11 @@
 - Limits: frames over ``MAX_FRAME_BYTES`` close the socket (1009), binary frames are refused,
   more than ``RATE_BURST`` frames in a burst (refilled at ``RATE_PER_SECOND``) are answered
   "slow down" and ignored; a socket that keeps flooding is closed (1008).
-- ``?state=json`` (load tests, the load benchmark, scripts): after each HTML update the socket
-  also gets ``{"type": "state", "version", "hand", "running", "view", "me"}`` — the engine's
-  view for this viewer, the same data the HTML shows — and answers as
-  ``{"type": "answer", "message", "error"}``.
+- ``?state=json`` (load tests, the load benchmark, scripts): each update is one frame
+  ``{"type": "state", "version", "hand", "running", "view", "me", "html"}`` — the engine's
+  view for this viewer (the same data the HTML shows) with the regions a browser would get —
+  and answers are ``{"type": "answer", "message", "error"}``.
+- A browser's message line is only sent when it says something or clears what it said.
 - The database briefly unreachable: the sender is told so and nothing was done (each service
   is one transaction); the next update or a reconnect brings the state back.
 """
@@ -51,6 +52,8 @@ RATE_BURST = 10
 FLOOD_CLOSE_AFTER = 30
 
 OPS = ("act", "sit_out", "sit_in", "leave", "top_up", "take_seat")
+#: How stale the bankroll shown to a viewer without a seat may get while the table changes.
+BANKROLL_REFRESH_SECONDS = 5.0
 
 
 class BadFrame(ValueError):
@@ -126,11 +129,11 @@ def render_for(table_id: int, user, json_state: bool = False) -> tuple[int, str,
 
 def render_viewer(snapshot: Snapshot, player, bankroll: int | None = None,
                   json_state: bool = False) -> tuple[int, str, str]:
-    """(version, regions as oob HTML, JSON state or "") of ``snapshot`` for one viewer."""
+    """(version, regions as oob HTML, JSON state with that HTML or "") of ``snapshot`` for
+    one viewer."""
     screen = snapshot.screen(player, bankroll)
-    return snapshot.version, render_regions(screen, oob=True), (
-        state_json(screen) if json_state else ""
-    )
+    html = render_regions(screen, oob=True)
+    return snapshot.version, html, (state_json(screen, html) if json_state else "")
 
 
 class SnapshotCache:
@@ -249,13 +252,15 @@ def _bankroll(player_id: int) -> int:
     return Player.objects.filter(pk=player_id).values_list("bankroll", flat=True)[0]
 
 
-def state_json(screen: dict) -> str:
-    """The ``?state=json`` frame: what the viewer may see, as data (see the module doc)."""
+def state_json(screen: dict, html: str) -> str:
+    """The ``?state=json`` frame: what the viewer may see, as data and as the browser's HTML
+    (see the module doc)."""
     me = screen["me"] or {}
     return json.dumps({
         "type": "state", "version": screen["version"], "hand": screen["hand_id"] or None,
         "running": screen["running"], "view": screen.get("view"),
         "me": {k: me.get(k) for k in ("seated", "sitting_out", "in_hand", "stack")},
+        "html": html,
     })
 
 
@@ -275,6 +280,8 @@ class TableConsumer(AsyncWebsocketConsumer):
         self.last_refill = time.monotonic()
         self.refused_in_a_row = 0
         self.json_state = b"state=json" in self.scope.get("query_string", b"")
+        self.message_shown = True  # a reconnecting page may still show an earlier message
+        self.bankroll, self.bankroll_read_at = None, 0.0
         if self.user is None or not self.user.is_authenticated:
             await self.close(code=4401)
             return
@@ -315,25 +322,37 @@ class TableConsumer(AsyncWebsocketConsumer):
                 return
             if not force and snap.version <= self.sent_version:
                 return
-            bankroll = None
-            if self.player is not None and snap.seat_of(self.player.pk) is None:
-                bankroll = await read_async(_bankroll)(self.player.pk)
+            bankroll = await self._bankroll_unseated(snap)
         except DatabaseError:
             log.warning("table %s: database unreachable, update skipped", self.table_id)
             return
         version, html, state = render_viewer(snap, self.player, bankroll, self.json_state)
         if force or version > self.sent_version:
             self.sent_version = version
-            await self.send(text_data=html)
-            if state:
-                await self.send(text_data=state)
+            await self.send(text_data=state or html)
+
+    async def _bankroll_unseated(self, snap: Snapshot) -> int | None:
+        """The bankroll of a viewer who has no seat here (a seated one's comes with the
+        snapshot): read when they get up and then at most every ``BANKROLL_REFRESH_SECONDS``,
+        not on every change of a table they only watch."""
+        if self.player is None or snap.seat_of(self.player.pk) is not None:
+            self.bankroll = None
+            return None
+        now = time.monotonic()
+        if self.bankroll is None or now - self.bankroll_read_at >= BANKROLL_REFRESH_SECONDS:
+            self.bankroll = await read_async(_bankroll)(self.player.pk)
+            self.bankroll_read_at = now
+        return self.bankroll
 
     async def answer(self, message: str, error: bool = True):
-        await self.send(text_data=render_message(message, oob=True, error=error))
+        """Tell this socket alone how its request went (nothing for a silent success)."""
         if getattr(self, "json_state", False):
             await self.send(
                 text_data=json.dumps({"type": "answer", "message": message, "error": error})
             )
+        elif message or self.message_shown:
+            await self.send(text_data=render_message(message, oob=True, error=error))
+            self.message_shown = bool(message)
 
     def _take_token(self) -> bool:
         now = time.monotonic()

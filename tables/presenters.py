@@ -9,20 +9,21 @@ websocket update, so a reload shows exactly the live state.
 
 from __future__ import annotations
 
-import math
 import re
 from dataclasses import dataclass
 from functools import lru_cache
 
-from django.template.loader import render_to_string
-from django.utils.safestring import mark_safe
+from django.urls import reverse
+from django.utils.safestring import SafeString, mark_safe
 
 from tables.models import Hand, HandAction, Player, Seat, Table
+from tables.selectors import hand_state
+from tables.services import hand_cache
 
 SUIT_SYMBOLS = {"s": "♠", "h": "♥", "d": "♦", "c": "♣"}
 SUIT_NAMES = {"s": "spades", "h": "hearts", "d": "diamonds", "c": "clubs"}
 RANK_TEXT = {"T": "10"}
-#: The regions of the table screen, one partial each (``templates/tables/_<region>.html``),
+#: The regions of the table screen, one partial each (``templates/jinja2/tables/_<region>.html``),
 #: swapped in by id (``table-<region>``).
 REGIONS = ("seats", "board", "actions", "controls", "log")
 #: How many finished hands the page links to.
@@ -63,12 +64,6 @@ def faces(cards) -> list[CardFace | None]:
 def split_cards(text: str) -> list[CardFace]:
     """``"AsKd7h"`` (PHH style, from the engine log) -> faces."""
     return [CardFace(text[i : i + 2]) for i in range(0, len(text), 2)]
-
-
-def seat_position(number: int, max_seats: int, bottom: int) -> tuple[float, float]:
-    """Where seat ``number`` sits around the oval (percent x, y), ``bottom`` at the bottom."""
-    angle = math.pi / 2 + 2 * math.pi * ((number - bottom) % max_seats) / max_seats
-    return round(50 + 44 * math.cos(angle), 2), round(50 + 41 * math.sin(angle), 2)
 
 
 def viewer_player(user) -> Player | None:
@@ -167,7 +162,8 @@ class Snapshot:
     (``tables.render_cache``) and rendered from the event loop.
     """
 
-    def __init__(self, table: Table, seats, hand: Hand | None, decisions: list, recent: list):
+    def __init__(self, table: Table, seats, hand: Hand | None, decisions: list, recent: list,
+                 state=None):
         self.table = table
         self.version = table.version
         self.created_at = table.created_at
@@ -175,7 +171,9 @@ class Snapshot:
         self.hand = hand
         self.decisions = decisions  # [(kind, amount, source)] in order
         self.recent = recent
-        self.state = _replay(hand, decisions) if hand is not None else None
+        if state is None and hand is not None:
+            state = hand_state(hand, decisions)
+        self.state = state  # the engine hand after ``decisions``
         self.running = hand is not None and hand.is_running
         self._views: dict = {}
         self._shared: dict | None = None
@@ -256,12 +254,17 @@ class Snapshot:
                                  if result else ""),
                 )
             if not row["empty"]:
-                row["plate"] = mark_safe(render_to_string("tables/_seat_plate.html", {"seat": row}))
+                row["plate"] = render("tables/_seat_plate.html", seat=row)
             rows[number] = row
         deadline = table.action_deadline if running else None
         actor_name = None
         if running and view["actor"] is not None:
             actor_name = view["seats"][view["actor"]]["name"]
+        # Each seat as a spectator sees it (every viewer but its owner, unless their view of
+        # it differs): rendered once per version.
+        for row in rows.values():
+            row["cards"] = faces(view["seats"][row["hand_index"]]["cards"]) if row.get("dealt") else []
+            row["html"] = _seat_html(row, is_me=False)
         self._shared = {
             "table": table,
             "version": table.version,
@@ -298,19 +301,18 @@ class Snapshot:
         index = hand.seat_index_of(player_id) if (hand is not None and player_id) else None
         view = self.view(index) if hand is not None else None
         running = shared["running"]
-        bottom = my_seat.number if my_seat else 0
+        # The hole cards this viewer may see: from the engine's view for this viewer. A seat
+        # that looks to them as it looks to a spectator keeps the shared fragment.
         seat_rows = []
         for number in range(table.max_seats):
-            row = dict(shared["rows"][number])
-            x, y = seat_position(number, table.max_seats, bottom)
-            row["x"], row["y"] = x, y
-            if not row["empty"]:
-                row["is_me"] = my_seat is not None and number == my_seat.number
-            if row.get("dealt"):
-                # The hole cards this viewer may see: from the engine's view for this viewer.
-                row["cards"] = faces(view["seats"][row["hand_index"]]["cards"])
-                row["cards_html"] = mark_safe("".join(
-                    card_html(c.code if c else None) for c in row["cards"]))
+            row = shared["rows"][number]
+            is_me = my_seat is not None and number == my_seat.number
+            cards = row["cards"]
+            if index is not None and row.get("dealt"):
+                cards = faces(view["seats"][row["hand_index"]]["cards"])
+            if is_me or cards != row["cards"]:
+                row = {**row, "is_me": is_me, "cards": cards}
+                row["html"] = _seat_html(row, is_me=is_me)
             seat_rows.append(row)
         legal = view["legal"] if (view and running) else None
         actions = None
@@ -362,28 +364,13 @@ class Snapshot:
         return self.html[key]
 
 
-def _replay(hand: Hand, decisions: list):
-    """The engine hand of ``hand`` from its stored inputs and the decisions already read
-    (``tables.selectors.hand_state`` without a second read of the action log)."""
-    from engine.hand import Action, HandConfig
-    from engine.hand import Hand as EngineHand
-
-    return EngineHand.replay(
-        HandConfig.from_dict(hand.config),
-        [s["stack"] for s in hand.seats],
-        hand.button,
-        hand.deck,
-        [Action(kind, amount) for kind, amount, _ in decisions],
-        players=[s["name"] for s in hand.seats],
-    )
-
-
 def load_snapshot(table: Table | int, previous: Snapshot | None = None) -> Snapshot | None:
     """Read a table once: the table row with its seats and players (one query), the hand on
     screen and its action log, the recent finished hands. None if there is no such table.
 
-    ``previous``: this table's last snapshot; while the same hand is running, the recent
-    hands cannot have changed and only the actions after its last one are read.
+    ``previous``: this table's last snapshot. While its hand is still being played (the table
+    row says a player is on the clock, and the actions since then leave the hand running) only
+    those actions are read: the hand row and the recent hands cannot have changed.
     The table row is read first (or with the seats), so the snapshot is never older than its
     ``version``.
     """
@@ -399,28 +386,32 @@ def load_snapshot(table: Table | int, previous: Snapshot | None = None) -> Snaps
             table = Table.objects.filter(pk=table).first()
             if table is None:
                 return None
+    if (previous is not None and previous.running and table.action_deadline is not None
+            and previous.created_at == table.created_at):
+        played = hand_cache.peek(table)  # this process made the change
+        if played is not None and played.hand.pk == previous.hand.pk:
+            decisions = list(played.decisions)
+        else:
+            decisions = previous.decisions + _decisions(previous.hand.pk, len(previous.decisions))
+        if len(decisions) > len(previous.decisions):
+            state = hand_state(previous.hand, decisions)
+            if not state.is_over:  # the same hand, still running: nothing else to read
+                return Snapshot(table, seats, previous.hand, decisions, previous.recent, state)
     hand = shown_hand(table)
-    same = (previous is not None and hand is not None and previous.hand is not None
-            and previous.hand.pk == hand.pk and previous.running and hand.is_running
-            and previous.created_at == table.created_at)
-    decisions = []
-    if same:
-        decisions = previous.decisions + list(
-            HandAction.objects.filter(hand_id=hand.pk, index__gte=len(previous.decisions))
-            .order_by("index").values_list("kind", "amount", "source")
-        )
-        recent = previous.recent
-    else:
-        if hand is not None:
-            decisions = list(
-                HandAction.objects.filter(hand_id=hand.pk).order_by("index")
-                .values_list("kind", "amount", "source")
-            )
-        recent = list(
-            table.hands.filter(status=Hand.Status.FINISHED).order_by("-number")
-            .values("number", "pot")[:RECENT_HANDS]
-        )
+    decisions = _decisions(hand.pk) if hand is not None else []
+    recent = list(
+        table.hands.filter(status=Hand.Status.FINISHED).order_by("-number")
+        .values("number", "pot")[:RECENT_HANDS]
+    )
     return Snapshot(table, seats, hand, decisions, recent)
+
+
+def _decisions(hand_id: int, start: int = 0) -> list[tuple]:
+    """A hand's actions from index ``start`` on, as (kind, amount, source), in order."""
+    rows = HandAction.objects.filter(hand_id=hand_id)
+    if start:
+        rows = rows.filter(index__gte=start)
+    return list(rows.order_by("index").values_list("kind", "amount", "source"))
 
 
 def table_screen(table: Table, player: Player | None) -> dict:
@@ -429,31 +420,33 @@ def table_screen(table: Table, player: Player | None) -> dict:
 
 
 def render_regions(screen: dict, *, oob: bool = True) -> str:
-    """Every region of the table screen as HTML; ``oob`` marks them for htmx's swap by id.
+    """Every region of the table screen as HTML; ``oob`` marks them for htmx's swap by id."""
+    return "".join(region_html(screen, oob=oob).values())
+
+
+def region_html(screen: dict, *, oob: bool = True) -> dict[str, str]:
+    """Each region of the table screen (``REGIONS``) as HTML, for the page and the sockets.
 
     The message line is not among them: it answers one socket (``render_message``). A region
-    is rendered once per snapshot and per what its HTML depends on (``_region_key``), so all
-    the sockets of a process at one version share the viewer-independent regions.
+    is rendered once per snapshot and per what its HTML depends on (``_region_key``), so the
+    sockets of a process at one version share what is the same for them.
     """
     snapshot = screen.get("snapshot")
-    context = None
-    out = []
+    out = {}
     for region in REGIONS:
         key = (region, oob, _region_key(region, screen))
         html = snapshot.html.get(key) if snapshot is not None else None
         if html is None:
-            if context is None:
-                context = {**screen, "oob": oob}
-            html = render_to_string(f"tables/_{region}.html", context)
+            html = REGION_RENDERERS[region](screen, oob)
             if snapshot is not None:
                 snapshot.html[key] = html
-        out.append(html)
-    return "".join(out)
+        out[region] = html
+    return out
 
 
 def _region_key(region: str, screen: dict):
     """What one region's HTML depends on, besides the snapshot (see the templates)."""
-    if region == "seats":  # where each seat is drawn, which is "me", which cards are seen
+    if region == "seats":  # which seat is at the bottom and "me", which cards are seen
         return screen["viewer_seat"], screen["viewer_index"]
     if region == "log":  # "Your cards"
         return screen["viewer_index"]
@@ -465,17 +458,101 @@ def _region_key(region: str, screen: dict):
     return None  # board
 
 
+def render(template: str, **context) -> SafeString:
+    """A table partial (``templates/jinja2/<template>``, autoescaped) as safe HTML."""
+    return mark_safe(_jinja().get_template(template).render(context))
+
+
+@lru_cache(maxsize=1)
+def _jinja():
+    from django.template import engines
+
+    return engines["jinja2"].env
+
+
+def _seats(screen: dict, oob: bool) -> str:
+    return render(
+        "tables/_seats.html", oob=oob, hand_id=screen["hand_id"], street=screen["street"],
+        version=screen["version"], max_seats=screen["table"].max_seats,
+        bottom=screen["viewer_seat"] or 0, seats=[row["html"] for row in screen["seats"]],
+    )
+
+
+def _seat_html(row: dict, *, is_me: bool) -> str:
+    """One seat as a viewer sees it (``_seat.html``): its plate, ``is_me``, the cards shown."""
+    return render(
+        "tables/_seat.html", seat=row, is_me=is_me,
+        cards_html=mark_safe("".join(card_html(c.code if c else None) for c in row["cards"])),
+    )
+
+
+def _board(screen: dict, oob: bool) -> str:
+    hand = screen["hand"]
+    return render(
+        "tables/_board.html", oob=oob, hand_id=screen["hand_id"], street=screen["street"],
+        board=screen["board"], pots=screen["pots"], running=screen["running"],
+        total_pot=screen["total_pot"], hand_number=hand.number if hand else None,
+    )
+
+
+def _actions(screen: dict, oob: bool) -> str:
+    return render(
+        "tables/_actions.html", oob=oob, version=screen["version"], hand_id=screen["hand_id"],
+        running=screen["running"], deadline_ms=screen["deadline_ms"],
+        actions=screen["actions"], actor_name=screen["actor_name"],
+    )
+
+
+def _controls(screen: dict, oob: bool) -> str:
+    return render(
+        "tables/_controls.html", oob=oob, me=screen["me"], free_seats=screen["free_seats"],
+        min_buy_in=screen["min_buy_in"], max_buy_in=screen["max_buy_in"],
+        default_buy_in=screen["default_buy_in"], request_path=screen.get("request_path"),
+    )
+
+
+def _log(screen: dict, oob: bool) -> str:
+    hand = screen["hand"]
+    return render(
+        "tables/_log.html", oob=oob, hand_number=hand.number if hand else None,
+        lines=[_log_line_html(tuple(line)) for line in screen["log"]],
+        recent=_recent_html(
+            screen["table"].pk, tuple((h["number"], h["pot"]) for h in screen["recent"])),
+    )
+
+
+@lru_cache(maxsize=20_000)
+def _log_line_html(line: tuple) -> str:
+    """One line of the hand log: text (escaped) and ``CardFace`` parts, which never compare
+    equal, so the cache cannot serve one for the other."""
+    return render("tables/_log_line.html", line=line)
+
+
+@lru_cache(maxsize=1024)
+def _recent_html(table_id: int, hands: tuple) -> str:
+    """The links to a table's last finished hands ((number, pot) pairs): the same for every
+    viewer until the next hand ends."""
+    return render("tables/_recent.html", table_id=table_id, hands=hands, hand_url=_hand_url)
+
+
+@lru_cache(maxsize=10_000)
+def _hand_url(table_id: int, number: int) -> str:
+    return reverse("tables:hand", args=[table_id, number])
+
+
+REGION_RENDERERS = {"seats": _seats, "board": _board, "actions": _actions,
+                    "controls": _controls, "log": _log}
+
+
 @lru_cache(maxsize=128)
 def card_html(code: str | None) -> str:
     """One card as HTML (``_card.html``), face up or (``None``) face down; rendered once."""
-    return render_to_string("tables/_card.html", {"card": CardFace(code) if code else None})
+    return render("tables/_card.html", card=CardFace(code) if code else None)
 
 
 def render_message(message: str, *, oob: bool = True, error: bool = True) -> str:
     """The message line under the actions (an error goes to its sender only)."""
-    return render_to_string(
-        "tables/_message.html", {"message": message, "error": error, "oob": oob}
-    )
+    return render("tables/_message.html", message=message, error=error, oob=oob)
 
 
 CARD_ATTR = re.compile(r'data-card="([^"]*)"')

@@ -4,25 +4,43 @@ from __future__ import annotations
 
 from django.db.models import Avg, Count, F, IntegerField, OuterRef, Prefetch, Subquery, Sum
 
-from tables.models import Hand, LedgerEntry, Player, Seat, Table
+from tables.models import Hand, HandAction, LedgerEntry, Player, Seat, Table
 
 
-def hand_state(hand: Hand):
+def hand_decisions(hand: Hand) -> list[tuple[str, int | None, str]]:
+    """The hand's ``HandAction`` log in order, as ``(kind, amount, source)``.
+
+    One query without model instances; none when the actions were prefetched
+    (``prefetch_related("actions")``).
+    """
+    cached = getattr(hand, "_prefetched_objects_cache", {}).get("actions")
+    if cached is not None:
+        return [(a.kind, a.amount, a.source) for a in sorted(cached, key=lambda a: a.index)]
+    return list(
+        HandAction.objects.filter(hand_id=hand.pk).order_by("index")
+        .values_list("kind", "amount", "source")
+    )
+
+
+def hand_state(hand: Hand, decisions: list[tuple] | None = None):
     """The engine ``Hand`` of ``hand``, rebuilt from the database alone.
 
     Replays the stored inputs (config, starting stacks, button, deck, player names) and every
     ``HandAction`` in order. This is the truth about a hand: no cache is consulted.
+    ``decisions``: the log as ``hand_decisions(hand)`` returns it, when the caller has read it
+    already (in the same transaction).
     """
     from engine.hand import Action, HandConfig
     from engine.hand import Hand as EngineHand
 
-    actions = [Action(a.kind, a.amount) for a in hand.actions.order_by("index")]
+    if decisions is None:
+        decisions = hand_decisions(hand)
     return EngineHand.replay(
         HandConfig.from_dict(hand.config),
         [s["stack"] for s in hand.seats],
         hand.button,
         hand.deck,
-        actions,
+        [Action(kind, amount) for kind, amount, *_ in decisions],
         players=[s["name"] for s in hand.seats],
     )
 

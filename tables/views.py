@@ -16,13 +16,12 @@ def lobby(request):
 def table_detail(request, table_id: int):
     """``/tables/<id>/``: the live table, rendered for this viewer by the same presenters as
     the websocket updates (a reload shows exactly the live state)."""
-    from tables.presenters import table_screen, viewer_player
+    from tables.presenters import region_html, render_message, table_screen, viewer_player
 
     table = get_object_or_404(Table, pk=table_id)
-    screen = table_screen(table, viewer_player(request.user))
-    return render(
-        request, "tables/table.html", {**screen, "oob": False, "request_path": request.path}
-    )
+    screen = {**table_screen(table, viewer_player(request.user)), "request_path": request.path}
+    regions = {**region_html(screen, oob=False), "message": render_message("", oob=False)}
+    return render(request, "tables/table.html", {**screen, "regions": regions})
 
 
 def hand_detail(request, table_id: int, number: int):

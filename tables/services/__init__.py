@@ -7,7 +7,8 @@ to the group ``table-<id>``.
 
 Modules: ``players`` (sign-up grant, admin grants), ``seats`` (take, leave, sit out/in,
 top up), ``hands`` (start, act, void), ``table`` (save, pause, resume, close, remove a
-player), ``errors``, ``events``. The croupier's clock lives in ``clock``.
+player), ``errors``, ``events``, ``hand_cache`` (the hand each table is playing, per process).
+The croupier's clock lives in ``clock``.
 """
 
 from tables.services.errors import *  # noqa: F401,F403

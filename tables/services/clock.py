@@ -31,7 +31,7 @@ from django.contrib.auth import get_user_model
 from django.db import transaction
 
 from tables.models import HandAction, Player, Seat, Table
-from tables.selectors import hand_state
+from tables.selectors import hand_decisions, hand_state
 from tables.services.errors import ServiceError
 from tables.services.locks import running_hand, table_lock
 
@@ -155,7 +155,8 @@ def clock_tick(*, table: Table | int, now: datetime) -> str | None:
             _set_clock(table, now)
             return "started"
 
-        state = hand_state(hand)
+        decisions = hand_decisions(hand)
+        state = hand_state(hand, decisions)
         actor = state.actor
         if actor is None:  # a running hand always has an actor; nothing the clock can do
             return None
@@ -163,7 +164,7 @@ def clock_tick(*, table: Table | int, now: datetime) -> str | None:
         seat = Seat.objects.filter(table=table, player_id=entry["player_id"]).select_related(
             "player").first()
         player = seat.player if seat else Player.objects.get(pk=entry["player_id"])
-        index = hand.actions.count()
+        index = len(decisions)
         if table.action_deadline is None:  # e.g. a hand dealt before a restart: start its clock
             Table.objects.filter(pk=table.pk).update(
                 action_deadline=now + timedelta(seconds=table.action_seconds))

@@ -26,10 +26,14 @@ def table_changed_event(table_id: int, version: int) -> dict:
     return {"type": "table.changed", "table_id": table_id, "version": version}
 
 
-def table_touch(table: Table) -> None:
-    """Bump ``table.version`` (caller holds the table row lock) and publish it on commit."""
+def table_touch(table: Table, *fields: str) -> None:
+    """Bump ``table.version`` (caller holds the table row lock) and publish it on commit.
+
+    ``fields``: other fields of ``table`` the caller changed, written in the same UPDATE.
+    """
     table.version += 1
-    Table.objects.filter(pk=table.pk).update(version=table.version)
+    values = {field: getattr(table, field) for field in fields}
+    Table.objects.filter(pk=table.pk).update(version=table.version, **values)
     event = table_changed_event(table.pk, table.version)
     transaction.on_commit(lambda: _publish(event))
 

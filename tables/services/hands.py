@@ -8,17 +8,20 @@ Each change bumps ``Table.version`` and publishes ``table.changed`` on commit.
 
 from __future__ import annotations
 
+import copy
 import json
 from datetime import timedelta
 
 from django.conf import settings
-from django.db import transaction
-from django.db.models import Max
+from django.contrib.auth import get_user_model
+from django.db import connection, transaction
+from django.db.models import Case, PositiveBigIntegerField, Q, Value, When
+from django.db.models.functions import Cast
 from django.utils import timezone
 
 from engine.table import next_button
 from tables.models import Hand, HandAction, Seat, Table
-from tables.selectors import hand_state
+from tables.selectors import hand_decisions, hand_state
 from tables.services.errors import (
     HandInProgress,
     HandNotRunning,
@@ -28,8 +31,9 @@ from tables.services.errors import (
     ServiceError,
     StaleAction,
 )
+from tables.services import hand_cache
 from tables.services.events import table_touch
-from tables.services.locks import require_open, running_hand, table_lock
+from tables.services.locks import require_open, table_lock
 from tables.services.player_hands import player_hands_record
 from tables.services.seats import seat_cash_out
 
@@ -50,16 +54,22 @@ def hand_start(*, table: Table) -> Hand:
     with transaction.atomic():
         table = table_lock(table)
         require_open(table)
-        if running_hand(table) is not None:
+        # Only this service creates hands, numbered 1, 2, 3... and never while one is
+        # running: a running hand is always the table's latest, so one read answers both
+        # "is a hand running?" and "what is the next number?".
+        last = table.hands.order_by("-number").values_list("number", "status").first()
+        if last is not None and last[1] == Hand.Status.RUNNING:
             raise HandInProgress("A hand is already being played at this table.")
+        username = get_user_model().USERNAME_FIELD
         seats = list(
-            table.seats.select_related("player__user")
-            .filter(sitting_out=False, leave_after_hand=False, stack__gt=0)
+            table.seats.filter(sitting_out=False, leave_after_hand=False, stack__gt=0)
             .order_by("number")
+            # the name is Player.name: user.get_username()
+            .values_list("number", "player_id", "stack", f"player__user__{username}")
         )
         if len(seats) < 2:
             raise NotEnoughPlayers("A hand needs at least two players with chips sitting in.")
-        numbers = [s.number for s in seats]
+        numbers = [number for number, _, _, _ in seats]
         button_seat = next_button(numbers, table.button_seat)
         button = numbers.index(button_seat)
         settings_now = table.hand_config()
@@ -72,23 +82,23 @@ def hand_start(*, table: Table) -> Hand:
         seed = new_seed()
         deck = [int(card) for card in seeded_deck(seed)]
         seat_list = [
-            {"seat": s.number, "player_id": s.player_id, "name": s.player.name, "stack": s.stack}
-            for s in seats
+            {"seat": number, "player_id": player_id, "name": name, "stack": stack}
+            for number, player_id, stack, name in seats
         ]
+        stacks = [stack for _, _, stack, _ in seats]
         try:
             state = EngineHand(
                 config,
-                stacks=[s.stack for s in seats],
+                stacks=stacks,
                 button=button,
                 deck=deck,
-                players=[s.player.name for s in seats],
+                players=[name for _, _, _, name in seats],
             )
         except PokerError as error:
             raise ServiceError(f"The hand cannot be dealt: {error}") from error
-        last = table.hands.aggregate(last=Max("number"))["last"] or 0
         hand = Hand.objects.create(
             table=table,
-            number=last + 1,
+            number=(last[0] if last is not None else 0) + 1,
             config=config.to_dict(),
             seats=seat_list,
             button=button,
@@ -99,7 +109,7 @@ def hand_start(*, table: Table) -> Hand:
         )
         table.button_seat = button_seat
         table.next_hand_at = None
-        _after_change(table, hand, state)
+        _after_change(table, hand, state, stacks, [], "button_seat", "next_hand_at")
         return hand
 
 
@@ -127,7 +137,12 @@ def hand_act(
     kind, amount = _parse_action(action)
     with transaction.atomic():
         table = table_lock(table)
-        hand = table.hands.filter(pk=hand_id).first()
+        played = hand_cache.take(table)
+        if played is not None and played.hand.pk == hand_id:
+            # As the database holds them; a copy, as sockets' snapshots may share the row.
+            hand, decisions = copy.copy(played.hand), list(played.decisions)
+        else:
+            hand, decisions = _table_hand(table, hand_id), None
         if hand is None:
             raise HandNotRunning("That hand is not being played at this table.")
         if version != table.version:
@@ -137,7 +152,9 @@ def hand_act(
             )
         if not hand.is_running:
             raise HandNotRunning(f"Hand #{hand.number} is over.")
-        state = hand_state(hand)
+        if decisions is None:
+            decisions = hand_decisions(hand)
+        state = hand_state(hand, decisions)
         index = hand.seat_index_of(player.pk)
         if index is None:
             raise NotYourTurn(f"You are not in hand #{hand.number}.")
@@ -145,13 +162,14 @@ def hand_act(
         if actor != index:
             whose = hand.seats[actor]["name"] if actor is not None else "nobody"
             raise NotYourTurn(f"It is not your turn: {whose} is to act.")
+        before = state.stacks
         try:
             state.act(Action(kind, amount))
         except PokerError as error:
             raise IllegalMove(str(error)) from error
         HandAction.objects.create(
             hand=hand,
-            index=hand.actions.count(),
+            index=len(decisions),
             seat=index,
             kind=kind,
             amount=amount,
@@ -159,7 +177,7 @@ def hand_act(
         )
         if source == HandAction.Source.TIMEOUT:
             Seat.objects.filter(table=table, player_id=player.pk).update(sitting_out=True)
-        _after_change(table, hand, state)
+        _after_change(table, hand, state, before, [*decisions, (kind, amount, source)])
         return hand
 
 
@@ -170,21 +188,17 @@ def hand_void(*, table: Table, hand_id: int, reason: str) -> Hand:
     """
     with transaction.atomic():
         table = table_lock(table)
-        hand = table.hands.filter(pk=hand_id).first()
+        hand = _table_hand(table, hand_id)
         if hand is None or not hand.is_running:
             raise HandNotRunning("That hand is not being played at this table.")
-        for start in hand.seats:
-            Seat.objects.filter(table=table, player_id=start["player_id"]).update(
-                stack=start["stack"]
-            )
+        _write_stacks(table, {start["player_id"]: start["stack"] for start in hand.seats})
         hand.status = Hand.Status.VOIDED
         hand.result = {"voided": reason}
         hand.finished_at = timezone.now()
         hand.save(update_fields=["status", "result", "finished_at"])
         _settle_seats(table, hand)
         table.action_deadline = None
-        table.save(update_fields=["action_deadline"])
-        table_touch(table)
+        table_touch(table, "action_deadline")
         return hand
 
 
@@ -211,34 +225,85 @@ def _parse_action(action) -> tuple[str, int | None]:
     return kind, amount
 
 
-def _after_change(table: Table, hand: Hand, state) -> None:
-    """Write the engine's stacks back to the seats; finish the hand if it is over."""
-    stacks = list(state.stacks)
-    for start, stack in zip(hand.seats, stacks, strict=True):
-        Seat.objects.filter(table=table, player_id=start["player_id"]).update(stack=stack)
+def _after_change(table: Table, hand: Hand, state, before, decisions: list,
+                  *changed: str) -> None:
+    """Write the stacks the change moved (``before``: the engine's stacks before it) back to
+    the seats; finish the hand if it is over; store the table's clock with the new version.
+
+    ``decisions``: the hand's (kind, amount, source) after the change, remembered for this
+    process's next action while the hand runs (``hand_cache``). ``changed``: other fields of
+    ``table`` the caller set, saved in the same UPDATE.
+    """
+    stacks = state.stacks
+    _write_stacks(
+        table,
+        {
+            start["player_id"]: stack
+            for start, old, stack in zip(hand.seats, before, stacks, strict=True)
+            if stack != old
+        },
+    )
     now = timezone.now()
     if state.is_over:
         hand.status = Hand.Status.FINISHED
         hand.result = _jsonable(state.result)
         hand.pot = _pot_total(hand, state)
         hand.finished_at = now
-        hand.save(update_fields=["status", "result", "pot", "finished_at"])
+        Hand.objects.filter(pk=hand.pk).update(
+            status=hand.status, result=hand.result, pot=hand.pot, finished_at=now
+        )
         player_hands_record(hand=hand, state=state)
         _settle_seats(table, hand)
         table.action_deadline = None
         table.next_hand_at = now + timedelta(seconds=settings.POKER_HAND_PAUSE_SECONDS)
+        changed += ("next_hand_at",)
     else:
         table.action_deadline = now + timedelta(seconds=table.action_seconds)
-    table.save(update_fields=["button_seat", "action_deadline", "next_hand_at"])
-    table_touch(table)
+        # At the version table_touch is about to write, and before it publishes the change.
+        hand_cache.remember_on_commit(table, table.version + 1, hand, decisions)
+    table_touch(table, *dict.fromkeys(("action_deadline", *changed)))
+
+
+def _table_hand(table: Table, hand_id) -> Hand | None:
+    """Hand ``hand_id`` if it was dealt at ``table``."""
+    try:
+        return Hand.objects.get(pk=hand_id, table_id=table.pk)
+    except Hand.DoesNotExist:
+        return None
+
+
+def _write_stacks(table: Table, stacks: dict[int, int]) -> None:
+    """Set the stacks of the seats of ``table`` held by these players (player id -> chips):
+    one UPDATE, none when there is nothing to write."""
+    if not stacks:
+        return
+    if len(stacks) == 1:
+        ((player_id, stack),) = stacks.items()
+        Seat.objects.filter(table_id=table.pk, player_id=player_id).update(stack=stack)
+        return
+    field = PositiveBigIntegerField()
+    chips = Case(
+        *(When(player_id=player_id, then=Value(stack)) for player_id, stack in stacks.items()),
+        output_field=field,
+    )
+    if connection.features.requires_casted_case_in_updates:  # as bulk_update does (PostgreSQL)
+        chips = Cast(chips, output_field=field)
+    Seat.objects.filter(table_id=table.pk, player_id__in=list(stacks)).update(stack=chips)
 
 
 def _settle_seats(table: Table, hand: Hand) -> None:
     """After a hand: busted players leave their seat, those who asked to leave cash out."""
-    for seat in table.seats.select_related("player__user"):
-        if seat.stack == 0:
-            seat.delete()
-        elif seat.leave_after_hand:
+    seats = list(
+        table.seats.filter(Q(stack=0) | Q(leave_after_hand=True))
+        .order_by("number")
+        .values_list("pk", "stack")
+    )  # usually none: one cheap read, the seats themselves only when someone goes
+    busted = [pk for pk, stack in seats if stack == 0]
+    if busted:
+        Seat.objects.filter(pk__in=busted).delete()
+    leaving = [pk for pk, stack in seats if stack != 0]
+    if leaving:
+        for seat in Seat.objects.filter(pk__in=leaving).select_related("player").order_by("number"):
             seat_cash_out(table=table, seat=seat, reason=f"Left {table.name}", hand=hand)
 
 

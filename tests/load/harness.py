@@ -323,6 +323,7 @@ class Client:
         self.changed = asyncio.Event()
         self.think = think  # seconds a player takes to decide (the benchmark's pacing)
         self.quiet = False  # set to stop acting (e.g. to let the last updates arrive)
+        self.rebuy = 0  # chips to sit down with again after busting (0: stay out)
         tracker.join(table_id, self)
 
     @property
@@ -394,6 +395,11 @@ class Client:
 
     async def _maybe_act(self, ws, frame: dict) -> None:
         me = frame.get("me") or {}
+        if self.rebuy and not me.get("seated") and not self.quiet:
+            if (frame["version"], "take_seat") != self.acted_on:  # busted: sit down again
+                self.acted_on = (frame["version"], "take_seat")
+                await ws.send(json.dumps({"op": "take_seat", "seat": "", "buy_in": self.rebuy}))
+            return
         if me.get("sitting_out") and not self.quiet:
             if (frame["version"], "sit_in") != self.acted_on:
                 self.acted_on = (frame["version"], "sit_in")

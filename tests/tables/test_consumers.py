@@ -8,6 +8,7 @@ import pytest
 from asgiref.sync import sync_to_async
 
 from tables.models import HandAction, Table
+from tables.selectors import hand_state
 from tables.services import hand_start, seat_take
 from tests.tables.helpers import actor, current_hand
 from tests.tables.wsclient import Socket, communicator, session_cookie, version_of
@@ -80,6 +81,35 @@ async def test_everyone_gets_each_update(seated):
         assert "calls" in frame  # the log line reached everyone
     assert {s.version for s in sockets.values()} == {before + 1}
     await close_all(sockets)
+
+
+async def test_the_message_line_is_only_sent_to_say_or_clear_something(seated):
+    table, players, cookies = seated
+    sockets = await open_sockets(table, cookies)
+    await start_hand(table, sockets)
+    me = sockets[await who_acts(table)]
+    await me.act("call", version=me.version - 1)  # stale: the sender is told
+    assert "changed since you saw it" in await answer(me)
+    before = me.version
+    await me.act("call")
+    assert await answer(me) == ""  # clears the error
+    await me.until_version(before + 1)
+    while sockets[await who_acts(table)] is not me:  # the other player: check or call
+        other = sockets[await who_acts(table)]
+        await other.until_version(me.version)
+        seen = other.version
+        await other.act("check" if await sync_to_async(_can_check)(table) else "call")
+        await me.until_version(seen + 1)
+    before, seen = me.version, len(me.frames)
+    await me.act("check" if await sync_to_async(_can_check)(table) else "call")
+    await me.until_version(before + 1)  # taken: the update says so, no empty message line
+    await me.drain()
+    assert [message_of(f) for f in me.frames[seen:]] == [None] * len(me.frames[seen:])
+    await close_all(sockets)
+
+
+def _can_check(table) -> bool:
+    return hand_state(current_hand(table)).legal.check
 
 
 async def test_stale_and_repeated_actions_change_nothing_and_only_the_sender_is_told(seated):
@@ -233,3 +263,25 @@ async def test_reconnecting_shows_the_same_state(seated):
     await again.close()
     await sockets["bob"].close()
     await sockets["carol"].close()
+
+
+async def test_a_watchers_bankroll_is_not_read_on_every_change(seated, monkeypatch):
+    from tables import consumers
+
+    reads = []
+    real = consumers._bankroll
+    monkeypatch.setattr(consumers, "_bankroll", lambda pk: reads.append(pk) or real(pk))
+    table, players, cookies = seated
+    alice, bob, carol = players
+    sockets = await open_sockets(table, cookies)
+    assert reads.count(carol.pk) == 1  # carol watches: read once at connect
+    await start_hand(table, sockets)
+    for _ in range(2):
+        name = await who_acts(table)
+        seen = await sync_to_async(lambda: Table.objects.get(pk=table.pk).version)()
+        if sockets[name].version < seen:
+            await sockets[name].until_version(seen)
+        await sockets[name].act("call" if not await sync_to_async(_can_check)(table) else "check")
+        await sockets["carol"].until_version(seen + 1)
+    assert reads.count(carol.pk) == 1 and alice.pk not in reads  # seated: with the snapshot
+    await close_all(sockets)

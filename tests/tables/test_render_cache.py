@@ -144,3 +144,34 @@ def test_a_read_from_the_previous_snapshot_equals_a_full_read(dealt, play):
     assert after.recent == full.recent and [h["number"] for h in after.recent] == [hand.number]
     assert after.decisions == full.decisions and after.view(None) == full.view(None)
     assert render_viewer(after, alice)[1] == render_viewer(full, alice)[1]
+
+
+@pytest.mark.django_db
+def test_a_running_hand_is_read_again_with_only_its_new_actions(dealt, django_assert_num_queries):
+    table, hand, alice, bob, carol = dealt
+    first = load_snapshot(table.pk)
+    act(table, "call")
+    with django_assert_num_queries(2):  # the table with its seats, the new actions
+        again = load_snapshot(table.pk, first)
+    fresh = load_snapshot(table.pk)
+    assert again.version == fresh.version > first.version and again.running
+    for who in (alice, bob, carol):
+        assert render_viewer(again, who, json_state=True) == render_viewer(fresh, who, json_state=True)
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("ending", ["void", "finish"])
+def test_a_hand_that_ended_is_never_shown_running_from_the_last_snapshot(dealt, play, ending):
+    from tables.services import hand_void
+
+    table, hand, alice, bob, carol = dealt
+    first = load_snapshot(table.pk)
+    if ending == "void":  # after a new action: the snapshot must not trust the hand row
+        act(table, "call")
+        hand_void(table=table, hand_id=hand.pk, reason="test")
+    else:
+        play.play_out(table)
+    again = load_snapshot(table.pk, first)
+    fresh = load_snapshot(table.pk)
+    assert not again.running and again.version == fresh.version
+    assert render_viewer(again, carol) == render_viewer(fresh, carol)

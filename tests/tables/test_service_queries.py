@@ -1,0 +1,138 @@
+"""How many queries the write path of a hand costs, pinned so that a regression fails.
+
+Every action, deal and hand end runs through ``hand_act`` / ``hand_start`` under the table
+row lock, so each query there is paid on every click by everyone, and holds the lock while
+it runs. The counts below are what the services need and must not grow with the number of
+seats or of actions already taken:
+
+- an action: lock the table, read the hand and its action log, insert the action, write the
+  one stack it moved (if any), write the clock with the new version;
+- a hand end: the same, plus the hand's result, the per-player rows, one read of the seats
+  that bust or leave (and one delete when someone busted);
+- a deal: lock, one read of the latest hand (running? next number?), one read of the seats,
+  insert the hand, one UPDATE for the blinds and antes, the table with the new version.
+
+Inside the tests' transaction the service's own transaction is a savepoint: two more
+statements (``SAVEPOINT`` / ``RELEASE``), as ``BEGIN`` / ``COMMIT`` are in production.
+"""
+
+import pytest
+
+from tables.models import Hand, Player, Seat, Table
+from tables.selectors import hand_state
+from tables.services import hand_act, hand_start, seat_take
+
+pytestmark = pytest.mark.django_db
+
+#: savepoint, table lock, hand, action log, INSERT action, <= 1 seat UPDATE, table UPDATE,
+#: release.
+ACTION_QUERIES = 8
+#: ACTION_QUERIES + hand UPDATE, PlayerHand INSERT, SELECT the seats that bust or leave.
+HAND_END_QUERIES = ACTION_QUERIES + 3
+#: savepoint, table lock, latest hand, seats, INSERT hand, one seat UPDATE, table UPDATE,
+#: release.
+DEAL_QUERIES = 8
+
+
+def statements(captured, prefix: str) -> int:
+    return sum(1 for query in captured.captured_queries if query["sql"].startswith(prefix))
+
+
+def seat_players(make_player, table, count: int, buy_in: int = 100) -> list:
+    players = [make_player(f"p{i}") for i in range(count)]
+    for player in players:
+        seat_take(table=table, player=player, buy_in=buy_in)
+    return players
+
+
+def ready(hand: Hand, move: str):
+    """Everything the caller of ``hand_act`` knows before it acts (read outside the count):
+    its keyword arguments, and whether ``move`` ends the hand."""
+    state = hand_state(hand)
+    player = Player.objects.get(pk=hand.seats[state.actor]["player_id"])
+    version = Table.objects.get(pk=hand.table_id).version
+    state.act(move)
+    kwargs = dict(
+        table=hand.table_id, player=player, hand_id=hand.pk, version=version, action=move
+    )
+    return kwargs, state.is_over
+
+
+def assert_seats_follow_the_engine(hand: Hand) -> None:
+    """Writing only the stacks that moved still leaves every seat at the engine's stack."""
+    state = hand_state(hand)
+    stacks = dict(Seat.objects.filter(table_id=hand.table_id).values_list("player_id", "stack"))
+    for start, stack in zip(hand.seats, state.stacks, strict=True):
+        assert stacks.get(start["player_id"], 0) == stack
+
+
+@pytest.mark.parametrize("count", [2, 6])
+def test_a_deal_costs_the_same_few_queries_for_any_number_of_seats(
+    make_player, make_table, count, django_assert_max_num_queries
+):
+    table = make_table(ante=1)  # antes: every stack moves, still one UPDATE of the seats
+    seat_players(make_player, table, count)
+    with django_assert_max_num_queries(DEAL_QUERIES) as captured:
+        hand = hand_start(table=table)
+    assert statements(captured, 'UPDATE "tables_seat"') == 1
+    assert statements(captured, 'UPDATE "tables_table"') == 1  # clock, button and version
+    assert_seats_follow_the_engine(hand)
+
+
+@pytest.mark.parametrize("count", [2, 6])
+def test_an_action_costs_the_same_few_queries_all_hand_long(
+    make_player, make_table, count, django_assert_max_num_queries
+):
+    table = make_table()
+    seat_players(make_player, table, count)
+    hand = hand_start(table=table)
+    actions = 0
+    while True:
+        # call or check to the river, so the hand ends in a showdown
+        move = "check" if hand_state(hand).legal.check else "call"
+        kwargs, ends = ready(hand, move)
+        if ends:
+            break
+        with django_assert_max_num_queries(ACTION_QUERIES) as captured:
+            hand_act(**kwargs)
+        assert statements(captured, 'UPDATE "tables_seat"') <= 1  # only the stack it moved
+        assert statements(captured, 'UPDATE "tables_table"') == 1  # clock and version at once
+        assert_seats_follow_the_engine(hand)
+        actions += 1
+    assert actions >= 2 * count - 1  # preflop and three streets of checks
+
+    with django_assert_max_num_queries(HAND_END_QUERIES) as captured:
+        hand_act(**kwargs)
+    hand.refresh_from_db()
+    assert hand.status == Hand.Status.FINISHED
+    assert statements(captured, 'UPDATE "tables_seat"') <= 1  # the winners' stacks at once
+    assert statements(captured, 'UPDATE "tables_table"') == 1
+    assert_seats_follow_the_engine(hand)
+
+
+def all_in_or_call(hand: Hand) -> str:
+    legal = hand_state(hand).legal
+    if legal.max_raise_to is not None:
+        return "all_in"
+    return "check" if legal.check else "call"
+
+
+def test_a_hand_that_busts_a_player_costs_one_delete_more(
+    make_player, table, django_assert_max_num_queries
+):
+    seat_players(make_player, table, 2, buy_in=40)
+    for _ in range(30):  # all in every hand: someone busts unless every hand is split
+        hand = hand_start(table=table)
+        while True:
+            hand.refresh_from_db()
+            if not hand.is_running:
+                break
+            kwargs, ends = ready(hand, all_in_or_call(hand))
+            bound = HAND_END_QUERIES + 1 if ends else ACTION_QUERIES
+            with django_assert_max_num_queries(bound) as captured:
+                hand_act(**kwargs)
+        if Seat.objects.count() < 2:
+            break
+    assert Seat.objects.count() == 1
+    assert statements(captured, 'UPDATE "tables_seat"') == 1  # loser and winner at once
+    assert statements(captured, 'DELETE FROM "tables_seat"') == 1

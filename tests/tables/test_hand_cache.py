@@ -1,0 +1,102 @@
+"""The per-process hand cache (``tables.services.hand_cache``): it saves the reads of the hand
+and its log, and it is never trusted once the table changed in any other way.
+
+Committed transactions are simulated with ``django_capture_on_commit_callbacks(execute=True)``
+(the cache is only filled on commit).
+"""
+
+import pytest
+from django.db import transaction
+
+from tables.models import Hand, HandAction, Table
+from tables.selectors import hand_state
+from tables.services import IllegalMove, StaleAction, hand_act, hand_start, seat_sit_out, seat_take
+from tables.services import hand_cache
+from tests.tables.helpers import actor, current_hand, fresh
+from tests.tables.test_service_queries import ACTION_QUERIES
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def dealt(players, table, django_capture_on_commit_callbacks):
+    alice, bob, carol = players
+    for number, player in enumerate(players):
+        seat_take(table=table, player=player, buy_in=200, seat_number=number)
+    with django_capture_on_commit_callbacks(execute=True):
+        hand = hand_start(table=table)
+    return table, hand
+
+
+def move(table, django_capture_on_commit_callbacks, kind="call", **kwargs):
+    hand = current_hand(table)
+    kwargs = {"player": actor(hand), "hand_id": hand.pk, "version": fresh(table).version,
+              "action": kind, **kwargs}
+    with django_capture_on_commit_callbacks(execute=True):
+        return hand_act(table=table.pk, **kwargs)
+
+
+def test_an_action_after_this_process_wrote_the_table_reads_neither_hand_nor_log(
+        dealt, django_capture_on_commit_callbacks, django_assert_max_num_queries):
+    table, hand = dealt
+    move(table, django_capture_on_commit_callbacks)
+    kwargs = {"player": actor(hand), "hand_id": hand.pk, "version": fresh(table).version,
+              "action": "call"}
+    with django_assert_max_num_queries(ACTION_QUERIES - 2) as captured:
+        with django_capture_on_commit_callbacks(execute=True):
+            hand_act(table=table.pk, **kwargs)
+    assert not any('FROM "tables_handaction"' in q["sql"] for q in captured.captured_queries)
+    assert not any('FROM "tables_hand"' in q["sql"] for q in captured.captured_queries)
+    # and the result is what the database says
+    assert [a.kind for a in HandAction.objects.filter(hand=hand)] == ["call", "call"]
+    cached = hand_cache.peek(fresh(table))
+    assert cached is not None and [d[0] for d in cached.decisions] == ["call", "call"]
+    assert hand_state(hand).actor == hand_state(cached.hand, cached.decisions).actor
+
+
+def test_a_table_changed_by_anything_else_is_read_again(
+        dealt, django_capture_on_commit_callbacks, players):
+    table, hand = dealt
+    move(table, django_capture_on_commit_callbacks)
+    # Another process (or a service that does not remember hands) bumps the version.
+    seat_sit_out(table=table, player=players[2])
+    assert hand_cache.peek(fresh(table)) is None
+    move(table, django_capture_on_commit_callbacks)  # read from the database: still right
+    assert HandAction.objects.filter(hand=hand).count() == 2
+    entry = hand_cache.peek(fresh(table))
+    assert entry is not None and len(entry.decisions) == 2
+
+
+def test_a_refused_or_rolled_back_action_leaves_nothing_trusted_behind(
+        dealt, django_capture_on_commit_callbacks):
+    table, hand = dealt
+    move(table, django_capture_on_commit_callbacks)
+    with pytest.raises(IllegalMove):  # taken out of the cache, then refused
+        move(table, django_capture_on_commit_callbacks, kind="raise 1")
+    assert hand_cache.peek(fresh(table)) is None
+    with pytest.raises(RuntimeError):
+        with transaction.atomic():  # applied, then the transaction rolls back
+            move(table, django_capture_on_commit_callbacks)
+            raise RuntimeError("the commit never happens")
+    assert hand_cache.peek(fresh(table)) is None
+    assert HandAction.objects.filter(hand=hand).count() == 1
+    move(table, django_capture_on_commit_callbacks)
+    assert [a.index for a in HandAction.objects.filter(hand=hand)] == [0, 1]
+
+
+def test_a_stale_version_is_refused_even_with_a_cached_hand(
+        dealt, django_capture_on_commit_callbacks):
+    table, hand = dealt
+    seen = fresh(table).version
+    move(table, django_capture_on_commit_callbacks)
+    with pytest.raises(StaleAction):
+        move(table, django_capture_on_commit_callbacks, version=seen)
+    assert HandAction.objects.filter(hand=hand).count() == 1
+
+
+def test_a_hand_that_ends_is_not_remembered(dealt, django_capture_on_commit_callbacks):
+    table, hand = dealt
+    while Hand.objects.get(pk=hand.pk).is_running:
+        move(table, django_capture_on_commit_callbacks, kind="fold")
+    assert hand_cache.peek(fresh(table)) is None
+    assert Table.objects.get(pk=table.pk).action_deadline is None

@@ -9,6 +9,7 @@ websocket update, so a reload shows exactly the live state.
 
 from __future__ import annotations
 
+import copy
 import re
 from dataclasses import dataclass
 from functools import lru_cache
@@ -374,6 +375,9 @@ def load_snapshot(table: Table | int, previous: Snapshot | None = None) -> Snaps
     The table row is read first (or with the seats), so the snapshot is never older than its
     ``version``.
     """
+    following = _one_action_later(previous)
+    if following is not None:
+        return following
     if isinstance(table, Table):
         seats = list(Seat.objects.filter(table_id=table.pk).select_related("player__user"))
     else:
@@ -404,6 +408,34 @@ def load_snapshot(table: Table | int, previous: Snapshot | None = None) -> Snaps
         .values("number", "pot")[:RECENT_HANDS]
     )
     return Snapshot(table, seats, hand, decisions, recent)
+
+
+def _one_action_later(previous: Snapshot | None) -> Snapshot | None:
+    """``previous`` one player's action later, without reading the database: when this
+    process made that action (``hand_cache`` holds its entry at the next version).
+
+    That write changed only the hand's log, the stacks of the seats in it (the engine's), the
+    table's clock and version. The clock's own actions (bots, timeouts) are read instead: the
+    croupier sets the clock again after them, and a timeout also sits the player out.
+    """
+    if previous is None or not previous.running:
+        return None
+    played = hand_cache.peek(previous.table, previous.version + 1)
+    if (played is None or played.hand.pk != previous.hand.pk
+            or played.decisions[:-1] != tuple(previous.decisions)
+            or played.decisions[-1][2] != HandAction.Source.PLAYER):
+        return None
+    state = hand_state(previous.hand, played.decisions)
+    table = copy.copy(previous.table)
+    table.version, table.action_deadline = played.version, played.deadline
+    stacks = {start["player_id"]: stack for start, stack in zip(previous.hand.seats, state.stacks)}
+    seats = []
+    for seat in previous.seats.values():
+        if seat.player_id in stacks:
+            seat = copy.copy(seat)
+            seat.stack = stacks[seat.player_id]
+        seats.append(seat)
+    return Snapshot(table, seats, previous.hand, list(played.decisions), previous.recent, state)
 
 
 def _decisions(hand_id: int, start: int = 0) -> list[tuple]:

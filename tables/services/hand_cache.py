@@ -15,6 +15,7 @@ while it runs, and its decisions as a tuple; each user replays its own engine ha
 from __future__ import annotations
 
 from dataclasses import dataclass
+from datetime import datetime
 
 from django.db import transaction
 
@@ -29,6 +30,7 @@ class PlayedHand:
     version: int  # Table.version after the write that made this entry
     hand: Hand  # the running hand's row (inputs only: config, seats, button, deck)
     decisions: tuple  # (kind, amount, source) in order
+    deadline: datetime | None  # Table.action_deadline as that write left it
 
 
 #: (table id, its creation time: a table that had the same id in a database since emptied
@@ -43,16 +45,19 @@ def take(table: Table) -> PlayedHand | None:
     return entry if entry is not None and entry.version == table.version else None
 
 
-def peek(table: Table) -> PlayedHand | None:
-    """The entry of ``table`` (a row just read) made at the row's version, left in place."""
+def peek(table: Table, version: int | None = None) -> PlayedHand | None:
+    """The entry of ``table`` made at ``version`` (default: the row's), left in place."""
     entry = _entries.get((table.pk, table.created_at))
-    return entry if entry is not None and entry.version == table.version else None
+    wanted = table.version if version is None else version
+    return entry if entry is not None and entry.version == wanted else None
 
 
 def remember_on_commit(table: Table, version: int, hand: Hand, decisions) -> None:
     """Once the transaction commits, remember ``hand`` (running) after ``decisions`` at the
-    table's new ``version``. Call before the change is published (``table_touch``)."""
-    key, entry = (table.pk, table.created_at), PlayedHand(version, hand, tuple(decisions))
+    table's new ``version``. Call before the change is published (``table_touch``), with
+    ``table.action_deadline`` as it is written."""
+    key = (table.pk, table.created_at)
+    entry = PlayedHand(version, hand, tuple(decisions), table.action_deadline)
 
     def put():
         if len(_entries) >= MAX_TABLES:

@@ -12,7 +12,7 @@ from tables.models import Hand, HandAction, Table
 from tables.selectors import hand_state
 from tables.services import IllegalMove, StaleAction, hand_act, hand_start, seat_sit_out, seat_take
 from tables.services import hand_cache
-from tests.tables.helpers import actor, current_hand, fresh
+from tests.tables.helpers import actor, current_hand, fresh, passive_action
 from tests.tables.test_service_queries import ACTION_QUERIES
 
 pytestmark = pytest.mark.django_db
@@ -28,10 +28,11 @@ def dealt(players, table, django_capture_on_commit_callbacks):
     return table, hand
 
 
-def move(table, django_capture_on_commit_callbacks, kind="call", **kwargs):
+def move(table, django_capture_on_commit_callbacks, kind=None, **kwargs):
+    """The actor acts (``kind``, else checks or calls) in a transaction that commits."""
     hand = current_hand(table)
     kwargs = {"player": actor(hand), "hand_id": hand.pk, "version": fresh(table).version,
-              "action": kind, **kwargs}
+              "action": kind or passive_action(hand), **kwargs}
     with django_capture_on_commit_callbacks(execute=True):
         return hand_act(table=table.pk, **kwargs)
 
@@ -100,3 +101,39 @@ def test_a_hand_that_ends_is_not_remembered(dealt, django_capture_on_commit_call
         move(table, django_capture_on_commit_callbacks, kind="fold")
     assert hand_cache.peek(fresh(table)) is None
     assert Table.objects.get(pk=table.pk).action_deadline is None
+
+
+def test_the_sockets_snapshot_follows_this_process_action_without_a_read(
+        dealt, django_capture_on_commit_callbacks, django_assert_num_queries, players):
+    from tables.consumers import render_viewer
+    from tables.presenters import load_snapshot
+
+    table, hand = dealt
+    previous = load_snapshot(table.pk)
+    for _ in range(3):
+        move(table, django_capture_on_commit_callbacks)
+        with django_assert_num_queries(0):
+            after = load_snapshot(table.pk, previous)
+        full = load_snapshot(table.pk)
+        assert after.version == full.version == previous.version + 1
+        for who in [*players, None]:  # every seat and a spectator: the same screen, cards too
+            assert render_viewer(after, who, json_state=True) == render_viewer(
+                full, who, json_state=True)
+        previous = after
+
+
+def test_a_clock_action_or_a_gap_is_read_from_the_database(
+        dealt, django_capture_on_commit_callbacks, django_assert_num_queries):
+    from tables.presenters import load_snapshot
+
+    table, hand = dealt
+    previous = load_snapshot(table.pk)
+    move(table, django_capture_on_commit_callbacks, source=HandAction.Source.BOT)
+    with django_assert_num_queries(1):  # the table with its seats (the log: from the cache)
+        after = load_snapshot(table.pk, previous)
+    assert after.decisions[-1][2] == HandAction.Source.BOT
+    move(table, django_capture_on_commit_callbacks)
+    move(table, django_capture_on_commit_callbacks)  # ``after`` is now two versions behind
+    with django_assert_num_queries(1):
+        latest = load_snapshot(table.pk, after)
+    assert latest.version == after.version + 2 and len(latest.decisions) == 3

@@ -5,13 +5,10 @@ with the session (``AuthMiddlewareStack``) and refused from foreign origins.
 """
 
 import os
-import sys
 
 from django.core.asgi import get_asgi_application
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "pokersite.settings")
-if os.environ.get("POKER_SWITCH_INTERVAL"):
-    sys.setswitchinterval(float(os.environ["POKER_SWITCH_INTERVAL"]))
 
 # Django must be set up before anything imports models.
 django_asgi_app = get_asgi_application()

@@ -26,6 +26,7 @@ import json
 import logging
 import time
 
+import orjson
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
 from channels.layers import InMemoryChannelLayer as _InMemoryChannelLayer
@@ -256,12 +257,14 @@ def state_json(screen: dict, html: str) -> str:
     """The ``?state=json`` frame: what the viewer may see, as data and as the browser's HTML
     (see the module doc)."""
     me = screen["me"] or {}
-    return json.dumps({
+    # orjson: this frame goes to every JSON socket on every change (the stdlib's encoder was
+    # a tenth of a render).
+    return orjson.dumps({
         "type": "state", "version": screen["version"], "hand": screen["hand_id"] or None,
         "running": screen["running"], "view": screen.get("view"),
         "me": {k: me.get(k) for k in ("seated", "sitting_out", "in_hand", "stack")},
         "html": html,
-    })
+    }).decode()
 
 
 DATABASE_DOWN = "The database is not reachable just now: nothing was done, try again."

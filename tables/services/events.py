@@ -6,9 +6,11 @@ state and renders it for its own viewer.
 
 from __future__ import annotations
 
+import asyncio
 import logging
+import os
 
-from asgiref.sync import async_to_sync
+from asgiref.sync import SyncToAsync, async_to_sync
 from channels.layers import get_channel_layer
 from django.db import transaction
 
@@ -42,7 +44,29 @@ def _publish(event: dict) -> None:
     layer = get_channel_layer()
     if layer is None:
         return
+    group = table_group(event["table_id"])
+    loop = _server_loop()
+    if loop is not None:
+        # A service called from the server's event loop (through sync_to_async): hand the
+        # send to that loop and return. Waiting for it would hold the one thread that runs
+        # every write until the busy loop came round; the loop keeps the order of the sends.
+        future = asyncio.run_coroutine_threadsafe(layer.group_send(group, event), loop)
+        future.add_done_callback(lambda done: _log_failure(done, event))
+        return
     try:
-        async_to_sync(layer.group_send)(table_group(event["table_id"]), event)
+        async_to_sync(layer.group_send)(group, event)
     except Exception:  # a lost notification must not undo a committed action
         log.exception("could not publish %s", event)
+
+
+def _server_loop() -> asyncio.AbstractEventLoop | None:
+    """The running event loop that called this thread through ``sync_to_async``, if any."""
+    loop = getattr(SyncToAsync.threadlocal, "main_event_loop", None)
+    if loop is None or getattr(SyncToAsync.threadlocal, "main_event_loop_pid", None) != os.getpid():
+        return None
+    return loop if loop.is_running() and not loop.is_closed() else None
+
+
+def _log_failure(done, event: dict) -> None:
+    if not done.cancelled() and done.exception() is not None:
+        log.error("could not publish %s", event, exc_info=done.exception())

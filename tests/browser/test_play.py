@@ -112,6 +112,27 @@ def act(page, name, *, idle=False):
     return True
 
 
+def seated_at_the_same_moment(pages) -> bool:
+    """Every page shows the same table state (``data-version``), a hand that is over, and its
+    player in a seat (``.seat.me``, no sit-down form).
+
+    Seats change only when a hand ends (a busted player's seat is freed then), so once every
+    page has caught up with the same "over" state nobody can lose their seat before the next
+    hand is played out: the screenshots taken now all show a seated player.
+    """
+    seen = [p.evaluate("""() => {
+        const seats = document.querySelector('#table-seats');
+        return {
+          version: seats ? seats.dataset.version : null,
+          street: seats ? seats.dataset.street : null,
+          me: document.querySelectorAll('.seat.me').length,
+          sitDown: document.querySelectorAll('form.sit-down').length,
+        };
+    }""") for p in pages.values()]
+    return (len({s["version"] for s in seen}) == 1 and seen[0]["version"] is not None
+            and all(s["street"] == "over" and s["me"] == 1 and s["sitDown"] == 0 for s in seen))
+
+
 def screenshot_checked(page, name):
     """Save the table and check the DOM it shows holds what a player needs."""
     path = ARTIFACTS / f"table-{name}.png"
@@ -125,8 +146,21 @@ def screenshot_checked(page, name):
         pots: document.querySelectorAll('#table-board .pot').length,
         log: document.querySelectorAll('#table-log .log li').length,
         controls: !!document.querySelector('#table-controls button, #table-controls form'),
+        // Where the seats are drawn (the stylesheet places them): centres relative to the felt.
+        felt: (() => { const r = document.querySelector('.felt').getBoundingClientRect();
+                       return {x: r.x + r.width / 2, y: r.y + r.height / 2, w: r.width, h: r.height}; })(),
+        centres: [...document.querySelectorAll('.seat')].map(s => {
+            const r = s.getBoundingClientRect();
+            return {me: s.classList.contains('me'), x: r.x + r.width / 2, y: r.y + r.height / 2}; }),
     })""")
     assert facts["seats"] == 6 and facts["named"] >= 4 and facts["me"] == 1, facts
+    # The player's own seat is at the bottom middle of the oval; the others are spread round it.
+    felt, centres = facts["felt"], facts["centres"]
+    mine = next(c for c in centres if c["me"])
+    assert abs(mine["x"] - felt["x"]) < felt["w"] * 0.05 and mine["y"] > felt["y"] + felt["h"] * 0.3, facts
+    assert all(c["y"] < mine["y"] - 1 for c in centres if not c["me"]), facts
+    spots = {(round(c["x"]), round(c["y"])) for c in centres}
+    assert len(spots) == 6, facts  # no two seats drawn on the same spot
     assert facts["board"] and facts["log"] >= 1 and facts["controls"], facts
     return facts
 
@@ -144,7 +178,7 @@ def test_three_players_play_with_bots_reload_and_time_out(server, browser):
         side_pot_showdown = any(len(r["awards"]) > 1 and r["shown"] for r in results)
         if side_pot_showdown and len(results) >= 3:
             carol_idle = True  # now carol stops acting: the clock must sit her out
-            if pages["carol"].locator("#table-controls button.sit-in").count():
+            if shots and reloaded and pages["carol"].locator("#table-controls button.sit-in").count():
                 break
         for name, page in pages.items():
             state = check_only_own_cards(page, name)
@@ -160,14 +194,17 @@ def test_three_players_play_with_bots_reload_and_time_out(server, browser):
                 if page.get_attribute("#table-seats", "data-hand") == hand:
                     assert after["mine"] == state["mine"]  # the same live hand, same cards
                 reloaded = True
-            if state["street"] == "over" and results and not shots:
+            # Screenshots at the end of a hand, once every page shows it and everyone is still
+            # seated (a player who just busted has no seat until she buys in again: try later).
+            if (state["street"] == "over" and results and not shots
+                    and seated_at_the_same_moment(pages)):
                 for n, p in pages.items():
                     screenshot_checked(p, n)
                 shots = True
             act(page, name, idle=(carol_idle and name == "carol"))
     else:
         pytest.fail(f"not done in {PLAY_SECONDS}s: side pot showdown {side_pot_showdown}, "
-                    f"reloaded {reloaded}, carol idle {carol_idle}")
+                    f"reloaded {reloaded}, screenshots {shots}, carol idle {carol_idle}")
     assert reloaded and shots
     # carol timed out: the clock acted for her and sat her out; she comes back
     carol_id = db_rows(server, "SELECT p.id FROM tables_player p JOIN auth_user u "

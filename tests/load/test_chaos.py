@@ -25,11 +25,15 @@ from tests.load.checks import (
 )
 from tests.load.harness import Client, Server, Tracker, build_world, play, server_env, wait_for
 
-pytestmark = [pytest.mark.postgres, pytest.mark.timeout(330)]
+# The harness's own deadlines (280 s of play, then 60 s for the last updates) must run out
+# before pytest-timeout's: their error names what was awaited (and the seed), while
+# pytest-timeout only dumps every thread's stack.
+pytestmark = [pytest.mark.postgres, pytest.mark.timeout(480)]
 
 TABLES = 5
 HANDS = 50
 KILLS = 8
+BUY_IN = 200
 
 
 def test_sigkill_at_random_moments_loses_no_chip_and_no_hand(fresh_db, redis_server):
@@ -38,7 +42,7 @@ def test_sigkill_at_random_moments_loses_no_chip_and_no_hand(fresh_db, redis_ser
     rng.seed(seed)
     env = server_env(fresh_db.url, redis_server.url, POKER_HAND_PAUSE_SECONDS="0.1")
     world = build_world(env, {
-        "tables": TABLES, "humans": 2, "buy_in": 200,
+        "tables": TABLES, "humans": 2, "buy_in": BUY_IN,
         "table": {"action_seconds": 3, "time_bank_seconds": 0,
                   "bots_allowed": True, "bot_seats": 3},
     })
@@ -53,8 +57,13 @@ def test_sigkill_at_random_moments_loses_no_chip_and_no_hand(fresh_db, redis_ser
             for p, player in enumerate(table["players"]):
                 first = servers[(t + p) % 2]
                 order = [first.ws] + [s.ws for s in servers if s is not first]
-                clients.append(Client(servers=order, table_id=table["id"], player=player,
-                                      tracker=tracker, seed=seed + 10 * t + p))
+                client = Client(servers=order, table_id=table["id"], player=player,
+                                tracker=tracker, seed=seed + 10 * t + p)
+                # A busted player buys in again: a hand needs a person sitting in, so a table
+                # whose people have all busted would stop dealing (and, once every table has
+                # stopped, no frame would come at all).
+                client.rebuy = BUY_IN
+                clients.append(client)
 
         def frames() -> int:
             return sum(c.frames for c in clients)
@@ -66,7 +75,8 @@ def test_sigkill_at_random_moments_loses_no_chip_and_no_hand(fresh_db, redis_ser
             while len(kills) < KILLS or finished() < HANDS:
                 target = frames() + rng.randint(5, 60)
                 await wait_for(lambda: frames() >= target, timeout=90,
-                               what="frames before the next kill", events=clients)
+                               what=f"frames before the next kill (seed {seed}, kills {len(kills)}, "
+                                    f"hands over {finished()})", events=clients)
                 victim = servers[len(kills) % 2]
                 running = fresh_db.sql(
                     "SELECT id, (SELECT count(*) FROM tables_handaction a WHERE a.hand_id = h.id)"

@@ -25,15 +25,19 @@ from tests.load.checks import (
 )
 from tests.load.harness import Client, Server, Tracker, build_world, play, server_env, wait_for
 
-# The harness's own deadlines (280 s of play, then 60 s for the last updates) must run out
-# before pytest-timeout's: their error names what was awaited (and the seed), while
-# pytest-timeout only dumps every thread's stack.
-pytestmark = [pytest.mark.postgres, pytest.mark.timeout(480)]
-
 TABLES = 5
 HANDS = 50
 KILLS = 8
 BUY_IN = 200
+# Each kill costs a restart (daphne and Django start again: 2-3 s on a quiet machine, over 10 s
+# on a busy 2-core one) and the monkey keeps killing until the hands are played, so the play
+# takes several times longer on a loaded machine: 50 hands took 25-100 s on a 2-core machine
+# and about 140 s with four CPU hogs running alongside. The harness's own deadline (this,
+# then 60 s for the last updates) runs out before pytest-timeout's: its error names what was
+# awaited and the seed, where pytest-timeout would only dump every thread's stack.
+PLAY_SECONDS = 420
+
+pytestmark = [pytest.mark.postgres, pytest.mark.timeout(PLAY_SECONDS + 180)]
 
 
 def test_sigkill_at_random_moments_loses_no_chip_and_no_hand(fresh_db, redis_server):
@@ -101,7 +105,7 @@ def test_sigkill_at_random_moments_loses_no_chip_and_no_hand(fresh_db, redis_ser
             state["monkey"] = True
             await asyncio.Event().wait()  # keep running until play() cancels us
 
-        asyncio.run(play(clients, tracker, over, timeout=280,
+        asyncio.run(play(clients, tracker, over, timeout=PLAY_SECONDS,
                          what=f"{HANDS} hands over {KILLS} kills (seed {seed})",
                          during=run_monkey()))
         for server in servers:

@@ -18,7 +18,7 @@ from django.urls import reverse
 from django.utils.safestring import SafeString, mark_safe
 
 from tables.models import Hand, HandAction, Player, Seat, Table
-from tables.selectors import hand_state
+from tables.selectors import hand_decisions, hand_state
 from tables.services import hand_cache
 
 SUIT_SYMBOLS = {"s": "♠", "h": "♥", "d": "♦", "c": "♣"}
@@ -160,7 +160,7 @@ class Snapshot:
     ``view(seat)`` of the one replayed hand, so the engine stays the only viewer filter.
     Built by ``load_snapshot`` (a few queries, no per-viewer reads) and then used without
     touching the database, so it can be shared by every socket of a process at that version
-    (``tables.render_cache``) and rendered from the event loop.
+    (``tables.consumers.SnapshotCache``) and rendered from the event loop.
     """
 
     def __init__(self, table: Table, seats, hand: Hand | None, decisions: list, recent: list,
@@ -178,7 +178,7 @@ class Snapshot:
         self.running = hand is not None and hand.is_running
         self._views: dict = {}
         self._shared: dict | None = None
-        self.html: dict = {}  # (region, key) -> rendered HTML, filled by ``render_screen``
+        self.html: dict = {}  # (region, key) -> rendered HTML, filled by ``region_html``
 
     def view(self, index: int | None) -> dict:
         """The engine's view for hand seat ``index`` (None: a spectator), computed once."""
@@ -372,8 +372,9 @@ def load_snapshot(table: Table | int, previous: Snapshot | None = None) -> Snaps
     ``previous``: this table's last snapshot. While its hand is still being played (the table
     row says a player is on the clock, and the actions since then leave the hand running) only
     those actions are read: the hand row and the recent hands cannot have changed.
-    The table row is read first (or with the seats), so the snapshot is never older than its
-    ``version``.
+    When this process made the one player's action since ``previous``, nothing is read at
+    all (``_one_action_later``). The table row is read first (or with the seats), so the
+    snapshot is never older than its ``version``.
     """
     following = _one_action_later(previous)
     if following is not None:
@@ -396,13 +397,13 @@ def load_snapshot(table: Table | int, previous: Snapshot | None = None) -> Snaps
         if played is not None and played.hand.pk == previous.hand.pk:
             decisions = list(played.decisions)
         else:
-            decisions = previous.decisions + _decisions(previous.hand.pk, len(previous.decisions))
+            decisions = previous.decisions + hand_decisions(previous.hand, len(previous.decisions))
         if len(decisions) > len(previous.decisions):
             state = hand_state(previous.hand, decisions)
             if not state.is_over:  # the same hand, still running: nothing else to read
                 return Snapshot(table, seats, previous.hand, decisions, previous.recent, state)
     hand = shown_hand(table)
-    decisions = _decisions(hand.pk) if hand is not None else []
+    decisions = hand_decisions(hand) if hand is not None else []
     recent = list(
         table.hands.filter(status=Hand.Status.FINISHED).order_by("-number")
         .values("number", "pot")[:RECENT_HANDS]
@@ -436,14 +437,6 @@ def _one_action_later(previous: Snapshot | None) -> Snapshot | None:
             seat.stack = stacks[seat.player_id]
         seats.append(seat)
     return Snapshot(table, seats, previous.hand, list(played.decisions), previous.recent, state)
-
-
-def _decisions(hand_id: int, start: int = 0) -> list[tuple]:
-    """A hand's actions from index ``start`` on, as (kind, amount, source), in order."""
-    rows = HandAction.objects.filter(hand_id=hand_id)
-    if start:
-        rows = rows.filter(index__gte=start)
-    return list(rows.order_by("index").values_list("kind", "amount", "source"))
 
 
 def table_screen(table: Table, player: Player | None) -> dict:

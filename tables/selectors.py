@@ -7,19 +7,21 @@ from django.db.models import Avg, Count, F, IntegerField, OuterRef, Prefetch, Su
 from tables.models import Hand, HandAction, LedgerEntry, Player, Seat, Table
 
 
-def hand_decisions(hand: Hand) -> list[tuple[str, int | None, str]]:
-    """The hand's ``HandAction`` log in order, as ``(kind, amount, source)``.
+def hand_decisions(hand: Hand, start: int = 0) -> list[tuple[str, int | None, str]]:
+    """The hand's ``HandAction`` log in order from index ``start`` on, as
+    ``(kind, amount, source)``.
 
     One query without model instances; none when the actions were prefetched
     (``prefetch_related("actions")``).
     """
     cached = getattr(hand, "_prefetched_objects_cache", {}).get("actions")
     if cached is not None:
-        return [(a.kind, a.amount, a.source) for a in sorted(cached, key=lambda a: a.index)]
-    return list(
-        HandAction.objects.filter(hand_id=hand.pk).order_by("index")
-        .values_list("kind", "amount", "source")
-    )
+        ordered = sorted(cached, key=lambda a: a.index)
+        return [(a.kind, a.amount, a.source) for a in ordered if a.index >= start]
+    rows = HandAction.objects.filter(hand_id=hand.pk)
+    if start:
+        rows = rows.filter(index__gte=start)
+    return list(rows.order_by("index").values_list("kind", "amount", "source"))
 
 
 def hand_state(hand: Hand, decisions: list[tuple] | None = None):

@@ -29,6 +29,7 @@ import time
 import orjson
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
+from channels.consumer import get_handler_name
 from channels.layers import InMemoryChannelLayer as _InMemoryChannelLayer
 from django.db import DatabaseError
 
@@ -271,6 +272,19 @@ DATABASE_DOWN = "The database is not reachable just now: nothing was done, try a
 
 
 class TableConsumer(AsyncWebsocketConsumer):
+    async def dispatch(self, message):
+        """Channels' dispatch, less its ``aclose_old_connections()`` before every handler.
+
+        That is a hop to the one thread shared by every write of the process, for every
+        ``table.changed`` of every socket (six per action at a full table), which queued the
+        writes behind it under load. Every database call of this consumer goes through
+        ``database_sync_to_async``, which closes stale connections on its own thread.
+        """
+        handler = getattr(self, get_handler_name(message), None)
+        if handler is None:
+            raise ValueError(f"No handler for message type {message['type']}")
+        await handler(message)
+
     async def connect(self):
         from tables import croupier
 

@@ -8,7 +8,9 @@ Measured for ``--seconds``:
 
 - actions/s: player actions the server accepted;
 - latency: from sending an action to the moment *every* client at that table has received
-  the resulting update (p50 / p95 / p99).
+  the resulting update (p50 / p95 / p99);
+- cores and ms/act: the CPU time the server processes used (``/proc``), per second and per
+  accepted action (everything included: hands dealt, sockets, the croupier).
 
 Players think before each decision for a time drawn uniformly from ``--think`` (default
 0.5-1.5 s, a fair model of people at a table; the think time is not part of the latency);
@@ -233,6 +235,7 @@ async def run_workers(kind: str, servers: list[Server], world: dict, seconds: fl
              "-p", str(servers[0].proc.pid)],
             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
         )
+    cpu_before = [process_cpu_seconds(s.proc.pid) for s in servers]
     for proc in procs:
         proc.stdin.write(b"GO\n")
         await proc.stdin.drain()
@@ -248,9 +251,20 @@ async def run_workers(kind: str, servers: list[Server], world: dict, seconds: fl
                 elapsed = max(elapsed, out["elapsed"])
                 break
         await proc.wait()
+    cpu = sum(process_cpu_seconds(s.proc.pid) - before
+              for s, before in zip(servers, cpu_before))
     if spy is not None:
         await asyncio.to_thread(spy.wait, 60)
-    return summary(latencies, len(latencies), elapsed)
+    return {**summary(latencies, len(latencies), elapsed), "cpu": cpu / elapsed if elapsed else 0}
+
+
+def process_cpu_seconds(pid: int) -> float:
+    """CPU time (user + system) a process has used so far, from ``/proc`` (0 elsewhere)."""
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    except OSError:
+        return 0.0
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
 async def play_echo(urls: list[str], tables: list[dict], seconds: float, go) -> dict:
@@ -354,13 +368,16 @@ def main() -> None:
     print(f"think time per decision: {think[0]:g}-{think[1]:g} s (uniform)"
           if think[1] else "think time: none (players act the moment it is their turn)")
     print(f"{'set-up':9} {'tables':>6} {'clients':>7} | {'game act/s':>10} {'p50':>7} {'p95':>7}"
-          f" {'p99':>7} | {'echo msg/s':>10} {'p50':>6} {'p99':>6} | {'p99 ratio':>9}")
+          f" {'p99':>7} {'cores':>5} {'ms/act':>6} | {'echo msg/s':>10} {'p50':>6} {'p99':>6}"
+          f" | {'p99 ratio':>9}")
     for setup in setups:
         for n in counts:
             game, echo, prof = run_setup(setup, n, seconds, args.profile, think, args.workers)
             ratio = game["p99"] / echo["p99"] if echo["p99"] else float("nan")
+            per_action = 1000 * game["cpu"] / game["per_s"] if game["per_s"] else float("nan")
             print(f"{setup:9} {n:6d} {n * PLAYERS:7d} | {game['per_s']:10.1f} {game['p50']:6.1f}m"
-                  f" {game['p95']:6.1f}m {game['p99']:6.1f}m | {echo['per_s']:10.1f}"
+                  f" {game['p95']:6.1f}m {game['p99']:6.1f}m {game['cpu']:5.2f} {per_action:6.1f}"
+                  f" | {echo['per_s']:10.1f}"
                   f" {echo['p50']:5.1f}m {echo['p99']:5.1f}m | {ratio:9.1f}", flush=True)
             if prof and Path(prof).exists():
                 print_profile(Path(prof))

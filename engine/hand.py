@@ -329,6 +329,9 @@ class Hand:
         self._round_start = 0
         self._dead = 0  # a big-blind ante: in the pot, but nobody's contribution
         self.events: list[Event] = []
+        # Each event as PHH-style text, and for dealt hole cards also as others see it
+        # (``view`` is asked for every viewer after every action: formatted once each).
+        self._event_texts: list[tuple[str, str | None, int | None]] = []
         self._actions: list[Action] = []
         self._result: Result | None = None
         self._shown: dict = {}
@@ -826,11 +829,12 @@ class Hand:
                 "is_big_blind": i == self.big_blind_seat,
                 "is_straddle": i == self.straddle_seat,
             })
-        log = []
-        for e in self.events:
-            if e.kind == "deal_hole" and e.seat != seat:
-                e = e._replace(cards=())
-            log.append(str(e))
+        texts = self._event_texts
+        for e in self.events[len(texts):]:  # events are only ever appended
+            hidden = str(e._replace(cards=())) if e.kind == "deal_hole" else None
+            texts.append((str(e), hidden, e.seat))
+        log = [text if hidden is None or owner == seat else hidden
+               for text, hidden, owner in texts]
         legal = self.legal if (seat is not None and seat == self._actor) else None
         return {
             "viewer": seat,

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 from django.urls import reverse
-from django.utils.safestring import SafeString, mark_safe
+from django.utils.safestring import SafeString
 
 from tables.models import Hand, HandAction, Player, Seat, Table
 from tables.selectors import hand_decisions, hand_state
@@ -81,9 +81,13 @@ def shown_hand(table: Table) -> Hand | None:
     )
 
 
-def _log_lines(view: dict, hand: Hand, decisions: list | None = None) -> list[list]:
-    """The hand's log for this viewer, in words, from the viewer's filtered engine log.
+def _log_lines(view: dict, hand: Hand, decisions: list | None = None) -> list[tuple]:
+    """The hand's log in words, from an engine view's filtered log: ``(text, cards)`` lines,
+    ``cards`` PHH style (``"AsKd"``) or ``""``.
 
+    Each dealing of hole cards is a ``(DEALT, seat)`` marker in the viewer's place: the
+    viewer's own becomes "Your cards" (``viewer_log``), the others say nothing, so the log
+    read from the spectator's view serves every viewer.
     ``decisions``: the hand's (kind, amount, source) in order, if already read.
     """
     names = [s["name"] for s in hand.seats]
@@ -93,30 +97,28 @@ def _log_lines(view: dict, hand: Hand, decisions: list | None = None) -> list[li
     decision = iter(decisions)
     streets = iter(("Flop", "Turn", "River"))
     bet_made = True  # preflop the blinds are the bet: every bet is a raise
-    lines: list[list] = []
+    lines: list[tuple] = []
     for raw in view["log"]:
         parts = raw.split()
         if parts[0] == "d" and parts[1] == "dh":
-            seat = int(parts[2][1:]) - 1
-            if seat == view["viewer"] and parts[3] != "????":
-                lines.append(["Your cards", *split_cards(parts[3])])
+            lines.append((DEALT, int(parts[2][1:]) - 1))
             continue
         if parts[0] == "d" and parts[1] == "db":
-            lines.append([f"{next(streets, 'Board')}:", *split_cards(parts[2])])
+            lines.append((f"{next(streets, 'Board')}:", parts[2]))
             bet_made = False
             continue
         if parts[0] == "#":
             name = names[int(parts[1][1:]) - 1]
             rest = " ".join(parts[2:])
-            lines.append([f"{name} {rest}"])
+            lines.append((f"{name} {rest}", ""))
             continue
         name = names[int(parts[0][1:]) - 1]
         verb = parts[1]
         if verb == "sm":
             if len(parts) > 2:
-                lines.append([f"{name} shows", *split_cards(parts[2])])
+                lines.append((f"{name} shows", parts[2]))
             else:
-                lines.append([f"{name} mucks"])
+                lines.append((f"{name} mucks", ""))
             continue
         kind, amount, source = next(decision, ("?", None, HandAction.Source.PLAYER))
         if verb == "f":
@@ -130,8 +132,25 @@ def _log_lines(view: dict, hand: Hand, decisions: list | None = None) -> list[li
             text += " (all-in)"
         if source == HandAction.Source.TIMEOUT:
             text += " (timed out)"
-        lines.append([text])
+        lines.append((text, ""))
     return lines
+
+
+#: Marks where hole cards were dealt in ``_log_lines``.
+DEALT = object()
+
+
+def viewer_log(lines: list[tuple], index: int | None, cards: list) -> list[tuple]:
+    """``_log_lines`` for the viewer in hand seat ``index`` whose hole ``cards`` (from their
+    own engine view) are known: "Your cards" where theirs were dealt, no other marker."""
+    out = []
+    for line in lines:
+        if line[0] is DEALT:
+            if line[1] == index and index is not None and all(cards):
+                out.append(("Your cards", "".join(cards)))
+            continue
+        out.append(line)
+    return out
 
 
 def _quick_sizes(view: dict, legal: dict) -> list[dict]:
@@ -255,7 +274,7 @@ class Snapshot:
                                  if result else ""),
                 )
             if not row["empty"]:
-                row["plate"] = render("tables/_seat_plate.html", seat=row)
+                row["plate"] = _plate_html(tuple(row.get(f) for f in PLATE_FIELDS))
             rows[number] = row
         deadline = table.action_deadline if running else None
         actor_name = None
@@ -277,6 +296,7 @@ class Snapshot:
             "pots": pots,
             "total_pot": view["total_pot"] if view and running else 0,
             "rows": rows,
+            "seat_rows": [rows[number] for number in range(table.max_seats)],
             "deadline_ms": int(deadline.timestamp() * 1000) if deadline else None,
             "actor_name": actor_name,
             "result": result,
@@ -302,19 +322,17 @@ class Snapshot:
         index = hand.seat_index_of(player_id) if (hand is not None and player_id) else None
         view = self.view(index) if hand is not None else None
         running = shared["running"]
-        # The hole cards this viewer may see: from the engine's view for this viewer. A seat
-        # that looks to them as it looks to a spectator keeps the shared fragment.
-        seat_rows = []
-        for number in range(table.max_seats):
-            row = shared["rows"][number]
+        # Every seat as a spectator sees it (the shared fragments) but the viewer's own: drawn
+        # as theirs, with the hole cards of the engine's view for this viewer.
+        seat_rows = list(shared["seat_rows"])
+        for number, row in enumerate(seat_rows):
             is_me = my_seat is not None and number == my_seat.number
-            cards = row["cards"]
-            if index is not None and row.get("dealt"):
-                cards = faces(view["seats"][row["hand_index"]]["cards"])
-            if is_me or cards != row["cards"]:
+            own_cards = index is not None and row.get("dealt") and row["hand_index"] == index
+            if is_me or own_cards:
+                cards = faces(view["seats"][index]["cards"]) if own_cards else row["cards"]
                 row = {**row, "is_me": is_me, "cards": cards}
                 row["html"] = _seat_html(row, is_me=is_me)
-            seat_rows.append(row)
+                seat_rows[number] = row
         legal = view["legal"] if (view and running) else None
         actions = None
         if legal is not None:
@@ -358,10 +376,17 @@ class Snapshot:
             "snapshot": self,
         }
 
-    def log(self, index: int | None) -> list[list]:
+    def log(self, index: int | None) -> list[str]:
+        """The hand's log as HTML lines (``_log_line.html``) for hand seat ``index``."""
         key = ("log-lines", index)
         if key not in self.html:
-            self.html[key] = _log_lines(self.view(index), self.hand, self.decisions)
+            lines = self.html.get("log-shared")
+            if lines is None:  # read once per version from the spectator's view
+                lines = self.html["log-shared"] = _log_lines(
+                    self.view(None), self.hand, self.decisions)
+            cards = self.view(index)["seats"][index]["cards"] if index is not None else []
+            self.html[key] = [_log_line_html(text, codes)
+                              for text, codes in viewer_log(lines, index, cards)]
         return self.html[key]
 
 
@@ -422,7 +447,11 @@ def _one_action_later(previous: Snapshot | None) -> Snapshot | None:
     if previous is None or not previous.running:
         return None
     played = hand_cache.peek(previous.table, previous.version + 1)
+    # Exactly one decision more. (A snapshot may hold a little more than its version says:
+    # its reads after the table row's see later commits, e.g. the hand dealt at the next
+    # version, whose entry then has no decision at all.)
     if (played is None or played.hand.pk != previous.hand.pk
+            or len(played.decisions) != len(previous.decisions) + 1
             or played.decisions[:-1] != tuple(previous.decisions)
             or played.decisions[-1][2] != HandAction.Source.PLAYER):
         return None
@@ -485,7 +514,21 @@ def _region_key(region: str, screen: dict):
 
 def render(template: str, **context) -> SafeString:
     """A table partial (``templates/jinja2/<template>``, autoescaped) as safe HTML."""
-    return mark_safe(_jinja().get_template(template).render(context))
+    # SafeString itself, not mark_safe: its lazy-string check cost more than the render of
+    # the smallest partials. Jinja2 and Django templates both take it as safe (``__html__``).
+    return SafeString(_template(template).render(context))
+
+
+def _template(name: str):
+    env = _jinja()
+    if env.auto_reload:  # DEBUG: pick up edited templates
+        return env.get_template(name)
+    return _compiled_template(name)
+
+
+@lru_cache(maxsize=64)
+def _compiled_template(name: str):
+    return _jinja().get_template(name)
 
 
 @lru_cache(maxsize=1)
@@ -499,15 +542,35 @@ def _seats(screen: dict, oob: bool) -> str:
     return render(
         "tables/_seats.html", oob=oob, hand_id=screen["hand_id"], street=screen["street"],
         version=screen["version"], max_seats=screen["table"].max_seats,
-        bottom=screen["viewer_seat"] or 0, seats=[row["html"] for row in screen["seats"]],
+        bottom=screen["viewer_seat"] or 0, seats=SafeString("".join(row["html"] for row in screen["seats"])),
     )
+
+
+#: What a seat's plate shows (``_seat_plate.html``), and so what its cached HTML depends on.
+PLATE_FIELDS = ("name", "is_bot", "stack", "sitting_out", "leaving", "all_in", "folded",
+                "description", "won", "is_button", "is_small_blind", "is_big_blind", "bet")
+#: What ``_seat.html`` shows besides the plate and the cards.
+SEAT_FIELDS = ("empty", "is_actor", "folded", "won", "sitting_out", "label", "number", "plate")
+
+
+@lru_cache(maxsize=20_000)
+def _plate_html(values: tuple) -> str:
+    """A seat's plate (``PLATE_FIELDS`` values): most seats look the same from one version of
+    a table to the next (one player acted), so this is rendered once, not on every change."""
+    return render("tables/_seat_plate.html", seat=dict(zip(PLATE_FIELDS, values)))
 
 
 def _seat_html(row: dict, *, is_me: bool) -> str:
     """One seat as a viewer sees it (``_seat.html``): its plate, ``is_me``, the cards shown."""
+    cards = tuple(c.code if c else None for c in row["cards"])
+    return _seat_html_of(tuple(row.get(f) for f in SEAT_FIELDS), is_me, cards)
+
+
+@lru_cache(maxsize=20_000)
+def _seat_html_of(values: tuple, is_me: bool, cards: tuple) -> str:
     return render(
-        "tables/_seat.html", seat=row, is_me=is_me,
-        cards_html=mark_safe("".join(card_html(c.code if c else None) for c in row["cards"])),
+        "tables/_seat.html", seat=dict(zip(SEAT_FIELDS, values)), is_me=is_me,
+        cards_html=SafeString("".join(card_html(code) for code in cards)),
     )
 
 
@@ -529,10 +592,21 @@ def _actions(screen: dict, oob: bool) -> str:
 
 
 def _controls(screen: dict, oob: bool) -> str:
+    me = screen["me"]
+    return _controls_of(
+        oob, None if me is None else tuple(me.items()), tuple(screen["free_seats"]),
+        screen["min_buy_in"], screen["max_buy_in"], screen["default_buy_in"],
+        screen.get("request_path"),
+    )
+
+
+@lru_cache(maxsize=10_000)
+def _controls_of(oob, me, free_seats, min_buy_in, max_buy_in, default_buy_in, request_path):
+    """A player's controls change far less often than the table: rendered once per look."""
     return render(
-        "tables/_controls.html", oob=oob, me=screen["me"], free_seats=screen["free_seats"],
-        min_buy_in=screen["min_buy_in"], max_buy_in=screen["max_buy_in"],
-        default_buy_in=screen["default_buy_in"], request_path=screen.get("request_path"),
+        "tables/_controls.html", oob=oob, me=None if me is None else dict(me),
+        free_seats=free_seats, min_buy_in=min_buy_in, max_buy_in=max_buy_in,
+        default_buy_in=default_buy_in, request_path=request_path,
     )
 
 
@@ -540,17 +614,16 @@ def _log(screen: dict, oob: bool) -> str:
     hand = screen["hand"]
     return render(
         "tables/_log.html", oob=oob, hand_number=hand.number if hand else None,
-        lines=[_log_line_html(tuple(line)) for line in screen["log"]],
+        lines=SafeString("".join(screen["log"])),
         recent=_recent_html(
             screen["table"].pk, tuple((h["number"], h["pot"]) for h in screen["recent"])),
     )
 
 
 @lru_cache(maxsize=20_000)
-def _log_line_html(line: tuple) -> str:
-    """One line of the hand log: text (escaped) and ``CardFace`` parts, which never compare
-    equal, so the cache cannot serve one for the other."""
-    return render("tables/_log_line.html", line=line)
+def _log_line_html(text: str, cards: str) -> str:
+    """One line of the hand log: its text (escaped) and its cards (``"AsKd"`` or ``""``)."""
+    return render("tables/_log_line.html", text=text, cards=split_cards(cards))
 
 
 @lru_cache(maxsize=1024)

@@ -15,6 +15,7 @@ from channels.layers import get_channel_layer
 from django.db import transaction
 
 from tables.models import Table
+from tables.services import statements
 
 log = logging.getLogger(__name__)
 
@@ -35,7 +36,7 @@ def table_touch(table: Table, *fields: str) -> None:
     """
     table.version += 1
     values = {field: getattr(table, field) for field in fields}
-    Table.objects.filter(pk=table.pk).update(version=table.version, **values)
+    statements.update(Table, {"pk": table.pk}, version=table.version, **values)
     event = table_changed_event(table.pk, table.version)
     transaction.on_commit(lambda: _publish(event))
 

@@ -31,7 +31,7 @@ from tables.services.errors import (
     ServiceError,
     StaleAction,
 )
-from tables.services import hand_cache
+from tables.services import hand_cache, statements
 from tables.services.events import table_touch
 from tables.services.locks import require_open, table_lock
 from tables.services.player_hands import player_hands_record
@@ -167,14 +167,14 @@ def hand_act(
             state.act(Action(kind, amount))
         except PokerError as error:
             raise IllegalMove(str(error)) from error
-        HandAction.objects.create(
+        statements.insert(HandAction(
             hand=hand,
             index=len(decisions),
             seat=index,
             kind=kind,
             amount=amount,
             source=source,
-        )
+        ))
         if source == HandAction.Source.TIMEOUT:
             Seat.objects.filter(table=table, player_id=player.pk).update(sitting_out=True)
         _after_change(table, hand, state, before, [*decisions, (kind, amount, source)])
@@ -279,7 +279,7 @@ def _write_stacks(table: Table, stacks: dict[int, int]) -> None:
         return
     if len(stacks) == 1:
         ((player_id, stack),) = stacks.items()
-        Seat.objects.filter(table_id=table.pk, player_id=player_id).update(stack=stack)
+        statements.update(Seat, {"table_id": table.pk, "player_id": player_id}, stack=stack)
         return
     field = PositiveBigIntegerField()
     chips = Case(

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from tables.models import Hand, Table
+from tables.services import statements
 from tables.services.errors import TableNotOpen
 
 
@@ -13,7 +14,7 @@ def table_lock(table: Table | int) -> Table:
     lock (``transaction_mode = IMMEDIATE`` in settings).
     """
     pk = table.pk if isinstance(table, Table) else table
-    return Table.objects.select_for_update().get(pk=pk)
+    return statements.lock_row(Table, pk)
 
 
 def require_open(table: Table) -> None:

@@ -1,0 +1,101 @@
+"""The few statements every player action runs, compiled once instead of on every call.
+
+The ORM builds the SQL of a query anew each time it runs it; for the statements of a player's
+action (lock the table row, append to the hand's log, move a stack, bump the table's version)
+that compiling cost several times what the database took to run them, and every action of
+every table goes through the one thread that runs the writes. Here Django still writes the
+SQL (its own compiler, for whichever database is in use, once per statement shape) and
+converts the values both ways (the fields' ``get_db_prep_save`` and the backend's
+converters); only the recompiling is skipped.
+
+Each function behaves as the ORM call it stands for (named in its docstring) and, like it,
+must run inside the caller's transaction.
+"""
+
+from __future__ import annotations
+
+from django.db import connections, models, router
+
+#: (database alias, vendor, what) -> compiled statement; a handful of entries.
+_compiled: dict[tuple, tuple] = {}
+
+
+def _connection(model: type[models.Model], write: bool = True):
+    alias = router.db_for_write(model) if write else router.db_for_read(model)
+    return connections[alias]
+
+
+def lock_row(model: type[models.Model], pk) -> models.Model:
+    """``model.objects.select_for_update().get(pk=pk)`` (on SQLite the transaction itself
+    holds the write lock: ``transaction_mode = IMMEDIATE``)."""
+    connection = _connection(model)
+    key = (connection.alias, connection.vendor, "lock", model)
+    entry = _compiled.get(key)
+    if entry is None:
+        # Compiled inside the caller's transaction: select_for_update refuses autocommit.
+        queryset = model.objects.select_for_update().filter(pk=pk)
+        compiler = queryset.query.get_compiler(connection=connection)
+        sql, _ = compiler.as_sql()
+        columns = [column for column, _, _ in compiler.select]
+        converters = compiler.get_converters(columns)
+        names = [field.attname for field in model._meta.concrete_fields]
+        if len(names) != len(columns):  # deferred or annotated columns: not this helper's case
+            raise ValueError(f"cannot compile a row lock for {model.__name__}")
+        entry = _compiled[key] = (sql, converters, names)
+    sql, converters, names = entry
+    with connection.cursor() as cursor:
+        cursor.execute(sql, [model._meta.pk.get_db_prep_value(pk, connection)])
+        row = cursor.fetchone()
+    if row is None:
+        raise model.DoesNotExist(f"{model.__name__} matching query does not exist.")
+    if converters:
+        row = list(row)
+        for index, (functions, expression) in converters.items():
+            for function in functions:
+                row[index] = function(row[index], expression, connection)
+    return model.from_db(connection.alias, names, row)
+
+
+def insert(obj: models.Model) -> None:
+    """``obj.save(force_insert=True)`` for a row nobody needs the primary key of (an
+    append-only log entry): ``auto_now_add`` fields are filled in as the ORM does."""
+    model = type(obj)
+    connection = _connection(model)
+    fields = [f for f in model._meta.concrete_fields if not f.primary_key]
+    key = (connection.alias, connection.vendor, "insert", model)
+    sql = _compiled.get(key)
+    if sql is None:
+        quote = connection.ops.quote_name
+        sql = _compiled[key] = (
+            f"INSERT INTO {quote(model._meta.db_table)} "
+            f"({', '.join(quote(f.column) for f in fields)}) "
+            f"VALUES ({', '.join(['%s'] * len(fields))})"
+        )
+    values = [f.get_db_prep_save(f.pre_save(obj, True), connection) for f in fields]
+    with connection.cursor() as cursor:
+        cursor.execute(sql, values)
+
+
+def update(model: type[models.Model], where: dict, **values) -> int:
+    """``model.objects.filter(**where).update(**values)`` for equality filters on fields of
+    ``model`` itself (``table_id=3``); returns the number of rows changed."""
+    connection = _connection(model)
+    meta = model._meta
+    key = (connection.alias, connection.vendor, "update", model, tuple(values), tuple(where))
+    entry = _compiled.get(key)
+    if entry is None:
+        quote = connection.ops.quote_name
+        set_fields = [meta.get_field(name) for name in values]
+        where_fields = [meta.pk if name == "pk" else meta.get_field(name) for name in where]
+        sql = (
+            f"UPDATE {quote(meta.db_table)} SET "
+            f"{', '.join(f'{quote(f.column)} = %s' for f in set_fields)} WHERE "
+            f"{' AND '.join(f'{quote(f.column)} = %s' for f in where_fields)}"
+        )
+        entry = _compiled[key] = (sql, set_fields, where_fields)
+    sql, set_fields, where_fields = entry
+    params = [f.get_db_prep_save(v, connection) for f, v in zip(set_fields, values.values())]
+    params += [f.get_db_prep_save(v, connection) for f, v in zip(where_fields, where.values())]
+    with connection.cursor() as cursor:
+        cursor.execute(sql, params)
+        return cursor.rowcount

@@ -37,6 +37,7 @@ from tables import services
 from tables.models import Table
 from tables.presenters import (
     Snapshot,
+    following_snapshot,
     load_snapshot,
     render_message,
     render_regions,
@@ -193,8 +194,13 @@ class SnapshotCache:
 
     async def _read(self, table_id: int) -> Snapshot | None:
         try:
-            self.loads += 1
-            snap = await read_async(load_snapshot)(table_id, self.snapshots.get(table_id))
+            previous = self.snapshots.get(table_id)
+            # This process's own player action needs no read: build it here rather than
+            # send it to a thread and back.
+            snap = following_snapshot(previous)
+            if snap is None:
+                self.loads += 1
+                snap = await read_async(load_snapshot)(table_id, previous)
         finally:
             if self.loading.get(table_id) is asyncio.current_task():
                 del self.loading[table_id]

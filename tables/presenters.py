@@ -398,17 +398,21 @@ def load_snapshot(table: Table | int, previous: Snapshot | None = None) -> Snaps
     row says a player is on the clock, and the actions since then leave the hand running) only
     those actions are read: the hand row and the recent hands cannot have changed.
     When this process made the one player's action since ``previous``, nothing is read at
-    all (``_one_action_later``). The table row is read first (or with the seats), so the
+    all (``following_snapshot``). The table row is read first (or with the seats), so the
     snapshot is never older than its ``version``.
     """
-    following = _one_action_later(previous)
+    following = following_snapshot(previous)
     if following is not None:
         return following
+    # Unordered (the snapshot keys seats by number): Seat's default ordering goes through the
+    # table's, a join that cost more to compile than the read.
     if isinstance(table, Table):
-        seats = list(Seat.objects.filter(table_id=table.pk).select_related("player__user"))
+        seats = list(Seat.objects.filter(table_id=table.pk).select_related("player__user")
+                     .order_by())
     else:
         seats = list(
             Seat.objects.filter(table_id=table).select_related("table", "player__user")
+            .order_by()
         )
         if seats:
             table = seats[0].table
@@ -436,7 +440,7 @@ def load_snapshot(table: Table | int, previous: Snapshot | None = None) -> Snaps
     return Snapshot(table, seats, hand, decisions, recent)
 
 
-def _one_action_later(previous: Snapshot | None) -> Snapshot | None:
+def following_snapshot(previous: Snapshot | None) -> Snapshot | None:
     """``previous`` one player's action later, without reading the database: when this
     process made that action (``hand_cache`` holds its entry at the next version).
 
@@ -514,9 +518,18 @@ def _region_key(region: str, screen: dict):
 
 def render(template: str, **context) -> SafeString:
     """A table partial (``templates/jinja2/<template>``, autoescaped) as safe HTML."""
-    # SafeString itself, not mark_safe: its lazy-string check cost more than the render of
-    # the smallest partials. Jinja2 and Django templates both take it as safe (``__html__``).
-    return SafeString(_template(template).render(context))
+    # The context is the template's globals and ``context`` merged here, passed as shared:
+    # Jinja2's own merge walks its ChainMap of globals key by key, which cost as much as
+    # rendering the small partials. SafeString itself, not mark_safe (its lazy-string check
+    # cost as much again); Jinja2 and Django templates both take it as safe (``__html__``).
+    compiled = _template(template)
+    merged = compiled.new_context({**_globals_of(compiled), **context}, shared=True)
+    return SafeString(compiled.environment.concat(compiled.root_render_func(merged)))
+
+
+@lru_cache(maxsize=64)
+def _globals_of(compiled) -> dict:
+    return dict(compiled.globals)
 
 
 def _template(name: str):

@@ -1,7 +1,8 @@
 """The table's websocket (``ws/tables/<id>/``): one consumer per socket, thin.
 
 - Connect: anonymous sockets are refused (closed with 4401), an unknown table with 4404. The
-  socket joins ``table-<id>`` and gets the whole table rendered for its viewer.
+  socket joins the process's ``TableFeed`` of the table (one member of the group
+  ``table-<id>`` per process) and gets the whole table rendered for its viewer.
 - ``table.changed`` (table id + version, no cards): reload from the database and send every
   region, rendered for this socket's viewer (``tables.presenters``), swapped by htmx by id.
 - A frame from the browser is JSON from htmx's ``ws-send``: ``op`` (act, sit_out, sit_in,
@@ -249,6 +250,87 @@ class InMemoryChannelLayer(_InMemoryChannelLayer):
 snapshots = SnapshotCache()
 
 
+class TableFeed:
+    """This process's one subscription to a table's group, shared by its sockets here.
+
+    ``table.changed`` then crosses the channel layer once per process and table, not once
+    per socket (at a full table: one message through Redis instead of six, and one dispatch),
+    and the feed hands it to each of its sockets in turn, in order. Sockets ``join`` once
+    the subscription is in place (so they miss nothing after it) and ``leave`` on
+    disconnect; the last one out ends the subscription. If the channel layer fails under
+    the feed (Redis restarting), its sockets are closed: browsers reconnect and subscribe
+    again, as they would if each socket had failed on its own.
+    """
+
+    #: (event loop, channel layer, table id) -> feed
+    feeds: dict[tuple, TableFeed] = {}
+
+    def __init__(self, key: tuple, layer, table_id: int) -> None:
+        self.key, self.layer, self.group = key, layer, table_group(table_id)
+        self.sockets: set = set()
+        self.ready = asyncio.get_running_loop().create_future()
+        self.channel = ""
+        self.task: asyncio.Task | None = None
+
+    @classmethod
+    async def join(cls, consumer) -> None:
+        layer = consumer.channel_layer
+        key = (asyncio.get_running_loop(), layer, consumer.table_id)
+        feed = cls.feeds.get(key)
+        if feed is None:
+            feed = cls.feeds[key] = cls(key, layer, consumer.table_id)
+            feed.task = asyncio.ensure_future(feed._run())
+        feed.sockets.add(consumer)
+        consumer.feed = feed
+        try:
+            await asyncio.shield(feed.ready)
+        except Exception:
+            feed.sockets.discard(consumer)
+            raise
+
+    async def leave(self, consumer) -> None:
+        self.sockets.discard(consumer)
+        if not self.sockets and self.feeds.get(self.key) is self:
+            del self.feeds[self.key]
+            if self.task is not None:
+                self.task.cancel()
+
+    async def _run(self) -> None:
+        try:
+            self.channel = await self.layer.new_channel()
+            await self.layer.group_add(self.group, self.channel)
+            self.ready.set_result(None)
+            while True:
+                event = await self.layer.receive(self.channel)
+                if event.get("type") != "table.changed":
+                    continue
+                for consumer in list(self.sockets):
+                    try:
+                        await consumer.table_changed(event)
+                    except Exception:  # one broken socket must not starve the others
+                        log.exception("table %s: update not sent", self.group)
+        except asyncio.CancelledError:
+            if not self.ready.done():
+                self.ready.cancel()
+            if self.channel:
+                try:
+                    await self.layer.group_discard(self.group, self.channel)
+                except Exception:
+                    log.warning("%s: could not leave the group", self.group)
+            raise
+        except Exception as error:
+            log.warning("%s: channel layer failed (%r); closing its sockets", self.group, error)
+            if not self.ready.done():
+                self.ready.set_exception(error)
+            if self.feeds.get(self.key) is self:
+                del self.feeds[self.key]
+            for consumer in list(self.sockets):
+                try:
+                    await consumer.close(code=1011)
+                except Exception:
+                    pass
+
+
 def _viewer(user):
     """(player, table-independent) for a socket's user: resolved once at connect."""
     return viewer_player(user)
@@ -314,9 +396,9 @@ class TableConsumer(AsyncWebsocketConsumer):
             await self.close(code=4404)
             return
         self.created_at = found[1]
-        await self.channel_layer.group_add(self.group, self.channel_name)
+        await TableFeed.join(self)
         await self.accept()
-        # The version after joining the group: anything later reaches us as table.changed.
+        # The version after joining the feed: anything later reaches us as table.changed.
         found = await read_async(self._table_row)()
         await self.send_state(force=True, version=found[0] if found else 0)
 
@@ -324,8 +406,9 @@ class TableConsumer(AsyncWebsocketConsumer):
         return Table.objects.filter(pk=self.table_id).values_list("version", "created_at").first()
 
     async def disconnect(self, code):
-        if hasattr(self, "group"):
-            await self.channel_layer.group_discard(self.group, self.channel_name)
+        feed = getattr(self, "feed", None)
+        if feed is not None:
+            await feed.leave(self)
 
     async def table_changed(self, event):
         version = event.get("version", 0)

@@ -382,6 +382,8 @@ class Client:
                         self.tracker.refused(self.table_id, self.sent[-1]["version"])
                 elif self.sent and self.sent[-1].get("accepted") is None:
                     self.sent[-1]["accepted"] = True
+                self.changed.set()
+                self.changed = asyncio.Event()
                 continue
             if frame.get("type") != "state":
                 continue
@@ -449,8 +451,13 @@ async def play(clients: list[Client], tracker: Tracker, until, *, timeout: float
             side.cancel()
         for client in clients:
             client.quiet = True
-        await wait_for(lambda: tracker.outstanding() == 0, timeout=60,
-                       what="every client to get the last actions' updates", events=clients)
+        # The answer to an action and the update it causes are separate frames (the update
+        # may come first): wait for both.
+        await wait_for(
+            lambda: tracker.outstanding() == 0 and all(
+                s["accepted"] is not None for c in clients for s in c.sent),
+            timeout=60, what="every client to get the last actions' updates and answers",
+            events=clients)
     finally:
         stop.set()
         if side is not None and not side.done():

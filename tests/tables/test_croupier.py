@@ -51,6 +51,24 @@ def test_tick_covers_every_table(make_table, make_player):
     assert not Seat.objects.filter(table=closed).exists()
 
 
+@pytest.mark.django_db(transaction=True)
+async def test_the_servers_tick_does_what_tick_does_one_table_at_a_time(make_table, make_player):
+    """``tick_async`` (the server's loop): the due tables from a reader thread, each table's
+    clock on the writes' thread; it covers every table, and a hand starts where one can."""
+    from asgiref.sync import sync_to_async
+
+    tables = await sync_to_async(lambda: [make_table(bots_allowed=True, bot_seats=1)
+                                          for _ in range(2)])()
+    done = await Croupier().tick_async()
+    assert sorted(t for t, what in done) == sorted(t.pk for t in tables)
+    assert {what for _, what in done} == {"bots-seated"}
+    dora = await sync_to_async(make_player)("dora")
+    await sync_to_async(seat_take)(table=tables[0], player=dora, buy_in=200)
+    done = await Croupier().tick_async()
+    assert (tables[0].pk, "started") in done
+    assert await Hand.objects.filter(table=tables[0], status="running").acount() == 1
+
+
 async def test_one_croupier_per_event_loop(settings):
     settings.POKER_CROUPIER = True
     first = croupier_module.ensure_started()

@@ -361,11 +361,24 @@ class Client:
                         reader.exception(), ConnectionClosed
                     ):
                         raise reader.exception()
+                    self._unanswered_lost()
             except (OSError, ConnectionClosed, InvalidHandshake, asyncio.TimeoutError):
+                self._unanswered_lost()
                 if stop.is_set():
                     return
                 # A server going away: try the next one (its socket queues us until it's up).
                 continue
+
+    def _unanswered_lost(self) -> None:
+        """The socket dropped: an action it sent with no answer yet will never get one (it
+        may or may not have been applied: the database tells)."""
+        for sent in self.sent:
+            if sent["accepted"] is None:
+                sent["lost"] = True
+
+    def settled(self) -> bool:
+        """Every action sent has its answer, or its socket dropped before one came."""
+        return all(s["accepted"] is not None or s.get("lost") for s in self.sent)
 
     async def _read(self, ws) -> None:
         async for raw in ws:
@@ -454,8 +467,7 @@ async def play(clients: list[Client], tracker: Tracker, until, *, timeout: float
         # The answer to an action and the update it causes are separate frames (the update
         # may come first): wait for both.
         await wait_for(
-            lambda: tracker.outstanding() == 0 and all(
-                s["accepted"] is not None for c in clients for s in c.sent),
+            lambda: tracker.outstanding() == 0 and all(c.settled() for c in clients),
             timeout=60, what="every client to get the last actions' updates and answers",
             events=clients)
     finally:

@@ -257,9 +257,10 @@ class TableFeed:
     per socket (at a full table: one message through Redis instead of six, and one dispatch),
     and the feed hands it to each of its sockets in turn, in order. Sockets ``join`` once
     the subscription is in place (so they miss nothing after it) and ``leave`` on
-    disconnect; the last one out ends the subscription. If the channel layer fails under
-    the feed (Redis restarting), its sockets are closed: browsers reconnect and subscribe
-    again, as they would if each socket had failed on its own.
+    disconnect; the last one out ends the subscription. Each join adds the feed to the group
+    again (a Redis that restarted has forgotten it, and the sockets it cut off reconnect). If
+    the channel layer fails under the feed itself, its sockets are closed: browsers reconnect
+    and subscribe again, as they would if each socket had failed on its own.
     """
 
     #: (event loop, channel layer, table id) -> feed
@@ -284,6 +285,10 @@ class TableFeed:
         consumer.feed = feed
         try:
             await asyncio.shield(feed.ready)
+            if feed.task is not None and not feed.task.done():
+                # Join the group again for each socket, as each socket used to: a Redis that
+                # restarted has forgotten the group, and the sockets it cut off reconnect here.
+                await layer.group_add(feed.group, feed.channel)
         except Exception:
             feed.sockets.discard(consumer)
             raise

@@ -78,3 +78,24 @@ async def test_a_failing_channel_layer_closes_the_feeds_sockets(table, cookies, 
             closed = await comm.receive_output(timeout=5)
         assert closed["code"] == 1011
     assert feed_of(table) is None
+
+
+async def test_a_socket_joining_puts_the_feed_back_in_a_group_the_layer_forgot(table, cookies):
+    """Redis restarting forgets every group while the feed goes on waiting; the sockets it cut
+    off reconnect, and each join adds the feed to the group again."""
+    from tables.models import Table
+
+    layer = get_channel_layer()
+    first = await Socket("first", communicator(table.pk, cookies[0])).connect()
+    feed = feed_of(table)
+    await layer.group_discard(table_group(table.pk), feed.channel)  # what a restart does
+    second = await Socket("second", communicator(table.pk, cookies[1])).connect()
+    assert feed_of(table) is feed and await group_members(layer, table_group(table.pk)) == 1
+    # A change now reaches both sockets through the one feed.
+    changed = first.version + 1
+    await Table.objects.filter(pk=table.pk).aupdate(version=changed)
+    await layer.group_send(table_group(table.pk), table_changed_event(table.pk, changed))
+    for socket in (first, second):
+        await socket.until_version(changed, timeout=5)
+    await first.close()
+    await second.close()

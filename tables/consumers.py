@@ -392,6 +392,8 @@ class TableConsumer(AsyncWebsocketConsumer):
         self.json_state = b"state=json" in self.scope.get("query_string", b"")
         self.message_shown = True  # a reconnecting page may still show an earlier message
         self.bankroll, self.bankroll_read_at = None, 0.0
+        self.answering = asyncio.Lock()  # held from a request until its answer is sent
+        self.deferred = 0  # updates waiting for an answer to go first
         if self.user is None or not self.user.is_authenticated:
             await self.close(code=4401)
             return
@@ -417,8 +419,23 @@ class TableConsumer(AsyncWebsocketConsumer):
 
     async def table_changed(self, event):
         version = event.get("version", 0)
-        if version > self.sent_version:
-            await self.send_state(version=version)
+        if version <= self.sent_version:
+            return
+        if self.answering.locked() or self.deferred:
+            # This socket's own request is still being answered: its update follows the
+            # answer (one socket's frames keep their order), without holding up the feed's
+            # other sockets. Deferred updates wait on the lock in turn, so they stay in order.
+            self.deferred += 1
+            asyncio.ensure_future(self._after_answer(version))
+            return
+        await self.send_state(version=version)
+
+    async def _after_answer(self, version: int) -> None:
+        try:
+            async with self.answering:
+                await self.send_state(version=version)
+        finally:
+            self.deferred -= 1
 
     async def send_state(self, force: bool = False, version: int = 0):
         """Send the table at ``version`` or newer, rendered for this socket's viewer.
@@ -497,18 +514,19 @@ class TableConsumer(AsyncWebsocketConsumer):
         if not isinstance(data, dict):
             await self.answer("A request is a JSON object: nothing was done.")
             return
-        try:
-            message = await database_sync_to_async(run_op)(
-                table_id=self.table_id, user=self.user, data=data, player=self.player
-            )
-        except (ServiceError, BadFrame) as error:
-            await self.answer(str(error))
-            return
-        except Table.DoesNotExist:
-            await self.close(code=4404)
-            return
-        except DatabaseError:
-            log.warning("table %s: database unreachable, request refused", self.table_id)
-            await self.answer(DATABASE_DOWN)
-            return
-        await self.answer(message, error=False)
+        async with self.answering:
+            try:
+                message = await database_sync_to_async(run_op)(
+                    table_id=self.table_id, user=self.user, data=data, player=self.player
+                )
+            except (ServiceError, BadFrame) as error:
+                await self.answer(str(error))
+                return
+            except Table.DoesNotExist:
+                await self.close(code=4404)
+                return
+            except DatabaseError:
+                log.warning("table %s: database unreachable, request refused", self.table_id)
+                await self.answer(DATABASE_DOWN)
+                return
+            await self.answer(message, error=False)

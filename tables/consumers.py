@@ -278,14 +278,15 @@ class TableFeed:
         layer = consumer.channel_layer
         key = (asyncio.get_running_loop(), layer, consumer.table_id)
         feed = cls.feeds.get(key)
-        if feed is None:
+        existing = feed is not None
+        if not existing:
             feed = cls.feeds[key] = cls(key, layer, consumer.table_id)
             feed.task = asyncio.ensure_future(feed._run())
         feed.sockets.add(consumer)
         consumer.feed = feed
         try:
             await asyncio.shield(feed.ready)
-            if feed.task is not None and not feed.task.done():
+            if existing and not feed.task.done():
                 # Join the group again for each socket, as each socket used to: a Redis that
                 # restarted has forgotten the group, and the sockets it cut off reconnect here.
                 await layer.group_add(feed.group, feed.channel)
@@ -384,7 +385,6 @@ class TableConsumer(AsyncWebsocketConsumer):
         croupier.ensure_started()
         self.user = self.scope.get("user")
         self.table_id = int(self.scope["url_route"]["kwargs"]["table_id"])
-        self.group = table_group(self.table_id)
         self.sent_version = 0
         self.tokens = float(RATE_BURST)
         self.last_refill = time.monotonic()

@@ -146,7 +146,7 @@ def viewer_log(lines: list[tuple], index: int | None, cards: list) -> list[tuple
     out = []
     for line in lines:
         if line[0] is DEALT:
-            if line[1] == index and index is not None and all(cards):
+            if line[1] == index and all(cards):
                 out.append(("Your cards", "".join(cards)))
             continue
         out.append(line)
@@ -555,7 +555,8 @@ def _seats(screen: dict, oob: bool) -> str:
     return render(
         "tables/_seats.html", oob=oob, hand_id=screen["hand_id"], street=screen["street"],
         version=screen["version"], max_seats=screen["table"].max_seats,
-        bottom=screen["viewer_seat"] or 0, seats=SafeString("".join(row["html"] for row in screen["seats"])),
+        bottom=screen["viewer_seat"] or 0,
+        seats=SafeString("".join(row["html"] for row in screen["seats"])),
     )
 
 

@@ -20,9 +20,8 @@ from django.db import connections, models, router
 _compiled: dict[tuple, tuple] = {}
 
 
-def _connection(model: type[models.Model], write: bool = True):
-    alias = router.db_for_write(model) if write else router.db_for_read(model)
-    return connections[alias]
+def _connection(model: type[models.Model]):
+    return connections[router.db_for_write(model)]
 
 
 def lock_row(model: type[models.Model], pk) -> models.Model:

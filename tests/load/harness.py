@@ -376,6 +376,11 @@ class Client:
             if sent["accepted"] is None:
                 sent["lost"] = True
 
+    def _wake(self) -> None:
+        """Wake whoever waits on this client's frames (``wait_for``)."""
+        self.changed.set()
+        self.changed = asyncio.Event()
+
     def settled(self) -> bool:
         """Every action sent has its answer, or its socket dropped before one came."""
         return all(s["accepted"] is not None or s.get("lost") for s in self.sent)
@@ -395,8 +400,7 @@ class Client:
                         self.tracker.refused(self.table_id, self.sent[-1]["version"])
                 elif self.sent and self.sent[-1].get("accepted") is None:
                     self.sent[-1]["accepted"] = True
-                self.changed.set()
-                self.changed = asyncio.Event()
+                self._wake()
                 continue
             if frame.get("type") != "state":
                 continue
@@ -406,8 +410,7 @@ class Client:
             self.version_runs[-1].append(version)
             self.last_state = frame
             self.tracker.received(self.table_id, self, version, now)
-            self.changed.set()
-            self.changed = asyncio.Event()
+            self._wake()
             await self._maybe_act(ws, frame)
 
     async def _maybe_act(self, ws, frame: dict) -> None:
@@ -464,8 +467,8 @@ async def play(clients: list[Client], tracker: Tracker, until, *, timeout: float
             side.cancel()
         for client in clients:
             client.quiet = True
-        # The answer to an action and the update it causes are separate frames (the update
-        # may come first): wait for both.
+        # The answer to an action and the update it causes are separate frames, and the
+        # other sockets can have the update before the sender has its answer: wait for both.
         await wait_for(
             lambda: tracker.outstanding() == 0 and all(c.settled() for c in clients),
             timeout=60, what="every client to get the last actions' updates and answers",

@@ -29,3 +29,8 @@ application = autostart(ProtocolTypeRouter(
         ),
     }
 ))
+
+# Last, once the code is loaded: freeze it and space out collections (see the module).
+from pokersite.gc_policy import tune_server_gc  # noqa: E402
+
+tune_server_gc()

@@ -11,15 +11,17 @@ from __future__ import annotations
 
 import copy
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import lru_cache
 
+from django.contrib.auth import get_user_model
+from django.db import router
 from django.urls import reverse
 from django.utils.safestring import SafeString
 
 from tables.models import Hand, HandAction, Player, Seat, Table
 from tables.selectors import hand_decisions, hand_state
-from tables.services import hand_cache
+from tables.services import hand_cache, statements
 
 SUIT_SYMBOLS = {"s": "♠", "h": "♥", "d": "♦", "c": "♣"}
 SUIT_NAMES = {"s": "spades", "h": "hearts", "d": "diamonds", "c": "clubs"}
@@ -76,9 +78,78 @@ def viewer_player(user) -> Player | None:
 
 def shown_hand(table: Table) -> Hand | None:
     """The hand on screen: the running one, else the last finished one (its showdown)."""
-    return (
-        table.hands.exclude(status=Hand.Status.VOIDED).order_by("-number").first()
+    return statements.select_first(Hand, "shown-hand", _shown_hand_query, table.pk,
+                                   Hand.Status.VOIDED)
+
+
+def _shown_hand_query(table_id, voided):
+    return Hand.objects.filter(table_id=table_id).exclude(status=voided).order_by("-number")[:1]
+
+
+@dataclass(frozen=True, slots=True)
+class SeatedPlayer:
+    """What a table screen shows of a seated player."""
+
+    name: str
+    is_bot: bool
+    bankroll: int
+
+
+@dataclass(frozen=True, slots=True)
+class SeatRow:
+    """A seat as a snapshot holds it: the columns the screens use, read in one compiled query
+    without building models (every table socket's snapshot reads the seats)."""
+
+    number: int
+    player_id: int
+    stack: int
+    sitting_out: bool
+    leave_after_hand: bool
+    player: SeatedPlayer
+
+
+def table_and_seats(table_id: int) -> tuple[Table | None, list[SeatRow]]:
+    """A table and its seats with their players, in no particular order: one compiled query
+    (two for a table nobody sits at). ``(None, [])`` when there is no such table."""
+    rows = statements.select_values(Seat, "snapshot-seats", _seats_query, table_id)
+    if not rows:
+        return statements.select_first(Table, "snapshot-table", _table_query, table_id), []
+    table_columns = _table_columns()
+    table = Table.from_db(router.db_for_read(Table), table_columns, rows[0][-len(table_columns):])
+    return table, [
+        SeatRow(number, player_id, stack, sitting_out, leaving, SeatedPlayer(name, is_bot, bankroll))
+        for number, player_id, stack, sitting_out, leaving, name, is_bot, bankroll, *_ in rows
+    ]
+
+
+def _table_columns() -> list[str]:
+    return [field.attname for field in Table._meta.concrete_fields]
+
+
+def _seats_query(table_id):
+    username = get_user_model().USERNAME_FIELD
+    # Unordered (the snapshot keys seats by number): Seat's default ordering goes through
+    # the table's, a join.
+    return Seat.objects.filter(table_id=table_id).order_by().values_list(
+        "number", "player_id", "stack", "sitting_out", "leave_after_hand",
+        f"player__user__{username}", "player__is_bot", "player__bankroll",
+        *(f"table__{name}" for name in _table_columns()),
     )
+
+
+def _table_query(table_id):
+    return Table.objects.filter(pk=table_id).order_by()[:1]
+
+
+def recent_hands(table_id: int) -> list[dict]:
+    """The table's last ``RECENT_HANDS`` finished hands, newest first: number and pot."""
+    return [{"number": number, "pot": pot} for number, pot in statements.select_values(
+        Hand, "recent-hands", _recent_query, table_id, Hand.Status.FINISHED)]
+
+
+def _recent_query(table_id, finished):
+    return (Hand.objects.filter(table_id=table_id).filter(status=finished).order_by("-number")
+            .values_list("number", "pot")[:RECENT_HANDS])
 
 
 def _log_lines(view: dict, hand: Hand, decisions: list | None = None) -> list[tuple]:
@@ -404,22 +475,13 @@ def load_snapshot(table: Table | int, previous: Snapshot | None = None) -> Snaps
     following = following_snapshot(previous)
     if following is not None:
         return following
-    # Unordered (the snapshot keys seats by number): Seat's default ordering goes through the
-    # table's, a join that cost more to compile than the read.
-    if isinstance(table, Table):
-        seats = list(Seat.objects.filter(table_id=table.pk).select_related("player__user")
-                     .order_by())
-    else:
-        seats = list(
-            Seat.objects.filter(table_id=table).select_related("table", "player__user")
-            .order_by()
-        )
-        if seats:
-            table = seats[0].table
-        else:
-            table = Table.objects.filter(pk=table).first()
-            if table is None:
-                return None
+    # The table row with the seats (one query), so the snapshot is never older than its
+    # version; a Table given by the caller was read before.
+    found, seats = table_and_seats(table.pk if isinstance(table, Table) else table)
+    if found is None:
+        return None
+    if not isinstance(table, Table):
+        table = found
     if (previous is not None and previous.running and table.action_deadline is not None
             and previous.created_at == table.created_at):
         played = hand_cache.peek(table)  # this process made the change
@@ -433,11 +495,7 @@ def load_snapshot(table: Table | int, previous: Snapshot | None = None) -> Snaps
                 return Snapshot(table, seats, previous.hand, decisions, previous.recent, state)
     hand = shown_hand(table)
     decisions = hand_decisions(hand) if hand is not None else []
-    recent = list(
-        table.hands.filter(status=Hand.Status.FINISHED).order_by("-number")
-        .values("number", "pot")[:RECENT_HANDS]
-    )
-    return Snapshot(table, seats, hand, decisions, recent)
+    return Snapshot(table, seats, hand, decisions, recent_hands(table.pk))
 
 
 def following_snapshot(previous: Snapshot | None) -> Snapshot | None:
@@ -463,12 +521,8 @@ def following_snapshot(previous: Snapshot | None) -> Snapshot | None:
     table = copy.copy(previous.table)
     table.version, table.action_deadline = played.version, played.deadline
     stacks = {start["player_id"]: stack for start, stack in zip(previous.hand.seats, state.stacks)}
-    seats = []
-    for seat in previous.seats.values():
-        if seat.player_id in stacks:
-            seat = copy.copy(seat)
-            seat.stack = stacks[seat.player_id]
-        seats.append(seat)
+    seats = [replace(seat, stack=stacks[seat.player_id]) if seat.player_id in stacks else seat
+             for seat in previous.seats.values()]
     return Snapshot(table, seats, previous.hand, list(played.decisions), previous.recent, state)
 
 

@@ -11,17 +11,21 @@ def hand_decisions(hand: Hand, start: int = 0) -> list[tuple[str, int | None, st
     """The hand's ``HandAction`` log in order from index ``start`` on, as
     ``(kind, amount, source)``.
 
-    One query without model instances; none when the actions were prefetched
-    (``prefetch_related("actions")``).
+    One compiled query without model instances (every table socket's snapshot reads it);
+    none when the actions were prefetched (``prefetch_related("actions")``).
     """
+    from tables.services import statements
+
     cached = getattr(hand, "_prefetched_objects_cache", {}).get("actions")
     if cached is not None:
         ordered = sorted(cached, key=lambda a: a.index)
         return [(a.kind, a.amount, a.source) for a in ordered if a.index >= start]
-    rows = HandAction.objects.filter(hand_id=hand.pk)
-    if start:
-        rows = rows.filter(index__gte=start)
-    return list(rows.order_by("index").values_list("kind", "amount", "source"))
+    return statements.select_values(HandAction, "hand-decisions", _decisions_query, hand.pk, start)
+
+
+def _decisions_query(hand_id, start):
+    return (HandAction.objects.filter(hand_id=hand_id).filter(index__gte=start).order_by("index")
+            .values_list("kind", "amount", "source"))
 
 
 def hand_state(hand: Hand, decisions: list[tuple] | None = None):

@@ -1,4 +1,5 @@
-"""The few statements every player action runs, compiled once instead of on every call.
+"""The few statements every player action runs, and the reads of every table snapshot,
+compiled once instead of on every call.
 
 The ORM builds the SQL of a query anew each time it runs it; for the statements of a player's
 action (lock the table row, append to the hand's log, move a stack, bump the table's version)
@@ -8,8 +9,8 @@ SQL (its own compiler, for whichever database is in use, once per statement shap
 converts the values both ways (the fields' ``get_db_prep_save`` and the backend's
 converters); only the recompiling is skipped.
 
-Each function behaves as the ORM call it stands for (named in its docstring) and, like it,
-must run inside the caller's transaction.
+Each function behaves as the ORM call it stands for (named in its docstring); the writes,
+like it, must run inside the caller's transaction.
 """
 
 from __future__ import annotations
@@ -98,3 +99,65 @@ def update(model: type[models.Model], where: dict, **values) -> int:
     with connection.cursor() as cursor:
         cursor.execute(sql, params)
         return cursor.rowcount
+
+
+def _compiled_select(model, key: str, build, params: tuple):
+    """(connection, sql, converters, compiler) of ``build(*params)``, a query of ``model``,
+    compiled once per database and ``key``. The compiled SQL must take exactly ``params``,
+    in order (checked once), so that later calls run it with their own without building the
+    queryset again."""
+    connection = connections[router.db_for_read(model)]
+    cache_key = (connection.alias, connection.vendor, "select", key)
+    entry = _compiled.get(cache_key)
+    if entry is None:
+        queryset = build(*params)
+        if queryset.model is not model:
+            raise ValueError(f"{key}: a query of {queryset.model.__name__}, not {model.__name__}")
+        compiler = queryset.query.get_compiler(connection=connection)
+        sql, compiled_params = compiler.as_sql()
+        if tuple(compiled_params) != tuple(params):
+            raise ValueError(f"{key}: the query's parameters are not exactly {params!r}")
+        converters = compiler.get_converters([column for column, _, _ in compiler.select])
+        entry = _compiled[cache_key] = (sql, converters, compiler)
+    return connection, *entry
+
+
+def _converted(rows, converters, connection):
+    if not converters:
+        return rows
+    out = []
+    for row in rows:
+        row = list(row)
+        for index, (functions, expression) in converters.items():
+            for function in functions:
+                row[index] = function(row[index], expression, connection)
+        out.append(tuple(row))
+    return out
+
+
+def select_values(model, key: str, build, *params) -> list[tuple]:
+    """``list(build(*params))`` for a ``values_list()`` query of ``model`` (a read): the rows
+    as tuples, with the fields' conversions. ``build`` returns the queryset for the given
+    parameters, which must be the query's only SQL parameters, in order; ``key`` names its
+    shape (one compiled statement per key)."""
+    connection, sql, converters, _ = _compiled_select(model, key, build, params)
+    with connection.cursor() as cursor:
+        cursor.execute(sql, params)
+        rows = cursor.fetchall()
+    return _converted(rows, converters, connection)
+
+
+def select_first(model, key: str, build, *params):
+    """``build(*params).first()`` for a query of whole model rows (no ``only``/``defer``/
+    ``select_related``; ``build`` includes its ordering and limit), or None."""
+    connection, sql, converters, compiler = _compiled_select(model, key, build, params)
+    names = [field.attname for field in model._meta.concrete_fields]
+    if len(names) != len(compiler.select):
+        raise ValueError(f"{key}: not a query of whole {model.__name__} rows")
+    with connection.cursor() as cursor:
+        cursor.execute(sql, params)
+        row = cursor.fetchone()
+    if row is None:
+        return None
+    (row,) = _converted([row], converters, connection)
+    return model.from_db(connection.alias, names, row)

@@ -55,3 +55,48 @@ def test_insert_fills_auto_now_add_and_update_changes_only_the_matching_rows(pla
                                  action_deadline=deadline) == 1
     row = Table.objects.get(pk=table.pk)
     assert (row.version, row.action_deadline) == (41, deadline)
+
+
+def test_compiled_reads_return_what_the_orm_returns_for_any_parameters(players, table):
+    """The snapshot's reads (seats with their players and table, the hand on screen, its log)
+    compiled once and run with other parameters equal the ORM's answers."""
+    from tables.presenters import shown_hand, table_and_seats
+    from tables.selectors import hand_decisions
+
+    alice, bob, _ = players
+    other = Table.objects.create(name="Other", small_blind=1, big_blind=2)
+    for t in (table, other):
+        seat_take(table=t, player=alice, buy_in=100, seat_number=0)
+        seat_take(table=t, player=bob, buy_in=150, seat_number=3)
+    Table.objects.filter(pk=other.pk).update(action_deadline=timezone.now())
+    hands = {t.pk: hand_start(table=t) for t in (table, other)}
+    for t in (table, other):  # the second run reuses the statement compiled by the first
+        orm_table = Table.objects.get(pk=t.pk)
+        found, seats = table_and_seats(t.pk)
+        assert model_to_dict(found) == model_to_dict(orm_table)
+        assert found.created_at == orm_table.created_at
+        assert found.action_deadline == orm_table.action_deadline
+        orm_seats = {s.number: s for s in Seat.objects.filter(table=t).select_related("player")}
+        assert {s.number: (s.player_id, s.stack, s.sitting_out, s.leave_after_hand,
+                           s.player.name, s.player.is_bot, s.player.bankroll) for s in seats} == {
+            n: (s.player_id, s.stack, s.sitting_out, s.leave_after_hand, s.player.name,
+                s.player.is_bot, s.player.bankroll) for n, s in orm_seats.items()}
+        hand = shown_hand(orm_table)
+        orm_hand = orm_table.hands.order_by("-number").first()
+        assert hand == orm_hand and model_to_dict(hand) == model_to_dict(orm_hand)
+        assert hand.seats == orm_hand.seats and hand.config == orm_hand.config  # JSON decoded
+        assert hand_decisions(hand) == list(hand.actions.order_by("index").values_list(
+            "kind", "amount", "source"))
+    assert hands[table.pk].pk != hands[other.pk].pk
+    assert table_and_seats(other.pk + 1000) == (None, [])
+
+
+def test_a_compiled_read_refuses_a_query_whose_parameters_are_not_the_given_ones(table):
+    # Django orders the filters of one call itself: status's parameter would come first.
+    from tables.models import Hand
+
+    with pytest.raises(ValueError, match="parameters"):
+        statements.select_values(
+            Hand, "test-misordered",
+            lambda t, s: Hand.objects.filter(table_id=t, status=s).values_list("number"),
+            table.pk, "finished")

@@ -235,3 +235,7 @@ LOGGING = {
 POKER_STARTING_GRANT = int(os.environ.get("POKER_STARTING_GRANT", "10000"))
 # Seconds between the end of a hand and the start of the next (showdown stays on screen).
 POKER_HAND_PAUSE_SECONDS = float(os.environ.get("POKER_HAND_PAUSE_SECONDS", "4"))
+# Threads per server process that run table writes in parallel on a server database
+# (PostgreSQL): each table's writes always on the same one, in order. SQLite has one writer
+# at a time, so there every write runs on the one thread Django and Channels share.
+POKER_WRITE_THREADS = int(os.environ.get("POKER_WRITE_THREADS", "4"))

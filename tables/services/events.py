@@ -41,6 +41,21 @@ def table_touch(table: Table, *fields: str) -> None:
     transaction.on_commit(lambda: _publish(event))
 
 
+#: Called on the server's event loop with each change this process made, before it goes
+#: through the channel layer (``tables.consumers.TableFeed`` tells this process's sockets at
+#: once instead of waiting for the change to come back from Redis).
+local_listeners: list = []
+
+
+async def _send(layer, group: str, event: dict) -> None:
+    for listener in local_listeners:
+        try:
+            listener(event)
+        except Exception:  # the other processes must still hear of it
+            log.exception("local delivery of %s failed", event)
+    await layer.group_send(group, event)
+
+
 def _publish(event: dict) -> None:
     layer = get_channel_layer()
     if layer is None:
@@ -49,9 +64,9 @@ def _publish(event: dict) -> None:
     loop = _server_loop()
     if loop is not None:
         # A service called from the server's event loop (through sync_to_async): hand the
-        # send to that loop and return. Waiting for it would hold the one thread that runs
-        # every write until the busy loop came round; the loop keeps the order of the sends.
-        future = asyncio.run_coroutine_threadsafe(layer.group_send(group, event), loop)
+        # send to that loop and return. Waiting for it would hold the thread of the writes
+        # until the busy loop came round; the loop keeps the order of the sends.
+        future = asyncio.run_coroutine_threadsafe(_send(layer, group, event), loop)
         future.add_done_callback(lambda done: _log_failure(done, event))
         return
     try:

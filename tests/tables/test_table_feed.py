@@ -99,3 +99,63 @@ async def test_a_socket_joining_puts_the_feed_back_in_a_group_the_layer_forgot(t
         await socket.until_version(changed, timeout=5)
     await first.close()
     await second.close()
+
+
+async def test_a_change_made_here_reaches_this_processs_sockets_without_the_round_trip(
+        table, players, cookies, monkeypatch):
+    """Over Redis, a process's own change goes to its sockets at once (and through the layer
+    to the other processes); an in-process layer delivers it here at once anyway, so the
+    feed leaves it to the layer (no second delivery)."""
+    from tables.consumers import write_async
+
+    layer = get_channel_layer()
+    socket = await Socket("alice", communicator(table.pk, cookies[0])).connect()
+    feed = feed_of(table)
+    sent = []
+
+    async def lost(group, message):  # the layer never brings this change back
+        sent.append((group, message))
+
+    monkeypatch.setattr(layer, "group_send", lost)
+    before = socket.version
+    await write_async(table.pk, lambda: seat_take(
+        table=table, player=players[1], buy_in=200, seat_number=1))()
+    assert [group for group, _ in sent] == [table_group(table.pk)]  # the others still hear
+    if hasattr(layer, "groups"):  # in-process layer: only the layer delivers
+        dispatched = []
+        monkeypatch.setattr(feed, "dispatch", lambda event: dispatched.append(event))
+        TableFeed.changed_here(sent[0][1])
+        assert dispatched == []
+    else:
+        await socket.until_version(before + 1, timeout=5)
+    await socket.close()
+
+
+async def test_an_update_that_overtakes_the_first_frame_is_not_undone_by_it(
+        table, players, cookies, monkeypatch):
+    """A socket's first frame is read, then a change reaches the socket and is sent before
+    that frame goes: the older first frame is dropped, not sent last (the socket would show
+    the table as it was, and wait for a change that has already come)."""
+    from tables.consumers import snapshots, write_async
+
+    real_get = snapshots.get
+    reads = []
+
+    async def overtaken_first_read(table_id, version=0, created_at=None):
+        snap = await real_get(table_id, version, created_at)
+        reads.append(snap.version)
+        if len(reads) == 1:  # the connect's read: a change comes and is sent before it
+            await write_async(table.pk, lambda: seat_take(
+                table=table, player=players[1], buy_in=200, seat_number=1))()
+            (consumer,) = feed_of(table).sockets
+            while consumer.sent_version <= snap.version:  # the layer brings it to the socket
+                await asyncio.sleep(0.01)
+        return snap
+
+    monkeypatch.setattr(snapshots, "get", overtaken_first_read)
+    socket = Socket("alice", communicator(table.pk, cookies[0]))
+    await asyncio.wait_for(socket.connect(), 10)
+    await socket.drain(timeout=0.5)
+    assert reads[0] < reads[1]
+    assert socket.version == reads[1]  # the last frame is the newer one
+    await socket.close()

@@ -127,6 +127,8 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
         DATABASES["default"]["TEST"] = {"NAME": os.environ["TEST_DATABASE_NAME"]}
 
 REDIS_URL = os.environ.get("REDIS_URL", "")
+#: Seconds a Redis read may wait (more than channels-redis's 5-second blocking pops).
+REDIS_SOCKET_TIMEOUT = 30
 if REDIS_URL:
     CHANNEL_LAYERS = {
         "default": {
@@ -135,7 +137,12 @@ if REDIS_URL:
                 # redis-py's pool refuses ("Too many connections") rather than waits beyond
                 # its default of 100 per process: hundreds of sockets joining their groups
                 # at once (a restart, the load benchmark) need more.
+                # socket_timeout: redis-py 8 gives up reading after 5 s by default, exactly
+                # the time channels-redis's blocking pops wait for a message; a busy process
+                # lost that race and its idle sockets died with "Timeout reading". 30 s still
+                # tells a dead connection.
                 "hosts": [{"address": REDIS_URL,
+                           "socket_timeout": REDIS_SOCKET_TIMEOUT,
                            "max_connections": int(os.environ.get("REDIS_MAX_CONNECTIONS",
                                                                  "1000"))}],
                 "prefix": os.environ.get("CHANNEL_PREFIX", "asgi"),

@@ -251,9 +251,10 @@ def test_database_outage_refuses_cleanly_and_play_resumes(fresh_db, redis_server
         await wait_for(lambda: actor() is not None, timeout=30, what="a hand and an actor",
                        events=sockets)
         first = actor()
+        acted_at = first.state["version"]  # read now: the update may come right after the answer
         answer = await first.act(first.state)
         assert answer["error"] is False, answer
-        await everyone_at_least(first.state["version"] + 1)
+        await everyone_at_least(acted_at + 1)
         mover = actor()
         state = mover.state
         before = snapshot(fresh_db, table["id"])

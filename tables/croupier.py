@@ -85,12 +85,12 @@ class Croupier:
 
 
 def _tick_table(table_id: int, now: datetime) -> str | None:
-    """``clock_tick`` for one table; an error is logged, not raised (one broken table must
-    not stop the others)."""
+    """``clock_tick`` for one table, skipped if the table is busy (the next pass comes back
+    to it); an error is logged, not raised (one broken table must not stop the others)."""
     from tables.services.clock import clock_tick
 
     try:
-        return clock_tick(table=table_id, now=now)
+        return clock_tick(table=table_id, now=now, skip_busy=True)
     except Exception:
         log.exception("croupier: table %s", table_id)
         return None

@@ -33,7 +33,7 @@ from django.db import transaction
 from tables.models import HandAction, Player, Seat, Table
 from tables.selectors import hand_decisions, hand_state
 from tables.services.errors import ServiceError
-from tables.services.locks import running_hand, table_lock
+from tables.services.locks import running_hand, table_lock, table_lock_unless_busy
 
 #: Seconds the time bank adds each time the deadline passes (while the bank lasts).
 TIME_BANK_CHUNK = 10
@@ -127,18 +127,22 @@ def _hand_can_start(table: Table) -> bool:
     return len(ready) >= 2 and not all(ready)
 
 
-def clock_tick(*, table: Table | int, now: datetime) -> str | None:
+def clock_tick(*, table: Table | int, now: datetime, skip_busy: bool = False) -> str | None:
     """Do what is due at ``table`` at ``now`` (see the module docstring); say what was done.
 
     Lock: table row (then player rows, through the services it calls). Returns ``"bot"``,
     ``"timeout"``, ``"sat-out"``, ``"time-bank"``, ``"bots-seated"``, ``"started"`` or None.
+
+    ``skip_busy``: do nothing (None) rather than wait when another transaction holds the
+    table row (the croupier's passes: the holder is a player's action or another process's
+    croupier, and the next pass looks again; waiting held up every table queued behind).
     """
     from engine.bots import SensibleBot
     from tables.services.hands import hand_act, hand_start
 
     with transaction.atomic():
-        table = table_lock(table)
-        if table.status == Table.Status.CLOSED:
+        table = table_lock_unless_busy(table) if skip_busy else table_lock(table)
+        if table is None or table.status == Table.Status.CLOSED:
             return None
         hand = running_hand(table)
         if hand is None:

@@ -17,6 +17,13 @@ def table_lock(table: Table | int) -> Table:
     return statements.lock_row(Table, pk)
 
 
+def table_lock_unless_busy(table: Table | int) -> Table | None:
+    """``table_lock``, or None at once if another transaction holds the table row (on
+    PostgreSQL; SQLite's writers queue for the whole database instead)."""
+    pk = table.pk if isinstance(table, Table) else table
+    return statements.lock_row(Table, pk, skip_locked=True)
+
+
 def require_open(table: Table) -> None:
     if table.status != Table.Status.OPEN:
         raise TableNotOpen(f"{table.name} is {table.get_status_display().lower()}.")

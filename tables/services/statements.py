@@ -25,15 +25,19 @@ def _connection(model: type[models.Model]):
     return connections[router.db_for_write(model)]
 
 
-def lock_row(model: type[models.Model], pk) -> models.Model:
+def lock_row(model: type[models.Model], pk, *, skip_locked: bool = False):
     """``model.objects.select_for_update().get(pk=pk)`` (on SQLite the transaction itself
-    holds the write lock: ``transaction_mode = IMMEDIATE``)."""
+    holds the write lock: ``transaction_mode = IMMEDIATE``).
+
+    ``skip_locked``: None at once, instead of waiting, when another transaction holds the
+    row (PostgreSQL's ``SKIP LOCKED``; SQLite has no row locks to skip).
+    """
     connection = _connection(model)
-    key = (connection.alias, connection.vendor, "lock", model)
+    key = (connection.alias, connection.vendor, "lock", model, skip_locked)
     entry = _compiled.get(key)
     if entry is None:
         # Compiled inside the caller's transaction: select_for_update refuses autocommit.
-        queryset = model.objects.select_for_update().filter(pk=pk)
+        queryset = model.objects.select_for_update(skip_locked=skip_locked).filter(pk=pk)
         compiler = queryset.query.get_compiler(connection=connection)
         sql, _ = compiler.as_sql()
         columns = [column for column, _, _ in compiler.select]
@@ -47,6 +51,8 @@ def lock_row(model: type[models.Model], pk) -> models.Model:
         cursor.execute(sql, [model._meta.pk.get_db_prep_value(pk, connection)])
         row = cursor.fetchone()
     if row is None:
+        if skip_locked and model._default_manager.filter(pk=pk).exists():
+            return None  # held by another transaction
         raise model.DoesNotExist(f"{model.__name__} matching query does not exist.")
     if converters:
         row = list(row)

@@ -132,3 +132,41 @@ def test_a_fresh_process_finishes_a_hand_from_the_database(players, table, play,
     hand.refresh_from_db()
     assert hand.status == "finished"
     assert_chips_conserved()
+
+
+def test_the_croupier_skips_a_table_another_transaction_holds(players, table):
+    """A clock tick that finds the table row locked (a player's action, another process's
+    croupier) leaves it for the next pass instead of waiting; once free, the tick does it."""
+    from django.db import transaction
+    from django.utils import timezone
+
+    from tables.services.clock import clock_tick
+    from tables.services.locks import table_lock
+
+    for p in players[:2]:
+        seat_take(table=table, player=p, buy_in=100)
+    held, release = threading.Event(), threading.Event()
+
+    def hold_the_row():
+        from django.db import connection as thread_connection
+
+        try:
+            with transaction.atomic():
+                table_lock(table.pk)
+                held.set()
+                release.wait(timeout=30)
+        finally:
+            thread_connection.close()
+
+    holder = threading.Thread(target=hold_the_row)
+    holder.start()
+    try:
+        assert held.wait(timeout=30)
+        now = timezone.now()
+        assert clock_tick(table=table, now=now, skip_busy=True) is None  # at once, not waiting
+        assert not Hand.objects.filter(table=table).exists()
+    finally:
+        release.set()
+        holder.join(timeout=30)
+    assert clock_tick(table=table, now=now, skip_busy=True) == "started"
+    assert Hand.objects.filter(table=table).count() == 1

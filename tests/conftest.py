@@ -132,3 +132,15 @@ def play():
     from tests.tables import helpers
 
     return helpers
+
+
+@pytest.fixture(autouse=True)
+def fresh_channel_layer():
+    """Each test gets its own channel layer, as each server process has one on its one event
+    loop. (A Redis layer kept from an earlier test's loop still holds locks bound to it: a
+    receive that test left waiting on Redis.)"""
+    from channels.layers import channel_layers
+
+    channel_layers.backends.clear()
+    yield
+    channel_layers.backends.clear()

@@ -12,6 +12,10 @@ Measured for ``--seconds``:
 - cores and ms/act: the CPU time the server processes used (``/proc``), per second and per
   accepted action (everything included: hands dealt, sockets, the croupier).
 
+Measuring starts once every socket has its state, hands are being played and
+``--warm-up`` seconds more (default ``WARM_UP_SECONDS``) have passed: the tables are all
+set up at one moment, so at first their hands are dealt, and their players act, in step.
+
 Players think before each decision for a time drawn uniformly from ``--think`` (default
 0.5-1.5 s, a fair model of people at a table; the think time is not part of the latency);
 ``--think 0`` has them act the moment it is their turn, which measures the saturation
@@ -31,6 +35,7 @@ example routes a table's sockets, so half the tables live on each). Only 127.0.0
     .venv/bin/python bench/bench_load.py                      # both set-ups, 25/50/100 tables
     .venv/bin/python bench/bench_load.py --setup embedded --tables 25 --think 0   # saturation
     .venv/bin/python bench/bench_load.py --setup redis --tables 100,150 --seconds 20
+    .venv/bin/python bench/bench_load.py --tables 100 --runs 5   # median p99 of five runs
     .venv/bin/python bench/bench_load.py --setup embedded --tables 100 --profile
 
 ``--profile`` samples the first server with py-spy (all threads) while the game is measured and
@@ -48,6 +53,7 @@ import asyncio
 import json
 import os
 import random
+import statistics
 import subprocess
 import sys
 import tempfile
@@ -71,6 +77,9 @@ from tests.load.harness import (  # noqa: E402
 
 MAX_TABLES = 200
 MAX_SECONDS = 120
+WARM_UP_SECONDS = 10
+#: This run's warm-up (``--warm-up``), handed to the client processes.
+warm_up_seconds = WARM_UP_SECONDS
 PLAYERS = 6
 BUY_IN = 200
 
@@ -134,7 +143,7 @@ def think_range(text: str) -> tuple[float, float]:
 
 
 async def play_tables(urls: list[str], tables: list[dict], seconds: float,
-                      think: tuple[float, float], go) -> dict:
+                      think: tuple[float, float], go, warm_up: float = WARM_UP_SECONDS) -> dict:
     """Play ``tables`` (6 clients each, spread over ``urls``); ``await go()`` between the
     warm-up and the measured ``seconds``. Returns the latencies (s) of accepted actions."""
     from websockets.exceptions import ConnectionClosed
@@ -159,12 +168,16 @@ async def play_tables(urls: list[str], tables: list[dict], seconds: float,
             clients.append(client)
     stop = asyncio.Event()
     tasks = [asyncio.ensure_future(c.run(stop)) for c in clients]
-    # Warm up until every socket has its first state and hands are being played.
+    # Warm up until every socket has its first state and hands are being played, then for
+    # ``warm_up`` seconds more: every table was set up at the same moment, so their first
+    # hands start, and their players act, in step (a burst no real room sees); measure once
+    # the tables have drifted apart, as in a room where tables fill one by one.
     deadline = time.monotonic() + 120
     while any(not c.versions for c in clients) or len(tracker.latencies) < len(tables):
         if time.monotonic() > deadline:
             raise TimeoutError("clients did not all get a state within 120 s")
         await asyncio.sleep(0.1)  # benchmark pacing, not a test
+    await asyncio.sleep(warm_up)
     await go()
     tracker.latencies.clear()
     start = time.perf_counter()
@@ -199,7 +212,8 @@ def worker_main(spec: dict) -> None:
         out = asyncio.run(play_echo(spec["urls"], spec["tables"], spec["seconds"], go))
     else:
         out = asyncio.run(play_tables(spec["urls"], spec["tables"], spec["seconds"],
-                                      tuple(spec["think"]), go))
+                                      tuple(spec["think"]), go,
+                                      spec.get("warm_up", WARM_UP_SECONDS)))
     print("RESULT " + json.dumps(out), flush=True)
 
 
@@ -218,7 +232,7 @@ async def run_workers(kind: str, servers: list[Server], world: dict, seconds: fl
     procs = []
     for w in range(workers):
         spec = {"kind": kind, "urls": urls, "tables": tables[w::workers], "seconds": seconds,
-                "think": list(think)}
+                "think": list(think), "warm_up": warm_up_seconds}
         procs.append(await asyncio.create_subprocess_exec(
             PYTHON, str(Path(__file__).resolve()), "--worker", json.dumps(spec), cwd=ROOT,
             stdin=asyncio.subprocess.PIPE, stdout=asyncio.subprocess.PIPE, limit=2**26,
@@ -354,13 +368,23 @@ def main() -> None:
                         help="seconds each player thinks before each decision, drawn uniformly"
                              " from LOW-HIGH (default 0.5-1.5, like a person); 0: act at once"
                              " (the saturation throughput)")
+    parser.add_argument("--warm-up", type=float, default=WARM_UP_SECONDS,
+                        help="seconds of play before measuring, once hands are under way"
+                             f" (default {WARM_UP_SECONDS}; 0 measures the start, when every"
+                             " table deals in step)")
     parser.add_argument("--workers", type=int, default=2,
                         help="client processes (tables split between them)")
+    parser.add_argument("--runs", type=int, default=1,
+                        help="measure each set-up and table count this many times, each on"
+                             " fresh servers and a fresh database, and print the median p99"
+                             " (on a shared 2-core machine one run's p99 moves a lot)")
     parser.add_argument("--worker", help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.worker:
         worker_main(json.loads(args.worker))
         return
+    global warm_up_seconds
+    warm_up_seconds = max(0.0, args.warm_up)
     think = think_range(args.think)
     counts = [min(int(n), MAX_TABLES) for n in args.tables.split(",")]
     seconds = min(args.seconds, MAX_SECONDS)
@@ -372,15 +396,27 @@ def main() -> None:
           f" | {'p99 ratio':>9}")
     for setup in setups:
         for n in counts:
-            game, echo, prof = run_setup(setup, n, seconds, args.profile, think, args.workers)
-            ratio = game["p99"] / echo["p99"] if echo["p99"] else float("nan")
-            per_action = 1000 * game["cpu"] / game["per_s"] if game["per_s"] else float("nan")
-            print(f"{setup:9} {n:6d} {n * PLAYERS:7d} | {game['per_s']:10.1f} {game['p50']:6.1f}m"
-                  f" {game['p95']:6.1f}m {game['p99']:6.1f}m {game['cpu']:5.2f} {per_action:6.1f}"
-                  f" | {echo['per_s']:10.1f}"
-                  f" {echo['p50']:5.1f}m {echo['p99']:5.1f}m | {ratio:9.1f}", flush=True)
-            if prof and Path(prof).exists():
-                print_profile(Path(prof))
+            p99s = []
+            for _ in range(max(1, args.runs)):
+                game, echo, prof = run_setup(setup, n, seconds, args.profile, think,
+                                             args.workers)
+                p99s.append(game["p99"])
+                print_row(setup, n, game, echo)
+                if prof and Path(prof).exists():
+                    print_profile(Path(prof))
+            if len(p99s) > 1:
+                print(f"{setup:9} {n:6d} game p99 over {len(p99s)} runs: median"
+                      f" {statistics.median(p99s):.1f} ms (from {min(p99s):.1f} to"
+                      f" {max(p99s):.1f} ms)", flush=True)
+
+
+def print_row(setup: str, tables: int, game: dict, echo: dict) -> None:
+    ratio = game["p99"] / echo["p99"] if echo["p99"] else float("nan")
+    per_action = 1000 * game["cpu"] / game["per_s"] if game["per_s"] else float("nan")
+    print(f"{setup:9} {tables:6d} {tables * PLAYERS:7d} | {game['per_s']:10.1f}"
+          f" {game['p50']:6.1f}m {game['p95']:6.1f}m {game['p99']:6.1f}m {game['cpu']:5.2f}"
+          f" {per_action:6.1f} | {echo['per_s']:10.1f} {echo['p50']:5.1f}m {echo['p99']:5.1f}m"
+          f" | {ratio:9.1f}", flush=True)
 
 
 def print_profile(path: Path, top: int = 25) -> None:

@@ -242,8 +242,9 @@ def write_executor(table_id: int) -> ThreadPoolExecutor | None:
     Channels share. A server database takes writes to different tables at once: each table
     then has one of ``POKER_WRITE_THREADS`` threads (by its id), so its own writes stay in
     order while other tables' go on beside them, each service holding its table's row lock
-    as it does against another server process. (On one thread, every action of every table
-    queued behind the others' round trips to PostgreSQL: the p99 at 100 tables.)
+    as it does against another server process (on one thread, every action waits for the
+    other tables' round trips to PostgreSQL; the load benchmark's p99 moves too much between
+    runs to show either way, see the README).
     """
     from django.conf import settings
     from django.db import connections

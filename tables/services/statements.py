@@ -54,11 +54,7 @@ def lock_row(model: type[models.Model], pk, *, skip_locked: bool = False):
         if skip_locked and model._default_manager.filter(pk=pk).exists():
             return None  # held by another transaction
         raise model.DoesNotExist(f"{model.__name__} matching query does not exist.")
-    if converters:
-        row = list(row)
-        for index, (functions, expression) in converters.items():
-            for function in functions:
-                row[index] = function(row[index], expression, connection)
+    (row,) = _converted([row], converters, connection)
     return model.from_db(connection.alias, names, row)
 
 

@@ -127,24 +127,19 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
         DATABASES["default"]["TEST"] = {"NAME": os.environ["TEST_DATABASE_NAME"]}
 
 REDIS_URL = os.environ.get("REDIS_URL", "")
-#: Seconds a Redis read may wait (more than channels-redis's 5-second blocking pops).
-REDIS_SOCKET_TIMEOUT = 30
 if REDIS_URL:
+    # channels-redis's pub/sub layer: a change is one PUBLISH that Redis hands to every
+    # process following the table (each follows it on one connection it already reads),
+    # where the list-based layer took three round trips and a script per group_send and a
+    # blocking pop per process to get it back: at 100 tables about a quarter of the server's
+    # CPU per action (README, "Load tests and the benchmark"). It keeps nothing for a
+    # process that is not listening: what a Redis restart drops, each process's feeds catch
+    # up from the database (``tables.consumers.TableFeed.catch_up``).
     CHANNEL_LAYERS = {
         "default": {
-            "BACKEND": "channels_redis.core.RedisChannelLayer",
+            "BACKEND": "channels_redis.pubsub.RedisPubSubChannelLayer",
             "CONFIG": {
-                # redis-py's pool refuses ("Too many connections") rather than waits beyond
-                # its default of 100 per process: hundreds of sockets joining their groups
-                # at once (a restart, the load benchmark) need more.
-                # socket_timeout: redis-py 8 gives up reading after 5 s by default, exactly
-                # the time channels-redis's blocking pops wait for a message; a busy process
-                # lost that race and its idle sockets died with "Timeout reading". 30 s still
-                # tells a dead connection.
-                "hosts": [{"address": REDIS_URL,
-                           "socket_timeout": REDIS_SOCKET_TIMEOUT,
-                           "max_connections": int(os.environ.get("REDIS_MAX_CONNECTIONS",
-                                                                 "1000"))}],
+                "hosts": [{"address": REDIS_URL}],
                 "prefix": os.environ.get("CHANNEL_PREFIX", "asgi"),
             },
         }

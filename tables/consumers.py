@@ -46,7 +46,7 @@ from tables.presenters import (
     viewer_player,
 )
 from tables.services.errors import ServiceError
-from tables.services.events import local_listeners, table_group
+from tables.services.events import local_listeners, table_changed_event, table_group
 
 log = logging.getLogger(__name__)
 
@@ -296,16 +296,28 @@ class TableFeed:
     and the feed hands it to each of its sockets in turn, in order. Sockets ``join`` once
     the subscription is in place (so they miss nothing after it) and ``leave`` on
     disconnect; the last one out ends the subscription. Each join adds the feed to the group
-    again (a Redis that restarted has forgotten it, and the sockets it cut off reconnect). If
-    the channel layer fails under the feed itself, its sockets are closed: browsers reconnect
-    and subscribe again, as they would if each socket had failed on its own.
+    again (a no-op while it is there). If the channel layer fails under the feed itself, its
+    sockets are closed: browsers reconnect and subscribe again, as they would if each socket
+    had failed on its own.
+
+    Over Redis a message can be lost without anything failing here: pub/sub keeps nothing
+    for a process that was not listening (a Redis restart, which redis-py's subscriptions
+    outlive, or a publish that failed after its change committed). So every
+    ``CATCH_UP_SECONDS`` each process reads the versions of the tables it follows, in one
+    query, and hands a feed that is behind the change it missed (``catch_up``).
     """
 
+    #: Seconds between a process's checks that its feeds missed no change (over Redis).
+    CATCH_UP_SECONDS = 2.0
+    #: event loop -> its catch-up task (while it has feeds).
+    catch_up_tasks: dict = {}
     #: (event loop, channel layer, table id) -> feed
     feeds: dict[tuple, TableFeed] = {}
 
     def __init__(self, key: tuple, layer, table_id: int) -> None:
-        self.key, self.layer, self.group = key, layer, table_group(table_id)
+        self.key, self.layer, self.table_id = key, layer, table_id
+        self.group = table_group(table_id)
+        self.version = 0  # the newest version handed to its sockets
         self.sockets: set = set()
         self.ready = asyncio.get_running_loop().create_future()
         self.channel = ""
@@ -322,6 +334,8 @@ class TableFeed:
             feed.task = asyncio.ensure_future(feed._run())
         feed.sockets.add(consumer)
         consumer.feed = feed
+        if not isinstance(layer, _InMemoryChannelLayer):  # one process: nothing is lost
+            cls._catch_up_running()
         try:
             await asyncio.shield(feed.ready)
             if existing and not feed.task.done():
@@ -334,11 +348,56 @@ class TableFeed:
 
     async def dispatch(self, event: dict) -> None:
         """Hand ``table.changed`` to each socket in turn (each skips a version it has sent)."""
+        self.saw(event.get("version", 0))
         for consumer in list(self.sockets):
             try:
                 await consumer.table_changed(event)
             except Exception:  # one broken socket must not starve the others
                 log.exception("table %s: update not sent", self.group)
+
+    def saw(self, version: int) -> None:
+        """Its sockets have been handed ``version`` (or are being handed it)."""
+        self.version = max(self.version, version)
+
+    @classmethod
+    async def catch_up(cls) -> int:
+        """Hand each feed of this event loop that is behind the database the change it did
+        not hear of: one query for every table followed here. Returns how many were behind."""
+        loop = asyncio.get_running_loop()
+        feeds = [feed for (feed_loop, _, _), feed in list(cls.feeds.items())
+                 if feed_loop is loop and feed.ready.done() and not feed.task.done()]
+        if not feeds:
+            return 0
+        versions = await read_async(_table_versions)([feed.table_id for feed in feeds])
+        behind = [feed for feed in feeds if versions.get(feed.table_id, 0) > feed.version]
+        for feed in behind:
+            log.info("%s: caught up with version %s, which the channel layer did not bring",
+                     feed.group, versions[feed.table_id])
+            await feed.dispatch(table_changed_event(feed.table_id, versions[feed.table_id]))
+        return len(behind)
+
+    @classmethod
+    def _catch_up_running(cls) -> None:
+        loop = asyncio.get_running_loop()
+        task = cls.catch_up_tasks.get(loop)
+        if task is None or task.done():
+            cls.catch_up_tasks[loop] = loop.create_task(cls._catch_up_while_following())
+
+    @classmethod
+    async def _catch_up_while_following(cls) -> None:
+        loop = asyncio.get_running_loop()
+        try:
+            while any(key[0] is loop for key in cls.feeds):
+                await asyncio.sleep(cls.CATCH_UP_SECONDS)
+                try:
+                    await cls.catch_up()
+                except DatabaseError:
+                    log.warning("catch-up skipped: database unreachable")
+                except Exception:
+                    log.exception("catch-up failed")
+        finally:
+            if cls.catch_up_tasks.get(loop) is asyncio.current_task():
+                del cls.catch_up_tasks[loop]
 
     @classmethod
     def changed_here(cls, event: dict) -> None:
@@ -393,6 +452,10 @@ class TableFeed:
                     await consumer.close(code=1011)
                 except Exception:
                     pass
+
+
+def _table_versions(table_ids: list[int]) -> dict[int, int]:
+    return dict(Table.objects.filter(pk__in=table_ids).values_list("pk", "version"))
 
 
 def _viewer(user):
@@ -466,6 +529,7 @@ class TableConsumer(AsyncWebsocketConsumer):
         # The version after joining the feed: anything later reaches us as table.changed.
         found = await read_async(self._table_row)()
         await self.send_state(version=found[0] if found else 0)
+        self.feed.saw(self.sent_version)
 
     def _table_row(self):
         return Table.objects.filter(pk=self.table_id).values_list("version", "created_at").first()

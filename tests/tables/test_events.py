@@ -3,7 +3,6 @@
 import asyncio
 
 import pytest
-from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
 from django.db import transaction
 
@@ -16,9 +15,13 @@ pytestmark = pytest.mark.django_db
 
 @pytest.fixture
 def listen(table):
+    """A subscriber to the table's group on an event loop of its own, kept for the whole
+    test: a pub/sub layer's subscription lives on its loop's connection (what is published
+    meanwhile waits there), so subscribing and receiving must use the same loop."""
     layer = get_channel_layer()
-    channel = async_to_sync(layer.new_channel)()
-    async_to_sync(layer.group_add)(table_group(table.pk), channel)
+    loop = asyncio.new_event_loop()
+    channel = loop.run_until_complete(layer.new_channel())
+    loop.run_until_complete(layer.group_add(table_group(table.pk), channel))
 
     async def _receive_all():
         events = []
@@ -28,8 +31,9 @@ def listen(table):
             except asyncio.TimeoutError:
                 return events
 
-    yield async_to_sync(_receive_all)
-    async_to_sync(layer.group_discard)(table_group(table.pk), channel)
+    yield lambda: loop.run_until_complete(_receive_all())
+    loop.run_until_complete(layer.group_discard(table_group(table.pk), channel))
+    loop.close()
 
 
 def test_changes_are_published_on_commit_with_the_new_version(

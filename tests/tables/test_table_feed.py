@@ -5,7 +5,8 @@ under it closes the sockets so that browsers reconnect (and subscribe again)."""
 import asyncio
 
 import pytest
-from channels.layers import get_channel_layer
+from channels.layers import InMemoryChannelLayer, get_channel_layer
+from django.conf import settings
 
 from tables.consumers import TableFeed
 from tables.services import seat_take
@@ -26,11 +27,24 @@ def cookies(players, table):
     return [session_cookie(p.user) for p in players]
 
 
+def in_process(layer) -> bool:
+    return isinstance(layer, InMemoryChannelLayer)
+
+
 async def group_members(layer, group: str) -> int:
-    if hasattr(layer, "groups"):  # the in-memory layer
+    """How many subscribers the group has: channels in the in-memory layer; on Redis, the
+    connections subscribed to the group's pub/sub channel (one per process that follows it)."""
+    if in_process(layer):
         return len(layer.groups.get(group, {}))
-    async with layer.connection(layer.consistent_hash(group)) as connection:  # Redis
-        return await connection.zcard(layer._group_key(group))
+    from redis.asyncio import Redis
+
+    prefix = settings.CHANNEL_LAYERS["default"]["CONFIG"].get("prefix", "asgi")
+    client = Redis.from_url(settings.REDIS_URL)
+    try:
+        ((_, count),) = await client.pubsub_numsub(f"{prefix}__group__{group}")
+    finally:
+        await client.aclose()
+    return count
 
 
 def feed_of(table) -> TableFeed | None:
@@ -121,7 +135,7 @@ async def test_a_change_made_here_reaches_this_processs_sockets_without_the_roun
     await write_async(table.pk, lambda: seat_take(
         table=table, player=players[1], buy_in=200, seat_number=1))()
     assert [group for group, _ in sent] == [table_group(table.pk)]  # the others still hear
-    if hasattr(layer, "groups"):  # in-process layer: only the layer delivers
+    if in_process(layer):  # only the layer delivers
         dispatched = []
         monkeypatch.setattr(feed, "dispatch", lambda event: dispatched.append(event))
         TableFeed.changed_here(sent[0][1])
@@ -159,3 +173,38 @@ async def test_an_update_that_overtakes_the_first_frame_is_not_undone_by_it(
     assert reads[0] < reads[1]
     assert socket.version == reads[1]  # the last frame is the newer one
     await socket.close()
+
+
+async def test_a_change_the_layer_never_brought_is_caught_up_from_the_database(table, cookies):
+    """A lost message (pub/sub keeps nothing for a process that was not listening, e.g. while
+    Redis restarted) leaves no socket behind: the catch-up hands the feed the change."""
+    from tables.models import Table
+
+    socket = await Socket("alice", communicator(table.pk, cookies[0])).connect()
+    feed = feed_of(table)
+    assert await TableFeed.catch_up() == 0  # nothing missed yet
+    missed = socket.version + 1
+    await Table.objects.filter(pk=table.pk).aupdate(version=missed)  # committed, never sent
+    assert await TableFeed.catch_up() == 1
+    await socket.until_version(missed, timeout=5)
+    assert feed.version == missed
+    assert await TableFeed.catch_up() == 0  # once
+    await socket.close()
+
+
+async def test_over_redis_every_process_catches_up_on_its_own(table, cookies, monkeypatch):
+    from tables.models import Table
+
+    monkeypatch.setattr(TableFeed, "CATCH_UP_SECONDS", 0.1)
+    socket = await Socket("alice", communicator(table.pk, cookies[0])).connect()
+    loop = asyncio.get_running_loop()
+    if in_process(get_channel_layer()):  # one process: no message can be lost
+        assert loop not in TableFeed.catch_up_tasks
+    else:
+        missed = socket.version + 1
+        await Table.objects.filter(pk=table.pk).aupdate(version=missed)
+        await socket.until_version(missed, timeout=5)
+        task = TableFeed.catch_up_tasks[loop]
+    await socket.close()
+    if not in_process(get_channel_layer()):
+        await asyncio.wait_for(task, 5)  # it ends with the last feed of the process

@@ -258,6 +258,7 @@ def _after_change(table: Table, hand: Hand, state, before, decisions: list,
         table.next_hand_at = now + timedelta(seconds=settings.POKER_HAND_PAUSE_SECONDS)
         changed += ("next_hand_at",)
     else:
+        statements.commit_without_waiting_for_the_disk(Table)
         table.action_deadline = now + timedelta(seconds=table.action_seconds)
         # At the version table_touch is about to write, and before it publishes the change.
         hand_cache.remember_on_commit(table, table.version + 1, hand, decisions)

@@ -25,6 +25,25 @@ def _connection(model: type[models.Model]):
     return connections[router.db_for_write(model)]
 
 
+def commit_without_waiting_for_the_disk(model: type[models.Model]) -> None:
+    """Let the caller's transaction commit without waiting for its log record to reach the
+    disk: PostgreSQL's ``synchronous_commit = off``, for this transaction only.
+
+    For the moves of a hand still being played (``hands._after_change``), the bulk of all
+    writes: a crash of the database server itself (not of a server process) can then undo
+    its last fraction of a second of them, whole transactions only, so the hand resumes a
+    move or two earlier with every chip where it was. A hand's end and every movement of a
+    bankroll keep waiting for the disk. Waiting on every move held the table's write thread
+    and put the flushes' hiccups into every action's latency (median p99 at 100 tables
+    about a third lower without; README, "Load tests and the benchmark"). SQLite in WAL mode
+    with ``synchronous=NORMAL`` (the embedded set-up) already commits this way.
+    """
+    connection = _connection(model)
+    if connection.vendor == "postgresql":
+        with connection.cursor() as cursor:
+            cursor.execute("SET LOCAL synchronous_commit TO OFF")
+
+
 def lock_row(model: type[models.Model], pk, *, skip_locked: bool = False):
     """``model.objects.select_for_update().get(pk=pk)`` (on SQLite the transaction itself
     holds the write lock: ``transaction_mode = IMMEDIATE``).

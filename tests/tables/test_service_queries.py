@@ -17,6 +17,7 @@ statements (``SAVEPOINT`` / ``RELEASE``), as ``BEGIN`` / ``COMMIT`` are in produ
 """
 
 import pytest
+from django.db import connection
 
 from tables.models import Hand, Player, Seat, Table
 from tables.selectors import hand_state
@@ -24,14 +25,17 @@ from tables.services import hand_act, hand_start, seat_take
 
 pytestmark = pytest.mark.django_db
 
+#: On PostgreSQL a move of a hand still being played also says it need not wait for the disk
+#: (``statements.commit_without_waiting_for_the_disk``); a hand's end waits.
+NO_WAIT = 1 if connection.vendor == "postgresql" else 0
 #: savepoint, table lock, hand, action log, INSERT action, <= 1 seat UPDATE, table UPDATE,
 #: release.
-ACTION_QUERIES = 8
-#: ACTION_QUERIES + hand UPDATE, PlayerHand INSERT, SELECT the seats that bust or leave.
-HAND_END_QUERIES = ACTION_QUERIES + 3
+ACTION_QUERIES = 8 + NO_WAIT
+#: The same + hand UPDATE, PlayerHand INSERT, SELECT the seats that bust or leave.
+HAND_END_QUERIES = 8 + 3
 #: savepoint, table lock, latest hand, seats, INSERT hand, one seat UPDATE, table UPDATE,
 #: release.
-DEAL_QUERIES = 8
+DEAL_QUERIES = 8 + NO_WAIT
 
 
 def statements(captured, prefix: str) -> int:
@@ -136,3 +140,40 @@ def test_a_hand_that_busts_a_player_costs_one_delete_more(
     assert Seat.objects.count() == 1
     assert statements(captured, 'UPDATE "tables_seat"') == 1  # loser and winner at once
     assert statements(captured, 'DELETE FROM "tables_seat"') == 1
+
+
+def synchronous_commit() -> str:
+    with connection.cursor() as cursor:
+        cursor.execute("SHOW synchronous_commit")
+        return cursor.fetchone()[0]
+
+
+def as_a_new_transaction_starts() -> None:
+    """Inside the test's transaction each service's is a savepoint, so what a service set
+    for its transaction (``SET LOCAL``) is still in force when it returns: set it back."""
+    with connection.cursor() as cursor:
+        cursor.execute("SET LOCAL synchronous_commit TO ON")
+
+
+@pytest.mark.postgres
+def test_only_the_moves_of_a_running_hand_commit_without_waiting_for_the_disk(
+    make_player, make_table
+):
+    table = make_table()
+    seat_players(make_player, table, 2)
+    assert synchronous_commit() == "on"  # buy-ins (bankrolls) wait for the disk
+    hand = hand_start(table=table)
+    assert synchronous_commit() == "off"  # the deal
+    as_a_new_transaction_starts()
+    kwargs, ends = ready(hand, "call")
+    assert not ends
+    hand_act(**kwargs)
+    assert synchronous_commit() == "off"  # a move, the hand goes on
+    as_a_new_transaction_starts()
+    kwargs, _ = ready(hand, f"raise {hand_state(hand).legal.min_raise_to}")
+    hand_act(**kwargs)
+    as_a_new_transaction_starts()
+    kwargs, ends = ready(hand, "fold")
+    assert ends
+    hand_act(**kwargs)
+    assert synchronous_commit() == "on"  # the hand's end: stacks, results, cash-outs

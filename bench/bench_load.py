@@ -38,9 +38,10 @@ example routes a table's sockets, so half the tables live on each). Only 127.0.0
     .venv/bin/python bench/bench_load.py --tables 100 --runs 5   # median p99 of five runs
     .venv/bin/python bench/bench_load.py --setup embedded --tables 100 --profile
 
-``--profile`` samples the first server with py-spy (all threads) while the game is measured and
-prints where the time goes: the functions most often on top of the stack (self time) and the
-project functions most often anywhere on it (inclusive time).
+``--profile`` samples the first server with py-spy while the game is measured, only the thread
+holding the GIL (a server process is bound by it: its CPU time, not its waits), and prints where
+that time goes: the functions most often on top of the stack (self time) and the project
+functions most often anywhere on it (inclusive time).
 PostgreSQL comes from ``DATABASE_URL`` (default ``postgres://postgres@127.0.0.1:5432/test``:
 a new database is created next to it and dropped afterwards); Redis is a private
 ``redis-server`` on a free port.
@@ -244,7 +245,7 @@ async def run_workers(kind: str, servers: list[Server], world: dict, seconds: fl
     spy = None
     if profile:
         spy = subprocess.Popen(
-            [str(Path(PYTHON).parent / "py-spy"), "record", "--nonblocking", "-r", "50",
+            [str(Path(PYTHON).parent / "py-spy"), "record", "--nonblocking", "--gil", "-r", "50",
              "-d", str(int(seconds)), "-f", "raw", "-o", profile,
              "-p", str(servers[0].proc.pid)],
             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,

@@ -108,11 +108,15 @@ class SeatRow:
     player: SeatedPlayer
 
 
-def table_and_seats(table_id: int) -> tuple[Table | None, list[SeatRow]]:
+def table_and_seats(table_id: int,
+                    known: Table | None = None) -> tuple[Table | None, list[SeatRow]]:
     """A table and its seats with their players, in no particular order: one compiled query
-    (two for a table nobody sits at). ``(None, [])`` when there is no such table."""
+    (two for a table nobody sits at, unless the caller ``known`` its row). ``(None, [])``
+    when there is no such table."""
     rows = statements.select_values(Seat, "snapshot-seats", _seats_query, table_id)
     if not rows:
+        if known is not None:
+            return known, []
         return statements.select_first(Table, "snapshot-table", _table_query, table_id), []
     table_columns = _table_columns()
     table = Table.from_db(router.db_for_read(Table), table_columns, rows[0][-len(table_columns):])
@@ -477,11 +481,11 @@ def load_snapshot(table: Table | int, previous: Snapshot | None = None) -> Snaps
         return following
     # The table row with the seats (one query), so the snapshot is never older than its
     # version; a Table given by the caller was read before.
-    found, seats = table_and_seats(table.pk if isinstance(table, Table) else table)
-    if found is None:
+    given = table if isinstance(table, Table) else None
+    table, seats = table_and_seats(given.pk if given else table, known=given)
+    if table is None:
         return None
-    if not isinstance(table, Table):
-        table = found
+    table = given or table
     if (previous is not None and previous.running and table.action_deadline is not None
             and previous.created_at == table.created_at):
         played = hand_cache.peek(table)  # this process made the change

@@ -33,7 +33,7 @@ from django.db import transaction
 from tables.models import HandAction, Player, Seat, Table
 from tables.selectors import hand_decisions, hand_state
 from tables.services.errors import ServiceError
-from tables.services.locks import running_hand, table_lock, table_lock_unless_busy
+from tables.services.locks import running_hand, table_lock
 
 #: Seconds the time bank adds each time the deadline passes (while the bank lasts).
 TIME_BANK_CHUNK = 10
@@ -141,7 +141,7 @@ def clock_tick(*, table: Table | int, now: datetime, skip_busy: bool = False) ->
     from tables.services.hands import hand_act, hand_start
 
     with transaction.atomic():
-        table = table_lock_unless_busy(table) if skip_busy else table_lock(table)
+        table = table_lock(table, skip_locked=skip_busy)
         if table is None or table.status == Table.Status.CLOSED:
             return None
         hand = running_hand(table)

@@ -7,21 +7,16 @@ from tables.services import statements
 from tables.services.errors import TableNotOpen
 
 
-def table_lock(table: Table | int) -> Table:
+def table_lock(table: Table | int, *, skip_locked: bool = False) -> Table | None:
     """Lock the table row (``SELECT ... FOR UPDATE``) and return a fresh copy of it.
 
     Call inside ``transaction.atomic()``. On SQLite the transaction itself holds the write
-    lock (``transaction_mode = IMMEDIATE`` in settings).
+    lock (``transaction_mode = IMMEDIATE`` in settings). ``skip_locked``: None at once if
+    another transaction holds the row (on PostgreSQL; SQLite's writers queue for the whole
+    database instead).
     """
     pk = table.pk if isinstance(table, Table) else table
-    return statements.lock_row(Table, pk)
-
-
-def table_lock_unless_busy(table: Table | int) -> Table | None:
-    """``table_lock``, or None at once if another transaction holds the table row (on
-    PostgreSQL; SQLite's writers queue for the whole database instead)."""
-    pk = table.pk if isinstance(table, Table) else table
-    return statements.lock_row(Table, pk, skip_locked=True)
+    return statements.lock_row(Table, pk, skip_locked=skip_locked)
 
 
 def require_open(table: Table) -> None:

@@ -172,9 +172,13 @@ def select_first(model, key: str, build, *params):
     """``build(*params).first()`` for a query of whole model rows (no ``only``/``defer``/
     ``select_related``; ``build`` includes its ordering and limit), or None."""
     connection, sql, converters, compiler = _compiled_select(model, key, build, params)
-    names = [field.attname for field in model._meta.concrete_fields]
-    if len(names) != len(compiler.select):
-        raise ValueError(f"{key}: not a query of whole {model.__name__} rows")
+    names_key = (connection.alias, connection.vendor, "names", key)
+    names = _compiled.get(names_key)
+    if names is None:
+        names = [field.attname for field in model._meta.concrete_fields]
+        if len(names) != len(compiler.select):
+            raise ValueError(f"{key}: not a query of whole {model.__name__} rows")
+        _compiled[names_key] = names
     with connection.cursor() as cursor:
         cursor.execute(sql, params)
         row = cursor.fetchone()

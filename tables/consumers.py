@@ -304,7 +304,9 @@ class TableFeed:
     for a process that was not listening (a Redis restart, which redis-py's subscriptions
     outlive, or a publish that failed after its change committed). So every
     ``CATCH_UP_SECONDS`` each process reads the versions of the tables it follows, in one
-    query, and hands a feed that is behind the change it missed (``catch_up``).
+    query, and hands a feed that is still behind a version it was already behind at the
+    previous pass the change it missed (``catch_up``): a message merely on its way is not
+    sent twice.
     """
 
     #: Seconds between a process's checks that its feeds missed no change (over Redis).
@@ -318,6 +320,7 @@ class TableFeed:
         self.key, self.layer, self.table_id = key, layer, table_id
         self.group = table_group(table_id)
         self.version = 0  # the newest version handed to its sockets
+        self.awaited = 0  # a version the last catch-up pass found it had not been handed
         self.sockets: set = set()
         self.ready = asyncio.get_running_loop().create_future()
         self.channel = ""
@@ -361,20 +364,30 @@ class TableFeed:
 
     @classmethod
     async def catch_up(cls) -> int:
-        """Hand each feed of this event loop that is behind the database the change it did
-        not hear of: one query for every table followed here. Returns how many were behind."""
+        """One pass: hand each feed of this event loop that is behind the database, and was
+        already behind at the previous pass, the change it did not hear of (one query for
+        every table followed here). Returns how many were handed one."""
         loop = asyncio.get_running_loop()
         feeds = [feed for (feed_loop, _, _), feed in list(cls.feeds.items())
                  if feed_loop is loop and feed.ready.done() and not feed.task.done()]
         if not feeds:
             return 0
         versions = await read_async(_table_versions)([feed.table_id for feed in feeds])
-        behind = [feed for feed in feeds if versions.get(feed.table_id, 0) > feed.version]
-        for feed in behind:
+        lost = []
+        for feed in feeds:
+            current = versions.get(feed.table_id, 0)
+            if current <= feed.version:
+                feed.awaited = 0
+            elif feed.awaited and feed.version < feed.awaited:
+                lost.append((feed, current))  # a whole pass later: not on its way
+            else:
+                feed.awaited = current  # committed just now, its message may be on its way
+        for feed, current in lost:
             log.info("%s: caught up with version %s, which the channel layer did not bring",
-                     feed.group, versions[feed.table_id])
-            await feed.dispatch(table_changed_event(feed.table_id, versions[feed.table_id]))
-        return len(behind)
+                     feed.group, current)
+            feed.awaited = 0
+            await feed.dispatch(table_changed_event(feed.table_id, current))
+        return len(lost)
 
     @classmethod
     def _catch_up_running(cls) -> None:

@@ -471,6 +471,15 @@ def _table_versions(table_ids: list[int]) -> dict[int, int]:
     return dict(Table.objects.filter(pk__in=table_ids).values_list("pk", "version"))
 
 
+def _request_id(value):
+    """A request's ``id`` as its answer echoes it: a number or a short text, else None."""
+    if isinstance(value, bool):
+        return None
+    if isinstance(value, int) or (isinstance(value, str) and len(value) <= 64):
+        return value
+    return None
+
+
 def _viewer(user):
     """(player, table-independent) for a socket's user: resolved once at connect."""
     return viewer_player(user)
@@ -523,6 +532,7 @@ class TableConsumer(AsyncWebsocketConsumer):
         self.tokens = float(RATE_BURST)
         self.last_refill = time.monotonic()
         self.refused_in_a_row = 0
+        self.request_id = None  # of the request being answered (``answer``)
         self.json_state = b"state=json" in self.scope.get("query_string", b"")
         self.message_shown = True  # a reconnecting page may still show an earlier message
         self.bankroll, self.bankroll_read_at = None, 0.0
@@ -609,11 +619,16 @@ class TableConsumer(AsyncWebsocketConsumer):
         return self.bankroll
 
     async def answer(self, message: str, error: bool = True):
-        """Tell this socket alone how its request went (nothing for a silent success)."""
+        """Tell this socket alone how its request went (nothing for a silent success).
+
+        A ``?state=json`` socket gets an answer to every request, with the request's ``id``
+        if it gave one (a number or a text of up to 64 characters): a client with several
+        requests in flight tells which one was answered."""
         if getattr(self, "json_state", False):
-            await self.send(
-                text_data=json.dumps({"type": "answer", "message": message, "error": error})
-            )
+            answer = {"type": "answer", "message": message, "error": error}
+            if self.request_id is not None:
+                answer["id"] = self.request_id
+            await self.send(text_data=json.dumps(answer))
         elif message or self.message_shown:
             await self.send(text_data=render_message(message, oob=True, error=error))
             self.message_shown = bool(message)
@@ -628,6 +643,7 @@ class TableConsumer(AsyncWebsocketConsumer):
         return False
 
     async def receive(self, text_data=None, bytes_data=None):
+        self.request_id = None
         if bytes_data is not None:
             await self.answer("Binary frames are not understood.")
             return
@@ -650,6 +666,7 @@ class TableConsumer(AsyncWebsocketConsumer):
         if not isinstance(data, dict):
             await self.answer("A request is a JSON object: nothing was done.")
             return
+        self.request_id = _request_id(data.get("id"))
         async with self.answering:
             try:
                 message = await write_async(self.table_id, run_op)(

@@ -234,7 +234,7 @@ def server_env(db_url: str, redis_url: str | None, **extra) -> dict:
         "CHANNEL_PREFIX": f"load{secrets.token_hex(3)}",
         "POKER_HAND_PAUSE_SECONDS": "0.2",
         "LOAD_BOT_DELAY": "0.02,0.08",
-        "LOG_LEVEL": "WARNING",
+        "LOG_LEVEL": os.environ.get("LOAD_LOG_LEVEL", "WARNING"),
         "PYTHONUNBUFFERED": "1",
     }
     if redis_url:
@@ -316,6 +316,8 @@ class Client:
         self.versions: list[int] = []
         self.version_runs: list[list[int]] = [[]]
         self.sent: list[dict] = []
+        self.requests = 0  # actions sent, numbering their ids
+        self.awaiting: dict[int, dict] = {}  # id -> action sent on this socket, not answered
         self.refusals: list[str] = []
         self.answers = 0
         self.connects = 0
@@ -375,6 +377,7 @@ class Client:
         for sent in self.sent:
             if sent["accepted"] is None:
                 sent["lost"] = True
+        self.awaiting.clear()
 
     def _wake(self) -> None:
         """Wake whoever waits on this client's frames (``wait_for``)."""
@@ -393,13 +396,16 @@ class Client:
             frame = orjson.loads(raw)  # the load generator must stay light (bench_load)
             if frame.get("type") == "answer":
                 self.answers += 1
-                if frame.get("error") and frame.get("message"):
+                refused = bool(frame.get("error") and frame.get("message"))
+                if refused:
                     self.refusals.append(frame["message"])
-                    if self.sent and self.sent[-1].get("accepted") is None:
-                        self.sent[-1]["accepted"] = False
-                        self.tracker.refused(self.table_id, self.sent[-1]["version"])
-                elif self.sent and self.sent[-1].get("accepted") is None:
-                    self.sent[-1]["accepted"] = True
+                # Matched by id: a new state can prompt another action before the answer to
+                # the last one arrives.
+                sent = self.awaiting.pop(frame.get("id"), None)
+                if sent is not None and sent["accepted"] is None:
+                    sent["accepted"] = not refused
+                    if refused:
+                        self.tracker.refused(self.table_id, sent["version"])
                 self._wake()
                 continue
             if frame.get("type") != "state":
@@ -442,13 +448,29 @@ class Client:
         if self.last_state is not frame or self.quiet:
             return  # the table moved on while thinking
         action = self.bot.decide(view)
+        self.requests += 1
         message = {"op": "act", "hand": frame["hand"], "version": frame["version"],
-                   "kind": action.kind}
+                   "kind": action.kind, "id": self.requests}
         if action.kind == "raise":
             message["amount"] = action.amount
-        self.sent.append({**message, "accepted": None})
+        sent = {**message, "accepted": None}
+        self.sent.append(sent)
+        self.awaiting[message["id"]] = sent
         self.tracker.sent(self.table_id, frame["version"], time.perf_counter())
         await ws.send(json.dumps(message))
+
+
+def _waiting_for(clients: list[Client], tracker: Tracker) -> str:
+    """What is still missing, for a timeout's message: the actions not yet seen by every
+    client, and each client's newest version and actions without an answer."""
+    pending = {table: {version: sorted(c.name for c in waiting)
+                       for version, (_, waiting) in actions.items()}
+               for table, actions in tracker.pending.items() if actions}
+    unanswered = {c.name: [s for s in c.sent if s["accepted"] is None and not s.get("lost")]
+                  for c in clients}
+    return (f"actions not seen by every client (table: {{version: who}}): {pending}; newest "
+            f"version per client: { {c.name: c.versions[-1:] for c in clients} }; unanswered: "
+            f"{ {name: sent for name, sent in unanswered.items() if sent} }")
 
 
 async def play(clients: list[Client], tracker: Tracker, until, *, timeout: float, what: str,
@@ -469,10 +491,13 @@ async def play(clients: list[Client], tracker: Tracker, until, *, timeout: float
             client.quiet = True
         # The answer to an action and the update it causes are separate frames, and the
         # other sockets can have the update before the sender has its answer: wait for both.
-        await wait_for(
-            lambda: tracker.outstanding() == 0 and all(c.settled() for c in clients),
-            timeout=60, what="every client to get the last actions' updates and answers",
-            events=clients)
+        try:
+            await wait_for(
+                lambda: tracker.outstanding() == 0 and all(c.settled() for c in clients),
+                timeout=60, what="every client to get the last actions' updates and answers",
+                events=clients)
+        except TimeoutError as error:
+            raise TimeoutError(f"{error}: {_waiting_for(clients, tracker)}") from None
     finally:
         stop.set()
         if side is not None and not side.done():

@@ -285,3 +285,39 @@ async def test_a_watchers_bankroll_is_not_read_on_every_change(seated, monkeypat
         await sockets["carol"].until_version(seen + 1)
     assert reads.count(carol.pk) == 1 and alice.pk not in reads  # seated: with the snapshot
     await close_all(sockets)
+
+
+async def test_a_json_socket_answers_each_request_with_its_id(seated):
+    """Two requests in flight on a ``?state=json`` socket: each answer names its request."""
+    import json
+
+    from channels.testing import WebsocketCommunicator
+
+    from pokersite.asgi import application
+
+    table, players, cookies = seated
+    sockets = await open_sockets(table, cookies)
+    await start_hand(table, sockets)
+    name = await who_acts(table)
+    seen = sockets[name].version
+    comm = WebsocketCommunicator(
+        application, f"/ws/tables/{table.pk}/?state=json",
+        headers=[(b"host", b"testserver"), (b"origin", b"http://testserver"),
+                 (b"cookie", cookies[name].encode())])
+    assert (await comm.connect())[0]
+    hand = json.loads(await comm.receive_from())["hand"]
+    for request_id in ("first", 2):  # the second is stale once the first is applied
+        await comm.send_to(text_data=json.dumps(
+            {"op": "act", "hand": hand, "version": seen, "kind": "call", "id": request_id}))
+    for request_id in (["x" * 65], True, "x" * 65):  # not echoed: not a short id
+        await comm.send_to(text_data=json.dumps({"op": "nothing", "id": request_id}))
+    answers = []
+    while len(answers) < 5:
+        frame = json.loads(await comm.receive_from())
+        if frame["type"] == "answer":
+            answers.append(frame)
+    assert [(a.get("id"), a["error"]) for a in answers] == [
+        ("first", False), (2, True), (None, True), (None, True), (None, True)]
+    assert "changed since you saw it" in answers[1]["message"]
+    await comm.disconnect()
+    await close_all(sockets)

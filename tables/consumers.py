@@ -358,6 +358,11 @@ class TableFeed:
             except Exception:  # one broken socket must not starve the others
                 log.exception("table %s: update not sent", self.group)
 
+    @property
+    def live(self) -> bool:
+        """Subscribed and still following the group."""
+        return self.ready.done() and not self.task.done()
+
     def saw(self, version: int) -> None:
         """Its sockets have been handed ``version`` (or are being handed it)."""
         self.version = max(self.version, version)
@@ -369,7 +374,7 @@ class TableFeed:
         every table followed here). Returns how many were handed one."""
         loop = asyncio.get_running_loop()
         feeds = [feed for (feed_loop, _, _), feed in list(cls.feeds.items())
-                 if feed_loop is loop and feed.ready.done() and not feed.task.done()]
+                 if feed_loop is loop and feed.live]
         if not feeds:
             return 0
         versions = await read_async(_table_versions)([feed.table_id for feed in feeds])
@@ -424,8 +429,7 @@ class TableFeed:
 
         layer = get_channel_layer()
         feed = cls.feeds.get((asyncio.get_running_loop(), layer, event.get("table_id")))
-        if (feed is not None and feed.ready.done() and not feed.task.done()
-                and not isinstance(layer, _InMemoryChannelLayer)):
+        if feed is not None and feed.live and not isinstance(layer, _InMemoryChannelLayer):
             asyncio.ensure_future(feed.dispatch(event))
 
     async def leave(self, consumer) -> None:

@@ -374,9 +374,8 @@ class Client:
     def _unanswered_lost(self) -> None:
         """The socket dropped: an action it sent with no answer yet will never get one (it
         may or may not have been applied: the database tells)."""
-        for sent in self.sent:
-            if sent["accepted"] is None:
-                sent["lost"] = True
+        for sent in self.awaiting.values():
+            sent["lost"] = True
         self.awaiting.clear()
 
     def _wake(self) -> None:
@@ -386,7 +385,7 @@ class Client:
 
     def settled(self) -> bool:
         """Every action sent has its answer, or its socket dropped before one came."""
-        return all(s["accepted"] is not None or s.get("lost") for s in self.sent)
+        return not self.awaiting
 
     async def _read(self, ws) -> None:
         async for raw in ws:
@@ -402,7 +401,7 @@ class Client:
                 # Matched by id: a new state can prompt another action before the answer to
                 # the last one arrives.
                 sent = self.awaiting.pop(frame.get("id"), None)
-                if sent is not None and sent["accepted"] is None:
+                if sent is not None:
                     sent["accepted"] = not refused
                     if refused:
                         self.tracker.refused(self.table_id, sent["version"])
@@ -466,11 +465,10 @@ def _waiting_for(clients: list[Client], tracker: Tracker) -> str:
     pending = {table: {version: sorted(c.name for c in waiting)
                        for version, (_, waiting) in actions.items()}
                for table, actions in tracker.pending.items() if actions}
-    unanswered = {c.name: [s for s in c.sent if s["accepted"] is None and not s.get("lost")]
-                  for c in clients}
+    unanswered = {c.name: list(c.awaiting.values()) for c in clients if c.awaiting}
     return (f"actions not seen by every client (table: {{version: who}}): {pending}; newest "
             f"version per client: { {c.name: c.versions[-1:] for c in clients} }; unanswered: "
-            f"{ {name: sent for name, sent in unanswered.items() if sent} }")
+            f"{unanswered}")
 
 
 async def play(clients: list[Client], tracker: Tracker, until, *, timeout: float, what: str,

@@ -291,19 +291,12 @@ async def test_a_json_socket_answers_each_request_with_its_id(seated):
     """Two requests in flight on a ``?state=json`` socket: each answer names its request."""
     import json
 
-    from channels.testing import WebsocketCommunicator
-
-    from pokersite.asgi import application
-
     table, players, cookies = seated
     sockets = await open_sockets(table, cookies)
     await start_hand(table, sockets)
     name = await who_acts(table)
     seen = sockets[name].version
-    comm = WebsocketCommunicator(
-        application, f"/ws/tables/{table.pk}/?state=json",
-        headers=[(b"host", b"testserver"), (b"origin", b"http://testserver"),
-                 (b"cookie", cookies[name].encode())])
+    comm = communicator(table.pk, cookies[name], query="state=json")
     assert (await comm.connect())[0]
     hand = json.loads(await comm.receive_from())["hand"]
     for request_id in ("first", 2):  # the second is stale once the first is applied

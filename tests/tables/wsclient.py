@@ -19,13 +19,16 @@ def session_cookie(user) -> str:
     return f"sessionid={client.cookies['sessionid'].value}"
 
 
-def communicator(table_id: int, cookie: str | None = None, origin: str = "http://testserver"):
+def communicator(table_id: int, cookie: str | None = None, origin: str = "http://testserver",
+                 query: str = ""):
+    """A socket to the table through the whole ASGI stack; ``query`` e.g. ``"state=json"``."""
     from pokersite.asgi import application
 
     headers = [(b"host", b"testserver"), (b"origin", origin.encode())]
     if cookie:
         headers.append((b"cookie", cookie.encode()))
-    return WebsocketCommunicator(application, f"/ws/tables/{table_id}/", headers=headers)
+    path = f"/ws/tables/{table_id}/" + (f"?{query}" if query else "")
+    return WebsocketCommunicator(application, path, headers=headers)
 
 
 def version_of(frame: str) -> int | None:

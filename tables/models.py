@@ -177,6 +177,11 @@ class Table(models.Model):
     version = models.PositiveBigIntegerField(
         default=1, help_text="Bumped on every change; actions carry the version they saw."
     )
+    hand_version = models.PositiveBigIntegerField(
+        default=0,
+        help_text="The version at which the running hand last moved (dealt or acted on): an "
+        "action that saw this version or a later one is not stale.",
+    )
     button_seat = models.PositiveSmallIntegerField(
         null=True, blank=True, help_text="Seat number of the button in the last hand."
     )

@@ -15,7 +15,16 @@ _DIGITS = frozenset("0123456789")
 
 
 class NumberError(ValueError):
-    """A number from outside that is malformed or out of range; the message names the field."""
+    """A number from outside that is malformed or out of range; the message names the field.
+
+    ``problem`` is the message without the field's name ("must be a whole number."), for
+    answers that already list problems by field.
+    """
+
+    def __init__(self, what: str, problem: str) -> None:
+        super().__init__(f"{what} {problem}")
+        self.what = what
+        self.problem = problem
 
 
 def parse_whole_number(
@@ -27,21 +36,26 @@ def parse_whole_number(
     Booleans, floats, "1e3", "+5", "1_000", "١" and "²" are all refused.
     """
     if isinstance(value, bool):
-        raise NumberError(f"{what} must be a whole number.")
+        raise NumberError(what, "must be a whole number.")
     if isinstance(value, int):
         number = value
     elif isinstance(value, str):
         text = value.strip(" \t")
         digits = text[1:] if text.startswith("-") else text
-        if not digits or len(digits) > 16 or not _DIGITS.issuperset(digits):
-            raise NumberError(f"{what} must be a whole number.")
-        number = int(text)
+        if not digits or not _DIGITS.issuperset(digits):
+            raise NumberError(what, "must be a whole number.")
+        if len(digits.lstrip("0")) > 16:  # past LARGEST: not worth int() reading it all
+            number = -LARGEST - 1 if text.startswith("-") else LARGEST + 1
+        else:
+            number = int(text)
     else:
-        raise NumberError(f"{what} must be a whole number.")
-    if not minimum <= number <= maximum:
-        if maximum == LARGEST:
-            raise NumberError(f"{what} must be at least {minimum}.")
-        raise NumberError(f"{what} must be between {minimum} and {maximum}.")
+        raise NumberError(what, "must be a whole number.")
+    if maximum < LARGEST and not minimum <= number <= maximum:
+        raise NumberError(what, f"must be between {minimum} and {maximum}.")
+    if number < minimum:
+        raise NumberError(what, f"must be at least {minimum}.")
+    if number > maximum:
+        raise NumberError(what, f"must be at most {maximum}.")
     return number
 
 

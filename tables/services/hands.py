@@ -124,12 +124,14 @@ def hand_act(
 ) -> Hand:
     """Apply ``player``'s action to the running hand ``hand_id``.
 
-    Lock: table row. ``version`` is the ``Table.version`` the player saw: if the table has
-    changed since (or the same action was already applied), ``StaleAction`` and nothing
-    changes. ``action`` is an engine ``Action``, a ``{"kind", "amount"}`` dict or a
-    ``(kind, amount)`` pair or text like ``"raise 120"``. ``source`` is ``player``, ``timeout`` (the clock acting; the
-    player is also sat out) or ``bot``. When the hand ends: stacks written back, result
-    stored, busted players and those leaving cashed out.
+    Lock: table row. ``version`` is the ``Table.version`` the player saw: if the hand has
+    moved since (``Table.hand_version`` is later: the same action was already applied, or
+    another player or the clock acted), or it is from the future, ``StaleAction`` and nothing
+    changes. Changes that leave the hand as it was (seats taken or left by others, sitting
+    out) do not make it stale. ``action`` is an engine ``Action``, a ``{"kind", "amount"}``
+    dict or a ``(kind, amount)`` pair or text like ``"raise 120"``. ``source`` is ``player``,
+    ``timeout`` (the clock acting; the player is also sat out) or ``bot``. When the hand
+    ends: stacks written back, result stored, busted players and those leaving cashed out.
     """
     from engine.errors import PokerError
     from engine.hand import Action
@@ -145,9 +147,11 @@ def hand_act(
             hand, decisions = _table_hand(table, hand_id), None
         if hand is None:
             raise HandNotRunning("That hand is not being played at this table.")
-        if version != table.version:
+        # 0: a hand dealt before hand_version existed; only the latest version is fresh.
+        moved_at = table.hand_version or table.version
+        if not moved_at <= version <= table.version:
             raise StaleAction(
-                "The table has changed since you saw it (or your action was already taken): "
+                "The hand has changed since you saw it (or your action was already taken): "
                 "nothing was done, look again."
             )
         if not hand.is_running:
@@ -228,7 +232,8 @@ def _parse_action(action) -> tuple[str, int | None]:
 def _after_change(table: Table, hand: Hand, state, before, decisions: list,
                   *changed: str) -> None:
     """Write the stacks the change moved (``before``: the engine's stacks before it) back to
-    the seats; finish the hand if it is over; store the table's clock with the new version.
+    the seats; finish the hand if it is over; store the table's clock with the new version,
+    which is also the hand's (``Table.hand_version``: actions that saw an earlier one are stale).
 
     ``decisions``: the hand's (kind, amount, source) after the change, remembered for this
     process's next action while the hand runs (``hand_cache``). ``changed``: other fields of
@@ -262,7 +267,8 @@ def _after_change(table: Table, hand: Hand, state, before, decisions: list,
         table.action_deadline = now + timedelta(seconds=table.action_seconds)
         # At the version table_touch is about to write, and before it publishes the change.
         hand_cache.remember_on_commit(table, table.version + 1, hand, decisions)
-    table_touch(table, *dict.fromkeys(("action_deadline", *changed)))
+    table.hand_version = table.version + 1  # the version table_touch is about to write
+    table_touch(table, *dict.fromkeys(("action_deadline", "hand_version", *changed)))
 
 
 def _table_hand(table: Table, hand_id) -> Hand | None:

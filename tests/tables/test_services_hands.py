@@ -343,3 +343,65 @@ def test_chips_conserved_through_random_sequences(make_player, make_table, play,
         assert_chips_conserved()
     assert services_done > 50
     assert Hand.objects.filter(status="finished").count() >= 5
+
+
+# --- Stale means the hand moved, not the table (issue 15, item 6) ---------------------------
+
+
+def churn_a_seat(table, player):
+    """An outsider takes a seat and leaves again: two new table versions, the hand untouched."""
+    seat_take(table=table, player=player, buy_in=100)
+    seat_leave(table=table, player=player)
+
+
+def test_seat_changes_by_others_do_not_make_an_action_stale(players, table, play,
+                                                            assert_chips_conserved):
+    alice, bob, carol = players
+    seat_all(table, [alice, bob])
+    hand = hand_start(table=table)
+    who = play.actor(hand)
+    seen = Table.objects.get(pk=table.pk).version  # the player's view: their turn
+    churn_a_seat(table, carol)
+    assert Table.objects.get(pk=table.pk).version == seen + 2
+    hand_act(table=table, player=who, hand_id=hand.pk, version=seen, action="call")
+    assert [(a.seat, a.kind) for a in hand.actions.all()] == [(hand.seat_index_of(who.pk), "call")]
+    before = snapshot()
+    with pytest.raises(StaleAction, match="changed since you saw it"):  # the same click again
+        hand_act(table=table, player=who, hand_id=hand.pk, version=seen, action="call")
+    assert snapshot() == before
+    assert_chips_conserved()
+
+
+def test_an_action_that_saw_the_hand_before_its_last_move_is_stale(players, table, play):
+    alice, bob, carol = players
+    seat_all(table, [alice, bob])
+    hand = hand_start(table=table)
+    dealt = Table.objects.get(pk=table.pk).version
+    play.act(table, "call")  # the button calls: the hand moves on
+    churn_a_seat(table, carol)
+    who = play.actor(hand)  # the big blind, who only saw the deal
+    latest = Table.objects.get(pk=table.pk).version
+    before = snapshot()
+    for version in (dealt, latest + 1):  # from before the last move, or from the future
+        with pytest.raises(StaleAction):
+            hand_act(table=table, player=who, hand_id=hand.pk, version=version, action="check")
+    assert snapshot() == before
+    moved = Table.objects.get(pk=table.pk).hand_version
+    assert dealt < moved < latest  # the call moved the hand; the churn did not
+    hand_act(table=table, player=who, hand_id=hand.pk, version=moved, action="check")
+    assert hand.actions.count() == 2
+
+
+def test_a_voided_hand_refuses_actions_that_saw_it_running(players, table, play,
+                                                           assert_chips_conserved):
+    alice, bob, carol = players
+    seat_all(table, [alice, bob])
+    hand = hand_start(table=table)
+    who = play.actor(hand)
+    seen = Table.objects.get(pk=table.pk).version
+    hand_void(table=table, hand_id=hand.pk, reason="test")
+    before = snapshot()
+    with pytest.raises(HandNotRunning):
+        hand_act(table=table, player=who, hand_id=hand.pk, version=seen, action="call")
+    assert snapshot() == before
+    assert_chips_conserved()

@@ -237,6 +237,9 @@ LOGGING = {
 POKER_STARTING_GRANT = int(os.environ.get("POKER_STARTING_GRANT", "10000"))
 # Seconds between the end of a hand and the start of the next (showdown stays on screen).
 POKER_HAND_PAUSE_SECONDS = float(os.environ.get("POKER_HAND_PAUSE_SECONDS", "4"))
+# Seconds a player who left a table (cashed out) waits before sitting down there again: stops
+# seat churn (bots and players who went bust may sit down at once). 0 turns the wait off.
+POKER_RESEAT_WAIT_SECONDS = float(os.environ.get("POKER_RESEAT_WAIT_SECONDS", "30"))
 # Threads per server process that run table writes in parallel on a server database
 # (PostgreSQL): each table's writes always on the same one, in order. SQLite has one writer
 # at a time, so there every write runs on the one thread Django and Channels share.

@@ -33,6 +33,10 @@ class TableFull(ServiceError):
     """Every seat is taken."""
 
 
+class ReseatTooSoon(ServiceError):
+    """The player left this table moments ago (``POKER_RESEAT_WAIT_SECONDS``): no seat churn."""
+
+
 class BuyInOutOfRange(ServiceError):
     """A buy-in or top-up outside the table's limits."""
 

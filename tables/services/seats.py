@@ -7,7 +7,12 @@ Every function here runs in one transaction holding the table row lock
 
 from __future__ import annotations
 
+import math
+from datetime import timedelta
+
+from django.conf import settings
 from django.db import transaction
+from django.utils import timezone
 
 from tables.models import LedgerEntry, Player, Seat, Table
 from tables.services.errors import (
@@ -17,6 +22,7 @@ from tables.services.errors import (
     InvalidAmount,
     NoSuchSeat,
     NotSeated,
+    ReseatTooSoon,
     SeatTaken,
     TableFull,
 )
@@ -43,6 +49,31 @@ def _in_running_hand(table: Table, player: Player) -> bool:
     return hand is not None and hand.seat_index_of(player.pk) is not None
 
 
+def _require_reseat_wait_over(table: Table, player: Player) -> None:
+    """Refuse a seat to a player who cashed out of ``table`` less than
+    ``POKER_RESEAT_WAIT_SECONDS`` ago: looping take-seat/leave would otherwise flood the table
+    with changes. Bots (seated by the croupier) and players who went bust (no cash-out) are
+    not held back."""
+    wait = timedelta(seconds=settings.POKER_RESEAT_WAIT_SECONDS)
+    if not wait or player.is_bot:
+        return
+    left_at = (
+        LedgerEntry.objects.filter(player=player, table=table, kind=LedgerEntry.Kind.CASH_OUT)
+        .order_by("-created_at")
+        .values_list("created_at", flat=True)
+        .first()
+    )
+    if left_at is None:
+        return
+    remaining = left_at + wait - timezone.now()
+    if remaining > timedelta(0):
+        seconds = math.ceil(remaining.total_seconds())
+        raise ReseatTooSoon(
+            f"You left {table.name} moments ago: you can sit down here again in "
+            f"{seconds} second{'s' if seconds != 1 else ''}."
+        )
+
+
 def seat_cash_out(*, table: Table, seat: Seat, reason: str, hand=None) -> None:
     """Internal: the seat's chips go back to the bankroll and the seat is freed.
 
@@ -67,8 +98,9 @@ def seat_take(
 
     Lock: table row, then player row. The table must be open, the buy-in within the table's
     range, the bankroll big enough, the seat free (any free seat when ``seat_number`` is
-    None) and the player not already seated. A player who sits down during a hand is dealt
-    in from the next one.
+    None), the player not already seated and not just gone from this table
+    (``POKER_RESEAT_WAIT_SECONDS`` after cashing out). A player who sits down during a hand
+    is dealt in from the next one.
     """
     with transaction.atomic():
         table = table_lock(table)
@@ -79,6 +111,7 @@ def seat_take(
             raise BuyInOutOfRange(f"Buy in for {low} to {high} chips at {table.name}.")
         if table.seats.filter(player=player).exists():
             raise AlreadySeated(f"You already have a seat at {table.name}.")
+        _require_reseat_wait_over(table, player)
         taken = set(table.seats.values_list("number", flat=True))
         if seat_number is None:
             free = [n for n in range(table.max_seats) if n not in taken]

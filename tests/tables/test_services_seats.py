@@ -1,8 +1,13 @@
 """Seats: buy-in range, free seats, one seat per player, leave, sit out/in, top up."""
 
+import re
+from datetime import timedelta
+
 import pytest
+from django.db.models import F, QuerySet
 
 from tables.models import LedgerEntry, Player, Seat, Table
+from tables.selectors import hand_state
 from tables.services import (
     AlreadySeated,
     BuyInOutOfRange,
@@ -11,6 +16,7 @@ from tables.services import (
     InvalidAmount,
     NoSuchSeat,
     NotSeated,
+    ReseatTooSoon,
     SeatTaken,
     ServiceError,
     TableFull,
@@ -181,3 +187,95 @@ def test_every_refusal_is_a_value_error_with_a_message(players, table):
         seat_leave(table=table, player=players[0])
     assert isinstance(info.value, ServiceError)
     assert str(info.value) == "You have no seat at Main."
+
+
+# --- Seat churn: a short wait before sitting down again where one just left (issue 15) -----
+
+
+def pretend_the_cash_out_was(player, seconds_ago: int) -> None:
+    """Move the player's last cash-out back in time (the ledger's own queryset refuses
+    updates: it is append-only; this stands in for the clock moving on)."""
+    entry = player.ledger.filter(kind="cash_out").first()
+    QuerySet(LedgerEntry).filter(pk=entry.pk).update(
+        created_at=F("created_at") - timedelta(seconds=seconds_ago)
+    )
+
+
+def test_sitting_down_again_soon_after_leaving_is_refused(players, table, settings,
+                                                          assert_chips_conserved):
+    settings.POKER_RESEAT_WAIT_SECONDS = 30
+    alice = players[0]
+    seat_take(table=table, player=alice, buy_in=100)
+    seat_leave(table=table, player=alice)
+    before = snapshot()
+    with pytest.raises(ReseatTooSoon) as refused:
+        seat_take(table=table, player=alice, buy_in=100)
+    wait = re.fullmatch(
+        r"You left Main moments ago: you can sit down here again in (\d+) seconds?\.",
+        str(refused.value),
+    )
+    assert wait is not None and 1 <= int(wait.group(1)) <= 30, str(refused.value)
+    assert snapshot() == before
+    pretend_the_cash_out_was(alice, seconds_ago=25)
+    with pytest.raises(ReseatTooSoon, match=r"again in [1-5] seconds?\."):
+        seat_take(table=table, player=alice, buy_in=100)
+    pretend_the_cash_out_was(alice, seconds_ago=6)  # 31 s ago in all
+    seat = seat_take(table=table, player=alice, buy_in=100)
+    assert seat.stack == 100
+    assert_chips_conserved()
+
+
+def test_leaving_at_the_end_of_a_hand_starts_the_wait_then(players, table, play, settings):
+    settings.POKER_RESEAT_WAIT_SECONDS = 30
+    alice, bob = players[:2]
+    seat_take(table=table, player=alice, buy_in=100)
+    seat_take(table=table, player=bob, buy_in=100)
+    hand_start(table=table)
+    assert seat_leave(table=table, player=alice) is False  # in the hand: leaves when it ends
+    play.play_out(table)
+    assert not Seat.objects.filter(player=alice).exists()
+    with pytest.raises(ReseatTooSoon):
+        seat_take(table=table, player=alice, buy_in=100)
+
+
+def test_the_wait_is_per_table_and_none_when_set_to_zero(players, table, make_table, settings):
+    settings.POKER_RESEAT_WAIT_SECONDS = 30
+    alice = players[0]
+    other = make_table(name="Other")
+    seat_take(table=table, player=alice, buy_in=100)
+    seat_leave(table=table, player=alice)
+    seat_take(table=other, player=alice, buy_in=100)  # another table: at once
+    settings.POKER_RESEAT_WAIT_SECONDS = 0
+    seat_take(table=table, player=alice, buy_in=100)
+    assert Seat.objects.filter(player=alice).count() == 2
+
+
+def test_bots_and_busted_players_sit_down_again_at_once(make_player, table, play, settings,
+                                                        assert_chips_conserved):
+    settings.POKER_RESEAT_WAIT_SECONDS = 30
+    bot = make_player("robot")
+    Player.objects.filter(pk=bot.pk).update(is_bot=True)  # as the croupier's bots are
+    bot.refresh_from_db()
+    seat_take(table=table, player=bot, buy_in=100)
+    seat_leave(table=table, player=bot)
+    seat_take(table=table, player=bot, buy_in=100)  # the croupier reseats its bots freely
+    seat_leave(table=table, player=bot)
+
+    def all_in_or_call(hand):
+        legal = hand_state(hand).legal
+        if legal.max_raise_to is not None:
+            return "all_in"
+        return "check" if legal.check else "call"
+
+    a, b = make_player("a"), make_player("b")
+    seat_take(table=table, player=a, buy_in=100)
+    seat_take(table=table, player=b, buy_in=100)
+    for _ in range(30):  # all-in every hand: someone busts unless every hand is split
+        hand_start(table=table)
+        play.play_out(table, choose=all_in_or_call)
+        if Seat.objects.filter(table=table).count() < 2:
+            break
+    (winner,) = Seat.objects.filter(table=table).values_list("player_id", flat=True)
+    busted = b if winner == a.pk else a
+    seat_take(table=table, player=busted, buy_in=100)  # no cash-out: lost it all, buys in again
+    assert_chips_conserved()

@@ -88,12 +88,19 @@ def parse_cards(text: str, *, distinct: bool = True) -> list[Card]:
         while position < len(chunk):
             match = _CARD_TOKEN.match(chunk, position)
             if match is None:
-                raise CardError(f"not a card: {chunk[position:position + 3]!r} in {text!r}")
+                bad = chunk[position:position + _card_width(chunk, position)]
+                raise CardError(f"not a card: {bad!r} in {text!r}")
             cards.append(_ALL[_RANK_OF_TEXT[match[1]] * 4 + _SUIT_OF_TEXT[match[2]]])
             position = match.end()
     if distinct:
         ensure_distinct(cards)
     return cards
+
+
+def _card_width(text: str, position: int) -> int:
+    """How much of ``text`` from ``position`` one card spells: a rank and a suit, the rank
+    ``10`` being two characters (so "1xKh" names '1x', not '1xK')."""
+    return 3 if text.startswith("10", position) else 2
 
 
 def ensure_distinct(cards: Iterable[int]) -> None:

@@ -73,7 +73,10 @@ def run_deal(args) -> int:
 
     if not 5 <= args.cards <= 7:
         raise ValueError(f"--cards must be 5, 6 or 7, not {args.cards}")
-    if args.players < 1 or args.players * args.cards > 52:
+    if args.players < 2:
+        raise ValueError(f"at least 2 players are needed to deal, not {args.players} "
+                         "(--players)")
+    if args.players * args.cards > 52:
         raise ValueError(f"cannot deal {args.cards} cards to {args.players} players "
                          "from one deck")
     print("Fresh deck:   ", format_cards(fresh_deck(), " "))
@@ -135,6 +138,8 @@ def add_equity_parser(subparsers) -> None:
 def run_equity(args) -> int:
     from engine.equity import equity
 
+    if args.seed is not None and args.seed < 0:
+        raise ValueError(f"--seed must be 0 or more, not {args.seed}")
     hands = [parse_cards(hand) for hand in args.hands]
     result = equity(hands, parse_cards(args.board), parse_cards(args.dead),
                     samples=args.samples, rng=args.seed)

@@ -46,6 +46,17 @@ def test_parse_cards_names_the_bad_part():
         parse_cards("As Zz Kd")
 
 
+@pytest.mark.parametrize("text, bad", [
+    ("1xKh", "'1x'"), ("Kh1x", "'1x'"), ("10xKh", "'10x'"), ("AsK", "'K'"), ("AsZzZz", "'Zz'"),
+])
+def test_parse_cards_names_exactly_the_bad_card_in_a_run(text, bad):
+    """A card is a rank and a suit (``10`` is one rank): the error names that much, not the
+    next card's first character with it ("1xKh" once said '1xK')."""
+    with pytest.raises(CardError) as info:
+        parse_cards(text)
+    assert str(info.value) == f"not a card: {bad} in {text!r}"
+
+
 def test_duplicate_cards_raise_naming_the_card():
     with pytest.raises(DuplicateCardError, match="As"):
         parse_cards("As Kd as")

@@ -50,6 +50,10 @@ def test_equity_prints_exact_result():
     (("best", "4S 5S 7H 8D"), "5 cards"),
     (("deal", "--cards", "3"), "--cards"),
     (("deal", "--players", "11"), "cannot deal"),
+    (("deal", "--players", "0"), "at least 2 players are needed"),
+    (("deal", "--players", "1"), "at least 2 players are needed"),
+    (("equity", "1xKh", "QsQd"), "not a card: '1x' in '1xKh'"),
+    (("equity", "AhKh", "QsQd", "--samples", "10", "--seed", "-1"), "--seed must be 0 or more"),
     (("equity", "AhKh", "AhQd"), "twice"),
     (("equity", "AhKh", "Zz"), "Zz"),
 ])

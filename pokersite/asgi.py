@@ -1,7 +1,8 @@
 """ASGI entry point: HTTP through Django, websockets through Channels.
 
 Websocket routes live in ``tables.routing.websocket_urlpatterns``; sockets are authenticated
-with the session (``AuthMiddlewareStack``) and refused from foreign origins.
+with the session (``AuthMiddlewareStack``), and a handshake from anywhere but the site's own
+pages is refused with HTTP 403 (``pokersite.origins``).
 """
 
 import os
@@ -15,8 +16,8 @@ django_asgi_app = get_asgi_application()
 
 from channels.auth import AuthMiddlewareStack  # noqa: E402
 from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
-from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E402
 
+from pokersite.origins import SiteOriginValidator  # noqa: E402
 from tables.croupier import autostart  # noqa: E402
 from tables.routing import websocket_urlpatterns  # noqa: E402
 
@@ -24,7 +25,7 @@ from tables.routing import websocket_urlpatterns  # noqa: E402
 application = autostart(ProtocolTypeRouter(
     {
         "http": django_asgi_app,
-        "websocket": AllowedHostsOriginValidator(
+        "websocket": SiteOriginValidator(
             AuthMiddlewareStack(URLRouter(websocket_urlpatterns))
         ),
     }

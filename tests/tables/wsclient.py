@@ -19,16 +19,43 @@ def session_cookie(user) -> str:
     return f"sessionid={client.cookies['sessionid'].value}"
 
 
-def communicator(table_id: int, cookie: str | None = None, origin: str = "http://testserver",
-                 query: str = ""):
-    """A socket to the table through the whole ASGI stack; ``query`` e.g. ``"state=json"``."""
+def communicator(table_id: int, cookie: str | None = None,
+                 origin: str | None = "http://testserver", query: str = "",
+                 host: str = "testserver", headers: dict | None = None):
+    """A socket to the table through the whole ASGI stack; ``query`` e.g. ``"state=json"``;
+    ``origin=None`` sends no Origin; ``headers``: more headers (name -> value)."""
     from pokersite.asgi import application
 
-    headers = [(b"host", b"testserver"), (b"origin", origin.encode())]
+    sent = [(b"host", host.encode())]
+    if origin is not None:
+        sent.append((b"origin", origin.encode()))
     if cookie:
-        headers.append((b"cookie", cookie.encode()))
+        sent.append((b"cookie", cookie.encode()))
+    sent += [(name.lower().encode(), value.encode()) for name, value in (headers or {}).items()]
     path = f"/ws/tables/{table_id}/" + (f"?{query}" if query else "")
-    return WebsocketCommunicator(application, path, headers=headers)
+    return WebsocketCommunicator(application, path, headers=sent)
+
+
+def valid_close_code(code) -> bool:
+    """What a websocket server may send (RFC 6455; autobahn, under daphne, raises on others)."""
+    return code == 1000 or (isinstance(code, int) and 3000 <= code <= 4999)
+
+
+async def closed_with(comm: WebsocketCommunicator, timeout: float = 5) -> int:
+    """The code the server closes ``comm`` with (skipping the frames before), checked valid."""
+    while True:
+        output = await comm.receive_output(timeout=timeout)
+        if output["type"] == "websocket.close":
+            code = output.get("code", 1000)
+            assert valid_close_code(code), f"invalid close code {code}"
+            return code
+
+
+async def refused_with(comm: WebsocketCommunicator) -> int:
+    """Connect ``comm``: it is accepted, then closed at once; the close code."""
+    connected, _ = await comm.connect()
+    assert connected, "refused at the handshake, not with a close code"
+    return await closed_with(comm)
 
 
 def version_of(frame: str) -> int | None:

@@ -7,6 +7,7 @@ from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 
+from tables.inputs import NumberError, parse_optional_number
 from tables.models import Hand, Player
 from tables.stats_selectors import (
     HandFilter,
@@ -32,10 +33,15 @@ def my_stats(request):
 @login_required
 def player_stats_page(request, player_id: int):
     player = get_object_or_404(Player.objects.select_related("user"), pk=player_id)
-    filters = HandFilter()
-    table = request.GET.get("table")
-    if table and table.isdigit() and len(table) < 12:
-        filters = HandFilter(table=int(table))
+    try:
+        table = parse_optional_number(request.GET.get("table"), what="table", minimum=1)
+    except NumberError as error:
+        return HttpResponse(
+            f"The {error} Choose a table from the list, or all tables.",
+            status=400,
+            content_type="text/plain",
+        )
+    filters = HandFilter(table=table)
     stats = player_stats(player, filters)
     curve = net_curve(player, filters)
     recent = list(player_hand_rows(player, filters)[:20])

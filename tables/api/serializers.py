@@ -5,10 +5,9 @@ from __future__ import annotations
 
 from rest_framework import serializers
 
+from tables.inputs import LARGEST, NumberError, parse_whole_number
 from tables.models import Player, PlayerHand, Seat, Table
 from tables.stats_selectors import LEADERBOARD_ORDERS, RESULTS, HandFilter
-
-MAX_ID = 2**53  # ids outside this range cannot exist (and SQLite cannot even look them up)
 
 
 # --- tables -------------------------------------------------------------------------------
@@ -128,10 +127,35 @@ class HandRowSerializer(serializers.ModelSerializer):
 
 
 # --- query parameters ---------------------------------------------------------------------
+class WholeNumberField(serializers.IntegerField):
+    """An integer read by ``tables.inputs``: ASCII digits in ``min_value..max_value`` (1 to
+    ``LARGEST`` unless given), where DRF's own reads "١" as 1 and "5.0" as 5."""
+
+    def __init__(self, *, min_value: int = 1, max_value: int = LARGEST, **kwargs):
+        super().__init__(min_value=min_value, max_value=max_value, **kwargs)
+
+    def to_internal_value(self, data):
+        try:
+            return parse_whole_number(
+                data, what=self.field_name, minimum=self.min_value, maximum=self.max_value
+            )
+        except NumberError as error:
+            raise serializers.ValidationError(error.problem) from None
+
+
+class AsciiDateField(serializers.DateField):
+    """A ``YYYY-MM-DD`` day in ASCII digits (Django's parser also takes "٢٠٢٤-٠١-٠١")."""
+
+    def to_internal_value(self, value):
+        if isinstance(value, str) and not value.isascii():
+            self.fail("invalid", format="YYYY-MM-DD")
+        return super().to_internal_value(value)
+
+
 class HandFilterSerializer(serializers.Serializer):
-    table = serializers.IntegerField(required=False, min_value=1, max_value=MAX_ID)
-    since = serializers.DateField(required=False, help_text="First day (UTC), inclusive.")
-    until = serializers.DateField(
+    table = WholeNumberField(required=False)
+    since = AsciiDateField(required=False, help_text="First day (UTC), inclusive.")
+    until = AsciiDateField(
         required=False, help_text="Last day (UTC), inclusive (before since: no hands)."
     )
 
@@ -141,8 +165,8 @@ class HandFilterSerializer(serializers.Serializer):
 
 class HandListFilterSerializer(HandFilterSerializer):
     result = serializers.ChoiceField(choices=RESULTS, required=False)
-    player = serializers.IntegerField(
-        required=False, min_value=1, max_value=MAX_ID,
+    player = WholeNumberField(
+        required=False,
         help_text="Staff only: another player's hands (default: your own).",
     )
 
@@ -154,7 +178,7 @@ class HandListFilterSerializer(HandFilterSerializer):
 
 class LeaderboardQuerySerializer(serializers.Serializer):
     order = serializers.ChoiceField(choices=list(LEADERBOARD_ORDERS), default="net")
-    min_hands = serializers.IntegerField(default=100, min_value=1, max_value=MAX_ID)
+    min_hands = WholeNumberField(default=100)
 
 
 # --- hand histories -----------------------------------------------------------------------

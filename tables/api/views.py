@@ -18,7 +18,6 @@ from tables.api.exceptions import ErrorSerializer, HandNotFinished
 from tables.api.pagination import Pagination
 from tables.api.permissions import AllowAny, IsAuthenticated
 from tables.api.serializers import (
-    MAX_ID,
     HandFilterSerializer,
     HandHistorySerializer,
     HandListFilterSerializer,
@@ -29,6 +28,7 @@ from tables.api.serializers import (
     StatsSerializer,
     TableSerializer,
 )
+from tables.inputs import NumberError, parse_whole_number
 from tables.models import Hand, Player, Seat, Table
 from tables.stats_selectors import (
     finished_hand,
@@ -44,14 +44,12 @@ ID = OpenApiParameter("id", OpenApiTypes.INT, OpenApiParameter.PATH, description
 
 
 def _id(value) -> int:
-    """A path id, or 404 (ids outside the database's range cannot exist)."""
+    """A path id, or 404: nothing has an id that is not a whole number from 1 (and ids past
+    ``LARGEST`` cannot exist; SQLite could not even look them up)."""
     try:
-        number = int(value)
-    except (TypeError, ValueError):
+        return parse_whole_number(value, what="id", minimum=1)
+    except NumberError:
         raise exceptions.NotFound("Not found.") from None
-    if not 1 <= number <= MAX_ID:
-        raise exceptions.NotFound("Not found.")
-    return number
 
 
 def _query(serializer_class, request):

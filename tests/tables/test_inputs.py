@@ -69,7 +69,7 @@ def test_an_optional_number_given_is_checked_like_any_other():
         parse_optional_number("²", what="table", minimum=1)
 
 
-def _expected(text: str, minimum: int, maximum: int) -> int | None:
+def ascii_number_in_range(text: str, minimum: int, maximum: int) -> int | None:
     """The model: the int of the text's ASCII digits when it is that and in range, else None."""
     match = ASCII_NUMBER.fullmatch(text)
     if match is None:
@@ -85,7 +85,7 @@ def _expected(text: str, minimum: int, maximum: int) -> int | None:
 )
 def test_any_text_is_its_ascii_number_in_range_or_a_number_error(text, minimum, span):
     maximum = LARGEST if span is None else minimum + span
-    expected = _expected(text, minimum, maximum)
+    expected = ascii_number_in_range(text, minimum, maximum)
     try:
         number = parse_whole_number(text, what="n", minimum=minimum, maximum=maximum)
     except NumberError as error:  # any other exception fails the test

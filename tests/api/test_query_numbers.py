@@ -130,6 +130,20 @@ def test_a_malformed_number_is_a_400_naming_the_parameter(world, url, parameter)
         assert parameter in message and parameter in response.json()["errors"]
 
 
+@pytest.mark.parametrize(
+    "url",
+    [
+        f"/api/hands/?table={LARGEST}", f"/api/hands/?player={LARGEST}",
+        f"/api/players/me/stats/?table={LARGEST}", f"/api/leaderboard/?min_hands={LARGEST}",
+        "/api/tables/?page_size=200",
+    ],
+)
+def test_the_largest_number_in_range_is_answered_not_refused(world, url):
+    """Up to ``LARGEST``, past what a database integer column holds: an empty answer."""
+    response = world["clients"]["staff"].get(url)
+    assert response.status_code == 200, body_text(response)
+
+
 def test_a_page_past_the_last_is_still_404(world):
     response = world["clients"]["staff"].get("/api/tables/?page=5")
     assert response.status_code == 404 and "page 5" in response.json()["message"]

@@ -54,14 +54,15 @@ def api_operations() -> list[tuple[str, list[dict]]]:
 
 
 def every_query_parameter() -> list[str]:
-    names = {p["name"] for _, ps in api_operations() for p in ps if p["in"] == "query"}
-    return sorted(names | {name for _, names in PAGES for name in names})
+    api = {p["name"] for _, ps in api_operations() for p in ps if p["in"] == "query"}
+    return sorted(api | {name for _, names in PAGES for name in names})
 
 
 def number_parameters() -> list[tuple[str, str, str, int, int]]:
     """``(path, where, name, minimum, maximum)`` of every whole number a request carries."""
     found = [
-        (path, p["in"], p["name"], p["schema"].get("minimum", 1), p["schema"].get("maximum", LARGEST))
+        (path, p["in"], p["name"], p["schema"].get("minimum", 1),
+         p["schema"].get("maximum", LARGEST))
         for path, parameters in api_operations()
         for p in parameters
         if p["schema"].get("type") == "integer"

@@ -1,22 +1,30 @@
-"""HTTP throttles on log-in and sign-up: too many tries from one address get ``429``.
+"""Limits on log-in and sign-up: too many tries get ``429 Too Many Requests``.
 
-A fixed-window counter per (rule, client address) — and for log-in also per username, so a
-password cannot be guessed from many addresses at once — kept in Django's cache. With several
-server processes the cache must be shared: settings use Redis for it whenever ``REDIS_URL``
-is set. Only ``POST`` requests count (showing the forms is free), and for log-in only the
-failed ones, so a person who types the right password is never locked out by their own
-successful log-ins.
+Log-in. Every way in (the log-in form, ``/admin/login/``, the API's ``/api/auth/token/``)
+goes through ``django.contrib.auth.authenticate``, which django-axes watches: its backend,
+first in ``AUTHENTICATION_BACKENDS``, refuses a locked-out account or address before the
+password is checked, and its database handler counts each failure (Django's
+``user_login_failed`` signal) in its ``AccessAttempt`` table, so all server processes share the
+counts. ``AXES_FAILURE_LIMIT`` failures (10) for one account or from one address, each within
+``AXES_COOLOFF_TIME`` (15 minutes) of the one before, lock that account and that address out
+of every way in until ``AXES_COOLOFF_TIME`` after the last counted failure. Meanwhile even the
+right password is refused, and refused tries are not counted (they do not prolong the lock).
+A successful log-in counts nothing and clears nothing (clearing would let anyone with an
+account of their own wipe their address's failures between guesses). The account is keyed on
+``pokersite.usernames.canonical``, so ``ｃａｒｏｌ`` and ``CAROL`` count against carol's one
+counter. Admins see and clear lock-outs in the admin ("Access attempts") or with
+``manage.py axes_reset``. The form and the admin get an HTML page, the API its JSON error
+(``tables.api.views.ObtainToken``), each with ``Retry-After``.
 
-Rules (``RATELIMIT_RULES`` in settings, each ``(url name, what counts, limit, seconds)``)::
+Sign-up. ``RateLimitMiddleware``: a fixed-window counter per (rule, address) in Django's cache
+(Redis whenever ``REDIS_URL`` is set, so processes share it); ``RATELIMIT_RULES``, each
+``(url name, limit, seconds)``, by default 10 sign-up POSTs per hour per address. If the cache
+is unreachable the request goes through (logged): a throttle must not take sign-up down.
 
-    login   failed POSTs   20 per 5 min per address, 10 per 5 min per username
-    signup  every POST     10 per hour per address
-
-``RATELIMIT_ENABLED=0`` turns the throttles off. ``RATELIMIT_EXEMPT`` lists addresses never
-throttled: loopback in the development settings (local play, the test suite, the load
-benchmark), none in production. Behind nginx, run daphne with ``--proxy-headers`` so that the client
-address is the real one (``X-Forwarded-For``), not the proxy's. If the cache is unreachable
-the request goes through (logged): a throttle must not take log-in down with it.
+``RATELIMIT_ENABLED=0`` turns both off. ``RATELIMIT_EXEMPT`` lists addresses never limited:
+none unless set (the test suite and the browser tests exempt loopback themselves). Behind
+nginx, run daphne with ``--proxy-headers`` so that the address is the client's, not the
+proxy's.
 """
 
 from __future__ import annotations
@@ -27,51 +35,73 @@ from dataclasses import dataclass
 
 from django.conf import settings
 from django.core.cache import caches
-from django.http import HttpResponse
+from django.shortcuts import render
 from django.urls import Resolver404, resolve
 
+from pokersite.usernames import canonical
+
 log = logging.getLogger(__name__)
+
+LOCKED_OUT = "Too many failed log-ins for this account or from this address."
 
 
 @dataclass(frozen=True)
 class Rule:
-    """``limit`` counted requests per ``seconds`` for one URL name, keyed ``by`` ip/username."""
+    """``limit`` POSTs per ``seconds`` to one URL name from one address."""
 
     url_name: str
-    by: str  # "ip" or "username"
     limit: int
     seconds: int
-    failed_only: bool = False
 
 
-DEFAULT_RULES = (
-    Rule("login", "ip", 20, 300, failed_only=True),
-    Rule("login", "username", 10, 300, failed_only=True),
-    Rule("signup", "ip", 10, 3600),
-)
-
-
-def _rules() -> tuple[Rule, ...]:
-    return tuple(getattr(settings, "RATELIMIT_RULES", DEFAULT_RULES))
+DEFAULT_RULES = (Rule("signup", 10, 3600),)
 
 
 def client_address(request) -> str:
     return request.META.get("REMOTE_ADDR") or "unknown"
 
 
-def _key(rule: Rule, request) -> str | None:
-    if rule.by == "ip":
-        who = client_address(request)
-    else:
-        who = (request.POST.get("username") or "").strip().lower()[:150]
-        if not who:
-            return None
-    window = int(time.time() // rule.seconds)
-    return f"ratelimit:{rule.url_name}:{rule.by}:{who}:{window}"
+def is_exempt(request, credentials=None) -> bool:
+    """Whether the request's address is never limited (also axes' whitelist callable)."""
+    return client_address(request) in getattr(settings, "RATELIMIT_EXEMPT", ())
+
+
+def login_username(request, credentials=None) -> str | None:
+    """The account a log-in try counts against (axes' username callable)."""
+    if credentials:
+        return canonical(credentials.get("username"))
+    return canonical(getattr(request, "data", request.POST).get("username"))
+
+
+def lockout_seconds() -> int:
+    """How long a lock-out lasts at most, from now."""
+    return int(settings.AXES_COOLOFF_TIME.total_seconds())
+
+
+def login_locked_out(request, original_response=None, credentials=None):
+    """The form's and the admin's answer to a locked-out log-in (axes' lockout callable)."""
+    seconds = lockout_seconds()
+    return refusal(request, f"{LOCKED_OUT} Try again in {_minutes(seconds)}.", seconds)
+
+
+def refusal(request, message: str, retry_after: int):
+    """A ``429`` page saying why and for how long (also in ``Retry-After``)."""
+    response = render(request, "accounts/too_many.html", {"message": message}, status=429)
+    response["Retry-After"] = str(retry_after)
+    return response
+
+
+def _minutes(seconds: int) -> str:
+    minutes = max(1, -(-seconds // 60))
+    return f"{minutes} minute{'s' if minutes != 1 else ''}"
+
+
+def _rules() -> tuple[Rule, ...]:
+    return tuple(getattr(settings, "RATELIMIT_RULES", DEFAULT_RULES))
 
 
 class RateLimitMiddleware:
-    """Refuses with ``429 Too Many Requests`` once a rule's limit is reached in its window."""
+    """Refuses a POST with ``429`` once its rule's limit is reached in the current window."""
 
     def __init__(self, get_response):
         self.get_response = get_response
@@ -79,18 +109,18 @@ class RateLimitMiddleware:
     def __call__(self, request):
         if request.method != "POST" or not getattr(settings, "RATELIMIT_ENABLED", True):
             return self.get_response(request)
-        if client_address(request) in getattr(settings, "RATELIMIT_EXEMPT", ()):
+        if is_exempt(request):
             return self.get_response(request)
         try:
             url_name = resolve(request.path_info).url_name
         except Resolver404:
             return self.get_response(request)
-        rules = [r for r in _rules() if r.url_name == url_name]
+        rules = [rule for rule in _rules() if rule.url_name == url_name]
         if not rules:
             return self.get_response(request)
         cache = caches[getattr(settings, "RATELIMIT_CACHE", "default")]
-        keys = [(rule, _key(rule, request)) for rule in rules]
-        keys = [(rule, key) for rule, key in keys if key]
+        now = time.time()
+        keys = [(rule, _key(rule, request, now)) for rule in rules]
         try:
             counts = cache.get_many([key for _, key in keys])
         except Exception:  # noqa: BLE001 - fail open, see the module docstring
@@ -98,30 +128,21 @@ class RateLimitMiddleware:
             return self.get_response(request)
         for rule, key in keys:
             if counts.get(key, 0) >= rule.limit:
-                return too_many(rule)
-        response = self.get_response(request)
-        failed = response.status_code != 302  # auth views redirect on success
+                retry = rule.seconds - int(now) % rule.seconds
+                message = f"Too many sign-ups from here: try again in {_minutes(retry)}."
+                return refusal(request, message, retry)
         try:
             for rule, key in keys:
-                if failed or not rule.failed_only:
-                    if cache.add(key, 1, timeout=rule.seconds + 1):
-                        continue
+                if not cache.add(key, 1, timeout=rule.seconds + 1):
                     try:
                         cache.incr(key)
                     except ValueError:  # expired between add and incr
                         cache.add(key, 1, timeout=rule.seconds + 1)
         except Exception:  # noqa: BLE001
             log.exception("rate limit cache unavailable while counting %s", url_name)
-        return response
+        return self.get_response(request)
 
 
-def too_many(rule: Rule) -> HttpResponse:
-    retry = rule.seconds - int(time.time()) % rule.seconds
-    what = "log-in attempts" if rule.url_name == "login" else "sign-ups"
-    response = HttpResponse(
-        f"Too many {what} from here: try again in {max(1, retry // 60)} minute(s).",
-        status=429,
-        content_type="text/plain; charset=utf-8",
-    )
-    response["Retry-After"] = str(retry)
-    return response
+def _key(rule: Rule, request, now: float) -> str:
+    window = int(now // rule.seconds)
+    return f"ratelimit:{rule.url_name}:ip:{client_address(request)}:{window}"

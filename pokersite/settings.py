@@ -3,7 +3,7 @@
 Everything comes from the environment, with safe embedded defaults for local use:
 
 - ``SECRET_KEY``: a fixed development key when unset (never used by ``settings_production``).
-- ``DEBUG``: ``1``/``true``/``yes`` turns it on; on by default here, off in production.
+- ``DEBUG``: ``1``/``true``/``yes`` turns it on (``make dev``); off by default.
 - ``ALLOWED_HOSTS``: comma-separated; ``localhost,127.0.0.1,[::1]`` by default.
 - ``DATABASE_URL``: any dj-database-url URL; a SQLite file ``db.sqlite3`` by default.
 - ``REDIS_URL``: when set, channels-redis carries events between server processes; otherwise
@@ -13,6 +13,7 @@ Everything comes from the environment, with safe embedded defaults for local use
 from __future__ import annotations
 
 import os
+from datetime import timedelta
 from pathlib import Path
 
 import dj_database_url
@@ -29,15 +30,16 @@ def env_bool(name: str, default: bool) -> bool:
 
 
 def env_list(name: str, default: list[str]) -> list[str]:
-    """Read a comma-separated list from the environment."""
+    """Read a comma-separated list from the environment: unset gives ``default``, set but
+    empty gives ``[]``."""
     value = os.environ.get(name)
-    if not value:
+    if value is None:
         return default
     return [item.strip() for item in value.split(",") if item.strip()]
 
 
 SECRET_KEY = os.environ.get("SECRET_KEY") or "django-insecure-local-development-only-key"
-DEBUG = env_bool("DEBUG", True)
+DEBUG = env_bool("DEBUG", False)
 ALLOWED_HOSTS = env_list("ALLOWED_HOSTS", ["localhost", "127.0.0.1", "[::1]", "testserver"])
 CSRF_TRUSTED_ORIGINS = env_list("CSRF_TRUSTED_ORIGINS", [])
 
@@ -51,6 +53,7 @@ INSTALLED_APPS = [
     "whitenoise.runserver_nostatic",
     "django.contrib.staticfiles",
     "channels",
+    "axes",
     "rest_framework",
     "rest_framework.authtoken",
     "drf_spectacular",
@@ -66,10 +69,19 @@ MIDDLEWARE = [
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
-    "pokersite.ratelimit.RateLimitMiddleware",  # log-in / sign-up throttles (issue 7)
+    "pokersite.ratelimit.RateLimitMiddleware",  # sign-up throttle (issue 7)
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
+    # Last, as django-axes asks: turns a locked-out log-in into its 429 page.
+    "axes.middleware.AxesMiddleware",
+]
+
+# django-axes first: it refuses a locked-out account or address before any password is
+# checked, on every way in (pokersite/ratelimit.py); ModelBackend then logs the user in.
+AUTHENTICATION_BACKENDS = [
+    "axes.backends.AxesStandaloneBackend",
+    "django.contrib.auth.backends.ModelBackend",
 ]
 
 ROOT_URLCONF = "pokersite.urls"
@@ -158,10 +170,25 @@ if REDIS_URL:
             "KEY_PREFIX": os.environ.get("CHANNEL_PREFIX", "asgi") + "-cache",
         }
     }
-# HTTP throttles on log-in and sign-up (pokersite/ratelimit.py); 0 turns them off.
+# Limits on log-in and sign-up (pokersite/ratelimit.py); 0 turns them off.
 RATELIMIT_ENABLED = env_bool("RATELIMIT_ENABLED", True)
-# Addresses never throttled: loopback for local play and tests (production: none by default).
-RATELIMIT_EXEMPT = env_list("RATELIMIT_EXEMPT", ["127.0.0.1", "::1"])
+# Addresses never limited, comma-separated: none unless set ("" is none too).
+RATELIMIT_EXEMPT = env_list("RATELIMIT_EXEMPT", [])
+# Log-in lock-outs, by django-axes: 10 failures for one account (its canonical name) or from
+# one address lock both out for 15 minutes after the last; counted in the database, so every
+# server process shares them.
+AXES_ENABLED = RATELIMIT_ENABLED
+AXES_HANDLER = "axes.handlers.database.AxesDatabaseHandler"
+AXES_FAILURE_LIMIT = 10
+AXES_COOLOFF_TIME = timedelta(minutes=15)
+AXES_LOCKOUT_PARAMETERS = ["username", "ip_address"]
+AXES_RESET_ON_SUCCESS = False
+AXES_RESET_COOL_OFF_ON_FAILURE_DURING_LOCKOUT = False
+AXES_DISABLE_ACCESS_LOG = True
+AXES_CLIENT_IP_CALLABLE = "pokersite.ratelimit.client_address"
+AXES_USERNAME_CALLABLE = "pokersite.ratelimit.login_username"
+AXES_WHITELIST_CALLABLE = "pokersite.ratelimit.is_exempt"
+AXES_LOCKOUT_CALLABLE = "pokersite.ratelimit.login_locked_out"
 
 AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},

@@ -22,8 +22,10 @@ if len(SECRET_KEY) < 50 or SECRET_KEY.startswith("django-insecure"):
 
 DEBUG = env_bool("DEBUG", False)
 ALLOWED_HOSTS = env_list("ALLOWED_HOSTS", ["localhost", "127.0.0.1"])
-# Throttle every address (daphne --proxy-headers gives the client's, not nginx's).
-RATELIMIT_EXEMPT = env_list("RATELIMIT_EXEMPT", [])
+# Limit every address, whatever RATELIMIT_EXEMPT says: behind a proxy one misconfigured
+# header would make every client an exempt address (daphne --proxy-headers gives the
+# client's address, not nginx's).
+RATELIMIT_EXEMPT = []
 
 SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
 SECURE_SSL_REDIRECT = env_bool("SECURE_SSL_REDIRECT", True)

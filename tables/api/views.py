@@ -14,6 +14,7 @@ from rest_framework.authtoken.models import Token
 from rest_framework.authtoken.views import ObtainAuthToken
 from rest_framework.views import APIView
 
+from pokersite import ratelimit
 from tables.api.exceptions import ErrorSerializer, HandNotFinished
 from tables.api.pagination import Pagination
 from tables.api.permissions import AllowAny, IsAuthenticated
@@ -290,7 +291,8 @@ class Leaderboard(generics.ListAPIView):
 @extend_schema(tags=["auth"], summary="Get your API token", auth=[{}])
 class ObtainToken(ObtainAuthToken):
     """Exchange a username and password for the account's API token (send it as
-    ``Authorization: Token <key>``). Wrong credentials are 401, missing fields 400."""
+    ``Authorization: Token <key>``). Wrong credentials are 401, missing fields 400; too many
+    failed log-ins for the account or from the address are 429 (pokersite/ratelimit.py)."""
 
     authentication_classes = [TokenAuthentication]  # so that a refusal is 401, not 403
     permission_classes = [AllowAny]
@@ -298,6 +300,12 @@ class ObtainToken(ObtainAuthToken):
     def post(self, request, *args, **kwargs):
         serializer = self.get_serializer(data=request.data)
         if not serializer.is_valid():
+            # django-axes marks the request it refused or locked out (on DRF's request, which
+            # its middleware does not see, so the answer is made here).
+            if getattr(request, "axes_locked_out", False):
+                raise exceptions.Throttled(
+                    wait=ratelimit.lockout_seconds(), detail=ratelimit.LOCKED_OUT
+                )
             errors = serializer.errors
             if set(errors) == {"non_field_errors"}:
                 raise exceptions.AuthenticationFailed("Wrong username or password.")

@@ -51,6 +51,7 @@ def server(tmp_path_factory):
         **os.environ, "DATABASE_URL": f"sqlite:///{db}", "DEBUG": "1",
         "POKER_HAND_PAUSE_SECONDS": "2.5", "POKER_BOT_DELAY": "0.3,0.7", "POKER_CROUPIER": "1",
         "DJANGO_SETTINGS_MODULE": "pokersite.settings",
+        "RATELIMIT_EXEMPT": "127.0.0.1",  # every browser signs up and logs in from here
     }
     env.pop("REDIS_URL", None)  # one process: the in-memory channel layer
     subprocess.run([sys.executable, "manage.py", "migrate", "--noinput", "-v", "0"], cwd=ROOT,

@@ -1,20 +1,24 @@
 """Accounts: sign up (with the starting grant), log in/out, change password, profile.
 
 Log in, log out and password change are Django's auth views with our templates; sign-up
-creates the user and player through ``tables.services.player_sign_up``.
+creates the user and player through ``tables.services.player_sign_up``, refusing a name that
+reads like an existing one (``pokersite.usernames.lookalike``). Limits: pokersite/ratelimit.py.
 """
 
 from __future__ import annotations
 
 from django import forms
+from django.contrib.auth import get_user_model
 from django.contrib.auth import login
 from django.contrib.auth import views as auth_views
 from django.contrib.auth.decorators import login_required
 from django.contrib.auth.forms import UserCreationForm
+from django.db.models.functions import Length
 from django.shortcuts import redirect, render
 from django.urls import path, reverse_lazy
 from django.views.decorators.http import require_http_methods
 
+from pokersite.usernames import lookalike
 from tables.selectors import player_ledger
 from tables.services import player_get_or_create, player_sign_up
 
@@ -26,6 +30,23 @@ class SignUpForm(UserCreationForm):
 
     class Meta(UserCreationForm.Meta):
         fields = ("username", "email")
+
+    def clean_username(self):
+        """Django's checks (NFKC, not taken in any case), then no look-alike of a taken name:
+        ``аlice`` with a Cyrillic ``а`` beside ``alice`` would pass for her at the table."""
+        username = super().clean_username()
+        if username:
+            # A look-alike has as many characters: only those names are compared.
+            same_length = (
+                get_user_model().objects.annotate(length=Length("username"))
+                .filter(length=len(username)).values_list("username", flat=True)
+            )
+            if lookalike(username, same_length.iterator()):
+                raise forms.ValidationError(
+                    "This name looks like an existing player's name: please choose another.",
+                    code="lookalike",
+                )
+        return username
 
 
 @require_http_methods(["GET", "POST"])

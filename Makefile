@@ -1,4 +1,7 @@
 # The two commands: `make run` (serve the site) and `make test` (the whole suite).
+# `make run` serves with DEBUG off (static files collected and served by whitenoise);
+# `make dev` serves with DEBUG on (error pages with tracebacks and settings, static files
+# straight from static/): only for development, never reachable from outside.
 SHELL := /bin/bash
 .DEFAULT_GOAL := run
 
@@ -13,7 +16,7 @@ REDIS_DEFAULT_URL := redis://127.0.0.1:6379/0
 # Test directories that also run on PostgreSQL + Redis (those that exist).
 SERVICE_TEST_DIRS := $(wildcard tests/tables tests/pokersite tests/api tests/browser tests/load)
 
-.PHONY: install run serve test test-sqlite test-services chromium bench check-deploy
+.PHONY: install run dev serve test test-sqlite test-services chromium bench check-deploy
 
 install: $(STAMP)
 
@@ -27,7 +30,12 @@ run: install
 	$(PY) manage.py migrate --noinput
 	$(PY) manage.py collectstatic --noinput --verbosity 0
 	$(PY) manage.py setup_site
-	$(VENV)/bin/daphne -b $(HOST) -p $(PORT) pokersite.asgi:application
+	DEBUG=0 $(VENV)/bin/daphne -b $(HOST) -p $(PORT) pokersite.asgi:application
+
+dev: install
+	$(PY) manage.py migrate --noinput
+	$(PY) manage.py setup_site
+	DEBUG=1 $(VENV)/bin/daphne -b $(HOST) -p $(PORT) pokersite.asgi:application
 
 # Debian's Chromium for the browser tests (only as root, only when missing).
 chromium:

@@ -271,3 +271,7 @@ POKER_RESEAT_WAIT_SECONDS = float(os.environ.get("POKER_RESEAT_WAIT_SECONDS", "3
 # (PostgreSQL): each table's writes always on the same one, in order. SQLite has one writer
 # at a time, so there every write runs on the one thread Django and Channels share.
 POKER_WRITE_THREADS = int(os.environ.get("POKER_WRITE_THREADS", "4"))
+# Table sockets one user may have open per server process: on one table, and in all (more
+# are closed with 4429; nginx sends all of a table's sockets to one process).
+POKER_SOCKETS_PER_USER_TABLE = int(os.environ.get("POKER_SOCKETS_PER_USER_TABLE", "4"))
+POKER_SOCKETS_PER_USER = int(os.environ.get("POKER_SOCKETS_PER_USER", "24"))

@@ -1,16 +1,30 @@
 """The table's websocket (``ws/tables/<id>/``): one consumer per socket, thin.
 
-- Connect: anonymous sockets are refused (closed with 4401), an unknown table with 4404. The
-  socket joins the process's ``TableFeed`` of the table (one member of the group
-  ``table-<id>`` per process) and gets the whole table rendered for its viewer.
+- Connect: the socket is accepted, then closed with a code the client can read if it may not
+  stay (see the close codes below): not logged in, no such table, too many sockets of its
+  user. A handshake from a foreign page is refused before this, with HTTP 403
+  (``pokersite.origins``). The socket joins the process's ``TableFeed`` of the table (one
+  member of the group ``table-<id>`` per process) and gets the whole table rendered for its
+  viewer.
 - ``table.changed`` (table id + version, no cards): reload from the database and send every
   region, rendered for this socket's viewer (``tables.presenters``), swapped by htmx by id.
 - A frame from the browser is JSON from htmx's ``ws-send``: ``op`` (act, sit_out, sit_in,
   leave, top_up, take_seat) and its fields; an action carries the hand id and the version the
-  player saw. It calls one service; a refusal is answered to the sender only, nothing changes.
-- Limits: frames over ``MAX_FRAME_BYTES`` close the socket (1009), binary frames are refused,
-  more than ``RATE_BURST`` frames in a burst (refilled at ``RATE_PER_SECOND``) are answered
-  "slow down" and ignored; a socket that keeps flooding is closed (1008).
+  player saw. Every number goes through ``tables.inputs.parse_whole_number``. It calls one
+  service; a refusal or a malformed frame is answered to the sender only, nothing changes.
+- Limits: a frame over ``MAX_FRAME_BYTES`` closes the socket; every frame, binary ones
+  included (refused), takes a token (``RATE_BURST``, refilled at ``RATE_PER_SECOND``); a
+  frame without one is answered "slow down" (once) and ignored, and ``FLOOD_CLOSE_AFTER``
+  such frames within ``FLOOD_WINDOW_SECONDS`` close the socket. A user may have
+  ``POKER_SOCKETS_PER_USER_TABLE`` sockets on one table and ``POKER_SOCKETS_PER_USER`` in
+  all, per server process (nginx sends a table's sockets to one process).
+- A log-out closes that session's sockets, a password change all the user's
+  (``tables.live_sessions``).
+- Close codes (websocket servers may send only 1000 and 3000-4999): ``NOT_LOGGED_IN`` 4401
+  (also when the log-in ended), ``NO_SUCH_TABLE`` 4404, ``TOO_MANY_SOCKETS`` 4429,
+  ``FLOODING`` 4008, ``FRAME_TOO_BIG`` 4009, ``SERVER_TROUBLE`` 4011 (the channel layer failed
+  under the feed: reconnect). However a socket ends (a close sent here, an error in a
+  handler, the client gone), it leaves its feed and the registry at once.
 - ``?state=json`` (load tests, the load benchmark, scripts): each update is one frame
   ``{"type": "state", "version", "hand", "running", "view", "me", "html"}`` — the engine's
   view for this viewer (the same data the HTML shows) with the regions a browser would get —
@@ -19,7 +33,6 @@
 - The database briefly unreachable: the sender is told so and nothing was done (each service
   is one transaction); the next update or a reconnect brings the state back.
 """
-
 from __future__ import annotations
 
 import asyncio
@@ -33,9 +46,12 @@ from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
 from channels.consumer import get_handler_name
 from channels.layers import InMemoryChannelLayer as _InMemoryChannelLayer
+from django.conf import settings
 from django.db import DatabaseError
 
 from tables import services
+from tables.inputs import NumberError, parse_whole_number
+from tables.live_sessions import LiveSockets
 from tables.models import Table
 from tables.presenters import (
     Snapshot,
@@ -45,6 +61,7 @@ from tables.presenters import (
     render_regions,
     viewer_player,
 )
+from tables.selectors import running_hand
 from tables.services.errors import ServiceError
 from tables.services.events import local_listeners, table_changed_event, table_group
 
@@ -53,8 +70,21 @@ log = logging.getLogger(__name__)
 MAX_FRAME_BYTES = 4096
 RATE_PER_SECOND = 5.0
 RATE_BURST = 10
-#: Frames refused for the rate in a row before the socket is closed.
+#: Frames refused for the rate within ``FLOOD_WINDOW_SECONDS`` that close the socket: a
+#: steady flood above the rate is closed too, though a token refills now and then.
 FLOOD_CLOSE_AFTER = 30
+FLOOD_WINDOW_SECONDS = 10.0
+
+# Close codes (see the module doc).
+NOT_LOGGED_IN = 4401
+NO_SUCH_TABLE = 4404
+TOO_MANY_SOCKETS = 4429
+FLOODING = 4008
+FRAME_TOO_BIG = 4009
+SERVER_TROUBLE = 4011
+
+#: The highest seat number a frame may name (the largest table).
+MOST_SEATS = max(Table.MAX_SEATS.values())
 
 OPS = ("act", "sit_out", "sit_in", "leave", "top_up", "take_seat")
 #: How stale the bankroll shown to a viewer without a seat may get while the table changes.
@@ -65,22 +95,15 @@ class BadFrame(ValueError):
     """A frame that is not a well-formed request (answered, nothing changes)."""
 
 
-def _int(data: dict, key: str, what: str) -> int:
-    value = data.get(key)
-    if isinstance(value, bool):
-        raise BadFrame(f"{what} must be a whole number.")
-    if isinstance(value, int):
-        return value
-    if isinstance(value, str) and value.strip().lstrip("-").isdigit() and len(value) < 19:
-        return int(value.strip())
-    raise BadFrame(f"{what} must be a whole number.")
+def _number(data: dict, key: str, what: str, minimum: int = 1, **limits) -> int:
+    return parse_whole_number(data.get(key), what=what, minimum=minimum, **limits)
 
 
 def run_op(*, table_id: int, user, data: dict, player=None) -> str:
     """Carry out one browser request through one service; returns a message for the sender.
 
     ``player``: the socket's player if already known (resolved once at connect).
-    Raises ``ServiceError`` or ``BadFrame`` (nothing changed) when refused.
+    Raises ``ServiceError``, ``BadFrame`` or ``NumberError`` (nothing changed) when refused.
     """
     if player is None:
         player = viewer_player(user)
@@ -92,10 +115,11 @@ def run_op(*, table_id: int, user, data: dict, player=None) -> str:
         kind = data.get("kind")
         if kind not in ("fold", "check", "call", "raise", "all_in"):
             raise BadFrame("Unknown action.")
-        amount = _int(data, "amount", "The amount") if kind == "raise" else None
+        amount = _number(data, "amount", "The amount") if kind == "raise" else None
         services.hand_act(
-            table=table, player=player, hand_id=_int(data, "hand", "The hand"),
-            version=_int(data, "version", "The version"), action={"kind": kind, "amount": amount},
+            table=table, player=player, hand_id=_number(data, "hand", "The hand"),
+            version=_number(data, "version", "The version", minimum=0),
+            action={"kind": kind, "amount": amount},
         )
         return ""
     if op == "sit_out":
@@ -103,18 +127,23 @@ def run_op(*, table_id: int, user, data: dict, player=None) -> str:
         return "You are sitting out: you will be dealt out until you come back."
     if op == "sit_in":
         services.seat_sit_in(table=table, player=player)
+        hand = running_hand(Table(pk=table_id))
+        if hand is not None and hand.seat_index_of(player.pk) is not None:
+            return "Welcome back: you are still dealt into this hand, and into the next ones."
         return "Welcome back: you are dealt in from the next hand."
     if op == "leave":
         left = services.seat_leave(table=table, player=player)
         return "You left the table." if left else "You will leave when this hand ends."
     if op == "top_up":
-        services.seat_top_up(table=table, player=player, amount=_int(data, "amount", "The top-up"))
+        services.seat_top_up(table=table, player=player,
+                             amount=_number(data, "amount", "The top-up"))
         return "Chips added."
     if op == "take_seat":
         seat = data.get("seat")
-        number = _int(data, "seat", "The seat") - 1 if seat not in (None, "") else None
+        number = (_number(data, "seat", "The seat", maximum=MOST_SEATS) - 1
+                  if seat not in (None, "") else None)
         services.seat_take(
-            table=table, player=player, buy_in=_int(data, "buy_in", "The buy-in"),
+            table=table, player=player, buy_in=_number(data, "buy_in", "The buy-in"),
             seat_number=number,
         )
         return "You sat down: you are dealt in from the next hand."
@@ -466,7 +495,7 @@ class TableFeed:
                 del self.feeds[self.key]
             for consumer in list(self.sockets):
                 try:
-                    await consumer.close(code=1011)
+                    await consumer.close(code=SERVER_TROUBLE)
                 except Exception:
                     pass
 
@@ -513,6 +542,46 @@ DATABASE_DOWN = "The database is not reachable just now: nothing was done, try a
 
 
 class TableConsumer(AsyncWebsocketConsumer):
+    closed = False  # closed here or by the client: frames and changes are ignored from then
+    feed: TableFeed | None = None
+    live: LiveSockets | None = None  # this process's sockets by user, while registered
+
+    async def __call__(self, scope, receive, send):
+        """Channels' consumer, leaving its feed and the registry however it ends: also when a
+        handler raised, or the server cancelled it, and ``disconnect`` never ran."""
+        try:
+            await super().__call__(scope, receive, send)
+        finally:
+            self.closed = True
+            await self._detach()
+
+    async def _detach(self) -> None:
+        """Stop following the table and leave the registry (again: a no-op)."""
+        live, self.live = self.live, None
+        if live is not None:
+            live.discard(self)
+        feed, self.feed = self.feed, None
+        if feed is not None:
+            await feed.leave(self)
+
+    async def close(self, code=None, reason=None):
+        """Close from here: detached at once, not when the client acknowledges."""
+        if self.closed:
+            return
+        self.closed = True
+        await self._detach()
+        await super().close(code=code, reason=reason)
+
+    async def refuse(self, code: int) -> None:
+        """Accept, then close with ``code``: the client reads why (a refusal before accepting
+        reaches it as a bare HTTP 403)."""
+        await self.accept()
+        await self.close(code=code)
+
+    async def session_ended(self) -> None:
+        """This socket's log-in ended (log-out, password change: ``tables.live_sessions``)."""
+        await self.close(code=NOT_LOGGED_IN)
+
     async def dispatch(self, message):
         """Channels' dispatch, less its ``aclose_old_connections()`` before every handler.
 
@@ -535,7 +604,8 @@ class TableConsumer(AsyncWebsocketConsumer):
         self.sent_version = -1  # nothing sent yet: the first frame goes whatever its version
         self.tokens = float(RATE_BURST)
         self.last_refill = time.monotonic()
-        self.refused_in_a_row = 0
+        self.refused_since, self.refused = 0.0, 0  # frames refused for the rate in a window
+        self.told_to_slow_down = False
         self.request_id = None  # of the request being answered (``answer``)
         self.json_state = b"state=json" in self.scope.get("query_string", b"")
         self.message_shown = True  # a reconnecting page may still show an earlier message
@@ -543,32 +613,49 @@ class TableConsumer(AsyncWebsocketConsumer):
         self.answering = asyncio.Lock()  # held from a request until its answer is sent
         self.deferred = 0  # updates waiting for an answer to go first
         if self.user is None or not self.user.is_authenticated:
-            await self.close(code=4401)
+            await self.refuse(NOT_LOGGED_IN)
             return
+        self.user_id = self.user.pk
+        self.session_key = getattr(self.scope.get("session"), "session_key", None)
+        on_table, in_all = LiveSockets.counts(self.channel_layer, self.user_id, self.table_id)
+        if (on_table >= settings.POKER_SOCKETS_PER_USER_TABLE
+                or in_all >= settings.POKER_SOCKETS_PER_USER):
+            log.info("user %s: too many sockets (%s here, %s in all)",
+                     self.user_id, on_table, in_all)
+            await self.refuse(TOO_MANY_SOCKETS)
+            return
+        # Counted from now (no wait between the check and this), heard of if the log-in ends.
+        self.live = live = LiveSockets.add(self.channel_layer, self)
+        await live.followed()
         self.player = await read_async(_viewer)(self.user)
         found = await read_async(self._table_row)()
         if found is None:
-            await self.close(code=4404)
+            await self.refuse(NO_SUCH_TABLE)
             return
         self.created_at = found[1]
+        if self.closed:  # its log-in ended meanwhile
+            return
         await TableFeed.join(self)
+        if self.closed:
+            await self._detach()
+            return
         await self.accept()
         # The version after joining the feed: anything later reaches us as table.changed.
         found = await read_async(self._table_row)()
         await self.send_state(version=found[0] if found else 0)
-        self.feed.saw(self.sent_version)
+        if self.feed is not None:
+            self.feed.saw(self.sent_version)
 
     def _table_row(self):
         return Table.objects.filter(pk=self.table_id).values_list("version", "created_at").first()
 
     async def disconnect(self, code):
-        feed = getattr(self, "feed", None)
-        if feed is not None:
-            await feed.leave(self)
+        self.closed = True
+        await self._detach()
 
     async def table_changed(self, event):
         version = event.get("version", 0)
-        if version <= self.sent_version:
+        if version <= self.sent_version or self.closed:
             return
         if self.answering.locked() or self.deferred:
             # This socket's own request is still being answered: its update follows the
@@ -596,13 +683,15 @@ class TableConsumer(AsyncWebsocketConsumer):
         try:
             snap = await snapshots.get(self.table_id, version, getattr(self, "created_at", None))
             if snap is None:
-                await self.close(code=4404)
+                await self.close(code=NO_SUCH_TABLE)
                 return
             if snap.version <= self.sent_version:
                 return
             bankroll = await self._bankroll_unseated(snap)
         except DatabaseError:
             log.warning("table %s: database unreachable, update skipped", self.table_id)
+            return
+        if self.closed:
             return
         version, html, state = render_viewer(snap, self.player, bankroll, self.json_state)
         if version > self.sent_version:
@@ -637,8 +726,7 @@ class TableConsumer(AsyncWebsocketConsumer):
             await self.send(text_data=render_message(message, oob=True, error=error))
             self.message_shown = bool(message)
 
-    def _take_token(self) -> bool:
-        now = time.monotonic()
+    def _take_token(self, now: float) -> bool:
         self.tokens = min(RATE_BURST, self.tokens + (now - self.last_refill) * RATE_PER_SECOND)
         self.last_refill = now
         if self.tokens >= 1:
@@ -646,22 +734,34 @@ class TableConsumer(AsyncWebsocketConsumer):
             return True
         return False
 
+    def _flooding(self, now: float) -> bool:
+        """Count a frame refused for the rate; True once the window holds too many."""
+        if now - self.refused_since > FLOOD_WINDOW_SECONDS:
+            self.refused_since, self.refused = now, 0
+        self.refused += 1
+        return self.refused >= FLOOD_CLOSE_AFTER
+
     async def receive(self, text_data=None, bytes_data=None):
+        if self.closed:
+            return
         self.request_id = None
-        if bytes_data is not None:
-            await self.answer("Binary frames are not understood.")
+        frame = text_data if text_data is not None else bytes_data
+        if frame is None or len(frame) > MAX_FRAME_BYTES or (
+                text_data is not None and len(text_data.encode()) > MAX_FRAME_BYTES):
+            await self.close(code=FRAME_TOO_BIG)
             return
-        if text_data is None or len(text_data.encode()) > MAX_FRAME_BYTES:
-            await self.close(code=1009)
-            return
-        if not self._take_token():
-            self.refused_in_a_row += 1
-            if self.refused_in_a_row >= FLOOD_CLOSE_AFTER:
-                await self.close(code=1008)
-            elif self.refused_in_a_row == 1:
+        now = time.monotonic()
+        if not self._take_token(now):
+            if self._flooding(now):
+                await self.close(code=FLOODING)
+            elif not self.told_to_slow_down:
+                self.told_to_slow_down = True
                 await self.answer("Too many messages: slow down.")
             return
-        self.refused_in_a_row = 0
+        self.told_to_slow_down = False
+        if text_data is None:
+            await self.answer("Binary frames are not understood.")
+            return
         try:
             data = json.loads(text_data)
         except (ValueError, RecursionError):
@@ -676,15 +776,19 @@ class TableConsumer(AsyncWebsocketConsumer):
                 message = await write_async(self.table_id, run_op)(
                     table_id=self.table_id, user=self.user, data=data, player=self.player
                 )
-            except (ServiceError, BadFrame) as error:
+            except (ServiceError, BadFrame, NumberError) as error:
                 await self.answer(str(error))
                 return
             except Table.DoesNotExist:
-                await self.close(code=4404)
+                await self.close(code=NO_SUCH_TABLE)
                 return
             except DatabaseError:
                 log.warning("table %s: database unreachable, request refused", self.table_id)
                 await self.answer(DATABASE_DOWN)
+                return
+            except Exception:  # a bug must not cost the player their socket
+                log.exception("table %s: request %r failed", self.table_id, data.get("op"))
+                await self.answer("That request failed: nothing was done.")
                 return
             await self.answer(message, error=False)
 

@@ -1,6 +1,7 @@
 """The table socket with several users: everyone gets each update; refused actions change
-nothing and only their sender hears why; anonymous and foreign-origin sockets are refused;
-floods, oversized and malformed frames are answered or closed while the table goes on."""
+nothing and only their sender hears why; anonymous sockets and unknown tables are closed with
+a code, foreign origins refused at the handshake; floods, oversized and malformed frames are
+answered or closed while the table goes on. (More attacks: ``test_socket_hardening.py``.)"""
 
 import re
 
@@ -11,7 +12,14 @@ from tables.models import HandAction, Table
 from tables.selectors import hand_state
 from tables.services import hand_start, seat_take
 from tests.tables.helpers import actor, current_hand
-from tests.tables.wsclient import Socket, communicator, session_cookie, version_of
+from tests.tables.wsclient import (
+    Socket,
+    closed_with,
+    communicator,
+    refused_with,
+    session_cookie,
+    version_of,
+)
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -190,10 +198,8 @@ async def test_seat_requests_over_the_socket(seated):
     await close_all(sockets)
 
 
-async def test_anonymous_sockets_are_refused(table):
-    comm = communicator(table.pk, cookie=None)
-    connected, code = await comm.connect()
-    assert not connected and code == 4401
+async def test_anonymous_sockets_are_closed_with_4401(table):
+    assert await refused_with(communicator(table.pk, cookie=None)) == 4401
 
 
 async def test_foreign_origins_are_refused(seated):
@@ -207,11 +213,9 @@ async def test_foreign_origins_are_refused(seated):
     await ok.disconnect()
 
 
-async def test_unknown_table_is_refused(seated):
+async def test_unknown_table_is_closed_with_4404(seated):
     table, players, cookies = seated
-    comm = communicator(table.pk + 999, cookies["alice"])
-    connected, code = await comm.connect()
-    assert not connected or code == 4404
+    assert await refused_with(communicator(table.pk + 999, cookies["alice"])) == 4404
 
 
 async def test_malformed_oversized_and_flooding_sockets_while_the_table_goes_on(seated):
@@ -232,15 +236,14 @@ async def test_malformed_oversized_and_flooding_sockets_while_the_table_goes_on(
     while True:
         output = await carol.comm.receive_output(timeout=5)
         if output["type"] == "websocket.close":
-            assert output["code"] == 1008
+            assert output["code"] == 4008
             break
         frames.append(output["text"])
-    assert any("slow down" in f for f in frames)
+    assert sum("slow down" in f for f in frames) == 1
     # oversized: closed at once
     big = await Socket("bob2", communicator(table.pk, cookies["bob"])).connect()
     await big.comm.send_to(text_data="x" * 10000)
-    output = await big.comm.receive_output(timeout=5)
-    assert output == {"type": "websocket.close", "code": 1009}
+    assert await closed_with(big.comm) == 4009
     # the table goes on: the actor still acts and everyone still connected hears it
     name = await who_acts(table)
     before = sockets[name].version

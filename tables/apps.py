@@ -5,3 +5,17 @@ class TablesConfig(AppConfig):
     name = "tables"
     verbose_name = "Poker tables"
     default_auto_field = "django.db.models.BigAutoField"
+
+    def ready(self) -> None:
+        from django.conf import settings
+        from django.contrib.auth.signals import user_logged_out
+        from django.db.models.signals import post_save, pre_save
+
+        from tables import live_sessions
+
+        # A log-out or a password change ends the user's live table sockets (see the module).
+        user_logged_out.connect(live_sessions.on_logged_out, dispatch_uid="tables.live_logout")
+        pre_save.connect(live_sessions.on_user_saving, sender=settings.AUTH_USER_MODEL,
+                         dispatch_uid="tables.live_password_saving")
+        post_save.connect(live_sessions.on_user_saved, sender=settings.AUTH_USER_MODEL,
+                          dispatch_uid="tables.live_password_saved")

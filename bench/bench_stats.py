@@ -52,8 +52,8 @@ def main(count: int) -> None:
 
     from engine.bots import RandomBot
     from engine.hand import HandConfig
-    from tables.models import Hand, HandAction, PlayerHand, Table
-    from tables.selectors import hand_state
+    from tables.models import Hand, HandAction, HandSecret, PlayerHand, Table
+    from tables.selectors import hand_state, with_deck
     from tables.services import player_create
     from tables.services.player_hands import player_hands_rows
     from tables.stats import Totals, seat_figures
@@ -73,6 +73,8 @@ def main(count: int) -> None:
 
     def flush():
         hands = Hand.objects.bulk_create([h for h, _, _ in batch])
+        HandSecret.objects.bulk_create(
+            [HandSecret(hand=h, deck=h.secret_deck, seed="bench") for h in hands])
         HandAction.objects.bulk_create([a for _, acts, _ in batch for a in acts])
         rows = []
         for hand, _, state in batch:
@@ -88,9 +90,10 @@ def main(count: int) -> None:
             table=table, number=number, status=Hand.Status.FINISHED, config=config.to_dict(),
             seats=[{"seat": i, "player_id": p.pk, "name": p.name, "stack": 200}
                    for i, p in enumerate(players)],
-            button=button, button_seat=button, deck=deck, seed="bench", commitment="bench",
+            button=button, button_seat=button, commitment="bench",
             result=state.result.to_dict(), pot=state.total_pot, finished_at=now,
         )
+        hand.secret_deck = deck  # as hand_start leaves it; stored by flush()
         hand.started_at = now
         actions = [HandAction(hand=hand, index=i, seat=0, kind=a.kind, amount=a.amount)
                    for i, a in enumerate(state.actions)]
@@ -108,7 +111,7 @@ def main(count: int) -> None:
 
     def replay_all():
         totals = Totals()
-        for hand in Hand.objects.filter(table=table).prefetch_related("actions"):
+        for hand in with_deck(Hand.objects.filter(table=table)).prefetch_related("actions"):
             totals.add(seat_figures(hand_state(hand))[hand.seat_index_of(hero.pk)])
         return totals.stats()
 

@@ -2,7 +2,10 @@
 
 Every change goes through ``tables.services`` (locks, ledger, version bump). Hands and
 actions are read-only, and a hand still being played never shows its deck, seed or result
-(hole cards) anywhere in admin: those appear once it is finished.
+(hole cards) anywhere in admin: those appear once it is finished. The deck and the seed are
+not fields of ``Hand`` (they are its ``HandSecret``, which has no admin and no relation from
+``Hand``), so no list filter, ordering or search can ask about them; a hand that is over shows
+them as computed read-only values.
 """
 
 from __future__ import annotations
@@ -16,6 +19,7 @@ from django.utils.html import format_html
 
 from tables import services
 from tables.models import Hand, HandAction, LedgerEntry, Player, Seat, Table
+from tables.selectors import hand_secret
 
 HIDDEN = "hidden until the hand is over"
 
@@ -234,8 +238,8 @@ class HandAdmin(ReadOnlyAdminMixin, admin.ModelAdmin):
     list_display = ("__str__", "table", "number", "status", "pot", "started_at", "finished_at")
     list_filter = ("status", "table")
     list_select_related = ("table",)
-    # The raw deck, seed and result fields are never listed: only the *_shown methods,
-    # which hide them while the hand is running.
+    # The result is never listed raw, nor the seed and deck: only the *_shown methods, which
+    # hide them while the hand is running.
     fields = (
         "table", "number", "status", "config", "seats", "button_seat", "commitment",
         "seed_shown", "deck_shown", "result_shown", "pot", "started_at", "finished_at",
@@ -245,7 +249,7 @@ class HandAdmin(ReadOnlyAdminMixin, admin.ModelAdmin):
 
     @admin.display(description="seed")
     def seed_shown(self, hand):
-        return hand.seed if not hand.is_running else HIDDEN
+        return hand_secret(hand).seed if not hand.is_running else HIDDEN
 
     @admin.display(description="deck")
     def deck_shown(self, hand):
@@ -253,7 +257,7 @@ class HandAdmin(ReadOnlyAdminMixin, admin.ModelAdmin):
             return HIDDEN
         from engine.cards import Card
 
-        return " ".join(str(Card(c)) for c in hand.deck)
+        return " ".join(str(Card(c)) for c in hand_secret(hand).deck)
 
     @admin.display(description="result")
     def result_shown(self, hand):

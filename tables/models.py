@@ -6,7 +6,8 @@ the tests: bankrolls + seat stacks + chips committed in running hands == sum of 
 
 A hand is stored as its inputs (config, seats and stacks at the start, button, deck) plus the
 append-only ``HandAction`` log; its state is ``tables.selectors.hand_state(hand)``, the engine
-replaying those inputs. The deck and the seed are server secrets until the hand is finished.
+replaying those inputs. The deck and the seed are server secrets until the hand is finished:
+they live in ``HandSecret``, which nothing but ``tables.selectors`` reads.
 """
 
 from __future__ import annotations
@@ -303,10 +304,8 @@ class Hand(models.Model):
     - ``seats``: ``[{"seat": n, "player_id": id, "name": str, "stack": chips}, ...]`` at the
       start, clockwise; the engine's seat index is the position in this list.
     - ``button``: index into ``seats``; ``button_seat`` the table's seat number.
-    - ``deck``: the shuffled deck (card ints). Secret while running.
-    - ``seed``/``commitment``: provably fair dealing. ``commitment`` is ``sha256(seed)``,
-      published before the deal; the deck is derived from ``seed``; ``seed`` is revealed once
-      the hand is over.
+    - ``commitment``: ``sha256(seed)``, published before the deal (provably fair dealing);
+      the seed and the deck derived from it are the hand's ``HandSecret``.
     - ``result``: the engine's result when finished; ``pot``: total chips contested.
     """
 
@@ -322,8 +321,6 @@ class Hand(models.Model):
     seats = models.JSONField()
     button = models.PositiveSmallIntegerField(help_text="Index into seats.")
     button_seat = models.PositiveSmallIntegerField(help_text="Table seat number of the button.")
-    deck = models.JSONField()
-    seed = models.CharField(max_length=128)
     commitment = models.CharField(max_length=128)
     result = models.JSONField(null=True, blank=True)
     pot = models.PositiveBigIntegerField(default=0, help_text="Chips contested (when over).")
@@ -354,6 +351,23 @@ class Hand(models.Model):
             if seat["player_id"] == player_id:
                 return index
         return None
+
+
+class HandSecret(models.Model):
+    """A hand's shuffle: the seed and the deck derived from it (card ints, in dealing order).
+
+    A server secret while the hand runs; the seed is published once it is over, so anyone can
+    check it against ``Hand.commitment`` and the cards dealt. A model of its own so that no
+    admin page, filter, ordering, search or API can reach it: ``Hand`` has no relation to it
+    (``related_name="+"``: no ``hand.secret``, no ``secret__seed__...`` lookup), it has no admin,
+    and only ``tables.selectors`` reads it (``hand_deck``, ``hand_secret``).
+    """
+
+    hand = models.OneToOneField(
+        Hand, primary_key=True, on_delete=models.CASCADE, related_name="+"
+    )
+    deck = models.JSONField()
+    seed = models.CharField(max_length=128)
 
 
 class HandAction(AppendOnlyModel):

@@ -1,7 +1,7 @@
 """What one viewer sees of a table: plain data for the table templates.
 
 Every hole card a template gets comes from ``engine.Hand.view(seat)`` (the one viewer filter):
-``table_screen`` never reads ``Hand.deck`` or the engine's ``hole`` itself. A seated player
+``table_screen`` never reads the hand's deck or the engine's ``hole`` itself. A seated player
 sees their own cards, a spectator (``player=None`` or not dealt in) sees none; cards shown at
 showdown are visible to all. The same function renders the first page load and every
 websocket update, so a reload shows exactly the live state.
@@ -20,7 +20,7 @@ from django.urls import reverse
 from django.utils.safestring import SafeString
 
 from tables.models import Hand, HandAction, Player, Seat, Table
-from tables.selectors import hand_decisions, hand_state
+from tables.selectors import hand_decisions, hand_state, with_deck
 from tables.services import hand_cache, statements
 
 SUIT_SYMBOLS = {"s": "♠", "h": "♥", "d": "♦", "c": "♣"}
@@ -77,13 +77,15 @@ def viewer_player(user) -> Player | None:
 
 
 def shown_hand(table: Table) -> Hand | None:
-    """The hand on screen: the running one, else the last finished one (its showdown)."""
+    """The hand on screen: the running one, else the last finished one (its showdown); its
+    deck (for the replay) in the same statement."""
     return statements.select_first(Hand, "shown-hand", _shown_hand_query, table.pk,
                                    Hand.Status.VOIDED)
 
 
 def _shown_hand_query(table_id, voided):
-    return Hand.objects.filter(table_id=table_id).exclude(status=voided).order_by("-number")[:1]
+    return with_deck(Hand.objects.filter(table_id=table_id).exclude(status=voided)).order_by(
+        "-number")[:1]
 
 
 @dataclass(frozen=True, slots=True)

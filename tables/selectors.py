@@ -1,10 +1,11 @@
-"""Reads: rebuild a hand's state, the lobby, a player's ledger, the chip totals."""
+"""Reads: rebuild a hand's state (and its secret deck), the lobby, a player's ledger, the chip
+totals."""
 
 from __future__ import annotations
 
 from django.db.models import Avg, Count, F, IntegerField, OuterRef, Prefetch, Subquery, Sum
 
-from tables.models import Hand, HandAction, LedgerEntry, Player, Seat, Table
+from tables.models import Hand, HandAction, HandSecret, LedgerEntry, Player, Seat, Table
 
 
 def hand_decisions(hand: Hand, start: int = 0) -> list[tuple[str, int | None, str]]:
@@ -45,15 +46,47 @@ def hand_state(hand: Hand, decisions: list[tuple] | None = None):
         HandConfig.from_dict(hand.config),
         [s["stack"] for s in hand.seats],
         hand.button,
-        hand.deck,
+        hand_deck(hand),
         [Action(kind, amount) for kind, amount, *_ in decisions],
         players=[s["name"] for s in hand.seats],
     )
 
 
+# --- The shuffle: a hand's deck and seed (HandSecret) ---------------------------------------
+# Read here only, for the engine's replays and for revealing a finished hand's seed; never
+# given to a template, an API answer or an admin page of a running hand. The deck a replay
+# needs comes in the statement that reads the hand (``with_deck``), so the live path reads no
+# more rows for it.
+
+
+def with_deck(hands):
+    """The ``Hand`` queryset ``hands`` with each hand's deck read in the same statement, as
+    ``hand.secret_deck`` (an attribute of the instance for ``hand_deck``, never a field: no
+    filter, ordering or search names it)."""
+    decks = HandSecret.objects.filter(hand=OuterRef("pk")).values("deck")
+    return hands.annotate(secret_deck=Subquery(decks))
+
+
+def hand_deck(hand: Hand) -> list[int]:
+    """The deck of ``hand`` (card ints in dealing order), for the engine's replay: brought by
+    ``with_deck`` or set by ``hand_start``, else read once (``hand_secret``)."""
+    if "secret_deck" not in hand.__dict__:
+        hand.secret_deck = hand_secret(hand).deck
+    return hand.secret_deck
+
+
+def hand_secret(hand: Hand) -> HandSecret:
+    """The deck and the seed of ``hand``, read once per instance (a secret while it runs:
+    callers reveal the seed only of a hand that is over)."""
+    secret = hand.__dict__.get("_secret")
+    if secret is None:
+        secret = hand._secret = HandSecret.objects.get(hand_id=hand.pk)
+    return secret
+
+
 def running_hand(table: Table) -> Hand | None:
-    """The hand being played at ``table``, if any."""
-    return table.hands.filter(status=Hand.Status.RUNNING).order_by("-number").first()
+    """The hand being played at ``table``, if any (with its deck: ``with_deck``)."""
+    return with_deck(table.hands.filter(status=Hand.Status.RUNNING)).order_by("-number").first()
 
 
 def lobby_tables():

@@ -14,7 +14,7 @@ from datetime import date
 from django.db.models import Count, Max, Q, QuerySet, Sum
 
 from tables.models import Hand, Player, PlayerHand
-from tables.selectors import hand_state
+from tables.selectors import hand_deck, hand_state, with_deck
 from tables.stats import Totals
 
 RESULTS = ("won", "lost", "even")
@@ -120,7 +120,7 @@ def leaderboard(order: str = "net", min_hands: int = 1) -> QuerySet:
 def finished_hand(hand_id: int) -> Hand | None:
     """The hand with its table and actions, or None (running hands are the caller's check)."""
     return (
-        Hand.objects.select_related("table")
+        with_deck(Hand.objects.select_related("table"))
         .prefetch_related("actions")
         .filter(pk=hand_id)
         .first()
@@ -142,7 +142,7 @@ def _engine_hand(hand: Hand):
         hand.config,
         [s["stack"] for s in hand.seats],
         hand.button,
-        hand.deck,
+        hand_deck(hand),
         [Action(a.kind, a.amount) for a in actions],
         players=[s["name"] for s in hand.seats],
     )
@@ -272,7 +272,7 @@ def hand_replay_steps(hand: Hand, seat: int | None) -> list[dict]:
     names = [s["name"] for s in hand.seats]
     stacks = [s["stack"] for s in hand.seats]
     steps = []
-    state = EngineHand(hand.config, stacks, hand.button, hand.deck, players=names)
+    state = EngineHand(hand.config, stacks, hand.button, hand_deck(hand), players=names)
     for k in range(len(actions) + 1):
         if k:
             state.act(actions[k - 1])

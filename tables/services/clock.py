@@ -31,9 +31,9 @@ from django.contrib.auth import get_user_model
 from django.db import transaction
 
 from tables.models import HandAction, Player, Seat, Table
-from tables.selectors import hand_decisions, hand_state
+from tables.selectors import hand_decisions, hand_secret, hand_state, running_hand
 from tables.services.errors import ServiceError
-from tables.services.locks import running_hand, table_lock
+from tables.services.locks import table_lock
 
 #: Seconds the time bank adds each time the deadline passes (while the bank lasts).
 TIME_BANK_CHUNK = 10
@@ -177,7 +177,7 @@ def clock_tick(*, table: Table | int, now: datetime, skip_busy: bool = False) ->
             turn_started = table.action_deadline - timedelta(seconds=table.action_seconds)
             if now < turn_started + timedelta(seconds=bot_delay(hand.pk, index)):
                 return None
-            rng = random.Random(f"{hand.pk}:{index}:{hand.seed}")
+            rng = random.Random(f"{hand.pk}:{index}:{hand_secret(hand).seed}")
             decision = SensibleBot(rng=rng, samples=80).decide(state.view(actor))
             hand_act(table=table, player=player, hand_id=hand.pk, version=table.version,
                      action=decision, source=HandAction.Source.BOT)

@@ -28,7 +28,7 @@ MAX_TABLES = 10_000
 @dataclass(frozen=True)
 class PlayedHand:
     version: int  # Table.version after the write that made this entry
-    hand: Hand  # the running hand's row (inputs only: config, seats, button, deck)
+    hand: Hand  # the running hand's row (inputs only: config, seats, button) and its deck
     decisions: tuple  # (kind, amount, source) in order
     deadline: datetime | None  # Table.action_deadline as that write left it
 

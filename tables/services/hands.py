@@ -20,8 +20,8 @@ from django.db.models.functions import Cast
 from django.utils import timezone
 
 from engine.table import next_button
-from tables.models import Hand, HandAction, Seat, Table
-from tables.selectors import hand_decisions, hand_state
+from tables.models import Hand, HandAction, HandSecret, Seat, Table
+from tables.selectors import hand_decisions, hand_state, with_deck
 from tables.services.errors import (
     HandInProgress,
     HandNotRunning,
@@ -43,8 +43,9 @@ def hand_start(*, table: Table) -> Hand:
 
     Lock: table row. Needs an open table, no hand running and at least two players. The
     button moves with ``engine.table.next_button``; the deck comes from a fresh seed whose
-    ``sha256`` commitment is stored with the hand (the seed is revealed when it ends). The
-    stakes are the table's as they are now.
+    ``sha256`` commitment is stored with the hand, the seed and the deck apart
+    (``HandSecret``; the seed is revealed when it ends). The stakes are the table's as they
+    are now.
     """
     from engine.deck import commitment, new_seed, seeded_deck
     from engine.errors import PokerError
@@ -103,10 +104,10 @@ def hand_start(*, table: Table) -> Hand:
             seats=seat_list,
             button=button,
             button_seat=button_seat,
-            deck=deck,
-            seed=str(seed),
             commitment=str(commitment(seed)),
         )
+        HandSecret.objects.create(hand=hand, deck=deck, seed=str(seed))
+        hand.secret_deck = deck  # as with_deck brings it: the replays need no read
         table.button_seat = button_seat
         table.next_hand_at = None
         _after_change(table, hand, state, stacks, [], "button_seat", "next_hand_at")
@@ -274,7 +275,7 @@ def _after_change(table: Table, hand: Hand, state, before, decisions: list,
 def _table_hand(table: Table, hand_id) -> Hand | None:
     """Hand ``hand_id`` if it was dealt at ``table``."""
     try:
-        return Hand.objects.get(pk=hand_id, table_id=table.pk)
+        return with_deck(Hand.objects).get(pk=hand_id, table_id=table.pk)
     except Hand.DoesNotExist:
         return None
 

@@ -50,12 +50,13 @@ def player_hands_record(*, hand: Hand, state) -> list[PlayerHand]:
 
 def player_hands_rebuild() -> int:
     """Recompute the rows of every finished hand; returns how many rows were written."""
-    from tables.selectors import hand_state
+    from tables.selectors import hand_state, with_deck
 
     written = 0
     with transaction.atomic():
         PlayerHand.objects.all().delete()
-        hands = Hand.objects.filter(status=Hand.Status.FINISHED).prefetch_related("actions")
+        hands = with_deck(Hand.objects.filter(status=Hand.Status.FINISHED)).prefetch_related(
+            "actions")
         for hand in hands.iterator(chunk_size=500):
             written += len(player_hands_record(hand=hand, state=hand_state(hand)))
     return written

@@ -171,19 +171,27 @@ def select_values(model, key: str, build, *params) -> list[tuple]:
 
 def select_first(model, key: str, build, *params):
     """``build(*params).first()`` for a query of whole model rows (no ``only``/``defer``/
-    ``select_related``; ``build`` includes its ordering and limit), or None."""
+    ``select_related``; ``build`` includes its ordering and limit), or None. Its annotations
+    are set on the instance, as the ORM does."""
     connection, sql, converters, compiler = _compiled_select(model, key, build, params)
     names_key = (connection.alias, connection.vendor, "names", key)
     names = _compiled.get(names_key)
     if names is None:
-        names = [field.attname for field in model._meta.concrete_fields]
-        if len(names) != len(compiler.select):
+        fields = [field.attname for field in model._meta.concrete_fields]
+        positions = compiler.annotation_col_map  # name -> column, after the fields
+        annotations = sorted(positions, key=positions.get)
+        if [positions[name] for name in annotations] != list(
+                range(len(fields), len(compiler.select))):
             raise ValueError(f"{key}: not a query of whole {model.__name__} rows")
-        _compiled[names_key] = names
+        names = _compiled[names_key] = (fields, annotations)
+    fields, annotations = names
     with connection.cursor() as cursor:
         cursor.execute(sql, params)
         row = cursor.fetchone()
     if row is None:
         return None
     (row,) = _converted([row], converters, connection)
-    return model.from_db(connection.alias, names, row)
+    obj = model.from_db(connection.alias, fields, row[:len(fields)])
+    for name, value in zip(annotations, row[len(fields):], strict=True):
+        setattr(obj, name, value)
+    return obj

@@ -9,7 +9,7 @@ from django.utils import timezone
 from engine.cards import parse_cards
 from engine.hand import Action, HandConfig
 from engine.hand import Hand as EngineHand
-from tables.models import Hand, HandAction, PlayerHand
+from tables.models import Hand, HandAction, HandSecret, PlayerHand
 from tables.services.player_hands import player_hands_rows
 
 CONFIG = HandConfig(small_blind=1, big_blind=2)
@@ -56,8 +56,6 @@ def hand_rows(table, players, state, *, number: int, started_at: datetime | None
         ],
         button=state.button,
         button_seat=state.button,
-        deck=[int(c) for c in state._deck],
-        seed="5eed" * 16,
         commitment="c" * 64,
         result=state.result.to_dict() if state.is_over else None,
         pot=state.total_pot if state.is_over else 0,
@@ -78,6 +76,7 @@ def store_hand(table, players, state, *, number: int = 1, started_at=None) -> Ha
     hand.save()  # auto_now_add sets started_at to now: put the chosen time back
     Hand.objects.filter(pk=hand.pk).update(started_at=started_at)
     hand.started_at = started_at
+    HandSecret.objects.create(hand=hand, deck=[int(c) for c in state._deck], seed="5eed" * 16)
     HandAction.objects.bulk_create(actions)
     if state.is_over:
         PlayerHand.objects.bulk_create(player_hands_rows(hand, state))

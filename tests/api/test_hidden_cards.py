@@ -12,7 +12,7 @@ import re
 import pytest
 
 from engine.cards import ALL_CARDS
-from tables.selectors import hand_state
+from tables.selectors import hand_secret, hand_state
 
 CARD_RUN = re.compile(r"(?<![A-Za-z0-9])((?:[2-9TJQKA][cdhs])+)(?![A-Za-z0-9])")
 
@@ -91,7 +91,7 @@ def test_every_endpoint_hides_what_the_viewer_may_not_see(
                 if response.get("Content-Type", "").startswith("application/json"):
                     keys = all_keys(response.json())
                     assert not keys & {"deck", "seed", "hole"}, (name, url)
-                assert hand.seed not in body, (name, url)
+                assert hand_secret(hand).seed not in body, (name, url)
                 checked += 1
     assert checked == 4 * 4 * 13
 

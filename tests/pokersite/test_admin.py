@@ -7,7 +7,7 @@ from django.urls import reverse
 
 from engine.cards import Card
 from tables.models import Hand, LedgerEntry, Player, Seat, Table
-from tables.selectors import hand_state
+from tables.selectors import hand_secret, hand_state
 from tables.services import hand_start, seat_take
 
 pytestmark = pytest.mark.django_db
@@ -32,8 +32,9 @@ def running(players, table, play):
 def secrets_of(hand: Hand) -> list[str]:
     """Every way the hand's hole cards, deck or seed could be written out."""
     state = hand_state(hand)
-    texts = [hand.seed, json.dumps(hand.deck[:6])[1:-1], str(hand.deck[:6])[1:-1]]
-    texts.append(" ".join(str(Card(c)) for c in hand.deck[:6]))
+    seed, deck = hand_secret(hand).seed, hand_secret(hand).deck
+    texts = [seed, json.dumps(deck[:6])[1:-1], str(deck[:6])[1:-1]]
+    texts.append(" ".join(str(Card(c)) for c in deck[:6]))
     for hole in state.hole:
         texts += ["".join(str(c) for c in hole), " ".join(str(c) for c in hole),
                   ", ".join(repr(str(c)) for c in hole), json.dumps([str(c) for c in hole])]
@@ -78,8 +79,8 @@ def test_admin_never_shows_cards_deck_or_seed_of_a_running_hand(admin, running, 
     # Once the hand is over, the seed and deck are published (the check above can see them).
     play.play_out(running.table)
     page = admin.get(reverse("admin:tables_hand_change", args=[running.pk])).content.decode()
-    assert running.seed in page
-    assert " ".join(str(Card(c)) for c in running.deck[:6]) in page
+    assert hand_secret(running).seed in page
+    assert " ".join(str(Card(c)) for c in hand_secret(running).deck[:6]) in page
 
 
 def test_hands_are_read_only_in_admin(admin, running):

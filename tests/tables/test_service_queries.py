@@ -10,7 +10,8 @@ seats or of actions already taken:
 - a hand end: the same, plus the hand's result, the per-player rows, one read of the seats
   that bust or leave (and one delete when someone busted);
 - a deal: lock, one read of the latest hand (running? next number?), one read of the seats,
-  insert the hand, one UPDATE for the blinds and antes, the table with the new version.
+  insert the hand and its secret (deck and seed: a row of their own, out of the admin's
+  reach), one UPDATE for the blinds and antes, the table with the new version.
 
 Inside the tests' transaction the service's own transaction is a savepoint: two more
 statements (``SAVEPOINT`` / ``RELEASE``), as ``BEGIN`` / ``COMMIT`` are in production.
@@ -33,9 +34,9 @@ NO_WAIT = 1 if connection.vendor == "postgresql" else 0
 ACTION_QUERIES = 8 + NO_WAIT
 #: The same + hand UPDATE, PlayerHand INSERT, SELECT the seats that bust or leave.
 HAND_END_QUERIES = 8 + 3
-#: savepoint, table lock, latest hand, seats, INSERT hand, one seat UPDATE, table UPDATE,
-#: release.
-DEAL_QUERIES = 8 + NO_WAIT
+#: savepoint, table lock, latest hand, seats, INSERT hand, INSERT its secret, one seat
+#: UPDATE, table UPDATE, release.
+DEAL_QUERIES = 9 + NO_WAIT
 
 
 def statements(captured, prefix: str) -> int:

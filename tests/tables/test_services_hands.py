@@ -5,7 +5,7 @@ import random
 import pytest
 
 from engine.deck import verify
-from tables.models import Hand, HandAction, LedgerEntry, Player, Seat, Table
+from tables.models import Hand, HandAction, HandSecret, LedgerEntry, Player, Seat, Table
 from tables.selectors import hand_state
 from tables.services import (
     HandInProgress,
@@ -68,9 +68,14 @@ def test_start_stores_inputs_with_a_commitment_to_the_deck(players, table, asser
     assert [s["name"] for s in hand.seats] == ["alice", "bob", "carol"]
     assert [s["stack"] for s in hand.seats] == [100, 100, 100]
     assert hand.config["big_blind"] == 2
-    # Provably fair: the deck is the one the committed seed produces.
-    assert verify(hand.seed, hand.commitment, hand.deck)
-    assert len(set(hand.deck)) == 52
+    # Provably fair: the deck is the one the committed seed produces. Both are the hand's
+    # secret, stored apart from it (nothing on Hand can be filtered or ordered by them).
+    secret = HandSecret.objects.get(hand=hand)
+    assert verify(secret.seed, hand.commitment, secret.deck)
+    assert len(set(secret.deck)) == 52
+    assert not {"seed", "deck"} & {field.name for field in Hand._meta.get_fields()}
+    # The replay reads the stored deck, also from a hand read afresh.
+    assert hand_state(Hand.objects.get(pk=hand.pk)).hole == hand_state(hand).hole
     table.refresh_from_db()
     assert table.version > version
     assert table.button_seat == hand.button_seat

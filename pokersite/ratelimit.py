@@ -23,12 +23,14 @@ is unreachable the request goes through (logged): a throttle must not take sign-
 
 ``RATELIMIT_ENABLED=0`` turns both off. ``RATELIMIT_EXEMPT`` lists addresses never limited:
 none unless set (the test suite and the browser tests exempt loopback themselves). Behind
-nginx, run daphne with ``--proxy-headers`` so that the address is the client's, not the
-proxy's.
+nginx, run daphne with ``--proxy-headers`` and have nginx set (not append to)
+``X-Forwarded-For``, so that the address is the client's, not the proxy's nor one the client
+made up (deploy/nginx.conf).
 """
 
 from __future__ import annotations
 
+import ipaddress
 import logging
 import time
 from dataclasses import dataclass
@@ -57,13 +59,24 @@ class Rule:
 DEFAULT_RULES = (Rule("signup", 10, 3600),)
 
 
-def client_address(request) -> str:
-    return request.META.get("REMOTE_ADDR") or "unknown"
+def client_address(request) -> str | None:
+    """The address limits count against (axes' address callable): the client's IPv4 address,
+    or its IPv6 /64 (one machine or home network usually holds a whole /64); ``None`` when
+    the server was given no valid address."""
+    try:
+        address = ipaddress.ip_address(request.META.get("REMOTE_ADDR") or "")
+    except ValueError:
+        return None
+    if address.version == 6:
+        if address.ipv4_mapped:
+            return str(address.ipv4_mapped)
+        return str(ipaddress.ip_network(f"{address}/64", strict=False).network_address)
+    return str(address)
 
 
 def is_exempt(request, credentials=None) -> bool:
     """Whether the request's address is never limited (also axes' whitelist callable)."""
-    return client_address(request) in getattr(settings, "RATELIMIT_EXEMPT", ())
+    return request.META.get("REMOTE_ADDR") in getattr(settings, "RATELIMIT_EXEMPT", ())
 
 
 def login_username(request, credentials=None) -> str | None:
@@ -145,4 +158,4 @@ class RateLimitMiddleware:
 
 def _key(rule: Rule, request, now: float) -> str:
     window = int(now // rule.seconds)
-    return f"ratelimit:{rule.url_name}:ip:{client_address(request)}:{window}"
+    return f"ratelimit:{rule.url_name}:ip:{client_address(request) or 'unknown'}:{window}"

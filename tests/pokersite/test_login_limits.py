@@ -24,8 +24,9 @@ COOL_OFF = 15 * 60  # AXES_COOLOFF_TIME, seconds
 
 
 def address() -> str:
-    """A random address from IPv6's documentation range (no two tries share one)."""
-    return f"2001:db8::{secrets.token_hex(2)}:{secrets.token_hex(2)}"
+    """A random address from IPv6's documentation range, each in its own /64 (no two tries
+    share one)."""
+    return f"2001:db8:{secrets.token_hex(2)}:{secrets.token_hex(2)}::1"
 
 
 @pytest.fixture
@@ -178,3 +179,18 @@ def test_loopback_is_limited_when_not_listed(client, carol, settings):
     for _ in range(LIMIT - 1):
         assert token("carol", ip="127.0.0.1").status_code == 401
     assert_locked_out_json(token("carol", ip="127.0.0.1"))
+
+
+def test_one_ipv6_network_is_one_address(carol):
+    """Whoever holds an IPv6 /64 holds its 2**64 addresses: they count as one."""
+    network = f"2001:db8:{secrets.token_hex(2)}:{secrets.token_hex(2)}"
+    for n in range(LIMIT - 1):
+        assert token(f"nobody{n}", ip=f"{network}::{n + 1:x}").status_code == 401
+    assert_locked_out_json(token("nobody", ip=f"{network}:1:2:3:4"))
+
+
+def test_a_made_up_address_is_an_ordinary_failure(carol):
+    """An address that is not one (a proxy passing on whatever the client wrote) cannot break
+    the count (PostgreSQL refused to store it: 500)."""
+    assert token("carol", ip="not-an-address").status_code == 401
+    assert token("carol", PASSWORD, ip="not-an-address").status_code == 200

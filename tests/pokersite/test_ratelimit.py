@@ -11,7 +11,9 @@ import pytest
 from django.contrib.auth.models import User
 from django.urls import reverse
 
-from pokersite.ratelimit import Rule
+from django.test import RequestFactory
+
+from pokersite.ratelimit import Rule, client_address
 
 pytestmark = pytest.mark.django_db
 
@@ -22,7 +24,7 @@ def fast_hashing(settings):
 
 
 def address() -> str:
-    return f"2001:db8::{secrets.token_hex(2)}:{secrets.token_hex(2)}"
+    return f"2001:db8:{secrets.token_hex(2)}:{secrets.token_hex(2)}::1"
 
 
 def sign_up(client, ip):
@@ -80,3 +82,15 @@ def test_nothing_is_throttled_when_disabled(client, settings):
     ip = address()
     for _ in range(3):
         assert sign_up(client, ip).status_code == 302
+
+
+@pytest.mark.parametrize("remote, counted_as", [
+    ("198.51.100.7", "198.51.100.7"),
+    ("::ffff:198.51.100.7", "198.51.100.7"),  # IPv4 on a dual-stack socket
+    ("2001:DB8:1:2:3:4:5:6", "2001:db8:1:2::"),  # its /64
+    ("2001:db8:1:2::ffff", "2001:db8:1:2::"),
+    ("garbage", None),
+    ("", None),
+])
+def test_addresses_are_counted_per_ipv4_address_and_per_ipv6_64(remote, counted_as):
+    assert client_address(RequestFactory().get("/", REMOTE_ADDR=remote)) == counted_as

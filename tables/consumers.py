@@ -575,6 +575,8 @@ class TableConsumer(AsyncWebsocketConsumer):
     async def refuse(self, code: int) -> None:
         """Accept, then close with ``code``: the client reads why (a refusal before accepting
         reaches it as a bare HTTP 403)."""
+        if self.closed:
+            return
         await self.accept()
         await self.close(code=code)
 
@@ -636,8 +638,7 @@ class TableConsumer(AsyncWebsocketConsumer):
         if self.closed:  # its log-in ended meanwhile
             return
         await TableFeed.join(self)
-        if self.closed:
-            await self._detach()
+        if self.closed:  # ended while joining (and so left the feed)
             return
         await self.accept()
         # The version after joining the feed: anything later reaches us as table.changed.

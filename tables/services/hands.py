@@ -210,7 +210,7 @@ def hand_void(*, table: Table, hand_id: int, reason: str) -> Hand:
 def _parse_action(action) -> tuple[str, int | None]:
     if isinstance(action, str):
         parts = action.split()
-        if len(parts) == 2 and parts[1].isdigit():
+        if len(parts) == 2 and parts[1].isascii() and parts[1].isdigit():  # not "²"
             kind, amount = parts[0], int(parts[1])
         elif len(parts) == 1:
             kind, amount = parts[0], None

@@ -136,7 +136,7 @@ def test_acting_in_someone_elses_seat(players, make_player, table, play):
     assert snapshot() == before
 
 
-@pytest.mark.parametrize("action", ["raise 3", "check", "bet", "dance", {"kind": "raise"}, 7])
+@pytest.mark.parametrize("action", ["raise 3", "raise ²", "check", "bet", "dance", {"kind": "raise"}, 7])
 def test_illegal_action_names_the_rule_and_changes_nothing(players, table, play, action):
     seat_all(table, players)
     hand = hand_start(table=table)

@@ -6,11 +6,15 @@ spectator is recorded and checked: its cards (every face-up card is drawn with `
 must be the hand's board as far as it is dealt, the viewer's own hole cards, or — once the
 hand is over — hands shown at showdown. Nothing else: no opponent's hole card, no mucked card,
 no undealt card.
+
+The test's clock (``TestClock``) is the only clock of the run: the croupier ticks at it and the
+services stamp deadlines with it, so the machine's speed changes nothing.
 """
 
+import logging
 import random
 import re
-from datetime import timedelta
+from datetime import datetime, timedelta
 
 import pytest
 from asgiref.sync import sync_to_async
@@ -18,10 +22,10 @@ from django.utils import timezone
 
 from engine.bots import RandomBot
 from tables.croupier import Croupier
-from tables.models import Hand, Player, Seat, Table
+from tables.models import Hand, HandAction, Player, Seat, Table
 from tables.presenters import cards_in_html, render_regions, table_screen
 from tables.selectors import hand_state
-from tables.services import player_grant
+from tables.services import hand_act, player_grant, seat_take
 from tests.tables.wsclient import Socket, communicator, session_cookie, version_of
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.slow]
@@ -29,6 +33,16 @@ pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.slow]
 HANDS = int(__import__("os").environ.get("LEAK_HANDS", "200"))
 SEATS_REGION = re.compile(r'id="table-seats"[^>]*data-hand="(\d*)"[^>]*data-street="(\w*)"')
 BOARD_DEALT = {"preflop": 0, "flop": 3, "turn": 4, "river": 5}
+#: How far the test's clock moves before each tick: past any bot's thinking time and the pause
+#: between hands, well within a person's action clock.
+TICK = timedelta(seconds=2.5)
+#: Steps without a hand finishing after which the table counts as stalled. A hand takes one
+#: step per bot decision and one to deal (the test's people act within the step), so a few
+#: dozen at most.
+STALL_STEPS = 200
+#: What the croupier does only when a person's clock runs out (or they are away): never, in
+#: this test, whose people act as soon as it is their turn.
+CLOCK_RAN_OUT = {"time-bank", "timeout", "sat-out"}
 
 
 @pytest.fixture(autouse=True)
@@ -38,6 +52,37 @@ def fast(settings, monkeypatch):
     # the test plays far faster than a person: lift the per-socket rate limit
     monkeypatch.setattr("tables.consumers.RATE_PER_SECOND", 10_000.0)
     monkeypatch.setattr("tables.consumers.RATE_BURST", 10_000)
+
+
+class TestClock:
+    """The test's time, read by everything: ``now()`` stands in for ``django.utils.timezone.now``
+    (the ``clock`` fixture), and only ``advance`` moves it.
+
+    The croupier used to tick at a fake time while the services stamped deadlines with the
+    wall clock, minutes behind it: every turn that followed a person's action was overdue
+    before it began, so the croupier spent that person's time bank, then timed them out and
+    sat them out for good; with both people sat out no hand could start ("stuck after 21
+    hands")."""
+
+    __test__ = False  # not a test class, despite its name
+
+    def __init__(self, start: datetime):
+        self.now = start
+
+    def __call__(self) -> datetime:
+        return self.now
+
+    def advance(self, by: timedelta) -> datetime:
+        self.now += by
+        return self.now
+
+
+@pytest.fixture
+def clock(monkeypatch):
+    """The test's clock, starting now, in place of ``django.utils.timezone.now`` everywhere."""
+    test_clock = TestClock(timezone.now())
+    monkeypatch.setattr(timezone, "now", test_clock)
+    return test_clock
 
 
 class Facts:
@@ -111,6 +156,38 @@ def missing_humans(table_id: int, players: list[Player]) -> list[str]:
     return out
 
 
+def table_state(table_id: int) -> str:
+    """The table as the croupier finds it now: for a failure message."""
+    table = Table.objects.get(pk=table_id)
+    now = timezone.now()
+
+    def when(moment):
+        return "unset" if moment is None else f"now{(moment - now).total_seconds():+.1f}s"
+
+    lines = [f"table {table.status} v{table.version}, action deadline "
+             f"{when(table.action_deadline)}, next hand {when(table.next_hand_at)}"]
+    hand = table.hands.filter(status=Hand.Status.RUNNING).first()
+    if hand is None:
+        lines.append("no hand running")
+    else:
+        state = hand_state(hand)
+        actor = "nobody" if state.actor is None else hand.seats[state.actor]["name"]
+        lines.append(f"hand #{hand.number} on the {state.street}, {actor} to act")
+    for seat in table.seats.select_related("player__user").order_by("number"):
+        flags = [flag for flag, on in (("bot", seat.player.is_bot),
+                                       ("sitting out", seat.sitting_out),
+                                       ("leaving", seat.leave_after_hand)) if on]
+        lines.append(f"seat {seat.number + 1} {seat.player.user.username} stack {seat.stack} "
+                     f"time bank {seat.time_bank}" + "".join(f", {f}" for f in flags))
+    return "; ".join(lines)
+
+
+def croupier_errors(caplog) -> list[str]:
+    """What the croupier logged when a table's tick failed (it logs and carries on)."""
+    return [record.getMessage() + (f": {record.exc_info[1]!r}" if record.exc_info else "")
+            for record in caplog.records if record.name == "tables.croupier"][-3:]
+
+
 def side_pot_played(table_id: int) -> bool:
     return any(len(result["awards"]) > 1 for result in Hand.objects.filter(
         table_id=table_id, status=Hand.Status.FINISHED).values_list("result", flat=True))
@@ -132,7 +209,7 @@ def finished_stats(table_id: int) -> dict:
     return stats
 
 
-async def test_no_frame_shows_a_card_its_viewer_may_not_see(players, make_table):
+async def test_no_frame_shows_a_card_its_viewer_may_not_see(players, make_table, clock, caplog):
     table = await sync_to_async(make_table)(
         name="Leak", max_seats=5, bots_allowed=True, bot_seats=2, action_seconds=30,
         min_buy_in=10, max_buy_in=200)
@@ -145,7 +222,7 @@ async def test_no_frame_shows_a_card_its_viewer_may_not_see(players, make_table)
     facts = Facts()
     rng = random.Random(20240605)
     croupier = Croupier()
-    now = timezone.now()
+    caplog.set_level(logging.ERROR, logger="tables.croupier")
     checked = {"frames": 0, "own_cards_seen": 0}
     bad = []
 
@@ -163,19 +240,29 @@ async def test_no_frame_shows_a_card_its_viewer_may_not_see(players, make_table)
                     checked["own_cards_seen"] += 1
             sock.frames.clear()
 
+    async def fail_with_the_table(what: str):
+        state = await sync_to_async(table_state)(table.pk)
+        errors = croupier_errors(caplog)
+        pytest.fail(f"{what} (step {steps}, {finished} hands finished): {state}"
+                    + (f"; the croupier logged: {errors}" if errors else ""))
+
     finished = 0
     side_pot = False
     steps = 0
+    finished_at_step = 0
     # Side pots come by chance (random buy-ins and bots): play on past HANDS, within a bound,
     # until at least one has happened, so the run always covers them.
     while finished < HANDS or (not side_pot and finished < 3 * HANDS):
         steps += 1
-        assert steps < 3 * HANDS * 60, f"stuck after {finished} hands"
         for name in await sync_to_async(missing_humans)(table.pk, [alice, bob]):
             await sockets[name].send(op="take_seat", seat="", buy_in=str(rng.randint(10, 120)))
             await sockets[name].until(lambda f: "sat down" in f or "Buy in" in f)
-        now += timedelta(seconds=2.5)
-        await sync_to_async(croupier.tick)(now)
+        done = await sync_to_async(croupier.tick)(clock.advance(TICK))
+        ran_out = [what for _, what in done if what in CLOCK_RAN_OUT]
+        if ran_out:
+            await fail_with_the_table(
+                f"the croupier ran a person's clock out ({', '.join(ran_out)}) though the "
+                "test acts for them the moment it is their turn")
         turn = await sync_to_async(human_turn)(table.pk, names, rng)
         if turn is not None:
             name, action = turn
@@ -190,8 +277,12 @@ async def test_no_frame_shows_a_card_its_viewer_may_not_see(players, make_table)
             assert 'class="table-message error"' not in frame, frame
         if steps % 20 == 0:
             await check_frames()
-            finished = await sync_to_async(
+            count = await sync_to_async(
                 Hand.objects.filter(table=table, status="finished").count)()
+            if count > finished:
+                finished, finished_at_step = count, steps
+            elif steps - finished_at_step >= STALL_STEPS:
+                await fail_with_the_table(f"stuck: no hand finished in {STALL_STEPS} steps")
             if finished >= HANDS and not side_pot:
                 side_pot = await sync_to_async(side_pot_played)(table.pk)
     await check_frames()
@@ -207,7 +298,7 @@ async def test_no_frame_shows_a_card_its_viewer_may_not_see(players, make_table)
 
 def test_the_checker_catches_a_frame_rendered_for_someone_else(players, make_table, play):
     """The leak checker is not vacuous: alice's frame, checked as bob's or a spectator's, leaks."""
-    from tables.services import hand_start, seat_take
+    from tables.services import hand_start
 
     table = make_table(name="Control")
     alice, bob, carol = players
@@ -223,3 +314,26 @@ def test_the_checker_catches_a_frame_rendered_for_someone_else(players, make_tab
     assert set(violations(frame, None, facts)) == mine
     spectator = render_regions(table_screen(table, carol))
     assert violations(spectator, None, facts) == []
+
+
+def test_a_turn_after_a_persons_action_counts_from_the_test_clock(players, make_table, clock):
+    """The cause of the stall above, in one turn: with the test's clock an hour ahead of the wall
+    clock, the deadline a person's action starts for the next person still counts from the
+    test's clock, so the croupier's next tick finds nobody out of time."""
+    table = make_table(name="Clock", bots_allowed=False, action_seconds=30)
+    alice, bob, _ = players
+    seat_take(table=table, player=alice, buy_in=100)
+    seat_take(table=table, player=bob, buy_in=100)
+    croupier = Croupier()
+    assert croupier.tick(clock.advance(timedelta(hours=1))) == [(table.pk, "started")]
+    table.refresh_from_db()
+    hand = table.hands.get()
+    first = hand.seats[hand_state(hand).actor]["player_id"]
+    hand_act(table=table, player=alice if first == alice.pk else bob, hand_id=hand.pk,
+             version=table.version, action="call")
+    acted_at = clock.now
+
+    assert croupier.tick(clock.advance(TICK)) == []  # not "time-bank": the turn is 2.5 s old
+    table.refresh_from_db()
+    assert table.action_deadline == acted_at + timedelta(seconds=table.action_seconds)
+    assert not HandAction.objects.filter(hand=hand, source=HandAction.Source.TIMEOUT).exists()

@@ -68,10 +68,39 @@ class Card(int):
     def __format__(self, spec: str) -> str:
         return format(_TEXT[self], spec)
 
+    def to_cactus_kev(self) -> int:
+        """The card as Cactus Kev's 32-bit integer ``xxxbbbbb bbbbbbbb cdhsrrrr xxpppppp``:
+        one bit per rank (deuce lowest), one bit per suit, the rank 0..12 and its prime.
+
+        >>> hex(Card("Kd").to_cactus_kev())
+        '0x8004b25'
+        """
+        return _CACTUS_KEV[self]
+
+    @classmethod
+    def from_cactus_kev(cls, number: int) -> Card:
+        """The card a Cactus-Kev integer encodes; ``CardError`` naming any other number."""
+        card = _OF_CACTUS_KEV.get(number) if _is_whole(number) else None
+        if card is None:
+            shown = f"{number!r} ({number:#x})" if _is_whole(number) else repr(number)
+            raise CardError(f"not a Cactus-Kev card integer: {shown}")
+        return card
+
 
 _TEXT = tuple(r + s for r in RANKS for s in SUITS)
 _ALL = tuple(int.__new__(Card, i) for i in range(52))
 ALL_CARDS: tuple[Card, ...] = _ALL
+
+# Cactus Kev's encoding: the rank's prime, the rank, the suit bit (clubs 8, diamonds 4,
+# hearts 2, spades 1, so clubs is the highest of the four) and the rank bit.
+_RANK_PRIMES = (2, 3, 5, 7, 11, 13, 17, 19, 23, 29, 31, 37, 41)
+_CACTUS_KEV = tuple(_RANK_PRIMES[c.rank] | c.rank << 8 | (8 >> c.suit) << 12 | 1 << (16 + c.rank)
+                    for c in _ALL)
+_OF_CACTUS_KEV = {number: card for card, number in zip(_ALL, _CACTUS_KEV)}
+
+
+def _is_whole(value) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
 
 
 def parse_cards(text: str, *, distinct: bool = True) -> list[Card]:

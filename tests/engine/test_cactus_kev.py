@@ -38,7 +38,8 @@ def test_fields_of_the_layout_xxxbbbbb_bbbbbbbb_cdhsrrrr_xxpppppp():
     Card("As").to_cactus_kev() + 2 ** 32,  # more than 32 bits
 ])
 def test_a_number_that_is_no_card_is_refused_by_name(number):
-    with pytest.raises(CardError, match=rf"not a Cactus-Kev card integer: {number} \({number:#x}\)"):
+    named = rf"not a Cactus-Kev card integer: {number} \({number:#x}\)"
+    with pytest.raises(CardError, match=named):
         Card.from_cactus_kev(number)
 
 

@@ -19,6 +19,7 @@ RANK_NAMES = ("Two", "Three", "Four", "Five", "Six", "Seven", "Eight", "Nine", "
 RANK_PLURALS = ("Twos", "Threes", "Fours", "Fives", "Sixes", "Sevens", "Eights", "Nines",
                 "Tens", "Jacks", "Queens", "Kings", "Aces")
 SUIT_NAMES = ("clubs", "diamonds", "hearts", "spades")
+SUIT_SYMBOLS = "♣♦♥♠"
 
 _RANK_OF_TEXT = {r: i for i, r in enumerate(RANKS)} | {r.lower(): i for i, r in enumerate(RANKS)}
 _RANK_OF_TEXT["10"] = RANKS.index("T")
@@ -58,6 +59,11 @@ class Card(int):
     def suit(self) -> int:
         """0 clubs, 1 diamonds, 2 hearts, 3 spades."""
         return self & 3
+
+    @property
+    def unicode(self) -> str:
+        """The card with its suit symbol: ``A♠``, ``T♦`` (as pkstate YAML writes cards)."""
+        return RANKS[self >> 2] + SUIT_SYMBOLS[self & 3]
 
     def __str__(self) -> str:
         return _TEXT[self]

@@ -25,6 +25,7 @@ COMMANDS: list[tuple[str, str]] = [
     ("best", "engine.cli"),
     ("equity", "engine.cli"),
     ("replay", "engine.phh"),
+    ("convert", "engine.pkstate"),
 ]
 
 EXIT_BAD_INPUT = 2

@@ -8,6 +8,7 @@
   so that every index is exactly uniform (no modulo bias). After the hand the seed is
   revealed and anyone can run ``verify(seed, commitment, deck)``.
 * ``deal_round_robin`` deals as at a real table: one card to each player in turn.
+* ``stacked_deck`` builds the deck that deals a recorded hand's cards (hand histories).
 """
 
 from __future__ import annotations
@@ -22,7 +23,7 @@ from engine.errors import CardError
 
 __all__ = [
     "SeedStream", "commitment", "deal_round_robin", "fisher_yates", "fresh_deck", "new_seed",
-    "seeded_deck", "shuffled_deck", "verify",
+    "seeded_deck", "shuffled_deck", "stacked_deck", "verify",
 ]
 
 _SYSTEM_RANDOM = secrets.SystemRandom()
@@ -136,3 +137,30 @@ def deal_round_robin(deck: Sequence[Card] | Iterator[Card], players: int,
             hands[seat].append(cards[round_ * players + seat])
     return hands
 
+
+
+def stacked_deck(holes: Sequence[Sequence[int] | None], board: Sequence[int],
+                 hole_count: int) -> list[Card]:
+    """The deck that deals these cards in ``engine.hand``'s order: ``holes`` one per seat in
+    dealing order (from the seat left of the button round to the button; ``None`` when
+    unknown), then burn and flop, burn and turn, burn and river from ``board`` (0 to 5 cards).
+    Unknown cards and burns are the unused cards in order. ``CardError`` names a card given
+    twice or a board of more than 5 cards."""
+    if len(board) > 5:
+        raise CardError(f"{len(board)} board cards: at most 5")
+    seen: set[int] = set()
+    for card in [c for cards in holes if cards for c in cards] + list(board):
+        if card in seen:
+            raise CardError(f"card {ALL_CARDS[card]} is dealt twice")
+        seen.add(card)
+    spare = iter([card for card in ALL_CARDS if card not in seen])
+    deck = []
+    for k in range(hole_count):
+        for cards in holes:
+            deck.append(ALL_CARDS[cards[k]] if cards else next(spare))
+    for size, street in zip((3, 1, 1), (board[:3], board[3:4], board[4:5])):
+        deck.append(next(spare))  # burn
+        deck.extend(ALL_CARDS[card] for card in street)
+        deck.extend(next(spare) for _ in range(size - len(street)))
+    deck.extend(spare)
+    return deck

@@ -803,6 +803,24 @@ class Hand:
             hand.act(action)
         return hand
 
+    def _check_viewer(self, viewer: int | None) -> None:
+        if viewer is not None and not (_is_int(viewer) and 0 <= viewer < self._n):
+            raise PokerError(f"no seat {viewer!r} in this hand")
+
+    def _sees_hole(self, viewer: int | None, seat: int) -> bool:
+        """The hidden-card rule: a viewer sees its own hole cards and the hands shown."""
+        return seat == viewer or seat in self._shown
+
+    def visible_cards(self, seat: int | None = None) -> frozenset[Card]:
+        """Every card ``seat`` (or a spectator, ``None``) may see now, by ``view``'s rule:
+        the board, its own hole cards and the hands shown at showdown."""
+        self._check_viewer(seat)
+        seen = set(self.board)
+        for i in range(self._n):
+            if self._sees_hole(seat, i):
+                seen.update(self.hole[i])
+        return frozenset(seen)
+
     def view(self, seat: int | None = None) -> dict:
         """The hand as ``seat`` (or a spectator, ``None``) may see it: JSON-able.
 
@@ -810,11 +828,10 @@ class Hand:
         is ``None``. Never the deck, burn cards or mucked cards.
         """
         n = self._n
-        if seat is not None and not (_is_int(seat) and 0 <= seat < n):
-            raise PokerError(f"no seat {seat!r} in this hand")
+        self._check_viewer(seat)
         seats = []
         for i in range(n):
-            if i == seat or i in self._shown:
+            if self._sees_hole(seat, i):
                 cards = [str(c) for c in self.hole[i]]
             elif self._folded[i] or i in self._mucked:
                 cards = []

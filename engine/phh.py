@@ -19,10 +19,12 @@ from __future__ import annotations
 import json
 import re
 import tomllib
+from collections.abc import Collection
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from engine.cards import ALL_CARDS, format_cards, parse_cards
+from engine.cards import format_cards, parse_cards
+from engine.deck import stacked_deck
 from engine.errors import CardError, HandHistoryError, PokerError
 from engine.hand import Hand, HandConfig
 
@@ -135,26 +137,15 @@ class HandHistory:
                 board.extend(cards)
             elif kind == "sm" and cards is not None and holes[seat] is None:
                 holes[seat] = cards
-        if len(board) > 5:
-            raise self._fail(f"{len(board)} board cards: at most 5")
-        known = [c for h in holes if h for c in h] + board
-        seen = set()
-        for c in known:
-            if c in seen:
-                raise self._fail(f"card {ALL_CARDS[c]} is dealt twice")
-            seen.add(c)
-        spare = iter([c for c in range(52) if c not in seen])
-        deck = []
-        for r in range(k):
-            for seat in range(n):  # p1 is left of the button
-                deck.append(holes[seat][r] if holes[seat] else next(spare))
-        streets = (board[:3], board[3:4], board[4:5])
-        for size, cards in zip((3, 1, 1), streets):
-            deck.append(next(spare))  # burn
-            deck.extend(cards)
-            deck.extend(next(spare) for _ in range(size - len(cards)))
-        deck.extend(spare)
-        return deck
+        try:
+            return stacked_deck(holes, board, k)  # p1, left of the button, is dealt first
+        except CardError as error:
+            raise self._fail(str(error)) from None
+
+    def known_cards(self) -> set[int]:
+        """Every card the file names (hole cards, board, shown hands); the rest are unknown."""
+        return {card for kind, _, cards, _, _ in self._parse_lines()
+                if kind in ("dh", "db", "sm") and cards is not None for card in cards}
 
     def replay(self) -> Hand:
         """The hand rebuilt through the state machine (a skipped player folds or checks)."""
@@ -277,12 +268,21 @@ def _toml_value(value) -> str:
     raise HandHistoryError(f"cannot write {value!r} as TOML")
 
 
-def dumps(hand: Hand, reveal_mucked: bool = True) -> str:
+def dumps(hand: Hand, reveal_mucked: bool = True,
+          known_cards: Collection[int] | None = None) -> str:
     """The hand as PHH text (``finishing_stacks`` once it is over).
 
     Hole cards are written for every seat (PHH convention) unless ``reveal_mucked`` is false:
-    then only shown hands are written and the others are ``????``.
+    then only shown hands are written and the others are ``????``. With ``known_cards``, any
+    dealt or shown cards not all among them are written as ``?`` too (a viewer's history,
+    ``Hand.visible_cards``, or a hand read from a file that did not name them).
     """
+
+    def written(cards) -> str:
+        if known_cards is None or all(card in known_cards for card in cards):
+            return format_cards(cards)
+        return "??" * len(cards)
+
     c = hand.config
     variant = _VARIANT_OF.get((c.game, c.betting))
     if variant is None:
@@ -305,12 +305,12 @@ def dumps(hand: Hand, reveal_mucked: bool = True) -> str:
     for e in hand.events:
         k = e.kind
         if k == "deal_hole":
-            cards = format_cards(e.cards)
+            cards = written(e.cards)
             if not reveal_mucked and e.seat not in shown:
                 cards = "??" * len(e.cards)
             lines.append(f"d dh p{phh[e.seat]} {cards}")
         elif k == "deal_board":
-            lines.append(f"d db {format_cards(e.cards)}")
+            lines.append(f"d db {written(e.cards)}")
         elif k == "fold":
             lines.append(f"p{phh[e.seat]} f")
         elif k in ("check", "call"):
@@ -318,7 +318,7 @@ def dumps(hand: Hand, reveal_mucked: bool = True) -> str:
         elif k in ("bet", "raise"):
             lines.append(f"p{phh[e.seat]} cbr {e.amount}")
         elif k == "show":
-            lines.append(f"p{phh[e.seat]} sm {format_cards(e.cards)}")
+            lines.append(f"p{phh[e.seat]} sm {written(e.cards)}")
         elif k == "muck":
             lines.append(f"p{phh[e.seat]} sm")
     fields = [

@@ -227,13 +227,20 @@ def hand_phh(hand: Hand, seat: int | None) -> str:
     if hand.status != Hand.Status.FINISHED:
         raise ValueError("only a finished hand has a history")
     state = _engine_hand(hand)
-    text = phh.dumps(state, reveal_mucked=False)
-    if seat is not None and seat not in state.result.shown:
-        own = state.view(seat)["seats"][seat]["cards"]
-        number = (seat - state.button - 1) % state.seats + 1  # PHH p1 is left of the button
-        hidden = f'"d dh p{number} {"??" * len(own)}"'
-        text = text.replace(hidden, f'"d dh p{number} {"".join(own)}"', 1)
+    text = phh.dumps(state, known_cards=state.visible_cards(seat))
     return text + f"hand = {hand.number}\ntable = {_toml_string(hand.table.name)}\n"
+
+
+def hand_yaml(hand: Hand, seat: int | None) -> str:
+    """A finished hand as pkstate YAML: the cards shown at showdown plus ``seat``'s own (the
+    others' ``PnDealt`` left out), its id and when it started."""
+    from engine import pkstate
+
+    if hand.status != Hand.Status.FINISHED:
+        raise ValueError("only a finished hand has a history")
+    state = _engine_hand(hand)
+    return pkstate.dumps(state, known_cards=state.visible_cards(seat), id=str(hand.pk),
+                         datetime=hand.started_at)
 
 
 def _toml_string(value: str) -> str:

@@ -17,6 +17,7 @@ urlpatterns = [
     path("hands/", views.HandList.as_view(), name="hand-list"),
     path("hands/<str:pk>/", views.HandDetail.as_view(), name="hand-detail"),
     path("hands/<str:pk>/phh/", views.HandPHH.as_view(), name="hand-phh"),
+    path("hands/<str:pk>/yaml/", views.HandYAML.as_view(), name="hand-yaml"),
     path("players/me/", views.PlayerMe.as_view(), name="player-me"),
     path("players/me/stats/", views.PlayerMeStats.as_view(), name="player-me-stats"),
     path("players/<str:pk>/", views.PlayerDetail.as_view(), name="player-detail"),

@@ -35,6 +35,7 @@ from tables.stats_selectors import (
     finished_hand,
     hand_history,
     hand_phh,
+    hand_yaml,
     leaderboard,
     player_hand_rows,
     player_stats,
@@ -147,13 +148,47 @@ class HandDetail(APIView):
         return Response(HandHistorySerializer(history).data)
 
 
-class PHHRenderer(BaseRenderer):
-    media_type = "text/plain"
-    format = "phh"
+class TextFileRenderer(BaseRenderer):
+    """A hand file's text as it is (the view builds the response; errors stay JSON)."""
+
     charset = "utf-8"
 
     def render(self, data, accepted_media_type=None, renderer_context=None):
         return data.encode() if isinstance(data, str) else b""
+
+
+class PHHRenderer(TextFileRenderer):
+    media_type = "text/plain"
+    format = "phh"
+
+
+class YAMLRenderer(TextFileRenderer):
+    media_type = "application/yaml"
+    format = "yaml"
+
+
+class _HandFile(APIView):
+    """A finished hand as a file to download (``write(hand, viewer seat)`` gives its text,
+    the last renderer its media type and file suffix), with only the cards the viewer may
+    see; a hand still being played is refused (409)."""
+
+    permission_classes = [IsAuthenticated]
+    write = None
+
+    def get(self, request, pk):
+        hand = _the_finished_hand(pk)
+        text = self.write(hand, viewer_seat(hand, request.user))
+        file_type = self.renderer_classes[-1]
+        response = HttpResponse(text, content_type=f"{file_type.media_type}; charset=utf-8")
+        name = f"hand-{hand.table_id}-{hand.number}.{file_type.format}"
+        response["Content-Disposition"] = f'attachment; filename="{name}"'
+        return response
+
+    def finalize_response(self, request, response, *args, **kwargs):
+        if isinstance(response, Response) and response.status_code >= 400:
+            request.accepted_renderer = JSONRenderer()  # errors are JSON, whatever was asked
+            request.accepted_media_type = "application/json"
+        return super().finalize_response(request, response, *args, **kwargs)
 
 
 @extend_schema(
@@ -165,26 +200,32 @@ class PHHRenderer(BaseRenderer):
         409: OpenApiResponse(ErrorSerializer, "Running."),
     },
 )
-class HandPHH(APIView):
+class HandPHH(_HandFile):
     """The hand in the Poker Hand History format (``.phh``), as a download: the hole cards
     shown at showdown plus your own; every other hole card is ``????``."""
 
-    permission_classes = [IsAuthenticated]
     renderer_classes = [JSONRenderer, PHHRenderer]
+    write = staticmethod(hand_phh)
 
-    def get(self, request, pk):
-        hand = _the_finished_hand(pk)
-        text = hand_phh(hand, viewer_seat(hand, request.user))
-        response = HttpResponse(text, content_type="text/plain; charset=utf-8")
-        name = f"hand-{hand.table_id}-{hand.number}.phh"
-        response["Content-Disposition"] = f'attachment; filename="{name}"'
-        return response
 
-    def finalize_response(self, request, response, *args, **kwargs):
-        if isinstance(response, Response) and response.status_code >= 400:
-            request.accepted_renderer = JSONRenderer()  # errors are JSON, whatever was asked
-            request.accepted_media_type = "application/json"
-        return super().finalize_response(request, response, *args, **kwargs)
+@extend_schema(
+    tags=["hands"],
+    summary="A finished hand as pkstate YAML",
+    parameters=[ID],
+    responses={
+        (200, "application/yaml"): OpenApiResponse(
+            OpenApiTypes.STR, "The hand in pkstate YAML (game, button, forced_bets, board, "
+                              "players, rounds of actions such as P0Dealt, P1CBR, P2Fold, "
+                              "DealCommon, P0Wins)."),
+        409: OpenApiResponse(ErrorSerializer, "Running."),
+    },
+)
+class HandYAML(_HandFile):
+    """The hand as pkstate YAML (``.yaml``), as a download: the hole cards shown at showdown
+    plus your own; every other player's ``PnDealt`` is left out."""
+
+    renderer_classes = [JSONRenderer, YAMLRenderer]
+    write = staticmethod(hand_yaml)
 
 
 # --- players ------------------------------------------------------------------------------

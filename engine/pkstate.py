@@ -42,6 +42,9 @@ How the format maps onto the engine:
   it won or lost in all (its net); reading checks them against the replay.
 * A hole card nobody may see is left out with its ``PnDealt``; the replay deals that seat
   cards from the unused ones, and writing leaves it out again.
+
+Past 500 lines because the format is one idea: its fields are checked where they are read
+(``_Reader``), next to the model that writes them and the replay that gives them meaning.
 """
 
 from __future__ import annotations
@@ -57,7 +60,8 @@ import yaml
 from engine.cards import Card, parse_cards
 from engine.deck import stacked_deck
 from engine.errors import HandHistoryError, PokerError
-from engine.hand import STREETS, Hand, HandConfig
+from engine.hand import GAMES as HOLE_CARDS
+from engine.hand import MAX_SEATS, STREETS, Hand, HandConfig
 
 GAMES = {
     "NoLimitHoldem": ("holdem", "no-limit"),
@@ -187,7 +191,7 @@ class PKState:
             raise self._fail("forced_bets", str(error)) from None
 
     def _entries(self):
-        """``(where, entry)`` for every action, ``where`` naming it for error messages."""
+        """``(where, round index, entry)`` for every action; ``where`` names it in errors."""
         for r, round_ in enumerate(self.rounds):
             for i, entry in enumerate(round_):
                 yield f"round {r + 1} action {i + 1} ({entry})", r, entry
@@ -326,7 +330,7 @@ class _Reader:
 
     def text(self, value, where: str) -> str:
         if not isinstance(value, str):
-            raise self.fail(where, f"must be text, not {value!r}")
+            raise self.fail(where, f"must be text, not {value!r} (quote it)")
         return value
 
     def cards(self, value, where: str, count: tuple[int, ...] | None) -> tuple[Card, ...]:
@@ -358,7 +362,7 @@ class _Reader:
         board = None
         if data.get("board") is not None:
             board = self.cards(data["board"], "board", (0, 3, 4, 5))
-        hole_count = 2 if GAMES[game][0] == "holdem" else 4
+        hole_count = HOLE_CARDS[GAMES[game][0]]
         state = PKState(
             game=game, button=button, forced_bets=self.forced_bets(data["forced_bets"]),
             players=players, rounds=self.rounds(data["rounds"], len(players), hole_count),
@@ -373,7 +377,7 @@ class _Reader:
         return state
 
     def players(self, value, game: str) -> list[Seat]:
-        most = 12 if game == "holdem" else 10
+        most = MAX_SEATS[game]
         if not isinstance(value, list) or not 2 <= len(value) <= most:
             raise self.fail("players", f"must list 2 to {most} players")
         seats = []
@@ -561,8 +565,8 @@ def add_convert_parser(subparsers) -> None:
     parser = subparsers.add_parser(
         "convert", help="convert a hand between PHH and pkstate YAML",
         description="Read a hand (FILE.phh, or pkstate FILE.yaml/.yml), replay it through the "
-                    "state machine and print it in the other format. Cards the file does not "
-                    "name stay unknown.")
+                    "state machine and print it as --to says. Cards the file does not name "
+                    "stay unknown.")
     parser.add_argument("file", metavar="FILE")
     parser.add_argument("--to", required=True, choices=("yaml", "phh"),
                         help="the format to print")

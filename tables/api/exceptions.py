@@ -1,4 +1,9 @@
-"""Errors as JSON: ``{"message": "...", "errors": {...}}`` for every API failure."""
+"""Errors as JSON: ``{"code": "...", "message": "...", "errors": {...}}`` for every API failure.
+
+``code`` is stable and machine-readable (DRF's codes: ``invalid``, ``not_found``,
+``not_authenticated``, ``throttled``...; ours: ``hand_running``, ``locked_out``, and each
+``tables.services.errors`` class's ``code``); ``message`` is for a person.
+"""
 
 from __future__ import annotations
 
@@ -20,6 +25,7 @@ class HandNotFinished(exceptions.APIException):
 class ErrorSerializer(serializers.Serializer):
     """The body of every error response."""
 
+    code = serializers.CharField(help_text="What went wrong, as a stable machine-readable code.")
     message = serializers.CharField(help_text="What went wrong, for a person to read.")
     errors = serializers.DictField(
         required=False, help_text="Per-field problems (only for invalid input)."
@@ -45,14 +51,19 @@ def exception_handler(exc, context):
         return None
     detail = getattr(exc, "detail", None)
     if isinstance(detail, (dict, list)) and isinstance(exc, exceptions.ValidationError):
-        body = {"message": "Invalid input: " + _text(detail)}
+        body = {"code": "invalid", "message": "Invalid input: " + _text(detail)}
         if isinstance(detail, dict):
             body["errors"] = detail
         else:
             body["errors"] = {"non_field_errors": detail}
     else:
-        body = {"message": _text(detail) if detail is not None else str(exc)}
+        body = {"code": _code(exc), "message": _text(detail) if detail is not None else str(exc)}
     return Response(body, status=response.status_code, headers=_headers(response))
+
+
+def _code(exc) -> str:
+    codes = exc.get_codes() if isinstance(exc, exceptions.APIException) else None
+    return codes if isinstance(codes, str) else getattr(exc, "default_code", "error")
 
 
 def _headers(response) -> dict:

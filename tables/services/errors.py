@@ -1,73 +1,109 @@
 """One error hierarchy for the services: every error is a ``ValueError`` meaning one thing.
 
 Views, consumers, admin actions and the API catch ``ServiceError`` and show ``str(error)``: the
-messages are written for the player. A service that raises has changed nothing.
+messages are written for the player. Each class has a stable ``code`` for programs (the API's
+and the socket's answers carry it beside the message); a code never changes once published.
+A service that raises has changed nothing.
 """
 
 
 class ServiceError(ValueError):
     """Base of every refusal by a service; the message says why, for the player."""
 
+    code = "refused"
+
 
 class TableNotOpen(ServiceError):
     """The table is paused or closed."""
+
+    code = "table_not_open"
 
 
 class SeatTaken(ServiceError):
     """Somebody already sits in that seat."""
 
+    code = "seat_taken"
+
 
 class NoSuchSeat(ServiceError):
     """The seat number is not on this table."""
+
+    code = "no_such_seat"
 
 
 class AlreadySeated(ServiceError):
     """The player already has a seat at this table."""
 
+    code = "already_seated"
+
 
 class NotSeated(ServiceError):
     """The player has no seat at this table."""
+
+    code = "not_seated"
 
 
 class TableFull(ServiceError):
     """Every seat is taken."""
 
+    code = "table_full"
+
 
 class ReseatTooSoon(ServiceError):
     """The player left this table moments ago (``POKER_RESEAT_WAIT_SECONDS``): no seat churn."""
+
+    code = "reseat_too_soon"
 
 
 class BuyInOutOfRange(ServiceError):
     """A buy-in or top-up outside the table's limits."""
 
+    code = "buy_in_out_of_range"
+
 
 class InsufficientBankroll(ServiceError):
     """Not enough chips in the bankroll."""
+
+    code = "insufficient_bankroll"
 
 
 class InvalidAmount(ServiceError):
     """A chip amount that is not a positive whole number, or a missing reason."""
 
+    code = "invalid_amount"
+
 
 class HandInProgress(ServiceError):
     """Refused while a hand is being played (allowed between hands)."""
+
+    code = "hand_in_progress"
 
 
 class NotEnoughPlayers(ServiceError):
     """A hand needs two players with chips who are not sitting out."""
 
+    code = "not_enough_players"
+
 
 class HandNotRunning(ServiceError):
     """The hand is over, voided, or not at this table."""
+
+    code = "hand_not_running"
 
 
 class StaleAction(ServiceError):
     """The action was made on an older state of the table (or was already applied)."""
 
+    code = "stale_version"
+
 
 class NotYourTurn(ServiceError):
     """Somebody else is to act (or the player is not in this hand)."""
 
+    code = "not_your_turn"
+
 
 class IllegalMove(ServiceError):
     """The rules do not allow this action now; the message names the rule."""
+
+    code = "illegal_action"

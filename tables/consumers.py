@@ -150,17 +150,6 @@ def run_op(*, table_id: int, user, data: dict, player=None) -> str:
     raise BadFrame(f"Unknown request (one of {', '.join(OPS)}).")
 
 
-def render_for(table_id: int, user, json_state: bool = False) -> tuple[int, str, str] | None:
-    """(version, every region as oob HTML, JSON state or "") for ``user`` (uncached).
-
-    None if there is no such table. The sockets use the per-process ``SnapshotCache``.
-    """
-    snapshot = load_snapshot(table_id)
-    if snapshot is None:
-        return None
-    return render_viewer(snapshot, viewer_player(user), json_state=json_state)
-
-
 def render_viewer(snapshot: Snapshot, player, bankroll: int | None = None,
                   json_state: bool = False) -> tuple[int, str, str]:
     """(version, regions as oob HTML, JSON state with that HTML or "") of ``snapshot`` for

@@ -205,21 +205,11 @@ def clock_tick(*, table: Table | int, now: datetime, skip_busy: bool = False) ->
         return "sat-out" if away else "timeout"
 
 
-def tables_to_watch():
-    """Ids of the tables the croupier looks after: open or paused, with someone seated."""
-    from django.db.models import Q
-
-    return list(
-        Table.objects.exclude(status=Table.Status.CLOSED)
-        .filter(Q(seats__isnull=False) | Q(bots_allowed=True, bot_seats__gt=0))
-        .distinct().order_by("pk").values_list("pk", flat=True)
-    )
-
-
 def tables_due(now: datetime) -> list[int]:
-    """Ids of the watched tables (``tables_to_watch``) that may have something due at ``now``,
-    from ONE query, so the croupier locks only those (``clock_tick`` still decides, under the
-    lock, what exactly is due; a table left out here is one where it would do nothing):
+    """Ids of the tables the croupier looks after (open or paused, with someone seated or bots
+    to seat) that may have something due at ``now``, from ONE query, so it locks only those
+    (``clock_tick`` still decides, under the lock, what exactly is due; a table left out here
+    is one where it would do nothing):
 
     - no hand running (open table): bots to seat, or the next hand due (``next_hand_at``
       passed or unset);

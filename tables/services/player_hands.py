@@ -1,13 +1,10 @@
 """The per-player summary rows of finished hands (``PlayerHand``), which statistics add up.
 
 ``player_hands_record`` is called by the hand-end service inside its transaction (table row
-locked); ``player_hands_rebuild`` recomputes every row from the stored hands (after a change
-of definition, or for hands finished before the rows existed).
+locked).
 """
 
 from __future__ import annotations
-
-from django.db import transaction
 
 from tables.models import Hand, PlayerHand
 from tables.stats import seat_figures
@@ -46,17 +43,3 @@ def player_hands_rows(hand: Hand, state) -> list[PlayerHand]:
 def player_hands_record(*, hand: Hand, state) -> list[PlayerHand]:
     """Store the rows of a hand that just finished. Lock: the caller's (table row)."""
     return PlayerHand.objects.bulk_create(player_hands_rows(hand, state))
-
-
-def player_hands_rebuild() -> int:
-    """Recompute the rows of every finished hand; returns how many rows were written."""
-    from tables.selectors import hand_state, with_deck
-
-    written = 0
-    with transaction.atomic():
-        PlayerHand.objects.all().delete()
-        hands = with_deck(Hand.objects.filter(status=Hand.Status.FINISHED)).prefetch_related(
-            "actions")
-        for hand in hands.iterator(chunk_size=500):
-            written += len(player_hands_record(hand=hand, state=hand_state(hand)))
-    return written

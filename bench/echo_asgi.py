@@ -21,8 +21,8 @@ from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
 from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E402
 from django.urls import path  # noqa: E402
 
-from tables.croupier import autostart  # noqa: E402
-from tables.routing import websocket_urlpatterns  # noqa: E402
+from tables.live.croupier import autostart  # noqa: E402
+from tables.live.routing import websocket_urlpatterns  # noqa: E402
 
 
 class EchoConsumer(AsyncWebsocketConsumer):

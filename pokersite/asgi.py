@@ -1,8 +1,8 @@
 """ASGI entry point: HTTP through Django, websockets through Channels.
 
-Websocket routes live in ``tables.routing.websocket_urlpatterns``; sockets are authenticated
-with the session (``AuthMiddlewareStack``), and a handshake from anywhere but the site's own
-pages is refused with HTTP 403 (``pokersite.origins``).
+Websocket routes live in ``tables.live.routing.websocket_urlpatterns``; sockets are
+authenticated with the session (``AuthMiddlewareStack``), and a handshake from anywhere but
+the site's own pages is refused with HTTP 403 (``pokersite.origins``).
 """
 
 import os
@@ -18,8 +18,8 @@ from channels.auth import AuthMiddlewareStack  # noqa: E402
 from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
 
 from pokersite.origins import SiteOriginValidator  # noqa: E402
-from tables.croupier import autostart  # noqa: E402
-from tables.routing import websocket_urlpatterns  # noqa: E402
+from tables.live.croupier import autostart  # noqa: E402
+from tables.live.routing import websocket_urlpatterns  # noqa: E402
 
 # The croupier (clocks, bots, next hands) starts with the process's first connection.
 application = autostart(ProtocolTypeRouter(

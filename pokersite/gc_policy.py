@@ -16,36 +16,21 @@ So a server process, once its code is loaded (``pokersite.asgi``):
   then, so fewer survive to be promoted) and the oldest only after 100 collections of the
   middle one instead of 10.
 
-Garbage cycles are still collected, only later. ``POKER_GC_THRESHOLDS`` (three numbers, e.g.
-``700,10,10``) overrides the thresholds.
+Garbage cycles are still collected, only later. The thresholds are the setting
+``POKER_GC_THRESHOLDS`` (the environment variable of that name, e.g. ``700,10,10``, overrides
+them: ``pokersite.settings``).
 """
 
 from __future__ import annotations
 
 import gc
-import os
 
-SERVER_THRESHOLDS = (10_000, 10, 100)
-
-
-def thresholds_from_env(value: str | None) -> tuple[int, int, int]:
-    """``"700,10,10"`` -> (700, 10, 10); unset or empty -> ``SERVER_THRESHOLDS``."""
-    if not value or not value.strip():
-        return SERVER_THRESHOLDS
-    try:
-        numbers = tuple(int(part) for part in value.split(","))
-    except ValueError:
-        numbers = ()
-    if len(numbers) != 3 or numbers[0] < 1 or min(numbers) < 0:
-        raise ValueError(
-            f"POKER_GC_THRESHOLDS must be three whole numbers like 700,10,10, not {value!r}"
-        )
-    return numbers
+from django.conf import settings
 
 
 def tune_server_gc() -> tuple[int, int, int]:
     """Freeze what is loaded so far and set the server's thresholds; returns them."""
-    thresholds = thresholds_from_env(os.environ.get("POKER_GC_THRESHOLDS"))
+    thresholds = tuple(settings.POKER_GC_THRESHOLDS)
     gc.collect()
     gc.freeze()
     gc.set_threshold(*thresholds)

@@ -56,9 +56,6 @@ class Rule:
     seconds: int
 
 
-DEFAULT_RULES = (Rule("signup", 10, 3600),)
-
-
 def client_address(request) -> str | None:
     """The address limits count against (axes' address callable): the client's IPv4 address,
     or its IPv6 /64 (one machine or home network usually holds a whole /64); ``None`` when
@@ -76,7 +73,7 @@ def client_address(request) -> str | None:
 
 def is_exempt(request, credentials=None) -> bool:
     """Whether the request's address is never limited (also axes' whitelist callable)."""
-    return request.META.get("REMOTE_ADDR") in getattr(settings, "RATELIMIT_EXEMPT", ())
+    return request.META.get("REMOTE_ADDR") in settings.RATELIMIT_EXEMPT
 
 
 def login_username(request, credentials=None) -> str | None:
@@ -110,7 +107,9 @@ def _minutes(seconds: int) -> str:
 
 
 def _rules() -> tuple[Rule, ...]:
-    return tuple(getattr(settings, "RATELIMIT_RULES", DEFAULT_RULES))
+    """``RATELIMIT_RULES``: ``Rule``s or (url name, limit, seconds) triples."""
+    return tuple(rule if isinstance(rule, Rule) else Rule(*rule)
+                 for rule in settings.RATELIMIT_RULES)
 
 
 class RateLimitMiddleware:
@@ -120,7 +119,7 @@ class RateLimitMiddleware:
         self.get_response = get_response
 
     def __call__(self, request):
-        if request.method != "POST" or not getattr(settings, "RATELIMIT_ENABLED", True):
+        if request.method != "POST" or not settings.RATELIMIT_ENABLED:
             return self.get_response(request)
         if is_exempt(request):
             return self.get_response(request)
@@ -131,7 +130,7 @@ class RateLimitMiddleware:
         rules = [rule for rule in _rules() if rule.url_name == url_name]
         if not rules:
             return self.get_response(request)
-        cache = caches[getattr(settings, "RATELIMIT_CACHE", "default")]
+        cache = caches[settings.RATELIMIT_CACHE]
         now = time.time()
         keys = [(rule, _key(rule, request, now)) for rule in rules]
         try:

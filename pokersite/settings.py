@@ -1,6 +1,8 @@
 """Settings for the poker site.
 
-Everything comes from the environment, with safe embedded defaults for local use:
+Every environment variable the site reads is read here, checked (a malformed value stops the
+process at start-up with ``ImproperlyConfigured`` naming the variable), with its default
+named beside it; the code reads ``django.conf.settings``. Safe embedded defaults for local use:
 
 - ``SECRET_KEY``: a fixed development key when unset (never used by ``settings_production``).
 - ``DEBUG``: ``1``/``true``/``yes`` turns it on (``make dev``); off by default.
@@ -12,21 +14,75 @@ Everything comes from the environment, with safe embedded defaults for local use
 
 from __future__ import annotations
 
+import math
 import os
+import re
+from collections.abc import Callable
 from datetime import timedelta
 from pathlib import Path
 
 import dj_database_url
+from django.core.exceptions import ImproperlyConfigured
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 
+_TRUE, _FALSE = {"1", "true", "yes", "on"}, {"0", "false", "no", "off"}
+_WHOLE = re.compile(r"-?[0-9]+")  # ASCII digits only: int() also takes "٣" and "1_000"
+_DECIMAL = re.compile(r"-?(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+)")
+
+
+def _refuse(name: str, value: str, expected: str):
+    raise ImproperlyConfigured(f"{name} must be {expected}, not {value!r}")
+
 
 def env_bool(name: str, default: bool) -> bool:
-    """Read a boolean from the environment: 1/true/yes/on are true, anything else false."""
+    """A boolean from the environment: 1/true/yes/on or 0/false/no/off (any case); unset or
+    empty gives ``default``; anything else is refused."""
     value = os.environ.get(name)
     if value is None or value.strip() == "":
         return default
-    return value.strip().lower() in {"1", "true", "yes", "on"}
+    word = value.strip().lower()
+    if word not in _TRUE | _FALSE:
+        _refuse(name, value, "one of 1/true/yes/on or 0/false/no/off")
+    return word in _TRUE
+
+
+def _number(text: str, parse: type) -> int | float | None:
+    """``text`` as ``parse`` (int or float), or None when it is not one written plainly."""
+    text = text.strip()
+    if parse is int:
+        return int(text) if _WHOLE.fullmatch(text) else None
+    number = float(text) if _DECIMAL.fullmatch(text) else None
+    return number if number is not None and math.isfinite(number) else None
+
+
+def env_int(name: str, default: int, *, minimum: int = 0) -> int:
+    """A whole number of at least ``minimum`` from the environment; unset or empty:
+    ``default``."""
+    return env_numbers(name, (default,), parse=int, minimum=minimum)[0]
+
+
+def env_float(name: str, default: float, *, minimum: float = 0.0) -> float:
+    """A number of at least ``minimum`` from the environment; unset or empty: ``default``."""
+    return env_numbers(name, (default,), parse=float, minimum=minimum)[0]
+
+
+def env_numbers(name: str, default: tuple, *, parse: type = int, minimum=0,
+                valid: Callable[[tuple], bool] = lambda numbers: True,
+                expected: str = "") -> tuple:
+    """As many comma-separated numbers as ``default`` has (``int`` or ``float``), each at
+    least ``minimum`` and together ``valid``; unset or empty: ``default``."""
+    value = os.environ.get(name)
+    if value is None or value.strip() == "":
+        return default
+    numbers = tuple(_number(part, parse) for part in value.split(","))
+    if (len(numbers) != len(default) or None in numbers or min(numbers) < minimum
+            or not valid(numbers)):
+        kind = "whole number" if parse is int else "number"
+        what = (f"a {kind} of at least {minimum}" if len(default) == 1 else
+                f"{len(default)} comma-separated {kind}s of at least {minimum}")
+        _refuse(name, value, expected or what)
+    return numbers
 
 
 def env_list(name: str, default: list[str]) -> list[str]:
@@ -115,7 +171,7 @@ ASGI_APPLICATION = "pokersite.asgi.application"
 DATABASES = {
     "default": dj_database_url.config(
         default=f"sqlite:///{BASE_DIR / 'db.sqlite3'}",
-        conn_max_age=int(os.environ.get("CONN_MAX_AGE", "0")),
+        conn_max_age=env_int("CONN_MAX_AGE", 0),
         # A persistent connection (CONN_MAX_AGE > 0) that a database blip broke is checked
         # and replaced before its next use, instead of failing that request (issue 7).
         conn_health_checks=True,
@@ -139,6 +195,8 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
         DATABASES["default"]["TEST"] = {"NAME": os.environ["TEST_DATABASE_NAME"]}
 
 REDIS_URL = os.environ.get("REDIS_URL", "")
+# Names of this site's channels, groups and cache keys in a Redis shared with others.
+CHANNEL_PREFIX = os.environ.get("CHANNEL_PREFIX", "asgi")
 if REDIS_URL:
     # channels-redis's pub/sub layer: a change is one PUBLISH that Redis hands to every
     # process following the table (each follows it on one connection it already reads),
@@ -146,20 +204,20 @@ if REDIS_URL:
     # blocking pop per process to get it back: at 100 tables about a quarter of the server's
     # CPU per action (README, "Load tests and the benchmark"). It keeps nothing for a
     # process that is not listening: what a Redis restart drops, each process's feeds catch
-    # up from the database (``tables.consumers.TableFeed.catch_up``).
+    # up from the database (``tables.live.feed.TableFeed.catch_up``).
     CHANNEL_LAYERS = {
         "default": {
             "BACKEND": "channels_redis.pubsub.RedisPubSubChannelLayer",
             "CONFIG": {
                 "hosts": [{"address": REDIS_URL}],
-                "prefix": os.environ.get("CHANNEL_PREFIX", "asgi"),
+                "prefix": CHANNEL_PREFIX,
             },
         }
     }
 else:
     # channels' in-memory layer, sweeping expired messages once a second rather than on
-    # every send and receive (see tables.consumers.InMemoryChannelLayer).
-    CHANNEL_LAYERS = {"default": {"BACKEND": "tables.consumers.InMemoryChannelLayer"}}
+    # every send and receive (see tables.live.layers).
+    CHANNEL_LAYERS = {"default": {"BACKEND": "tables.live.layers.InMemoryChannelLayer"}}
 
 # The cache (rate-limit counters) is shared by every server process when Redis is there.
 if REDIS_URL:
@@ -167,13 +225,16 @@ if REDIS_URL:
         "default": {
             "BACKEND": "django.core.cache.backends.redis.RedisCache",
             "LOCATION": REDIS_URL,
-            "KEY_PREFIX": os.environ.get("CHANNEL_PREFIX", "asgi") + "-cache",
+            "KEY_PREFIX": CHANNEL_PREFIX + "-cache",
         }
     }
 # Limits on log-in and sign-up (pokersite/ratelimit.py); 0 turns them off.
 RATELIMIT_ENABLED = env_bool("RATELIMIT_ENABLED", True)
 # Addresses never limited, comma-separated: none unless set ("" is none too).
 RATELIMIT_EXEMPT = env_list("RATELIMIT_EXEMPT", [])
+# Sign-up throttle: (url name, POSTs allowed, per seconds) per address, counted in this cache.
+RATELIMIT_RULES = (("signup", 10, 3600),)
+RATELIMIT_CACHE = "default"
 # Log-in lock-outs, by django-axes: 10 failures for one account (its canonical name) or from
 # one address lock both out for 15 minutes after the last; counted in the database, so every
 # server process shares them.
@@ -261,17 +322,31 @@ LOGGING = {
 
 # --- The game -------------------------------------------------------------------------------
 # Chips every new player gets on sign-up (a "grant" ledger entry).
-POKER_STARTING_GRANT = int(os.environ.get("POKER_STARTING_GRANT", "10000"))
+POKER_STARTING_GRANT = env_int("POKER_STARTING_GRANT", 10_000)
 # Seconds between the end of a hand and the start of the next (showdown stays on screen).
-POKER_HAND_PAUSE_SECONDS = float(os.environ.get("POKER_HAND_PAUSE_SECONDS", "4"))
+POKER_HAND_PAUSE_SECONDS = env_float("POKER_HAND_PAUSE_SECONDS", 4.0)
 # Seconds a player who left a table (cashed out) waits before sitting down there again: stops
 # seat churn (bots and players who went bust may sit down at once). 0 turns the wait off.
-POKER_RESEAT_WAIT_SECONDS = float(os.environ.get("POKER_RESEAT_WAIT_SECONDS", "30"))
+POKER_RESEAT_WAIT_SECONDS = env_float("POKER_RESEAT_WAIT_SECONDS", 30.0)
+# Seconds (min,max) a bot thinks before acting, like a person would (fixed per decision).
+POKER_BOT_DELAY = env_numbers(
+    "POKER_BOT_DELAY", (0.8, 2.2), parse=float, valid=lambda delay: delay[0] <= delay[1],
+    expected="two numbers of seconds, min,max, like 0.8,2.2",
+)
+# The croupier (clocks, bots, next hands: tables/live/croupier.py) runs in each server
+# process, started with its first connection; 0 leaves it to `manage.py croupier`.
+POKER_CROUPIER = env_bool("POKER_CROUPIER", True)
 # Threads per server process that run table writes in parallel on a server database
 # (PostgreSQL): each table's writes always on the same one, in order. SQLite has one writer
 # at a time, so there every write runs on the one thread Django and Channels share.
-POKER_WRITE_THREADS = int(os.environ.get("POKER_WRITE_THREADS", "4"))
+POKER_WRITE_THREADS = env_int("POKER_WRITE_THREADS", 4)
 # Table sockets one user may have open per server process: on one table, and in all (more
 # are closed with 4429; nginx sends all of a table's sockets to one process).
-POKER_SOCKETS_PER_USER_TABLE = int(os.environ.get("POKER_SOCKETS_PER_USER_TABLE", "4"))
-POKER_SOCKETS_PER_USER = int(os.environ.get("POKER_SOCKETS_PER_USER", "24"))
+POKER_SOCKETS_PER_USER_TABLE = env_int("POKER_SOCKETS_PER_USER_TABLE", 4, minimum=1)
+POKER_SOCKETS_PER_USER = env_int("POKER_SOCKETS_PER_USER", 24, minimum=1)
+# A server process's garbage-collector thresholds (pokersite/gc_policy.py): three whole
+# numbers, like the interpreter's own 700,10,10.
+POKER_GC_THRESHOLDS = env_numbers(
+    "POKER_GC_THRESHOLDS", (10_000, 10, 100), parse=int, valid=lambda numbers: numbers[0] >= 1,
+    expected="three whole numbers like 700,10,10 (the first at least 1)",
+)

@@ -19,9 +19,10 @@ from django.db import router
 from django.urls import reverse
 from django.utils.safestring import SafeString
 
+from tables.db import statements
 from tables.models import Hand, HandAction, Player, Seat, Table
 from tables.selectors import hand_decisions, hand_state, with_deck
-from tables.services import hand_cache, statements
+from tables.services import hand_cache
 
 SUIT_SYMBOLS = {"s": "♠", "h": "♥", "d": "♦", "c": "♣"}
 SUIT_NAMES = {"s": "spades", "h": "hearts", "d": "diamonds", "c": "clubs"}
@@ -256,7 +257,7 @@ class Snapshot:
     ``view(seat)`` of the one replayed hand, so the engine stays the only viewer filter.
     Built by ``load_snapshot`` (a few queries, no per-viewer reads) and then used without
     touching the database, so it can be shared by every socket of a process at that version
-    (``tables.consumers.SnapshotCache``) and rendered from the event loop.
+    (``tables.live.caches.SnapshotCache``) and rendered from the event loop.
     """
 
     def __init__(self, table: Table, seats, hand: Hand | None, decisions: list, recent: list,
@@ -476,7 +477,8 @@ def load_snapshot(table: Table | int, previous: Snapshot | None = None) -> Snaps
     those actions are read: the hand row and the recent hands cannot have changed.
     When this process made the one player's action since ``previous``, nothing is read at
     all (``following_snapshot``). The table row is read first (or with the seats), so the
-    snapshot is never older than its ``version``.
+    snapshot is never older than its ``version``. The invariant this relies on:
+    ``tables.live.caches``.
     """
     following = following_snapshot(previous)
     if following is not None:
@@ -511,6 +513,7 @@ def following_snapshot(previous: Snapshot | None) -> Snapshot | None:
     That write changed only the hand's log, the stacks of the seats in it (the engine's), the
     table's clock and version. The clock's own actions (bots, timeouts) are read instead: the
     croupier sets the clock again after them, and a timeout also sits the player out.
+    The invariant this relies on: ``tables.live.caches``.
     """
     if previous is None or not previous.running:
         return None

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from django.db.models import Avg, Count, F, IntegerField, OuterRef, Prefetch, Subquery, Sum
 
+from tables.db import statements
 from tables.models import Hand, HandAction, HandSecret, LedgerEntry, Player, Seat, Table
 
 
@@ -15,8 +16,6 @@ def hand_decisions(hand: Hand, start: int = 0) -> list[tuple[str, int | None, st
     One compiled query without model instances (every table socket's snapshot reads it);
     none when the actions were prefetched (``prefetch_related("actions")``).
     """
-    from tables.services import statements
-
     cached = getattr(hand, "_prefetched_objects_cache", {}).get("actions")
     if cached is not None:
         ordered = sorted(cached, key=lambda a: a.index)

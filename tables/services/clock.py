@@ -22,7 +22,6 @@ processes ticking the same table can never act twice: the second sees the new st
 from __future__ import annotations
 
 import hashlib
-import os
 import random
 from datetime import datetime, timedelta
 
@@ -37,28 +36,13 @@ from tables.services.locks import table_lock
 
 #: Seconds the time bank adds each time the deadline passes (while the bank lasts).
 TIME_BANK_CHUNK = 10
-#: Bots think for BOT_DELAY seconds (min, max) before acting, like a person would.
-BOT_DELAY = (0.8, 2.2)
 BOT_NAMES = ("ada", "bo", "cy", "dot", "eli", "fay", "gus", "hal", "ivy", "jo", "kit", "lou")
 
 
-def _setting(name: str, default):
-    return getattr(settings, name, default)
-
-
-def _env_delay():
-    """``POKER_BOT_DELAY="0.2,0.6"`` in the environment: bots think that long (seconds)."""
-    value = os.environ.get("POKER_BOT_DELAY", "")
-    try:
-        low, high = (float(x) for x in value.split(","))
-    except ValueError:
-        return None
-    return low, high
-
-
 def bot_delay(hand_id: int, index: int) -> float:
-    """The bot's thinking time for action ``index`` of a hand: fixed per decision."""
-    low, high = _setting("POKER_BOT_DELAY", None) or _env_delay() or BOT_DELAY
+    """The bot's thinking time for action ``index`` of a hand (``POKER_BOT_DELAY``): fixed
+    per decision."""
+    low, high = settings.POKER_BOT_DELAY
     digest = hashlib.sha256(f"{hand_id}:{index}".encode()).digest()
     return low + (high - low) * digest[0] / 255
 
@@ -73,7 +57,7 @@ def _set_clock(table: Table, now: datetime) -> None:
     else:
         table.action_deadline = None
         if table.next_hand_at is not None:
-            pause = _setting("POKER_HAND_PAUSE_SECONDS", 4)
+            pause = settings.POKER_HAND_PAUSE_SECONDS
             table.next_hand_at = now + timedelta(seconds=pause)
     Table.objects.filter(pk=table.pk).update(
         action_deadline=table.action_deadline, next_hand_at=table.next_hand_at
@@ -215,7 +199,7 @@ def tables_due(now: datetime) -> list[int]:
       passed or unset);
     - a hand running: no clock yet, the deadline passed, someone seated is sitting out or
       leaving (the clock acts for them at once), or a bot is seated and the turn is old
-      enough for the quickest bot to have thought (``BOT_DELAY``'s minimum).
+      enough for the quickest bot to have thought (``POKER_BOT_DELAY``'s minimum).
     """
     from django.db.models import Exists, OuterRef, Q
 
@@ -236,7 +220,7 @@ def tables_due(now: datetime) -> list[int]:
         .values_list("pk", "status", "bots_allowed", "bot_seats", "next_hand_at",
                      "action_deadline", "action_seconds", "has_hand", "has_bot", "has_away")
     )
-    low = (_setting("POKER_BOT_DELAY", None) or _env_delay() or BOT_DELAY)[0]
+    low = settings.POKER_BOT_DELAY[0]
     due = []
     for (pk, status, bots_allowed, bot_seats, next_hand_at, deadline, seconds, has_hand,
          has_bot, has_away) in rows:

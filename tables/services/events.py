@@ -15,7 +15,7 @@ from channels.layers import get_channel_layer
 from django.db import transaction
 
 from tables.models import Table
-from tables.services import statements
+from tables.db import statements
 
 log = logging.getLogger(__name__)
 
@@ -42,8 +42,9 @@ def table_touch(table: Table, *fields: str) -> None:
 
 
 #: Called on the server's event loop with each change this process made, before it goes
-#: through the channel layer (``tables.consumers.TableFeed`` tells this process's sockets at
-#: once instead of waiting for the change to come back from Redis).
+#: through the channel layer (``tables.live.feed.TableFeed``, registered in ``tables.apps``,
+#: tells this process's sockets at once instead of waiting for the change to come back from
+#: Redis).
 local_listeners: list = []
 
 
@@ -76,7 +77,9 @@ def _publish(event: dict) -> None:
 
 
 def _server_loop() -> asyncio.AbstractEventLoop | None:
-    """The running event loop that called this thread through ``sync_to_async``, if any."""
+    """The running event loop that called this thread through ``sync_to_async``, if any.
+
+    Reads a library internal: ``pokersite.library_overrides`` (ASGIREF_MAIN_EVENT_LOOP)."""
     loop = getattr(SyncToAsync.threadlocal, "main_event_loop", None)
     if loop is None or getattr(SyncToAsync.threadlocal, "main_event_loop_pid", None) != os.getpid():
         return None

@@ -10,6 +10,9 @@ Entries are put only once their transaction has committed (before the change is 
 so the sockets that hear of it find it) and taken out before use, so a transaction that rolls
 back never leaves a wrong one behind. They hold the hand's stored inputs, which never change
 while it runs, and its decisions as a tuple; each user replays its own engine hand from them.
+
+One of the per-process caches that depend on the table version; the invariant they all keep
+is stated once, in ``tables.live.caches``.
 """
 
 from __future__ import annotations

@@ -20,6 +20,7 @@ from django.db.models.functions import Cast
 from django.utils import timezone
 
 from engine.table import next_button
+from tables.db import statements
 from tables.models import Hand, HandAction, HandSecret, Seat, Table
 from tables.selectors import hand_decisions, hand_state, with_deck
 from tables.services.errors import (
@@ -31,7 +32,7 @@ from tables.services.errors import (
     ServiceError,
     StaleAction,
 )
-from tables.services import hand_cache, statements
+from tables.services import hand_cache
 from tables.services.events import table_touch
 from tables.services.locks import require_open, table_lock
 from tables.services.player_hands import player_hands_record

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
+from tables.db import statements
 from tables.models import Hand, Table
-from tables.services import statements
 from tables.services.errors import TableNotOpen
 
 

@@ -5,10 +5,10 @@ human-like second or two, so that a test plays many hands in little time. Everyt
 (database, Redis, pause between hands) comes from the environment as usual.
 """
 
-import os
-
 from pokersite.settings import *  # noqa: F401,F403
+from pokersite.settings import env_numbers
 
-POKER_BOT_DELAY = tuple(
-    float(x) for x in os.environ.get("LOAD_BOT_DELAY", "0.02,0.08").split(",")
+POKER_BOT_DELAY = env_numbers(
+    "LOAD_BOT_DELAY", (0.02, 0.08), parse=float, valid=lambda delay: delay[0] <= delay[1],
+    expected="two numbers of seconds, min,max, like 0.02,0.08",
 )

@@ -8,7 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from pokersite.gc_policy import SERVER_THRESHOLDS, thresholds_from_env
+#: The server's thresholds unless ``POKER_GC_THRESHOLDS`` says otherwise (pokersite/settings.py).
+SERVER_THRESHOLDS = (10_000, 10, 100)
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -18,12 +19,17 @@ PROBE = (
 )
 
 
-def load_asgi(**env) -> dict:
-    """Import the ASGI module in a fresh interpreter, as daphne does; its gc settings."""
+def run_asgi(**env) -> subprocess.CompletedProcess:
+    """Import the ASGI module in a fresh interpreter, as daphne does."""
     environment = {k: v for k, v in os.environ.items() if k != "POKER_GC_THRESHOLDS"}
     environment.update(env, DJANGO_SETTINGS_MODULE="pokersite.settings")
-    done = subprocess.run([sys.executable, "-c", PROBE], cwd=ROOT, env=environment,
+    return subprocess.run([sys.executable, "-c", PROBE], cwd=ROOT, env=environment,
                           capture_output=True, text=True, timeout=120)
+
+
+def load_asgi(**env) -> dict:
+    """The gc settings of a freshly imported ASGI module."""
+    done = run_asgi(**env)
     assert done.returncode == 0, done.stderr
     return json.loads(done.stdout.strip().splitlines()[-1])
 
@@ -41,10 +47,11 @@ def test_thresholds_can_be_set_from_the_environment():
 
 
 @pytest.mark.parametrize("text", ["700,10", "a,b,c", "0,10,10", "700,-1,10", "1,2,3,4"])
-def test_malformed_thresholds_are_refused_with_a_clear_error(text):
-    with pytest.raises(ValueError, match="POKER_GC_THRESHOLDS"):
-        thresholds_from_env(text)
+def test_malformed_thresholds_stop_the_server_with_a_clear_error(text):
+    done = run_asgi(POKER_GC_THRESHOLDS=text)
+    assert done.returncode != 0
+    assert "ImproperlyConfigured: POKER_GC_THRESHOLDS must be three whole numbers" in done.stderr
 
 
-def test_unset_thresholds_mean_the_server_defaults():
-    assert thresholds_from_env(None) == thresholds_from_env("  ") == SERVER_THRESHOLDS
+def test_empty_thresholds_mean_the_server_defaults():
+    assert tuple(load_asgi(POKER_GC_THRESHOLDS="  ")["thresholds"]) == SERVER_THRESHOLDS

@@ -269,11 +269,11 @@ async def test_reconnecting_shows_the_same_state(seated):
 
 
 async def test_a_watchers_bankroll_is_not_read_on_every_change(seated, monkeypatch):
-    from tables import consumers
+    from tables.live import consumer
 
     reads = []
-    real = consumers._bankroll
-    monkeypatch.setattr(consumers, "_bankroll", lambda pk: reads.append(pk) or real(pk))
+    real = consumer._bankroll
+    monkeypatch.setattr(consumer, "_bankroll", lambda pk: reads.append(pk) or real(pk))
     table, players, cookies = seated
     alice, bob, carol = players
     sockets = await open_sockets(table, cookies)

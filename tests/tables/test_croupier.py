@@ -9,8 +9,8 @@ import pytest
 from django.core.management import call_command
 from django.utils import timezone
 
-from tables import croupier as croupier_module
-from tables.croupier import Croupier
+from tables.live import croupier as croupier_module
+from tables.live.croupier import Croupier
 from tables.models import Hand, HandAction, Seat
 from tables.services import seat_take
 
@@ -80,8 +80,8 @@ async def test_one_croupier_per_event_loop(settings):
             await first
 
 
-async def test_the_croupier_can_be_switched_off(settings, monkeypatch):
-    monkeypatch.setenv("POKER_CROUPIER", "0")
+async def test_the_croupier_can_be_switched_off(settings):
+    settings.POKER_CROUPIER = False  # POKER_CROUPIER=0 in the environment: tests/pokersite
     assert croupier_module.ensure_started() is None
 
 

@@ -105,7 +105,7 @@ def test_a_hand_that_ends_is_not_remembered(dealt, django_capture_on_commit_call
 
 def test_the_sockets_snapshot_follows_this_process_action_without_a_read(
         dealt, django_capture_on_commit_callbacks, django_assert_num_queries, players):
-    from tables.consumers import render_viewer
+    from tables.live.protocol import render_viewer
     from tables.presenters import load_snapshot
 
     table, hand = dealt

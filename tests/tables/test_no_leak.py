@@ -21,7 +21,7 @@ from asgiref.sync import sync_to_async
 from django.utils import timezone
 
 from engine.bots import RandomBot
-from tables.croupier import Croupier
+from tables.live.croupier import Croupier
 from tables.models import Hand, HandAction, Player, Seat, Table
 from tables.presenters import cards_in_html, render_regions, table_screen
 from tables.selectors import hand_state
@@ -50,8 +50,8 @@ def fast(settings, monkeypatch):
     settings.POKER_CROUPIER = False  # the test ticks the croupier itself
     settings.POKER_HAND_PAUSE_SECONDS = 2
     # the test plays far faster than a person: lift the per-socket rate limit
-    monkeypatch.setattr("tables.consumers.RATE_PER_SECOND", 10_000.0)
-    monkeypatch.setattr("tables.consumers.RATE_BURST", 10_000)
+    monkeypatch.setattr("tables.live.consumer.RATE_PER_SECOND", 10_000.0)
+    monkeypatch.setattr("tables.live.consumer.RATE_BURST", 10_000)
 
 
 class TestClock:
@@ -185,7 +185,7 @@ def table_state(table_id: int) -> str:
 def croupier_errors(caplog) -> list[str]:
     """What the croupier logged when a table's tick failed (it logs and carries on)."""
     return [record.getMessage() + (f": {record.exc_info[1]!r}" if record.exc_info else "")
-            for record in caplog.records if record.name == "tables.croupier"][-3:]
+            for record in caplog.records if record.name == "tables.live.croupier"][-3:]
 
 
 def side_pot_played(table_id: int) -> bool:
@@ -222,7 +222,7 @@ async def test_no_frame_shows_a_card_its_viewer_may_not_see(players, make_table,
     facts = Facts()
     rng = random.Random(20240605)
     croupier = Croupier()
-    caplog.set_level(logging.ERROR, logger="tables.croupier")
+    caplog.set_level(logging.ERROR, logger="tables.live.croupier")
     checked = {"frames": 0, "own_cards_seen": 0}
     bad = []
 

@@ -7,7 +7,8 @@ import json
 import pytest
 from asgiref.sync import sync_to_async
 
-from tables.consumers import SnapshotCache, render_viewer
+from tables.live.caches import SnapshotCache
+from tables.live.protocol import render_viewer
 from tables.models import Table
 from tables.presenters import cards_in_html, load_snapshot, render_regions, table_screen
 from tables.selectors import hand_state

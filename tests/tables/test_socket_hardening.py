@@ -10,15 +10,11 @@ from asgiref.sync import sync_to_async
 from channels.layers import get_channel_layer
 from hypothesis import HealthCheck, given, settings as hypothesis_settings, strategies as st
 
-from tables.consumers import (
-    RATE_BURST,
-    RATE_PER_SECOND,
-    BadFrame,
-    TableFeed,
-    run_op,
-)
 from tables.inputs import NumberError
-from tables.live_sessions import LiveSockets
+from tables.live.consumer import RATE_BURST, RATE_PER_SECOND
+from tables.live.feed import TableFeed
+from tables.live.protocol import BadFrame, run_op
+from tables.live.sessions import LiveSockets
 from tables.models import HandAction, Seat, Table
 from tables.services import ServiceError, hand_start, seat_sit_out, seat_take
 from tests.tables.helpers import current_hand

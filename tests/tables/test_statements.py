@@ -1,4 +1,4 @@
-"""``tables.services.statements``: the compiled hot statements behave as the ORM calls they
+"""``tables.db.statements``: the compiled hot statements behave as the ORM calls they
 stand for, on SQLite and on PostgreSQL (this file runs in both passes)."""
 
 from datetime import timedelta
@@ -8,8 +8,9 @@ from django.db import transaction
 from django.forms.models import model_to_dict
 from django.utils import timezone
 
+from tables.db import statements
 from tables.models import HandAction, Seat, Table
-from tables.services import hand_start, seat_take, statements
+from tables.services import hand_start, seat_take
 
 pytestmark = pytest.mark.django_db(transaction=True)
 

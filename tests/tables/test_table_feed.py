@@ -8,7 +8,7 @@ import pytest
 from channels.layers import InMemoryChannelLayer, get_channel_layer
 from django.conf import settings
 
-from tables.consumers import TableFeed
+from tables.live.feed import TableFeed
 from tables.services import seat_take
 from tables.services.events import table_changed_event, table_group
 from tests.tables.wsclient import Socket, communicator, session_cookie
@@ -120,7 +120,7 @@ async def test_a_change_made_here_reaches_this_processs_sockets_without_the_roun
     """Over Redis, a process's own change goes to its sockets at once (and through the layer
     to the other processes); an in-process layer delivers it here at once anyway, so the
     feed leaves it to the layer (no second delivery)."""
-    from tables.consumers import write_async
+    from tables.db.threads import write_async
 
     layer = get_channel_layer()
     socket = await Socket("alice", communicator(table.pk, cookies[0])).connect()
@@ -150,7 +150,8 @@ async def test_an_update_that_overtakes_the_first_frame_is_not_undone_by_it(
     """A socket's first frame is read, then a change reaches the socket and is sent before
     that frame goes: the older first frame is dropped, not sent last (the socket would show
     the table as it was, and wait for a change that has already come)."""
-    from tables.consumers import snapshots, write_async
+    from tables.db.threads import write_async
+    from tables.live.caches import snapshots
 
     real_get = snapshots.get
     reads = []

@@ -1,4 +1,4 @@
-"""Which thread runs a table's writes (``tables.consumers.write_async``): the one shared sync
+"""Which thread runs a table's writes (``tables.db.threads.write_async``): the one shared sync
 thread on SQLite (one writer at a time); on PostgreSQL one of ``POKER_WRITE_THREADS``
 threads per table, so one table's writes stay in order while other tables' go on beside them.
 This file runs in both passes and checks the set-up it runs on."""
@@ -9,7 +9,7 @@ import threading
 import pytest
 from django.db import connection
 
-from tables.consumers import write_async, write_executor
+from tables.db.threads import write_async, write_executor
 
 pytestmark = pytest.mark.django_db(transaction=True)
 

@@ -8,7 +8,7 @@ import asyncio
 
 from django.core.management.base import BaseCommand
 
-from tables.croupier import INTERVAL, Croupier
+from tables.live.croupier import INTERVAL, Croupier
 
 
 class Command(BaseCommand):

@@ -2,7 +2,7 @@
 
 from django.urls import path
 
-from tables.consumers import TableConsumer
+from tables.live.consumer import TableConsumer
 
 websocket_urlpatterns: list = [
     path("ws/tables/<int:table_id>/", TableConsumer.as_asgi()),

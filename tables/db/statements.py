@@ -10,7 +10,8 @@ converts the values both ways (the fields' ``get_db_prep_save`` and the backend'
 converters); only the recompiling is skipped.
 
 Each function behaves as the ORM call it stands for (named in its docstring); the writes,
-like it, must run inside the caller's transaction.
+like it, must run inside the caller's transaction. Relies on Django's compiler internals:
+``pokersite.library_overrides`` (DJANGO_SQL_COMPILER).
 """
 
 from __future__ import annotations

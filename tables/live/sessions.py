@@ -158,7 +158,9 @@ def on_logged_out(sender, request, user, **kwargs) -> None:
 
 
 def on_user_saving(sender, instance, update_fields=None, using=None, **kwargs) -> None:
-    """Before a user is saved: note whether the stored password hash is being replaced."""
+    """Before a user is saved: note whether the stored password hash is being replaced.
+
+    Reads a library internal: ``pokersite.library_overrides`` (DJANGO_PASSWORD_CHANGED)."""
     instance._password_replaced = False
     if instance.pk is None or (update_fields is not None and "password" not in update_fields):
         return

@@ -9,7 +9,7 @@ its own — deadlines live in the database — so it survives restarts, and beca
 a locked, versioned service, two processes running it never act twice.
 
 Started lazily inside the server process (``ensure_started``, called on the first ASGI
-connection: see ``autostart``) unless ``POKER_CROUPIER=0``; or standalone with
+connection: see ``autostart``) unless ``POKER_CROUPIER=0`` (the setting); or standalone with
 ``manage.py croupier``. Tests call ``Croupier().tick(now)`` directly with an injected time.
 """
 
@@ -17,10 +17,13 @@ from __future__ import annotations
 
 import asyncio
 import logging
-import os
 from datetime import datetime
 
+from django.conf import settings
 from django.utils import timezone
+
+from tables.db.threads import read_async, write_async
+from tables.services import clock
 
 log = logging.getLogger(__name__)
 
@@ -33,11 +36,9 @@ class Croupier:
 
     def tick(self, now: datetime | None = None) -> list[tuple[int, str]]:
         """One pass over the tables at ``now``: what was done, as (table id, what) pairs."""
-        from tables.services.clock import tables_due
-
         now = now or timezone.now()
         done = []
-        for table_id in tables_due(now):  # one query; only these are locked
+        for table_id in clock.tables_due(now):  # one query; only these are locked
             what = _tick_table(table_id, now)
             if what:
                 done.append((table_id, what))
@@ -68,16 +69,13 @@ class Croupier:
         writes, so the players' actions queued there go in between instead of waiting for
         the whole pass (with a hundred tables the query alone held that thread for tens of
         milliseconds under load)."""
-        from tables.consumers import read_async, write_async
-        from tables.services.clock import tables_due
-
         now = timezone.now()
         done = []
         # One table at a time even where tables have write threads of their own: every
         # process runs this pass over the same tables, and all of them at once (tried) made
         # the 100-table p99 worse: the passes wait on each other's row locks, and the
         # players' actions queue behind them.
-        for table_id in await read_async(tables_due)(now):
+        for table_id in await read_async(clock.tables_due)(now):
             what = await write_async(table_id, _tick_table)(table_id, now)
             if what:
                 done.append((table_id, what))
@@ -87,10 +85,8 @@ class Croupier:
 def _tick_table(table_id: int, now: datetime) -> str | None:
     """``clock_tick`` for one table, skipped if the table is busy (the next pass comes back
     to it); an error is logged, not raised (one broken table must not stop the others)."""
-    from tables.services.clock import clock_tick
-
     try:
-        return clock_tick(table=table_id, now=now, skip_busy=True)
+        return clock.clock_tick(table=table_id, now=now, skip_busy=True)
     except Exception:
         log.exception("croupier: table %s", table_id)
         return None
@@ -99,18 +95,10 @@ def _tick_table(table_id: int, now: datetime) -> str | None:
 _tasks: dict[int, asyncio.Task] = {}
 
 
-def enabled() -> bool:
-    from django.conf import settings
-
-    value = os.environ.get("POKER_CROUPIER")
-    if value is not None:
-        return value.strip().lower() not in {"0", "false", "no", "off"}
-    return getattr(settings, "POKER_CROUPIER", True)
-
-
 def ensure_started() -> asyncio.Task | None:
-    """Start this process's croupier on the running event loop (once per loop)."""
-    if not enabled():
+    """Start this process's croupier on the running event loop (once per loop), unless
+    ``POKER_CROUPIER`` is off."""
+    if not settings.POKER_CROUPIER:
         return None
     loop = asyncio.get_running_loop()
     task = _tasks.get(id(loop))

@@ -1,0 +1,330 @@
+"""The table's websocket (``ws/tables/<id>/``): one consumer per socket, thin.
+
+What a frame may ask, what it is answered and sent, and the close codes: ``tables.live.protocol``.
+
+- Connect: the socket is accepted, then closed with a code the client can read if it may not
+  stay: not logged in, no such table, too many sockets of its user. A handshake from a foreign
+  page is refused before this, with HTTP 403 (``pokersite.origins``). The socket joins the
+  process's ``TableFeed`` of the table (``tables.live.feed``: one member of the group
+  ``table-<id>`` per process) and gets the whole table rendered for its viewer.
+- ``table.changed`` (table id + version, no cards): the snapshot at that version
+  (``tables.live.caches``), rendered for this socket's viewer, every region swapped by htmx
+  by id.
+- A request is carried out by one service (``protocol.run_op``) on the table's write thread
+  (``tables.db.threads``); a refusal or a malformed frame is answered to the sender only,
+  nothing changes.
+- Limits: a frame over ``MAX_FRAME_BYTES`` closes the socket; every frame, binary ones
+  included (refused), takes a token (``RATE_BURST``, refilled at ``RATE_PER_SECOND``); a
+  frame without one is answered "slow down" (once) and ignored, and ``FLOOD_CLOSE_AFTER``
+  such frames within ``FLOOD_WINDOW_SECONDS`` close the socket. A user may have
+  ``POKER_SOCKETS_PER_USER_TABLE`` sockets on one table and ``POKER_SOCKETS_PER_USER`` in
+  all, per server process (nginx sends a table's sockets to one process).
+- A log-out closes that session's sockets, a password change all the user's
+  (``tables.live.sessions``). However a socket ends (a close sent here, an error in a
+  handler, the client gone), it leaves its feed and the registry at once.
+- A browser's message line is only sent when it says something or clears what it said.
+- The database briefly unreachable: the sender is told so and nothing was done (each service
+  is one transaction); the next update or a reconnect brings the state back.
+"""
+from __future__ import annotations
+
+import asyncio
+import logging
+import time
+
+from channels.consumer import get_handler_name
+from channels.generic.websocket import AsyncWebsocketConsumer
+from django.conf import settings
+from django.db import DatabaseError
+
+from tables.db.threads import read_async, write_async
+from tables.inputs import NumberError
+from tables.live import croupier
+from tables.live.caches import snapshots
+from tables.live.feed import TableFeed
+from tables.live.protocol import (
+    FLOODING,
+    FRAME_TOO_BIG,
+    NO_SUCH_TABLE,
+    NOT_LOGGED_IN,
+    TOO_MANY_SOCKETS,
+    BadFrame,
+    answer_json,
+    decode_frame,
+    render_viewer,
+    request_id_of,
+    run_op,
+)
+from tables.live.sessions import LiveSockets
+from tables.models import Player, Table
+from tables.presenters import Snapshot, render_message, viewer_player
+from tables.services.errors import ServiceError
+
+log = logging.getLogger(__name__)
+
+MAX_FRAME_BYTES = 4096
+RATE_PER_SECOND = 5.0
+RATE_BURST = 10
+#: Frames refused for the rate within ``FLOOD_WINDOW_SECONDS`` that close the socket: a
+#: steady flood above the rate is closed too, though a token refills now and then.
+FLOOD_CLOSE_AFTER = 30
+FLOOD_WINDOW_SECONDS = 10.0
+#: How stale the bankroll shown to a viewer without a seat may get while the table changes.
+BANKROLL_REFRESH_SECONDS = 5.0
+
+DATABASE_DOWN = "The database is not reachable just now: nothing was done, try again."
+
+
+def _viewer(user):
+    """The player of a socket's user (None for a user without one): resolved once at connect."""
+    return viewer_player(user)
+
+
+def _bankroll(player_id: int) -> int:
+    return Player.objects.filter(pk=player_id).values_list("bankroll", flat=True)[0]
+
+
+class TableConsumer(AsyncWebsocketConsumer):
+    closed = False  # closed here or by the client: frames and changes are ignored from then
+    feed: TableFeed | None = None
+    live: LiveSockets | None = None  # this process's sockets by user, while registered
+
+    async def __call__(self, scope, receive, send):
+        """Channels' consumer, leaving its feed and the registry however it ends: also when a
+        handler raised, or the server cancelled it, and ``disconnect`` never ran."""
+        try:
+            await super().__call__(scope, receive, send)
+        finally:
+            self.closed = True
+            await self._detach()
+
+    async def _detach(self) -> None:
+        """Stop following the table and leave the registry (again: a no-op)."""
+        live, self.live = self.live, None
+        if live is not None:
+            live.discard(self)
+        feed, self.feed = self.feed, None
+        if feed is not None:
+            await feed.leave(self)
+
+    async def close(self, code=None, reason=None):
+        """Close from here: detached at once, not when the client acknowledges."""
+        if self.closed:
+            return
+        self.closed = True
+        await self._detach()
+        await super().close(code=code, reason=reason)
+
+    async def refuse(self, code: int) -> None:
+        """Accept, then close with ``code``: the client reads why (a refusal before accepting
+        reaches it as a bare HTTP 403)."""
+        if self.closed:
+            return
+        await self.accept()
+        await self.close(code=code)
+
+    async def session_ended(self) -> None:
+        """This socket's log-in ended (log-out, password change: ``tables.live.sessions``)."""
+        await self.close(code=NOT_LOGGED_IN)
+
+    async def dispatch(self, message):
+        """Channels' dispatch, less its ``aclose_old_connections()`` before every handler.
+
+        That is a hop to the one thread shared by every write of the process, for every
+        ``table.changed`` of every socket (six per action at a full table), which queued the
+        writes behind it under load. Every database call of this consumer goes through
+        ``database_sync_to_async``, which closes stale connections on its own thread.
+        Overrides a library internal: ``pokersite.library_overrides`` (CHANNELS_DISPATCH).
+        """
+        handler = getattr(self, get_handler_name(message), None)
+        if handler is None:
+            raise ValueError(f"No handler for message type {message['type']}")
+        await handler(message)
+
+    async def connect(self):
+        croupier.ensure_started()
+        self.user = self.scope.get("user")
+        self.table_id = int(self.scope["url_route"]["kwargs"]["table_id"])
+        self.sent_version = -1  # nothing sent yet: the first frame goes whatever its version
+        self.tokens = float(RATE_BURST)
+        self.last_refill = time.monotonic()
+        self.refused_since, self.refused = 0.0, 0  # frames refused for the rate in a window
+        self.told_to_slow_down = False
+        self.request_id = None  # of the request being answered (``answer``)
+        self.json_state = b"state=json" in self.scope.get("query_string", b"")
+        self.message_shown = True  # a reconnecting page may still show an earlier message
+        self.bankroll, self.bankroll_read_at = None, 0.0
+        self.answering = asyncio.Lock()  # held from a request until its answer is sent
+        self.deferred = 0  # updates waiting for an answer to go first
+        if self.user is None or not self.user.is_authenticated:
+            await self.refuse(NOT_LOGGED_IN)
+            return
+        self.user_id = self.user.pk
+        self.session_key = getattr(self.scope.get("session"), "session_key", None)
+        on_table, in_all = LiveSockets.counts(self.channel_layer, self.user_id, self.table_id)
+        if (on_table >= settings.POKER_SOCKETS_PER_USER_TABLE
+                or in_all >= settings.POKER_SOCKETS_PER_USER):
+            log.info("user %s: too many sockets (%s here, %s in all)",
+                     self.user_id, on_table, in_all)
+            await self.refuse(TOO_MANY_SOCKETS)
+            return
+        # Counted from now (no wait between the check and this), heard of if the log-in ends.
+        self.live = live = LiveSockets.add(self.channel_layer, self)
+        await live.followed()
+        self.player = await read_async(_viewer)(self.user)
+        found = await read_async(self._table_row)()
+        if found is None:
+            await self.refuse(NO_SUCH_TABLE)
+            return
+        self.created_at = found[1]
+        if self.closed:  # its log-in ended meanwhile
+            return
+        await TableFeed.join(self)
+        if self.closed:  # ended while joining (and so left the feed)
+            return
+        await self.accept()
+        # The version after joining the feed: anything later reaches us as table.changed.
+        found = await read_async(self._table_row)()
+        await self.send_state(version=found[0] if found else 0)
+        if self.feed is not None:
+            self.feed.saw(self.sent_version)
+
+    def _table_row(self):
+        return Table.objects.filter(pk=self.table_id).values_list("version", "created_at").first()
+
+    async def disconnect(self, code):
+        self.closed = True
+        await self._detach()
+
+    async def table_changed(self, event):
+        version = event.get("version", 0)
+        if version <= self.sent_version or self.closed:
+            return
+        if self.answering.locked() or self.deferred:
+            # This socket's own request is still being answered: its update follows the
+            # answer (one socket's frames keep their order), without holding up the feed's
+            # other sockets. Deferred updates wait on the lock in turn, so they stay in order.
+            self.deferred += 1
+            asyncio.ensure_future(self._after_answer(version))
+            return
+        await self.send_state(version=version)
+
+    async def _after_answer(self, version: int) -> None:
+        try:
+            async with self.answering:
+                await self.send_state(version=version)
+        finally:
+            self.deferred -= 1
+
+    async def send_state(self, version: int = 0):
+        """Send the table at ``version`` or newer, rendered for this socket's viewer; never
+        one older than the socket has had (an update may overtake a read still in flight).
+
+        The snapshot is shared by every socket of the process (``snapshots``); only this
+        viewer's own parts are rendered here (``tables.presenters.Snapshot.screen``).
+        """
+        try:
+            snap = await snapshots.get(self.table_id, version, getattr(self, "created_at", None))
+            if snap is None:
+                await self.close(code=NO_SUCH_TABLE)
+                return
+            if snap.version <= self.sent_version:
+                return
+            bankroll = await self._bankroll_unseated(snap)
+        except DatabaseError:
+            log.warning("table %s: database unreachable, update skipped", self.table_id)
+            return
+        if self.closed:
+            return
+        version, html, state = render_viewer(snap, self.player, bankroll, self.json_state)
+        if version > self.sent_version:
+            self.sent_version = version
+            await self.send(text_data=state or html)
+
+    async def _bankroll_unseated(self, snap: Snapshot) -> int | None:
+        """The bankroll of a viewer who has no seat here (a seated one's comes with the
+        snapshot): read when they get up and then at most every ``BANKROLL_REFRESH_SECONDS``,
+        not on every change of a table they only watch."""
+        if self.player is None or snap.seat_of(self.player.pk) is not None:
+            self.bankroll = None
+            return None
+        now = time.monotonic()
+        if self.bankroll is None or now - self.bankroll_read_at >= BANKROLL_REFRESH_SECONDS:
+            self.bankroll = await read_async(_bankroll)(self.player.pk)
+            self.bankroll_read_at = now
+        return self.bankroll
+
+    async def answer(self, message: str, error: bool = True):
+        """Tell this socket alone how its request went (nothing for a silent success).
+
+        A ``?state=json`` socket gets an answer to every request, with the request's ``id``
+        if it gave one (a number or a text of up to 64 characters): a client with several
+        requests in flight tells which one was answered."""
+        if getattr(self, "json_state", False):
+            await self.send(text_data=answer_json(message, error, self.request_id))
+        elif message or self.message_shown:
+            await self.send(text_data=render_message(message, oob=True, error=error))
+            self.message_shown = bool(message)
+
+    def _take_token(self, now: float) -> bool:
+        self.tokens = min(RATE_BURST, self.tokens + (now - self.last_refill) * RATE_PER_SECOND)
+        self.last_refill = now
+        if self.tokens >= 1:
+            self.tokens -= 1
+            return True
+        return False
+
+    def _flooding(self, now: float) -> bool:
+        """Count a frame refused for the rate; True once the window holds too many."""
+        if now - self.refused_since > FLOOD_WINDOW_SECONDS:
+            self.refused_since, self.refused = now, 0
+        self.refused += 1
+        return self.refused >= FLOOD_CLOSE_AFTER
+
+    async def receive(self, text_data=None, bytes_data=None):
+        if self.closed:
+            return
+        self.request_id = None
+        frame = text_data if text_data is not None else bytes_data
+        if frame is None or len(frame) > MAX_FRAME_BYTES or (
+                text_data is not None and len(text_data.encode()) > MAX_FRAME_BYTES):
+            await self.close(code=FRAME_TOO_BIG)
+            return
+        now = time.monotonic()
+        if not self._take_token(now):
+            if self._flooding(now):
+                await self.close(code=FLOODING)
+            elif not self.told_to_slow_down:
+                self.told_to_slow_down = True
+                await self.answer("Too many messages: slow down.")
+            return
+        self.told_to_slow_down = False
+        if text_data is None:
+            await self.answer("Binary frames are not understood.")
+            return
+        try:
+            data = decode_frame(text_data)
+        except BadFrame as error:
+            await self.answer(str(error))
+            return
+        self.request_id = request_id_of(data)
+        async with self.answering:
+            try:
+                message = await write_async(self.table_id, run_op)(
+                    table_id=self.table_id, user=self.user, data=data, player=self.player
+                )
+            except (ServiceError, BadFrame, NumberError) as error:
+                await self.answer(str(error))
+                return
+            except Table.DoesNotExist:
+                await self.close(code=NO_SUCH_TABLE)
+                return
+            except DatabaseError:
+                log.warning("table %s: database unreachable, request refused", self.table_id)
+                await self.answer(DATABASE_DOWN)
+                return
+            except Exception:  # a bug must not cost the player their socket
+                log.exception("table %s: request %r failed", self.table_id, data.get("op"))
+                await self.answer("That request failed: nothing was done.")
+                return
+            await self.answer(message, error=False)

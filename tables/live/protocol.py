@@ -1,0 +1,200 @@
+"""The table socket's protocol: what a frame may ask, what it is answered, what it is sent.
+
+- A request is a JSON object from htmx's ``ws-send`` (``decode_frame``): ``op`` names one of
+  ``OPERATIONS`` and the other fields are that operation's. Each operation is one row of the
+  table: the parser of its fields (every number through ``tables.inputs.parse_whole_number``)
+  and the one service it calls (``carry_out``). A refused request (``BadFrame``,
+  ``NumberError`` or the service's ``ServiceError``) changed nothing and is answered to the
+  sender only.
+- An answer (``answer_json``) is ``{"type": "answer", "message", "error"}``, with the
+  request's ``id`` if it gave one (``request_id_of``); a browser gets the message line as HTML
+  instead (``tables.presenters.render_message``).
+- An update (``render_viewer``) is every region of the table as htmx out-of-band HTML or, for a
+  ``?state=json`` socket, one ``state_json`` frame ``{"type": "state", "version", "hand",
+  "running", "view", "me", "html"}``: the engine's view for this viewer (the same data the
+  HTML shows) with the regions a browser would get.
+- Close codes (websocket servers may send only 1000 and 3000-4999) are below.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from dataclasses import dataclass
+
+import orjson
+
+from tables import services
+from tables.inputs import parse_whole_number
+from tables.models import Table
+from tables.presenters import Snapshot, render_regions, viewer_player
+from tables.selectors import running_hand
+
+# Close codes.
+NOT_LOGGED_IN = 4401  # also when the log-in ended
+NO_SUCH_TABLE = 4404
+TOO_MANY_SOCKETS = 4429
+FLOODING = 4008
+FRAME_TOO_BIG = 4009
+SERVER_TROUBLE = 4011  # the channel layer failed under the feed: reconnect
+
+#: The highest seat number a frame may name (the largest table).
+MOST_SEATS = max(Table.MAX_SEATS.values())
+ACTION_KINDS = ("fold", "check", "call", "raise", "all_in")
+
+
+class BadFrame(ValueError):
+    """A frame that is not a well-formed request (answered, nothing changes)."""
+
+
+def decode_frame(text: str) -> dict:
+    """A text frame as a request object; ``BadFrame`` if it is not JSON or not an object."""
+    try:
+        data = json.loads(text)
+    except (ValueError, RecursionError):
+        raise BadFrame("Malformed request: nothing was done.") from None
+    if not isinstance(data, dict):
+        raise BadFrame("A request is a JSON object: nothing was done.")
+    return data
+
+
+def request_id_of(data: dict):
+    """A request's ``id`` as its answer echoes it: a number or a short text, else None."""
+    value = data.get("id")
+    if isinstance(value, bool):
+        return None
+    if isinstance(value, int) or (isinstance(value, str) and len(value) <= 64):
+        return value
+    return None
+
+
+def _number(data: dict, key: str, what: str, minimum: int = 1, **limits) -> int:
+    return parse_whole_number(data.get(key), what=what, minimum=minimum, **limits)
+
+
+# --- the operations: each parser turns a frame into its service's fields (raising BadFrame or
+# NumberError, in the order the fields are checked); each carry_out calls the one service and
+# returns the message for the sender.
+
+def _act_fields(data: dict) -> dict:
+    kind = data.get("kind")
+    if kind not in ACTION_KINDS:
+        raise BadFrame("Unknown action.")
+    amount = _number(data, "amount", "The amount") if kind == "raise" else None
+    return {"hand_id": _number(data, "hand", "The hand"),
+            "version": _number(data, "version", "The version", minimum=0),
+            "action": {"kind": kind, "amount": amount}}
+
+
+def _act(table_id: int, player, **fields) -> str:
+    services.hand_act(table=table_id, player=player, **fields)
+    return ""
+
+
+def _no_fields(data: dict) -> dict:
+    return {}
+
+
+def _sit_out(table_id: int, player) -> str:
+    services.seat_sit_out(table=table_id, player=player)
+    return "You are sitting out: you will be dealt out until you come back."
+
+
+def _sit_in(table_id: int, player) -> str:
+    services.seat_sit_in(table=table_id, player=player)
+    hand = running_hand(Table(pk=table_id))
+    if hand is not None and hand.seat_index_of(player.pk) is not None:
+        return "Welcome back: you are still dealt into this hand, and into the next ones."
+    return "Welcome back: you are dealt in from the next hand."
+
+
+def _leave(table_id: int, player) -> str:
+    left = services.seat_leave(table=table_id, player=player)
+    return "You left the table." if left else "You will leave when this hand ends."
+
+
+def _top_up_fields(data: dict) -> dict:
+    return {"amount": _number(data, "amount", "The top-up")}
+
+
+def _top_up(table_id: int, player, amount: int) -> str:
+    services.seat_top_up(table=table_id, player=player, amount=amount)
+    return "Chips added."
+
+
+def _take_seat_fields(data: dict) -> dict:
+    seat = data.get("seat")
+    number = (_number(data, "seat", "The seat", maximum=MOST_SEATS) - 1
+              if seat not in (None, "") else None)
+    return {"seat_number": number, "buy_in": _number(data, "buy_in", "The buy-in")}
+
+
+def _take_seat(table_id: int, player, seat_number: int | None, buy_in: int) -> str:
+    services.seat_take(table=table_id, player=player, buy_in=buy_in, seat_number=seat_number)
+    return "You sat down: you are dealt in from the next hand."
+
+
+@dataclass(frozen=True)
+class Operation:
+    parse: Callable[[dict], dict]  # the frame -> ``carry_out``'s fields
+    carry_out: Callable[..., str]  # (table id, player, **fields) -> the sender's message
+
+
+OPERATIONS: dict[str, Operation] = {
+    "act": Operation(_act_fields, _act),
+    "sit_out": Operation(_no_fields, _sit_out),
+    "sit_in": Operation(_no_fields, _sit_in),
+    "leave": Operation(_no_fields, _leave),
+    "top_up": Operation(_top_up_fields, _top_up),
+    "take_seat": Operation(_take_seat_fields, _take_seat),
+}
+
+
+def run_op(*, table_id: int, user, data: dict, player=None) -> str:
+    """Carry out one request through one service; returns a message for the sender.
+
+    ``player``: the socket's player if already known (resolved once at connect).
+    Raises ``ServiceError``, ``BadFrame`` or ``NumberError`` (nothing changed) when refused.
+    Each service locks the table row first (``table_lock``): nothing is read before it.
+    """
+    if player is None:
+        player = viewer_player(user)
+    if player is None:
+        raise BadFrame("Log in to play.")
+    op = data.get("op")
+    operation = OPERATIONS.get(op) if isinstance(op, str) else None
+    if operation is None:
+        raise BadFrame(f"Unknown request (one of {', '.join(OPERATIONS)}).")
+    return operation.carry_out(table_id, player, **operation.parse(data))
+
+
+# --- what the socket sends ----------------------------------------------------------------
+
+def answer_json(message: str, error: bool, request: int | str | None) -> str:
+    """The answer to a ``?state=json`` socket's request (``request``: its ``id``, if any)."""
+    answer = {"type": "answer", "message": message, "error": error}
+    if request is not None:
+        answer["id"] = request
+    return json.dumps(answer)
+
+
+def state_json(screen: dict, html: str) -> str:
+    """The ``?state=json`` frame: what the viewer may see, as data and as the browser's HTML."""
+    me = screen["me"] or {}
+    # orjson: this frame goes to every JSON socket on every change (the stdlib's encoder was
+    # a tenth of a render).
+    return orjson.dumps({
+        "type": "state", "version": screen["version"], "hand": screen["hand_id"] or None,
+        "running": screen["running"], "view": screen.get("view"),
+        "me": {k: me.get(k) for k in ("seated", "sitting_out", "in_hand", "stack")},
+        "html": html,
+    }).decode()
+
+
+def render_viewer(snapshot: Snapshot, player, bankroll: int | None = None,
+                  json_state: bool = False) -> tuple[int, str, str]:
+    """(version, regions as oob HTML, JSON state with that HTML or "") of ``snapshot`` for
+    one viewer."""
+    screen = snapshot.screen(player, bankroll)
+    html = render_regions(screen, oob=True)
+    return snapshot.version, html, (state_json(screen, html) if json_state else "")

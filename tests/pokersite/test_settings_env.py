@@ -1,0 +1,90 @@
+"""Every environment variable is read in pokersite/settings.py, checked, with its default named
+there: a malformed value stops the process at start-up naming the variable, and the code
+reads ``django.conf.settings`` only. Each case imports the settings in a fresh interpreter."""
+
+import json
+import os
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+READ = ("POKER_CROUPIER", "POKER_BOT_DELAY", "POKER_SOCKETS_PER_USER", "POKER_HAND_PAUSE_SECONDS",
+        "POKER_GC_THRESHOLDS", "CONN_MAX_AGE", "CHANNEL_PREFIX")
+
+
+def settings_with(**env) -> subprocess.CompletedProcess:
+    environ = {k: v for k, v in os.environ.items()
+               if k not in READ and k not in {"REDIS_URL", "DATABASE_URL"}}
+    environ.update(env)
+    code = ("import json, pokersite.settings as s; "
+            "s.CONN_MAX_AGE = s.DATABASES['default']['CONN_MAX_AGE']; "
+            f"print(json.dumps({{name: getattr(s, name) for name in {READ!r}}}))")
+    return subprocess.run([sys.executable, "-c", code], cwd=ROOT, env=environ,
+                          capture_output=True, text=True, timeout=60)
+
+
+def read(**env) -> dict:
+    done = settings_with(**env)
+    assert done.returncode == 0, done.stderr
+    return json.loads(done.stdout.strip().splitlines()[-1])
+
+
+def test_defaults_are_named_in_the_settings():
+    assert read() == {
+        "POKER_CROUPIER": True, "POKER_BOT_DELAY": [0.8, 2.2], "POKER_SOCKETS_PER_USER": 24,
+        "POKER_HAND_PAUSE_SECONDS": 4.0, "POKER_GC_THRESHOLDS": [10_000, 10, 100],
+        "CONN_MAX_AGE": None, "CHANNEL_PREFIX": "asgi",  # SQLite: connections kept open
+    }
+
+
+def test_well_formed_values_are_read():
+    found = read(POKER_CROUPIER="off", POKER_BOT_DELAY=" 0.2, 0.6 ", POKER_SOCKETS_PER_USER="3",
+                 POKER_HAND_PAUSE_SECONDS=".5", POKER_GC_THRESHOLDS="700,10,10",
+                 CONN_MAX_AGE="60", CHANNEL_PREFIX="mine")
+    assert found == {
+        "POKER_CROUPIER": False, "POKER_BOT_DELAY": [0.2, 0.6], "POKER_SOCKETS_PER_USER": 3,
+        "POKER_HAND_PAUSE_SECONDS": 0.5, "POKER_GC_THRESHOLDS": [700, 10, 10],
+        "CONN_MAX_AGE": 60, "CHANNEL_PREFIX": "mine",
+    }
+    assert read(POKER_CROUPIER="1")["POKER_CROUPIER"] is True
+
+
+@pytest.mark.parametrize("name, value", [
+    ("POKER_CROUPIER", "maybe"),
+    ("POKER_BOT_DELAY", "2,1"),  # min above max
+    ("POKER_BOT_DELAY", "0.5"),
+    ("POKER_BOT_DELAY", "a,b"),
+    ("POKER_SOCKETS_PER_USER", "0"),
+    ("POKER_SOCKETS_PER_USER", "٣"),  # a digit int() would take
+    ("POKER_SOCKETS_PER_USER", "1_000"),
+    ("POKER_HAND_PAUSE_SECONDS", "nan"),
+    ("POKER_HAND_PAUSE_SECONDS", "-1"),
+    ("CONN_MAX_AGE", "forever"),
+])
+def test_a_malformed_value_stops_the_start_naming_the_variable(name, value):
+    done = settings_with(**{name: value})
+    assert done.returncode != 0
+    assert f"ImproperlyConfigured: {name} must be" in done.stderr
+    assert repr(value) in done.stderr
+
+
+#: Reading the environment (setting DJANGO_SETTINGS_MODULE before Django starts is no read).
+ENVIRONMENT_READ = re.compile(r"os\.environ(?!\.setdefault\(\"DJANGO_SETTINGS_MODULE\")|getenv\(")
+SETTINGS_MODULES = {"pokersite/settings.py", "pokersite/settings_production.py"}
+
+
+def test_only_the_settings_read_the_environment_or_hide_defaults():
+    offenders = []
+    for folder in ("tables", "pokersite", "engine"):
+        for path in sorted((ROOT / folder).rglob("*.py")):
+            name = path.relative_to(ROOT).as_posix()
+            if name in SETTINGS_MODULES:
+                continue
+            for number, line in enumerate(path.read_text().splitlines(), 1):
+                if ENVIRONMENT_READ.search(line) or "getattr(settings," in line:
+                    offenders.append(f"{name}:{number}: {line.strip()}")
+    assert offenders == []

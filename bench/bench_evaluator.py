@@ -21,7 +21,7 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from engine.batch import evaluate_batch  # noqa: E402
+from engine.evaluate import evaluate_batch  # noqa: E402
 from engine.cards import format_cards  # noqa: E402
 from engine.equity import equity  # noqa: E402
 from engine.evaluate import evaluate  # noqa: E402

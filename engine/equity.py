@@ -4,7 +4,7 @@
 holds. When the boards can be enumerated (up to ``max_boards``; heads-up Hold'em preflop is
 1,712,304 boards) the answer is exact; otherwise, or when ``samples`` is given, it is a
 Monte Carlo estimate whose standard error is reported per hand. Boards are evaluated in
-NumPy batches (``engine.batch``) with the same tables as ``engine.evaluate``.
+NumPy batches (``engine.evaluate.batch``) with the same tables as ``evaluate``.
 
 Hands of two cards are Hold'em; hands of four (to six) cards are Omaha: exactly two hole
 cards and three board cards. All hands in one call are the same game.
@@ -24,8 +24,8 @@ from math import comb, sqrt
 
 import numpy as np
 
-from engine.batch import FLUSH, FLUSH_BITS, KEYS, RANK_BITS, combinations_array, hand_values, \
-    rank_table
+from engine.evaluate.batch import FLUSH, FLUSH_BITS, KEYS, RANK_BITS, combinations_array, \
+    hand_values, rank_table
 from engine.cards import ALL_CARDS, Card, format_cards, parse_cards
 from engine.errors import CardError
 

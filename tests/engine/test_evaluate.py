@@ -1,4 +1,4 @@
-"""engine/evaluate.py and engine/batch.py: exhaustive counts, differential against
+"""engine/evaluate (single and batch): exhaustive counts, differential against
 phevaluator, descriptions, Omaha and Razz rules, and the best-hands kata."""
 
 import random
@@ -10,7 +10,8 @@ import pytest
 from phevaluator import evaluate_cards as ph_evaluate
 
 from engine import HandClass, HandRank, best_hands, evaluate, evaluate_low, evaluate_omaha
-from engine.batch import combinations_array, evaluate_batch
+from engine.evaluate import evaluate_batch
+from engine.evaluate.batch import combinations_array
 from engine.cards import parse_cards
 from engine.errors import CardError
 

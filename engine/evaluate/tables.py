@@ -1,4 +1,4 @@
-"""Build the evaluator's lookup tables (private to ``engine.evaluate``).
+"""The evaluator's lookup tables, built here (read by ``single`` and ``batch``).
 
 Everything is derived here, nothing is downloaded or pasted in (the high-hand tables at import,
 in a fraction of a second; the low tables on first use):
@@ -12,7 +12,13 @@ in a fraction of a second; the low tables on first use):
   flush) with their class and description;
 * ``NONFLUSH[n]``: rank-key sum -> best value for ``n`` = 5, 6, 7 cards without a flush;
 * ``FLUSH``: 13-bit rank mask of the flush suit -> best flush or straight flush value;
-* the same for ace-to-five low (``LOW[n]``).
+* the same for ace-to-five low (``build_low``, on first use);
+* ``KEYS``: each card's additive key, ``RANK_KEYS[rank] << SHIFT | 7 << 6 * suit``: summing
+  the keys of the cards gives the rank multiset in the high bits and, in four 6-bit fields,
+  seven times each suit's count; ``FLUSH_BITS`` marks a field with five or more cards.
+
+The high tables hold plain ints (values 1..7,462); ``single`` swaps in its ``HandRank``
+objects, ``batch`` copies them into NumPy arrays.
 """
 
 from __future__ import annotations
@@ -24,7 +30,7 @@ from engine.cards import RANK_NAMES, RANK_PLURALS, RANKS
 
 RANK_KEYS = (0, 1, 5, 22, 98, 453, 2031, 8698, 22854, 83661, 262349, 636345, 1479181)
 
-# Class numbers, kept in sync with engine.evaluate.HandClass.
+# Class numbers, kept in sync with engine.evaluate.single.HandClass.
 HIGH_CARD, PAIR, TWO_PAIR, THREE_OF_A_KIND, STRAIGHT, FLUSH_CLASS, FULL_HOUSE, \
     FOUR_OF_A_KIND, STRAIGHT_FLUSH, ROYAL_FLUSH = range(10)
 
@@ -188,4 +194,16 @@ def build_low():
     return description, {5: low5, 6: low6, 7: low7}
 
 
-__all__ = ["RANK_KEYS", "RANKS", "build_high", "build_low"]
+# The high-hand tables, built once at import (a fraction of a second).
+HAND_CLASS, DESCRIPTION, NONFLUSH, FLUSH = build_high()
+MAX_RANK = 7462
+# Per-card additive key: rank key in the high bits, 7 << (6 * suit) in the low 24 bits.
+SHIFT = 24
+FLUSH_BITS = sum(32 << (6 * suit) for suit in range(4))
+KEYS = tuple((RANK_KEYS[c >> 2] << SHIFT) | (7 << (6 * (c & 3))) for c in range(52))
+RANK_BIT = tuple(1 << (c >> 2) for c in range(52))
+
+__all__ = [
+    "DESCRIPTION", "FLUSH", "FLUSH_BITS", "HAND_CLASS", "KEYS", "MAX_RANK", "NONFLUSH",
+    "RANK_BIT", "RANK_KEYS", "RANKS", "SHIFT", "build_high", "build_low",
+]

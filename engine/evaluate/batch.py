@@ -1,4 +1,4 @@
-"""NumPy batch evaluation: the same values as ``engine.evaluate``, for millions of hands.
+"""NumPy batch evaluation: the same values as ``evaluate``, for millions of hands.
 
 ``evaluate_batch(cards)`` takes an integer array of shape ``(n, k)``, ``k`` = 5, 6 or 7
 (card ints, as in ``engine.cards``) and returns ``n`` hand values (``uint16``, equal to
@@ -17,15 +17,14 @@ from math import comb
 
 import numpy as np
 
-from engine.evaluate import _FLUSH as _FLUSH_RANKS
-from engine.evaluate import _FLUSH_BITS, _KEYS, _NONFLUSH
 from engine.errors import CardError
+from engine.evaluate import tables
 
 __all__ = ["combinations_array", "evaluate_batch", "hand_values"]
 
-KEYS = np.array(_KEYS, dtype=np.int64)
-FLUSH_BITS = _FLUSH_BITS
-FLUSH = np.array([int(v) if v else 0 for v in _FLUSH_RANKS], dtype=np.uint16)
+KEYS = np.array(tables.KEYS, dtype=np.int64)
+FLUSH_BITS = tables.FLUSH_BITS
+FLUSH = np.array(tables.FLUSH, dtype=np.uint16)
 RANK_BITS = np.array([1 << (c >> 2) for c in range(52)], dtype=np.int64)
 SUITS = np.array([c & 3 for c in range(52)], dtype=np.int64)
 CHUNK = 1 << 15
@@ -34,10 +33,10 @@ CHUNK = 1 << 15
 @cache
 def rank_table(size: int) -> np.ndarray:
     """Dense ``uint16`` array: rank-key sum of ``size`` non-flush cards -> hand value."""
-    table = _NONFLUSH[size]
+    table = tables.NONFLUSH[size]
     keys = np.fromiter(table.keys(), np.int64, len(table))
     dense = np.zeros(int(keys.max()) + 1, dtype=np.uint16)
-    dense[keys] = np.fromiter((int(v) for v in table.values()), np.uint16, len(table))
+    dense[keys] = np.fromiter(table.values(), np.uint16, len(table))
     return dense
 
 

@@ -13,7 +13,7 @@ precomputed object that also knows its :class:`HandClass` and a description::
 
 How it is fast without compiled code: every card has an additive key ``rank_key << 24 | 7
 << 6 * suit``. Summing the keys of the cards gives, in the high bits, a number that
-identifies the multiset of ranks (see ``engine._eval_tables``) and, in four 6-bit fields,
+identifies the multiset of ranks (see ``engine.evaluate.tables``) and, in four 6-bit fields,
 seven times the count of each suit; bit 5 of a field is set exactly when that suit has five
 or more cards. Without a flush, one dict lookup on the rank part gives the answer; with a
 flush (about 3% of seven-card hands) a 13-bit mask of the flush suit's ranks indexes a list.
@@ -34,13 +34,18 @@ from __future__ import annotations
 from enum import IntEnum
 from itertools import combinations
 
-from engine import _eval_tables
 from engine.cards import parse_cards
 from engine.errors import CardError
+from engine.evaluate import tables
+from engine.evaluate.tables import FLUSH_BITS as _FLUSH_BITS
+from engine.evaluate.tables import KEYS as _KEYS
+from engine.evaluate.tables import MAX_RANK
+from engine.evaluate.tables import RANK_BIT as _RANK_BIT
+from engine.evaluate.tables import SHIFT as _SHIFT
 
 __all__ = [
-    "HandClass", "HandRank", "LowRank", "best_hands", "evaluate", "evaluate_batch",
-    "evaluate_low", "evaluate_omaha", "hand_class_counts",
+    "MAX_RANK", "HandClass", "HandRank", "LowRank", "best_hands", "evaluate", "evaluate_low",
+    "evaluate_omaha", "hand_class_counts",
 ]
 
 
@@ -64,10 +69,8 @@ class HandClass(IntEnum):
         return self.name.replace("_", " ").title().replace(" A ", " a ").replace(" Of ", " of ")
 
 
-_HAND_CLASS, _DESCRIPTION, _NONFLUSH, _FLUSH = _eval_tables.build_high()
-_CLASS_OF = tuple(HandClass(c) for c in _HAND_CLASS)
-_DESCRIPTION = tuple(_DESCRIPTION)
-MAX_RANK = 7462
+_CLASS_OF = tuple(HandClass(c) for c in tables.HAND_CLASS)
+_DESCRIPTION = tuple(tables.DESCRIPTION)
 
 
 class HandRank(int):
@@ -101,15 +104,9 @@ class HandRank(int):
 
 _RANKS = (None,) + tuple(int.__new__(HandRank, v) for v in range(1, MAX_RANK + 1))
 # The lookup tables hold the shared HandRank objects themselves: no second lookup per call.
-_NONFLUSH = {n: {key: _RANKS[v] for key, v in table.items()} for n, table in _NONFLUSH.items()}
-_FLUSH = tuple(_RANKS[v] if v else None for v in _FLUSH)
-
-# Per-card additive key: rank key in the high bits, 7 << (6 * suit) in the low 24 bits.
-_SHIFT = 24
-_FLUSH_BITS = sum(32 << (6 * suit) for suit in range(4))
-_KEYS = tuple((_eval_tables.RANK_KEYS[c >> 2] << _SHIFT) | (7 << (6 * (c & 3)))
-              for c in range(52))
-_RANK_BIT = tuple(1 << (c >> 2) for c in range(52))
+_NONFLUSH = {n: {key: _RANKS[v] for key, v in table.items()}
+             for n, table in tables.NONFLUSH.items()}
+_FLUSH = tuple(_RANKS[v] if v else None for v in tables.FLUSH)
 
 
 def _flush_value(cards, key: int) -> HandRank:
@@ -229,28 +226,20 @@ def _low_tables():
     """Built on first use (Razz is rare): (instances, descriptions, tables, card keys)."""
     global _LOW
     if _LOW is None:
-        descriptions, tables = _eval_tables.build_low()
+        descriptions, lows = tables.build_low()
         instances = (None,) + tuple(int.__new__(LowRank, v) for v in range(1, MAX_LOW + 1))
-        keys = tuple(_eval_tables.RANK_KEYS[((c >> 2) + 1) % 13] for c in range(52))
-        _LOW = (instances, tuple(descriptions), tables, keys)
+        keys = tuple(tables.RANK_KEYS[((c >> 2) + 1) % 13] for c in range(52))
+        _LOW = (instances, tuple(descriptions), lows, keys)
     return _LOW
 
 
 def evaluate_low(cards) -> LowRank:
     """Best ace-to-five low of 5, 6 or 7 cards; higher is better (5-4-3-2-A is best)."""
-    instances, _, tables, keys = _low_tables()
+    instances, _, lows, keys = _low_tables()
     try:
-        return instances[tables[len(cards)][sum([keys[c] for c in cards])]]
+        return instances[lows[len(cards)][sum([keys[c] for c in cards])]]
     except (KeyError, IndexError, TypeError):
         raise CardError(f"evaluate_low needs 5, 6 or 7 distinct cards, got {cards!r}") from None
-
-
-def evaluate_batch(cards):
-    """Values of ``n`` hands as an ``(n, 5..7)`` NumPy integer array (see ``engine.batch``);
-    each equals ``int(evaluate(row))``."""
-    from engine.batch import evaluate_batch as batch
-
-    return batch(cards)
 
 
 # --- The kata ---------------------------------------------------------------------------

@@ -10,13 +10,21 @@
 from __future__ import annotations
 
 import random
+from collections.abc import Mapping, Sequence
+from typing import Any
 
 from engine.cards import Card
-from engine.hand import Action
+from engine.evaluate import evaluate, evaluate_omaha
+from engine.types import Action, ActionKind, Legal, View
 
 
-def _legal(view: dict) -> dict:
-    legal = view.get("legal")
+def _as_view(view: View | Mapping[str, Any]) -> View:
+    """A typed view; clients that hold the ``?state=json`` view pass its JSON dict."""
+    return view if isinstance(view, View) else View.from_dict(view)
+
+
+def _legal(view: View) -> Legal:
+    legal = view.legal
     if legal is None:
         raise ValueError("this view has no legal actions: the viewer is not the actor")
     return legal
@@ -28,31 +36,30 @@ class RandomBot:
     def __init__(self, rng: random.Random | None = None) -> None:
         self.rng = rng or random.Random()
 
-    def decide(self, view: dict) -> Action:
-        legal = _legal(view)
+    def decide(self, view: View | Mapping[str, Any]) -> Action:
+        legal = _legal(_as_view(view))
         rng = self.rng
-        options = ["check"] if legal["check"] else ["fold", "call"]
-        if legal["min_raise_to"] is not None:
-            options.append("raise")
+        options = [ActionKind.CHECK] if legal.check else [ActionKind.FOLD, ActionKind.CALL]
+        lo, hi = legal.min_raise_to, legal.max_raise_to
+        if lo is not None:
+            options.append(ActionKind.RAISE)
         kind = rng.choice(options)
-        if kind == "raise":
-            lo, hi = legal["min_raise_to"], legal["max_raise_to"]
+        if kind is ActionKind.RAISE:
+            assert lo is not None and hi is not None  # both or neither
             amount = lo if rng.random() < 0.5 else rng.randint(lo, hi)
-            return Action("raise", amount)
+            return Action(ActionKind.RAISE, amount)
         return Action(kind)
 
 
-def estimate_equity(hole: list[Card], board: list[Card], opponents: int, samples: int,
+def estimate_equity(hole: Sequence[Card], board: Sequence[Card], opponents: int, samples: int,
                     rng: random.Random, omaha: bool = False) -> float:
     """Share of the pot won against ``opponents`` random hands, by Monte Carlo."""
-    from engine.evaluate import evaluate, evaluate_omaha
-
     if opponents < 1:
         return 1.0
+    hole, board = list(hole), list(board)
     known = set(hole) | set(board)
     rest = [c for c in range(52) if c not in known]
-    per_hand = len(hole)
-    need = opponents * per_hand + 5 - len(board)
+    need = opponents * len(hole) + 5 - len(board)
     total = 0.0
     for _ in range(samples):
         draw = rng.sample(rest, need)
@@ -79,23 +86,23 @@ class SensibleBot:
         self.rng = rng or random.Random()
         self.samples = samples
 
-    def decide(self, view: dict) -> Action:
+    def decide(self, view: View | Mapping[str, Any]) -> Action:
+        view = _as_view(view)
         legal = _legal(view)
-        me = view["seats"][view["viewer"]]
-        hole = [Card.parse(c) for c in me["cards"]]
-        board = [Card.parse(c) for c in view["board"]]
-        opponents = sum(1 for s in view["seats"] if not s["folded"] and s["seat"] != me["seat"])
-        omaha = view["config"]["game"] == "omaha"
-        eq = estimate_equity(hole, board, min(opponents, 4), self.samples, self.rng, omaha)
-        pot = view["total_pot"]
-        call = legal["call"]
-        can_raise = legal["min_raise_to"] is not None
-        if can_raise and eq > 0.6 + 0.1 * self.rng.random():
-            target = view["current_bet"] + call + (2 * (pot + call)) // 3
-            amount = max(legal["min_raise_to"], min(legal["max_raise_to"], target))
-            return Action("raise", amount)
-        if legal["check"]:
-            return Action("check")
+        me = view.me
+        assert me is not None  # the actor's view is a seat's
+        hole = [c for c in me.cards if c is not None]
+        opponents = sum(1 for s in view.seats if not s.folded and s.seat != me.seat)
+        omaha = view.config.game == "omaha"
+        eq = estimate_equity(hole, view.board, min(opponents, 4), self.samples, self.rng, omaha)
+        pot = view.total_pot
+        call = legal.call
+        lo, hi = legal.min_raise_to, legal.max_raise_to
+        if lo is not None and hi is not None and eq > 0.6 + 0.1 * self.rng.random():
+            target = view.current_bet + call + (2 * (pot + call)) // 3
+            return Action(ActionKind.RAISE, max(lo, min(hi, target)))
+        if legal.check:
+            return Action(ActionKind.CHECK)
         if eq >= call / (pot + call):
-            return Action("call")
-        return Action("fold")
+            return Action(ActionKind.CALL)
+        return Action(ActionKind.FOLD)

@@ -96,6 +96,8 @@ class Card(int):
 _TEXT = tuple(r + s for r in RANKS for s in SUITS)
 _ALL = tuple(int.__new__(Card, i) for i in range(52))
 ALL_CARDS: tuple[Card, ...] = _ALL
+_DECK = frozenset(range(52))
+_CARD_TYPES = frozenset({int, Card})
 
 # Cactus Kev's encoding: the rank's prime, the rank, the suit bit (clubs 8, diamonds 4,
 # hearts 2, spades 1, so clubs is the highest of the four) and the rank bit.
@@ -150,6 +152,8 @@ def ensure_distinct(cards: Iterable[int]) -> None:
 def check_deck(cards: Iterable[int]) -> None:
     """Prove ``cards`` is a whole deck: 52 cards, each a valid card, all distinct."""
     cards = list(cards)
+    if len(cards) == 52 and _CARD_TYPES.issuperset(map(type, cards)) and _DECK.issubset(cards):
+        return  # the usual case, proved at C speed: 52 ints that hold every card
     for card in cards:
         if isinstance(card, bool) or not isinstance(card, int) or not 0 <= card < 52:
             raise CardError(f"not a card in the deck: {card!r}")

@@ -48,233 +48,29 @@ rules leave room:
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
-from typing import Any, NamedTuple
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import replace
+from typing import Any
 
-from engine.cards import ALL_CARDS, Card, check_deck, format_cards
+from engine.cards import ALL_CARDS, Card, check_deck
 from engine.errors import IllegalAction, PokerError
+from engine.evaluate import HandRank, evaluate, evaluate_omaha
 from engine.pots import Pot, build_pots, split_pot, uncalled
+from engine.types import (
+    ANTE_MODES, BETTINGS, GAMES, MAX_SEATS, STREETS, Action, ActionKind, Award, Event, EventKind,
+    HandConfig, Legal, Result, SeatView, View, is_whole,
+)
 
-GAMES = {"holdem": 2, "omaha": 4}
-MAX_SEATS = {"holdem": 12, "omaha": 10}
-BETTINGS = ("no-limit", "pot-limit", "fixed-limit")
-ANTE_MODES = ("per-player", "big-blind")
-STREETS = ("preflop", "flop", "turn", "river")
-ACTION_KINDS = ("fold", "check", "call", "raise", "all_in")
+# The typed values are made here; their home is engine.types (imported from here too).
+__all__ = [
+    "ANTE_MODES", "BETTINGS", "GAMES", "MAX_SEATS", "STREETS", "Action", "ActionKind", "Award",
+    "Event", "EventKind", "Hand", "HandConfig", "Legal", "Result", "SeatView", "View",
+]
+
 _BOARD_SIZES = (0, 3, 1, 1)
-
-
-def _is_int(value: Any) -> bool:
-    return isinstance(value, int) and not isinstance(value, bool)
-
-
-@dataclass(frozen=True, slots=True)
-class HandConfig:
-    """The rules of one hand (stakes and structure); JSON-able through ``to_dict``.
-
-    Fixed limit: ``small_bet`` defaults to the big blind and ``big_bet`` to twice the small bet.
-    """
-
-    game: str = "holdem"
-    betting: str = "no-limit"
-    small_blind: int = 1
-    big_blind: int = 2
-    ante: int = 0
-    ante_mode: str = "per-player"
-    straddle: int = 0
-    small_bet: int | None = None
-    big_bet: int | None = None
-
-    def __post_init__(self) -> None:
-        if self.game not in GAMES:
-            raise PokerError(f"unknown game {self.game!r} (one of {', '.join(GAMES)})")
-        if self.betting not in BETTINGS:
-            raise PokerError(f"unknown betting {self.betting!r} (one of {', '.join(BETTINGS)})")
-        if self.ante_mode not in ANTE_MODES:
-            raise PokerError(f"unknown ante_mode {self.ante_mode!r} (one of {', '.join(ANTE_MODES)})")
-        for name in ("small_blind", "big_blind", "ante", "straddle"):
-            value = getattr(self, name)
-            if not _is_int(value) or value < 0:
-                raise PokerError(f"{name} must be a whole number of chips >= 0, got {value!r}")
-        if self.big_blind < 1:
-            raise PokerError("big_blind must be at least 1 chip")
-        if self.small_blind > self.big_blind:
-            raise PokerError("small_blind must not be larger than big_blind")
-        if self.straddle and self.straddle <= self.big_blind:
-            raise PokerError("a straddle must be larger than the big blind")
-        for name in ("small_bet", "big_bet"):
-            value = getattr(self, name)
-            if value is not None and (not _is_int(value) or value < 1):
-                raise PokerError(f"{name} must be a whole number of chips >= 1, got {value!r}")
-
-    @property
-    def hole_count(self) -> int:
-        return GAMES[self.game]
-
-    @property
-    def max_seats(self) -> int:
-        return MAX_SEATS[self.game]
-
-    @property
-    def fixed_small_bet(self) -> int:
-        return self.small_bet if self.small_bet is not None else self.big_blind
-
-    @property
-    def fixed_big_bet(self) -> int:
-        return self.big_bet if self.big_bet is not None else 2 * self.fixed_small_bet
-
-    def to_dict(self) -> dict:
-        return {"game": self.game, "betting": self.betting, "small_blind": self.small_blind,
-                "big_blind": self.big_blind, "ante": self.ante, "ante_mode": self.ante_mode,
-                "straddle": self.straddle, "small_bet": self.small_bet, "big_bet": self.big_bet}
-
-    @classmethod
-    def from_dict(cls, data: dict) -> HandConfig:
-        if isinstance(data, HandConfig):
-            return data
-        unknown = set(data) - set(cls.__dataclass_fields__)
-        if unknown:
-            raise PokerError(f"unknown hand config field(s): {', '.join(sorted(unknown))}")
-        return cls(**data)
-
-
-@dataclass(frozen=True, slots=True)
-class Action:
-    """A decision: ``fold``, ``check``, ``call``, ``raise`` (to a street total) or ``all_in``.
-
-    >>> Action.parse("raise 120")
-    Action(kind='raise', amount=120)
-    >>> str(Action("raise", 120))
-    'raise 120'
-    """
-
-    kind: str
-    amount: int | None = None
-
-    def __post_init__(self) -> None:
-        if self.kind not in ACTION_KINDS:
-            raise PokerError(f"unknown action {self.kind!r} (one of {', '.join(ACTION_KINDS)})")
-        if self.kind == "raise":
-            if not _is_int(self.amount) or self.amount < 1:
-                raise PokerError(f"a raise needs a whole amount of chips, got {self.amount!r}")
-        elif self.amount is not None:
-            raise PokerError(f"{self.kind} takes no amount")
-
-    def __str__(self) -> str:
-        return f"raise {self.amount}" if self.kind == "raise" else self.kind
-
-    @classmethod
-    def parse(cls, text: str) -> Action:
-        parts = text.split()
-        if len(parts) == 2 and parts[0] in ("raise", "bet"):
-            try:
-                return cls("raise", int(parts[1]))
-            except ValueError:
-                raise PokerError(f"not an action: {text!r}") from None
-        if len(parts) == 1:
-            kind = parts[0].replace("-", "_")
-            return cls("all_in" if kind == "allin" else kind)
-        raise PokerError(f"not an action: {text!r}")
-
-    def to_dict(self) -> dict:
-        return {"kind": self.kind, "amount": self.amount}
-
-    @classmethod
-    def from_dict(cls, data: dict) -> Action:
-        return cls(data["kind"], data.get("amount"))
-
-    @classmethod
-    def coerce(cls, value: Action | str | dict) -> Action:
-        if isinstance(value, Action):
-            return value
-        if isinstance(value, str):
-            return cls.parse(value)
-        if isinstance(value, dict):
-            return cls.from_dict(value)
-        raise PokerError(f"not an action: {value!r}")
-
-
-class Legal(NamedTuple):
-    """What the actor may do. ``call`` is the chips to add (0 when checking is possible);
-    ``min_raise_to``/``max_raise_to`` are street totals, ``None`` when no bet/raise is allowed."""
-
-    fold: bool
-    check: bool
-    call: int
-    min_raise_to: int | None
-    max_raise_to: int | None
-
-    def to_dict(self) -> dict:
-        return self._asdict()
-
-
-class Event(NamedTuple):
-    """Something that happened; prints as a PHH-like line (``p2 cbr 300``, ``d db 7h``).
-
-    Seats print as ``p<seat+1>`` in this hand's seat order. Lines that PHH has no action for
-    (forced bets, returned bets, winnings) print as ``#`` comments.
-    """
-
-    kind: str
-    seat: int | None = None
-    amount: int = 0
-    cards: tuple = ()
-    text: str = ""
-
-    def __str__(self) -> str:
-        p = f"p{self.seat + 1}" if self.seat is not None else ""
-        k = self.kind
-        if k == "deal_hole":
-            return f"d dh {p} {format_cards(self.cards) if self.cards else '????'}"
-        if k == "deal_board":
-            return f"d db {format_cards(self.cards)}"
-        if k == "fold":
-            return f"{p} f"
-        if k in ("check", "call"):
-            return f"{p} cc"
-        if k in ("bet", "raise"):
-            return f"{p} cbr {self.amount}"
-        if k == "show":
-            return f"{p} sm {format_cards(self.cards)}"
-        if k == "muck":
-            return f"{p} sm"
-        if k == "return":
-            return f"# {p} takes back {self.amount} uncalled"
-        if k == "win":
-            return f"# {p} wins {self.amount}" + (f" ({self.text})" if self.text else "")
-        return f"# {p} posts {k.replace('_', ' ')} {self.amount}"
-
-    def to_dict(self) -> dict:
-        return {"kind": self.kind, "seat": self.seat, "amount": self.amount,
-                "cards": [str(c) for c in self.cards], "text": self.text}
-
-
-class Award(NamedTuple):
-    """One pot's payout: pot index, its chips, the winning seats and their shares."""
-
-    pot: int
-    amount: int
-    winners: tuple[int, ...]
-    amounts: tuple[int, ...]
-    description: str
-
-    def to_dict(self) -> dict:
-        return {"pot": self.pot, "amount": self.amount, "winners": list(self.winners),
-                "amounts": list(self.amounts), "description": self.description}
-
-
-class Result(NamedTuple):
-    """How a finished hand ended: per-seat net chips, awards, and the hands shown."""
-
-    net: tuple[int, ...]
-    awards: tuple[Award, ...]
-    shown: dict  # seat -> (cards tuple, description)
-
-    def to_dict(self) -> dict:
-        return {"net": list(self.net), "awards": [a.to_dict() for a in self.awards],
-                "shown": {str(s): {"cards": [str(c) for c in cards], "description": d}
-                          for s, (cards, d) in self.shown.items()}}
+# The decisions a command records (one shared, immutable object each).
+_FOLD, _CHECK, _CALL, _ALL_IN = (Action(k) for k in (ActionKind.FOLD, ActionKind.CHECK,
+                                                     ActionKind.CALL, ActionKind.ALL_IN))
 
 
 class Hand:
@@ -288,9 +84,9 @@ class Hand:
         if not 2 <= n <= config.max_seats:
             raise PokerError(f"{config.game} needs 2 to {config.max_seats} seats, got {n}")
         for s in stacks:
-            if not _is_int(s) or s < 1:
+            if not is_whole(s) or s < 1:
                 raise PokerError(f"every stack must be a whole number of chips >= 1, got {s!r}")
-        if not _is_int(button) or not 0 <= button < n:
+        if not is_whole(button) or not 0 <= button < n:
             raise PokerError(f"button must be a seat index 0..{n - 1}, got {button!r}")
         deck = list(deck)
         check_deck(deck)
@@ -329,12 +125,14 @@ class Hand:
         self._round_start = 0
         self._dead = 0  # a big-blind ante: in the pot, but nobody's contribution
         self.events: list[Event] = []
-        # Each event as PHH-style text, and for dealt hole cards also as others see it
-        # (``view`` is asked for every viewer after every action: formatted once each).
-        self._event_texts: list[tuple[str, str | None, int | None]] = []
+        # For ``view``: each event as other seats see it, where each seat's hole cards were
+        # dealt, and the spectator's view of the latest state with its event count.
+        self._others_see: list[Event] = []
+        self._deal_index: dict[int, int] = {}
+        self._public: tuple[int, View] | None = None
         self._actions: list[Action] = []
         self._result: Result | None = None
-        self._shown: dict = {}
+        self._shown: dict[int, tuple[tuple[Card, ...], str]] = {}
         self._mucked: set[int] = set()
         if n == 2:
             self.small_blind_seat, self.big_blind_seat = button, (button + 1) % n
@@ -344,7 +142,7 @@ class Hand:
         self._start()
 
     # ------------------------------------------------------------------ set-up
-    def _post(self, seat: int, amount: int, kind: str, bet: bool) -> None:
+    def _post(self, seat: int, amount: int, kind: EventKind, bet: bool) -> None:
         amount = min(amount, self._stacks[seat])
         if amount <= 0:
             return
@@ -362,12 +160,12 @@ class Hand:
         order = [(self.button + k) % n for k in range(1, n + 1)]
         if c.ante and c.ante_mode == "per-player":
             for seat in order:
-                self._post(seat, c.ante, "ante", False)
-        self._post(self.small_blind_seat, c.small_blind, "small_blind", True)
-        self._post(self.big_blind_seat, c.big_blind, "big_blind", True)
+                self._post(seat, c.ante, EventKind.ANTE, False)
+        self._post(self.small_blind_seat, c.small_blind, EventKind.SMALL_BLIND, True)
+        self._post(self.big_blind_seat, c.big_blind, EventKind.BIG_BLIND, True)
         if c.ante and c.ante_mode == "big-blind":
             before = self._committed[self.big_blind_seat]
-            self._post(self.big_blind_seat, c.ante, "ante", False)
+            self._post(self.big_blind_seat, c.ante, EventKind.ANTE, False)
             self._dead = self._committed[self.big_blind_seat] - before
         self._current_bet = c.big_blind
         self._last_full = c.fixed_small_bet if c.betting == "fixed-limit" else c.big_blind
@@ -375,7 +173,7 @@ class Hand:
         first = (self.big_blind_seat + 1) % n
         if self.straddle_seat is not None:
             s = self.straddle_seat
-            self._post(s, c.straddle, "straddle", True)
+            self._post(s, c.straddle, EventKind.STRADDLE, True)
             if self._bets[s] > c.big_blind:
                 self._current_bet = self._bets[s]
                 if self._bets[s] == c.straddle:
@@ -393,7 +191,8 @@ class Hand:
         self._next_card = pos
         self.hole = [tuple(h) for h in holes]
         for seat in order:
-            self.events.append(Event("deal_hole", seat, 0, self.hole[seat]))
+            self._deal_index[seat] = len(self.events)
+            self.events.append(Event(EventKind.DEAL_HOLE, seat, 0, self.hole[seat]))
         self._begin_round(first)
 
     def _begin_round(self, first: int) -> None:
@@ -436,7 +235,7 @@ class Hand:
         cards = tuple(deck[pos:pos + count])
         self._next_card = pos + count
         self.board.extend(cards)
-        self.events.append(Event("deal_board", None, 0, cards))
+        self.events.append(Event(EventKind.DEAL_BOARD, None, 0, cards))
 
     def _return_uncalled(self) -> None:
         back = uncalled(self._bets)
@@ -447,7 +246,7 @@ class Hand:
             self._bets[seat] -= amount
             if amount and self._all_in[seat]:
                 self._all_in[seat] = False
-            self.events.append(Event("return", seat, amount))
+            self.events.append(Event(EventKind.RETURN, seat, amount))
 
     def _end_round(self) -> None:
         self._return_uncalled()
@@ -600,10 +399,10 @@ class Hand:
         if self._current_bet - self._bets[j] <= 0:
             raise IllegalAction("no folding when checking is free: check instead")
         mark = len(self.events)
-        self._actions.append(Action("fold"))
+        self._actions.append(_FOLD)
         self._folded[j] = True
         self._to_act[j] = False
-        self.events.append(Event("fold", j))
+        self.events.append(Event(EventKind.FOLD, j))
         live = [i for i in range(self._n) if not self._folded[i]]
         if len(live) == 1:
             self._win_uncontested(live[0])
@@ -617,10 +416,10 @@ class Hand:
             raise IllegalAction(f"no checking when facing a bet: call "
                                 f"{min(self._current_bet - self._bets[j], self._stacks[j])} or fold")
         mark = len(self.events)
-        self._actions.append(Action("check"))
+        self._actions.append(_CHECK)
         self._to_act[j] = False
         self._acted_at[j] = self._current_bet
-        self.events.append(Event("check", j))
+        self.events.append(Event(EventKind.CHECK, j))
         self._next(j)
         return self.events[mark:]
 
@@ -630,11 +429,11 @@ class Hand:
         if to_call <= 0:
             raise IllegalAction("nothing to call: check instead")
         mark = len(self.events)
-        self._actions.append(Action("call"))
+        self._actions.append(_CALL)
         self._pay(j, min(to_call, self._stacks[j]))
         self._to_act[j] = False
         self._acted_at[j] = self._current_bet
-        self.events.append(Event("call", j, self._bets[j]))
+        self.events.append(Event(EventKind.CALL, j, self._bets[j]))
         self._next(j)
         return self.events[mark:]
 
@@ -649,12 +448,12 @@ class Hand:
         j = self._check_turn(seat)
         self._verify_raise(j, amount)
         mark = len(self.events)
-        self._actions.append(Action("raise", amount))
+        self._actions.append(Action(ActionKind.RAISE, amount))
         self._raise(j, amount)
         return self.events[mark:]
 
     def _verify_raise(self, j: int, amount: int) -> None:
-        if not _is_int(amount):
+        if not is_whole(amount):
             raise IllegalAction(f"a bet or raise is a whole number of chips, got {amount!r}")
         why = self._raise_block(j)
         if why is not None:
@@ -674,7 +473,7 @@ class Hand:
 
     def _raise(self, j: int, amount: int) -> None:
         current = self._current_bet
-        kind = "bet" if current == 0 else "raise"
+        kind = EventKind.BET if current == 0 else EventKind.RAISE
         self._pay(j, amount - self._bets[j])
         increment = amount - current
         if increment >= self._last_full:
@@ -696,29 +495,32 @@ class Hand:
         everything = self._bets[j] + self._stacks[j]
         if everything <= self._current_bet:
             mark = len(self.events)
-            self._actions.append(Action("all_in"))
+            self._actions.append(_ALL_IN)
             self._pay(j, self._stacks[j])
             self._to_act[j] = False
             self._acted_at[j] = self._current_bet
-            self.events.append(Event("call", j, self._bets[j]))
+            self.events.append(Event(EventKind.CALL, j, self._bets[j]))
             self._next(j)
             return self.events[mark:]
         self._verify_raise(j, everything)
         mark = len(self.events)
-        self._actions.append(Action("all_in"))
+        self._actions.append(_ALL_IN)
         self._raise(j, everything)
         return self.events[mark:]
 
-    def act(self, action: Action | str | dict, *, seat: int | None = None) -> list[Event]:
+    def act(self, action: Action | str | Mapping[str, Any], *,
+            seat: int | None = None) -> list[Event]:
+        """Any decision: an ``Action``, its text or its dict (``Action.coerce``)."""
         action = Action.coerce(action)
         kind = action.kind
-        if kind == "raise":
+        if kind is ActionKind.RAISE:
+            assert action.amount is not None  # Action checks a raise has one
             return self.bet_or_raise_to(action.amount, seat=seat)
-        if kind == "fold":
+        if kind is ActionKind.FOLD:
             return self.fold(seat=seat)
-        if kind == "check":
+        if kind is ActionKind.CHECK:
             return self.check(seat=seat)
-        if kind == "call":
+        if kind is ActionKind.CALL:
             return self.call(seat=seat)
         return self.all_in(seat=seat)
 
@@ -736,7 +538,7 @@ class Hand:
         self._actor = None
         amount = sum(self._committed)
         self._stacks[winner] += amount
-        self.events.append(Event("win", winner, amount))
+        self.events.append(Event(EventKind.WIN, winner, amount))
         self._finish((Award(0, amount, (winner,), (amount,), ""),))
 
     def _finish(self, awards: tuple[Award, ...]) -> None:
@@ -754,12 +556,10 @@ class Hand:
         return sorted(live, key=lambda s: (s - start) % n)
 
     def _showdown(self) -> None:
-        from engine.evaluate import evaluate, evaluate_omaha
-
         n = self._n
         live = [i for i in range(n) if not self._folded[i]]
         board = self.board
-        ranks = {}
+        ranks: dict[int, HandRank] = {}
         if self.config.game == "omaha":
             for s in live:
                 ranks[s] = evaluate_omaha(self.hole[s], board)
@@ -772,12 +572,12 @@ class Hand:
             r = ranks[s]
             if all_in_showdown or best is None or r >= best:
                 self._shown[s] = (self.hole[s], r.description)
-                self.events.append(Event("show", s, 0, self.hole[s], r.description))
+                self.events.append(Event(EventKind.SHOW, s, 0, self.hole[s], r.description))
                 if best is None or r > best:
                     best = r
             else:
                 self._mucked.add(s)
-                self.events.append(Event("muck", s))
+                self.events.append(Event(EventKind.MUCK, s))
         contributions = list(self._committed)
         contributions[self.big_blind_seat] -= self._dead
         pots = build_pots(contributions, [not f for f in self._folded], self._dead)
@@ -788,7 +588,7 @@ class Hand:
             shares = tuple(split_pot(pot.amount, winners, self.button, n))
             for w, share in zip(winners, shares):
                 self._stacks[w] += share
-                self.events.append(Event("win", w, share, (), top.description))
+                self.events.append(Event(EventKind.WIN, w, share, (), top.description))
             awards.append(Award(index, pot.amount, winners, shares, top.description))
         self._finish(tuple(awards))
 
@@ -804,7 +604,7 @@ class Hand:
         return hand
 
     def _check_viewer(self, viewer: int | None) -> None:
-        if viewer is not None and not (_is_int(viewer) and 0 <= viewer < self._n):
+        if viewer is not None and not (is_whole(viewer) and 0 <= viewer < self._n):
             raise PokerError(f"no seat {viewer!r} in this hand")
 
     def _sees_hole(self, viewer: int | None, seat: int) -> bool:
@@ -821,53 +621,60 @@ class Hand:
                 seen.update(self.hole[i])
         return frozenset(seen)
 
-    def view(self, seat: int | None = None) -> dict:
-        """The hand as ``seat`` (or a spectator, ``None``) may see it: JSON-able.
+    def view(self, seat: int | None = None) -> View:
+        """The hand as ``seat`` (or a spectator, ``None``) may see it.
 
-        Shows the viewer's own hole cards and cards shown at showdown; every other hole card
-        is ``None``. Never the deck, burn cards or mucked cards.
+        Shows the viewer's own hole cards and the hands shown at showdown; every other hole
+        card is ``None`` in ``seats`` and absent from ``events``. Never the deck, burn cards
+        or mucked cards. ``legal`` only in the actor's own view.
         """
-        n = self._n
         self._check_viewer(seat)
-        seats = []
-        for i in range(n):
-            if self._sees_hole(seat, i):
-                cards = [str(c) for c in self.hole[i]]
-            elif self._folded[i] or i in self._mucked:
-                cards = []
-            else:
-                cards = [None] * len(self.hole[i])
-            seats.append({
-                "seat": i, "name": self.players[i], "stack": self._stacks[i],
-                "bet": self._bets[i], "committed": self._committed[i],
-                "folded": self._folded[i], "all_in": self._all_in[i], "cards": cards,
-                "shown": i in self._shown, "is_button": i == self.button,
-                "is_small_blind": i == self.small_blind_seat,
-                "is_big_blind": i == self.big_blind_seat,
-                "is_straddle": i == self.straddle_seat,
-            })
-        texts = self._event_texts
-        for e in self.events[len(texts):]:  # events are only ever appended
-            hidden = str(e._replace(cards=())) if e.kind == "deal_hole" else None
-            texts.append((str(e), hidden, e.seat))
-        log = [text if hidden is None or owner == seat else hidden
-               for text, hidden, owner in texts]
-        legal = self.legal if (seat is not None and seat == self._actor) else None
-        return {
-            "viewer": seat,
-            "config": self.config.to_dict(),
-            "street": self.street,
-            "button": self.button,
-            "seats": seats,
-            "board": [str(c) for c in self.board],
-            "pots": [p.to_dict() for p in self.pots],
-            "total_pot": sum(self._committed),
-            "current_bet": self._current_bet,
-            "actor": self._actor,
-            "legal": legal.to_dict() if legal is not None else None,
-            "log": log,
-            "result": self._result.to_dict() if self._result is not None else None,
-        }
+        public = self._public_view()
+        if seat is None:
+            return public
+        own = self._deal_index[seat]
+        return View(
+            seat, public.config, public.street, public.button,
+            public.seats[:seat] + (self._seat_view(seat, seat),) + public.seats[seat + 1:],
+            public.board, public.pots, public.total_pot, public.current_bet, public.actor,
+            self.legal if seat == self._actor else None,
+            public.events[:own] + (self.events[own],) + public.events[own + 1:],
+            public.result,
+        )
+
+    def _public_view(self) -> View:
+        """What a spectator sees, built once per state (each change appends events, so their
+        count names the state): every viewer's view is this one with their own seat swapped
+        in, as ``view`` is asked for every viewer after every change."""
+        events = self.events
+        cached = self._public
+        if cached is not None and cached[0] == len(events):
+            return cached[1]
+        others_see = self._others_see
+        for e in events[len(others_see):]:  # events are only ever appended
+            others_see.append(replace(e, cards=()) if e.kind is EventKind.DEAL_HOLE else e)
+        view = View(
+            None, self.config, self.street, self.button,
+            tuple(self._seat_view(i, None) for i in range(self._n)), tuple(self.board),
+            tuple(self.pots), sum(self._committed), self._current_bet, self._actor, None,
+            tuple(others_see), self._result,
+        )
+        self._public = (len(events), view)
+        return view
+
+    def _seat_view(self, i: int, viewer: int | None) -> SeatView:
+        cards: tuple[Card | None, ...]
+        if self._sees_hole(viewer, i):
+            cards = self.hole[i]
+        elif self._folded[i] or i in self._mucked:
+            cards = ()
+        else:
+            cards = (None,) * len(self.hole[i])
+        return SeatView(
+            i, self.players[i], self._stacks[i], self._bets[i], self._committed[i],
+            self._folded[i], self._all_in[i], cards, i in self._shown, i == self.button,
+            i == self.small_blind_seat, i == self.big_blind_seat, i == self.straddle_seat,
+        )
 
     def __repr__(self) -> str:
         return (f"<Hand {self.config.game} {self.config.betting} {self._n} seats "

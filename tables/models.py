@@ -16,6 +16,10 @@ from django.conf import settings
 from django.core.exceptions import ValidationError
 from django.db import models
 
+from engine.errors import PokerError
+from engine.types import MAX_SEATS as ENGINE_MAX_SEATS
+from engine.types import check_straddle
+
 
 class AppendOnlyError(Exception):
     """Raised when code tries to change or delete a row of an append-only log."""
@@ -142,8 +146,8 @@ class Table(models.Model):
         PAUSED = "paused", "Paused"
         CLOSED = "closed", "Closed"
 
-    #: Most seats per game (Omaha deals 4 cards each: 10 players use 40 + 5 board cards).
-    MAX_SEATS = {Game.HOLDEM: 12, Game.OMAHA: 10}
+    #: Most seats per game: the engine's limit (by game name, as ``game`` stores it).
+    MAX_SEATS = ENGINE_MAX_SEATS
 
     name = models.CharField(max_length=80, unique=True)
     game = models.CharField(max_length=16, choices=Game.choices, default=Game.HOLDEM)
@@ -244,8 +248,10 @@ class Table(models.Model):
                 errors["big_blind"] = "The big blind must be at least 1 chip."
             elif self.small_blind > self.big_blind:
                 errors["small_blind"] = "The small blind cannot be more than the big blind."
-            if self.straddle and self.straddle < 2 * self.big_blind:
-                errors["straddle"] = "A straddle is at least twice the big blind."
+            try:
+                check_straddle(self.big_blind, self.straddle or 0)
+            except PokerError as error:
+                errors["straddle"] = f"{str(error).capitalize()}."
         if self.big_blind:
             low, high = self.effective_min_buy_in, self.effective_max_buy_in
             if low < self.big_blind:

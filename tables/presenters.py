@@ -19,6 +19,8 @@ from django.db import router
 from django.urls import reverse
 from django.utils.safestring import SafeString
 
+from engine.cards import Card, format_cards
+from engine.types import FORCED_BETS, EventKind, Legal, View
 from tables.db import statements
 from tables.models import Hand, HandAction, Player, Seat, Table
 from tables.selectors import hand_decisions, hand_state, with_deck
@@ -61,12 +63,12 @@ class CardFace:
 
 
 def faces(cards) -> list[CardFace | None]:
-    """Cards from a view: ``"As"`` -> a face, ``None`` (hidden) stays ``None``."""
-    return [CardFace(c) if c else None for c in cards]
+    """Cards from a view: a card -> its face, ``None`` (hidden) stays ``None``."""
+    return [CardFace(str(c)) if c is not None else None for c in cards]
 
 
 def split_cards(text: str) -> list[CardFace]:
-    """``"AsKd7h"`` (PHH style, from the engine log) -> faces."""
+    """``"AsKd7h"`` (cards as ``format_cards`` writes them) -> faces."""
     return [CardFace(text[i : i + 2]) for i in range(0, len(text), 2)]
 
 
@@ -159,14 +161,15 @@ def _recent_query(table_id, finished):
             .values_list("number", "pot")[:RECENT_HANDS])
 
 
-def _log_lines(view: dict, hand: Hand, decisions: list | None = None) -> list[tuple]:
-    """The hand's log in words, from an engine view's filtered log: ``(text, cards)`` lines,
-    ``cards`` PHH style (``"AsKd"``) or ``""``.
+def _log_lines(view: View, hand: Hand, decisions: list | None = None) -> list[tuple]:
+    """The hand's log in words, from the engine view's filtered events: ``(text, cards)``
+    lines, ``cards`` as ``format_cards`` writes them (``"AsKd"``) or ``""``.
 
     Each dealing of hole cards is a ``(DEALT, seat)`` marker in the viewer's place: the
     viewer's own becomes "Your cards" (``viewer_log``), the others say nothing, so the log
     read from the spectator's view serves every viewer.
-    ``decisions``: the hand's (kind, amount, source) in order, if already read.
+    ``decisions``: the hand's (kind, amount, source) in order, if already read: they add
+    "(all-in)" and "(timed out)" to the decisions' lines.
     """
     names = [s["name"] for s in hand.seats]
     if decisions is None:
@@ -174,72 +177,77 @@ def _log_lines(view: dict, hand: Hand, decisions: list | None = None) -> list[tu
             hand.actions.order_by("index").values_list("kind", "amount", "source"))
     decision = iter(decisions)
     streets = iter(("Flop", "Turn", "River"))
-    bet_made = True  # preflop the blinds are the bet: every bet is a raise
     lines: list[tuple] = []
-    for raw in view["log"]:
-        parts = raw.split()
-        if parts[0] == "d" and parts[1] == "dh":
-            lines.append((DEALT, int(parts[2][1:]) - 1))
+    for event in view.events:
+        kind, amount = event.kind, event.amount
+        if kind is EventKind.DEAL_HOLE:
+            lines.append((DEALT, event.seat))
             continue
-        if parts[0] == "d" and parts[1] == "db":
-            lines.append((f"{next(streets, 'Board')}:", parts[2]))
-            bet_made = False
+        if kind is EventKind.DEAL_BOARD:
+            lines.append((f"{next(streets, 'Board')}:", format_cards(event.cards)))
             continue
-        if parts[0] == "#":
-            name = names[int(parts[1][1:]) - 1]
-            rest = " ".join(parts[2:])
-            lines.append((f"{name} {rest}", ""))
-            continue
-        name = names[int(parts[0][1:]) - 1]
-        verb = parts[1]
-        if verb == "sm":
-            if len(parts) > 2:
-                lines.append((f"{name} shows", parts[2]))
-            else:
-                lines.append((f"{name} mucks", ""))
-            continue
-        kind, amount, source = next(decision, ("?", None, HandAction.Source.PLAYER))
-        if verb == "f":
-            text = f"{name} folds"
-        elif verb == "cc":
-            text = f"{name} checks" if kind == "check" else f"{name} calls"
+        name = names[event.seat]
+        if kind in FORCED_BETS:
+            lines.append((f"{name} posts {kind.replace('_', ' ')} {amount}", ""))
+        elif kind is EventKind.RETURN:
+            lines.append((f"{name} takes back {amount} uncalled", ""))
+        elif kind is EventKind.WIN:
+            lines.append((f"{name} wins {amount}" + (f" ({event.text})" if event.text else ""), ""))
+        elif kind is EventKind.SHOW:
+            lines.append((f"{name} shows", format_cards(event.cards)))
+        elif kind is EventKind.MUCK:
+            lines.append((f"{name} mucks", ""))
         else:
-            text = f"{name} {'raises' if bet_made else 'bets'} to {parts[2]}"
-            bet_made = True
-        if kind == "all_in":
-            text += " (all-in)"
-        if source == HandAction.Source.TIMEOUT:
-            text += " (timed out)"
-        lines.append((text, ""))
+            lines.append((f"{name} {_DECISION_WORDS[kind](amount)}"
+                          + _decision_notes(next(decision, None)), ""))
     return lines
+
+
+_DECISION_WORDS = {
+    EventKind.FOLD: lambda amount: "folds",
+    EventKind.CHECK: lambda amount: "checks",
+    EventKind.CALL: lambda amount: "calls",
+    EventKind.BET: lambda amount: f"bets to {amount}",
+    EventKind.RAISE: lambda amount: f"raises to {amount}",
+}
+
+
+def _decision_notes(decision: tuple | None) -> str:
+    """" (all-in)", " (timed out)", both or neither, from a stored (kind, amount, source)."""
+    if decision is None:
+        return ""
+    kind, _, source = decision
+    return ((" (all-in)" if kind == "all_in" else "")
+            + (" (timed out)" if source == HandAction.Source.TIMEOUT else ""))
 
 
 #: Marks where hole cards were dealt in ``_log_lines``.
 DEALT = object()
 
 
-def viewer_log(lines: list[tuple], index: int | None, cards: list) -> list[tuple]:
+def viewer_log(lines: list[tuple], index: int | None,
+               cards: tuple[Card | None, ...]) -> list[tuple]:
     """``_log_lines`` for the viewer in hand seat ``index`` whose hole ``cards`` (from their
     own engine view) are known: "Your cards" where theirs were dealt, no other marker."""
     out = []
     for line in lines:
         if line[0] is DEALT:
-            if line[1] == index and all(cards):
-                out.append(("Your cards", "".join(cards)))
+            if line[1] == index and all(c is not None for c in cards):
+                out.append(("Your cards", format_cards(c for c in cards if c is not None)))
             continue
         out.append(line)
     return out
 
 
-def _quick_sizes(view: dict, legal: dict) -> list[dict]:
+def _quick_sizes(view: View, legal: Legal) -> list[dict]:
     """Min, half pot, pot and all-in as raise-to amounts within the legal range."""
-    lo, hi = legal["min_raise_to"], legal["max_raise_to"]
-    me = view["seats"][view["viewer"]]
-    call = legal["call"]
-    pot_after_call = view["total_pot"] + call
-    base = view["current_bet"] if view["current_bet"] else 0
+    lo, hi = legal.min_raise_to, legal.max_raise_to
+    me = view.seats[view.viewer]
+    call = legal.call
+    pot_after_call = view.total_pot + call
+    base = view.current_bet
     sizes = [("Min", lo), ("½ pot", base + pot_after_call // 2), ("Pot", base + pot_after_call),
-             ("All-in", me["bet"] + me["stack"])]
+             ("All-in", me.bet + me.stack)]
     out, seen = [], set()
     for label, amount in sizes:
         amount = max(lo, min(hi, amount))
@@ -273,15 +281,22 @@ class Snapshot:
             state = hand_state(hand, decisions)
         self.state = state  # the engine hand after ``decisions``
         self.running = hand is not None and hand.is_running
-        self._views: dict = {}
+        self._views: dict[int | None, View] = {}
+        self._view_dicts: dict[int | None, dict] = {}
         self._shared: dict | None = None
         self.html: dict = {}  # (region, key) -> rendered HTML, filled by ``region_html``
 
-    def view(self, index: int | None) -> dict:
+    def view(self, index: int | None) -> View:
         """The engine's view for hand seat ``index`` (None: a spectator), computed once."""
         if index not in self._views:
             self._views[index] = self.state.view(index)
         return self._views[index]
+
+    def view_dict(self, index: int | None) -> dict:
+        """``view(index)`` as JSON data (``View.to_dict``), computed once."""
+        if index not in self._view_dicts:
+            self._view_dicts[index] = self.view(index).to_dict()
+        return self._view_dicts[index]
 
     def seat_of(self, player_id: int | None):
         if player_id is None:
@@ -302,27 +317,27 @@ class Snapshot:
         running = self.running
         winners: dict[int, int] = {}
         pots = []
-        result = view["result"] if view else None
-        if result:
-            for award in result["awards"]:
-                for w, amount in zip(award["winners"], award["amounts"]):
+        result = view.result if view is not None else None
+        if result is not None:
+            for award in result.awards:
+                for w, amount in zip(award.winners, award.amounts):
                     winners[w] = winners.get(w, 0) + amount
                 pots.append({
-                    "amount": award["amount"],
-                    "label": "Main pot" if award["pot"] == 0 else f"Side pot {award['pot']}",
-                    "winners": [view["seats"][w]["name"] for w in award["winners"]],
-                    "description": award["description"],
+                    "amount": award.amount,
+                    "label": "Main pot" if award.pot == 0 else f"Side pot {award.pot}",
+                    "winners": [view.seats[w].name for w in award.winners],
+                    "description": award.description,
                 })
         elif view is not None:
-            for i, pot in enumerate(view["pots"]):
-                pots.append({"amount": pot["amount"],
+            for i, pot in enumerate(view.pots):
+                pots.append({"amount": pot.amount,
                              "label": "Main pot" if i == 0 else f"Side pot {i}"})
         # Per table seat number: everything about the seat except its hole cards and where it
         # is drawn (both depend on the viewer).
         rows = {}
         in_hand = {}
         if view is not None:
-            for start, seen in zip(hand.seats, view["seats"]):
+            for start, seen in zip(hand.seats, view.seats):
                 in_hand[start["seat"]] = (seen, start["player_id"])
         for number in range(table.max_seats):
             row = {"number": number, "label": number + 1, "empty": True}
@@ -337,31 +352,31 @@ class Snapshot:
             if entry is not None and (seat is None or entry[1] == seat.player_id):
                 seen = entry[0]
                 if seat is None:  # left after the hand: still shown until the next one
-                    row.update(empty=False, name=seen["name"], is_bot=False, sitting_out=False,
-                               leaving=True, stack=seen["stack"], player_id=None)
+                    row.update(empty=False, name=seen.name, is_bot=False, sitting_out=False,
+                               leaving=True, stack=seen.stack, player_id=None)
                 if running:
-                    row["stack"] = seen["stack"]
+                    row["stack"] = seen.stack
+                shown = result.shown.get(seen.seat) if result is not None else None
                 row.update(
-                    dealt=True, hand_index=seen["seat"], bet=seen["bet"], folded=seen["folded"],
-                    all_in=seen["all_in"], shown=seen["shown"],
-                    is_button=seen["is_button"], is_small_blind=seen["is_small_blind"],
-                    is_big_blind=seen["is_big_blind"],
-                    is_actor=running and view["actor"] == seen["seat"],
-                    won=winners.get(seen["seat"], 0) if result else 0,
-                    description=(result["shown"].get(str(seen["seat"]), {}).get("description", "")
-                                 if result else ""),
+                    dealt=True, hand_index=seen.seat, bet=seen.bet, folded=seen.folded,
+                    all_in=seen.all_in, shown=seen.shown,
+                    is_button=seen.is_button, is_small_blind=seen.is_small_blind,
+                    is_big_blind=seen.is_big_blind,
+                    is_actor=running and view.actor == seen.seat,
+                    won=winners.get(seen.seat, 0),
+                    description=shown[1] if shown is not None else "",
                 )
             if not row["empty"]:
                 row["plate"] = _plate_html(tuple(row.get(f) for f in PLATE_FIELDS))
             rows[number] = row
         deadline = table.action_deadline if running else None
         actor_name = None
-        if running and view["actor"] is not None:
-            actor_name = view["seats"][view["actor"]]["name"]
+        if running and view.actor is not None:
+            actor_name = view.seats[view.actor].name
         # Each seat as a spectator sees it (every viewer but its owner, unless their view of
         # it differs): rendered once per version.
         for row in rows.values():
-            row["cards"] = faces(view["seats"][row["hand_index"]]["cards"]) if row.get("dealt") else []
+            row["cards"] = faces(view.seats[row["hand_index"]].cards) if row.get("dealt") else []
             row["html"] = _seat_html(row, is_me=False)
         self._shared = {
             "table": table,
@@ -369,10 +384,10 @@ class Snapshot:
             "hand": hand,
             "hand_id": hand.pk if hand else "",
             "running": running,
-            "street": view["street"] if view else "",
-            "board": faces(view["board"]) if view else [],
+            "street": view.street if view is not None else "",
+            "board": faces(view.board) if view is not None else [],
             "pots": pots,
-            "total_pot": view["total_pot"] if view and running else 0,
+            "total_pot": view.total_pot if view is not None and running else 0,
             "rows": rows,
             "seat_rows": [rows[number] for number in range(table.max_seats)],
             "deadline_ms": int(deadline.timestamp() * 1000) if deadline else None,
@@ -407,22 +422,22 @@ class Snapshot:
             is_me = my_seat is not None and number == my_seat.number
             own_cards = index is not None and row.get("dealt") and row["hand_index"] == index
             if is_me or own_cards:
-                cards = faces(view["seats"][index]["cards"]) if own_cards else row["cards"]
+                cards = faces(view.seats[index].cards) if own_cards else row["cards"]
                 row = {**row, "is_me": is_me, "cards": cards}
                 row["html"] = _seat_html(row, is_me=is_me)
                 seat_rows[number] = row
-        legal = view["legal"] if (view and running) else None
+        legal = view.legal if (view is not None and running) else None
         actions = None
         if legal is not None:
             actions = {
-                "fold": legal["fold"],
-                "check": legal["check"],
-                "call": legal["call"],
-                "raise": legal["min_raise_to"] is not None,
-                "min": legal["min_raise_to"],
-                "max": legal["max_raise_to"],
-                "word": "Bet" if view["current_bet"] == 0 else "Raise",
-                "sizes": _quick_sizes(view, legal) if legal["min_raise_to"] is not None else [],
+                "fold": legal.fold,
+                "check": legal.check,
+                "call": legal.call,
+                "raise": legal.min_raise_to is not None,
+                "min": legal.min_raise_to,
+                "max": legal.max_raise_to,
+                "word": "Bet" if view.current_bet == 0 else "Raise",
+                "sizes": _quick_sizes(view, legal) if legal.min_raise_to is not None else [],
             }
         me = None
         if player is not None:
@@ -446,8 +461,9 @@ class Snapshot:
             **shared,
             "seats": seat_rows,
             "actions": actions,
-            "log": self.log(index) if view else [],
-            "view": view,  # engine viewer view, for ?state=json sockets (issue 7)
+            "log": self.log(index) if view is not None else [],
+            # the engine's view as JSON data, for ?state=json sockets (issue 7)
+            "view": self.view_dict(index) if view is not None else None,
             "me": me,
             "viewer_index": index,
             "viewer_seat": my_seat.number if my_seat else None,
@@ -462,7 +478,7 @@ class Snapshot:
             if lines is None:  # read once per version from the spectator's view
                 lines = self.html["log-shared"] = _log_lines(
                     self.view(None), self.hand, self.decisions)
-            cards = self.view(index)["seats"][index]["cards"] if index is not None else []
+            cards = self.view(index).seats[index].cards if index is not None else ()
             self.html[key] = [_log_line_html(text, codes)
                               for text, codes in viewer_log(lines, index, cards)]
         return self.html[key]

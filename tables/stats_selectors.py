@@ -8,11 +8,15 @@ filter (``Hand.view``), and only once the hand is finished.
 
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass
 from datetime import date
 
-from django.db.models import Count, Max, Q, QuerySet, Sum
+from django.db.models import Count, ExpressionWrapper, F, FloatField, Max, Q, QuerySet, Sum
 
+from engine import phh, pkstate
+from engine.hand import Hand as EngineHand
+from engine.types import DECISIONS, STREETS, Action, EventKind
 from tables.models import Hand, Player, PlayerHand
 from tables.selectors import hand_deck, hand_state, with_deck
 from tables.stats import Totals
@@ -97,8 +101,6 @@ def leaderboard(order: str = "net", min_hands: int = 1) -> QuerySet:
 
     Rows are dicts: ``player_id``, ``name``, ``is_bot``, ``hands``, ``net``, ``bb_per_100``.
     """
-    from django.db.models import ExpressionWrapper, F, FloatField
-
     rows = (
         PlayerHand.objects.order_by()
         .values("player_id")
@@ -133,10 +135,7 @@ def viewer_seat(hand: Hand, user) -> int | None:
     return hand.seat_index_of(player.pk) if player is not None else None
 
 
-def _engine_hand(hand: Hand):
-    from engine.hand import Action
-    from engine.hand import Hand as EngineHand
-
+def _engine_hand(hand: Hand) -> EngineHand:
     actions = sorted(hand.actions.all(), key=lambda a: a.index)  # uses the prefetch
     return EngineHand.replay(
         hand.config,
@@ -148,28 +147,28 @@ def _engine_hand(hand: Hand):
     )
 
 
-_STREETS = ("preflop", "flop", "turn", "river")
-_DECISIONS = {"fold", "check", "call", "bet", "raise"}
-
-
-def decisions(state) -> list[dict]:
+def decisions(state: EngineHand) -> list[dict]:
     """The players' decisions of an engine hand, with their street (no cards in them)."""
     street = 0
     out = []
     for event in state.events:
-        if event.kind == "deal_board":
+        kind = event.kind
+        if kind is EventKind.DEAL_BOARD:
             street += 1
-        elif event.kind in _DECISIONS:
+        elif kind in DECISIONS:
             out.append(
                 {
-                    "street": _STREETS[street],
+                    "street": STREETS[street],
                     "seat": event.seat,
                     "name": state.players[event.seat],
-                    "kind": event.kind,
-                    "amount": event.amount if event.kind in ("call", "bet", "raise") else None,
+                    "kind": str(kind),
+                    "amount": None if kind in _NO_AMOUNT else event.amount,
                 }
             )
     return out
+
+
+_NO_AMOUNT = frozenset({EventKind.FOLD, EventKind.CHECK})
 
 
 def hand_history(hand: Hand, seat: int | None) -> dict:
@@ -181,9 +180,10 @@ def hand_history(hand: Hand, seat: int | None) -> dict:
         raise ValueError("only a finished hand has a history")
     state = _engine_hand(hand)
     view = state.view(seat)
+    as_json = view.to_dict()
     net = state.result.net
     seats = []
-    for i, (stored, shown) in enumerate(zip(hand.seats, view["seats"], strict=True)):
+    for i, (stored, shown) in enumerate(zip(hand.seats, as_json["seats"], strict=True)):
         seats.append(
             {
                 "seat": i,
@@ -209,21 +209,19 @@ def hand_history(hand: Hand, seat: int | None) -> dict:
         "started_at": hand.started_at,
         "finished_at": hand.finished_at,
         "commitment": hand.commitment,
-        "config": view["config"],
+        "config": as_json["config"],
         "viewer_seat": seat,
         "seats": seats,
-        "board": view["board"],
+        "board": as_json["board"],
         "pot": hand.pot,
         "actions": decisions(state),
-        "log": view["log"],
-        "result": view["result"],
+        "log": as_json["log"],
+        "result": as_json["result"],
     }
 
 
 def hand_phh(hand: Hand, seat: int | None) -> str:
     """A finished hand as PHH text: the cards shown at showdown plus ``seat``'s own."""
-    from engine import phh
-
     if hand.status != Hand.Status.FINISHED:
         raise ValueError("only a finished hand has a history")
     state = _engine_hand(hand)
@@ -234,8 +232,6 @@ def hand_phh(hand: Hand, seat: int | None) -> str:
 def hand_yaml(hand: Hand, seat: int | None) -> str:
     """A finished hand as pkstate YAML: the cards shown at showdown plus ``seat``'s own (the
     others' ``PnDealt`` left out), its id and when it started."""
-    from engine import pkstate
-
     if hand.status != Hand.Status.FINISHED:
         raise ValueError("only a finished hand has a history")
     state = _engine_hand(hand)
@@ -244,8 +240,6 @@ def hand_yaml(hand: Hand, seat: int | None) -> str:
 
 
 def _toml_string(value: str) -> str:
-    import json
-
     return json.dumps(value, ensure_ascii=False)
 
 
@@ -266,14 +260,11 @@ def hand_replay_steps(hand: Hand, seat: int | None) -> list[dict]:
     Each step is ``Hand.view(seat)`` of the hand replayed up to that decision, with the cards
     shown at the final showdown (public once the hand is over) shown from the start.
     """
-    from engine.hand import Action
-    from engine.hand import Hand as EngineHand
-
     if hand.status != Hand.Status.FINISHED:
         raise ValueError("only a finished hand can be replayed")
     final = _engine_hand(hand)
     final_view = final.view(seat)
-    shown = {s["seat"]: s["cards"] for s in final_view["seats"] if s["shown"]}
+    shown = {s.seat: [str(c) for c in s.cards] for s in final_view.seats if s.shown}
     actions = [Action(a.kind, a.amount) for a in sorted(hand.actions.all(), key=lambda a: a.index)]
     labels = decisions(final)
     names = [s["name"] for s in hand.seats]
@@ -283,7 +274,7 @@ def hand_replay_steps(hand: Hand, seat: int | None) -> list[dict]:
     for k in range(len(actions) + 1):
         if k:
             state.act(actions[k - 1])
-        view = final_view if k == len(actions) else state.view(seat)
+        view = (final_view if k == len(actions) else state.view(seat)).to_dict()
         seats = []
         for s in view["seats"]:
             cards = shown.get(s["seat"], s["cards"])

@@ -9,7 +9,6 @@ Each change bumps ``Table.version`` and publishes ``table.changed`` on commit.
 from __future__ import annotations
 
 import copy
-import json
 from datetime import timedelta
 
 from django.conf import settings
@@ -19,7 +18,11 @@ from django.db.models import Case, PositiveBigIntegerField, Q, Value, When
 from django.db.models.functions import Cast
 from django.utils import timezone
 
-from engine.table import next_button
+from engine.button import next_button
+from engine.deck import commitment, new_seed, seeded_deck
+from engine.errors import PokerError
+from engine.hand import Hand as EngineHand
+from engine.types import Action, HandConfig
 from tables.db import statements
 from tables.models import Hand, HandAction, HandSecret, Seat, Table
 from tables.selectors import hand_decisions, hand_state, with_deck
@@ -43,16 +46,11 @@ def hand_start(*, table: Table) -> Hand:
     """Deal a new hand to every seated player with chips who is not sitting out.
 
     Lock: table row. Needs an open table, no hand running and at least two players. The
-    button moves with ``engine.table.next_button``; the deck comes from a fresh seed whose
+    button moves with ``engine.button.next_button``; the deck comes from a fresh seed whose
     ``sha256`` commitment is stored with the hand, the seed and the deck apart
     (``HandSecret``; the seed is revealed when it ends). The stakes are the table's as they
     are now.
     """
-    from engine.deck import commitment, new_seed, seeded_deck
-    from engine.errors import PokerError
-    from engine.hand import Hand as EngineHand
-    from engine.hand import HandConfig
-
     with transaction.atomic():
         table = table_lock(table)
         require_open(table)
@@ -135,10 +133,8 @@ def hand_act(
     ``timeout`` (the clock acting; the player is also sat out) or ``bot``. When the hand
     ends: stacks written back, result stored, busted players and those leaving cashed out.
     """
-    from engine.errors import PokerError
-    from engine.hand import Action
-
-    kind, amount = _parse_action(action)
+    engine_action = _parse_action(action)
+    kind, amount = str(engine_action.kind), engine_action.amount  # as the log stores them
     with transaction.atomic():
         table = table_lock(table)
         played = hand_cache.take(table)
@@ -170,7 +166,7 @@ def hand_act(
             raise NotYourTurn(f"It is not your turn: {whose} is to act.")
         before = state.stacks
         try:
-            state.act(Action(kind, amount))
+            state.act(engine_action)
         except PokerError as error:
             raise IllegalMove(str(error)) from error
         statements.insert(HandAction(
@@ -208,27 +204,12 @@ def hand_void(*, table: Table, hand_id: int, reason: str) -> Hand:
         return hand
 
 
-def _parse_action(action) -> tuple[str, int | None]:
-    if isinstance(action, str):
-        parts = action.split()
-        if len(parts) == 2 and parts[1].isascii() and parts[1].isdigit():  # not "²"
-            kind, amount = parts[0], int(parts[1])
-        elif len(parts) == 1:
-            kind, amount = parts[0], None
-        else:
-            raise IllegalMove(f"Not an action: {action!r} (try fold, check, call, raise 120).")
-    elif isinstance(action, dict):
-        kind, amount = action.get("kind"), action.get("amount")
-    elif isinstance(action, (tuple, list)) and len(action) in (1, 2):
-        kind, amount = action[0], action[1] if len(action) == 2 else None
-    else:
-        kind, amount = getattr(action, "kind", None), getattr(action, "amount", None)
-    if not isinstance(kind, str) or not kind:
-        raise IllegalMove("An action needs a kind (fold, check, call, raise, all_in).")
-    kind = {"bet": "raise", "allin": "all_in", "all-in": "all_in"}.get(kind, kind)
-    if amount is not None and (isinstance(amount, bool) or not isinstance(amount, int)):
-        raise IllegalMove("An amount is a whole number of chips.")
-    return kind, amount
+def _parse_action(action) -> Action:
+    """The engine ``Action`` of what a player sent (``Action.coerce``); ``IllegalMove``."""
+    try:
+        return Action.coerce(action)
+    except PokerError as error:
+        raise IllegalMove(str(error)) from None
 
 
 def _after_change(table: Table, hand: Hand, state, before, decisions: list,
@@ -253,7 +234,7 @@ def _after_change(table: Table, hand: Hand, state, before, decisions: list,
     now = timezone.now()
     if state.is_over:
         hand.status = Hand.Status.FINISHED
-        hand.result = _jsonable(state.result)
+        hand.result = state.result.to_dict()  # plain JSON: lists, dicts, ints, text
         hand.pot = _pot_total(hand, state)
         hand.finished_at = now
         Hand.objects.filter(pk=hand.pk).update(
@@ -314,23 +295,6 @@ def _settle_seats(table: Table, hand: Hand) -> None:
     if leaving:
         for seat in Seat.objects.filter(pk__in=leaving).select_related("player").order_by("number"):
             seat_cash_out(table=table, seat=seat, reason=f"Left {table.name}", hand=hand)
-
-
-def _jsonable(value):
-    """The engine's result as plain JSON (lists, dicts, ints, strings)."""
-    if hasattr(value, "to_dict"):
-        value = value.to_dict()
-    return json.loads(json.dumps(value, default=_json_default))
-
-
-def _json_default(value):
-    if hasattr(value, "to_dict"):
-        return value.to_dict()
-    if isinstance(value, (set, frozenset, tuple)):
-        return list(value)
-    if hasattr(value, "__dict__"):
-        return vars(value)
-    return str(value)
 
 
 def _pot_total(hand: Hand, state) -> int:

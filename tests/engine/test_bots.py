@@ -11,7 +11,7 @@ def play(bots, seed, config=HandConfig()):
     hand = Hand(config, [rng.randint(5, 300) for _ in bots], 0, deck)
     while not hand.is_over:
         view = hand.view(hand.actor)
-        assert view["legal"] is not None
+        assert view.legal is not None
         hand.act(bots[hand.actor].decide(view))  # an illegal choice would raise
     return hand
 
@@ -36,3 +36,14 @@ def test_sensible_bot_folds_trash_to_a_big_bet_and_raises_aces():
     assert bot.decide(hand2.view(1)).kind == "fold"
     aces = Hand(HandConfig(), [1000, 1000], 0, make_deck(2, 0, holes={0: "AsAh"}))
     assert bot.decide(aces.view(0)).kind == "raise"
+
+
+def test_bots_decide_the_same_from_the_json_view_a_socket_client_holds():
+    deck = list(range(52))
+    random.Random(7).shuffle(deck)
+    hand = Hand(HandConfig(), [200, 150, 300], 1, deck)
+    while not hand.is_over:
+        view = hand.view(hand.actor)
+        for bot in (RandomBot, SensibleBot):
+            assert bot(random.Random(3)).decide(view.to_dict()) == bot(random.Random(3)).decide(view)
+        hand.act(SensibleBot(random.Random(len(hand.events))).decide(view.to_dict()))

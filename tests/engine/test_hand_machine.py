@@ -105,11 +105,14 @@ class HandMachine(RuleBasedStateMachine):
             visible = {str(c) for c in h.board}
             for seat in shown | ({viewer} - {None}):
                 visible |= {str(c) for c in h.hole[seat]}
-            text = json.dumps(view)
+            text = json.dumps(view.to_dict())
             assert set(CARD.findall(text)) <= visible
-            for seat, info in enumerate(view["seats"]):
+            typed = {str(c) for e in view.events for c in e.cards}
+            typed |= {str(c) for s in view.seats for c in s.cards if c is not None}
+            assert typed <= visible
+            for seat, info in enumerate(view.seats):
                 if seat != viewer and seat not in shown:
-                    assert all(c is None for c in info["cards"])
+                    assert all(c is None for c in info.cards)
 
 
 HandMachine.TestCase.settings = settings(max_examples=80, stateful_step_count=30,

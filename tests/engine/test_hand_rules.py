@@ -2,9 +2,10 @@
 
 import pytest
 
-from engine.cards import parse_cards
+from engine.cards import Card, parse_cards
 from engine.errors import IllegalAction
 from engine.hand import Action, Hand, HandConfig
+from engine.types import EventKind
 
 NL = HandConfig(small_blind=1, big_blind=2)
 
@@ -240,7 +241,7 @@ def test_losing_hand_is_mucked_unseen_and_winning_hands_always_shown():
         h.check()
     kinds = {e.seat: e.kind for e in h.events if e.kind in ("show", "muck")}
     assert kinds == {1: "show", 2: "muck", 0: "show"}
-    assert h.view(None)["seats"][2]["cards"] == []
+    assert h.view(None).seats[2].cards == ()
 
 
 def test_all_in_showdown_shows_every_live_hand():
@@ -281,10 +282,13 @@ def test_replay_is_deterministic():
 
 def test_view_shows_own_cards_only():
     h = hand([100, 100, 100], holes={1: "AsAh"})
-    seats = h.view(1)["seats"]
-    assert seats[1]["cards"] == ["As", "Ah"]
-    assert seats[0]["cards"] == [None, None] and seats[2]["cards"] == [None, None]
-    assert "AsAh" not in str(h.view(0)) and "As" not in str(h.view(None)["log"])
+    seats = h.view(1).seats
+    assert seats[1].cards == (Card("As"), Card("Ah"))
+    assert seats[0].cards == (None, None) and seats[2].cards == (None, None)
+    assert "AsAh" not in str(h.view(0).to_dict()) and "As" not in str(h.view(None).to_dict()["log"])
+    # the typed events too: another seat's dealt cards are absent, the viewer's own there
+    dealt = {e.seat: e.cards for e in h.view(1).events if e.kind is EventKind.DEAL_HOLE}
+    assert dealt == {0: (), 1: (Card("As"), Card("Ah")), 2: ()}
 
 
 def test_omaha_uses_exactly_two_hole_cards():

@@ -204,8 +204,8 @@ def test_a_viewers_yaml_holds_only_the_cards_that_viewer_may_see():
         for seat in [None, *range(hand.seats)]:
             visible = hand.visible_cards(seat)
             view = hand.view(seat)
-            assert {str(c) for c in visible} == {c for s in view["seats"] for c in s["cards"]
-                                                 if c} | set(view["board"])
+            assert visible == {c for s in view.seats for c in s.cards
+                               if c is not None} | set(view.board)
             text = pkstate.dumps(hand, known_cards=visible)
             assert yaml_cards(text) <= visible
             dealt = [e for e in pkstate.loads(text).rounds[0] if e.kind == "Dealt"]

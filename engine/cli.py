@@ -18,6 +18,8 @@ import importlib
 import sys
 
 from engine.cards import format_cards, parse_cards
+from engine.deck import commitment, deal_round_robin, fresh_deck, seeded_deck, shuffled_deck
+from engine.evaluate import best_hands, evaluate
 
 # (subcommand, module defining add_<subcommand>_parser), in the order --help lists them.
 COMMANDS: list[tuple[str, str]] = [
@@ -69,9 +71,6 @@ def add_deal_parser(subparsers) -> None:
 
 
 def run_deal(args) -> int:
-    from engine.deck import commitment, deal_round_robin, fresh_deck, seeded_deck, shuffled_deck
-    from engine.evaluate import evaluate
-
     if not 5 <= args.cards <= 7:
         raise ValueError(f"--cards must be 5, 6 or 7, not {args.cards}")
     if args.players < 2:
@@ -113,8 +112,6 @@ def add_best_parser(subparsers) -> None:
 
 
 def run_best(args) -> int:
-    from engine.evaluate import best_hands
-
     for hand in best_hands(args.hands):
         print(hand)
     return 0
@@ -137,7 +134,7 @@ def add_equity_parser(subparsers) -> None:
 
 
 def run_equity(args) -> int:
-    from engine.equity import equity
+    from engine.equity import equity  # here: NumPy loads for this command only
 
     if args.seed is not None and args.seed < 0:
         raise ValueError(f"--seed must be 0 or more, not {args.seed}")

@@ -57,6 +57,7 @@ from pathlib import Path
 
 import yaml
 
+from engine import phh
 from engine.cards import Card, parse_cards
 from engine.deck import stacked_deck
 from engine.errors import HandHistoryError, PokerError
@@ -548,8 +549,6 @@ def dumps(hand: Hand, *, known_cards: Collection[int] | None = None, id: str | N
 def read_hand(path: str | Path) -> tuple[Hand, set[int], PKState | None]:
     """A ``.phh``, ``.yaml`` or ``.yml`` file's hand, the cards it names, and its pkstate
     document when it is one."""
-    from engine import phh
-
     suffix = Path(path).suffix.lower()
     if suffix == ".phh":
         history = phh.load(path)
@@ -574,8 +573,6 @@ def add_convert_parser(subparsers) -> None:
 
 
 def run_convert(args) -> int:
-    from engine import phh
-
     hand, known, state = read_hand(args.file)
     if args.to == "phh":
         text = phh.dumps(hand, known_cards=known)

@@ -10,6 +10,8 @@ them as computed read-only values.
 
 from __future__ import annotations
 
+import json
+
 from django import forms
 from django.contrib import admin, messages
 from django.contrib.admin import helpers
@@ -17,6 +19,7 @@ from django.db.models import Count
 from django.template.response import TemplateResponse
 from django.utils.html import format_html
 
+from engine.cards import Card
 from tables import services
 from tables.models import Hand, HandAction, LedgerEntry, Player, Seat, Table
 from tables.selectors import hand_secret
@@ -255,8 +258,6 @@ class HandAdmin(ReadOnlyAdminMixin, admin.ModelAdmin):
     def deck_shown(self, hand):
         if hand.is_running:
             return HIDDEN
-        from engine.cards import Card
-
         return " ".join(str(Card(c)) for c in hand_secret(hand).deck)
 
     @admin.display(description="result")
@@ -267,6 +268,4 @@ class HandAdmin(ReadOnlyAdminMixin, admin.ModelAdmin):
 
 
 def _pretty(value) -> str:
-    import json
-
     return json.dumps(value, indent=2, sort_keys=True)

@@ -16,6 +16,7 @@ from functools import lru_cache
 
 from django.contrib.auth import get_user_model
 from django.db import router
+from django.template import engines
 from django.urls import reverse
 from django.utils.safestring import SafeString
 
@@ -625,8 +626,6 @@ def _compiled_template(name: str):
 
 @lru_cache(maxsize=1)
 def _jinja():
-    from django.template import engines
-
     return engines["jinja2"].env
 
 

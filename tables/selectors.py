@@ -5,6 +5,8 @@ from __future__ import annotations
 
 from django.db.models import Avg, Count, F, IntegerField, OuterRef, Prefetch, Subquery, Sum
 
+from engine.hand import Hand as EngineHand
+from engine.types import Action, HandConfig
 from tables.db import statements
 from tables.models import Hand, HandAction, HandSecret, LedgerEntry, Player, Seat, Table
 
@@ -36,9 +38,6 @@ def hand_state(hand: Hand, decisions: list[tuple] | None = None):
     ``decisions``: the log as ``hand_decisions(hand)`` returns it, when the caller has read it
     already (in the same transaction).
     """
-    from engine.hand import Action, HandConfig
-    from engine.hand import Hand as EngineHand
-
     if decisions is None:
         decisions = hand_decisions(hand)
     return EngineHand.replay(

@@ -5,6 +5,7 @@ from __future__ import annotations
 from django.shortcuts import get_object_or_404, redirect, render
 
 from tables.models import Hand, Table
+from tables.presenters import region_html, render_message, table_screen, viewer_player
 from tables.selectors import lobby_tables
 
 
@@ -16,8 +17,6 @@ def lobby(request):
 def table_detail(request, table_id: int):
     """``/tables/<id>/``: the live table, rendered for this viewer by the same presenters as
     the websocket updates (a reload shows exactly the live state)."""
-    from tables.presenters import region_html, render_message, table_screen, viewer_player
-
     table = get_object_or_404(Table, pk=table_id)
     screen = {**table_screen(table, viewer_player(request.user)), "request_path": request.path}
     regions = {**region_html(screen, oob=False), "message": render_message("", oob=False)}

@@ -2,6 +2,8 @@
 
 from drf_spectacular.openapi import AutoSchema as SpectacularAutoSchema
 
+from tables.api.exceptions import ErrorSerializer
+
 ERROR_CODES = {
     "400": "Invalid input.",
     "401": "Not logged in (session) or no valid token.",
@@ -18,8 +20,6 @@ class AutoSchema(SpectacularAutoSchema):
         responses = super()._get_response_bodies(direction)
         if direction != "response":
             return responses
-        from tables.api.exceptions import ErrorSerializer
-
         for code, description in ERROR_CODES.items():
             if code not in responses:
                 body = self._get_response_for_code(ErrorSerializer, code)

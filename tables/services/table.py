@@ -11,6 +11,7 @@ from django.db import transaction
 from tables.models import Player, Table
 from tables.services.errors import NotSeated
 from tables.services.events import table_touch
+from tables.services.hands import hand_void
 from tables.services.locks import running_hand, table_lock
 from tables.services.seats import seat_cash_out, seat_release
 
@@ -70,8 +71,6 @@ def table_close(*, table: Table) -> Table:
     stack back to what it was when the hand started), so nobody loses chips to a hand that
     could not finish.
     """
-    from tables.services.hands import hand_void
-
     with transaction.atomic():
         table = table_lock(table)
         hand = running_hand(table)

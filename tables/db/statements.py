@@ -117,8 +117,10 @@ def update(model: type[models.Model], where: dict, **values) -> int:
         )
         entry = _compiled[key] = (sql, set_fields, where_fields)
     sql, set_fields, where_fields = entry
-    params = [f.get_db_prep_save(v, connection) for f, v in zip(set_fields, values.values())]
-    params += [f.get_db_prep_save(v, connection) for f, v in zip(where_fields, where.values())]
+    params = [f.get_db_prep_save(v, connection)
+              for f, v in zip(set_fields, values.values(), strict=True)]
+    params += [f.get_db_prep_save(v, connection)
+               for f, v in zip(where_fields, where.values(), strict=True)]
     with connection.cursor() as cursor:
         cursor.execute(sql, params)
         return cursor.rowcount

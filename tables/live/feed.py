@@ -4,6 +4,7 @@ its sockets on that table (and the catch-up that finds changes the channel layer
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 
 from channels.layers import InMemoryChannelLayer, get_channel_layer
@@ -192,10 +193,8 @@ class TableFeed:
             if self.feeds.get(self.key) is self:
                 del self.feeds[self.key]
             for consumer in list(self.sockets):
-                try:
+                with contextlib.suppress(Exception):
                     await consumer.close(code=SERVER_TROUBLE)
-                except Exception:
-                    pass
 
 
 def _table_versions(table_ids: list[int]) -> dict[int, int]:

@@ -75,7 +75,7 @@ class LiveSockets:
         if not self.following.is_set():
             try:
                 await asyncio.wait_for(self.following.wait(), self.FOLLOW_WAIT_SECONDS)
-            except asyncio.TimeoutError:
+            except TimeoutError:
                 log.warning("%s: not followed yet; this socket goes on without it", GROUP)
 
     def discard(self, socket) -> None:

@@ -31,15 +31,18 @@ async def test_a_blocked_write_holds_up_other_tables_only_where_writes_share_one
     release = threading.Event()
     started = threading.Event()
     threads = {}
+    order = []  # what finished, in order
 
     def slow_write():  # table 1's write, stuck until released
         threads[1] = threading.current_thread().name
         started.set()
         assert release.wait(30)
+        order.append("first")
         return "first"
 
     def quick_write():  # table 2's write
         threads[2] = threading.current_thread().name
+        order.append("second")
         return "second"
 
     first = asyncio.ensure_future(write_async(1, slow_write)())
@@ -51,12 +54,11 @@ async def test_a_blocked_write_holds_up_other_tables_only_where_writes_share_one
         assert not first.done() and threads[1] != threads[2]
         release.set()
     else:
-        # One thread: table 2 can only run once table 1's write has finished.
-        await asyncio.sleep(0.2)  # a chance to run it would have had by now
-        assert not second.done() and 2 not in threads
+        # One thread: table 2 can only run once table 1's write has finished, so it
+        # finishes after it although table 1's was held until now.
         release.set()
         assert await asyncio.wait_for(second, 30) == "second"
-        assert threads[1] == threads[2]
+        assert order == ["first", "second"] and threads[1] == threads[2]
     assert await asyncio.wait_for(first, 30) == "first"
 
 

@@ -16,7 +16,7 @@ REDIS_DEFAULT_URL := redis://127.0.0.1:6379/0
 # Test directories that also run on PostgreSQL + Redis (those that exist).
 SERVICE_TEST_DIRS := $(wildcard tests/tables tests/pokersite tests/api tests/browser tests/load)
 
-.PHONY: install run dev serve test test-sqlite test-services chromium bench check-deploy
+.PHONY: install run dev serve lint test test-sqlite test-services chromium bench check-deploy
 
 install: $(STAMP)
 
@@ -43,7 +43,14 @@ chromium:
 		apt-get update && apt-get install -y chromium; \
 	fi
 
-test: install chromium test-sqlite test-services
+test: install chromium lint test-sqlite test-services
+
+# Lint and type checks (engine/ for now; their settings are in pyproject.toml).
+LINT_PATHS := engine
+lint: install
+	$(VENV)/bin/ruff check $(LINT_PATHS)
+	$(VENV)/bin/ruff format --check $(LINT_PATHS)
+	$(VENV)/bin/mypy
 
 test-sqlite:
 	env -u DATABASE_URL -u REDIS_URL $(PY) -m pytest -m "not postgres" $(PYTEST_ARGS)

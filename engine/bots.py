@@ -51,26 +51,33 @@ class RandomBot:
         return Action(kind)
 
 
-def estimate_equity(hole: Sequence[Card], board: Sequence[Card], opponents: int, samples: int,
-                    rng: random.Random, omaha: bool = False) -> float:
+def estimate_equity(
+    hole: Sequence[Card],
+    board: Sequence[Card],
+    opponents: int,
+    samples: int,
+    rng: random.Random,
+    omaha: bool = False,
+) -> float:
     """Share of the pot won against ``opponents`` random hands, by Monte Carlo."""
     if opponents < 1:
         return 1.0
-    hole, board = list(hole), list(board)
-    known = set(hole) | set(board)
+    mine_cards: list[int] = list(hole)
+    board_cards: list[int] = list(board)
+    known = set(mine_cards) | set(board_cards)
     rest = [c for c in range(52) if c not in known]
-    need = opponents * len(hole) + 5 - len(board)
+    need = opponents * len(mine_cards) + 5 - len(board_cards)
     total = 0.0
     for _ in range(samples):
         draw = rng.sample(rest, need)
-        full = board + [Card(c) for c in draw[:5 - len(board)]]
-        others = draw[5 - len(board):]
+        full = board_cards + [Card(c) for c in draw[: 5 - len(board_cards)]]
+        others = draw[5 - len(board_cards) :]
         if omaha:
-            mine = evaluate_omaha(hole, full)
-            theirs = [evaluate_omaha(others[i * 4:i * 4 + 4], full) for i in range(opponents)]
+            mine = evaluate_omaha(mine_cards, full)
+            theirs = [evaluate_omaha(others[i * 4 : i * 4 + 4], full) for i in range(opponents)]
         else:
-            mine = evaluate(hole + full)
-            theirs = [evaluate(others[i * 2:i * 2 + 2] + full) for i in range(opponents)]
+            mine = evaluate(mine_cards + full)
+            theirs = [evaluate(others[i * 2 : i * 2 + 2] + full) for i in range(opponents)]
         best = max(theirs)
         if mine > best:
             total += 1.0

@@ -14,10 +14,36 @@ from engine.errors import CardError, DuplicateCardError
 
 RANKS = "23456789TJQKA"
 SUITS = "cdhs"
-RANK_NAMES = ("Two", "Three", "Four", "Five", "Six", "Seven", "Eight", "Nine", "Ten",
-              "Jack", "Queen", "King", "Ace")
-RANK_PLURALS = ("Twos", "Threes", "Fours", "Fives", "Sixes", "Sevens", "Eights", "Nines",
-                "Tens", "Jacks", "Queens", "Kings", "Aces")
+RANK_NAMES = (
+    "Two",
+    "Three",
+    "Four",
+    "Five",
+    "Six",
+    "Seven",
+    "Eight",
+    "Nine",
+    "Ten",
+    "Jack",
+    "Queen",
+    "King",
+    "Ace",
+)
+RANK_PLURALS = (
+    "Twos",
+    "Threes",
+    "Fours",
+    "Fives",
+    "Sixes",
+    "Sevens",
+    "Eights",
+    "Nines",
+    "Tens",
+    "Jacks",
+    "Queens",
+    "Kings",
+    "Aces",
+)
 SUIT_NAMES = ("clubs", "diamonds", "hearts", "spades")
 SUIT_SYMBOLS = "♣♦♥♠"
 
@@ -102,12 +128,13 @@ _CARD_TYPES = frozenset({int, Card})
 # Cactus Kev's encoding: the rank's prime, the rank, the suit bit (clubs 8, diamonds 4,
 # hearts 2, spades 1, so clubs is the highest of the four) and the rank bit.
 _RANK_PRIMES = (2, 3, 5, 7, 11, 13, 17, 19, 23, 29, 31, 37, 41)
-_CACTUS_KEV = tuple(_RANK_PRIMES[c.rank] | c.rank << 8 | (8 >> c.suit) << 12 | 1 << (16 + c.rank)
-                    for c in _ALL)
-_OF_CACTUS_KEV = {number: card for card, number in zip(_ALL, _CACTUS_KEV)}
+_CACTUS_KEV = tuple(
+    _RANK_PRIMES[c.rank] | c.rank << 8 | (8 >> c.suit) << 12 | 1 << (16 + c.rank) for c in _ALL
+)
+_OF_CACTUS_KEV = {number: card for card, number in zip(_ALL, _CACTUS_KEV, strict=True)}
 
 
-def _is_whole(value) -> bool:
+def _is_whole(value: object) -> bool:
     return isinstance(value, int) and not isinstance(value, bool)
 
 
@@ -125,7 +152,7 @@ def parse_cards(text: str, *, distinct: bool = True) -> list[Card]:
         while position < len(chunk):
             match = _CARD_TOKEN.match(chunk, position)
             if match is None:
-                bad = chunk[position:position + _card_width(chunk, position)]
+                bad = chunk[position : position + _card_width(chunk, position)]
                 raise CardError(f"not a card: {bad!r} in {text!r}")
             cards.append(_ALL[_RANK_OF_TEXT[match[1]] * 4 + _SUIT_OF_TEXT[match[2]]])
             position = match.end()

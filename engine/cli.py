@@ -16,10 +16,14 @@ from __future__ import annotations
 import argparse
 import importlib
 import sys
+from typing import TypeAlias
 
 from engine.cards import format_cards, parse_cards
 from engine.deck import commitment, deal_round_robin, fresh_deck, seeded_deck, shuffled_deck
 from engine.evaluate import best_hands, evaluate
+
+#: What each module's ``add_<name>_parser`` is given.
+Subparsers: TypeAlias = "argparse._SubParsersAction[argparse.ArgumentParser]"
 
 # (subcommand, module defining add_<subcommand>_parser), in the order --help lists them.
 COMMANDS: list[tuple[str, str]] = [
@@ -35,7 +39,8 @@ EXIT_BAD_INPUT = 2
 
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
-        prog="python -m engine", description="Poker engine: deal, judge and compute equity.")
+        prog="python -m engine", description="Poker engine: deal, judge and compute equity."
+    )
     subparsers = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
     for name, module_name in COMMANDS:
         module = importlib.import_module(module_name)
@@ -57,28 +62,29 @@ def main(argv: list[str] | None = None) -> int:
 
 # --- deal -------------------------------------------------------------------------------
 
-def add_deal_parser(subparsers) -> None:
+
+def add_deal_parser(subparsers: Subparsers) -> None:
     parser = subparsers.add_parser(
-        "deal", help="shuffle a deck, deal hands round-robin and name the winner(s)",
+        "deal",
+        help="shuffle a deck, deal hands round-robin and name the winner(s)",
         description="The kitchen-table demo: a fresh deck, the shuffled deck, each player's "
-                    "sorted hand with its class, and the winner(s).")
+        "sorted hand with its class, and the winner(s).",
+    )
     parser.add_argument("--players", type=int, default=4, help="number of players (default 4)")
-    parser.add_argument("--cards", type=int, default=5,
-                        help="cards per player, 5 to 7 (default 5)")
-    parser.add_argument("--seed", help="provably fair mode: derive the deck from this seed "
-                                       "and print its commitment")
+    parser.add_argument("--cards", type=int, default=5, help="cards per player, 5 to 7 (default 5)")
+    parser.add_argument(
+        "--seed", help="provably fair mode: derive the deck from this seed and print its commitment"
+    )
     parser.set_defaults(run=run_deal)
 
 
-def run_deal(args) -> int:
+def run_deal(args: argparse.Namespace) -> int:
     if not 5 <= args.cards <= 7:
         raise ValueError(f"--cards must be 5, 6 or 7, not {args.cards}")
     if args.players < 2:
-        raise ValueError(f"at least 2 players are needed to deal, not {args.players} "
-                         "(--players)")
+        raise ValueError(f"at least 2 players are needed to deal, not {args.players} (--players)")
     if args.players * args.cards > 52:
-        raise ValueError(f"cannot deal {args.cards} cards to {args.players} players "
-                         "from one deck")
+        raise ValueError(f"cannot deal {args.cards} cards to {args.players} players from one deck")
     print("Fresh deck:   ", format_cards(fresh_deck(), " "))
     if args.seed is not None:
         deck = seeded_deck(args.seed)
@@ -89,7 +95,7 @@ def run_deal(args) -> int:
     hands = deal_round_robin(deck, args.players, args.cards)
     ranks = [evaluate(hand) for hand in hands]
     width = len(f"Player {args.players}")
-    for seat, (hand, rank) in enumerate(zip(hands, ranks), start=1):
+    for seat, (hand, rank) in enumerate(zip(hands, ranks, strict=True), start=1):
         shown = format_cards(sorted(hand, reverse=True), " ")
         print(f"{f'Player {seat}':<{width}}  {shown}  {rank.description}")
     best = max(ranks)
@@ -101,17 +107,21 @@ def run_deal(args) -> int:
 
 # --- best -------------------------------------------------------------------------------
 
-def add_best_parser(subparsers) -> None:
+
+def add_best_parser(subparsers: Subparsers) -> None:
     parser = subparsers.add_parser(
-        "best", help="print the winning five-card hand(s), exactly as given",
-        description='Print the hand(s) that tie for best, one per line, in input order. '
-                    'Example: best "4S 5S 7H 8D JC" "2S 4C 7S 9H 10H"')
-    parser.add_argument("hands", nargs="+", metavar="HAND",
-                        help='five cards, e.g. "4S 5S 7H 8D JC"')
+        "best",
+        help="print the winning five-card hand(s), exactly as given",
+        description="Print the hand(s) that tie for best, one per line, in input order. "
+        'Example: best "4S 5S 7H 8D JC" "2S 4C 7S 9H 10H"',
+    )
+    parser.add_argument(
+        "hands", nargs="+", metavar="HAND", help='five cards, e.g. "4S 5S 7H 8D JC"'
+    )
     parser.set_defaults(run=run_best)
 
 
-def run_best(args) -> int:
+def run_best(args: argparse.Namespace) -> int:
     for hand in best_hands(args.hands):
         print(hand)
     return 0
@@ -119,12 +129,15 @@ def run_best(args) -> int:
 
 # --- equity -----------------------------------------------------------------------------
 
-def add_equity_parser(subparsers) -> None:
+
+def add_equity_parser(subparsers: Subparsers) -> None:
     parser = subparsers.add_parser(
-        "equity", help="win/tie/equity of two or more hands, exact when possible",
+        "equity",
+        help="win/tie/equity of two or more hands, exact when possible",
         description="Equity of Hold'em (2 cards) or Omaha (4 cards) hands, e.g. "
-                    "equity AhKh QsQd --board 2h3h4c. Exact enumeration when the boards can "
-                    "be enumerated, otherwise Monte Carlo with its standard error.")
+        "equity AhKh QsQd --board 2h3h4c. Exact enumeration when the boards can "
+        "be enumerated, otherwise Monte Carlo with its standard error.",
+    )
     parser.add_argument("hands", nargs="+", metavar="HAND", help="a hand, e.g. AhKh")
     parser.add_argument("--board", default="", help="cards already on the board, e.g. 2h3h4c")
     parser.add_argument("--dead", default="", help="cards known to be out of play")
@@ -133,13 +146,14 @@ def add_equity_parser(subparsers) -> None:
     parser.set_defaults(run=run_equity)
 
 
-def run_equity(args) -> int:
+def run_equity(args: argparse.Namespace) -> int:
     from engine.equity import equity  # here: NumPy loads for this command only
 
     if args.seed is not None and args.seed < 0:
         raise ValueError(f"--seed must be 0 or more, not {args.seed}")
     hands = [parse_cards(hand) for hand in args.hands]
-    result = equity(hands, parse_cards(args.board), parse_cards(args.dead),
-                    samples=args.samples, rng=args.seed)
+    result = equity(
+        hands, parse_cards(args.board), parse_cards(args.dead), samples=args.samples, rng=args.seed
+    )
     print(result)
     return 0

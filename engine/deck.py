@@ -15,15 +15,27 @@ from __future__ import annotations
 
 import hashlib
 import hmac
+import random
 import secrets
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
+from typing import TypeVar
 
 from engine.cards import ALL_CARDS, Card
 from engine.errors import CardError
 
+T = TypeVar("T")
+
 __all__ = [
-    "SeedStream", "commitment", "deal_round_robin", "fisher_yates", "fresh_deck", "new_seed",
-    "seeded_deck", "shuffled_deck", "stacked_deck", "verify",
+    "SeedStream",
+    "commitment",
+    "deal_round_robin",
+    "fisher_yates",
+    "fresh_deck",
+    "new_seed",
+    "seeded_deck",
+    "shuffled_deck",
+    "stacked_deck",
+    "verify",
 ]
 
 _SYSTEM_RANDOM = secrets.SystemRandom()
@@ -34,7 +46,7 @@ def fresh_deck() -> list[Card]:
     return list(ALL_CARDS)
 
 
-def fisher_yates(items: list, randbelow) -> list:
+def fisher_yates(items: list[T], randbelow: Callable[[int], int]) -> list[T]:
     """Shuffle ``items`` in place: for i from the end, swap with a uniform j in 0..i.
 
     ``randbelow(n)`` must return a uniform integer in ``0..n-1``. Every one of the ``n!``
@@ -46,7 +58,7 @@ def fisher_yates(items: list, randbelow) -> list:
     return items
 
 
-def shuffled_deck(rng=None) -> list[Card]:
+def shuffled_deck(rng: random.Random | None = None) -> list[Card]:
     """A shuffled deck. ``rng`` is any ``random.Random``-like object (``randrange``);
     by default the system CSPRNG, which is what play uses."""
     rng = _SYSTEM_RANDOM if rng is None else rng
@@ -86,9 +98,9 @@ class SeedStream:
         while len(self._buffer) - self._position < count:
             block = hmac.new(self._key, self._counter.to_bytes(8, "big"), hashlib.sha256).digest()
             self._counter += 1
-            self._buffer = self._buffer[self._position:] + block
+            self._buffer = self._buffer[self._position :] + block
             self._position = 0
-        out = self._buffer[self._position:self._position + count]
+        out = self._buffer[self._position : self._position + count]
         self._position += count
         return out
 
@@ -121,16 +133,19 @@ def verify(seed: str, commitment_hex: str, deck: Sequence[int]) -> bool:
         return False
 
 
-def deal_round_robin(deck: Sequence[Card] | Iterator[Card], players: int,
-                     cards_each: int) -> list[list[Card]]:
+def deal_round_robin(
+    deck: Sequence[Card] | Iterator[Card], players: int, cards_each: int
+) -> list[list[Card]]:
     """Deal ``cards_each`` cards to each of ``players``, one card to each player in turn,
     from the top of ``deck`` (index 0). Returns one list per player, in seat order."""
     if players < 1 or cards_each < 0:
         raise CardError(f"cannot deal {cards_each} cards to {players} players")
     cards = list(deck)
     if players * cards_each > len(cards):
-        raise CardError(f"{players} players x {cards_each} cards needs "
-                        f"{players * cards_each} cards, the deck has {len(cards)}")
+        raise CardError(
+            f"{players} players x {cards_each} cards needs "
+            f"{players * cards_each} cards, the deck has {len(cards)}"
+        )
     hands: list[list[Card]] = [[] for _ in range(players)]
     for round_ in range(cards_each):
         for seat in range(players):
@@ -138,9 +153,9 @@ def deal_round_robin(deck: Sequence[Card] | Iterator[Card], players: int,
     return hands
 
 
-
-def stacked_deck(holes: Sequence[Sequence[int] | None], board: Sequence[int],
-                 hole_count: int) -> list[Card]:
+def stacked_deck(
+    holes: Sequence[Sequence[int] | None], board: Sequence[int], hole_count: int
+) -> list[Card]:
     """The deck that deals these cards in ``engine.hand``'s order: ``holes`` one per seat in
     dealing order (from the seat left of the button round to the button; ``None`` when
     unknown), then burn and flop, burn and turn, burn and river from ``board`` (0 to 5 cards).
@@ -158,7 +173,7 @@ def stacked_deck(holes: Sequence[Sequence[int] | None], board: Sequence[int],
     for k in range(hole_count):
         for cards in holes:
             deck.append(ALL_CARDS[cards[k]] if cards else next(spare))
-    for size, street in zip((3, 1, 1), (board[:3], board[3:4], board[4:5])):
+    for size, street in zip((3, 1, 1), (board[:3], board[3:4], board[4:5]), strict=True):
         deck.append(next(spare))  # burn
         deck.extend(ALL_CARDS[card] for card in street)
         deck.extend(next(spare) for _ in range(size - len(street)))

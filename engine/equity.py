@@ -17,17 +17,25 @@ cards and three board cards. All hands in one call are the same game.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from itertools import combinations
 from math import comb, sqrt
 
 import numpy as np
+import numpy.typing as npt
 
-from engine.evaluate.batch import FLUSH, FLUSH_BITS, KEYS, RANK_BITS, combinations_array, \
-    hand_values, rank_table
 from engine.cards import ALL_CARDS, Card, format_cards, parse_cards
 from engine.errors import CardError
+from engine.evaluate.batch import (
+    FLUSH,
+    FLUSH_BITS,
+    KEYS,
+    RANK_BITS,
+    combinations_array,
+    hand_values,
+    rank_table,
+)
 
 __all__ = ["EquityResult", "equity"]
 
@@ -68,19 +76,24 @@ class EquityResult:
         return tuple(s / self.boards for s in self.shares)
 
     def __str__(self) -> str:
-        how = (f"exact, {self.boards:,} boards" if self.exact else
-               f"Monte Carlo, {self.boards:,} boards, ± is one standard error")
+        how = (
+            f"exact, {self.boards:,} boards"
+            if self.exact
+            else f"Monte Carlo, {self.boards:,} boards, ± is one standard error"
+        )
         lines = [f"{'hand':<14} {'equity':>8} {'win':>8} {'tie':>8}"]
         for i, hand in enumerate(self.hands):
             error = f" ± {100 * self.stderr[i]:.2f}%" if not self.exact else ""
-            lines.append(f"{format_cards(hand):<14} {100 * self.equity[i]:7.2f}% "
-                         f"{100 * self.win[i]:7.2f}% {100 * self.tie[i]:7.2f}%{error}")
+            lines.append(
+                f"{format_cards(hand):<14} {100 * self.equity[i]:7.2f}% "
+                f"{100 * self.win[i]:7.2f}% {100 * self.tie[i]:7.2f}%{error}"
+            )
         board = format_cards(self.board) or "(none)"
         lines.append(f"board {board}; {how}")
         return "\n".join(lines)
 
 
-def _cards(value, what: str) -> tuple[Card, ...]:
+def _cards(value: str | Iterable[int], what: str) -> tuple[Card, ...]:
     if isinstance(value, str):
         return tuple(parse_cards(value))
     try:
@@ -89,8 +102,15 @@ def _cards(value, what: str) -> tuple[Card, ...]:
         raise CardError(f"{what}: not cards: {value!r}") from None
 
 
-def equity(hands: Sequence, board=(), dead=(), *, samples: int | None = None, rng=None,
-           max_boards: int = DEFAULT_MAX_BOARDS) -> EquityResult:
+def equity(
+    hands: Sequence[str | Iterable[int]],
+    board: str | Iterable[int] = (),
+    dead: str | Iterable[int] = (),
+    *,
+    samples: int | None = None,
+    rng: np.random.Generator | int | None = None,
+    max_boards: int = DEFAULT_MAX_BOARDS,
+) -> EquityResult:
     """Win, tie and pot share of each hand; see the module docstring.
 
     ``hands``: two or more hands, each text (``"AhKh"``) or card ints; ``board``: 0 to 5
@@ -104,8 +124,10 @@ def equity(hands: Sequence, board=(), dead=(), *, samples: int | None = None, rn
         raise CardError("equity needs at least two hands")
     size = len(hands_[0])
     if size not in (2, 4, 5, 6) or any(len(hand) != size for hand in hands_):
-        raise CardError("all hands must have 2 cards (Hold'em) or all 4 to 6 (Omaha), got "
-                        + ", ".join(format_cards(hand) for hand in hands_))
+        raise CardError(
+            "all hands must have 2 cards (Hold'em) or all 4 to 6 (Omaha), got "
+            + ", ".join(format_cards(hand) for hand in hands_)
+        )
     if len(board_) > 5:
         raise CardError(f"a board has at most 5 cards, got {format_cards(board_)}")
     used = [card for hand in hands_ for card in hand] + list(board_) + list(dead_)
@@ -140,8 +162,8 @@ def equity(hands: Sequence, board=(), dead=(), *, samples: int | None = None, rn
     if omaha:
         values = np.vstack([_omaha_values(hand, boards) for hand in hands_])
     else:
-        keys = _board_keys(boards)
-        values = np.vstack([hand_values(hand, keys, boards) for hand in hands_])
+        board_keys = _board_keys(boards)
+        values = np.vstack([hand_values(hand, board_keys, boards) for hand in hands_])
     best = values.max(axis=0)
     is_best = values == best
     winners = is_best.sum(axis=0)
@@ -156,8 +178,8 @@ def equity(hands: Sequence, board=(), dead=(), *, samples: int | None = None, rn
     return EquityResult(hands_, board_, len(picks), exact, wins, ties, shares, stderr)
 
 
-def _board_keys(boards: np.ndarray) -> np.ndarray:
-    key = KEYS[boards[:, 0]]
+def _board_keys(boards: npt.NDArray[np.integer]) -> npt.NDArray[np.int64]:
+    key: npt.NDArray[np.int64] = KEYS[boards[:, 0]]
     for j in range(1, boards.shape[1]):
         key = key + KEYS[boards[:, j]]
     return key
@@ -170,8 +192,12 @@ def _omaha_values(hole: Sequence[int], boards: np.ndarray) -> np.ndarray:
     threes = []
     for a, b, c in combinations(range(5), 3):
         cols = boards[:, a], boards[:, b], boards[:, c]
-        threes.append((KEYS[cols[0]] + KEYS[cols[1]] + KEYS[cols[2]],
-                       RANK_BITS[cols[0]] | RANK_BITS[cols[1]] | RANK_BITS[cols[2]]))
+        threes.append(
+            (
+                KEYS[cols[0]] + KEYS[cols[1]] + KEYS[cols[2]],
+                RANK_BITS[cols[0]] | RANK_BITS[cols[1]] | RANK_BITS[cols[2]],
+            )
+        )
     for a, b in combinations([int(c) for c in hole], 2):
         pair_key = int(KEYS[a] + KEYS[b])
         pair_bits = int(RANK_BITS[a] | RANK_BITS[b])

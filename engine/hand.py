@@ -57,27 +57,62 @@ from engine.errors import IllegalAction, PokerError
 from engine.evaluate import HandRank, evaluate, evaluate_omaha
 from engine.pots import Pot, build_pots, split_pot, uncalled
 from engine.types import (
-    ANTE_MODES, BETTINGS, GAMES, MAX_SEATS, STREETS, Action, ActionKind, Award, Event, EventKind,
-    HandConfig, Legal, Result, SeatView, View, is_whole,
+    ANTE_MODES,
+    BETTINGS,
+    GAMES,
+    MAX_SEATS,
+    STREETS,
+    Action,
+    ActionKind,
+    Award,
+    Event,
+    EventKind,
+    HandConfig,
+    Legal,
+    Result,
+    SeatView,
+    View,
+    is_whole,
 )
 
 # The typed values are made here; their home is engine.types (imported from here too).
 __all__ = [
-    "ANTE_MODES", "BETTINGS", "GAMES", "MAX_SEATS", "STREETS", "Action", "ActionKind", "Award",
-    "Event", "EventKind", "Hand", "HandConfig", "Legal", "Result", "SeatView", "View",
+    "ANTE_MODES",
+    "BETTINGS",
+    "GAMES",
+    "MAX_SEATS",
+    "STREETS",
+    "Action",
+    "ActionKind",
+    "Award",
+    "Event",
+    "EventKind",
+    "Hand",
+    "HandConfig",
+    "Legal",
+    "Result",
+    "SeatView",
+    "View",
 ]
 
 _BOARD_SIZES = (0, 3, 1, 1)
 # The decisions a command records (one shared, immutable object each).
-_FOLD, _CHECK, _CALL, _ALL_IN = (Action(k) for k in (ActionKind.FOLD, ActionKind.CHECK,
-                                                     ActionKind.CALL, ActionKind.ALL_IN))
+_FOLD, _CHECK, _CALL, _ALL_IN = (
+    Action(k) for k in (ActionKind.FOLD, ActionKind.CHECK, ActionKind.CALL, ActionKind.ALL_IN)
+)
 
 
 class Hand:
     """One hand; see the module docstring for the rules and the dealing order."""
 
-    def __init__(self, config: HandConfig | dict, stacks: Sequence[int], button: int,
-                 deck: Iterable[int], players: Sequence[str] | None = None) -> None:
+    def __init__(
+        self,
+        config: HandConfig | Mapping[str, Any],
+        stacks: Sequence[int],
+        button: int,
+        deck: Iterable[int],
+        players: Sequence[str] | None = None,
+    ) -> None:
         config = HandConfig.from_dict(config) if not isinstance(config, HandConfig) else config
         stacks = list(stacks)
         n = len(stacks)
@@ -232,7 +267,7 @@ class Hand:
     def _deal_board(self, count: int) -> None:
         deck = self._deck
         pos = self._next_card + 1  # burn one
-        cards = tuple(deck[pos:pos + count])
+        cards = tuple(deck[pos : pos + count])
         self._next_card = pos + count
         self.board.extend(cards)
         self.events.append(Event(EventKind.DEAL_BOARD, None, 0, cards))
@@ -320,7 +355,7 @@ class Hand:
     @property
     def pots(self) -> list[Pot]:
         """Pots from the chips already collected (bets of the current street excluded)."""
-        collected = [c - b for c, b in zip(self._committed, self._bets)]
+        collected = [c - b for c, b in zip(self._committed, self._bets, strict=True)]
         collected[self.big_blind_seat] -= self._dead
         live = [not f for f in self._folded]
         return build_pots(collected, live, self._dead)
@@ -355,17 +390,26 @@ class Hand:
             return "not enough chips to raise: the stack only covers a call"
         current = self._current_bet
         for i in range(self._n):
-            if (i != j and not self._folded[i] and not self._all_in[i]
-                    and self._bets[i] + self._stacks[i] > current):
+            if (
+                i != j
+                and not self._folded[i]
+                and not self._all_in[i]
+                and self._bets[i] + self._stacks[i] > current
+            ):
                 break
         else:
             return "no raise when no other player could call more than the current bet"
         acted = self._acted_at[j]
         if acted is not None and self._current_bet - acted < self._last_full:
-            return ("betting was not reopened: a short all-in raise does not reopen the "
-                    "betting for a player who already acted")
-        if (self.config.betting == "fixed-limit" and self._raises >= 4
-                and sum(1 for f in self._folded if not f) > 2):
+            return (
+                "betting was not reopened: a short all-in raise does not reopen the "
+                "betting for a player who already acted"
+            )
+        if (
+            self.config.betting == "fixed-limit"
+            and self._raises >= 4
+            and sum(1 for f in self._folded if not f) > 2
+        ):
             return "fixed-limit cap: one bet and three raises per street"
         return None
 
@@ -387,9 +431,9 @@ class Hand:
 
     # ------------------------------------------------------------------ commands
     def _check_turn(self, seat: int | None) -> int:
-        if self._over:
-            raise IllegalAction("the hand is over: no more actions")
         j = self._actor
+        if j is None:  # only when the hand is over
+            raise IllegalAction("the hand is over: no more actions")
         if seat is not None and seat != j:
             raise IllegalAction(f"out of turn: seat {seat} acted but seat {j} is to act")
         return j
@@ -413,8 +457,10 @@ class Hand:
     def check(self, *, seat: int | None = None) -> list[Event]:
         j = self._check_turn(seat)
         if self._current_bet - self._bets[j] > 0:
-            raise IllegalAction(f"no checking when facing a bet: call "
-                                f"{min(self._current_bet - self._bets[j], self._stacks[j])} or fold")
+            raise IllegalAction(
+                f"no checking when facing a bet: call "
+                f"{min(self._current_bet - self._bets[j], self._stacks[j])} or fold"
+            )
         mark = len(self.events)
         self._actions.append(_CHECK)
         self._to_act[j] = False
@@ -459,6 +505,7 @@ class Hand:
         if why is not None:
             raise IllegalAction(why)
         lo, hi = self._raise_bounds(j)
+        assert lo is not None and hi is not None  # no block: both bounds
         everything = self._bets[j] + self._stacks[j]
         word = "bet" if self._current_bet == 0 else "raise"
         if amount > everything:
@@ -467,7 +514,9 @@ class Hand:
             limit = "pot-limit" if self.config.betting == "pot-limit" else "fixed-limit"
             raise IllegalAction(f"{word} above the {limit} maximum: at most {hi}")
         if amount <= self._current_bet:
-            raise IllegalAction(f"a raise must be to more than the current bet of {self._current_bet}")
+            raise IllegalAction(
+                f"a raise must be to more than the current bet of {self._current_bet}"
+            )
         if amount < lo and amount != everything:
             raise IllegalAction(f"{word} below the minimum: at least {lo} (or all-in for less)")
 
@@ -508,8 +557,9 @@ class Hand:
         self._raise(j, everything)
         return self.events[mark:]
 
-    def act(self, action: Action | str | Mapping[str, Any], *,
-            seat: int | None = None) -> list[Event]:
+    def act(
+        self, action: Action | str | Mapping[str, Any], *, seat: int | None = None
+    ) -> list[Event]:
         """Any decision: an ``Action``, its text or its dict (``Action.coerce``)."""
         action = Action.coerce(action)
         kind = action.kind
@@ -544,7 +594,7 @@ class Hand:
     def _finish(self, awards: tuple[Award, ...]) -> None:
         self._over = True
         self._actor = None
-        net = tuple(s - s0 for s, s0 in zip(self._stacks, self.starting_stacks))
+        net = tuple(s - s0 for s, s0 in zip(self._stacks, self.starting_stacks, strict=True))
         self._result = Result(net, awards, dict(self._shown))
 
     def _showdown_order(self, live: list[int]) -> list[int]:
@@ -586,7 +636,7 @@ class Hand:
             top = max(ranks[s] for s in pot.eligible)
             winners = tuple(s for s in pot.eligible if ranks[s] == top)
             shares = tuple(split_pot(pot.amount, winners, self.button, n))
-            for w, share in zip(winners, shares):
+            for w, share in zip(winners, shares, strict=True):
                 self._stacks[w] += share
                 self.events.append(Event(EventKind.WIN, w, share, (), top.description))
             awards.append(Award(index, pot.amount, winners, shares, top.description))
@@ -594,9 +644,15 @@ class Hand:
 
     # ------------------------------------------------------------------ replay and view
     @classmethod
-    def replay(cls, config: HandConfig | dict, stacks: Sequence[int], button: int,
-               deck: Iterable[int], actions: Iterable[Action | str | dict],
-               players: Sequence[str] | None = None) -> Hand:
+    def replay(
+        cls,
+        config: HandConfig | Mapping[str, Any],
+        stacks: Sequence[int],
+        button: int,
+        deck: Iterable[int],
+        actions: Iterable[Action | str | Mapping[str, Any]],
+        players: Sequence[str] | None = None,
+    ) -> Hand:
         """Rebuild a hand from its inputs; the same inputs always give the same hand."""
         hand = cls(config, stacks, button, deck, players)
         for action in actions:
@@ -634,11 +690,18 @@ class Hand:
             return public
         own = self._deal_index[seat]
         return View(
-            seat, public.config, public.street, public.button,
-            public.seats[:seat] + (self._seat_view(seat, seat),) + public.seats[seat + 1:],
-            public.board, public.pots, public.total_pot, public.current_bet, public.actor,
+            seat,
+            public.config,
+            public.street,
+            public.button,
+            public.seats[:seat] + (self._seat_view(seat, seat),) + public.seats[seat + 1 :],
+            public.board,
+            public.pots,
+            public.total_pot,
+            public.current_bet,
+            public.actor,
             self.legal if seat == self._actor else None,
-            public.events[:own] + (self.events[own],) + public.events[own + 1:],
+            public.events[:own] + (self.events[own],) + public.events[own + 1 :],
             public.result,
         )
 
@@ -651,13 +714,22 @@ class Hand:
         if cached is not None and cached[0] == len(events):
             return cached[1]
         others_see = self._others_see
-        for e in events[len(others_see):]:  # events are only ever appended
+        for e in events[len(others_see) :]:  # events are only ever appended
             others_see.append(replace(e, cards=()) if e.kind is EventKind.DEAL_HOLE else e)
         view = View(
-            None, self.config, self.street, self.button,
-            tuple(self._seat_view(i, None) for i in range(self._n)), tuple(self.board),
-            tuple(self.pots), sum(self._committed), self._current_bet, self._actor, None,
-            tuple(others_see), self._result,
+            None,
+            self.config,
+            self.street,
+            self.button,
+            tuple(self._seat_view(i, None) for i in range(self._n)),
+            tuple(self.board),
+            tuple(self.pots),
+            sum(self._committed),
+            self._current_bet,
+            self._actor,
+            None,
+            tuple(others_see),
+            self._result,
         )
         self._public = (len(events), view)
         return view
@@ -671,11 +743,23 @@ class Hand:
         else:
             cards = (None,) * len(self.hole[i])
         return SeatView(
-            i, self.players[i], self._stacks[i], self._bets[i], self._committed[i],
-            self._folded[i], self._all_in[i], cards, i in self._shown, i == self.button,
-            i == self.small_blind_seat, i == self.big_blind_seat, i == self.straddle_seat,
+            i,
+            self.players[i],
+            self._stacks[i],
+            self._bets[i],
+            self._committed[i],
+            self._folded[i],
+            self._all_in[i],
+            cards,
+            i in self._shown,
+            i == self.button,
+            i == self.small_blind_seat,
+            i == self.big_blind_seat,
+            i == self.straddle_seat,
         )
 
     def __repr__(self) -> str:
-        return (f"<Hand {self.config.game} {self.config.betting} {self._n} seats "
-                f"street={self.street} actor={self._actor} stacks={self._stacks}>")
+        return (
+            f"<Hand {self.config.game} {self.config.betting} {self._n} seats "
+            f"street={self.street} actor={self._actor} stacks={self._stacks}>"
+        )

@@ -19,17 +19,26 @@ from __future__ import annotations
 import json
 import re
 import tomllib
-from collections.abc import Collection
+from collections.abc import Collection, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TYPE_CHECKING, Any, NamedTuple
 
-from engine.cards import format_cards, parse_cards
+from engine.cards import Card, format_cards, parse_cards
 from engine.deck import stacked_deck
 from engine.errors import CardError, HandHistoryError, PokerError
 from engine.hand import Hand, HandConfig
 
-VARIANTS = {"NT": ("holdem", "no-limit"), "FT": ("holdem", "fixed-limit"),
-            "PO": ("omaha", "pot-limit")}
+if TYPE_CHECKING:
+    import argparse
+
+    from engine.cli import Subparsers
+
+VARIANTS = {
+    "NT": ("holdem", "no-limit"),
+    "FT": ("holdem", "fixed-limit"),
+    "PO": ("omaha", "pot-limit"),
+}
 _VARIANT_OF = {v: k for k, v in VARIANTS.items()}
 _ACTION = re.compile(r"^p(\d+) (f|cc|cbr|sm)(?: (\S+))?$")
 _DEAL = re.compile(r"^d (dh|db) (?:p(\d+) )?(\S+)$")
@@ -49,7 +58,7 @@ class HandHistory:
     finishing_stacks: list[float] | None = None
     small_bet: int | None = None
     big_bet: int | None = None
-    extra: dict = field(default_factory=dict)
+    extra: dict[str, Any] = field(default_factory=dict)
     source: str = "<phh>"
 
     def _fail(self, problem: str) -> HandHistoryError:
@@ -68,19 +77,27 @@ class HandHistory:
         elif nonzero == {1}:
             ante, mode = antes[1], "big-blind"
         else:
-            raise self._fail(f"unsupported antes {antes}: use one ante for everyone or "
-                             "a big-blind ante")
+            raise self._fail(
+                f"unsupported antes {antes}: use one ante for everyone or a big-blind ante"
+            )
         if any(blinds[3:]):
             raise self._fail("more than one straddle is not supported")
         try:
-            return HandConfig(game=game, betting=betting, small_blind=blinds[0],
-                              big_blind=blinds[1], ante=ante, ante_mode=mode,
-                              straddle=blinds[2], small_bet=self.small_bet,
-                              big_bet=self.big_bet)
+            return HandConfig(
+                game=game,
+                betting=betting,
+                small_blind=blinds[0],
+                big_blind=blinds[1],
+                ante=ante,
+                ante_mode=mode,
+                straddle=blinds[2],
+                small_bet=self.small_bet,
+                big_bet=self.big_bet,
+            )
         except PokerError as error:
             raise self._fail(str(error)) from None
 
-    def _parse_lines(self) -> list[tuple]:
+    def _parse_lines(self) -> list[_Line]:
         n = len(self.starting_stacks)
         parsed = []
         for index, line in enumerate(self.actions):
@@ -97,8 +114,9 @@ class HandHistory:
                     if seat is not None and not 0 <= seat < n:
                         raise self._fail(f"{where}: no player p{player}")
                     unknown = cards.strip("?") == ""
-                    parsed.append((kind, seat, None if unknown else parse_cards(cards), where,
-                                   len(cards) // 2 if unknown else None))
+                    parsed.append(
+                        _Line(kind, seat, None if unknown else parse_cards(cards), 0, where)
+                    )
                 elif act:
                     player, kind, arg = act.groups()
                     seat = int(player) - 1
@@ -107,35 +125,35 @@ class HandHistory:
                     if kind == "cbr":
                         if arg is None or not re.fullmatch(r"\d+", arg):
                             raise self._fail(f"{where}: 'cbr' needs a whole amount")
-                        parsed.append((kind, seat, int(arg), where, None))
+                        parsed.append(_Line(kind, seat, None, int(arg), where))
                     elif kind == "sm":
-                        cards = None if arg is None or arg.strip("?") == "" else parse_cards(arg)
-                        parsed.append((kind, seat, cards, where, None))
+                        shown = None if arg is None or arg.strip("?") == "" else parse_cards(arg)
+                        parsed.append(_Line(kind, seat, shown, 0, where))
                     else:
                         if arg is not None:
                             raise self._fail(f"{where}: '{kind}' takes no argument")
-                        parsed.append((kind, seat, None, where, None))
+                        parsed.append(_Line(kind, seat, None, 0, where))
                 else:
                     raise self._fail(f"{where}: not a PHH action line")
             except CardError as error:
                 raise self._fail(f"{where}: {error}") from None
         return parsed
 
-    def deck(self, config: HandConfig | None = None) -> list[int]:
+    def deck(self, config: HandConfig | None = None) -> list[Card]:
         """A 52-card deck that deals exactly the recorded cards in ``engine.hand`` order."""
         config = config or self.config()
         n = len(self.starting_stacks)
         k = config.hole_count
-        holes: list[list | None] = [None] * n
-        board: list = []
-        for kind, seat, cards, where, _ in self._parse_lines():
-            if kind == "dh":
+        holes: list[list[Card] | None] = [None] * n
+        board: list[Card] = []
+        for kind, seat, cards, _, where in self._parse_lines():
+            if kind == "dh" and seat is not None:  # a dealing of hole cards names its player
                 if cards is not None and len(cards) != k:
                     raise self._fail(f"{where}: {config.game} deals {k} hole cards")
                 holes[seat] = cards
             elif kind == "db" and cards is not None:
                 board.extend(cards)
-            elif kind == "sm" and cards is not None and holes[seat] is None:
+            elif kind == "sm" and seat is not None and cards is not None and holes[seat] is None:
                 holes[seat] = cards
         try:
             return stacked_deck(holes, board, k)  # p1, left of the button, is dealt first
@@ -144,8 +162,12 @@ class HandHistory:
 
     def known_cards(self) -> set[int]:
         """Every card the file names (hole cards, board, shown hands); the rest are unknown."""
-        return {card for kind, _, cards, _, _ in self._parse_lines()
-                if kind in ("dh", "db", "sm") and cards is not None for card in cards}
+        return {
+            card
+            for kind, _, cards, _, _ in self._parse_lines()
+            if kind in ("dh", "db", "sm") and cards is not None
+            for card in cards
+        }
 
     def replay(self) -> Hand:
         """The hand rebuilt through the state machine (a skipped player folds or checks)."""
@@ -155,7 +177,7 @@ class HandHistory:
             hand = Hand(config, self.starting_stacks, n - 1, self.deck(config), self.players)
         except PokerError as error:
             raise self._fail(str(error)) from None
-        for kind, seat, arg, where, _ in self._parse_lines():
+        for kind, seat, _, amount, where in self._parse_lines():
             if kind in ("dh", "db", "sm"):
                 continue
             try:
@@ -163,24 +185,24 @@ class HandHistory:
                     if hand.is_over or hand.actor == seat:
                         break
                     # a player the file skips folds (checks where checking is free)
-                    if hand.legal.check:
+                    if _can_check(hand):
                         hand.check()
                     else:
                         hand.fold()
                 if hand.is_over:
                     raise self._fail(f"{where}: the hand is already over")
                 if kind == "f":
-                    if hand.legal.check:
+                    if _can_check(hand):
                         hand.check()
                     else:
                         hand.fold()
                 elif kind == "cc":
-                    if hand.legal.check:
+                    if _can_check(hand):
                         hand.check()
                     else:
                         hand.call()
                 else:
-                    hand.bet_or_raise_to(arg)
+                    hand.bet_or_raise_to(amount)
             except PokerError as error:
                 if isinstance(error, HandHistoryError):
                     raise
@@ -188,15 +210,42 @@ class HandHistory:
         for _ in range(4 * n):
             if hand.is_over:
                 break
-            if hand.legal.check:
+            if _can_check(hand):
                 hand.check()
             else:
                 hand.fold()
         return hand
 
 
-_FIELDS = {"variant", "antes", "blinds_or_straddles", "min_bet", "starting_stacks", "actions",
-           "players", "finishing_stacks", "small_bet", "big_bet"}
+class _Line(NamedTuple):
+    """One parsed action line: ``kind`` (dh, db, f, cc, cbr, sm), the seat (``None`` for a
+    board), the cards dealt or shown (``None`` when the file hides them), a ``cbr`` amount
+    and where the line is, for messages."""
+
+    kind: str
+    seat: int | None
+    cards: list[Card] | None
+    amount: int
+    where: str
+
+
+def _can_check(hand: Hand) -> bool:
+    legal = hand.legal
+    return legal is not None and legal.check
+
+
+_FIELDS = {
+    "variant",
+    "antes",
+    "blinds_or_straddles",
+    "min_bet",
+    "starting_stacks",
+    "actions",
+    "players",
+    "finishing_stacks",
+    "small_bet",
+    "big_bet",
+}
 
 
 def loads(text: str, source: str = "<phh>") -> HandHistory:
@@ -209,19 +258,21 @@ def loads(text: str, source: str = "<phh>") -> HandHistory:
             raise HandHistoryError(f"{source}: missing field {name!r}")
     variant = data["variant"]
     if variant not in VARIANTS:
-        raise HandHistoryError(f"{source}: unsupported variant {variant!r} "
-                               f"(one of {', '.join(VARIANTS)})")
+        raise HandHistoryError(
+            f"{source}: unsupported variant {variant!r} (one of {', '.join(VARIANTS)})"
+        )
     stacks = data["starting_stacks"]
     n = len(stacks) if isinstance(stacks, list) else 0
     if n < 2:
         raise HandHistoryError(f"{source}: starting_stacks must list 2 or more stacks")
 
-    def ints(name, default):
+    def ints(name: str, default: object) -> list[int]:
         value = data.get(name, default)
         if isinstance(value, int) and not isinstance(value, bool):
             value = [value] * n
-        if (not isinstance(value, list) or
-                not all(isinstance(v, (int, float)) and not isinstance(v, bool) for v in value)):
+        if not isinstance(value, list) or not all(
+            isinstance(v, (int, float)) and not isinstance(v, bool) for v in value
+        ):
             raise HandHistoryError(f"{source}: {name} must be a list of numbers")
         if any(v != int(v) or v < 0 for v in value):
             raise HandHistoryError(f"{source}: {name} must be whole chip amounts >= 0")
@@ -256,7 +307,7 @@ def load(path: str | Path) -> HandHistory:
     return loads(text, str(path))
 
 
-def _toml_value(value) -> str:
+def _toml_value(value: object) -> str:
     if isinstance(value, bool):
         return "true" if value else "false"
     if isinstance(value, (int, float)):
@@ -268,8 +319,9 @@ def _toml_value(value) -> str:
     raise HandHistoryError(f"cannot write {value!r} as TOML")
 
 
-def dumps(hand: Hand, reveal_mucked: bool = True,
-          known_cards: Collection[int] | None = None) -> str:
+def dumps(
+    hand: Hand, reveal_mucked: bool = True, known_cards: Collection[int] | None = None
+) -> str:
     """The hand as PHH text (``finishing_stacks`` once it is over).
 
     Hole cards are written for every seat (PHH convention) unless ``reveal_mucked`` is false:
@@ -278,7 +330,7 @@ def dumps(hand: Hand, reveal_mucked: bool = True,
     ``Hand.visible_cards``, or a hand read from a file that did not name them).
     """
 
-    def written(cards) -> str:
+    def written(cards: Sequence[int]) -> str:
         if known_cards is None or all(card in known_cards for card in cards):
             return format_cards(cards)
         return "??" * len(cards)
@@ -289,7 +341,7 @@ def dumps(hand: Hand, reveal_mucked: bool = True,
         raise HandHistoryError(f"PHH has no variant for {c.game} {c.betting}")
     n = hand.seats
     order = [(hand.button + 1 + k) % n for k in range(n)]  # PHH p1 is left of the button
-    phh = {seat: i + 1 for i, seat in enumerate(order)}
+    phh: dict[int | None, int] = {seat: i + 1 for i, seat in enumerate(order)}
     if c.ante_mode == "big-blind":
         antes = [0] * n
         if c.ante:
@@ -346,17 +398,20 @@ def seat_of_phh(hand_button: int, seats: int, player: int) -> int:
 
 # --- the ``replay`` subcommand --------------------------------------------------------------
 
-def add_replay_parser(subparsers) -> None:
+
+def add_replay_parser(subparsers: Subparsers) -> None:
     parser = subparsers.add_parser(
-        "replay", help="replay PHH hand histories through the state machine",
+        "replay",
+        help="replay PHH hand histories through the state machine",
         description="Replay each PHH file through the hand state machine and print its "
-                    "finishing stacks (one JSON object per line and file with --json).")
+        "finishing stacks (one JSON object per line and file with --json).",
+    )
     parser.add_argument("files", nargs="+", metavar="FILE.phh")
     parser.add_argument("--json", action="store_true", help="one JSON object per line")
     parser.set_defaults(run=run_replay)
 
 
-def run_replay(args) -> int:
+def run_replay(args: argparse.Namespace) -> int:
     for name in args.files:
         hand = load(name).replay()
         if args.json:

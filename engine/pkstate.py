@@ -51,9 +51,10 @@ from __future__ import annotations
 
 import datetime as dt
 import re
-from collections.abc import Collection
+from collections.abc import Collection, Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
 import yaml
 
@@ -61,8 +62,14 @@ from engine import phh
 from engine.cards import Card, parse_cards
 from engine.deck import stacked_deck
 from engine.errors import HandHistoryError, PokerError
-from engine.hand import GAMES as HOLE_CARDS
-from engine.hand import MAX_SEATS, STREETS, Hand, HandConfig
+from engine.hand import Hand
+from engine.types import GAMES as HOLE_CARDS
+from engine.types import MAX_SEATS, STREETS, HandConfig
+
+if TYPE_CHECKING:
+    import argparse
+
+    from engine.cli import Subparsers
 
 GAMES = {
     "NoLimitHoldem": ("holdem", "no-limit"),
@@ -73,8 +80,17 @@ GAMES = {
     "LimitOmaha": ("omaha", "fixed-limit"),
 }
 _GAME_OF = {rules: name for name, rules in GAMES.items()}
-_FIELDS = ("id", "datetime", "game", "button", "forced_bets", "limit_bets", "board", "players",
-           "rounds")
+_FIELDS = (
+    "id",
+    "datetime",
+    "game",
+    "button",
+    "forced_bets",
+    "limit_bets",
+    "board",
+    "players",
+    "rounds",
+)
 _REQUIRED = ("game", "button", "forced_bets", "players", "rounds")
 _SEAT_ACTION = re.compile(r"P(1[01]|[0-9])(Dealt|Check|CBR|Fold|Wins|Loses)")
 _BETTING = ("Check", "CBR", "Fold")
@@ -96,7 +112,7 @@ class Entry:
     def name(self) -> str:
         return self.kind if self.seat is None else f"P{self.seat}{self.kind}"
 
-    def to_data(self) -> str | dict:
+    def to_data(self) -> str | dict[str, Any]:
         if self.kind in ("Check", "Fold"):
             return self.name
         if self.kind in ("Dealt", "DealCommon"):
@@ -116,8 +132,8 @@ class ForcedBets:
     ante: int | None = None
     big_blind_ante: int | None = None
 
-    def to_data(self) -> dict:
-        data = {"small": self.small, "big": self.big}
+    def to_data(self) -> dict[str, Any]:
+        data: dict[str, Any] = {"small": self.small, "big": self.big}
         if self.straddles is not None:
             data["straddles"] = list(self.straddles)
         for name in ("ante", "big_blind_ante"):
@@ -132,7 +148,7 @@ class Seat:
     stack: int
     id: str | None = None
 
-    def to_data(self) -> dict:
+    def to_data(self) -> dict[str, Any]:
         data = {"id": self.id} if self.id is not None else {}
         return data | {"name": self.name, "stack": self.stack}
 
@@ -156,14 +172,17 @@ class PKState:
         return HandHistoryError(f"{self.source}: {where}: {problem}")
 
     # --- writing ------------------------------------------------------------------------
-    def to_data(self) -> dict:
-        data: dict = {}
+    def to_data(self) -> dict[str, Any]:
+        data: dict[str, Any] = {}
         if self.id is not None:
             data["id"] = self.id
         if self.datetime is not None:
             data["datetime"] = self.datetime.astimezone(dt.UTC).isoformat().replace("+00:00", "Z")
-        data |= {"game": self.game, "button": self.button,
-                 "forced_bets": self.forced_bets.to_data()}
+        data |= {
+            "game": self.game,
+            "button": self.button,
+            "forced_bets": self.forced_bets.to_data(),
+        }
         if self.limit_bets is not None:
             data["limit_bets"] = {"small": self.limit_bets[0], "big": self.limit_bets[1]}
         if self.board is not None:
@@ -173,8 +192,13 @@ class PKState:
         return data
 
     def to_yaml(self) -> str:
-        return yaml.safe_dump(self.to_data(), allow_unicode=True, sort_keys=False,
-                              default_flow_style=False, width=1 << 16)
+        return yaml.safe_dump(
+            self.to_data(),
+            allow_unicode=True,
+            sort_keys=False,
+            default_flow_style=False,
+            width=1 << 16,
+        )
 
     # --- the hand -----------------------------------------------------------------------
     def config(self) -> HandConfig:
@@ -183,23 +207,29 @@ class PKState:
         small_bet, big_bet = self.limit_bets or (None, None)
         try:
             return HandConfig(
-                game=game, betting=betting, small_blind=bets.small, big_blind=bets.big,
+                game=game,
+                betting=betting,
+                small_blind=bets.small,
+                big_blind=bets.big,
                 ante=bets.big_blind_ante or bets.ante or 0,
                 ante_mode="big-blind" if bets.big_blind_ante else "per-player",
                 straddle=bets.straddles[0] if bets.straddles else 0,
-                small_bet=small_bet, big_bet=big_bet)
+                small_bet=small_bet,
+                big_bet=big_bet,
+            )
         except PokerError as error:
             raise self._fail("forced_bets", str(error)) from None
 
-    def _entries(self):
+    def _entries(self) -> Iterator[tuple[str, int, Entry]]:
         """``(where, round index, entry)`` for every action; ``where`` names it in errors."""
         for r, round_ in enumerate(self.rounds):
             for i, entry in enumerate(round_):
                 yield f"round {r + 1} action {i + 1} ({entry})", r, entry
 
     def _board(self) -> list[Card]:
-        dealt = [c for round_ in self.rounds for e in round_ if e.kind == "DealCommon"
-                 for c in e.cards]
+        dealt = [
+            c for round_ in self.rounds for e in round_ if e.kind == "DealCommon" for c in e.cards
+        ]
         return dealt or list(self.board or ())
 
     def known_cards(self) -> set[Card]:
@@ -216,7 +246,7 @@ class PKState:
         holes: list[tuple[Card, ...] | None] = [None] * n
         for round_ in self.rounds:
             for entry in round_:
-                if entry.kind == "Dealt" and entry.cards:
+                if entry.kind == "Dealt" and entry.cards and entry.seat is not None:
                     holes[entry.seat] = entry.cards
         order = [(self.button + 1 + k) % n for k in range(n)]
         try:
@@ -224,14 +254,22 @@ class PKState:
         except PokerError as error:
             raise self._fail("dealt cards", str(error)) from None
         try:
-            hand = Hand(config, [seat.stack for seat in self.players], self.button, deck,
-                        [seat.name for seat in self.players])
+            hand = Hand(
+                config,
+                [seat.stack for seat in self.players],
+                self.button,
+                deck,
+                [seat.name for seat in self.players],
+            )
         except PokerError as error:  # the seats, stacks and button are checked on reading
             raise self._fail("forced_bets", str(error)) from None
-        posted = [(e.seat, e.amount) for e in hand.events
-                  if e.kind in ("small_blind", "big_blind", "straddle")]
+        posted = [
+            (e.seat, e.amount)
+            for e in hand.events
+            if e.kind in ("small_blind", "big_blind", "straddle")
+        ]
         first = self.rounds[0] if self.rounds else []
-        listed = [(e.seat, e.amount) for e in first[:len(posted)] if e.kind == "CBR"]
+        listed = [(e.seat, e.amount) for e in first[: len(posted)] if e.kind == "CBR"]
         skip = len(posted) if listed == posted else 0  # the blinds as posted, listed first
         results = []
         for where, r, entry in self._entries():
@@ -242,12 +280,15 @@ class PKState:
             elif entry.kind in _BETTING:
                 self._act(hand, where, r, entry)
         if len(self._board()) > len(hand.board):
-            raise self._fail("board", f"{len(self._board())} cards, but the hand deals "
-                                      f"{len(hand.board)}")
+            raise self._fail(
+                "board", f"{len(self._board())} cards, but the hand deals {len(hand.board)}"
+            )
         for where, entry in results:
             if not hand.is_over:
-                raise self._fail(where, f"a result before the hand is over (P{hand.actor} "
-                                        "is to act)")
+                raise self._fail(
+                    where, f"a result before the hand is over (P{hand.actor} is to act)"
+                )
+            assert hand.result is not None and entry.seat is not None  # over; a seat's result
             net = hand.result.net[entry.seat]
             if net != (entry.amount if entry.kind == "Wins" else -entry.amount):
                 word = "wins" if net >= 0 else "loses"
@@ -258,16 +299,25 @@ class PKState:
         if hand.is_over:
             raise self._fail(where, "the hand is already over")
         if hand.street != STREETS[r]:
-            raise self._fail(where, f"round {r + 1} is the {STREETS[r]}, but the hand is on "
-                                    f"the {hand.street} (P{hand.actor} to act)")
+            raise self._fail(
+                where,
+                f"round {r + 1} is the {STREETS[r]}, but the hand is on "
+                f"the {hand.street} (P{hand.actor} to act)",
+            )
         seat = entry.seat
+        legal = hand.legal
         try:
             if entry.kind == "Fold":
                 hand.fold(seat=seat)
             elif entry.kind == "Check":
                 hand.check(seat=seat)
-            elif hand.actor == seat and not hand.legal.check and entry.amount in (
-                    hand.bets[seat] + hand.legal.call, hand.current_bet):
+            elif (
+                seat is not None
+                and legal is not None
+                and hand.actor == seat
+                and not legal.check
+                and entry.amount in (hand.bets[seat] + legal.call, hand.current_bet)
+            ):
                 hand.call(seat=seat)
             else:
                 hand.bet_or_raise_to(entry.amount, seat=seat)
@@ -275,11 +325,12 @@ class PKState:
             raise self._fail(where, str(error)) from None
 
 
-def _pile(cards) -> str:
+def _pile(cards: Iterable[Card]) -> str:
     return " ".join(card.unicode for card in cards)
 
 
 # --- reading ------------------------------------------------------------------------------
+
 
 def loads(text: str, source: str = "<pkstate>") -> PKState:
     """Read one pkstate document; ``HandHistoryError`` names the field that is wrong."""
@@ -288,8 +339,9 @@ def loads(text: str, source: str = "<pkstate>") -> PKState:
     except yaml.YAMLError as error:
         mark = getattr(error, "problem_mark", None)
         where = f" at line {mark.line + 1}, column {mark.column + 1}" if mark else ""
-        raise HandHistoryError(f"{source}: not valid YAML{where}: "
-                               f"{getattr(error, 'problem', None) or error}") from None
+        raise HandHistoryError(
+            f"{source}: not valid YAML{where}: {getattr(error, 'problem', None) or error}"
+        ) from None
     return _Reader(source).state(data)
 
 
@@ -312,7 +364,9 @@ class _Reader:
     def fail(self, where: str, problem: str) -> HandHistoryError:
         return HandHistoryError(f"{self.source}: {where}: {problem}")
 
-    def mapping(self, value, where: str, fields: tuple, required: tuple) -> dict:
+    def mapping(
+        self, value: object, where: str, fields: tuple[str, ...], required: tuple[str, ...]
+    ) -> dict[str, Any]:
         if not isinstance(value, dict):
             raise self.fail(where, f"must be a mapping of {', '.join(fields)}")
         for key in value:
@@ -323,18 +377,17 @@ class _Reader:
                 raise self.fail(where, f"missing field {key!r}")
         return value
 
-    def whole(self, value, where: str, minimum: int = 0) -> int:
+    def whole(self, value: object, where: str, minimum: int = 0) -> int:
         if isinstance(value, bool) or not isinstance(value, int) or value < minimum:
-            raise self.fail(where, f"must be a whole number of at least {minimum}, "
-                                   f"not {value!r}")
+            raise self.fail(where, f"must be a whole number of at least {minimum}, not {value!r}")
         return value
 
-    def text(self, value, where: str) -> str:
+    def text(self, value: object, where: str) -> str:
         if not isinstance(value, str):
             raise self.fail(where, f"must be text, not {value!r} (quote it)")
         return value
 
-    def cards(self, value, where: str, count: tuple[int, ...] | None) -> tuple[Card, ...]:
+    def cards(self, value: object, where: str, count: tuple[int, ...] | None) -> tuple[Card, ...]:
         try:
             cards = tuple(parse_cards(self.text(value, where)))
         except PokerError as error:
@@ -343,10 +396,11 @@ class _Reader:
             raise self.fail(where, f"{len(cards)} cards, not {' or '.join(map(str, count))}")
         return cards
 
-    def state(self, data) -> PKState:
+    def state(self, data: object) -> PKState:
         if not isinstance(data, dict):
-            raise HandHistoryError(f"{self.source}: not a pkstate hand: a mapping of "
-                                   f"{', '.join(_REQUIRED)} is needed")
+            raise HandHistoryError(
+                f"{self.source}: not a pkstate hand: a mapping of {', '.join(_REQUIRED)} is needed"
+            )
         for key in data:
             if key not in _FIELDS:
                 raise self.fail(f"field {key!r}", f"unknown (fields: {', '.join(_FIELDS)})")
@@ -365,19 +419,25 @@ class _Reader:
             board = self.cards(data["board"], "board", (0, 3, 4, 5))
         hole_count = HOLE_CARDS[GAMES[game][0]]
         state = PKState(
-            game=game, button=button, forced_bets=self.forced_bets(data["forced_bets"]),
-            players=players, rounds=self.rounds(data["rounds"], len(players), hole_count),
+            game=game,
+            button=button,
+            forced_bets=self.forced_bets(data["forced_bets"]),
+            players=players,
+            rounds=self.rounds(data["rounds"], len(players), hole_count),
             id=None if data.get("id") is None else self.text(data["id"], "id"),
             datetime=self.datetime(data.get("datetime")),
-            board=board, limit_bets=self.limit_bets(data.get("limit_bets")),
-            source=self.source)
-        dealt = [c for round_ in state.rounds for e in round_ if e.kind == "DealCommon"
-                 for c in e.cards]
+            board=board,
+            limit_bets=self.limit_bets(data.get("limit_bets")),
+            source=self.source,
+        )
+        dealt = [
+            c for round_ in state.rounds for e in round_ if e.kind == "DealCommon" for c in e.cards
+        ]
         if board is not None and dealt and list(board) != dealt:
             raise self.fail("board", f"{_pile(board)}, but the rounds deal {_pile(dealt)}")
         return state
 
-    def players(self, value, game: str) -> list[Seat]:
+    def players(self, value: object, game: str) -> list[Seat]:
         most = MAX_SEATS[game]
         if not isinstance(value, list) or not 2 <= len(value) <= most:
             raise self.fail("players", f"must list 2 to {most} players")
@@ -385,41 +445,49 @@ class _Reader:
         for i, player in enumerate(value):
             where = f"players[{i}]"
             player = self.mapping(player, where, ("id", "name", "stack"), ("name", "stack"))
-            seats.append(Seat(
-                name=self.text(player["name"], f"{where}.name"),
-                stack=self.whole(player["stack"], f"{where}.stack", 1),
-                id=None if player.get("id") is None else self.text(player["id"], f"{where}.id")))
+            seats.append(
+                Seat(
+                    name=self.text(player["name"], f"{where}.name"),
+                    stack=self.whole(player["stack"], f"{where}.stack", 1),
+                    id=None if player.get("id") is None else self.text(player["id"], f"{where}.id"),
+                )
+            )
         return seats
 
-    def forced_bets(self, value) -> ForcedBets:
+    def forced_bets(self, value: object) -> ForcedBets:
         fields = ("small", "big", "straddles", "ante", "big_blind_ante")
-        value = self.mapping(value, "forced_bets", fields, ("small", "big"))
-        straddles = value.get("straddles")
+        bets_data = self.mapping(value, "forced_bets", fields, ("small", "big"))
+        straddles = bets_data.get("straddles")
         if straddles is not None:
             if not isinstance(straddles, list) or len(straddles) > 1:
                 raise self.fail("forced_bets.straddles", "a list of at most one straddle")
             straddles = tuple(self.whole(s, "forced_bets.straddles", 1) for s in straddles)
 
-        def optional(name):
-            amount = value.get(name)
+        def optional(name: str) -> int | None:
+            amount = bets_data.get(name)
             return None if amount is None else self.whole(amount, f"forced_bets.{name}")
 
         bets = ForcedBets(
-            small=self.whole(value["small"], "forced_bets.small"),
-            big=self.whole(value["big"], "forced_bets.big", 1),
-            straddles=straddles, ante=optional("ante"), big_blind_ante=optional("big_blind_ante"))
+            small=self.whole(bets_data["small"], "forced_bets.small"),
+            big=self.whole(bets_data["big"], "forced_bets.big", 1),
+            straddles=straddles,
+            ante=optional("ante"),
+            big_blind_ante=optional("big_blind_ante"),
+        )
         if bets.ante and bets.big_blind_ante:
             raise self.fail("forced_bets", "an ante for everyone or a big-blind ante, not both")
         return bets
 
-    def limit_bets(self, value) -> tuple[int, int] | None:
+    def limit_bets(self, value: object) -> tuple[int, int] | None:
         if value is None:
             return None
-        value = self.mapping(value, "limit_bets", ("small", "big"), ("small", "big"))
-        return (self.whole(value["small"], "limit_bets.small", 1),
-                self.whole(value["big"], "limit_bets.big", 1))
+        bets = self.mapping(value, "limit_bets", ("small", "big"), ("small", "big"))
+        return (
+            self.whole(bets["small"], "limit_bets.small", 1),
+            self.whole(bets["big"], "limit_bets.big", 1),
+        )
 
-    def datetime(self, value) -> dt.datetime | None:
+    def datetime(self, value: object) -> dt.datetime | None:
         if value is None:
             return None
         if isinstance(value, str):
@@ -428,11 +496,14 @@ class _Reader:
             except ValueError:
                 raise self.fail("datetime", f"not an RFC 3339 date and time: {value!r}") from None
         if not isinstance(value, dt.datetime) or value.tzinfo is None:
-            raise self.fail("datetime", f"must be a date and time with its time zone, like "
-                                        f"2024-05-01T20:15:00Z, not {value!r}")
+            raise self.fail(
+                "datetime",
+                f"must be a date and time with its time zone, like "
+                f"2024-05-01T20:15:00Z, not {value!r}",
+            )
         return value
 
-    def rounds(self, value, seats: int, hole_count: int) -> list[list[Entry]]:
+    def rounds(self, value: object, seats: int, hole_count: int) -> list[list[Entry]]:
         if not isinstance(value, list) or len(value) > 4:
             raise self.fail("rounds", "must be a list of at most 4 rounds (one per street)")
         rounds: list[list[Entry]] = []
@@ -440,13 +511,14 @@ class _Reader:
         for r, round_ in enumerate(value):
             if not isinstance(round_, list):
                 raise self.fail(f"round {r + 1}", "must be a list of actions")
-            entries = []
+            entries: list[Entry] = []
             for i, item in enumerate(round_):
                 where = f"round {r + 1} action {i + 1}"
                 entry = self.entry(item, where, seats, hole_count)
                 where += f" ({entry})"
-                if entry.kind == "Dealt" and (r != 0 or any(
-                        e.kind == "Dealt" and e.seat == entry.seat for e in entries)):
+                if entry.kind == "Dealt" and (
+                    r != 0 or any(e.kind == "Dealt" and e.seat == entry.seat for e in entries)
+                ):
                     raise self.fail(where, "hole cards are dealt once, in the first round")
                 if entry.kind == "DealCommon":
                     if r == 0 or i != 0:
@@ -454,8 +526,10 @@ class _Reader:
                     if any(not prior or prior[0].kind != "DealCommon" for prior in rounds[1:]):
                         raise self.fail(where, "an earlier street's cards are not given")
                     if len(entry.cards) != _STREET_CARDS[r]:
-                        raise self.fail(where, f"the {STREETS[r]} is {_STREET_CARDS[r]} "
-                                               f"card{'s' if r == 1 else ''}")
+                        raise self.fail(
+                            where,
+                            f"the {STREETS[r]} is {_STREET_CARDS[r]} card{'s' if r == 1 else ''}",
+                        )
                 if entry.kind in _RESULTS:
                     results = results or where
                 elif results is not None:
@@ -464,20 +538,26 @@ class _Reader:
             rounds.append(entries)
         return rounds
 
-    def entry(self, item, where: str, seats: int, hole_count: int) -> Entry:
+    def entry(self, item: object, where: str, seats: int, hole_count: int) -> Entry:
         if isinstance(item, dict) and len(item) == 1:
-            (name, value), = item.items()
+            ((name, value),) = item.items()
         elif isinstance(item, str):
             name, value = item, None
         else:
-            raise self.fail(where, f"an action is a name (P0Check) or one name and its value "
-                                   f"(P0CBR: 200), not {item!r}")
+            raise self.fail(
+                where,
+                f"an action is a name (P0Check) or one name and its value "
+                f"(P0CBR: 200), not {item!r}",
+            )
         if name == "DealCommon":
             return Entry("DealCommon", cards=self.cards(value, f"{where} (DealCommon)", None))
         match = _SEAT_ACTION.fullmatch(name) if isinstance(name, str) else None
         if match is None:
-            raise self.fail(where, f"not a pkstate action: {name!r} (P0..P11 with Dealt, "
-                                   "Check, CBR, Fold, Wins or Loses, or DealCommon)")
+            raise self.fail(
+                where,
+                f"not a pkstate action: {name!r} (P0..P11 with Dealt, "
+                "Check, CBR, Fold, Wins or Loses, or DealCommon)",
+            )
         seat, kind = int(match[1]), match[2]
         where = f"{where} ({name})"
         if seat >= seats:
@@ -495,13 +575,19 @@ class _Reader:
 
 # --- writing any hand -----------------------------------------------------------------------
 
-def from_hand(hand: Hand, *, known_cards: Collection[int] | None = None, id: str | None = None,
-              datetime: dt.datetime | None = None) -> PKState:
+
+def from_hand(
+    hand: Hand,
+    *,
+    known_cards: Collection[int] | None = None,
+    id: str | None = None,
+    datetime: dt.datetime | None = None,
+) -> PKState:
     """The hand as a pkstate document. With ``known_cards`` (``Hand.visible_cards(seat)`` for
     a viewer, or the cards a file named), hole cards and streets not all among them are left
     out (a street's cards, and every later street's, as the board is dealt in order)."""
 
-    def known(cards) -> bool:
+    def known(cards: Iterable[int]) -> bool:
         return known_cards is None or all(card in known_cards for card in cards)
 
     c = hand.config
@@ -518,35 +604,51 @@ def from_hand(hand: Hand, *, known_cards: Collection[int] | None = None, id: str
             rounds[-1].append(Entry(k.title(), e.seat))
         elif k in ("call", "bet", "raise"):
             rounds[-1].append(Entry("CBR", e.seat, amount=e.amount))
-    if hand.is_over:
+    if hand.result is not None:  # the hand is over
         for seat, net in enumerate(hand.result.net):
             if not hand.folded[seat]:
                 rounds[-1].append(Entry("Wins" if net >= 0 else "Loses", seat, amount=abs(net)))
     big_blind_ante = c.ante_mode == "big-blind" and c.ante > 0
     limits = (c.fixed_small_bet, c.fixed_big_bet)
     return PKState(
-        game=_GAME_OF[(c.game, c.betting)], button=hand.button,
+        game=_GAME_OF[(c.game, c.betting)],
+        button=hand.button,
         forced_bets=ForcedBets(
-            small=c.small_blind, big=c.big_blind,
+            small=c.small_blind,
+            big=c.big_blind,
             straddles=(c.straddle,) if c.straddle else None,
             ante=c.ante if c.ante and not big_blind_ante else None,
-            big_blind_ante=c.ante if big_blind_ante else None),
-        players=[Seat(name, stack) for name, stack in zip(hand.players, hand.starting_stacks)],
-        rounds=rounds, id=id, datetime=datetime,
+            big_blind_ante=c.ante if big_blind_ante else None,
+        ),
+        players=[
+            Seat(name, stack)
+            for name, stack in zip(hand.players, hand.starting_stacks, strict=True)
+        ],
+        rounds=rounds,
+        id=id,
+        datetime=datetime,
         board=tuple(hand.board) if hand.board and board_known else None,
-        limit_bets=limits if c.betting == "fixed-limit" and limits != (
-            c.big_blind, 2 * c.big_blind) else None)
+        limit_bets=limits
+        if c.betting == "fixed-limit" and limits != (c.big_blind, 2 * c.big_blind)
+        else None,
+    )
 
 
-def dumps(hand: Hand, *, known_cards: Collection[int] | None = None, id: str | None = None,
-          datetime: dt.datetime | None = None) -> str:
+def dumps(
+    hand: Hand,
+    *,
+    known_cards: Collection[int] | None = None,
+    id: str | None = None,
+    datetime: dt.datetime | None = None,
+) -> str:
     """The hand as pkstate YAML text (see ``from_hand``)."""
     return from_hand(hand, known_cards=known_cards, id=id, datetime=datetime).to_yaml()
 
 
 # --- the ``convert`` subcommand -------------------------------------------------------------
 
-def read_hand(path: str | Path) -> tuple[Hand, set[int], PKState | None]:
+
+def read_hand(path: str | Path) -> tuple[Hand, Collection[int], PKState | None]:
     """A ``.phh``, ``.yaml`` or ``.yml`` file's hand, the cards it names, and its pkstate
     document when it is one."""
     suffix = Path(path).suffix.lower()
@@ -556,28 +658,32 @@ def read_hand(path: str | Path) -> tuple[Hand, set[int], PKState | None]:
     if suffix in (".yaml", ".yml"):
         state = load(path)
         return state.replay(), state.known_cards(), state
-    raise HandHistoryError(f"{path}: cannot tell the format from the name: use .phh, .yaml "
-                           "or .yml")
+    raise HandHistoryError(f"{path}: cannot tell the format from the name: use .phh, .yaml or .yml")
 
 
-def add_convert_parser(subparsers) -> None:
+def add_convert_parser(subparsers: Subparsers) -> None:
     parser = subparsers.add_parser(
-        "convert", help="convert a hand between PHH and pkstate YAML",
+        "convert",
+        help="convert a hand between PHH and pkstate YAML",
         description="Read a hand (FILE.phh, or pkstate FILE.yaml/.yml), replay it through the "
-                    "state machine and print it as --to says. Cards the file does not name "
-                    "stay unknown.")
+        "state machine and print it as --to says. Cards the file does not name "
+        "stay unknown.",
+    )
     parser.add_argument("file", metavar="FILE")
-    parser.add_argument("--to", required=True, choices=("yaml", "phh"),
-                        help="the format to print")
+    parser.add_argument("--to", required=True, choices=("yaml", "phh"), help="the format to print")
     parser.set_defaults(run=run_convert)
 
 
-def run_convert(args) -> int:
+def run_convert(args: argparse.Namespace) -> int:
     hand, known, state = read_hand(args.file)
     if args.to == "phh":
         text = phh.dumps(hand, known_cards=known)
     else:
-        text = dumps(hand, known_cards=known, id=state and state.id,
-                     datetime=state and state.datetime)
+        text = dumps(
+            hand,
+            known_cards=known,
+            id=state.id if state else None,
+            datetime=state.datetime if state else None,
+        )
     print(text, end="", flush=True)
     return 0

@@ -14,7 +14,7 @@ machine, the tests and the site can all use it without a ``Hand``.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 
 class Pot(NamedTuple):
@@ -23,7 +23,7 @@ class Pot(NamedTuple):
     amount: int
     eligible: tuple[int, ...]
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[str, Any]:
         return {"amount": self.amount, "eligible": list(self.eligible)}
 
 
@@ -36,7 +36,7 @@ def build_pots(contributions: Sequence[int], live: Sequence[bool], dead: int = 0
     go into the last pot. ``dead`` chips (a big-blind ante, not part of anyone's
     contribution) go into the main pot, which every live seat can win.
     """
-    levels = sorted({c for c, alive in zip(contributions, live) if alive and c > 0})
+    levels = sorted({c for c, alive in zip(contributions, live, strict=True) if alive and c > 0})
     pots: list[Pot] = []
     previous = 0
     for level in levels:
@@ -94,7 +94,7 @@ def split_pot(amount: int, winners: Sequence[int], button: int, seats: int) -> l
     """
     count = len(winners)
     share, odd = divmod(amount, count)
-    shares = {w: share for w in winners}
+    shares = dict.fromkeys(winners, share)
     if odd:
         for w in sorted(winners, key=lambda w: (w - button - 1) % seats)[:odd]:
             shares[w] += 1

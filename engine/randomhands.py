@@ -9,9 +9,11 @@ inputs as a ``HandSpec``: replaying the spec gives the same hand.
 from __future__ import annotations
 
 import random
+from collections.abc import Sequence
 from dataclasses import dataclass
 
-from engine.hand import Action, Hand, HandConfig
+from engine.hand import Hand
+from engine.types import Action, ActionKind, EventKind, HandConfig
 
 _STAKES = ((1, 2), (5, 10), (2, 5), (25, 50), (3, 6), (10, 25))
 # Broadway on the board: with five different... two suits at most repeat, so no flush.
@@ -28,14 +30,20 @@ class HandSpec:
     button: int
     deck: tuple[int, ...]
     actions: tuple[Action, ...]
-    ops: tuple[tuple, ...]
+    ops: tuple[tuple[str, int] | tuple[str], ...]
 
     def replay(self) -> Hand:
         return Hand.replay(self.config, self.stacks, self.button, self.deck, self.actions)
 
 
-def random_config(rng: random.Random, players: int, bettings=("no-limit",),
-                  games=("holdem",), antes: bool = True, straddles: bool = False) -> HandConfig:
+def random_config(
+    rng: random.Random,
+    players: int,
+    bettings: Sequence[str] = ("no-limit",),
+    games: Sequence[str] = ("holdem",),
+    antes: bool = True,
+    straddles: bool = False,
+) -> HandConfig:
     sb, bb = rng.choice(_STAKES)
     betting = rng.choice(bettings)
     game = rng.choice(games)
@@ -44,8 +52,15 @@ def random_config(rng: random.Random, players: int, bettings=("no-limit",),
         ante = rng.choice((1, bb // 2 or 1, bb))
         mode = rng.choice(("per-player", "big-blind"))
     straddle = 2 * bb if straddles and players >= 3 and rng.random() < 0.2 else 0
-    return HandConfig(game=game, betting=betting, small_blind=sb, big_blind=bb, ante=ante,
-                      ante_mode=mode, straddle=straddle)
+    return HandConfig(
+        game=game,
+        betting=betting,
+        small_blind=sb,
+        big_blind=bb,
+        ante=ante,
+        ante_mode=mode,
+        straddle=straddle,
+    )
 
 
 def random_stacks(rng: random.Random, players: int, big_blind: int) -> list[int]:
@@ -66,8 +81,8 @@ def random_deck(rng: random.Random, players: int, hole_count: int, rig_split: bo
     rng.shuffle(deck)
     if rig_split:
         rest = [c for c in deck if c not in _BROADWAY]
-        head = rest[:players * hole_count]
-        tail = rest[players * hole_count:]
+        head = rest[: players * hole_count]
+        tail = rest[players * hole_count :]
         board = list(_BROADWAY)
         rng.shuffle(board)
         # burn, flop, burn, turn, burn, river
@@ -76,43 +91,52 @@ def random_deck(rng: random.Random, players: int, hole_count: int, rig_split: bo
 
 
 def random_action(hand: Hand, rng: random.Random) -> Action:
-    legal = hand.legal
+    legal, actor = hand.legal, hand.actor
+    if legal is None or actor is None:
+        raise ValueError("the hand is over: no action to choose")
     roll = rng.random()
-    if legal.min_raise_to is not None and roll < 0.3:
-        lo, hi = legal.min_raise_to, legal.max_raise_to
+    lo, hi = legal.min_raise_to, legal.max_raise_to
+    if lo is not None and hi is not None and roll < 0.3:
         pick = rng.random()
         if pick < 0.35:
-            return Action("raise", lo)
+            return Action(ActionKind.RAISE, lo)
         if pick < 0.6:
-            stack_all = hand.bets[hand.actor] + hand.stacks[hand.actor]
-            return Action("all_in") if hi == stack_all else Action("raise", hi)
-        return Action("raise", rng.randint(lo, hi))
+            stack_all = hand.bets[actor] + hand.stacks[actor]
+            return Action(ActionKind.ALL_IN) if hi == stack_all else Action(ActionKind.RAISE, hi)
+        return Action(ActionKind.RAISE, rng.randint(lo, hi))
     if legal.fold and roll < 0.45:
-        return Action("fold")
+        return Action(ActionKind.FOLD)
     if legal.check:
-        return Action("check")
+        return Action(ActionKind.CHECK)
     if rng.random() < 0.1:
-        return Action("all_in") if legal.call == hand.stacks[hand.actor] else Action("call")
-    return Action("call")
+        all_in = legal.call == hand.stacks[actor]
+        return Action(ActionKind.ALL_IN if all_in else ActionKind.CALL)
+    return Action(ActionKind.CALL)
 
 
-def random_hand(rng: random.Random, min_players: int = 2, max_players: int = 9,
-                bettings=("no-limit",), games=("holdem",), antes: bool = True,
-                straddles: bool = False) -> HandSpec:
+def random_hand(
+    rng: random.Random,
+    min_players: int = 2,
+    max_players: int = 9,
+    bettings: Sequence[str] = ("no-limit",),
+    games: Sequence[str] = ("holdem",),
+    antes: bool = True,
+    straddles: bool = False,
+) -> HandSpec:
     players = rng.randint(min_players, max_players)
     config = random_config(rng, players, bettings, games, antes, straddles)
     stacks = random_stacks(rng, players, config.big_blind)
     button = rng.randrange(players)
     deck = random_deck(rng, players, config.hole_count, rng.random() < 0.2)
     hand = Hand(config, stacks, button, deck)
-    ops = []
+    ops: list[tuple[str, int] | tuple[str]] = []
     while not hand.is_over:
         action = random_action(hand, rng)
         events = hand.act(action)
         first = events[0]
-        if first.kind in ("bet", "raise"):
+        if first.kind is EventKind.BET or first.kind is EventKind.RAISE:
             ops.append(("cbr", first.amount))
-        elif first.kind == "fold":
+        elif first.kind is EventKind.FOLD:
             ops.append(("f",))
         else:
             ops.append(("cc",))

@@ -77,11 +77,13 @@ class EventKind(_Kind):
 
 
 #: The events that are a player's decision.
-DECISIONS = frozenset({EventKind.FOLD, EventKind.CHECK, EventKind.CALL, EventKind.BET,
-                       EventKind.RAISE})
+DECISIONS = frozenset(
+    {EventKind.FOLD, EventKind.CHECK, EventKind.CALL, EventKind.BET, EventKind.RAISE}
+)
 #: The forced bets, posted before the deal.
-FORCED_BETS = frozenset({EventKind.ANTE, EventKind.SMALL_BLIND, EventKind.BIG_BLIND,
-                         EventKind.STRADDLE})
+FORCED_BETS = frozenset(
+    {EventKind.ANTE, EventKind.SMALL_BLIND, EventKind.BIG_BLIND, EventKind.STRADDLE}
+)
 
 
 def check_straddle(big_blind: int, straddle: int) -> None:
@@ -94,8 +96,9 @@ def check_straddle(big_blind: int, straddle: int) -> None:
     engine.errors.PokerError: a straddle is at least twice the big blind (4), got 3
     """
     if straddle and straddle < 2 * big_blind:
-        raise PokerError(f"a straddle is at least twice the big blind ({2 * big_blind}), "
-                         f"got {straddle}")
+        raise PokerError(
+            f"a straddle is at least twice the big blind ({2 * big_blind}), got {straddle}"
+        )
 
 
 @dataclass(frozen=True, slots=True)
@@ -122,7 +125,8 @@ class HandConfig:
             raise PokerError(f"unknown betting {self.betting!r} (one of {', '.join(BETTINGS)})")
         if self.ante_mode not in ANTE_MODES:
             raise PokerError(
-                f"unknown ante_mode {self.ante_mode!r} (one of {', '.join(ANTE_MODES)})")
+                f"unknown ante_mode {self.ante_mode!r} (one of {', '.join(ANTE_MODES)})"
+            )
         for name in ("small_blind", "big_blind", "ante", "straddle"):
             value = getattr(self, name)
             if not is_whole(value) or value < 0:
@@ -154,9 +158,17 @@ class HandConfig:
         return self.big_bet if self.big_bet is not None else 2 * self.fixed_small_bet
 
     def to_dict(self) -> dict[str, Any]:
-        return {"game": self.game, "betting": self.betting, "small_blind": self.small_blind,
-                "big_blind": self.big_blind, "ante": self.ante, "ante_mode": self.ante_mode,
-                "straddle": self.straddle, "small_bet": self.small_bet, "big_bet": self.big_bet}
+        return {
+            "game": self.game,
+            "betting": self.betting,
+            "small_blind": self.small_blind,
+            "big_blind": self.big_blind,
+            "ante": self.ante,
+            "ante_mode": self.ante_mode,
+            "straddle": self.straddle,
+            "small_bet": self.small_bet,
+            "big_bet": self.big_bet,
+        }
 
     @classmethod
     def from_dict(cls, data: Mapping[str, Any] | HandConfig) -> HandConfig:
@@ -171,7 +183,7 @@ class HandConfig:
 def action_kind(value: object) -> ActionKind:
     """The ``ActionKind`` named ``value`` (``"fold"`` ...); a ``PokerError`` otherwise."""
     try:
-        return ActionKind(value)
+        return ActionKind(value)  # type: ignore[arg-type]  # any value: a ValueError if none
     except ValueError:
         raise PokerError(f"unknown action {value!r} (one of {', '.join(ActionKind)})") from None
 
@@ -207,8 +219,10 @@ class Action:
         parts = text.split()
         if len(parts) == 2 and parts[0] in ("raise", "bet"):
             if not (parts[1].isascii() and parts[1].isdigit()):  # not "²", "٣" or "-5"
-                raise PokerError(f"not an action: {text!r} (a raise is to a whole number "
-                                 "of chips, e.g. raise 120)")
+                raise PokerError(
+                    f"not an action: {text!r} (a raise is to a whole number "
+                    "of chips, e.g. raise 120)"
+                )
             return cls(ActionKind.RAISE, int(parts[1]))
         if len(parts) == 1:
             kind = parts[0].replace("-", "_")
@@ -249,13 +263,19 @@ class Legal:
     max_raise_to: int | None
 
     def to_dict(self) -> dict[str, Any]:
-        return {"fold": self.fold, "check": self.check, "call": self.call,
-                "min_raise_to": self.min_raise_to, "max_raise_to": self.max_raise_to}
+        return {
+            "fold": self.fold,
+            "check": self.check,
+            "call": self.call,
+            "min_raise_to": self.min_raise_to,
+            "max_raise_to": self.max_raise_to,
+        }
 
     @classmethod
     def from_dict(cls, data: Mapping[str, Any]) -> Legal:
-        return cls(data["fold"], data["check"], data["call"], data["min_raise_to"],
-                   data["max_raise_to"])
+        return cls(
+            data["fold"], data["check"], data["call"], data["min_raise_to"], data["max_raise_to"]
+        )
 
 
 @dataclass(frozen=True, init=False)
@@ -275,8 +295,14 @@ class Event:
     cards: tuple[Card, ...] = ()
     text: str = ""
 
-    def __init__(self, kind: EventKind, seat: int | None = None, amount: int = 0,
-                 cards: tuple[Card, ...] = (), text: str = "") -> None:
+    def __init__(
+        self,
+        kind: EventKind,
+        seat: int | None = None,
+        amount: int = 0,
+        cards: tuple[Card, ...] = (),
+        text: str = "",
+    ) -> None:
         # Frozen, but filled in straight: a hand makes about 30 events and the frozen
         # dataclass's own __init__ (one object.__setattr__ per field) cost 10% of a replay.
         fields = self.__dict__
@@ -314,8 +340,13 @@ class Event:
         return self.line
 
     def to_dict(self) -> dict[str, Any]:
-        return {"kind": str(self.kind), "seat": self.seat, "amount": self.amount,
-                "cards": [str(c) for c in self.cards], "text": self.text}
+        return {
+            "kind": str(self.kind),
+            "seat": self.seat,
+            "amount": self.amount,
+            "cards": [str(c) for c in self.cards],
+            "text": self.text,
+        }
 
 
 @dataclass(frozen=True, slots=True)
@@ -329,13 +360,23 @@ class Award:
     description: str
 
     def to_dict(self) -> dict[str, Any]:
-        return {"pot": self.pot, "amount": self.amount, "winners": list(self.winners),
-                "amounts": list(self.amounts), "description": self.description}
+        return {
+            "pot": self.pot,
+            "amount": self.amount,
+            "winners": list(self.winners),
+            "amounts": list(self.amounts),
+            "description": self.description,
+        }
 
     @classmethod
     def from_dict(cls, data: Mapping[str, Any]) -> Award:
-        return cls(data["pot"], data["amount"], tuple(data["winners"]), tuple(data["amounts"]),
-                   data["description"])
+        return cls(
+            data["pot"],
+            data["amount"],
+            tuple(data["winners"]),
+            tuple(data["amounts"]),
+            data["description"],
+        )
 
 
 @dataclass(frozen=True, slots=True)
@@ -348,15 +389,25 @@ class Result:
     shown: Mapping[int, tuple[tuple[Card, ...], str]]
 
     def to_dict(self) -> dict[str, Any]:
-        return {"net": list(self.net), "awards": [a.to_dict() for a in self.awards],
-                "shown": {str(s): {"cards": [str(c) for c in cards], "description": d}
-                          for s, (cards, d) in self.shown.items()}}
+        return {
+            "net": list(self.net),
+            "awards": [a.to_dict() for a in self.awards],
+            "shown": {
+                str(s): {"cards": [str(c) for c in cards], "description": d}
+                for s, (cards, d) in self.shown.items()
+            },
+        }
 
     @classmethod
     def from_dict(cls, data: Mapping[str, Any]) -> Result:
-        return cls(tuple(data["net"]), tuple(Award.from_dict(a) for a in data["awards"]),
-                   {int(s): (tuple(Card.parse(c) for c in v["cards"]), v["description"])
-                    for s, v in data["shown"].items()})
+        return cls(
+            tuple(data["net"]),
+            tuple(Award.from_dict(a) for a in data["awards"]),
+            {
+                int(s): (tuple(Card.parse(c) for c in v["cards"]), v["description"])
+                for s, v in data["shown"].items()
+            },
+        )
 
 
 def _card_text(card: Card | None) -> str | None:
@@ -387,18 +438,39 @@ class SeatView:
     is_straddle: bool
 
     def to_dict(self) -> dict[str, Any]:
-        return {"seat": self.seat, "name": self.name, "stack": self.stack, "bet": self.bet,
-                "committed": self.committed, "folded": self.folded, "all_in": self.all_in,
-                "cards": [_card_text(c) for c in self.cards], "shown": self.shown,
-                "is_button": self.is_button, "is_small_blind": self.is_small_blind,
-                "is_big_blind": self.is_big_blind, "is_straddle": self.is_straddle}
+        return {
+            "seat": self.seat,
+            "name": self.name,
+            "stack": self.stack,
+            "bet": self.bet,
+            "committed": self.committed,
+            "folded": self.folded,
+            "all_in": self.all_in,
+            "cards": [_card_text(c) for c in self.cards],
+            "shown": self.shown,
+            "is_button": self.is_button,
+            "is_small_blind": self.is_small_blind,
+            "is_big_blind": self.is_big_blind,
+            "is_straddle": self.is_straddle,
+        }
 
     @classmethod
     def from_dict(cls, data: Mapping[str, Any]) -> SeatView:
-        return cls(data["seat"], data["name"], data["stack"], data["bet"], data["committed"],
-                   data["folded"], data["all_in"], tuple(_card_of(c) for c in data["cards"]),
-                   data["shown"], data["is_button"], data["is_small_blind"],
-                   data["is_big_blind"], data["is_straddle"])
+        return cls(
+            data["seat"],
+            data["name"],
+            data["stack"],
+            data["bet"],
+            data["committed"],
+            data["folded"],
+            data["all_in"],
+            tuple(_card_of(c) for c in data["cards"]),
+            data["shown"],
+            data["is_button"],
+            data["is_small_blind"],
+            data["is_big_blind"],
+            data["is_straddle"],
+        )
 
 
 @dataclass(frozen=True, slots=True)
@@ -453,12 +525,17 @@ class View:
         events (``events`` is empty: the log is text for people, never read back)."""
         legal, result = data["legal"], data["result"]
         return cls(
-            viewer=data["viewer"], config=HandConfig.from_dict(data["config"]),
-            street=data["street"], button=data["button"],
+            viewer=data["viewer"],
+            config=HandConfig.from_dict(data["config"]),
+            street=data["street"],
+            button=data["button"],
             seats=tuple(SeatView.from_dict(s) for s in data["seats"]),
             board=tuple(Card.parse(c) for c in data["board"]),
             pots=tuple(Pot(p["amount"], tuple(p["eligible"])) for p in data["pots"]),
-            total_pot=data["total_pot"], current_bet=data["current_bet"], actor=data["actor"],
-            legal=Legal.from_dict(legal) if legal is not None else None, events=(),
+            total_pot=data["total_pot"],
+            current_bet=data["current_bet"],
+            actor=data["actor"],
+            legal=Legal.from_dict(legal) if legal is not None else None,
+            events=(),
             result=Result.from_dict(result) if result is not None else None,
         )

@@ -14,7 +14,14 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from engine.evaluate.single import (
-    MAX_RANK, HandClass, HandRank, LowRank, best_hands, evaluate, evaluate_low, evaluate_omaha,
+    MAX_RANK,
+    HandClass,
+    HandRank,
+    LowRank,
+    best_hands,
+    evaluate,
+    evaluate_low,
+    evaluate_omaha,
     hand_class_counts,
 )
 
@@ -22,8 +29,16 @@ if TYPE_CHECKING:
     from engine.evaluate.batch import evaluate_batch
 
 __all__ = [
-    "MAX_RANK", "HandClass", "HandRank", "LowRank", "best_hands", "evaluate", "evaluate_batch",
-    "evaluate_low", "evaluate_omaha", "hand_class_counts",
+    "MAX_RANK",
+    "HandClass",
+    "HandRank",
+    "LowRank",
+    "best_hands",
+    "evaluate",
+    "evaluate_batch",
+    "evaluate_low",
+    "evaluate_omaha",
+    "hand_class_counts",
 ]
 
 

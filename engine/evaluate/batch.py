@@ -12,10 +12,12 @@ enumeration of boards) and ``hand_values`` (one hand's values against many board
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from functools import cache
 from math import comb
 
 import numpy as np
+import numpy.typing as npt
 
 from engine.errors import CardError
 from engine.evaluate import tables
@@ -58,18 +60,20 @@ def _flush_values(cards: np.ndarray, key: np.ndarray) -> np.ndarray:
     return FLUSH[mask]
 
 
-def evaluate_batch(cards) -> np.ndarray:
+def evaluate_batch(cards: npt.ArrayLike) -> npt.NDArray[np.uint16]:
     """Values of ``n`` hands of 5, 6 or 7 cards given as an ``(n, k)`` integer array."""
     cards = np.asarray(cards)
     if cards.ndim != 2 or cards.shape[1] not in (5, 6, 7) or cards.dtype.kind not in "iu":
-        raise CardError(f"evaluate_batch needs an (n, 5..7) integer array, got shape "
-                        f"{cards.shape} of {cards.dtype}")
+        raise CardError(
+            f"evaluate_batch needs an (n, 5..7) integer array, got shape "
+            f"{cards.shape} of {cards.dtype}"
+        )
     if cards.size and (cards.min() < 0 or cards.max() > 51):
         raise CardError("evaluate_batch: card numbers must be 0..51")
     table = rank_table(cards.shape[1])
     out = np.empty(len(cards), dtype=np.uint16)
     for start in range(0, len(cards), CHUNK):
-        chunk = cards[start:start + CHUNK]
+        chunk = cards[start : start + CHUNK]
         key = KEYS[chunk[:, 0]]
         for j in range(1, chunk.shape[1]):
             key += KEYS[chunk[:, j]]
@@ -80,7 +84,7 @@ def evaluate_batch(cards) -> np.ndarray:
         flush = np.flatnonzero(key & FLUSH_BITS)
         if len(flush):
             values[flush] = _flush_values(chunk[flush], key[flush])
-        out[start:start + len(chunk)] = values
+        out[start : start + len(chunk)] = values
     if len(out) and not out.all():
         raise CardError("evaluate_batch: a row is not distinct cards")
     return out
@@ -90,8 +94,9 @@ def combinations_array(m: int, r: int) -> np.ndarray:
     """Every ``r``-subset of ``range(m)`` as a row, in lexicographic order (``int8``)."""
     if not 0 <= r <= m:
         return np.zeros((0, r), dtype=np.int8)
-    rows = np.arange(m - r + 1, dtype=np.int8).reshape(-1, 1) if r else \
-        np.zeros((1, 0), dtype=np.int8)
+    rows = (
+        np.arange(m - r + 1, dtype=np.int8).reshape(-1, 1) if r else np.zeros((1, 0), dtype=np.int8)
+    )
     for level in range(1, r):
         last = rows[:, -1].astype(np.int64)
         # Children of a row ending in i: i+1 .. m-r+level (room left for later columns).
@@ -105,19 +110,22 @@ def combinations_array(m: int, r: int) -> np.ndarray:
     return rows
 
 
-def hand_values(hole, board_keys: np.ndarray, board_cards: np.ndarray) -> np.ndarray:
+def hand_values(
+    hole: Iterable[int], board_keys: npt.NDArray[np.int64], board_cards: npt.NDArray[np.integer]
+) -> npt.NDArray[np.uint16]:
     """Values of ``hole`` (2 cards) + each board (5 cards), for exact or sampled equity.
 
     ``board_keys`` is the per-board sum of ``KEYS`` and ``board_cards`` the boards as rows
     (used only for the rows that hold a flush).
     """
     table = rank_table(7)
-    hole = [int(c) for c in hole]
-    key = board_keys + int(KEYS[hole].sum())
-    values = table[key >> 24]
+    cards = [int(c) for c in hole]
+    key = board_keys + int(KEYS[cards].sum())
+    values: npt.NDArray[np.uint16] = table[key >> 24]
     flush = np.flatnonzero(key & FLUSH_BITS)
     if len(flush):
-        rows = np.hstack([board_cards[flush], np.tile(np.array(hole, dtype=board_cards.dtype),
-                                                      (len(flush), 1))])
+        rows = np.hstack(
+            [board_cards[flush], np.tile(np.array(cards, dtype=board_cards.dtype), (len(flush), 1))]
+        )
         values[flush] = _flush_values(rows, key[flush])
     return values

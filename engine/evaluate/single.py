@@ -31,8 +31,10 @@ Also here: ``evaluate_omaha`` (exactly two hole cards and three board cards),
 
 from __future__ import annotations
 
+from collections.abc import Callable, Iterable, Sequence
 from enum import IntEnum
 from itertools import combinations
+from typing import cast
 
 from engine.cards import parse_cards
 from engine.errors import CardError
@@ -44,8 +46,15 @@ from engine.evaluate.tables import RANK_BIT as _RANK_BIT
 from engine.evaluate.tables import SHIFT as _SHIFT
 
 __all__ = [
-    "MAX_RANK", "HandClass", "HandRank", "LowRank", "best_hands", "evaluate", "evaluate_low",
-    "evaluate_omaha", "hand_class_counts",
+    "MAX_RANK",
+    "HandClass",
+    "HandRank",
+    "LowRank",
+    "best_hands",
+    "evaluate",
+    "evaluate_low",
+    "evaluate_omaha",
+    "hand_class_counts",
 ]
 
 
@@ -98,18 +107,27 @@ class HandRank(int):
         return _DESCRIPTION[self]
 
     def __format__(self, spec: str) -> str:
-        return format(_DESCRIPTION[self], spec) if not spec or spec[-1] == "s" else \
-            format(int(self), spec)
+        return (
+            format(_DESCRIPTION[self], spec)
+            if not spec or spec[-1] == "s"
+            else format(int(self), spec)
+        )
 
 
-_RANKS = (None,) + tuple(int.__new__(HandRank, v) for v in range(1, MAX_RANK + 1))
+# Index 0 is unused (values start at 1).
+_RANKS = cast(
+    "tuple[HandRank, ...]",
+    (None, *(int.__new__(HandRank, v) for v in range(1, MAX_RANK + 1))),
+)
 # The lookup tables hold the shared HandRank objects themselves: no second lookup per call.
-_NONFLUSH = {n: {key: _RANKS[v] for key, v in table.items()}
-             for n, table in tables.NONFLUSH.items()}
-_FLUSH = tuple(_RANKS[v] if v else None for v in tables.FLUSH)
+_NONFLUSH = {
+    n: {key: _RANKS[v] for key, v in table.items()} for n, table in tables.NONFLUSH.items()
+}
+# None for a mask no flush has (fewer than five ranks): never looked up for distinct cards.
+_FLUSH = cast("tuple[HandRank, ...]", tuple(_RANKS[v] if v else None for v in tables.FLUSH))
 
 
-def _flush_value(cards, key: int) -> HandRank:
+def _flush_value(cards: Iterable[int], key: int) -> HandRank:
     """Best value when ``key`` says one suit has five or more cards."""
     suit = 0
     while not key & (32 << (6 * suit)):
@@ -121,11 +139,11 @@ def _flush_value(cards, key: int) -> HandRank:
     return _FLUSH[mask]
 
 
-def _make_evaluate():
+def _make_evaluate() -> Callable[[Sequence[int]], HandRank]:
     keys, flush_bits, flush_value = _KEYS, _FLUSH_BITS, _flush_value
     table5, table6, table7 = _NONFLUSH[5], _NONFLUSH[6], _NONFLUSH[7]
 
-    def evaluate(cards) -> HandRank:
+    def evaluate(cards: Sequence[int]) -> HandRank:
         """Best hand of 5, 6 or 7 distinct cards (ints 0..51); see the module docstring."""
         try:
             a, b, c, d, e, f, g = cards
@@ -139,7 +157,7 @@ def _make_evaluate():
         except (KeyError, IndexError, TypeError):
             raise CardError(f"not seven distinct cards: {list(cards)!r}") from None
 
-    def _evaluate_5_or_6(cards) -> HandRank:
+    def _evaluate_5_or_6(cards: Sequence[int]) -> HandRank:
         try:
             key = 0
             for card in cards:
@@ -160,17 +178,20 @@ evaluate = _make_evaluate()
 assert _SHIFT == 24  # the literal in the hot path above
 
 
-def evaluate_omaha(hole, board) -> HandRank:
+def evaluate_omaha(hole: Sequence[int], board: Sequence[int]) -> HandRank:
     """Best Omaha hand: exactly two of the hole cards (4 for Omaha, up to 6 for its
     variants) with exactly three of the 3 to 5 board cards."""
     if not 2 <= len(hole) <= 6 or not 3 <= len(board) <= 5:
-        raise CardError(f"Omaha needs 2-6 hole cards and 3-5 board cards, got "
-                        f"{len(hole)} and {len(board)}")
+        raise CardError(
+            f"Omaha needs 2-6 hole cards and 3-5 board cards, got {len(hole)} and {len(board)}"
+        )
     try:
         keys, bit = _KEYS, _RANK_BIT
         pairs = [(keys[a] + keys[b], bit[a] | bit[b]) for a, b in combinations(hole, 2)]
-        threes = [(keys[a] + keys[b] + keys[c], bit[a] | bit[b] | bit[c])
-                  for a, b, c in combinations(board, 3)]
+        threes = [
+            (keys[a] + keys[b] + keys[c], bit[a] | bit[b] | bit[c])
+            for a, b, c in combinations(board, 3)
+        ]
     except (IndexError, TypeError):
         raise CardError(f"not cards: {hole!r} {board!r}") from None
     table, flush, flush_bits = _NONFLUSH[5], _FLUSH, _FLUSH_BITS
@@ -219,21 +240,26 @@ class LowRank(int):
         return self.description
 
 
-_LOW: tuple | None = None
+# (instances by value, descriptions by value, rank-key sum -> value per size, card keys)
+_LowTables = tuple[tuple[LowRank, ...], tuple[str, ...], dict[int, dict[int, int]], tuple[int, ...]]
+_LOW: _LowTables | None = None
 
 
-def _low_tables():
+def _low_tables() -> _LowTables:
     """Built on first use (Razz is rare): (instances, descriptions, tables, card keys)."""
     global _LOW
     if _LOW is None:
         descriptions, lows = tables.build_low()
-        instances = (None,) + tuple(int.__new__(LowRank, v) for v in range(1, MAX_LOW + 1))
+        instances = cast(  # index 0 unused, as for _RANKS
+            "tuple[LowRank, ...]",
+            (None, *(int.__new__(LowRank, v) for v in range(1, MAX_LOW + 1))),
+        )
         keys = tuple(tables.RANK_KEYS[((c >> 2) + 1) % 13] for c in range(52))
         _LOW = (instances, tuple(descriptions), lows, keys)
     return _LOW
 
 
-def evaluate_low(cards) -> LowRank:
+def evaluate_low(cards: Sequence[int]) -> LowRank:
     """Best ace-to-five low of 5, 6 or 7 cards; higher is better (5-4-3-2-A is best)."""
     instances, _, lows, keys = _low_tables()
     try:
@@ -243,6 +269,7 @@ def evaluate_low(cards) -> LowRank:
 
 
 # --- The kata ---------------------------------------------------------------------------
+
 
 def best_hands(hands: list[str]) -> list[str]:
     """The five-card hands (as text, e.g. ``"4S 5S 7H 8D JC"``) that tie for best.
@@ -262,10 +289,10 @@ def best_hands(hands: list[str]) -> list[str]:
     if not ranks:
         return []
     top = max(ranks)
-    return [text for text, rank in zip(hands, ranks) if rank == top]
+    return [text for text, rank in zip(hands, ranks, strict=True) if rank == top]
 
 
-def hand_class_counts(values) -> dict[HandClass, int]:
+def hand_class_counts(values: Iterable[int]) -> dict[HandClass, int]:
     """How many of ``values`` (hand ranks) fall in each class; handy for checks and demos."""
     counts = dict.fromkeys(HandClass, 0)
     for value in values:

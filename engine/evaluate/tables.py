@@ -24,6 +24,7 @@ objects, ``batch`` copies them into NumPy arrays.
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Iterable
 from itertools import combinations, combinations_with_replacement
 
 from engine.cards import RANK_NAMES, RANK_PLURALS, RANKS
@@ -31,8 +32,18 @@ from engine.cards import RANK_NAMES, RANK_PLURALS, RANKS
 RANK_KEYS = (0, 1, 5, 22, 98, 453, 2031, 8698, 22854, 83661, 262349, 636345, 1479181)
 
 # Class numbers, kept in sync with engine.evaluate.single.HandClass.
-HIGH_CARD, PAIR, TWO_PAIR, THREE_OF_A_KIND, STRAIGHT, FLUSH_CLASS, FULL_HOUSE, \
-    FOUR_OF_A_KIND, STRAIGHT_FLUSH, ROYAL_FLUSH = range(10)
+(
+    HIGH_CARD,
+    PAIR,
+    TWO_PAIR,
+    THREE_OF_A_KIND,
+    STRAIGHT,
+    FLUSH_CLASS,
+    FULL_HOUSE,
+    FOUR_OF_A_KIND,
+    STRAIGHT_FLUSH,
+    ROYAL_FLUSH,
+) = range(10)
 
 _STRAIGHTS = [(top, frozenset(range(top - 4, top + 1))) for top in range(12, 3, -1)]
 _STRAIGHTS.append((3, frozenset((12, 0, 1, 2, 3))))  # the wheel, five high
@@ -70,9 +81,12 @@ def _describe(cls: int, groups: list[int]) -> str:
     return f"High Card, {name[groups[0]]}"
 
 
-def _five_card_classes() -> list[tuple[tuple, int, str, tuple[int, ...], bool]]:
+_FiveCardClass = tuple[tuple[int, tuple[int, ...]], int, str, tuple[int, ...], bool]
+
+
+def _five_card_classes() -> list[_FiveCardClass]:
     """All 7,462 five-card classes, worst first: (sort key, class, description, ranks, flush)."""
-    out = []
+    out: list[_FiveCardClass] = []
     for ranks in combinations_with_replacement(range(13), 5):
         counts = Counter(ranks)
         if max(counts.values()) > 4:
@@ -91,8 +105,13 @@ def _five_card_classes() -> list[tuple[tuple, int, str, tuple[int, ...], bool]]:
                     cls = FLUSH_CLASS if flush else HIGH_CARD
                     tiebreak = groups
             else:
-                cls = {(4, 1): FOUR_OF_A_KIND, (3, 2): FULL_HOUSE, (3, 1, 1): THREE_OF_A_KIND,
-                       (2, 2, 1): TWO_PAIR, (2, 1, 1, 1): PAIR}[tuple(shape)]
+                cls = {
+                    (4, 1): FOUR_OF_A_KIND,
+                    (3, 2): FULL_HOUSE,
+                    (3, 1, 1): THREE_OF_A_KIND,
+                    (2, 2, 1): TWO_PAIR,
+                    (2, 1, 1, 1): PAIR,
+                }[tuple(shape)]
                 tiebreak = groups
             # Royal flush sorts as the top straight flush.
             order = STRAIGHT_FLUSH if cls == ROYAL_FLUSH else cls
@@ -103,11 +122,14 @@ def _five_card_classes() -> list[tuple[tuple, int, str, tuple[int, ...], bool]]:
 
 def _rank_multisets(size: int) -> list[tuple[int, ...]]:
     """Sorted rank tuples of ``size`` cards, no rank more than four times."""
-    return [ranks for ranks in combinations_with_replacement(range(13), size)
-            if not any(ranks[i] == ranks[i + 4] for i in range(size - 4))]
+    return [
+        ranks
+        for ranks in combinations_with_replacement(range(13), size)
+        if not any(ranks[i] == ranks[i + 4] for i in range(size - 4))
+    ]
 
 
-def _key(ranks) -> int:
+def _key(ranks: Iterable[int]) -> int:
     return sum(map(RANK_KEYS.__getitem__, ranks))
 
 
@@ -128,7 +150,7 @@ def _extend(smaller: dict[int, int], size: int) -> dict[int, int]:
     return table
 
 
-def build_high():
+def build_high() -> tuple[list[int], list[str], dict[int, dict[int, int]], list[int]]:
     """Tables for high hands: values, classes, descriptions, NONFLUSH[5..7], FLUSH."""
     classes = _five_card_classes()
     assert len(classes) == 7462
@@ -154,7 +176,7 @@ def build_high():
     return hand_class, description, {5: nonflush5, 6: nonflush6, 7: nonflush7}, flush
 
 
-def build_low():
+def build_low() -> tuple[list[str], dict[int, dict[int, int]]]:
     """Ace-to-five low: rank-key sum (ranks ace-low) -> value, higher is a better low.
 
     Straights and flushes do not count and the ace is the lowest card; among five cards the
@@ -175,8 +197,13 @@ def build_low():
             text = "-".join(labels[r] for r in groups) + " low"
         else:
             kickers = [r for r in groups if counts[r] == 1]
-            made = {(2, 1, 1, 1): "Pair of", (2, 2, 1): "Two Pair,", (3, 1, 1): "Three",
-                    (3, 2): "Full House,", (4, 1): "Four"}[shape]
+            made = {
+                (2, 1, 1, 1): "Pair of",
+                (2, 2, 1): "Two Pair,",
+                (3, 1, 1): "Three",
+                (3, 2): "Full House,",
+                (4, 1): "Four",
+            }[shape]
             text = f"{made} {plural[groups[0]]}"
             if shape in ((2, 2, 1), (3, 2)):
                 text += f" and {plural[groups[1]]}"
@@ -204,6 +231,17 @@ KEYS = tuple((RANK_KEYS[c >> 2] << SHIFT) | (7 << (6 * (c & 3))) for c in range(
 RANK_BIT = tuple(1 << (c >> 2) for c in range(52))
 
 __all__ = [
-    "DESCRIPTION", "FLUSH", "FLUSH_BITS", "HAND_CLASS", "KEYS", "MAX_RANK", "NONFLUSH",
-    "RANK_BIT", "RANK_KEYS", "RANKS", "SHIFT", "build_high", "build_low",
+    "DESCRIPTION",
+    "FLUSH",
+    "FLUSH_BITS",
+    "HAND_CLASS",
+    "KEYS",
+    "MAX_RANK",
+    "NONFLUSH",
+    "RANK_BIT",
+    "RANK_KEYS",
+    "RANKS",
+    "SHIFT",
+    "build_high",
+    "build_low",
 ]

@@ -410,10 +410,6 @@ class Result:
         )
 
 
-def _card_text(card: Card | None) -> str | None:
-    return None if card is None else str(card)
-
-
 def _card_of(text: str | None) -> Card | None:
     return None if text is None else Card.parse(text)
 
@@ -446,7 +442,7 @@ class SeatView:
             "committed": self.committed,
             "folded": self.folded,
             "all_in": self.all_in,
-            "cards": [_card_text(c) for c in self.cards],
+            "cards": [None if c is None else str(c) for c in self.cards],
             "shown": self.shown,
             "is_button": self.is_button,
             "is_small_blind": self.is_small_blind,

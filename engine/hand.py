@@ -44,6 +44,9 @@ rules leave room:
   showdown) every live hand is shown; otherwise, in showdown order, a hand is shown when it is
   at least as good as the best hand shown so far and mucked unseen when it is beaten.
   Winning hands are therefore always shown.
+
+Past 500 lines because the state machine is one idea: every rule above acts on the same
+per-seat state, and splitting it would spread one hand's invariants over several modules.
 """
 
 from __future__ import annotations

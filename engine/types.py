@@ -5,7 +5,7 @@ the log, the replayer, statistics and PHH read them. Kinds are ``StrEnum`` membe
 equal their names as text (``EventKind.CALL == "call"``) and print as them. What needs JSON
 (the ``?state=json`` socket frame, the API) asks for ``to_dict()``; a JSON view becomes a
 ``View`` again through ``View.from_dict`` (without its events: the log text is for people,
-nothing reads it back).
+nothing reads it back). Past 500 lines only by the JSON forms each value carries.
 
 >>> Action.parse("raise 120")
 Action(kind=ActionKind.RAISE, amount=120)

@@ -8,8 +8,7 @@ reads like an existing one (``pokersite.usernames.lookalike``). Limits: pokersit
 from __future__ import annotations
 
 from django import forms
-from django.contrib.auth import get_user_model
-from django.contrib.auth import login
+from django.contrib.auth import get_user_model, login
 from django.contrib.auth import views as auth_views
 from django.contrib.auth.decorators import login_required
 from django.contrib.auth.forms import UserCreationForm
@@ -19,7 +18,7 @@ from django.urls import path, reverse_lazy
 from django.views.decorators.http import require_http_methods
 
 from pokersite.usernames import lookalike
-from tables.selectors import player_ledger
+from tables.selectors.players import player_ledger
 from tables.services import player_get_or_create, player_sign_up
 
 

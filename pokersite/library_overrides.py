@@ -29,7 +29,7 @@ JINJA_ROOT_RENDER = Override(
     library="Jinja2", checked=">=3.1.6,<3.2",
     touches="Template.new_context(vars, shared=True), Template.root_render_func, "
             "Environment.concat, Template.globals",
-    where="tables.presenters.render",
+    where="tables.presenters.render.render",
     why="Template.render merges the globals into a ChainMap key by key on every call, which "
         "cost as much as rendering the small table partials: the merged context is passed as "
         "shared and the root render function called directly.",
@@ -72,7 +72,7 @@ DJANGO_SQL_COMPILER = Override(
 DJANGO_PREFETCH_CACHE = Override(
     library="Django", checked=">=5.2,<5.3",
     touches="Model._prefetched_objects_cache (what prefetch_related filled in)",
-    where="tables.selectors.hand_decisions",
+    where="tables.selectors.hands.hand_decisions",
     why="a hand whose actions were prefetched is replayed from them, without a query per hand.",
 )
 DJANGO_PASSWORD_CHANGED = Override(

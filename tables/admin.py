@@ -22,7 +22,7 @@ from django.utils.html import format_html
 from engine.cards import Card
 from tables import services
 from tables.models import Hand, HandAction, LedgerEntry, Player, Seat, Table
-from tables.selectors import hand_secret
+from tables.selectors.hands import hand_secret
 
 HIDDEN = "hidden until the hand is over"
 

@@ -5,9 +5,9 @@ locked); selectors and views read them. Chips are integers everywhere. Invariant
 the tests: bankrolls + seat stacks + chips committed in running hands == sum of all grants.
 
 A hand is stored as its inputs (config, seats and stacks at the start, button, deck) plus the
-append-only ``HandAction`` log; its state is ``tables.selectors.hand_state(hand)``, the engine
-replaying those inputs. The deck and the seed are server secrets until the hand is finished:
-they live in ``HandSecret``, which nothing but ``tables.selectors`` reads.
+append-only ``HandAction`` log; its state is ``tables.selectors.hands.hand_state(hand)``,
+the engine replaying those inputs. The deck and the seed are server secrets until the hand
+is finished: they live in ``HandSecret``, which nothing but ``tables.selectors`` reads.
 """
 
 from __future__ import annotations

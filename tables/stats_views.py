@@ -9,7 +9,7 @@ from django.shortcuts import get_object_or_404, redirect, render
 
 from tables.inputs import NumberError, parse_optional_number
 from tables.models import Hand, Player
-from tables.stats_selectors import (
+from tables.selectors.stats import (
     HandFilter,
     finished_hand,
     hand_replay_steps,

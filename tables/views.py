@@ -5,8 +5,11 @@ from __future__ import annotations
 from django.shortcuts import get_object_or_404, redirect, render
 
 from tables.models import Hand, Table
-from tables.presenters import region_html, render_message, table_screen, viewer_player
-from tables.selectors import lobby_tables
+from tables.presenters.render import region_html, render_message
+from tables.presenters.screen import table_screen
+from tables.selectors.lobby import lobby_tables
+from tables.selectors.players import viewer_player
+from tables.selectors.snapshot import load_snapshot
 
 
 def lobby(request):
@@ -18,12 +21,17 @@ def table_detail(request, table_id: int):
     """``/tables/<id>/``: the live table, rendered for this viewer by the same presenters as
     the websocket updates (a reload shows exactly the live state)."""
     table = get_object_or_404(Table, pk=table_id)
-    screen = {**table_screen(table, viewer_player(request.user)), "request_path": request.path}
+    snapshot = load_snapshot(table)
+    player = viewer_player(request.user)  # its bankroll: read just now
+    screen = table_screen(snapshot, player, player.bankroll if player else None,
+                          request_path=request.path)
     regions = {**region_html(screen, oob=False), "message": render_message("", oob=False)}
-    return render(request, "tables/table.html", {**screen, "regions": regions})
+    return render(request, "tables/table.html",
+                  {"table": snapshot.table, "me": screen.viewer, "regions": regions})
 
 
 def hand_detail(request, table_id: int, number: int):
     """``/tables/<id>/hands/<n>/``: the table's name for a hand; its history is the replayer."""
     hand = get_object_or_404(Hand, table_id=table_id, number=number)
     return redirect("stats:hand", hand_id=hand.pk)
+

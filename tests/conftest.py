@@ -122,7 +122,7 @@ def table(make_table):
 @pytest.fixture
 def assert_chips_conserved(db):
     """Call it after any sequence of services: bankrolls + stacks + in hands == grants."""
-    from tables.selectors import chips_total
+    from tables.selectors.chips import chips_total
 
     def check() -> dict:
         totals = chips_total()

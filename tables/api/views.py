@@ -7,11 +7,11 @@ from django.http import HttpResponse
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
 from rest_framework import exceptions, generics
-from rest_framework.renderers import BaseRenderer, JSONRenderer
-from rest_framework.response import Response
 from rest_framework.authentication import TokenAuthentication
 from rest_framework.authtoken.models import Token
 from rest_framework.authtoken.views import ObtainAuthToken
+from rest_framework.renderers import BaseRenderer, JSONRenderer
+from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from pokersite import ratelimit
@@ -31,7 +31,7 @@ from tables.api.serializers import (
 )
 from tables.inputs import NumberError, parse_whole_number
 from tables.models import Hand, Player, Seat, Table
-from tables.stats_selectors import (
+from tables.selectors.stats import (
     finished_hand,
     hand_history,
     hand_phh,

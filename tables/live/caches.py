@@ -10,12 +10,13 @@ older one; anything else is read from the database.
 
 The three caches:
 
-- ``tables.services.hand_cache``: the hand each table is playing, as this process's last
-  write left it. Used only at exactly the version the locked row has now (``hand_act``) or
-  at the next version after a snapshot's (``following_snapshot``).
-- ``tables.presenters.load_snapshot`` / ``following_snapshot``: a table's next snapshot made
-  from its previous one and only what changed since (the new actions; nothing at all when
-  ``hand_cache`` holds this process's own action at ``previous.version + 1``).
+- the hand cache: the hand each table is playing, as this process's last write left it
+  (entries and reads: ``tables.selectors.hand_cache``; put and taken by the writes:
+  ``tables.services.hand_cache``). Used only at exactly the version the locked row has now
+  (``hand_act``) or at the next version after a snapshot's (``following_snapshot``).
+- ``tables.selectors.snapshot.load_snapshot`` / ``following_snapshot``: a table's next
+  snapshot made from its previous one and only what changed since (the new actions; nothing
+  at all when the hand cache holds this process's own action at ``previous.version + 1``).
 - ``SnapshotCache`` (here): the latest ``Snapshot`` of each table, shared by every socket of
   the process. ``get(table, v)`` returns a snapshot at ``v`` or newer, never an older one.
 """
@@ -25,7 +26,7 @@ from __future__ import annotations
 import asyncio
 
 from tables.db.threads import read_async
-from tables.presenters import Snapshot, following_snapshot, load_snapshot
+from tables.selectors.snapshot import Snapshot, following_snapshot, load_snapshot
 
 
 class SnapshotCache:

@@ -56,8 +56,10 @@ from tables.live.protocol import (
     run_op,
 )
 from tables.live.sessions import LiveSockets
-from tables.models import Player, Table
-from tables.presenters import Snapshot, render_message, viewer_player
+from tables.models import Table
+from tables.presenters.render import render_message
+from tables.selectors.players import player_bankroll, viewer_player
+from tables.selectors.snapshot import Snapshot
 from tables.services.errors import ServiceError
 
 log = logging.getLogger(__name__)
@@ -73,15 +75,6 @@ FLOOD_WINDOW_SECONDS = 10.0
 BANKROLL_REFRESH_SECONDS = 5.0
 
 DATABASE_DOWN = "The database is not reachable just now: nothing was done, try again."
-
-
-def _viewer(user):
-    """The player of a socket's user (None for a user without one): resolved once at connect."""
-    return viewer_player(user)
-
-
-def _bankroll(player_id: int) -> int:
-    return Player.objects.filter(pk=player_id).values_list("bankroll", flat=True)[0]
 
 
 class TableConsumer(AsyncWebsocketConsumer):
@@ -171,7 +164,7 @@ class TableConsumer(AsyncWebsocketConsumer):
         # Counted from now (no wait between the check and this), heard of if the log-in ends.
         self.live = live = LiveSockets.add(self.channel_layer, self)
         await live.followed()
-        self.player = await read_async(_viewer)(self.user)
+        self.player = await read_async(viewer_player)(self.user)  # resolved once
         found = await read_async(self._table_row)()
         if found is None:
             await self.refuse(NO_SUCH_TABLE)
@@ -221,7 +214,7 @@ class TableConsumer(AsyncWebsocketConsumer):
         one older than the socket has had (an update may overtake a read still in flight).
 
         The snapshot is shared by every socket of the process (``snapshots``); only this
-        viewer's own parts are rendered here (``tables.presenters.Snapshot.screen``).
+        viewer's own parts are built and rendered here (``tables.presenters``).
         """
         try:
             snap = await snapshots.get(self.table_id, version, getattr(self, "created_at", None))
@@ -250,7 +243,7 @@ class TableConsumer(AsyncWebsocketConsumer):
             return None
         now = time.monotonic()
         if self.bankroll is None or now - self.bankroll_read_at >= BANKROLL_REFRESH_SECONDS:
-            self.bankroll = await read_async(_bankroll)(self.player.pk)
+            self.bankroll = await read_async(player_bankroll)(self.player.pk)
             self.bankroll_read_at = now
         return self.bankroll
 

@@ -8,7 +8,7 @@
   sender only.
 - An answer (``answer_json``) is ``{"type": "answer", "message", "error"}``, with the
   request's ``id`` if it gave one (``request_id_of``); a browser gets the message line as HTML
-  instead (``tables.presenters.render_message``).
+  instead (``tables.presenters.render.render_message``).
 - An update (``render_viewer``) is every region of the table as htmx out-of-band HTML or, for a
   ``?state=json`` socket, one ``state_json`` frame ``{"type": "state", "version", "hand",
   "running", "view", "me", "html"}``: the engine's view for this viewer (the same data the
@@ -27,8 +27,12 @@ import orjson
 from tables import services
 from tables.inputs import parse_whole_number
 from tables.models import Table
-from tables.presenters import Snapshot, render_regions, viewer_player
-from tables.selectors import running_hand
+from tables.presenters.models import Screen
+from tables.presenters.render import render_regions
+from tables.presenters.screen import table_screen
+from tables.selectors.hands import running_hand
+from tables.selectors.players import viewer_player
+from tables.selectors.snapshot import Snapshot
 
 # Close codes.
 NOT_LOGGED_IN = 4401  # also when the log-in ended
@@ -178,15 +182,20 @@ def answer_json(message: str, error: bool, request: int | str | None) -> str:
     return json.dumps(answer)
 
 
-def state_json(screen: dict, html: str) -> str:
-    """The ``?state=json`` frame: what the viewer may see, as data and as the browser's HTML."""
-    me = screen["me"] or {}
+#: What a ``?state=json`` frame tells of its viewer (``Viewer``'s fields).
+STATE_ME_FIELDS = ("seated", "sitting_out", "in_hand", "stack")
+
+
+def state_json(screen: Screen, view: dict | None, html: str) -> str:
+    """The ``?state=json`` frame: what the viewer may see, as data (``view``: the engine's
+    view for this viewer as JSON data, None without a hand) and as the browser's HTML."""
+    me = screen.viewer
     # orjson: this frame goes to every JSON socket on every change (the stdlib's encoder was
     # a tenth of a render).
     return orjson.dumps({
-        "type": "state", "version": screen["version"], "hand": screen["hand_id"] or None,
-        "running": screen["running"], "view": screen.get("view"),
-        "me": {k: me.get(k) for k in ("seated", "sitting_out", "in_hand", "stack")},
+        "type": "state", "version": screen.version, "hand": screen.hand_id,
+        "running": screen.running, "view": view,
+        "me": {k: getattr(me, k) if me is not None else None for k in STATE_ME_FIELDS},
         "html": html,
     }).decode()
 
@@ -194,7 +203,10 @@ def state_json(screen: dict, html: str) -> str:
 def render_viewer(snapshot: Snapshot, player, bankroll: int | None = None,
                   json_state: bool = False) -> tuple[int, str, str]:
     """(version, regions as oob HTML, JSON state with that HTML or "") of ``snapshot`` for
-    one viewer."""
-    screen = snapshot.screen(player, bankroll)
+    one viewer (``bankroll``: theirs if they have no seat here, see ``table_screen``)."""
+    screen = table_screen(snapshot, player, bankroll)
     html = render_regions(screen, oob=True)
-    return snapshot.version, html, (state_json(screen, html) if json_state else "")
+    if not json_state:
+        return snapshot.version, html, ""
+    view = snapshot.view_dict(screen.viewer_index) if snapshot.hand is not None else None
+    return snapshot.version, html, state_json(screen, view, html)

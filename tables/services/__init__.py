@@ -7,7 +7,8 @@ to the group ``table-<id>``.
 
 Modules: ``players`` (sign-up grant, admin grants), ``seats`` (take, leave, sit out/in,
 top up), ``hands`` (start, act, void), ``table`` (save, pause, resume, close, remove a
-player), ``errors``, ``events``, ``hand_cache`` (the hand each table is playing, per process).
+player), ``errors``, ``events``, ``hand_cache`` (puts and takes the per-process
+hand cache's entries; its reads are ``tables.selectors.hand_cache``).
 The croupier's clock lives in ``clock``.
 """
 

@@ -30,7 +30,7 @@ from django.contrib.auth import get_user_model
 from django.db import transaction
 
 from tables.models import HandAction, Player, Seat, Table
-from tables.selectors import hand_decisions, hand_secret, hand_state, running_hand
+from tables.selectors.hands import hand_decisions, hand_secret, hand_state, running_hand
 from tables.services.errors import ServiceError
 from tables.services.locks import table_lock
 

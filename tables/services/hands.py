@@ -25,7 +25,8 @@ from engine.hand import Hand as EngineHand
 from engine.types import Action, HandConfig
 from tables.db import statements
 from tables.models import Hand, HandAction, HandSecret, Seat, Table
-from tables.selectors import hand_decisions, hand_state, with_deck
+from tables.selectors.hands import Decision, hand_decisions, hand_state, with_deck
+from tables.services import hand_cache
 from tables.services.errors import (
     HandInProgress,
     HandNotRunning,
@@ -35,7 +36,6 @@ from tables.services.errors import (
     ServiceError,
     StaleAction,
 )
-from tables.services import hand_cache
 from tables.services.events import table_touch
 from tables.services.locks import require_open, table_lock
 from tables.services.player_hands import player_hands_record
@@ -179,7 +179,7 @@ def hand_act(
         ))
         if source == HandAction.Source.TIMEOUT:
             Seat.objects.filter(table=table, player_id=player.pk).update(sitting_out=True)
-        _after_change(table, hand, state, before, [*decisions, (kind, amount, source)])
+        _after_change(table, hand, state, before, [*decisions, Decision(kind, amount, source)])
         return hand
 
 
@@ -212,13 +212,13 @@ def _parse_action(action) -> Action:
         raise IllegalMove(str(error)) from None
 
 
-def _after_change(table: Table, hand: Hand, state, before, decisions: list,
+def _after_change(table: Table, hand: Hand, state, before, decisions: list[Decision],
                   *changed: str) -> None:
     """Write the stacks the change moved (``before``: the engine's stacks before it) back to
     the seats; finish the hand if it is over; store the table's clock with the new version,
     which is also the hand's (``Table.hand_version``: actions that saw an earlier one are stale).
 
-    ``decisions``: the hand's (kind, amount, source) after the change, remembered for this
+    ``decisions``: the hand's decisions after the change, remembered for this
     process's next action while the hand runs (``hand_cache``). ``changed``: other fields of
     ``table`` the caller set, saved in the same UPDATE.
     """

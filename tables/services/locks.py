@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from tables.db import statements
-from tables.models import Hand, Table
+from tables.models import Table
 from tables.services.errors import TableNotOpen
 
 
@@ -22,8 +22,3 @@ def table_lock(table: Table | int, *, skip_locked: bool = False) -> Table | None
 def require_open(table: Table) -> None:
     if table.status != Table.Status.OPEN:
         raise TableNotOpen(f"{table.name} is {table.get_status_display().lower()}.")
-
-
-def running_hand(table: Table) -> Hand | None:
-    """The hand being played at ``table``, if any (at most one at a time)."""
-    return table.hands.filter(status=Hand.Status.RUNNING).order_by("-number").first()

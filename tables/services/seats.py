@@ -15,6 +15,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from tables.models import LedgerEntry, Player, Seat, Table
+from tables.selectors.hands import running_hand
 from tables.services.errors import (
     AlreadySeated,
     BuyInOutOfRange,
@@ -27,7 +28,7 @@ from tables.services.errors import (
     TableFull,
 )
 from tables.services.events import table_touch
-from tables.services.locks import require_open, running_hand, table_lock
+from tables.services.locks import require_open, table_lock
 from tables.services.players import ledger_record
 
 

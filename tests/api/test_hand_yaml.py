@@ -11,7 +11,7 @@ import pytest
 from engine import pkstate
 from engine.cards import parse_cards
 from tables.models import Hand
-from tables.selectors import hand_state
+from tables.selectors.hands import hand_state
 from tests.api.helpers import engine_hand, store_hand
 from tests.api.test_hidden_cards import allowed_cards
 

@@ -12,7 +12,7 @@ import re
 import pytest
 
 from engine.cards import ALL_CARDS
-from tables.selectors import hand_secret, hand_state
+from tables.selectors.hands import hand_secret, hand_state
 
 CARD_RUN = re.compile(r"(?<![A-Za-z0-9])((?:[2-9TJQKA][cdhs])+)(?![A-Za-z0-9])")
 

@@ -8,10 +8,10 @@ import random
 from engine import phh
 from engine.bots import RandomBot
 from tables.models import Hand, PlayerHand
-from tables.selectors import hand_state
+from tables.selectors.hands import hand_state
+from tables.selectors.stats import player_stats
 from tables.services import hand_start, seat_take
 from tables.stats import Totals, seat_figures
-from tables.stats_selectors import player_stats
 
 
 def play_hands(table, players, count: int, seed: int = 7, choose=None):
@@ -93,8 +93,7 @@ def test_replayer_steps_through_a_finished_hand(table, players, client_for):
 
 
 def test_leaderboard_page(table, players, api):
-    from tables.stats_selectors import leaderboard
-
+    from tables.selectors.stats import leaderboard
     from tests.tables.helpers import passive_action
 
     # Checking and calling, nobody busts: all three reach the page's ten-hand minimum.

@@ -29,7 +29,7 @@ print(json.dumps(t.pk))
 CHIPS = """
 import json
 from django.db import transaction
-from tables.selectors import chips_total
+from tables.selectors.chips import chips_total
 with transaction.atomic():
     print(json.dumps(chips_total()))
 """

@@ -6,7 +6,7 @@ import json
 
 
 def chips(db) -> dict:
-    """Bankrolls, stacks, chips in running hands and grants (``selectors.chips_total`` in SQL)."""
+    """Bankrolls, stacks, chips in running hands and grants (``chips.chips_total`` in SQL)."""
     bankrolls = db.value("SELECT coalesce(sum(bankroll), 0) FROM tables_player")
     stacks = db.value("SELECT coalesce(sum(stack), 0) FROM tables_seat")
     granted = db.value(

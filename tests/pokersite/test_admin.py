@@ -7,7 +7,7 @@ from django.urls import reverse
 
 from engine.cards import Card
 from tables.models import Hand, LedgerEntry, Player, Seat, Table
-from tables.selectors import hand_secret, hand_state
+from tables.selectors.hands import hand_secret, hand_state
 from tables.services import hand_start, seat_take
 
 pytestmark = pytest.mark.django_db

@@ -14,7 +14,7 @@ from django.urls import NoReverseMatch, reverse
 
 from engine.deck import verify
 from tables.models import Hand, HandSecret
-from tables.selectors import hand_secret, hand_state
+from tables.selectors.hands import hand_secret, hand_state
 from tables.services import hand_start, seat_take
 
 pytestmark = pytest.mark.django_db

@@ -24,7 +24,7 @@ from tables.db.threads import write_async
 from tables.live.consumer import TableConsumer
 from tables.live.layers import InMemoryChannelLayer
 from tables.models import Table
-from tables.presenters import render
+from tables.presenters.render import render
 from tables.services import events
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -54,7 +54,7 @@ def test_every_override_is_listed_and_every_listed_one_tested_here():
 
 def test_jinja_root_render(db):
     """``render`` gives exactly what Jinja's own ``Template.render`` gives, escaping included."""
-    from tables.presenters import _template
+    from tables.presenters.render import _template
 
     compiled = _template("tables/_message.html")
     context = {"message": "<b>hi</b> & bye", "oob": True, "error": True}

@@ -3,12 +3,22 @@
 from __future__ import annotations
 
 from tables.models import Hand, Player, Table
-from tables.selectors import hand_state, running_hand
+from tables.presenters.models import Screen
+from tables.presenters.screen import table_screen
+from tables.selectors.hands import hand_state, running_hand
+from tables.selectors.players import player_bankroll
+from tables.selectors.snapshot import load_snapshot
 from tables.services import hand_act
 
 
 def fresh(table: Table) -> Table:
     return Table.objects.get(pk=table.pk)
+
+
+def screen_of(table: Table, player: Player | None) -> Screen:
+    """The table as ``player`` (None: a spectator) sees it now, as the page load builds it."""
+    bankroll = player_bankroll(player.pk) if player is not None else None
+    return table_screen(load_snapshot(table), player, bankroll)
 
 
 def current_hand(table: Table) -> Hand:
@@ -45,7 +55,7 @@ def play_out(table: Table, choose=passive_action, limit: int = 500) -> Hand:
     Blinds can put everyone but one player all-in, and such a hand is over as soon as it is
     dealt: then the table's latest hand is returned as it is.
     """
-    hand = running_hand(fresh(table)) or Hand.objects.filter(table=table).order_by("-number").first()
+    hand = running_hand(fresh(table)) or table.hands.order_by("-number").first()
     assert hand is not None, "no hand was dealt at this table"
     for _ in range(limit):
         hand.refresh_from_db()

@@ -7,7 +7,7 @@ import pytest
 from django.utils import timezone
 
 from tables.models import Hand, HandAction, LedgerEntry, Seat, Table
-from tables.selectors import hand_state
+from tables.selectors.hands import hand_state
 from tables.services import hand_start, seat_sit_in, seat_sit_out, seat_take
 from tables.services.clock import TIME_BANK_CHUNK, bot_delay, clock_tick
 

@@ -9,7 +9,7 @@ import pytest
 from asgiref.sync import sync_to_async
 
 from tables.models import HandAction, Table
-from tables.selectors import hand_state
+from tables.selectors.hands import hand_state
 from tables.services import hand_start, seat_take
 from tests.tables.helpers import actor, current_hand
 from tests.tables.wsclient import (
@@ -272,8 +272,8 @@ async def test_a_watchers_bankroll_is_not_read_on_every_change(seated, monkeypat
     from tables.live import consumer
 
     reads = []
-    real = consumer._bankroll
-    monkeypatch.setattr(consumer, "_bankroll", lambda pk: reads.append(pk) or real(pk))
+    real = consumer.player_bankroll
+    monkeypatch.setattr(consumer, "player_bankroll", lambda pk: reads.append(pk) or real(pk))
     table, players, cookies = seated
     alice, bob, carol = players
     sockets = await open_sockets(table, cookies)

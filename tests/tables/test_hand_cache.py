@@ -1,5 +1,6 @@
-"""The per-process hand cache (``tables.services.hand_cache``): it saves the reads of the hand
-and its log, and it is never trusted once the table changed in any other way.
+"""The per-process hand cache (``tables.selectors.hand_cache``, filled by the writes): it
+saves the reads of the hand and its log, and it is never trusted once the table changed in
+any other way.
 
 Committed transactions are simulated with ``django_capture_on_commit_callbacks(execute=True)``
 (the cache is only filled on commit).
@@ -8,10 +9,12 @@ Committed transactions are simulated with ``django_capture_on_commit_callbacks(e
 import pytest
 from django.db import transaction
 
+from tables.live.protocol import render_viewer
 from tables.models import Hand, HandAction, Table
-from tables.selectors import hand_state
+from tables.selectors import hand_cache
+from tables.selectors.hands import hand_state
+from tables.selectors.snapshot import Snapshot, load_snapshot
 from tables.services import IllegalMove, StaleAction, hand_act, hand_start, seat_sit_out, seat_take
-from tables.services import hand_cache
 from tests.tables.helpers import actor, current_hand, fresh, passive_action
 from tests.tables.test_service_queries import ACTION_QUERIES
 
@@ -43,9 +46,9 @@ def test_an_action_after_this_process_wrote_the_table_reads_neither_hand_nor_log
     move(table, django_capture_on_commit_callbacks)
     kwargs = {"player": actor(hand), "hand_id": hand.pk, "version": fresh(table).version,
               "action": "call"}
-    with django_assert_max_num_queries(ACTION_QUERIES - 2) as captured:
-        with django_capture_on_commit_callbacks(execute=True):
-            hand_act(table=table.pk, **kwargs)
+    with (django_assert_max_num_queries(ACTION_QUERIES - 2) as captured,
+          django_capture_on_commit_callbacks(execute=True)):
+        hand_act(table=table.pk, **kwargs)
     assert not any('FROM "tables_handaction"' in q["sql"] for q in captured.captured_queries)
     assert not any('FROM "tables_hand"' in q["sql"] for q in captured.captured_queries)
     # and the result is what the database says
@@ -75,10 +78,9 @@ def test_a_refused_or_rolled_back_action_leaves_nothing_trusted_behind(
     with pytest.raises(IllegalMove):  # taken out of the cache, then refused
         move(table, django_capture_on_commit_callbacks, kind="raise 1")
     assert hand_cache.peek(fresh(table)) is None
-    with pytest.raises(RuntimeError):
-        with transaction.atomic():  # applied, then the transaction rolls back
-            move(table, django_capture_on_commit_callbacks)
-            raise RuntimeError("the commit never happens")
+    with pytest.raises(RuntimeError), transaction.atomic():  # applied, then rolled back
+        move(table, django_capture_on_commit_callbacks)
+        raise RuntimeError("the commit never happens")
     assert hand_cache.peek(fresh(table)) is None
     assert HandAction.objects.filter(hand=hand).count() == 1
     move(table, django_capture_on_commit_callbacks)
@@ -105,8 +107,6 @@ def test_a_hand_that_ends_is_not_remembered(dealt, django_capture_on_commit_call
 
 def test_the_sockets_snapshot_follows_this_process_action_without_a_read(
         dealt, django_capture_on_commit_callbacks, django_assert_num_queries, players):
-    from tables.live.protocol import render_viewer
-    from tables.presenters import load_snapshot
 
     table, hand = dealt
     previous = load_snapshot(table.pk)
@@ -117,14 +117,13 @@ def test_the_sockets_snapshot_follows_this_process_action_without_a_read(
         full = load_snapshot(table.pk)
         assert after.version == full.version == previous.version + 1
         for who in [*players, None]:  # every seat and a spectator: the same screen, cards too
-            assert render_viewer(after, who, json_state=True) == render_viewer(
-                full, who, json_state=True)
+            assert render_viewer(after, who, 1, json_state=True) == render_viewer(
+                full, who, 1, json_state=True)
         previous = after
 
 
 def test_a_clock_action_or_a_gap_is_read_from_the_database(
         dealt, django_capture_on_commit_callbacks, django_assert_num_queries):
-    from tables.presenters import load_snapshot
 
     table, hand = dealt
     previous = load_snapshot(table.pk)
@@ -144,7 +143,6 @@ def test_a_snapshot_that_already_holds_the_next_hand_is_read_again(
     """A snapshot's reads after the table row's may see a later commit: labelled version v,
     it can already show the hand dealt at v + 1, whose cache entry has no decision yet. The
     no-read path must not take that entry for "one action later" (it used to fail on it)."""
-    from tables.presenters import Snapshot, load_snapshot
 
     for number, player in enumerate(players):
         seat_take(table=table, player=player, buy_in=200, seat_number=number)

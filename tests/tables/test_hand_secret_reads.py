@@ -5,8 +5,8 @@ import pytest
 
 from engine.deck import seeded_deck
 from tables.models import Hand, HandSecret
-from tables.presenters import load_snapshot
-from tables.selectors import hand_deck, hand_secret, running_hand
+from tables.selectors.hands import hand_deck, hand_secret, running_hand
+from tables.selectors.snapshot import load_snapshot
 from tables.services import hand_start, seat_take
 
 pytestmark = pytest.mark.django_db

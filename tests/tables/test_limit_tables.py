@@ -20,7 +20,7 @@ import pytest
 from django.urls import reverse
 
 from tables.models import Table
-from tables.selectors import hand_state
+from tables.selectors.hands import hand_state
 from tables.services import hand_start, seat_take
 
 pytestmark = pytest.mark.django_db

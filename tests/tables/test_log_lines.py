@@ -2,8 +2,9 @@
 
 from engine.hand import Hand as EngineHand
 from engine.hand import HandConfig
-from tables.models import Hand, HandAction
-from tables.presenters import DEALT, _log_lines, viewer_log
+from tables.models import HandAction
+from tables.presenters.log import Dealt, LogLine, log_entries, viewer_log
+from tables.selectors.hands import Decision
 from tests.engine.test_hand_rules import make_deck
 
 NAMES = ["ann", "bob", "cy"]
@@ -22,18 +23,22 @@ def played():
         ("fold", None, HandAction.Source.TIMEOUT),  # bob times out
     ):
         state.act({"kind": kind, "amount": amount})
-        decisions.append((kind, amount, source))
-    row = Hand(seats=[{"seat": i, "name": name, "stack": 100, "player_id": i}
-                      for i, name in enumerate(NAMES)])
-    return state, row, decisions
+        decisions.append(Decision(kind, amount, source))
+    return state, decisions
+
+
+def words(lines) -> list:
+    """Lines as (text, cards as one string); a ``Dealt`` marker stays as it is."""
+    return [line if isinstance(line, Dealt) else (line.text, "".join(map(str, line.cards)))
+            for line in lines]
 
 
 def test_every_event_reads_as_words_with_the_stored_notes():
-    state, row, decisions = played()
-    assert _log_lines(state.view(None), row, decisions) == [
+    state, decisions = played()
+    assert words(log_entries(state.view(None), NAMES, decisions)) == [
         ("bob posts ante 1", ""), ("cy posts ante 1", ""), ("ann posts ante 1", ""),
         ("bob posts small blind 1", ""), ("cy posts big blind 2", ""),
-        (DEALT, 1), (DEALT, 2), (DEALT, 0),
+        Dealt(1), Dealt(2), Dealt(0),
         ("ann raises to 6", ""), ("bob calls", ""), ("cy raises to 39 (all-in)", ""),
         ("ann calls", ""), ("bob folds (timed out)", ""),
         ("Flop:", "2c5d9s"), ("Turn:", "3h"), ("River:", "Td"),
@@ -48,15 +53,15 @@ def test_a_check_reads_as_a_check_even_without_the_stored_decisions():
     state.act("call")
     state.act("check")
     state.act("raise 4")  # the big blind bets first after the flop
-    row = Hand(seats=[{"seat": i, "name": n} for i, n in enumerate(NAMES[:2])])
-    words = [text for text, _ in _log_lines(state.view(None), row, decisions=[])]
-    assert words[-4:] == ["ann calls", "bob checks", "Flop:", "bob bets to 4"]
+    texts = [text for text, _ in words(viewer_log(log_entries(state.view(None), NAMES), None, ()))]
+    assert texts[-4:] == ["ann calls", "bob checks", "Flop:", "bob bets to 4"]
 
 
 def test_only_the_viewers_own_cards_appear_as_theirs():
-    state, row, decisions = played()
-    lines = _log_lines(state.view(None), row, decisions)
+    state, decisions = played()
+    entries = log_entries(state.view(None), NAMES, decisions)
     for index, cards in ((0, "AsAh"), (1, "KsKh")):
-        mine = viewer_log(lines, index, state.view(index).seats[index].cards)
-        assert [line for line in mine if line[0] == "Your cards"] == [("Your cards", cards)]
-    assert not [line for line in viewer_log(lines, None, ()) if line[0] == "Your cards"]
+        mine = viewer_log(entries, index, state.view(index).seats[index].cards)
+        assert [line for line in words(mine) if line[0] == "Your cards"] == [("Your cards", cards)]
+    assert not [line for line in viewer_log(entries, None, ()) if line.text == "Your cards"]
+    assert all(isinstance(line, LogLine) for line in viewer_log(entries, 2, (None, None)))

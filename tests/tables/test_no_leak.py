@@ -23,9 +23,10 @@ from django.utils import timezone
 from engine.bots import RandomBot
 from tables.live.croupier import Croupier
 from tables.models import Hand, HandAction, Player, Seat, Table
-from tables.presenters import cards_in_html, render_regions, table_screen
-from tables.selectors import hand_state
+from tables.presenters.render import cards_in_html, render_regions
+from tables.selectors.hands import hand_state
 from tables.services import hand_act, player_grant, seat_take
+from tests.tables.helpers import screen_of
 from tests.tables.wsclient import Socket, communicator, session_cookie, version_of
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.slow]
@@ -307,12 +308,12 @@ def test_the_checker_catches_a_frame_rendered_for_someone_else(players, make_tab
     hand_start(table=table)
     table.refresh_from_db()
     facts = Facts()
-    frame = render_regions(table_screen(table, alice))
+    frame = render_regions(screen_of(table, alice))
     assert violations(frame, alice.pk, facts) == []
     mine = facts.of(table.hands.get().pk)["hole"][alice.pk]
     assert set(violations(frame, bob.pk, facts)) == mine
     assert set(violations(frame, None, facts)) == mine
-    spectator = render_regions(table_screen(table, carol))
+    spectator = render_regions(screen_of(table, carol))
     assert violations(spectator, None, facts) == []
 
 

@@ -4,9 +4,12 @@ import pytest
 from django.urls import reverse
 
 from tables.models import Hand
-from tables.presenters import cards_in_html, render_regions, table_screen
-from tables.selectors import hand_state
+from tables.presenters.render import cards_in_html, render_regions
+from tables.presenters.screen import table_screen
+from tables.selectors.hands import hand_state
+from tables.selectors.snapshot import load_snapshot
 from tables.services import hand_start, seat_take
+from tests.tables.helpers import screen_of
 
 pytestmark = pytest.mark.django_db
 
@@ -27,9 +30,9 @@ def hole(hand: Hand, index: int) -> set[str]:
 
 def test_each_seat_sees_its_own_cards_and_nobody_elses(dealt):
     table, hand, alice, bob, carol = dealt
-    html_alice = render_regions(table_screen(table, alice))
-    html_bob = render_regions(table_screen(table, bob))
-    html_carol = render_regions(table_screen(table, carol))
+    html_alice = render_regions(screen_of(table, alice))
+    html_bob = render_regions(screen_of(table, bob))
+    html_carol = render_regions(screen_of(table, carol))
     a, b = hole(hand, hand.seat_index_of(alice.pk)), hole(hand, hand.seat_index_of(bob.pk))
     assert a <= set(cards_in_html(html_alice)) and not b & set(cards_in_html(html_alice))
     assert b <= set(cards_in_html(html_bob)) and not a & set(cards_in_html(html_bob))
@@ -41,13 +44,13 @@ def test_only_the_actor_gets_action_buttons_with_amounts(dealt, play):
     table, hand, alice, bob, carol = dealt
     actor = play.actor(hand)
     other = bob if actor == alice else alice
-    screen = table_screen(table, actor)
-    assert screen["actions"]["call"] == 1 and screen["actions"]["fold"]
-    assert [s["label"] for s in screen["actions"]["sizes"]][0] == "Min"
+    screen = screen_of(table, actor)
+    assert screen.actions.bar.call == 1 and screen.actions.bar.fold
+    assert [s.label for s in screen.actions.bar.sizes][0] == "Min"
     html = render_regions(screen)
     assert 'value="fold"' in html and "Call 1" in html
-    assert table_screen(table, other)["actions"] is None
-    assert 'value="fold"' not in render_regions(table_screen(table, other))
+    assert screen_of(table, other).actions.bar is None
+    assert 'value="fold"' not in render_regions(screen_of(table, other))
 
 
 def test_showdown_names_the_winning_hand_and_the_pot(dealt, play):
@@ -55,13 +58,13 @@ def test_showdown_names_the_winning_hand_and_the_pot(dealt, play):
     hand = play.play_out(table)
     assert hand.status == Hand.Status.FINISHED
     table.refresh_from_db()
-    screen = table_screen(table, carol)
-    assert screen["running"] is False and screen["pots"][0]["winners"]
-    assert screen["pots"][0]["description"]
-    winners = [s for s in screen["seats"] if s.get("won")]
-    assert winners and winners[0]["description"]
+    screen = screen_of(table, carol)
+    assert screen.running is False and screen.board.pots[0].winners
+    assert screen.board.pots[0].description
+    winners = [s.plate for s in screen.seats.seats if s.plate and s.plate.won]
+    assert winners and winners[0].description
     # showdown hands are visible to the spectator now
-    shown = {c for s in screen["seats"] if s.get("shown") for c in s["cards"]}
+    shown = {c for s in screen.seats.seats if s.plate and s.plate.description for c in s.cards}
     assert shown and None not in shown
 
 
@@ -92,3 +95,19 @@ def test_a_finished_hand_link_from_the_table_opens_its_replayer(client, dealt, p
     assert response.redirect_chain[-1][0] == reverse("stats:hand", args=[hand.pk])
     html = response.content.decode()
     assert f"hand #{hand.number}" in html and "Board" in html
+
+
+def test_a_screen_and_its_html_read_nothing_once_the_table_is_read(
+        dealt, django_assert_num_queries):
+    table, hand, alice, bob, carol = dealt
+    snapshot = load_snapshot(table.pk)
+    with django_assert_num_queries(0):  # seated, watching with a bankroll, a spectator
+        for player, bankroll in ((alice, None), (carol, 999), (None, None)):
+            render_regions(table_screen(snapshot, player, bankroll))
+    assert "bankroll 999" in render_regions(table_screen(snapshot, carol, 999))
+
+
+def test_a_viewer_without_a_seat_needs_the_bankroll_the_caller_read(dealt):
+    table, hand, alice, bob, carol = dealt
+    with pytest.raises(ValueError, match="bankroll"):
+        table_screen(load_snapshot(table.pk), carol)

@@ -10,10 +10,12 @@ from asgiref.sync import sync_to_async
 from tables.live.caches import SnapshotCache
 from tables.live.protocol import render_viewer
 from tables.models import Table
-from tables.presenters import cards_in_html, load_snapshot, render_regions, table_screen
-from tables.selectors import hand_state
+from tables.presenters.models import BoardRegion
+from tables.presenters.render import cards_in_html, render_regions
+from tables.selectors.hands import hand_state
+from tables.selectors.snapshot import load_snapshot
 from tables.services import hand_start, seat_take
-from tests.tables.helpers import act, current_hand
+from tests.tables.helpers import act, current_hand, screen_of
 from tests.tables.wsclient import Socket, communicator, session_cookie
 
 
@@ -39,7 +41,8 @@ def test_one_snapshot_renders_each_viewer_their_own_cards_only(dealt, order):
     snap = load_snapshot(table.pk)
     html = {}
     for name in order:  # whichever viewer fills the shared regions first
-        version, html[name], state = render_viewer(snap, who[name], json_state=True)
+        version, html[name], state = render_viewer(snap, who[name], who[name].bankroll,
+                                                   json_state=True)
         assert version == table.version
         view_cards = {c for s in json.loads(state)["view"]["seats"] for c in s["cards"] if c}
         html[name + "-json"] = view_cards
@@ -48,10 +51,10 @@ def test_one_snapshot_renders_each_viewer_their_own_cards_only(dealt, order):
     assert set(cards_in_html(html["bob"])) == b and html["bob-json"] == b
     assert cards_in_html(html["carol"]) == [] and html["carol-json"] == set()
     # The same HTML as the uncached, per-viewer path (the first page load's presenters).
-    assert html["alice"] == render_regions(table_screen(table, alice))
-    assert html["carol"] == render_regions(table_screen(table, carol))
+    assert html["alice"] == render_regions(screen_of(table, alice))
+    assert html["carol"] == render_regions(screen_of(table, carol))
     # Viewer-independent regions are rendered once and shared.
-    assert sum(1 for key in snap.html if key[0] == "board") == 1
+    assert sum(1 for model, _ in snap.memo["html"] if isinstance(model, BoardRegion)) == 1
 
 
 @pytest.mark.django_db
@@ -62,7 +65,7 @@ def test_only_the_actor_gets_the_action_bar_from_a_shared_snapshot(dealt, play):
     snap = load_snapshot(table.pk)
     assert 'value="fold"' not in render_viewer(snap, other)[1]
     assert 'value="fold"' in render_viewer(snap, actor)[1]
-    assert 'value="fold"' not in render_viewer(snap, carol)[1]
+    assert 'value="fold"' not in render_viewer(snap, carol, carol.bankroll)[1]
 
 
 @pytest.mark.django_db(transaction=True)
@@ -143,7 +146,7 @@ def test_a_read_from_the_previous_snapshot_equals_a_full_read(dealt, play):
     assert incremental.decisions == full.decisions and incremental.view(None) == full.view(None)
     play.play_out(table)  # the hand ends: the recent hands change, read again
     after, full = load_snapshot(table.pk, incremental), load_snapshot(table.pk)
-    assert after.recent == full.recent and [h["number"] for h in after.recent] == [hand.number]
+    assert after.recent == full.recent and [h.number for h in after.recent] == [hand.number]
     assert after.decisions == full.decisions and after.view(None) == full.view(None)
     assert render_viewer(after, alice)[1] == render_viewer(full, alice)[1]
 
@@ -158,7 +161,8 @@ def test_a_running_hand_is_read_again_with_only_its_new_actions(dealt, django_as
     fresh = load_snapshot(table.pk)
     assert again.version == fresh.version > first.version and again.running
     for who in (alice, bob, carol):
-        assert render_viewer(again, who, json_state=True) == render_viewer(fresh, who, json_state=True)
+        assert (render_viewer(again, who, who.bankroll, json_state=True)
+                == render_viewer(fresh, who, who.bankroll, json_state=True))
 
 
 @pytest.mark.django_db
@@ -176,7 +180,7 @@ def test_a_hand_that_ended_is_never_shown_running_from_the_last_snapshot(dealt, 
     again = load_snapshot(table.pk, first)
     fresh = load_snapshot(table.pk)
     assert not again.running and again.version == fresh.version
-    assert render_viewer(again, carol) == render_viewer(fresh, carol)
+    assert render_viewer(again, carol, 1) == render_viewer(fresh, carol, 1)
 
 
 @pytest.mark.django_db

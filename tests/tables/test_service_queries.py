@@ -21,7 +21,7 @@ import pytest
 from django.db import connection
 
 from tables.models import Hand, Player, Seat, Table
-from tables.selectors import hand_state
+from tables.selectors.hands import hand_state
 from tables.services import hand_act, hand_start, seat_take
 
 pytestmark = pytest.mark.django_db

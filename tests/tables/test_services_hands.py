@@ -6,7 +6,7 @@ import pytest
 
 from engine.deck import verify
 from tables.models import Hand, HandAction, HandSecret, LedgerEntry, Player, Seat, Table
-from tables.selectors import hand_state
+from tables.selectors.hands import hand_state
 from tables.services import (
     HandInProgress,
     HandNotRunning,

@@ -7,7 +7,7 @@ import pytest
 from django.db.models import F, QuerySet
 
 from tables.models import LedgerEntry, Player, Seat, Table
-from tables.selectors import hand_state
+from tables.selectors.hands import hand_state
 from tables.services import (
     AlreadySeated,
     BuyInOutOfRange,

@@ -61,8 +61,8 @@ def test_insert_fills_auto_now_add_and_update_changes_only_the_matching_rows(pla
 def test_compiled_reads_return_what_the_orm_returns_for_any_parameters(players, table):
     """The snapshot's reads (seats with their players and table, the hand on screen, its log)
     compiled once and run with other parameters equal the ORM's answers."""
-    from tables.presenters import shown_hand, table_and_seats
-    from tables.selectors import hand_decisions
+    from tables.selectors.hands import hand_decisions
+    from tables.selectors.snapshot import shown_hand, table_and_seats
 
     alice, bob, _ = players
     other = Table.objects.create(name="Other", small_blind=1, big_blind=2)

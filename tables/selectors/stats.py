@@ -18,7 +18,7 @@ from engine import phh, pkstate
 from engine.hand import Hand as EngineHand
 from engine.types import DECISIONS, STREETS, Action, EventKind
 from tables.models import Hand, Player, PlayerHand
-from tables.selectors import hand_deck, hand_state, with_deck
+from tables.selectors.hands import hand_decisions, hand_deck, hand_state, with_deck
 from tables.stats import Totals
 
 RESULTS = ("won", "lost", "even")
@@ -135,18 +135,6 @@ def viewer_seat(hand: Hand, user) -> int | None:
     return hand.seat_index_of(player.pk) if player is not None else None
 
 
-def _engine_hand(hand: Hand) -> EngineHand:
-    actions = sorted(hand.actions.all(), key=lambda a: a.index)  # uses the prefetch
-    return EngineHand.replay(
-        hand.config,
-        [s["stack"] for s in hand.seats],
-        hand.button,
-        hand_deck(hand),
-        [Action(a.kind, a.amount) for a in actions],
-        players=[s["name"] for s in hand.seats],
-    )
-
-
 def decisions(state: EngineHand) -> list[dict]:
     """The players' decisions of an engine hand, with their street (no cards in them)."""
     street = 0
@@ -178,7 +166,7 @@ def hand_history(hand: Hand, seat: int | None) -> dict:
     """
     if hand.status != Hand.Status.FINISHED:
         raise ValueError("only a finished hand has a history")
-    state = _engine_hand(hand)
+    state = hand_state(hand)
     view = state.view(seat)
     as_json = view.to_dict()
     net = state.result.net
@@ -224,7 +212,7 @@ def hand_phh(hand: Hand, seat: int | None) -> str:
     """A finished hand as PHH text: the cards shown at showdown plus ``seat``'s own."""
     if hand.status != Hand.Status.FINISHED:
         raise ValueError("only a finished hand has a history")
-    state = _engine_hand(hand)
+    state = hand_state(hand)
     text = phh.dumps(state, known_cards=state.visible_cards(seat))
     return text + f"hand = {hand.number}\ntable = {_toml_string(hand.table.name)}\n"
 
@@ -234,7 +222,7 @@ def hand_yaml(hand: Hand, seat: int | None) -> str:
     others' ``PnDealt`` left out), its id and when it started."""
     if hand.status != Hand.Status.FINISHED:
         raise ValueError("only a finished hand has a history")
-    state = _engine_hand(hand)
+    state = hand_state(hand)
     return pkstate.dumps(state, known_cards=state.visible_cards(seat), id=str(hand.pk),
                          datetime=hand.started_at)
 
@@ -262,10 +250,10 @@ def hand_replay_steps(hand: Hand, seat: int | None) -> list[dict]:
     """
     if hand.status != Hand.Status.FINISHED:
         raise ValueError("only a finished hand can be replayed")
-    final = _engine_hand(hand)
+    final = hand_state(hand)
     final_view = final.view(seat)
     shown = {s.seat: [str(c) for c in s.cards] for s in final_view.seats if s.shown}
-    actions = [Action(a.kind, a.amount) for a in sorted(hand.actions.all(), key=lambda a: a.index)]
+    actions = [Action(kind, amount) for kind, amount, _ in hand_decisions(hand)]
     labels = decisions(final)
     names = [s["name"] for s in hand.seats]
     stacks = [s["stack"] for s in hand.seats]

@@ -1,0 +1,97 @@
+"""The hand's log in words, from the engine view's typed, already filtered events.
+
+``log_entries`` reads the spectator's view once per table version; each dealing of hole
+cards is a ``Dealt`` marker in its place, which ``viewer_log`` turns into "Your cards" for
+the one viewer who was dealt them, and drops for everyone else.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from engine.cards import Card
+from engine.types import FORCED_BETS, EventKind, View
+from tables.presenters.models import CardFace, LogLine
+
+if TYPE_CHECKING:
+    from tables.selectors.hands import Decision
+
+
+@dataclass(frozen=True, slots=True)
+class Dealt:
+    """Where hand seat ``seat`` was dealt its hole cards."""
+
+    seat: int
+
+
+def log_entries(view: View, names: Sequence[str],
+                decisions: Sequence[Decision] = ()) -> list[LogLine | Dealt]:
+    """The lines of the hand's log from ``view``'s events (``names``: by hand seat).
+
+    ``decisions``: the hand's stored decisions in order, if known: they add "(all-in)" and
+    "(timed out)" to the decisions' lines.
+    """
+    decision = iter(decisions)
+    streets = iter(("Flop", "Turn", "River"))
+    lines: list[LogLine | Dealt] = []
+    for event in view.events:
+        kind, amount = event.kind, event.amount
+        if kind is EventKind.DEAL_HOLE:
+            lines.append(Dealt(event.seat))
+            continue
+        if kind is EventKind.DEAL_BOARD:
+            lines.append(LogLine(f"{next(streets, 'Board')}:", _faces(event.cards)))
+            continue
+        name = names[event.seat]
+        if kind in FORCED_BETS:
+            lines.append(LogLine(f"{name} posts {kind.replace('_', ' ')} {amount}"))
+        elif kind is EventKind.RETURN:
+            lines.append(LogLine(f"{name} takes back {amount} uncalled"))
+        elif kind is EventKind.WIN:
+            lines.append(LogLine(f"{name} wins {amount}"
+                                 + (f" ({event.text})" if event.text else "")))
+        elif kind is EventKind.SHOW:
+            lines.append(LogLine(f"{name} shows", _faces(event.cards)))
+        elif kind is EventKind.MUCK:
+            lines.append(LogLine(f"{name} mucks"))
+        else:
+            lines.append(LogLine(f"{name} {_DECISION_WORDS[kind](amount)}"
+                                 + _decision_notes(next(decision, None))))
+    return lines
+
+
+_DECISION_WORDS = {
+    EventKind.FOLD: lambda amount: "folds",
+    EventKind.CHECK: lambda amount: "checks",
+    EventKind.CALL: lambda amount: "calls",
+    EventKind.BET: lambda amount: f"bets to {amount}",
+    EventKind.RAISE: lambda amount: f"raises to {amount}",
+}
+
+
+def _decision_notes(decision: Decision | None) -> str:
+    """" (all-in)", " (timed out)", both or neither."""
+    if decision is None:
+        return ""
+    return (" (all-in)" if decision.all_in else "") + (" (timed out)" if decision.timed_out else "")
+
+
+def _faces(cards: Sequence[Card]) -> tuple[CardFace, ...]:
+    return tuple(CardFace(str(c)) for c in cards)
+
+
+def viewer_log(entries: Sequence[LogLine | Dealt], index: int | None,
+               cards: Sequence[Card | None]) -> tuple[LogLine, ...]:
+    """``log_entries`` for the viewer in hand seat ``index`` whose hole ``cards`` (from their
+    own engine view) are known: "Your cards" where theirs were dealt, no other marker."""
+    known = index is not None and all(c is not None for c in cards)
+    out = []
+    for line in entries:
+        if isinstance(line, Dealt):
+            if known and line.seat == index:
+                out.append(LogLine("Your cards", _faces([c for c in cards if c is not None])))
+            continue
+        out.append(line)
+    return tuple(out)

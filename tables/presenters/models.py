@@ -1,0 +1,272 @@
+"""The table screen's view models: exactly what each partial (``templates/jinja2/tables/``)
+renders, as frozen dataclasses.
+
+A view model is the key of the cache of its HTML (``tables.presenters.render``): it holds
+everything its template shows and nothing else, so the cache cannot serve HTML of something
+else. A template reads only its model's attributes (and HTML rendered from its parts).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, TypeVar, dataclass_transform
+
+SUIT_SYMBOLS = {"s": "♠", "h": "♥", "d": "♦", "c": "♣"}
+SUIT_NAMES = {"s": "spades", "h": "hearts", "d": "diamonds", "c": "clubs"}
+RANK_TEXT = {"T": "10"}
+
+_Model = TypeVar("_Model")
+
+
+@dataclass_transform(frozen_default=True)
+def view_model(cls: type[_Model]) -> type[_Model]:
+    """``cls`` as a frozen dataclass with slots that computes its hash once.
+
+    Every viewer of every version looks its regions up in the HTML caches, and a region holds
+    the seats, cards and lines shared by all viewers of that version: hashed once each, not
+    once per viewer. (0: not computed yet.)
+    """
+    cls.__annotations__["_hash"] = int
+    cls._hash = field(default=0, init=False, repr=False, compare=False)  # type: ignore[attr-defined]
+    cls = dataclass(frozen=True, slots=True)(cls)
+    value_hash = cls.__hash__
+
+    def __hash__(self) -> int:
+        known = self._hash
+        if not known:
+            known = value_hash(self)
+            object.__setattr__(self, "_hash", known)
+        return known
+
+    cls.__hash__ = __hash__  # type: ignore[assignment]
+    return cls
+
+
+@view_model
+class CardFace:
+    """A face-up card (``_card.html``): ``As`` -> rank ``A``, suit ``♠``, its colour class."""
+
+    code: str
+
+    @property
+    def rank(self) -> str:
+        return RANK_TEXT.get(self.code[0], self.code[0])
+
+    @property
+    def suit(self) -> str:
+        return SUIT_SYMBOLS[self.code[1]]
+
+    @property
+    def suit_name(self) -> str:
+        return SUIT_NAMES[self.code[1]]
+
+    def __str__(self) -> str:
+        return self.code
+
+
+def faces(cards: Any) -> tuple[CardFace | None, ...]:
+    """Cards of an engine view: a card -> its face, ``None`` (hidden) stays ``None``."""
+    return tuple(CardFace(str(c)) if c is not None else None for c in cards)
+
+
+# --- seats ----------------------------------------------------------------------------------
+
+@view_model
+class Plate:
+    """A taken seat's plate (``_seat_plate.html``): the same for every viewer."""
+
+    name: str
+    is_bot: bool
+    stack: int
+    sitting_out: bool
+    leaving: bool
+    all_in: bool = False
+    folded: bool = False
+    description: str = ""  # the hand shown at showdown
+    won: int = 0
+    is_button: bool = False
+    is_small_blind: bool = False
+    is_big_blind: bool = False
+    bet: int = 0
+
+
+@view_model
+class SeatPanel:
+    """One seat as one viewer sees it (``_seat.html``): its plate and the hole cards this
+    viewer may see (``None``: face down)."""
+
+    number: int  # 0-based
+    plate: Plate | None  # None: nobody sits here
+    cards: tuple[CardFace | None, ...] = ()
+    is_actor: bool = False
+    is_me: bool = False
+
+    @property
+    def label(self) -> int:
+        return self.number + 1
+
+
+@view_model
+class SeatsRegion:
+    """The seats around the table (``_seats.html``), ``bottom`` the viewer's own."""
+
+    hand_id: int | None
+    street: str
+    version: int
+    max_seats: int
+    bottom: int
+    seats: tuple[SeatPanel, ...]
+
+
+# --- board ----------------------------------------------------------------------------------
+
+@view_model
+class PotLine:
+    """A pot on the board; after the showdown, who won it with what."""
+
+    label: str
+    amount: int
+    winners: tuple[str, ...] = ()
+    description: str = ""
+
+
+@view_model
+class BoardRegion:
+    """The board cards, the pots and the hand's number (``_board.html``)."""
+
+    hand_id: int | None
+    street: str
+    cards: tuple[CardFace, ...]
+    pots: tuple[PotLine, ...]
+    running: bool
+    total_pot: int
+    hand_number: int | None
+
+
+# --- actions --------------------------------------------------------------------------------
+
+@view_model
+class QuickSize:
+    """A raise-to amount offered on a button ("Min", "½ pot", "Pot", "All-in")."""
+
+    label: str
+    amount: int
+
+
+@view_model
+class ActionBar:
+    """The actor's buttons: what is legal, with the amounts."""
+
+    fold: bool
+    check: bool
+    call: int
+    can_raise: bool
+    min_raise_to: int | None
+    max_raise_to: int | None
+    word: str  # "Bet" or "Raise"
+    sizes: tuple[QuickSize, ...]
+
+
+@view_model
+class ActionsRegion:
+    """Whose turn it is and the clock; the action bar for the actor only (``_actions.html``)."""
+
+    version: int
+    hand_id: int | None
+    running: bool
+    deadline_ms: int | None
+    actor_name: str | None
+    bar: ActionBar | None = None
+
+
+# --- controls -------------------------------------------------------------------------------
+
+@view_model
+class Viewer:
+    """A logged-in viewer with a player: their seat here (if any) and their chips."""
+
+    name: str
+    bankroll: int
+    seated: bool
+    seat: int | None  # 1-based
+    stack: int
+    sitting_out: bool
+    leaving: bool
+    in_hand: bool
+    room: int  # how many chips a top-up may add
+
+
+@view_model
+class ControlsRegion:
+    """Sit down, sit out, leave, top up; or log in (``_controls.html``)."""
+
+    viewer: Viewer | None
+    free_seats: tuple[int, ...]  # 1-based
+    min_buy_in: int
+    max_buy_in: int
+    default_buy_in: int
+    request_path: str | None  # where logging in comes back to
+
+
+# --- log ------------------------------------------------------------------------------------
+
+@view_model
+class LogLine:
+    """One line of the hand log (``_log_line.html``): its words and the cards it names."""
+
+    text: str
+    cards: tuple[CardFace, ...] = ()
+
+
+@view_model
+class HandLink:
+    """A finished hand the table links to (its replayer)."""
+
+    number: int
+    pot: int
+
+
+@view_model
+class RecentHands:
+    """The table's last finished hands (``_recent.html``), newest first."""
+
+    table_id: int
+    hands: tuple[HandLink, ...]
+
+
+@view_model
+class LogRegion:
+    """The hand's log for one viewer and the recent hands (``_log.html``)."""
+
+    hand_number: int | None
+    lines: tuple[LogLine, ...]
+    recent: RecentHands
+
+
+# --- one viewer's screen --------------------------------------------------------------------
+
+@dataclass(frozen=True, eq=False)
+class Screen:
+    """Everything the table page and its socket show one viewer, region by region.
+
+    ``viewer_index``: the viewer's seat in the hand on screen (None: not dealt in).
+    ``html``: the regions' HTML already rendered for this table version (shared by its
+    viewers; keyed on the region's view model, see ``tables.presenters.render``).
+    """
+
+    version: int
+    hand_id: int | None
+    running: bool
+    viewer_index: int | None
+    viewer: Viewer | None
+    seats: SeatsRegion
+    board: BoardRegion
+    actions: ActionsRegion
+    controls: ControlsRegion
+    log: LogRegion
+    html: dict = field(default_factory=dict, repr=False)
+
+    def regions(self) -> dict[str, Any]:
+        """Each region's view model by name (``tables.presenters.render.REGIONS``)."""
+        return {"seats": self.seats, "board": self.board, "actions": self.actions,
+                "controls": self.controls, "log": self.log}

@@ -1,0 +1,192 @@
+"""The table screen's HTML: each view model through its partial (``templates/jinja2/tables``).
+
+HTML is cached on the view model it is rendered from (a frozen dataclass: the key is the very
+value the template renders, so a cache cannot drift from its template):
+
+- per process, for the parts that look the same from one table version to the next (one
+  player acted): a card, a seat's plate, a seat, a log line, the recent hands, the controls;
+- per table version (the screen's ``html``, shared by the viewers of that snapshot), for the
+  five regions.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from functools import lru_cache
+from typing import Any
+
+from django.template import engines
+from django.urls import reverse
+from django.utils.safestring import SafeString
+
+from tables.presenters.models import (
+    ActionsRegion,
+    BoardRegion,
+    CardFace,
+    ControlsRegion,
+    LogLine,
+    LogRegion,
+    Plate,
+    RecentHands,
+    Screen,
+    SeatPanel,
+    SeatsRegion,
+)
+
+#: The regions of the table screen, one partial each (``templates/jinja2/tables/_<region>.html``),
+#: swapped in by id (``table-<region>``).
+REGIONS = ("seats", "board", "actions", "controls", "log")
+
+
+def render(template: str, **context) -> SafeString:
+    """A table partial (``templates/jinja2/<template>``, autoescaped) as safe HTML.
+
+    Calls Jinja's root render function itself: ``pokersite.library_overrides``
+    (JINJA_ROOT_RENDER).
+    """
+    # The context is the template's globals and ``context`` merged here, passed as shared:
+    # Jinja2's own merge walks its ChainMap of globals key by key, which cost as much as
+    # rendering the small partials. SafeString itself, not mark_safe (its lazy-string check
+    # cost as much again); Jinja2 and Django templates both take it as safe (``__html__``).
+    compiled = _template(template)
+    merged = compiled.new_context({**_globals_of(compiled), **context}, shared=True)
+    return SafeString(compiled.environment.concat(compiled.root_render_func(merged)))
+
+
+@lru_cache(maxsize=64)
+def _globals_of(compiled) -> dict:
+    return dict(compiled.globals)
+
+
+def _template(name: str):
+    env = _jinja()
+    if env.auto_reload:  # DEBUG: pick up edited templates
+        return env.get_template(name)
+    return _compiled_template(name)
+
+
+@lru_cache(maxsize=64)
+def _compiled_template(name: str):
+    return _jinja().get_template(name)
+
+
+@lru_cache(maxsize=1)
+def _jinja():
+    return engines["jinja2"].env
+
+
+# --- the regions ----------------------------------------------------------------------------
+
+def render_regions(screen: Screen, *, oob: bool = True) -> str:
+    """Every region of the table screen as HTML; ``oob`` marks them for htmx's swap by id."""
+    return "".join(region_html(screen, oob=oob).values())
+
+
+def region_html(screen: Screen, *, oob: bool = True) -> dict[str, str]:
+    """Each region of the table screen (``REGIONS``) as HTML, for the page and the sockets.
+
+    The message line is not among them: it answers one socket (``render_message``). A region
+    is rendered once per table version and view model: the sockets of a process at one
+    version share what is the same for them.
+    """
+    cache = screen.html
+    out = {}
+    for region, model in screen.regions().items():
+        key = (model, oob)
+        html = cache.get(key)
+        if html is None:
+            html = cache[key] = _RENDERERS[type(model)](model, oob)
+        out[region] = html
+    return out
+
+
+def _seats(seats: SeatsRegion, oob: bool) -> str:
+    return render("tables/_seats.html", oob=oob, seats=seats,
+                  seats_html=SafeString("".join(map(seat_html, seats.seats))))
+
+
+@lru_cache(maxsize=20_000)
+def seat_html(seat: SeatPanel) -> str:
+    """One seat as one viewer sees it (``_seat.html``): most look the same from one version
+    of a table to the next (one player acted), so each is rendered once, not on every change."""
+    return render(
+        "tables/_seat.html", seat=seat,
+        plate_html=plate_html(seat.plate) if seat.plate is not None else "",
+        cards_html=_cards_html(seat.cards),
+    )
+
+
+@lru_cache(maxsize=20_000)
+def plate_html(plate: Plate) -> str:
+    """A seat's plate (``_seat_plate.html``), the same for every viewer."""
+    return render("tables/_seat_plate.html", plate=plate)
+
+
+def _board(board: BoardRegion, oob: bool) -> str:
+    return render("tables/_board.html", oob=oob, board=board, cards_html=_cards_html(board.cards))
+
+
+def _actions(actions: ActionsRegion, oob: bool) -> str:
+    return render("tables/_actions.html", oob=oob, actions=actions)
+
+
+@lru_cache(maxsize=10_000)
+def _controls(controls: ControlsRegion, oob: bool) -> str:
+    """A player's controls change far less often than the table: rendered once per look."""
+    return render("tables/_controls.html", oob=oob, controls=controls)
+
+
+def _log(log: LogRegion, oob: bool) -> str:
+    return render("tables/_log.html", oob=oob, log=log,
+                  lines_html=SafeString("".join(map(log_line_html, log.lines))),
+                  recent_html=recent_html(log.recent))
+
+
+@lru_cache(maxsize=20_000)
+def log_line_html(line: LogLine) -> str:
+    """One line of the hand log: its text (escaped) and its cards."""
+    return render("tables/_log_line.html", line=line, cards_html=_cards_html(line.cards))
+
+
+@lru_cache(maxsize=1024)
+def recent_html(recent: RecentHands) -> str:
+    """The links to a table's last finished hands: the same for every viewer until the next
+    hand ends."""
+    return render("tables/_recent.html", recent=recent, hand_url=_hand_url)
+
+
+@lru_cache(maxsize=10_000)
+def _hand_url(table_id: int, number: int) -> str:
+    return reverse("tables:hand", args=[table_id, number])
+
+
+_RENDERERS: dict[type, Callable[[Any, bool], str]] = {
+    SeatsRegion: _seats, BoardRegion: _board, ActionsRegion: _actions,
+    ControlsRegion: _controls, LogRegion: _log,
+}
+
+
+# --- cards and the message line -------------------------------------------------------------
+
+@lru_cache(maxsize=128)
+def card_html(card: CardFace | None) -> str:
+    """One card as HTML (``_card.html``), face up or (``None``) face down; rendered once."""
+    return render("tables/_card.html", card=card)
+
+
+def _cards_html(cards) -> SafeString:
+    return SafeString("".join(map(card_html, cards)))
+
+
+def render_message(message: str, *, oob: bool = True, error: bool = True) -> str:
+    """The message line under the actions (an error goes to its sender only)."""
+    return render("tables/_message.html", message=message, error=error, oob=oob)
+
+
+CARD_ATTR = re.compile(r'data-card="([^"]*)"')
+
+
+def cards_in_html(html: str) -> list[str]:
+    """Every face-up card in rendered HTML (each is drawn with ``data-card``)."""
+    return CARD_ATTR.findall(html)

@@ -1,0 +1,258 @@
+"""What one viewer sees of a table: a ``Screen`` of view models, built from a snapshot.
+
+Every hole card a screen holds comes from the snapshot's ``view(seat)``, the engine's one
+viewer filter: nothing here reads the hand's deck or the engine's ``hole``. A seated player
+sees their own cards, a spectator (``player=None`` or not dealt in) sees none; cards shown at
+showdown are visible to all. The same function builds the first page load and every socket
+update, so a reload shows exactly the live state.
+
+Pure: no ORM, no database read. What is the same for every viewer of a version is built once
+and kept in the snapshot's ``memo``; per viewer only their own seat, the actor's bar, their
+controls and the "Your cards" line of the log are built.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+from typing import TYPE_CHECKING, Any
+
+from engine.types import Legal, View
+from tables.presenters.log import Dealt, LogLine, log_entries, viewer_log
+from tables.presenters.models import (
+    ActionBar,
+    ActionsRegion,
+    BoardRegion,
+    ControlsRegion,
+    HandLink,
+    LogRegion,
+    Plate,
+    PotLine,
+    QuickSize,
+    RecentHands,
+    Screen,
+    SeatPanel,
+    SeatsRegion,
+    Viewer,
+    faces,
+)
+
+if TYPE_CHECKING:
+    from tables.selectors.snapshot import Snapshot
+
+
+@dataclass(frozen=True)
+class _Shared:
+    """The screen of one version as every viewer sees it (from the spectator's view)."""
+
+    seats: SeatsRegion  # as a spectator sees them
+    hand_seats: dict[int, int]  # hand seat index -> table seat number, for seats dealt in
+    board: BoardRegion
+    watching: ActionsRegion  # everyone's but the actor's
+    log_entries: list[LogLine | Dealt]
+    recent: RecentHands
+    free_seats: tuple[int, ...]
+    min_buy_in: int
+    max_buy_in: int
+    default_buy_in: int
+
+
+def table_screen(snapshot: Snapshot, player: Any | None, bankroll: int | None = None,
+                 request_path: str | None = None) -> Screen:
+    """The table at ``snapshot`` as ``player`` (a ``Player``, or None: a spectator) sees it.
+
+    ``bankroll``: the player's bankroll when they have no seat here (a seated player's comes
+    with the snapshot); the caller reads it, as nothing here reads the database.
+    ``request_path``: where a visitor who logs in comes back to.
+    """
+    shared = _shared(snapshot)
+    player_id = player.pk if player is not None else None
+    my_seat = snapshot.seat_of(player_id)
+    index = snapshot.hand_index_of(player_id)
+    view = snapshot.view(index) if snapshot.hand is not None else None
+    running = snapshot.running
+    seats = _viewer_seats(snapshot, shared, my_seat.number if my_seat else None, index, view)
+    legal = view.legal if (view is not None and running) else None
+    actions = shared.watching if legal is None else replace(
+        shared.watching, bar=_action_bar(view, legal))
+    viewer = None
+    if player is not None:
+        if my_seat is not None:
+            bankroll = my_seat.player.bankroll
+        elif bankroll is None:
+            raise ValueError("the bankroll of a viewer without a seat is the caller's to read")
+        table = snapshot.table
+        viewer = Viewer(
+            name=player.name,
+            bankroll=bankroll,
+            seated=my_seat is not None,
+            seat=my_seat.number + 1 if my_seat else None,
+            stack=my_seat.stack if my_seat else 0,
+            sitting_out=bool(my_seat and my_seat.sitting_out),
+            leaving=bool(my_seat and my_seat.leave_after_hand),
+            in_hand=running and index is not None,
+            room=max(table.effective_max_buy_in - my_seat.stack, 0) if my_seat else 0,
+        )
+    controls = ControlsRegion(viewer, shared.free_seats, shared.min_buy_in, shared.max_buy_in,
+                              shared.default_buy_in, request_path)
+    return Screen(
+        version=snapshot.version,
+        hand_id=shared.board.hand_id,
+        running=running,
+        viewer_index=index,
+        viewer=viewer,
+        seats=seats,
+        board=shared.board,
+        actions=actions,
+        controls=controls,
+        log=_viewer_log(snapshot, shared, index),
+        html=snapshot.memo["html"],
+    )
+
+
+def _viewer_seats(snapshot: Snapshot, shared: _Shared, my_number: int | None,
+                  index: int | None, view: View | None) -> SeatsRegion:
+    """The seats with the viewer's own drawn as theirs, with the hole cards of their view."""
+    if my_number is None and index is None:
+        return shared.seats
+    panels = list(shared.seats.seats)
+    own_number = shared.hand_seats.get(index) if index is not None else None
+    if own_number is not None:
+        panels[own_number] = replace(panels[own_number], is_me=own_number == my_number,
+                                     cards=faces(view.seats[index].cards))
+    if my_number is not None and my_number != own_number:
+        panels[my_number] = replace(panels[my_number], is_me=True)
+    return replace(shared.seats, bottom=my_number or 0, seats=tuple(panels))
+
+
+def _viewer_log(snapshot: Snapshot, shared: _Shared, index: int | None) -> LogRegion:
+    """The log region for hand seat ``index``: built once per version and seat."""
+    key = ("log", index)
+    region = snapshot.memo.get(key)
+    if region is None:
+        lines: tuple[LogLine, ...] = ()
+        if snapshot.hand is not None:
+            cards = snapshot.view(index).seats[index].cards if index is not None else ()
+            lines = viewer_log(shared.log_entries, index, cards)
+        hand_number = snapshot.hand.number if snapshot.hand is not None else None
+        region = snapshot.memo[key] = LogRegion(hand_number, lines, shared.recent)
+    return region
+
+
+def _shared(snapshot: Snapshot) -> _Shared:
+    """The viewer-independent part of the screen, built once per snapshot."""
+    shared = snapshot.memo.get("shared")
+    if shared is None:
+        snapshot.memo["html"] = {}
+        shared = snapshot.memo["shared"] = _build_shared(snapshot)
+    return shared
+
+
+def _build_shared(snapshot: Snapshot) -> _Shared:
+    table, hand, running = snapshot.table, snapshot.hand, snapshot.running
+    view = snapshot.view(None) if hand is not None else None
+    result = view.result if view is not None else None
+    winnings: dict[int, int] = {}
+    pots = []
+    if result is not None:
+        for award in result.awards:
+            for w, amount in zip(award.winners, award.amounts, strict=True):
+                winnings[w] = winnings.get(w, 0) + amount
+            pots.append(PotLine(_pot_label(award.pot), award.amount,
+                                tuple(view.seats[w].name for w in award.winners),
+                                award.description))
+    elif view is not None:
+        pots = [PotLine(_pot_label(i), pot.amount) for i, pot in enumerate(view.pots)]
+    # Each hand seat that still belongs to the player dealt in: by table seat number.
+    dealt = {}
+    if view is not None:
+        for start, seen in zip(hand.seats, view.seats, strict=True):
+            seat = snapshot.seats.get(start["seat"])
+            if seat is None or seat.player_id == start["player_id"]:
+                dealt[start["seat"]] = seen
+    hand_id = hand.pk if hand is not None else None
+    street = view.street if view is not None else ""
+    panels = []
+    for number in range(table.max_seats):
+        seat, seen = snapshot.seats.get(number), dealt.get(number)
+        plate = None
+        if seen is not None:
+            shown = result.shown.get(seen.seat) if result is not None else None
+            plate = Plate(
+                name=seen.name if seat is None else seat.player.name,
+                is_bot=seat is not None and seat.player.is_bot,
+                # running: the engine's stack; else the seat's (None: left after the hand)
+                stack=seen.stack if running or seat is None else seat.stack,
+                sitting_out=seat is not None and seat.sitting_out,
+                leaving=seat is None or seat.leave_after_hand,
+                all_in=seen.all_in, folded=seen.folded,
+                description=shown[1] if shown is not None else "",
+                won=winnings.get(seen.seat, 0),
+                is_button=seen.is_button, is_small_blind=seen.is_small_blind,
+                is_big_blind=seen.is_big_blind, bet=seen.bet,
+            )
+        elif seat is not None:
+            plate = Plate(seat.player.name, seat.player.is_bot, seat.stack, seat.sitting_out,
+                          seat.leave_after_hand)
+        panels.append(SeatPanel(
+            number, plate,
+            cards=faces(seen.cards) if seen is not None else (),
+            is_actor=seen is not None and running and view.actor == seen.seat,
+        ))
+    deadline = table.action_deadline if running else None
+    actor_name = None
+    if running and view.actor is not None:
+        actor_name = view.seats[view.actor].name
+    entries: list[LogLine | Dealt] = []
+    if hand is not None:
+        entries = log_entries(view, [s["name"] for s in hand.seats], snapshot.decisions)
+    return _Shared(
+        seats=SeatsRegion(hand_id, street, table.version, table.max_seats, 0, tuple(panels)),
+        hand_seats={seen.seat: number for number, seen in dealt.items()},
+        board=BoardRegion(
+            hand_id, street, faces(view.board) if view is not None else (), tuple(pots),
+            running, view.total_pot if view is not None and running else 0,
+            hand.number if hand is not None else None,
+        ),
+        watching=ActionsRegion(
+            table.version, hand_id, running,
+            int(deadline.timestamp() * 1000) if deadline else None, actor_name,
+        ),
+        log_entries=entries,
+        recent=RecentHands(table.pk, tuple(HandLink(h.number, h.pot) for h in snapshot.recent)),
+        free_seats=tuple(n + 1 for n in range(table.max_seats) if n not in snapshot.seats),
+        min_buy_in=table.effective_min_buy_in,
+        max_buy_in=table.effective_max_buy_in,
+        default_buy_in=min(table.effective_max_buy_in,
+                           max(table.effective_min_buy_in, 50 * table.big_blind)),
+    )
+
+
+def _pot_label(number: int) -> str:
+    return "Main pot" if number == 0 else f"Side pot {number}"
+
+
+def _action_bar(view: View, legal: Legal) -> ActionBar:
+    can_raise = legal.min_raise_to is not None
+    return ActionBar(
+        fold=legal.fold, check=legal.check, call=legal.call, can_raise=can_raise,
+        min_raise_to=legal.min_raise_to, max_raise_to=legal.max_raise_to,
+        word="Bet" if view.current_bet == 0 else "Raise",
+        sizes=_quick_sizes(view, legal) if can_raise else (),
+    )
+
+
+def _quick_sizes(view: View, legal: Legal) -> tuple[QuickSize, ...]:
+    """Min, half pot, pot and all-in as raise-to amounts within the legal range."""
+    lo, hi = legal.min_raise_to, legal.max_raise_to
+    me = view.seats[view.viewer]
+    pot_after_call = view.total_pot + legal.call
+    base = view.current_bet
+    sizes = [("Min", lo), ("½ pot", base + pot_after_call // 2), ("Pot", base + pot_after_call),
+             ("All-in", me.bet + me.stack)]
+    out, seen = [], set()
+    for label, amount in sizes:
+        amount = max(lo, min(hi, amount))
+        if amount not in seen:
+            seen.add(amount)
+            out.append(QuickSize(label, amount))
+    return tuple(out)

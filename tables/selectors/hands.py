@@ -1,0 +1,107 @@
+"""Reads of hands: the stored decisions, the engine state rebuilt from them, the secret deck
+and seed, the hand running at a table."""
+
+from __future__ import annotations
+
+from typing import NamedTuple
+
+from django.db.models import OuterRef, Subquery
+
+from engine.hand import Hand as EngineHand
+from engine.types import Action, HandConfig
+from tables.db import statements
+from tables.models import Hand, HandAction, HandSecret, Table
+
+
+class Decision(NamedTuple):
+    """One decision of a hand as its ``HandAction`` log stores it."""
+
+    kind: str  # an engine action kind, "all_in" included
+    amount: int | None
+    source: str  # HandAction.Source: the player, the clock (a timeout) or a bot
+
+    @property
+    def all_in(self) -> bool:
+        return self.kind == "all_in"
+
+    @property
+    def timed_out(self) -> bool:
+        return self.source == HandAction.Source.TIMEOUT
+
+
+def hand_decisions(hand: Hand, start: int = 0) -> list[Decision]:
+    """The hand's ``HandAction`` log in order from index ``start`` on.
+
+    One compiled query without model instances (every table socket's snapshot reads it);
+    none when the actions were prefetched (``prefetch_related("actions")``; relies on
+    Django's prefetch cache: ``pokersite.library_overrides``, DJANGO_PREFETCH_CACHE).
+    """
+    cached = getattr(hand, "_prefetched_objects_cache", {}).get("actions")
+    if cached is not None:
+        ordered = sorted(cached, key=lambda a: a.index)
+        return [Decision(a.kind, a.amount, a.source) for a in ordered if a.index >= start]
+    rows = statements.select_values(HandAction, "hand-decisions", _decisions_query, hand.pk, start)
+    return list(map(Decision._make, rows))
+
+
+def _decisions_query(hand_id, start):
+    return (HandAction.objects.filter(hand_id=hand_id).filter(index__gte=start).order_by("index")
+            .values_list("kind", "amount", "source"))
+
+
+def hand_state(hand: Hand, decisions: list[Decision] | None = None) -> EngineHand:
+    """The engine ``Hand`` of ``hand``, rebuilt from the database alone.
+
+    Replays the stored inputs (config, starting stacks, button, deck, player names) and every
+    ``HandAction`` in order. This is the truth about a hand: no cache is consulted.
+    ``decisions``: the log as ``hand_decisions(hand)`` returns it, when the caller has read it
+    already (in the same transaction).
+    """
+    if decisions is None:
+        decisions = hand_decisions(hand)
+    return EngineHand.replay(
+        HandConfig.from_dict(hand.config),
+        [s["stack"] for s in hand.seats],
+        hand.button,
+        hand_deck(hand),
+        [Action(kind, amount) for kind, amount, *_ in decisions],
+        players=[s["name"] for s in hand.seats],
+    )
+
+
+def running_hand(table: Table) -> Hand | None:
+    """The hand being played at ``table``, if any (at most one at a time), with its deck
+    (``with_deck``)."""
+    return with_deck(table.hands.filter(status=Hand.Status.RUNNING)).order_by("-number").first()
+
+
+# --- The shuffle: a hand's deck and seed (HandSecret) ---------------------------------------
+# Read here only, for the engine's replays and for revealing a finished hand's seed; never
+# given to a template, an API answer or an admin page of a running hand. The deck a replay
+# needs comes in the statement that reads the hand (``with_deck``), so the live path reads no
+# more rows for it.
+
+
+def with_deck(hands):
+    """The ``Hand`` queryset ``hands`` with each hand's deck read in the same statement, as
+    ``hand.secret_deck`` (an attribute of the instance for ``hand_deck``, never a field: no
+    filter, ordering or search names it)."""
+    decks = HandSecret.objects.filter(hand=OuterRef("pk")).values("deck")
+    return hands.annotate(secret_deck=Subquery(decks))
+
+
+def hand_deck(hand: Hand) -> list[int]:
+    """The deck of ``hand`` (card ints in dealing order), for the engine's replay: brought by
+    ``with_deck`` or set by ``hand_start``, else read once (``hand_secret``)."""
+    if "secret_deck" not in hand.__dict__:
+        hand.secret_deck = hand_secret(hand).deck
+    return hand.secret_deck
+
+
+def hand_secret(hand: Hand) -> HandSecret:
+    """The deck and the seed of ``hand``, read once per instance (a secret while it runs:
+    callers reveal the seed only of a hand that is over)."""
+    secret = hand.__dict__.get("_secret")
+    if secret is None:
+        secret = hand._secret = HandSecret.objects.get(hand_id=hand.pk)
+    return secret

@@ -1,0 +1,22 @@
+"""Reads of players: the player behind a user, a bankroll, a ledger."""
+
+from __future__ import annotations
+
+from tables.models import Player
+
+
+def viewer_player(user) -> Player | None:
+    """The player behind a request's or socket's user (``None`` for anonymous users)."""
+    if user is None or not getattr(user, "is_authenticated", False):
+        return None
+    return Player.objects.filter(user=user).select_related("user").first()
+
+
+def player_bankroll(player_id: int) -> int:
+    """The player's bankroll as the database holds it now (one query, no model built)."""
+    return Player.objects.filter(pk=player_id).values_list("bankroll", flat=True)[0]
+
+
+def player_ledger(player: Player, limit: int = 200):
+    """The player's most recent ledger entries, newest first."""
+    return player.ledger.select_related("table").order_by("-created_at", "-id")[:limit]

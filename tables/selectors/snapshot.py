@@ -1,0 +1,242 @@
+"""One table at one version, read once for every viewer of it: ``load_snapshot``.
+
+A ``Snapshot`` holds the table row, its seats with their players, the hand on screen (the
+running one, else the last finished one), its decisions and the engine hand replayed from
+them, and the table's last finished hands. It holds no viewer's screen: the presenters build
+that (``tables.presenters.screen``) from the engine's ``view(seat)``, the one viewer filter.
+Once built a snapshot reads nothing, so every socket of a process can share it
+(``tables.live.caches.SnapshotCache``).
+"""
+
+from __future__ import annotations
+
+import copy
+from dataclasses import dataclass, replace
+from typing import NamedTuple
+
+from django.contrib.auth import get_user_model
+from django.db import router
+
+from engine.hand import Hand as EngineHand
+from engine.types import View
+from tables.db import statements
+from tables.models import Hand, HandAction, Seat, Table
+from tables.selectors import hand_cache
+from tables.selectors.hands import Decision, hand_decisions, hand_state, with_deck
+
+#: How many finished hands the table page links to.
+RECENT_HANDS = 8
+
+
+@dataclass(frozen=True, slots=True)
+class SeatedPlayer:
+    """What a table screen shows of a seated player."""
+
+    name: str
+    is_bot: bool
+    bankroll: int
+
+
+@dataclass(frozen=True, slots=True)
+class SeatRow:
+    """A seat as a snapshot holds it: the columns the screens use, read in one compiled query
+    without building models (every table socket's snapshot reads the seats)."""
+
+    number: int
+    player_id: int
+    stack: int
+    sitting_out: bool
+    leave_after_hand: bool
+    player: SeatedPlayer
+
+
+class RecentHand(NamedTuple):
+    """A finished hand the table page links to."""
+
+    number: int
+    pot: int
+
+
+class Snapshot:
+    """One table at one version, read once: rows, the replayed hand, nothing per viewer.
+
+    Built by ``load_snapshot`` (a few queries, no per-viewer reads) or ``following_snapshot``
+    and then used without touching the database. ``view(index)`` is the engine's view of the
+    one replayed hand for hand seat ``index``, computed once per snapshot.
+    """
+
+    def __init__(self, table: Table, seats, hand: Hand | None, decisions: list[Decision],
+                 recent: tuple[RecentHand, ...], state: EngineHand | None = None):
+        self.table = table
+        self.version = table.version
+        self.created_at = table.created_at
+        self.seats: dict[int, SeatRow] = {s.number: s for s in seats}
+        self.hand = hand
+        self.decisions = decisions
+        self.recent = recent
+        if state is None and hand is not None:
+            state = hand_state(hand, decisions)
+        self.state = state  # the engine hand after ``decisions``
+        self.running = hand is not None and hand.is_running
+        self._views: dict[int | None, View] = {}
+        self._view_dicts: dict[int | None, dict] = {}
+        #: What the presenters derive from this version once for all its viewers (the parts of
+        #: the screen that are the same for them, rendered HTML): freed with the snapshot.
+        self.memo: dict = {}
+
+    def view(self, index: int | None) -> View:
+        """The engine's view for hand seat ``index`` (None: a spectator), computed once."""
+        if index not in self._views:
+            self._views[index] = self.state.view(index)
+        return self._views[index]
+
+    def view_dict(self, index: int | None) -> dict:
+        """``view(index)`` as JSON data (``View.to_dict``), computed once."""
+        if index not in self._view_dicts:
+            self._view_dicts[index] = self.view(index).to_dict()
+        return self._view_dicts[index]
+
+    def seat_of(self, player_id: int | None) -> SeatRow | None:
+        if player_id is None:
+            return None
+        return next((s for s in self.seats.values() if s.player_id == player_id), None)
+
+    def hand_index_of(self, player_id: int | None) -> int | None:
+        """The player's seat in the hand on screen (None: not dealt in, or no hand)."""
+        if self.hand is None or not player_id:
+            return None
+        return self.hand.seat_index_of(player_id)
+
+    def bankroll_of(self, player_id: int) -> int | None:
+        """A seated player's bankroll as read with this version (else None: ask the database)."""
+        seat = self.seat_of(player_id)
+        return seat.player.bankroll if seat is not None else None
+
+
+def shown_hand(table: Table) -> Hand | None:
+    """The hand on screen: the running one, else the last finished one (its showdown); its
+    deck (for the replay) in the same statement."""
+    return statements.select_first(Hand, "shown-hand", _shown_hand_query, table.pk,
+                                   Hand.Status.VOIDED)
+
+
+def _shown_hand_query(table_id, voided):
+    return with_deck(Hand.objects.filter(table_id=table_id).exclude(status=voided)).order_by(
+        "-number")[:1]
+
+
+def table_and_seats(table_id: int,
+                    known: Table | None = None) -> tuple[Table | None, list[SeatRow]]:
+    """A table and its seats with their players, in no particular order: one compiled query
+    (two for a table nobody sits at, unless the caller ``known`` its row). ``(None, [])``
+    when there is no such table."""
+    rows = statements.select_values(Seat, "snapshot-seats", _seats_query, table_id)
+    if not rows:
+        if known is not None:
+            return known, []
+        return statements.select_first(Table, "snapshot-table", _table_query, table_id), []
+    table_columns = _table_columns()
+    table = Table.from_db(router.db_for_read(Table), table_columns, rows[0][-len(table_columns):])
+    return table, [
+        SeatRow(number, player_id, stack, sitting_out, leaving,
+                SeatedPlayer(name, is_bot, bankroll))
+        for number, player_id, stack, sitting_out, leaving, name, is_bot, bankroll, *_ in rows
+    ]
+
+
+def _table_columns() -> list[str]:
+    return [field.attname for field in Table._meta.concrete_fields]
+
+
+def _seats_query(table_id):
+    username = get_user_model().USERNAME_FIELD
+    # Unordered (the snapshot keys seats by number): Seat's default ordering goes through
+    # the table's, a join.
+    return Seat.objects.filter(table_id=table_id).order_by().values_list(
+        "number", "player_id", "stack", "sitting_out", "leave_after_hand",
+        f"player__user__{username}", "player__is_bot", "player__bankroll",
+        *(f"table__{name}" for name in _table_columns()),
+    )
+
+
+def _table_query(table_id):
+    return Table.objects.filter(pk=table_id).order_by()[:1]
+
+
+def recent_hands(table_id: int) -> tuple[RecentHand, ...]:
+    """The table's last ``RECENT_HANDS`` finished hands, newest first."""
+    return tuple(map(RecentHand._make, statements.select_values(
+        Hand, "recent-hands", _recent_query, table_id, Hand.Status.FINISHED)))
+
+
+def _recent_query(table_id, finished):
+    return (Hand.objects.filter(table_id=table_id).filter(status=finished).order_by("-number")
+            .values_list("number", "pot")[:RECENT_HANDS])
+
+
+def load_snapshot(table: Table | int, previous: Snapshot | None = None) -> Snapshot | None:
+    """Read a table once: the table row with its seats and players (one query), the hand on
+    screen and its action log, the recent finished hands. None if there is no such table.
+
+    ``previous``: this table's last snapshot. While its hand is still being played (the table
+    row says a player is on the clock, and the actions since then leave the hand running) only
+    those actions are read: the hand row and the recent hands cannot have changed.
+    When this process made the one player's action since ``previous``, nothing is read at
+    all (``following_snapshot``). The table row is read first (or with the seats), so the
+    snapshot is never older than its ``version``. The invariant this relies on:
+    ``tables.live.caches``.
+    """
+    following = following_snapshot(previous)
+    if following is not None:
+        return following
+    # The table row with the seats (one query), so the snapshot is never older than its
+    # version; a Table given by the caller was read before.
+    given = table if isinstance(table, Table) else None
+    table, seats = table_and_seats(given.pk if given else table, known=given)
+    if table is None:
+        return None
+    table = given or table
+    if (previous is not None and previous.running and table.action_deadline is not None
+            and previous.created_at == table.created_at):
+        played = hand_cache.peek(table)  # this process made the change
+        if played is not None and played.hand.pk == previous.hand.pk:
+            decisions = list(played.decisions)
+        else:
+            decisions = previous.decisions + hand_decisions(previous.hand, len(previous.decisions))
+        if len(decisions) > len(previous.decisions):
+            state = hand_state(previous.hand, decisions)
+            if not state.is_over:  # the same hand, still running: nothing else to read
+                return Snapshot(table, seats, previous.hand, decisions, previous.recent, state)
+    hand = shown_hand(table)
+    decisions = hand_decisions(hand) if hand is not None else []
+    return Snapshot(table, seats, hand, decisions, recent_hands(table.pk))
+
+
+def following_snapshot(previous: Snapshot | None) -> Snapshot | None:
+    """``previous`` one player's action later, without reading the database: when this
+    process made that action (``hand_cache`` holds its entry at the next version).
+
+    That write changed only the hand's log, the stacks of the seats in it (the engine's), the
+    table's clock and version. The clock's own actions (bots, timeouts) are read instead: the
+    croupier sets the clock again after them, and a timeout also sits the player out.
+    The invariant this relies on: ``tables.live.caches``.
+    """
+    if previous is None or not previous.running:
+        return None
+    played = hand_cache.peek(previous.table, previous.version + 1)
+    # Exactly one decision more. (A snapshot may hold a little more than its version says:
+    # its reads after the table row's see later commits, e.g. the hand dealt at the next
+    # version, whose entry then has no decision at all.)
+    if (played is None or played.hand.pk != previous.hand.pk
+            or len(played.decisions) != len(previous.decisions) + 1
+            or played.decisions[:-1] != tuple(previous.decisions)
+            or played.decisions[-1].source != HandAction.Source.PLAYER):
+        return None
+    state = hand_state(previous.hand, list(played.decisions))
+    table = copy.copy(previous.table)
+    table.version, table.action_deadline = played.version, played.deadline
+    stacks = {start["player_id"]: stack
+              for start, stack in zip(previous.hand.seats, state.stacks, strict=True)}
+    seats = [replace(seat, stack=stacks[seat.player_id]) if seat.player_id in stacks else seat
+             for seat in previous.seats.values()]
+    return Snapshot(table, seats, previous.hand, list(played.decisions), previous.recent, state)

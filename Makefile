@@ -45,8 +45,8 @@ chromium:
 
 test: install chromium lint test-sqlite test-services
 
-# Lint and type checks (engine/ for now; their settings are in pyproject.toml).
-LINT_PATHS := engine
+# Lint and format checks on the whole tree, mypy --strict on engine/ (settings in pyproject.toml).
+LINT_PATHS := .
 lint: install
 	$(VENV)/bin/ruff check $(LINT_PATHS)
 	$(VENV)/bin/ruff format --check $(LINT_PATHS)

@@ -21,10 +21,12 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from engine.evaluate import evaluate_batch  # noqa: E402
 from engine.cards import format_cards  # noqa: E402
 from engine.equity import equity  # noqa: E402
-from engine.evaluate import evaluate  # noqa: E402
+from engine.evaluate import (
+    evaluate,  # noqa: E402
+    evaluate_batch,  # noqa: E402
+)
 
 TEXT = [format_cards([c]) for c in range(52)]
 
@@ -42,6 +44,7 @@ def rate(hands, call, runs=3):
     def loop():
         for hand in hands:
             call(hand)
+
     return len(hands) / best_of(runs, loop)
 
 
@@ -73,24 +76,38 @@ def main(argv=None) -> int:
     e7hands = [[e7cards[c] for c in hand] for hand in hands]
     results.append(("eval7 evaluate (compiled)", rate(e7hands, eval7.evaluate), ""))
 
-    results.append(("phevaluator evaluate_cards (compiled)",
-                    rate(hands, lambda h: evaluate_cards(*h)), ""))
+    results.append(
+        ("phevaluator evaluate_cards (compiled)", rate(hands, lambda h: evaluate_cards(*h)), "")
+    )
 
     t_cards = [treys.Card.new(t) for t in TEXT]
     t_eval = treys.Evaluator()
-    t_hands = [([t_cards[c] for c in hand[:5]], [t_cards[c] for c in hand[5:]])
-               for hand in hands[:20_000]]
-    results.append(("treys Evaluator.evaluate (pure Python)",
-                    rate(t_hands, lambda h: t_eval.evaluate(h[0], h[1]), runs=1),
-                    "20,000 hands"))
+    t_hands = [
+        ([t_cards[c] for c in hand[:5]], [t_cards[c] for c in hand[5:]]) for hand in hands[:20_000]
+    ]
+    results.append(
+        (
+            "treys Evaluator.evaluate (pure Python)",
+            rate(t_hands, lambda h: t_eval.evaluate(h[0], h[1]), runs=1),
+            "20,000 hands",
+        )
+    )
 
-    pk_hands = [(pokerkit.Card.parse("".join(TEXT[c] for c in hand[:2])),
-                 pokerkit.Card.parse("".join(TEXT[c] for c in hand[2:])))
-                for hand in hands[:5_000]]
+    pk_hands = [
+        (
+            pokerkit.Card.parse("".join(TEXT[c] for c in hand[:2])),
+            pokerkit.Card.parse("".join(TEXT[c] for c in hand[2:])),
+        )
+        for hand in hands[:5_000]
+    ]
     pk_hands = [(list(h), list(b)) for h, b in pk_hands]
-    results.append(("pokerkit StandardHighHand.from_game",
-                    rate(pk_hands, lambda h: pokerkit.StandardHighHand.from_game(h[0], h[1]),
-                         runs=1), "5,000 hands"))
+    results.append(
+        (
+            "pokerkit StandardHighHand.from_game",
+            rate(pk_hands, lambda h: pokerkit.StandardHighHand.from_game(h[0], h[1]), runs=1),
+            "5,000 hands",
+        )
+    )
 
     print(f"7-card hand evaluation, {args.hands:,} random hands (seed {args.seed})")
     print(f"{'evaluator':<46} {'hands/s':>14} {'engine single-call is':>24}")
@@ -99,8 +116,10 @@ def main(argv=None) -> int:
         print(f"{name:<46} {per_second:>14,.0f} {ratio:>22.2f}x  {note}")
     treys_rate = results[4][1]
     eval7_rate = results[2][1]
-    print(f"\nfloors: single-call vs treys {ours / treys_rate:.1f}x (>= 10), "
-          f"vs eval7 {ours / eval7_rate:.2f}x (>= 0.6); batch {batch / 1e6:.1f}M hands/s (>= 10M)")
+    print(
+        f"\nfloors: single-call vs treys {ours / treys_rate:.1f}x (>= 10), "
+        f"vs eval7 {ours / eval7_rate:.2f}x (>= 0.6); batch {batch / 1e6:.1f}M hands/s (>= 10M)"
+    )
 
     # --- exact heads-up preflop equity ---------------------------------------------------
     equity(["AsAh", "KsKd"])  # warm up tables
@@ -126,16 +145,23 @@ def main(argv=None) -> int:
     start = time.perf_counter()
     e7_wins, e7_ties = eval7_enumerate()
     e7_time = time.perf_counter() - start
-    e7_mc_time = best_of(1, lambda: eval7.py_hand_vs_range_monte_carlo(
-        hero, eval7.HandRange("KsKd"), [], 1_712_304))
+    e7_mc_time = best_of(
+        1, lambda: eval7.py_hand_vs_range_monte_carlo(hero, eval7.HandRange("KsKd"), [], 1_712_304)
+    )
 
     print("\nexact heads-up preflop equity, AsAh v KsKd, 1,712,304 boards")
-    print(f"  engine equity (exact, NumPy)                 {ours_time:8.3f} s  "
-          f"AsAh {100 * result.equity[0]:.3f}%  wins {result.wins[0]:,} ties {result.ties[0]:,}")
-    print(f"  eval7.evaluate over every board (loop)       {e7_time:8.3f} s  "
-          f"wins {e7_wins:,} ties {e7_ties:,}  -> engine {e7_time / ours_time:.1f}x faster")
-    print(f"  eval7 py_hand_vs_range_monte_carlo, 1.71M    {e7_mc_time:8.3f} s  "
-          f"(compiled, sampled; -> engine exact {e7_mc_time / ours_time:.2f}x)")
+    print(
+        f"  engine equity (exact, NumPy)                 {ours_time:8.3f} s  "
+        f"AsAh {100 * result.equity[0]:.3f}%  wins {result.wins[0]:,} ties {result.ties[0]:,}"
+    )
+    print(
+        f"  eval7.evaluate over every board (loop)       {e7_time:8.3f} s  "
+        f"wins {e7_wins:,} ties {e7_ties:,}  -> engine {e7_time / ours_time:.1f}x faster"
+    )
+    print(
+        f"  eval7 py_hand_vs_range_monte_carlo, 1.71M    {e7_mc_time:8.3f} s  "
+        f"(compiled, sampled; -> engine exact {e7_mc_time / ours_time:.2f}x)"
+    )
     print("  (eval7.py_hand_vs_range_exact does not enumerate preflop boards: it returns 1.0)")
     return 0
 

@@ -96,9 +96,12 @@ class EchoClient:
         from websockets.asyncio.client import connect
 
         async with connect(
-            f"{self.base}/ws/echo/{self.room}/", origin=self.base.replace("ws://", "http://"),
+            f"{self.base}/ws/echo/{self.room}/",
+            origin=self.base.replace("ws://", "http://"),
             additional_headers={"Cookie": f"sessionid={self.session}"},
-            open_timeout=60, ping_interval=None, compression=None,
+            open_timeout=60,
+            ping_interval=None,
+            compression=None,
         ) as ws:
             self.ws = ws
             self.state["connected"] += 1
@@ -143,8 +146,14 @@ def think_range(text: str) -> tuple[float, float]:
     return float(low), float(high or low)
 
 
-async def play_tables(urls: list[str], tables: list[dict], seconds: float,
-                      think: tuple[float, float], go, warm_up: float = WARM_UP_SECONDS) -> dict:
+async def play_tables(
+    urls: list[str],
+    tables: list[dict],
+    seconds: float,
+    think: tuple[float, float],
+    go,
+    warm_up: float = WARM_UP_SECONDS,
+) -> dict:
     """Play ``tables`` (6 clients each, spread over ``urls``); ``await go()`` between the
     warm-up and the measured ``seconds``. Returns the latencies (s) of accepted actions."""
     from websockets.exceptions import ConnectionClosed
@@ -159,8 +168,13 @@ async def play_tables(urls: list[str], tables: list[dict], seconds: float,
     for table in tables:
         for p, player in enumerate(table["players"]):
             url = urls[table["index"] % len(urls)]  # a table on one process, as nginx routes
-            client = Client(servers=[url], table_id=table["id"], player=player,
-                            tracker=tracker, seed=table["index"] * 10 + p)
+            client = Client(
+                servers=[url],
+                table_id=table["id"],
+                player=player,
+                tracker=tracker,
+                seed=table["index"] * 10 + p,
+            )
             client.think = 0.0
             client.rebuy = BUY_IN  # a busted player sits down again: six players a table
             if think[1] > 0:
@@ -212,32 +226,66 @@ def worker_main(spec: dict) -> None:
     if spec["kind"] == "echo":
         out = asyncio.run(play_echo(spec["urls"], spec["tables"], spec["seconds"], go))
     else:
-        out = asyncio.run(play_tables(spec["urls"], spec["tables"], spec["seconds"],
-                                      tuple(spec["think"]), go,
-                                      spec.get("warm_up", WARM_UP_SECONDS)))
+        out = asyncio.run(
+            play_tables(
+                spec["urls"],
+                spec["tables"],
+                spec["seconds"],
+                tuple(spec["think"]),
+                go,
+                spec.get("warm_up", WARM_UP_SECONDS),
+            )
+        )
     print("RESULT " + json.dumps(out), flush=True)
 
 
-async def measure_game(servers: list[Server], world: dict, seconds: float,
-                       profile: str = "", think: tuple[float, float] = (0.0, 0.0),
-                       workers: int = 2) -> dict:
+async def measure_game(
+    servers: list[Server],
+    world: dict,
+    seconds: float,
+    profile: str = "",
+    think: tuple[float, float] = (0.0, 0.0),
+    workers: int = 2,
+) -> dict:
     """The game with the clients split by table over ``workers`` processes (600 sockets in
     one Python process on this machine would measure the client, not the server)."""
     return await run_workers("game", servers, world, seconds, think, workers, profile)
 
 
-async def run_workers(kind: str, servers: list[Server], world: dict, seconds: float,
-                      think: tuple[float, float], workers: int, profile: str = "") -> dict:
+async def run_workers(
+    kind: str,
+    servers: list[Server],
+    world: dict,
+    seconds: float,
+    think: tuple[float, float],
+    workers: int,
+    profile: str = "",
+) -> dict:
     tables = [{**table, "index": t} for t, table in enumerate(world["tables"])]
     urls = [s.ws for s in servers]
     procs = []
     for w in range(workers):
-        spec = {"kind": kind, "urls": urls, "tables": tables[w::workers], "seconds": seconds,
-                "think": list(think), "warm_up": warm_up_seconds}
-        procs.append(await asyncio.create_subprocess_exec(
-            PYTHON, str(Path(__file__).resolve()), "--worker", json.dumps(spec), cwd=ROOT,
-            stdin=asyncio.subprocess.PIPE, stdout=asyncio.subprocess.PIPE, limit=2**26,
-            env={**os.environ, "PYTHONPATH": str(ROOT)}))
+        spec = {
+            "kind": kind,
+            "urls": urls,
+            "tables": tables[w::workers],
+            "seconds": seconds,
+            "think": list(think),
+            "warm_up": warm_up_seconds,
+        }
+        procs.append(
+            await asyncio.create_subprocess_exec(
+                PYTHON,
+                str(Path(__file__).resolve()),
+                "--worker",
+                json.dumps(spec),
+                cwd=ROOT,
+                stdin=asyncio.subprocess.PIPE,
+                stdout=asyncio.subprocess.PIPE,
+                limit=2**26,
+                env={**os.environ, "PYTHONPATH": str(ROOT)},
+            )
+        )
     for proc in procs:
         line = await asyncio.wait_for(proc.stdout.readline(), 180)
         if not line.startswith(b"READY"):
@@ -245,10 +293,24 @@ async def run_workers(kind: str, servers: list[Server], world: dict, seconds: fl
     spy = None
     if profile:
         spy = subprocess.Popen(
-            [str(Path(PYTHON).parent / "py-spy"), "record", "--nonblocking", "--gil", "-r", "50",
-             "-d", str(int(seconds)), "-f", "raw", "-o", profile,
-             "-p", str(servers[0].proc.pid)],
-            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+            [
+                str(Path(PYTHON).parent / "py-spy"),
+                "record",
+                "--nonblocking",
+                "--gil",
+                "-r",
+                "50",
+                "-d",
+                str(int(seconds)),
+                "-f",
+                "raw",
+                "-o",
+                profile,
+                "-p",
+                str(servers[0].proc.pid),
+            ],
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
         )
     cpu_before = [process_cpu_seconds(s.proc.pid) for s in servers]
     for proc in procs:
@@ -266,8 +328,10 @@ async def run_workers(kind: str, servers: list[Server], world: dict, seconds: fl
                 elapsed = max(elapsed, out["elapsed"])
                 break
         await proc.wait()
-    cpu = sum(process_cpu_seconds(s.proc.pid) - before
-              for s, before in zip(servers, cpu_before))
+    cpu = sum(
+        process_cpu_seconds(s.proc.pid) - before
+        for s, before in zip(servers, cpu_before, strict=True)
+    )
     if spy is not None:
         await asyncio.to_thread(spy.wait, 60)
     return {**summary(latencies, len(latencies), elapsed), "cpu": cpu / elapsed if elapsed else 0}
@@ -313,15 +377,26 @@ async def play_echo(urls: list[str], tables: list[dict], seconds: float, go) -> 
     return {"latencies": latencies, "elapsed": elapsed}
 
 
-async def measure_echo(servers: list[Server], world: dict, seconds: float,
-                       workers: int = 2) -> dict:
+async def measure_echo(
+    servers: list[Server], world: dict, seconds: float, workers: int = 2
+) -> dict:
     return await run_workers("echo", servers, world, seconds, (0.0, 0.0), workers)
 
 
-def run_setup(setup: str, tables: int, seconds: float, profile: bool,
-              think: tuple[float, float], workers: int = 2) -> tuple[dict, dict, str]:
-    spec = {"tables": tables, "humans": PLAYERS, "buy_in": BUY_IN,
-            "table": {"action_seconds": 60, "time_bank_seconds": 0}}
+def run_setup(
+    setup: str,
+    tables: int,
+    seconds: float,
+    profile: bool,
+    think: tuple[float, float],
+    workers: int = 2,
+) -> tuple[dict, dict, str]:
+    spec = {
+        "tables": tables,
+        "humans": PLAYERS,
+        "buy_in": BUY_IN,
+        "table": {"action_seconds": 60, "time_bank_seconds": 0},
+    }
     extra = {"POKER_HAND_PAUSE_SECONDS": "0.2", "RATELIMIT_ENABLED": "0", "DEBUG": "0"}
     cleanup = []
     servers: list[Server] = []
@@ -329,22 +404,29 @@ def run_setup(setup: str, tables: int, seconds: float, profile: bool,
         if setup == "embedded":
             path = Path(tempfile.mkdtemp(prefix="bench-load-")) / "db.sqlite3"
             env = server_env(f"sqlite:///{path}", None, **extra)
-            subprocess.run([PYTHON, "manage.py", "migrate", "--noinput", "-v", "0"], cwd=ROOT,
-                           env={**os.environ, **env}, check=True, timeout=300)
+            subprocess.run(
+                [PYTHON, "manage.py", "migrate", "--noinput", "-v", "0"],
+                cwd=ROOT,
+                env={**os.environ, **env},
+                check=True,
+                timeout=300,
+            )
             servers = [Server(env, app="bench.echo_asgi:application", name="embedded")]
         else:
-            db = FreshDatabase(os.environ.get("DATABASE_URL")
-                               or "postgres://postgres@127.0.0.1:5432/test")
+            db = FreshDatabase(
+                os.environ.get("DATABASE_URL") or "postgres://postgres@127.0.0.1:5432/test"
+            )
             db.__enter__()
             cleanup.append(lambda: db.__exit__(None, None, None))
             redis = RedisServer()
             redis.start()
             cleanup.append(redis.kill)
-            # Persistent connections, as in production (README, "several processes"): a new PostgreSQL
-            # connection per database call costs more than the call.
+            # Persistent connections, as in production (README, "several processes"): a new
+            # PostgreSQL connection per database call costs more than the call.
             env = server_env(db.url, redis.url, CONN_MAX_AGE="60", **extra)
-            servers = [Server(env, app="bench.echo_asgi:application", name=f"p{i}")
-                       for i in range(2)]
+            servers = [
+                Server(env, app="bench.echo_asgi:application", name=f"p{i}") for i in range(2)
+            ]
         world = build_world(env, spec)
         prof = str(Path(servers[0].log_dir) / "py-spy.txt") if profile else ""
         for server in servers:
@@ -365,20 +447,32 @@ def main() -> None:
     parser.add_argument("--tables", default="25,50,100")
     parser.add_argument("--seconds", type=float, default=15)
     parser.add_argument("--profile", action="store_true")
-    parser.add_argument("--think", default="0.5-1.5",
-                        help="seconds each player thinks before each decision, drawn uniformly"
-                             " from LOW-HIGH (default 0.5-1.5, like a person); 0: act at once"
-                             " (the saturation throughput)")
-    parser.add_argument("--warm-up", type=float, default=WARM_UP_SECONDS,
-                        help="seconds of play before measuring, once hands are under way"
-                             f" (default {WARM_UP_SECONDS}; 0 measures the start, when every"
-                             " table deals in step)")
-    parser.add_argument("--workers", type=int, default=2,
-                        help="client processes (tables split between them)")
-    parser.add_argument("--runs", type=int, default=1,
-                        help="measure each set-up and table count this many times, each on"
-                             " fresh servers and a fresh database, and print the median p99"
-                             " (on a shared 2-core machine one run's p99 moves a lot)")
+    parser.add_argument(
+        "--think",
+        default="0.5-1.5",
+        help="seconds each player thinks before each decision, drawn uniformly"
+        " from LOW-HIGH (default 0.5-1.5, like a person); 0: act at once"
+        " (the saturation throughput)",
+    )
+    parser.add_argument(
+        "--warm-up",
+        type=float,
+        default=WARM_UP_SECONDS,
+        help="seconds of play before measuring, once hands are under way"
+        f" (default {WARM_UP_SECONDS}; 0 measures the start, when every"
+        " table deals in step)",
+    )
+    parser.add_argument(
+        "--workers", type=int, default=2, help="client processes (tables split between them)"
+    )
+    parser.add_argument(
+        "--runs",
+        type=int,
+        default=1,
+        help="measure each set-up and table count this many times, each on"
+        " fresh servers and a fresh database, and print the median p99"
+        " (on a shared 2-core machine one run's p99 moves a lot)",
+    )
     parser.add_argument("--worker", help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.worker:
@@ -390,34 +484,44 @@ def main() -> None:
     counts = [min(int(n), MAX_TABLES) for n in args.tables.split(",")]
     seconds = min(args.seconds, MAX_SECONDS)
     setups = ["embedded", "redis"] if args.setup == "both" else [args.setup]
-    print(f"think time per decision: {think[0]:g}-{think[1]:g} s (uniform)"
-          if think[1] else "think time: none (players act the moment it is their turn)")
-    print(f"{'set-up':9} {'tables':>6} {'clients':>7} | {'game act/s':>10} {'p50':>7} {'p95':>7}"
-          f" {'p99':>7} {'cores':>5} {'ms/act':>6} | {'echo msg/s':>10} {'p50':>6} {'p99':>6}"
-          f" | {'p99 ratio':>9}")
+    print(
+        f"think time per decision: {think[0]:g}-{think[1]:g} s (uniform)"
+        if think[1]
+        else "think time: none (players act the moment it is their turn)"
+    )
+    print(
+        f"{'set-up':9} {'tables':>6} {'clients':>7} | {'game act/s':>10} {'p50':>7} {'p95':>7}"
+        f" {'p99':>7} {'cores':>5} {'ms/act':>6} | {'echo msg/s':>10} {'p50':>6} {'p99':>6}"
+        f" | {'p99 ratio':>9}"
+    )
     for setup in setups:
         for n in counts:
             p99s = []
             for _ in range(max(1, args.runs)):
-                game, echo, prof = run_setup(setup, n, seconds, args.profile, think,
-                                             args.workers)
+                game, echo, prof = run_setup(setup, n, seconds, args.profile, think, args.workers)
                 p99s.append(game["p99"])
                 print_row(setup, n, game, echo)
                 if prof and Path(prof).exists():
                     print_profile(Path(prof))
             if len(p99s) > 1:
-                print(f"{setup:9} {n:6d} game p99 over {len(p99s)} runs: median"
-                      f" {statistics.median(p99s):.1f} ms (from {min(p99s):.1f} to"
-                      f" {max(p99s):.1f} ms)", flush=True)
+                print(
+                    f"{setup:9} {n:6d} game p99 over {len(p99s)} runs: median"
+                    f" {statistics.median(p99s):.1f} ms (from {min(p99s):.1f} to"
+                    f" {max(p99s):.1f} ms)",
+                    flush=True,
+                )
 
 
 def print_row(setup: str, tables: int, game: dict, echo: dict) -> None:
     ratio = game["p99"] / echo["p99"] if echo["p99"] else float("nan")
     per_action = 1000 * game["cpu"] / game["per_s"] if game["per_s"] else float("nan")
-    print(f"{setup:9} {tables:6d} {tables * PLAYERS:7d} | {game['per_s']:10.1f}"
-          f" {game['p50']:6.1f}m {game['p95']:6.1f}m {game['p99']:6.1f}m {game['cpu']:5.2f}"
-          f" {per_action:6.1f} | {echo['per_s']:10.1f} {echo['p50']:5.1f}m {echo['p99']:5.1f}m"
-          f" | {ratio:9.1f}", flush=True)
+    print(
+        f"{setup:9} {tables:6d} {tables * PLAYERS:7d} | {game['per_s']:10.1f}"
+        f" {game['p50']:6.1f}m {game['p95']:6.1f}m {game['p99']:6.1f}m {game['cpu']:5.2f}"
+        f" {per_action:6.1f} | {echo['per_s']:10.1f} {echo['p50']:5.1f}m {echo['p99']:5.1f}m"
+        f" | {ratio:9.1f}",
+        flush=True,
+    )
 
 
 def print_profile(path: Path, top: int = 25) -> None:
@@ -431,7 +535,18 @@ def print_profile(path: Path, top: int = 25) -> None:
             continue
         n = int(count)
         total += n
-        frames = [f.split(" (")[0] + " (" + f.split(" (")[-1].split(":")[0].split("/site-packages/")[-1].replace(str(ROOT) + "/", "") + ")" if " (" in f else f for f in stack.split(";")]
+        frames = [
+            f.split(" (")[0]
+            + " ("
+            + f.split(" (")[-1]
+            .split(":")[0]
+            .split("/site-packages/")[-1]
+            .replace(str(ROOT) + "/", "")
+            + ")"
+            if " (" in f
+            else f
+            for f in stack.split(";")
+        ]
         own[frames[-1]] = own.get(frames[-1], 0) + n
         for frame in set(frames):
             inclusive[frame] = inclusive.get(frame, 0) + n
@@ -445,8 +560,10 @@ def print_profile(path: Path, top: int = 25) -> None:
     print("inclusive, project and framework code:")
     shown = 0
     for name, n in sorted(inclusive.items(), key=lambda kv: -kv[1]):
-        if any(k in name for k in ("tables/", "engine/", "django/", "channels", "psycopg",
-                                   "sqlite", "redis")) and not name.startswith(idle):
+        if any(
+            k in name
+            for k in ("tables/", "engine/", "django/", "channels", "psycopg", "sqlite", "redis")
+        ) and not name.startswith(idle):
             print(f"  {100 * n / total:5.1f}%  {name}")
             shown += 1
             if shown >= top:

@@ -74,7 +74,8 @@ def main(count: int) -> None:
     def flush():
         hands = Hand.objects.bulk_create([h for h, _, _ in batch])
         HandSecret.objects.bulk_create(
-            [HandSecret(hand=h, deck=h.secret_deck, seed="bench") for h in hands])
+            [HandSecret(hand=h, deck=h.secret_deck, seed="bench") for h in hands]
+        )
         HandAction.objects.bulk_create([a for _, acts, _ in batch for a in acts])
         rows = []
         for hand, _, state in batch:
@@ -87,16 +88,27 @@ def main(count: int) -> None:
         button = number % 6
         state, deck = play(rng, bot, config, [200] * 6, button)
         hand = Hand(
-            table=table, number=number, status=Hand.Status.FINISHED, config=config.to_dict(),
-            seats=[{"seat": i, "player_id": p.pk, "name": p.name, "stack": 200}
-                   for i, p in enumerate(players)],
-            button=button, button_seat=button, commitment="bench",
-            result=state.result.to_dict(), pot=state.total_pot, finished_at=now,
+            table=table,
+            number=number,
+            status=Hand.Status.FINISHED,
+            config=config.to_dict(),
+            seats=[
+                {"seat": i, "player_id": p.pk, "name": p.name, "stack": 200}
+                for i, p in enumerate(players)
+            ],
+            button=button,
+            button_seat=button,
+            commitment="bench",
+            result=state.result.to_dict(),
+            pot=state.total_pot,
+            finished_at=now,
         )
         hand.secret_deck = deck  # as hand_start leaves it; stored by flush()
         hand.started_at = now
-        actions = [HandAction(hand=hand, index=i, seat=0, kind=a.kind, amount=a.amount)
-                   for i, a in enumerate(state.actions)]
+        actions = [
+            HandAction(hand=hand, index=i, seat=0, kind=a.kind, amount=a.amount)
+            for i, a in enumerate(state.actions)
+        ]
         batch.append((hand, actions, state))
         if len(batch) == 1000:
             flush()
@@ -120,8 +132,10 @@ def main(count: int) -> None:
     print(f"player stats over {count} hands (one aggregate query): {t_stats * 1000:.1f} ms")
     print(f"hand list, first page of 50:                        {t_page * 1000:.1f} ms")
     print(f"net-chips curve ({count} points):                    {t_curve * 1000:.1f} ms")
-    print(f"same stats by replaying every hand (no summary rows): {t_replay * 1000:.0f} ms "
-          f"({t_replay / t_stats:.0f}x slower)")
+    print(
+        f"same stats by replaying every hand (no summary rows): {t_replay * 1000:.0f} ms "
+        f"({t_replay / t_stats:.0f}x slower)"
+    )
     print(f"hero: VPIP {stats['vpip']} PFR {stats['pfr']} bb/100 {stats['bb_per_100']}")
 
 

@@ -13,14 +13,13 @@ import os
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "pokersite.settings")
 
-from pokersite.asgi import django_asgi_app  # noqa: E402  (sets Django up first)
-
 from channels.auth import AuthMiddlewareStack  # noqa: E402
 from channels.generic.websocket import AsyncWebsocketConsumer  # noqa: E402
 from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
 from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E402
 from django.urls import path  # noqa: E402
 
+from pokersite.asgi import django_asgi_app  # noqa: E402  (sets Django up first)
 from tables.live.croupier import autostart  # noqa: E402
 from tables.live.routing import websocket_urlpatterns  # noqa: E402
 
@@ -51,15 +50,20 @@ class EchoConsumer(AsyncWebsocketConsumer):
         await self.send(text_data=event["text"])
 
 
-application = autostart(ProtocolTypeRouter(
-    {
-        "http": django_asgi_app,
-        "websocket": AllowedHostsOriginValidator(
-            AuthMiddlewareStack(
-                URLRouter(
-                    [path("ws/echo/<str:room>/", EchoConsumer.as_asgi()), *websocket_urlpatterns]
+application = autostart(
+    ProtocolTypeRouter(
+        {
+            "http": django_asgi_app,
+            "websocket": AllowedHostsOriginValidator(
+                AuthMiddlewareStack(
+                    URLRouter(
+                        [
+                            path("ws/echo/<str:room>/", EchoConsumer.as_asgi()),
+                            *websocket_urlpatterns,
+                        ]
+                    )
                 )
-            )
-        ),
-    }
-))
+            ),
+        }
+    )
+)

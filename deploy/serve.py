@@ -43,20 +43,38 @@ def main() -> int:
     if args.processes > 1 and not (
         env.get("DATABASE_URL", "").startswith("postgres") and env.get("REDIS_URL")
     ):
-        print("several processes need DATABASE_URL=postgres://... and REDIS_URL=redis://...",
-              file=sys.stderr)
+        print(
+            "several processes need DATABASE_URL=postgres://... and REDIS_URL=redis://...",
+            file=sys.stderr,
+        )
         return 2
     python = sys.executable
     if not args.no_migrate:
         subprocess.run([python, "manage.py", "migrate", "--noinput"], cwd=ROOT, env=env, check=True)
-        subprocess.run([python, "manage.py", "collectstatic", "--noinput", "-v", "0"],
-                       cwd=ROOT, env=env, check=True)
+        subprocess.run(
+            [python, "manage.py", "collectstatic", "--noinput", "-v", "0"],
+            cwd=ROOT,
+            env=env,
+            check=True,
+        )
 
     def start(port: int) -> subprocess.Popen:
         print(f"daphne on {args.host}:{port}", flush=True)
         return subprocess.Popen(
-            [python, "-m", "daphne", "--proxy-headers", "-b", args.host, "-p", str(port),
-             "pokersite.asgi:application"], cwd=ROOT, env=env)
+            [
+                python,
+                "-m",
+                "daphne",
+                "--proxy-headers",
+                "-b",
+                args.host,
+                "-p",
+                str(port),
+                "pokersite.asgi:application",
+            ],
+            cwd=ROOT,
+            env=env,
+        )
 
     ports = [args.port + i for i in range(args.processes)]
     procs = {port: start(port) for port in ports}

@@ -37,8 +37,10 @@ class SignUpForm(UserCreationForm):
         if username:
             # A look-alike has as many characters: only those names are compared.
             same_length = (
-                get_user_model().objects.annotate(length=Length("username"))
-                .filter(length=len(username)).values_list("username", flat=True)
+                get_user_model()
+                .objects.annotate(length=Length("username"))
+                .filter(length=len(username))
+                .values_list("username", flat=True)
             )
             if lookalike(username, same_length.iterator()):
                 raise forms.ValidationError(

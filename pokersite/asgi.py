@@ -22,14 +22,14 @@ from tables.live.croupier import autostart  # noqa: E402
 from tables.live.routing import websocket_urlpatterns  # noqa: E402
 
 # The croupier (clocks, bots, next hands) starts with the process's first connection.
-application = autostart(ProtocolTypeRouter(
-    {
-        "http": django_asgi_app,
-        "websocket": SiteOriginValidator(
-            AuthMiddlewareStack(URLRouter(websocket_urlpatterns))
-        ),
-    }
-))
+application = autostart(
+    ProtocolTypeRouter(
+        {
+            "http": django_asgi_app,
+            "websocket": SiteOriginValidator(AuthMiddlewareStack(URLRouter(websocket_urlpatterns))),
+        }
+    )
+)
 
 # Last, once the code is loaded: freeze it and space out collections (see the module).
 from pokersite.gc_policy import tune_server_gc  # noqa: E402

@@ -26,62 +26,69 @@ class Override:
 
 
 JINJA_ROOT_RENDER = Override(
-    library="Jinja2", checked=">=3.1.6,<3.2",
+    library="Jinja2",
+    checked=">=3.1.6,<3.2",
     touches="Template.new_context(vars, shared=True), Template.root_render_func, "
-            "Environment.concat, Template.globals",
+    "Environment.concat, Template.globals",
     where="tables.presenters.render.render",
     why="Template.render merges the globals into a ChainMap key by key on every call, which "
-        "cost as much as rendering the small table partials: the merged context is passed as "
-        "shared and the root render function called directly.",
+    "cost as much as rendering the small table partials: the merged context is passed as "
+    "shared and the root render function called directly.",
 )
 CHANNELS_CLEAN_EXPIRED = Override(
-    library="channels", checked=">=4.3,<4.4",
+    library="channels",
+    checked=">=4.3,<4.4",
     touches="channels.layers.InMemoryChannelLayer._clean_expired (sync, called on every "
-            "group_send and receive)",
+    "group_send and receive)",
     where="tables.live.layers.InMemoryChannelLayer",
     why="the sweep walks every channel and group on every group send and receive: 8.7 % of "
-        "the event loop at 100 tables (py-spy); once a second is as good for a minute's expiry.",
+    "the event loop at 100 tables (py-spy); once a second is as good for a minute's expiry.",
 )
 CHANNELS_DISPATCH = Override(
-    library="channels", checked=">=4.3,<4.4",
+    library="channels",
+    checked=">=4.3,<4.4",
     touches="channels.consumer.AsyncConsumer.dispatch (get_handler_name, "
-            "aclose_old_connections before each handler)",
+    "aclose_old_connections before each handler)",
     where="tables.live.consumer.TableConsumer.dispatch",
     why="aclose_old_connections is a hop to the one thread shared by every write, for every "
-        "table.changed of every socket; under load the writes queued behind it. Every database "
-        "call of the consumer goes through database_sync_to_async, which closes stale "
-        "connections on its own thread.",
+    "table.changed of every socket; under load the writes queued behind it. Every database "
+    "call of the consumer goes through database_sync_to_async, which closes stale "
+    "connections on its own thread.",
 )
 ASGIREF_MAIN_EVENT_LOOP = Override(
-    library="asgiref", checked=">=3.13,<3.14",
+    library="asgiref",
+    checked=">=3.13,<3.14",
     touches="asgiref.sync.SyncToAsync.threadlocal.main_event_loop / main_event_loop_pid",
     where="tables.services.events._server_loop",
     why="a service called from the event loop through sync_to_async hands its table.changed "
-        "to that loop and returns, instead of holding the thread of the writes until the busy "
-        "loop comes round.",
+    "to that loop and returns, instead of holding the thread of the writes until the busy "
+    "loop comes round.",
 )
 DJANGO_SQL_COMPILER = Override(
-    library="Django", checked=">=5.2,<5.3",
+    library="Django",
+    checked=">=5.2,<5.3",
     touches="Query.get_compiler, SQLCompiler.as_sql / .select / .get_converters / "
-            ".annotation_col_map, Model.from_db",
+    ".annotation_col_map, Model.from_db",
     where="tables.db.statements",
     why="compiling the SQL of a player's action cost several times what the database took to "
-        "run it: each hot statement is compiled once by Django's own compiler and run again "
-        "with new parameters.",
+    "run it: each hot statement is compiled once by Django's own compiler and run again "
+    "with new parameters.",
 )
 DJANGO_PREFETCH_CACHE = Override(
-    library="Django", checked=">=5.2,<5.3",
+    library="Django",
+    checked=">=5.2,<5.3",
     touches="Model._prefetched_objects_cache (what prefetch_related filled in)",
     where="tables.selectors.hands.hand_decisions",
     why="a hand whose actions were prefetched is replayed from them, without a query per hand.",
 )
 DJANGO_PASSWORD_CHANGED = Override(
-    library="Django", checked=">=5.2,<5.3",
+    library="Django",
+    checked=">=5.2,<5.3",
     touches="AbstractBaseUser._password (the raw password set since the last save; None when "
-            "check_password re-hashes it)",
+    "check_password re-hashes it)",
     where="tables.live.sessions.on_user_saving",
     why="a password change ends the user's table sockets, but Django re-hashing a password at "
-        "log-in (a hasher upgrade) is not a change.",
+    "log-in (a hasher upgrade) is not a change.",
 )
 
 OVERRIDES: tuple[Override, ...] = (

@@ -71,7 +71,8 @@ def _trusted(origin: str) -> bool:
         if "*" in entry:
             pattern = urlsplit(entry)
             if pattern.scheme == parts.scheme and is_same_domain(
-                    parts.netloc, pattern.netloc.lstrip("*")):
+                parts.netloc, pattern.netloc.lstrip("*")
+            ):
                 return True
     return False
 
@@ -90,8 +91,11 @@ def origin_allowed(scope) -> bool:
         parts = urlsplit(origin)
     except ValueError:
         return False
-    if parts.scheme in _DEFAULT_PORTS and parts.netloc and not (
-            parts.path or parts.query or parts.fragment or parts.username):
+    if (
+        parts.scheme in _DEFAULT_PORTS
+        and parts.netloc
+        and not (parts.path or parts.query or parts.fragment or parts.username)
+    ):
         scheme = _scheme(scope)
         if _place(parts.scheme, parts.netloc) == _place(scheme, host):
             return True

@@ -108,8 +108,9 @@ def _minutes(seconds: int) -> str:
 
 def _rules() -> tuple[Rule, ...]:
     """``RATELIMIT_RULES``: ``Rule``s or (url name, limit, seconds) triples."""
-    return tuple(rule if isinstance(rule, Rule) else Rule(*rule)
-                 for rule in settings.RATELIMIT_RULES)
+    return tuple(
+        rule if isinstance(rule, Rule) else Rule(*rule) for rule in settings.RATELIMIT_RULES
+    )
 
 
 class RateLimitMiddleware:

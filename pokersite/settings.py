@@ -67,20 +67,33 @@ def env_float(name: str, default: float, *, minimum: float = 0.0) -> float:
     return env_numbers(name, (default,), parse=float, minimum=minimum)[0]
 
 
-def env_numbers(name: str, default: tuple, *, parse: type = int, minimum=0,
-                valid: Callable[[tuple], bool] = lambda numbers: True,
-                expected: str = "") -> tuple:
+def env_numbers(
+    name: str,
+    default: tuple,
+    *,
+    parse: type = int,
+    minimum=0,
+    valid: Callable[[tuple], bool] = lambda numbers: True,
+    expected: str = "",
+) -> tuple:
     """As many comma-separated numbers as ``default`` has (``int`` or ``float``), each at
     least ``minimum`` and together ``valid``; unset or empty: ``default``."""
     value = os.environ.get(name)
     if value is None or value.strip() == "":
         return default
     numbers = tuple(_number(part, parse) for part in value.split(","))
-    if (len(numbers) != len(default) or None in numbers or min(numbers) < minimum
-            or not valid(numbers)):
+    if (
+        len(numbers) != len(default)
+        or None in numbers
+        or min(numbers) < minimum
+        or not valid(numbers)
+    ):
         kind = "whole number" if parse is int else "number"
-        what = (f"a {kind} of at least {minimum}" if len(default) == 1 else
-                f"{len(default)} comma-separated {kind}s of at least {minimum}")
+        what = (
+            f"a {kind} of at least {minimum}"
+            if len(default) == 1
+            else f"{len(default)} comma-separated {kind}s of at least {minimum}"
+        )
         _refuse(name, value, expected or what)
     return numbers
 
@@ -185,8 +198,11 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     # except for the last transactions on a power cut. One connection per thread is kept
     # open (opening SQLite and running the pragmas on every read cost more than the read).
     DATABASES["default"].setdefault("OPTIONS", {}).update(
-        {"transaction_mode": "IMMEDIATE", "timeout": 20,
-         "init_command": "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL"}
+        {
+            "transaction_mode": "IMMEDIATE",
+            "timeout": 20,
+            "init_command": "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL",
+        }
     )
     if "CONN_MAX_AGE" not in os.environ:
         DATABASES["default"]["CONN_MAX_AGE"] = None
@@ -330,7 +346,10 @@ POKER_HAND_PAUSE_SECONDS = env_float("POKER_HAND_PAUSE_SECONDS", 4.0)
 POKER_RESEAT_WAIT_SECONDS = env_float("POKER_RESEAT_WAIT_SECONDS", 30.0)
 # Seconds (min,max) a bot thinks before acting, like a person would (fixed per decision).
 POKER_BOT_DELAY = env_numbers(
-    "POKER_BOT_DELAY", (0.8, 2.2), parse=float, valid=lambda delay: delay[0] <= delay[1],
+    "POKER_BOT_DELAY",
+    (0.8, 2.2),
+    parse=float,
+    valid=lambda delay: delay[0] <= delay[1],
     expected="two numbers of seconds, min,max, like 0.8,2.2",
 )
 # The croupier (clocks, bots, next hands: tables/live/croupier.py) runs in each server
@@ -347,6 +366,9 @@ POKER_SOCKETS_PER_USER = env_int("POKER_SOCKETS_PER_USER", 24, minimum=1)
 # A server process's garbage-collector thresholds (pokersite/gc_policy.py): three whole
 # numbers, like the interpreter's own 700,10,10.
 POKER_GC_THRESHOLDS = env_numbers(
-    "POKER_GC_THRESHOLDS", (10_000, 10, 100), parse=int, valid=lambda numbers: numbers[0] >= 1,
+    "POKER_GC_THRESHOLDS",
+    (10_000, 10, 100),
+    parse=int,
+    valid=lambda numbers: numbers[0] >= 1,
     expected="three whole numbers like 700,10,10 (the first at least 1)",
 )

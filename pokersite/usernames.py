@@ -10,9 +10,10 @@ spelling that reaches one account shares its counter.
 skeleton in which each character stands for its whole class of look-alikes, built from
 Unicode's confusables data (through confusable_homoglyphs): Cyrillic ``а`` and Latin ``a``;
 ``l``, ``1``, ``I`` and ``|``. Names are compared as typed (``AL1CE`` beside ``ALICE``) and
-lower-cased, as names are taken whatever their case (Cyrillic ``АLICE`` beside ``alice``). A look-alike of several characters (``rn`` for ``m``) is not
-caught. A skeleton has as many characters as its name, which lets the caller fetch only the
-existing names of the same length.
+lower-cased, as names are taken whatever their case (Cyrillic ``АLICE`` beside ``alice``).
+A look-alike of several characters (``rn`` for ``m``) is not caught. A skeleton has as many
+characters as its name, which lets the caller fetch only the existing names of the same
+length.
 """
 
 from __future__ import annotations
@@ -78,6 +79,6 @@ def lookalike(name: str, existing: Iterable[str]) -> str | None:
     """The first of ``existing`` that reads the same as ``name``, or ``None``."""
     mine = skeletons(name)
     for other in existing:
-        if any(a == b for a, b in zip(mine, skeletons(other))):
+        if any(a == b for a, b in zip(mine, skeletons(other), strict=False)):
             return other
     return None

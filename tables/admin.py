@@ -64,27 +64,61 @@ class SeatInline(ReadOnlyAdminMixin, admin.TabularInline):
 @admin.register(Table)
 class TableAdmin(admin.ModelAdmin):
     list_display = (
-        "name", "variant", "stakes", "buy_in_range", "seats_taken", "max_seats", "status",
-        "bots_allowed", "bot_seats", "version",
+        "name",
+        "variant",
+        "stakes",
+        "buy_in_range",
+        "seats_taken",
+        "max_seats",
+        "status",
+        "bots_allowed",
+        "bot_seats",
+        "version",
     )
     list_filter = ("status", "game", "betting")
     search_fields = ("name",)
-    readonly_fields = ("status", "version", "button_seat", "action_deadline", "next_hand_at",
-                       "created_at")
+    readonly_fields = (
+        "status",
+        "version",
+        "button_seat",
+        "action_deadline",
+        "next_hand_at",
+        "created_at",
+    )
     fieldsets = (
         (None, {"fields": ("name", "status")}),
-        ("Game and stakes (changes apply from the next hand)", {
-            "fields": ("game", "betting", ("small_blind", "big_blind"), ("ante", "ante_mode"),
-                       "straddle"),
-        }),
+        (
+            "Game and stakes (changes apply from the next hand)",
+            {
+                "fields": (
+                    "game",
+                    "betting",
+                    ("small_blind", "big_blind"),
+                    ("ante", "ante_mode"),
+                    "straddle",
+                ),
+            },
+        ),
         ("Seats and buy-in", {"fields": ("max_seats", ("min_buy_in", "max_buy_in"))}),
-        ("Clock and bots", {
-            "fields": (("action_seconds", "time_bank_seconds"), ("bots_allowed", "bot_seats")),
-        }),
-        ("Live state", {
-            "classes": ("collapse",),
-            "fields": ("version", "button_seat", "action_deadline", "next_hand_at", "created_at"),
-        }),
+        (
+            "Clock and bots",
+            {
+                "fields": (("action_seconds", "time_bank_seconds"), ("bots_allowed", "bot_seats")),
+            },
+        ),
+        (
+            "Live state",
+            {
+                "classes": ("collapse",),
+                "fields": (
+                    "version",
+                    "button_seat",
+                    "action_deadline",
+                    "next_hand_at",
+                    "created_at",
+                ),
+            },
+        ),
     )
     inlines = [SeatInline]
     actions = ["pause_tables", "resume_tables", "close_tables"]
@@ -244,8 +278,19 @@ class HandAdmin(ReadOnlyAdminMixin, admin.ModelAdmin):
     # The result is never listed raw, nor the seed and deck: only the *_shown methods, which
     # hide them while the hand is running.
     fields = (
-        "table", "number", "status", "config", "seats", "button_seat", "commitment",
-        "seed_shown", "deck_shown", "result_shown", "pot", "started_at", "finished_at",
+        "table",
+        "number",
+        "status",
+        "config",
+        "seats",
+        "button_seat",
+        "commitment",
+        "seed_shown",
+        "deck_shown",
+        "result_shown",
+        "pot",
+        "started_at",
+        "finished_at",
     )
     readonly_fields = fields
     inlines = [HandActionInline]

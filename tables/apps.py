@@ -17,10 +17,16 @@ class TablesConfig(AppConfig):
 
         # A log-out or a password change ends the user's live table sockets (see the module).
         user_logged_out.connect(sessions.on_logged_out, dispatch_uid="tables.live_logout")
-        pre_save.connect(sessions.on_user_saving, sender=settings.AUTH_USER_MODEL,
-                         dispatch_uid="tables.live_password_saving")
-        post_save.connect(sessions.on_user_saved, sender=settings.AUTH_USER_MODEL,
-                          dispatch_uid="tables.live_password_saved")
+        pre_save.connect(
+            sessions.on_user_saving,
+            sender=settings.AUTH_USER_MODEL,
+            dispatch_uid="tables.live_password_saving",
+        )
+        post_save.connect(
+            sessions.on_user_saved,
+            sender=settings.AUTH_USER_MODEL,
+            dispatch_uid="tables.live_password_saved",
+        )
         # This process's own changes reach its sockets at once (``TableFeed.changed_here``).
         if TableFeed.changed_here not in local_listeners:
             local_listeners.append(TableFeed.changed_here)

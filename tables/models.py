@@ -369,9 +369,7 @@ class HandSecret(models.Model):
     and only ``tables.selectors`` reads it (``hand_deck``, ``hand_secret``).
     """
 
-    hand = models.OneToOneField(
-        Hand, primary_key=True, on_delete=models.CASCADE, related_name="+"
-    )
+    hand = models.OneToOneField(Hand, primary_key=True, on_delete=models.CASCADE, related_name="+")
     deck = models.JSONField()
     seed = models.CharField(max_length=128)
 

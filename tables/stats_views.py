@@ -100,9 +100,7 @@ def net_chart(curve: list[int], width: int = 640, height: int = 220, pad: int = 
     def y(v: int) -> float:
         return round(pad + inner_h * (high - v) / span, 1)
 
-    points = " ".join(
-        f"{round(pad + inner_w * i / count, 1)},{y(v)}" for i, v in enumerate(values)
-    )
+    points = " ".join(f"{round(pad + inner_w * i / count, 1)},{y(v)}" for i, v in enumerate(values))
     return {
         "points": points,
         "width": width,

@@ -23,15 +23,18 @@ def table_detail(request, table_id: int):
     table = get_object_or_404(Table, pk=table_id)
     snapshot = load_snapshot(table)
     player = viewer_player(request.user)  # its bankroll: read just now
-    screen = table_screen(snapshot, player, player.bankroll if player else None,
-                          request_path=request.path)
+    screen = table_screen(
+        snapshot, player, player.bankroll if player else None, request_path=request.path
+    )
     regions = {**region_html(screen, oob=False), "message": render_message("", oob=False)}
-    return render(request, "tables/table.html",
-                  {"table": snapshot.table, "me": screen.viewer, "regions": regions})
+    return render(
+        request,
+        "tables/table.html",
+        {"table": snapshot.table, "me": screen.viewer, "regions": regions},
+    )
 
 
 def hand_detail(request, table_id: int, number: int):
     """``/tables/<id>/hands/<n>/``: the table's name for a hand; its history is the replayer."""
     hand = get_object_or_404(Hand, table_id=table_id, number=number)
     return redirect("stats:hand", hand_id=hand.pk)
-

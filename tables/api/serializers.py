@@ -30,9 +30,25 @@ class TableSerializer(serializers.ModelSerializer):
     class Meta:
         model = Table
         fields = [
-            "id", "name", "game", "betting", "variant", "stakes", "small_blind", "big_blind",
-            "ante", "ante_mode", "straddle", "max_seats", "min_buy_in", "max_buy_in",
-            "action_seconds", "time_bank_seconds", "bots_allowed", "status", "seats",
+            "id",
+            "name",
+            "game",
+            "betting",
+            "variant",
+            "stakes",
+            "small_blind",
+            "big_blind",
+            "ante",
+            "ante_mode",
+            "straddle",
+            "max_seats",
+            "min_buy_in",
+            "max_buy_in",
+            "action_seconds",
+            "time_bank_seconds",
+            "bots_allowed",
+            "status",
+            "seats",
         ]
         read_only_fields = fields
 
@@ -117,8 +133,20 @@ class HandRowSerializer(serializers.ModelSerializer):
     class Meta:
         model = PlayerHand
         fields = [
-            "id", "number", "table", "table_name", "started_at", "finished_at", "seat",
-            "big_blind", "pot", "contributed", "collected", "net", "result", "showdown",
+            "id",
+            "number",
+            "table",
+            "table_name",
+            "started_at",
+            "finished_at",
+            "seat",
+            "big_blind",
+            "pot",
+            "contributed",
+            "collected",
+            "net",
+            "result",
+            "showdown",
         ]
         read_only_fields = fields
 

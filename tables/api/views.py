@@ -214,9 +214,11 @@ class HandPHH(_HandFile):
     parameters=[ID],
     responses={
         (200, "application/yaml"): OpenApiResponse(
-            OpenApiTypes.STR, "The hand in pkstate YAML (game, button, forced_bets, board, "
-                              "players, rounds of actions such as P0Dealt, P1CBR, P2Fold, "
-                              "DealCommon, P0Wins)."),
+            OpenApiTypes.STR,
+            "The hand in pkstate YAML (game, button, forced_bets, board, "
+            "players, rounds of actions such as P0Dealt, P1CBR, P2Fold, "
+            "DealCommon, P0Wins).",
+        ),
         409: OpenApiResponse(ErrorSerializer, "Running."),
     },
 )
@@ -292,7 +294,11 @@ class PlayerMe(_PlayerProfile):
 _STATS = {"parameters": [HandFilterSerializer], "responses": StatsSerializer}
 
 
-@extend_schema(tags=["players"], summary="A player's statistics", **{**_STATS, "parameters": [ID, HandFilterSerializer]})
+@extend_schema(
+    tags=["players"],
+    summary="A player's statistics",
+    **{**_STATS, "parameters": [ID, HandFilterSerializer]},
+)
 class PlayerStats(_PlayerStats):
     pass
 

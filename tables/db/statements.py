@@ -117,10 +117,12 @@ def update(model: type[models.Model], where: dict, **values) -> int:
         )
         entry = _compiled[key] = (sql, set_fields, where_fields)
     sql, set_fields, where_fields = entry
-    params = [f.get_db_prep_save(v, connection)
-              for f, v in zip(set_fields, values.values(), strict=True)]
-    params += [f.get_db_prep_save(v, connection)
-               for f, v in zip(where_fields, where.values(), strict=True)]
+    params = [
+        f.get_db_prep_save(v, connection) for f, v in zip(set_fields, values.values(), strict=True)
+    ]
+    params += [
+        f.get_db_prep_save(v, connection) for f, v in zip(where_fields, where.values(), strict=True)
+    ]
     with connection.cursor() as cursor:
         cursor.execute(sql, params)
         return cursor.rowcount
@@ -184,7 +186,8 @@ def select_first(model, key: str, build, *params):
         positions = compiler.annotation_col_map  # name -> column, after the fields
         annotations = sorted(positions, key=positions.get)
         if [positions[name] for name in annotations] != list(
-                range(len(fields), len(compiler.select))):
+            range(len(fields), len(compiler.select))
+        ):
             raise ValueError(f"{key}: not a query of whole {model.__name__} rows")
         names = _compiled[names_key] = (fields, annotations)
     fields, annotations = names
@@ -194,7 +197,7 @@ def select_first(model, key: str, build, *params):
     if row is None:
         return None
     (row,) = _converted([row], converters, connection)
-    obj = model.from_db(connection.alias, fields, row[:len(fields)])
-    for name, value in zip(annotations, row[len(fields):], strict=True):
+    obj = model.from_db(connection.alias, fields, row[: len(fields)])
+    for name, value in zip(annotations, row[len(fields) :], strict=True):
         setattr(obj, name, value)
     return obj

@@ -48,8 +48,11 @@ class SnapshotCache:
         self.snapshots.clear()
 
     def _fits(self, snap: Snapshot | None, version: int, created_at) -> bool:
-        return snap is not None and snap.version >= version and (
-            created_at is None or snap.created_at == created_at)
+        return (
+            snap is not None
+            and snap.version >= version
+            and (created_at is None or snap.created_at == created_at)
+        )
 
     async def get(self, table_id: int, version: int = 0, created_at=None) -> Snapshot | None:
         snap = self.snapshots.get(table_id)
@@ -98,8 +101,11 @@ class SnapshotCache:
             self.snapshots.pop(table_id, None)
         else:
             current = self.snapshots.get(table_id)
-            if (current is None or current.created_at != snap.created_at
-                    or current.version < snap.version):
+            if (
+                current is None
+                or current.created_at != snap.created_at
+                or current.version < snap.version
+            ):
                 self.snapshots[table_id] = snap
         return snap
 

@@ -26,6 +26,7 @@ What a frame may ask, what it is answered and sent, and the close codes: ``table
 - The database briefly unreachable: the sender is told so and nothing was done (each service
   is one transaction); the next update or a reconnect brings the state back.
 """
+
 from __future__ import annotations
 
 import asyncio
@@ -155,10 +156,13 @@ class TableConsumer(AsyncWebsocketConsumer):
         self.user_id = self.user.pk
         self.session_key = getattr(self.scope.get("session"), "session_key", None)
         on_table, in_all = LiveSockets.counts(self.channel_layer, self.user_id, self.table_id)
-        if (on_table >= settings.POKER_SOCKETS_PER_USER_TABLE
-                or in_all >= settings.POKER_SOCKETS_PER_USER):
-            log.info("user %s: too many sockets (%s here, %s in all)",
-                     self.user_id, on_table, in_all)
+        if (
+            on_table >= settings.POKER_SOCKETS_PER_USER_TABLE
+            or in_all >= settings.POKER_SOCKETS_PER_USER
+        ):
+            log.info(
+                "user %s: too many sockets (%s here, %s in all)", self.user_id, on_table, in_all
+            )
             await self.refuse(TOO_MANY_SOCKETS)
             return
         # Counted from now (no wait between the check and this), heard of if the log-in ends.
@@ -279,8 +283,11 @@ class TableConsumer(AsyncWebsocketConsumer):
             return
         self.request_id = None
         frame = text_data if text_data is not None else bytes_data
-        if frame is None or len(frame) > MAX_FRAME_BYTES or (
-                text_data is not None and len(text_data.encode()) > MAX_FRAME_BYTES):
+        if (
+            frame is None
+            or len(frame) > MAX_FRAME_BYTES
+            or (text_data is not None and len(text_data.encode()) > MAX_FRAME_BYTES)
+        ):
             await self.close(code=FRAME_TOO_BIG)
             return
         now = time.monotonic()

@@ -103,8 +103,11 @@ class TableFeed:
         already behind at the previous pass, the change it did not hear of (one query for
         every table followed here). Returns how many were handed one."""
         loop = asyncio.get_running_loop()
-        feeds = [feed for (feed_loop, _, _), feed in list(cls.feeds.items())
-                 if feed_loop is loop and feed.live]
+        feeds = [
+            feed
+            for (feed_loop, _, _), feed in list(cls.feeds.items())
+            if feed_loop is loop and feed.live
+        ]
         if not feeds:
             return 0
         versions = await read_async(_table_versions)([feed.table_id for feed in feeds])
@@ -118,8 +121,11 @@ class TableFeed:
             else:
                 feed.awaited = current  # committed just now, its message may be on its way
         for feed, current in lost:
-            log.info("%s: caught up with version %s, which the channel layer did not bring",
-                     feed.group, current)
+            log.info(
+                "%s: caught up with version %s, which the channel layer did not bring",
+                feed.group,
+                current,
+            )
             feed.awaited = 0
             await feed.dispatch(table_changed_event(feed.table_id, current))
         return len(lost)

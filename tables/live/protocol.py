@@ -80,14 +80,17 @@ def _number(data: dict, key: str, what: str, minimum: int = 1, **limits) -> int:
 # NumberError, in the order the fields are checked); each carry_out calls the one service and
 # returns the message for the sender.
 
+
 def _act_fields(data: dict) -> dict:
     kind = data.get("kind")
     if kind not in ACTION_KINDS:
         raise BadFrame("Unknown action.")
     amount = _number(data, "amount", "The amount") if kind == "raise" else None
-    return {"hand_id": _number(data, "hand", "The hand"),
-            "version": _number(data, "version", "The version", minimum=0),
-            "action": {"kind": kind, "amount": amount}}
+    return {
+        "hand_id": _number(data, "hand", "The hand"),
+        "version": _number(data, "version", "The version", minimum=0),
+        "action": {"kind": kind, "amount": amount},
+    }
 
 
 def _act(table_id: int, player, **fields) -> str:
@@ -128,8 +131,11 @@ def _top_up(table_id: int, player, amount: int) -> str:
 
 def _take_seat_fields(data: dict) -> dict:
     seat = data.get("seat")
-    number = (_number(data, "seat", "The seat", maximum=MOST_SEATS) - 1
-              if seat not in (None, "") else None)
+    number = (
+        _number(data, "seat", "The seat", maximum=MOST_SEATS) - 1
+        if seat not in (None, "")
+        else None
+    )
     return {"seat_number": number, "buy_in": _number(data, "buy_in", "The buy-in")}
 
 
@@ -174,6 +180,7 @@ def run_op(*, table_id: int, user, data: dict, player=None) -> str:
 
 # --- what the socket sends ----------------------------------------------------------------
 
+
 def answer_json(message: str, error: bool, request: int | str | None) -> str:
     """The answer to a ``?state=json`` socket's request (``request``: its ``id``, if any)."""
     answer = {"type": "answer", "message": message, "error": error}
@@ -192,16 +199,22 @@ def state_json(screen: Screen, view: dict | None, html: str) -> str:
     me = screen.viewer
     # orjson: this frame goes to every JSON socket on every change (the stdlib's encoder was
     # a tenth of a render).
-    return orjson.dumps({
-        "type": "state", "version": screen.version, "hand": screen.hand_id,
-        "running": screen.running, "view": view,
-        "me": {k: getattr(me, k) if me is not None else None for k in STATE_ME_FIELDS},
-        "html": html,
-    }).decode()
+    return orjson.dumps(
+        {
+            "type": "state",
+            "version": screen.version,
+            "hand": screen.hand_id,
+            "running": screen.running,
+            "view": view,
+            "me": {k: getattr(me, k) if me is not None else None for k in STATE_ME_FIELDS},
+            "html": html,
+        }
+    ).decode()
 
 
-def render_viewer(snapshot: Snapshot, player, bankroll: int | None = None,
-                  json_state: bool = False) -> tuple[int, str, str]:
+def render_viewer(
+    snapshot: Snapshot, player, bankroll: int | None = None, json_state: bool = False
+) -> tuple[int, str, str]:
     """(version, regions as oob HTML, JSON state with that HTML or "") of ``snapshot`` for
     one viewer (``bankroll``: theirs if they have no seat here, see ``table_screen``)."""
     screen = table_screen(snapshot, player, bankroll)

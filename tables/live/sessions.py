@@ -91,8 +91,11 @@ class LiveSockets:
 
     def end(self, user_id, session_key=None) -> int:
         """Close ``user_id``'s sockets here (only ``session_key``'s, if given); how many."""
-        ended = [socket for socket in self.by_user.get(user_id, ())
-                 if session_key is None or socket.session_key == session_key]
+        ended = [
+            socket
+            for socket in self.by_user.get(user_id, ())
+            if session_key is None or socket.session_key == session_key
+        ]
         if ended:
             # Closed by a task of its own: the follower never waits on a socket (the last
             # socket leaving ends the follower).
@@ -150,6 +153,7 @@ def end_sessions(user_id: int, session_key: str | None = None) -> None:
 
 # --- signals (connected in ``tables.apps``) ---------------------------------------------------
 
+
 def on_logged_out(sender, request, user, **kwargs) -> None:
     """Log-out: the sockets opened with this session end."""
     session = getattr(request, "session", None)
@@ -166,8 +170,12 @@ def on_user_saving(sender, instance, update_fields=None, using=None, **kwargs) -
         return
     if update_fields == frozenset({"password"}) and getattr(instance, "_password", None) is None:
         return  # Django re-hashing at log-in: "hash upgrades shouldn't be password changes"
-    stored = (sender._default_manager.using(using).filter(pk=instance.pk)
-              .values_list("password", flat=True).first())
+    stored = (
+        sender._default_manager.using(using)
+        .filter(pk=instance.pk)
+        .values_list("password", flat=True)
+        .first()
+    )
     instance._password_replaced = stored is not None and stored != instance.password
 
 

@@ -6,7 +6,6 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     initial = True
 
     dependencies = [
@@ -15,145 +14,396 @@ class Migration(migrations.Migration):
 
     operations = [
         migrations.CreateModel(
-            name='Hand',
+            name="Hand",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('number', models.PositiveIntegerField(help_text='1, 2, 3... per table.')),
-                ('status', models.CharField(choices=[('running', 'Running'), ('finished', 'Finished'), ('voided', 'Voided')], default='running', max_length=10)),
-                ('config', models.JSONField()),
-                ('seats', models.JSONField()),
-                ('button', models.PositiveSmallIntegerField(help_text='Index into seats.')),
-                ('button_seat', models.PositiveSmallIntegerField(help_text='Table seat number of the button.')),
-                ('deck', models.JSONField()),
-                ('seed', models.CharField(max_length=128)),
-                ('commitment', models.CharField(max_length=128)),
-                ('result', models.JSONField(blank=True, null=True)),
-                ('pot', models.PositiveBigIntegerField(default=0, help_text='Chips contested (when over).')),
-                ('started_at', models.DateTimeField(auto_now_add=True, db_index=True)),
-                ('finished_at', models.DateTimeField(blank=True, null=True)),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                ("number", models.PositiveIntegerField(help_text="1, 2, 3... per table.")),
+                (
+                    "status",
+                    models.CharField(
+                        choices=[
+                            ("running", "Running"),
+                            ("finished", "Finished"),
+                            ("voided", "Voided"),
+                        ],
+                        default="running",
+                        max_length=10,
+                    ),
+                ),
+                ("config", models.JSONField()),
+                ("seats", models.JSONField()),
+                ("button", models.PositiveSmallIntegerField(help_text="Index into seats.")),
+                (
+                    "button_seat",
+                    models.PositiveSmallIntegerField(help_text="Table seat number of the button."),
+                ),
+                ("deck", models.JSONField()),
+                ("seed", models.CharField(max_length=128)),
+                ("commitment", models.CharField(max_length=128)),
+                ("result", models.JSONField(blank=True, null=True)),
+                (
+                    "pot",
+                    models.PositiveBigIntegerField(
+                        default=0, help_text="Chips contested (when over)."
+                    ),
+                ),
+                ("started_at", models.DateTimeField(auto_now_add=True, db_index=True)),
+                ("finished_at", models.DateTimeField(blank=True, null=True)),
             ],
             options={
-                'ordering': ['-started_at', '-id'],
+                "ordering": ["-started_at", "-id"],
             },
         ),
         migrations.CreateModel(
-            name='Table',
+            name="Table",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('name', models.CharField(max_length=80, unique=True)),
-                ('game', models.CharField(choices=[('holdem', "Texas Hold'em"), ('omaha', 'Omaha')], default='holdem', max_length=16)),
-                ('betting', models.CharField(choices=[('no-limit', 'No-limit'), ('pot-limit', 'Pot-limit'), ('fixed-limit', 'Fixed-limit')], default='no-limit', max_length=16)),
-                ('small_blind', models.PositiveIntegerField(default=1)),
-                ('big_blind', models.PositiveIntegerField(default=2)),
-                ('ante', models.PositiveIntegerField(default=0)),
-                ('ante_mode', models.CharField(choices=[('per-player', 'Every player'), ('big-blind', 'Big blind ante')], default='per-player', max_length=16)),
-                ('straddle', models.PositiveIntegerField(default=0, help_text='0 for none.')),
-                ('max_seats', models.PositiveSmallIntegerField(default=6, help_text="2 to 12 for Hold'em, 2 to 10 for Omaha.")),
-                ('min_buy_in', models.PositiveIntegerField(blank=True, help_text='Chips; empty means 20 big blinds.', null=True)),
-                ('max_buy_in', models.PositiveIntegerField(blank=True, help_text='Chips; empty means 100 big blinds.', null=True)),
-                ('action_seconds', models.PositiveSmallIntegerField(default=30, help_text='Seconds each player has to act.')),
-                ('time_bank_seconds', models.PositiveSmallIntegerField(default=60, help_text='Extra seconds per player, used up over the session.')),
-                ('bots_allowed', models.BooleanField(default=False)),
-                ('bot_seats', models.PositiveSmallIntegerField(default=0, help_text='How many bots the croupier keeps seated (needs bots allowed).')),
-                ('status', models.CharField(choices=[('open', 'Open'), ('paused', 'Paused'), ('closed', 'Closed')], default='open', max_length=8)),
-                ('version', models.PositiveBigIntegerField(default=1, help_text='Bumped on every change; actions carry the version they saw.')),
-                ('button_seat', models.PositiveSmallIntegerField(blank=True, help_text='Seat number of the button in the last hand.', null=True)),
-                ('action_deadline', models.DateTimeField(blank=True, help_text='When the player to act times out (the croupier acts).', null=True)),
-                ('next_hand_at', models.DateTimeField(blank=True, help_text='When the croupier may start the next hand.', null=True)),
-                ('created_at', models.DateTimeField(auto_now_add=True)),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                ("name", models.CharField(max_length=80, unique=True)),
+                (
+                    "game",
+                    models.CharField(
+                        choices=[("holdem", "Texas Hold'em"), ("omaha", "Omaha")],
+                        default="holdem",
+                        max_length=16,
+                    ),
+                ),
+                (
+                    "betting",
+                    models.CharField(
+                        choices=[
+                            ("no-limit", "No-limit"),
+                            ("pot-limit", "Pot-limit"),
+                            ("fixed-limit", "Fixed-limit"),
+                        ],
+                        default="no-limit",
+                        max_length=16,
+                    ),
+                ),
+                ("small_blind", models.PositiveIntegerField(default=1)),
+                ("big_blind", models.PositiveIntegerField(default=2)),
+                ("ante", models.PositiveIntegerField(default=0)),
+                (
+                    "ante_mode",
+                    models.CharField(
+                        choices=[("per-player", "Every player"), ("big-blind", "Big blind ante")],
+                        default="per-player",
+                        max_length=16,
+                    ),
+                ),
+                ("straddle", models.PositiveIntegerField(default=0, help_text="0 for none.")),
+                (
+                    "max_seats",
+                    models.PositiveSmallIntegerField(
+                        default=6, help_text="2 to 12 for Hold'em, 2 to 10 for Omaha."
+                    ),
+                ),
+                (
+                    "min_buy_in",
+                    models.PositiveIntegerField(
+                        blank=True, help_text="Chips; empty means 20 big blinds.", null=True
+                    ),
+                ),
+                (
+                    "max_buy_in",
+                    models.PositiveIntegerField(
+                        blank=True, help_text="Chips; empty means 100 big blinds.", null=True
+                    ),
+                ),
+                (
+                    "action_seconds",
+                    models.PositiveSmallIntegerField(
+                        default=30, help_text="Seconds each player has to act."
+                    ),
+                ),
+                (
+                    "time_bank_seconds",
+                    models.PositiveSmallIntegerField(
+                        default=60, help_text="Extra seconds per player, used up over the session."
+                    ),
+                ),
+                ("bots_allowed", models.BooleanField(default=False)),
+                (
+                    "bot_seats",
+                    models.PositiveSmallIntegerField(
+                        default=0,
+                        help_text="How many bots the croupier keeps seated (needs bots allowed).",
+                    ),
+                ),
+                (
+                    "status",
+                    models.CharField(
+                        choices=[("open", "Open"), ("paused", "Paused"), ("closed", "Closed")],
+                        default="open",
+                        max_length=8,
+                    ),
+                ),
+                (
+                    "version",
+                    models.PositiveBigIntegerField(
+                        default=1,
+                        help_text="Bumped on every change; actions carry the version they saw.",
+                    ),
+                ),
+                (
+                    "button_seat",
+                    models.PositiveSmallIntegerField(
+                        blank=True,
+                        help_text="Seat number of the button in the last hand.",
+                        null=True,
+                    ),
+                ),
+                (
+                    "action_deadline",
+                    models.DateTimeField(
+                        blank=True,
+                        help_text="When the player to act times out (the croupier acts).",
+                        null=True,
+                    ),
+                ),
+                (
+                    "next_hand_at",
+                    models.DateTimeField(
+                        blank=True,
+                        help_text="When the croupier may start the next hand.",
+                        null=True,
+                    ),
+                ),
+                ("created_at", models.DateTimeField(auto_now_add=True)),
             ],
             options={
-                'ordering': ['name'],
+                "ordering": ["name"],
             },
         ),
         migrations.CreateModel(
-            name='Player',
+            name="Player",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('bankroll', models.BigIntegerField(default=0, help_text='Play chips away from the tables.')),
-                ('is_bot', models.BooleanField(default=False, help_text='Seated and played by the croupier.')),
-                ('created_at', models.DateTimeField(auto_now_add=True)),
-                ('user', models.OneToOneField(on_delete=django.db.models.deletion.CASCADE, related_name='player', to=settings.AUTH_USER_MODEL)),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                (
+                    "bankroll",
+                    models.BigIntegerField(default=0, help_text="Play chips away from the tables."),
+                ),
+                (
+                    "is_bot",
+                    models.BooleanField(
+                        default=False, help_text="Seated and played by the croupier."
+                    ),
+                ),
+                ("created_at", models.DateTimeField(auto_now_add=True)),
+                (
+                    "user",
+                    models.OneToOneField(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="player",
+                        to=settings.AUTH_USER_MODEL,
+                    ),
+                ),
             ],
             options={
-                'ordering': ['user__username'],
+                "ordering": ["user__username"],
             },
         ),
         migrations.CreateModel(
-            name='Seat',
+            name="Seat",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('number', models.PositiveSmallIntegerField(help_text='0 .. max_seats - 1, clockwise.')),
-                ('stack', models.PositiveBigIntegerField(default=0)),
-                ('sitting_out', models.BooleanField(default=False, help_text='Dealt out of new hands.')),
-                ('leave_after_hand', models.BooleanField(default=False, help_text='Cash out as soon as the current hand ends.')),
-                ('time_bank', models.PositiveIntegerField(default=0, help_text='Seconds of time bank left.')),
-                ('joined_at', models.DateTimeField(auto_now_add=True)),
-                ('player', models.ForeignKey(on_delete=django.db.models.deletion.PROTECT, related_name='seats', to='tables.player')),
-                ('table', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='seats', to='tables.table')),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                (
+                    "number",
+                    models.PositiveSmallIntegerField(help_text="0 .. max_seats - 1, clockwise."),
+                ),
+                ("stack", models.PositiveBigIntegerField(default=0)),
+                (
+                    "sitting_out",
+                    models.BooleanField(default=False, help_text="Dealt out of new hands."),
+                ),
+                (
+                    "leave_after_hand",
+                    models.BooleanField(
+                        default=False, help_text="Cash out as soon as the current hand ends."
+                    ),
+                ),
+                (
+                    "time_bank",
+                    models.PositiveIntegerField(default=0, help_text="Seconds of time bank left."),
+                ),
+                ("joined_at", models.DateTimeField(auto_now_add=True)),
+                (
+                    "player",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.PROTECT,
+                        related_name="seats",
+                        to="tables.player",
+                    ),
+                ),
+                (
+                    "table",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="seats",
+                        to="tables.table",
+                    ),
+                ),
             ],
             options={
-                'ordering': ['table', 'number'],
+                "ordering": ["table", "number"],
             },
         ),
         migrations.CreateModel(
-            name='LedgerEntry',
+            name="LedgerEntry",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('amount', models.BigIntegerField(help_text='Signed change of the bankroll.')),
-                ('kind', models.CharField(choices=[('grant', 'Starting grant'), ('admin_grant', 'Admin grant'), ('buy_in', 'Buy-in'), ('top_up', 'Top-up'), ('cash_out', 'Cash-out')], max_length=16)),
-                ('reason', models.CharField(blank=True, max_length=200)),
-                ('balance_after', models.BigIntegerField()),
-                ('created_at', models.DateTimeField(auto_now_add=True, db_index=True)),
-                ('hand', models.ForeignKey(blank=True, null=True, on_delete=django.db.models.deletion.PROTECT, related_name='+', to='tables.hand')),
-                ('player', models.ForeignKey(on_delete=django.db.models.deletion.PROTECT, related_name='ledger', to='tables.player')),
-                ('table', models.ForeignKey(blank=True, null=True, on_delete=django.db.models.deletion.PROTECT, related_name='+', to='tables.table')),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                ("amount", models.BigIntegerField(help_text="Signed change of the bankroll.")),
+                (
+                    "kind",
+                    models.CharField(
+                        choices=[
+                            ("grant", "Starting grant"),
+                            ("admin_grant", "Admin grant"),
+                            ("buy_in", "Buy-in"),
+                            ("top_up", "Top-up"),
+                            ("cash_out", "Cash-out"),
+                        ],
+                        max_length=16,
+                    ),
+                ),
+                ("reason", models.CharField(blank=True, max_length=200)),
+                ("balance_after", models.BigIntegerField()),
+                ("created_at", models.DateTimeField(auto_now_add=True, db_index=True)),
+                (
+                    "hand",
+                    models.ForeignKey(
+                        blank=True,
+                        null=True,
+                        on_delete=django.db.models.deletion.PROTECT,
+                        related_name="+",
+                        to="tables.hand",
+                    ),
+                ),
+                (
+                    "player",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.PROTECT,
+                        related_name="ledger",
+                        to="tables.player",
+                    ),
+                ),
+                (
+                    "table",
+                    models.ForeignKey(
+                        blank=True,
+                        null=True,
+                        on_delete=django.db.models.deletion.PROTECT,
+                        related_name="+",
+                        to="tables.table",
+                    ),
+                ),
             ],
             options={
-                'verbose_name_plural': 'ledger entries',
-                'ordering': ['-created_at', '-id'],
+                "verbose_name_plural": "ledger entries",
+                "ordering": ["-created_at", "-id"],
             },
         ),
         migrations.AddField(
-            model_name='hand',
-            name='table',
-            field=models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='hands', to='tables.table'),
+            model_name="hand",
+            name="table",
+            field=models.ForeignKey(
+                on_delete=django.db.models.deletion.CASCADE, related_name="hands", to="tables.table"
+            ),
         ),
         migrations.CreateModel(
-            name='HandAction',
+            name="HandAction",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('index', models.PositiveIntegerField(help_text='0, 1, 2... per hand.')),
-                ('seat', models.PositiveSmallIntegerField(help_text='Engine seat index.')),
-                ('kind', models.CharField(max_length=16)),
-                ('amount', models.PositiveBigIntegerField(blank=True, null=True)),
-                ('source', models.CharField(choices=[('player', 'Player'), ('timeout', 'Clock (timeout)'), ('bot', 'Bot')], default='player', max_length=8)),
-                ('created_at', models.DateTimeField(auto_now_add=True)),
-                ('hand', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='actions', to='tables.hand')),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                ("index", models.PositiveIntegerField(help_text="0, 1, 2... per hand.")),
+                ("seat", models.PositiveSmallIntegerField(help_text="Engine seat index.")),
+                ("kind", models.CharField(max_length=16)),
+                ("amount", models.PositiveBigIntegerField(blank=True, null=True)),
+                (
+                    "source",
+                    models.CharField(
+                        choices=[
+                            ("player", "Player"),
+                            ("timeout", "Clock (timeout)"),
+                            ("bot", "Bot"),
+                        ],
+                        default="player",
+                        max_length=8,
+                    ),
+                ),
+                ("created_at", models.DateTimeField(auto_now_add=True)),
+                (
+                    "hand",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="actions",
+                        to="tables.hand",
+                    ),
+                ),
             ],
             options={
-                'ordering': ['hand', 'index'],
-                'constraints': [models.UniqueConstraint(fields=('hand', 'index'), name='hand_action_index_unique')],
+                "ordering": ["hand", "index"],
+                "constraints": [
+                    models.UniqueConstraint(
+                        fields=("hand", "index"), name="hand_action_index_unique"
+                    )
+                ],
             },
         ),
         migrations.AddConstraint(
-            model_name='player',
-            constraint=models.CheckConstraint(condition=models.Q(('bankroll__gte', 0)), name='player_bankroll_not_negative'),
+            model_name="player",
+            constraint=models.CheckConstraint(
+                condition=models.Q(("bankroll__gte", 0)), name="player_bankroll_not_negative"
+            ),
         ),
         migrations.AddConstraint(
-            model_name='seat',
-            constraint=models.UniqueConstraint(fields=('table', 'number'), name='seat_number_unique'),
+            model_name="seat",
+            constraint=models.UniqueConstraint(
+                fields=("table", "number"), name="seat_number_unique"
+            ),
         ),
         migrations.AddConstraint(
-            model_name='seat',
-            constraint=models.UniqueConstraint(fields=('table', 'player'), name='seat_player_unique'),
+            model_name="seat",
+            constraint=models.UniqueConstraint(
+                fields=("table", "player"), name="seat_player_unique"
+            ),
         ),
         migrations.AddIndex(
-            model_name='hand',
-            index=models.Index(fields=['table', 'status'], name='tables_hand_table_i_7b4533_idx'),
+            model_name="hand",
+            index=models.Index(fields=["table", "status"], name="tables_hand_table_i_7b4533_idx"),
         ),
         migrations.AddConstraint(
-            model_name='hand',
-            constraint=models.UniqueConstraint(fields=('table', 'number'), name='hand_number_unique'),
+            model_name="hand",
+            constraint=models.UniqueConstraint(
+                fields=("table", "number"), name="hand_number_unique"
+            ),
         ),
     ]

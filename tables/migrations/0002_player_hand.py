@@ -19,12 +19,24 @@ def backfill(apps, schema_editor):
         )
         PlayerHand.objects.bulk_create(
             PlayerHand(
-                hand_id=hand.pk, player_id=seat["player_id"], table_id=hand.table_id,
-                seat=f.seat, started_at=hand.started_at, big_blind=f.big_blind,
-                contributed=f.contributed, collected=f.collected, net=f.net, net_bb=f.net_bb,
-                vpip=f.vpip, pfr=f.pfr, three_bet_chance=f.three_bet_chance,
-                three_bet=f.three_bet, saw_flop=f.saw_flop, showdown=f.showdown,
-                won_at_showdown=f.won_at_showdown, postflop_aggressive=f.postflop_aggressive,
+                hand_id=hand.pk,
+                player_id=seat["player_id"],
+                table_id=hand.table_id,
+                seat=f.seat,
+                started_at=hand.started_at,
+                big_blind=f.big_blind,
+                contributed=f.contributed,
+                collected=f.collected,
+                net=f.net,
+                net_bb=f.net_bb,
+                vpip=f.vpip,
+                pfr=f.pfr,
+                three_bet_chance=f.three_bet_chance,
+                three_bet=f.three_bet,
+                saw_flop=f.saw_flop,
+                showdown=f.showdown,
+                won_at_showdown=f.won_at_showdown,
+                postflop_aggressive=f.postflop_aggressive,
                 postflop_calls=f.postflop_calls,
             )
             for seat, f in zip(hand.seats, seat_figures(state))
@@ -32,40 +44,84 @@ def backfill(apps, schema_editor):
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('tables', '0001_initial'),
+        ("tables", "0001_initial"),
     ]
 
     operations = [
         migrations.CreateModel(
-            name='PlayerHand',
+            name="PlayerHand",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('seat', models.PositiveSmallIntegerField(help_text='Engine seat index in the hand.')),
-                ('started_at', models.DateTimeField(help_text='When the hand started (copied from it).')),
-                ('big_blind', models.PositiveIntegerField()),
-                ('contributed', models.PositiveBigIntegerField()),
-                ('collected', models.PositiveBigIntegerField()),
-                ('net', models.BigIntegerField()),
-                ('net_bb', models.FloatField()),
-                ('vpip', models.BooleanField()),
-                ('pfr', models.BooleanField()),
-                ('three_bet_chance', models.BooleanField()),
-                ('three_bet', models.BooleanField()),
-                ('saw_flop', models.BooleanField()),
-                ('showdown', models.BooleanField()),
-                ('won_at_showdown', models.BooleanField()),
-                ('postflop_aggressive', models.PositiveIntegerField(help_text='Postflop bets and raises.')),
-                ('postflop_calls', models.PositiveIntegerField()),
-                ('hand', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='player_hands', to='tables.hand')),
-                ('player', models.ForeignKey(on_delete=django.db.models.deletion.PROTECT, related_name='player_hands', to='tables.player')),
-                ('table', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='+', to='tables.table')),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                (
+                    "seat",
+                    models.PositiveSmallIntegerField(help_text="Engine seat index in the hand."),
+                ),
+                (
+                    "started_at",
+                    models.DateTimeField(help_text="When the hand started (copied from it)."),
+                ),
+                ("big_blind", models.PositiveIntegerField()),
+                ("contributed", models.PositiveBigIntegerField()),
+                ("collected", models.PositiveBigIntegerField()),
+                ("net", models.BigIntegerField()),
+                ("net_bb", models.FloatField()),
+                ("vpip", models.BooleanField()),
+                ("pfr", models.BooleanField()),
+                ("three_bet_chance", models.BooleanField()),
+                ("three_bet", models.BooleanField()),
+                ("saw_flop", models.BooleanField()),
+                ("showdown", models.BooleanField()),
+                ("won_at_showdown", models.BooleanField()),
+                (
+                    "postflop_aggressive",
+                    models.PositiveIntegerField(help_text="Postflop bets and raises."),
+                ),
+                ("postflop_calls", models.PositiveIntegerField()),
+                (
+                    "hand",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="player_hands",
+                        to="tables.hand",
+                    ),
+                ),
+                (
+                    "player",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.PROTECT,
+                        related_name="player_hands",
+                        to="tables.player",
+                    ),
+                ),
+                (
+                    "table",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="+",
+                        to="tables.table",
+                    ),
+                ),
             ],
             options={
-                'ordering': ['-started_at', '-hand_id'],
-                'indexes': [models.Index(fields=['player', 'started_at'], name='tables_play_player__985c8a_idx'), models.Index(fields=['player', 'table', 'started_at'], name='tables_play_player__55e0d6_idx')],
-                'constraints': [models.UniqueConstraint(fields=('hand', 'player'), name='player_hand_unique')],
+                "ordering": ["-started_at", "-hand_id"],
+                "indexes": [
+                    models.Index(
+                        fields=["player", "started_at"], name="tables_play_player__985c8a_idx"
+                    ),
+                    models.Index(
+                        fields=["player", "table", "started_at"],
+                        name="tables_play_player__55e0d6_idx",
+                    ),
+                ],
+                "constraints": [
+                    models.UniqueConstraint(fields=("hand", "player"), name="player_hand_unique")
+                ],
             },
         ),
         migrations.RunPython(backfill, migrations.RunPython.noop),

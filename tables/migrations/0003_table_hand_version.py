@@ -4,15 +4,17 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('tables', '0002_player_hand'),
+        ("tables", "0002_player_hand"),
     ]
 
     operations = [
         migrations.AddField(
-            model_name='table',
-            name='hand_version',
-            field=models.PositiveBigIntegerField(default=0, help_text='The version at which the running hand last moved (dealt or acted on): an action that saw this version or a later one is not stale.'),
+            model_name="table",
+            name="hand_version",
+            field=models.PositiveBigIntegerField(
+                default=0,
+                help_text="The version at which the running hand last moved (dealt or acted on): an action that saw this version or a later one is not stale.",
+            ),
         ),
     ]

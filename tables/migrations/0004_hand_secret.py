@@ -30,7 +30,6 @@ def copy_back_to_hands(apps, schema_editor):
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
         ("tables", "0003_table_hand_version"),
     ]

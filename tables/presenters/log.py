@@ -26,8 +26,9 @@ class Dealt:
     seat: int
 
 
-def log_entries(view: View, names: Sequence[str],
-                decisions: Sequence[Decision] = ()) -> list[LogLine | Dealt]:
+def log_entries(
+    view: View, names: Sequence[str], decisions: Sequence[Decision] = ()
+) -> list[LogLine | Dealt]:
     """The lines of the hand's log from ``view``'s events (``names``: by hand seat).
 
     ``decisions``: the hand's stored decisions in order, if known: they add "(all-in)" and
@@ -50,15 +51,20 @@ def log_entries(view: View, names: Sequence[str],
         elif kind is EventKind.RETURN:
             lines.append(LogLine(f"{name} takes back {amount} uncalled"))
         elif kind is EventKind.WIN:
-            lines.append(LogLine(f"{name} wins {amount}"
-                                 + (f" ({event.text})" if event.text else "")))
+            lines.append(
+                LogLine(f"{name} wins {amount}" + (f" ({event.text})" if event.text else ""))
+            )
         elif kind is EventKind.SHOW:
             lines.append(LogLine(f"{name} shows", _faces(event.cards)))
         elif kind is EventKind.MUCK:
             lines.append(LogLine(f"{name} mucks"))
         else:
-            lines.append(LogLine(f"{name} {_DECISION_WORDS[kind](amount)}"
-                                 + _decision_notes(next(decision, None))))
+            lines.append(
+                LogLine(
+                    f"{name} {_DECISION_WORDS[kind](amount)}"
+                    + _decision_notes(next(decision, None))
+                )
+            )
     return lines
 
 
@@ -72,7 +78,7 @@ _DECISION_WORDS = {
 
 
 def _decision_notes(decision: Decision | None) -> str:
-    """" (all-in)", " (timed out)", both or neither."""
+    """ " (all-in)", " (timed out)", both or neither."""
     if decision is None:
         return ""
     return (" (all-in)" if decision.all_in else "") + (" (timed out)" if decision.timed_out else "")
@@ -82,8 +88,9 @@ def _faces(cards: Sequence[Card]) -> tuple[CardFace, ...]:
     return tuple(CardFace(str(c)) for c in cards)
 
 
-def viewer_log(entries: Sequence[LogLine | Dealt], index: int | None,
-               cards: Sequence[Card | None]) -> tuple[LogLine, ...]:
+def viewer_log(
+    entries: Sequence[LogLine | Dealt], index: int | None, cards: Sequence[Card | None]
+) -> tuple[LogLine, ...]:
     """``log_entries`` for the viewer in hand seat ``index`` whose hole ``cards`` (from their
     own engine view) are known: "Your cards" where theirs were dealt, no other marker."""
     known = index is not None and all(c is not None for c in cards)

@@ -71,6 +71,7 @@ def faces(cards: Any) -> tuple[CardFace | None, ...]:
 
 # --- seats ----------------------------------------------------------------------------------
 
+
 @view_model
 class Plate:
     """A taken seat's plate (``_seat_plate.html``): the same for every viewer."""
@@ -120,6 +121,7 @@ class SeatsRegion:
 
 # --- board ----------------------------------------------------------------------------------
 
+
 @view_model
 class PotLine:
     """A pot on the board; after the showdown, who won it with what."""
@@ -144,6 +146,7 @@ class BoardRegion:
 
 
 # --- actions --------------------------------------------------------------------------------
+
 
 @view_model
 class QuickSize:
@@ -181,6 +184,7 @@ class ActionsRegion:
 
 # --- controls -------------------------------------------------------------------------------
 
+
 @view_model
 class Viewer:
     """A logged-in viewer with a player: their seat here (if any) and their chips."""
@@ -209,6 +213,7 @@ class ControlsRegion:
 
 
 # --- log ------------------------------------------------------------------------------------
+
 
 @view_model
 class LogLine:
@@ -245,6 +250,7 @@ class LogRegion:
 
 # --- one viewer's screen --------------------------------------------------------------------
 
+
 @dataclass(frozen=True, eq=False)
 class Screen:
     """Everything the table page and its socket show one viewer, region by region.
@@ -268,5 +274,10 @@ class Screen:
 
     def regions(self) -> dict[str, Any]:
         """Each region's view model by name (``tables.presenters.render.REGIONS``)."""
-        return {"seats": self.seats, "board": self.board, "actions": self.actions,
-                "controls": self.controls, "log": self.log}
+        return {
+            "seats": self.seats,
+            "board": self.board,
+            "actions": self.actions,
+            "controls": self.controls,
+            "log": self.log,
+        }

@@ -78,6 +78,7 @@ def _jinja():
 
 # --- the regions ----------------------------------------------------------------------------
 
+
 def render_regions(screen: Screen, *, oob: bool = True) -> str:
     """Every region of the table screen as HTML; ``oob`` marks them for htmx's swap by id."""
     return "".join(region_html(screen, oob=oob).values())
@@ -102,8 +103,12 @@ def region_html(screen: Screen, *, oob: bool = True) -> dict[str, str]:
 
 
 def _seats(seats: SeatsRegion, oob: bool) -> str:
-    return render("tables/_seats.html", oob=oob, seats=seats,
-                  seats_html=SafeString("".join(map(seat_html, seats.seats))))
+    return render(
+        "tables/_seats.html",
+        oob=oob,
+        seats=seats,
+        seats_html=SafeString("".join(map(seat_html, seats.seats))),
+    )
 
 
 @lru_cache(maxsize=20_000)
@@ -111,7 +116,8 @@ def seat_html(seat: SeatPanel) -> str:
     """One seat as one viewer sees it (``_seat.html``): most look the same from one version
     of a table to the next (one player acted), so each is rendered once, not on every change."""
     return render(
-        "tables/_seat.html", seat=seat,
+        "tables/_seat.html",
+        seat=seat,
         plate_html=plate_html(seat.plate) if seat.plate is not None else "",
         cards_html=_cards_html(seat.cards),
     )
@@ -138,9 +144,13 @@ def _controls(controls: ControlsRegion, oob: bool) -> str:
 
 
 def _log(log: LogRegion, oob: bool) -> str:
-    return render("tables/_log.html", oob=oob, log=log,
-                  lines_html=SafeString("".join(map(log_line_html, log.lines))),
-                  recent_html=recent_html(log.recent))
+    return render(
+        "tables/_log.html",
+        oob=oob,
+        log=log,
+        lines_html=SafeString("".join(map(log_line_html, log.lines))),
+        recent_html=recent_html(log.recent),
+    )
 
 
 @lru_cache(maxsize=20_000)
@@ -162,12 +172,16 @@ def _hand_url(table_id: int, number: int) -> str:
 
 
 _RENDERERS: dict[type, Callable[[Any, bool], str]] = {
-    SeatsRegion: _seats, BoardRegion: _board, ActionsRegion: _actions,
-    ControlsRegion: _controls, LogRegion: _log,
+    SeatsRegion: _seats,
+    BoardRegion: _board,
+    ActionsRegion: _actions,
+    ControlsRegion: _controls,
+    LogRegion: _log,
 }
 
 
 # --- cards and the message line -------------------------------------------------------------
+
 
 @lru_cache(maxsize=128)
 def card_html(card: CardFace | None) -> str:

@@ -56,8 +56,12 @@ class _Shared:
     default_buy_in: int
 
 
-def table_screen(snapshot: Snapshot, player: Any | None, bankroll: int | None = None,
-                 request_path: str | None = None) -> Screen:
+def table_screen(
+    snapshot: Snapshot,
+    player: Any | None,
+    bankroll: int | None = None,
+    request_path: str | None = None,
+) -> Screen:
     """The table at ``snapshot`` as ``player`` (a ``Player``, or None: a spectator) sees it.
 
     ``bankroll``: the player's bankroll when they have no seat here (a seated player's comes
@@ -72,8 +76,9 @@ def table_screen(snapshot: Snapshot, player: Any | None, bankroll: int | None = 
     running = snapshot.running
     seats = _viewer_seats(snapshot, shared, my_seat.number if my_seat else None, index, view)
     legal = view.legal if (view is not None and running) else None
-    actions = shared.watching if legal is None else replace(
-        shared.watching, bar=_action_bar(view, legal))
+    actions = (
+        shared.watching if legal is None else replace(shared.watching, bar=_action_bar(view, legal))
+    )
     viewer = None
     if player is not None:
         if my_seat is not None:
@@ -92,8 +97,14 @@ def table_screen(snapshot: Snapshot, player: Any | None, bankroll: int | None = 
             in_hand=running and index is not None,
             room=max(table.effective_max_buy_in - my_seat.stack, 0) if my_seat else 0,
         )
-    controls = ControlsRegion(viewer, shared.free_seats, shared.min_buy_in, shared.max_buy_in,
-                              shared.default_buy_in, request_path)
+    controls = ControlsRegion(
+        viewer,
+        shared.free_seats,
+        shared.min_buy_in,
+        shared.max_buy_in,
+        shared.default_buy_in,
+        request_path,
+    )
     return Screen(
         version=snapshot.version,
         hand_id=shared.board.hand_id,
@@ -109,16 +120,18 @@ def table_screen(snapshot: Snapshot, player: Any | None, bankroll: int | None = 
     )
 
 
-def _viewer_seats(snapshot: Snapshot, shared: _Shared, my_number: int | None,
-                  index: int | None, view: View | None) -> SeatsRegion:
+def _viewer_seats(
+    snapshot: Snapshot, shared: _Shared, my_number: int | None, index: int | None, view: View | None
+) -> SeatsRegion:
     """The seats with the viewer's own drawn as theirs, with the hole cards of their view."""
     if my_number is None and index is None:
         return shared.seats
     panels = list(shared.seats.seats)
     own_number = shared.hand_seats.get(index) if index is not None else None
     if own_number is not None:
-        panels[own_number] = replace(panels[own_number], is_me=own_number == my_number,
-                                     cards=faces(view.seats[index].cards))
+        panels[own_number] = replace(
+            panels[own_number], is_me=own_number == my_number, cards=faces(view.seats[index].cards)
+        )
     if my_number is not None and my_number != own_number:
         panels[my_number] = replace(panels[my_number], is_me=True)
     return replace(shared.seats, bottom=my_number or 0, seats=tuple(panels))
@@ -157,9 +170,14 @@ def _build_shared(snapshot: Snapshot) -> _Shared:
         for award in result.awards:
             for w, amount in zip(award.winners, award.amounts, strict=True):
                 winnings[w] = winnings.get(w, 0) + amount
-            pots.append(PotLine(_pot_label(award.pot), award.amount,
-                                tuple(view.seats[w].name for w in award.winners),
-                                award.description))
+            pots.append(
+                PotLine(
+                    _pot_label(award.pot),
+                    award.amount,
+                    tuple(view.seats[w].name for w in award.winners),
+                    award.description,
+                )
+            )
     elif view is not None:
         pots = [PotLine(_pot_label(i), pot.amount) for i, pot in enumerate(view.pots)]
     # Each hand seat that still belongs to the player dealt in: by table seat number.
@@ -184,20 +202,31 @@ def _build_shared(snapshot: Snapshot) -> _Shared:
                 stack=seen.stack if running or seat is None else seat.stack,
                 sitting_out=seat is not None and seat.sitting_out,
                 leaving=seat is None or seat.leave_after_hand,
-                all_in=seen.all_in, folded=seen.folded,
+                all_in=seen.all_in,
+                folded=seen.folded,
                 description=shown[1] if shown is not None else "",
                 won=winnings.get(seen.seat, 0),
-                is_button=seen.is_button, is_small_blind=seen.is_small_blind,
-                is_big_blind=seen.is_big_blind, bet=seen.bet,
+                is_button=seen.is_button,
+                is_small_blind=seen.is_small_blind,
+                is_big_blind=seen.is_big_blind,
+                bet=seen.bet,
             )
         elif seat is not None:
-            plate = Plate(seat.player.name, seat.player.is_bot, seat.stack, seat.sitting_out,
-                          seat.leave_after_hand)
-        panels.append(SeatPanel(
-            number, plate,
-            cards=faces(seen.cards) if seen is not None else (),
-            is_actor=seen is not None and running and view.actor == seen.seat,
-        ))
+            plate = Plate(
+                seat.player.name,
+                seat.player.is_bot,
+                seat.stack,
+                seat.sitting_out,
+                seat.leave_after_hand,
+            )
+        panels.append(
+            SeatPanel(
+                number,
+                plate,
+                cards=faces(seen.cards) if seen is not None else (),
+                is_actor=seen is not None and running and view.actor == seen.seat,
+            )
+        )
     deadline = table.action_deadline if running else None
     actor_name = None
     if running and view.actor is not None:
@@ -209,21 +238,29 @@ def _build_shared(snapshot: Snapshot) -> _Shared:
         seats=SeatsRegion(hand_id, street, table.version, table.max_seats, 0, tuple(panels)),
         hand_seats={seen.seat: number for number, seen in dealt.items()},
         board=BoardRegion(
-            hand_id, street, faces(view.board) if view is not None else (), tuple(pots),
-            running, view.total_pot if view is not None and running else 0,
+            hand_id,
+            street,
+            faces(view.board) if view is not None else (),
+            tuple(pots),
+            running,
+            view.total_pot if view is not None and running else 0,
             hand.number if hand is not None else None,
         ),
         watching=ActionsRegion(
-            table.version, hand_id, running,
-            int(deadline.timestamp() * 1000) if deadline else None, actor_name,
+            table.version,
+            hand_id,
+            running,
+            int(deadline.timestamp() * 1000) if deadline else None,
+            actor_name,
         ),
         log_entries=entries,
         recent=RecentHands(table.pk, tuple(HandLink(h.number, h.pot) for h in snapshot.recent)),
         free_seats=tuple(n + 1 for n in range(table.max_seats) if n not in snapshot.seats),
         min_buy_in=table.effective_min_buy_in,
         max_buy_in=table.effective_max_buy_in,
-        default_buy_in=min(table.effective_max_buy_in,
-                           max(table.effective_min_buy_in, 50 * table.big_blind)),
+        default_buy_in=min(
+            table.effective_max_buy_in, max(table.effective_min_buy_in, 50 * table.big_blind)
+        ),
     )
 
 
@@ -234,8 +271,12 @@ def _pot_label(number: int) -> str:
 def _action_bar(view: View, legal: Legal) -> ActionBar:
     can_raise = legal.min_raise_to is not None
     return ActionBar(
-        fold=legal.fold, check=legal.check, call=legal.call, can_raise=can_raise,
-        min_raise_to=legal.min_raise_to, max_raise_to=legal.max_raise_to,
+        fold=legal.fold,
+        check=legal.check,
+        call=legal.call,
+        can_raise=can_raise,
+        min_raise_to=legal.min_raise_to,
+        max_raise_to=legal.max_raise_to,
         word="Bet" if view.current_bet == 0 else "Raise",
         sizes=_quick_sizes(view, legal) if can_raise else (),
     )
@@ -247,8 +288,12 @@ def _quick_sizes(view: View, legal: Legal) -> tuple[QuickSize, ...]:
     me = view.seats[view.viewer]
     pot_after_call = view.total_pot + legal.call
     base = view.current_bet
-    sizes = [("Min", lo), ("½ pot", base + pot_after_call // 2), ("Pot", base + pot_after_call),
-             ("All-in", me.bet + me.stack)]
+    sizes = [
+        ("Min", lo),
+        ("½ pot", base + pot_after_call // 2),
+        ("Pot", base + pot_after_call),
+        ("All-in", me.bet + me.stack),
+    ]
     out, seen = [], set()
     for label, amount in sizes:
         amount = max(lo, min(hi, amount))

@@ -25,9 +25,7 @@ def chips_total() -> dict:
     bankrolls = Player.objects.aggregate(t=Sum("bankroll"))["t"] or 0
     stacks = Seat.objects.aggregate(t=Sum("stack"))["t"] or 0
     granted = (
-        LedgerEntry.objects.filter(kind__in=LedgerEntry.GRANT_KINDS).aggregate(t=Sum("amount"))[
-            "t"
-        ]
+        LedgerEntry.objects.filter(kind__in=LedgerEntry.GRANT_KINDS).aggregate(t=Sum("amount"))["t"]
         or 0
     )
     return {

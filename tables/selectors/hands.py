@@ -45,8 +45,12 @@ def hand_decisions(hand: Hand, start: int = 0) -> list[Decision]:
 
 
 def _decisions_query(hand_id, start):
-    return (HandAction.objects.filter(hand_id=hand_id).filter(index__gte=start).order_by("index")
-            .values_list("kind", "amount", "source"))
+    return (
+        HandAction.objects.filter(hand_id=hand_id)
+        .filter(index__gte=start)
+        .order_by("index")
+        .values_list("kind", "amount", "source")
+    )
 
 
 def hand_state(hand: Hand, decisions: list[Decision] | None = None) -> EngineHand:

@@ -65,8 +65,15 @@ class Snapshot:
     one replayed hand for hand seat ``index``, computed once per snapshot.
     """
 
-    def __init__(self, table: Table, seats, hand: Hand | None, decisions: list[Decision],
-                 recent: tuple[RecentHand, ...], state: EngineHand | None = None):
+    def __init__(
+        self,
+        table: Table,
+        seats,
+        hand: Hand | None,
+        decisions: list[Decision],
+        recent: tuple[RecentHand, ...],
+        state: EngineHand | None = None,
+    ):
         self.table = table
         self.version = table.version
         self.created_at = table.created_at
@@ -116,17 +123,20 @@ class Snapshot:
 def shown_hand(table: Table) -> Hand | None:
     """The hand on screen: the running one, else the last finished one (its showdown); its
     deck (for the replay) in the same statement."""
-    return statements.select_first(Hand, "shown-hand", _shown_hand_query, table.pk,
-                                   Hand.Status.VOIDED)
+    return statements.select_first(
+        Hand, "shown-hand", _shown_hand_query, table.pk, Hand.Status.VOIDED
+    )
 
 
 def _shown_hand_query(table_id, voided):
     return with_deck(Hand.objects.filter(table_id=table_id).exclude(status=voided)).order_by(
-        "-number")[:1]
+        "-number"
+    )[:1]
 
 
-def table_and_seats(table_id: int,
-                    known: Table | None = None) -> tuple[Table | None, list[SeatRow]]:
+def table_and_seats(
+    table_id: int, known: Table | None = None
+) -> tuple[Table | None, list[SeatRow]]:
     """A table and its seats with their players, in no particular order: one compiled query
     (two for a table nobody sits at, unless the caller ``known`` its row). ``(None, [])``
     when there is no such table."""
@@ -136,10 +146,11 @@ def table_and_seats(table_id: int,
             return known, []
         return statements.select_first(Table, "snapshot-table", _table_query, table_id), []
     table_columns = _table_columns()
-    table = Table.from_db(router.db_for_read(Table), table_columns, rows[0][-len(table_columns):])
+    table = Table.from_db(router.db_for_read(Table), table_columns, rows[0][-len(table_columns) :])
     return table, [
-        SeatRow(number, player_id, stack, sitting_out, leaving,
-                SeatedPlayer(name, is_bot, bankroll))
+        SeatRow(
+            number, player_id, stack, sitting_out, leaving, SeatedPlayer(name, is_bot, bankroll)
+        )
         for number, player_id, stack, sitting_out, leaving, name, is_bot, bankroll, *_ in rows
     ]
 
@@ -152,10 +163,20 @@ def _seats_query(table_id):
     username = get_user_model().USERNAME_FIELD
     # Unordered (the snapshot keys seats by number): Seat's default ordering goes through
     # the table's, a join.
-    return Seat.objects.filter(table_id=table_id).order_by().values_list(
-        "number", "player_id", "stack", "sitting_out", "leave_after_hand",
-        f"player__user__{username}", "player__is_bot", "player__bankroll",
-        *(f"table__{name}" for name in _table_columns()),
+    return (
+        Seat.objects.filter(table_id=table_id)
+        .order_by()
+        .values_list(
+            "number",
+            "player_id",
+            "stack",
+            "sitting_out",
+            "leave_after_hand",
+            f"player__user__{username}",
+            "player__is_bot",
+            "player__bankroll",
+            *(f"table__{name}" for name in _table_columns()),
+        )
     )
 
 
@@ -165,13 +186,23 @@ def _table_query(table_id):
 
 def recent_hands(table_id: int) -> tuple[RecentHand, ...]:
     """The table's last ``RECENT_HANDS`` finished hands, newest first."""
-    return tuple(map(RecentHand._make, statements.select_values(
-        Hand, "recent-hands", _recent_query, table_id, Hand.Status.FINISHED)))
+    return tuple(
+        map(
+            RecentHand._make,
+            statements.select_values(
+                Hand, "recent-hands", _recent_query, table_id, Hand.Status.FINISHED
+            ),
+        )
+    )
 
 
 def _recent_query(table_id, finished):
-    return (Hand.objects.filter(table_id=table_id).filter(status=finished).order_by("-number")
-            .values_list("number", "pot")[:RECENT_HANDS])
+    return (
+        Hand.objects.filter(table_id=table_id)
+        .filter(status=finished)
+        .order_by("-number")
+        .values_list("number", "pot")[:RECENT_HANDS]
+    )
 
 
 def load_snapshot(table: Table | int, previous: Snapshot | None = None) -> Snapshot | None:
@@ -196,8 +227,12 @@ def load_snapshot(table: Table | int, previous: Snapshot | None = None) -> Snaps
     if table is None:
         return None
     table = given or table
-    if (previous is not None and previous.running and table.action_deadline is not None
-            and previous.created_at == table.created_at):
+    if (
+        previous is not None
+        and previous.running
+        and table.action_deadline is not None
+        and previous.created_at == table.created_at
+    ):
         played = hand_cache.peek(table)  # this process made the change
         if played is not None and played.hand.pk == previous.hand.pk:
             decisions = list(played.decisions)
@@ -227,16 +262,23 @@ def following_snapshot(previous: Snapshot | None) -> Snapshot | None:
     # Exactly one decision more. (A snapshot may hold a little more than its version says:
     # its reads after the table row's see later commits, e.g. the hand dealt at the next
     # version, whose entry then has no decision at all.)
-    if (played is None or played.hand.pk != previous.hand.pk
-            or len(played.decisions) != len(previous.decisions) + 1
-            or played.decisions[:-1] != tuple(previous.decisions)
-            or played.decisions[-1].source != HandAction.Source.PLAYER):
+    if (
+        played is None
+        or played.hand.pk != previous.hand.pk
+        or len(played.decisions) != len(previous.decisions) + 1
+        or played.decisions[:-1] != tuple(previous.decisions)
+        or played.decisions[-1].source != HandAction.Source.PLAYER
+    ):
         return None
     state = hand_state(previous.hand, list(played.decisions))
     table = copy.copy(previous.table)
     table.version, table.action_deadline = played.version, played.deadline
-    stacks = {start["player_id"]: stack
-              for start, stack in zip(previous.hand.seats, state.stacks, strict=True)}
-    seats = [replace(seat, stack=stacks[seat.player_id]) if seat.player_id in stacks else seat
-             for seat in previous.seats.values()]
+    stacks = {
+        start["player_id"]: stack
+        for start, stack in zip(previous.hand.seats, state.stacks, strict=True)
+    }
+    seats = [
+        replace(seat, stack=stacks[seat.player_id]) if seat.player_id in stacks else seat
+        for seat in previous.seats.values()
+    ]
     return Snapshot(table, seats, previous.hand, list(played.decisions), previous.recent, state)

@@ -223,8 +223,9 @@ def hand_yaml(hand: Hand, seat: int | None) -> str:
     if hand.status != Hand.Status.FINISHED:
         raise ValueError("only a finished hand has a history")
     state = hand_state(hand)
-    return pkstate.dumps(state, known_cards=state.visible_cards(seat), id=str(hand.pk),
-                         datetime=hand.started_at)
+    return pkstate.dumps(
+        state, known_cards=state.visible_cards(seat), id=str(hand.pk), datetime=hand.started_at
+    )
 
 
 def _toml_string(value: str) -> str:

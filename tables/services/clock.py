@@ -72,8 +72,9 @@ def _bot_player(table: Table, buy_in: int) -> Player:
     bot = Player.objects.filter(is_bot=True).exclude(pk__in=seated).order_by("pk").first()
     if bot is None:
         User = get_user_model()
-        taken = set(User.objects.filter(username__startswith="bot_").values_list(
-            "username", flat=True))
+        taken = set(
+            User.objects.filter(username__startswith="bot_").values_list("username", flat=True)
+        )
         name = next((f"bot_{n}" for n in BOT_NAMES if f"bot_{n}" not in taken), None)
         if name is None:
             name = f"bot_{len(taken) + 1}"
@@ -105,8 +106,9 @@ def _seat_bots(table: Table) -> int:
 
 def _hand_can_start(table: Table) -> bool:
     ready = list(
-        table.seats.filter(sitting_out=False, leave_after_hand=False, stack__gt=0)
-        .values_list("player__is_bot", flat=True)
+        table.seats.filter(sitting_out=False, leave_after_hand=False, stack__gt=0).values_list(
+            "player__is_bot", flat=True
+        )
     )
     return len(ready) >= 2 and not all(ready)
 
@@ -149,13 +151,17 @@ def clock_tick(*, table: Table | int, now: datetime, skip_busy: bool = False) ->
         if actor is None:  # a running hand always has an actor; nothing the clock can do
             return None
         entry = hand.seats[actor]
-        seat = Seat.objects.filter(table=table, player_id=entry["player_id"]).select_related(
-            "player").first()
+        seat = (
+            Seat.objects.filter(table=table, player_id=entry["player_id"])
+            .select_related("player")
+            .first()
+        )
         player = seat.player if seat else Player.objects.get(pk=entry["player_id"])
         index = len(decisions)
         if table.action_deadline is None:  # e.g. a hand dealt before a restart: start its clock
             Table.objects.filter(pk=table.pk).update(
-                action_deadline=now + timedelta(seconds=table.action_seconds))
+                action_deadline=now + timedelta(seconds=table.action_seconds)
+            )
             return None
         if player.is_bot:
             turn_started = table.action_deadline - timedelta(seconds=table.action_seconds)
@@ -163,8 +169,14 @@ def clock_tick(*, table: Table | int, now: datetime, skip_busy: bool = False) ->
                 return None
             rng = random.Random(f"{hand.pk}:{index}:{hand_secret(hand).seed}")
             decision = SensibleBot(rng=rng, samples=80).decide(state.view(actor))
-            hand_act(table=table, player=player, hand_id=hand.pk, version=table.version,
-                     action=decision, source=HandAction.Source.BOT)
+            hand_act(
+                table=table,
+                player=player,
+                hand_id=hand.pk,
+                version=table.version,
+                action=decision,
+                source=HandAction.Source.BOT,
+            )
             _set_clock(table, now)
             return "bot"
         away = seat is None or seat.sitting_out or seat.leave_after_hand
@@ -174,15 +186,22 @@ def clock_tick(*, table: Table | int, now: datetime, skip_busy: bool = False) ->
             chunk = min(TIME_BANK_CHUNK, seat.time_bank)
             Seat.objects.filter(pk=seat.pk).update(time_bank=seat.time_bank - chunk)
             Table.objects.filter(pk=table.pk).update(
-                action_deadline=max(now, table.action_deadline) + timedelta(seconds=chunk))
+                action_deadline=max(now, table.action_deadline) + timedelta(seconds=chunk)
+            )
             from tables.services.events import table_touch
 
             table_touch(table)
             return "time-bank"
         move = "check" if state.legal.check else "fold"
         try:
-            hand_act(table=table, player=player, hand_id=hand.pk, version=table.version,
-                     action=move, source=HandAction.Source.TIMEOUT)
+            hand_act(
+                table=table,
+                player=player,
+                hand_id=hand.pk,
+                version=table.version,
+                action=move,
+                source=HandAction.Source.TIMEOUT,
+            )
         except ServiceError:
             return None
         _set_clock(table, now)
@@ -217,19 +236,43 @@ def tables_due(now: datetime) -> list[int]:
             has_away=Exists(seats.filter(Q(sitting_out=True) | Q(leave_after_hand=True))),
         )
         .order_by("pk")
-        .values_list("pk", "status", "bots_allowed", "bot_seats", "next_hand_at",
-                     "action_deadline", "action_seconds", "has_hand", "has_bot", "has_away")
+        .values_list(
+            "pk",
+            "status",
+            "bots_allowed",
+            "bot_seats",
+            "next_hand_at",
+            "action_deadline",
+            "action_seconds",
+            "has_hand",
+            "has_bot",
+            "has_away",
+        )
     )
     low = settings.POKER_BOT_DELAY[0]
     due = []
-    for (pk, status, bots_allowed, bot_seats, next_hand_at, deadline, seconds, has_hand,
-         has_bot, has_away) in rows:
+    for (
+        pk,
+        status,
+        bots_allowed,
+        bot_seats,
+        next_hand_at,
+        deadline,
+        seconds,
+        has_hand,
+        has_bot,
+        has_away,
+    ) in rows:
         if not has_hand:
             if status == Table.Status.OPEN and (
                 (bots_allowed and bot_seats) or next_hand_at is None or next_hand_at <= now
             ):
                 due.append(pk)
-        elif (deadline is None or deadline <= now or has_away or (
-                has_bot and deadline - timedelta(seconds=seconds - low) <= now)):
+        elif (
+            deadline is None
+            or deadline <= now
+            or has_away
+            or (has_bot and deadline - timedelta(seconds=seconds - low) <= now)
+        ):
             due.append(pk)
     return due

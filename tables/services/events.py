@@ -14,8 +14,8 @@ from asgiref.sync import SyncToAsync, async_to_sync
 from channels.layers import get_channel_layer
 from django.db import transaction
 
-from tables.models import Table
 from tables.db import statements
+from tables.models import Table
 
 log = logging.getLogger(__name__)
 

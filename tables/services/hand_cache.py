@@ -22,8 +22,7 @@ def take(table: Table) -> PlayedHand | None:
     return entry if entry is not None and entry.version == table.version else None
 
 
-def remember_on_commit(table: Table, version: int, hand: Hand,
-                       decisions: list[Decision]) -> None:
+def remember_on_commit(table: Table, version: int, hand: Hand, decisions: list[Decision]) -> None:
     """Once the transaction commits, remember ``hand`` (running) after ``decisions`` at the
     table's new ``version``. Call before the change is published (``table_touch``), with
     ``table.action_deadline`` as it is written."""

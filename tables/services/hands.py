@@ -169,14 +169,16 @@ def hand_act(
             state.act(engine_action)
         except PokerError as error:
             raise IllegalMove(str(error)) from error
-        statements.insert(HandAction(
-            hand=hand,
-            index=len(decisions),
-            seat=index,
-            kind=kind,
-            amount=amount,
-            source=source,
-        ))
+        statements.insert(
+            HandAction(
+                hand=hand,
+                index=len(decisions),
+                seat=index,
+                kind=kind,
+                amount=amount,
+                source=source,
+            )
+        )
         if source == HandAction.Source.TIMEOUT:
             Seat.objects.filter(table=table, player_id=player.pk).update(sitting_out=True)
         _after_change(table, hand, state, before, [*decisions, Decision(kind, amount, source)])
@@ -212,8 +214,9 @@ def _parse_action(action) -> Action:
         raise IllegalMove(str(error)) from None
 
 
-def _after_change(table: Table, hand: Hand, state, before, decisions: list[Decision],
-                  *changed: str) -> None:
+def _after_change(
+    table: Table, hand: Hand, state, before, decisions: list[Decision], *changed: str
+) -> None:
     """Write the stacks the change moved (``before``: the engine's stacks before it) back to
     the seats; finish the hand if it is over; store the table's clock with the new version,
     which is also the hand's (``Table.hand_version``: actions that saw an earlier one are stale).

@@ -92,9 +92,7 @@ def seat_cash_out(*, table: Table, seat: Seat, reason: str, hand=None) -> None:
     seat.delete()
 
 
-def seat_take(
-    *, table: Table, player: Player, buy_in: int, seat_number: int | None = None
-) -> Seat:
+def seat_take(*, table: Table, player: Player, buy_in: int, seat_number: int | None = None) -> Seat:
     """Sit ``player`` at ``table`` with ``buy_in`` chips from the bankroll.
 
     Lock: table row, then player row. The table must be open, the buy-in within the table's
@@ -119,8 +117,10 @@ def seat_take(
             if not free:
                 raise TableFull(f"{table.name} is full.")
             seat_number = free[0]
-        elif isinstance(seat_number, bool) or not isinstance(seat_number, int) or not (
-            0 <= seat_number < table.max_seats
+        elif (
+            isinstance(seat_number, bool)
+            or not isinstance(seat_number, int)
+            or not (0 <= seat_number < table.max_seats)
         ):
             raise NoSuchSeat(f"{table.name} has seats 1 to {table.max_seats}.")
         elif seat_number in taken:

@@ -20,9 +20,21 @@ from tables.services.seats import seat_cash_out, seat_release
 #: services' business. Stakes changed here apply from the next hand: a running hand keeps
 #: the config it was dealt with.
 EDITABLE_FIELDS = (
-    "name", "game", "betting", "small_blind", "big_blind", "ante", "ante_mode", "straddle",
-    "max_seats", "min_buy_in", "max_buy_in", "action_seconds", "time_bank_seconds",
-    "bots_allowed", "bot_seats",
+    "name",
+    "game",
+    "betting",
+    "small_blind",
+    "big_blind",
+    "ante",
+    "ante_mode",
+    "straddle",
+    "max_seats",
+    "min_buy_in",
+    "max_buy_in",
+    "action_seconds",
+    "time_bank_seconds",
+    "bots_allowed",
+    "bot_seats",
 )
 
 
@@ -98,6 +110,4 @@ def table_remove_player(*, table: Table, player: Player) -> bool:
         seat = table.seats.select_related("player__user").filter(player=player).first()
         if seat is None:
             raise NotSeated(f"{player} has no seat at {table.name}.")
-        return seat_release(
-            table=table, seat=seat, reason=f"Removed from {table.name} by an admin"
-        )
+        return seat_release(table=table, seat=seat, reason=f"Removed from {table.name} by an admin")

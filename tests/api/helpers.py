@@ -28,7 +28,7 @@ def deck_for(holes: list[str], board: str, button: int) -> list[int]:
     spare = iter(c for c in range(52) if c not in used)
     order = [(button + k) % n for k in range(1, n + 1)]
     deck = [hole[seat][r] for r in range(len(hole[0])) for seat in order]
-    for size, cards in ((3, board_cards[:3]), (1, board_cards[3:4]), (1, board_cards[4:5])):
+    for cards in (board_cards[:3], board_cards[3:4], board_cards[4:5]):  # flop, turn, river
         deck.append(next(spare))
         deck.extend(cards)
     deck.extend(spare)

@@ -31,8 +31,15 @@ def test_tables_are_public_and_read_only(api, table, players):
 
 @pytest.mark.parametrize(
     "url",
-    ["/api/hands/", "/api/hands/1/", "/api/hands/1/phh/", "/api/players/me/",
-     "/api/players/me/stats/", "/api/players/1/", "/api/players/1/stats/"],
+    [
+        "/api/hands/",
+        "/api/hands/1/",
+        "/api/hands/1/phh/",
+        "/api/players/me/",
+        "/api/players/me/stats/",
+        "/api/players/1/",
+        "/api/players/1/stats/",
+    ],
 )
 def test_private_endpoints_need_a_login(api, hands, url):
     response = api.get(url)
@@ -107,10 +114,16 @@ def test_hand_history_json(client_for, players, hands):
     assert [s["cards"] for s in body["seats"]] == [["As", "Ah"], ["7c", "2d"], ["Ks", "Kh"]]
     assert body["board"] == ["9c", "5d", "3h", "8s", "Jd"]
     assert [(a["street"], a["name"], a["kind"]) for a in body["actions"][:3]] == [
-        ("preflop", "alice", "call"), ("preflop", "bob", "call"), ("preflop", "carol", "check")
+        ("preflop", "alice", "call"),
+        ("preflop", "bob", "call"),
+        ("preflop", "carol", "check"),
     ]
     assert body["actions"][5] == {
-        "street": "flop", "seat": 0, "name": "alice", "kind": "bet", "amount": 4
+        "street": "flop",
+        "seat": 0,
+        "name": "alice",
+        "kind": "bet",
+        "amount": 4,
     }
     # carol sees bob's folded cards as nothing at all
     seen_by_carol = client_for(carol).get(f"/api/hands/{hands[0].pk}/").json()
@@ -220,7 +233,9 @@ def test_sql_totals_match_the_pure_definitions(players, hands):
 def test_leaderboard(api, players, hands):
     rows = results(api.get("/api/leaderboard/?order=net&min_hands=3"))
     assert [(r["rank"], r["name"], r["net"]) for r in rows] == [
-        (1, "carol", 21), (2, "bob", -9), (3, "alice", -12)
+        (1, "carol", 21),
+        (2, "bob", -9),
+        (3, "alice", -12),
     ]
     by_bb = results(api.get("/api/leaderboard/?order=bb100&min_hands=1"))
     assert by_bb[0]["name"] == "carol" and by_bb[0]["bb_per_100"] == pytest.approx(350.0)
@@ -233,8 +248,13 @@ def test_leaderboard(api, players, hands):
 def test_query_counts_do_not_grow(client_for, players, table, django_assert_max_num_queries, count):
     start = timezone.now() - timedelta(hours=1)
     for i in range(count):
-        store_hand(table, players, limp_and_blind_check(), number=i + 1,
-                   started_at=start + timedelta(seconds=i))
+        store_hand(
+            table,
+            players,
+            limp_and_blind_check(),
+            number=i + 1,
+            started_at=start + timedelta(seconds=i),
+        )
     assert PlayerHand.objects.filter(player=players[0]).count() == count
     client = client_for(players[0])
     with django_assert_max_num_queries(6):

@@ -24,8 +24,9 @@ def test_an_error_names_its_code_and_says_why(api, table, url, status, code):
 
 
 def test_a_wrong_password_for_a_token_is_authentication_failed(api, players):
-    response = api.post("/api/auth/token/", {"username": players[0].name, "password": "nope"},
-                        format="json")
+    response = api.post(
+        "/api/auth/token/", {"username": players[0].name, "password": "nope"}, format="json"
+    )
     assert response.status_code == 401
     assert response.json()["code"] == "authentication_failed"
 

@@ -26,8 +26,9 @@ def yaml_cards(text: str) -> set[str]:
 def mucked(table, players):
     """Checked down: bob's aces show first, then carol's kings and alice's 7-2 are mucked
     unseen, so nobody but their owners ever sees them."""
-    state = engine_hand(["7c2d", "AsAh", "KsKh"], "9c5d3h8sJd",
-                        ["call", "call", "check"] + ["check"] * 9)
+    state = engine_hand(
+        ["7c2d", "AsAh", "KsKh"], "9c5d3h8sJd", ["call", "call", "check"] + ["check"] * 9
+    )
     assert set(state.result.shown) == {1}
     return store_hand(table, players, state, number=4)
 
@@ -39,18 +40,19 @@ def test_yaml_download_reads_back_to_the_stored_hand(client_for, players, hands,
             assert response.status_code == 200
             assert response["Content-Type"] == "application/yaml; charset=utf-8"
             assert response["Content-Disposition"] == (
-                f'attachment; filename="hand-{hand.table_id}-{hand.number}.yaml"')
+                f'attachment; filename="hand-{hand.table_id}-{hand.number}.yaml"'
+            )
             state = pkstate.loads(response.content.decode())
             assert state.id == str(hand.pk) and state.datetime == hand.started_at
             assert [(s.name, s.stack) for s in state.players] == [
-                (s["name"], s["stack"]) for s in hand.seats]
+                (s["name"], s["stack"]) for s in hand.seats
+            ]
             replayed = state.replay()
             assert list(replayed.result.net) == hand.result["net"]
             assert replayed.board == hand_state(hand).board
 
 
-def test_yaml_holds_exactly_the_cards_the_viewer_may_see(client_for, players, staff, hands,
-                                                         mucked):
+def test_yaml_holds_exactly_the_cards_the_viewer_may_see(client_for, players, staff, hands, mucked):
     for hand in [*hands, mucked]:
         state = hand_state(hand)
         for viewer in (*players, staff):
@@ -84,7 +86,8 @@ def test_the_schema_documents_the_yaml_download(api):
     paths = api.get("/api/schema/?format=json").json()["paths"]
     operation = paths["/api/hands/{id}/yaml/"]["get"]
     assert operation["responses"]["200"]["content"] == {
-        "application/yaml": {"schema": {"type": "string"}}}
+        "application/yaml": {"schema": {"type": "string"}}
+    }
     assert "409" in operation["responses"]
 
 

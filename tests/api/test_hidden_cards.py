@@ -20,7 +20,7 @@ CARD_RUN = re.compile(r"(?<![A-Za-z0-9])((?:[2-9TJQKA][cdhs])+)(?![A-Za-z0-9])")
 def card_tokens(text: str) -> set[str]:
     found = set()
     for run in CARD_RUN.findall(text):
-        found.update(run[i:i + 2] for i in range(0, len(run), 2))
+        found.update(run[i : i + 2] for i in range(0, len(run), 2))
     return found
 
 
@@ -102,8 +102,11 @@ def test_a_running_hand_shows_no_cards_even_to_its_players_or_staff(
     state = hand_state(running)
     every_hole = {str(c) for cards in state.hole for c in cards}
     for viewer in (*players, staff):
-        for url in (f"/api/hands/{running.pk}/", f"/api/hands/{running.pk}/phh/",
-                    f"/hands/{running.pk}/"):
+        for url in (
+            f"/api/hands/{running.pk}/",
+            f"/api/hands/{running.pk}/phh/",
+            f"/hands/{running.pk}/",
+        ):
             response = client_for(viewer).get(url)
             assert response.status_code == 409
             assert not card_tokens(response.content.decode()) & every_hole

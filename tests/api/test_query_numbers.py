@@ -29,8 +29,32 @@ PAGE_NUMBERS = [("/players/{id}/stats/", "table", 1, LARGEST)]
 
 TEXT = st.one_of(
     st.sampled_from(
-        ["²", "¹²", "١", "٣", "𝟗", "1_0", "+5", "-1", "0", "1", "2", "3", "5.0", "1e3", "9" * 30,
-         " 7 ", "last", "\x00", "2024-01-01", "٢٠٢٤-٠١-٠١", "net", "won", "json", "phh"]
+        [
+            "²",
+            "¹²",
+            "١",
+            "٣",
+            "𝟗",
+            "1_0",
+            "+5",
+            "-1",
+            "0",
+            "1",
+            "2",
+            "3",
+            "5.0",
+            "1e3",
+            "9" * 30,
+            " 7 ",
+            "last",
+            "\x00",
+            "2024-01-01",
+            "٢٠٢٤-٠١-٠١",
+            "net",
+            "won",
+            "json",
+            "phh",
+        ]
     ),
     st.text(alphabet="0123456789²³¹①١٣𝟗", min_size=1, max_size=6),  # all str.isdigit()
     st.text(max_size=30),
@@ -61,8 +85,13 @@ def every_query_parameter() -> list[str]:
 def number_parameters() -> list[tuple[str, str, str, int, int]]:
     """``(path, where, name, minimum, maximum)`` of every whole number a request carries."""
     found = [
-        (path, p["in"], p["name"], p["schema"].get("minimum", 1),
-         p["schema"].get("maximum", LARGEST))
+        (
+            path,
+            p["in"],
+            p["name"],
+            p["schema"].get("minimum", 1),
+            p["schema"].get("maximum", LARGEST),
+        )
         for path, parameters in api_operations()
         for p in parameters
         if p["schema"].get("type") == "integer"
@@ -82,8 +111,12 @@ def world(settings, players, staff, hands, running):
     staff_client.force_login(staff.user)
     player_client.force_login(players[0].user)
     ids = {  # an id that exists, for each path; the {number} is a hand's number at its table
-        "/api/hands/": hands[0].pk, "/api/players/": players[1].pk, "/api/tables/": table.pk,
-        "/hands/": hands[0].pk, "/players/": players[1].pk, "/tables/": table.pk,
+        "/api/hands/": hands[0].pk,
+        "/api/players/": players[1].pk,
+        "/api/tables/": table.pk,
+        "/hands/": hands[0].pk,
+        "/players/": players[1].pk,
+        "/tables/": table.pk,
     }
     return {
         "clients": {"anonymous": Client(), "player": player_client, "staff": staff_client},
@@ -134,8 +167,10 @@ def test_a_malformed_number_is_a_400_naming_the_parameter(world, url, parameter)
 @pytest.mark.parametrize(
     "url",
     [
-        f"/api/hands/?table={LARGEST}", f"/api/hands/?player={LARGEST}",
-        f"/api/players/me/stats/?table={LARGEST}", f"/api/leaderboard/?min_hands={LARGEST}",
+        f"/api/hands/?table={LARGEST}",
+        f"/api/hands/?player={LARGEST}",
+        f"/api/players/me/stats/?table={LARGEST}",
+        f"/api/leaderboard/?min_hands={LARGEST}",
         "/api/tables/?page_size=200",
     ],
 )
@@ -189,7 +224,7 @@ def test_no_query_or_path_text_is_a_server_error(world, data):
     id_text = data.draw(st.one_of(st.sampled_from(sorted(world["ids"])), TEXT), label="id")
     number_text = data.draw(st.one_of(st.just(world["number"]), TEXT), label="number")
     query = data.draw(
-        st.fixed_dictionaries({}, optional={name: TEXT for name in every_query_parameter()}),
+        st.fixed_dictionaries({}, optional=dict.fromkeys(every_query_parameter(), TEXT)),
         label="query",
     )
     response = world["clients"][who].get(fill(path, id_text, number_text), query)

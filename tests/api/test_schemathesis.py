@@ -5,10 +5,8 @@ from __future__ import annotations
 
 import pytest
 import schemathesis
-from hypothesis import HealthCheck, settings
-
-
 from django.core.wsgi import get_wsgi_application
+from hypothesis import HealthCheck, settings
 
 # The schema itself needs no database (it is public); the calls run inside each test's
 # transaction, on the same connection, so they see the fixtures' hands.

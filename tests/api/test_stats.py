@@ -16,10 +16,22 @@ def limp_and_blind_check():
     """Seat 0 limps, the small blind completes, the big blind checks; seat 0 bets the flop,
     seat 1 folds, seat 2 calls; checked down; seat 0's aces beat seat 2's kings."""
     return engine_hand(
-        ["AsAh", "7c2d", "KsKh"], "9c5d3h8sJd",
-        ["call", "call", "check",               # preflop: limp, complete, BB checks
-         "check", "check", "raise 4", "fold", "call",  # flop
-         "check", "check", "check", "check"],   # turn, river
+        ["AsAh", "7c2d", "KsKh"],
+        "9c5d3h8sJd",
+        [
+            "call",
+            "call",
+            "check",  # preflop: limp, complete, BB checks
+            "check",
+            "check",
+            "raise 4",
+            "fold",
+            "call",  # flop
+            "check",
+            "check",
+            "check",
+            "check",
+        ],  # turn, river
     )
 
 
@@ -27,7 +39,8 @@ def three_bet_and_uncalled_bet():
     """Seat 0 raises to 6, seat 1 calls, seat 2 re-raises to 20, seat 0 calls, seat 1 folds;
     on the flop seat 2 bets 30 and seat 0 folds: the 30 is uncalled and goes back."""
     return engine_hand(
-        ["AsAh", "7c2d", "KsKh"], "9c5d3h8sJd",
+        ["AsAh", "7c2d", "KsKh"],
+        "9c5d3h8sJd",
         ["raise 6", "call", "raise 20", "call", "fold", "raise 30", "fold"],
     )
 
@@ -37,7 +50,8 @@ def short_all_in_split_pot():
     short raise), seat 0 calls. Broadway on the board: the pot of 21 is split, the odd chip to
     seat 2 (the first winner left of the button)."""
     return engine_hand(
-        ["2c3d", "7c2d", "4h5s"], "TcJdQhKsAc",
+        ["2c3d", "7c2d", "4h5s"],
+        "TcJdQhKsAc",
         ["raise 8", "fold", "all_in", "call"],
         stacks=[200, 200, 10],
     )
@@ -46,9 +60,20 @@ def short_all_in_split_pot():
 def test_limp_and_blind_check_figures():
     s0, s1, s2 = seat_figures(limp_and_blind_check())
     assert s0 == SeatFigures(
-        seat=0, big_blind=2, contributed=6, collected=14, net=8, vpip=True, pfr=False,
-        three_bet_chance=False, three_bet=False, saw_flop=True, showdown=True,
-        won_at_showdown=True, postflop_aggressive=1, postflop_calls=0,
+        seat=0,
+        big_blind=2,
+        contributed=6,
+        collected=14,
+        net=8,
+        vpip=True,
+        pfr=False,
+        three_bet_chance=False,
+        three_bet=False,
+        saw_flop=True,
+        showdown=True,
+        won_at_showdown=True,
+        postflop_aggressive=1,
+        postflop_calls=0,
     )
     # completing the small blind is a voluntary call; checking the big blind is not
     assert s1.vpip and not s1.pfr and s1.saw_flop and not s1.showdown and s1.net == -2

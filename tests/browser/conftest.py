@@ -6,6 +6,7 @@ The server runs the croupier itself (started with its first connection), exactly
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import socket
@@ -19,8 +20,15 @@ import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
 ARTIFACTS = ROOT / "test-artifacts"
-CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
-                 "--disable-component-update", "--disable-sync", "--no-first-run"]
+CHROMIUM_ARGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+]
 
 
 def free_port() -> int:
@@ -37,10 +45,19 @@ class Server:
 
     def shell(self, code: str):
         """Run ``code`` in ``manage.py shell`` against the server's database; its JSON output."""
-        out = subprocess.run(
-            [sys.executable, "manage.py", "shell", "-c", code], cwd=ROOT, env=self.env,
-            capture_output=True, text=True, timeout=60, check=True,
-        ).stdout.strip().splitlines()
+        out = (
+            subprocess.run(
+                [sys.executable, "manage.py", "shell", "-c", code],
+                cwd=ROOT,
+                env=self.env,
+                capture_output=True,
+                text=True,
+                timeout=60,
+                check=True,
+            )
+            .stdout.strip()
+            .splitlines()
+        )
         return json.loads(out[-1]) if out else None
 
 
@@ -48,19 +65,38 @@ class Server:
 def server(tmp_path_factory):
     db = tmp_path_factory.mktemp("daphne") / "browser.sqlite3"
     env = {
-        **os.environ, "DATABASE_URL": f"sqlite:///{db}", "DEBUG": "1",
-        "POKER_HAND_PAUSE_SECONDS": "2.5", "POKER_BOT_DELAY": "0.3,0.7", "POKER_CROUPIER": "1",
+        **os.environ,
+        "DATABASE_URL": f"sqlite:///{db}",
+        "DEBUG": "1",
+        "POKER_HAND_PAUSE_SECONDS": "2.5",
+        "POKER_BOT_DELAY": "0.3,0.7",
+        "POKER_CROUPIER": "1",
         "DJANGO_SETTINGS_MODULE": "pokersite.settings",
         "RATELIMIT_EXEMPT": "127.0.0.1",  # every browser signs up and logs in from here
     }
     env.pop("REDIS_URL", None)  # one process: the in-memory channel layer
-    subprocess.run([sys.executable, "manage.py", "migrate", "--noinput", "-v", "0"], cwd=ROOT,
-                   env=env, check=True, timeout=120)
+    subprocess.run(
+        [sys.executable, "manage.py", "migrate", "--noinput", "-v", "0"],
+        cwd=ROOT,
+        env=env,
+        check=True,
+        timeout=120,
+    )
     port = free_port()
-    log = open(tmp_path_factory.mktemp("logs") / "daphne.log", "w")
+    log = open(tmp_path_factory.mktemp("logs") / "daphne.log", "w")  # noqa: SIM115 - the server's log while it runs
     proc = subprocess.Popen(
-        [str(Path(sys.executable).parent / "daphne"), "-b", "127.0.0.1", "-p", str(port),
-         "pokersite.asgi:application"], cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT,
+        [
+            str(Path(sys.executable).parent / "daphne"),
+            "-b",
+            "127.0.0.1",
+            "-p",
+            str(port),
+            "pokersite.asgi:application",
+        ],
+        cwd=ROOT,
+        env=env,
+        stdout=log,
+        stderr=subprocess.STDOUT,
     )
     url = f"http://127.0.0.1:{port}"
     deadline = time.monotonic() + 30
@@ -71,11 +107,10 @@ def server(tmp_path_factory):
         except OSError:
             if proc.poll() is not None or time.monotonic() > deadline:
                 proc.kill()
-                raise RuntimeError(f"daphne did not start: see {log.name}")
-            try:  # wait on the process (it must not exit) for a moment, then try again
+                raise RuntimeError(f"daphne did not start: see {log.name}") from None
+            # wait on the process (it must not exit) for a moment, then try again
+            with contextlib.suppress(subprocess.TimeoutExpired):
                 proc.wait(timeout=0.2)
-            except subprocess.TimeoutExpired:
-                pass
     yield Server(url, env, db)
     proc.terminate()
     try:

@@ -43,8 +43,9 @@ def db_rows(server, sql, *args):
 
 
 def finished_results(server, table_id):
-    rows = db_rows(server, "SELECT result FROM tables_hand WHERE table_id=? AND status='finished'",
-                   table_id)
+    rows = db_rows(
+        server, "SELECT result FROM tables_hand WHERE table_id=? AND status='finished'", table_id
+    )
     return [json.loads(r[0]) for r in rows]
 
 
@@ -106,7 +107,9 @@ def act(page, name, *, idle=False):
             page.keyboard.press("c")  # check or call, by keyboard shortcut
         page.wait_for_function(
             "v => document.querySelector('#table-actions').dataset.version !== v",
-            arg=version, timeout=10_000)
+            arg=version,
+            timeout=10_000,
+        )
     except Exception:  # the table moved on under the click (e.g. the hand ended): look again
         return False
     return True
@@ -120,7 +123,8 @@ def seated_at_the_same_moment(pages) -> bool:
     page has caught up with the same "over" state nobody can lose their seat before the next
     hand is played out: the screenshots taken now all show a seated player.
     """
-    seen = [p.evaluate("""() => {
+    seen = [
+        p.evaluate("""() => {
         const seats = document.querySelector('#table-seats');
         return {
           version: seats ? seats.dataset.version : null,
@@ -128,9 +132,14 @@ def seated_at_the_same_moment(pages) -> bool:
           me: document.querySelectorAll('.seat.me').length,
           sitDown: document.querySelectorAll('form.sit-down').length,
         };
-    }""") for p in pages.values()]
-    return (len({s["version"] for s in seen}) == 1 and seen[0]["version"] is not None
-            and all(s["street"] == "over" and s["me"] == 1 and s["sitDown"] == 0 for s in seen))
+    }""")
+        for p in pages.values()
+    ]
+    return (
+        len({s["version"] for s in seen}) == 1
+        and seen[0]["version"] is not None
+        and all(s["street"] == "over" and s["me"] == 1 and s["sitDown"] == 0 for s in seen)
+    )
 
 
 def screenshot_checked(page, name):
@@ -148,16 +157,20 @@ def screenshot_checked(page, name):
         controls: !!document.querySelector('#table-controls button, #table-controls form'),
         // Where the seats are drawn (the stylesheet places them): centres relative to the felt.
         felt: (() => { const r = document.querySelector('.felt').getBoundingClientRect();
-                       return {x: r.x + r.width / 2, y: r.y + r.height / 2, w: r.width, h: r.height}; })(),
+                       return {x: r.x + r.width / 2, y: r.y + r.height / 2,
+                               w: r.width, h: r.height}; })(),
         centres: [...document.querySelectorAll('.seat')].map(s => {
             const r = s.getBoundingClientRect();
-            return {me: s.classList.contains('me'), x: r.x + r.width / 2, y: r.y + r.height / 2}; }),
+            return {me: s.classList.contains('me'),
+                    x: r.x + r.width / 2, y: r.y + r.height / 2}; }),
     })""")
     assert facts["seats"] == 6 and facts["named"] >= 4 and facts["me"] == 1, facts
     # The player's own seat is at the bottom middle of the oval; the others are spread round it.
     felt, centres = facts["felt"], facts["centres"]
     mine = next(c for c in centres if c["me"])
-    assert abs(mine["x"] - felt["x"]) < felt["w"] * 0.05 and mine["y"] > felt["y"] + felt["h"] * 0.3, facts
+    assert (
+        abs(mine["x"] - felt["x"]) < felt["w"] * 0.05 and mine["y"] > felt["y"] + felt["h"] * 0.3
+    ), facts
     assert all(c["y"] < mine["y"] - 1 for c in centres if not c["me"]), facts
     spots = {(round(c["x"]), round(c["y"])) for c in centres}
     assert len(spots) == 6, facts  # no two seats drawn on the same spot
@@ -178,15 +191,24 @@ def test_three_players_play_with_bots_reload_and_time_out(server, browser):
         side_pot_showdown = any(len(r["awards"]) > 1 and r["shown"] for r in results)
         if side_pot_showdown and len(results) >= 3:
             carol_idle = True  # now carol stops acting: the clock must sit her out
-            if shots and reloaded and pages["carol"].locator("#table-controls button.sit-in").count():
+            if (
+                shots
+                and reloaded
+                and pages["carol"].locator("#table-controls button.sit-in").count()
+            ):
                 break
         for name, page in pages.items():
             state = check_only_own_cards(page, name)
             if page.locator("form.sit-down").count():  # busted: buy in again
                 sit(page, name)
                 continue
-            if (not reloaded and name == "bob" and results and state["street"] not in ("", "over")
-                    and state["mine"]):
+            if (
+                not reloaded
+                and name == "bob"
+                and results
+                and state["street"] not in ("", "over")
+                and state["mine"]
+            ):
                 hand = page.get_attribute("#table-seats", "data-hand")
                 page.reload()
                 page.wait_for_selector("#conn[data-state=open]")
@@ -196,31 +218,47 @@ def test_three_players_play_with_bots_reload_and_time_out(server, browser):
                 reloaded = True
             # Screenshots at the end of a hand, once every page shows it and everyone is still
             # seated (a player who just busted has no seat until she buys in again: try later).
-            if (state["street"] == "over" and results and not shots
-                    and seated_at_the_same_moment(pages)):
+            if (
+                state["street"] == "over"
+                and results
+                and not shots
+                and seated_at_the_same_moment(pages)
+            ):
                 for n, p in pages.items():
                     screenshot_checked(p, n)
                 shots = True
             act(page, name, idle=(carol_idle and name == "carol"))
     else:
-        pytest.fail(f"not done in {PLAY_SECONDS}s: side pot showdown {side_pot_showdown}, "
-                    f"reloaded {reloaded}, screenshots {shots}, carol idle {carol_idle}")
+        pytest.fail(
+            f"not done in {PLAY_SECONDS}s: side pot showdown {side_pot_showdown}, "
+            f"reloaded {reloaded}, screenshots {shots}, carol idle {carol_idle}"
+        )
     assert reloaded and shots
     # carol timed out: the clock acted for her and sat her out; she comes back
-    carol_id = db_rows(server, "SELECT p.id FROM tables_player p JOIN auth_user u "
-                       "ON u.id = p.user_id WHERE u.username='carol'")[0][0]
-    timeouts = db_rows(server, "SELECT COUNT(*) FROM tables_handaction a JOIN tables_hand h ON "
-                       "h.id = a.hand_id WHERE a.source='timeout' AND h.table_id=?", table_id)
+    carol_id = db_rows(
+        server,
+        "SELECT p.id FROM tables_player p JOIN auth_user u "
+        "ON u.id = p.user_id WHERE u.username='carol'",
+    )[0][0]
+    timeouts = db_rows(
+        server,
+        "SELECT COUNT(*) FROM tables_handaction a JOIN tables_hand h ON "
+        "h.id = a.hand_id WHERE a.source='timeout' AND h.table_id=?",
+        table_id,
+    )
     assert timeouts[0][0] >= 1
-    assert db_rows(server, "SELECT sitting_out FROM tables_seat WHERE player_id=?",
-                   carol_id)[0][0] == 1
+    assert (
+        db_rows(server, "SELECT sitting_out FROM tables_seat WHERE player_id=?", carol_id)[0][0]
+        == 1
+    )
     pages["carol"].click("#table-controls button.sit-in")
     pages["carol"].wait_for_selector("#table-controls button.sit-out")
     # a phone-sized screenshot too
     pages["bob"].set_viewport_size({"width": 390, "height": 844})
     pages["bob"].screenshot(path=str(ARTIFACTS / "table-bob-mobile.png"), full_page=True)
     assert pages["bob"].evaluate(
-        "() => document.querySelector('.felt').getBoundingClientRect().width <= 390")
+        "() => document.querySelector('.felt').getBoundingClientRect().width <= 390"
+    )
     # every chip is accounted for: bankrolls + stacks + chips in the running hand == grants
     totals = server.shell(CHIPS)
     assert totals["bankrolls"] + totals["stacks"] + totals["in_hands"] == totals["granted"], totals

@@ -8,23 +8,36 @@ and we burn and deal the board cards ourselves from the same deck.
 
 from __future__ import annotations
 
-from pokerkit import (Automation, FixedLimitTexasHoldem, Mode, NoLimitTexasHoldem,
-                      PotLimitOmahaHoldem)
+from pokerkit import (
+    Automation,
+    FixedLimitTexasHoldem,
+    Mode,
+    NoLimitTexasHoldem,
+    PotLimitOmahaHoldem,
+)
 
 from engine.cards import format_cards
 from engine.randomhands import HandSpec
 
 AUTOMATIONS = (
-    Automation.ANTE_POSTING, Automation.BET_COLLECTION, Automation.BLIND_OR_STRADDLE_POSTING,
-    Automation.RUNOUT_COUNT_SELECTION, Automation.HOLE_CARDS_SHOWING_OR_MUCKING,
-    Automation.HAND_KILLING, Automation.CHIPS_PUSHING, Automation.CHIPS_PULLING,
+    Automation.ANTE_POSTING,
+    Automation.BET_COLLECTION,
+    Automation.BLIND_OR_STRADDLE_POSTING,
+    Automation.RUNOUT_COUNT_SELECTION,
+    Automation.HOLE_CARDS_SHOWING_OR_MUCKING,
+    Automation.HAND_KILLING,
+    Automation.CHIPS_PUSHING,
+    Automation.CHIPS_PULLING,
 )
 
 
 def supported(spec: HandSpec) -> bool:
     c = spec.config
-    return (c.game, c.betting) in {("holdem", "no-limit"), ("holdem", "fixed-limit"),
-                                   ("omaha", "pot-limit")}
+    return (c.game, c.betting) in {
+        ("holdem", "no-limit"),
+        ("holdem", "fixed-limit"),
+        ("omaha", "pot-limit"),
+    }
 
 
 def pokerkit_state(spec: HandSpec):
@@ -33,17 +46,24 @@ def pokerkit_state(spec: HandSpec):
     order = [(spec.button + 1 + p) % n for p in range(n)]  # pokerkit player p -> our seat
     stacks = tuple(spec.stacks[s] for s in order)
     blinds = (c.small_blind, c.big_blind) + ((c.straddle,) if c.straddle else ())
-    if c.ante and c.ante_mode == "big-blind":
-        antes = {1: c.ante}  # pokerkit swaps heads-up antes with the blinds
-    else:
-        antes = c.ante
+    # pokerkit swaps heads-up antes with the blinds
+    antes = {1: c.ante} if c.ante and c.ante_mode == "big-blind" else c.ante
     if c.betting == "fixed-limit":
         return FixedLimitTexasHoldem.create_state(
-            AUTOMATIONS, False, antes, blinds, c.fixed_small_bet, c.fixed_big_bet, stacks, n,
-            mode=Mode.CASH_GAME), order
+            AUTOMATIONS,
+            False,
+            antes,
+            blinds,
+            c.fixed_small_bet,
+            c.fixed_big_bet,
+            stacks,
+            n,
+            mode=Mode.CASH_GAME,
+        ), order
     game = NoLimitTexasHoldem if c.game == "holdem" else PotLimitOmahaHoldem
-    return game.create_state(AUTOMATIONS, False, antes, blinds, c.big_blind, stacks, n,
-                             mode=Mode.CASH_GAME), order
+    return game.create_state(
+        AUTOMATIONS, False, antes, blinds, c.big_blind, stacks, n, mode=Mode.CASH_GAME
+    ), order
 
 
 def pokerkit_final_stacks(spec: HandSpec) -> list[int]:
@@ -60,7 +80,7 @@ def pokerkit_final_stacks(spec: HandSpec) -> list[int]:
             position += 1
         elif state.can_deal_board():
             count = 3 if not state.board_cards else 1
-            state.deal_board("".join(deck[position:position + count]))
+            state.deal_board("".join(deck[position : position + count]))
             position += count
         else:
             op = next(ops, None)

@@ -3,8 +3,10 @@ import random
 from engine.bots import RandomBot, SensibleBot
 from engine.hand import Hand, HandConfig
 
+NO_LIMIT_HOLDEM = HandConfig()
 
-def play(bots, seed, config=HandConfig()):
+
+def play(bots, seed, config=NO_LIMIT_HOLDEM):
     rng = random.Random(seed)
     deck = list(range(52))
     rng.shuffle(deck)
@@ -18,10 +20,15 @@ def play(bots, seed, config=HandConfig()):
 
 def test_bots_always_choose_legal_actions_from_their_own_view():
     for seed in range(60):
-        game = HandConfig(game="omaha", betting="pot-limit") if seed % 3 == 0 else HandConfig(
-            betting=["no-limit", "fixed-limit"][seed % 2])
-        bots = [RandomBot(random.Random(seed + i)) if i % 2 else SensibleBot(random.Random(i))
-                for i in range(2 + seed % 5)]
+        game = (
+            HandConfig(game="omaha", betting="pot-limit")
+            if seed % 3 == 0
+            else HandConfig(betting=["no-limit", "fixed-limit"][seed % 2])
+        )
+        bots = [
+            RandomBot(random.Random(seed + i)) if i % 2 else SensibleBot(random.Random(i))
+            for i in range(2 + seed % 5)
+        ]
         hand = play(bots, seed, game)
         assert sum(hand.stacks) == sum(hand.starting_stacks)
 
@@ -45,5 +52,7 @@ def test_bots_decide_the_same_from_the_json_view_a_socket_client_holds():
     while not hand.is_over:
         view = hand.view(hand.actor)
         for bot in (RandomBot, SensibleBot):
-            assert bot(random.Random(3)).decide(view.to_dict()) == bot(random.Random(3)).decide(view)
+            assert bot(random.Random(3)).decide(view.to_dict()) == bot(random.Random(3)).decide(
+                view
+            )
         hand.act(SensibleBot(random.Random(len(hand.events))).decide(view.to_dict()))

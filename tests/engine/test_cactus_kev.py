@@ -28,15 +28,18 @@ def test_fields_of_the_layout_xxxbbbbb_bbbbbbbb_cdhsrrrr_xxpppppp():
     assert len({c.to_cactus_kev() for c in ALL_CARDS}) == 52
 
 
-@pytest.mark.parametrize("number", [
-    0,
-    -1,
-    Card("As").to_cactus_kev() | 1 << 31,  # a stray high bit
-    Card("As").to_cactus_kev() ^ 0x3F ^ 37,  # the king's prime with the ace's rank
-    Card("As").to_cactus_kev() | 0x2000,  # two suit bits
-    0x1D0F | 1 << 28,  # rank 13: no such rank
-    Card("As").to_cactus_kev() + 2 ** 32,  # more than 32 bits
-])
+@pytest.mark.parametrize(
+    "number",
+    [
+        0,
+        -1,
+        Card("As").to_cactus_kev() | 1 << 31,  # a stray high bit
+        Card("As").to_cactus_kev() ^ 0x3F ^ 37,  # the king's prime with the ace's rank
+        Card("As").to_cactus_kev() | 0x2000,  # two suit bits
+        0x1D0F | 1 << 28,  # rank 13: no such rank
+        Card("As").to_cactus_kev() + 2**32,  # more than 32 bits
+    ],
+)
 def test_a_number_that_is_no_card_is_refused_by_name(number):
     named = rf"not a Cactus-Kev card integer: {number} \({number:#x}\)"
     with pytest.raises(CardError, match=named):

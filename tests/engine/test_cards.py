@@ -6,10 +6,20 @@ from engine.cards import ALL_CARDS, Card, check_deck, ensure_distinct, format_ca
 from engine.errors import CardError, DuplicateCardError
 
 
-@pytest.mark.parametrize("text, expected", [
-    ("As", "As"), ("Td", "Td"), ("10d", "Td"), ("ah", "Ah"), ("A♠", "As"), ("2c", "2c"),
-    ("kH", "Kh"), ("q♦", "Qd"), (" 9s ", "9s"),
-])
+@pytest.mark.parametrize(
+    "text, expected",
+    [
+        ("As", "As"),
+        ("Td", "Td"),
+        ("10d", "Td"),
+        ("ah", "Ah"),
+        ("A♠", "As"),
+        ("2c", "2c"),
+        ("kH", "Kh"),
+        ("q♦", "Qd"),
+        (" 9s ", "9s"),
+    ],
+)
 def test_parse_accepts_common_spellings_and_prints_canonically(text, expected):
     assert str(Card.parse(text)) == expected
 
@@ -46,9 +56,16 @@ def test_parse_cards_names_the_bad_part():
         parse_cards("As Zz Kd")
 
 
-@pytest.mark.parametrize("text, bad", [
-    ("1xKh", "'1x'"), ("Kh1x", "'1x'"), ("10xKh", "'10x'"), ("AsK", "'K'"), ("AsZzZz", "'Zz'"),
-])
+@pytest.mark.parametrize(
+    "text, bad",
+    [
+        ("1xKh", "'1x'"),
+        ("Kh1x", "'1x'"),
+        ("10xKh", "'10x'"),
+        ("AsK", "'K'"),
+        ("AsZzZz", "'Zz'"),
+    ],
+)
 def test_parse_cards_names_exactly_the_bad_card_in_a_run(text, bad):
     """A card is a rank and a suit (``10`` is one rank): the error names that much, not the
     next card's first character with it ("1xKh" once said '1xK')."""

@@ -10,8 +10,9 @@ from engine import cli
 
 
 def run(*args):
-    return subprocess.run([sys.executable, "-m", "engine", *args], capture_output=True,
-                          text=True, timeout=120)
+    return subprocess.run(
+        [sys.executable, "-m", "engine", *args], capture_output=True, text=True, timeout=120
+    )
 
 
 def test_best_prints_the_winners_exactly_as_given_in_input_order():
@@ -45,18 +46,21 @@ def test_equity_prints_exact_result():
     assert "AhKh" in out.stdout and "61.72%" in out.stdout and "exact, 990 boards" in out.stdout
 
 
-@pytest.mark.parametrize("args, message", [
-    (("best", "4S 5S 7H 8D 1C"), "1C"),
-    (("best", "4S 5S 7H 8D"), "5 cards"),
-    (("deal", "--cards", "3"), "--cards"),
-    (("deal", "--players", "11"), "cannot deal"),
-    (("deal", "--players", "0"), "at least 2 players are needed"),
-    (("deal", "--players", "1"), "at least 2 players are needed"),
-    (("equity", "1xKh", "QsQd"), "not a card: '1x' in '1xKh'"),
-    (("equity", "AhKh", "QsQd", "--samples", "10", "--seed", "-1"), "--seed must be 0 or more"),
-    (("equity", "AhKh", "AhQd"), "twice"),
-    (("equity", "AhKh", "Zz"), "Zz"),
-])
+@pytest.mark.parametrize(
+    "args, message",
+    [
+        (("best", "4S 5S 7H 8D 1C"), "1C"),
+        (("best", "4S 5S 7H 8D"), "5 cards"),
+        (("deal", "--cards", "3"), "--cards"),
+        (("deal", "--players", "11"), "cannot deal"),
+        (("deal", "--players", "0"), "at least 2 players are needed"),
+        (("deal", "--players", "1"), "at least 2 players are needed"),
+        (("equity", "1xKh", "QsQd"), "not a card: '1x' in '1xKh'"),
+        (("equity", "AhKh", "QsQd", "--samples", "10", "--seed", "-1"), "--seed must be 0 or more"),
+        (("equity", "AhKh", "AhQd"), "twice"),
+        (("equity", "AhKh", "Zz"), "Zz"),
+    ],
+)
 def test_bad_input_is_one_line_on_stderr_and_a_nonzero_exit(args, message):
     out = run(*args)
     assert out.returncode != 0

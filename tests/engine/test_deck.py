@@ -8,8 +8,15 @@ import pytest
 
 from engine.cards import ALL_CARDS, check_deck, format_cards
 from engine.deck import (
-    SeedStream, commitment, deal_round_robin, fisher_yates, fresh_deck, new_seed, seeded_deck,
-    shuffled_deck, verify,
+    SeedStream,
+    commitment,
+    deal_round_robin,
+    fisher_yates,
+    fresh_deck,
+    new_seed,
+    seeded_deck,
+    shuffled_deck,
+    verify,
 )
 from engine.errors import CardError
 
@@ -103,11 +110,11 @@ def test_verify_accepts_the_honest_deal_and_rejects_tampering():
     assert verify(seed, published, deck)
     swapped = deck[:]
     swapped[0], swapped[1] = swapped[1], swapped[0]
-    assert not verify(seed, published, swapped)                # tampered deck
-    assert not verify(new_seed(), published, deck)             # tampered seed
-    assert not verify(seed, commitment(seed + "x"), deck)      # wrong commitment
-    assert not verify(seed, published, deck[:51])              # short deck
-    assert not verify("", published, deck)                     # not a seed
+    assert not verify(seed, published, swapped)  # tampered deck
+    assert not verify(new_seed(), published, deck)  # tampered seed
+    assert not verify(seed, commitment(seed + "x"), deck)  # wrong commitment
+    assert not verify(seed, published, deck[:51])  # short deck
+    assert not verify("", published, deck)  # not a seed
 
 
 def test_seed_stream_randbelow_is_uniform_without_modulo_bias():

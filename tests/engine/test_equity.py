@@ -39,12 +39,15 @@ def test_aces_against_kings_offsuit_preflop_exact():
     assert result.wins == (1388072, 317694) and result.ties == (6538, 6538)
 
 
-@pytest.mark.parametrize("hands, board, dead", [
-    (["AhKh", "QsQd", "JcTc"], "2h3h4c", "5h"),
-    (["AhKh", "QsQd"], "2h3h4c", ""),
-    (["7c7d", "8s9s", "AcKc", "2h2d"], "7s8h2c9c", ""),
-    (["AhAd", "AsAc"], "KhQhJh3s2d", ""),                        # the board plays: split
-])
+@pytest.mark.parametrize(
+    "hands, board, dead",
+    [
+        (["AhKh", "QsQd", "JcTc"], "2h3h4c", "5h"),
+        (["AhKh", "QsQd"], "2h3h4c", ""),
+        (["7c7d", "8s9s", "AcKc", "2h2d"], "7s8h2c9c", ""),
+        (["AhAd", "AsAc"], "KhQhJh3s2d", ""),  # the board plays: split
+    ],
+)
 def test_exact_matches_brute_force(hands, board, dead):
     hands_ = [parse_cards(h) for h in hands]
     result = equity(hands_, parse_cards(board), parse_cards(dead))
@@ -78,14 +81,17 @@ def test_omaha_preflop_falls_back_to_monte_carlo():
     assert 0.5 < result.equity[0] < 0.65
 
 
-@pytest.mark.parametrize("hands, board, dead", [
-    (["AhKh"], "", ""),
-    (["AhKh", "AhQd"], "", ""),
-    (["AhKh", "QsQd"], "Qs2c3c", ""),
-    (["AhKh", "QsQd"], "", "Kh"),
-    (["AhKh", "QsQdJdTd"], "", ""),
-    (["AhKh", "QsQd"], "2c3c4c5c6c7c", ""),
-])
+@pytest.mark.parametrize(
+    "hands, board, dead",
+    [
+        (["AhKh"], "", ""),
+        (["AhKh", "AhQd"], "", ""),
+        (["AhKh", "QsQd"], "Qs2c3c", ""),
+        (["AhKh", "QsQd"], "", "Kh"),
+        (["AhKh", "QsQdJdTd"], "", ""),
+        (["AhKh", "QsQd"], "2c3c4c5c6c7c", ""),
+    ],
+)
 def test_bad_input_raises_card_error(hands, board, dead):
     with pytest.raises(CardError):
         equity(hands, board, dead)

@@ -10,10 +10,10 @@ import pytest
 from phevaluator import evaluate_cards as ph_evaluate
 
 from engine import HandClass, HandRank, best_hands, evaluate, evaluate_low, evaluate_omaha
-from engine.evaluate import evaluate_batch
-from engine.evaluate.batch import combinations_array
 from engine.cards import parse_cards
 from engine.errors import CardError
+from engine.evaluate import evaluate_batch
+from engine.evaluate.batch import combinations_array
 
 
 def ev(text):
@@ -23,9 +23,15 @@ def ev(text):
 # --- exhaustive ----------------------------------------------------------------------------
 
 FIVE_CARD_CLASS_COUNTS = {
-    HandClass.ROYAL_FLUSH: 4, HandClass.STRAIGHT_FLUSH: 36, HandClass.FOUR_OF_A_KIND: 624,
-    HandClass.FULL_HOUSE: 3744, HandClass.FLUSH: 5108, HandClass.STRAIGHT: 10200,
-    HandClass.THREE_OF_A_KIND: 54912, HandClass.TWO_PAIR: 123552, HandClass.PAIR: 1098240,
+    HandClass.ROYAL_FLUSH: 4,
+    HandClass.STRAIGHT_FLUSH: 36,
+    HandClass.FOUR_OF_A_KIND: 624,
+    HandClass.FULL_HOUSE: 3744,
+    HandClass.FLUSH: 5108,
+    HandClass.STRAIGHT: 10200,
+    HandClass.THREE_OF_A_KIND: 54912,
+    HandClass.TWO_PAIR: 123552,
+    HandClass.PAIR: 1098240,
     HandClass.HIGH_CARD: 1302540,
 }
 
@@ -51,6 +57,7 @@ def test_batch_path_agrees_with_single_calls_on_every_five_card_hand():
 
 
 # --- differential against phevaluator (lower is better there) ------------------------------
+
 
 def random_hands(rng, count, size):
     return np.argsort(rng.random((count, 52)), axis=1)[:, :size].astype(np.int64)
@@ -79,22 +86,26 @@ def test_ordering_agrees_with_phevaluator_on_random_hands(size, count):
 
 # --- values, classes and descriptions --------------------------------------------------------
 
-@pytest.mark.parametrize("cards, hand_class, description", [
-    ("As Ks Qs Js Ts", HandClass.ROYAL_FLUSH, "Royal Flush"),
-    ("9h Th Jh Qh Kh Ah 2h", HandClass.ROYAL_FLUSH, "Royal Flush"),
-    ("5d 4d 3d 2d Ad", HandClass.STRAIGHT_FLUSH, "Straight Flush, Five high"),
-    ("9c 9d 9h 9s 2c", HandClass.FOUR_OF_A_KIND, "Four of a Kind, Nines"),
-    ("Kh Kd Ks 2c 2d 9s 3h", HandClass.FULL_HOUSE, "Full House, Kings over Twos"),
-    ("Kh Kd Ks 2c 2d 2s 3h", HandClass.FULL_HOUSE, "Full House, Kings over Twos"),
-    ("Ah Jh 9h 4h 2h Kd Kc", HandClass.FLUSH, "Flush, Ace high"),
-    ("As 2d 3c 4h 5s", HandClass.STRAIGHT, "Straight, Five high"),
-    ("As 2d 3c 4h 5s 6d", HandClass.STRAIGHT, "Straight, Six high"),
-    ("Ts Jd Qc Kh As", HandClass.STRAIGHT, "Straight, Ace high"),
-    ("7s 7d 7c Kh 2s", HandClass.THREE_OF_A_KIND, "Three of a Kind, Sevens"),
-    ("Ah Ad 7c 7d 2s 2d 3s", HandClass.TWO_PAIR, "Two Pair, Aces and Sevens"),
-    ("Jh Jd 2c 5d 9s", HandClass.PAIR, "Pair of Jacks"),
-    ("Ah 2c 5d 9s Jd", HandClass.HIGH_CARD, "High Card, Ace"),
-])
+
+@pytest.mark.parametrize(
+    "cards, hand_class, description",
+    [
+        ("As Ks Qs Js Ts", HandClass.ROYAL_FLUSH, "Royal Flush"),
+        ("9h Th Jh Qh Kh Ah 2h", HandClass.ROYAL_FLUSH, "Royal Flush"),
+        ("5d 4d 3d 2d Ad", HandClass.STRAIGHT_FLUSH, "Straight Flush, Five high"),
+        ("9c 9d 9h 9s 2c", HandClass.FOUR_OF_A_KIND, "Four of a Kind, Nines"),
+        ("Kh Kd Ks 2c 2d 9s 3h", HandClass.FULL_HOUSE, "Full House, Kings over Twos"),
+        ("Kh Kd Ks 2c 2d 2s 3h", HandClass.FULL_HOUSE, "Full House, Kings over Twos"),
+        ("Ah Jh 9h 4h 2h Kd Kc", HandClass.FLUSH, "Flush, Ace high"),
+        ("As 2d 3c 4h 5s", HandClass.STRAIGHT, "Straight, Five high"),
+        ("As 2d 3c 4h 5s 6d", HandClass.STRAIGHT, "Straight, Six high"),
+        ("Ts Jd Qc Kh As", HandClass.STRAIGHT, "Straight, Ace high"),
+        ("7s 7d 7c Kh 2s", HandClass.THREE_OF_A_KIND, "Three of a Kind, Sevens"),
+        ("Ah Ad 7c 7d 2s 2d 3s", HandClass.TWO_PAIR, "Two Pair, Aces and Sevens"),
+        ("Jh Jd 2c 5d 9s", HandClass.PAIR, "Pair of Jacks"),
+        ("Ah 2c 5d 9s Jd", HandClass.HIGH_CARD, "High Card, Ace"),
+    ],
+)
 def test_class_and_description(cards, hand_class, description):
     rank = ev(cards)
     assert rank.hand_class is hand_class
@@ -111,14 +122,17 @@ def test_hand_rank_is_a_shared_int_with_a_pasteable_repr():
         HandRank(0)
 
 
-@pytest.mark.parametrize("better, worse", [
-    ("As 2d 3c 4h 5s", "Ks Kd Kc 4h 5s"),          # the wheel is a straight, beats trips
-    ("2s 3d 4c 5h 6s", "As 2d 3c 4h 5s"),          # six-high straight beats the wheel
-    ("5d 4d 3d 2d Ad", "Ks Kd Kc Kh As"),          # steel wheel beats quads
-    ("Ah Ad 9c 9d 5s", "Ah Ad 9c 9d 4s"),          # kicker
-    ("Kh Kd 2c 2d Qs", "Qh Qd Jc Jd As"),          # higher top pair wins two pair
-    ("3h 3d 3c 2d 2s", "Ah Kh Qh Jh 9h"),          # full house beats flush
-])
+@pytest.mark.parametrize(
+    "better, worse",
+    [
+        ("As 2d 3c 4h 5s", "Ks Kd Kc 4h 5s"),  # the wheel is a straight, beats trips
+        ("2s 3d 4c 5h 6s", "As 2d 3c 4h 5s"),  # six-high straight beats the wheel
+        ("5d 4d 3d 2d Ad", "Ks Kd Kc Kh As"),  # steel wheel beats quads
+        ("Ah Ad 9c 9d 5s", "Ah Ad 9c 9d 4s"),  # kicker
+        ("Kh Kd 2c 2d Qs", "Qh Qd Jc Jd As"),  # higher top pair wins two pair
+        ("3h 3d 3c 2d 2s", "Ah Kh Qh Jh 9h"),  # full house beats flush
+    ],
+)
 def test_ordering_rules(better, worse):
     assert ev(better) > ev(worse)
 
@@ -129,8 +143,16 @@ def test_seven_cards_take_the_best_five():
     assert ev("2c 2d 2h 2s Ac Kd Qh") == ev("2c 2d 2h 2s Ac")
 
 
-@pytest.mark.parametrize("cards", [[0, 1, 2, 3], [0, 1, 2, 3, 4, 5, 6, 7], [0, 1, 2, 3, 4, 52],
-                                   [0, 1, 2, 3, 0, 20, 30], ["As"] * 5])
+@pytest.mark.parametrize(
+    "cards",
+    [
+        [0, 1, 2, 3],
+        [0, 1, 2, 3, 4, 5, 6, 7],
+        [0, 1, 2, 3, 4, 52],
+        [0, 1, 2, 3, 0, 20, 30],
+        ["As"] * 5,
+    ],
+)
 def test_impossible_input_raises_card_error(cards):
     with pytest.raises(CardError):
         evaluate(cards)
@@ -147,9 +169,13 @@ def test_batch_rejects_bad_arrays():
 
 # --- Omaha -----------------------------------------------------------------------------------
 
+
 def omaha_by_brute_force(hole, board):
-    return max(evaluate(list(two) + list(three))
-               for two in combinations(hole, 2) for three in combinations(board, 3))
+    return max(
+        evaluate(list(two) + list(three))
+        for two in combinations(hole, 2)
+        for three in combinations(board, 3)
+    )
 
 
 def test_omaha_uses_exactly_two_hole_cards_and_three_board_cards():
@@ -169,7 +195,7 @@ def test_omaha_matches_brute_force_on_random_deals():
     rng = random.Random(4)
     for _ in range(3000):
         cards = rng.sample(range(52), 4 + 5)
-        board = cards[4:4 + rng.choice((3, 4, 5))]
+        board = cards[4 : 4 + rng.choice((3, 4, 5))]
         assert evaluate_omaha(cards[:4], board) == omaha_by_brute_force(cards[:4], board)
     with pytest.raises(CardError):
         evaluate_omaha([0, 1, 2, 3], [4, 5])
@@ -177,13 +203,16 @@ def test_omaha_matches_brute_force_on_random_deals():
 
 # --- ace-to-five low (Razz) -------------------------------------------------------------
 
+
 def low_by_brute_force(cards):
     """Best low as a tuple where *smaller* is better: pairing pattern, then ranks from top."""
+
     def badness(five):
         ranks = [(c >> 2) + 1 if c >> 2 != 12 else 0 for c in five]  # ace low: A=0 .. K=12
         counts = Counter(ranks)
         groups = sorted(counts, key=lambda r: (counts[r], r), reverse=True)
         return sorted(counts.values(), reverse=True), groups
+
     return min(badness(five) for five in combinations(cards, 5))
 
 
@@ -207,30 +236,39 @@ def test_low_order_matches_brute_force_on_random_hands():
 
 # --- the kata -------------------------------------------------------------------------------
 
-@pytest.mark.parametrize("hands, expected", [
-    (["4S 5S 7H 8D JC"], ["4S 5S 7H 8D JC"]),
-    (["4D 5S 6S 8D 3C", "2S 4C 7S 9H 10H", "3S 4S 5D 6H JH"], ["3S 4S 5D 6H JH"]),
-    (["4D 5S 6S 8D 3C", "2S 4C 7S 9H 10H", "3S 4S 5D 6H JH", "3H 4H 5C 6C JD"],
-     ["3S 4S 5D 6H JH", "3H 4H 5C 6C JD"]),
-    (["3S 5H 6S 8D 7H", "2S 5D 6D 8C 7S"], ["3S 5H 6S 8D 7H"]),            # kicker
-    (["4S 5H 4C 8C 5C", "4H 4D 5S 5D 2S"], ["4S 5H 4C 8C 5C"]),            # two pair kicker
-    (["4S 5H 6C 8D KH", "2S 4H 6S 4D JH"], ["2S 4H 6S 4D JH"]),
-    (["4S 5H 4C 8D 4H", "10D JH QS KD AC"], ["10D JH QS KD AC"]),
-    (["4S 5H 4C 8D 4H", "4D AH 3S 2D 5C"], ["4D AH 3S 2D 5C"]),            # wheel beats trips
-    (["4D AH 3S 2D 5C", "TD JH QS KD AC"], ["TD JH QS KD AC"]),            # T and 10
-    (["2H 3H 4H 5H 6H", "4D AD 3D 2D 5D"], ["2H 3H 4H 5H 6H"]),            # steel wheel loses
-    (["10S 10H 10C 10D 2S", "TS TH TC TD 3S"], ["TS TH TC TD 3S"]),
-])
+
+@pytest.mark.parametrize(
+    "hands, expected",
+    [
+        (["4S 5S 7H 8D JC"], ["4S 5S 7H 8D JC"]),
+        (["4D 5S 6S 8D 3C", "2S 4C 7S 9H 10H", "3S 4S 5D 6H JH"], ["3S 4S 5D 6H JH"]),
+        (
+            ["4D 5S 6S 8D 3C", "2S 4C 7S 9H 10H", "3S 4S 5D 6H JH", "3H 4H 5C 6C JD"],
+            ["3S 4S 5D 6H JH", "3H 4H 5C 6C JD"],
+        ),
+        (["3S 5H 6S 8D 7H", "2S 5D 6D 8C 7S"], ["3S 5H 6S 8D 7H"]),  # kicker
+        (["4S 5H 4C 8C 5C", "4H 4D 5S 5D 2S"], ["4S 5H 4C 8C 5C"]),  # two pair kicker
+        (["4S 5H 6C 8D KH", "2S 4H 6S 4D JH"], ["2S 4H 6S 4D JH"]),
+        (["4S 5H 4C 8D 4H", "10D JH QS KD AC"], ["10D JH QS KD AC"]),
+        (["4S 5H 4C 8D 4H", "4D AH 3S 2D 5C"], ["4D AH 3S 2D 5C"]),  # wheel beats trips
+        (["4D AH 3S 2D 5C", "TD JH QS KD AC"], ["TD JH QS KD AC"]),  # T and 10
+        (["2H 3H 4H 5H 6H", "4D AD 3D 2D 5D"], ["2H 3H 4H 5H 6H"]),  # steel wheel loses
+        (["10S 10H 10C 10D 2S", "TS TH TC TD 3S"], ["TS TH TC TD 3S"]),
+    ],
+)
 def test_best_hands(hands, expected):
     assert best_hands(hands) == expected
 
 
-@pytest.mark.parametrize("hands, bad", [
-    (["4S 5S 7H 8D JC", "1S 4C 7S 9H 10H"], "1S 4C 7S 9H 10H"),
-    (["4S 5S 7H 8D"], "4S 5S 7H 8D"),
-    (["4S 5S 7H 8D JC 2C"], "4S 5S 7H 8D JC 2C"),
-    (["4S 4S 7H 8D JC"], "4S 4S 7H 8D JC"),
-])
+@pytest.mark.parametrize(
+    "hands, bad",
+    [
+        (["4S 5S 7H 8D JC", "1S 4C 7S 9H 10H"], "1S 4C 7S 9H 10H"),
+        (["4S 5S 7H 8D"], "4S 5S 7H 8D"),
+        (["4S 5S 7H 8D JC 2C"], "4S 5S 7H 8D JC 2C"),
+        (["4S 4S 7H 8D JC"], "4S 4S 7H 8D JC"),
+    ],
+)
 def test_best_hands_bad_input_names_the_hand(hands, bad):
     with pytest.raises(CardError, match=repr(bad).replace(" ", ".")):
         best_hands(hands)

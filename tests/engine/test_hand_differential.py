@@ -30,8 +30,8 @@ from collections import Counter
 
 import pytest
 
-from engine.randomhands import random_hand
 from engine.pots import seats_from_button
+from engine.randomhands import random_hand
 from tests.engine.pokerkit_driver import pokerkit_final_stacks
 
 pytest.importorskip("pokerkit")
@@ -47,11 +47,17 @@ def deliberate_differences(hand) -> list[str]:
                 found.append("short_blind")
     if not any(e.kind == "big_blind" for e in hand.events):
         found.append("short_blind")
-    if c.ante and c.ante_mode == "big-blind" and \
-            hand.starting_stacks[hand.big_blind_seat] < c.ante + c.big_blind:
+    if (
+        c.ante
+        and c.ante_mode == "big-blind"
+        and hand.starting_stacks[hand.big_blind_seat] < c.ante + c.big_blind
+    ):
         found.append("big_blind_ante_short")
-    if c.ante and c.ante_mode == "per-player" and any(
-            e.kind == "ante" and e.amount < c.ante for e in hand.events):
+    if (
+        c.ante
+        and c.ante_mode == "per-player"
+        and any(e.kind == "ante" and e.amount < c.ante for e in hand.events)
+    ):
         found.append("short_ante")
     if any(len(a.winners) > 1 and a.amount % len(a.winners) for a in hand.result.awards):
         found.append("odd_chips")
@@ -110,11 +116,11 @@ def check_by_house_rule(kind, hand, theirs):
             share, odd = divmod(award.amount, len(award.winners))
             ranked = sorted(award.winners, key=order.index)
             expected = {w: share + (1 if i < odd else 0) for i, w in enumerate(ranked)}
-            assert dict(zip(award.winners, award.amounts)) == expected
+            assert dict(zip(award.winners, award.amounts, strict=True)) == expected
             odd_chips += odd
         if theirs is not None:
             assert sum(theirs) == sum(ours)
-            assert all(abs(a - b) <= odd_chips for a, b in zip(ours, theirs))
+            assert all(abs(a - b) <= odd_chips for a, b in zip(ours, theirs, strict=True))
     elif kind == "short_blind":
         raised = False
         antes = [0] * hand.seats
@@ -125,7 +131,11 @@ def check_by_house_rule(kind, hand, theirs):
                 antes[e.seat] += e.amount
             if e.kind == "raise":
                 raised = True
-            all_in = antes[e.seat] + e.amount == hand.starting_stacks[e.seat] if e.seat is not None else False
+            all_in = (
+                antes[e.seat] + e.amount == hand.starting_stacks[e.seat]
+                if e.seat is not None
+                else False
+            )
             if e.kind == "call" and not raised and not all_in:
                 assert e.amount == c.big_blind
     elif kind == "big_blind_ante_short":
@@ -183,12 +193,13 @@ def test_random_hands_exercise_the_hard_cases():
     seen = Counter()
     for _ in range(2000):
         hand = random_hand(rng).replay()
-        pots = [a for a in hand.result.awards]
+        pots = list(hand.result.awards)
         seen["side_pots"] += len(pots) >= 3
         seen["split"] += any(len(a.winners) > 1 for a in pots)
         seen["uncalled"] += any(e.kind == "return" for e in hand.events)
-        seen["short_all_in"] += any(e.kind == "raise" and hand.stacks is not None
-                                    for e in hand.events) and any(hand.all_in_seats)
+        seen["short_all_in"] += any(
+            e.kind == "raise" and hand.stacks is not None for e in hand.events
+        ) and any(hand.all_in_seats)
         seen["players"] = max(seen["players"], hand.seats)
     assert seen["side_pots"] >= 50 and seen["split"] >= 100 and seen["uncalled"] >= 500
     assert seen["players"] == 9

@@ -4,7 +4,8 @@ import json
 import random
 import re
 
-from hypothesis import settings, strategies as st
+from hypothesis import settings
+from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, rule
 
 from engine.errors import IllegalAction
@@ -14,16 +15,26 @@ CARD = re.compile(r"(?<![A-Za-z0-9])[2-9TJQKA][cdhs](?![a-z])")
 
 
 class HandMachine(RuleBasedStateMachine):
-    @initialize(seed=st.integers(0, 2**32), players=st.integers(2, 9),
-                betting=st.sampled_from(["no-limit", "pot-limit", "fixed-limit"]),
-                game=st.sampled_from(["holdem", "omaha"]), ante=st.sampled_from([0, 1, 3]))
+    @initialize(
+        seed=st.integers(0, 2**32),
+        players=st.integers(2, 9),
+        betting=st.sampled_from(["no-limit", "pot-limit", "fixed-limit"]),
+        game=st.sampled_from(["holdem", "omaha"]),
+        ante=st.sampled_from([0, 1, 3]),
+    )
     def start(self, seed, players, betting, game, ante):
         rng = random.Random(seed)
         stacks = [rng.choice([1, 2, 5, 30, 100, 400]) for _ in range(players)]
         deck = list(range(52))
         rng.shuffle(deck)
-        self.config = HandConfig(game=game, betting=betting, small_blind=1, big_blind=2,
-                                 ante=ante, ante_mode=rng.choice(["per-player", "big-blind"]))
+        self.config = HandConfig(
+            game=game,
+            betting=betting,
+            small_blind=1,
+            big_blind=2,
+            ante=ante,
+            ante_mode=rng.choice(["per-player", "big-blind"]),
+        )
         self.hand = Hand(self.config, stacks, rng.randrange(players), deck)
         self.total = sum(stacks)
 
@@ -43,8 +54,10 @@ class HandMachine(RuleBasedStateMachine):
             options.append(Action("all_in"))
         h.act(options[pick % len(options)])
 
-    @rule(kind=st.sampled_from(["fold", "check", "call", "raise", "seat"]),
-          amount=st.integers(-5, 1000))
+    @rule(
+        kind=st.sampled_from(["fold", "check", "call", "raise", "seat"]),
+        amount=st.integers(-5, 1000),
+    )
     def illegal_action(self, kind, amount):
         h = self.hand
         before = (h.view(None), h.stacks, h.actions, len(h.events))
@@ -59,9 +72,15 @@ class HandMachine(RuleBasedStateMachine):
                 h.check()
             elif kind == "call" and legal is not None and legal.check:
                 h.call()
-            elif kind == "raise" and legal is not None and (
-                    legal.min_raise_to is None or amount < legal.min_raise_to
-                    or amount > legal.max_raise_to):
+            elif (
+                kind == "raise"
+                and legal is not None
+                and (
+                    legal.min_raise_to is None
+                    or amount < legal.min_raise_to
+                    or amount > legal.max_raise_to
+                )
+            ):
                 if legal.min_raise_to is not None and amount == legal.max_raise_to:
                     return
                 h.bet_or_raise_to(amount)
@@ -115,6 +134,5 @@ class HandMachine(RuleBasedStateMachine):
                     assert all(c is None for c in info.cards)
 
 
-HandMachine.TestCase.settings = settings(max_examples=80, stateful_step_count=30,
-                                         deadline=None)
+HandMachine.TestCase.settings = settings(max_examples=80, stateful_step_count=30, deadline=None)
 TestHandMachine = HandMachine.TestCase

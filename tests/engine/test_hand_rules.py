@@ -48,13 +48,19 @@ def test_first_to_act_preflop_is_left_of_big_blind_then_first_live_left_of_butto
     h = hand([100] * 5, button=2)
     assert (h.small_blind_seat, h.big_blind_seat) == (3, 4)
     assert h.actor == 0
-    h.call(); h.call(); h.call(); h.fold(); h.check()  # seat 3 (small blind) folds
+    h.call()
+    h.call()
+    h.call()
+    h.fold()
+    h.check()  # seat 3 (small blind) folds
     assert h.street == "flop" and h.actor == 4  # seat 3 folded: first live left of button
 
 
 def test_no_limit_bet_is_at_least_the_big_blind():
     h = hand([100, 100, 100])
-    h.call(); h.call(); h.check()
+    h.call()
+    h.call()
+    h.check()
     assert h.legal.min_raise_to == 2
     with pytest.raises(IllegalAction, match="minimum"):
         h.bet_or_raise_to(1)
@@ -72,7 +78,8 @@ def test_no_limit_raise_is_at_least_the_previous_full_raise():
 
 def test_all_in_for_less_than_a_minimum_raise_is_allowed():
     h = hand([500, 500, 15])  # seat 2 is the big blind with 13 behind
-    h.bet_or_raise_to(10); h.call()
+    h.bet_or_raise_to(10)
+    h.call()
     assert h.legal.min_raise_to == 15 and h.legal.max_raise_to == 15
     h.all_in()
     assert h.all_in_seats[2]
@@ -83,7 +90,8 @@ def test_short_all_in_raise_does_not_reopen_betting_for_players_who_already_acte
     h.bet_or_raise_to(100)  # seat 2
     h.call()  # seat 3
     h.all_in()  # seat 4 to 130: a short raise of 30
-    h.fold(); h.fold()  # blinds
+    h.fold()
+    h.fold()  # blinds
     assert h.actor == 2
     assert h.legal.min_raise_to is None and h.legal.call == 30
     with pytest.raises(IllegalAction, match="not reopened"):
@@ -92,11 +100,17 @@ def test_short_all_in_raise_does_not_reopen_betting_for_players_who_already_acte
 
 def test_several_short_all_ins_adding_up_to_a_full_raise_reopen_betting():
     h = hand([1000, 1000, 1000, 170, 240], button=2)  # sb 3, bb 4, utg 0, 1, 2
-    h.call(); h.call(); h.call(); h.call(); h.check()
+    h.call()
+    h.call()
+    h.call()
+    h.call()
+    h.check()
     assert h.street == "flop" and h.actor == 3
-    h.check(); h.check()
+    h.check()
+    h.check()
     h.bet_or_raise_to(100)  # seat 0 bets 100
-    h.call(); h.fold()  # seat 1 calls, seat 2 folds
+    h.call()
+    h.fold()  # seat 1 calls, seat 2 folds
     h.all_in()  # seat 3: 168, a short raise of 68
     assert h.actor == 4
     h.all_in()  # seat 4: 238, 138 over the bet in all: a full raise in total
@@ -128,15 +142,21 @@ def test_pot_limit_largest_raise_is_to_the_pot_after_calling():
 def test_fixed_limit_small_bet_preflop_and_flop_big_bet_turn_and_river():
     h = hand([500] * 3, config=HandConfig(betting="fixed-limit"))
     assert (h.legal.min_raise_to, h.legal.max_raise_to) == (4, 4)
-    h.call(); h.call(); h.check()
+    h.call()
+    h.call()
+    h.check()
     assert h.legal.min_raise_to == 2
-    h.check(); h.check(); h.check()
+    h.check()
+    h.check()
+    h.check()
     assert h.street == "turn" and h.legal.min_raise_to == 4
 
 
 def test_fixed_limit_one_bet_and_three_raises_per_street():
     h = hand([500] * 3, config=HandConfig(betting="fixed-limit"))
-    h.bet_or_raise_to(4); h.bet_or_raise_to(6); h.bet_or_raise_to(8)
+    h.bet_or_raise_to(4)
+    h.bet_or_raise_to(6)
+    h.bet_or_raise_to(8)
     assert h.legal.min_raise_to is None
     with pytest.raises(IllegalAction, match="cap"):
         h.bet_or_raise_to(10)
@@ -159,7 +179,9 @@ def test_big_blind_ante_is_dead_money_and_not_part_of_the_blind():
     h = hand([100, 100, 100], config=HandConfig(ante=2, ante_mode="big-blind"))
     assert h.committed[2] == 4 and h.bets[2] == 2
     assert h.legal.call == 2  # the ante does not count toward the blind
-    h.call(); h.call(); h.check()
+    h.call()
+    h.call()
+    h.check()
     assert h.pots[0].amount == 8
 
 
@@ -167,7 +189,9 @@ def test_straddle_is_a_blind_raise_posted_left_of_the_big_blind():
     h = hand([100] * 4, config=HandConfig(straddle=4))
     assert h.committed == (0, 1, 2, 4)
     assert h.actor == 0 and h.legal.call == 4 and h.legal.min_raise_to == 8
-    h.call(); h.call(); h.call()
+    h.call()
+    h.call()
+    h.call()
     assert h.actor == 3 and h.legal.check  # the straddle has the option
 
 
@@ -187,10 +211,12 @@ def test_uncalled_part_of_a_bet_goes_back_to_its_owner():
 
 
 def test_side_pots_go_to_the_best_eligible_hand():
-    h = hand([20, 100, 100], button=0,
-             holes={0: "AsAh", 1: "KsKh", 2: "2c7d"}, board="3c8d9sJhQd")
-    h.all_in(); h.call(); h.call()
-    h.bet_or_raise_to(40); h.call()  # side pot of 80 between seats 1 and 2
+    h = hand([20, 100, 100], button=0, holes={0: "AsAh", 1: "KsKh", 2: "2c7d"}, board="3c8d9sJhQd")
+    h.all_in()
+    h.call()
+    h.call()
+    h.bet_or_raise_to(40)
+    h.call()  # side pot of 80 between seats 1 and 2
     while not h.is_over:
         h.check()
     assert h.stacks == (60, 120, 40)
@@ -200,9 +226,15 @@ def test_side_pots_go_to_the_best_eligible_hand():
 def test_split_pot_odd_chips_go_to_winners_in_seat_order_left_of_the_button():
     # 3 winners share 5 chips... board plays: broadway straight
     cfg = HandConfig(small_blind=1, big_blind=2, ante=0)
-    h = hand([100, 100, 100, 100], button=3, config=cfg,
-             holes={0: "2c3d", 1: "2d3h", 2: "2h4s", 3: "4c5c"}, board="TcJdQhKsAc")
-    h.call(); h.call()
+    h = hand(
+        [100, 100, 100, 100],
+        button=3,
+        config=cfg,
+        holes={0: "2c3d", 1: "2d3h", 2: "2h4s", 3: "4c5c"},
+        board="TcJdQhKsAc",
+    )
+    h.call()
+    h.call()
     h.fold()  # seat 1? order: sb 0, bb 1, utg 2, button 3
     # seat 2 called, seat 3 called, seat 0 folded (sb, 1 chip)
     h.check()
@@ -214,29 +246,39 @@ def test_split_pot_odd_chips_go_to_winners_in_seat_order_left_of_the_button():
 
 
 def test_showdown_last_aggressor_on_final_street_shows_first():
-    h = hand([100, 100, 100], button=0,
-             holes={0: "AsAh", 1: "KsKh", 2: "QsQh"}, board="2c5d9s3hTd")
-    h.call(); h.call(); h.check()
-    h.check(); h.check(); h.check()
-    h.check(); h.check(); h.check()
-    h.check(); h.bet_or_raise_to(10); h.call(); h.call()  # seat 2 bets the river
+    h = hand([100, 100, 100], button=0, holes={0: "AsAh", 1: "KsKh", 2: "QsQh"}, board="2c5d9s3hTd")
+    h.call()
+    h.call()
+    h.check()
+    h.check()
+    h.check()
+    h.check()
+    h.check()
+    h.check()
+    h.check()
+    h.check()
+    h.bet_or_raise_to(10)
+    h.call()
+    h.call()  # seat 2 bets the river
     shows = [e.seat for e in h.events if e.kind in ("show", "muck")]
     assert shows[0] == 2
 
 
 def test_showdown_without_bet_first_live_seat_left_of_button_shows_first():
-    h = hand([100, 100, 100], button=0,
-             holes={0: "AsAh", 1: "KsKh", 2: "QsQh"}, board="2c5d9s3hTd")
-    h.call(); h.call(); h.check()
+    h = hand([100, 100, 100], button=0, holes={0: "AsAh", 1: "KsKh", 2: "QsQh"}, board="2c5d9s3hTd")
+    h.call()
+    h.call()
+    h.check()
     for _ in range(9):
         h.check()
     assert [e.seat for e in h.events if e.kind in ("show", "muck")] == [1, 2, 0]
 
 
 def test_losing_hand_is_mucked_unseen_and_winning_hands_always_shown():
-    h = hand([100, 100, 100], button=0,
-             holes={0: "AsAh", 1: "KsKh", 2: "QsQh"}, board="2c5d9s3hTd")
-    h.call(); h.call(); h.check()
+    h = hand([100, 100, 100], button=0, holes={0: "AsAh", 1: "KsKh", 2: "QsQh"}, board="2c5d9s3hTd")
+    h.call()
+    h.call()
+    h.check()
     for _ in range(9):
         h.check()
     kinds = {e.seat: e.kind for e in h.events if e.kind in ("show", "muck")}
@@ -245,9 +287,10 @@ def test_losing_hand_is_mucked_unseen_and_winning_hands_always_shown():
 
 
 def test_all_in_showdown_shows_every_live_hand():
-    h = hand([50, 100, 100], button=0,
-             holes={0: "2s7h", 1: "KsKh", 2: "QsQh"}, board="2c5d9s3hTd")
-    h.all_in(); h.call(); h.call()
+    h = hand([50, 100, 100], button=0, holes={0: "2s7h", 1: "KsKh", 2: "QsQh"}, board="2c5d9s3hTd")
+    h.all_in()
+    h.call()
+    h.call()
     while not h.is_over:
         h.check()
     assert {e.seat for e in h.events if e.kind == "show"} == {0, 1, 2}
@@ -255,16 +298,19 @@ def test_all_in_showdown_shows_every_live_hand():
 
 def test_when_everyone_left_is_all_in_the_board_is_run_out():
     h = hand([50, 50], button=0)
-    h.all_in(); h.call()
+    h.all_in()
+    h.call()
     assert h.is_over and len(h.board) == 5
 
 
 def test_illegal_actions_name_the_rule_and_change_nothing():
     h = hand([100, 100, 100])
     before = h.view(None)
-    for bad, rule in ((lambda: h.check(), "facing a bet"),
-                      (lambda: h.bet_or_raise_to(1000), "more chips than the stack"),
-                      (lambda: h.call(seat=2), "out of turn")):
+    for bad, rule in (
+        (lambda: h.check(), "facing a bet"),
+        (lambda: h.bet_or_raise_to(1000), "more chips than the stack"),
+        (lambda: h.call(seat=2), "out of turn"),
+    ):
         with pytest.raises(IllegalAction, match=rule):
             bad()
     assert h.view(None) == before and h.actions == ()
@@ -273,7 +319,11 @@ def test_illegal_actions_name_the_rule_and_change_nothing():
 def test_replay_is_deterministic():
     deck = make_deck(3, 0)
     h = Hand(NL, [100, 80, 60], 0, deck)
-    h.bet_or_raise_to(10); h.call(); h.all_in(); h.call(); h.call()
+    h.bet_or_raise_to(10)
+    h.call()
+    h.all_in()
+    h.call()
+    h.call()
     again = Hand.replay(NL, [100, 80, 60], 0, deck, [str(a) for a in h.actions])
     assert again.stacks == h.stacks and again.events == h.events
     assert Action.parse("raise 120") == Action("raise", 120)
@@ -294,15 +344,25 @@ def test_view_shows_own_cards_only():
 def test_omaha_uses_exactly_two_hole_cards():
     cfg = HandConfig(game="omaha", betting="pot-limit")
     # seat 0 holds four spades but the board has three: a flush needs two hole + three board
-    h = Hand(cfg, [100, 100], 1, make_deck(2, 1, holes={0: "AsKsQsJs", 1: "2c2d7h8h"},
-                                          board="2s3s9sTd4c", hole_count=4))
-    h.call(); h.check()
+    h = Hand(
+        cfg,
+        [100, 100],
+        1,
+        make_deck(2, 1, holes={0: "AsKsQsJs", 1: "2c2d7h8h"}, board="2s3s9sTd4c", hole_count=4),
+    )
+    h.call()
+    h.check()
     while not h.is_over:
         h.check()
     assert h.result.shown[0][1].startswith("Flush")
-    h2 = Hand(cfg, [100, 100], 1, make_deck(2, 1, holes={0: "AsKhQdJc", 1: "2c2d7h8h"},
-                                           board="2s3s9sTs4s", hole_count=4))
-    h2.call(); h2.check()
+    h2 = Hand(
+        cfg,
+        [100, 100],
+        1,
+        make_deck(2, 1, holes={0: "AsKhQdJc", 1: "2c2d7h8h"}, board="2s3s9sTs4s", hole_count=4),
+    )
+    h2.call()
+    h2.check()
     while not h2.is_over:
         h2.check()
     assert h2.result.awards[0].winners == (1,)  # one spade in hand: no flush for seat 0

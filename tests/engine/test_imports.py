@@ -49,7 +49,9 @@ def test_no_two_engine_modules_import_each_other_even_through_others():
 
 
 def test_the_engine_never_imports_django_and_loads_numpy_only_for_batches():
-    code = ("import sys, engine, engine.hand, engine.bots, engine.phh, engine.pkstate; "
-            "assert 'django' not in sys.modules; assert 'numpy' not in sys.modules, 'numpy'; "
-            "from engine.evaluate import evaluate_batch; assert 'numpy' in sys.modules")
+    code = (
+        "import sys, engine, engine.hand, engine.bots, engine.phh, engine.pkstate; "
+        "assert 'django' not in sys.modules; assert 'numpy' not in sys.modules, 'numpy'; "
+        "from engine.evaluate import evaluate_batch; assert 'numpy' in sys.modules"
+    )
     subprocess.run([sys.executable, "-c", code], check=True, cwd=ENGINE.parent)

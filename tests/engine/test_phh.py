@@ -12,8 +12,16 @@ from engine.phh import dumps, load, loads
 
 DATA = Path(__file__).resolve().parents[3] / "shared" / "data" / "phh"
 FILES = sorted(DATA.glob("*.phh"))
-HALF_CHIP = {"pluribus_102_0", "pluribus_32_23", "pluribus_41b_204", "pluribus_60_88",
-             "pluribus_75b_76", "pluribus_88_128", "pluribus_91_43", "pluribus_91_53"}
+HALF_CHIP = {
+    "pluribus_102_0",
+    "pluribus_32_23",
+    "pluribus_41b_204",
+    "pluribus_60_88",
+    "pluribus_75b_76",
+    "pluribus_88_128",
+    "pluribus_91_43",
+    "pluribus_91_53",
+}
 
 
 def test_all_200_real_hands_are_there():
@@ -28,8 +36,8 @@ def test_real_hand_replays_to_recorded_finishing_stacks(path):
     assert sum(hand.stacks) == sum(history.starting_stacks)
     if path.stem in HALF_CHIP:
         # a split pot with an odd chip recorded as halves: whole chips differ by < 1 each
-        assert all(abs(a - b) < 1 for a, b in zip(hand.stacks, recorded))
-        assert any(a != b for a, b in zip(hand.stacks, recorded))
+        assert all(abs(a - b) < 1 for a, b in zip(hand.stacks, recorded, strict=True))
+        assert any(a != b for a, b in zip(hand.stacks, recorded, strict=True))
     else:
         assert list(hand.stacks) == [int(x) for x in recorded]
         assert all(float(x).is_integer() for x in recorded)
@@ -43,16 +51,28 @@ def test_big_blind_ante_hand_needs_dead_money():
     assert list(history.replay().stacks) == history.finishing_stacks
 
 
-@pytest.mark.parametrize("text, problem", [
-    ("variant = 'NT'\nstarting_stacks = [10, 10]\nblinds_or_straddles = [1, 2]\n"
-     "actions = ['p1 xx']\n", "not a PHH action line"),
-    ("variant = 'NT'\nstarting_stacks = [10, 10]\nblinds_or_straddles = [1, 2]\n"
-     "actions = ['d dh p1 AsAs']\n", "duplicate card"),
-    ("variant = 'ZZ'\nstarting_stacks = [10, 10]\nactions = []\n", "unsupported variant"),
-    ("variant = 'NT\n", "not valid TOML"),
-    ("variant = 'NT'\nstarting_stacks = [10, 10]\nblinds_or_straddles = [1, 2]\n"
-     "actions = ['p2 cbr 3']\n", "below the minimum"),
-])
+@pytest.mark.parametrize(
+    "text, problem",
+    [
+        (
+            "variant = 'NT'\nstarting_stacks = [10, 10]\nblinds_or_straddles = [1, 2]\n"
+            "actions = ['p1 xx']\n",
+            "not a PHH action line",
+        ),
+        (
+            "variant = 'NT'\nstarting_stacks = [10, 10]\nblinds_or_straddles = [1, 2]\n"
+            "actions = ['d dh p1 AsAs']\n",
+            "duplicate card",
+        ),
+        ("variant = 'ZZ'\nstarting_stacks = [10, 10]\nactions = []\n", "unsupported variant"),
+        ("variant = 'NT\n", "not valid TOML"),
+        (
+            "variant = 'NT'\nstarting_stacks = [10, 10]\nblinds_or_straddles = [1, 2]\n"
+            "actions = ['p2 cbr 3']\n",
+            "below the minimum",
+        ),
+    ],
+)
 def test_broken_file_gives_an_error_naming_the_problem(text, problem):
     with pytest.raises(HandHistoryError, match=problem) as caught:
         loads(text, "broken.phh").replay()
@@ -61,15 +81,24 @@ def test_broken_file_gives_an_error_naming_the_problem(text, problem):
 
 def test_replay_subcommand_prints_json_lines_and_fails_on_a_broken_file(tmp_path):
     good = [str(FILES[0]), str(FILES[1])]
-    out = subprocess.run([sys.executable, "-m", "engine", "replay", "--json", *good],
-                         capture_output=True, text=True, check=True).stdout.splitlines()
+    out = subprocess.run(
+        [sys.executable, "-m", "engine", "replay", "--json", *good],
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout.splitlines()
     assert [json.loads(line)["file"] for line in out] == good
     assert json.loads(out[0])["finishing_stacks"] == list(load(FILES[0]).replay().stacks)
     bad = tmp_path / "bad.phh"
-    bad.write_text("variant = 'NT'\nstarting_stacks = [10, 10]\nblinds_or_straddles = [1, 2]\n"
-                   "actions = ['p3 f']\n")
-    run = subprocess.run([sys.executable, "-m", "engine", "replay", "--json", str(bad)],
-                         capture_output=True, text=True)
+    bad.write_text(
+        "variant = 'NT'\nstarting_stacks = [10, 10]\nblinds_or_straddles = [1, 2]\n"
+        "actions = ['p3 f']\n"
+    )
+    run = subprocess.run(
+        [sys.executable, "-m", "engine", "replay", "--json", str(bad)],
+        capture_output=True,
+        text=True,
+    )
     assert run.returncode != 0
     assert str(bad) in run.stderr and "no player p3" in run.stderr
     assert len(run.stderr.strip().splitlines()) == 1

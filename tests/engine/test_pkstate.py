@@ -81,10 +81,16 @@ def same_hand(a: Hand, b: Hand) -> None:
 
 # --- the library's own hands ----------------------------------------------------------------
 
+
 def test_the_readme_example_is_read_and_written_exactly():
     state = pkstate.loads(EXAMPLE)
     assert [str(entry) for entry in state.rounds[0]] == [
-        "P0Dealt: A♠ K♠", "P1Dealt: 7♦ 2♣", "P0CBR: 100", "P1Fold", "P0Wins: 100"]
+        "P0Dealt: A♠ K♠",
+        "P1Dealt: 7♦ 2♣",
+        "P0CBR: 100",
+        "P1Fold",
+        "P0Wins: 100",
+    ]
     assert [(seat.name, seat.stack) for seat in state.players] == [("Alice", 1000), ("Bob", 1000)]
     assert state.to_yaml() == EXAMPLE
 
@@ -92,8 +98,11 @@ def test_the_readme_example_is_read_and_written_exactly():
 def test_the_readme_example_is_no_legal_hand_under_the_house_rules():
     # Alice (button, small blind 50) puts in 100: a call; Bob, the big blind, may then check,
     # and this engine refuses a fold where checking is free.
-    with pytest.raises(HandHistoryError, match=r"^example\.yaml: round 1 action 4 \(P1Fold\): "
-                                               "no folding when checking is free"):
+    with pytest.raises(
+        HandHistoryError,
+        match=r"^example\.yaml: round 1 action 4 \(P1Fold\): "
+        "no folding when checking is free",
+    ):
         pkstate.loads(EXAMPLE, "example.yaml").replay()
 
 
@@ -118,6 +127,7 @@ def test_blinds_listed_first_must_be_the_ones_posted():
 
 # --- round trips ----------------------------------------------------------------------------
 
+
 @pytest.mark.parametrize("path", PHH_FILES, ids=lambda p: p.stem)
 def test_every_real_phh_hand_through_yaml_and_back(path):
     hand = phh.load(path).replay()
@@ -134,8 +144,13 @@ def test_random_hands_of_every_game_through_yaml_and_phh(game):
     rng = random.Random(f"pkstate {game}")
     rules, betting = pkstate.GAMES[game]
     for _ in range(300):
-        spec = random_hand(rng, max_players=9 if rules == "omaha" else 12, bettings=(betting,),
-                           games=(rules,), straddles=True)
+        spec = random_hand(
+            rng,
+            max_players=9 if rules == "omaha" else 12,
+            bettings=(betting,),
+            games=(rules,),
+            straddles=True,
+        )
         hand = spec.replay()
         text = pkstate.dumps(hand)
         assert yaml.safe_load(text)["game"] == game
@@ -144,8 +159,9 @@ def test_random_hands_of_every_game_through_yaml_and_phh(game):
         if (rules, betting) in phh._VARIANT_OF:
             through_phh = phh.loads(phh.dumps(again)).replay()
             n = hand.seats  # PHH seats start left of the button
-            assert list(through_phh.stacks) == [hand.stacks[(hand.button + 1 + k) % n]
-                                                for k in range(n)]
+            assert list(through_phh.stacks) == [
+                hand.stacks[(hand.button + 1 + k) % n] for k in range(n)
+            ]
             assert phh.dumps(through_phh) == phh.dumps(hand)
         else:
             with pytest.raises(HandHistoryError, match="PHH has no variant"):
@@ -155,12 +171,23 @@ def test_random_hands_of_every_game_through_yaml_and_phh(game):
 def test_forced_bets_straddle_antes_and_limit_sizes_are_written_and_read_back():
     deck = list(range(52))
     for config, forced, extra in [
-        (HandConfig(small_blind=5, big_blind=10, straddle=20, ante=1),
-         {"small": 5, "big": 10, "straddles": [20], "ante": 1}, None),
-        (HandConfig(small_blind=5, big_blind=10, ante=10, ante_mode="big-blind"),
-         {"small": 5, "big": 10, "big_blind_ante": 10}, None),
-        (HandConfig(betting="fixed-limit", small_blind=5, big_blind=10, small_bet=20,
-                    big_bet=50), {"small": 5, "big": 10}, {"small": 20, "big": 50}),
+        (
+            HandConfig(small_blind=5, big_blind=10, straddle=20, ante=1),
+            {"small": 5, "big": 10, "straddles": [20], "ante": 1},
+            None,
+        ),
+        (
+            HandConfig(small_blind=5, big_blind=10, ante=10, ante_mode="big-blind"),
+            {"small": 5, "big": 10, "big_blind_ante": 10},
+            None,
+        ),
+        (
+            HandConfig(
+                betting="fixed-limit", small_blind=5, big_blind=10, small_bet=20, big_bet=50
+            ),
+            {"small": 5, "big": 10},
+            {"small": 20, "big": 50},
+        ),
     ]:
         hand = Hand(config, [500, 400, 300, 200], 1, deck)
         for action in ("call", "call", "call", "check") if not config.straddle else ("fold",):
@@ -196,6 +223,7 @@ def test_id_and_datetime_are_optional_and_kept():
 
 # --- what a viewer may see ------------------------------------------------------------------
 
+
 def test_a_viewers_yaml_holds_only_the_cards_that_viewer_may_see():
     rng = random.Random("pkstate viewers")
     checked_hidden = 0
@@ -204,8 +232,9 @@ def test_a_viewers_yaml_holds_only_the_cards_that_viewer_may_see():
         for seat in [None, *range(hand.seats)]:
             visible = hand.visible_cards(seat)
             view = hand.view(seat)
-            assert visible == {c for s in view.seats for c in s.cards
-                               if c is not None} | set(view.board)
+            assert visible == {c for s in view.seats for c in s.cards if c is not None} | set(
+                view.board
+            )
             text = pkstate.dumps(hand, known_cards=visible)
             assert yaml_cards(text) <= visible
             dealt = [e for e in pkstate.loads(text).rounds[0] if e.kind == "Dealt"]
@@ -241,58 +270,86 @@ def changed(**fields) -> str:
     return yaml.safe_dump(GOOD | fields, allow_unicode=True, sort_keys=False)
 
 
-@pytest.mark.parametrize("text, problem", [
-    ("game: [", "not valid YAML at line 1, column 8"),
-    ("- 1\n", "not a pkstate hand"),
-    (changed(game="Razz"), "game: 'Razz' is not played here"),
-    (changed(colour="red"), "field 'colour': unknown"),
-    (changed(button=2), "button: no seat 2"),
-    (changed(button=-1), "button: must be a whole number of at least 0"),
-    (changed(forced_bets={"small": 50}), "forced_bets: missing field 'big'"),
-    (changed(forced_bets={"small": 200, "big": 100}),
-     "forced_bets: small_blind must not be larger"),
-    (changed(forced_bets={"small": 5, "big": 10, "straddles": [20, 40]}),
-     "forced_bets.straddles: a list of at most one straddle"),
-    (changed(players=[{"name": "Alice", "stack": 1000}]), "players: must list 2 to 12"),
-    (changed(players=[{"name": "Alice", "stack": 0}, {"name": "Bob", "stack": 1}]),
-     r"players\[0\]\.stack: must be a whole number of at least 1"),
-    (changed(players=[{"name": True, "stack": 5}, {"name": "Bob", "stack": 1}]),
-     r"players\[0\]\.name: must be text"),
-    (changed(board="A♠ A♠ 2♣"), "board: duplicate card: As"),
-    (changed(datetime="yesterday"), "datetime: not an RFC 3339 date and time"),
-    (changed(datetime="2024-05-01T20:15:00"), "datetime: must be a date and time with its "
-                                              "time zone"),
-    (changed(rounds=[["P0Dealt: A♠ K♠"]]), r"round 1 action 1: not a pkstate action"),
-    (changed(rounds=[[{"P0Dealt": "A♠ K♠ Q♠"}]]), r"\(P0Dealt\): 3 cards, not 0 or 2"),
-    (changed(rounds=[[{"P0Dealt": "A♠ 1♠"}]]), r"\(P0Dealt\): not a card: '1♠'"),
-    (changed(rounds=[[{"P2Dealt": "A♠ K♠"}]]), r"no seat P2: the players are P0 to P1"),
-    (changed(rounds=[[{"P0CBR": 0}]]), r"\(P0CBR\): must be a whole number of at least 1"),
-    (changed(rounds=[[{"P0CBR": "lots"}]]), r"\(P0CBR\): must be a whole number"),
-    (changed(rounds=[["P0CBR"]]), r"\(P0CBR\): needs a value"),
-    (changed(rounds=[[{"P0Fold": 3}]]), r"\(P0Fold\): Fold takes no value"),
-    (changed(rounds=[[{"P0Dealt": "A♠ K♠", "P1Dealt": "Q♠ J♠"}]]), "an action is a name"),
-    (changed(rounds=[[], [{"DealCommon": "2♣ 3♣"}]]), "the flop is 3 cards"),
-    (changed(rounds=[[{"DealCommon": "2♣ 3♣ 4♣"}]]), "DealCommon starts round 2, 3 or 4"),
-    (changed(rounds=[[], [], [{"DealCommon": "2♣"}]]), "an earlier street's cards are not given"),
-    (changed(rounds=[[{"P0Wins": 1}, "P0Check"]]), r"an action after the results"),
-    (changed(rounds=[[], [], [], [], []]), "rounds: must be a list of at most 4 rounds"),
-    (changed(rounds=[[{"P0Dealt": "A♠ K♠"}, {"P1Dealt": "A♠ Q♠"}]]), "card As is dealt twice"),
-    (changed(rounds=[["P1Check"]]), r"\(P1Check\): out of turn: seat 1 acted but seat 0"),
-    (changed(rounds=[[{"P0CBR": 150}]]), r"\(P0CBR: 150\): raise below the minimum: at least"),
-    (changed(rounds=[[{"P0CBR": 100}, "P1Check", "P0Check"]]),
-     r"round 1 action 3 \(P0Check\): round 1 is the preflop, but the hand is on the flop"),
-    (changed(rounds=[[{"P0CBR": 100}], [{"DealCommon": "2♣ 3♣ 4♣"}, "P1Check"]]),
-     r"round 2 action 2 \(P1Check\): round 2 is the flop, but the hand is on the preflop"),
-    (changed(rounds=[[{"P0CBR": 300}, "P1Fold", {"P0Wins": 300}]]),
-     r"\(P0Wins: 300\): the replay has P0 wins 100"),
-    (changed(rounds=[[{"P0CBR": 300}, {"P0Wins": 300}]]),
-     r"\(P0Wins: 300\): a result before the hand is over \(P1 is to act\)"),
-    (changed(rounds=[[{"P0CBR": 300}, "P1Fold", "P0Check"]]),
-     r"\(P0Check\): the hand is already over"),
-    (changed(board="2♥ 3♥ 4♥ 5♥ 6♥"), "board: 5 cards, but the hand deals 3"),
-    (changed(forced_bets={"small": 5, "big": 10, "straddles": [20]}),
-     "forced_bets: a straddle needs three or more players"),
-])
+@pytest.mark.parametrize(
+    "text, problem",
+    [
+        ("game: [", "not valid YAML at line 1, column 8"),
+        ("- 1\n", "not a pkstate hand"),
+        (changed(game="Razz"), "game: 'Razz' is not played here"),
+        (changed(colour="red"), "field 'colour': unknown"),
+        (changed(button=2), "button: no seat 2"),
+        (changed(button=-1), "button: must be a whole number of at least 0"),
+        (changed(forced_bets={"small": 50}), "forced_bets: missing field 'big'"),
+        (
+            changed(forced_bets={"small": 200, "big": 100}),
+            "forced_bets: small_blind must not be larger",
+        ),
+        (
+            changed(forced_bets={"small": 5, "big": 10, "straddles": [20, 40]}),
+            "forced_bets.straddles: a list of at most one straddle",
+        ),
+        (changed(players=[{"name": "Alice", "stack": 1000}]), "players: must list 2 to 12"),
+        (
+            changed(players=[{"name": "Alice", "stack": 0}, {"name": "Bob", "stack": 1}]),
+            r"players\[0\]\.stack: must be a whole number of at least 1",
+        ),
+        (
+            changed(players=[{"name": True, "stack": 5}, {"name": "Bob", "stack": 1}]),
+            r"players\[0\]\.name: must be text",
+        ),
+        (changed(board="A♠ A♠ 2♣"), "board: duplicate card: As"),
+        (changed(datetime="yesterday"), "datetime: not an RFC 3339 date and time"),
+        (
+            changed(datetime="2024-05-01T20:15:00"),
+            "datetime: must be a date and time with its time zone",
+        ),
+        (changed(rounds=[["P0Dealt: A♠ K♠"]]), r"round 1 action 1: not a pkstate action"),
+        (changed(rounds=[[{"P0Dealt": "A♠ K♠ Q♠"}]]), r"\(P0Dealt\): 3 cards, not 0 or 2"),
+        (changed(rounds=[[{"P0Dealt": "A♠ 1♠"}]]), r"\(P0Dealt\): not a card: '1♠'"),
+        (changed(rounds=[[{"P2Dealt": "A♠ K♠"}]]), r"no seat P2: the players are P0 to P1"),
+        (changed(rounds=[[{"P0CBR": 0}]]), r"\(P0CBR\): must be a whole number of at least 1"),
+        (changed(rounds=[[{"P0CBR": "lots"}]]), r"\(P0CBR\): must be a whole number"),
+        (changed(rounds=[["P0CBR"]]), r"\(P0CBR\): needs a value"),
+        (changed(rounds=[[{"P0Fold": 3}]]), r"\(P0Fold\): Fold takes no value"),
+        (changed(rounds=[[{"P0Dealt": "A♠ K♠", "P1Dealt": "Q♠ J♠"}]]), "an action is a name"),
+        (changed(rounds=[[], [{"DealCommon": "2♣ 3♣"}]]), "the flop is 3 cards"),
+        (changed(rounds=[[{"DealCommon": "2♣ 3♣ 4♣"}]]), "DealCommon starts round 2, 3 or 4"),
+        (
+            changed(rounds=[[], [], [{"DealCommon": "2♣"}]]),
+            "an earlier street's cards are not given",
+        ),
+        (changed(rounds=[[{"P0Wins": 1}, "P0Check"]]), r"an action after the results"),
+        (changed(rounds=[[], [], [], [], []]), "rounds: must be a list of at most 4 rounds"),
+        (changed(rounds=[[{"P0Dealt": "A♠ K♠"}, {"P1Dealt": "A♠ Q♠"}]]), "card As is dealt twice"),
+        (changed(rounds=[["P1Check"]]), r"\(P1Check\): out of turn: seat 1 acted but seat 0"),
+        (changed(rounds=[[{"P0CBR": 150}]]), r"\(P0CBR: 150\): raise below the minimum: at least"),
+        (
+            changed(rounds=[[{"P0CBR": 100}, "P1Check", "P0Check"]]),
+            r"round 1 action 3 \(P0Check\): round 1 is the preflop, but the hand is on the flop",
+        ),
+        (
+            changed(rounds=[[{"P0CBR": 100}], [{"DealCommon": "2♣ 3♣ 4♣"}, "P1Check"]]),
+            r"round 2 action 2 \(P1Check\): round 2 is the flop, but the hand is on the preflop",
+        ),
+        (
+            changed(rounds=[[{"P0CBR": 300}, "P1Fold", {"P0Wins": 300}]]),
+            r"\(P0Wins: 300\): the replay has P0 wins 100",
+        ),
+        (
+            changed(rounds=[[{"P0CBR": 300}, {"P0Wins": 300}]]),
+            r"\(P0Wins: 300\): a result before the hand is over \(P1 is to act\)",
+        ),
+        (
+            changed(rounds=[[{"P0CBR": 300}, "P1Fold", "P0Check"]]),
+            r"\(P0Check\): the hand is already over",
+        ),
+        (changed(board="2♥ 3♥ 4♥ 5♥ 6♥"), "board: 5 cards, but the hand deals 3"),
+        (
+            changed(forced_bets={"small": 5, "big": 10, "straddles": [20]}),
+            "forced_bets: a straddle needs three or more players",
+        ),
+    ],
+)
 def test_a_bad_file_gets_one_line_naming_the_field(text, problem):
     with pytest.raises(HandHistoryError) as caught:
         pkstate.loads(text, "bad.yaml").replay()
@@ -302,8 +359,12 @@ def test_a_bad_file_gets_one_line_naming_the_field(text, problem):
 
 
 def convert(path, to, check=True):
-    return subprocess.run([sys.executable, "-m", "engine", "convert", str(path), "--to", to],
-                          capture_output=True, text=True, check=check)
+    return subprocess.run(
+        [sys.executable, "-m", "engine", "convert", str(path), "--to", to],
+        capture_output=True,
+        text=True,
+        check=check,
+    )
 
 
 def test_convert_between_phh_and_yaml(tmp_path):
@@ -316,12 +377,15 @@ def test_convert_between_phh_and_yaml(tmp_path):
     assert back == phh.dumps(phh.load(source).replay())
 
 
-@pytest.mark.parametrize("name, text, problem", [
-    ("bad.yaml", changed(button=7), "bad.yaml: button: no seat 7"),
-    ("bad.yml", changed(rounds=[[{"P0CBR": 150}]]), "bad.yml: round 1 action 1 (P0CBR: 150)"),
-    ("bad.phh", "variant = 'NT'\n", "bad.phh: missing field 'starting_stacks'"),
-    ("hand.txt", "", "hand.txt: cannot tell the format from the name"),
-])
+@pytest.mark.parametrize(
+    "name, text, problem",
+    [
+        ("bad.yaml", changed(button=7), "bad.yaml: button: no seat 7"),
+        ("bad.yml", changed(rounds=[[{"P0CBR": 150}]]), "bad.yml: round 1 action 1 (P0CBR: 150)"),
+        ("bad.phh", "variant = 'NT'\n", "bad.phh: missing field 'starting_stacks'"),
+        ("hand.txt", "", "hand.txt: cannot tell the format from the name"),
+    ],
+)
 def test_convert_refuses_a_bad_file_in_one_line(tmp_path, name, text, problem):
     path = tmp_path / name
     path.write_text(text)

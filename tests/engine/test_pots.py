@@ -3,12 +3,16 @@ from engine.pots import Pot, build_pots, split_pot, uncalled
 
 def test_side_pots_are_built_from_contributions():
     assert build_pots([100, 40, 100, 10], [True, True, True, False]) == [
-        Pot(130, (0, 1, 2)), Pot(120, (0, 2))]
+        Pot(130, (0, 1, 2)),
+        Pot(120, (0, 2)),
+    ]
 
 
 def test_big_blind_ante_dead_money_goes_to_the_main_pot():
     assert build_pots([50, 30, 50], [True, True, True], dead=5) == [
-        Pot(95, (0, 1, 2)), Pot(40, (0, 2))]
+        Pot(95, (0, 1, 2)),
+        Pot(40, (0, 2)),
+    ]
 
 
 def test_uncalled_part_of_the_largest_bet_is_returned():

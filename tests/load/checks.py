@@ -17,7 +17,9 @@ def chips(db) -> dict:
         (t, p): s for t, p, s in db.sql("SELECT table_id, player_id, stack FROM tables_seat")
     }
     in_hands = 0
-    for table_id, seats in db.sql("SELECT table_id, seats FROM tables_hand WHERE status = 'running'"):
+    for table_id, seats in db.sql(
+        "SELECT table_id, seats FROM tables_hand WHERE status = 'running'"
+    ):
         seats = json.loads(seats) if isinstance(seats, str) else seats
         start = sum(s["stack"] for s in seats)
         behind = sum(seat_stacks.get((table_id, s["player_id"]), 0) for s in seats)
@@ -52,7 +54,7 @@ def hands_by_status(db) -> dict[str, int]:
 def assert_finished_hands_paid_out(db) -> int:
     """Every finished hand has a result whose net chips sum to zero; voided ones a reason."""
     count = 0
-    for hand_id, status, result, pot in db.sql(
+    for hand_id, status, result, _pot in db.sql(
         "SELECT id, status, result, pot FROM tables_hand WHERE status <> 'running'"
     ):
         result = json.loads(result) if isinstance(result, str) else result

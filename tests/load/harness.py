@@ -56,7 +56,10 @@ class FreshDatabase:
         env.pop("REDIS_URL", None)
         subprocess.run(
             [PYTHON, "manage.py", "migrate", "--noinput", "-v", "0"],
-            cwd=ROOT, env=env, check=True, timeout=180,
+            cwd=ROOT,
+            env=env,
+            check=True,
+            timeout=180,
         )
         return self
 
@@ -112,9 +115,21 @@ class RedisServer:
 
     def start(self, timeout: float = 20) -> None:
         self.proc = subprocess.Popen(
-            ["redis-server", "--port", str(self.port), "--bind", "127.0.0.1", "--save", "",
-             "--appendonly", "no", "--dir", self.dir],
-            stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+            [
+                "redis-server",
+                "--port",
+                str(self.port),
+                "--bind",
+                "127.0.0.1",
+                "--save",
+                "",
+                "--appendonly",
+                "no",
+                "--dir",
+                self.dir,
+            ],
+            stdout=subprocess.PIPE,
+            stderr=subprocess.STDOUT,
         )
         _wait_for_line(self.proc.stdout, "Ready to accept connections", timeout, "redis-server")
 
@@ -178,13 +193,16 @@ class Server:
     def start(self, timeout: float = 60) -> None:
         """Start daphne and wait (bounded) until it answers an HTTP request."""
         self.starts += 1
-        log = open(self.log_path, "ab")
+        log = open(self.log_path, "ab")  # noqa: SIM115 - the server's log while it runs
         log.write(f"\n--- start {self.starts}\n".encode())
         fd = self.sock.fileno()
         self.proc = subprocess.Popen(
             [PYTHON, "-m", "daphne", "--fd", str(fd), "--proxy-headers", self.app],
-            cwd=ROOT, env={**os.environ, **self.env}, pass_fds=[fd],
-            stdout=log, stderr=subprocess.STDOUT,
+            cwd=ROOT,
+            env={**os.environ, **self.env},
+            pass_fds=[fd],
+            stdout=log,
+            stderr=subprocess.STDOUT,
         )
         log.close()
         self.wait_ready(timeout)
@@ -247,8 +265,12 @@ def build_world(env: dict, spec: dict) -> dict:
     """Players with sessions and tables (``tests/load/world.py``) in the servers' database."""
     out = subprocess.run(
         [PYTHON, "-m", "tests.load.world", json.dumps(spec)],
-        cwd=ROOT, env={**os.environ, **env}, check=True, timeout=600,
-        capture_output=True, text=True,
+        cwd=ROOT,
+        env={**os.environ, **env},
+        check=True,
+        timeout=600,
+        capture_output=True,
+        text=True,
     )
     return json.loads(out.stdout.strip().splitlines()[-1])
 
@@ -301,9 +323,18 @@ class Client:
     received (``versions``), every action sent and every refusal (``refusals``).
     """
 
-    def __init__(self, *, servers: list[str], table_id: int, player: dict, tracker: Tracker,
-                 seed: int = 0, idle: bool = False, policy: str = "random",
-                 think: float = 0.0) -> None:
+    def __init__(
+        self,
+        *,
+        servers: list[str],
+        table_id: int,
+        player: dict,
+        tracker: Tracker,
+        seed: int = 0,
+        idle: bool = False,
+        policy: str = "random",
+        think: float = 0.0,
+    ) -> None:
         from engine.bots import RandomBot, SensibleBot
 
         self.servers = servers
@@ -347,7 +378,10 @@ class Client:
                     f"{base}/ws/tables/{self.table_id}/?state=json",
                     origin=base.replace("ws://", "http://"),
                     additional_headers={"Cookie": f"sessionid={self.player['session']}"},
-                    open_timeout=60, ping_interval=None, max_size=2**22, compression=None,
+                    open_timeout=60,
+                    ping_interval=None,
+                    max_size=2**22,
+                    compression=None,
                 ) as ws:
                     self.connects += 1
                     self.version_runs.append([])
@@ -364,7 +398,7 @@ class Client:
                     ):
                         raise reader.exception()
                     self._unanswered_lost()
-            except (OSError, ConnectionClosed, InvalidHandshake, asyncio.TimeoutError):
+            except (TimeoutError, OSError, ConnectionClosed, InvalidHandshake):
                 self._unanswered_lost()
                 if stop.is_set():
                     return
@@ -431,7 +465,13 @@ class Client:
                 await ws.send(json.dumps({"op": "sit_in"}))
             return
         view = frame.get("view")
-        if self.quiet or self.idle or not frame.get("running") or not view or view.get("legal") is None:
+        if (
+            self.quiet
+            or self.idle
+            or not frame.get("running")
+            or not view
+            or view.get("legal") is None
+        ):
             return
         key = (frame["hand"], frame["version"])
         if key == self.acted_on:
@@ -439,7 +479,8 @@ class Client:
         self.acted_on = key
         if self.think:
             asyncio.get_running_loop().call_later(
-                self.think, lambda: asyncio.ensure_future(self._act(ws, frame, view)))
+                self.think, lambda: asyncio.ensure_future(self._act(ws, frame, view))
+            )
             return
         await self._act(ws, frame, view)
 
@@ -448,8 +489,13 @@ class Client:
             return  # the table moved on while thinking
         action = self.bot.decide(view)
         self.requests += 1
-        message = {"op": "act", "hand": frame["hand"], "version": frame["version"],
-                   "kind": action.kind, "id": self.requests}
+        message = {
+            "op": "act",
+            "hand": frame["hand"],
+            "version": frame["version"],
+            "kind": action.kind,
+            "id": self.requests,
+        }
         if action.kind == "raise":
             message["amount"] = action.amount
         sent = {**message, "accepted": None}
@@ -462,17 +508,24 @@ class Client:
 def _waiting_for(clients: list[Client], tracker: Tracker) -> str:
     """What is still missing, for a timeout's message: the actions not yet seen by every
     client, and each client's newest version and actions without an answer."""
-    pending = {table: {version: sorted(c.name for c in waiting)
-                       for version, (_, waiting) in actions.items()}
-               for table, actions in tracker.pending.items() if actions}
+    pending = {
+        table: {
+            version: sorted(c.name for c in waiting) for version, (_, waiting) in actions.items()
+        }
+        for table, actions in tracker.pending.items()
+        if actions
+    }
     unanswered = {c.name: list(c.awaiting.values()) for c in clients if c.awaiting}
-    return (f"actions not seen by every client (table: {{version: who}}): {pending}; newest "
-            f"version per client: { {c.name: c.versions[-1:] for c in clients} }; unanswered: "
-            f"{unanswered}")
+    return (
+        f"actions not seen by every client (table: {{version: who}}): {pending}; newest "
+        f"version per client: { {c.name: c.versions[-1:] for c in clients} }; unanswered: "
+        f"{unanswered}"
+    )
 
 
-async def play(clients: list[Client], tracker: Tracker, until, *, timeout: float, what: str,
-               during=None) -> None:
+async def play(
+    clients: list[Client], tracker: Tracker, until, *, timeout: float, what: str, during=None
+) -> None:
     """Run ``clients`` until ``until()``; then they stop acting and every update is delivered.
 
     ``during`` (optional) is a coroutine run alongside (e.g. the chaos monkey); it is cancelled
@@ -492,8 +545,10 @@ async def play(clients: list[Client], tracker: Tracker, until, *, timeout: float
         try:
             await wait_for(
                 lambda: tracker.outstanding() == 0 and all(c.settled() for c in clients),
-                timeout=60, what="every client to get the last actions' updates and answers",
-                events=clients)
+                timeout=60,
+                what="every client to get the last actions' updates and answers",
+                events=clients,
+            )
         except TimeoutError as error:
             raise TimeoutError(f"{error}: {_waiting_for(clients, tracker)}") from None
     finally:
@@ -522,8 +577,9 @@ async def wait_for(predicate, *, timeout: float, what: str, events=(), side=None
         waiters = [asyncio.ensure_future(c.changed.wait()) for c in events]
         if not waiters:
             raise ValueError("wait_for needs clients whose frames wake it")
-        done, rest = await asyncio.wait(waiters, timeout=min(left, 1.0),
-                                        return_when=asyncio.FIRST_COMPLETED)
+        done, rest = await asyncio.wait(
+            waiters, timeout=min(left, 1.0), return_when=asyncio.FIRST_COMPLETED
+        )
         for w in rest:
             w.cancel()
 

@@ -9,6 +9,9 @@ from pokersite.settings import *  # noqa: F401,F403
 from pokersite.settings import env_numbers
 
 POKER_BOT_DELAY = env_numbers(
-    "LOAD_BOT_DELAY", (0.02, 0.08), parse=float, valid=lambda delay: delay[0] <= delay[1],
+    "LOAD_BOT_DELAY",
+    (0.02, 0.08),
+    parse=float,
+    valid=lambda delay: delay[0] <= delay[1],
     expected="two numbers of seconds, min,max, like 0.02,0.08",
 )

@@ -52,6 +52,7 @@ def chaos_seed(value: str | None) -> int:
         raise ValueError(f"CHAOS_SEED must be a whole number or 'random', not {value!r}")
     return int(value)
 
+
 pytestmark = [pytest.mark.postgres, pytest.mark.timeout(PLAY_SECONDS + 180)]
 
 
@@ -60,11 +61,20 @@ def test_sigkill_at_random_moments_loses_no_chip_and_no_hand(fresh_db, redis_ser
     print(f"chaos seed {seed} (repeat with CHAOS_SEED={seed})")
     rng = random.Random(seed)
     env = server_env(fresh_db.url, redis_server.url, POKER_HAND_PAUSE_SECONDS="0.1")
-    world = build_world(env, {
-        "tables": TABLES, "humans": 2, "buy_in": BUY_IN,
-        "table": {"action_seconds": 3, "time_bank_seconds": 0,
-                  "bots_allowed": True, "bot_seats": 3},
-    })
+    world = build_world(
+        env,
+        {
+            "tables": TABLES,
+            "humans": 2,
+            "buy_in": BUY_IN,
+            "table": {
+                "action_seconds": 3,
+                "time_bank_seconds": 0,
+                "bots_allowed": True,
+                "bot_seats": 3,
+            },
+        },
+    )
     servers = [Server(env, name="A"), Server(env, name="B")]
     kills: list[dict] = []
     try:
@@ -76,8 +86,13 @@ def test_sigkill_at_random_moments_loses_no_chip_and_no_hand(fresh_db, redis_ser
             for p, player in enumerate(table["players"]):
                 first = servers[(t + p) % 2]
                 order = [first.ws] + [s.ws for s in servers if s is not first]
-                client = Client(servers=order, table_id=table["id"], player=player,
-                                tracker=tracker, seed=seed + 10 * t + p)
+                client = Client(
+                    servers=order,
+                    table_id=table["id"],
+                    player=player,
+                    tracker=tracker,
+                    seed=seed + 10 * t + p,
+                )
                 # A busted player buys in again: a hand needs a person sitting in, so a table
                 # whose people have all busted would stop dealing (and, once every table has
                 # stopped, no frame would come at all).
@@ -93,13 +108,18 @@ def test_sigkill_at_random_moments_loses_no_chip_and_no_hand(fresh_db, redis_ser
         async def monkey():
             while len(kills) < KILLS or finished() < HANDS:
                 target = frames() + rng.randint(5, 60)
-                await wait_for(lambda: frames() >= target, timeout=90,
-                               what=f"frames before the next kill (seed {seed}, kills {len(kills)}, "
-                                    f"hands over {finished()})", events=clients)
+                await wait_for(
+                    lambda target=target: frames() >= target,
+                    timeout=90,
+                    what=f"frames before the next kill (seed {seed}, kills {len(kills)}, "
+                    f"hands over {finished()})",
+                    events=clients,
+                )
                 victim = servers[len(kills) % 2]
                 running = fresh_db.sql(
                     "SELECT id, (SELECT count(*) FROM tables_handaction a WHERE a.hand_id = h.id)"
-                    " FROM tables_hand h WHERE status = 'running'")
+                    " FROM tables_hand h WHERE status = 'running'"
+                )
                 victim.kill()
                 kills.append({"server": victim.name, "running": running})
                 await asyncio.to_thread(victim.start)
@@ -110,9 +130,13 @@ def test_sigkill_at_random_moments_loses_no_chip_and_no_hand(fresh_db, redis_ser
             if "monkey" not in state:
                 return False
             # Every hand that was running when the monkey stopped has ended.
-            return fresh_db.value(
-                "SELECT count(*) FROM tables_hand WHERE status = 'running' AND id <= %s",
-                [state["last_hand"]]) == 0
+            return (
+                fresh_db.value(
+                    "SELECT count(*) FROM tables_hand WHERE status = 'running' AND id <= %s",
+                    [state["last_hand"]],
+                )
+                == 0
+            )
 
         async def run_monkey():
             await monkey()
@@ -120,9 +144,16 @@ def test_sigkill_at_random_moments_loses_no_chip_and_no_hand(fresh_db, redis_ser
             state["monkey"] = True
             await asyncio.Event().wait()  # keep running until play() cancels us
 
-        asyncio.run(play(clients, tracker, over, timeout=PLAY_SECONDS,
-                         what=f"{HANDS} hands over {KILLS} kills (seed {seed})",
-                         during=run_monkey()))
+        asyncio.run(
+            play(
+                clients,
+                tracker,
+                over,
+                timeout=PLAY_SECONDS,
+                what=f"{HANDS} hands over {KILLS} kills (seed {seed})",
+                during=run_monkey(),
+            )
+        )
         for server in servers:
             assert server.proc.poll() is None, server.tail()
     finally:

@@ -84,7 +84,8 @@ class DbProxy:
 
     async def _listen(self) -> None:
         self.server = await asyncio.start_server(
-            self._handle, "127.0.0.1", self.port, reuse_address=True)
+            self._handle, "127.0.0.1", self.port, reuse_address=True
+        )
 
     async def _down(self) -> None:
         if self.server is not None:
@@ -159,7 +160,10 @@ class Socket:
         from websockets.asyncio.client import connect
 
         self.ws = await connect(
-            self.url, origin=self.origin, open_timeout=30, ping_interval=None,
+            self.url,
+            origin=self.origin,
+            open_timeout=30,
+            ping_interval=None,
             additional_headers={"Cookie": f"sessionid={self.player['session']}"},
         )
         self.reader = asyncio.ensure_future(self._read())
@@ -180,10 +184,17 @@ class Socket:
         legal = state["view"]["legal"]
         kind = "check" if legal["check"] else "call"
         seen = len(self.answers)
-        await self.ws.send(json.dumps(
-            {"op": "act", "hand": state["hand"], "version": state["version"], "kind": kind}))
-        await wait_for(lambda: len(self.answers) > seen, timeout=30,
-                       what=f"an answer to {self.player['name']}'s {kind}", events=[self])
+        await self.ws.send(
+            json.dumps(
+                {"op": "act", "hand": state["hand"], "version": state["version"], "kind": kind}
+            )
+        )
+        await wait_for(
+            lambda: len(self.answers) > seen,
+            timeout=30,
+            what=f"an answer to {self.player['name']}'s {kind}",
+            events=[self],
+        )
         return self.answers[seen]
 
     async def close(self) -> None:
@@ -206,23 +217,32 @@ async def wait_for_log(server: Server, needle: str, sockets, timeout: float = 30
     while needle not in server.log_path.read_text(errors="replace"):
         if loop.time() > deadline:
             raise TimeoutError(f"no {needle!r} in the server's log within {timeout}s")
-        await asyncio.wait([asyncio.ensure_future(s.changed.wait()) for s in sockets],
-                           timeout=0.2)
+        await asyncio.wait([asyncio.ensure_future(s.changed.wait()) for s in sockets], timeout=0.2)
 
 
 @pytest.mark.parametrize("conn_max_age", [0, 60])
 def test_database_outage_refuses_cleanly_and_play_resumes(fresh_db, redis_server, conn_max_age):
     parts = urlsplit(fresh_db.url)
     proxy = DbProxy(parts.hostname, parts.port or 5432)
-    proxied = urlunsplit(parts._replace(netloc=parts.netloc.replace(
-        f"{parts.hostname}:{parts.port}" if parts.port else parts.hostname,
-        f"127.0.0.1:{proxy.port}")))
+    proxied = urlunsplit(
+        parts._replace(
+            netloc=parts.netloc.replace(
+                f"{parts.hostname}:{parts.port}" if parts.port else parts.hostname,
+                f"127.0.0.1:{proxy.port}",
+            )
+        )
+    )
     env = server_env(proxied, redis_server.url, CONN_MAX_AGE=conn_max_age)
-    world = build_world(server_env(fresh_db.url, None), {
-        "tables": 1, "humans": 3, "buy_in": 200,
-        # No bots and a long clock: only the players change the hand during the test.
-        "table": {"action_seconds": 300, "time_bank_seconds": 0},
-    })
+    world = build_world(
+        server_env(fresh_db.url, None),
+        {
+            "tables": 1,
+            "humans": 3,
+            "buy_in": 200,
+            # No bots and a long clock: only the players change the hand during the test.
+            "table": {"action_seconds": 300, "time_bank_seconds": 0},
+        },
+    )
     table = world["tables"][0]
     server = Server(env, name="A")
 
@@ -243,13 +263,17 @@ def test_database_outage_refuses_cleanly_and_play_resumes(fresh_db, redis_server
             return movers[0] if movers else None
 
         async def everyone_at_least(version: int) -> None:
-            await wait_for(lambda: all(s.version >= version for s in sockets) and actor(),
-                           timeout=30, what=f"every socket at version {version}",
-                           events=sockets)
+            await wait_for(
+                lambda: all(s.version >= version for s in sockets) and actor(),
+                timeout=30,
+                what=f"every socket at version {version}",
+                events=sockets,
+            )
 
         # A hand is dealt and one action goes through normally (the connections are warm).
-        await wait_for(lambda: actor() is not None, timeout=30, what="a hand and an actor",
-                       events=sockets)
+        await wait_for(
+            lambda: actor() is not None, timeout=30, what="a hand and an actor", events=sockets
+        )
         first = actor()
         acted_at = first.state["version"]  # read now: the update may come right after the answer
         answer = await first.act(first.state)
@@ -280,9 +304,12 @@ def test_database_outage_refuses_cleanly_and_play_resumes(fresh_db, redis_server
         proxy.up()
         answer = await mover.act(state)
         assert answer["error"] is False, answer
-        await wait_for(lambda: all(s.version > state["version"] for s in sockets), timeout=30,
-                       what="every socket to get the action made after the outage",
-                       events=sockets)
+        await wait_for(
+            lambda: all(s.version > state["version"] for s in sockets),
+            timeout=30,
+            what="every socket to get the action made after the outage",
+            events=sockets,
+        )
         after = snapshot(fresh_db, table["id"])
         assert after["actions"] == before["actions"] + 1
         assert after["version"] > before["version"]

@@ -28,11 +28,20 @@ ACTION_SECONDS = 3
 
 def test_two_processes_play_one_table_and_act_exactly_once(fresh_db, redis_server):
     env = server_env(fresh_db.url, redis_server.url)
-    world = build_world(env, {
-        "tables": 1, "humans": 4, "buy_in": 200,
-        "table": {"action_seconds": ACTION_SECONDS, "time_bank_seconds": 0,
-                  "bots_allowed": True, "bot_seats": 1},
-    })
+    world = build_world(
+        env,
+        {
+            "tables": 1,
+            "humans": 4,
+            "buy_in": 200,
+            "table": {
+                "action_seconds": ACTION_SECONDS,
+                "time_bank_seconds": 0,
+                "bots_allowed": True,
+                "bot_seats": 1,
+            },
+        },
+    )
     a, b = Server(env, name="A"), Server(env, name="B")
     try:
         a.start()
@@ -41,26 +50,49 @@ def test_two_processes_play_one_table_and_act_exactly_once(fresh_db, redis_serve
         tracker = Tracker()
         humans = table["players"]
         clients = [
-            Client(servers=[a.ws, b.ws], table_id=table["id"], player=humans[0],
-                   tracker=tracker, seed=1),
-            Client(servers=[a.ws, b.ws], table_id=table["id"], player=humans[1],
-                   tracker=tracker, seed=2),
-            Client(servers=[b.ws, a.ws], table_id=table["id"], player=humans[2],
-                   tracker=tracker, seed=3),
+            Client(
+                servers=[a.ws, b.ws],
+                table_id=table["id"],
+                player=humans[0],
+                tracker=tracker,
+                seed=1,
+            ),
+            Client(
+                servers=[a.ws, b.ws],
+                table_id=table["id"],
+                player=humans[1],
+                tracker=tracker,
+                seed=2,
+            ),
+            Client(
+                servers=[b.ws, a.ws],
+                table_id=table["id"],
+                player=humans[2],
+                tracker=tracker,
+                seed=3,
+            ),
             # Never acts: the clock acts for them each hand (they sit back in each time).
-            Client(servers=[b.ws, a.ws], table_id=table["id"], player=humans[3],
-                   tracker=tracker, idle=True),
+            Client(
+                servers=[b.ws, a.ws],
+                table_id=table["id"],
+                player=humans[3],
+                tracker=tracker,
+                idle=True,
+            ),
         ]
 
         def enough() -> bool:
-            finished = fresh_db.value(
-                "SELECT count(*) FROM tables_hand WHERE status = 'finished'")
+            finished = fresh_db.value("SELECT count(*) FROM tables_hand WHERE status = 'finished'")
             timeouts = fresh_db.value(
-                "SELECT count(*) FROM tables_handaction WHERE source = 'timeout'")
+                "SELECT count(*) FROM tables_handaction WHERE source = 'timeout'"
+            )
             return finished >= 4 and timeouts >= 2
 
-        asyncio.run(play(clients, tracker, enough, timeout=150,
-                         what="4 finished hands with 2 clock timeouts"))
+        asyncio.run(
+            play(
+                clients, tracker, enough, timeout=150, what="4 finished hands with 2 clock timeouts"
+            )
+        )
         assert a.proc.poll() is None and b.proc.poll() is None, (a.tail(), b.tail())
     finally:
         a.close()
@@ -92,19 +124,24 @@ def test_two_processes_play_one_table_and_act_exactly_once(fresh_db, redis_serve
     idle_id = humans[3]["id"]
     hands = {
         hid: (seats_json, started)
-        for hid, seats_json, started in fresh_db.sql("SELECT id, seats, started_at FROM tables_hand")
+        for hid, seats_json, started in fresh_db.sql(
+            "SELECT id, seats, started_at FROM tables_hand"
+        )
     }
     timeouts = 0
     for hand_id, actions in logs.items():
         hand_seats, started = hands[hand_id]
         previous_at = started
-        for index, seat, kind, amount, source, created_at in actions:
+        for index, seat, _kind, _amount, source, created_at in actions:
             player_id = hand_seats[seat]["player_id"]
             if source == "timeout":
                 timeouts += 1
                 assert player_id == idle_id, (hand_id, index)
                 assert created_at - previous_at >= timedelta(seconds=ACTION_SECONDS - 0.5), (
-                    hand_id, index, created_at - previous_at)
+                    hand_id,
+                    index,
+                    created_at - previous_at,
+                )
             elif source == "bot":
                 assert player_id not in seats, (hand_id, index)
             else:

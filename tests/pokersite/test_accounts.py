@@ -16,10 +16,15 @@ def fast_hashing(settings):
 
 
 def test_sign_up_creates_a_player_with_the_starting_grant_and_logs_in(client, settings):
-    response = client.post(reverse("signup"), {
-        "username": "dana", "email": "", "password1": "felt-and-chips-42",
-        "password2": "felt-and-chips-42",
-    })
+    response = client.post(
+        reverse("signup"),
+        {
+            "username": "dana",
+            "email": "",
+            "password1": "felt-and-chips-42",
+            "password2": "felt-and-chips-42",
+        },
+    )
     assert response.status_code == 302 and response.url == reverse("profile")
     player = Player.objects.get(user__username="dana")
     assert player.bankroll == settings.POKER_STARTING_GRANT == 10_000
@@ -34,16 +39,35 @@ def test_sign_up_creates_a_player_with_the_starting_grant_and_logs_in(client, se
 @pytest.mark.parametrize(
     "data, message",
     [
-        ({"username": "", "password1": "felt-and-chips-42", "password2": "felt-and-chips-42"},
-         "This field is required."),
-        ({"username": "erin", "password1": "felt-and-chips-42", "password2": "other-pass-99"},
-         "The two password fields didn"),
-        ({"username": "erin", "password1": "123", "password2": "123"},
-         "This password is too short."),
-        ({"username": "alice", "password1": "felt-and-chips-42", "password2": "felt-and-chips-42"},
-         "A user with that username already exists."),
-        ({"username": "erin", "email": "nope", "password1": "felt-and-chips-42",
-          "password2": "felt-and-chips-42"}, "Enter a valid email address."),
+        (
+            {"username": "", "password1": "felt-and-chips-42", "password2": "felt-and-chips-42"},
+            "This field is required.",
+        ),
+        (
+            {"username": "erin", "password1": "felt-and-chips-42", "password2": "other-pass-99"},
+            "The two password fields didn",
+        ),
+        (
+            {"username": "erin", "password1": "123", "password2": "123"},
+            "This password is too short.",
+        ),
+        (
+            {
+                "username": "alice",
+                "password1": "felt-and-chips-42",
+                "password2": "felt-and-chips-42",
+            },
+            "A user with that username already exists.",
+        ),
+        (
+            {
+                "username": "erin",
+                "email": "nope",
+                "password1": "felt-and-chips-42",
+                "password2": "felt-and-chips-42",
+            },
+            "Enter a valid email address.",
+        ),
     ],
 )
 def test_sign_up_errors_are_clear_and_create_nothing(client, make_player, data, message):
@@ -68,14 +92,23 @@ def test_log_in_and_out(client, make_player):
 
 def test_change_password(client, make_player):
     client.force_login(make_player("alice").user)
-    wrong = client.post(reverse("password_change"), {
-        "old_password": "nope", "new_password1": "new-felt-pass-7", "new_password2": "new-felt-pass-7",
-    })
+    wrong = client.post(
+        reverse("password_change"),
+        {
+            "old_password": "nope",
+            "new_password1": "new-felt-pass-7",
+            "new_password2": "new-felt-pass-7",
+        },
+    )
     assert "Your old password was entered incorrectly" in wrong.content.decode()
-    done = client.post(reverse("password_change"), {
-        "old_password": "pw-alice-Secret1", "new_password1": "new-felt-pass-7",
-        "new_password2": "new-felt-pass-7",
-    })
+    done = client.post(
+        reverse("password_change"),
+        {
+            "old_password": "pw-alice-Secret1",
+            "new_password1": "new-felt-pass-7",
+            "new_password2": "new-felt-pass-7",
+        },
+    )
     assert done.status_code == 302
     client.logout()
     # Through the form: django-axes wants the request that client.login() does not pass.

@@ -36,8 +36,12 @@ def secrets_of(hand: Hand) -> list[str]:
     texts = [seed, json.dumps(deck[:6])[1:-1], str(deck[:6])[1:-1]]
     texts.append(" ".join(str(Card(c)) for c in deck[:6]))
     for hole in state.hole:
-        texts += ["".join(str(c) for c in hole), " ".join(str(c) for c in hole),
-                  ", ".join(repr(str(c)) for c in hole), json.dumps([str(c) for c in hole])]
+        texts += [
+            "".join(str(c) for c in hole),
+            " ".join(str(c) for c in hole),
+            ", ".join(repr(str(c)) for c in hole),
+            json.dumps([str(c) for c in hole]),
+        ]
     return texts
 
 
@@ -86,18 +90,32 @@ def test_admin_never_shows_cards_deck_or_seed_of_a_running_hand(admin, running, 
 def test_hands_are_read_only_in_admin(admin, running):
     assert admin.get(reverse("admin:tables_hand_add")).status_code == 403
     assert admin.get(reverse("admin:tables_hand_delete", args=[running.pk])).status_code == 403
-    response = admin.post(reverse("admin:tables_hand_change", args=[running.pk]), {"status": "voided"})
+    response = admin.post(
+        reverse("admin:tables_hand_change", args=[running.pk]), {"status": "voided"}
+    )
     assert response.status_code == 403
     assert Hand.objects.get(pk=running.pk).status == "running"
 
 
 def test_admin_creates_and_edits_tables_stakes_apply_next_hand(admin, running):
     data = {
-        "name": "High stakes", "game": "holdem", "betting": "no-limit", "small_blind": 50,
-        "big_blind": 100, "ante": 0, "ante_mode": "per-player", "straddle": 0, "max_seats": 9,
-        "min_buy_in": "", "max_buy_in": "", "action_seconds": 25, "time_bank_seconds": 60,
-        "bots_allowed": "on", "bot_seats": 2,
-        "seats-TOTAL_FORMS": 0, "seats-INITIAL_FORMS": 0,
+        "name": "High stakes",
+        "game": "holdem",
+        "betting": "no-limit",
+        "small_blind": 50,
+        "big_blind": 100,
+        "ante": 0,
+        "ante_mode": "per-player",
+        "straddle": 0,
+        "max_seats": 9,
+        "min_buy_in": "",
+        "max_buy_in": "",
+        "action_seconds": 25,
+        "time_bank_seconds": 60,
+        "bots_allowed": "on",
+        "bot_seats": 2,
+        "seats-TOTAL_FORMS": 0,
+        "seats-INITIAL_FORMS": 0,
     }
     response = admin.post(reverse("admin:tables_table_add"), data)
     assert response.status_code == 302, response.content.decode()[:2000]
@@ -106,9 +124,17 @@ def test_admin_creates_and_edits_tables_stakes_apply_next_hand(admin, running):
 
     table = running.table
     version = Table.objects.get(pk=table.pk).version
-    edit = {**data, "name": table.name, "small_blind": 5, "big_blind": 10, "bots_allowed": "",
-            "bot_seats": 0, "max_seats": 6,
-            "seats-TOTAL_FORMS": 3, "seats-INITIAL_FORMS": 3}
+    edit = {
+        **data,
+        "name": table.name,
+        "small_blind": 5,
+        "big_blind": 10,
+        "bots_allowed": "",
+        "bot_seats": 0,
+        "max_seats": 6,
+        "seats-TOTAL_FORMS": 3,
+        "seats-INITIAL_FORMS": 3,
+    }
     for i, seat in enumerate(Seat.objects.filter(table=table).order_by("number")):
         edit[f"seats-{i}-id"] = seat.pk
         edit[f"seats-{i}-table"] = table.pk
@@ -121,12 +147,25 @@ def test_admin_creates_and_edits_tables_stakes_apply_next_hand(admin, running):
 
 
 def test_admin_table_form_errors_are_clear(admin):
-    response = admin.post(reverse("admin:tables_table_add"), {
-        "name": "Bad", "game": "omaha", "betting": "pot-limit", "small_blind": 5,
-        "big_blind": 2, "ante": 0, "ante_mode": "per-player", "straddle": 0, "max_seats": 12,
-        "action_seconds": 30, "time_bank_seconds": 60, "bot_seats": 0,
-        "seats-TOTAL_FORMS": 0, "seats-INITIAL_FORMS": 0,
-    })
+    response = admin.post(
+        reverse("admin:tables_table_add"),
+        {
+            "name": "Bad",
+            "game": "omaha",
+            "betting": "pot-limit",
+            "small_blind": 5,
+            "big_blind": 2,
+            "ante": 0,
+            "ante_mode": "per-player",
+            "straddle": 0,
+            "max_seats": 12,
+            "action_seconds": 30,
+            "time_bank_seconds": 60,
+            "bot_seats": 0,
+            "seats-TOTAL_FORMS": 0,
+            "seats-INITIAL_FORMS": 0,
+        },
+    )
     html = response.content.decode()
     assert response.status_code == 200
     assert "Omaha seats 2 to 10 players." in html
@@ -151,16 +190,28 @@ def test_grant_action_writes_a_ledger_entry_with_the_reason(admin, players, asse
     url = reverse("admin:tables_player_changelist")
     ask = admin.post(url, {"action": "grant_chips", "_selected_action": [alice.pk, bob.pk]})
     assert ask.status_code == 200 and "Grant play chips" in ask.content.decode()
-    no_reason = admin.post(url, {
-        "action": "grant_chips", "_selected_action": [alice.pk], "apply": "1", "amount": 500,
-        "reason": "",
-    })
+    no_reason = admin.post(
+        url,
+        {
+            "action": "grant_chips",
+            "_selected_action": [alice.pk],
+            "apply": "1",
+            "amount": 500,
+            "reason": "",
+        },
+    )
     assert "This field is required." in no_reason.content.decode()
     assert not LedgerEntry.objects.filter(kind="admin_grant").exists()
-    admin.post(url, {
-        "action": "grant_chips", "_selected_action": [alice.pk, bob.pk], "apply": "1",
-        "amount": 500, "reason": "Tournament prize",
-    })
+    admin.post(
+        url,
+        {
+            "action": "grant_chips",
+            "_selected_action": [alice.pk, bob.pk],
+            "apply": "1",
+            "amount": 500,
+            "reason": "Tournament prize",
+        },
+    )
     entries = LedgerEntry.objects.filter(kind="admin_grant")
     assert sorted(e.player.name for e in entries) == ["alice", "bob"]
     assert {(e.amount, e.reason) for e in entries} == {(500, "Tournament prize")}
@@ -172,8 +223,10 @@ def test_grant_action_writes_a_ledger_entry_with_the_reason(admin, players, asse
 def test_remove_player_action_returns_the_chips(admin, players, table, assert_chips_conserved):
     seat_take(table=table, player=players[0], buy_in=120)
     seat = Seat.objects.get()
-    admin.post(reverse("admin:tables_seat_changelist"),
-               {"action": "remove_players", "_selected_action": [seat.pk]})
+    admin.post(
+        reverse("admin:tables_seat_changelist"),
+        {"action": "remove_players", "_selected_action": [seat.pk]},
+    )
     assert not Seat.objects.exists()
     players[0].refresh_from_db()
     assert players[0].bankroll == 10_000

@@ -56,12 +56,16 @@ def probes(hand: Hand, seed: str, deck: list[int]) -> list[tuple[str, str, str]]
     """(path, query with the right guess, query with a wrong one) for every way of asking."""
     bad_seed, card, bad_card = wrong(seed), str(deck[0]), str(deck[0] + 1 if deck[0] < 51 else 0)
     seed_asks = [  # (lookup, right, wrong)
-        ("startswith", seed[0], bad_seed[0]), ("exact", seed, bad_seed),
+        ("startswith", seed[0], bad_seed[0]),
+        ("exact", seed, bad_seed),
         ("gt", seed[:-1], "f" * 64),
-        ("regex", f"^{seed[:2]}", f"^{bad_seed[:2]}"), ("icontains", seed[:3], bad_seed[:3]),
+        ("regex", f"^{seed[:2]}", f"^{bad_seed[:2]}"),
+        ("icontains", seed[:3], bad_seed[:3]),
     ]
     deck_asks = [
-        ("0", card, bad_card), ("0__exact", card, bad_card), ("contains", f"[{card}]", "[99]"),
+        ("0", card, bad_card),
+        ("0__exact", card, bad_card),
+        ("contains", f"[{card}]", "[99]"),
         ("icontains", f"{card},", "99,"),
     ]
     asks = [(f"seed__{lookup}", right, bad) for lookup, right, bad in seed_asks]
@@ -70,14 +74,20 @@ def probes(hand: Hand, seed: str, deck: list[int]) -> list[tuple[str, str, str]]
     # the secret's model by name, the hidden reverse relation's name (``+``), back through
     # relations
     for path in ("handsecret", "secret", "%2B", "actions__hand", "table__hands"):
-        asks += [(f"{path}__seed__startswith", seed[0], bad_seed[0]),
-                 (f"{path}__deck__0", card, bad_card)]
+        asks += [
+            (f"{path}__seed__startswith", seed[0], bad_seed[0]),
+            (f"{path}__deck__0", card, bad_card),
+        ]
     hand_list = reverse("admin:tables_hand_changelist")
-    asks += [("q", right, bad)
-             for right, bad in ((seed, bad_seed), (seed[:8], bad_seed[:8]), (card, bad_card))]
+    asks += [
+        ("q", right, bad)
+        for right, bad in ((seed, bad_seed), (seed[:8], bad_seed[:8]), (card, bad_card))
+    ]
     this = f"id__exact={hand.pk}"
-    out = [(hand_list, f"{this}&{lookup}={right}", f"{this}&{lookup}={bad}")
-           for lookup, right, bad in asks]
+    out = [
+        (hand_list, f"{this}&{lookup}={right}", f"{this}&{lookup}={bad}")
+        for lookup, right, bad in asks
+    ]
     related = {  # other admins' lists, through their relations to the hands
         "tables_table": ["hands"],
         "tables_seat": ["table__hands"],
@@ -89,11 +99,20 @@ def probes(hand: Hand, seed: str, deck: list[int]) -> list[tuple[str, str, str]]
         if not _registered(model.split("_", 1)[1]):
             continue
         for path in paths:
-            out.append((reverse(f"admin:{model}_changelist"),
-                        f"{path}__seed__startswith={seed[0]}",
-                        f"{path}__seed__startswith={bad_seed[0]}"))
-            out.append((reverse(f"admin:{model}_changelist"),
-                        f"{path}__deck__0={card}", f"{path}__deck__0={bad_card}"))
+            out.append(
+                (
+                    reverse(f"admin:{model}_changelist"),
+                    f"{path}__seed__startswith={seed[0]}",
+                    f"{path}__seed__startswith={bad_seed[0]}",
+                )
+            )
+            out.append(
+                (
+                    reverse(f"admin:{model}_changelist"),
+                    f"{path}__deck__0={card}",
+                    f"{path}__deck__0={bad_card}",
+                )
+            )
     return out
 
 

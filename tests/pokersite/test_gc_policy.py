@@ -1,4 +1,5 @@
-"""A server process freezes its start-up objects and spaces out collections (pokersite.gc_policy)."""
+"""A server process freezes its start-up objects and spaces out collections
+(pokersite.gc_policy)."""
 
 import json
 import os
@@ -23,8 +24,14 @@ def run_asgi(**env) -> subprocess.CompletedProcess:
     """Import the ASGI module in a fresh interpreter, as daphne does."""
     environment = {k: v for k, v in os.environ.items() if k != "POKER_GC_THRESHOLDS"}
     environment.update(env, DJANGO_SETTINGS_MODULE="pokersite.settings")
-    return subprocess.run([sys.executable, "-c", PROBE], cwd=ROOT, env=environment,
-                          capture_output=True, text=True, timeout=120)
+    return subprocess.run(
+        [sys.executable, "-c", PROBE],
+        cwd=ROOT,
+        env=environment,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
 
 
 def load_asgi(**env) -> dict:

@@ -43,14 +43,18 @@ def test_each_override_is_pinned_to_the_versions_it_was_checked_against(override
 
 
 def test_every_override_is_listed_and_every_listed_one_tested_here():
-    named = {name for name, value in vars(library_overrides).items()
-             if isinstance(value, library_overrides.Override)}
+    named = {
+        name
+        for name, value in vars(library_overrides).items()
+        if isinstance(value, library_overrides.Override)
+    }
     assert len(named) == len(OVERRIDES)
     tests = {name.removeprefix("test_").upper() for name in globals() if name.startswith("test_")}
     assert named <= tests
 
 
 # --- one test per override, named after it ------------------------------------------------
+
 
 def test_jinja_root_render(db):
     """``render`` gives exactly what Jinja's own ``Template.render`` gives, escaping included."""
@@ -68,7 +72,8 @@ async def test_channels_clean_expired():
     and receive, and ours (once a second) still drops expired messages through it."""
     assert not inspect.iscoroutinefunction(ChannelsInMemoryChannelLayer._clean_expired)
     assert list(inspect.signature(ChannelsInMemoryChannelLayer._clean_expired).parameters) == [
-        "self"]
+        "self"
+    ]
 
     class Counting(InMemoryChannelLayer):
         sweeps = 0
@@ -130,7 +135,11 @@ def test_django_sql_compiler(make_table):
     with transaction.atomic():
         locked = statements.lock_row(Table, table.pk)
     assert (locked.pk, locked.name, locked.version, locked.created_at) == (
-        table.pk, table.name, table.version, table.created_at)
+        table.pk,
+        table.name,
+        table.version,
+        table.created_at,
+    )
 
 
 @pytest.mark.django_db
@@ -138,8 +147,7 @@ def test_django_prefetch_cache():
     user = get_user_model().objects.create_user("pat", password="pw-pw-pw-1")
     (found,) = get_user_model().objects.filter(pk=user.pk).prefetch_related("groups")
     assert found._prefetched_objects_cache["groups"] is not None
-    assert getattr(get_user_model().objects.get(pk=user.pk), "_prefetched_objects_cache",
-                   {}) == {}
+    assert getattr(get_user_model().objects.get(pk=user.pk), "_prefetched_objects_cache", {}) == {}
 
 
 def test_django_password_changed():

@@ -12,8 +12,14 @@ def test_lobby_lists_open_tables_with_seats_players_and_average_pot(
     client, players, make_table, play
 ):
     main = make_table(name="Main", max_seats=6)
-    omaha = make_table(name="Big Omaha", game="omaha", betting="pot-limit", small_blind=5,
-                       big_blind=10, max_seats=9)
+    omaha = make_table(
+        name="Big Omaha",
+        game="omaha",
+        betting="pot-limit",
+        small_blind=5,
+        big_blind=10,
+        max_seats=9,
+    )
     paused = make_table(name="Paused one")
     closed = make_table(name="Closed one")
     table_pause(table=paused)
@@ -38,8 +44,9 @@ def test_lobby_lists_open_tables_with_seats_players_and_average_pot(
     assert reverse("tables:detail", args=[omaha.pk]) in html
 
 
-def test_lobby_query_count_does_not_grow_with_tables(client, players, make_table,
-                                                     django_assert_max_num_queries):
+def test_lobby_query_count_does_not_grow_with_tables(
+    client, players, make_table, django_assert_max_num_queries
+):
     for i in range(8):
         t = make_table(name=f"T{i}")
         seat_take(table=t, player=players[i % 3], buy_in=100)

@@ -43,21 +43,25 @@ PASSWORD = "pw-carol-Secret1"
 
 def form(client, username, password="wrong-password-1", ip=None):
     return client.post(
-        reverse("login"), {"username": username, "password": password},
+        reverse("login"),
+        {"username": username, "password": password},
         REMOTE_ADDR=ip or address(),
     )
 
 
 def admin(client, username, password="wrong-password-1", ip=None):
     return client.post(
-        reverse("admin:login"), {"username": username, "password": password},
+        reverse("admin:login"),
+        {"username": username, "password": password},
         REMOTE_ADDR=ip or address(),
     )
 
 
 def token(username, password="wrong-password-1", ip=None):
     return APIClient().post(
-        "/api/auth/token/", {"username": username, "password": password}, format="json",
+        "/api/auth/token/",
+        {"username": username, "password": password},
+        format="json",
         REMOTE_ADDR=ip or address(),
     )
 

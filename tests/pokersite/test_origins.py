@@ -35,16 +35,19 @@ async def test_the_sites_own_origin_opens(table, cookie):
     assert await opens(table, cookie, origin="http://testserver", host="testserver:80")
 
 
-@pytest.mark.parametrize("origin, host", [
-    ("http://127.0.0.1:9999", "127.0.0.1:8000"),  # the issue's: another port, same machine
-    ("http://testserver:9999", "testserver"),
-    ("https://testserver", "testserver"),  # another scheme: a wss page is not this ws one
-    ("http://evil.example", "testserver"),
-    ("http://testserver.evil.example", "testserver"),
-    ("null", "testserver"),
-    ("http://testserver/page", "testserver"),
-    ("http://evil.example", "evil.example"),  # a host the site does not serve (rebinding)
-])
+@pytest.mark.parametrize(
+    "origin, host",
+    [
+        ("http://127.0.0.1:9999", "127.0.0.1:8000"),  # the issue's: another port, same machine
+        ("http://testserver:9999", "testserver"),
+        ("https://testserver", "testserver"),  # another scheme: a wss page is not this ws one
+        ("http://evil.example", "testserver"),
+        ("http://testserver.evil.example", "testserver"),
+        ("null", "testserver"),
+        ("http://testserver/page", "testserver"),
+        ("http://evil.example", "evil.example"),  # a host the site does not serve (rebinding)
+    ],
+)
 async def test_any_other_origin_is_refused_at_the_handshake(table, cookie, origin, host):
     assert not await opens(table, cookie, origin=origin, host=host)
 
@@ -66,11 +69,11 @@ async def test_behind_a_tls_proxy_the_forwarded_scheme_counts(table, cookie, set
     assert not await opens(table, cookie, origin="https://testserver", headers=plain)
 
 
-async def test_without_the_proxy_setting_a_forwarded_scheme_is_not_trusted(table, cookie,
-                                                                          settings):
+async def test_without_the_proxy_setting_a_forwarded_scheme_is_not_trusted(table, cookie, settings):
     settings.SECURE_PROXY_SSL_HEADER = None
-    assert not await opens(table, cookie, origin="https://testserver",
-                           headers={"X-Forwarded-Proto": "https"})
+    assert not await opens(
+        table, cookie, origin="https://testserver", headers={"X-Forwarded-Proto": "https"}
+    )
 
 
 async def test_csrf_trusted_origins_open_too(table, cookie, settings):

@@ -9,9 +9,8 @@ import secrets
 
 import pytest
 from django.contrib.auth.models import User
-from django.urls import reverse
-
 from django.test import RequestFactory
+from django.urls import reverse
 
 from pokersite.ratelimit import Rule, client_address
 
@@ -84,13 +83,16 @@ def test_nothing_is_throttled_when_disabled(client, settings):
         assert sign_up(client, ip).status_code == 302
 
 
-@pytest.mark.parametrize("remote, counted_as", [
-    ("198.51.100.7", "198.51.100.7"),
-    ("::ffff:198.51.100.7", "198.51.100.7"),  # IPv4 on a dual-stack socket
-    ("2001:DB8:1:2:3:4:5:6", "2001:db8:1:2::"),  # its /64
-    ("2001:db8:1:2::ffff", "2001:db8:1:2::"),
-    ("garbage", None),
-    ("", None),
-])
+@pytest.mark.parametrize(
+    "remote, counted_as",
+    [
+        ("198.51.100.7", "198.51.100.7"),
+        ("::ffff:198.51.100.7", "198.51.100.7"),  # IPv4 on a dual-stack socket
+        ("2001:DB8:1:2:3:4:5:6", "2001:db8:1:2::"),  # its /64
+        ("2001:db8:1:2::ffff", "2001:db8:1:2::"),
+        ("garbage", None),
+        ("", None),
+    ],
+)
 def test_addresses_are_counted_per_ipv4_address_and_per_ipv6_64(remote, counted_as):
     assert client_address(RequestFactory().get("/", REMOTE_ADDR=remote)) == counted_as

@@ -18,13 +18,15 @@ def read_settings(module="pokersite.settings", **env):
     """``DEBUG`` and ``RATELIMIT_EXEMPT`` of ``module`` imported with ``env`` set."""
     environ = {k: v for k, v in os.environ.items() if k not in {"DEBUG", "RATELIMIT_EXEMPT"}}
     environ.update(env)
-    code = (
-        f"import json, {module} as s; "
-        "print(json.dumps([s.DEBUG, list(s.RATELIMIT_EXEMPT)]))"
-    )
+    code = f"import json, {module} as s; print(json.dumps([s.DEBUG, list(s.RATELIMIT_EXEMPT)]))"
     out = subprocess.run(
-        [sys.executable, "-c", code], cwd=ROOT, env=environ, capture_output=True, text=True,
-        check=True, timeout=60,
+        [sys.executable, "-c", code],
+        cwd=ROOT,
+        env=environ,
+        capture_output=True,
+        text=True,
+        check=True,
+        timeout=60,
     )
     return json.loads(out.stdout.strip().splitlines()[-1])
 
@@ -35,11 +37,14 @@ def test_debug_is_off_unless_asked_for():
     assert read_settings(DEBUG="0")[0] is False
 
 
-@pytest.mark.parametrize("value, exempt", [
-    (None, []),
-    ("", []),
-    ("10.0.0.1, ::1", ["10.0.0.1", "::1"]),
-])
+@pytest.mark.parametrize(
+    "value, exempt",
+    [
+        (None, []),
+        ("", []),
+        ("10.0.0.1, ::1", ["10.0.0.1", "::1"]),
+    ],
+)
 def test_nobody_is_exempt_unless_listed(value, exempt):
     env = {} if value is None else {"RATELIMIT_EXEMPT": value}
     assert read_settings(**env)[1] == exempt
@@ -47,7 +52,8 @@ def test_nobody_is_exempt_unless_listed(value, exempt):
 
 def test_production_exempts_nobody_whatever_the_environment_says():
     debug, exempt = read_settings(
-        "pokersite.settings_production", SECRET_KEY=PRODUCTION_KEY,
+        "pokersite.settings_production",
+        SECRET_KEY=PRODUCTION_KEY,
         RATELIMIT_EXEMPT="127.0.0.1,::1",
     )
     assert exempt == [] and debug is False

@@ -12,19 +12,37 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
-READ = ("POKER_CROUPIER", "POKER_BOT_DELAY", "POKER_SOCKETS_PER_USER", "POKER_HAND_PAUSE_SECONDS",
-        "POKER_GC_THRESHOLDS", "CONN_MAX_AGE", "CHANNEL_PREFIX")
+READ = (
+    "POKER_CROUPIER",
+    "POKER_BOT_DELAY",
+    "POKER_SOCKETS_PER_USER",
+    "POKER_HAND_PAUSE_SECONDS",
+    "POKER_GC_THRESHOLDS",
+    "CONN_MAX_AGE",
+    "CHANNEL_PREFIX",
+)
 
 
 def settings_with(**env) -> subprocess.CompletedProcess:
-    environ = {k: v for k, v in os.environ.items()
-               if k not in READ and k not in {"REDIS_URL", "DATABASE_URL"}}
+    environ = {
+        k: v
+        for k, v in os.environ.items()
+        if k not in READ and k not in {"REDIS_URL", "DATABASE_URL"}
+    }
     environ.update(env)
-    code = ("import json, pokersite.settings as s; "
-            "s.CONN_MAX_AGE = s.DATABASES['default']['CONN_MAX_AGE']; "
-            f"print(json.dumps({{name: getattr(s, name) for name in {READ!r}}}))")
-    return subprocess.run([sys.executable, "-c", code], cwd=ROOT, env=environ,
-                          capture_output=True, text=True, timeout=60)
+    code = (
+        "import json, pokersite.settings as s; "
+        "s.CONN_MAX_AGE = s.DATABASES['default']['CONN_MAX_AGE']; "
+        f"print(json.dumps({{name: getattr(s, name) for name in {READ!r}}}))"
+    )
+    return subprocess.run(
+        [sys.executable, "-c", code],
+        cwd=ROOT,
+        env=environ,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
 
 
 def read(**env) -> dict:
@@ -35,36 +53,53 @@ def read(**env) -> dict:
 
 def test_defaults_are_named_in_the_settings():
     assert read() == {
-        "POKER_CROUPIER": True, "POKER_BOT_DELAY": [0.8, 2.2], "POKER_SOCKETS_PER_USER": 24,
-        "POKER_HAND_PAUSE_SECONDS": 4.0, "POKER_GC_THRESHOLDS": [10_000, 10, 100],
-        "CONN_MAX_AGE": None, "CHANNEL_PREFIX": "asgi",  # SQLite: connections kept open
+        "POKER_CROUPIER": True,
+        "POKER_BOT_DELAY": [0.8, 2.2],
+        "POKER_SOCKETS_PER_USER": 24,
+        "POKER_HAND_PAUSE_SECONDS": 4.0,
+        "POKER_GC_THRESHOLDS": [10_000, 10, 100],
+        "CONN_MAX_AGE": None,
+        "CHANNEL_PREFIX": "asgi",  # SQLite: connections kept open
     }
 
 
 def test_well_formed_values_are_read():
-    found = read(POKER_CROUPIER="off", POKER_BOT_DELAY=" 0.2, 0.6 ", POKER_SOCKETS_PER_USER="3",
-                 POKER_HAND_PAUSE_SECONDS=".5", POKER_GC_THRESHOLDS="700,10,10",
-                 CONN_MAX_AGE="60", CHANNEL_PREFIX="mine")
+    found = read(
+        POKER_CROUPIER="off",
+        POKER_BOT_DELAY=" 0.2, 0.6 ",
+        POKER_SOCKETS_PER_USER="3",
+        POKER_HAND_PAUSE_SECONDS=".5",
+        POKER_GC_THRESHOLDS="700,10,10",
+        CONN_MAX_AGE="60",
+        CHANNEL_PREFIX="mine",
+    )
     assert found == {
-        "POKER_CROUPIER": False, "POKER_BOT_DELAY": [0.2, 0.6], "POKER_SOCKETS_PER_USER": 3,
-        "POKER_HAND_PAUSE_SECONDS": 0.5, "POKER_GC_THRESHOLDS": [700, 10, 10],
-        "CONN_MAX_AGE": 60, "CHANNEL_PREFIX": "mine",
+        "POKER_CROUPIER": False,
+        "POKER_BOT_DELAY": [0.2, 0.6],
+        "POKER_SOCKETS_PER_USER": 3,
+        "POKER_HAND_PAUSE_SECONDS": 0.5,
+        "POKER_GC_THRESHOLDS": [700, 10, 10],
+        "CONN_MAX_AGE": 60,
+        "CHANNEL_PREFIX": "mine",
     }
     assert read(POKER_CROUPIER="1")["POKER_CROUPIER"] is True
 
 
-@pytest.mark.parametrize("name, value", [
-    ("POKER_CROUPIER", "maybe"),
-    ("POKER_BOT_DELAY", "2,1"),  # min above max
-    ("POKER_BOT_DELAY", "0.5"),
-    ("POKER_BOT_DELAY", "a,b"),
-    ("POKER_SOCKETS_PER_USER", "0"),
-    ("POKER_SOCKETS_PER_USER", "٣"),  # a digit int() would take
-    ("POKER_SOCKETS_PER_USER", "1_000"),
-    ("POKER_HAND_PAUSE_SECONDS", "nan"),
-    ("POKER_HAND_PAUSE_SECONDS", "-1"),
-    ("CONN_MAX_AGE", "forever"),
-])
+@pytest.mark.parametrize(
+    "name, value",
+    [
+        ("POKER_CROUPIER", "maybe"),
+        ("POKER_BOT_DELAY", "2,1"),  # min above max
+        ("POKER_BOT_DELAY", "0.5"),
+        ("POKER_BOT_DELAY", "a,b"),
+        ("POKER_SOCKETS_PER_USER", "0"),
+        ("POKER_SOCKETS_PER_USER", "٣"),  # a digit int() would take
+        ("POKER_SOCKETS_PER_USER", "1_000"),
+        ("POKER_HAND_PAUSE_SECONDS", "nan"),
+        ("POKER_HAND_PAUSE_SECONDS", "-1"),
+        ("CONN_MAX_AGE", "forever"),
+    ],
+)
 def test_a_malformed_value_stops_the_start_naming_the_variable(name, value):
     done = settings_with(**{name: value})
     assert done.returncode != 0

@@ -19,21 +19,30 @@ def test_no_name_no_key():
     assert canonical("") is None and canonical(None) is None and canonical("  ") is None
 
 
-@pytest.mark.parametrize("new, existing", [
-    (CYRILLIC_A + "lice", "alice"),  # Cyrillic а
-    ("\u0410LICE", "alice"),  # Cyrillic А, then Latin capitals
-    ("aIice", "alice"),  # capital I for l
-    ("a1ice", "alice"),  # one for l
-    ("AL1CE", "ALICE"),  # one for I
-    ("ｃａｒｏｌ", "carol"),  # full width (NFKC)
-])
+@pytest.mark.parametrize(
+    "new, existing",
+    [
+        (CYRILLIC_A + "lice", "alice"),  # Cyrillic а
+        ("\u0410LICE", "alice"),  # Cyrillic А, then Latin capitals
+        ("aIice", "alice"),  # capital I for l
+        ("a1ice", "alice"),  # one for l
+        ("AL1CE", "ALICE"),  # one for I
+        ("ｃａｒｏｌ", "carol"),  # full width (NFKC)
+    ],
+)
 def test_look_alikes_are_found(new, existing):
     assert lookalike(new, ["bob", existing, "dave"]) == existing
 
 
-@pytest.mark.parametrize("new, existing", [
-    ("alicia", "alice"), ("alise", "alice"), ("bob", "b0b"), ("carl", "carol"),
-])
+@pytest.mark.parametrize(
+    "new, existing",
+    [
+        ("alicia", "alice"),
+        ("alise", "alice"),
+        ("bob", "b0b"),
+        ("carl", "carol"),
+    ],
+)
 def test_different_names_are_not_look_alikes(new, existing):
     assert lookalike(new, [existing]) is None
 
@@ -52,12 +61,15 @@ def alice_and_carol(make_player):
 
 
 @pytest.mark.django_db
-@pytest.mark.parametrize("name, error", [
-    (CYRILLIC_A + "lice", "looks like an existing player"),
-    ("A1ice", "looks like an existing player"),
-    ("ｃａｒｏｌ", "already exists"),  # Django's: NFKC makes it carol
-    ("CAROL", "already exists"),  # Django's: taken in another case
-])
+@pytest.mark.parametrize(
+    "name, error",
+    [
+        (CYRILLIC_A + "lice", "looks like an existing player"),
+        ("A1ice", "looks like an existing player"),
+        ("ｃａｒｏｌ", "already exists"),  # Django's: NFKC makes it carol
+        ("CAROL", "already exists"),  # Django's: taken in another case
+    ],
+)
 def test_sign_up_refuses_a_name_that_reads_like_a_taken_one(client, alice_and_carol, name, error):
     users = User.objects.count()
     response = sign_up(client, name)

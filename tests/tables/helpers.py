@@ -39,7 +39,11 @@ def act(table: Table, action, *, player: Player | None = None, source: str = "pl
     hand = current_hand(table)
     who = player or actor(hand)
     return hand_act(
-        table=table, player=who, hand_id=hand.pk, version=fresh(table).version, action=action,
+        table=table,
+        player=who,
+        hand_id=hand.pk,
+        version=fresh(table).version,
+        action=action,
         source=source,
     )
 

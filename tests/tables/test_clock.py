@@ -52,8 +52,11 @@ def test_timeout_checks_when_free_else_folds_and_sits_the_player_out(heads_up, p
     assert clock_tick(table=table, now=now + timedelta(seconds=9)) is None  # not yet
     assert clock_tick(table=table, now=now + timedelta(seconds=10)) == "timeout"
     action = HandAction.objects.get()
-    assert (action.kind, action.source, action.seat) == ("fold", "timeout",
-                                                          hand.seat_index_of(first.pk))
+    assert (action.kind, action.source, action.seat) == (
+        "fold",
+        "timeout",
+        hand.seat_index_of(first.pk),
+    )
     assert Seat.objects.get(player=first).sitting_out
     hand.refresh_from_db()
     assert hand.status == Hand.Status.FINISHED
@@ -187,5 +190,8 @@ def test_a_restart_carries_on_from_the_database(heads_up, play):
     assert clock_tick(table=table, now=now) is None
     assert fresh(table).action_deadline == now + timedelta(seconds=10)
     assert clock_tick(table=table, now=now + timedelta(seconds=10)) == "timeout"
-    assert hand_state(play.current_hand(table) if Hand.objects.filter(
-        status="running").exists() else Hand.objects.get()).actions
+    assert hand_state(
+        play.current_hand(table)
+        if Hand.objects.filter(status="running").exists()
+        else Hand.objects.get()
+    ).actions

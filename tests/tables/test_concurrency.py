@@ -108,8 +108,9 @@ print(json.dumps({{"status": hand.status, "actions": hand.actions.count()}}))
 """
 
 
-def test_a_fresh_process_finishes_a_hand_from_the_database(players, table, play,
-                                                           assert_chips_conserved):
+def test_a_fresh_process_finishes_a_hand_from_the_database(
+    players, table, play, assert_chips_conserved
+):
     for p in players:
         seat_take(table=table, player=p, buy_in=100)
     hand = hand_start(table=table)
@@ -124,7 +125,11 @@ def test_a_fresh_process_finishes_a_hand_from_the_database(players, table, play,
     env = {**os.environ, "DATABASE_URL": url, "DJANGO_SETTINGS_MODULE": "pokersite.settings"}
     done = subprocess.run(
         [sys.executable, "-c", RESUME.format(table_id=table.pk)],
-        cwd=ROOT, env=env, capture_output=True, text=True, timeout=120,
+        cwd=ROOT,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=120,
     )
     assert done.returncode == 0, done.stderr
     outcome = json.loads(done.stdout.strip().splitlines()[-1])

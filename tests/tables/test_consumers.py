@@ -152,8 +152,14 @@ async def test_out_of_turn_and_foreign_seat_actions_are_refused(seated):
     await sockets[other].act("call")
     assert "not your turn" in await answer(sockets[other])
     # a frame naming the actor's seat or player still acts as the sender only
-    await sockets[other].send(op="act", kind="call", hand=str(sockets[other].hand),
-                              version=str(version), seat="0", player=name)
+    await sockets[other].send(
+        op="act",
+        kind="call",
+        hand=str(sockets[other].hand),
+        version=str(version),
+        seat="0",
+        player=name,
+    )
     assert "not your turn" in await answer(sockets[other])
     await sockets["carol"].act("call")  # a spectator, not in the hand
     assert "not in hand" in await answer(sockets["carol"])
@@ -183,7 +189,9 @@ async def test_seat_requests_over_the_socket(seated):
     assert "Buy in for" in await answer(carol)
     await carol.send(op="take_seat", seat="4", buy_in="100")
     assert "sat down" in await answer(carol)
-    frame = await carol.until(lambda f: 'id="seat-4"' in f and "carol" in f.split('id="seat-4"')[1][:900])
+    frame = await carol.until(
+        lambda f: 'id="seat-4"' in f and "carol" in f.split('id="seat-4"')[1][:900]
+    )
     assert "Sit out" in frame
     await carol.send(op="sit_out")
     assert "sitting out" in await answer(carol)
@@ -303,8 +311,11 @@ async def test_a_json_socket_answers_each_request_with_its_id(seated):
     assert (await comm.connect())[0]
     hand = json.loads(await comm.receive_from())["hand"]
     for request_id in ("first", 2):  # the second is stale once the first is applied
-        await comm.send_to(text_data=json.dumps(
-            {"op": "act", "hand": hand, "version": seen, "kind": "call", "id": request_id}))
+        await comm.send_to(
+            text_data=json.dumps(
+                {"op": "act", "hand": hand, "version": seen, "kind": "call", "id": request_id}
+            )
+        )
     for request_id in (["x" * 65], True, "x" * 65):  # not echoed: not a short id
         await comm.send_to(text_data=json.dumps({"op": "nothing", "id": request_id}))
     answers = []
@@ -313,7 +324,12 @@ async def test_a_json_socket_answers_each_request_with_its_id(seated):
         if frame["type"] == "answer":
             answers.append(frame)
     assert [(a.get("id"), a["error"]) for a in answers] == [
-        ("first", False), (2, True), (None, True), (None, True), (None, True)]
+        ("first", False),
+        (2, True),
+        (None, True),
+        (None, True),
+        (None, True),
+    ]
     assert "changed since you saw it" in answers[1]["message"]
     await comm.disconnect()
     await close_all(sockets)

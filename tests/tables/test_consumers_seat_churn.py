@@ -47,11 +47,13 @@ class JsonSocket:
 
     async def next_state(self, accept, timeout: float = 10) -> dict:
         """The first state frame from now on that ``accept`` takes."""
+
         async def loop():
             while True:
                 await self._receive()
                 if self.state is not None and accept(self.state):
                     return self.state
+
         self.state = None
         return await asyncio.wait_for(loop(), timeout)
 
@@ -65,6 +67,7 @@ class JsonSocket:
             while request_id not in self.answers:
                 await self._receive()
             return self.answers.pop(request_id)
+
         return await asyncio.wait_for(loop(), 10)
 
     async def close(self):
@@ -81,7 +84,8 @@ def to_act(table) -> tuple[str, int, int] | None:
 
 
 async def test_a_griefer_looping_take_seat_and_leave_does_not_make_actions_stale(
-        players, table, settings, assert_chips_conserved):
+    players, table, settings, assert_chips_conserved
+):
     settings.POKER_RESEAT_WAIT_SECONDS = 0  # churn at full speed: the wait is tested below
     alice, bob, carol = players
     await sync_to_async(seat_take)(table=table, player=alice, buy_in=200, seat_number=0)
@@ -108,12 +112,14 @@ async def test_a_griefer_looping_take_seat_and_leave_does_not_make_actions_stale
         name, hand_id, moved_at = turn
         me = victims[name]
         # The frame on which the player's turn came; they think while the griefer churns.
-        seen = await me.next_state(lambda s: s["version"] >= moved_at and s["view"]["legal"])
-        await me.next_state(lambda s: s["version"] > seen["version"])  # the table moved on
+        seen = await me.next_state(
+            lambda s, moved_at=moved_at: s["version"] >= moved_at and s["view"]["legal"]
+        )
+        # the table moved on
+        await me.next_state(lambda s, seen=seen: s["version"] > seen["version"])
         legal = seen["view"]["legal"]
         kind = "check" if legal["check"] else "call"
-        answers.append(await me.request(op="act", hand=hand_id, version=seen["version"],
-                                        kind=kind))
+        answers.append(await me.request(op="act", hand=hand_id, version=seen["version"], kind=kind))
     stop.set()
     await loop
 
@@ -131,8 +137,14 @@ async def test_with_the_reseat_wait_the_griefer_gets_one_round(players, table, s
     carol = players[2]
     griefer = await JsonSocket(table.pk, carol.user).connect()
     version = await sync_to_async(lambda: Table.objects.get(pk=table.pk).version)()
-    answers = [await griefer.request(**op) for op in (
-        {"op": "take_seat", "buy_in": 100}, {"op": "leave"}, {"op": "take_seat", "buy_in": 100})]
+    answers = [
+        await griefer.request(**op)
+        for op in (
+            {"op": "take_seat", "buy_in": 100},
+            {"op": "leave"},
+            {"op": "take_seat", "buy_in": 100},
+        )
+    ]
     assert [a["error"] for a in answers] == [False, False, True]
     assert "you can sit down here again in" in answers[2]["message"]
     assert await sync_to_async(lambda: Table.objects.get(pk=table.pk).version)() == version + 2

@@ -20,8 +20,14 @@ pytestmark = pytest.mark.django_db
 def test_ticks_play_whole_hands_with_bots_and_a_player_who_times_out(
     make_table, make_player, assert_chips_conserved
 ):
-    table = make_table(name="Loop", bots_allowed=True, bot_seats=3, max_seats=5,
-                       action_seconds=5, time_bank_seconds=0)
+    table = make_table(
+        name="Loop",
+        bots_allowed=True,
+        bot_seats=3,
+        max_seats=5,
+        action_seconds=5,
+        time_bank_seconds=0,
+    )
     dora = make_player("dora")
     seat_take(table=table, player=dora, buy_in=200)
     croupier = Croupier()
@@ -57,8 +63,9 @@ async def test_the_servers_tick_does_what_tick_does_one_table_at_a_time(make_tab
     clock on the writes' thread; it covers every table, and a hand starts where one can."""
     from asgiref.sync import sync_to_async
 
-    tables = await sync_to_async(lambda: [make_table(bots_allowed=True, bot_seats=1)
-                                          for _ in range(2)])()
+    tables = await sync_to_async(
+        lambda: [make_table(bots_allowed=True, bot_seats=1) for _ in range(2)]
+    )()
     done = await Croupier().tick_async()
     assert sorted(t for t, what in done) == sorted(t.pk for t in tables)
     assert {what for _, what in done} == {"bots-seated"}

@@ -52,13 +52,15 @@ def test_due_tables_are_exactly_those_with_something_to_do(make_table, people, s
     Table.objects.filter(pk=closed.pk).update(status="closed", next_hand_at=None)
     empty = make_table()
     due = tables_due(now)
-    assert due == sorted([timed_out.pk, no_clock.pk, away.pk, next_due.pk, never_set.pk,
-                          bots_wanted.pk])
+    assert due == sorted(
+        [timed_out.pk, no_clock.pk, away.pk, next_due.pk, never_set.pk, bots_wanted.pk]
+    )
     assert not {waiting.pk, idle.pk, closed.pk, empty.pk} & set(due)
 
 
 def test_a_bot_to_act_is_due_once_the_quickest_bot_could_have_thought(
-        make_table, make_player, settings):
+    make_table, make_player, settings
+):
     settings.POKER_BOT_DELAY = (0.8, 2.2)
     table = make_table(bots_allowed=True, bot_seats=1, action_seconds=20)
     seat_take(table=table, player=make_player("human"), buy_in=100)
@@ -81,9 +83,13 @@ def test_ticks_lock_only_the_due_tables(make_table, people, monkeypatch):
     timed_out = running(make_table, people, now - timedelta(seconds=1))
     ticked = []
     real = clock.clock_tick
-    monkeypatch.setattr(clock, "clock_tick",
-                        lambda *, table, now, skip_busy: ticked.append(table)
-                        or real(table=table, now=now, skip_busy=skip_busy))
+    monkeypatch.setattr(
+        clock,
+        "clock_tick",
+        lambda *, table, now, skip_busy: (
+            ticked.append(table) or real(table=table, now=now, skip_busy=skip_busy)
+        ),
+    )
     done = Croupier().tick(now)
     assert ticked == [timed_out.pk] and [t for t, _ in done] == [timed_out.pk]
     assert waiting.pk not in ticked

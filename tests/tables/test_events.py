@@ -28,7 +28,7 @@ def listen(table):
         while True:
             try:
                 events.append(await asyncio.wait_for(layer.receive(channel), timeout=0.5))
-            except asyncio.TimeoutError:
+            except TimeoutError:
                 return events
 
     yield lambda: loop.run_until_complete(_receive_all())
@@ -55,9 +55,11 @@ def test_changes_are_published_on_commit_with_the_new_version(
 def test_nothing_is_published_for_a_refused_or_rolled_back_change(
     players, table, listen, django_capture_on_commit_callbacks
 ):
-    with django_capture_on_commit_callbacks(execute=True) as callbacks:
-        with pytest.raises(ServiceError):
-            seat_take(table=table, player=players[0], buy_in=1)
+    with (
+        django_capture_on_commit_callbacks(execute=True) as callbacks,
+        pytest.raises(ServiceError),
+    ):
+        seat_take(table=table, player=players[0], buy_in=1)
     assert callbacks == []
     with django_capture_on_commit_callbacks(execute=True) as callbacks:
         try:

@@ -34,20 +34,32 @@ def dealt(players, table, django_capture_on_commit_callbacks):
 def move(table, django_capture_on_commit_callbacks, kind=None, **kwargs):
     """The actor acts (``kind``, else checks or calls) in a transaction that commits."""
     hand = current_hand(table)
-    kwargs = {"player": actor(hand), "hand_id": hand.pk, "version": fresh(table).version,
-              "action": kind or passive_action(hand), **kwargs}
+    kwargs = {
+        "player": actor(hand),
+        "hand_id": hand.pk,
+        "version": fresh(table).version,
+        "action": kind or passive_action(hand),
+        **kwargs,
+    }
     with django_capture_on_commit_callbacks(execute=True):
         return hand_act(table=table.pk, **kwargs)
 
 
 def test_an_action_after_this_process_wrote_the_table_reads_neither_hand_nor_log(
-        dealt, django_capture_on_commit_callbacks, django_assert_max_num_queries):
+    dealt, django_capture_on_commit_callbacks, django_assert_max_num_queries
+):
     table, hand = dealt
     move(table, django_capture_on_commit_callbacks)
-    kwargs = {"player": actor(hand), "hand_id": hand.pk, "version": fresh(table).version,
-              "action": "call"}
-    with (django_assert_max_num_queries(ACTION_QUERIES - 2) as captured,
-          django_capture_on_commit_callbacks(execute=True)):
+    kwargs = {
+        "player": actor(hand),
+        "hand_id": hand.pk,
+        "version": fresh(table).version,
+        "action": "call",
+    }
+    with (
+        django_assert_max_num_queries(ACTION_QUERIES - 2) as captured,
+        django_capture_on_commit_callbacks(execute=True),
+    ):
         hand_act(table=table.pk, **kwargs)
     assert not any('FROM "tables_handaction"' in q["sql"] for q in captured.captured_queries)
     assert not any('FROM "tables_hand"' in q["sql"] for q in captured.captured_queries)
@@ -59,7 +71,8 @@ def test_an_action_after_this_process_wrote_the_table_reads_neither_hand_nor_log
 
 
 def test_a_table_changed_by_anything_else_is_read_again(
-        dealt, django_capture_on_commit_callbacks, players):
+    dealt, django_capture_on_commit_callbacks, players
+):
     table, hand = dealt
     move(table, django_capture_on_commit_callbacks)
     # Another process (or a service that does not remember hands) bumps the version.
@@ -72,7 +85,8 @@ def test_a_table_changed_by_anything_else_is_read_again(
 
 
 def test_a_refused_or_rolled_back_action_leaves_nothing_trusted_behind(
-        dealt, django_capture_on_commit_callbacks):
+    dealt, django_capture_on_commit_callbacks
+):
     table, hand = dealt
     move(table, django_capture_on_commit_callbacks)
     with pytest.raises(IllegalMove):  # taken out of the cache, then refused
@@ -88,7 +102,8 @@ def test_a_refused_or_rolled_back_action_leaves_nothing_trusted_behind(
 
 
 def test_a_stale_version_is_refused_even_with_a_cached_hand(
-        dealt, django_capture_on_commit_callbacks):
+    dealt, django_capture_on_commit_callbacks
+):
     table, hand = dealt
     seen = fresh(table).version
     move(table, django_capture_on_commit_callbacks)
@@ -106,7 +121,8 @@ def test_a_hand_that_ends_is_not_remembered(dealt, django_capture_on_commit_call
 
 
 def test_the_sockets_snapshot_follows_this_process_action_without_a_read(
-        dealt, django_capture_on_commit_callbacks, django_assert_num_queries, players):
+    dealt, django_capture_on_commit_callbacks, django_assert_num_queries, players
+):
 
     table, hand = dealt
     previous = load_snapshot(table.pk)
@@ -118,12 +134,14 @@ def test_the_sockets_snapshot_follows_this_process_action_without_a_read(
         assert after.version == full.version == previous.version + 1
         for who in [*players, None]:  # every seat and a spectator: the same screen, cards too
             assert render_viewer(after, who, 1, json_state=True) == render_viewer(
-                full, who, 1, json_state=True)
+                full, who, 1, json_state=True
+            )
         previous = after
 
 
 def test_a_clock_action_or_a_gap_is_read_from_the_database(
-        dealt, django_capture_on_commit_callbacks, django_assert_num_queries):
+    dealt, django_capture_on_commit_callbacks, django_assert_num_queries
+):
 
     table, hand = dealt
     previous = load_snapshot(table.pk)
@@ -139,7 +157,8 @@ def test_a_clock_action_or_a_gap_is_read_from_the_database(
 
 
 def test_a_snapshot_that_already_holds_the_next_hand_is_read_again(
-        players, table, django_capture_on_commit_callbacks):
+    players, table, django_capture_on_commit_callbacks
+):
     """A snapshot's reads after the table row's may see a later commit: labelled version v,
     it can already show the hand dealt at v + 1, whose cache entry has no decision yet. The
     no-read path must not take that entry for "one action later" (it used to fail on it)."""

@@ -25,8 +25,33 @@ def test_whole_numbers_in_ascii_digits_are_read(text, number):
 
 @pytest.mark.parametrize(
     "value",
-    ["²", "¹²", "١", "٣", "۱", "𝟗", "①", "５", "+5", "1_000", "1e3", "5.0", "0x10", "", " ", "-",
-     "--1", "1 2", "\u00a05", "5\n", None, True, 5.0, [5], b"5"],
+    [
+        "²",
+        "¹²",
+        "١",
+        "٣",
+        "۱",
+        "𝟗",
+        "①",
+        "５",
+        "+5",
+        "1_000",
+        "1e3",
+        "5.0",
+        "0x10",
+        "",
+        " ",
+        "-",
+        "--1",
+        "1 2",
+        "\u00a05",
+        "5\n",
+        None,
+        True,
+        5.0,
+        [5],
+        b"5",
+    ],
 )
 def test_anything_else_is_not_a_whole_number(value):
     with pytest.raises(NumberError) as error:

@@ -71,8 +71,11 @@ class ActionBar(HTMLParser):
         return found[0] if found else None
 
     def sizes(self) -> list[tuple[str, int]]:
-        return [(" ".join(b["text"].split()), int(b["data-amount"]))
-                for b in self.buttons if "size" in b.get("class", "").split()]
+        return [
+            (" ".join(b["text"].split()), int(b["data-amount"]))
+            for b in self.buttons
+            if "size" in b.get("class", "").split()
+        ]
 
     def amount_inputs(self) -> list[dict]:
         return [i for i in self.inputs if i.get("name") == "amount" or i.get("type") == "range"]

@@ -51,11 +51,15 @@ def circle_through(start: str) -> list[str] | None:
 
 
 def test_no_live_or_db_module_is_in_an_import_circle():
-    circles = {name: circle_through(name) for name in MODULES
-               if name.startswith(("tables.live", "tables.db"))}
+    circles = {
+        name: circle_through(name)
+        for name in MODULES
+        if name.startswith(("tables.live", "tables.db"))
+    }
     assert {name: chain for name, chain in circles.items() if chain} == {}
 
 
 def test_the_database_layer_imports_nothing_of_the_site():
     assert {name: GRAPH[name] for name in MODULES if name.startswith("tables.db")} == {
-        name: set() for name in MODULES if name.startswith("tables.db")}
+        name: set() for name in MODULES if name.startswith("tables.db")
+    }

@@ -78,9 +78,14 @@ async def test_log_out_closes_that_sessions_sockets_and_they_can_no_longer_act(p
 def change_with_the_form(user):
     client = Client()
     client.force_login(user)
-    response = client.post("/accounts/password/", {
-        "old_password": f"pw-{user.username}-Secret1",
-        "new_password1": NEW_PASSWORD, "new_password2": NEW_PASSWORD})
+    response = client.post(
+        "/accounts/password/",
+        {
+            "old_password": f"pw-{user.username}-Secret1",
+            "new_password1": NEW_PASSWORD,
+            "new_password2": NEW_PASSWORD,
+        },
+    )
     assert response.status_code == 302, response.content[:500]
 
 
@@ -91,19 +96,22 @@ def change_in_code(user):
 
 @pytest.mark.parametrize("change", [change_with_the_form, change_in_code])
 async def test_a_password_change_closes_every_socket_of_the_user_and_retires_the_token(
-        players, table, change):
+    players, table, change
+):
     carol, bob = players[2], players[1]
     key = (await Token.objects.acreate(user=carol.user)).key
     bobs_key = (await Token.objects.acreate(user=bob.user)).key
     assert await sync_to_async(token_works)(key)
-    sockets = [await json_socket(table, (await sync_to_async(logged_in)(carol.user))[1])
-               for _ in range(2)]
+    sockets = [
+        await json_socket(table, (await sync_to_async(logged_in)(carol.user))[1]) for _ in range(2)
+    ]
     bobs = await json_socket(table, (await sync_to_async(logged_in)(bob.user))[1])
     await sync_to_async(change)(carol.user)
     for socket in sockets:
         assert await closed_with(socket.comm) == 4401
-        await socket.comm.send_to(text_data=json.dumps(
-            {"op": "take_seat", "seat": 4, "buy_in": 100}))
+        await socket.comm.send_to(
+            text_data=json.dumps({"op": "take_seat", "seat": 4, "buy_in": 100})
+        )
     assert not await sync_to_async(token_works)(key)
     assert not await Token.objects.filter(user=carol.user).aexists()
     assert not await sync_to_async(Seat.objects.filter(player=carol).exists)()
@@ -119,7 +127,8 @@ class OneRoundPBKDF2(PBKDF2PasswordHasher):
 
 
 async def test_other_saves_and_a_rehash_at_log_in_are_not_password_changes(
-        players, table, settings):
+    players, table, settings
+):
     carol = players[2]
     key = (await Token.objects.acreate(user=carol.user)).key
     socket = await json_socket(table, (await sync_to_async(logged_in)(carol.user))[1])
@@ -131,14 +140,17 @@ async def test_other_saves_and_a_rehash_at_log_in_are_not_password_changes(
         user.save(update_fields=["last_login"])
 
     await sync_to_async(unrelated_saves)()
-    settings.PASSWORD_HASHERS = [f"{__name__}.OneRoundPBKDF2",
-                                 "django.contrib.auth.hashers.MD5PasswordHasher"]
+    settings.PASSWORD_HASHERS = [
+        f"{__name__}.OneRoundPBKDF2",
+        "django.contrib.auth.hashers.MD5PasswordHasher",
+    ]
 
     def log_in_with_rehash():
         user = type(carol.user).objects.get(pk=carol.user.pk)
         before = user.password
-        response = Client().post("/accounts/login/",
-                                 {"username": "carol", "password": "pw-carol-Secret1"})
+        response = Client().post(
+            "/accounts/login/", {"username": "carol", "password": "pw-carol-Secret1"}
+        )
         assert response.status_code == 302
         user.refresh_from_db()
         assert user.password != before and user.password.startswith("pbkdf2_sha256$1$")

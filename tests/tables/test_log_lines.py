@@ -16,7 +16,7 @@ def played():
     state = EngineHand(HandConfig(ante=1), [100, 100, 40], 0, deck, players=NAMES)
     decisions = []
     for kind, amount, source in (
-        ("raise", 6, HandAction.Source.PLAYER),   # ann (button) raises preflop
+        ("raise", 6, HandAction.Source.PLAYER),  # ann (button) raises preflop
         ("call", None, HandAction.Source.PLAYER),  # bob
         ("all_in", None, HandAction.Source.PLAYER),  # cy shoves 39
         ("call", None, HandAction.Source.PLAYER),  # ann
@@ -29,20 +29,33 @@ def played():
 
 def words(lines) -> list:
     """Lines as (text, cards as one string); a ``Dealt`` marker stays as it is."""
-    return [line if isinstance(line, Dealt) else (line.text, "".join(map(str, line.cards)))
-            for line in lines]
+    return [
+        line if isinstance(line, Dealt) else (line.text, "".join(map(str, line.cards)))
+        for line in lines
+    ]
 
 
 def test_every_event_reads_as_words_with_the_stored_notes():
     state, decisions = played()
     assert words(log_entries(state.view(None), NAMES, decisions)) == [
-        ("bob posts ante 1", ""), ("cy posts ante 1", ""), ("ann posts ante 1", ""),
-        ("bob posts small blind 1", ""), ("cy posts big blind 2", ""),
-        Dealt(1), Dealt(2), Dealt(0),
-        ("ann raises to 6", ""), ("bob calls", ""), ("cy raises to 39 (all-in)", ""),
-        ("ann calls", ""), ("bob folds (timed out)", ""),
-        ("Flop:", "2c5d9s"), ("Turn:", "3h"), ("River:", "Td"),
-        ("cy shows", "2d2h"), ("ann shows", "AsAh"),
+        ("bob posts ante 1", ""),
+        ("cy posts ante 1", ""),
+        ("ann posts ante 1", ""),
+        ("bob posts small blind 1", ""),
+        ("cy posts big blind 2", ""),
+        Dealt(1),
+        Dealt(2),
+        Dealt(0),
+        ("ann raises to 6", ""),
+        ("bob calls", ""),
+        ("cy raises to 39 (all-in)", ""),
+        ("ann calls", ""),
+        ("bob folds (timed out)", ""),
+        ("Flop:", "2c5d9s"),
+        ("Turn:", "3h"),
+        ("River:", "Td"),
+        ("cy shows", "2d2h"),
+        ("ann shows", "AsAh"),
         ("cy wins 87 (Three of a Kind, Twos)", ""),
     ]
 

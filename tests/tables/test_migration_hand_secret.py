@@ -25,8 +25,15 @@ def test_existing_hands_keep_their_deck_and_seed():
         decks = {number: list(range(52))[number:] + list(range(52))[:number] for number in (1, 2)}
         for number, deck in decks.items():
             Hand.objects.create(
-                table=table, number=number, config={}, seats=[], button=0, button_seat=0,
-                deck=deck, seed=f"seed-{number}", commitment=f"c-{number}",
+                table=table,
+                number=number,
+                config={},
+                seats=[],
+                button=0,
+                button_seat=0,
+                deck=deck,
+                seed=f"seed-{number}",
+                commitment=f"c-{number}",
             )
 
         apps = migrate(AFTER)

@@ -104,8 +104,9 @@ class Facts:
         facts = {
             "final": not hand.is_running,
             "board": [str(c) for c in state.board],
-            "hole": {s["player_id"]: {str(c) for c in state.hole[i]}
-                     for i, s in enumerate(hand.seats)},
+            "hole": {
+                s["player_id"]: {str(c) for c in state.hole[i]} for i, s in enumerate(hand.seats)
+            },
             "shown": shown,
         }
         self.cache[hand_id] = facts
@@ -165,8 +166,10 @@ def table_state(table_id: int) -> str:
     def when(moment):
         return "unset" if moment is None else f"now{(moment - now).total_seconds():+.1f}s"
 
-    lines = [f"table {table.status} v{table.version}, action deadline "
-             f"{when(table.action_deadline)}, next hand {when(table.next_hand_at)}"]
+    lines = [
+        f"table {table.status} v{table.version}, action deadline "
+        f"{when(table.action_deadline)}, next hand {when(table.next_hand_at)}"
+    ]
     hand = table.hands.filter(status=Hand.Status.RUNNING).first()
     if hand is None:
         lines.append("no hand running")
@@ -175,23 +178,38 @@ def table_state(table_id: int) -> str:
         actor = "nobody" if state.actor is None else hand.seats[state.actor]["name"]
         lines.append(f"hand #{hand.number} on the {state.street}, {actor} to act")
     for seat in table.seats.select_related("player__user").order_by("number"):
-        flags = [flag for flag, on in (("bot", seat.player.is_bot),
-                                       ("sitting out", seat.sitting_out),
-                                       ("leaving", seat.leave_after_hand)) if on]
-        lines.append(f"seat {seat.number + 1} {seat.player.user.username} stack {seat.stack} "
-                     f"time bank {seat.time_bank}" + "".join(f", {f}" for f in flags))
+        flags = [
+            flag
+            for flag, on in (
+                ("bot", seat.player.is_bot),
+                ("sitting out", seat.sitting_out),
+                ("leaving", seat.leave_after_hand),
+            )
+            if on
+        ]
+        lines.append(
+            f"seat {seat.number + 1} {seat.player.user.username} stack {seat.stack} "
+            f"time bank {seat.time_bank}" + "".join(f", {f}" for f in flags)
+        )
     return "; ".join(lines)
 
 
 def croupier_errors(caplog) -> list[str]:
     """What the croupier logged when a table's tick failed (it logs and carries on)."""
-    return [record.getMessage() + (f": {record.exc_info[1]!r}" if record.exc_info else "")
-            for record in caplog.records if record.name == "tables.live.croupier"][-3:]
+    return [
+        record.getMessage() + (f": {record.exc_info[1]!r}" if record.exc_info else "")
+        for record in caplog.records
+        if record.name == "tables.live.croupier"
+    ][-3:]
 
 
 def side_pot_played(table_id: int) -> bool:
-    return any(len(result["awards"]) > 1 for result in Hand.objects.filter(
-        table_id=table_id, status=Hand.Status.FINISHED).values_list("result", flat=True))
+    return any(
+        len(result["awards"]) > 1
+        for result in Hand.objects.filter(
+            table_id=table_id, status=Hand.Status.FINISHED
+        ).values_list("result", flat=True)
+    )
 
 
 def finished_stats(table_id: int) -> dict:
@@ -212,14 +230,22 @@ def finished_stats(table_id: int) -> dict:
 
 async def test_no_frame_shows_a_card_its_viewer_may_not_see(players, make_table, clock, caplog):
     table = await sync_to_async(make_table)(
-        name="Leak", max_seats=5, bots_allowed=True, bot_seats=2, action_seconds=30,
-        min_buy_in=10, max_buy_in=200)
+        name="Leak",
+        max_seats=5,
+        bots_allowed=True,
+        bot_seats=2,
+        action_seconds=30,
+        min_buy_in=10,
+        max_buy_in=200,
+    )
     alice, bob, carol = players
     names = {alice.pk: "alice", bob.pk: "bob"}
     viewer = {"alice": alice.pk, "bob": bob.pk, "carol": None}
     cookies = {p.user.username: await sync_to_async(session_cookie)(p.user) for p in players}
-    sockets = {n: await Socket(n, communicator(table.pk, cookies[n])).connect()
-               for n in ("alice", "bob", "carol")}
+    sockets = {
+        n: await Socket(n, communicator(table.pk, cookies[n])).connect()
+        for n in ("alice", "bob", "carol")
+    }
     facts = Facts()
     rng = random.Random(20240605)
     croupier = Croupier()
@@ -235,17 +261,25 @@ async def test_no_frame_shows_a_card_its_viewer_may_not_see(players, make_table,
                 if wrong:
                     bad.append((name, wrong, frame[:300]))
                 checked["frames"] += 1
-                if viewer[name] is not None and 'class="seat' in frame and re.search(
-                        r'seat[^"]*\bme\b[^>]*>\s*<div class="hole"[^>]*>\s*<span class="pc (?!back)',
-                        frame):
+                if (
+                    viewer[name] is not None
+                    and 'class="seat' in frame
+                    and re.search(
+                        r'seat[^"]*\bme\b[^>]*>\s*<div class="hole"[^>]*>'
+                        r'\s*<span class="pc (?!back)',
+                        frame,
+                    )
+                ):
                     checked["own_cards_seen"] += 1
             sock.frames.clear()
 
     async def fail_with_the_table(what: str):
         state = await sync_to_async(table_state)(table.pk)
         errors = croupier_errors(caplog)
-        pytest.fail(f"{what} (step {steps}, {finished} hands finished): {state}"
-                    + (f"; the croupier logged: {errors}" if errors else ""))
+        pytest.fail(
+            f"{what} (step {steps}, {finished} hands finished): {state}"
+            + (f"; the croupier logged: {errors}" if errors else "")
+        )
 
     finished = 0
     side_pot = False
@@ -263,23 +297,26 @@ async def test_no_frame_shows_a_card_its_viewer_may_not_see(players, make_table,
         if ran_out:
             await fail_with_the_table(
                 f"the croupier ran a person's clock out ({', '.join(ran_out)}) though the "
-                "test acts for them the moment it is their turn")
+                "test acts for them the moment it is their turn"
+            )
         turn = await sync_to_async(human_turn)(table.pk, names, rng)
         if turn is not None:
             name, action = turn
             sock = sockets[name]
             version = await sync_to_async(lambda: Table.objects.get(pk=table.pk).version)()
-            hand = await sync_to_async(
-                lambda: Hand.objects.get(table=table, status="running").pk)()
+            hand = await sync_to_async(lambda: Hand.objects.get(table=table, status="running").pk)()
             await sock.act(action.kind, action.amount, version=version, hand=hand)
             # Taken (the next version arrives) or refused (an error message, and no version).
-            frame = await sock.until(lambda f: (version_of(f) or 0) > version
-                                     or ('id="table-message"' in f and 'table-seats' not in f))
+            frame = await sock.until(
+                lambda f, version=version: (
+                    (version_of(f) or 0) > version
+                    or ('id="table-message"' in f and "table-seats" not in f)
+                )
+            )
             assert 'class="table-message error"' not in frame, frame
         if steps % 20 == 0:
             await check_frames()
-            count = await sync_to_async(
-                Hand.objects.filter(table=table, status="finished").count)()
+            count = await sync_to_async(Hand.objects.filter(table=table, status="finished").count)()
             if count > finished:
                 finished, finished_at_step = count, steps
             elif steps - finished_at_step >= STALL_STEPS:
@@ -330,8 +367,13 @@ def test_a_turn_after_a_persons_action_counts_from_the_test_clock(players, make_
     table.refresh_from_db()
     hand = table.hands.get()
     first = hand.seats[hand_state(hand).actor]["player_id"]
-    hand_act(table=table, player=alice if first == alice.pk else bob, hand_id=hand.pk,
-             version=table.version, action="call")
+    hand_act(
+        table=table,
+        player=alice if first == alice.pk else bob,
+        hand_id=hand.pk,
+        version=table.version,
+        action="call",
+    )
     acted_at = clock.now
 
     assert croupier.tick(clock.advance(TICK)) == []  # not "time-bank": the turn is 2.5 s old

@@ -98,7 +98,8 @@ def test_a_finished_hand_link_from_the_table_opens_its_replayer(client, dealt, p
 
 
 def test_a_screen_and_its_html_read_nothing_once_the_table_is_read(
-        dealt, django_assert_num_queries):
+    dealt, django_assert_num_queries
+):
     table, hand, alice, bob, carol = dealt
     snapshot = load_snapshot(table.pk)
     with django_assert_num_queries(0):  # seated, watching with a bankroll, a spectator

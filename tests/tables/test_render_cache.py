@@ -41,8 +41,9 @@ def test_one_snapshot_renders_each_viewer_their_own_cards_only(dealt, order):
     snap = load_snapshot(table.pk)
     html = {}
     for name in order:  # whichever viewer fills the shared regions first
-        version, html[name], state = render_viewer(snap, who[name], who[name].bankroll,
-                                                   json_state=True)
+        version, html[name], state = render_viewer(
+            snap, who[name], who[name].bankroll, json_state=True
+        )
         assert version == table.version
         view_cards = {c for s in json.loads(state)["view"]["seats"] for c in s["cards"] if c}
         html[name + "-json"] = view_cards
@@ -114,8 +115,10 @@ async def test_sockets_of_different_viewers_get_their_own_cards_only(players, ta
     await sync_to_async(seat_take)(table=table, player=alice, buy_in=200, seat_number=0)
     await sync_to_async(seat_take)(table=table, player=bob, buy_in=200, seat_number=1)
     cookies = {p.name: await sync_to_async(session_cookie)(p.user) for p in players}
-    sockets = {n: await Socket(n, communicator(table.pk, cookies[n])).connect()
-               for n in ("alice", "bob", "carol")}
+    sockets = {
+        n: await Socket(n, communicator(table.pk, cookies[n])).connect()
+        for n in ("alice", "bob", "carol")
+    }
     try:
         await sync_to_async(hand_start)(table=table)
         for _ in range(3):
@@ -124,8 +127,11 @@ async def test_sockets_of_different_viewers_get_their_own_cards_only(players, ta
                 await s.until_version(version)
             await sync_to_async(act)(table, "call" if _ == 0 else "check")
         hand = await sync_to_async(current_hand)(table)
-        own = {"alice": await sync_to_async(hole)(hand, alice),
-               "bob": await sync_to_async(hole)(hand, bob), "carol": set()}
+        own = {
+            "alice": await sync_to_async(hole)(hand, alice),
+            "bob": await sync_to_async(hole)(hand, bob),
+            "carol": set(),
+        }
         board = {str(c) for c in (await sync_to_async(hand_state)(hand)).board}
         for name, socket in sockets.items():
             seen = {c for frame in socket.frames for c in cards_in_html(frame)}
@@ -161,8 +167,9 @@ def test_a_running_hand_is_read_again_with_only_its_new_actions(dealt, django_as
     fresh = load_snapshot(table.pk)
     assert again.version == fresh.version > first.version and again.running
     for who in (alice, bob, carol):
-        assert (render_viewer(again, who, who.bankroll, json_state=True)
-                == render_viewer(fresh, who, who.bankroll, json_state=True))
+        assert render_viewer(again, who, who.bankroll, json_state=True) == render_viewer(
+            fresh, who, who.bankroll, json_state=True
+        )
 
 
 @pytest.mark.django_db

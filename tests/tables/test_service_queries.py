@@ -57,9 +57,13 @@ def ready(hand: Hand, move: str):
     player = Player.objects.get(pk=hand.seats[state.actor]["player_id"])
     version = Table.objects.get(pk=hand.table_id).version
     state.act(move)
-    kwargs = dict(
-        table=hand.table_id, player=player, hand_id=hand.pk, version=version, action=move
-    )
+    kwargs = {
+        "table": hand.table_id,
+        "player": player,
+        "hand_id": hand.pk,
+        "version": version,
+        "action": move,
+    }
     return kwargs, state.is_over
 
 

@@ -136,7 +136,9 @@ def test_acting_in_someone_elses_seat(players, make_player, table, play):
     assert snapshot() == before
 
 
-@pytest.mark.parametrize("action", ["raise 3", "raise ²", "check", "bet", "dance", {"kind": "raise"}, 7])
+@pytest.mark.parametrize(
+    "action", ["raise 3", "raise ²", "check", "bet", "dance", {"kind": "raise"}, 7]
+)
 def test_illegal_action_names_the_rule_and_changes_nothing(players, table, play, action):
     seat_all(table, players)
     hand = hand_start(table=table)
@@ -159,8 +161,11 @@ def test_acting_in_a_finished_hand_or_at_another_table(players, make_table, tabl
         hand_act(table=table, player=players[0], hand_id=hand.pk, version=version, action="fold")
     with pytest.raises(HandNotRunning, match="not being played at this table"):
         hand_act(
-            table=other, player=players[0], hand_id=hand.pk,
-            version=Table.objects.get(pk=other.pk).version, action="fold",
+            table=other,
+            player=players[0],
+            hand_id=hand.pk,
+            version=Table.objects.get(pk=other.pk).version,
+            action="fold",
         )
 
 
@@ -174,7 +179,7 @@ def test_hand_end_writes_stacks_result_and_pot(players, table, play, assert_chip
     assert hand.result["net"] == list(state.result.net)
     assert hand.pot == state.total_pot > 0
     stacks = {s.player_id: s.stack for s in Seat.objects.all()}
-    for start, end in zip(hand.seats, state.stacks):
+    for start, end in zip(hand.seats, state.stacks, strict=True):
         assert stacks.get(start["player_id"], 0) == end
     table.refresh_from_db()
     assert table.action_deadline is None and table.next_hand_at is not None
@@ -304,13 +309,16 @@ def test_remove_player_between_hands_and_during_one(players, table, play, assert
     assert_chips_conserved()
 
 
-def test_chips_conserved_through_random_sequences(make_player, make_table, play,
-                                                  assert_chips_conserved):
+def test_chips_conserved_through_random_sequences(
+    make_player, make_table, play, assert_chips_conserved
+):
     """Random service calls (seed fixed); after every call the chips add up to the grants."""
     rng = random.Random(20240501)
     people = [make_player(f"p{i}") for i in range(5)]
-    tables = [make_table(name="T1", max_seats=4), make_table(name="T2", game="omaha",
-                                                            betting="pot-limit")]
+    tables = [
+        make_table(name="T1", max_seats=4),
+        make_table(name="T2", game="omaha", betting="pot-limit"),
+    ]
 
     def random_action(hand):
         legal = hand_state(hand).legal
@@ -359,8 +367,9 @@ def churn_a_seat(table, player):
     seat_leave(table=table, player=player)
 
 
-def test_seat_changes_by_others_do_not_make_an_action_stale(players, table, play,
-                                                            assert_chips_conserved):
+def test_seat_changes_by_others_do_not_make_an_action_stale(
+    players, table, play, assert_chips_conserved
+):
     alice, bob, carol = players
     seat_all(table, [alice, bob])
     hand = hand_start(table=table)
@@ -397,8 +406,9 @@ def test_an_action_that_saw_the_hand_before_its_last_move_is_stale(players, tabl
     assert hand.actions.count() == 2
 
 
-def test_a_voided_hand_refuses_actions_that_saw_it_running(players, table, play,
-                                                           assert_chips_conserved):
+def test_a_voided_hand_refuses_actions_that_saw_it_running(
+    players, table, play, assert_chips_conserved
+):
     alice, bob, carol = players
     seat_all(table, [alice, bob])
     hand = hand_start(table=table)

@@ -54,7 +54,10 @@ def test_take_seat_moves_the_buy_in_from_bankroll_to_stack(players, table, asser
     assert alice.bankroll == 10_000 - 150
     entry = alice.ledger.first()
     assert (entry.kind, entry.amount, entry.balance_after, entry.table) == (
-        "buy_in", -150, 9_850, table,
+        "buy_in",
+        -150,
+        9_850,
+        table,
     )
     assert seat.time_bank == table.time_bank_seconds
     assert table.version == version + 1
@@ -201,8 +204,9 @@ def pretend_the_cash_out_was(player, seconds_ago: int) -> None:
     )
 
 
-def test_sitting_down_again_soon_after_leaving_is_refused(players, table, settings,
-                                                          assert_chips_conserved):
+def test_sitting_down_again_soon_after_leaving_is_refused(
+    players, table, settings, assert_chips_conserved
+):
     settings.POKER_RESEAT_WAIT_SECONDS = 30
     alice = players[0]
     seat_take(table=table, player=alice, buy_in=100)
@@ -250,8 +254,9 @@ def test_the_wait_is_per_table_and_none_when_set_to_zero(players, table, make_ta
     assert Seat.objects.filter(player=alice).count() == 2
 
 
-def test_bots_and_busted_players_sit_down_again_at_once(make_player, table, play, settings,
-                                                        assert_chips_conserved):
+def test_bots_and_busted_players_sit_down_again_at_once(
+    make_player, table, play, settings, assert_chips_conserved
+):
     settings.POKER_RESEAT_WAIT_SECONDS = 30
     bot = make_player("robot")
     Player.objects.filter(pk=bot.pk).update(is_bot=True)  # as the croupier's bots are

@@ -70,6 +70,7 @@ async def table_version(table) -> int:
 
 # --- item 4: numbers in frames --------------------------------------------------------------
 
+
 async def test_unicode_digits_are_answered_and_change_nothing(seated):
     """The issue's three frames closed the socket with 1011 and logged a traceback."""
     table, players, cookies = seated
@@ -79,19 +80,21 @@ async def test_unicode_digits_are_answered_and_change_nothing(seated):
     before = await table_version(table)
     await carol.comm.send_to(text_data=json.dumps({"op": "take_seat", "seat": "³", "buy_in": 100}))
     assert await answer_of(carol) == "The seat must be a whole number."
-    await carol.comm.send_to(text_data=json.dumps({"op": "take_seat", "seat": "4",
-                                                   "buy_in": "١٠٠"}))
+    await carol.comm.send_to(
+        text_data=json.dumps({"op": "take_seat", "seat": "4", "buy_in": "١٠٠"})
+    )
     assert await answer_of(carol) == "The buy-in must be a whole number."
-    await carol.comm.send_to(text_data=json.dumps({"op": "take_seat", "seat": 13,
-                                                   "buy_in": 100}))
+    await carol.comm.send_to(text_data=json.dumps({"op": "take_seat", "seat": 13, "buy_in": 100}))
     assert await answer_of(carol) == "The seat must be between 1 and 12."
     await bob.comm.send_to(text_data=json.dumps({"op": "top_up", "amount": "¹"}))
     assert await answer_of(bob) == "The top-up must be a whole number."
-    await bob.comm.send_to(text_data=json.dumps(
-        {"op": "act", "kind": "fold", "hand": "²", "version": 1}))
+    await bob.comm.send_to(
+        text_data=json.dumps({"op": "act", "kind": "fold", "hand": "²", "version": 1})
+    )
     assert await answer_of(bob) == "The hand must be a whole number."
-    await bob.comm.send_to(text_data=json.dumps(
-        {"op": "act", "kind": "raise", "amount": 1e3, "hand": 1, "version": 1}))
+    await bob.comm.send_to(
+        text_data=json.dumps({"op": "act", "kind": "raise", "amount": 1e3, "hand": 1, "version": 1})
+    )
     assert await answer_of(bob) == "The amount must be a whole number."
     # still open and answering; nothing changed
     await carol.comm.send_to(text_data=json.dumps({"op": "sit_in"}))
@@ -104,11 +107,35 @@ async def test_unicode_digits_are_answered_and_change_nothing(seated):
 
 
 JSON_VALUES = st.recursive(
-    st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False) | st.text()
-    | st.sampled_from(["³", "²", "¹", "١٠٠", "٣", "-1", " 7 ", "1e3", "+5", "1_000", "0x10",
-                       "", "9" * 40, str(2**63), "½", "Ⅻ", "\x00"]),
-    lambda inner: st.lists(inner, max_size=3) | st.dictionaries(st.text(max_size=5), inner,
-                                                                max_size=3),
+    st.none()
+    | st.booleans()
+    | st.integers()
+    | st.floats(allow_nan=False)
+    | st.text()
+    | st.sampled_from(
+        [
+            "³",
+            "²",
+            "¹",
+            "١٠٠",
+            "٣",
+            "-1",
+            " 7 ",
+            "1e3",
+            "+5",
+            "1_000",
+            "0x10",
+            "",
+            "9" * 40,
+            str(2**63),
+            "½",
+            "Ⅻ",
+            "\x00",
+        ]
+    ),
+    lambda inner: (
+        st.lists(inner, max_size=3) | st.dictionaries(st.text(max_size=5), inner, max_size=3)
+    ),
     max_leaves=5,
 )
 FIELDS = ("op", "kind", "amount", "hand", "version", "seat", "buy_in", "id")
@@ -116,13 +143,17 @@ OPS = ("act", "sit_out", "sit_in", "leave", "top_up", "take_seat")
 
 
 @pytest.mark.django_db(transaction=False)
-@hypothesis_settings(max_examples=300, deadline=None,
-                     suppress_health_check=[HealthCheck.function_scoped_fixture])
-@given(op=st.sampled_from(OPS) | JSON_VALUES,
-       kind=st.sampled_from(["fold", "check", "call", "raise", "all_in"]) | JSON_VALUES,
-       fields=st.dictionaries(st.sampled_from(FIELDS), JSON_VALUES, max_size=4))
+@hypothesis_settings(
+    max_examples=300, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
+@given(
+    op=st.sampled_from(OPS) | JSON_VALUES,
+    kind=st.sampled_from(["fold", "check", "call", "raise", "all_in"]) | JSON_VALUES,
+    fields=st.dictionaries(st.sampled_from(FIELDS), JSON_VALUES, max_size=4),
+)
 def test_any_value_in_any_field_is_answered_or_carried_out(
-        running_hand, assert_chips_conserved, op, kind, fields):
+    running_hand, assert_chips_conserved, op, kind, fields
+):
     """Whatever a frame holds, ``run_op`` carries it out or refuses it with a message for
     the sender (never another exception), and no chip is created or lost."""
     table, alice = running_hand
@@ -147,8 +178,8 @@ def running_hand(players, table):
 
 # --- item 5: every way out leaves the feed; close codes; caps -------------------------------
 
-async def test_a_socket_closed_for_a_big_frame_leaves_its_feed_and_is_not_rendered_for(
-        seated):
+
+async def test_a_socket_closed_for_a_big_frame_leaves_its_feed_and_is_not_rendered_for(seated):
     table, players, cookies = seated
     alice, bob, carol = players
     watcher = await Socket("alice", communicator(table.pk, cookies["alice"])).connect()
@@ -203,6 +234,7 @@ async def test_sockets_per_user_are_capped_per_table_and_in_all(players, make_ta
 
 # --- item 7: the rate limit -----------------------------------------------------------------
 
+
 async def test_binary_frames_take_tokens_and_a_binary_flood_is_closed(seated):
     table, players, cookies = seated
     socket = await json_socket(table, cookies["carol"])
@@ -253,6 +285,7 @@ async def test_bursts_within_the_rate_are_all_answered(seated):
 
 
 # --- item 12: what sit_in says --------------------------------------------------------------
+
 
 async def test_sitting_in_during_a_hand_one_is_still_in_says_so(seated):
     table, players, cookies = seated

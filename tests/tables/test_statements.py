@@ -40,20 +40,28 @@ def test_insert_fills_auto_now_add_and_update_changes_only_the_matching_rows(pla
     bob_stack = Seat.objects.get(table=table, player=bob).stack  # after posting a blind
     before = timezone.now()
     with transaction.atomic():
-        statements.insert(HandAction(hand=hand, index=0, seat=0, kind="call", amount=None,
-                                     source=HandAction.Source.PLAYER))
-        changed = statements.update(Seat, {"table_id": table.pk, "player_id": alice.pk},
-                                    stack=77)
+        statements.insert(
+            HandAction(
+                hand=hand,
+                index=0,
+                seat=0,
+                kind="call",
+                amount=None,
+                source=HandAction.Source.PLAYER,
+            )
+        )
+        changed = statements.update(Seat, {"table_id": table.pk, "player_id": alice.pk}, stack=77)
     action = HandAction.objects.get(hand=hand, index=0)
     assert (action.seat, action.kind, action.amount, action.source) == (0, "call", None, "player")
     assert action.created_at >= before - timedelta(seconds=1)
     assert changed == 1
     assert dict(Seat.objects.filter(table=table).values_list("player_id", "stack")) == {
-        alice.pk: 77, bob.pk: bob_stack}
+        alice.pk: 77,
+        bob.pk: bob_stack,
+    }
     deadline = timezone.now() + timedelta(seconds=5)
     with transaction.atomic():
-        assert statements.update(Table, {"pk": table.pk}, version=41,
-                                 action_deadline=deadline) == 1
+        assert statements.update(Table, {"pk": table.pk}, version=41, action_deadline=deadline) == 1
     row = Table.objects.get(pk=table.pk)
     assert (row.version, row.action_deadline) == (41, deadline)
 
@@ -78,16 +86,36 @@ def test_compiled_reads_return_what_the_orm_returns_for_any_parameters(players, 
         assert found.created_at == orm_table.created_at
         assert found.action_deadline == orm_table.action_deadline
         orm_seats = {s.number: s for s in Seat.objects.filter(table=t).select_related("player")}
-        assert {s.number: (s.player_id, s.stack, s.sitting_out, s.leave_after_hand,
-                           s.player.name, s.player.is_bot, s.player.bankroll) for s in seats} == {
-            n: (s.player_id, s.stack, s.sitting_out, s.leave_after_hand, s.player.name,
-                s.player.is_bot, s.player.bankroll) for n, s in orm_seats.items()}
+        assert {
+            s.number: (
+                s.player_id,
+                s.stack,
+                s.sitting_out,
+                s.leave_after_hand,
+                s.player.name,
+                s.player.is_bot,
+                s.player.bankroll,
+            )
+            for s in seats
+        } == {
+            n: (
+                s.player_id,
+                s.stack,
+                s.sitting_out,
+                s.leave_after_hand,
+                s.player.name,
+                s.player.is_bot,
+                s.player.bankroll,
+            )
+            for n, s in orm_seats.items()
+        }
         hand = shown_hand(orm_table)
         orm_hand = orm_table.hands.order_by("-number").first()
         assert hand == orm_hand and model_to_dict(hand) == model_to_dict(orm_hand)
         assert hand.seats == orm_hand.seats and hand.config == orm_hand.config  # JSON decoded
-        assert hand_decisions(hand) == list(hand.actions.order_by("index").values_list(
-            "kind", "amount", "source"))
+        assert hand_decisions(hand) == list(
+            hand.actions.order_by("index").values_list("kind", "amount", "source")
+        )
     assert hands[table.pk].pk != hands[other.pk].pk
     assert table_and_seats(other.pk + 1000) == (None, [])
 
@@ -98,6 +126,9 @@ def test_a_compiled_read_refuses_a_query_whose_parameters_are_not_the_given_ones
 
     with pytest.raises(ValueError, match="parameters"):
         statements.select_values(
-            Hand, "test-misordered",
+            Hand,
+            "test-misordered",
             lambda t, s: Hand.objects.filter(table_id=t, status=s).values_list("number"),
-            table.pk, "finished")
+            table.pk,
+            "finished",
+        )

@@ -53,8 +53,9 @@ def feed_of(table) -> TableFeed | None:
 
 async def test_one_subscription_per_process_for_all_its_sockets(table, cookies):
     layer = get_channel_layer()
-    sockets = [await Socket(f"s{i}", communicator(table.pk, c)).connect()
-               for i, c in enumerate(cookies)]
+    sockets = [
+        await Socket(f"s{i}", communicator(table.pk, c)).connect() for i, c in enumerate(cookies)
+    ]
     feed = feed_of(table)
     assert feed is not None and len(feed.sockets) == 3
     assert await group_members(layer, table_group(table.pk)) == 1
@@ -116,7 +117,8 @@ async def test_a_socket_joining_puts_the_feed_back_in_a_group_the_layer_forgot(t
 
 
 async def test_a_change_made_here_reaches_this_processs_sockets_without_the_round_trip(
-        table, players, cookies, monkeypatch):
+    table, players, cookies, monkeypatch
+):
     """Over Redis, a process's own change goes to its sockets at once (and through the layer
     to the other processes); an in-process layer delivers it here at once anyway, so the
     feed leaves it to the layer (no second delivery)."""
@@ -132,8 +134,9 @@ async def test_a_change_made_here_reaches_this_processs_sockets_without_the_roun
 
     monkeypatch.setattr(layer, "group_send", lost)
     before = socket.version
-    await write_async(table.pk, lambda: seat_take(
-        table=table, player=players[1], buy_in=200, seat_number=1))()
+    await write_async(
+        table.pk, lambda: seat_take(table=table, player=players[1], buy_in=200, seat_number=1)
+    )()
     assert [group for group, _ in sent] == [table_group(table.pk)]  # the others still hear
     if in_process(layer):  # only the layer delivers
         dispatched = []
@@ -146,7 +149,8 @@ async def test_a_change_made_here_reaches_this_processs_sockets_without_the_roun
 
 
 async def test_an_update_that_overtakes_the_first_frame_is_not_undone_by_it(
-        table, players, cookies, monkeypatch):
+    table, players, cookies, monkeypatch
+):
     """A socket's first frame is read, then a change reaches the socket and is sent before
     that frame goes: the older first frame is dropped, not sent last (the socket would show
     the table as it was, and wait for a change that has already come)."""
@@ -160,8 +164,10 @@ async def test_an_update_that_overtakes_the_first_frame_is_not_undone_by_it(
         snap = await real_get(table_id, version, created_at)
         reads.append(snap.version)
         if len(reads) == 1:  # the connect's read: a change comes and is sent before it
-            await write_async(table.pk, lambda: seat_take(
-                table=table, player=players[1], buy_in=200, seat_number=1))()
+            await write_async(
+                table.pk,
+                lambda: seat_take(table=table, player=players[1], buy_in=200, seat_number=1),
+            )()
             (consumer,) = feed_of(table).sockets
             while consumer.sent_version <= snap.version:  # the layer brings it to the socket
                 await asyncio.sleep(0.01)
@@ -196,8 +202,7 @@ async def test_a_change_the_layer_never_brought_is_caught_up_from_the_database(t
     await socket.close()
 
 
-async def test_a_change_whose_message_arrives_between_two_passes_is_not_sent_again(
-        table, cookies):
+async def test_a_change_whose_message_arrives_between_two_passes_is_not_sent_again(table, cookies):
     from tables.models import Table
 
     socket = await Socket("alice", communicator(table.pk, cookies[0])).connect()
@@ -205,8 +210,7 @@ async def test_a_change_whose_message_arrives_between_two_passes_is_not_sent_aga
     late = socket.version + 1
     await Table.objects.filter(pk=table.pk).aupdate(version=late)
     assert await TableFeed.catch_up() == 0
-    await get_channel_layer().group_send(table_group(table.pk),
-                                         table_changed_event(table.pk, late))
+    await get_channel_layer().group_send(table_group(table.pk), table_changed_event(table.pk, late))
     await socket.until_version(late, timeout=5)
     assert feed.version == late
     assert await TableFeed.catch_up() == 0

@@ -31,7 +31,8 @@ def admin_accepts(**fields) -> bool:
 def test_a_straddle_is_at_least_twice_the_big_blind_for_the_engine_and_the_admin(straddle):
     assert engine_accepts(big_blind=2, straddle=straddle) == (straddle in (0, 4, 5, 40))
     assert admin_accepts(big_blind=2, straddle=straddle) == engine_accepts(
-        big_blind=2, straddle=straddle)
+        big_blind=2, straddle=straddle
+    )
 
 
 @pytest.mark.parametrize("game", sorted(MAX_SEATS))

@@ -19,9 +19,14 @@ def session_cookie(user) -> str:
     return f"sessionid={client.cookies['sessionid'].value}"
 
 
-def communicator(table_id: int, cookie: str | None = None,
-                 origin: str | None = "http://testserver", query: str = "",
-                 host: str = "testserver", headers: dict | None = None):
+def communicator(
+    table_id: int,
+    cookie: str | None = None,
+    origin: str | None = "http://testserver",
+    query: str = "",
+    host: str = "testserver",
+    headers: dict | None = None,
+):
     """A socket to the table through the whole ASGI stack; ``query`` e.g. ``"state=json"``;
     ``origin=None`` sends no Origin; ``headers``: more headers (name -> value)."""
     from pokersite.asgi import application
@@ -95,11 +100,13 @@ class Socket:
 
     async def until(self, pred, timeout: float = 10) -> str:
         """Receive frames until one satisfies ``pred`` (bounded by ``timeout``)."""
+
         async def loop():
             while True:
                 frame = await self.receive(timeout)
                 if pred(frame):
                     return frame
+
         return await asyncio.wait_for(loop(), timeout)
 
     async def until_version(self, version: int, timeout: float = 10) -> str:
@@ -117,9 +124,13 @@ class Socket:
         await self.comm.send_to(text_data=json.dumps(data))
 
     async def act(self, kind: str, amount: int | None = None, *, version=None, hand=None):
-        await self.send(op="act", kind=kind, amount="" if amount is None else str(amount),
-                        hand=str(hand if hand is not None else self.hand),
-                        version=str(version if version is not None else self.version))
+        await self.send(
+            op="act",
+            kind=kind,
+            amount="" if amount is None else str(amount),
+            hand=str(hand if hand is not None else self.hand),
+            version=str(version if version is not None else self.version),
+        )
 
     async def close(self):
         await self.comm.disconnect()

@@ -5,6 +5,7 @@ is a locked, versioned service, so nothing happens twice.
 """
 
 import asyncio
+import contextlib
 
 from django.core.management.base import BaseCommand
 
@@ -25,7 +26,5 @@ class Command(BaseCommand):
                 self.stdout.write(f"table {table_id}: {what}")
             return
         self.stdout.write(f"Croupier running every {interval}s (Ctrl-C to stop).")
-        try:
+        with contextlib.suppress(KeyboardInterrupt):  # Ctrl-C stops it quietly
             asyncio.run(croupier.run())
-        except KeyboardInterrupt:
-            pass

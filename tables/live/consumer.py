@@ -52,6 +52,7 @@ from tables.live.protocol import (
     BadFrame,
     answer_json,
     decode_frame,
+    error_code,
     render_viewer,
     request_id_of,
     run_op,
@@ -251,14 +252,14 @@ class TableConsumer(AsyncWebsocketConsumer):
             self.bankroll_read_at = now
         return self.bankroll
 
-    async def answer(self, message: str, error: bool = True):
+    async def answer(self, message: str, error: bool = True, code: str | None = None):
         """Tell this socket alone how its request went (nothing for a silent success).
 
         A ``?state=json`` socket gets an answer to every request, with the request's ``id``
         if it gave one (a number or a text of up to 64 characters): a client with several
         requests in flight tells which one was answered."""
         if getattr(self, "json_state", False):
-            await self.send(text_data=answer_json(message, error, self.request_id))
+            await self.send(text_data=answer_json(message, error, self.request_id, code))
         elif message or self.message_shown:
             await self.send(text_data=render_message(message, oob=True, error=error))
             self.message_shown = bool(message)
@@ -296,16 +297,16 @@ class TableConsumer(AsyncWebsocketConsumer):
                 await self.close(code=FLOODING)
             elif not self.told_to_slow_down:
                 self.told_to_slow_down = True
-                await self.answer("Too many messages: slow down.")
+                await self.answer("Too many messages: slow down.", code="rate_limited")
             return
         self.told_to_slow_down = False
         if text_data is None:
-            await self.answer("Binary frames are not understood.")
+            await self.answer("Binary frames are not understood.", code="bad_request")
             return
         try:
             data = decode_frame(text_data)
         except BadFrame as error:
-            await self.answer(str(error))
+            await self.answer(str(error), code=error_code(error))
             return
         self.request_id = request_id_of(data)
         async with self.answering:
@@ -314,17 +315,17 @@ class TableConsumer(AsyncWebsocketConsumer):
                     table_id=self.table_id, user=self.user, data=data, player=self.player
                 )
             except (ServiceError, BadFrame, NumberError) as error:
-                await self.answer(str(error))
+                await self.answer(str(error), code=error_code(error))
                 return
             except Table.DoesNotExist:
                 await self.close(code=NO_SUCH_TABLE)
                 return
             except DatabaseError:
                 log.warning("table %s: database unreachable, request refused", self.table_id)
-                await self.answer(DATABASE_DOWN)
+                await self.answer(DATABASE_DOWN, code="database_unavailable")
                 return
             except Exception:  # a bug must not cost the player their socket
                 log.exception("table %s: request %r failed", self.table_id, data.get("op"))
-                await self.answer("That request failed: nothing was done.")
+                await self.answer("That request failed: nothing was done.", code="server_error")
                 return
             await self.answer(message, error=False)

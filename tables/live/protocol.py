@@ -6,7 +6,9 @@
   and the one service it calls (``carry_out``). A refused request (``BadFrame``,
   ``NumberError`` or the service's ``ServiceError``) changed nothing and is answered to the
   sender only.
-- An answer (``answer_json``) is ``{"type": "answer", "message", "error"}``, with the
+- An answer (``answer_json``) is ``{"type": "answer", "message", "error"}``, a refusal's
+  stable ``code`` beside its message (a service error's ``code``, ``bad_request``,
+  ``invalid_number``, ``rate_limited``, ``database_unavailable``, ``server_error``), and the
   request's ``id`` if it gave one (``request_id_of``); a browser gets the message line as HTML
   instead (``tables.presenters.render.render_message``).
 - An update (``render_viewer``) is every region of the table as htmx out-of-band HTML or, for a
@@ -25,7 +27,7 @@ from dataclasses import dataclass
 import orjson
 
 from tables import services
-from tables.inputs import parse_whole_number
+from tables.inputs import NumberError, parse_whole_number
 from tables.models import Table
 from tables.presenters.models import Screen
 from tables.presenters.render import render_regions
@@ -49,6 +51,16 @@ ACTION_KINDS = ("fold", "check", "call", "raise", "all_in")
 
 class BadFrame(ValueError):
     """A frame that is not a well-formed request (answered, nothing changes)."""
+
+    code = "bad_request"
+
+
+def error_code(error: Exception) -> str:
+    """The stable code a refusal is answered with (``tables.services.errors`` has the
+    services' own)."""
+    if isinstance(error, NumberError):
+        return "invalid_number"
+    return getattr(error, "code", "server_error")
 
 
 def decode_frame(text: str) -> dict:
@@ -181,9 +193,14 @@ def run_op(*, table_id: int, user, data: dict, player=None) -> str:
 # --- what the socket sends ----------------------------------------------------------------
 
 
-def answer_json(message: str, error: bool, request: int | str | None) -> str:
-    """The answer to a ``?state=json`` socket's request (``request``: its ``id``, if any)."""
-    answer = {"type": "answer", "message": message, "error": error}
+def answer_json(
+    message: str, error: bool, request: int | str | None, code: str | None = None
+) -> str:
+    """The answer to a ``?state=json`` socket's request (``request``: its ``id``, if any;
+    ``code``: a refusal's stable code)."""
+    answer: dict = {"type": "answer", "message": message, "error": error}
+    if code is not None:
+        answer["code"] = code
     if request is not None:
         answer["id"] = request
     return json.dumps(answer)

@@ -299,3 +299,38 @@ async def test_sitting_in_during_a_hand_one_is_still_in_says_so(seated):
     hand = await sync_to_async(current_hand)(table)
     assert hand.seat_index_of(alice.pk) is not None  # true: still in it
     await socket.close()
+
+
+# --- refusals carry a stable code beside the message ----------------------------------------
+
+
+async def answer_frame(socket: Socket) -> dict:
+    while True:
+        frame = json.loads(await socket.receive())
+        if frame["type"] == "answer":
+            return frame
+
+
+async def test_a_refusal_is_answered_with_its_stable_code(seated):
+    table, players, cookies = seated
+    hand = await sync_to_async(hand_start)(table=table)
+    carol = await json_socket(table, cookies["carol"])
+    await carol.comm.send_to(text_data=json.dumps({"op": "take_seat", "seat": "³", "buy_in": 100}))
+    assert (await answer_frame(carol))["code"] == "invalid_number"
+    await carol.comm.send_to(text_data=json.dumps({"op": "dance"}))
+    assert (await answer_frame(carol))["code"] == "bad_request"
+    await carol.comm.send_to(text_data=json.dumps({"op": "take_seat", "seat": 1, "buy_in": 100}))
+    assert (await answer_frame(carol))["code"] == "seat_taken"
+    version = await table_version(table)
+    await carol.comm.send_to(
+        text_data=json.dumps({"op": "act", "kind": "fold", "hand": hand.pk, "version": version})
+    )
+    refused = await answer_frame(carol)
+    assert refused["error"] is True and refused["code"] == "not_your_turn", refused
+    await carol.comm.send_to(
+        text_data=json.dumps({"op": "act", "kind": "fold", "hand": hand.pk, "version": version + 5})
+    )
+    assert (await answer_frame(carol))["code"] == "stale_version"
+    await carol.comm.send_to(text_data=json.dumps({"op": "sit_in"}))
+    assert (await answer_frame(carol))["code"] == "not_seated"
+    await carol.close()

@@ -57,7 +57,7 @@ def main(count: int) -> None:
     from tables.selectors.stats import net_curve, player_hand_rows, player_stats
     from tables.services import player_create
     from tables.services.player_hands import player_hands_rows
-    from tables.stats import Totals, seat_figures
+    from tables.stats.figures import Totals, seat_figures
 
     rng = random.Random(2024)
     bot = RandomBot(rng)

@@ -12,5 +12,5 @@ urlpatterns = [
     path("tables/", include("tables.urls")),
     path("admin/", admin.site.urls),
     path("api/", include("tables.api.urls")),
-    path("", include("tables.stats_urls")),
+    path("", include("tables.stats.urls")),
 ]

@@ -410,7 +410,7 @@ class PlayerHand(models.Model):
     """A player's part in one finished hand: the figures the statistics add up.
 
     Derived data, written by the hand-end service (``tables.services.player_hands``) from the
-    engine's replayed hand through ``tables.stats.seat_figures``; rebuildable from the hands
+    engine's replayed hand through ``tables.stats.figures.seat_figures``; rebuildable from the hands
     at any time. ``net`` is collected − contributed (an uncalled bet returned is not
     contributed); ``net_bb`` is ``net / big_blind`` of that hand.
     """

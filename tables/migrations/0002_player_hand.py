@@ -8,7 +8,7 @@ def backfill(apps, schema_editor):
     """Rows for the hands that finished before ``PlayerHand`` existed."""
     from engine.hand import Action
     from engine.hand import Hand as EngineHand
-    from tables.stats import seat_figures
+    from tables.stats.figures import seat_figures
 
     Hand = apps.get_model("tables", "Hand")
     PlayerHand = apps.get_model("tables", "PlayerHand")

@@ -19,7 +19,7 @@ from engine.hand import Hand as EngineHand
 from engine.types import DECISIONS, STREETS, Action, EventKind
 from tables.models import Hand, Player, PlayerHand
 from tables.selectors.hands import hand_decisions, hand_deck, hand_state, with_deck
-from tables.stats import Totals
+from tables.stats.figures import Totals
 
 RESULTS = ("won", "lost", "even")
 LEADERBOARD_ORDERS = {"net": "-net", "bb100": "-bb_per_100", "hands": "-hands"}

@@ -7,7 +7,7 @@ locked).
 from __future__ import annotations
 
 from tables.models import Hand, PlayerHand
-from tables.stats import seat_figures
+from tables.stats.figures import seat_figures
 
 
 def player_hands_rows(hand: Hand, state) -> list[PlayerHand]:

@@ -11,7 +11,7 @@ from tables.models import Hand, PlayerHand
 from tables.selectors.hands import hand_state
 from tables.selectors.stats import player_stats
 from tables.services import hand_start, seat_take
-from tables.stats import Totals, seat_figures
+from tables.stats.figures import Totals, seat_figures
 
 
 def play_hands(table, players, count: int, seed: int = 7, choose=None):

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import pytest
 
-from tables.stats import SeatFigures, Totals, seat_figures
+from tables.stats.figures import SeatFigures, Totals, seat_figures
 from tests.api.helpers import engine_hand
 
 

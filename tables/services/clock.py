@@ -28,11 +28,17 @@ from datetime import datetime, timedelta
 from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.db import transaction
+from django.db.models import Exists, OuterRef, Q
 
-from tables.models import HandAction, Player, Seat, Table
+from engine.bots import SensibleBot
+from tables.models import Hand, HandAction, Player, Seat, Table
 from tables.selectors.hands import hand_decisions, hand_secret, hand_state, running_hand
 from tables.services.errors import ServiceError
+from tables.services.events import table_touch
+from tables.services.hands import hand_act, hand_start
 from tables.services.locks import table_lock
+from tables.services.players import player_create, player_grant
+from tables.services.seats import seat_take
 
 #: Seconds the time bank adds each time the deadline passes (while the bank lasts).
 TIME_BANK_CHUNK = 10
@@ -66,7 +72,6 @@ def _set_clock(table: Table, now: datetime) -> None:
 
 def _bot_player(table: Table, buy_in: int) -> Player:
     """A bot not yet at ``table``, with at least ``buy_in`` chips (granted through the ledger)."""
-    from tables.services.players import player_create, player_grant
 
     seated = set(table.seats.values_list("player_id", flat=True))
     bot = Player.objects.filter(is_bot=True).exclude(pk__in=seated).order_by("pk").first()
@@ -90,7 +95,6 @@ def _bot_player(table: Table, buy_in: int) -> Player:
 
 def _seat_bots(table: Table) -> int:
     """Seat bots up to ``bot_seats`` (leaving a seat free for people). Returns how many sat."""
-    from tables.services.seats import seat_take
 
     if not table.bots_allowed or not table.bot_seats:
         return 0
@@ -123,8 +127,6 @@ def clock_tick(*, table: Table | int, now: datetime, skip_busy: bool = False) ->
     table row (the croupier's passes: the holder is a player's action or another process's
     croupier, and the next pass looks again; waiting held up every table queued behind).
     """
-    from engine.bots import SensibleBot
-    from tables.services.hands import hand_act, hand_start
 
     with transaction.atomic():
         table = table_lock(table, skip_locked=skip_busy)
@@ -188,7 +190,6 @@ def clock_tick(*, table: Table | int, now: datetime, skip_busy: bool = False) ->
             Table.objects.filter(pk=table.pk).update(
                 action_deadline=max(now, table.action_deadline) + timedelta(seconds=chunk)
             )
-            from tables.services.events import table_touch
 
             table_touch(table)
             return "time-bank"
@@ -220,9 +221,6 @@ def tables_due(now: datetime) -> list[int]:
       leaving (the clock acts for them at once), or a bot is seated and the turn is old
       enough for the quickest bot to have thought (``POKER_BOT_DELAY``'s minimum).
     """
-    from django.db.models import Exists, OuterRef, Q
-
-    from tables.models import Hand
 
     running = Hand.objects.filter(table=OuterRef("pk"), status=Hand.Status.RUNNING)
     seats = Seat.objects.filter(table=OuterRef("pk"))

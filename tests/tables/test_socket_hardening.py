@@ -20,7 +20,14 @@ from tables.live.sessions import LiveSockets
 from tables.models import HandAction, Seat, Table
 from tables.services import ServiceError, hand_start, seat_sit_out, seat_take
 from tests.tables.helpers import current_hand
-from tests.tables.wsclient import Socket, closed_with, communicator, refused_with, session_cookie
+from tests.tables.wsclient import (
+    Socket,
+    closed_with,
+    communicator,
+    handled_to_the_end,
+    refused_with,
+    session_cookie,
+)
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -196,7 +203,7 @@ async def test_a_socket_closed_for_a_big_frame_leaves_its_feed_and_is_not_render
     assert closing.sent_version == sent  # nothing rendered for the closed socket
     # A frame on the closed socket is ignored.
     await big.comm.send_to(text_data=json.dumps({"op": "sit_out"}))
-    assert await big.comm.receive_nothing(timeout=0.3)
+    assert await handled_to_the_end(big.comm) == []
     assert not await sync_to_async(Seat.objects.filter(player=bob, sitting_out=True).exists)()
     await watcher.close()
 

@@ -56,6 +56,18 @@ async def closed_with(comm: WebsocketCommunicator, timeout: float = 5) -> int:
             return code
 
 
+async def handled_to_the_end(comm: WebsocketCommunicator, timeout: float = 5) -> list[dict]:
+    """The client goes away and the consumer ends: every frame sent before has been handled
+    (a consumer handles its messages in order), so what it did is in the database now, with no
+    sleep to wait for it. Returns what it sent meanwhile."""
+    await comm.send_input({"type": "websocket.disconnect", "code": 1000})
+    await comm.wait(timeout)
+    sent = []
+    while not comm.output_queue.empty():
+        sent.append(comm.output_queue.get_nowait())
+    return sent
+
+
 async def refused_with(comm: WebsocketCommunicator) -> int:
     """Connect ``comm``: it is accepted, then closed at once; the close code."""
     connected, _ = await comm.connect()

@@ -288,13 +288,23 @@ def test_database_outage_refuses_cleanly_and_play_resumes(fresh_db, redis_server
         proxy.cut_at_commit()
         answer = await mover.act(state)
         assert proxy.commits_cut == 1, "the action never reached its COMMIT through the proxy"
-        assert answer == {"type": "answer", "message": DATABASE_DOWN, "error": True}
+        assert answer == {
+            "type": "answer",
+            "message": DATABASE_DOWN,
+            "error": True,
+            "code": "database_unavailable",
+        }
         assert proxy.refuses()
         assert snapshot(fresh_db, table["id"]) == before
 
         # 2. While it is down: refused again, the croupier logs its failed ticks, server up.
         answer = await mover.act(state)
-        assert answer == {"type": "answer", "message": DATABASE_DOWN, "error": True}
+        assert answer == {
+            "type": "answer",
+            "message": DATABASE_DOWN,
+            "error": True,
+            "code": "database_unavailable",
+        }
         await wait_for_log(server, "croupier tick failed", sockets)
         assert server.proc.poll() is None, server.tail()
         assert snapshot(fresh_db, table["id"]) == before

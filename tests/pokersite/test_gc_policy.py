@@ -1,18 +1,14 @@
 """A server process freezes its start-up objects and spaces out collections
 (pokersite.gc_policy)."""
 
-import json
-import os
 import subprocess
-import sys
-from pathlib import Path
 
 import pytest
 
+from tests.pokersite.fresh_python import fresh_json, run_fresh
+
 #: The server's thresholds unless ``POKER_GC_THRESHOLDS`` says otherwise (pokersite/settings.py).
 SERVER_THRESHOLDS = (10_000, 10, 100)
-
-ROOT = Path(__file__).resolve().parents[2]
 
 PROBE = (
     "import gc, json, pokersite.asgi; "
@@ -22,23 +18,14 @@ PROBE = (
 
 def run_asgi(**env) -> subprocess.CompletedProcess:
     """Import the ASGI module in a fresh interpreter, as daphne does."""
-    environment = {k: v for k, v in os.environ.items() if k != "POKER_GC_THRESHOLDS"}
-    environment.update(env, DJANGO_SETTINGS_MODULE="pokersite.settings")
-    return subprocess.run(
-        [sys.executable, "-c", PROBE],
-        cwd=ROOT,
-        env=environment,
-        capture_output=True,
-        text=True,
-        timeout=120,
-    )
+    env["DJANGO_SETTINGS_MODULE"] = "pokersite.settings"
+    return run_fresh(PROBE, env, drop={"POKER_GC_THRESHOLDS"})
 
 
 def load_asgi(**env) -> dict:
     """The gc settings of a freshly imported ASGI module."""
-    done = run_asgi(**env)
-    assert done.returncode == 0, done.stderr
-    return json.loads(done.stdout.strip().splitlines()[-1])
+    env["DJANGO_SETTINGS_MODULE"] = "pokersite.settings"
+    return fresh_json(PROBE, env, drop={"POKER_GC_THRESHOLDS"})
 
 
 def test_the_asgi_module_freezes_start_up_objects_and_sets_the_server_thresholds():

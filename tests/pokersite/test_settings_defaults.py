@@ -2,33 +2,17 @@
 DEBUG is off unless asked for, and nobody is exempt from the log-in and sign-up limits unless
 listed. Each case imports the settings in a fresh interpreter with exactly that environment."""
 
-import json
-import os
-import subprocess
-import sys
-from pathlib import Path
-
 import pytest
 
-ROOT = Path(__file__).resolve().parents[2]
+from tests.pokersite.fresh_python import fresh_json
+
 PRODUCTION_KEY = "k" * 60
 
 
 def read_settings(module="pokersite.settings", **env):
     """``DEBUG`` and ``RATELIMIT_EXEMPT`` of ``module`` imported with ``env`` set."""
-    environ = {k: v for k, v in os.environ.items() if k not in {"DEBUG", "RATELIMIT_EXEMPT"}}
-    environ.update(env)
     code = f"import json, {module} as s; print(json.dumps([s.DEBUG, list(s.RATELIMIT_EXEMPT)]))"
-    out = subprocess.run(
-        [sys.executable, "-c", code],
-        cwd=ROOT,
-        env=environ,
-        capture_output=True,
-        text=True,
-        check=True,
-        timeout=60,
-    )
-    return json.loads(out.stdout.strip().splitlines()[-1])
+    return fresh_json(code, env, drop={"DEBUG", "RATELIMIT_EXEMPT"})
 
 
 def test_debug_is_off_unless_asked_for():

@@ -2,16 +2,13 @@
 there: a malformed value stops the process at start-up naming the variable, and the code
 reads ``django.conf.settings`` only. Each case imports the settings in a fresh interpreter."""
 
-import json
-import os
 import re
 import subprocess
-import sys
-from pathlib import Path
 
 import pytest
 
-ROOT = Path(__file__).resolve().parents[2]
+from tests.pokersite.fresh_python import ROOT, fresh_json, run_fresh
+
 READ = (
     "POKER_CROUPIER",
     "POKER_BOT_DELAY",
@@ -23,32 +20,20 @@ READ = (
 )
 
 
+SETTINGS_PROBE = (
+    "import json, pokersite.settings as s; "
+    "s.CONN_MAX_AGE = s.DATABASES['default']['CONN_MAX_AGE']; "
+    f"print(json.dumps({{name: getattr(s, name) for name in {READ!r}}}))"
+)
+NOT_INHERITED = {*READ, "REDIS_URL", "DATABASE_URL"}
+
+
 def settings_with(**env) -> subprocess.CompletedProcess:
-    environ = {
-        k: v
-        for k, v in os.environ.items()
-        if k not in READ and k not in {"REDIS_URL", "DATABASE_URL"}
-    }
-    environ.update(env)
-    code = (
-        "import json, pokersite.settings as s; "
-        "s.CONN_MAX_AGE = s.DATABASES['default']['CONN_MAX_AGE']; "
-        f"print(json.dumps({{name: getattr(s, name) for name in {READ!r}}}))"
-    )
-    return subprocess.run(
-        [sys.executable, "-c", code],
-        cwd=ROOT,
-        env=environ,
-        capture_output=True,
-        text=True,
-        timeout=60,
-    )
+    return run_fresh(SETTINGS_PROBE, env, drop=NOT_INHERITED)
 
 
 def read(**env) -> dict:
-    done = settings_with(**env)
-    assert done.returncode == 0, done.stderr
-    return json.loads(done.stdout.strip().splitlines()[-1])
+    return fresh_json(SETTINGS_PROBE, env, drop=NOT_INHERITED)
 
 
 def test_defaults_are_named_in_the_settings():

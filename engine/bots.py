@@ -15,7 +15,8 @@ from typing import Any
 
 from engine.cards import Card
 from engine.evaluate import evaluate, evaluate_omaha
-from engine.types import Action, ActionKind, Legal, View
+from engine.types import Action, ActionKind, Legal
+from engine.view import View
 
 
 def _as_view(view: View | Mapping[str, Any]) -> View:

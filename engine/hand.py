@@ -73,12 +73,12 @@ from engine.types import (
     HandConfig,
     Legal,
     Result,
-    SeatView,
-    View,
     is_whole,
 )
+from engine.view import SeatView, View
 
-# The typed values are made here; their home is engine.types (imported from here too).
+# The typed values are made here; their home is engine.types and engine.view (imported from
+# here too).
 __all__ = [
     "ANTE_MODES",
     "BETTINGS",

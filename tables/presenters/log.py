@@ -12,7 +12,8 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from engine.cards import Card
-from engine.types import FORCED_BETS, EventKind, View
+from engine.types import FORCED_BETS, EventKind
+from engine.view import View
 from tables.presenters.models import CardFace, LogLine
 
 if TYPE_CHECKING:

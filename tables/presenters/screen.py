@@ -16,7 +16,8 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any
 
-from engine.types import Legal, View
+from engine.types import Legal
+from engine.view import View
 from tables.presenters.log import Dealt, LogLine, log_entries, viewer_log
 from tables.presenters.models import (
     ActionBar,

@@ -18,7 +18,7 @@ from django.contrib.auth import get_user_model
 from django.db import router
 
 from engine.hand import Hand as EngineHand
-from engine.types import View
+from engine.view import View
 from tables.db import statements
 from tables.models import Hand, HandAction, Seat, Table
 from tables.selectors import hand_cache

@@ -1,0 +1,143 @@
+"""What one viewer may see of a hand: ``SeatView`` for each seat and the whole ``View``.
+
+``engine.hand.Hand.view(seat)`` builds them, already filtered for that viewer (the one
+hidden-card filter); the site, the bots and the JSON socket frame read them. A JSON view
+(``to_dict``) becomes a ``View`` again through ``View.from_dict``, without its events.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from engine.cards import Card
+from engine.pots import Pot
+from engine.types import Event, HandConfig, Legal, Result
+
+
+def _card_of(text: str | None) -> Card | None:
+    return None if text is None else Card.parse(text)
+
+
+@dataclass(frozen=True, slots=True)
+class SeatView:
+    """One seat as a viewer sees it. ``cards``: its hole cards, each ``None`` when hidden
+    from this viewer; empty once folded or mucked unseen."""
+
+    seat: int
+    name: str
+    stack: int
+    bet: int
+    committed: int
+    folded: bool
+    all_in: bool
+    cards: tuple[Card | None, ...]
+    shown: bool
+    is_button: bool
+    is_small_blind: bool
+    is_big_blind: bool
+    is_straddle: bool
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "seat": self.seat,
+            "name": self.name,
+            "stack": self.stack,
+            "bet": self.bet,
+            "committed": self.committed,
+            "folded": self.folded,
+            "all_in": self.all_in,
+            "cards": [None if c is None else str(c) for c in self.cards],
+            "shown": self.shown,
+            "is_button": self.is_button,
+            "is_small_blind": self.is_small_blind,
+            "is_big_blind": self.is_big_blind,
+            "is_straddle": self.is_straddle,
+        }
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> SeatView:
+        return cls(
+            data["seat"],
+            data["name"],
+            data["stack"],
+            data["bet"],
+            data["committed"],
+            data["folded"],
+            data["all_in"],
+            tuple(_card_of(c) for c in data["cards"]),
+            data["shown"],
+            data["is_button"],
+            data["is_small_blind"],
+            data["is_big_blind"],
+            data["is_straddle"],
+        )
+
+
+@dataclass(frozen=True, slots=True)
+class View:
+    """A hand as one viewer (a seat, or ``None`` for a spectator) may see it, from
+    ``Hand.view``: every card in it, the events' included, is one this viewer may see.
+
+    ``legal`` is set only for the actor's own view; ``street`` is ``"over"`` at the end.
+    """
+
+    viewer: int | None
+    config: HandConfig
+    street: str
+    button: int
+    seats: tuple[SeatView, ...]
+    board: tuple[Card, ...]
+    pots: tuple[Pot, ...]
+    total_pot: int
+    current_bet: int
+    actor: int | None
+    legal: Legal | None
+    events: tuple[Event, ...]
+    result: Result | None
+
+    @property
+    def me(self) -> SeatView | None:
+        """The viewer's own seat (``None`` for a spectator)."""
+        return None if self.viewer is None else self.seats[self.viewer]
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON-able, as the ``?state=json`` socket frame and the API send it: cards as
+        text, the events as their ``line`` under ``"log"``."""
+        return {
+            "viewer": self.viewer,
+            "config": self.config.to_dict(),
+            "street": self.street,
+            "button": self.button,
+            "seats": [s.to_dict() for s in self.seats],
+            "board": [str(c) for c in self.board],
+            "pots": [p.to_dict() for p in self.pots],
+            "total_pot": self.total_pot,
+            "current_bet": self.current_bet,
+            "actor": self.actor,
+            "legal": self.legal.to_dict() if self.legal is not None else None,
+            "log": [e.line for e in self.events],
+            "result": self.result.to_dict() if self.result is not None else None,
+        }
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> View:
+        """A view from its JSON (``to_dict``), for clients and bots: everything but the
+        events (``events`` is empty: the log is text for people, never read back)."""
+        legal, result = data["legal"], data["result"]
+        return cls(
+            viewer=data["viewer"],
+            config=HandConfig.from_dict(data["config"]),
+            street=data["street"],
+            button=data["button"],
+            seats=tuple(SeatView.from_dict(s) for s in data["seats"]),
+            board=tuple(Card.parse(c) for c in data["board"]),
+            pots=tuple(Pot(p["amount"], tuple(p["eligible"])) for p in data["pots"]),
+            total_pot=data["total_pot"],
+            current_bet=data["current_bet"],
+            actor=data["actor"],
+            legal=Legal.from_dict(legal) if legal is not None else None,
+            events=(),
+            result=Result.from_dict(result) if result is not None else None,
+        )

@@ -31,7 +31,7 @@ COMMANDS: list[tuple[str, str]] = [
     ("best", "engine.cli"),
     ("equity", "engine.cli"),
     ("replay", "engine.phh"),
-    ("convert", "engine.pkstate"),
+    ("convert", "engine.pkstate.convert"),
 ]
 
 EXIT_BAD_INPUT = 2

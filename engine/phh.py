@@ -298,13 +298,17 @@ def loads(text: str, source: str = "<phh>") -> HandHistory:
     )
 
 
-def load(path: str | Path) -> HandHistory:
-    path = Path(path)
+def read_text(path: Path) -> str:
+    """A hand history file's text; ``HandHistoryError`` naming the file if it cannot be read."""
     try:
-        text = path.read_text(encoding="utf-8")
+        return path.read_text(encoding="utf-8")
     except (OSError, UnicodeDecodeError) as error:
         raise HandHistoryError(f"{path}: cannot read: {error}") from None
-    return loads(text, str(path))
+
+
+def load(path: str | Path) -> HandHistory:
+    path = Path(path)
+    return loads(read_text(path), str(path))
 
 
 def _toml_value(value: object) -> str:

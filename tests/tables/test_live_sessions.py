@@ -17,6 +17,7 @@ from tests.tables.wsclient import (
     closed_with,
     communicator,
     handled_to_the_end,
+    json_socket,
     refused_with,
 )
 
@@ -34,14 +35,6 @@ def logged_in(user) -> tuple[Client, str]:
     client = Client()
     client.force_login(user)
     return client, f"sessionid={client.cookies['sessionid'].value}"
-
-
-async def json_socket(table, cookie) -> Socket:
-    socket = Socket("json", communicator(table.pk, cookie, query="state=json"))
-    connected, _ = await socket.comm.connect()
-    assert connected
-    assert json.loads(await socket.receive())["type"] == "state"
-    return socket
 
 
 async def still_open(socket: Socket) -> bool:

@@ -25,6 +25,7 @@ from tests.tables.wsclient import (
     closed_with,
     communicator,
     handled_to_the_end,
+    json_socket,
     refused_with,
     session_cookie,
 )
@@ -55,20 +56,17 @@ def consumer_of(table, player):
     return consumer
 
 
-async def answer_of(socket: Socket) -> str:
+async def answer_frame(socket: Socket) -> dict:
     """The next answer to this socket's own request (a ``?state=json`` socket)."""
     while True:
         frame = json.loads(await socket.receive())
         if frame["type"] == "answer":
-            return frame["message"]
+            return frame
 
 
-async def json_socket(table, cookie) -> Socket:
-    socket = Socket("json", communicator(table.pk, cookie, query="state=json"))
-    connected, _ = await socket.comm.connect()
-    assert connected
-    assert json.loads(await socket.receive())["type"] == "state"
-    return socket
+async def answer_of(socket: Socket) -> str:
+    """The message of the next answer to this socket's own request."""
+    return (await answer_frame(socket))["message"]
 
 
 async def table_version(table) -> int:
@@ -309,13 +307,6 @@ async def test_sitting_in_during_a_hand_one_is_still_in_says_so(seated):
 
 
 # --- refusals carry a stable code beside the message ----------------------------------------
-
-
-async def answer_frame(socket: Socket) -> dict:
-    while True:
-        frame = json.loads(await socket.receive())
-        if frame["type"] == "answer":
-            return frame
 
 
 async def test_a_refusal_is_answered_with_its_stable_code(seated):

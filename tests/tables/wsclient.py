@@ -146,3 +146,12 @@ class Socket:
 
     async def close(self):
         await self.comm.disconnect()
+
+
+async def json_socket(table, cookie) -> Socket:
+    """A ``?state=json`` socket on ``table``, connected, its first state frame read."""
+    socket = Socket("json", communicator(table.pk, cookie, query="state=json"))
+    connected, _ = await socket.comm.connect()
+    assert connected
+    assert json.loads(await socket.receive())["type"] == "state"
+    return socket

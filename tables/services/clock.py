@@ -190,7 +190,6 @@ def clock_tick(*, table: Table | int, now: datetime, skip_busy: bool = False) ->
             Table.objects.filter(pk=table.pk).update(
                 action_deadline=max(now, table.action_deadline) + timedelta(seconds=chunk)
             )
-
             table_touch(table)
             return "time-bank"
         move = "check" if state.legal.check else "fold"

@@ -32,7 +32,7 @@ from tables.models import Table
 from tables.presenters.models import Screen
 from tables.presenters.render import render_regions
 from tables.presenters.screen import table_screen
-from tables.selectors.hands import running_hand
+from tables.selectors.hands import player_in_running_hand
 from tables.selectors.players import viewer_player
 from tables.selectors.snapshot import Snapshot
 
@@ -121,8 +121,7 @@ def _sit_out(table_id: int, player) -> str:
 
 def _sit_in(table_id: int, player) -> str:
     services.seat_sit_in(table=table_id, player=player)
-    hand = running_hand(Table(pk=table_id))
-    if hand is not None and hand.seat_index_of(player.pk) is not None:
+    if player_in_running_hand(Table(pk=table_id), player.pk):
         return "Welcome back: you are still dealt into this hand, and into the next ones."
     return "Welcome back: you are dealt in from the next hand."
 

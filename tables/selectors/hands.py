@@ -79,6 +79,12 @@ def running_hand(table: Table) -> Hand | None:
     return with_deck(table.hands.filter(status=Hand.Status.RUNNING)).order_by("-number").first()
 
 
+def player_in_running_hand(table: Table, player_id: int) -> bool:
+    """Whether the player was dealt into the hand being played at ``table``."""
+    hand = running_hand(table)
+    return hand is not None and hand.seat_index_of(player_id) is not None
+
+
 # --- The shuffle: a hand's deck and seed (HandSecret) ---------------------------------------
 # Read here only, for the engine's replays and for revealing a finished hand's seed; never
 # given to a template, an API answer or an admin page of a running hand. The deck a replay

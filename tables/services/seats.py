@@ -15,7 +15,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from tables.models import LedgerEntry, Player, Seat, Table
-from tables.selectors.hands import running_hand
+from tables.selectors.hands import player_in_running_hand
 from tables.services.errors import (
     AlreadySeated,
     BuyInOutOfRange,
@@ -43,11 +43,6 @@ def _seat_of(table: Table, player: Player) -> Seat:
     if seat is None:
         raise NotSeated(f"You have no seat at {table.name}.")
     return seat
-
-
-def _in_running_hand(table: Table, player: Player) -> bool:
-    hand = running_hand(table)
-    return hand is not None and hand.seat_index_of(player.pk) is not None
 
 
 def _require_reseat_wait_over(table: Table, player: Player) -> None:
@@ -160,7 +155,7 @@ def seat_release(*, table: Table, seat: Seat, reason: str) -> bool:
 
     Caller holds the table row lock, inside ``transaction.atomic()``. True if freed now.
     """
-    if _in_running_hand(table, seat.player):
+    if player_in_running_hand(table, seat.player_id):
         seat.leave_after_hand = True
         seat.sitting_out = True
         seat.save(update_fields=["leave_after_hand", "sitting_out"])
@@ -206,7 +201,7 @@ def seat_top_up(*, table: Table, player: Player, amount: int) -> Seat:
         require_open(table)
         seat = _seat_of(table, player)
         amount = _whole_chips(amount, "top-up")
-        if _in_running_hand(table, player):
+        if player_in_running_hand(table, player.pk):
             raise HandInProgress("Top up between hands: you are in the hand being played.")
         room = table.effective_max_buy_in - seat.stack
         if amount > room:

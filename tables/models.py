@@ -95,6 +95,7 @@ class LedgerEntry(AppendOnlyModel):
         BUY_IN = "buy_in", "Buy-in"
         TOP_UP = "top_up", "Top-up"
         CASH_OUT = "cash_out", "Cash-out"
+        CORRECTION = "correction", "Stack correction"
 
     #: Kinds that bring new chips into the game (everything else moves existing chips).
     GRANT_KINDS = (Kind.GRANT, Kind.ADMIN_GRANT)
@@ -196,6 +197,41 @@ class Table(models.Model):
     next_hand_at = models.DateTimeField(
         null=True, blank=True, help_text="When the croupier may start the next hand."
     )
+    # --- hosted games (a player's own game; admins' tables have no host) -------------------
+    host = models.ForeignKey(
+        "Player",
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="hosted_tables",
+        help_text="The player who runs this game; empty for the site's own tables.",
+    )
+    private = models.BooleanField(
+        default=False,
+        help_text="Seen only by the host, the players seated and guests who opened the invite.",
+    )
+    invite_token = models.CharField(
+        max_length=64,
+        unique=True,
+        null=True,
+        blank=True,
+        help_text="The secret of the invite link /join/<token>/; replacing it ends the old link.",
+    )
+    seat_approval = models.BooleanField(
+        default=False, help_text="Sitting down is a request the host approves or declines."
+    )
+    top_up_approval = models.BooleanField(
+        default=False, help_text="Top-ups and rebuys wait for the host's approval."
+    )
+    spectator_chat = models.BooleanField(
+        default=False, help_text="Spectators may chat (players always may)."
+    )
+    empty_since = models.DateTimeField(
+        null=True,
+        blank=True,
+        help_text="Since when nobody is seated (hosted games close after a day).",
+    )
+    closed_at = models.DateTimeField(null=True, blank=True)
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
@@ -447,3 +483,74 @@ class PlayerHand(models.Model):
 
     def __str__(self) -> str:
         return f"{self.player_id} in hand {self.hand_id}: {self.net:+d}"
+
+
+class TableGuest(models.Model):
+    """A player who opened a game's invite link (so may see a private game), and their chat mute.
+
+    Seated players and the host see a private game without a row here; a replaced invite token
+    does not remove guests who already came in.
+    """
+
+    table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="guests")
+    player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="guest_of")
+    muted = models.BooleanField(default=False, help_text="The host muted this player's chat.")
+    joined_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["table", "player"], name="table_guest_unique"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.player} at {self.table}"
+
+
+class SeatRequest(models.Model):
+    """A request the host answers: to sit down (``SEAT``) or to add chips (``TOP_UP``).
+
+    Pending requests expire after a few minutes; the answer is kept for the player to see.
+    """
+
+    class Kind(models.TextChoices):
+        SEAT = "seat", "Sit down"
+        TOP_UP = "top_up", "Top-up"
+
+    class Status(models.TextChoices):
+        PENDING = "pending", "Pending"
+        APPROVED = "approved", "Approved"
+        DECLINED = "declined", "Declined"
+        EXPIRED = "expired", "Expired"
+        CANCELLED = "cancelled", "Cancelled"
+
+    table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="seat_requests")
+    player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="seat_requests")
+    kind = models.CharField(max_length=8, choices=Kind.choices, default=Kind.SEAT)
+    amount = models.PositiveBigIntegerField(help_text="The buy-in or the top-up asked for.")
+    seat_number = models.PositiveSmallIntegerField(null=True, blank=True)
+    status = models.CharField(max_length=10, choices=Status.choices, default=Status.PENDING)
+    created_at = models.DateTimeField(auto_now_add=True)
+    decided_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["created_at", "id"]
+        indexes = [models.Index(fields=["table", "status"])]
+
+    def __str__(self) -> str:
+        return f"{self.player} asks {self.get_kind_display().lower()} {self.amount} at {self.table}"
+
+
+class ChatMessage(AppendOnlyModel):
+    """One line of table chat (append-only), plain text as typed: escaped wherever shown."""
+
+    table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="chat")
+    player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="+")
+    text = models.CharField(max_length=280)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["table", "id"]
+        indexes = [models.Index(fields=["table", "-id"])]
+
+    def __str__(self) -> str:
+        return f"{self.player}: {self.text[:40]}"

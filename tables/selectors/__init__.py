@@ -8,6 +8,7 @@ Modules:
   and the next one from the previous one;
 - ``hand_cache``: the read side of the per-process hand cache (its entries are put and taken
   by ``tables.services.hand_cache``);
+- ``access``: who may see a table (private games) and who may run it (its host, staff);
 - ``lobby``: the open tables; ``players``: a viewer's player, bankroll and ledger;
   ``chips``: where every chip is; ``stats``: statistics and finished hands' histories.
 """

@@ -1,0 +1,49 @@
+"""Who may see a table and who may run it: the one definition every page, socket and API uses.
+
+A private game is seen only by its host, the players seated at it, the guests who opened its
+invite link, and staff; for everyone else it does not exist (404, not 403). A game is run by its
+host and by staff; a host's powers stop at their own games.
+"""
+
+from __future__ import annotations
+
+from django.db.models import Exists, OuterRef, Q, QuerySet
+
+from tables.models import Player, Seat, Table, TableGuest
+
+
+def _player_of(user) -> Player | None:
+    if user is None or not getattr(user, "is_authenticated", False):
+        return None
+    try:
+        return user.player
+    except Player.DoesNotExist:
+        return None
+
+
+def tables_visible_to(user, tables: QuerySet[Table] | None = None) -> QuerySet[Table]:
+    """``tables`` (every table by default) without the private games ``user`` may not see."""
+    tables = Table.objects.all() if tables is None else tables
+    if user is not None and getattr(user, "is_staff", False):
+        return tables
+    player = _player_of(user)
+    if player is None:
+        return tables.filter(private=False)
+    seated = Seat.objects.filter(table=OuterRef("pk"), player=player)
+    guest = TableGuest.objects.filter(table=OuterRef("pk"), player=player)
+    return tables.filter(Q(private=False) | Q(host=player) | Exists(seated) | Exists(guest))
+
+
+def can_see_table(table: Table, user) -> bool:
+    """Whether ``user`` may know that ``table`` exists (its page, socket, API and ledger)."""
+    if not table.private:
+        return True
+    return tables_visible_to(user, Table.objects.filter(pk=table.pk)).exists()
+
+
+def can_host(table: Table, user) -> bool:
+    """Whether ``user`` may use the host controls of ``table``: its host, or staff."""
+    if user is not None and getattr(user, "is_staff", False):
+        return True
+    player = _player_of(user)
+    return player is not None and table.host_id == player.pk

@@ -30,8 +30,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass, fields
 
-_DECISIONS = {"fold", "check", "call", "bet", "raise"}
-_RAISES = {"bet", "raise"}
+from engine.types import DECISIONS, EventKind
+
+_RAISES = frozenset({EventKind.BET, EventKind.RAISE})
 
 
 @dataclass(frozen=True, slots=True)
@@ -78,21 +79,21 @@ def seat_figures(hand) -> list[SeatFigures]:
     preflop_raises = 0
     for event in hand.events:
         kind, seat = event.kind, event.seat
-        if kind == "deal_board":
+        if kind is EventKind.DEAL_BOARD:
             street += 1
             if street == 1:
                 for i in range(n):
                     saw_flop[i] = not folded[i]
             continue
-        if kind in ("show", "muck"):
+        if kind is EventKind.SHOW or kind is EventKind.MUCK:
             showdown[seat] = True
             continue
-        if kind == "win":
+        if kind is EventKind.WIN:
             collected[seat] += event.amount
             continue
-        if kind not in _DECISIONS:
+        if kind not in DECISIONS:
             continue  # forced bets, dealing, returned bets
-        if kind == "fold":
+        if kind is EventKind.FOLD:
             folded[seat] = True
         if street == 0:
             if not spot_seen[seat] and preflop_raises == 1:
@@ -103,11 +104,11 @@ def seat_figures(hand) -> list[SeatFigures]:
                 preflop_raises += 1
                 pfr[seat] = True
                 vpip[seat] = True
-            elif kind == "call":
+            elif kind is EventKind.CALL:
                 vpip[seat] = True
         elif kind in _RAISES:
             aggressive[seat] += 1
-        elif kind == "call":
+        elif kind is EventKind.CALL:
             calls[seat] += 1
     big_blind = hand.config.big_blind
     committed = hand.committed

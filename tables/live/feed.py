@@ -166,6 +166,30 @@ class TableFeed:
         if feed is not None and feed.live and not isinstance(layer, InMemoryChannelLayer):
             asyncio.ensure_future(feed.dispatch(event))
 
+    # --- what a process follows (for its operators and tests) ----------------------------
+    @classmethod
+    def following(cls, table_id: int) -> TableFeed | None:
+        """This process's feed of ``table_id`` on the running event loop and the default
+        channel layer, or None when none of its sockets follows that table."""
+        return cls.feeds.get((asyncio.get_running_loop(), get_channel_layer(), table_id))
+
+    @property
+    def followers(self) -> int:
+        """How many of this process's sockets the feed serves."""
+        return len(self.sockets)
+
+    async def ended(self) -> None:
+        """Wait until the feed has left its group (after its last socket left, or a failure)."""
+        if self.task is not None:
+            await asyncio.wait({self.task})  # its outcome (cancelled, failed) is not ours
+
+    @classmethod
+    def catching_up(cls) -> bool:
+        """Whether the running event loop has a catch-up task (only over Redis, while it
+        follows a table)."""
+        task = cls.catch_up_tasks.get(asyncio.get_running_loop())
+        return task is not None and not task.done()
+
     async def leave(self, consumer) -> None:
         self.sockets.discard(consumer)
         if not self.sockets and self.feeds.get(self.key) is self:

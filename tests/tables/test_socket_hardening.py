@@ -47,12 +47,11 @@ def seated(players, table):
     return table, players, cookies
 
 
-def feed_of(table) -> TableFeed | None:
-    return TableFeed.feeds.get((asyncio.get_running_loop(), get_channel_layer(), table.pk))
-
-
 def consumer_of(table, player):
-    (consumer,) = [c for c in feed_of(table).sockets if c.user_id == player.user_id]
+    """The server side of ``player``'s socket: what it rendered (``sent_version``) and its
+    channel are what these tests about a socket's end look at."""
+    feed = TableFeed.following(table.pk)
+    (consumer,) = [c for c in feed.sockets if c.user_id == player.user_id]
     return consumer
 
 
@@ -193,7 +192,7 @@ async def test_a_socket_closed_for_a_big_frame_leaves_its_feed_and_is_not_render
     await big.comm.send_to(text_data=json.dumps({"op": "sit_out", "pad": "x" * 5000}))
     assert await closed_with(big.comm) == 4009  # what autobahn accepts (1009 raised there)
     # Left at once, without waiting for the client to acknowledge the close.
-    assert closing not in feed_of(table).sockets
+    assert TableFeed.following(table.pk).followers == 1  # the watcher
     assert LiveSockets.counts(get_channel_layer(), bob.user_id, table.pk) == (0, 0)
     sent = closing.sent_version
     await sync_to_async(seat_take)(table=table, player=carol, buy_in=100, seat_number=3)
@@ -216,7 +215,7 @@ async def test_a_socket_whose_handler_raised_leaves_its_feed(seated):
     await get_channel_layer().send(consumer.channel_name, {"type": "no.such.handler"})
     with pytest.raises(ValueError, match="No handler"):
         await broken.comm.wait(timeout=5)
-    assert consumer not in feed_of(table).sockets
+    assert TableFeed.following(table.pk).followers == 1  # the watcher
     assert LiveSockets.counts(get_channel_layer(), bob.user_id, table.pk) == (0, 0)
     await watcher.close()
 

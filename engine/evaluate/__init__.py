@@ -3,6 +3,8 @@
 * ``tables``: the precomputed lookup tables and the additive per-card keys;
 * ``single``: one hand at a time, pure Python (``evaluate``, ``evaluate_omaha``,
   ``evaluate_low``, ``best_hands``; ``HandRank``/``HandClass``/``LowRank``);
+* ``hilo``: eight-or-better lows for the hi-lo games (``evaluate_low8``,
+  ``evaluate_omaha_low8``);
 * ``batch``: millions of hands as NumPy arrays (``evaluate_batch``), the same values.
 
 ``single`` and ``batch`` both read ``tables`` and not each other. ``evaluate_batch`` is
@@ -24,6 +26,7 @@ from engine.evaluate.single import (
     evaluate_omaha,
     hand_class_counts,
 )
+from engine.evaluate.hilo import evaluate_low8, evaluate_omaha_low8
 
 if TYPE_CHECKING:
     from engine.evaluate.batch import evaluate_batch
@@ -37,7 +40,9 @@ __all__ = [
     "evaluate",
     "evaluate_batch",
     "evaluate_low",
+    "evaluate_low8",
     "evaluate_omaha",
+    "evaluate_omaha_low8",
     "hand_class_counts",
 ]
 

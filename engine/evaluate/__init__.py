@@ -15,6 +15,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from engine.evaluate.hilo import evaluate_low8, evaluate_omaha_low8
 from engine.evaluate.single import (
     MAX_RANK,
     HandClass,
@@ -26,7 +27,6 @@ from engine.evaluate.single import (
     evaluate_omaha,
     hand_class_counts,
 )
-from engine.evaluate.hilo import evaluate_low8, evaluate_omaha_low8
 
 if TYPE_CHECKING:
     from engine.evaluate.batch import evaluate_batch

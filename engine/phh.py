@@ -196,14 +196,15 @@ class HandHistory:
         them (a shown hand fills in its unknown down cards), and the common card."""
         dealt: list[list[Card | None]] = [[] for _ in self.starting_stacks]
         common: list[Card] = []
-        for kind, seat, cards, _, where in self._parse_lines():
+        for kind, seat, cards, _, _where in self._parse_lines():
             if kind == "dh" and seat is not None and cards is not None:
                 dealt[seat].extend(cards)
             elif kind == "db" and cards is not None:
                 common.extend(c for c in cards if c is not None)
-            elif kind == "sm" and seat is not None and cards is not None:
-                if len(cards) == len(dealt[seat]):
-                    dealt[seat] = [d if d is not None else c for d, c in zip(dealt[seat], cards)]
+            elif kind == "sm" and seat is not None and cards and len(cards) == len(dealt[seat]):
+                dealt[seat] = [
+                    d if d is not None else c for d, c in zip(dealt[seat], cards, strict=True)
+                ]
         try:
             return stacked_stud_deck(dealt, common)
         except CardError as error:

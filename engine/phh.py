@@ -449,6 +449,10 @@ def dumps(
             if not reveal_mucked and e.seat not in shown:
                 cards = "??" * len(e.cards)
             lines.append(f"d dh p{phh[e.seat]} {cards}")
+        elif k == "deal_up":
+            lines.append(f"d dh p{phh[e.seat]} {written(e.cards)}")
+        elif k == "bring_in":
+            lines.append(f"p{phh[e.seat]} pb")
         elif k == "deal_board":
             lines.append(f"d db {written(e.cards)}")
         elif k == "fold":
@@ -461,12 +465,15 @@ def dumps(
             lines.append(f"p{phh[e.seat]} sm {written(e.cards)}")
         elif k == "muck":
             lines.append(f"p{phh[e.seat]} sm")
-    fields = [
-        ("variant", variant),
-        ("antes", antes),
-        ("blinds_or_straddles", blinds),
-        ("min_bet", c.big_blind),
-    ]
+    if c.is_stud:
+        fields = [("variant", variant), ("antes", antes), ("bring_in", c.bring_in)]
+    else:
+        fields = [
+            ("variant", variant),
+            ("antes", antes),
+            ("blinds_or_straddles", blinds),
+            ("min_bet", c.big_blind),
+        ]
     if c.betting == "fixed-limit":
         fields += [("small_bet", c.fixed_small_bet), ("big_bet", c.fixed_big_bet)]
     fields += [

@@ -8,9 +8,15 @@ from engine.cards import ALL_CARDS
 from engine.hand import Hand, HandConfig
 
 STUD = {
-    "game": "stud", "betting": "fixed-limit", "small_blind": 0, "big_blind": 0, "ante": 1, "bring_in": 2,
-    "small_bet": 5, "big_bet": 10,
-}  # fmt: skip
+    "game": "stud",
+    "betting": "fixed-limit",
+    "small_blind": 0,
+    "big_blind": 0,
+    "ante": 1,
+    "bring_in": 2,
+    "small_bet": 5,
+    "big_bet": 10,
+}
 
 
 def deck_with(first: str) -> list[int]:

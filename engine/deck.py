@@ -35,6 +35,7 @@ __all__ = [
     "seeded_deck",
     "shuffled_deck",
     "stacked_deck",
+    "stacked_stud_deck",
     "verify",
 ]
 
@@ -177,5 +178,43 @@ def stacked_deck(
         deck.append(next(spare))  # burn
         deck.extend(ALL_CARDS[card] for card in street)
         deck.extend(next(spare) for _ in range(size - len(street)))
+    deck.extend(spare)
+    return deck
+
+
+def stacked_stud_deck(
+    dealt: Sequence[Sequence[int | None]], common: Sequence[int] = ()
+) -> list[Card]:
+    """The deck that deals these stud cards in ``engine.hand``'s order: ``dealt`` one list per
+    seat in dealing order (from the left of the button), the cards it was dealt street by
+    street (``None`` when unknown; a seat that folded has fewer), and the seventh-street
+    ``common`` card if the deck ran short. Third street deals three rounds; each later street
+    burns one and deals one card to each seat that has one on that street (the common card:
+    a burn only if two cards are left). Unknown cards and burns are the unused cards in
+    order. ``CardError`` names a card given twice."""
+    known = [c for cards in dealt for c in cards if c is not None] + list(common)
+    seen: set[int] = set()
+    for card in known:
+        if card in seen:
+            raise CardError(f"card {ALL_CARDS[card]} is dealt twice")
+        seen.add(card)
+    spare = iter([card for card in ALL_CARDS if card not in seen])
+
+    def card_of(value: int | None) -> Card:
+        return ALL_CARDS[value] if value is not None else next(spare)
+
+    deck: list[Card] = []
+    for k in range(3):
+        deck.extend(card_of(cards[k] if len(cards) > k else None) for cards in dealt)
+    for street in range(3, 7):
+        if street == 6 and common:
+            if 52 - len(deck) >= 2:
+                deck.append(next(spare))  # burn
+            deck.append(ALL_CARDS[common[0]])
+            break
+        if not any(len(cards) > street for cards in dealt):
+            break
+        deck.append(next(spare))  # burn
+        deck.extend(card_of(cards[street]) for cards in dealt if len(cards) > street)
     deck.extend(spare)
     return deck

@@ -12,6 +12,14 @@ PHH ``p1..pN`` are our seats ``0..N-1`` with the button at ``N-1``. ``blinds_or_
 Reading accepts what real files do: show lines before the last board cards, ``pN sm`` with no
 cards (a muck), players skipped by the file (they fold, or check where checking is free),
 float ``finishing_stacks``. Showdowns, uncalled bets and payouts are the engine's own.
+
+Variants: ``NT``, ``FT``, ``PO``, ``FO/8`` (fixed-limit Omaha hi-lo), ``F7S``, ``F7S/8``,
+``FR`` (stud, stud hi-lo, razz: ``antes``, ``bring_in``, ``small_bet``, ``big_bet``; ``pN pb``
+posts the bring-in; ``d dh pN ????Th`` deals two down cards and one up) and ``PO/8`` for
+pot-limit Omaha hi-lo, which the standard does not name (pokerkit 0.7 writes its pot-limit
+Omaha hi-lo game as ``FO/8``). A redundant check is accepted when reading: the check of a
+seat the engine no longer asks because it is the only one left who could act, facing
+nothing (pokerkit asks for it and writes it); the live game never asks for it.
 """
 
 from __future__ import annotations
@@ -25,9 +33,10 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 from engine.cards import Card, format_cards, parse_cards
-from engine.deck import stacked_deck
+from engine.deck import stacked_deck, stacked_stud_deck
 from engine.errors import CardError, HandHistoryError, PokerError
 from engine.hand import Hand, HandConfig
+from engine.types import STUD_GAMES
 
 if TYPE_CHECKING:
     import argparse
@@ -38,9 +47,14 @@ VARIANTS = {
     "NT": ("holdem", "no-limit"),
     "FT": ("holdem", "fixed-limit"),
     "PO": ("omaha", "pot-limit"),
+    "FO/8": ("omaha-hilo", "fixed-limit"),
+    "PO/8": ("omaha-hilo", "pot-limit"),
+    "F7S": ("stud", "fixed-limit"),
+    "F7S/8": ("stud-hilo", "fixed-limit"),
+    "FR": ("razz", "fixed-limit"),
 }
 _VARIANT_OF = {v: k for k, v in VARIANTS.items()}
-_ACTION = re.compile(r"^p(\d+) (f|cc|cbr|sm)(?: (\S+))?$")
+_ACTION = re.compile(r"^p(\d+) (f|cc|cbr|sm|pb)(?: (\S+))?$")
 _DEAL = re.compile(r"^d (dh|db) (?:p(\d+) )?(\S+)$")
 
 
@@ -58,6 +72,7 @@ class HandHistory:
     finishing_stacks: list[float] | None = None
     small_bet: int | None = None
     big_bet: int | None = None
+    bring_in: int | None = None
     extra: dict[str, Any] = field(default_factory=dict)
     source: str = "<phh>"
 
@@ -67,8 +82,24 @@ class HandHistory:
     def config(self) -> HandConfig:
         n = len(self.starting_stacks)
         game, betting = VARIANTS[self.variant]
-        blinds = list(self.blinds_or_straddles) + [0] * 3
         antes = list(self.antes)
+        if game in STUD_GAMES:
+            if len(set(antes)) > 1:
+                raise self._fail(f"unsupported antes {antes}: stud has one ante for everyone")
+            try:
+                return HandConfig(
+                    game=game,
+                    betting=betting,
+                    small_blind=0,
+                    big_blind=0,
+                    ante=antes[0] if antes else 0,
+                    bring_in=self.bring_in or 0,
+                    small_bet=self.small_bet,
+                    big_bet=self.big_bet,
+                )
+            except PokerError as error:
+                raise self._fail(str(error)) from None
+        blinds = list(self.blinds_or_straddles) + [0] * 3
         nonzero = {i for i, a in enumerate(antes) if a}
         if not nonzero:
             ante, mode = 0, "per-player"
@@ -113,10 +144,7 @@ class HandHistory:
                     seat = int(player) - 1 if player else None
                     if seat is not None and not 0 <= seat < n:
                         raise self._fail(f"{where}: no player p{player}")
-                    unknown = cards.strip("?") == ""
-                    parsed.append(
-                        _Line(kind, seat, None if unknown else parse_cards(cards), 0, where)
-                    )
+                    parsed.append(_Line(kind, seat, _dealt_cards(cards), 0, where))
                 elif act:
                     player, kind, arg = act.groups()
                     seat = int(player) - 1
@@ -127,7 +155,7 @@ class HandHistory:
                             raise self._fail(f"{where}: 'cbr' needs a whole amount")
                         parsed.append(_Line(kind, seat, None, int(arg), where))
                     elif kind == "sm":
-                        shown = None if arg is None or arg.strip("?") == "" else parse_cards(arg)
+                        shown = None if arg is None else _dealt_cards(arg)
                         parsed.append(_Line(kind, seat, shown, 0, where))
                     else:
                         if arg is not None:
@@ -142,21 +170,43 @@ class HandHistory:
     def deck(self, config: HandConfig | None = None) -> list[Card]:
         """A 52-card deck that deals exactly the recorded cards in ``engine.hand`` order."""
         config = config or self.config()
+        if config.is_stud:
+            return self._stud_deck()
         n = len(self.starting_stacks)
         k = config.hole_count
         holes: list[list[Card] | None] = [None] * n
         board: list[Card] = []
         for kind, seat, cards, _, where in self._parse_lines():
+            known = _known(cards)
             if kind == "dh" and seat is not None:  # a dealing of hole cards names its player
                 if cards is not None and len(cards) != k:
                     raise self._fail(f"{where}: {config.game} deals {k} hole cards")
-                holes[seat] = cards
-            elif kind == "db" and cards is not None:
-                board.extend(cards)
-            elif kind == "sm" and seat is not None and cards is not None and holes[seat] is None:
-                holes[seat] = cards
+                holes[seat] = known
+            elif kind == "db" and known is not None:
+                board.extend(known)
+            elif kind == "sm" and seat is not None and known is not None and holes[seat] is None:
+                holes[seat] = known
         try:
             return stacked_deck(holes, board, k)  # p1, left of the button, is dealt first
+        except CardError as error:
+            raise self._fail(str(error)) from None
+
+    def _stud_deck(self) -> list[Card]:
+        """The deck of a stud hand: each seat's cards street by street, as the file deals
+        them (a shown hand fills in its unknown down cards), and the common card."""
+        dealt: list[list[Card | None]] = [[] for _ in self.starting_stacks]
+        common: list[Card] = []
+        for kind, seat, cards, _, _where in self._parse_lines():
+            if kind == "dh" and seat is not None and cards is not None:
+                dealt[seat].extend(cards)
+            elif kind == "db" and cards is not None:
+                common.extend(c for c in cards if c is not None)
+            elif kind == "sm" and seat is not None and cards and len(cards) == len(dealt[seat]):
+                dealt[seat] = [
+                    d if d is not None else c for d, c in zip(dealt[seat], cards, strict=True)
+                ]
+        try:
+            return stacked_stud_deck(dealt, common)
         except CardError as error:
             raise self._fail(str(error)) from None
 
@@ -167,6 +217,7 @@ class HandHistory:
             for kind, _, cards, _, _ in self._parse_lines()
             if kind in ("dh", "db", "sm") and cards is not None
             for card in cards
+            if card is not None
         }
 
     def replay(self) -> Hand:
@@ -177,9 +228,19 @@ class HandHistory:
             hand = Hand(config, self.starting_stacks, n - 1, self.deck(config), self.players)
         except PokerError as error:
             raise self._fail(str(error)) from None
+        consumed: set[int] = set()  # the skipped checks the file has written
         for kind, seat, _, amount, where in self._parse_lines():
             if kind in ("dh", "db", "sm"):
                 continue
+            if kind == "cc" and hand.actor != seat:
+                redundant = [
+                    i
+                    for i, skip in enumerate(hand.skipped_checks)
+                    if i not in consumed and skip == (seat, len(hand.actions))
+                ]
+                if redundant:
+                    consumed.add(redundant[0])
+                    continue
             try:
                 for _ in range(n):
                     if hand.is_over or hand.actor == seat:
@@ -196,7 +257,7 @@ class HandHistory:
                         hand.check()
                     else:
                         hand.fold()
-                elif kind == "cc":
+                elif kind == "cc" or kind == "pb":
                     if _can_check(hand):
                         hand.check()
                     else:
@@ -217,6 +278,27 @@ class HandHistory:
         return hand
 
 
+def _dealt_cards(text: str) -> list[Card | None] | None:
+    """Cards as a file deals or shows them: ``None`` for each ``??``; ``None`` for all of
+    them when none is known."""
+    if text.strip("?") == "":
+        return None
+    if "?" not in text:
+        return list(parse_cards(text))
+    cards: list[Card | None] = []
+    for start in range(0, len(text), 2):
+        token = text[start : start + 2]
+        cards.append(None if token == "??" else parse_cards(token)[0])
+    return cards
+
+
+def _known(cards: list[Card | None] | None) -> list[Card] | None:
+    """The cards when all of them are known, else ``None`` (unknown cards: spare ones)."""
+    if cards is None or any(c is None for c in cards):
+        return None
+    return [c for c in cards if c is not None]
+
+
 class _Line(NamedTuple):
     """One parsed action line: ``kind`` (dh, db, f, cc, cbr, sm), the seat (``None`` for a
     board), the cards dealt or shown (``None`` when the file hides them), a ``cbr`` amount
@@ -224,7 +306,7 @@ class _Line(NamedTuple):
 
     kind: str
     seat: int | None
-    cards: list[Card] | None
+    cards: list[Card | None] | None
     amount: int
     where: str
 
@@ -245,6 +327,7 @@ _FIELDS = {
     "finishing_stacks",
     "small_bet",
     "big_bet",
+    "bring_in",
 }
 
 
@@ -293,6 +376,7 @@ def loads(text: str, source: str = "<phh>") -> HandHistory:
         finishing_stacks=data.get("finishing_stacks"),
         small_bet=data.get("small_bet"),
         big_bet=data.get("big_bet"),
+        bring_in=data.get("bring_in"),
         extra={k: v for k, v in data.items() if k not in _FIELDS},
         source=source,
     )
@@ -365,6 +449,10 @@ def dumps(
             if not reveal_mucked and e.seat not in shown:
                 cards = "??" * len(e.cards)
             lines.append(f"d dh p{phh[e.seat]} {cards}")
+        elif k == "deal_up":
+            lines.append(f"d dh p{phh[e.seat]} {written(e.cards)}")
+        elif k == "bring_in":
+            lines.append(f"p{phh[e.seat]} pb")
         elif k == "deal_board":
             lines.append(f"d db {written(e.cards)}")
         elif k == "fold":
@@ -377,12 +465,15 @@ def dumps(
             lines.append(f"p{phh[e.seat]} sm {written(e.cards)}")
         elif k == "muck":
             lines.append(f"p{phh[e.seat]} sm")
-    fields = [
-        ("variant", variant),
-        ("antes", antes),
-        ("blinds_or_straddles", blinds),
-        ("min_bet", c.big_blind),
-    ]
+    if c.is_stud:
+        fields = [("variant", variant), ("antes", antes), ("bring_in", c.bring_in)]
+    else:
+        fields = [
+            ("variant", variant),
+            ("antes", antes),
+            ("blinds_or_straddles", blinds),
+            ("min_bet", c.big_blind),
+        ]
     if c.betting == "fixed-limit":
         fields += [("small_bet", c.fixed_small_bet), ("big_bet", c.fixed_big_bet)]
     fields += [

@@ -26,13 +26,19 @@ from typing import Any
 from engine.cards import Card, format_cards
 from engine.errors import PokerError
 
-#: Hole cards per game.
-GAMES = {"holdem": 2, "omaha": 4}
-#: Most seats per game (Omaha deals 4 cards each: 10 players use 40 + 5 board cards).
-MAX_SEATS = {"holdem": 12, "omaha": 10}
+#: Cards each player is dealt per game (in stud, over five streets).
+GAMES = {"holdem": 2, "omaha": 4, "omaha-hilo": 4, "stud": 7, "stud-hilo": 7, "razz": 7}
+#: Most seats per game (Omaha deals 4 cards each: 10 players use 40 + 5 board cards; stud
+#: runs short of cards with 8, hence its common card).
+MAX_SEATS = {"holdem": 12, "omaha": 10, "omaha-hilo": 10, "stud": 8, "stud-hilo": 8, "razz": 8}
+#: The seven-card games: antes and a bring-in, no blinds, no board (but a common card).
+STUD_GAMES = frozenset({"stud", "stud-hilo", "razz"})
+#: The games whose pots are split between the best high and the best eight-or-better low.
+HILO_GAMES = frozenset({"omaha-hilo", "stud-hilo"})
 BETTINGS = ("no-limit", "pot-limit", "fixed-limit")
 ANTE_MODES = ("per-player", "big-blind")
 STREETS = ("preflop", "flop", "turn", "river")
+STUD_STREETS = ("third", "fourth", "fifth", "sixth", "seventh")
 
 
 def is_whole(value: object) -> bool:
@@ -62,7 +68,9 @@ class EventKind(_Kind):
     SMALL_BLIND = "small_blind"
     BIG_BLIND = "big_blind"
     STRADDLE = "straddle"
-    DEAL_HOLE = "deal_hole"
+    BRING_IN = "bring_in"  # stud: the lowest (razz: highest) up-card's forced opening bet
+    DEAL_HOLE = "deal_hole"  # cards dealt face down
+    DEAL_UP = "deal_up"  # stud: a card dealt face up, seen by everyone
     DEAL_BOARD = "deal_board"
     FOLD = "fold"
     CHECK = "check"
@@ -77,7 +85,14 @@ class EventKind(_Kind):
 
 #: The events that are a player's decision.
 DECISIONS = frozenset(
-    {EventKind.FOLD, EventKind.CHECK, EventKind.CALL, EventKind.BET, EventKind.RAISE}
+    {
+        EventKind.FOLD,
+        EventKind.CHECK,
+        EventKind.CALL,
+        EventKind.BET,
+        EventKind.RAISE,
+        EventKind.BRING_IN,
+    }
 )
 #: The forced bets, posted before the deal.
 FORCED_BETS = frozenset(
@@ -105,6 +120,8 @@ class HandConfig:
     """The rules of one hand (stakes and structure); JSON-able through ``to_dict``.
 
     Fixed limit: ``small_bet`` defaults to the big blind and ``big_bet`` to twice the small bet.
+    Stud games (``STUD_GAMES``) are fixed limit with antes and a ``bring_in`` below the small
+    bet; they have no blinds (both 0) and name their ``small_bet``.
     """
 
     game: str = "holdem"
@@ -116,6 +133,7 @@ class HandConfig:
     straddle: int = 0
     small_bet: int | None = None
     big_bet: int | None = None
+    bring_in: int = 0
 
     def __post_init__(self) -> None:
         if self.game not in GAMES:
@@ -126,19 +144,51 @@ class HandConfig:
             raise PokerError(
                 f"unknown ante_mode {self.ante_mode!r} (one of {', '.join(ANTE_MODES)})"
             )
-        for name in ("small_blind", "big_blind", "ante", "straddle"):
+        for name in ("small_blind", "big_blind", "ante", "straddle", "bring_in"):
             value = getattr(self, name)
             if not is_whole(value) or value < 0:
                 raise PokerError(f"{name} must be a whole number of chips >= 0, got {value!r}")
+        for name in ("small_bet", "big_bet"):
+            value = getattr(self, name)
+            if value is not None and (not is_whole(value) or value < 1):
+                raise PokerError(f"{name} must be a whole number of chips >= 1, got {value!r}")
+        if self.is_stud:
+            self._check_stud()
+            return
+        if self.bring_in:
+            raise PokerError("only stud games have a bring-in")
         if self.big_blind < 1:
             raise PokerError("big_blind must be at least 1 chip")
         if self.small_blind > self.big_blind:
             raise PokerError("small_blind must not be larger than big_blind")
         check_straddle(self.big_blind, self.straddle)
-        for name in ("small_bet", "big_bet"):
-            value = getattr(self, name)
-            if value is not None and (not is_whole(value) or value < 1):
-                raise PokerError(f"{name} must be a whole number of chips >= 1, got {value!r}")
+
+    def _check_stud(self) -> None:
+        if self.betting != "fixed-limit":
+            raise PokerError(f"{self.game} is played fixed-limit only")
+        if self.small_blind or self.big_blind or self.straddle:
+            raise PokerError(f"{self.game} has no blinds or straddle: set them to 0")
+        if self.ante_mode != "per-player":
+            raise PokerError(f"{self.game} antes are per player")
+        if self.small_bet is None:
+            raise PokerError(f"{self.game} needs its small_bet")
+        if not 1 <= self.bring_in < self.small_bet:
+            raise PokerError(
+                f"the bring-in is at least 1 chip and below the small bet ({self.small_bet}), "
+                f"got {self.bring_in}"
+            )
+
+    @property
+    def is_stud(self) -> bool:
+        return self.game in STUD_GAMES
+
+    @property
+    def is_hilo(self) -> bool:
+        return self.game in HILO_GAMES
+
+    @property
+    def streets(self) -> tuple[str, ...]:
+        return STUD_STREETS if self.is_stud else STREETS
 
     @property
     def hole_count(self) -> int:
@@ -167,6 +217,7 @@ class HandConfig:
             "straddle": self.straddle,
             "small_bet": self.small_bet,
             "big_bet": self.big_bet,
+            "bring_in": self.bring_in,
         }
 
     @classmethod
@@ -317,6 +368,10 @@ class Event:
         k = self.kind
         if k is EventKind.DEAL_HOLE:
             return f"d dh {p} {format_cards(self.cards) if self.cards else '????'}"
+        if k is EventKind.DEAL_UP:
+            return f"d dh {p} {format_cards(self.cards)}"
+        if k is EventKind.BRING_IN:
+            return f"{p} pb"
         if k is EventKind.DEAL_BOARD:
             return f"d db {format_cards(self.cards)}"
         if k is EventKind.FOLD:

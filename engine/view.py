@@ -23,7 +23,8 @@ def _card_of(text: str | None) -> Card | None:
 @dataclass(frozen=True, slots=True)
 class SeatView:
     """One seat as a viewer sees it. ``cards``: its hole cards, each ``None`` when hidden
-    from this viewer; empty once folded or mucked unseen."""
+    from this viewer; empty once folded or mucked unseen. ``up``: which of ``cards`` are
+    dealt face up (stud's up-cards, seen by everyone), one flag per card."""
 
     seat: int
     name: str
@@ -33,6 +34,7 @@ class SeatView:
     folded: bool
     all_in: bool
     cards: tuple[Card | None, ...]
+    up: tuple[bool, ...]
     shown: bool
     is_button: bool
     is_small_blind: bool
@@ -49,6 +51,7 @@ class SeatView:
             "folded": self.folded,
             "all_in": self.all_in,
             "cards": [None if c is None else str(c) for c in self.cards],
+            "up": list(self.up),
             "shown": self.shown,
             "is_button": self.is_button,
             "is_small_blind": self.is_small_blind,
@@ -67,6 +70,7 @@ class SeatView:
             data["folded"],
             data["all_in"],
             tuple(_card_of(c) for c in data["cards"]),
+            tuple(data.get("up", (False,) * len(data["cards"]))),
             data["shown"],
             data["is_button"],
             data["is_small_blind"],

@@ -3,6 +3,8 @@
 * ``tables``: the precomputed lookup tables and the additive per-card keys;
 * ``single``: one hand at a time, pure Python (``evaluate``, ``evaluate_omaha``,
   ``evaluate_low``, ``best_hands``; ``HandRank``/``HandClass``/``LowRank``);
+* ``hilo``: eight-or-better lows for the hi-lo games (``evaluate_low8``,
+  ``evaluate_omaha_low8``);
 * ``batch``: millions of hands as NumPy arrays (``evaluate_batch``), the same values.
 
 ``single`` and ``batch`` both read ``tables`` and not each other. ``evaluate_batch`` is
@@ -13,6 +15,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from engine.evaluate.hilo import evaluate_low8, evaluate_omaha_low8
 from engine.evaluate.single import (
     MAX_RANK,
     HandClass,
@@ -37,7 +40,9 @@ __all__ = [
     "evaluate",
     "evaluate_batch",
     "evaluate_low",
+    "evaluate_low8",
     "evaluate_omaha",
+    "evaluate_omaha_low8",
     "hand_class_counts",
 ]
 

@@ -1,4 +1,5 @@
-"""The hand state machine: one hand of hold'em or Omaha, any betting structure.
+"""The hand state machine: one hand of hold'em, Omaha (high or hi-lo) or seven-card stud
+(stud, stud hi-lo, razz), any betting structure.
 
 Seats are indices ``0..n-1`` of the ``stacks``/``players`` lists, clockwise; ``button`` is one
 of them. Only decisions are left open: posting, dealing, collecting, returning uncalled bets,
@@ -7,7 +8,12 @@ side pots, showdown and payouts happen by themselves.
 Dealing order (so a hand is fully determined by its deck): hole cards one at a time,
 round-robin, starting with the seat left of the button (heads-up: the big blind) and ending
 with the button, as many rounds as the game has hole cards; then burn one card and deal three
-(flop), burn and deal one (turn), burn and deal one (river).
+(flop), burn and deal one (turn), burn and deal one (river). Stud: third street deals one card
+at a time round-robin from the left of the button, three rounds (two down, one up), no burn;
+each later street burns one and deals one card to each live seat in the same order (up on
+fourth to sixth, down on seventh). When the deck cannot give every live seat its seventh-street
+card, one common card is dealt face up instead (burning first only when a card is to spare),
+and it plays in everyone's hand.
 
 Each command (``fold``, ``check``, ``call``, ``bet_or_raise_to``, ``all_in``) verifies first and
 raises ``IllegalAction`` naming the rule broken, changing nothing; otherwise it returns the
@@ -39,6 +45,14 @@ rules leave room:
 * The uncalled part of the largest bet is returned at the end of each betting round.
 * Side pots are built from contributions; each pot goes to the best eligible hand(s); odd
   chips go one at a time to the winners in seat order starting left of the button.
+* Stud: per-player antes, then the bring-in (``engine.hand.stud``) posts it (``call``) or
+  completes to the small bet (``raise``); neither folding nor checking is open to it. The
+  completion is a full bet: it reopens the betting for everyone, the bring-in too. Small bets
+  on third and fourth street, big bets from fifth; one bet and three raises per street (the
+  completion is the bet). From fourth street the best showing hand acts first; no optional
+  big bet on an open pair on fourth street.
+* Hi-lo and razz showdowns: ``engine.hand.showdown``. A hi-lo hand is shown when it is at
+  least as good as the best shown so far for high or for low.
 * Showdown order: the last aggressor of the last betting round shows first, else the first
   live seat left of the button. Auto-muck rule: if any live seat is all-in (an all-in
   showdown) every live hand is shown; otherwise, in showdown order, a hand is shown when it is
@@ -46,7 +60,8 @@ rules leave room:
   Winning hands are therefore always shown.
 
 Past 500 lines because the state machine is one idea: every rule above acts on the same
-per-seat state, and splitting it would spread one hand's invariants over several modules.
+per-seat state. What does not need that state lives beside it: which stud seat brings it in
+and acts first (``engine.hand.stud``) and who wins each pot (``engine.hand.showdown``).
 """
 
 from __future__ import annotations
@@ -57,14 +72,24 @@ from typing import Any
 
 from engine.cards import ALL_CARDS, Card, check_deck
 from engine.errors import IllegalAction, PokerError
-from engine.evaluate import HandRank, evaluate, evaluate_omaha
-from engine.pots import Pot, build_pots, split_pot, uncalled
+from engine.evaluate import (
+    LowRank,
+    evaluate,
+    evaluate_low,
+    evaluate_low8,
+    evaluate_omaha,
+    evaluate_omaha_low8,
+)
+from engine.hand.showdown import award_pots
+from engine.hand.stud import bring_in_seat, first_to_act
+from engine.pots import Pot, build_pots, uncalled
 from engine.types import (
     ANTE_MODES,
     BETTINGS,
     GAMES,
     MAX_SEATS,
     STREETS,
+    STUD_STREETS,
     Action,
     ActionKind,
     Award,
@@ -85,6 +110,7 @@ __all__ = [
     "GAMES",
     "MAX_SEATS",
     "STREETS",
+    "STUD_STREETS",
     "Action",
     "ActionKind",
     "Award",
@@ -135,6 +161,7 @@ class Hand:
             raise PokerError(f"{len(players)} player names for {n} stacks")
         if config.straddle and n < 3:
             raise PokerError("a straddle needs three or more players")
+        stud = config.is_stud
 
         self.config = config
         self.players = tuple(players)
@@ -151,7 +178,17 @@ class Hand:
         self._to_act = [False] * n
         self._acted_at: list[int | None] = [None] * n
         self.hole: list[tuple[Card, ...]] = [()] * n
+        # Which of each seat's cards are face up (stud), parallel to ``hole``.
+        self.up: list[tuple[bool, ...]] = [()] * n
         self.board: list[Card] = []
+        self._stud = stud
+        self._last_street = 4 if stud else 3
+        # Stud: the bring-in is still to be posted or completed; the completion's target.
+        self._bring_in_due = False
+        self._completion_to = 0
+        # Seats whose lone check the hand skipped (the only one left who could act, facing
+        # nothing): (seat, decisions made before it). A PHH file may still write that check.
+        self.skipped_checks: list[tuple[int, int]] = []
         self._street = 0
         self._over = False
         self._actor: int | None = None
@@ -166,18 +203,25 @@ class Hand:
         # For ``view``: each event as other seats see it, where each seat's hole cards were
         # dealt, and the spectator's view of the latest state with its event count.
         self._others_see: list[Event] = []
-        self._deal_index: dict[int, int] = {}
+        self._deal_index: dict[int, list[int]] = {}
         self._public: tuple[int, View] | None = None
         self._actions: list[Action] = []
         self._result: Result | None = None
         self._shown: dict[int, tuple[tuple[Card, ...], str]] = {}
         self._mucked: set[int] = set()
-        if n == 2:
+        self.small_blind_seat: int | None
+        self.big_blind_seat: int | None
+        if stud:
+            self.small_blind_seat = self.big_blind_seat = None
+        elif n == 2:
             self.small_blind_seat, self.big_blind_seat = button, (button + 1) % n
         else:
             self.small_blind_seat, self.big_blind_seat = (button + 1) % n, (button + 2) % n
         self.straddle_seat = (button + 3) % n if config.straddle else None
-        self._start()
+        if stud:
+            self._start_stud()
+        else:
+            self._start()
 
     # ------------------------------------------------------------------ set-up
     def _post(self, seat: int, amount: int, kind: EventKind, bet: bool) -> None:
@@ -192,10 +236,16 @@ class Hand:
             self._all_in[seat] = True
         self.events.append(Event(kind, seat, amount))
 
+    def _order(self) -> list[int]:
+        """Every seat, from the left of the button round to the button."""
+        n = self._n
+        return [(self.button + k) % n for k in range(1, n + 1)]
+
     def _start(self) -> None:
         c = self.config
         n = self._n
-        order = [(self.button + k) % n for k in range(1, n + 1)]
+        order = self._order()
+        assert self.small_blind_seat is not None and self.big_blind_seat is not None
         if c.ante and c.ante_mode == "per-player":
             for seat in order:
                 self._post(seat, c.ante, EventKind.ANTE, False)
@@ -228,10 +278,68 @@ class Hand:
                 pos += 1
         self._next_card = pos
         self.hole = [tuple(h) for h in holes]
+        self.up = [(False,) * len(h) for h in holes]
         for seat in order:
-            self._deal_index[seat] = len(self.events)
+            self._deal_index[seat] = [len(self.events)]
             self.events.append(Event(EventKind.DEAL_HOLE, seat, 0, self.hole[seat]))
         self._begin_round(first)
+
+    def _start_stud(self) -> None:
+        c = self.config
+        order = self._order()
+        for seat in order:
+            self._post(seat, c.ante, EventKind.ANTE, False)
+        deck = self._deck
+        n = self._n
+        self.hole = [()] * n
+        for k, seat in enumerate(order):
+            self.hole[seat] = (deck[k], deck[n + k], deck[2 * n + k])
+            self.up[seat] = (False, False, True)
+        self._next_card = 3 * n
+        for seat in order:
+            self._deal_index[seat] = [len(self.events)]
+            self.events.append(Event(EventKind.DEAL_HOLE, seat, 0, self.hole[seat][:2]))
+            self.events.append(Event(EventKind.DEAL_UP, seat, 0, self.hole[seat][2:]))
+        self._last_full = c.fixed_small_bet
+        self._raises = 0
+        self._bring_in_due = True
+        self._completion_to = c.fixed_small_bet
+        up = {seat: self.hole[seat][2:] for seat in order}
+        self._begin_round(bring_in_seat(up, razz=c.game == "razz"))
+
+    def _deal_stud_street(self) -> None:
+        """One card to each live seat (up on 4th to 6th street, down on 7th), or the common
+        card when the deck is too short for that."""
+        live = [s for s in self._order() if not self._folded[s]]
+        deck = self._deck
+        left = len(deck) - self._next_card
+        if left < len(live) + 1:
+            if left >= 2:
+                self._next_card += 1  # burn
+            card = deck[self._next_card]
+            self._next_card += 1
+            self.board.append(card)
+            self.events.append(Event(EventKind.DEAL_BOARD, None, 0, (card,)))
+            return
+        self._next_card += 1  # burn
+        face_up = self._street < self._last_street
+        for seat in live:
+            card = deck[self._next_card]
+            self._next_card += 1
+            self.hole[seat] += (card,)
+            self.up[seat] += (face_up,)
+            if not face_up:
+                self._deal_index[seat].append(len(self.events))
+            kind = EventKind.DEAL_UP if face_up else EventKind.DEAL_HOLE
+            self.events.append(Event(kind, seat, 0, (card,)))
+
+    def _stud_first_to_act(self) -> int:
+        up = {
+            s: tuple(c for c, shown in zip(self.hole[s], self.up[s], strict=True) if shown)
+            for s in range(self._n)
+            if not self._folded[s]
+        }
+        return first_to_act(up, self._order(), razz=self.config.game == "razz")
 
     def _begin_round(self, first: int) -> None:
         to_act = self._to_act
@@ -265,6 +373,7 @@ class Hand:
                     if i != j and not self._folded[i] and bets[i] > mine:
                         return j
                 to_act[j] = False
+                self.skipped_checks.append((j, len(self._actions)))
         return None
 
     def _deal_board(self, count: int) -> None:
@@ -294,7 +403,9 @@ class Hand:
         if len(self._actions) > self._round_start:  # a betting round took place
             self._aggressor = self._round_aggressor
         self._actor = None
-        if self._street == 3:
+        self._bring_in_due = False
+        self._completion_to = 0
+        if self._street == self._last_street:
             self._showdown()
             return
         self._street += 1
@@ -305,6 +416,10 @@ class Hand:
         else:
             self._last_full = c.big_blind
         self._raises = 0
+        if self._stud:
+            self._deal_stud_street()
+            self._begin_round(self._stud_first_to_act())
+            return
         self._deal_board(_BOARD_SIZES[self._street])
         self._begin_round((self.button + 1) % self._n)
 
@@ -320,7 +435,9 @@ class Hand:
 
     @property
     def street(self) -> str:
-        return "over" if self._over else STREETS[self._street]
+        if self._over:
+            return "over"
+        return STUD_STREETS[self._street] if self._stud else STREETS[self._street]
 
     @property
     def stacks(self) -> tuple[int, ...]:
@@ -359,7 +476,8 @@ class Hand:
     def pots(self) -> list[Pot]:
         """Pots from the chips already collected (bets of the current street excluded)."""
         collected = [c - b for c, b in zip(self._committed, self._bets, strict=True)]
-        collected[self.big_blind_seat] -= self._dead
+        if self.big_blind_seat is not None:
+            collected[self.big_blind_seat] -= self._dead
         live = [not f for f in self._folded]
         return build_pots(collected, live, self._dead)
 
@@ -379,6 +497,9 @@ class Hand:
             return None
         to_call = self._current_bet - self._bets[j]
         stack = self._stacks[j]
+        if self._bring_in_due:  # post the bring-in (a call) or complete (a raise)
+            lo, hi = self._raise_bounds(j)
+            return Legal(False, False, min(self.config.bring_in, stack), lo, hi)
         if to_call > 0:
             fold, check, call = True, False, min(to_call, stack)
         else:
@@ -423,7 +544,10 @@ class Hand:
         current = self._current_bet
         betting = self.config.betting
         if betting == "fixed-limit":
-            target = min(current + self._last_full, everything)
+            full = (
+                self._completion_to if current < self._completion_to else current + self._last_full
+            )
+            target = min(full, everything)
             return target, target
         lo = current + self._last_full
         hi = everything
@@ -441,8 +565,16 @@ class Hand:
             raise IllegalAction(f"out of turn: seat {seat} acted but seat {j} is to act")
         return j
 
+    def _refuse_bring_in(self) -> None:
+        if self._bring_in_due:
+            raise IllegalAction(
+                f"post the bring-in ({self.config.bring_in}: call) or complete to "
+                f"{self._completion_to} (raise)"
+            )
+
     def fold(self, *, seat: int | None = None) -> list[Event]:
         j = self._check_turn(seat)
+        self._refuse_bring_in()
         if self._current_bet - self._bets[j] <= 0:
             raise IllegalAction("no folding when checking is free: check instead")
         mark = len(self.events)
@@ -459,6 +591,7 @@ class Hand:
 
     def check(self, *, seat: int | None = None) -> list[Event]:
         j = self._check_turn(seat)
+        self._refuse_bring_in()
         if self._current_bet - self._bets[j] > 0:
             raise IllegalAction(
                 f"no checking when facing a bet: call "
@@ -474,6 +607,8 @@ class Hand:
 
     def call(self, *, seat: int | None = None) -> list[Event]:
         j = self._check_turn(seat)
+        if self._bring_in_due:
+            return self._post_bring_in(j)
         to_call = self._current_bet - self._bets[j]
         if to_call <= 0:
             raise IllegalAction("nothing to call: check instead")
@@ -483,6 +618,17 @@ class Hand:
         self._to_act[j] = False
         self._acted_at[j] = self._current_bet
         self.events.append(Event(EventKind.CALL, j, self._bets[j]))
+        self._next(j)
+        return self.events[mark:]
+
+    def _post_bring_in(self, j: int) -> list[Event]:
+        mark = len(self.events)
+        self._actions.append(_CALL)
+        self._bring_in_due = False
+        self._pay(j, min(self.config.bring_in, self._stacks[j]))
+        self._current_bet = self._bets[j]
+        self._to_act[j] = False  # acts again only if someone completes
+        self.events.append(Event(EventKind.BRING_IN, j, self._bets[j]))
         self._next(j)
         return self.events[mark:]
 
@@ -527,8 +673,14 @@ class Hand:
         current = self._current_bet
         kind = EventKind.BET if current == 0 else EventKind.RAISE
         self._pay(j, amount - self._bets[j])
+        self._bring_in_due = False
         increment = amount - current
-        if increment >= self._last_full:
+        if current < self._completion_to <= amount:
+            # the completion is the street's full bet: it reopens the betting for everyone
+            self._raises += 1
+            for i in range(self._n):
+                self._acted_at[i] = None
+        elif increment >= self._last_full:
             if self.config.betting != "fixed-limit":
                 self._last_full = increment
             self._raises += 1
@@ -545,6 +697,8 @@ class Hand:
         """Put in the whole stack: a call when it does not cover more, else a bet or raise."""
         j = self._check_turn(seat)
         everything = self._bets[j] + self._stacks[j]
+        if self._bring_in_due and everything <= self.config.bring_in:
+            return self._post_bring_in(j)
         if everything <= self._current_bet:
             mark = len(self.events)
             self._actions.append(_ALL_IN)
@@ -608,41 +762,65 @@ class Hand:
             start = (self.button + 1) % n
         return sorted(live, key=lambda s: (s - start) % n)
 
+    def _strengths(
+        self, live: list[int]
+    ) -> tuple[dict[int, int], dict[int, LowRank | None] | None, dict[int, str]]:
+        """Each live seat's high strength (razz: its low), its eight-or-better low in the
+        hi-lo games, and the description of its hand."""
+        game = self.config.game
+        board = self.board
+        high: dict[int, int] = {}
+        low: dict[int, LowRank | None] | None = {} if self.config.is_hilo else None
+        text: dict[int, str] = {}
+        for s in live:
+            if self._stud:
+                cards = list(self.hole[s]) + board
+                rank = evaluate_low(cards) if game == "razz" else evaluate(cards)
+                if low is not None:
+                    low[s] = evaluate_low8(cards)
+            else:
+                if game == "holdem":
+                    rank = evaluate(list(self.hole[s]) + board)
+                else:
+                    rank = evaluate_omaha(self.hole[s], board)
+                if low is not None:
+                    low[s] = evaluate_omaha_low8(self.hole[s], board)
+            high[s] = rank
+            low_s = low.get(s) if low is not None else None
+            text[s] = rank.description + (f", {low_s.description}" if low_s else "")
+        return high, low, text
+
     def _showdown(self) -> None:
         n = self._n
         live = [i for i in range(n) if not self._folded[i]]
-        board = self.board
-        ranks: dict[int, HandRank] = {}
-        if self.config.game == "omaha":
-            for s in live:
-                ranks[s] = evaluate_omaha(self.hole[s], board)
-        else:
-            for s in live:
-                ranks[s] = evaluate(list(self.hole[s]) + board)
+        high, low, text = self._strengths(live)
         all_in_showdown = any(self._all_in[s] for s in live)
-        best = None
+        best_high: int | None = None
+        best_low: int | None = None
         for s in self._showdown_order(live):
-            r = ranks[s]
-            if all_in_showdown or best is None or r >= best:
-                self._shown[s] = (self.hole[s], r.description)
-                self.events.append(Event(EventKind.SHOW, s, 0, self.hole[s], r.description))
-                if best is None or r > best:
-                    best = r
+            h, lo = high[s], (low[s] if low is not None else None)
+            wins_high = best_high is None or h >= best_high
+            wins_low = lo is not None and (best_low is None or lo >= best_low)
+            if all_in_showdown or wins_high or wins_low:
+                self._shown[s] = (self.hole[s], text[s])
+                self.events.append(Event(EventKind.SHOW, s, 0, self.hole[s], text[s]))
+                best_high = h if best_high is None or h > best_high else best_high
+                if lo is not None and (best_low is None or lo > best_low):
+                    best_low = lo
             else:
                 self._mucked.add(s)
                 self.events.append(Event(EventKind.MUCK, s))
         contributions = list(self._committed)
-        contributions[self.big_blind_seat] -= self._dead
+        if self.big_blind_seat is not None:
+            contributions[self.big_blind_seat] -= self._dead
         pots = build_pots(contributions, [not f for f in self._folded], self._dead)
-        awards = []
-        for index, pot in enumerate(pots):
-            top = max(ranks[s] for s in pot.eligible)
-            winners = tuple(s for s in pot.eligible if ranks[s] == top)
-            shares = tuple(split_pot(pot.amount, winners, self.button, n))
-            for w, share in zip(winners, shares, strict=True):
+        names = {s: str(h) for s, h in high.items()}
+        low_names = {s: str(v) for s, v in (low or {}).items() if v is not None}
+        awards = award_pots(pots, high, low, self.button, n, names, low_names)
+        for award in awards:
+            for w, share in zip(award.winners, award.amounts, strict=True):
                 self._stacks[w] += share
-                self.events.append(Event(EventKind.WIN, w, share, (), top.description))
-            awards.append(Award(index, pot.amount, winners, shares, top.description))
+                self.events.append(Event(EventKind.WIN, w, share, (), award.description))
         self._finish(tuple(awards))
 
     # ------------------------------------------------------------------ replay and view
@@ -667,17 +845,27 @@ class Hand:
             raise PokerError(f"no seat {viewer!r} in this hand")
 
     def _sees_hole(self, viewer: int | None, seat: int) -> bool:
-        """The hidden-card rule: a viewer sees its own hole cards and the hands shown."""
+        """The hidden-card rule: a viewer sees its own hole cards and the hands shown (and,
+        in stud, everyone's up-cards: ``_seen_cards``)."""
         return seat == viewer or seat in self._shown
+
+    def _seen_cards(self, viewer: int | None, seat: int) -> tuple[Card | None, ...]:
+        """``seat``'s cards as ``viewer`` sees them: ``None`` for each hidden one."""
+        if self._sees_hole(viewer, seat):
+            return self.hole[seat]
+        return tuple(
+            card if up else None for card, up in zip(self.hole[seat], self.up[seat], strict=True)
+        )
 
     def visible_cards(self, seat: int | None = None) -> frozenset[Card]:
         """Every card ``seat`` (or a spectator, ``None``) may see now, by ``view``'s rule:
-        the board, its own hole cards and the hands shown at showdown."""
+        the board, its own hole cards, the up-cards of seats still in the hand and the hands
+        shown at showdown."""
         self._check_viewer(seat)
         seen = set(self.board)
         for i in range(self._n):
-            if self._sees_hole(seat, i):
-                seen.update(self.hole[i])
+            if self._sees_hole(seat, i) or not (self._folded[i] or i in self._mucked):
+                seen.update(c for c in self._seen_cards(seat, i) if c is not None)
         return frozenset(seen)
 
     def view(self, seat: int | None = None) -> View:
@@ -691,7 +879,9 @@ class Hand:
         public = self._public_view()
         if seat is None:
             return public
-        own = self._deal_index[seat]
+        events = public.events
+        for own in self._deal_index[seat]:
+            events = events[:own] + (self.events[own],) + events[own + 1 :]
         return View(
             seat,
             public.config,
@@ -704,7 +894,7 @@ class Hand:
             public.current_bet,
             public.actor,
             self.legal if seat == self._actor else None,
-            public.events[:own] + (self.events[own],) + public.events[own + 1 :],
+            events,
             public.result,
         )
 
@@ -744,7 +934,7 @@ class Hand:
         elif self._folded[i] or i in self._mucked:
             cards = ()
         else:
-            cards = (None,) * len(self.hole[i])
+            cards = self._seen_cards(viewer, i)
         return SeatView(
             i,
             self.players[i],
@@ -754,6 +944,7 @@ class Hand:
             self._folded[i],
             self._all_in[i],
             cards,
+            self.up[i] if cards else (),
             i in self._shown,
             i == self.button,
             i == self.small_blind_seat,

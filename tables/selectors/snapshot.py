@@ -30,7 +30,8 @@ RECENT_HANDS = 8
 
 @dataclass(frozen=True, slots=True)
 class SeatedPlayer:
-    """What a table screen shows of a seated player."""
+    """What a table screen shows of a seated player (``is_bot``: the bot badge, for the
+    croupier's bots and for bot accounts)."""
 
     name: str
     is_bot: bool
@@ -155,7 +156,7 @@ def table_and_seats(
             stack,
             sitting_out,
             leaving,
-            SeatedPlayer(name, is_bot, bankroll),
+            SeatedPlayer(name, is_bot or bot_account, bankroll),
             time_bank,
         )
         for (
@@ -167,6 +168,7 @@ def table_and_seats(
             time_bank,
             name,
             is_bot,
+            bot_account,
             bankroll,
             *_,
         ) in rows
@@ -193,6 +195,7 @@ def _seats_query(table_id):
             "time_bank",
             f"player__user__{username}",
             "player__is_bot",
+            "player__bot_account",
             "player__bankroll",
             *(f"table__{name}" for name in _table_columns()),
         )

@@ -19,7 +19,7 @@ from django.views.decorators.http import require_http_methods
 
 from pokersite.usernames import lookalike
 from tables.selectors.players import player_ledger
-from tables.services import player_get_or_create, player_sign_up
+from tables.services import player_get_or_create, player_mark_bot, player_sign_up
 
 
 class SignUpForm(UserCreationForm):
@@ -78,6 +78,16 @@ def profile(request):
     return render(request, "accounts/profile.html", context)
 
 
+@login_required
+@require_http_methods(["POST"])
+def profile_bot(request):
+    """Mark your account as a bot account (played by your program through the play API), or
+    not: the checkbox on the profile page."""
+    player = player_get_or_create(user=request.user)
+    player_mark_bot(player=player, bot_account=request.POST.get("bot_account") == "on")
+    return redirect("profile")
+
+
 urlpatterns = [
     path("signup/", signup, name="signup"),
     path(
@@ -102,4 +112,5 @@ urlpatterns = [
         name="password_change_done",
     ),
     path("profile/", profile, name="profile"),
+    path("profile/bot/", profile_bot, name="profile_bot"),
 ]

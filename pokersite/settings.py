@@ -313,11 +313,31 @@ REST_FRAMEWORK = {
     "DEFAULT_THROTTLE_RATES": {
         "anon": os.environ.get("API_THROTTLE_ANON", "60/minute"),
         "user": os.environ.get("API_THROTTLE_USER", "600/minute"),
+        "play": os.environ.get("API_THROTTLE_PLAY", "300/minute"),
     },
 }
 SPECTACULAR_SETTINGS = {
     "TITLE": "Poker site API",
-    "DESCRIPTION": "Tables, hand histories and player statistics.",
+    "DESCRIPTION": (
+        "Tables, playing at them, hand histories and player statistics.\n\n"
+        "**Authentication**: `Authorization: Token <key>` (get the key from "
+        "`POST /api/auth/token/`), or the site's session cookie.\n\n"
+        "**Playing**: `GET /api/tables/{id}/state/` is what you may know of a table (protocol "
+        "1: the same object the table's `?state=json` socket sends as `state`); the play "
+        "endpoints (`actions`, `seat`, `sit-out`, `sit-in`, `top-up`) answer with your new "
+        "state. An action names the `hand` and the `version` it was decided on: a stale one is "
+        "refused (409 `stale_version`) and nothing is done.\n\n"
+        '**Errors** are `{"code", "message"}`: `code` is stable and machine-readable '
+        "(`not_your_turn`, `stale_version`, `below_min_raise`, `table_full`, "
+        "`buy_in_out_of_range`, ...), `message` is for people.\n\n"
+        "**Idempotency**: any POST may carry an `Idempotency-Key` header (a new key per "
+        "request): a retry with the same key gets the first answer again "
+        "(`Idempotent-Replayed: true`) and acts once. Keys are kept 24 hours per user.\n\n"
+        "**Rate limits** (429 with `Retry-After` beyond them): the play endpoints "
+        f"{REST_FRAMEWORK['DEFAULT_THROTTLE_RATES']['play']} per account (one token each), "
+        f"other endpoints {REST_FRAMEWORK['DEFAULT_THROTTLE_RATES']['user']} per account and "
+        f"{REST_FRAMEWORK['DEFAULT_THROTTLE_RATES']['anon']} per address without logging in."
+    ),
     "VERSION": "1.0.0",
     "SERVE_PERMISSIONS": ["rest_framework.permissions.AllowAny"],
     "SERVE_AUTHENTICATION": [],

@@ -209,12 +209,24 @@ class LedgerInline(ReadOnlyAdminMixin, admin.TabularInline):
 
 @admin.register(Player)
 class PlayerAdmin(admin.ModelAdmin):
-    list_display = ("name", "bankroll", "is_bot", "created_at")
-    list_filter = ("is_bot",)
+    list_display = ("name", "bankroll", "is_bot", "bot_account", "created_at")
+    list_filter = ("is_bot", "bot_account")
     search_fields = ("user__username",)
-    readonly_fields = ("user", "bankroll", "is_bot", "created_at")
+    readonly_fields = ("user", "bankroll", "is_bot", "bot_account", "created_at")
     inlines = [LedgerInline]
-    actions = ["grant_chips"]
+    actions = ["grant_chips", "mark_bot_accounts", "unmark_bot_accounts"]
+
+    @admin.action(description="Mark as bot accounts (a bot badge)")
+    def mark_bot_accounts(self, request, queryset):
+        for player in queryset:
+            services.player_mark_bot(player=player, bot_account=True)
+        self.message_user(request, f"{queryset.count()} marked as bot accounts.")
+
+    @admin.action(description="Unmark as bot accounts")
+    def unmark_bot_accounts(self, request, queryset):
+        for player in queryset:
+            services.player_mark_bot(player=player, bot_account=False)
+        self.message_user(request, f"{queryset.count()} no longer marked as bot accounts.")
 
     def has_add_permission(self, request):
         return False  # players are created by sign-up (with their starting grant)

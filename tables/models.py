@@ -64,6 +64,11 @@ class Player(models.Model):
     )
     bankroll = models.BigIntegerField(default=0, help_text="Play chips away from the tables.")
     is_bot = models.BooleanField(default=False, help_text="Seated and played by the croupier.")
+    bot_account = models.BooleanField(
+        default=False,
+        help_text="Played by its owner's program through the play API (their choice, or an "
+        "admin's): shown with a bot badge.",
+    )
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
@@ -80,6 +85,11 @@ class Player(models.Model):
     @property
     def name(self) -> str:
         return self.user.get_username()
+
+    @property
+    def shown_as_bot(self) -> bool:
+        """The bot badge: the croupier's bots and the accounts marked as bots."""
+        return self.is_bot or self.bot_account
 
 
 class LedgerEntry(AppendOnlyModel):
@@ -554,3 +564,32 @@ class ChatMessage(AppendOnlyModel):
 
     def __str__(self) -> str:
         return f"{self.player}: {self.text[:40]}"
+
+
+class IdempotencyKey(models.Model):
+    """The first answer to a play API request sent with an ``Idempotency-Key`` header: a retry
+    with the same key (same user) gets it again and acts once. Kept ``KEEP_HOURS``.
+
+    ``fingerprint``: a hash of the method, path and body, so a key reused for another request
+    is refused rather than answered with the wrong response.
+    """
+
+    KEEP_HOURS = 24
+
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="idempotency_keys"
+    )
+    key = models.CharField(max_length=255)
+    fingerprint = models.CharField(max_length=64)
+    status_code = models.PositiveSmallIntegerField()
+    body = models.JSONField()
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["user", "key"], name="idempotency_key_unique")
+        ]
+        indexes = [models.Index(fields=["user", "created_at"])]
+
+    def __str__(self) -> str:
+        return f"{self.user} {self.key} -> {self.status_code}"

@@ -63,7 +63,7 @@ class PlayerSerializer(serializers.ModelSerializer):
 
     class Meta:
         model = Player
-        fields = ["id", "name", "is_bot", "created_at", "hands_played", "bankroll"]
+        fields = ["id", "name", "is_bot", "bot_account", "created_at", "hands_played", "bankroll"]
         read_only_fields = fields
 
     def get_bankroll(self, player) -> int | None:

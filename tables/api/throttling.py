@@ -1,4 +1,5 @@
-"""Request rates: ``anon`` by address, ``user`` per account.
+"""Request rates: ``anon`` by address, ``user`` per account, ``play`` per account (so per
+API token: an account has one) on the play endpoints, instead of ``user``.
 
 The rates are read from ``settings.REST_FRAMEWORK["DEFAULT_THROTTLE_RATES"]`` on each request
 (not once at import like DRF's own classes), so a settings override takes effect at once.
@@ -20,3 +21,9 @@ class AnonRateThrottle(throttling.AnonRateThrottle):
 class UserRateThrottle(throttling.UserRateThrottle):
     def get_rate(self):
         return _rate(self.scope)
+
+
+class PlayRateThrottle(UserRateThrottle):
+    """The play API's own rate (``play``): a bot's state reads and moves."""
+
+    scope = "play"

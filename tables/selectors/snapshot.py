@@ -30,7 +30,8 @@ RECENT_HANDS = 8
 
 @dataclass(frozen=True, slots=True)
 class SeatedPlayer:
-    """What a table screen shows of a seated player."""
+    """What a table screen shows of a seated player (``is_bot``: the bot badge, for the
+    croupier's bots and for bot accounts)."""
 
     name: str
     is_bot: bool
@@ -48,6 +49,7 @@ class SeatRow:
     sitting_out: bool
     leave_after_hand: bool
     player: SeatedPlayer
+    time_bank: int = 0  # seconds left
 
 
 class RecentHand(NamedTuple):
@@ -149,9 +151,27 @@ def table_and_seats(
     table = Table.from_db(router.db_for_read(Table), table_columns, rows[0][-len(table_columns) :])
     return table, [
         SeatRow(
-            number, player_id, stack, sitting_out, leaving, SeatedPlayer(name, is_bot, bankroll)
+            number,
+            player_id,
+            stack,
+            sitting_out,
+            leaving,
+            SeatedPlayer(name, is_bot or bot_account, bankroll),
+            time_bank,
         )
-        for number, player_id, stack, sitting_out, leaving, name, is_bot, bankroll, *_ in rows
+        for (
+            number,
+            player_id,
+            stack,
+            sitting_out,
+            leaving,
+            time_bank,
+            name,
+            is_bot,
+            bot_account,
+            bankroll,
+            *_,
+        ) in rows
     ]
 
 
@@ -172,8 +192,10 @@ def _seats_query(table_id):
             "stack",
             "sitting_out",
             "leave_after_hand",
+            "time_bank",
             f"player__user__{username}",
             "player__is_bot",
+            "player__bot_account",
             "player__bankroll",
             *(f"table__{name}" for name in _table_columns()),
         )

@@ -12,7 +12,17 @@ import json
 from dataclasses import dataclass
 from datetime import date
 
-from django.db.models import Count, ExpressionWrapper, F, FloatField, Max, Q, QuerySet, Sum
+from django.db.models import (
+    BooleanField,
+    Count,
+    ExpressionWrapper,
+    F,
+    FloatField,
+    Max,
+    Q,
+    QuerySet,
+    Sum,
+)
 
 from engine import phh, pkstate
 from engine.hand import Hand as EngineHand
@@ -111,7 +121,10 @@ def leaderboard(order: str = "net", min_hands: int = 1) -> QuerySet:
                 100.0 * Sum("net_bb") / Count("id"), output_field=FloatField()
             ),
             name=F("player__user__username"),
-            is_bot=F("player__is_bot"),
+            # the bot badge: the croupier's bots and bot accounts
+            is_bot=ExpressionWrapper(
+                Q(player__is_bot=True) | Q(player__bot_account=True), output_field=BooleanField()
+            ),
         )
         .filter(hands__gte=min_hands)
     )

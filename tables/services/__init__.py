@@ -18,6 +18,7 @@ from tables.services.players import (  # noqa: F401
     player_create,
     player_get_or_create,
     player_grant,
+    player_mark_bot,
     player_sign_up,
 )
 from tables.services.seats import (  # noqa: F401

@@ -29,6 +29,21 @@ def player_create(*, user, is_bot: bool = False, grant: int | None = None) -> Pl
     return player
 
 
+def player_mark_bot(*, player: Player, bot_account: bool) -> Player:
+    """Mark ``player``'s account as played by a program (a bot account), or not: their own
+    choice (profile) or an admin's. Shown as a bot badge at the tables (from their next
+    change), in the lobby and in statistics.
+
+    Lock: the player row.
+    """
+    with transaction.atomic():
+        player = Player.objects.select_for_update().get(pk=player.pk)
+        if player.bot_account != bot_account:
+            player.bot_account = bot_account
+            player.save(update_fields=["bot_account"])
+    return player
+
+
 def player_sign_up(*, username: str, password: str, email: str = "") -> Player:
     """Create a user account and its player (with the starting grant) in one transaction."""
     with transaction.atomic():

@@ -1,0 +1,299 @@
+"""The play API: a table's state for the caller, and every move a player makes at a table.
+
+Each move is one of the socket's operations (``tables.live.protocol.OPERATIONS``: the same
+parser-free call of the same service, so the browser, the socket and this API follow one set
+of rules) and answers with the caller's new play state (``tables.presenters.play_state``).
+A refusal is ``{"code", "message"}``: 409 when the table has moved on or the seat is not in
+the right state for it (``stale_version``, ``not_your_turn``, ``table_full``...), 400 when
+the request breaks a rule (the engine's rule codes such as ``below_min_raise``,
+``buy_in_out_of_range``...). Any POST (and DELETE) may carry an ``Idempotency-Key`` header:
+a retry with the same key gets the first answer again (``Idempotent-Replayed: true``) and
+acts once (``tables.services.idempotency``).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+
+from drf_spectacular.utils import (
+    OpenApiParameter,
+    OpenApiResponse,
+    PolymorphicProxySerializer,
+    extend_schema,
+)
+from rest_framework import exceptions, serializers
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from tables.api.exceptions import ErrorSerializer
+from tables.api.permissions import AllowAny, IsAuthenticated
+from tables.api.schemas import PLAY_STATE, as_openapi
+from tables.api.serializers import WholeNumberField
+from tables.api.throttling import AnonRateThrottle, PlayRateThrottle
+from tables.api.views import ID, _id
+from tables.live.protocol import ACTION_KINDS, MOST_SEATS, OPERATIONS
+from tables.models import Table
+from tables.presenters.play_state import play_state
+from tables.presenters.screen import table_screen
+from tables.selectors.access import can_see_table
+from tables.selectors.players import player_bankroll, viewer_player
+from tables.selectors.snapshot import load_snapshot
+from tables.services import errors
+from tables.services.idempotency import Answer, idempotent_answer
+
+#: Refusals because the table is not in the state the request expects (409); every other
+#: refusal breaks a rule or a limit (400).
+CONFLICTS = (
+    errors.StaleAction,
+    errors.NotYourTurn,
+    errors.HandNotRunning,
+    errors.HandInProgress,
+    errors.TableNotOpen,
+    errors.SeatTaken,
+    errors.TableFull,
+    errors.AlreadySeated,
+    errors.NotSeated,
+    errors.ReseatTooSoon,
+)
+IDEMPOTENCY_KEY_CHARS = frozenset(map(chr, range(0x21, 0x7F)))
+
+STATE = OpenApiResponse(as_openapi(PLAY_STATE), "The caller's play state.")
+ERRORS = {
+    409: OpenApiResponse(
+        ErrorSerializer, "The table has moved on (stale_version, not_your_turn, table_full...)."
+    ),
+    422: OpenApiResponse(
+        ErrorSerializer,
+        "The Idempotency-Key was used for another request (idempotency_key_reused).",
+    ),
+}
+IDEMPOTENCY_KEY = OpenApiParameter(
+    "Idempotency-Key",
+    str,
+    OpenApiParameter.HEADER,
+    required=False,
+    description="Up to 255 printable ASCII characters, new for each request: a retry with the "
+    "same key gets the first answer again and acts once (keys are kept 24 hours).",
+)
+
+
+def state_for(table: Table | int, user) -> dict:
+    """The play state of ``table`` for ``user`` (anonymous: a spectator), read now."""
+    snapshot = load_snapshot(table)
+    player = viewer_player(user)
+    bankroll = player_bankroll(player.pk) if player is not None else None
+    return play_state(snapshot, table_screen(snapshot, player, bankroll))
+
+
+def _visible_table(pk, user) -> Table:
+    """The table ``pk`` if ``user`` may see it, else 404 (a private game does not exist for
+    those who may not see it)."""
+    table = Table.objects.filter(pk=_id(pk)).first()
+    if table is None or not can_see_table(table, user):
+        raise exceptions.NotFound("No such table.")
+    return table
+
+
+def _refusal(error: errors.ServiceError) -> Answer:
+    status = 409 if isinstance(error, CONFLICTS) else 400
+    return Answer(status, {"code": error.code, "message": str(error)})
+
+
+def _fingerprint(request) -> str:
+    body = json.dumps(request.data, sort_keys=True, default=str)
+    return hashlib.sha256(f"{request.method} {request.path}\n{body}".encode()).hexdigest()
+
+
+class _PlayView(APIView):
+    """A move at a table: ``op`` of ``OPERATIONS`` with the fields ``fields(request)`` gives."""
+
+    permission_classes = [IsAuthenticated]
+    throttle_classes = [AnonRateThrottle, PlayRateThrottle]
+
+    def table(self, request, pk) -> Table:
+        """The table of the request, before its body is read: a table the caller may not
+        see is 404 whatever the body says."""
+        return _visible_table(pk, request.user)
+
+    def move(self, request, table: Table, op: str, **fields) -> Response:
+        player = viewer_player(request.user)
+        if player is None:
+            raise exceptions.PermissionDenied("Your account has no player profile.")
+
+        def run() -> Answer:
+            try:
+                OPERATIONS[op].carry_out(table.pk, player, **fields)
+            except errors.ServiceError as error:
+                return _refusal(error)
+            return Answer(200, state_for(table.pk, request.user))  # read after the move
+
+        key = request.headers.get("Idempotency-Key")
+        if key is None:
+            answer = run()
+        else:
+            if not 1 <= len(key) <= 255 or not IDEMPOTENCY_KEY_CHARS.issuperset(key):
+                raise exceptions.ValidationError(
+                    {"Idempotency-Key": "Up to 255 printable ASCII characters, no spaces."}
+                )
+            try:
+                answer = idempotent_answer(
+                    user=request.user, key=key, fingerprint=_fingerprint(request), run=run
+                )
+            except errors.ServiceError as error:  # the key was used for another request
+                answer = Answer(422, {"code": error.code, "message": str(error)})
+        response = Response(answer.body, status=answer.status)
+        if answer.replayed:
+            response["Idempotent-Replayed"] = "true"
+        return response
+
+
+# --- the state ----------------------------------------------------------------------------
+@extend_schema(
+    tags=["play"],
+    summary="A table's state for you",
+    parameters=[ID],
+    responses={200: STATE},
+)
+class TableState(APIView):
+    """Everything you may know of the table now, as your browser shows it: seats, stacks,
+    bets, the cards you may see (yours; others' only once shown at showdown), the board, the
+    pots, whose turn it is, your legal actions on your turn, the clock and the log. Without
+    logging in: a spectator's state. Follow changes on the table's socket (the AsyncAPI
+    document) rather than by polling."""
+
+    permission_classes = [AllowAny]
+    throttle_classes = [AnonRateThrottle, PlayRateThrottle]
+
+    def get(self, request, pk):
+        table = _visible_table(pk, request.user)
+        return Response(state_for(table.pk, request.user))
+
+
+# --- actions ------------------------------------------------------------------------------
+class MoveSerializer(serializers.Serializer):
+    """An action without an amount (any ``amount`` sent is not read)."""
+
+    hand = WholeNumberField(help_text="The running hand's id (the state's hand).")
+    version = WholeNumberField(min_value=0, help_text="The state's version you acted on.")
+    action = serializers.ChoiceField(choices=[k for k in ACTION_KINDS if k != "raise"])
+
+
+class RaiseSerializer(MoveSerializer):
+    """A bet or a raise, to ``amount``."""
+
+    action = serializers.ChoiceField(choices=["raise"])
+    amount = WholeNumberField(help_text="The street total to bet or raise to.")
+
+
+ACTION_REQUEST = PolymorphicProxySerializer(
+    component_name="PlayAction",
+    serializers=[MoveSerializer, RaiseSerializer],
+    resource_type_field_name=None,
+)
+
+
+@extend_schema(
+    tags=["play"],
+    summary="Act in the running hand",
+    parameters=[ID, IDEMPOTENCY_KEY],
+    request=ACTION_REQUEST,
+    responses={200: STATE, **ERRORS},
+)
+class TableActions(_PlayView):
+    """Fold, check, call, raise (to ``amount``, the street total) or go all-in, in the hand
+    ``hand`` as you saw it at ``version``. 409 ``stale_version`` if the hand moved on since
+    (nothing was done: look again), ``not_your_turn``; 400 with the rule's code and words for
+    an illegal move (``below_min_raise``, ``check_facing_bet``, ``nothing_to_call``...)."""
+
+    def post(self, request, pk):
+        table = self.table(request, pk)
+        is_raise = isinstance(request.data, dict) and request.data.get("action") == "raise"
+        body = (RaiseSerializer if is_raise else MoveSerializer)(data=request.data)
+        body.is_valid(raise_exception=True)
+        data = body.validated_data
+        action = {"kind": data["action"], "amount": data.get("amount")}
+        return self.move(
+            request, table, "act", hand_id=data["hand"], version=data["version"], action=action
+        )
+
+
+# --- seats --------------------------------------------------------------------------------
+class SeatSerializer(serializers.Serializer):
+    buy_in = WholeNumberField(help_text="Chips from your bankroll (within the table's limits).")
+    seat = WholeNumberField(
+        required=False,
+        allow_null=True,
+        max_value=MOST_SEATS,
+        help_text="The seat number, from 1 (default: the first free seat).",
+    )
+
+
+class TopUpSerializer(serializers.Serializer):
+    amount = WholeNumberField(help_text="Chips to add from your bankroll (between hands).")
+
+
+@extend_schema(tags=["play"], parameters=[ID, IDEMPOTENCY_KEY], responses={200: STATE, **ERRORS})
+class TableSeat(_PlayView):
+    @extend_schema(summary="Sit down", request=SeatSerializer)
+    def post(self, request, pk):
+        """Take a seat with ``buy_in`` chips: you are dealt in from the next hand."""
+        table = self.table(request, pk)
+        body = SeatSerializer(data=request.data)
+        body.is_valid(raise_exception=True)
+        seat = body.validated_data.get("seat")
+        number = seat - 1 if seat is not None else None
+        return self.move(
+            request, table, "take_seat", seat_number=number, buy_in=body.validated_data["buy_in"]
+        )
+
+    @extend_schema(summary="Leave the table", request=None)
+    def delete(self, request, pk):
+        """Leave: at once between hands or when you are not in the hand, else when the hand
+        ends (the state's ``you.leaving``); your stack goes back to your bankroll."""
+        return self.move(request, self.table(request, pk), "leave")
+
+
+@extend_schema(
+    tags=["play"],
+    summary="Sit out",
+    parameters=[ID, IDEMPOTENCY_KEY],
+    request=None,
+    responses={200: STATE, **ERRORS},
+)
+class TableSitOut(_PlayView):
+    """Be dealt out of the next hands (you keep your seat; a hand you are in goes on)."""
+
+    def post(self, request, pk):
+        return self.move(request, self.table(request, pk), "sit_out")
+
+
+@extend_schema(
+    tags=["play"],
+    summary="Sit in again",
+    parameters=[ID, IDEMPOTENCY_KEY],
+    request=None,
+    responses={200: STATE, **ERRORS},
+)
+class TableSitIn(_PlayView):
+    """Be dealt in again from the next hand."""
+
+    def post(self, request, pk):
+        return self.move(request, self.table(request, pk), "sit_in")
+
+
+@extend_schema(
+    tags=["play"],
+    summary="Top up",
+    parameters=[ID, IDEMPOTENCY_KEY],
+    request=TopUpSerializer,
+    responses={200: STATE, **ERRORS},
+)
+class TableTopUp(_PlayView):
+    """Add chips from your bankroll to your stack, up to the table's maximum buy-in."""
+
+    def post(self, request, pk):
+        table = self.table(request, pk)
+        body = TopUpSerializer(data=request.data)
+        body.is_valid(raise_exception=True)
+        return self.move(request, table, "top_up", amount=body.validated_data["amount"])

@@ -19,7 +19,7 @@ class IllegalAction(PokerError):
     ``hand_over``, ``not_your_turn``, ``fold_when_free``, ``check_facing_bet``,
     ``nothing_to_call``, ``invalid_amount``, ``stack_covers_call``, ``nobody_to_raise``,
     ``betting_not_reopened``, ``raise_cap_reached``, ``above_stack``, ``above_max_raise``,
-    ``below_min_raise``; ``illegal_action`` for any other."""
+    ``below_min_raise``, ``bring_in_required``; ``illegal_action`` for any other."""
 
     def __init__(self, message: str, code: str = "illegal_action") -> None:
         super().__init__(message)

@@ -575,7 +575,8 @@ class Hand:
         if self._bring_in_due:
             raise IllegalAction(
                 f"post the bring-in ({self.config.bring_in}: call) or complete to "
-                f"{self._completion_to} (raise)"
+                f"{self._completion_to} (raise)",
+                "bring_in_required",
             )
 
     def fold(self, *, seat: int | None = None) -> list[Event]:

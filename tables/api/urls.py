@@ -1,9 +1,10 @@
-"""``/api/...``: the schema, its docs, a token, tables, hands, players, leaderboard."""
+"""``/api/...``: the schema, its docs, the socket protocol (``asyncapi.json``), a token,
+tables, hands, players, leaderboard."""
 
 from django.urls import path
 from drf_spectacular.views import SpectacularAPIView, SpectacularRedocView, SpectacularSwaggerView
 
-from tables.api import views
+from tables.api import protocol, views
 
 app_name = "api"
 
@@ -11,6 +12,7 @@ urlpatterns = [
     path("schema/", SpectacularAPIView.as_view(), name="schema"),
     path("docs/", SpectacularSwaggerView.as_view(url_name="api:schema"), name="docs"),
     path("redoc/", SpectacularRedocView.as_view(url_name="api:schema"), name="redoc"),
+    path("asyncapi.json", protocol.AsyncAPIDocument.as_view(), name="asyncapi"),
     path("auth/token/", views.ObtainToken.as_view(), name="token"),
     path("tables/", views.TableList.as_view(), name="table-list"),
     path("tables/<str:pk>/", views.TableDetail.as_view(), name="table-detail"),

@@ -14,7 +14,16 @@ class DuplicateCardError(CardError):
 
 
 class IllegalAction(PokerError):
-    """An action the rules do not allow now; the message names the rule broken."""
+    """An action the rules do not allow now; the message names the rule broken and ``code``
+    names it for programs (stable: the play API's and the socket's refusals carry it):
+    ``hand_over``, ``not_your_turn``, ``fold_when_free``, ``check_facing_bet``,
+    ``nothing_to_call``, ``invalid_amount``, ``stack_covers_call``, ``nobody_to_raise``,
+    ``betting_not_reopened``, ``raise_cap_reached``, ``above_stack``, ``above_max_raise``,
+    ``below_min_raise``; ``illegal_action`` for any other."""
+
+    def __init__(self, message: str, code: str = "illegal_action") -> None:
+        super().__init__(message)
+        self.code = code
 
 
 class HandHistoryError(PokerError):

@@ -386,11 +386,11 @@ class Hand:
         lo, hi = self._raise_bounds(j)
         return Legal(fold, check, call, lo, hi)
 
-    def _raise_block(self, j: int) -> str | None:
-        """Why seat ``j`` may not bet or raise now (``None`` when it may)."""
+    def _raise_block(self, j: int) -> tuple[str, str] | None:
+        """Why seat ``j`` may not bet or raise now, as (message, code); ``None`` when it may."""
         to_call = self._current_bet - self._bets[j]
         if self._stacks[j] <= to_call:
-            return "not enough chips to raise: the stack only covers a call"
+            return "not enough chips to raise: the stack only covers a call", "stack_covers_call"
         current = self._current_bet
         for i in range(self._n):
             if (
@@ -401,19 +401,23 @@ class Hand:
             ):
                 break
         else:
-            return "no raise when no other player could call more than the current bet"
+            return (
+                "no raise when no other player could call more than the current bet",
+                "nobody_to_raise",
+            )
         acted = self._acted_at[j]
         if acted is not None and self._current_bet - acted < self._last_full:
             return (
                 "betting was not reopened: a short all-in raise does not reopen the "
-                "betting for a player who already acted"
+                "betting for a player who already acted",
+                "betting_not_reopened",
             )
         if (
             self.config.betting == "fixed-limit"
             and self._raises >= 4
             and sum(1 for f in self._folded if not f) > 2
         ):
-            return "fixed-limit cap: one bet and three raises per street"
+            return "fixed-limit cap: one bet and three raises per street", "raise_cap_reached"
         return None
 
     def _raise_bounds(self, j: int) -> tuple[int | None, int | None]:
@@ -436,15 +440,17 @@ class Hand:
     def _check_turn(self, seat: int | None) -> int:
         j = self._actor
         if j is None:  # only when the hand is over
-            raise IllegalAction("the hand is over: no more actions")
+            raise IllegalAction("the hand is over: no more actions", "hand_over")
         if seat is not None and seat != j:
-            raise IllegalAction(f"out of turn: seat {seat} acted but seat {j} is to act")
+            raise IllegalAction(
+                f"out of turn: seat {seat} acted but seat {j} is to act", "not_your_turn"
+            )
         return j
 
     def fold(self, *, seat: int | None = None) -> list[Event]:
         j = self._check_turn(seat)
         if self._current_bet - self._bets[j] <= 0:
-            raise IllegalAction("no folding when checking is free: check instead")
+            raise IllegalAction("no folding when checking is free: check instead", "fold_when_free")
         mark = len(self.events)
         self._actions.append(_FOLD)
         self._folded[j] = True
@@ -462,7 +468,8 @@ class Hand:
         if self._current_bet - self._bets[j] > 0:
             raise IllegalAction(
                 f"no checking when facing a bet: call "
-                f"{min(self._current_bet - self._bets[j], self._stacks[j])} or fold"
+                f"{min(self._current_bet - self._bets[j], self._stacks[j])} or fold",
+                "check_facing_bet",
             )
         mark = len(self.events)
         self._actions.append(_CHECK)
@@ -476,7 +483,7 @@ class Hand:
         j = self._check_turn(seat)
         to_call = self._current_bet - self._bets[j]
         if to_call <= 0:
-            raise IllegalAction("nothing to call: check instead")
+            raise IllegalAction("nothing to call: check instead", "nothing_to_call")
         mark = len(self.events)
         self._actions.append(_CALL)
         self._pay(j, min(to_call, self._stacks[j]))
@@ -503,25 +510,34 @@ class Hand:
 
     def _verify_raise(self, j: int, amount: int) -> None:
         if not is_whole(amount):
-            raise IllegalAction(f"a bet or raise is a whole number of chips, got {amount!r}")
+            raise IllegalAction(
+                f"a bet or raise is a whole number of chips, got {amount!r}", "invalid_amount"
+            )
         why = self._raise_block(j)
         if why is not None:
-            raise IllegalAction(why)
+            raise IllegalAction(*why)
         lo, hi = self._raise_bounds(j)
         assert lo is not None and hi is not None  # no block: both bounds
         everything = self._bets[j] + self._stacks[j]
         word = "bet" if self._current_bet == 0 else "raise"
         if amount > everything:
-            raise IllegalAction(f"more chips than the stack: can {word} to at most {everything}")
+            raise IllegalAction(
+                f"more chips than the stack: can {word} to at most {everything}", "above_stack"
+            )
         if amount > hi:
             limit = "pot-limit" if self.config.betting == "pot-limit" else "fixed-limit"
-            raise IllegalAction(f"{word} above the {limit} maximum: at most {hi}")
+            raise IllegalAction(
+                f"{word} above the {limit} maximum: at most {hi}", "above_max_raise"
+            )
         if amount <= self._current_bet:
             raise IllegalAction(
-                f"a raise must be to more than the current bet of {self._current_bet}"
+                f"a raise must be to more than the current bet of {self._current_bet}",
+                "below_min_raise",
             )
         if amount < lo and amount != everything:
-            raise IllegalAction(f"{word} below the minimum: at least {lo} (or all-in for less)")
+            raise IllegalAction(
+                f"{word} below the minimum: at least {lo} (or all-in for less)", "below_min_raise"
+            )
 
     def _raise(self, j: int, amount: int) -> None:
         current = self._current_bet

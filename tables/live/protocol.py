@@ -12,9 +12,11 @@
   request's ``id`` if it gave one (``request_id_of``); a browser gets the message line as HTML
   instead (``tables.presenters.render.render_message``).
 - An update (``render_viewer``) is every region of the table as htmx out-of-band HTML or, for a
-  ``?state=json`` socket, one ``state_json`` frame ``{"type": "state", "version", "hand",
-  "running", "view", "me", "html"}``: the engine's view for this viewer (the same data the
-  HTML shows) with the regions a browser would get.
+  ``?state=json`` socket, one ``state_json`` frame ``{"type": "state", "state", "version",
+  "hand", "running", "view", "me", "html"}``: ``state`` is the play state
+  (``tables.presenters.play_state``, the same object the REST API answers with); the others
+  are the engine's view for this viewer (the same data the HTML shows) with the regions a
+  browser would get, kept for the clients written before it.
 - Close codes (websocket servers may send only 1000 and 3000-4999) are below.
 """
 
@@ -23,6 +25,7 @@ from __future__ import annotations
 import json
 from collections.abc import Callable
 from dataclasses import dataclass
+from datetime import datetime
 
 import orjson
 
@@ -30,6 +33,7 @@ from tables import services
 from tables.inputs import NumberError, parse_whole_number
 from tables.models import Table
 from tables.presenters.models import Screen
+from tables.presenters.play_state import play_state
 from tables.presenters.render import render_regions
 from tables.presenters.screen import table_screen
 from tables.selectors.hands import player_in_running_hand
@@ -209,15 +213,17 @@ def answer_json(
 STATE_ME_FIELDS = ("seated", "sitting_out", "in_hand", "stack")
 
 
-def state_json(screen: Screen, view: dict | None, html: str) -> str:
-    """The ``?state=json`` frame: what the viewer may see, as data (``view``: the engine's
-    view for this viewer as JSON data, None without a hand) and as the browser's HTML."""
+def state_json(screen: Screen, view: dict | None, html: str, state: dict) -> str:
+    """The ``?state=json`` frame: what the viewer may see, as data (``state``: the play
+    state; ``view``: the engine's view for this viewer as JSON data, None without a hand) and
+    as the browser's HTML."""
     me = screen.viewer
     # orjson: this frame goes to every JSON socket on every change (the stdlib's encoder was
     # a tenth of a render).
     return orjson.dumps(
         {
             "type": "state",
+            "state": state,
             "version": screen.version,
             "hand": screen.hand_id,
             "running": screen.running,
@@ -229,13 +235,19 @@ def state_json(screen: Screen, view: dict | None, html: str) -> str:
 
 
 def render_viewer(
-    snapshot: Snapshot, player, bankroll: int | None = None, json_state: bool = False
+    snapshot: Snapshot,
+    player,
+    bankroll: int | None = None,
+    json_state: bool = False,
+    now: datetime | None = None,
 ) -> tuple[int, str, str]:
     """(version, regions as oob HTML, JSON state with that HTML or "") of ``snapshot`` for
-    one viewer (``bankroll``: theirs if they have no seat here, see ``table_screen``)."""
+    one viewer (``bankroll``: theirs if they have no seat here, see ``table_screen``;
+    ``now``: when the play state's clock counts its seconds left from, default now)."""
     screen = table_screen(snapshot, player, bankroll)
     html = render_regions(screen, oob=True)
     if not json_state:
         return snapshot.version, html, ""
     view = snapshot.view_dict(screen.viewer_index) if snapshot.hand is not None else None
-    return snapshot.version, html, state_json(screen, view, html)
+    state = play_state(snapshot, screen, now)
+    return snapshot.version, html, state_json(screen, view, html, state)

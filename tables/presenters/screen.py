@@ -121,6 +121,12 @@ def table_screen(
     )
 
 
+def hand_seat_numbers(snapshot: Snapshot) -> dict[int, int]:
+    """The hand on screen's seats (engine seat index) -> their table seat number (0-based),
+    for the seats still held by the player dealt in."""
+    return _shared(snapshot).hand_seats
+
+
 def _viewer_seats(
     snapshot: Snapshot, shared: _Shared, my_number: int | None, index: int | None, view: View | None
 ) -> SeatsRegion:

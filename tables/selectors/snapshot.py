@@ -48,6 +48,7 @@ class SeatRow:
     sitting_out: bool
     leave_after_hand: bool
     player: SeatedPlayer
+    time_bank: int = 0  # seconds left
 
 
 class RecentHand(NamedTuple):
@@ -149,9 +150,26 @@ def table_and_seats(
     table = Table.from_db(router.db_for_read(Table), table_columns, rows[0][-len(table_columns) :])
     return table, [
         SeatRow(
-            number, player_id, stack, sitting_out, leaving, SeatedPlayer(name, is_bot, bankroll)
+            number,
+            player_id,
+            stack,
+            sitting_out,
+            leaving,
+            SeatedPlayer(name, is_bot, bankroll),
+            time_bank,
         )
-        for number, player_id, stack, sitting_out, leaving, name, is_bot, bankroll, *_ in rows
+        for (
+            number,
+            player_id,
+            stack,
+            sitting_out,
+            leaving,
+            time_bank,
+            name,
+            is_bot,
+            bankroll,
+            *_,
+        ) in rows
     ]
 
 
@@ -172,6 +190,7 @@ def _seats_query(table_id):
             "stack",
             "sitting_out",
             "leave_after_hand",
+            "time_bank",
             f"player__user__{username}",
             "player__is_bot",
             "player__bankroll",

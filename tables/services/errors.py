@@ -104,6 +104,12 @@ class NotYourTurn(ServiceError):
 
 
 class IllegalMove(ServiceError):
-    """The rules do not allow this action now; the message names the rule."""
+    """The rules do not allow this action now; the message names the rule, and ``code`` is
+    the engine's code for it (``engine.errors.IllegalAction``: ``below_min_raise``...)."""
 
     code = "illegal_action"
+
+    def __init__(self, message: str, code: str | None = None):
+        super().__init__(message)
+        if code is not None:
+            self.code = code

@@ -168,7 +168,7 @@ def hand_act(
         try:
             state.act(engine_action)
         except PokerError as error:
-            raise IllegalMove(str(error)) from error
+            raise IllegalMove(str(error), getattr(error, "code", None)) from error
         statements.insert(
             HandAction(
                 hand=hand,
@@ -211,7 +211,7 @@ def _parse_action(action) -> Action:
     try:
         return Action.coerce(action)
     except PokerError as error:
-        raise IllegalMove(str(error)) from None
+        raise IllegalMove(str(error), "invalid_action") from None
 
 
 def _after_change(

@@ -8,6 +8,7 @@ Committed transactions are simulated with ``django_capture_on_commit_callbacks(e
 
 import pytest
 from django.db import transaction
+from django.utils import timezone
 
 from tables.live.protocol import render_viewer
 from tables.models import Hand, HandAction, Table
@@ -126,6 +127,7 @@ def test_the_sockets_snapshot_follows_this_process_action_without_a_read(
 
     table, hand = dealt
     previous = load_snapshot(table.pk)
+    now = timezone.now()  # the state frames' clocks count from one moment
     for _ in range(3):
         move(table, django_capture_on_commit_callbacks)
         with django_assert_num_queries(0):
@@ -133,8 +135,8 @@ def test_the_sockets_snapshot_follows_this_process_action_without_a_read(
         full = load_snapshot(table.pk)
         assert after.version == full.version == previous.version + 1
         for who in [*players, None]:  # every seat and a spectator: the same screen, cards too
-            assert render_viewer(after, who, 1, json_state=True) == render_viewer(
-                full, who, 1, json_state=True
+            assert render_viewer(after, who, 1, json_state=True, now=now) == render_viewer(
+                full, who, 1, json_state=True, now=now
             )
         previous = after
 

@@ -6,6 +6,7 @@ import json
 
 import pytest
 from asgiref.sync import sync_to_async
+from django.utils import timezone
 
 from tables.live.caches import SnapshotCache
 from tables.live.protocol import render_viewer
@@ -166,9 +167,10 @@ def test_a_running_hand_is_read_again_with_only_its_new_actions(dealt, django_as
         again = load_snapshot(table.pk, first)
     fresh = load_snapshot(table.pk)
     assert again.version == fresh.version > first.version and again.running
+    now = timezone.now()  # the state frames' clocks count from one moment
     for who in (alice, bob, carol):
-        assert render_viewer(again, who, who.bankroll, json_state=True) == render_viewer(
-            fresh, who, who.bankroll, json_state=True
+        assert render_viewer(again, who, who.bankroll, json_state=True, now=now) == render_viewer(
+            fresh, who, who.bankroll, json_state=True, now=now
         )
 
 

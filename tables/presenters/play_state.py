@@ -1,0 +1,237 @@
+"""The play state: what one viewer may know of a table, as one JSON object for every client
+that is not a browser (the REST API, the ``?state=json`` socket, the terminal client, bots).
+
+It is built from the viewer's ``Screen`` (``tables.presenters.screen.table_screen``, what the
+browser shows) and the engine's view for that viewer, so it holds exactly what the browser
+shows and no more: a hole card it carries is one the viewer's screen shows face up (``None``
+where the card is face down). Its shape is ``tables/api/schemas/play_state.json``
+(``PROTOCOL`` is its version); seat numbers are the table's, from 1, as the browser labels
+them and as requests name them.
+
+Pure: reads nothing but the snapshot and the screen.
+"""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+from typing import TYPE_CHECKING, Any
+
+from django.utils import timezone
+
+from tables.presenters.models import ActionBar, Screen, SeatPanel
+from tables.presenters.screen import hand_seat_numbers
+
+if TYPE_CHECKING:
+    from engine.view import View
+    from tables.selectors.snapshot import Snapshot
+
+#: The version of the play state's shape (and of the play protocol): bumped when a field
+#: changes meaning or goes away; new fields may appear within a version.
+PROTOCOL = 1
+#: How many of the hand's log lines the state carries (the latest).
+LOG_LINES = 60
+
+
+def play_state(snapshot: Snapshot, screen: Screen, now: datetime | None = None) -> dict[str, Any]:
+    """``screen`` (``table_screen(snapshot, viewer, ...)``) as the play state's JSON object.
+
+    ``now``: the moment the clock's ``seconds_left`` counts from (default: now).
+    """
+    table = snapshot.table
+    hand = snapshot.hand
+    view = snapshot.view(screen.viewer_index) if hand is not None else None
+    numbers = hand_seat_numbers(snapshot) if hand is not None else {}
+    dealt = set(numbers.values()) if screen.running else set()
+    panels = screen.seats.seats
+    you = _you(snapshot, screen)
+    return {
+        "protocol": PROTOCOL,
+        "table": _table(table),
+        "version": screen.version,
+        "hand": hand.pk if screen.running and hand is not None else None,
+        "hand_number": hand.number if hand is not None else None,
+        "running": screen.running,
+        "street": view.street if view is not None else None,
+        "seats": [_seat(panel, panel.number in dealt) for panel in panels],
+        "board": [str(card) for card in screen.board.cards],
+        "pots": [{"name": pot.label, "amount": pot.amount} for pot in screen.board.pots]
+        if screen.running
+        else [],
+        "total_pot": screen.board.total_pot,
+        "button": _label(numbers.get(view.button)) if view is not None else None,
+        "actor": next((panel.label for panel in panels if panel.is_actor), None),
+        "you": you,
+        "legal": _legal(screen.actions.bar, view) if screen.actions.bar is not None else None,
+        "clock": _clock(table, screen, you, now),
+        "log": [
+            {"text": line.text, "cards": [str(card) for card in line.cards]}
+            for line in screen.log.lines[-LOG_LINES:]
+        ],
+        "result": _result(snapshot, screen, view, numbers) if not screen.running else None,
+    }
+
+
+def _label(number: int | None) -> int | None:
+    return None if number is None else number + 1
+
+
+def _table(table) -> dict[str, Any]:
+    return {
+        "id": table.pk,
+        "name": table.name,
+        "variant": table.variant,
+        "game": table.game,
+        "betting": table.betting,
+        "stakes": table.stakes,
+        "small_blind": table.small_blind,
+        "big_blind": table.big_blind,
+        "ante": table.ante,
+        "straddle": table.straddle,
+        "max_seats": table.max_seats,
+        "min_buy_in": table.effective_min_buy_in,
+        "max_buy_in": table.effective_max_buy_in,
+        "action_seconds": table.action_seconds,
+        "status": table.status,
+    }
+
+
+def _seat(panel: SeatPanel, in_hand: bool) -> dict[str, Any]:
+    """One seat: ``in_hand`` when it was dealt into the running hand."""
+    plate = panel.plate
+    seat: dict[str, Any] = {
+        "seat": panel.label,
+        "status": "empty",
+        "name": None,
+        "is_bot": False,
+        "stack": None,
+        "bet": 0,
+        "cards": [None if card is None else str(card) for card in panel.cards],
+        "sitting_out": False,
+        "leaving": False,
+        "is_button": False,
+        "is_small_blind": False,
+        "is_big_blind": False,
+        "is_you": panel.is_me,
+        "description": "",
+        "won": 0,
+    }
+    if plate is None:
+        return seat
+    if in_hand:
+        status = "all_in" if plate.all_in else "folded" if plate.folded else "playing"
+    else:
+        status = "sitting_out" if plate.sitting_out else "waiting"
+    seat.update(
+        status=status,
+        name=plate.name,
+        is_bot=plate.is_bot,
+        stack=plate.stack,
+        bet=plate.bet,
+        sitting_out=plate.sitting_out,
+        leaving=plate.leaving,
+        is_button=plate.is_button,
+        is_small_blind=plate.is_small_blind,
+        is_big_blind=plate.is_big_blind,
+        description=plate.description,
+        won=plate.won,
+    )
+    return seat
+
+
+def _you(snapshot: Snapshot, screen: Screen) -> dict[str, Any] | None:
+    viewer = screen.viewer
+    if viewer is None:
+        return None
+    seat = snapshot.seats.get(viewer.seat - 1) if viewer.seat is not None else None
+    return {
+        "name": viewer.name,
+        "seat": viewer.seat,
+        "bankroll": viewer.bankroll,
+        "stack": viewer.stack if viewer.seated else None,
+        "sitting_out": viewer.sitting_out,
+        "leaving": viewer.leaving,
+        "in_hand": viewer.in_hand,
+        "top_up_room": viewer.room,
+        "time_bank": seat.time_bank if seat is not None else None,
+    }
+
+
+def _legal(bar: ActionBar, view: View | None) -> dict[str, Any]:
+    """The actor's legal actions, as their buttons offer them."""
+    me = view.me if view is not None else None
+    everything = me.bet + me.stack if me is not None else 0
+    # all-in is a call when the stack covers no more, else a bet or raise to everything
+    all_in = everything > 0 and (
+        everything <= view.current_bet
+        or (bar.max_raise_to is not None and everything <= bar.max_raise_to)
+    )
+    actions = [
+        kind
+        for kind, allowed in (
+            ("fold", bar.fold),
+            ("check", bar.check),
+            ("call", bar.call > 0),
+            ("raise", bar.can_raise),
+            ("all_in", all_in),
+        )
+        if allowed
+    ]
+    return {
+        "actions": actions,
+        "call": bar.call,
+        "min_raise_to": bar.min_raise_to,
+        "max_raise_to": bar.max_raise_to,
+        "raise_word": bar.word.lower(),
+        "sizes": [{"label": size.label, "amount": size.amount} for size in bar.sizes],
+    }
+
+
+def _clock(table, screen: Screen, you: dict | None, now: datetime | None) -> dict[str, Any]:
+    deadline_ms = screen.actions.deadline_ms
+    deadline = seconds_left = None
+    if deadline_ms is not None:
+        moment = datetime.fromtimestamp(deadline_ms / 1000, tz=UTC)
+        deadline = moment.isoformat().replace("+00:00", "Z")
+        now = now or timezone.now()
+        seconds_left = round(max(0.0, (moment - now).total_seconds()), 3)
+    return {
+        "deadline": deadline,
+        "seconds_left": seconds_left,
+        "action_seconds": table.action_seconds,
+        "time_bank": you["time_bank"] if you is not None else None,
+    }
+
+
+def _result(
+    snapshot: Snapshot, screen: Screen, view: View | None, numbers: dict[int, int]
+) -> dict | None:
+    """How the hand on screen ended (None while it runs or without a hand): its pots (the
+    board's pot lines are the awards, in order), who won them, the hands shown at showdown."""
+    if view is None or view.result is None:
+        return None
+    result, names = view.result, [seat.name for seat in view.seats]
+    return {
+        "hand": snapshot.hand.pk,
+        "number": snapshot.hand.number,
+        "pots": [
+            {
+                "name": line.label,
+                "amount": award.amount,
+                "winners": [
+                    {"seat": _label(numbers.get(w)), "name": names[w], "amount": amount}
+                    for w, amount in zip(award.winners, award.amounts, strict=True)
+                ],
+                "description": award.description,
+            }
+            for line, award in zip(screen.board.pots, result.awards, strict=True)
+        ],
+        "shown": [
+            {
+                "seat": _label(numbers.get(index)),
+                "name": names[index],
+                "cards": [str(card) for card in cards],
+                "description": description,
+            }
+            for index, (cards, description) in sorted(result.shown.items())
+        ],
+    }

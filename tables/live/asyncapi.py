@@ -83,7 +83,7 @@ def asyncapi_document() -> dict:
             },
         },
         "components": {
-            "schemas": every,
+            "schemas": every | {"playState": schemas.PLAY_STATE_COMPONENT},
             "messages": {name: _message(name, schema) for name, schema in every.items()},
         },
         "x-close-codes": {str(code): meaning for code, meaning in schemas.CLOSE_CODES.items()},

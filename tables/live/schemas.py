@@ -2,9 +2,10 @@
 
 Version ``PROTOCOL_VERSION`` of the ``?state=json`` socket (``tables.live.protocol`` is the
 code that speaks it): the requests (``REQUESTS``, one schema per operation, ``auth``
-included), the answer to each request (``ANSWER``, with a refusal's stable ``code``), the state
-frame (``STATE``) and the close codes (``CLOSE_CODES``). ``tables.live.asyncapi`` publishes
-them as an AsyncAPI document; the tests validate real frames against that document.
+included), the answer to each request (``ANSWER``, with a refusal's stable ``code``), the
+state frame (``STATE``, carrying the play state: ``PLAY_STATE_COMPONENT``) and the close
+codes (``CLOSE_CODES``). ``tables.live.asyncapi`` publishes them as an AsyncAPI document;
+the tests validate real frames against that document.
 
 Requests may carry more fields than these (htmx sends its ``HEADERS`` and the form's other
 fields): the server reads only the ones named here. Numbers may come as JSON integers or as
@@ -14,6 +15,7 @@ text of ASCII digits (forms send text); ``id``, if given, is echoed in the answe
 from __future__ import annotations
 
 from engine.types import STREETS
+from tables.api.schemas import PLAY_STATE
 from tables.live import protocol
 from tables.services.errors import ServiceError
 
@@ -43,7 +45,8 @@ SOCKET_CODES = (
 
 
 def error_codes() -> list[str]:
-    """Every code an answer may carry: the socket's and each service error's."""
+    """The codes an answer may carry: the socket's and each service error's class code (an
+    illegal action's names its rule: ``engine.errors.IllegalAction``)."""
     codes, todo = set(SOCKET_CODES), [ServiceError]
     while todo:
         cls = todo.pop()
@@ -143,7 +146,13 @@ ANSWER = {
         "type": {"const": "answer"},
         "message": {"type": "string"},
         "error": {"type": "boolean"},
-        "code": {"enum": error_codes()},
+        "code": {
+            "type": "string",
+            "pattern": "^[a-z][a-z_]*$",
+            "description": "Why it was refused, stable for programs: the socket's own codes, "
+            "each service error's, and for an illegal action the rule's (below_min_raise...).",
+            "examples": error_codes(),
+        },
         "id": REQUEST_ID,
     },
     "required": ["type", "message", "error"],
@@ -228,6 +237,7 @@ STATE = {
     "type": "object",
     "properties": {
         "type": {"const": "state"},
+        "state": {"$ref": "#/components/schemas/playState"},
         "version": _COUNT,
         "hand": {"type": ["integer", "null"], "description": "The hand on screen's id."},
         "running": {"type": "boolean"},
@@ -240,5 +250,9 @@ STATE = {
         },
         "html": {"type": "string", "description": "The same, as the browser's HTML regions."},
     },
-    "required": ["type", "version", "hand", "running", "view", "me"],
+    "required": ["type", "state", "version", "hand", "running", "view", "me"],
 }
+
+#: The play state (``tables.presenters.play_state``, the REST API's too) as a component: the
+#: state frame's ``state``.
+PLAY_STATE_COMPONENT = {key: value for key, value in PLAY_STATE.items() if key[0] != "$"}

@@ -211,7 +211,7 @@ def test_the_published_schemas_refuse_what_the_server_refuses(document, frame):
     "frame",
     [
         {"type": "answer", "message": "No.", "error": True},  # a refusal without its code
-        {"type": "answer", "message": "No.", "error": True, "code": "no_such_code"},
+        {"type": "answer", "message": "No.", "error": True, "code": "Not a code!"},
         {"type": "state", "version": 1},
     ],
 )

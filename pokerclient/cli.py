@@ -9,6 +9,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import getpass
+import json
 import sys
 from collections.abc import Callable
 
@@ -22,7 +23,10 @@ def _api(config: Config, token: bool = True) -> Api:
 
 def login(config: Config, args) -> None:
     username = args.username or input("Username: ").strip()
-    password = getpass.getpass("Password: ")
+    # From a pipe (a script) the password is the first line of input, unechoed anyway.
+    password = (
+        getpass.getpass("Password: ") if sys.stdin.isatty() else sys.stdin.readline().rstrip("\n")
+    )
     config.token = Api(config.server).token(username, password)
     config.username = username
     path = config.save()
@@ -117,14 +121,26 @@ def bot(config: Config, args) -> None:
     policy = load_policy(args.policy, seed=args.seed)
     token = config.need_token()
 
+    trace_file = open(args.trace, "a", encoding="utf-8") if args.trace else None  # noqa: SIM115
+
+    def trace(direction: str, frame: str) -> None:
+        trace_file.write(json.dumps({"direction": direction, "frame": frame}) + "\n")
+        trace_file.flush()
+
     def socket_of(**handlers) -> TableSocket:
-        return TableSocket(config.server, args.table, token, **handlers)
+        return TableSocket(
+            config.server, args.table, token, trace=trace if trace_file else None, **handlers
+        )
 
     def say(line: str) -> None:
         print(line, flush=True)
 
     runner = BotRunner(socket_of, policy, buy_in=args.buy_in, hands=args.hands, say=say)
-    played = asyncio.run(runner.run())
+    try:
+        played = asyncio.run(runner.run())
+    finally:
+        if trace_file is not None:
+            trace_file.close()
     print(f"Played {played} hands.", flush=True)
 
 
@@ -171,6 +187,7 @@ def parser() -> argparse.ArgumentParser:
     sub.add_argument("--buy-in", type=int, help="sit down with this many chips when seatless")
     sub.add_argument("--hands", type=int, help="leave after this many hands")
     sub.add_argument("--seed", type=int, help="seed the sensible and random policies")
+    sub.add_argument("--trace", help="append every socket frame to this file (JSON lines)")
     return top
 
 

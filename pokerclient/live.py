@@ -44,6 +44,7 @@ class TableSocket:
         token: str,
         on_state: Callable[[dict], Awaitable[None] | None],
         on_status: Callable[[str], None] = lambda line: None,
+        trace: Callable[[str, str], None] | None = None,
     ) -> None:
         self.url = socket_url(server, table_id)
         self.token = token
@@ -55,6 +56,7 @@ class TableSocket:
         self.connected = asyncio.Event()
         self.stopped = False
         self.reconnects = 0
+        self.trace = trace  # (">" sent or "<" received, the frame): ``poker bot --trace``
 
     async def run(self) -> None:
         """Follow the table until ``stop()``; reconnects by itself."""
@@ -98,6 +100,8 @@ class TableSocket:
             pause = min(pause * 2, RETRY_MOST)
 
     async def _frame(self, text: str) -> None:
+        if self.trace is not None:
+            self.trace("<", text)
         try:
             data = json.loads(text)
         except ValueError:
@@ -127,7 +131,10 @@ class TableSocket:
         request_id = next(self.ids)
         future = asyncio.get_running_loop().create_future()
         self.waiting[request_id] = future
-        await connection.send(json.dumps({"op": op, "id": request_id, **fields}))
+        text = json.dumps({"op": op, "id": request_id, **fields})
+        if self.trace is not None:
+            self.trace(">", text)
+        await connection.send(text)
         try:
             return await asyncio.wait_for(future, ANSWER_SECONDS)
         except TimeoutError:

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.browser.conftest import ROOT, running_server
+from tests.browser.conftest import ROOT, browser, running_server  # noqa: F401 - a fixture
 
 POKER = str(Path(sys.executable).parent / "poker")
 

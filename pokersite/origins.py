@@ -11,6 +11,11 @@ before anything else runs) unless
   ``wss`` with ``https``), host and port, or one of ``CSRF_TRUSTED_ORIGINS`` (``*.`` for
   subdomains, as Django's CSRF check reads it).
 
+A handshake with neither an ``Origin`` nor a cookie is not a browser's (a browser always
+sends its page's origin): a program such as the ``poker`` client, which has no session to
+borrow and logs in with an API token (``tables.live.auth``). It passes when its ``Host`` is
+served here; with a cookie and no ``Origin`` it is refused like any other.
+
 Behind nginx, TLS ends at the proxy and daphne sees plain ``ws``: the scheme then comes from
 ``SECURE_PROXY_SSL_HEADER`` (production: ``X-Forwarded-Proto``), trusted exactly as Django
 trusts it for ``request.is_secure()``. Daphne (even with ``--proxy-headers``) puts no
@@ -81,11 +86,13 @@ def origin_allowed(scope) -> bool:
     """Whether this websocket handshake comes from one of the site's own pages."""
     host = _header(scope, b"host")
     origin = _header(scope, b"origin")
-    if not host or not origin:
+    if not host:
         return False
     domain, _ = split_domain_port(host.lower())
     if not domain or not validate_host(domain, _allowed_hosts()):
         return False
+    if not origin:
+        return _header(scope, b"cookie") is None  # a program: it logs in with a token
     origin = origin.strip().lower()
     try:
         parts = urlsplit(origin)

@@ -347,6 +347,11 @@ SPECTACULAR_SETTINGS = {
     "REDOC_DIST": "SIDECAR",
     "COMPONENT_SPLIT_REQUEST": True,
     "SERVE_INCLUDE_SCHEMA": False,
+    # The docs page links the table socket's protocol (tables.live.asyncapi).
+    "EXTERNAL_DOCS": {
+        "description": "The live table socket: protocol version 1 (AsyncAPI 3)",
+        "url": "/api/asyncapi.json",
+    },
 }
 
 LOGGING = {

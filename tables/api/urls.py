@@ -1,10 +1,10 @@
-"""``/api/...``: the schema, its docs, a token, tables (and playing at them), hands, players,
-leaderboard."""
+"""``/api/...``: the schema, its docs, the socket protocol (``asyncapi.json``), a token,
+tables (and playing at them), hands, players, leaderboard."""
 
 from django.urls import path
 from drf_spectacular.views import SpectacularAPIView, SpectacularRedocView, SpectacularSwaggerView
 
-from tables.api import play, views
+from tables.api import play, protocol, views
 
 app_name = "api"
 
@@ -12,17 +12,17 @@ urlpatterns = [
     path("schema/", SpectacularAPIView.as_view(), name="schema"),
     path("docs/", SpectacularSwaggerView.as_view(url_name="api:schema"), name="docs"),
     path("redoc/", SpectacularRedocView.as_view(url_name="api:schema"), name="redoc"),
+    path("asyncapi.json", protocol.AsyncAPIDocument.as_view(), name="asyncapi"),
     path("auth/token/", views.ObtainToken.as_view(), name="token"),
     path("tables/", views.TableList.as_view(), name="table-list"),
     path("tables/<str:pk>/", views.TableDetail.as_view(), name="table-detail"),
-    # --- the play API (h18api) ---
+    # the play API
     path("tables/<str:pk>/state/", play.TableState.as_view(), name="table-state"),
     path("tables/<str:pk>/actions/", play.TableActions.as_view(), name="table-actions"),
     path("tables/<str:pk>/seat/", play.TableSeat.as_view(), name="table-seat"),
     path("tables/<str:pk>/sit-out/", play.TableSitOut.as_view(), name="table-sit-out"),
     path("tables/<str:pk>/sit-in/", play.TableSitIn.as_view(), name="table-sit-in"),
     path("tables/<str:pk>/top-up/", play.TableTopUp.as_view(), name="table-top-up"),
-    # --- end of the play API ---
     path("hands/", views.HandList.as_view(), name="hand-list"),
     path("hands/<str:pk>/", views.HandDetail.as_view(), name="hand-detail"),
     path("hands/<str:pk>/phh/", views.HandPHH.as_view(), name="hand-phh"),

@@ -3,8 +3,11 @@
 What a frame may ask, what it is answered and sent, and the close codes: ``tables.live.protocol``.
 
 - Connect: the socket is accepted, then closed with a code the client can read if it may not
-  stay: not logged in, no such table, too many sockets of its user. A handshake from a foreign
-  page is refused before this, with HTTP 403 (``pokersite.origins``). The socket joins the
+  stay: not logged in, no such table, too many sockets of its user. A program's socket logs
+  in with an API token instead of the session cookie (``tables.live.auth``): in a handshake
+  header, or in the first frame of a ``?state=json`` socket, which then joins the table.
+  A handshake from a foreign page is refused before this, with HTTP 403
+  (``pokersite.origins``). The socket joins the
   process's ``TableFeed`` of the table (``tables.live.feed``: one member of the group
   ``table-<id>`` per process) and gets the whole table rendered for its viewer.
 - ``table.changed`` (table id + version, no cards): the snapshot at that version
@@ -41,6 +44,13 @@ from django.db import DatabaseError
 from tables.db.threads import read_async, write_async
 from tables.inputs import NumberError
 from tables.live import croupier
+from tables.live.auth import (
+    AUTH_WAIT_SECONDS,
+    INVALID_TOKEN,
+    NOT_AUTHENTICATED,
+    header_token,
+    token_user,
+)
 from tables.live.caches import snapshots
 from tables.live.feed import TableFeed
 from tables.live.protocol import (
@@ -83,6 +93,8 @@ class TableConsumer(AsyncWebsocketConsumer):
     closed = False  # closed here or by the client: frames and changes are ignored from then
     feed: TableFeed | None = None
     live: LiveSockets | None = None  # this process's sockets by user, while registered
+    accepted = False
+    awaiting_auth: asyncio.Task | None = None  # closes a socket not logged in in time
 
     async def __call__(self, scope, receive, send):
         """Channels' consumer, leaving its feed and the registry however it ends: also when a
@@ -93,8 +105,17 @@ class TableConsumer(AsyncWebsocketConsumer):
             self.closed = True
             await self._detach()
 
+    async def accept(self, subprotocol=None, headers=None):
+        """Accept once (a socket logging in by its first frame was accepted before)."""
+        if not self.accepted:
+            self.accepted = True
+            await super().accept(subprotocol, headers)
+
     async def _detach(self) -> None:
         """Stop following the table and leave the registry (again: a no-op)."""
+        waiting, self.awaiting_auth = self.awaiting_auth, None
+        if waiting is not None and waiting is not asyncio.current_task():
+            waiting.cancel()
         live, self.live = self.live, None
         if live is not None:
             live.discard(self)
@@ -152,8 +173,24 @@ class TableConsumer(AsyncWebsocketConsumer):
         self.answering = asyncio.Lock()  # held from a request until its answer is sent
         self.deferred = 0  # updates waiting for an answer to go first
         if self.user is None or not self.user.is_authenticated:
-            await self.refuse(NOT_LOGGED_IN)
-            return
+            key = header_token(self.scope)
+            if key is not None:
+                self.user = await read_async(token_user)(key)
+                if self.user is None:
+                    await self.accept()
+                    await self.refuse_login(INVALID_TOKEN, "invalid_token")
+                    return
+            elif self.json_state:
+                await self.accept()  # the first frame logs in (``_log_in``)
+                self.awaiting_auth = asyncio.ensure_future(self._auth_deadline())
+                return
+            else:
+                await self.refuse(NOT_LOGGED_IN)
+                return
+        await self._join()
+
+    async def _join(self) -> None:
+        """A logged-in socket: counted, its table followed, the table sent."""
         self.user_id = self.user.pk
         self.session_key = getattr(self.scope.get("session"), "session_key", None)
         on_table, in_all = LiveSockets.counts(self.channel_layer, self.user_id, self.table_id)
@@ -189,6 +226,34 @@ class TableConsumer(AsyncWebsocketConsumer):
 
     def _table_row(self):
         return Table.objects.filter(pk=self.table_id).values_list("version", "created_at").first()
+
+    async def refuse_login(self, message: str, code: str) -> None:
+        await self.answer(message, code=code)
+        await self.close(code=NOT_LOGGED_IN)
+
+    async def _auth_deadline(self) -> None:
+        await asyncio.sleep(AUTH_WAIT_SECONDS)
+        if self.awaiting_auth is asyncio.current_task():
+            self.awaiting_auth = None
+            await self.refuse_login(NOT_AUTHENTICATED, "not_authenticated")
+
+    async def _log_in(self, data: dict) -> None:
+        """The first frame of a socket without a log-in: ``{"op": "auth", "token"}``."""
+        user = None
+        if data.get("op") == "auth":
+            user = await read_async(token_user)(data.get("token"))
+            if user is None:
+                await self.refuse_login(INVALID_TOKEN, "invalid_token")
+                return
+        waiting, self.awaiting_auth = self.awaiting_auth, None
+        if waiting is not None:
+            waiting.cancel()
+        if user is None:
+            await self.refuse_login(NOT_AUTHENTICATED, "not_authenticated")
+            return
+        self.user = user
+        await self.answer(f"Logged in as {user.get_username()}.", error=False)
+        await self._join()
 
     async def disconnect(self, code):
         self.closed = True
@@ -309,6 +374,12 @@ class TableConsumer(AsyncWebsocketConsumer):
             await self.answer(str(error), code=error_code(error))
             return
         self.request_id = request_id_of(data)
+        if self.awaiting_auth is not None:
+            await self._log_in(data)
+            return
+        if data.get("op") == "auth":
+            await self.answer("This socket is logged in already.", code="bad_request")
+            return
         async with self.answering:
             try:
                 message = await write_async(self.table_id, run_op)(

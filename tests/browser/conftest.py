@@ -61,8 +61,10 @@ class Server:
         return json.loads(out[-1]) if out else None
 
 
-@pytest.fixture(scope="module")
-def server(tmp_path_factory):
+@contextlib.contextmanager
+def running_server(tmp_path_factory, **settings: str):
+    """A daphne server on a free port with its own SQLite file (``settings``: more of its
+    environment, over the defaults below)."""
     db = tmp_path_factory.mktemp("daphne") / "browser.sqlite3"
     env = {
         **os.environ,
@@ -73,6 +75,7 @@ def server(tmp_path_factory):
         "POKER_CROUPIER": "1",
         "DJANGO_SETTINGS_MODULE": "pokersite.settings",
         "RATELIMIT_EXEMPT": "127.0.0.1",  # every browser signs up and logs in from here
+        **settings,
     }
     env.pop("REDIS_URL", None)  # one process: the in-memory channel layer
     subprocess.run(
@@ -111,13 +114,21 @@ def server(tmp_path_factory):
             # wait on the process (it must not exit) for a moment, then try again
             with contextlib.suppress(subprocess.TimeoutExpired):
                 proc.wait(timeout=0.2)
-    yield Server(url, env, db)
-    proc.terminate()
     try:
-        proc.wait(timeout=10)
-    except subprocess.TimeoutExpired:
-        proc.kill()
-    log.close()
+        yield Server(url, env, db)
+    finally:
+        proc.terminate()
+        try:
+            proc.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+        log.close()
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory):
+    with running_server(tmp_path_factory) as running:
+        yield running
 
 
 @pytest.fixture(scope="module")

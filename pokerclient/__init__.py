@@ -1,0 +1,1 @@
+"""The terminal client and bot kit: ``poker`` (see ``pokerclient.cli``)."""

@@ -1,0 +1,128 @@
+"""The play state drawn as Rich text for the terminal: pure functions, one per region."""
+
+from __future__ import annotations
+
+from rich.table import Table
+from rich.text import Text
+
+SUITS = {
+    "h": ("♥", "bold red"),
+    "d": ("♦", "bold bright_blue"),
+    "c": ("♣", "bold green"),
+    "s": ("♠", "bold white"),
+}
+
+
+def card_text(card: str | None) -> Text:
+    """``Ah`` as a red ``A♥``; a hidden card as a face-down ``▒▒``."""
+    if card is None:
+        return Text("▒▒", style="blue")
+    symbol, style = SUITS[card[1]]
+    return Text(card[0].replace("T", "10") + symbol, style=style)
+
+
+def cards_text(cards: list) -> Text:
+    return Text(" ").join(card_text(card) for card in cards) if cards else Text("")
+
+
+def seats_table(state: dict) -> Table:
+    """Every seat: marks, name, stack, bet, cards and how it stands in the hand."""
+    grid = Table(expand=True, show_edge=False, pad_edge=False, box=None)
+    for column, justify in (
+        ("", "left"),
+        ("seat", "right"),
+        ("player", "left"),
+        ("stack", "right"),
+        ("bet", "right"),
+        ("cards", "left"),
+        ("", "left"),
+    ):
+        grid.add_column(column, justify=justify)  # type: ignore[arg-type]
+    actor = state.get("actor")
+    for seat in state["seats"]:
+        if seat["status"] == "empty":
+            grid.add_row("", str(seat["seat"]), Text("(empty)", style="dim"), "", "", "", "")
+            continue
+        marks = ("▶" if seat["seat"] == actor else " ") + (
+            "D"
+            if seat["is_button"]
+            else "s"
+            if seat["is_small_blind"]
+            else "b"
+            if seat["is_big_blind"]
+            else " "
+        )
+        name = Text(
+            seat["name"] + (" [bot]" if seat["is_bot"] else ""),
+            style="bold yellow" if seat["is_you"] else "",
+        )
+        status = seat["status"].replace("_", " ")
+        if seat["won"]:
+            status = f"won {seat['won']}"
+        grid.add_row(
+            marks,
+            str(seat["seat"]),
+            name,
+            str(seat["stack"]),
+            str(seat["bet"] or ""),
+            cards_text(seat["cards"]),
+            Text(
+                status + (f"  {seat['description']}" if seat["description"] else ""),
+                style="dim" if seat["status"] in ("folded", "sitting_out") else "",
+            ),
+        )
+    return grid
+
+
+def board_text(state: dict) -> Text:
+    table = state["table"]
+    text = Text(f"{table['name']}  {table['variant']} {table['stakes']}", style="bold")
+    text.append(f"   hand #{state['hand_number']}" if state.get("hand_number") else "")
+    text.append("\nBoard: ")
+    text.append_text(cards_text(state["board"]) if state["board"] else Text("--", style="dim"))
+    text.append(f"    Pot: {state['total_pot']}", style="bold")
+    for pot in state["pots"]:
+        text.append(f"   {pot['name']}: {pot['amount']}")
+    return text
+
+
+def turn_text(state: dict, bet_size: int | None, seconds_left: float | None) -> Text:
+    """Whose turn, the clock, and the viewer's choices with the keys that make them."""
+    text = Text()
+    actor = state.get("actor")
+    if not state["running"]:
+        result = state.get("result")
+        if result:
+            for pot in result["pots"]:
+                winners = ", ".join(f"{w['name']} {w['amount']}" for w in pot["winners"])
+                text.append(f"{pot['name']}: {winners}  {pot['description']}\n")
+        text.append("Waiting for the next hand.", style="dim")
+        return text
+    who = next((s["name"] for s in state["seats"] if s["seat"] == actor), None)
+    legal = state.get("legal")
+    text.append(
+        "Your turn" if legal else f"{who or 'Nobody'} to act", style="bold green" if legal else ""
+    )
+    if seconds_left is not None:
+        text.append(f"   ⏱ {seconds_left:.0f}s", style="bold red" if seconds_left < 5 else "")
+    if legal:
+        text.append("\n")
+        keys = {
+            "fold": "[f] fold",
+            "check": "[c] check",
+            "call": f"[c] call {legal['call']}",
+            "raise": f"[r] {legal['raise_word']} to {bet_size}",
+            "all_in": "[a] all-in",
+        }
+        text.append("   ".join(keys[kind] for kind in legal["actions"]))
+        if legal["min_raise_to"] is not None:
+            text.append(
+                f"   size: [+/-] one big blind, [m] min {legal['min_raise_to']},"
+                f" [x] max {legal['max_raise_to']}",
+                style="dim",
+            )
+    return text
+
+
+def log_lines(state: dict) -> list[str]:
+    return [line["text"] for line in state.get("log", [])]

@@ -1,0 +1,69 @@
+"""The documented REST API (``/api/``), as the client uses it; every failure a ``ClientError``
+with one line (the server's ``detail`` and ``code`` when it gave them)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import requests
+
+from pokerclient.config import ClientError
+
+TIMEOUT = 15
+
+
+class Api:
+    def __init__(self, server: str, token: str | None = None) -> None:
+        self.server = server.rstrip("/")
+        self.session = requests.Session()
+        self.session.headers["Accept"] = "application/json"
+        if token:
+            self.session.headers["Authorization"] = f"Token {token}"
+
+    def _call(self, method: str, path: str, **kwargs) -> requests.Response:
+        url = f"{self.server}/api/{path.lstrip('/')}"
+        try:
+            response = self.session.request(method, url, timeout=TIMEOUT, **kwargs)
+        except requests.RequestException as error:
+            raise ClientError(f"cannot reach {self.server}: {type(error).__name__}") from None
+        if response.status_code >= 400:
+            raise ClientError(_error_line(response))
+        return response
+
+    def get(self, path: str, **params) -> Any:
+        return self._call("GET", path, params=params or None).json()
+
+    def text(self, path: str) -> str:
+        return self._call("GET", path, headers={"Accept": "*/*"}).text
+
+    def post(self, path: str, body: dict) -> Any:
+        return self._call("POST", path, json=body).json()
+
+    def token(self, username: str, password: str) -> str:
+        return self.post("auth/token/", {"username": username, "password": password})["token"]
+
+    def every(self, path: str, limit: int = 1000, **params) -> list:
+        """A paginated list's rows (up to ``limit``)."""
+        rows: list = []
+        page = 1
+        while len(rows) < limit:
+            body = self.get(path, page=page, **params)
+            if isinstance(body, list):
+                return body[:limit]
+            rows += body.get("results", [])
+            if not body.get("next"):
+                break
+            page += 1
+        return rows[:limit]
+
+
+def _error_line(response: requests.Response) -> str:
+    """The API's error (``{"code", "message"}``) as one line."""
+    try:
+        body = response.json()
+    except ValueError:
+        body = None
+    if not isinstance(body, dict) or not (body.get("message") or body.get("detail")):
+        return f"the server answered {response.status_code} {response.reason}"
+    message = " ".join(str(body.get("message") or body.get("detail")).split())
+    return f"{message} ({body['code']})" if body.get("code") else message

@@ -1,0 +1,179 @@
+"""``poker play`` / ``poker watch``: the table full screen (Textual), live over the socket.
+
+The screen redraws from each state frame (``pokerclient.render``); a key sends one request
+(``TableSocket.request``) and its refusal, if any, shows as one line. The clock counts down
+locally from the frame's ``seconds_left`` between frames (the server owns the clock).
+"""
+
+from __future__ import annotations
+
+import time
+
+from textual.app import App, ComposeResult
+from textual.binding import Binding
+from textual.containers import Vertical
+from textual.widgets import Footer, Header, RichLog, Static
+
+from pokerclient import render
+from pokerclient.config import ClientError
+from pokerclient.live import TableSocket
+
+PLAY_KEYS = [
+    Binding("f", "act('fold')", "Fold"),
+    Binding("c", "act('check_or_call')", "Check/Call"),
+    Binding("r", "act('raise')", "Bet/Raise"),
+    Binding("a", "act('all_in')", "All-in"),
+    Binding("plus,equals_sign,up", "size(1)", "+BB"),
+    Binding("minus,down", "size(-1)", "-BB"),
+    Binding("m", "size_to('min')", "Min"),
+    Binding("x", "size_to('max')", "Max"),
+    Binding("o", "seat('sit_out')", "Sit out"),
+    Binding("i", "seat('sit_in')", "Sit in"),
+    Binding("l", "seat('leave')", "Leave"),
+]
+
+
+class TableApp(App):
+    """One table, watched (``poker watch``); ``PlayApp`` adds the keys that play."""
+
+    TITLE = "poker"
+    CSS = """
+    #seats { height: auto; border: round $primary; padding: 0 1; }
+    #board { height: auto; padding: 0 1; }
+    #turn { height: auto; border: round $accent; padding: 0 1; }
+    #status { height: 1; color: $warning; padding: 0 1; }
+    #log { border: round $secondary; }
+    """
+    BINDINGS = [Binding("q", "quit", "Quit")]
+
+    watch_only = True
+
+    def __init__(self, server: str, token: str, table_id: int):
+        super().__init__()
+        self.table_id = table_id
+        self.socket = TableSocket(
+            server, table_id, token, on_state=self.show_state, on_status=self.show_status
+        )
+        self.state: dict | None = None
+        self.bet_size: int | None = None
+        self.deadline: float | None = None  # monotonic time the actor's clock runs out
+        self.log_shown = 0  # how many of the hand's log lines are on screen
+        self.log_hand = None
+
+    def compose(self) -> ComposeResult:
+        yield Header()
+        with Vertical():
+            yield Static("Connecting...", id="board")
+            yield Static(id="seats")
+            yield Static(id="turn")
+            yield Static(id="status")
+            yield RichLog(id="log", wrap=True, max_lines=500)
+        yield Footer()
+
+    def on_mount(self) -> None:
+        self.sub_title = f"table {self.table_id}" + (" (watching)" if self.watch_only else "")
+        self.run_worker(self._follow(), exclusive=True)
+        self.set_interval(0.5, self._tick)
+
+    async def _follow(self) -> None:
+        try:
+            await self.socket.run()
+        except ClientError as error:
+            self.show_status(str(error))
+
+    def show_status(self, line: str) -> None:
+        self.query_one("#status", Static).update(line)
+
+    def show_state(self, frame: dict) -> None:
+        state = frame["state"]
+        self.state = state
+        legal = state.get("legal")
+        if legal is None or legal["min_raise_to"] is None:
+            self.bet_size = None
+        elif self.bet_size is None or not (
+            legal["min_raise_to"] <= self.bet_size <= legal["max_raise_to"]
+        ):
+            self.bet_size = legal["min_raise_to"]
+        seconds = state["clock"]["seconds_left"]
+        self.deadline = None if seconds is None else time.monotonic() + seconds
+        self.query_one("#board", Static).update(render.board_text(state))
+        self.query_one("#seats", Static).update(render.seats_table(state))
+        self._draw_turn()
+        self._draw_log(state)
+
+    def _draw_turn(self) -> None:
+        if self.state is None:
+            return
+        left = None if self.deadline is None else max(0.0, self.deadline - time.monotonic())
+        self.query_one("#turn", Static).update(render.turn_text(self.state, self.bet_size, left))
+
+    def _draw_log(self, state: dict) -> None:
+        lines = render.log_lines(state)
+        log = self.query_one("#log", RichLog)
+        key = state.get("hand_number")
+        if key != self.log_hand:
+            self.log_hand, self.log_shown = key, 0
+            if key is not None:
+                log.write(f"-- hand #{key} --")
+        if len(lines) < self.log_shown:
+            self.log_shown = 0
+        for line in lines[self.log_shown :]:
+            log.write(line)
+        self.log_shown = len(lines)
+
+    def _tick(self) -> None:
+        if self.deadline is not None:
+            self._draw_turn()
+
+    # --- keys ---------------------------------------------------------------------------
+    async def action_act(self, kind: str) -> None:
+        state = self.state
+        legal = state.get("legal") if state else None
+        if state is None or legal is None:
+            self.show_status("It is not your turn.")
+            return
+        if kind == "check_or_call":
+            kind = "check" if "check" in legal["actions"] else "call"
+        if kind not in legal["actions"]:
+            self.show_status(f"You cannot {kind.replace('_', '-')} now.")
+            return
+        fields: dict = {"kind": kind, "hand": state["hand"], "version": state["version"]}
+        if kind == "raise":
+            fields["amount"] = self.bet_size
+        await self._request("act", **fields)
+
+    def action_size(self, steps: int) -> None:
+        legal = self.state.get("legal") if self.state else None
+        if self.bet_size is None or legal is None:
+            return
+        step = self.state["table"]["big_blind"] * steps
+        self.bet_size = min(legal["max_raise_to"], max(legal["min_raise_to"], self.bet_size + step))
+        self._draw_turn()
+
+    def action_size_to(self, end: str) -> None:
+        legal = self.state.get("legal") if self.state else None
+        if self.bet_size is not None and legal is not None:
+            self.bet_size = legal[f"{end}_raise_to"]
+            self._draw_turn()
+
+    async def action_seat(self, op: str) -> None:
+        await self._request(op)
+
+    async def _request(self, op: str, **fields) -> None:
+        try:
+            answer = await self.socket.request(op, **fields)
+        except ClientError as error:
+            self.show_status(str(error))
+            return
+        self.show_status(answer["message"] if answer["error"] or answer["message"] else "")
+
+    async def action_quit(self) -> None:
+        await self.socket.stop()
+        self.exit()
+
+
+class PlayApp(TableApp):
+    """``poker play``: the table with a key for every action and for the bet size."""
+
+    watch_only = False
+    BINDINGS = [*TableApp.BINDINGS, *PLAY_KEYS]

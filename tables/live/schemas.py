@@ -1,0 +1,258 @@
+"""The table socket's protocol as JSON Schemas: every message in both directions, in one place.
+
+Version ``PROTOCOL_VERSION`` of the ``?state=json`` socket (``tables.live.protocol`` is the
+code that speaks it): the requests (``REQUESTS``, one schema per operation, ``auth``
+included), the answer to each request (``ANSWER``, with a refusal's stable ``code``), the
+state frame (``STATE``, carrying the play state: ``PLAY_STATE_COMPONENT``) and the close
+codes (``CLOSE_CODES``). ``tables.live.asyncapi`` publishes them as an AsyncAPI document;
+the tests validate real frames against that document.
+
+Requests may carry more fields than these (htmx sends its ``HEADERS`` and the form's other
+fields): the server reads only the ones named here. Numbers may come as JSON integers or as
+text of ASCII digits (forms send text); ``id``, if given, is echoed in the answer.
+"""
+
+from __future__ import annotations
+
+from engine.types import STREETS
+from tables.api.schemas import PLAY_STATE
+from tables.live import protocol
+from tables.services.errors import ServiceError
+
+PROTOCOL_VERSION = 1
+
+#: Close codes (websocket servers may send only 1000 and 3000-4999) -> what they mean.
+CLOSE_CODES: dict[int, str] = {
+    protocol.NOT_LOGGED_IN: "Not logged in, a wrong API token, or the log-in ended "
+    "(log-out, password change): log in again.",
+    protocol.NO_SUCH_TABLE: "No such table (or it was removed).",
+    protocol.TOO_MANY_SOCKETS: "Too many sockets of this user (on this table or in all).",
+    protocol.FLOODING: "Too many frames over the rate limit.",
+    protocol.FRAME_TOO_BIG: "A frame over 4096 bytes.",
+    protocol.SERVER_TROUBLE: "The server's channel layer failed: reconnect.",
+}
+
+#: Codes of refusals that are the socket's own (beside every service error's code).
+SOCKET_CODES = (
+    "bad_request",
+    "invalid_number",
+    "rate_limited",
+    "database_unavailable",
+    "server_error",
+    "invalid_token",
+    "not_authenticated",
+)
+
+
+def error_codes() -> list[str]:
+    """The codes an answer may carry: the socket's and each service error's class code (an
+    illegal action's names its rule: ``engine.errors.IllegalAction``)."""
+    codes, todo = set(SOCKET_CODES), [ServiceError]
+    while todo:
+        cls = todo.pop()
+        codes.add(cls.code)
+        todo.extend(cls.__subclasses__())
+    return sorted(codes)
+
+
+def _whole(minimum: int, description: str, maximum: int | None = None) -> dict:
+    as_int: dict = {"type": "integer", "minimum": minimum}
+    if maximum is not None:
+        as_int["maximum"] = maximum
+    return {
+        "description": description,
+        "oneOf": [as_int, {"type": "string", "pattern": r"^[ \t]*[0-9]{1,16}[ \t]*$"}],
+    }
+
+
+def _optional(schema: dict) -> dict:
+    """``schema``, or "not given" (null or empty text)."""
+    return {
+        "description": schema["description"],
+        "oneOf": [*schema["oneOf"], {"type": "null"}, {"type": "string", "maxLength": 0}],
+    }
+
+
+REQUEST_ID = {
+    "description": "Echoed in the answer: tells which request an answer is for.",
+    "oneOf": [{"type": "integer"}, {"type": "string", "maxLength": 64}],
+}
+
+
+def _request(op: str, summary: str, fields: dict | None = None, required=()) -> dict:
+    return {
+        "title": f"{op} request",
+        "description": summary,
+        "type": "object",
+        "properties": {"op": {"const": op}, "id": REQUEST_ID, **(fields or {})},
+        "required": ["op", *required],
+        "additionalProperties": True,
+    }
+
+
+_ACT = _request(
+    "act",
+    "Act in the running hand: the hand and version you saw (a stale one changes nothing "
+    "and is refused with stale_version); amount is the street total to raise to.",
+    {
+        "kind": {"enum": list(protocol.ACTION_KINDS)},
+        "hand": _whole(1, "The running hand's id (the state's hand)."),
+        "version": _whole(0, "The table version you saw (the state's version)."),
+        "amount": _optional(_whole(1, "For a raise: the street total to raise to.")),
+    },
+    required=("kind", "hand", "version"),
+)
+# A raise needs its amount.
+_ACT["if"] = {"properties": {"kind": {"const": "raise"}}, "required": ["kind"]}
+_ACT["then"] = {"required": ["amount"], "properties": {"amount": _whole(1, "Raise to.")}}
+
+REQUESTS: dict[str, dict] = {
+    "auth": _request(
+        "auth",
+        "The first frame of a socket opened without a log-in: your API token "
+        "(/api/auth/token/). Or send the header Authorization: Token <key> instead.",
+        {"token": {"type": "string", "maxLength": 64}},
+        required=("token",),
+    ),
+    "act": _ACT,
+    "sit_out": _request("sit_out", "Be dealt out from the next hand."),
+    "sit_in": _request("sit_in", "Be dealt in again."),
+    "leave": _request("leave", "Leave your seat: now, or when the running hand ends."),
+    "top_up": _request(
+        "top_up",
+        "Add chips from your bankroll to your stack.",
+        {"amount": _whole(1, "The chips to add.")},
+        required=("amount",),
+    ),
+    "take_seat": _request(
+        "take_seat",
+        "Sit down with a buy-in, in a seat (from 1) or the first free one.",
+        {
+            "buy_in": _whole(1, "The chips to bring from your bankroll."),
+            "seat": _optional(_whole(1, "The seat, from 1.", protocol.MOST_SEATS)),
+        },
+        required=("buy_in",),
+    ),
+}
+assert set(REQUESTS) == {"auth", *protocol.OPERATIONS}, "every operation has its schema"
+
+ANSWER = {
+    "title": "answer",
+    "description": "The answer to one request, to its sender only: error false with a "
+    "message (maybe empty) when done; error true with a stable code when refused (then "
+    "nothing changed).",
+    "type": "object",
+    "properties": {
+        "type": {"const": "answer"},
+        "message": {"type": "string"},
+        "error": {"type": "boolean"},
+        "code": {
+            "type": "string",
+            "pattern": "^[a-z][a-z_]*$",
+            "description": "Why it was refused, stable for programs: the socket's own codes, "
+            "each service error's, and for an illegal action the rule's (below_min_raise...).",
+            "examples": error_codes(),
+        },
+        "id": REQUEST_ID,
+    },
+    "required": ["type", "message", "error"],
+    "additionalProperties": False,
+    "if": {"properties": {"error": {"const": True}}},
+    "then": {"required": ["code"]},
+}
+
+_CARD = {"type": "string", "pattern": "^[2-9TJQKA][cdhs]$"}
+_COUNT = {"type": "integer", "minimum": 0}
+_SEAT_INDEX = {"type": "integer", "minimum": 0}
+
+_SEAT_VIEW = {
+    "type": "object",
+    "description": "A seat in the hand; cards are null where this viewer may not see them.",
+    "properties": {
+        "seat": _SEAT_INDEX,
+        "name": {"type": "string"},
+        "stack": _COUNT,
+        "bet": _COUNT,
+        "committed": _COUNT,
+        "folded": {"type": "boolean"},
+        "all_in": {"type": "boolean"},
+        "cards": {"type": "array", "items": {"oneOf": [_CARD, {"type": "null"}]}},
+        "shown": {"type": "boolean"},
+        "is_button": {"type": "boolean"},
+        "is_small_blind": {"type": "boolean"},
+        "is_big_blind": {"type": "boolean"},
+        "is_straddle": {"type": "boolean"},
+    },
+    "required": ["seat", "name", "stack", "bet", "cards", "folded", "all_in"],
+}
+
+_LEGAL = {
+    "type": "object",
+    "description": "What the viewer may do (only when it is their turn): call is the chips "
+    "to add; min/max_raise_to are street totals, null when no raise is allowed.",
+    "properties": {
+        "fold": {"type": "boolean"},
+        "check": {"type": "boolean"},
+        "call": _COUNT,
+        "min_raise_to": {"type": ["integer", "null"]},
+        "max_raise_to": {"type": ["integer", "null"]},
+    },
+    "required": ["fold", "check", "call", "min_raise_to", "max_raise_to"],
+    "additionalProperties": False,
+}
+
+VIEW = {
+    "title": "view",
+    "description": "The hand as this viewer may see it (engine.view.View.to_dict).",
+    "type": "object",
+    "properties": {
+        "viewer": {"type": ["integer", "null"]},
+        "config": {"type": "object"},
+        "street": {"enum": [*STREETS, "over"]},
+        "button": _SEAT_INDEX,
+        "seats": {"type": "array", "items": _SEAT_VIEW},
+        "board": {"type": "array", "items": _CARD, "maxItems": 5},
+        "pots": {
+            "type": "array",
+            "items": {
+                "type": "object",
+                "properties": {"amount": _COUNT, "eligible": {"type": "array"}},
+                "required": ["amount", "eligible"],
+            },
+        },
+        "total_pot": _COUNT,
+        "current_bet": _COUNT,
+        "actor": {"type": ["integer", "null"]},
+        "legal": {"oneOf": [_LEGAL, {"type": "null"}]},
+        "log": {"type": "array", "items": {"type": "string"}},
+        "result": {"type": ["object", "null"]},
+    },
+    "required": ["viewer", "street", "button", "seats", "board", "pots", "actor", "legal"],
+}
+
+STATE = {
+    "title": "state",
+    "description": "The table for this viewer: sent on connecting and after every change "
+    "(versions only grow; a client that missed one needs nothing: the next is whole).",
+    "type": "object",
+    "properties": {
+        "type": {"const": "state"},
+        "state": {"$ref": "#/components/schemas/playState"},
+        "version": _COUNT,
+        "hand": {"type": ["integer", "null"], "description": "The hand on screen's id."},
+        "running": {"type": "boolean"},
+        "view": {"oneOf": [VIEW, {"type": "null"}]},
+        "me": {
+            "type": "object",
+            "properties": {name: {"type": ["boolean", "null"]} for name in protocol.STATE_ME_FIELDS}
+            | {"stack": {"type": ["integer", "null"]}},
+            "required": list(protocol.STATE_ME_FIELDS),
+        },
+        "html": {"type": "string", "description": "The same, as the browser's HTML regions."},
+    },
+    "required": ["type", "state", "version", "hand", "running", "view", "me"],
+}
+
+#: The play state (``tables.presenters.play_state``, the REST API's too) as a component: the
+#: state frame's ``state``.
+PLAY_STATE_COMPONENT = {key: value for key, value in PLAY_STATE.items() if key[0] != "$"}

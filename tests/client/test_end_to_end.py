@@ -1,0 +1,105 @@
+"""Two ``poker bot`` processes and a player in Chromium play 50 hands on a real daphne server:
+every chip accounted for, and every frame the bots sent and received over the socket valid
+against the published protocol (``/api/asyncapi.json``)."""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+import subprocess
+import time
+import urllib.request
+
+import pytest
+
+from tests.browser.conftest import ROOT
+from tests.client.conftest import POKER, chips_conserved, client_env, make_players, make_table
+from tests.frames import FrameChecker
+
+pytestmark = pytest.mark.browser
+
+HANDS = 50
+
+
+def finished_hands(server, table: int) -> int:
+    """Read straight from the server's database file (a shell per look would be slow)."""
+    with sqlite3.connect(f"file:{server.db}?mode=ro", uri=True, timeout=20) as db:
+        query = "SELECT count(*) FROM tables_hand WHERE table_id=? AND status='finished'"
+        return db.execute(query, (table,)).fetchone()[0]
+
+
+def test_two_bots_and_a_browser_play_fifty_hands(server, browser, tmp_path):
+    table = make_table(server, "Three ways")
+    keys = make_players(server, "bot-one", "bot-two")
+    bots = []
+    for number, name in enumerate(keys, 1):
+        home = tmp_path / name
+        home.mkdir()
+        bots.append(
+            (
+                home / "trace.jsonl",
+                subprocess.Popen(
+                    [
+                        POKER,
+                        "bot",
+                        str(table),
+                        "--policy",
+                        "sensible" if number == 1 else "random",
+                        "--seed",
+                        str(number),
+                        "--buy-in",
+                        "400",
+                        "--hands",
+                        str(HANDS),
+                        "--trace",
+                        str(home / "trace.jsonl"),
+                    ],
+                    cwd=ROOT,
+                    env=client_env(home, server, keys[name]),
+                    stdout=subprocess.PIPE,
+                    stderr=subprocess.STDOUT,
+                    text=True,
+                ),
+            )
+        )
+    page = browser.new_context().new_page()
+    page.goto(server.url + "/accounts/signup/")
+    page.fill("#id_username", "human")
+    page.fill("#id_password1", "pw-human-Secret1")
+    page.fill("#id_password2", "pw-human-Secret1")
+    page.click("form button[type=submit]")
+    page.wait_for_load_state()
+    page.goto(f"{server.url}/tables/{table}/")
+    page.wait_for_selector("#conn[data-state=open]")
+    page.fill("form.sit-down input[name=buy_in]", "400")
+    page.click("form.sit-down button[type=submit]")
+    page.wait_for_selector(".seat.me")
+
+    deadline = time.monotonic() + 600
+    finished = 0
+    while time.monotonic() < deadline and finished < HANDS:
+        if page.locator("form.act").count():
+            page.keyboard.press("c")  # the human checks or calls, by keyboard
+        if page.locator("form.sit-down").count():  # went broke: buys in again
+            page.fill("form.sit-down input[name=buy_in]", "400")
+            page.click("form.sit-down button[type=submit]")
+        page.wait_for_timeout(100)
+        finished = finished_hands(server, table)
+    assert finished >= HANDS, f"only {finished} hands in 10 minutes"
+
+    for _, process in bots:
+        output, _ = process.communicate(timeout=120)
+        assert process.returncode == 0, output
+        assert f"Played {HANDS} hands." in output
+    chips_conserved(server)
+
+    document = json.loads(urllib.request.urlopen(server.url + "/api/asyncapi.json").read())
+    checker = FrameChecker(document)
+    for trace, _ in bots:
+        for line in trace.read_text().splitlines():
+            entry = json.loads(line)
+            if entry["direction"] == ">":
+                checker.sent_frame(entry["frame"])
+            else:
+                checker.received_frame(entry["frame"])
+    assert checker.kinds.get("state", 0) > HANDS * 2 and checker.sent > HANDS

@@ -3,7 +3,7 @@
 from django.urls import path
 from drf_spectacular.views import SpectacularAPIView, SpectacularRedocView, SpectacularSwaggerView
 
-from tables.api import views
+from tables.api import ledger, views
 
 app_name = "api"
 
@@ -14,6 +14,9 @@ urlpatterns = [
     path("auth/token/", views.ObtainToken.as_view(), name="token"),
     path("tables/", views.TableList.as_view(), name="table-list"),
     path("tables/<str:pk>/", views.TableDetail.as_view(), name="table-detail"),
+    path("tables/<str:pk>/ledger/", ledger.TableLedger.as_view(), name="table-ledger"),
+    path("tables/<str:pk>/ledger.csv", ledger.TableLedgerCSV.as_view(), name="table-ledger-csv"),
+    path("tables/<str:pk>/settlement/", ledger.TableSettlement.as_view(), name="table-settlement"),
     path("hands/", views.HandList.as_view(), name="hand-list"),
     path("hands/<str:pk>/", views.HandDetail.as_view(), name="hand-detail"),
     path("hands/<str:pk>/phh/", views.HandPHH.as_view(), name="hand-phh"),

@@ -6,7 +6,6 @@ from __future__ import annotations
 from django.http import Http404
 from django.shortcuts import get_object_or_404, render
 
-from engine.settlement import settle
 from tables.models import Table
 from tables.selectors.access import can_see_table
 from tables.selectors.deals import revealed_deals
@@ -24,7 +23,7 @@ def table_ledger_page(request, table_id: int):
         {
             "table": table,
             "ledger": ledger,
-            "transfers": settle(ledger.nets()),
+            "transfers": ledger.settle_up(),
             "deals": revealed_deals(table),
         },
     )

@@ -18,7 +18,7 @@ from rest_framework.renderers import JSONRenderer
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from engine.settlement import settle
+from tables.api.exceptions import ErrorSerializer
 from tables.api.permissions import AllowAny
 from tables.api.views import ID, TextFileRenderer, _id
 from tables.models import Table
@@ -106,6 +106,14 @@ class SettlementSerializer(serializers.Serializer):
     transfers = TransferSerializer(many=True)
 
 
+class LedgerUnbalanced(exceptions.APIException):
+    """The nets do not sum to zero (chips moved at the table outside its ledger)."""
+
+    status_code = 409
+    default_detail = "The nets of this table do not add up to zero: there is nothing to settle."
+    default_code = "ledger_unbalanced"
+
+
 def _visible_table(request, pk) -> Table:
     table = Table.objects.filter(pk=_id(pk)).first()
     if table is None or not can_see_table(table, request.user):
@@ -182,7 +190,13 @@ class TableLedgerCSV(APIView):
 
 
 @extend_schema(
-    tags=["tables"], summary="Settle up", parameters=[ID], responses=SettlementSerializer
+    tags=["tables"],
+    summary="Settle up",
+    parameters=[ID],
+    responses={
+        200: SettlementSerializer,
+        409: OpenApiResponse(ErrorSerializer, "The nets do not sum to zero."),
+    },
 )
 class TableSettlement(APIView):
     """The fewest transfers that square the nets of the ledger: at most players - 1, each
@@ -193,5 +207,7 @@ class TableSettlement(APIView):
 
     def get(self, request, pk):
         table = _visible_table(request, pk)
-        transfers = settle(table_ledger(table).nets())
+        transfers = table_ledger(table).settle_up()
+        if transfers is None:
+            raise LedgerUnbalanced()
         return Response(SettlementSerializer({"table": table.pk, "transfers": transfers}).data)

@@ -25,6 +25,7 @@ from dataclasses import dataclass
 from django.contrib.auth import get_user_model
 from django.db import transaction
 
+from engine.settlement import Transfer, settle
 from tables.models import LedgerEntry, Player, Table
 from tables.selectors.hands import hand_state, running_hand
 
@@ -71,6 +72,13 @@ class Ledger:
     def nets(self) -> dict[str, int]:
         """Player name -> net, for ``engine.settlement.settle``."""
         return {row.name: row.net for row in self.rows}
+
+    def settle_up(self) -> list[Transfer[str]] | None:
+        """The fewest transfers that square the nets; None if they do not sum to zero, which
+        the services never allow but rows written around them could (nothing to settle then)."""
+        if self.total_net != 0:
+            return None
+        return settle(self.nets())
 
 
 def table_ledger(table: Table | int) -> Ledger:

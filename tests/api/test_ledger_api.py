@@ -189,3 +189,17 @@ def test_the_endpoints_are_in_the_schema(api):
     paths = api.get("/api/schema/?format=json").json()["paths"]
     for path in ("ledger/", "ledger.csv", "settlement/"):
         assert f"/api/tables/{{id}}/{path}" in paths or f"/api/tables/{{pk}}/{path}" in paths
+
+
+def test_nets_written_around_the_services_are_refused_as_unbalanced_not_settled(
+    hands, running, players
+):
+    # The API tests' hands are stored as they are, with no buy-in behind their stacks: a
+    # table whose chips moved outside its ledger. Nothing to settle, and no server error.
+    table = hands[0].table
+    client = login(players[0])
+    assert client.get(f"/api/tables/{table.pk}/ledger/").json()["total_net"] != 0
+    response = client.get(f"/api/tables/{table.pk}/settlement/")
+    assert response.status_code == 409 and response.json()["code"] == "ledger_unbalanced"
+    page = client.get(f"/tables/{table.pk}/ledger/")
+    assert page.status_code == 200 and "do not add up to zero" in page.content.decode()

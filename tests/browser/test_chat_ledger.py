@@ -13,6 +13,10 @@ from tests.browser.conftest import ARTIFACTS
 pytestmark = pytest.mark.browser
 
 XSS = "<img src=x onerror=alert(1)>"
+#: Whether a chat line with exactly this text is on the page (as text).
+SHOWN = (
+    "text => [...document.querySelectorAll('#chat-lines .said')].some(e => e.textContent === text)"
+)
 
 SETUP = """
 import json
@@ -77,15 +81,10 @@ def test_two_friends_chat_safely_and_the_ledger_squares(browser, server):
 
     say(alice, XSS)
     for page in (alice, bob):
-        page.wait_for_function(
-            "text => [...document.querySelectorAll('#chat-lines .said')].some(e => e.textContent === text)",
-            arg=XSS,
-        )
+        page.wait_for_function(SHOWN, arg=XSS)
         assert page.locator("#chat-lines img").count() == 0  # text, not an element
     say(bob, "nice try")
-    alice.wait_for_function(
-        "() => [...document.querySelectorAll('#chat-lines .said')].some(e => e.textContent === 'nice try')"
-    )
+    alice.wait_for_function(SHOWN, arg="nice try")
     assert chat_texts(alice) == chat_texts(bob) == [XSS, "nice try"]
     assert alice.input_value("#chat-form input[name=text]") == ""  # the box is cleared
     # The host sees a mute button by bob's line; bob sees none.

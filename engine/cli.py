@@ -19,7 +19,14 @@ import sys
 from typing import TypeAlias
 
 from engine.cards import format_cards, parse_cards
-from engine.deck import commitment, deal_round_robin, fresh_deck, seeded_deck, shuffled_deck
+from engine.deck import (
+    commitment,
+    deal_round_robin,
+    fresh_deck,
+    seeded_deck,
+    shuffled_deck,
+    verify,
+)
 from engine.evaluate import best_hands, evaluate
 
 #: What each module's ``add_<name>_parser`` is given.
@@ -30,11 +37,13 @@ COMMANDS: list[tuple[str, str]] = [
     ("deal", "engine.cli"),
     ("best", "engine.cli"),
     ("equity", "engine.cli"),
+    ("verify", "engine.cli"),
     ("replay", "engine.phh"),
     ("convert", "engine.pkstate.convert"),
 ]
 
 EXIT_BAD_INPUT = 2
+EXIT_MISMATCH = 1
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -156,4 +165,38 @@ def run_equity(args: argparse.Namespace) -> int:
         hands, parse_cards(args.board), parse_cards(args.dead), samples=args.samples, rng=args.seed
     )
     print(result)
+    return 0
+
+
+# --- verify -----------------------------------------------------------------------------
+
+
+def add_verify_parser(subparsers: Subparsers) -> None:
+    parser = subparsers.add_parser(
+        "verify",
+        help="check a revealed shuffle seed against the commitment published at the deal",
+        description="A provably fair hand: the seed must hash (SHA-256) to the commitment shown "
+        "when the hand was dealt; prints the deck the seed stands for, in dealing order, to "
+        "compare with the cards dealt (or give them with --deck). Exit status 0 when it "
+        "checks, 1 when it does not.",
+    )
+    parser.add_argument("seed", metavar="SEED", help="the seed revealed after the hand")
+    parser.add_argument("commitment", metavar="COMMITMENT", help="the sha256 published at the deal")
+    parser.add_argument("--deck", help='the deck dealt, in dealing order, e.g. "As Kd 7c ..."')
+    parser.set_defaults(run=run_verify)
+
+
+def run_verify(args: argparse.Namespace) -> int:
+    digest, published = commitment(args.seed), args.commitment.strip().lower()
+    deck = seeded_deck(args.seed)
+    print("sha256(seed): ", digest)
+    print("Commitment:   ", published)
+    print("Deck (seed):  ", format_cards(deck, " "))
+    if digest != published:
+        print("MISMATCH: the seed does not hash to the commitment")
+        return EXIT_MISMATCH
+    if args.deck is not None and not verify(args.seed, digest, parse_cards(args.deck)):
+        print("MISMATCH: the deck given is not the deck the seed stands for")
+        return EXIT_MISMATCH
+    print("OK: the seed hashes to the commitment" + (" and gives the deck" if args.deck else ""))
     return 0

@@ -4,7 +4,7 @@ tables (and playing at them), hands, players, leaderboard."""
 from django.urls import path
 from drf_spectacular.views import SpectacularAPIView, SpectacularRedocView, SpectacularSwaggerView
 
-from tables.api import play, protocol, views
+from tables.api import ledger, play, protocol, views
 
 app_name = "api"
 
@@ -23,6 +23,10 @@ urlpatterns = [
     path("tables/<str:pk>/sit-out/", play.TableSitOut.as_view(), name="table-sit-out"),
     path("tables/<str:pk>/sit-in/", play.TableSitIn.as_view(), name="table-sit-in"),
     path("tables/<str:pk>/top-up/", play.TableTopUp.as_view(), name="table-top-up"),
+    # the night's ledger
+    path("tables/<str:pk>/ledger/", ledger.TableLedger.as_view(), name="table-ledger"),
+    path("tables/<str:pk>/ledger.csv", ledger.TableLedgerCSV.as_view(), name="table-ledger-csv"),
+    path("tables/<str:pk>/settlement/", ledger.TableSettlement.as_view(), name="table-settlement"),
     path("hands/", views.HandList.as_view(), name="hand-list"),
     path("hands/<str:pk>/", views.HandDetail.as_view(), name="hand-detail"),
     path("hands/<str:pk>/phh/", views.HandPHH.as_view(), name="hand-phh"),

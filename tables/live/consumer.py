@@ -10,6 +10,7 @@ What a frame may ask, what it is answered and sent, and the close codes: ``table
   (``pokersite.origins``). The socket joins the
   process's ``TableFeed`` of the table (``tables.live.feed``: one member of the group
   ``table-<id>`` per process) and gets the whole table rendered for its viewer.
+- ``table.chat``: a chat line or a mute, no version (``tables.live.chat``).
 - ``table.changed`` (table id + version, no cards): the snapshot at that version
   (``tables.live.caches``), rendered for this socket's viewer, every region swapped by htmx
   by id.
@@ -52,6 +53,7 @@ from tables.live.auth import (
     token_user,
 )
 from tables.live.caches import snapshots
+from tables.live.chat import ChatSocket
 from tables.live.feed import TableFeed
 from tables.live.protocol import (
     FLOODING,
@@ -89,7 +91,7 @@ BANKROLL_REFRESH_SECONDS = 5.0
 DATABASE_DOWN = "The database is not reachable just now: nothing was done, try again."
 
 
-class TableConsumer(AsyncWebsocketConsumer):
+class TableConsumer(ChatSocket, AsyncWebsocketConsumer):
     closed = False  # closed here or by the client: frames and changes are ignored from then
     feed: TableFeed | None = None
     live: LiveSockets | None = None  # this process's sockets by user, while registered
@@ -223,6 +225,7 @@ class TableConsumer(AsyncWebsocketConsumer):
         await self.send_state(version=found[0] if found else 0)
         if self.feed is not None:
             self.feed.saw(self.sent_version)
+        await self.chat_join()
 
     def _table_row(self):
         return Table.objects.filter(pk=self.table_id).values_list("version", "created_at").first()

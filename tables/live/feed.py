@@ -80,11 +80,17 @@ class TableFeed:
             raise
 
     async def dispatch(self, event: dict) -> None:
-        """Hand ``table.changed`` to each socket in turn (each skips a version it has sent)."""
-        self.saw(event.get("version", 0))
+        """Hand ``table.changed`` to each socket in turn (each skips a version it has sent),
+        or ``table.chat`` (a chat line or a mute: no version; each skips a line it has sent)."""
+        chat = event.get("type") == "table.chat"
+        if not chat:
+            self.saw(event.get("version", 0))
         for consumer in list(self.sockets):
             try:
-                await consumer.table_changed(event)
+                if chat:
+                    await consumer.table_chat(event)
+                else:
+                    await consumer.table_changed(event)
             except Exception:  # one broken socket must not starve the others
                 log.exception("table %s: update not sent", self.group)
 
@@ -204,7 +210,7 @@ class TableFeed:
             self.ready.set_result(None)
             while True:
                 event = await self.layer.receive(self.channel)
-                if event.get("type") != "table.changed":
+                if event.get("type") not in ("table.changed", "table.chat"):
                     continue
                 await self.dispatch(event)
         except asyncio.CancelledError:

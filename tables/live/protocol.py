@@ -159,6 +159,30 @@ def _take_seat(table_id: int, player, seat_number: int | None, buy_in: int) -> s
     return "You sat down: you are dealt in from the next hand."
 
 
+def _chat_fields(data: dict) -> dict:
+    text = data.get("text")
+    if not isinstance(text, str):
+        raise BadFrame("A chat message is text.")
+    return {"text": text}
+
+
+def _chat(table_id: int, player, text: str) -> str:
+    services.chat_post(table=table_id, player=player, text=text)
+    return ""
+
+
+def _chat_mute_fields(data: dict) -> dict:
+    muted = data.get("muted", "1")
+    if muted not in ("0", "1", 0, 1, True, False):
+        raise BadFrame("muted is 1 (mute) or 0 (unmute).")
+    return {"player_id": _number(data, "player", "The player"), "muted": muted in ("1", 1, True)}
+
+
+def _chat_mute(table_id: int, player, player_id: int, muted: bool) -> str:
+    guest = services.chat_mute(table=table_id, host=player, player_id=player_id, muted=muted)
+    return f"{guest.player.name} is {'muted' if muted else 'no longer muted'}."
+
+
 @dataclass(frozen=True)
 class Operation:
     parse: Callable[[dict], dict]  # the frame -> ``carry_out``'s fields
@@ -172,6 +196,8 @@ OPERATIONS: dict[str, Operation] = {
     "leave": Operation(_no_fields, _leave),
     "top_up": Operation(_top_up_fields, _top_up),
     "take_seat": Operation(_take_seat_fields, _take_seat),
+    "chat": Operation(_chat_fields, _chat),
+    "chat_mute": Operation(_chat_mute_fields, _chat_mute),
 }
 
 

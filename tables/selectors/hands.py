@@ -115,3 +115,10 @@ def hand_secret(hand: Hand) -> HandSecret:
     if secret is None:
         secret = hand._secret = HandSecret.objects.get(hand_id=hand.pk)
     return secret
+
+
+def finished_hand_secrets(hands) -> dict[int, HandSecret]:
+    """hand id -> the seed and deck of each hand of the ``Hand`` queryset ``hands`` that is
+    over (finished or voided), in one read; a hand still running is never among them."""
+    over = hands.exclude(status=Hand.Status.RUNNING).values("pk")
+    return {secret.hand_id: secret for secret in HandSecret.objects.filter(hand__in=over)}

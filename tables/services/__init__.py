@@ -12,6 +12,7 @@ hand cache's entries; its reads are ``tables.selectors.hand_cache``).
 The croupier's clock lives in ``clock``.
 """
 
+from tables.services.chat import chat_mute, chat_post  # noqa: F401
 from tables.services.errors import *  # noqa: F401,F403
 from tables.services.hands import hand_act, hand_start, hand_void  # noqa: F401
 from tables.services.players import (  # noqa: F401

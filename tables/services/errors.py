@@ -113,3 +113,36 @@ class IllegalMove(ServiceError):
         super().__init__(message)
         if code is not None:
             self.code = code
+
+
+# --- table chat (tables.services.chat) ------------------------------------------------------
+
+
+class ChatNotAllowed(ServiceError):
+    """Only the players (and the host) may chat, and spectators when the host allows it."""
+
+    code = "chat_not_allowed"
+
+
+class ChatMuted(ServiceError):
+    """The host muted this player's chat at this game."""
+
+    code = "chat_muted"
+
+
+class InvalidChatMessage(ServiceError):
+    """A chat message that is empty or longer than the limit."""
+
+    code = "invalid_chat_message"
+
+
+class ChatTooFast(ServiceError):
+    """Too many chat messages in a short time."""
+
+    code = "chat_rate_limited"
+
+
+class NotTheHost(ServiceError):
+    """A host control asked for by someone who does not run this game."""
+
+    code = "not_host"

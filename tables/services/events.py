@@ -41,6 +41,13 @@ def table_touch(table: Table, *fields: str) -> None:
     transaction.on_commit(lambda: _publish(event))
 
 
+def table_event_on_commit(event: dict) -> None:
+    """Publish ``event`` (``table_id`` and a ``type`` other than ``table.changed``, e.g. a chat
+    line) to the table's group once the transaction commits, without a version change: it
+    reaches every socket at the table without re-rendering the table."""
+    transaction.on_commit(lambda: _publish(event))
+
+
 #: Called on the server's event loop with each change this process made, before it goes
 #: through the channel layer (``tables.live.feed.TableFeed``, registered in ``tables.apps``,
 #: tells this process's sockets at once instead of waiting for the change to come back from

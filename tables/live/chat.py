@@ -1,0 +1,78 @@
+"""The chat side of the table socket (a mixin of ``TableConsumer``).
+
+A chat line is not a change of the table (no version): the service publishes it to the table's
+group as ``table.chat`` and the process's ``TableFeed`` hands it to each socket, which sends
+it as it is for its viewer (appended to the list; the host's with mute buttons). Each socket
+skips a line it has sent (the feed may hand it over twice: once at once from this process,
+once through Redis), and the last ``CHAT_HISTORY`` lines come when it joins (a reload, a
+reconnect), in the one order the table lock gave them.
+"""
+
+from __future__ import annotations
+
+import asyncio
+
+from tables.db.threads import read_async
+from tables.presenters.chat import (
+    chat_lines_html,
+    chat_lines_json,
+    chat_mute_json,
+    chat_muted_html,
+    you_are_muted_html,
+)
+from tables.selectors.chat import ChatLine, chat_on_join
+
+
+class ChatSocket:
+    chat_seen = 0  # the newest line sent to this socket
+    chat_host = False  # its viewer runs the game: mute controls
+    chat_muted: dict[int, str] = {}  # for the host: who is muted
+    chat_lock: asyncio.Lock | None = None  # the join's history before any later line
+
+    def _chat_frame(self, lines: list[ChatLine], replace: bool) -> str:
+        if self.json_state:
+            return chat_lines_json(lines, replace=replace)
+        viewer = self.player.pk if self.player is not None else None
+        return chat_lines_html(lines, replace=replace, host_view=self.chat_host, viewer_id=viewer)
+
+    async def chat_join(self) -> None:
+        """Send the last lines of the chat (none: nothing to send, the page shows it empty)."""
+        self.chat_lock = self.chat_lock or asyncio.Lock()
+        async with self.chat_lock:
+            lines, self.chat_host, muted = await read_async(chat_on_join)(self.table_id, self.user)
+            self.chat_muted = dict(muted)
+            if self.closed:
+                return
+            if lines:
+                self.chat_seen = lines[-1].id
+                await self.send(text_data=self._chat_frame(lines, replace=True))
+            if self.chat_muted and not self.json_state:
+                await self.send(text_data=chat_muted_html(self.chat_muted))
+
+    async def table_chat(self, event: dict) -> None:
+        """A chat line or a mute, from the feed."""
+        if self.closed:
+            return
+        self.chat_lock = self.chat_lock or asyncio.Lock()
+        async with self.chat_lock:
+            if "line" in event:
+                line = ChatLine.from_dict(event["line"])
+                if line.id <= self.chat_seen or self.closed:
+                    return
+                self.chat_seen = line.id
+                await self.send(text_data=self._chat_frame([line], replace=False))
+            elif "mute" in event:
+                await self._chat_mute(event["mute"])
+
+    async def _chat_mute(self, mute: dict) -> None:
+        if self.json_state:
+            await self.send(text_data=chat_mute_json(mute))
+            return
+        if self.chat_host:
+            if mute["muted"]:
+                self.chat_muted[mute["player_id"]] = mute["player"]
+            else:
+                self.chat_muted.pop(mute["player_id"], None)
+            await self.send(text_data=chat_muted_html(self.chat_muted))
+        elif self.player is not None and self.player.pk == mute["player_id"]:
+            await self.send(text_data=you_are_muted_html(mute["muted"]))

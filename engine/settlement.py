@@ -30,7 +30,7 @@ from typing import Generic, TypeVar
 K = TypeVar("K", bound=Hashable)
 
 #: Up to this many non-zero nets the minimum is found exactly (2**n subsets are visited).
-EXACT_LIMIT = 16
+EXACT_LIMIT = 14
 
 
 @dataclass(frozen=True)

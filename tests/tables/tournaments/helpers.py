@@ -1,0 +1,55 @@
+"""Drive tournaments through the services with fake time, checking invariants as they play."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+
+from django.contrib.auth import get_user_model
+from django.utils import timezone
+
+from tables.models import Hand
+from tables.services.clock import clock_tick
+from tables.services.players import player_create
+from tables.tournaments.models import Tournament
+from tables.tournaments.selectors import table_counts, tournament_chips
+
+#: Fake seconds per croupier step: past any bot's thinking time and the pause between hands.
+STEP = timedelta(seconds=10)
+
+
+def make_player(name: str, grant: int = 10_000):
+    user = get_user_model().objects.create_user(username=name, password="pw-not-used-123")
+    return player_create(user=user, grant=grant)
+
+
+def open_tables(tournament: Tournament) -> list[int]:
+    return sorted(table_counts(tournament))
+
+
+def play(tournament: Tournament, *, on_hand_end=None, limit: int = 200_000, now=None):
+    """Tick the tournament's tables (one step each, in turn) until it is finished.
+
+    After every step: chips in play == starting stack × entries. ``on_hand_end(table_id)`` is
+    called after each hand that ended. Returns the fake time reached.
+    """
+    now = now or timezone.now()
+    for _ in range(limit):
+        tournament.refresh_from_db()
+        if tournament.status == Tournament.Status.FINISHED:
+            return now
+        for table_id in open_tables(tournament):
+            before = Hand.objects.filter(table_id=table_id, status=Hand.Status.FINISHED).count()
+            clock_tick(table=table_id, now=now)
+            assert_chips(tournament)
+            after = Hand.objects.filter(table_id=table_id, status=Hand.Status.FINISHED).count()
+            if after > before and on_hand_end is not None:
+                on_hand_end(table_id)
+        now += STEP
+    raise AssertionError("the tournament did not finish")
+
+
+def assert_chips(tournament: Tournament) -> None:
+    tournament.refresh_from_db()
+    if tournament.status == Tournament.Status.FINISHED:
+        return
+    assert tournament_chips(tournament) == tournament.starting_stack * tournament.entries.count()

@@ -53,3 +53,47 @@ def assert_chips(tournament: Tournament) -> None:
     if tournament.status == Tournament.Status.FINISHED:
         return
     assert tournament_chips(tournament) == tournament.starting_stack * tournament.entries.count()
+
+
+def push_or_fold(state, rng) -> str | tuple[str, int]:
+    """A quick policy for long runs: all in a third of the time, else check or fold."""
+    legal = state.legal
+    if legal.max_raise_to is not None and rng.random() < 0.35:
+        return ("raise", legal.max_raise_to)
+    if legal.check:
+        return "check"
+    if legal.call and rng.random() < 0.3:
+        return "call"
+    return "fold"
+
+
+def play_hand(table_id: int, now, rng) -> bool:
+    """Deal a hand at the table (``clock_tick`` at ``now``) and play it to its end with
+    ``push_or_fold`` through ``hand_act``. False if no hand could be dealt."""
+    from tables.models import HandAction, Player, Table
+    from tables.selectors.hands import hand_state, running_hand
+    from tables.services.hands import hand_act
+
+    table = Table.objects.get(pk=table_id)
+    hand = running_hand(table)
+    if hand is None:
+        if clock_tick(table=table_id, now=now) != "started":
+            return False
+        hand = running_hand(Table.objects.get(pk=table_id))
+        if hand is None:  # over as soon as dealt (blinds all in)
+            return True
+    while hand.is_running:
+        state = hand_state(hand)
+        player = Player.objects.get(pk=hand.seats[state.actor]["player_id"])
+        version = Table.objects.values_list("version", flat=True).get(pk=table_id)
+        kind = push_or_fold(state, rng)
+        action = {"kind": kind[0], "amount": kind[1]} if isinstance(kind, tuple) else kind
+        hand = hand_act(
+            table=table,
+            player=player,
+            hand_id=hand.pk,
+            version=version,
+            action=action,
+            source=HandAction.Source.BOT,
+        )
+    return True

@@ -276,7 +276,8 @@ def tournament_start(
             raise NotOrganiser("Only the organiser starts this tournament.")
         if tournament.status != Status.REGISTERING:
             raise TournamentNotRegistering(f"{tournament.name} has already started.")
-        if tournament.entries.count() < 2:
+        fewest = 1 if tournament.format == Format.FIXED_HANDS else 2  # bots fill fixed hands
+        if tournament.entries.count() < fewest:
             raise TooFewEntrants("A tournament needs at least two entrants to start.")
         _start(tournament, rng or random.SystemRandom())
         return tournament

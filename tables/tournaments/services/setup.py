@@ -208,7 +208,8 @@ def tournament_register(*, tournament: Tournament, player: Player) -> Entry:
     last entry. Lock: the shortest table (late), the tournament row, the player row."""
     with transaction.atomic():
         late_table = None
-        if tournament.status == Status.RUNNING:
+        status = Tournament.objects.values_list("status", flat=True).get(pk=tournament.pk)
+        if status == Status.RUNNING:
             late_table = _shortest_table(tournament)
             if late_table is not None:
                 late_table = table_lock(late_table)

@@ -29,26 +29,13 @@ from tables.services.hooks import TableRules
 from tables.services.locks import table_lock
 from tables.tournaments import structure
 from tables.tournaments.models import Tournament, TournamentTable
-from tables.tournaments.services import balance, places, setup
+from tables.tournaments.services import balance, lookup, places, setup
 
 SEATED_BY_TOURNAMENT = "The tournament seats its players: no sitting down, leaving or top-ups."
 
 
 def _tournament_table(table: Table) -> TournamentTable | None:
-    return (
-        TournamentTable.objects.filter(table_id=table.pk)
-        .select_related("tournament")
-        .only(
-            "pk",
-            "table_id",
-            "hand_for_hand_round",
-            "broken_at",
-            "tournament__status",
-            "tournament__hand_for_hand",
-            "tournament__hand_for_hand_round",
-        )
-        .first()
-    )
+    return lookup.tournament_table(table.pk)
 
 
 def table_rules(table: Table) -> TableRules | None:

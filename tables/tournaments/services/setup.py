@@ -32,6 +32,7 @@ from tables.tournaments.errors import (
     TournamentNotRegistering,
 )
 from tables.tournaments.models import Entry, Tournament, TournamentTable
+from tables.tournaments.services import lookup
 
 Format, Start, Status = Tournament.Format, Tournament.Start, Tournament.Status
 #: Most seats at a tournament table (the issue's 2–10, within the engine's limit per game).
@@ -342,6 +343,7 @@ def _start(tournament: Tournament, rng: random.Random) -> None:
             time_bank_seconds=30,
         )
         TournamentTable.objects.create(tournament=tournament, table=table, number=number)
+        lookup.table_made(table.pk)
         # Dealt round-robin: the tables differ by one player at most.
         for seat_number, entry in enumerate(entries[number - 1 :: count]):
             seat_down(table, entry.player, seat_number, tournament.starting_stack)

@@ -67,7 +67,11 @@ def push_or_fold(state, rng) -> str | tuple[str, int]:
     return "fold"
 
 
-def play_hand(table_id: int, now, rng) -> bool:
+def fold_or_check(state, rng) -> str:
+    return "check" if state.legal.check else "fold"
+
+
+def play_hand(table_id: int, now, rng, policy=push_or_fold) -> bool:
     """Deal a hand at the table (``clock_tick`` at ``now``) and play it to its end with
     ``push_or_fold`` through ``hand_act``. False if no hand could be dealt."""
     from tables.models import HandAction, Player, Table
@@ -86,7 +90,7 @@ def play_hand(table_id: int, now, rng) -> bool:
         state = hand_state(hand)
         player = Player.objects.get(pk=hand.seats[state.actor]["player_id"])
         version = Table.objects.values_list("version", flat=True).get(pk=table_id)
-        kind = push_or_fold(state, rng)
+        kind = policy(state, rng)
         action = {"kind": kind[0], "amount": kind[1]} if isinstance(kind, tuple) else kind
         hand = hand_act(
             table=table,

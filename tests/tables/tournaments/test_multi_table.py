@@ -5,11 +5,12 @@ from datetime import timedelta
 import pytest
 from django.utils import timezone
 
+from tables.services.clock import clock_tick
 from tables.tournaments.models import Tournament
 from tables.tournaments.selectors import prizes_paid, table_counts
 from tables.tournaments.services import tournament_create, tournament_start
 
-from .helpers import assert_chips, make_player, open_tables, play_hand
+from .helpers import assert_chips, fold_or_check, make_player, open_tables, play_hand
 
 pytestmark = pytest.mark.django_db
 
@@ -69,3 +70,31 @@ def test_two_hundred_bots_play_to_one_winner_balanced_with_every_place_given_onc
     assert_places_each_given_once(tournament)
     assert prizes_paid(tournament) == tournament.prize_pool == 2000
     assert tournament.tables.filter(broken_at__isnull=True).count() == 0
+
+
+def test_hand_for_hand_a_table_waits_until_every_table_has_finished_the_round():
+    organiser = make_player("organiser")
+    tournament = tournament_create(
+        organiser=organiser,
+        name="Bubble",
+        format="multi-table",
+        seats_per_table=2,
+        payouts="custom",
+        payout_percentages=[50, 30, 20],
+        bot_entrants=4,
+        levels=[{"small_blind": 5, "big_blind": 10, "hands": 100}],
+    )
+    tournament_start(tournament=tournament, by=organiser, rng=random.Random(3))
+    first, second = open_tables(tournament)
+    now = timezone.now() + timedelta(hours=1)
+    rng = random.Random(0)
+    assert play_hand(first, now, rng, policy=fold_or_check)
+    tournament.refresh_from_db()
+    assert tournament.hand_for_hand  # four left, three paid: the next one out decides a prize
+    assert clock_tick(table=first, now=now) == "started"
+    assert clock_tick(table=second, now=now) == "started"
+    assert play_hand(first, now, rng, policy=fold_or_check)
+    later = now + timedelta(minutes=1)
+    assert clock_tick(table=first, now=later) is None  # the other table is still playing
+    assert play_hand(second, later, rng, policy=fold_or_check)
+    assert clock_tick(table=first, now=later) == "started"

@@ -129,6 +129,7 @@ INSTALLED_APPS = [
     "drf_spectacular_sidecar",
     "django_htmx",
     "tables",
+    "tables.tournaments",
 ]
 
 MIDDLEWARE = [

@@ -106,6 +106,9 @@ class LedgerEntry(AppendOnlyModel):
         TOP_UP = "top_up", "Top-up"
         CASH_OUT = "cash_out", "Cash-out"
         CORRECTION = "correction", "Stack correction"
+        TOURNAMENT_ENTRY = "tourney_entry", "Tournament entry fee"
+        TOURNAMENT_PRIZE = "tourney_prize", "Tournament prize"
+        TOURNAMENT_REFUND = "tourney_refund", "Tournament refund"
 
     #: Kinds that bring new chips into the game (everything else moves existing chips).
     GRANT_KINDS = (Kind.GRANT, Kind.ADMIN_GRANT)

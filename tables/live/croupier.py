@@ -19,11 +19,12 @@ import asyncio
 import logging
 from datetime import datetime
 
+from channels.db import database_sync_to_async
 from django.conf import settings
 from django.utils import timezone
 
 from tables.db.threads import read_async, write_async
-from tables.services import clock
+from tables.services import clock, hooks
 
 log = logging.getLogger(__name__)
 
@@ -38,6 +39,7 @@ class Croupier:
         """One pass over the tables at ``now``: what was done, as (table id, what) pairs."""
         now = now or timezone.now()
         done = []
+        _croupier_pass(now)
         for table_id in clock.tables_due(now):  # one query; only these are locked
             what = _tick_table(table_id, now)
             if what:
@@ -71,6 +73,7 @@ class Croupier:
         milliseconds under load)."""
         now = timezone.now()
         done = []
+        await database_sync_to_async(_croupier_pass)(now)
         # One table at a time even where tables have write threads of their own: every
         # process runs this pass over the same tables, and all of them at once (tried) made
         # the 100-table p99 worse: the passes wait on each other's row locks, and the
@@ -80,6 +83,16 @@ class Croupier:
             if what:
                 done.append((table_id, what))
         return done
+
+
+def _croupier_pass(now: datetime) -> None:
+    """What other apps do once per pass (``hooks.croupier_pass``: tournaments starting at
+    their time); an error is logged, not raised."""
+    for listener in hooks.croupier_pass:
+        try:
+            listener(now)
+        except Exception:
+            log.exception("croupier: %s", listener)
 
 
 def _tick_table(table_id: int, now: datetime) -> str | None:

@@ -17,6 +17,7 @@ def lobby_tables():
     )
     return (
         Table.objects.filter(status=Table.Status.OPEN)
+        .filter(tournament_table__isnull=True)  # a tournament seats its own tables
         .annotate(
             seats_taken=Count("seats"),
             seats_free=F("max_seats") - Count("seats"),

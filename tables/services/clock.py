@@ -36,6 +36,7 @@ from tables.selectors.hands import hand_decisions, hand_secret, hand_state, runn
 from tables.services.errors import ServiceError
 from tables.services.events import table_touch
 from tables.services.hands import hand_act, hand_start
+from tables.services.hooks import rules_for
 from tables.services.locks import table_lock
 from tables.services.players import player_create, player_grant
 from tables.services.seats import seat_take
@@ -109,12 +110,14 @@ def _seat_bots(table: Table) -> int:
 
 
 def _hand_can_start(table: Table) -> bool:
-    ready = list(
-        table.seats.filter(sitting_out=False, leave_after_hand=False, stack__gt=0).values_list(
-            "player__is_bot", flat=True
-        )
-    )
-    return len(ready) >= 2 and not all(ready)
+    rules = rules_for(table)
+    if not rules.may_deal:
+        return False
+    seats = table.seats.filter(leave_after_hand=False, stack__gt=0)
+    if not rules.deal_sitting_out:
+        seats = seats.filter(sitting_out=False)
+    ready = list(seats.values_list("player__is_bot", flat=True))
+    return len(ready) >= 2 and (rules.bots_alone or not all(ready))
 
 
 def clock_tick(*, table: Table | int, now: datetime, skip_busy: bool = False) -> str | None:

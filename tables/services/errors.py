@@ -37,6 +37,12 @@ class AlreadySeated(ServiceError):
     code = "already_seated"
 
 
+class SeatingClosed(ServiceError):
+    """The table seats its players itself (a tournament's): no sitting down, leaving or top-up."""
+
+    code = "seating_closed"
+
+
 class NotSeated(ServiceError):
     """The player has no seat at this table."""
 

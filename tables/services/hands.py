@@ -26,7 +26,7 @@ from engine.types import Action, HandConfig
 from tables.db import statements
 from tables.models import Hand, HandAction, HandSecret, Seat, Table
 from tables.selectors.hands import Decision, hand_decisions, hand_state, with_deck
-from tables.services import hand_cache
+from tables.services import hand_cache, hooks
 from tables.services.errors import (
     HandInProgress,
     HandNotRunning,
@@ -60,10 +60,14 @@ def hand_start(*, table: Table) -> Hand:
         last = table.hands.order_by("-number").values_list("number", "status").first()
         if last is not None and last[1] == Hand.Status.RUNNING:
             raise HandInProgress("A hand is already being played at this table.")
+        for listener in hooks.hand_starting:
+            listener(table)
+        dealt = table.seats.filter(leave_after_hand=False, stack__gt=0)
+        if not hooks.rules_for(table).deal_sitting_out:
+            dealt = dealt.filter(sitting_out=False)
         username = get_user_model().USERNAME_FIELD
         seats = list(
-            table.seats.filter(sitting_out=False, leave_after_hand=False, stack__gt=0)
-            .order_by("number")
+            dealt.order_by("number")
             # the name is Player.name: user.get_username()
             .values_list("number", "player_id", "stack", f"player__user__{username}")
         )
@@ -245,6 +249,8 @@ def _after_change(
         )
         player_hands_record(hand=hand, state=state)
         _settle_seats(table, hand)
+        for listener in hooks.hand_ended:
+            listener(table, hand)
         table.action_deadline = None
         table.next_hand_at = now + timedelta(seconds=settings.POKER_HAND_PAUSE_SECONDS)
         changed += ("next_hand_at",)

@@ -24,10 +24,12 @@ from tables.services.errors import (
     NoSuchSeat,
     NotSeated,
     ReseatTooSoon,
+    SeatingClosed,
     SeatTaken,
     TableFull,
 )
 from tables.services.events import table_touch
+from tables.services.hooks import rules_for
 from tables.services.locks import require_open, table_lock
 from tables.services.players import ledger_record
 
@@ -36,6 +38,13 @@ def _whole_chips(amount, what: str) -> int:
     if isinstance(amount, bool) or not isinstance(amount, int) or amount <= 0:
         raise InvalidAmount(f"The {what} must be a positive whole number of chips.")
     return amount
+
+
+def _require_own_seating(table: Table) -> None:
+    """Refuse when the table seats its players itself (a tournament's, ``hooks.table_rules``)."""
+    closed = rules_for(table).seating_closed
+    if closed:
+        raise SeatingClosed(closed)
 
 
 def _seat_of(table: Table, player: Player) -> Seat:
@@ -98,6 +107,7 @@ def seat_take(*, table: Table, player: Player, buy_in: int, seat_number: int | N
     """
     with transaction.atomic():
         table = table_lock(table)
+        _require_own_seating(table)
         require_open(table)
         buy_in = _whole_chips(buy_in, "buy-in")
         low, high = table.effective_min_buy_in, table.effective_max_buy_in
@@ -146,6 +156,7 @@ def seat_leave(*, table: Table, player: Player) -> bool:
     """
     with transaction.atomic():
         table = table_lock(table)
+        _require_own_seating(table)
         return seat_release(table=table, seat=_seat_of(table, player), reason=f"Left {table.name}")
 
 
@@ -198,6 +209,7 @@ def seat_top_up(*, table: Table, player: Player, amount: int) -> Seat:
     """
     with transaction.atomic():
         table = table_lock(table)
+        _require_own_seating(table)
         require_open(table)
         seat = _seat_of(table, player)
         amount = _whole_chips(amount, "top-up")

@@ -1,0 +1,60 @@
+"""Where other apps plug into the cash game's services without the services importing them.
+
+The tournaments app (``tables.tournaments``) registers into these lists from its
+``AppConfig.ready``; the services call them at fixed points, inside their transaction, with
+the table row locked. A table nobody claims plays by the cash-game rules (``CASH_RULES``).
+
+- ``table_rules``: ``f(table) -> TableRules | None``: the first answer that is not None
+  decides how the table seats and deals.
+- ``hand_starting``: ``f(table) -> None`` before a hand is dealt (may set the table's
+  stakes, saved by the listener: the hand is dealt with them).
+- ``hand_ended``: ``f(table, hand) -> None`` once a hand is over, its stacks written and the
+  busted seats freed.
+- ``croupier_pass``: ``f(now) -> None`` once per pass of the croupier, before the tables'.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any
+
+
+@dataclass(frozen=True)
+class TableRules:
+    """How a table seats and deals, when not as a cash game.
+
+    ``seating_closed``: why players cannot sit down, leave or add chips themselves (the
+    message for them), or None. ``deal_sitting_out``: players sitting out are dealt in (they
+    post blinds and the clock folds them). ``bots_alone``: a hand may start with bots only.
+    ``may_deal``: a hand may start now (False holds the table back, e.g. hand-for-hand).
+    """
+
+    seating_closed: str | None = None
+    deal_sitting_out: bool = False
+    bots_alone: bool = False
+    may_deal: bool = True
+
+
+CASH_RULES = TableRules()
+
+table_rules: list[Callable[[Any], TableRules | None]] = []
+hand_starting: list[Callable[[Any], None]] = []
+hand_ended: list[Callable[[Any, Any], None]] = []
+croupier_pass: list[Callable[[datetime], None]] = []
+
+
+def rules_for(table) -> TableRules:
+    """The rules ``table`` plays by (the first listener's answer, else ``CASH_RULES``)."""
+    for listener in table_rules:
+        rules = listener(table)
+        if rules is not None:
+            return rules
+    return CASH_RULES
+
+
+def register(registry: list, listener: Callable) -> None:
+    """Add ``listener`` once (``AppConfig.ready`` may run more than once in tests)."""
+    if listener not in registry:
+        registry.append(listener)

@@ -1,0 +1,17 @@
+from django.apps import AppConfig
+
+
+class TournamentsConfig(AppConfig):
+    name = "tables.tournaments"
+    label = "tournaments"
+    verbose_name = "Tournaments"
+    default_auto_field = "django.db.models.BigAutoField"
+
+    def ready(self) -> None:
+        from tables.services import hooks
+        from tables.tournaments.services import play
+
+        hooks.register(hooks.table_rules, play.table_rules)
+        hooks.register(hooks.hand_starting, play.before_hand)
+        hooks.register(hooks.hand_ended, play.after_hand)
+        hooks.register(hooks.croupier_pass, play.croupier_pass)

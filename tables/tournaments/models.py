@@ -1,0 +1,135 @@
+"""What a tournament keeps: its settings, entrants (with places and prizes) and tables.
+
+Only ``tables.tournaments.services`` writes these rows. Everything a running tournament needs
+is here or on its tables (levels are data, the level in play follows from the hands dealt or
+the minutes since the start), so a restarted server carries on where it was.
+
+Invariants (checked after every hand by the tests): chips across the tournament's tables ==
+``starting_stack`` × entries; prizes paid == ``prize_pool`` once finished.
+"""
+
+from __future__ import annotations
+
+from django.db import models
+
+from tables.models import Player, Table
+
+
+class Tournament(models.Model):
+    class Format(models.TextChoices):
+        SIT_AND_GO = "sit-and-go", "Sit & go"
+        MULTI_TABLE = "multi-table", "Multi-table"
+        FIXED_HANDS = "fixed-hands", "Fixed hands"
+
+    class Start(models.TextChoices):
+        MANUAL = "manual", "By the organiser"
+        WHEN_FULL = "when-full", "When full"
+        AT_TIME = "time", "At a set time"
+
+    class Payouts(models.TextChoices):
+        STANDARD = "standard", "Standard (about the top 15%)"
+        WINNER_TAKES_ALL = "winner-takes-all", "Winner takes all"
+        CUSTOM = "custom", "The organiser's percentages"
+
+    class Status(models.TextChoices):
+        REGISTERING = "registering", "Registering"
+        RUNNING = "running", "Running"
+        FINISHED = "finished", "Finished"
+
+    name = models.CharField(max_length=60)
+    organiser = models.ForeignKey(
+        Player, null=True, blank=True, on_delete=models.SET_NULL, related_name="organised"
+    )
+    format = models.CharField(max_length=12, choices=Format.choices, default=Format.SIT_AND_GO)
+    game = models.CharField(max_length=16, choices=Table.Game.choices, default=Table.Game.HOLDEM)
+    betting = models.CharField(
+        max_length=16, choices=Table.Betting.choices, default=Table.Betting.NO_LIMIT
+    )
+    seats_per_table = models.PositiveSmallIntegerField(default=6)
+    max_entrants = models.PositiveIntegerField(null=True, blank=True, help_text="Empty: no cap.")
+    entry_fee = models.PositiveBigIntegerField(default=0, help_text="0 for a freeroll.")
+    starting_stack = models.PositiveBigIntegerField(default=1500)
+    structure = models.CharField(max_length=12, default="regular", help_text="Preset or custom.")
+    levels = models.JSONField(
+        help_text="Blinds, ante, minutes or hands per level; the last one stays."
+    )
+    hands = models.PositiveIntegerField(
+        null=True, blank=True, help_text="Fixed hands: the hands played before it ends."
+    )
+    late_registration_levels = models.PositiveSmallIntegerField(
+        default=0, help_text="Registration stays open during this many levels (0: none)."
+    )
+    start = models.CharField(max_length=10, choices=Start.choices, default=Start.MANUAL)
+    start_at = models.DateTimeField(null=True, blank=True)
+    payouts = models.CharField(max_length=16, choices=Payouts.choices, default=Payouts.STANDARD)
+    payout_percentages = models.JSONField(default=list, blank=True)
+    action_seconds = models.PositiveSmallIntegerField(default=20)
+    status = models.CharField(
+        max_length=12, choices=Status.choices, default=Status.REGISTERING, db_index=True
+    )
+    registration_open = models.BooleanField(default=True)
+    prize_pool = models.PositiveBigIntegerField(default=0)
+    hand_for_hand = models.BooleanField(default=False)
+    hand_for_hand_round = models.PositiveIntegerField(default=0)
+    created_at = models.DateTimeField(auto_now_add=True)
+    started_at = models.DateTimeField(null=True, blank=True)
+    finished_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["-created_at", "-id"]
+
+    def __str__(self) -> str:
+        return self.name
+
+    @property
+    def by_hands(self) -> bool:
+        """Levels last a number of hands (else minutes)."""
+        return "hands" in self.levels[0]
+
+
+class Entry(models.Model):
+    """A player entered in a tournament; ``out_order`` 1 is the first out (players out in the
+    same hand with the same chips share one), ``place`` and ``prize`` once decided."""
+
+    tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="entries")
+    player = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="entries")
+    fee_paid = models.PositiveBigIntegerField(default=0)
+    out_order = models.PositiveIntegerField(null=True, blank=True)
+    out_chips = models.PositiveBigIntegerField(
+        null=True, blank=True, help_text="Chips at the start of the hand they went out in."
+    )
+    place = models.PositiveIntegerField(null=True, blank=True)
+    prize = models.PositiveBigIntegerField(default=0)
+    created_at = models.DateTimeField(auto_now_add=True)
+    out_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["tournament", "place", "id"]
+        constraints = [
+            models.UniqueConstraint(fields=["tournament", "player"], name="entry_player_unique"),
+        ]
+        verbose_name_plural = "entries"
+
+    def __str__(self) -> str:
+        return f"{self.player} in {self.tournament}"
+
+
+class TournamentTable(models.Model):
+    """One of a tournament's tables; ``broken_at`` once its players went to the others."""
+
+    tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="tables")
+    table = models.OneToOneField(Table, on_delete=models.CASCADE, related_name="tournament_table")
+    number = models.PositiveSmallIntegerField()
+    hand_for_hand_round = models.PositiveIntegerField(default=0)
+    broken_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["tournament", "number"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["tournament", "number"], name="tournament_table_number_unique"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.tournament} table {self.number}"

@@ -1,0 +1,104 @@
+"""Reads of tournaments: lists, standings, chips in play, the level in play."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from django.db.models import Count, Sum
+
+from tables.models import Hand, Seat
+from tables.tournaments import structure
+from tables.tournaments.models import Entry, Tournament
+
+
+def tournament_list():
+    """Every tournament with its number of entrants, newest first."""
+    return Tournament.objects.annotate(entrant_count=Count("entries")).select_related(
+        "organiser__user"
+    )
+
+
+@dataclass(frozen=True)
+class Standing:
+    player_id: int
+    name: str
+    chips: int
+    place: int | None
+    prize: int
+    table_id: int | None
+    rank: int | None  # among the players still in, by chips
+
+
+def standings(tournament: Tournament) -> list[Standing]:
+    """Every entrant: players still in by chips (with their rank and table), then the places."""
+    seats = {
+        player_id: (stack, table_id)
+        for player_id, stack, table_id in Seat.objects.filter(
+            table__tournament_table__tournament=tournament
+        ).values_list("player_id", "stack", "table_id")
+    }
+    committed = _committed_in_running_hands(tournament)
+    entries = Entry.objects.filter(tournament=tournament).select_related("player__user")
+    rows = []
+    for entry in entries:
+        stack, table_id = seats.get(entry.player_id, (0, None))
+        chips = stack + committed.get(entry.player_id, 0)
+        rows.append((entry, chips, table_id))
+    alive = sorted((r for r in rows if r[0].out_order is None), key=lambda r: (-r[1], r[0].pk))
+    out = sorted(
+        (r for r in rows if r[0].out_order is not None),
+        key=lambda r: (-(r[0].out_order or 0), r[0].pk),
+    )
+    result = [
+        Standing(e.player_id, e.player.name, chips, e.place, e.prize, table_id, rank)
+        for rank, (e, chips, table_id) in enumerate(alive, 1)
+    ]
+    result += [
+        Standing(e.player_id, e.player.name, 0, e.place, e.prize, None, None) for e, _, _ in out
+    ]
+    return result
+
+
+def _committed_in_running_hands(tournament: Tournament) -> dict[int, int]:
+    """Chips each player has put in the hands running at the tournament's tables."""
+    committed: dict[int, int] = {}
+    hands = Hand.objects.filter(
+        table__tournament_table__tournament=tournament, status=Hand.Status.RUNNING
+    )
+    for hand in hands:
+        stacks = dict(hand.table.seats.values_list("player_id", "stack"))
+        for start in hand.seats:
+            put_in = start["stack"] - stacks.get(start["player_id"], 0)
+            committed[start["player_id"]] = committed.get(start["player_id"], 0) + put_in
+    return committed
+
+
+def tournament_chips(tournament: Tournament) -> int:
+    """Chips across the tournament's tables: stacks plus chips in running hands."""
+    stacks = Seat.objects.filter(table__tournament_table__tournament=tournament).aggregate(
+        total=Sum("stack")
+    )["total"]
+    return (stacks or 0) + sum(_committed_in_running_hands(tournament).values())
+
+
+def prizes_paid(tournament: Tournament) -> int:
+    return tournament.entries.aggregate(total=Sum("prize"))["total"] or 0
+
+
+def prize_list(tournament: Tournament) -> list[int]:
+    """The prizes for places 1, 2, 3... with the entrants as they are now."""
+    return structure.prize_table(
+        tournament.prize_pool,
+        tournament.entries.count(),
+        tournament.payouts,
+        tournament.payout_percentages,
+    )
+
+
+def table_counts(tournament: Tournament) -> dict[int, int]:
+    """Players at each open table (table id -> players)."""
+    return dict(
+        tournament.tables.filter(broken_at__isnull=True)
+        .annotate(players=Count("table__seats"))
+        .values_list("table_id", "players")
+    )

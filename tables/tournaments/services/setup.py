@@ -1,0 +1,374 @@
+"""Creating a tournament, registering and unregistering, starting it.
+
+Locks: the tournament row (``tournament_lock``), then player rows for the ledger. A late
+registration seats the player, so it locks the table first (tables before the tournament, the
+order every tournament service keeps).
+"""
+
+from __future__ import annotations
+
+import math
+import random
+from datetime import datetime
+
+from django.contrib.auth import get_user_model
+from django.db import transaction
+from django.utils import timezone
+
+from engine.types import MAX_SEATS
+from tables.models import LedgerEntry, Player, Seat, Table
+from tables.services.events import table_touch
+from tables.services.locks import table_lock
+from tables.services.players import ledger_record, player_create, player_grant
+from tables.tournaments import structure
+from tables.tournaments.errors import (
+    AlreadyRegistered,
+    NotOrganiser,
+    NotRegistered,
+    RegistrationClosed,
+    TooFewEntrants,
+    TournamentFull,
+    TournamentInvalid,
+    TournamentNotRegistering,
+)
+from tables.tournaments.models import Entry, Tournament, TournamentTable
+from tables.tournaments.services import lookup
+
+Format, Start, Status = Tournament.Format, Tournament.Start, Tournament.Status
+#: Most seats at a tournament table (the issue's 2–10, within the engine's limit per game).
+MOST_SEATS = 10
+
+
+def tournament_lock(tournament: Tournament | int) -> Tournament:
+    """Lock the tournament row and return a fresh copy (inside ``transaction.atomic()``)."""
+    pk = tournament.pk if isinstance(tournament, Tournament) else tournament
+    return Tournament.objects.select_for_update().get(pk=pk)
+
+
+def _whole(value, field: str, *, low: int, high: int | None = None) -> int:
+    if isinstance(value, bool) or not isinstance(value, int) or value < low:
+        raise TournamentInvalid(field, f"{field} must be a whole number, at least {low}.")
+    if high is not None and value > high:
+        raise TournamentInvalid(field, f"{field} must be at most {high}.")
+    return value
+
+
+def _choice(value, field: str, choices) -> str:
+    if value not in choices.values:
+        raise TournamentInvalid(field, f"{field} is one of: {', '.join(choices.values)}.")
+    return value
+
+
+def tournament_create(
+    *,
+    organiser: Player | None,
+    name: str,
+    format: str = Format.SIT_AND_GO,
+    game: str = Table.Game.HOLDEM,
+    betting: str = Table.Betting.NO_LIMIT,
+    seats_per_table: int = 6,
+    max_entrants: int | None = None,
+    entry_fee: int = 0,
+    starting_stack: int = 1500,
+    structure_name: str = "regular",
+    levels: list | None = None,
+    hands: int | None = None,
+    late_registration_levels: int = 0,
+    bot_entrants: int = 0,
+    start: str = Start.MANUAL,
+    start_at: datetime | None = None,
+    payouts: str = Tournament.Payouts.STANDARD,
+    payout_percentages: list | None = None,
+    action_seconds: int = 20,
+) -> Tournament:
+    """Create a tournament (and enter ``bot_entrants`` bots); ``TournamentInvalid`` names the
+    first field that cannot be played, and nothing is created."""
+    name = (name or "").strip() if isinstance(name, str) else ""
+    if not name or len(name) > 60:
+        raise TournamentInvalid("name", "Give the tournament a name (1 to 60 characters).")
+    _choice(format, "format", Format)
+    _choice(game, "game", Table.Game)
+    _choice(betting, "betting", Table.Betting)
+    most = min(MOST_SEATS, MAX_SEATS.get(game, MOST_SEATS))
+    _whole(seats_per_table, "seats_per_table", low=2, high=most)
+    if format == Format.MULTI_TABLE:
+        if max_entrants is not None:
+            _whole(max_entrants, "max_entrants", low=2, high=100_000)
+    else:  # one table
+        max_entrants = seats_per_table if max_entrants is None else max_entrants
+        _whole(max_entrants, "max_entrants", low=2, high=seats_per_table)
+    _whole(entry_fee, "entry_fee", low=0, high=10**12)
+    _whole(starting_stack, "starting_stack", low=1, high=10**12)
+    if format == Format.FIXED_HANDS:
+        _whole(hands, "hands", low=1, high=10_000)
+        if levels is None and structure_name in ("regular", "doubling"):
+            structure_name = "doubling"
+            levels = structure.doubling_levels(
+                small_blind=10, big_blind=20, every_hands=5, count=hands // 5 + 1
+            )
+    elif hands is not None:
+        raise TournamentInvalid("hands", "Only a fixed-hands tournament has a number of hands.")
+    if levels is None:
+        if structure_name not in structure.PRESET_MINUTES:
+            raise TournamentInvalid(
+                "structure", f"structure is one of: {', '.join(structure.PRESET_MINUTES)}."
+            )
+        levels = structure.preset_levels(structure_name)
+    else:
+        problem = structure.levels_problem(levels)
+        if problem:
+            raise TournamentInvalid("levels", problem)
+        levels = [{"ante": 0, **level} for level in levels]
+        structure_name = "custom" if structure_name != "doubling" else structure_name
+    _whole(late_registration_levels, "late_registration_levels", low=0, high=len(levels))
+    if late_registration_levels and format == Format.FIXED_HANDS:
+        raise TournamentInvalid("late_registration_levels", "Bots fill a fixed-hands game.")
+    _choice(start, "start", Start)
+    if start == Start.AT_TIME:
+        if start_at is None:
+            raise TournamentInvalid("start", "Give the start time.")
+    elif start == Start.WHEN_FULL and max_entrants is None:
+        raise TournamentInvalid("start", "Only a tournament with max_entrants starts when full.")
+    _choice(payouts, "payouts", Tournament.Payouts)
+    percentages = list(payout_percentages or [])
+    if payouts == Tournament.Payouts.CUSTOM and (
+        not percentages
+        or any(isinstance(p, bool) or not isinstance(p, int) or p <= 0 for p in percentages)
+        or sum(percentages) != 100
+        or percentages != sorted(percentages, reverse=True)
+    ):
+        raise TournamentInvalid(
+            "payouts",
+            "Give whole percentages for places 1, 2, 3..., largest first, adding up to 100.",
+        )
+    _whole(action_seconds, "action_seconds", low=3, high=600)
+    _whole(bot_entrants, "bot_entrants", low=0, high=max_entrants or 10_000)
+    with transaction.atomic():
+        tournament = Tournament.objects.create(
+            name=name,
+            organiser=organiser,
+            format=format,
+            game=game,
+            betting=betting,
+            seats_per_table=seats_per_table,
+            max_entrants=max_entrants,
+            entry_fee=entry_fee,
+            starting_stack=starting_stack,
+            structure=structure_name,
+            levels=levels,
+            hands=hands,
+            late_registration_levels=late_registration_levels,
+            start=start,
+            start_at=start_at if start == Start.AT_TIME else None,
+            payouts=payouts,
+            payout_percentages=percentages,
+            action_seconds=action_seconds,
+        )
+        for _ in range(bot_entrants):
+            entry_add(tournament=tournament, player=tournament_bot(tournament))
+        return tournament
+
+
+def tournament_bot(tournament: Tournament) -> Player:
+    """A bot not yet in ``tournament`` with its entry fee (granted through the ledger)."""
+    bot = Player.objects.filter(is_bot=True).exclude(entries__tournament=tournament).first()
+    if bot is None:
+        User = get_user_model()
+        number = User.objects.filter(username__startswith="bot_").count() + 1
+        while User.objects.filter(username=f"bot_{number}").exists():
+            number += 1
+        user = User(username=f"bot_{number}")
+        user.set_unusable_password()
+        user.save()
+        bot = player_create(user=user, is_bot=True, grant=0)
+    if bot.bankroll < tournament.entry_fee:
+        player_grant(
+            player=bot, amount=tournament.entry_fee * 10, reason="Croupier: chips for a bot"
+        )
+    return bot
+
+
+def entry_add(*, tournament: Tournament, player: Player) -> Entry:
+    """Internal: enter ``player`` (fee from the bankroll into the pool). Caller holds the
+    tournament row lock (or created it), inside ``transaction.atomic()``."""
+    if tournament.entry_fee:
+        ledger_record(
+            player=player,
+            amount=-tournament.entry_fee,
+            kind=LedgerEntry.Kind.TOURNAMENT_ENTRY,
+            reason=f"Entry to {tournament.name}",
+        )
+    tournament.prize_pool += tournament.entry_fee
+    Tournament.objects.filter(pk=tournament.pk).update(prize_pool=tournament.prize_pool)
+    return Entry.objects.create(tournament=tournament, player=player, fee_paid=tournament.entry_fee)
+
+
+def tournament_register(*, tournament: Tournament, player: Player) -> Entry:
+    """Enter ``player``: before the start, or during late registration (seated at once at the
+    shortest table). A sit & go or fixed-hands game that starts when full starts with the
+    last entry. Lock: the shortest table (late), the tournament row, the player row."""
+    with transaction.atomic():
+        late_table = None
+        status = Tournament.objects.values_list("status", flat=True).get(pk=tournament.pk)
+        if status == Status.RUNNING:
+            late_table = _shortest_table(tournament)
+            if late_table is not None:
+                late_table = table_lock(late_table)
+        tournament = tournament_lock(tournament)
+        if tournament.status == Status.FINISHED or not tournament.registration_open:
+            raise RegistrationClosed(f"Registration for {tournament.name} is closed.")
+        if tournament.status == Status.RUNNING and (
+            late_table is None or tournament.format == Format.FIXED_HANDS
+        ):
+            raise RegistrationClosed(f"{tournament.name} has started.")
+        if tournament.entries.filter(player=player).exists():
+            raise AlreadyRegistered(f"You are already in {tournament.name}.")
+        if tournament.max_entrants and tournament.entries.count() >= tournament.max_entrants:
+            raise TournamentFull(f"{tournament.name} is full.")
+        entry = entry_add(tournament=tournament, player=player)
+        if late_table is not None:
+            free = set(range(late_table.max_seats)) - set(
+                late_table.seats.values_list("number", flat=True)
+            )
+            if not free:
+                raise TournamentFull(f"{tournament.name} has no free seat right now.")
+            seat_down(late_table, player, min(free), tournament.starting_stack)
+        elif (
+            tournament.start == Start.WHEN_FULL
+            and tournament.entries.count() == tournament.max_entrants
+        ):
+            _start(tournament, random.SystemRandom())
+        return entry
+
+
+def tournament_unregister(*, tournament: Tournament, player: Player) -> None:
+    """Take ``player``'s entry back before the start: the fee is refunded through the ledger.
+    Lock: the tournament row, the player row."""
+    with transaction.atomic():
+        tournament = tournament_lock(tournament)
+        if tournament.status != Status.REGISTERING:
+            raise TournamentNotRegistering(f"{tournament.name} has started: no refunds now.")
+        entry = tournament.entries.filter(player=player).first()
+        if entry is None:
+            raise NotRegistered(f"You are not in {tournament.name}.")
+        if entry.fee_paid:
+            ledger_record(
+                player=player,
+                amount=entry.fee_paid,
+                kind=LedgerEntry.Kind.TOURNAMENT_REFUND,
+                reason=f"Unregistered from {tournament.name}",
+            )
+        Tournament.objects.filter(pk=tournament.pk).update(
+            prize_pool=tournament.prize_pool - entry.fee_paid
+        )
+        entry.delete()
+
+
+def tournament_start(
+    *, tournament: Tournament, by: Player | None = None, rng: random.Random | None = None
+) -> Tournament:
+    """Start now: random seating over as few tables as hold everyone, as even as can be.
+
+    ``by``: the player asking (the organiser or staff; None for the croupier). ``rng``: the
+    seating's randomness (tests pass a seeded one). Lock: the tournament row.
+    """
+    with transaction.atomic():
+        tournament = tournament_lock(tournament)
+        if by is not None and tournament.organiser_id != by.pk and not by.user.is_staff:
+            raise NotOrganiser("Only the organiser starts this tournament.")
+        if tournament.status != Status.REGISTERING:
+            raise TournamentNotRegistering(f"{tournament.name} has already started.")
+        fewest = 1 if tournament.format == Format.FIXED_HANDS else 2  # bots fill fixed hands
+        if tournament.entries.count() < fewest:
+            raise TooFewEntrants("A tournament needs at least two entrants to start.")
+        _start(tournament, rng or random.SystemRandom())
+        return tournament
+
+
+def tournaments_start_due(now: datetime) -> list[int]:
+    """Start the tournaments whose set time has come (the croupier's pass); with fewer than two
+    entrants, the tournament is finished and every fee refunded. Ids of those started."""
+    started = []
+    due = Tournament.objects.filter(
+        status=Status.REGISTERING, start=Start.AT_TIME, start_at__lte=now
+    ).values_list("pk", flat=True)
+    for pk in due:
+        with transaction.atomic():
+            tournament = tournament_lock(pk)
+            if tournament.status != Status.REGISTERING:
+                continue
+            if tournament.entries.count() < 2:
+                _cancel(tournament)
+                continue
+            _start(tournament, random.SystemRandom())
+            started.append(pk)
+    return started
+
+
+def _cancel(tournament: Tournament) -> None:
+    for entry in tournament.entries.select_related("player"):
+        if entry.fee_paid:
+            ledger_record(
+                player=entry.player,
+                amount=entry.fee_paid,
+                kind=LedgerEntry.Kind.TOURNAMENT_REFUND,
+                reason=f"{tournament.name} did not start",
+            )
+    tournament.entries.all().delete()
+    Tournament.objects.filter(pk=tournament.pk).update(
+        status=Status.FINISHED, prize_pool=0, finished_at=timezone.now(), registration_open=False
+    )
+
+
+def _start(tournament: Tournament, rng: random.Random) -> None:
+    """Caller holds the tournament lock: make the tables and seat everyone at random."""
+    entries = list(tournament.entries.select_related("player").order_by("pk"))
+    rng.shuffle(entries)
+    seats = tournament.seats_per_table
+    count = math.ceil(len(entries) / seats)
+    if tournament.format == Format.FIXED_HANDS:
+        while len(entries) < seats:  # bots fill the table from the start
+            entries.append(entry_add(tournament=tournament, player=tournament_bot(tournament)))
+    level = tournament.levels[0]
+    for number in range(1, count + 1):
+        table = Table.objects.create(
+            name=f"{tournament.name[:50]} #{tournament.pk}.{number}",
+            game=tournament.game,
+            betting=tournament.betting,
+            small_blind=level["small_blind"],
+            big_blind=level["big_blind"],
+            ante=level["ante"],
+            max_seats=seats,
+            action_seconds=tournament.action_seconds,
+            time_bank_seconds=30,
+        )
+        TournamentTable.objects.create(tournament=tournament, table=table, number=number)
+        lookup.table_made(table.pk)
+        # Dealt round-robin: the tables differ by one player at most.
+        for seat_number, entry in enumerate(entries[number - 1 :: count]):
+            seat_down(table, entry.player, seat_number, tournament.starting_stack)
+    now = timezone.now()
+    tournament.status = Status.RUNNING
+    tournament.started_at = now
+    tournament.registration_open = tournament.late_registration_levels > 0
+    tournament.save(update_fields=["status", "started_at", "registration_open"])
+
+
+def seat_down(table: Table, player: Player, number: int, stack: int) -> Seat:
+    """Internal: seat ``player`` with tournament chips (none from a bankroll). Caller holds the
+    table row lock (or made the table)."""
+    seat = Seat.objects.create(
+        table=table, number=number, player=player, stack=stack, time_bank=table.time_bank_seconds
+    )
+    table_touch(table)
+    return seat
+
+
+def _shortest_table(tournament: Tournament) -> Table | None:
+    """The open table of a running tournament with the fewest players and a free seat."""
+    best = None
+    for tt in tournament.tables.filter(broken_at__isnull=True).select_related("table"):
+        taken = tt.table.seats.count()
+        if taken < tt.table.max_seats and (best is None or taken < best[0]):
+            best = (taken, tt.table)
+    return best[1] if best else None

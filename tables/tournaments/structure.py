@@ -1,0 +1,112 @@
+"""Blind levels and payouts: pure functions of the settings (no database).
+
+A level is ``{"small_blind", "big_blind", "ante", "minutes" | "hands"}``; the last level stays
+once reached. Prizes are whole chips and add up to the pool exactly.
+"""
+
+from __future__ import annotations
+
+from fractions import Fraction
+
+#: Big blinds of the preset structures, level by level (small blind half, ante from level 5).
+_BIG_BLINDS = (20, 30, 40, 60, 80, 100, 150, 200, 300, 400, 600, 800, 1000, 1500, 2000, 3000)
+_BIG_BLINDS += tuple(b * 10 for b in (400, 600, 800, 1000, 1500, 2000, 3000))
+PRESET_MINUTES = {"turbo": 3, "regular": 10, "deep": 20}
+
+
+def preset_levels(name: str) -> list[dict]:
+    """The levels of a preset: ``turbo``, ``regular`` or ``deep`` (by minutes)."""
+    minutes = PRESET_MINUTES[name]
+    return [
+        {
+            "small_blind": big // 2,
+            "big_blind": big,
+            "ante": big // 10 if index >= 4 else 0,
+            "minutes": minutes,
+        }
+        for index, big in enumerate(_BIG_BLINDS)
+    ]
+
+
+def doubling_levels(*, small_blind: int, big_blind: int, every_hands: int, count: int) -> list:
+    """The fixed-hands game's structure: blinds doubling every ``every_hands`` hands."""
+    return [
+        {
+            "small_blind": small_blind << n,
+            "big_blind": big_blind << n,
+            "ante": 0,
+            "hands": every_hands,
+        }
+        for n in range(count)
+    ]
+
+
+def level_index(levels: list[dict], *, hands: int = 0, minutes: float = 0.0) -> int:
+    """The level in play after ``hands`` hands (levels by hands) or ``minutes`` minutes."""
+    unit, elapsed = ("hands", hands) if "hands" in levels[0] else ("minutes", minutes)
+    for index, level in enumerate(levels):
+        if elapsed < level[unit]:
+            return index
+        elapsed -= level[unit]
+    return len(levels) - 1
+
+
+def levels_problem(levels) -> str | None:
+    """Why ``levels`` cannot be played (for the ``levels`` field's error), or None."""
+    if not isinstance(levels, list) or not levels:
+        return "Give at least one level."
+    if len(levels) > 100:
+        return "At most 100 levels."
+    unit = "hands" if isinstance(levels[0], dict) and "hands" in levels[0] else "minutes"
+    for number, level in enumerate(levels, 1):
+        if not isinstance(level, dict):
+            return f"Level {number} is not an object."
+        for key in ("small_blind", "big_blind", "ante", unit):
+            value = level.get(key, 0 if key == "ante" else None)
+            if isinstance(value, bool) or not isinstance(value, int) or value < 0:
+                return f"Level {number}: {key} must be a whole number (0 or more)."
+        if ("hands" in level) == ("minutes" in level) or unit not in level:
+            return f"Level {number}: give either minutes or hands, the same for every level."
+        if level[unit] < 1 or level["big_blind"] < 1:
+            return f"Level {number}: the big blind and the {unit} are at least 1."
+        if level["small_blind"] > level["big_blind"]:
+            return f"Level {number}: the small blind cannot be more than the big blind."
+        extra = set(level) - {"small_blind", "big_blind", "ante", "hands", "minutes"}
+        if extra:
+            return f"Level {number}: unknown field {sorted(extra)[0]}."
+    return None
+
+
+def paid_places(entrants: int, rule: str, percentages: list | None = None) -> int:
+    """How many places are paid."""
+    if rule == "winner-takes-all" or entrants < 4:
+        return 1
+    if rule == "custom":
+        return len(percentages or [])
+    return max(2, min(entrants - 1, round(entrants * 0.15)))
+
+
+def prize_table(pool: int, entrants: int, rule: str, percentages: list | None = None) -> list:
+    """Prizes for places 1, 2, 3... (whole chips, largest first, summing to ``pool``).
+
+    Standard: place n weighs 1/n (two paid: 67/33; three: 55/27/18), about the top 15% paid.
+    Custom: the organiser's percentages. Chips lost to rounding go one each to the top places.
+    """
+    places = paid_places(entrants, rule, percentages)
+    if rule == "custom":
+        weights = [Fraction(p) for p in percentages or []]
+    else:
+        weights = [Fraction(1, n) for n in range(1, places + 1)]
+    total = sum(weights)
+    prizes = [int(pool * weight / total) for weight in weights]
+    for index in range(pool - sum(prizes)):
+        prizes[index % len(prizes)] += 1
+    return prizes
+
+
+def shared_prizes(prizes: list[int], first_place: int, count: int) -> list[int]:
+    """Players tied for places ``first_place`` .. ``first_place + count - 1`` share those
+    places' prizes equally (the odd chips to the first of them)."""
+    together = sum(prizes[first_place - 1 : first_place - 1 + count])
+    share, odd = divmod(together, count)
+    return [share + (1 if index < odd else 0) for index in range(count)]

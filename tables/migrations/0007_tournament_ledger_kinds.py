@@ -5,7 +5,7 @@ from django.db import migrations, models
 
 class Migration(migrations.Migration):
     dependencies = [
-        ("tables", "0005_hosted_games"),
+        ("tables", "0006_idempotency_bot_accounts"),
     ]
 
     operations = [

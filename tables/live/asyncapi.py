@@ -35,7 +35,12 @@ def _message(name: str, schema: dict) -> dict:
 
 def asyncapi_document() -> dict:
     requests = {f"{op}Request": schema for op, schema in schemas.REQUESTS.items()}
-    replies = {"answer": schemas.ANSWER, "state": schemas.STATE}
+    replies = {
+        "answer": schemas.ANSWER,
+        "state": schemas.STATE,
+        "chat": schemas.CHAT,
+        "chatMute": schemas.CHAT_MUTE,
+    }
     every = requests | replies
     return {
         "asyncapi": "3.0.0",

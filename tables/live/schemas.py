@@ -133,6 +133,22 @@ REQUESTS: dict[str, dict] = {
         },
         required=("buy_in",),
     ),
+    "chat": _request(
+        "chat",
+        "Say something at the table (players, and spectators when the host allows it): plain "
+        "text, one line, at most 280 characters, a few lines per ten seconds.",
+        {"text": {"type": "string", "maxLength": 280}},
+        required=("text",),
+    ),
+    "chat_mute": _request(
+        "chat_mute",
+        "The host mutes (1) or unmutes (0) a player's chat at this game.",
+        {
+            "player": _whole(1, "The player's id (a chat line's player_id)."),
+            "muted": {"enum": [0, 1, "0", "1", True, False]},
+        },
+        required=("player",),
+    ),
 }
 assert set(REQUESTS) == {"auth", *protocol.OPERATIONS}, "every operation has its schema"
 
@@ -251,6 +267,46 @@ STATE = {
         "html": {"type": "string", "description": "The same, as the browser's HTML regions."},
     },
     "required": ["type", "state", "version", "hand", "running", "view", "me"],
+}
+
+_CHAT_LINE = {
+    "type": "object",
+    "properties": {
+        "id": {"type": "integer", "minimum": 1},
+        "player_id": {"type": "integer", "minimum": 1},
+        "player": {"type": "string"},
+        "text": {"type": "string", "maxLength": 280},
+        "at": {"type": "string", "format": "date-time"},
+    },
+    "required": ["id", "player_id", "player", "text", "at"],
+    "additionalProperties": False,
+}
+
+CHAT = {
+    "title": "chat",
+    "description": "Chat lines, oldest first: on connecting the last 100 (replace true), then "
+    "each new line as it is said (replace false). Text is as typed: escape it to show it.",
+    "type": "object",
+    "properties": {
+        "type": {"const": "chat"},
+        "lines": {"type": "array", "items": _CHAT_LINE},
+        "replace": {"type": "boolean"},
+    },
+    "required": ["type", "lines", "replace"],
+    "additionalProperties": False,
+}
+
+CHAT_MUTE = {
+    "title": "chat_mute",
+    "description": "The host muted or unmuted a player's chat at this game.",
+    "type": "object",
+    "properties": {
+        "type": {"const": "chat_mute"},
+        "player_id": {"type": "integer", "minimum": 1},
+        "player": {"type": "string"},
+        "muted": {"type": "boolean"},
+    },
+    "required": ["type", "player_id", "muted"],
 }
 
 #: The play state (``tables.presenters.play_state``, the REST API's too) as a component: the

@@ -125,6 +125,10 @@ async def test_a_long_game_speaks_the_published_protocol(document, players, tabl
             elif client.state["me"]["stack"] < 200:
                 answer = await client.request(op="top_up", amount=200 - client.state["me"]["stack"])
                 assert answer["error"] is False, answer
+        if played == 5:  # chat: every socket gets the line as a chat frame
+            assert (await a.request(op="chat", text="gl <b>all</b>"))["error"] is False
+            answer = await b.request(op="chat_mute", player=alice.pk, muted=1)
+            assert answer["code"] == "not_host"  # only the host mutes
         if played == 10:
             assert (await b.request(op="sit_out"))["error"] is False
             assert (await b.request(op="sit_in"))["error"] is False
@@ -163,7 +167,7 @@ async def test_a_long_game_speaks_the_published_protocol(document, players, tabl
         await client.comm.disconnect()
     assert played == HANDS
     assert checker.sent > HANDS * 2 and checker.received > HANDS * 4
-    assert {"state", "answer:ok", "answer:bad_request", "answer:invalid_number"} <= set(
+    assert {"state", "chat", "answer:ok", "answer:bad_request", "answer:invalid_number"} <= set(
         checker.kinds
     )
     assert any(

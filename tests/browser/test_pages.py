@@ -1,0 +1,169 @@
+"""Every page at a laptop and a phone size: no serious accessibility violation, nothing wider
+than the screen, no seat drawn over another, and a screenshot of each in ``test-artifacts/``.
+
+axe-core (through ``axe-playwright-python``) checks each page as Chromium renders it; only
+``serious`` and ``critical`` findings fail a test, each named with the elements it found.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.browser.conftest import ARTIFACTS
+
+pytestmark = pytest.mark.browser
+
+SIZES = {"laptop": (1280, 800), "phone": (390, 844)}
+PASSWORD = "pw-{}-Secret1"
+
+# Alice and Bob play one hand to its end (for the replayer and the stats), then the croupier
+# deals the next one, which waits on a long clock; Carol only watches.
+SETUP = """
+import json
+from tables.models import Table
+from tables.selectors.hands import running_hand
+from tables.services import hand_start, player_sign_up, seat_take, table_save
+from tests.tables.helpers import play_out
+t = table_save(table=Table(name="Pages table", max_seats=6, bots_allowed=False,
+    action_seconds=600, time_bank_seconds=0))
+alice, bob, carol = (player_sign_up(username=n, password="pw-%s-Secret1" % n)
+                     for n in ("alice", "bob", "carol"))
+seat_take(table=t, player=alice, buy_in=100)
+seat_take(table=t, player=bob, buy_in=100)
+if running_hand(t) is None:
+    try:
+        hand_start(table=t)
+    except Exception:
+        pass  # the croupier dealt it first
+hand = play_out(t)
+print(json.dumps({"table": t.pk, "hand": hand.pk, "alice": alice.pk}))
+"""
+
+
+@pytest.fixture(scope="module")
+def site(server):
+    return server.shell(SETUP)
+
+
+@pytest.fixture(scope="module")
+def logged_in(browser, server):
+    """One browser context per person (and one for nobody), created on first use."""
+    contexts = {}
+
+    def context_of(name: str | None, size: str):
+        key = (name, size)
+        if key not in contexts:
+            width, height = SIZES[size]
+            context = browser.new_context(
+                viewport={"width": width, "height": height},
+                has_touch=size == "phone",
+                is_mobile=size == "phone",
+            )
+            if name is not None:
+                page = context.new_page()
+                page.goto(server.url + "/accounts/login/")
+                page.fill("#id_username", name)
+                page.fill("#id_password", PASSWORD.format(name))
+                page.click("form button[type=submit]")
+                page.wait_for_load_state()
+                page.close()
+            contexts[key] = context
+        return contexts[key]
+
+    yield context_of
+    for context in contexts.values():
+        context.close()
+
+
+def pages(site):
+    """(name, viewer, path, selector to wait for) for every page a player sees."""
+    return [
+        ("lobby", "alice", "/", "table.lobby"),
+        ("table-player", "alice", f"/tables/{site['table']}/", "#conn[data-state=open]"),
+        ("table-spectator", "carol", f"/tables/{site['table']}/", "#conn[data-state=open]"),
+        ("table-anonymous", None, f"/tables/{site['table']}/", "#table-seats"),
+        ("replayer", "alice", f"/hands/{site['hand']}/", "#replayer"),
+        ("stats", "alice", f"/players/{site['alice']}/stats/", "main"),
+        ("leaderboard", "alice", "/leaderboard/", "main"),
+        ("profile", "alice", "/accounts/profile/", "main"),
+        ("signup", None, "/accounts/signup/", "#id_username"),
+        ("login", None, "/accounts/login/", "#id_username"),
+    ]
+
+
+PAGE_NAMES = [
+    "lobby",
+    "table-player",
+    "table-spectator",
+    "table-anonymous",
+    "replayer",
+    "stats",
+    "leaderboard",
+    "profile",
+    "signup",
+    "login",
+]
+
+
+def open_page(logged_in, server, site, name, size):
+    (entry,) = [p for p in pages(site) if p[0] == name]
+    _, viewer, path, ready = entry
+    page = logged_in(viewer, size).new_page()
+    page.goto(server.url + path)
+    page.wait_for_selector(ready)
+    page.wait_for_load_state("networkidle")
+    return page
+
+
+def serious_violations(page) -> list[str]:
+    from axe_playwright_python.sync_playwright import Axe
+
+    results = Axe().run(page)
+    return [
+        f"{v['id']} ({v['impact']}): {v['help']} at "
+        + "; ".join(" ".join(node["target"]) for node in v["nodes"])
+        for v in results.response["violations"]
+        if v["impact"] in {"serious", "critical"}
+    ]
+
+
+LAYOUT = """() => {
+  const box = (el) => el.getBoundingClientRect();
+  const overlap = (a, b) =>
+    Math.max(0, Math.min(a.right, b.right) - Math.max(a.left, b.left)) *
+    Math.max(0, Math.min(a.bottom, b.bottom) - Math.max(a.top, b.top));
+  const problems = [];
+  const doc = document.documentElement;
+  if (doc.scrollWidth > doc.clientWidth) {
+    const wide = [...document.querySelectorAll("body *")]
+      .filter((el) => box(el).right > doc.clientWidth + 0.5)
+      .slice(0, 3).map((el) => el.tagName.toLowerCase() + "." + el.className);
+    problems.push(`page is ${doc.scrollWidth}px wide in ${doc.clientWidth}px: ${wide}`);
+  }
+  const seats = [...document.querySelectorAll(".seat")];
+  seats.forEach((a, i) => seats.slice(i + 1).forEach((b) => {
+    const area = overlap(box(a), box(b));
+    if (area > 1) problems.push(`${a.id} and ${b.id} overlap (${Math.round(area)}px²)`);
+  }));
+  seats.forEach((seat) => {
+    const hole = seat.querySelector(".hole"), plate = seat.querySelector(".plate");
+    if (hole && plate && hole.children.length && overlap(box(hole), box(plate)) > 1)
+      problems.push(`${seat.id}: hole cards cover the name plate`);
+    const b = box(seat);
+    if (b.left < 0 || b.right > doc.clientWidth) problems.push(`${seat.id} is off screen`);
+  });
+  return problems;
+}"""
+
+
+@pytest.mark.parametrize("size", list(SIZES))
+@pytest.mark.parametrize("name", PAGE_NAMES)
+def test_page_has_no_serious_accessibility_violation_and_fits_the_screen(
+    logged_in, server, site, name, size
+):
+    page = open_page(logged_in, server, site, name, size)
+    try:
+        page.screenshot(path=str(ARTIFACTS / f"page-{name}-{size}.png"), full_page=True)
+        assert serious_violations(page) + page.evaluate(LAYOUT) == []
+    finally:
+        page.close()

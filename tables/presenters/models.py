@@ -186,6 +186,7 @@ class ActionsRegion:
     deadline_ms: int | None
     actor_name: str | None
     bar: ActionBar | None = None
+    turn_ms: int = 0  # a turn's clock before any time bank: how far the seat's bar runs
 
 
 # --- controls -------------------------------------------------------------------------------

@@ -262,6 +262,7 @@ def _build_shared(snapshot: Snapshot) -> _Shared:
             running,
             int(deadline.timestamp() * 1000) if deadline else None,
             actor_name,
+            turn_ms=table.action_seconds * 1000,
         ),
         log_entries=entries,
         recent=RecentHands(table.pk, tuple(HandLink(h.number, h.pot) for h in snapshot.recent)),

@@ -167,3 +167,94 @@ def test_page_has_no_serious_accessibility_violation_and_fits_the_screen(
         assert serious_violations(page) + page.evaluate(LAYOUT) == []
     finally:
         page.close()
+
+
+ALICE_TO_ACT = """
+import json, time
+from tables.models import Table
+from tables.selectors.hands import running_hand
+from tests.tables.helpers import act, actor, passive_action
+t = Table.objects.get(pk=%d)
+for _ in range(60):
+    hand = running_hand(t)
+    if hand is None:
+        time.sleep(0.5)  # between hands: the croupier deals the next
+    elif actor(hand).name == "alice":
+        break
+    else:
+        act(t, passive_action(hand))
+print(json.dumps(hand.pk))
+"""
+
+ALICE_DECISIONS = """
+import json
+from tables.models import Hand
+hand = Hand.objects.get(pk=%d)
+print(json.dumps(hand.actions.filter(seat=hand.seat_index_of(%d)).count()))
+"""
+
+FITS = """() => {
+  const box = (sel) => document.querySelector(sel).getBoundingClientRect();
+  const felt = box(".felt-wrap"), bar = box("form.act"), log = box("#table-log");
+  return {felt: felt.bottom, bar: bar.bottom, log: log.bottom, logLeft: log.left,
+          feltRight: felt.right, height: innerHeight};
+}"""
+
+
+def test_at_1280x800_the_table_its_action_bar_and_log_fit_one_screen_and_keys_work(
+    logged_in, server, site
+):
+    hand = server.shell(ALICE_TO_ACT % site["table"])
+    page = open_page(logged_in, server, site, "table-player", "laptop")
+    try:
+        page.wait_for_selector("form.act")
+        fit = page.evaluate(FITS)
+        page.screenshot(path=str(ARTIFACTS / "table-your-turn-laptop.png"))
+        assert max(fit["felt"], fit["bar"], fit["log"]) <= fit["height"], fit
+        assert fit["logLeft"] >= fit["feltRight"], "the log is beside the table"
+
+        # announced to screen readers: the turn and what it costs
+        announced = page.text_content("#turn-announcer")
+        assert announced.startswith("Your turn: ") and (
+            "to call" in announced or "check" in announced
+        )
+        assert page.get_attribute("#turn-announcer", "aria-live") == "assertive"
+
+        # the acting seat carries the clock, a bar that runs down over the turn
+        page.wait_for_function(
+            "() => parseFloat(document.querySelector('.seat.actor .turn-left').style.width) > 0"
+        )
+        width = page.evaluate(
+            "() => parseFloat(document.querySelector('.seat.actor .turn-left').style.width)"
+        )
+        assert 0 < width <= 100
+        assert page.is_visible(".keys"), "a laptop shows the keyboard hints"
+
+        # every action is reachable with the keyboard alone
+        for _ in range(40):
+            page.keyboard.press("Tab")
+            if page.evaluate("() => !!document.activeElement.closest('form.act')"):
+                break
+        else:
+            pytest.fail("Tab never reached the action buttons")
+        page.keyboard.press("Escape")
+        page.evaluate("() => document.activeElement.blur()")
+        decided = server.shell(ALICE_DECISIONS % (hand, site["alice"]))
+        page.keyboard.press("c")  # check or call, by its key
+        for _ in range(40):  # the action reaches the server over the socket
+            if server.shell(ALICE_DECISIONS % (hand, site["alice"])) == decided + 1:
+                break
+            page.wait_for_timeout(250)
+        else:
+            pytest.fail("the C key did not act for alice")
+    finally:
+        page.close()
+
+
+def test_a_phone_shows_no_keyboard_hints(logged_in, server, site):
+    page = open_page(logged_in, server, site, "table-player", "phone")
+    try:
+        assert page.query_selector(".keys") is not None
+        assert not page.is_visible(".keys")
+    finally:
+        page.close()

@@ -87,7 +87,7 @@ def hand_replayer(request, hand_id: int):
     )
 
 
-def net_chart(curve: list[int], width: int = 640, height: int = 220, pad: int = 32) -> dict:
+def net_chart(curve: list[int], width: int = 640, height: int = 220, pad: int = 48) -> dict:
     """Points of an SVG polyline for cumulative net chips (hand number on x, chips on y)."""
     if not curve:
         return {"points": "", "width": width, "height": height, "empty": True}
@@ -107,6 +107,7 @@ def net_chart(curve: list[int], width: int = 640, height: int = 220, pad: int = 
         "height": height,
         "pad": pad,
         "zero_y": y(0),
+        "label_x": pad - 6,  # the chip labels, right-aligned against the y axis
         "right": width - pad,
         "bottom": height - pad,
         "high": high,

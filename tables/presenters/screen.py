@@ -176,7 +176,7 @@ def _build_shared(snapshot: Snapshot) -> _Shared:
                 winnings[w] = winnings.get(w, 0) + amount
             pots.append(
                 PotLine(
-                    _pot_label(award.pot, len(result.awards)),
+                    pot_label(award.pot, len(result.awards)),
                     award.amount,
                     tuple(view.seats[w].name for w in award.winners),
                     award.description,
@@ -184,7 +184,7 @@ def _build_shared(snapshot: Snapshot) -> _Shared:
             )
     elif view is not None:
         pots = [
-            PotLine(_pot_label(i, len(view.pots)), pot.amount) for i, pot in enumerate(view.pots)
+            PotLine(pot_label(i, len(view.pots)), pot.amount) for i, pot in enumerate(view.pots)
         ]
     # Each hand seat that still belongs to the player dealt in: by table seat number.
     dealt = {}
@@ -275,7 +275,8 @@ def _build_shared(snapshot: Snapshot) -> _Shared:
     )
 
 
-def _pot_label(number: int, count: int) -> str:
+def pot_label(number: int, count: int) -> str:
+    """ "Pot" when there is one; else "Main pot", "Side pot 1", ..."""
     if count == 1:
         return "Pot"
     return "Main pot" if number == 0 else f"Side pot {number}"

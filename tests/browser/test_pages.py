@@ -258,3 +258,53 @@ def test_a_phone_shows_no_keyboard_hints(logged_in, server, site):
         assert not page.is_visible(".keys")
     finally:
         page.close()
+
+
+def felt_step(page) -> dict:
+    return page.evaluate("""() => ({
+        step: Number(document.getElementById("replayer").dataset.step),
+        board: document.querySelectorAll("#replay-felt #table-board .pc").length,
+        label: document.querySelector(".replay-label").textContent,
+        address: location.search,
+        nextDisabled: document.querySelector('[data-step="next"]').getAttribute("aria-disabled"),
+    })""")
+
+
+def test_the_replayer_steps_by_keys_slider_play_and_links(logged_in, server, site):
+    page = logged_in("alice", "laptop").new_page()
+    try:
+        page.goto(f"{server.url}/hands/{site['hand']}/#step-2")
+        page.wait_for_selector("#replayer[data-step='2']")
+        last = int(page.get_attribute("#replayer", "data-last"))
+        assert felt_step(page)["address"] == "?step=2", "#step-N opens that step"
+
+        page.keyboard.press("ArrowRight")
+        now = felt_step(page)
+        assert now["step"] == 3 and now["address"] == "?step=3"
+        assert now["label"] == page.text_content("#step-3 a")
+        page.keyboard.press("ArrowLeft")
+        assert felt_step(page)["step"] == 2
+
+        page.fill(".replay-slider", str(last - 1))  # the slider
+        assert felt_step(page)["step"] == last - 1
+        page.click('[data-step="next"]')
+        end = felt_step(page)
+        assert end["step"] == last and end["nextDisabled"] == "true"
+        assert end["board"] == 5, "checked down to the river (SETUP plays passively)"
+        assert "win" in end["label"] or "split" in end["label"]
+        assert page.locator(".seat .won").count() >= 1, "the award is on the table"
+        page.screenshot(path=str(ARTIFACTS / "replayer-award-laptop.png"))
+
+        page.keyboard.press("Home")
+        assert felt_step(page)["step"] == 0 and felt_step(page)["board"] == 0
+        page.click("button.replay-play")  # plays to the end by itself, then stops
+        page.wait_for_function(
+            f"() => document.getElementById('replayer').dataset.step == '{last}'",
+            timeout=2000 * (last + 2),
+        )
+        assert page.get_attribute("button.replay-play", "aria-label") == "Play"
+
+        page.goto(f"{server.url}/hands/{site['hand']}/?step=1")  # the address of a step
+        assert felt_step(page)["step"] == 1
+    finally:
+        page.close()

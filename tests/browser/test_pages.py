@@ -16,8 +16,8 @@ pytestmark = pytest.mark.browser
 SIZES = {"laptop": (1280, 800), "phone": (390, 844)}
 PASSWORD = "pw-{}-Secret1"
 
-# Alice and Bob play one hand to its end (for the replayer and the stats), then the croupier
-# deals the next one, which waits on a long clock; Carol only watches.
+# Six players (alice, bob and four more) play one hand to its end (for the replayer and the
+# stats), then the croupier deals the next one, which waits on a long clock; Carol watches.
 SETUP = """
 import json
 from tables.models import Table
@@ -25,11 +25,13 @@ from tables.selectors.hands import running_hand
 from tables.services import hand_start, player_sign_up, seat_take, table_save
 from tests.tables.helpers import play_out
 t = table_save(table=Table(name="Pages table", max_seats=6, bots_allowed=False,
-    action_seconds=600, time_bank_seconds=0))
+    action_seconds=600, time_bank_seconds=0, max_buy_in=5000))
 alice, bob, carol = (player_sign_up(username=n, password="pw-%s-Secret1" % n)
                      for n in ("alice", "bob", "carol"))
 seat_take(table=t, player=alice, buy_in=100)
 seat_take(table=t, player=bob, buy_in=100)
+for name in ("maximiliana", "dan", "erin", "bartholomew"):  # a full table, long names too
+    seat_take(table=t, player=player_sign_up(username=name, password="x-Secret-9"), buy_in=2500)
 if running_hand(t) is None:
     try:
         hand_start(table=t)
@@ -251,9 +253,11 @@ def test_at_1280x800_the_table_its_action_bar_and_log_fit_one_screen_and_keys_wo
         page.close()
 
 
-def test_a_phone_shows_no_keyboard_hints(logged_in, server, site):
+def test_a_phone_has_a_compact_header_and_no_keyboard_hints(logged_in, server, site):
     page = open_page(logged_in, server, site, "table-player", "phone")
     try:
+        header = page.evaluate("() => document.querySelector('.site-header').offsetHeight")
+        assert header <= 64, f"the header takes {header}px of a 844px phone screen"
         assert page.query_selector(".keys") is not None
         assert not page.is_visible(".keys")
     finally:
@@ -306,5 +310,22 @@ def test_the_replayer_steps_by_keys_slider_play_and_links(logged_in, server, sit
 
         page.goto(f"{server.url}/hands/{site['hand']}/?step=1")  # the address of a step
         assert felt_step(page)["step"] == 1
+    finally:
+        page.close()
+
+
+def test_the_layout_check_fails_on_overlapping_seats_and_a_too_wide_page(logged_in, server, site):
+    """The check above can fail: two seats drawn on one spot, and a page wider than the
+    screen, are both reported."""
+    page = open_page(logged_in, server, site, "table-spectator", "phone")
+    try:
+        assert page.evaluate(LAYOUT) == []
+        page.add_style_tag(
+            content="#seat-2, #seat-3 { left: 50% !important; top: 50% !important; }"
+            " body { min-width: 600px; }"
+        )
+        problems = page.evaluate(LAYOUT)
+        assert any("seat-2 and seat-3 overlap" in p for p in problems), problems
+        assert any(p.startswith("page is 600px wide") for p in problems), problems
     finally:
         page.close()

@@ -329,3 +329,33 @@ def test_the_layout_check_fails_on_overlapping_seats_and_a_too_wide_page(logged_
         assert any(p.startswith("page is 600px wide") for p in problems), problems
     finally:
         page.close()
+
+
+BANK_TABLE = """
+import json
+from tables.models import Table
+from tables.services import player_sign_up, seat_take, table_save
+t = table_save(table=Table(name="Bank table", max_seats=6, bots_allowed=False,
+    action_seconds=3, time_bank_seconds=30))
+for name in ("gina", "hank"):
+    seat_take(table=t, player=player_sign_up(username=name, password="pw-%s-Secret1" % name),
+              buy_in=100)
+print(json.dumps(t.pk))
+"""
+
+
+def test_the_seat_clock_turns_to_the_time_bank_colour_when_the_bank_runs(logged_in, server):
+    table_id = server.shell(BANK_TABLE)
+    page = logged_in("gina", "laptop").new_page()
+    try:
+        page.goto(f"{server.url}/tables/{table_id}/")
+        page.wait_for_selector(".seat.actor .turn-clock:not(.bank)", timeout=20_000)
+        # nobody acts: the 3 s clock runs out and the server draws on the actor's time bank
+        page.wait_for_selector(".seat.actor .turn-clock.bank", timeout=20_000)
+        colour = page.evaluate(
+            "() => getComputedStyle(document.querySelector('.seat.actor .turn-left'))"
+            ".backgroundColor"
+        )
+        assert colour == "rgb(79, 195, 247)", "the time bank has its own colour"
+    finally:
+        page.close()

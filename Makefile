@@ -26,16 +26,19 @@ $(STAMP): pyproject.toml
 	$(PY) -m pip install --quiet -e '.[test,bench]'
 	@touch $(STAMP)
 
+# The set-up is quiet (migrations and collectstatic say nothing unless they fail) so that
+# setup_site's block (the URL, the admin's name and password) is the last thing before the
+# server's log.
 run: install
-	$(PY) manage.py migrate --noinput
-	$(PY) manage.py collectstatic --noinput --verbosity 0
-	$(PY) manage.py setup_site
-	DEBUG=0 $(VENV)/bin/daphne -b $(HOST) -p $(PORT) pokersite.asgi:application
+	@$(PY) manage.py migrate --noinput --verbosity 0
+	@$(PY) manage.py collectstatic --noinput --verbosity 0
+	@$(PY) manage.py setup_site --host '$(HOST)' --port '$(PORT)'
+	@DEBUG=0 $(VENV)/bin/daphne -b $(HOST) -p $(PORT) pokersite.asgi:application
 
 dev: install
-	$(PY) manage.py migrate --noinput
-	$(PY) manage.py setup_site
-	DEBUG=1 $(VENV)/bin/daphne -b $(HOST) -p $(PORT) pokersite.asgi:application
+	@$(PY) manage.py migrate --noinput --verbosity 0
+	@$(PY) manage.py setup_site --host '$(HOST)' --port '$(PORT)'
+	@DEBUG=1 $(VENV)/bin/daphne -b $(HOST) -p $(PORT) pokersite.asgi:application
 
 # Debian's Chromium for the browser tests (only as root, only when missing).
 chromium:

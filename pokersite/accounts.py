@@ -8,6 +8,7 @@ reads like an existing one (``pokersite.usernames.lookalike``). Limits: pokersit
 from __future__ import annotations
 
 from django import forms
+from django.contrib import messages
 from django.contrib.auth import get_user_model, login
 from django.contrib.auth import views as auth_views
 from django.contrib.auth.decorators import login_required
@@ -17,6 +18,7 @@ from django.shortcuts import redirect, render
 from django.urls import path, reverse_lazy
 from django.views.decorators.http import require_http_methods
 
+from pokersite.formatting import chips
 from pokersite.usernames import lookalike
 from tables.selectors.players import player_ledger
 from tables.services import player_get_or_create, player_mark_bot, player_sign_up
@@ -62,7 +64,12 @@ def signup(request):
             email=form.cleaned_data.get("email") or "",
         )
         login(request, player.user, backend="django.contrib.auth.backends.ModelBackend")
-        return redirect("profile")
+        messages.success(
+            request,
+            f"Welcome, {player.name}! You have {chips(player.bankroll)} play chips: "
+            "pick a table below to watch or sit down.",
+        )
+        return redirect("lobby")
     return render(request, "accounts/signup.html", {"form": form})
 
 

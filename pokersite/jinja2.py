@@ -10,6 +10,8 @@ from __future__ import annotations
 from django.urls import reverse
 from jinja2 import Environment
 
+from pokersite.formatting import chips
+
 
 def url(name: str, *args) -> str:
     """``{{ url('tables:hand', table_id, number) }}``: Django's ``reverse``."""
@@ -19,4 +21,5 @@ def url(name: str, *args) -> str:
 def environment(**options) -> Environment:
     env = Environment(**options)
     env.globals["url"] = url
+    env.filters["chips"] = chips
     return env

@@ -17,7 +17,9 @@ from django.contrib import admin, messages
 from django.contrib.admin import helpers
 from django.db.models import Count
 from django.template.response import TemplateResponse
+from django.utils.formats import date_format
 from django.utils.html import format_html
+from django.utils.timezone import localtime
 
 from engine.cards import Card
 from tables import services
@@ -282,9 +284,16 @@ class HandActionInline(ReadOnlyAdminMixin, admin.TabularInline):
     max_num = 0
 
 
+def _short_time(moment) -> str:
+    return date_format(localtime(moment), "Y-m-d H:i:s") if moment else "–"
+
+
 @admin.register(Hand)
 class HandAdmin(ReadOnlyAdminMixin, admin.ModelAdmin):
-    list_display = ("__str__", "table", "number", "status", "pot", "started_at", "finished_at")
+    # Short columns that stay on one line: the hand as "#45" (the table has its own column),
+    # the times without the seconds' fraction and the time zone's words.
+    list_display = ("hand", "table", "status", "pot", "started", "finished")
+    list_display_links = ("hand",)
     list_filter = ("status", "table")
     list_select_related = ("table",)
     # The result is never listed raw, nor the seed and deck: only the *_shown methods, which
@@ -306,6 +315,21 @@ class HandAdmin(ReadOnlyAdminMixin, admin.ModelAdmin):
     )
     readonly_fields = fields
     inlines = [HandActionInline]
+
+    class Media:
+        css = {"all": ("css/admin.css",)}
+
+    @admin.display(description="hand", ordering="number")
+    def hand(self, hand):
+        return f"#{hand.number}"
+
+    @admin.display(description="started", ordering="started_at")
+    def started(self, hand):
+        return _short_time(hand.started_at)
+
+    @admin.display(description="finished", ordering="finished_at")
+    def finished(self, hand):
+        return _short_time(hand.finished_at)
 
     @admin.display(description="seed")
     def seed_shown(self, hand):

@@ -14,7 +14,10 @@ from tables.selectors.snapshot import load_snapshot
 
 def lobby(request):
     """``/``: every open table, its variant, stakes, seats, average pot and who sits there."""
-    return render(request, "lobby/lobby.html", {"tables": lobby_tables()})
+    tables = list(lobby_tables())
+    # Where this viewer sits: from the prefetched seats, no further query.
+    seated_at = {t.pk for t in tables for s in t.seats.all() if s.player.user_id == request.user.pk}
+    return render(request, "lobby/lobby.html", {"tables": tables, "seated_at": seated_at})
 
 
 def table_detail(request, table_id: int):

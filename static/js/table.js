@@ -3,17 +3,50 @@
 (function () {
   "use strict";
 
+  // The acting seat's bar runs down over the turn's clock; a deadline that moves later
+  // during the same turn is the time bank, drawn in its own colour.
+  var turn = { key: null, deadline: 0, bank: false };
+
   function tickClock() {
-    document.querySelectorAll(".clock[data-deadline]").forEach(function (clock) {
-      var left = Math.max(0, Math.ceil((Number(clock.dataset.deadline) - Date.now()) / 1000));
-      var out = clock.querySelector(".countdown");
-      if (out) {
-        out.textContent = left + "s";
-        out.classList.toggle("low", left <= 5);
-      }
-    });
+    var clock = document.querySelector(".clock[data-deadline]");
+    var bar = document.querySelector(".seat.actor .turn-left");
+    if (!clock) return;
+    var deadline = Number(clock.dataset.deadline);
+    var msLeft = Math.max(0, deadline - Date.now());
+    var left = Math.ceil(msLeft / 1000);
+    var out = clock.querySelector(".countdown");
+    if (out) {
+      out.textContent = left + "s";
+      out.classList.toggle("low", left <= 5);
+    }
+    if (!bar) return;
+    var seats = document.getElementById("table-seats");
+    // One turn: this hand, this seat, this many log lines (the time bank adds none).
+    var key = [seats ? seats.dataset.hand : "", bar.closest(".seat").id,
+               document.querySelectorAll("#table-log .log li").length].join(":");
+    if (key !== turn.key) turn = { key: key, deadline: deadline, bank: false };
+    else if (deadline > turn.deadline) { turn.deadline = deadline; turn.bank = true; }
+    var full = Number(clock.dataset.turn) || msLeft || 1;
+    bar.style.width = Math.min(100, (100 * msLeft) / full) + "%";
+    bar.parentNode.classList.toggle("bank", turn.bank);
+    bar.parentNode.classList.toggle("low", left <= 5);
   }
   setInterval(tickClock, 250);
+
+  // Screen readers hear when it is the viewer's turn and what it costs, once per turn.
+  var announced = null;
+  function announceTurn() {
+    var actions = document.getElementById("table-actions");
+    var live = document.getElementById("turn-announcer");
+    if (!actions || !live) return;
+    var text = actions.dataset.announce || "";
+    var seats = document.getElementById("table-seats");
+    var key = text && seats ? seats.dataset.hand + ":" + seats.dataset.street + ":" + text : "";
+    if (key !== announced) {
+      announced = key;
+      live.textContent = text;
+    }
+  }
 
   function setAmount(form, value) {
     var amount = form.querySelector(".amount"), slider = form.querySelector(".slider");
@@ -63,5 +96,6 @@
   }
   document.addEventListener("htmx:wsOpen", function () { connState("open", "live"); });
   document.addEventListener("htmx:wsClose", function () { connState("closed", "reconnecting…"); });
-  document.addEventListener("htmx:wsAfterMessage", tickClock);
+  document.addEventListener("htmx:wsAfterMessage", function () { tickClock(); announceTurn(); });
+  announceTurn();
 })();

@@ -171,6 +171,8 @@ class TableConsumer(ChatSocket, AsyncWebsocketConsumer):
         self.request_id = None  # of the request being answered (``answer``)
         self.json_state = b"state=json" in self.scope.get("query_string", b"")
         self.message_shown = True  # a reconnecting page may still show an earlier message
+        self.dealt_into = None  # the last hand this viewer was seen dealt into
+        self.spoke = False  # this socket's own answer is on the message line
         self.bankroll, self.bankroll_read_at = None, 0.0
         self.answering = asyncio.Lock()  # held from a request until its answer is sent
         self.deferred = 0  # updates waiting for an answer to go first
@@ -306,6 +308,21 @@ class TableConsumer(ChatSocket, AsyncWebsocketConsumer):
         if version > self.sent_version:
             self.sent_version = version
             await self.send(text_data=state or html)
+            await self._clear_message_when_dealt_in(snap)
+
+    async def _clear_message_when_dealt_in(self, snap: Snapshot) -> None:
+        """A new hand this viewer is dealt into makes the last message old news ("You sat
+        down: you are dealt in from the next hand" while it is already their turn)."""
+        player_id = self.player.pk if self.player is not None else None
+        dealt_into = (
+            snap.hand.pk if snap.running and snap.hand_index_of(player_id) is not None else None
+        )
+        if dealt_into is None or dealt_into == self.dealt_into:
+            return
+        self.dealt_into = dealt_into
+        if self.spoke:
+            await self.send(text_data=render_message("", oob=True, error=False))
+            self.message_shown = self.spoke = False
 
     async def _bankroll_unseated(self, snap: Snapshot) -> int | None:
         """The bankroll of a viewer who has no seat here (a seated one's comes with the
@@ -330,7 +347,7 @@ class TableConsumer(ChatSocket, AsyncWebsocketConsumer):
             await self.send(text_data=answer_json(message, error, self.request_id, code))
         elif message or self.message_shown:
             await self.send(text_data=render_message(message, oob=True, error=error))
-            self.message_shown = bool(message)
+            self.message_shown = self.spoke = bool(message)
 
     def _take_token(self, now: float) -> bool:
         self.tokens = min(RATE_BURST, self.tokens + (now - self.last_refill) * RATE_PER_SECOND)

@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING
 from engine.cards import Card
 from engine.types import FORCED_BETS, EventKind
 from engine.view import View
+from pokersite.formatting import chips
 from tables.presenters.models import CardFace, LogLine
 
 if TYPE_CHECKING:
@@ -48,12 +49,12 @@ def log_entries(
             continue
         name = names[event.seat]
         if kind in FORCED_BETS:
-            lines.append(LogLine(f"{name} posts {kind.replace('_', ' ')} {amount}"))
+            lines.append(LogLine(f"{name} posts {kind.replace('_', ' ')} {chips(amount)}"))
         elif kind is EventKind.RETURN:
-            lines.append(LogLine(f"{name} takes back {amount} uncalled"))
+            lines.append(LogLine(f"{name} takes back {chips(amount)} uncalled"))
         elif kind is EventKind.WIN:
             lines.append(
-                LogLine(f"{name} wins {amount}" + (f" ({event.text})" if event.text else ""))
+                LogLine(f"{name} wins {chips(amount)}" + (f" ({event.text})" if event.text else ""))
             )
         elif kind is EventKind.SHOW:
             lines.append(LogLine(f"{name} shows", _faces(event.cards)))
@@ -73,8 +74,8 @@ _DECISION_WORDS = {
     EventKind.FOLD: lambda amount: "folds",
     EventKind.CHECK: lambda amount: "checks",
     EventKind.CALL: lambda amount: "calls",
-    EventKind.BET: lambda amount: f"bets to {amount}",
-    EventKind.RAISE: lambda amount: f"raises to {amount}",
+    EventKind.BET: lambda amount: f"bets to {chips(amount)}",
+    EventKind.RAISE: lambda amount: f"raises to {chips(amount)}",
 }
 
 

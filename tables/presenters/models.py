@@ -14,6 +14,7 @@ from typing import Any, TypeVar, dataclass_transform
 SUIT_SYMBOLS = {"s": "♠", "h": "♥", "d": "♦", "c": "♣"}
 SUIT_NAMES = {"s": "spades", "h": "hearts", "d": "diamonds", "c": "clubs"}
 RANK_TEXT = {"T": "10"}
+RANK_WORDS = {"A": "ace", "K": "king", "Q": "queen", "J": "jack", "T": "10"}
 
 _Model = TypeVar("_Model")
 
@@ -59,6 +60,11 @@ class CardFace:
     @property
     def suit_name(self) -> str:
         return SUIT_NAMES[self.code[1]]
+
+    @property
+    def spoken(self) -> str:
+        """What a screen reader says: ``As`` -> "ace of spades"."""
+        return f"{RANK_WORDS.get(self.code[0], self.code[0])} of {self.suit_name}"
 
     def __str__(self) -> str:
         return self.code
@@ -180,6 +186,7 @@ class ActionsRegion:
     deadline_ms: int | None
     actor_name: str | None
     bar: ActionBar | None = None
+    turn_ms: int = 0  # a turn's clock before any time bank: how far the seat's bar runs
 
 
 # --- controls -------------------------------------------------------------------------------

@@ -204,3 +204,9 @@ CARD_ATTR = re.compile(r'data-card="([^"]*)"')
 def cards_in_html(html: str) -> list[str]:
     """Every face-up card in rendered HTML (each is drawn with ``data-card``)."""
     return CARD_ATTR.findall(html)
+
+
+def render_felt(seats: SeatsRegion, board: BoardRegion) -> str:
+    """The felt's content, the board and the seats, for a page that is not the live table
+    (the replayer's steps): the same partials, so the same cards, plates and chips."""
+    return _board(board, False) + _seats(seats, False)

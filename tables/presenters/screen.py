@@ -150,10 +150,11 @@ def _viewer_log(snapshot: Snapshot, shared: _Shared, index: int | None) -> LogRe
     region = snapshot.memo.get(key)
     if region is None:
         lines: tuple[LogLine, ...] = ()
-        if snapshot.hand is not None:
+        shown = snapshot.hand if shared.board.hand_id is not None else None
+        if shown is not None:
             cards = snapshot.view(index).seats[index].cards if index is not None else ()
             lines = viewer_log(shared.log_entries, index, cards)
-        hand_number = snapshot.hand.number if snapshot.hand is not None else None
+        hand_number = shown.number if shown is not None else None
         region = snapshot.memo[key] = LogRegion(hand_number, lines, shared.recent)
     return region
 
@@ -169,6 +170,8 @@ def _shared(snapshot: Snapshot) -> _Shared:
 
 def _build_shared(snapshot: Snapshot) -> _Shared:
     table, hand, running = snapshot.table, snapshot.hand, snapshot.running
+    if not running and not snapshot.seats:
+        hand = None  # everyone left: an empty table waits for players, not the last hand
     view = snapshot.view(None) if hand is not None else None
     result = view.result if view is not None else None
     winnings: dict[int, int] = {}
@@ -179,20 +182,26 @@ def _build_shared(snapshot: Snapshot) -> _Shared:
                 winnings[w] = winnings.get(w, 0) + amount
             pots.append(
                 PotLine(
-                    _pot_label(award.pot),
+                    pot_label(award.pot, len(result.awards)),
                     award.amount,
                     tuple(view.seats[w].name for w in award.winners),
                     award.description,
                 )
             )
     elif view is not None:
-        pots = [PotLine(_pot_label(i), pot.amount) for i, pot in enumerate(view.pots)]
+        pots = [
+            PotLine(pot_label(i, len(view.pots)), pot.amount) for i, pot in enumerate(view.pots)
+        ]
     # Each hand seat that still belongs to the player dealt in: by table seat number.
     dealt = {}
     if view is not None:
         for start, seen in zip(hand.seats, view.seats, strict=True):
             seat = snapshot.seats.get(start["seat"])
-            if seat is None or seat.player_id == start["player_id"]:
+            # Who left during a hand keeps their plate while it runs; once it is over their
+            # seat is free, and drawn as free (the sit-down form offers it).
+            if (seat is None and running) or (
+                seat is not None and seat.player_id == start["player_id"]
+            ):
                 dealt[start["seat"]] = seen
     hand_id = hand.pk if hand is not None else None
     street = view.street if view is not None else ""
@@ -259,6 +268,7 @@ def _build_shared(snapshot: Snapshot) -> _Shared:
             running,
             int(deadline.timestamp() * 1000) if deadline else None,
             actor_name,
+            turn_ms=table.action_seconds * 1000,
         ),
         log_entries=entries,
         recent=RecentHands(table.pk, tuple(HandLink(h.number, h.pot) for h in snapshot.recent)),
@@ -271,7 +281,10 @@ def _build_shared(snapshot: Snapshot) -> _Shared:
     )
 
 
-def _pot_label(number: int) -> str:
+def pot_label(number: int, count: int) -> str:
+    """ "Pot" when there is one; else "Main pot", "Side pot 1", ..."""
+    if count == 1:
+        return "Pot"
     return "Main pot" if number == 0 else f"Side pot {number}"
 
 

@@ -26,9 +26,9 @@ from django.db.models import (
 
 from engine import phh, pkstate
 from engine.hand import Hand as EngineHand
-from engine.types import DECISIONS, STREETS, Action, EventKind
+from engine.types import DECISIONS, STREETS, EventKind
 from tables.models import Hand, Player, PlayerHand
-from tables.selectors.hands import hand_decisions, hand_deck, hand_state, with_deck
+from tables.selectors.hands import hand_state, with_deck
 from tables.stats.figures import Totals
 
 RESULTS = ("won", "lost", "even")
@@ -254,60 +254,3 @@ def player_tables(player: Player) -> list[dict]:
         .distinct()
     )
     return [{"id": pk, "name": name} for pk, name in rows]
-
-
-def hand_replay_steps(hand: Hand, seat: int | None) -> list[dict]:
-    """A finished hand step by step for ``seat``: the deal, then the state after each decision.
-
-    Each step is ``Hand.view(seat)`` of the hand replayed up to that decision, with the cards
-    shown at the final showdown (public once the hand is over) shown from the start.
-    """
-    if hand.status != Hand.Status.FINISHED:
-        raise ValueError("only a finished hand can be replayed")
-    final = hand_state(hand)
-    final_view = final.view(seat)
-    shown = {s.seat: [str(c) for c in s.cards] for s in final_view.seats if s.shown}
-    actions = [Action(kind, amount) for kind, amount, _ in hand_decisions(hand)]
-    labels = decisions(final)
-    names = [s["name"] for s in hand.seats]
-    stacks = [s["stack"] for s in hand.seats]
-    steps = []
-    state = EngineHand(hand.config, stacks, hand.button, hand_deck(hand), players=names)
-    for k in range(len(actions) + 1):
-        if k:
-            state.act(actions[k - 1])
-        view = (final_view if k == len(actions) else state.view(seat)).to_dict()
-        seats = []
-        for s in view["seats"]:
-            cards = shown.get(s["seat"], s["cards"])
-            seats.append({**s, "cards": cards})
-        label = "Cards dealt, blinds posted"
-        if k:
-            d = labels[k - 1] if k - 1 < len(labels) else None
-            label = _describe(d) if d else str(actions[k - 1])
-        steps.append(
-            {
-                "index": k,
-                "label": label,
-                "street": view["street"],
-                "board": view["board"],
-                "pot": view["total_pot"],
-                "seats": seats,
-                "actor": view["actor"],
-                "result": view["result"] if k == len(actions) else None,
-            }
-        )
-    return steps
-
-
-def _describe(decision: dict) -> str:
-    name, kind, amount = decision["name"], decision["kind"], decision["amount"]
-    if kind == "fold":
-        return f"{name} folds"
-    if kind == "check":
-        return f"{name} checks"
-    if kind == "call":
-        return f"{name} calls ({amount} in on the {decision['street']})"
-    if kind == "bet":
-        return f"{name} bets {amount}"
-    return f"{name} raises to {amount}"

@@ -9,10 +9,11 @@ from django.shortcuts import get_object_or_404, redirect, render
 
 from tables.inputs import NumberError, parse_optional_number
 from tables.models import Hand, Player
+from tables.presenters.replay import replay_felt
+from tables.selectors.replay import hand_replay_steps
 from tables.selectors.stats import (
     HandFilter,
     finished_hand,
-    hand_replay_steps,
     leaderboard,
     net_curve,
     player_hand_rows,
@@ -80,14 +81,38 @@ def hand_replayer(request, hand_id: int):
         )
     seat = viewer_seat(hand, request.user)
     steps = hand_replay_steps(hand, seat)
+    table_seats = [s["seat"] for s in hand.seats]
+    max_seats = max(hand.table.max_seats, *(n + 1 for n in table_seats))
+    felts = [
+        replay_felt(
+            step,
+            hand_id=hand.pk,
+            hand_number=hand.number,
+            table_seats=table_seats,
+            max_seats=max_seats,
+        )
+        for step in steps
+    ]
+    last = len(steps) - 1
+    # ?step=N opens that step (a link to any step; without JavaScript, the controls' links)
+    try:
+        current = parse_optional_number(request.GET.get("step"), what="step", maximum=last) or 0
+    except NumberError:
+        current = 0
     return render(
         request,
         "hands/replayer.html",
-        {"hand": hand, "steps": steps, "viewer_seat": seat, "last": len(steps) - 1},
+        {
+            "hand": hand,
+            "steps": list(zip(steps, felts, strict=True)),
+            "current": steps[current],
+            "current_felt": felts[current],
+            "last": last,
+        },
     )
 
 
-def net_chart(curve: list[int], width: int = 640, height: int = 220, pad: int = 32) -> dict:
+def net_chart(curve: list[int], width: int = 640, height: int = 220, pad: int = 48) -> dict:
     """Points of an SVG polyline for cumulative net chips (hand number on x, chips on y)."""
     if not curve:
         return {"points": "", "width": width, "height": height, "empty": True}
@@ -107,6 +132,7 @@ def net_chart(curve: list[int], width: int = 640, height: int = 220, pad: int = 
         "height": height,
         "pad": pad,
         "zero_y": y(0),
+        "label_x": pad - 6,  # the chip labels, right-aligned against the y axis
         "right": width - pad,
         "bottom": height - pad,
         "high": high,

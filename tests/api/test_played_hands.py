@@ -86,8 +86,10 @@ def test_replayer_steps_through_a_finished_hand(table, players, client_for):
     response = client_for(players[0]).get(f"/hands/{hand.pk}/")
     assert response.status_code == 200
     html = response.content.decode()
-    steps = hand.actions.count() + 1
-    assert html.count('class="step"') == steps
+    # the deal, each decision, each street dealt, the award
+    streets = len(hand_state(hand).board) and {3: 1, 4: 2, 5: 3}[len(hand_state(hand).board)]
+    steps = 1 + hand.actions.count() + streets + 1
+    assert html.count('<template class="replay-felt">') == steps
     assert "Cards dealt, blinds posted" in html and "js/replayer.js" in html
     assert client_for(players[0]).get("/hands/999999/").status_code == 404
 

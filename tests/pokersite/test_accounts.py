@@ -25,14 +25,16 @@ def test_sign_up_creates_a_player_with_the_starting_grant_and_logs_in(client, se
             "password2": "felt-and-chips-42",
         },
     )
-    assert response.status_code == 302 and response.url == reverse("profile")
+    assert response.status_code == 302 and response.url == reverse("lobby")
     player = Player.objects.get(user__username="dana")
     assert player.bankroll == settings.POKER_STARTING_GRANT == 10_000
     entry = LedgerEntry.objects.get(player=player)
     assert (entry.kind, entry.amount, entry.balance_after) == ("grant", 10_000, 10_000)
+    lobby = client.get(response.url).content.decode()
+    assert "Welcome, dana! You have 10,000 play chips" in lobby, "lands in the lobby, welcomed"
     page = client.get(reverse("profile"))
     assert page.status_code == 200
-    assert b'id="bankroll">10000<' in page.content
+    assert b'id="bankroll">10,000<' in page.content
     assert b"Starting grant" in page.content
 
 
@@ -122,5 +124,7 @@ def test_profile_needs_login_and_shows_seats_and_ledger(client, make_player, tab
     seat_take(table=table, player=alice, buy_in=150)
     client.force_login(alice.user)
     page = client.get(reverse("profile")).content.decode()
-    assert "9850" in page and "-150" in page and "Buy-in" in page
+    assert "9,850" in page and "-150" in page and "Buy-in" in page
+    # the ledger says what happened once: "Buy-in", not "Buy-in — Buy-in at Main"
+    assert "<td>Buy-in</td>" in page and "Buy-in at" not in page
     assert "Main" in page and "seat 1, 150 chips" in page

@@ -94,7 +94,7 @@ def test_a_finished_hand_link_from_the_table_opens_its_replayer(client, dealt, p
     response = client.get(reverse("tables:hand", args=[table.pk, hand.number]), follow=True)
     assert response.redirect_chain[-1][0] == reverse("stats:hand", args=[hand.pk])
     html = response.content.decode()
-    assert f"hand #{hand.number}" in html and "Board" in html
+    assert f"hand #{hand.number}" in html and 'id="replay-felt"' in html
 
 
 def test_a_screen_and_its_html_read_nothing_once_the_table_is_read(

@@ -1,6 +1,7 @@
 """``manage.py setup_site``: the admin account and a demo table, created once.
 
-Repeatable: a second run keeps everything and only says how to log in.
+Repeatable: a second run keeps everything. Every run ends with one block saying where the
+site is and how to log in, so it is the last thing on screen before the server's own log.
 """
 
 import secrets
@@ -13,6 +14,16 @@ from tables.models import Table
 from tables.services import player_get_or_create, table_save
 
 DEMO_TABLE = "Demo table"
+# Addresses a server listens on that a browser cannot open: show the loopback one instead.
+WILDCARD_HOSTS = {"0.0.0.0": "127.0.0.1", "::": "[::1]", "": "127.0.0.1"}
+
+
+def site_url(host: str, port: int) -> str:
+    """The address to open in a browser for a server bound to ``host``:``port``."""
+    host = WILDCARD_HOSTS.get(host, host)
+    if ":" in host and not host.startswith("["):
+        host = f"[{host}]"  # an IPv6 address in a URL
+    return f"http://{host}:{port}/"
 
 
 class Command(BaseCommand):
@@ -20,27 +31,19 @@ class Command(BaseCommand):
 
     def add_arguments(self, parser):
         parser.add_argument("--username", default="admin")
+        parser.add_argument("--host", default="127.0.0.1", help="the address the server binds")
+        parser.add_argument("--port", type=int, default=8000, help="the port the server binds")
 
-    def handle(self, *args, username: str, **options):
+    def handle(self, *args, username: str, host: str, port: int, **options):
         User = get_user_model()
+        password = None
         with transaction.atomic():
-            user = User.objects.filter(username=username).first()
-            if user is None:
+            if not User.objects.filter(username=username).exists():
                 password = secrets.token_urlsafe(12)
                 user = User.objects.create_superuser(username=username, password=password)
                 player_get_or_create(user=user)
-                self.stdout.write(
-                    self.style.SUCCESS(
-                        f"Created the admin account: username {username!r}, password {password!r}"
-                    )
-                )
-                self.stdout.write("(shown only this once; write it down)")
-            else:
-                self.stdout.write(f"Admin account {username!r} exists.")
-            self.stdout.write(
-                f"Reset its password any time: .venv/bin/python manage.py changepassword {username}"
-            )
-            if not Table.objects.filter(name=DEMO_TABLE).exists():
+            created_table = not Table.objects.filter(name=DEMO_TABLE).exists()
+            if created_table:
                 table_save(
                     table=Table(
                         name=DEMO_TABLE,
@@ -55,7 +58,29 @@ class Command(BaseCommand):
                         bot_seats=3,
                     )
                 )
-                self.stdout.write(
-                    self.style.SUCCESS(f"Created {DEMO_TABLE!r} (NL Hold'em 1/2, 3 bots).")
-                )
-        self.stdout.write("Open http://127.0.0.1:8000/ (admin: http://127.0.0.1:8000/admin/).")
+        self.write_summary(
+            url=site_url(host, port),
+            username=username,
+            password=password,
+            created_table=created_table,
+        )
+
+    def write_summary(self, *, url: str, username: str, password: str | None, created_table):
+        rule = "=" * 64
+        lines = [
+            rule,
+            f"  Poker site:  {url}",
+            f"  Admin:       {url}admin/",
+            f"  Username:    {username}",
+        ]
+        if password is None:
+            lines.append("  Password:    the one printed when this account was created")
+        else:
+            lines.append(f"  Password:    {password}")
+            lines.append("               (shown only this once: write it down)")
+        lines.append(f"  Reset it:    .venv/bin/python manage.py changepassword {username}")
+        if created_table:
+            lines.append(f"  Created {DEMO_TABLE!r}: NL Hold'em 1/2 with 3 bots.")
+        lines.append(rule)
+        for line in lines:
+            self.stdout.write(self.style.SUCCESS(line) if line.startswith("  Poker") else line)

@@ -1,0 +1,110 @@
+"""The replayer's steps as the live table draws them: seats, plates, cards, bets and pots.
+
+Pure: each ``ReplayStep`` (``tables.selectors.replay``, the engine's view for the viewer at
+that step) becomes the same view models as a live screen, rendered by the same partials.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from typing import TYPE_CHECKING
+
+from engine.view import View
+from tables.presenters.models import BoardRegion, Plate, PotLine, SeatPanel, SeatsRegion, faces
+from tables.presenters.render import render_felt
+from tables.presenters.screen import pot_label
+
+if TYPE_CHECKING:
+    from tables.selectors.replay import ReplayStep
+
+
+def replay_felt(
+    step: ReplayStep, *, hand_id: int, hand_number: int, table_seats: list[int], max_seats: int
+) -> str:
+    """One step's felt as HTML. ``table_seats``: the table seat of each engine seat."""
+    seats, board = replay_regions(
+        step, hand_id=hand_id, hand_number=hand_number, table_seats=table_seats, max_seats=max_seats
+    )
+    return render_felt(seats, board)
+
+
+def replay_regions(
+    step: ReplayStep, *, hand_id: int, hand_number: int, table_seats: list[int], max_seats: int
+) -> tuple[SeatsRegion, BoardRegion]:
+    view = step.view
+    won: dict[int, int] = {}
+    if step.awarded and view.result is not None:
+        for award in view.result.awards:
+            for w, amount in zip(award.winners, award.amounts, strict=True):
+                won[w] = won.get(w, 0) + amount
+        pots = _awarded_pots(view)
+    elif view.result is not None:
+        # The hand's last decision and its run-out: the chips are in the pots, not yet paid.
+        view = _before_awards(view)
+        pots = tuple(
+            PotLine(pot_label(a.pot, len(view.result.awards)), a.amount) for a in view.result.awards
+        )
+    else:
+        pots = tuple(
+            PotLine(pot_label(i, len(view.pots)), pot.amount) for i, pot in enumerate(view.pots)
+        )
+    shown = view.result.shown if step.awarded and view.result is not None else {}
+    panels = tuple(
+        SeatPanel(
+            table_seats[s.seat],
+            Plate(
+                name=s.name,
+                is_bot=False,
+                stack=s.stack,
+                sitting_out=False,
+                leaving=False,
+                all_in=s.all_in,
+                folded=s.folded,
+                description=shown[s.seat][1] if s.seat in shown else "",
+                won=won.get(s.seat, 0),
+                is_button=s.is_button,
+                is_small_blind=s.is_small_blind,
+                is_big_blind=s.is_big_blind,
+                bet=s.bet,
+            ),
+            cards=faces(s.cards),
+            is_actor=s.seat == step.acted,
+            is_me=s.seat == view.viewer,
+        )
+        for s in view.seats
+    )
+    bottom = table_seats[view.viewer] if view.viewer is not None else 0
+    seats = SeatsRegion(hand_id, view.street, step.index, max_seats, bottom, panels)
+    board = BoardRegion(
+        hand_id,
+        view.street,
+        faces(view.board),
+        pots,
+        not step.awarded,
+        view.total_pot if not step.awarded else 0,
+        hand_number,
+    )
+    return seats, board
+
+
+def _awarded_pots(view: View) -> tuple[PotLine, ...]:
+    awards = view.result.awards
+    return tuple(
+        PotLine(
+            pot_label(a.pot, len(awards)),
+            a.amount,
+            tuple(view.seats[w].name for w in a.winners),
+            a.description,
+        )
+        for a in awards
+    )
+
+
+def _before_awards(view: View) -> View:
+    """The final view with the winnings taken back off the stacks and the bets in the pots."""
+    won: dict[int, int] = {}
+    for award in view.result.awards:
+        for w, amount in zip(award.winners, award.amounts, strict=True):
+            won[w] = won.get(w, 0) + amount
+    seats = tuple(replace(s, stack=s.stack - won.get(s.seat, 0), bet=0) for s in view.seats)
+    return replace(view, seats=seats, total_pot=sum(a.amount for a in view.result.awards))

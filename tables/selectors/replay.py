@@ -1,0 +1,100 @@
+"""A finished hand, step by step, as one seat may see it: for the replayer (``/hands/<id>/``).
+
+Each decision is a step; each street dealt is a step of its own, after the decision that
+closed the betting (an all-in's run-out is three steps: flop, turn, river); the awards are the
+last step. Every step holds the engine's ``Hand.view(seat)`` at that point: the viewer's own
+cards, and the cards shown at the final showdown (public once the hand is over), nothing else.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+
+from engine.hand import Hand as EngineHand
+from engine.types import Action
+from engine.view import View
+from pokersite.formatting import chips
+from tables.models import Hand
+from tables.selectors.hands import hand_decisions, hand_deck, hand_state
+from tables.selectors.stats import decisions
+
+# The board's length after each street is dealt, and the street's name.
+STREET_ENDS = ((3, "Flop"), (4, "Turn"), (5, "River"))
+
+
+@dataclass(frozen=True)
+class ReplayStep:
+    """One step of a replay: what it shows, who just acted (an engine seat) and whether the
+    pots have been awarded yet (only on the last step)."""
+
+    index: int
+    label: str
+    view: View
+    acted: int | None = None
+    awarded: bool = False
+
+
+def hand_replay_steps(hand: Hand, seat: int | None) -> list[ReplayStep]:
+    """The steps of finished ``hand`` as engine seat ``seat`` (None: a spectator) may see it."""
+    if hand.status != Hand.Status.FINISHED:
+        raise ValueError("only a finished hand can be replayed")
+    final = hand_state(hand)
+    final_view = final.view(seat)
+    shown = {s.seat: s.cards for s in final_view.seats if s.shown}
+
+    def seen(view: View) -> View:
+        return replace(
+            view,
+            seats=tuple(replace(s, cards=shown.get(s.seat, s.cards)) for s in view.seats),
+        )
+
+    actions = [Action(kind, amount) for kind, amount, _ in hand_decisions(hand)]
+    said = decisions(final)
+    stacks = [s["stack"] for s in hand.seats]
+    names = [s["name"] for s in hand.seats]
+    state = EngineHand(hand.config, stacks, hand.button, hand_deck(hand), players=names)
+    steps = [ReplayStep(0, "Cards dealt, blinds posted", seen(state.view(seat)))]
+    dealt = 0  # board cards shown so far
+    for k, action in enumerate(actions, start=1):
+        state.act(action)
+        view = seen(final_view if k == len(actions) else state.view(seat))
+        decision = said[k - 1] if k - 1 < len(said) else None
+        label = describe(decision) if decision else str(action)
+        acted = decision["seat"] if decision else None
+        steps.append(ReplayStep(len(steps), label, replace(view, board=view.board[:dealt]), acted))
+        for end, street in STREET_ENDS:
+            if dealt < end <= len(view.board):
+                cards = " ".join(str(c) for c in view.board[dealt:end])
+                board = view.board[:end]
+                steps.append(
+                    ReplayStep(len(steps), f"{street}: {cards}", replace(view, board=board))
+                )
+                dealt = end
+    if final_view.result is not None:
+        steps.append(
+            ReplayStep(len(steps), result_label(final_view), seen(final_view), awarded=True)
+        )
+    return steps
+
+
+def describe(decision: dict) -> str:
+    """ "bob calls 4", "alice raises to 12" (chips with thousands separators)."""
+    name, kind, amount = decision["name"], decision["kind"], decision["amount"]
+    if kind in ("fold", "check"):
+        return f"{name} {kind}s"
+    if kind == "call":
+        return f"{name} calls {chips(amount)}"
+    if kind == "bet":
+        return f"{name} bets {chips(amount)}"
+    return f"{name} raises to {chips(amount)}"
+
+
+def result_label(view: View) -> str:
+    """Who won each pot: "alice wins 12 (two pair, kings and fives)"."""
+    parts = []
+    for award in view.result.awards:
+        who = " and ".join(view.seats[w].name for w in award.winners)
+        verb = "wins" if len(award.winners) == 1 else "split"
+        text = f"{who} {verb} {chips(award.amount)}"
+        parts.append(text + (f" ({award.description})" if award.description else ""))
+    return "; ".join(parts)

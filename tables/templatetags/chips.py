@@ -1,0 +1,8 @@
+"""``{% load chips %}`` then ``{{ amount|chips }}``: chip counts with thousands separators."""
+
+from django import template
+
+from pokersite import formatting
+
+register = template.Library()
+register.filter("chips", formatting.chips)

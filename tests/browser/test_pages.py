@@ -1,0 +1,361 @@
+"""Every page at a laptop and a phone size: no serious accessibility violation, nothing wider
+than the screen, no seat drawn over another, and a screenshot of each in ``test-artifacts/``.
+
+axe-core (through ``axe-playwright-python``) checks each page as Chromium renders it; only
+``serious`` and ``critical`` findings fail a test, each named with the elements it found.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.browser.conftest import ARTIFACTS
+
+pytestmark = pytest.mark.browser
+
+SIZES = {"laptop": (1280, 800), "phone": (390, 844)}
+PASSWORD = "pw-{}-Secret1"
+
+# Six players (alice, bob and four more) play one hand to its end (for the replayer and the
+# stats), then the croupier deals the next one, which waits on a long clock; Carol watches.
+SETUP = """
+import json
+from tables.models import Table
+from tables.selectors.hands import running_hand
+from tables.services import hand_start, player_sign_up, seat_take, table_save
+from tests.tables.helpers import play_out
+t = table_save(table=Table(name="Pages table", max_seats=6, bots_allowed=False,
+    action_seconds=600, time_bank_seconds=0, max_buy_in=5000))
+alice, bob, carol = (player_sign_up(username=n, password="pw-%s-Secret1" % n)
+                     for n in ("alice", "bob", "carol"))
+seat_take(table=t, player=alice, buy_in=100)
+seat_take(table=t, player=bob, buy_in=100)
+for name in ("maximiliana", "dan", "erin", "bartholomew"):  # a full table, long names too
+    seat_take(table=t, player=player_sign_up(username=name, password="x-Secret-9"), buy_in=2500)
+if running_hand(t) is None:
+    try:
+        hand_start(table=t)
+    except Exception:
+        pass  # the croupier dealt it first
+hand = play_out(t)
+print(json.dumps({"table": t.pk, "hand": hand.pk, "alice": alice.pk}))
+"""
+
+
+@pytest.fixture(scope="module")
+def site(server):
+    return server.shell(SETUP)
+
+
+@pytest.fixture(scope="module")
+def logged_in(browser, server):
+    """One browser context per person (and one for nobody), created on first use."""
+    contexts = {}
+
+    def context_of(name: str | None, size: str):
+        key = (name, size)
+        if key not in contexts:
+            width, height = SIZES[size]
+            context = browser.new_context(
+                viewport={"width": width, "height": height},
+                has_touch=size == "phone",
+                is_mobile=size == "phone",
+            )
+            if name is not None:
+                page = context.new_page()
+                page.goto(server.url + "/accounts/login/")
+                page.fill("#id_username", name)
+                page.fill("#id_password", PASSWORD.format(name))
+                page.click("form button[type=submit]")
+                page.wait_for_load_state()
+                page.close()
+            contexts[key] = context
+        return contexts[key]
+
+    yield context_of
+    for context in contexts.values():
+        context.close()
+
+
+def pages(site):
+    """(name, viewer, path, selector to wait for) for every page a player sees."""
+    return [
+        ("lobby", "alice", "/", "table.lobby"),
+        ("table-player", "alice", f"/tables/{site['table']}/", "#conn[data-state=open]"),
+        ("table-spectator", "carol", f"/tables/{site['table']}/", "#conn[data-state=open]"),
+        ("table-anonymous", None, f"/tables/{site['table']}/", "#table-seats"),
+        ("replayer", "alice", f"/hands/{site['hand']}/", "#replayer"),
+        ("stats", "alice", f"/players/{site['alice']}/stats/", "main"),
+        ("leaderboard", "alice", "/leaderboard/", "main"),
+        ("profile", "alice", "/accounts/profile/", "main"),
+        ("signup", None, "/accounts/signup/", "#id_username"),
+        ("login", None, "/accounts/login/", "#id_username"),
+    ]
+
+
+PAGE_NAMES = [
+    "lobby",
+    "table-player",
+    "table-spectator",
+    "table-anonymous",
+    "replayer",
+    "stats",
+    "leaderboard",
+    "profile",
+    "signup",
+    "login",
+]
+
+
+def open_page(logged_in, server, site, name, size):
+    (entry,) = [p for p in pages(site) if p[0] == name]
+    _, viewer, path, ready = entry
+    page = logged_in(viewer, size).new_page()
+    page.goto(server.url + path)
+    page.wait_for_selector(ready)
+    page.wait_for_load_state("networkidle")
+    return page
+
+
+def serious_violations(page) -> list[str]:
+    from axe_playwright_python.sync_playwright import Axe
+
+    results = Axe().run(page)
+    return [
+        f"{v['id']} ({v['impact']}): {v['help']} at "
+        + "; ".join(" ".join(node["target"]) for node in v["nodes"])
+        for v in results.response["violations"]
+        if v["impact"] in {"serious", "critical"}
+    ]
+
+
+LAYOUT = """() => {
+  const box = (el) => el.getBoundingClientRect();
+  const overlap = (a, b) =>
+    Math.max(0, Math.min(a.right, b.right) - Math.max(a.left, b.left)) *
+    Math.max(0, Math.min(a.bottom, b.bottom) - Math.max(a.top, b.top));
+  const problems = [];
+  const doc = document.documentElement;
+  if (doc.scrollWidth > doc.clientWidth) {
+    const wide = [...document.querySelectorAll("body *")]
+      .filter((el) => box(el).right > doc.clientWidth + 0.5)
+      .slice(0, 3).map((el) => el.tagName.toLowerCase() + "." + el.className);
+    problems.push(`page is ${doc.scrollWidth}px wide in ${doc.clientWidth}px: ${wide}`);
+  }
+  const seats = [...document.querySelectorAll(".seat")];
+  seats.forEach((a, i) => seats.slice(i + 1).forEach((b) => {
+    const area = overlap(box(a), box(b));
+    if (area > 1) problems.push(`${a.id} and ${b.id} overlap (${Math.round(area)}px²)`);
+  }));
+  seats.forEach((seat) => {
+    const hole = seat.querySelector(".hole"), plate = seat.querySelector(".plate");
+    if (hole && plate && hole.children.length && overlap(box(hole), box(plate)) > 1)
+      problems.push(`${seat.id}: hole cards cover the name plate`);
+    const b = box(seat);
+    if (b.left < 0 || b.right > doc.clientWidth) problems.push(`${seat.id} is off screen`);
+  });
+  return problems;
+}"""
+
+
+@pytest.mark.parametrize("size", list(SIZES))
+@pytest.mark.parametrize("name", PAGE_NAMES)
+def test_page_has_no_serious_accessibility_violation_and_fits_the_screen(
+    logged_in, server, site, name, size
+):
+    page = open_page(logged_in, server, site, name, size)
+    try:
+        page.screenshot(path=str(ARTIFACTS / f"page-{name}-{size}.png"), full_page=True)
+        assert serious_violations(page) + page.evaluate(LAYOUT) == []
+    finally:
+        page.close()
+
+
+ALICE_TO_ACT = """
+import json, time
+from tables.models import Table
+from tables.selectors.hands import running_hand
+from tests.tables.helpers import act, actor, passive_action
+t = Table.objects.get(pk=%d)
+for _ in range(60):
+    hand = running_hand(t)
+    if hand is None:
+        time.sleep(0.5)  # between hands: the croupier deals the next
+    elif actor(hand).name == "alice":
+        break
+    else:
+        act(t, passive_action(hand))
+print(json.dumps(hand.pk))
+"""
+
+ALICE_DECISIONS = """
+import json
+from tables.models import Hand
+hand = Hand.objects.get(pk=%d)
+print(json.dumps(hand.actions.filter(seat=hand.seat_index_of(%d)).count()))
+"""
+
+FITS = """() => {
+  const box = (sel) => document.querySelector(sel).getBoundingClientRect();
+  const felt = box(".felt-wrap"), bar = box("form.act"), log = box("#table-log");
+  return {felt: felt.bottom, bar: bar.bottom, log: log.bottom, logLeft: log.left,
+          feltRight: felt.right, height: innerHeight};
+}"""
+
+
+def test_at_1280x800_the_table_its_action_bar_and_log_fit_one_screen_and_keys_work(
+    logged_in, server, site
+):
+    hand = server.shell(ALICE_TO_ACT % site["table"])
+    page = open_page(logged_in, server, site, "table-player", "laptop")
+    try:
+        page.wait_for_selector("form.act")
+        fit = page.evaluate(FITS)
+        page.screenshot(path=str(ARTIFACTS / "table-your-turn-laptop.png"))
+        assert max(fit["felt"], fit["bar"], fit["log"]) <= fit["height"], fit
+        assert fit["logLeft"] >= fit["feltRight"], "the log is beside the table"
+
+        # announced to screen readers: the turn and what it costs
+        announced = page.text_content("#turn-announcer")
+        assert announced.startswith("Your turn: ") and (
+            "to call" in announced or "check" in announced
+        )
+        assert page.get_attribute("#turn-announcer", "aria-live") == "assertive"
+
+        # the acting seat carries the clock, a bar that runs down over the turn
+        page.wait_for_function(
+            "() => parseFloat(document.querySelector('.seat.actor .turn-left').style.width) > 0"
+        )
+        width = page.evaluate(
+            "() => parseFloat(document.querySelector('.seat.actor .turn-left').style.width)"
+        )
+        assert 0 < width <= 100
+        assert page.is_visible(".keys"), "a laptop shows the keyboard hints"
+
+        # every action is reachable with the keyboard alone
+        for _ in range(40):
+            page.keyboard.press("Tab")
+            if page.evaluate("() => !!document.activeElement.closest('form.act')"):
+                break
+        else:
+            pytest.fail("Tab never reached the action buttons")
+        page.keyboard.press("Escape")
+        page.evaluate("() => document.activeElement.blur()")
+        decided = server.shell(ALICE_DECISIONS % (hand, site["alice"]))
+        page.keyboard.press("c")  # check or call, by its key
+        for _ in range(40):  # the action reaches the server over the socket
+            if server.shell(ALICE_DECISIONS % (hand, site["alice"])) == decided + 1:
+                break
+            page.wait_for_timeout(250)
+        else:
+            pytest.fail("the C key did not act for alice")
+    finally:
+        page.close()
+
+
+def test_a_phone_has_a_compact_header_and_no_keyboard_hints(logged_in, server, site):
+    page = open_page(logged_in, server, site, "table-player", "phone")
+    try:
+        header = page.evaluate("() => document.querySelector('.site-header').offsetHeight")
+        assert header <= 64, f"the header takes {header}px of a 844px phone screen"
+        assert page.query_selector(".keys") is not None
+        assert not page.is_visible(".keys")
+    finally:
+        page.close()
+
+
+def felt_step(page) -> dict:
+    return page.evaluate("""() => ({
+        step: Number(document.getElementById("replayer").dataset.step),
+        board: document.querySelectorAll("#replay-felt #table-board .pc").length,
+        label: document.querySelector(".replay-label").textContent,
+        address: location.search,
+        nextDisabled: document.querySelector('[data-step="next"]').getAttribute("aria-disabled"),
+    })""")
+
+
+def test_the_replayer_steps_by_keys_slider_play_and_links(logged_in, server, site):
+    page = logged_in("alice", "laptop").new_page()
+    try:
+        page.goto(f"{server.url}/hands/{site['hand']}/#step-2")
+        page.wait_for_selector("#replayer[data-step='2']")
+        last = int(page.get_attribute("#replayer", "data-last"))
+        assert felt_step(page)["address"] == "?step=2", "#step-N opens that step"
+
+        page.keyboard.press("ArrowRight")
+        now = felt_step(page)
+        assert now["step"] == 3 and now["address"] == "?step=3"
+        assert now["label"] == page.text_content("#step-3 a")
+        page.keyboard.press("ArrowLeft")
+        assert felt_step(page)["step"] == 2
+
+        page.fill(".replay-slider", str(last - 1))  # the slider
+        assert felt_step(page)["step"] == last - 1
+        page.click('[data-step="next"]')
+        end = felt_step(page)
+        assert end["step"] == last and end["nextDisabled"] == "true"
+        assert end["board"] == 5, "checked down to the river (SETUP plays passively)"
+        assert "win" in end["label"] or "split" in end["label"]
+        assert page.locator(".seat .won").count() >= 1, "the award is on the table"
+        page.screenshot(path=str(ARTIFACTS / "replayer-award-laptop.png"))
+
+        page.keyboard.press("Home")
+        assert felt_step(page)["step"] == 0 and felt_step(page)["board"] == 0
+        page.click("button.replay-play")  # plays to the end by itself, then stops
+        page.wait_for_function(
+            f"() => document.getElementById('replayer').dataset.step == '{last}'",
+            timeout=2000 * (last + 2),
+        )
+        assert page.get_attribute("button.replay-play", "aria-label") == "Play"
+
+        page.goto(f"{server.url}/hands/{site['hand']}/?step=1")  # the address of a step
+        assert felt_step(page)["step"] == 1
+    finally:
+        page.close()
+
+
+def test_the_layout_check_fails_on_overlapping_seats_and_a_too_wide_page(logged_in, server, site):
+    """The check above can fail: two seats drawn on one spot, and a page wider than the
+    screen, are both reported."""
+    page = open_page(logged_in, server, site, "table-spectator", "phone")
+    try:
+        assert page.evaluate(LAYOUT) == []
+        page.add_style_tag(
+            content="#seat-2, #seat-3 { left: 50% !important; top: 50% !important; }"
+            " body { min-width: 600px; }"
+        )
+        problems = page.evaluate(LAYOUT)
+        assert any("seat-2 and seat-3 overlap" in p for p in problems), problems
+        assert any(p.startswith("page is 600px wide") for p in problems), problems
+    finally:
+        page.close()
+
+
+BANK_TABLE = """
+import json
+from tables.models import Table
+from tables.services import player_sign_up, seat_take, table_save
+t = table_save(table=Table(name="Bank table", max_seats=6, bots_allowed=False,
+    action_seconds=3, time_bank_seconds=30))
+for name in ("gina", "hank"):
+    seat_take(table=t, player=player_sign_up(username=name, password="pw-%s-Secret1" % name),
+              buy_in=100)
+print(json.dumps(t.pk))
+"""
+
+
+def test_the_seat_clock_turns_to_the_time_bank_colour_when_the_bank_runs(logged_in, server):
+    table_id = server.shell(BANK_TABLE)
+    page = logged_in("gina", "laptop").new_page()
+    try:
+        page.goto(f"{server.url}/tables/{table_id}/")
+        page.wait_for_selector(".seat.actor .turn-clock:not(.bank)", timeout=20_000)
+        # nobody acts: the 3 s clock runs out and the server draws on the actor's time bank
+        page.wait_for_selector(".seat.actor .turn-clock.bank", timeout=20_000)
+        colour = page.evaluate(
+            "() => getComputedStyle(document.querySelector('.seat.actor .turn-left'))"
+            ".backgroundColor"
+        )
+        assert colour == "rgb(79, 195, 247)", "the time bank has its own colour"
+    finally:
+        page.close()

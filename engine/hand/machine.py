@@ -25,8 +25,12 @@ rules leave room:
 * Heads-up the button posts the small blind, acts first before the flop and last after it.
 * Forced bets are posted in this order: per-player antes (each seat from the left of the
   button), small blind, big blind, the big-blind ante (after the blind: the blind has
-  priority when the stack is short), straddle (the seat left of the big blind; needs three or
-  more players). Anyone short posts what they have and is all-in.
+  priority when the stack is short), straddles (the seat left of the big blind, then each
+  next seat re-straddles double the previous; or the button alone). Anyone short posts what
+  they have and is all-in.
+* Preflop the seat left of the last straddle acts first, so that straddle acts last (the
+  button straddle: the small blind first); a straddle all-in for no more than the bet
+  before it is a short call, not a blind raise, and moves nobody.
 * A big-blind ante is dead money: it is in the pot but does not count toward the big
   blind's bet. Per-player antes are dead too (they never count as a bet).
 * A big blind (or small blind) posted all-in for less still makes the others call the full
@@ -159,8 +163,12 @@ class Hand:
         players = [str(p) for p in players]
         if len(players) != n:
             raise PokerError(f"{len(players)} player names for {n} stacks")
-        if config.straddle and n < 3:
-            raise PokerError("a straddle needs three or more players")
+        if config.straddles and n < config.straddles + 2:
+            raise PokerError(
+                "a straddle needs three or more players"
+                if config.straddles == 1
+                else f"{config.straddles} straddles need {config.straddles + 2} or more players"
+            )
         stud = config.is_stud
 
         self.config = config
@@ -211,13 +219,19 @@ class Hand:
         self._mucked: set[int] = set()
         self.small_blind_seat: int | None
         self.big_blind_seat: int | None
-        if stud:
+        if stud or config.bomb_pot:
             self.small_blind_seat = self.big_blind_seat = None
         elif n == 2:
             self.small_blind_seat, self.big_blind_seat = button, (button + 1) % n
         else:
             self.small_blind_seat, self.big_blind_seat = (button + 1) % n, (button + 2) % n
-        self.straddle_seat = (button + 3) % n if config.straddle else None
+        # Under the gun and the re-straddles after it, or the button alone.
+        self.straddle_seats: tuple[int, ...] = (
+            (button,)
+            if config.button_straddle
+            else tuple((button + 3 + k) % n for k in range(config.straddles))
+        )
+        self.straddle_seat = self.straddle_seats[0] if self.straddle_seats else None
         if stud:
             self._start_stud()
         else:
@@ -245,6 +259,12 @@ class Hand:
         c = self.config
         n = self._n
         order = self._order()
+        if c.bomb_pot:
+            for seat in order:
+                self._post(seat, c.bomb_pot, EventKind.ANTE, False)
+            self._deal_holes(order)
+            self._end_round()  # no preflop betting: straight to the flop
+            return
         assert self.small_blind_seat is not None and self.big_blind_seat is not None
         if c.ante and c.ante_mode == "per-player":
             for seat in order:
@@ -259,16 +279,20 @@ class Hand:
         self._last_full = c.fixed_small_bet if c.betting == "fixed-limit" else c.big_blind
         self._raises = 1
         first = (self.big_blind_seat + 1) % n
-        if self.straddle_seat is not None:
-            s = self.straddle_seat
-            self._post(s, c.straddle, EventKind.STRADDLE, True)
-            if self._bets[s] > c.big_blind:
+        for s, amount in zip(self.straddle_seats, c.straddle_amounts, strict=True):
+            self._post(s, amount, EventKind.STRADDLE, True)
+            if self._bets[s] > self._current_bet:
                 self._current_bet = self._bets[s]
-                if self._bets[s] == c.straddle:
-                    self._last_full = c.straddle
-                    self._raises = 2
-            first = (s + 1) % n
-        # deal hole cards
+                if self._bets[s] == amount:  # a full straddle is a blind raise
+                    self._last_full = amount
+                    self._raises += 1
+                first = (s + 1) % n  # the last straddle that raised the bet acts last
+        self._deal_holes(order)
+        self._begin_round(first)
+
+    def _deal_holes(self, order: list[int]) -> None:
+        c = self.config
+        n = self._n
         deck = self._deck
         pos = 0
         holes: list[list[Card]] = [[] for _ in range(n)]
@@ -282,7 +306,6 @@ class Hand:
         for seat in order:
             self._deal_index[seat] = [len(self.events)]
             self.events.append(Event(EventKind.DEAL_HOLE, seat, 0, self.hole[seat]))
-        self._begin_round(first)
 
     def _start_stud(self) -> None:
         c = self.config
@@ -949,7 +972,7 @@ class Hand:
             i == self.button,
             i == self.small_blind_seat,
             i == self.big_blind_seat,
-            i == self.straddle_seat,
+            i in self.straddle_seats,
         )
 
     def __repr__(self) -> str:

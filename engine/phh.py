@@ -466,8 +466,7 @@ def dumps(
     if c.button_straddle:
         blinds[n - 1] = c.straddle
     else:
-        for k, amount in enumerate(c.straddle_amounts):
-            blinds[2 + k] = amount
+        blinds[2 : 2 + c.straddles] = c.straddle_amounts
     shown = set(hand.result.shown) if hand.result else set()
     lines = []
     for e in hand.events:

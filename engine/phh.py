@@ -112,6 +112,11 @@ class HandHistory:
                 f"unsupported antes {antes}: use one ante for everyone or a big-blind ante"
             )
         straddle, straddles, on_button = self._straddles(blinds[2:n])
+        # more board cards than one board has: the rest of the board was run twice
+        twice = (
+            sum(len(cards or ()) for kind, _, cards, _, _ in self._parse_lines() if kind == "db")
+            > 5
+        )
         bomb_pot = 0
         if not blinds[0] and not blinds[1] and mode == "per-player" and ante:
             # no blinds and an ante for everyone: this engine's bomb pot (flop first)
@@ -130,6 +135,7 @@ class HandHistory:
                 small_bet=self.small_bet,
                 big_bet=self.big_bet,
                 bomb_pot=bomb_pot,
+                run_it_twice=twice,
             )
         except PokerError as error:
             raise self._fail(str(error)) from None
@@ -293,7 +299,9 @@ class HandHistory:
         for _ in range(4 * n):
             if hand.is_over:
                 break
-            if _can_check(hand):
+            if hand.runs_due:
+                hand.choose_runs(2 if config.run_it_twice else 1)
+            elif _can_check(hand):
                 hand.check()
             else:
                 hand.fold()
@@ -480,7 +488,7 @@ def dumps(
             lines.append(f"d dh p{phh[e.seat]} {written(e.cards)}")
         elif k == "bring_in":
             lines.append(f"p{phh[e.seat]} pb")
-        elif k == "deal_board":
+        elif k == "deal_board" or k == "deal_second_board":
             lines.append(f"d db {written(e.cards)}")
         elif k == "fold":
             lines.append(f"p{phh[e.seat]} f")

@@ -59,6 +59,10 @@ class ActionKind(_Kind):
     CALL = "call"
     RAISE = "raise"  # a bet or a raise, to a street total
     ALL_IN = "all_in"
+    # Not a betting decision: with ``run_it_twice`` on, when nobody can bet any more before
+    # the river, how many times the rest of the board is dealt (the players' agreement).
+    RUN_ONCE = "run_once"
+    RUN_TWICE = "run_twice"
 
 
 class EventKind(_Kind):
@@ -81,6 +85,8 @@ class EventKind(_Kind):
     MUCK = "muck"
     RETURN = "return"  # the uncalled part of a bet goes back
     WIN = "win"
+    RUNS = "runs"  # the board is run ``amount`` times from here
+    DEAL_SECOND_BOARD = "deal_second_board"  # run it twice: the second run's cards
 
 
 #: The events that are a player's decision.
@@ -127,7 +133,8 @@ class HandConfig:
     posted this hand (1 when only ``straddle`` is given): under the gun, then each next seat
     re-straddles double the previous. ``button_straddle``: the one straddle is posted by the
     button instead. ``bomb_pot``: every seat antes this amount instead of the blinds and the
-    flop comes with no preflop betting.
+    flop comes with no preflop betting. ``run_it_twice``: when nobody can bet any more before
+    the river, the hand waits for ``run_once`` or ``run_twice`` (the players' agreement).
     """
 
     game: str = "holdem"
@@ -143,6 +150,7 @@ class HandConfig:
     straddles: int = 0
     button_straddle: bool = False
     bomb_pot: int = 0
+    run_it_twice: bool = False
 
     def __post_init__(self) -> None:
         if self.game not in GAMES:
@@ -155,8 +163,9 @@ class HandConfig:
             )
         if self.straddle and not self.straddles:
             object.__setattr__(self, "straddles", 1)  # the one straddle of older configs
-        if not isinstance(self.button_straddle, bool):
-            raise PokerError(f"button_straddle must be true or false, got {self.button_straddle!r}")
+        for flag in ("button_straddle", "run_it_twice"):
+            if not isinstance(getattr(self, flag), bool):
+                raise PokerError(f"{flag} must be true or false, got {getattr(self, flag)!r}")
         for name in (
             "small_blind",
             "big_blind",
@@ -205,6 +214,8 @@ class HandConfig:
             raise PokerError(f"{self.game} has no blinds or straddle: set them to 0")
         if self.bomb_pot:
             raise PokerError(f"{self.game} has no bomb pots (they are a flop game's)")
+        if self.run_it_twice:
+            raise PokerError(f"{self.game} is not run twice (it has no board to run)")
         if self.ante_mode != "per-player":
             raise PokerError(f"{self.game} antes are per player")
         if self.small_bet is None:
@@ -263,6 +274,7 @@ class HandConfig:
             "straddles": self.straddles,
             "button_straddle": self.button_straddle,
             "bomb_pot": self.bomb_pot,
+            "run_it_twice": self.run_it_twice,
         }
 
     @classmethod
@@ -431,6 +443,10 @@ class Event:
             return f"{p} sm"
         if k is EventKind.RETURN:
             return f"# {p} takes back {self.amount} uncalled"
+        if k is EventKind.DEAL_SECOND_BOARD:
+            return f"d db {format_cards(self.cards)} # second run"
+        if k is EventKind.RUNS:
+            return f"# the board is run {'twice' if self.amount == 2 else 'once'}"
         if k is EventKind.WIN:
             return f"# {p} wins {self.amount}" + (f" ({self.text})" if self.text else "")
         return f"# {p} posts {k.replace('_', ' ')} {self.amount}"

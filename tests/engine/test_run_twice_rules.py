@@ -2,11 +2,14 @@
 river; the rest of the board dealt twice from the same deck; each pot split between the
 runs, the odd chip to the first; results name both boards. And the "no more betting" fact."""
 
+import random
+
 import pytest
 
 from engine import phh
 from engine.errors import IllegalAction, PokerError
 from engine.hand import Hand, HandConfig
+from engine.randomhands import random_action, random_deck, random_stacks
 from engine.types import EventKind
 from tests.engine.test_hand_rules import hand, make_deck
 
@@ -184,3 +187,41 @@ def test_live_hands_turn_face_up_only_when_no_more_betting_is_possible():
         assert view.seats[0].cards == h.hole[0] and view.seats[1].cards == h.hole[1]
         if viewer != 2:
             assert view.seats[2].cards == ()  # the folded hand stays hidden
+
+
+def test_random_hands_run_twice_conserve_chips_and_split_every_pot_between_the_runs():
+    rng = random.Random(7)
+    ran_twice = 0
+    for _ in range(300):
+        players = rng.randint(2, 9)
+        game = rng.choice(("holdem", "omaha"))
+        config = HandConfig(
+            game=game,
+            betting="no-limit" if game == "holdem" else "pot-limit",
+            small_blind=1,
+            big_blind=2,
+            run_it_twice=True,
+        )
+        stacks = random_stacks(rng, players, 2)
+        h = Hand(config, stacks, rng.randrange(players), random_deck(rng, players, 4, False))
+        while not h.is_over:
+            if h.runs_due:
+                h.choose_runs(rng.choice((1, 2)))
+            else:
+                h.act(random_action(h, rng))
+        assert sum(h.stacks) == sum(stacks)
+        if h.runs == 2:
+            ran_twice += 1
+            own = [c for e in h.events if e.kind == "deal_second_board" for c in e.cards]
+            shared = 5 - len(own)
+            assert len(h.second_board) == 5 and h.second_board[:shared] == h.board[:shared]
+            holes = {c for hole in h.hole for c in hole}
+            assert not set(own) & (set(h.board) | holes)  # new cards from the same deck
+            by_pot = {}
+            for award in h.result.awards:
+                by_pot.setdefault((award.pot, award.description.split(" ")[0]), 0)
+                by_pot[award.pot, award.description.split(" ")[0]] += award.amount
+            for pot in {p for p, _ in by_pot}:
+                first, second = by_pot.get((pot, "first"), 0), by_pot.get((pot, "second"), 0)
+                assert first - second in (0, 1)
+    assert ran_twice >= 20

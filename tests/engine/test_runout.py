@@ -4,7 +4,7 @@ import pytest
 
 from engine.cards import parse_cards
 from engine.equity import equity
-from engine.errors import IllegalAction, PokerError
+from engine.errors import IllegalAction
 from engine.hand import Hand, HandConfig
 from engine.runout import runout_odds
 from tests.engine.test_hand_rules import hand, make_deck
@@ -62,13 +62,26 @@ def test_odds_for_omaha_and_for_the_second_run():
     assert first[0] == second[0] and first[0].exact  # the same moment, two futures
 
 
-def test_hilo_odds_are_refused_with_a_clear_error():
+def test_omaha_hilo_odds_count_scoops_parts_and_shares_and_end_as_the_pot_was_split():
     config = HandConfig(game="omaha-hilo", betting="pot-limit", small_blind=1, big_blind=2)
-    h = Hand(config, [6, 6], 0, make_deck(2, 0, hole_count=4))
+    deck = make_deck(
+        2, 0, holes={0: "As 2s 3d Kd", 1: "Qh Qc Jh Tc"}, board="4c 5h 9d 8s Kh", hole_count=4
+    )
+    h = Hand(config, [6, 6], 0, deck)
+    h.call()
+    h.check()  # flop
     h.all_in()
     h.call()
-    with pytest.raises(PokerError, match="hold'em and Omaha high"):
-        runout_odds(h)
+    odds = runout_odds(h)
+    assert [o.street for o in odds] == ["flop", "turn", "river"]
+    assert all(o.exact for o in odds)
+    for o in odds:
+        assert abs(sum(o.share) - 1) < 1e-9
+        assert all(w + t <= 1 for w, t in zip(o.win, o.tie, strict=True))
+    river = odds[-1]
+    won = [h.stacks[s] - h.starting_stacks[s] + h.committed[s] for s in (0, 1)]
+    assert river.share == tuple(w / sum(won) for w in won)
+    assert odds[0].tie[0] > 0  # a low draw: often half the pot
 
 
 def test_the_rabbit_hunt_shows_the_cards_that_would_have_come_and_changes_nothing():

@@ -159,11 +159,12 @@ def stacked_deck(
 ) -> list[Card]:
     """The deck that deals these cards in ``engine.hand``'s order: ``holes`` one per seat in
     dealing order (from the seat left of the button round to the button; ``None`` when
-    unknown), then burn and flop, burn and turn, burn and river from ``board`` (0 to 5 cards).
-    Unknown cards and burns are the unused cards in order. ``CardError`` names a card given
-    twice or a board of more than 5 cards."""
-    if len(board) > 5:
-        raise CardError(f"{len(board)} board cards: at most 5")
+    unknown), then burn and flop, burn and turn, burn and river from ``board`` (0 to 5 cards;
+    a board run twice: up to 10, the second run's cards after the first's, each street burning
+    first). Unknown cards and burns are the unused cards in order. ``CardError`` names a card
+    given twice or a board of more than 10 cards."""
+    if len(board) > 10:
+        raise CardError(f"{len(board)} board cards: at most 5, or 10 when run twice")
     seen: set[int] = set()
     for card in [c for cards in holes if cards for c in cards] + list(board):
         if card in seen:
@@ -178,6 +179,18 @@ def stacked_deck(
         deck.append(next(spare))  # burn
         deck.extend(ALL_CARDS[card] for card in street)
         deck.extend(next(spare) for _ in range(size - len(street)))
+    second = board[5:]
+    sizes = (3, 1, 1)[3 - {5: 3, 2: 2, 1: 1, 0: 0}.get(len(second), 3) :]
+    start = 0
+    for size in sizes:  # the second run: the same streets as the first run-out, in order
+        deck.append(next(spare))  # burn
+        deck.extend(ALL_CARDS[card] for card in second[start : start + size])
+        start += size
+    if start != len(second):
+        raise CardError(
+            f"a second run of {len(second)} cards: it repeats a river, a turn and "
+            "river, or a flop, turn and river"
+        )
     deck.extend(spare)
     return deck
 

@@ -111,22 +111,50 @@ class HandHistory:
             raise self._fail(
                 f"unsupported antes {antes}: use one ante for everyone or a big-blind ante"
             )
-        if any(blinds[3:]):
-            raise self._fail("more than one straddle is not supported")
+        straddle, straddles, on_button = self._straddles(blinds[2:n])
+        # more board cards than one board has: the rest of the board was run twice
+        twice = (
+            sum(len(cards or ()) for kind, _, cards, _, _ in self._parse_lines() if kind == "db")
+            > 5
+        )
+        bomb_pot = 0
+        if not blinds[0] and not blinds[1] and mode == "per-player" and ante:
+            # no blinds and an ante for everyone: this engine's bomb pot (flop first)
+            bomb_pot, ante = ante, 0
         try:
             return HandConfig(
                 game=game,
                 betting=betting,
                 small_blind=blinds[0],
-                big_blind=blinds[1],
+                big_blind=self.min_bet if bomb_pot else blinds[1],
                 ante=ante,
                 ante_mode=mode,
-                straddle=blinds[2],
+                straddle=straddle,
+                straddles=straddles,
+                button_straddle=on_button,
                 small_bet=self.small_bet,
                 big_bet=self.big_bet,
+                bomb_pot=bomb_pot,
+                run_it_twice=twice,
             )
         except PokerError as error:
             raise self._fail(str(error)) from None
+
+    def _straddles(self, posted: list[int]) -> tuple[int, int, bool]:
+        """(first straddle, how many, by the button) from the entries after the big blind:
+        consecutive from under the gun, each double the previous, or the button's alone."""
+        count = sum(1 for amount in posted if amount)
+        if not count:
+            return 0, 0, False
+        if count == 1 and len(posted) > 1 and posted[-1]:
+            return posted[-1], 1, True
+        first = posted[0]
+        if posted[:count] != [first << k for k in range(count)] or any(posted[count:]):
+            raise self._fail(
+                f"unsupported straddles {posted}: straddles are posted from under the gun, "
+                "each double the previous, or by the button alone"
+            )
+        return first, count, False
 
     def _parse_lines(self) -> list[_Line]:
         n = len(self.starting_stacks)
@@ -271,7 +299,9 @@ class HandHistory:
         for _ in range(4 * n):
             if hand.is_over:
                 break
-            if _can_check(hand):
+            if hand.runs_due:
+                hand.choose_runs(2 if config.run_it_twice else 1)
+            elif _can_check(hand):
                 hand.check()
             else:
                 hand.fold()
@@ -437,9 +467,14 @@ def dumps(
     else:
         antes = [c.ante] * n
     blinds = [0] * n
-    blinds[0], blinds[1] = c.small_blind, c.big_blind
-    if c.straddle:
-        blinds[2] = c.straddle
+    if c.bomb_pot:
+        antes = [c.bomb_pot] * n  # no blinds: the flop comes first (see HandHistory.config)
+    else:
+        blinds[0], blinds[1] = c.small_blind, c.big_blind
+    if c.button_straddle:
+        blinds[n - 1] = c.straddle
+    else:
+        blinds[2 : 2 + c.straddles] = c.straddle_amounts
     shown = set(hand.result.shown) if hand.result else set()
     lines = []
     for e in hand.events:
@@ -453,7 +488,7 @@ def dumps(
             lines.append(f"d dh p{phh[e.seat]} {written(e.cards)}")
         elif k == "bring_in":
             lines.append(f"p{phh[e.seat]} pb")
-        elif k == "deal_board":
+        elif k == "deal_board" or k == "deal_second_board":
             lines.append(f"d db {written(e.cards)}")
         elif k == "fold":
             lines.append(f"p{phh[e.seat]} f")

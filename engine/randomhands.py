@@ -9,7 +9,7 @@ inputs as a ``HandSpec``: replaying the spec gives the same hand.
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from engine.hand import Hand
@@ -122,9 +122,15 @@ def random_hand(
     games: Sequence[str] = ("holdem",),
     antes: bool = True,
     straddles: bool = False,
+    make_config: Callable[[random.Random, int], HandConfig] | None = None,
 ) -> HandSpec:
+    """One random hand; ``make_config(rng, players)``, when given, makes its config instead
+    of ``random_config``."""
     players = rng.randint(min_players, max_players)
-    config = random_config(rng, players, bettings, games, antes, straddles)
+    if make_config is not None:
+        config = make_config(rng, players)
+    else:
+        config = random_config(rng, players, bettings, games, antes, straddles)
     stacks = random_stacks(rng, players, config.big_blind)
     button = rng.randrange(players)
     deck = random_deck(rng, players, config.hole_count, rng.random() < 0.2)

@@ -59,6 +59,10 @@ class ActionKind(_Kind):
     CALL = "call"
     RAISE = "raise"  # a bet or a raise, to a street total
     ALL_IN = "all_in"
+    # Not a betting decision: with ``run_it_twice`` on, when nobody can bet any more before
+    # the river, how many times the rest of the board is dealt (the players' agreement).
+    RUN_ONCE = "run_once"
+    RUN_TWICE = "run_twice"
 
 
 class EventKind(_Kind):
@@ -81,6 +85,8 @@ class EventKind(_Kind):
     MUCK = "muck"
     RETURN = "return"  # the uncalled part of a bet goes back
     WIN = "win"
+    RUNS = "runs"  # the board is run ``amount`` times from here
+    DEAL_SECOND_BOARD = "deal_second_board"  # run it twice: the second run's cards
 
 
 #: The events that are a player's decision.
@@ -122,6 +128,13 @@ class HandConfig:
     Fixed limit: ``small_bet`` defaults to the big blind and ``big_bet`` to twice the small bet.
     Stud games (``STUD_GAMES``) are fixed limit with antes and a ``bring_in`` below the small
     bet; they have no blinds (both 0) and name their ``small_bet``.
+
+    Straddles: ``straddle`` is the first straddle's amount and ``straddles`` how many are
+    posted this hand (1 when only ``straddle`` is given): under the gun, then each next seat
+    re-straddles double the previous. ``button_straddle``: the one straddle is posted by the
+    button instead. ``bomb_pot``: every seat antes this amount instead of the blinds and the
+    flop comes with no preflop betting. ``run_it_twice``: when nobody can bet any more before
+    the river, the hand waits for ``run_once`` or ``run_twice`` (the players' agreement).
     """
 
     game: str = "holdem"
@@ -134,6 +147,10 @@ class HandConfig:
     small_bet: int | None = None
     big_bet: int | None = None
     bring_in: int = 0
+    straddles: int = 0
+    button_straddle: bool = False
+    bomb_pot: int = 0
+    run_it_twice: bool = False
 
     def __post_init__(self) -> None:
         if self.game not in GAMES:
@@ -144,7 +161,20 @@ class HandConfig:
             raise PokerError(
                 f"unknown ante_mode {self.ante_mode!r} (one of {', '.join(ANTE_MODES)})"
             )
-        for name in ("small_blind", "big_blind", "ante", "straddle", "bring_in"):
+        if self.straddle and not self.straddles:
+            object.__setattr__(self, "straddles", 1)  # the one straddle of older configs
+        for flag in ("button_straddle", "run_it_twice"):
+            if not isinstance(getattr(self, flag), bool):
+                raise PokerError(f"{flag} must be true or false, got {getattr(self, flag)!r}")
+        for name in (
+            "small_blind",
+            "big_blind",
+            "ante",
+            "straddle",
+            "bring_in",
+            "straddles",
+            "bomb_pot",
+        ):
             value = getattr(self, name)
             if not is_whole(value) or value < 0:
                 raise PokerError(f"{name} must be a whole number of chips >= 0, got {value!r}")
@@ -162,12 +192,30 @@ class HandConfig:
         if self.small_blind > self.big_blind:
             raise PokerError("small_blind must not be larger than big_blind")
         check_straddle(self.big_blind, self.straddle)
+        self._check_straddles()
+
+    def _check_straddles(self) -> None:
+        if self.straddles and not self.straddle:
+            raise PokerError("straddles need the first straddle's amount (straddle)")
+        if self.straddles > self.max_seats - 2:
+            raise PokerError(
+                f"at most {self.max_seats - 2} straddles in {self.game} (every seat but the "
+                f"blinds), got {self.straddles}"
+            )
+        if self.button_straddle and self.straddles != 1:
+            raise PokerError("the button straddle is the only straddle: set straddles to 1")
+        if self.bomb_pot and self.straddles:
+            raise PokerError("a bomb pot has no preflop betting, so no straddles")
 
     def _check_stud(self) -> None:
         if self.betting != "fixed-limit":
             raise PokerError(f"{self.game} is played fixed-limit only")
-        if self.small_blind or self.big_blind or self.straddle:
+        if self.small_blind or self.big_blind or self.straddles or self.button_straddle:
             raise PokerError(f"{self.game} has no blinds or straddle: set them to 0")
+        if self.bomb_pot:
+            raise PokerError(f"{self.game} has no bomb pots (they are a flop game's)")
+        if self.run_it_twice:
+            raise PokerError(f"{self.game} is not run twice (it has no board to run)")
         if self.ante_mode != "per-player":
             raise PokerError(f"{self.game} antes are per player")
         if self.small_bet is None:
@@ -189,6 +237,11 @@ class HandConfig:
     @property
     def streets(self) -> tuple[str, ...]:
         return STUD_STREETS if self.is_stud else STREETS
+
+    @property
+    def straddle_amounts(self) -> tuple[int, ...]:
+        """Each straddle in posting order, each double the previous."""
+        return tuple(self.straddle << k for k in range(self.straddles))
 
     @property
     def hole_count(self) -> int:
@@ -218,6 +271,10 @@ class HandConfig:
             "small_bet": self.small_bet,
             "big_bet": self.big_bet,
             "bring_in": self.bring_in,
+            "straddles": self.straddles,
+            "button_straddle": self.button_straddle,
+            "bomb_pot": self.bomb_pot,
+            "run_it_twice": self.run_it_twice,
         }
 
     @classmethod
@@ -386,6 +443,10 @@ class Event:
             return f"{p} sm"
         if k is EventKind.RETURN:
             return f"# {p} takes back {self.amount} uncalled"
+        if k is EventKind.DEAL_SECOND_BOARD:
+            return f"d db {format_cards(self.cards)} # second run"
+        if k is EventKind.RUNS:
+            return f"# the board is run {'twice' if self.amount == 2 else 'once'}"
         if k is EventKind.WIN:
             return f"# {p} wins {self.amount}" + (f" ({self.text})" if self.text else "")
         return f"# {p} posts {k.replace('_', ' ')} {self.amount}"

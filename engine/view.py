@@ -85,6 +85,9 @@ class View:
     ``Hand.view``: every card in it, the events' included, is one this viewer may see.
 
     ``legal`` is set only for the actor's own view; ``street`` is ``"over"`` at the end.
+    ``no_more_betting``: nobody can bet any more and two or more hands are live (every live
+    hand may be turned face up); ``runs_due``: the hand waits for the players' choice to run
+    the board once or twice; ``second_board``: the second run's whole board, if run twice.
     """
 
     viewer: int | None
@@ -100,6 +103,9 @@ class View:
     legal: Legal | None
     events: tuple[Event, ...]
     result: Result | None
+    no_more_betting: bool = False
+    runs_due: bool = False
+    second_board: tuple[Card, ...] = ()
 
     @property
     def me(self) -> SeatView | None:
@@ -123,6 +129,9 @@ class View:
             "legal": self.legal.to_dict() if self.legal is not None else None,
             "log": [e.line for e in self.events],
             "result": self.result.to_dict() if self.result is not None else None,
+            "no_more_betting": self.no_more_betting,
+            "runs_due": self.runs_due,
+            "second_board": [str(c) for c in self.second_board],
         }
 
     @classmethod
@@ -144,4 +153,7 @@ class View:
             legal=Legal.from_dict(legal) if legal is not None else None,
             events=(),
             result=Result.from_dict(result) if result is not None else None,
+            no_more_betting=data.get("no_more_betting", False),
+            runs_due=data.get("runs_due", False),
+            second_board=tuple(Card.parse(c) for c in data.get("second_board", ())),
         )

@@ -145,31 +145,35 @@ def _make_evaluate() -> Callable[[Sequence[int]], HandRank]:
 
     def evaluate(cards: Sequence[int]) -> HandRank:
         """Best hand of 5, 6 or 7 distinct cards (ints 0..51); see the module docstring."""
+        # Unpacked and summed in line for each size: a loop, or a failed unpacking caught,
+        # would cost as much as the rest of the call.
         try:
-            a, b, c, d, e, f, g = cards
-        except ValueError:
-            return _evaluate_5_or_6(cards)
-        try:
-            key = keys[a] + keys[b] + keys[c] + keys[d] + keys[e] + keys[f] + keys[g]
-            if key & flush_bits:
-                return flush_value(cards, key)
-            return table7[key >> 24]
-        except (KeyError, IndexError, TypeError):
-            raise CardError(f"not seven distinct cards: {list(cards)!r}") from None
-
-    def _evaluate_5_or_6(cards: Sequence[int]) -> HandRank:
-        try:
-            key = 0
-            for card in cards:
-                key += keys[card]
-            n = len(cards)
-            if n == 5 or n == 6:
+            size = len(cards)
+            if size == 7:
+                a, b, c, d, e, f, g = cards
+                key = keys[a] + keys[b] + keys[c] + keys[d] + keys[e] + keys[f] + keys[g]
                 if key & flush_bits:
                     return flush_value(cards, key)
-                return (table5 if n == 5 else table6)[key >> 24]
+                return table7[key >> 24]
+            if size == 5:
+                a, b, c, d, e = cards
+                key = keys[a] + keys[b] + keys[c] + keys[d] + keys[e]
+                if key & flush_bits:
+                    return flush_value(cards, key)
+                return table5[key >> 24]
         except (KeyError, IndexError, TypeError):
-            pass
-        raise CardError(f"evaluate needs 5, 6 or 7 distinct cards, got {cards!r}")
+            raise CardError(f"not distinct cards: {cards!r}") from None
+        return _evaluate_6(cards)
+
+    def _evaluate_6(cards: Sequence[int]) -> HandRank:
+        try:
+            a, b, c, d, e, f = cards
+            key = keys[a] + keys[b] + keys[c] + keys[d] + keys[e] + keys[f]
+            if key & flush_bits:
+                return flush_value(cards, key)
+            return table6[key >> 24]
+        except (ValueError, KeyError, IndexError, TypeError):
+            raise CardError(f"evaluate needs 5, 6 or 7 distinct cards, got {cards!r}") from None
 
     return evaluate
 

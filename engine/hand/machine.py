@@ -25,8 +25,12 @@ rules leave room:
 * Heads-up the button posts the small blind, acts first before the flop and last after it.
 * Forced bets are posted in this order: per-player antes (each seat from the left of the
   button), small blind, big blind, the big-blind ante (after the blind: the blind has
-  priority when the stack is short), straddle (the seat left of the big blind; needs three or
-  more players). Anyone short posts what they have and is all-in.
+  priority when the stack is short), straddles (the seat left of the big blind, then each
+  next seat re-straddles double the previous; or the button alone). Anyone short posts what
+  they have and is all-in.
+* Preflop the seat left of the last straddle acts first, so that straddle acts last (the
+  button straddle: the small blind first); a straddle all-in for no more than the bet
+  before it is a short call, not a blind raise, and moves nobody.
 * A big-blind ante is dead money: it is in the pot but does not count toward the big
   blind's bet. Per-player antes are dead too (they never count as a bet).
 * A big blind (or small blind) posted all-in for less still makes the others call the full
@@ -53,6 +57,12 @@ rules leave room:
   big bet on an open pair on fourth street.
 * Hi-lo and razz showdowns: ``engine.hand.showdown``. A hi-lo hand is shown when it is at
   least as good as the best shown so far for high or for low.
+* Bomb pot: every seat antes ``bomb_pot`` (no blinds) and the flop comes at once.
+* Once nobody can bet any more with two or more hands live (``no_more_betting``), every live
+  hand is face up in every view. With ``run_it_twice`` and the board not complete, the hand
+  then waits for ``run_once``/``run_twice``; run twice, the rest of the board is dealt again
+  from the same deck after the first run, and each pot is split between the runs (odd chip
+  to the first), each half awarded on its own board.
 * Showdown order: the last aggressor of the last betting round shows first, else the first
   live seat left of the button. Auto-muck rule: if any live seat is all-in (an all-in
   showdown) every live hand is shown; otherwise, in showdown order, a hand is shown when it is
@@ -80,7 +90,7 @@ from engine.evaluate import (
     evaluate_omaha,
     evaluate_omaha_low8,
 )
-from engine.hand.showdown import award_pots
+from engine.hand.showdown import award_pots, split_between_runs
 from engine.hand.stud import bring_in_seat, first_to_act
 from engine.pots import Pot, build_pots, uncalled
 from engine.types import (
@@ -125,9 +135,24 @@ __all__ = [
 ]
 
 _BOARD_SIZES = (0, 3, 1, 1)
+
+
+def _board_streets(cards: int) -> tuple[int, ...]:
+    """The streets (0 preflop .. 3 river) a board of this many cards has been dealt for."""
+    return tuple(s for s in range(4) if sum(_BOARD_SIZES[: s + 1]) <= cards)
+
+
 # The decisions a command records (one shared, immutable object each).
-_FOLD, _CHECK, _CALL, _ALL_IN = (
-    Action(k) for k in (ActionKind.FOLD, ActionKind.CHECK, ActionKind.CALL, ActionKind.ALL_IN)
+_FOLD, _CHECK, _CALL, _ALL_IN, _RUN_ONCE, _RUN_TWICE = (
+    Action(k)
+    for k in (
+        ActionKind.FOLD,
+        ActionKind.CHECK,
+        ActionKind.CALL,
+        ActionKind.ALL_IN,
+        ActionKind.RUN_ONCE,
+        ActionKind.RUN_TWICE,
+    )
 )
 
 
@@ -159,8 +184,12 @@ class Hand:
         players = [str(p) for p in players]
         if len(players) != n:
             raise PokerError(f"{len(players)} player names for {n} stacks")
-        if config.straddle and n < 3:
-            raise PokerError("a straddle needs three or more players")
+        if config.straddles and n < config.straddles + 2:
+            raise PokerError(
+                "a straddle needs three or more players"
+                if config.straddles == 1
+                else f"{config.straddles} straddles need {config.straddles + 2} or more players"
+            )
         stud = config.is_stud
 
         self.config = config
@@ -181,6 +210,14 @@ class Hand:
         # Which of each seat's cards are face up (stud), parallel to ``hole``.
         self.up: list[tuple[bool, ...]] = [()] * n
         self.board: list[Card] = []
+        # Run it twice: the second run's whole board (the cards before the run-out, then its
+        # own), the runs chosen (None until asked), whether the hand waits for that choice.
+        self.second_board: list[Card] = []
+        self._runs: int | None = None
+        self._runs_due = False
+        self._run_from = 0  # the street the runs part from
+        # Events before the moment no more betting was possible with two or more hands live.
+        self._betting_closed: int | None = None
         self._stud = stud
         self._last_street = 4 if stud else 3
         # Stud: the bring-in is still to be posted or completed; the completion's target.
@@ -211,13 +248,19 @@ class Hand:
         self._mucked: set[int] = set()
         self.small_blind_seat: int | None
         self.big_blind_seat: int | None
-        if stud:
+        if stud or config.bomb_pot:
             self.small_blind_seat = self.big_blind_seat = None
         elif n == 2:
             self.small_blind_seat, self.big_blind_seat = button, (button + 1) % n
         else:
             self.small_blind_seat, self.big_blind_seat = (button + 1) % n, (button + 2) % n
-        self.straddle_seat = (button + 3) % n if config.straddle else None
+        # Under the gun and the re-straddles after it, or the button alone.
+        self.straddle_seats: tuple[int, ...] = (
+            (button,)
+            if config.button_straddle
+            else tuple((button + 3 + k) % n for k in range(config.straddles))
+        )
+        self.straddle_seat = self.straddle_seats[0] if self.straddle_seats else None
         if stud:
             self._start_stud()
         else:
@@ -245,6 +288,12 @@ class Hand:
         c = self.config
         n = self._n
         order = self._order()
+        if c.bomb_pot:
+            for seat in order:
+                self._post(seat, c.bomb_pot, EventKind.ANTE, False)
+            self._deal_holes(order)
+            self._end_round()  # no preflop betting: straight to the flop
+            return
         assert self.small_blind_seat is not None and self.big_blind_seat is not None
         if c.ante and c.ante_mode == "per-player":
             for seat in order:
@@ -259,16 +308,20 @@ class Hand:
         self._last_full = c.fixed_small_bet if c.betting == "fixed-limit" else c.big_blind
         self._raises = 1
         first = (self.big_blind_seat + 1) % n
-        if self.straddle_seat is not None:
-            s = self.straddle_seat
-            self._post(s, c.straddle, EventKind.STRADDLE, True)
-            if self._bets[s] > c.big_blind:
+        for s, amount in zip(self.straddle_seats, c.straddle_amounts, strict=True):
+            self._post(s, amount, EventKind.STRADDLE, True)
+            if self._bets[s] > self._current_bet:
                 self._current_bet = self._bets[s]
-                if self._bets[s] == c.straddle:
-                    self._last_full = c.straddle
-                    self._raises = 2
-            first = (s + 1) % n
-        # deal hole cards
+                if self._bets[s] == amount:  # a full straddle is a blind raise
+                    self._last_full = amount
+                    self._raises += 1
+                first = (s + 1) % n  # the last straddle that raised the bet acts last
+        self._deal_holes(order)
+        self._begin_round(first)
+
+    def _deal_holes(self, order: list[int]) -> None:
+        c = self.config
+        n = self._n
         deck = self._deck
         pos = 0
         holes: list[list[Card]] = [[] for _ in range(n)]
@@ -282,7 +335,6 @@ class Hand:
         for seat in order:
             self._deal_index[seat] = [len(self.events)]
             self.events.append(Event(EventKind.DEAL_HOLE, seat, 0, self.hole[seat]))
-        self._begin_round(first)
 
     def _start_stud(self) -> None:
         c = self.config
@@ -405,9 +457,19 @@ class Hand:
         self._actor = None
         self._bring_in_due = False
         self._completion_to = 0
+        if self._betting_closed is None:
+            live = [i for i in range(self._n) if not self._folded[i]]
+            if len(live) >= 2 and sum(1 for i in live if not self._all_in[i]) <= 1:
+                self._betting_closed = len(self.events)
         if self._street == self._last_street:
             self._showdown()
             return
+        if self.config.run_it_twice and self._betting_closed is not None and self._runs is None:
+            self._runs_due = True  # wait for run_once or run_twice
+            return
+        self._next_street()
+
+    def _next_street(self) -> None:
         self._street += 1
         self._current_bet = 0
         c = self.config
@@ -423,7 +485,78 @@ class Hand:
         self._deal_board(_BOARD_SIZES[self._street])
         self._begin_round((self.button + 1) % self._n)
 
+    def choose_runs(self, runs: int) -> list[Event]:
+        """Run the rest of the board once or twice (``run_it_twice``: the players' agreement,
+        asked for when nobody can bet any more before the river)."""
+        if not self._runs_due:
+            raise IllegalAction(
+                "no run-out to choose: the board is run twice only when the table runs it "
+                "twice and nobody can bet any more before the river"
+            )
+        if runs not in (1, 2):
+            raise IllegalAction(f"the board is run once or twice, not {runs!r} times")
+        mark = len(self.events)
+        self._actions.append(_RUN_TWICE if runs == 2 else _RUN_ONCE)
+        self._runs_due = False
+        self._runs = runs
+        self._run_from = self._street
+        self.events.append(Event(EventKind.RUNS, None, runs))
+        self._next_street()
+        return self.events[mark:]
+
+    def _deal_second_run(self) -> None:
+        """The second run: the streets after the one the runs part from, burning first as
+        for the first run, from the same deck after the first run's cards."""
+        board = list(self.board[: sum(_BOARD_SIZES[: self._run_from + 1])])
+        pos = self._next_card
+        for street in range(self._run_from + 1, 4):
+            size = _BOARD_SIZES[street]
+            cards = tuple(self._deck[pos + 1 : pos + 1 + size])
+            pos += 1 + size
+            board.extend(cards)
+            self.events.append(Event(EventKind.DEAL_SECOND_BOARD, None, 0, cards))
+        self._next_card = pos
+        self.second_board = board
+
+    def rabbit_hunt(self) -> tuple[Card, ...]:
+        """The board cards that would have come had the hand not ended before the river,
+        dealt from this hand's deck as the dealer would have (burning before each street);
+        empty when the board is complete. Changes nothing; only once the hand is over."""
+        if not self._over:
+            raise IllegalAction("no rabbit hunt while the hand is being played")
+        if self._stud:
+            raise IllegalAction("no rabbit hunt in stud: it has no board")
+        cards: list[Card] = []
+        pos = self._next_card
+        for street in range(len(_board_streets(len(self.board))), 4):
+            size = _BOARD_SIZES[street]
+            cards.extend(self._deck[pos + 1 : pos + 1 + size])
+            pos += 1 + size
+        return tuple(cards)
+
     # ------------------------------------------------------------------ queries
+    @property
+    def runs_due(self) -> bool:
+        """The hand waits for ``run_once`` or ``run_twice`` (``choose_runs``)."""
+        return self._runs_due
+
+    @property
+    def runs(self) -> int:
+        """How many times the board was run (2 only after ``run_twice``)."""
+        return self._runs or 1
+
+    @property
+    def no_more_betting(self) -> bool:
+        """Nobody can bet any more and two or more hands are live (an all-in run-out or
+        showdown): the moment every live hand may be turned face up."""
+        return self._betting_closed is not None
+
+    @property
+    def runout_start(self) -> int | None:
+        """How many events the hand had when no more betting became possible (the run-out's
+        cards are the board events after it), or ``None``."""
+        return self._betting_closed
+
     @property
     def actor(self) -> int | None:
         """Seat to act, or ``None`` when the hand is over."""
@@ -746,6 +879,8 @@ class Hand:
             return self.check(seat=seat)
         if kind is ActionKind.CALL:
             return self.call(seat=seat)
+        if kind is ActionKind.RUN_ONCE or kind is ActionKind.RUN_TWICE:
+            return self.choose_runs(2 if kind is ActionKind.RUN_TWICE else 1)
         return self.all_in(seat=seat)
 
     def _next(self, j: int) -> None:
@@ -780,12 +915,11 @@ class Hand:
         return sorted(live, key=lambda s: (s - start) % n)
 
     def _strengths(
-        self, live: list[int]
+        self, live: list[int], board: list[Card]
     ) -> tuple[dict[int, int], dict[int, LowRank | None] | None, dict[int, str]]:
         """Each live seat's high strength (razz: its low), its eight-or-better low in the
-        hi-lo games, and the description of its hand."""
+        hi-lo games, and the description of its hand, with this board."""
         game = self.config.game
-        board = self.board
         high: dict[int, int] = {}
         low: dict[int, LowRank | None] | None = {} if self.config.is_hilo else None
         text: dict[int, str] = {}
@@ -810,7 +944,14 @@ class Hand:
     def _showdown(self) -> None:
         n = self._n
         live = [i for i in range(n) if not self._folded[i]]
-        high, low, text = self._strengths(live)
+        boards = [self.board]
+        if self._runs == 2:
+            self._deal_second_run()
+            boards.append(self.second_board)
+        runs = [self._strengths(live, board) for board in boards]
+        high, low, text = runs[0]
+        if len(runs) == 2:
+            text = {s: f"first run: {runs[0][2][s]}; second run: {runs[1][2][s]}" for s in live}
         all_in_showdown = any(self._all_in[s] for s in live)
         best_high: int | None = None
         best_low: int | None = None
@@ -831,9 +972,20 @@ class Hand:
         if self.big_blind_seat is not None:
             contributions[self.big_blind_seat] -= self._dead
         pots = build_pots(contributions, [not f for f in self._folded], self._dead)
-        names = {s: str(h) for s, h in high.items()}
-        low_names = {s: str(v) for s, v in (low or {}).items() if v is not None}
-        awards = award_pots(pots, high, low, self.button, n, names, low_names)
+        awards: list[Award] = []
+        for k, (run_pots, (run_high, run_low, _)) in enumerate(
+            zip(split_between_runs(pots, len(runs)), runs, strict=True)
+        ):
+            names = {s: str(h) for s, h in run_high.items()}
+            low_names = {s: str(v) for s, v in (run_low or {}).items() if v is not None}
+            for award in award_pots(run_pots, run_high, run_low, self.button, n, names, low_names):
+                if not award.amount:
+                    continue  # the second run's share of a one-chip pot
+                if len(runs) == 2:
+                    run = "first" if k == 0 else "second"
+                    board = " ".join(str(card) for card in boards[k])
+                    award = replace(award, description=f"{run} run ({board}): {award.description}")
+                awards.append(award)
         for award in awards:
             for w, share in zip(award.winners, award.amounts, strict=True):
                 self._stacks[w] += share
@@ -862,9 +1014,14 @@ class Hand:
             raise PokerError(f"no seat {viewer!r} in this hand")
 
     def _sees_hole(self, viewer: int | None, seat: int) -> bool:
-        """The hidden-card rule: a viewer sees its own hole cards and the hands shown (and,
-        in stud, everyone's up-cards: ``_seen_cards``)."""
-        return seat == viewer or seat in self._shown
+        """The hidden-card rule: a viewer sees its own hole cards, the hands shown and, once
+        nobody can bet any more, every live hand, face up for the run-out (and, in stud,
+        everyone's up-cards: ``_seen_cards``)."""
+        return (
+            seat == viewer
+            or seat in self._shown
+            or (self._betting_closed is not None and not self._folded[seat])
+        )
 
     def _seen_cards(self, viewer: int | None, seat: int) -> tuple[Card | None, ...]:
         """``seat``'s cards as ``viewer`` sees them: ``None`` for each hidden one."""
@@ -879,7 +1036,7 @@ class Hand:
         the board, its own hole cards, the up-cards of seats still in the hand and the hands
         shown at showdown."""
         self._check_viewer(seat)
-        seen = set(self.board)
+        seen = set(self.board) | set(self.second_board)
         for i in range(self._n):
             if self._sees_hole(seat, i) or not (self._folded[i] or i in self._mucked):
                 seen.update(c for c in self._seen_cards(seat, i) if c is not None)
@@ -913,6 +1070,9 @@ class Hand:
             self.legal if seat == self._actor else None,
             events,
             public.result,
+            public.no_more_betting,
+            public.runs_due,
+            public.second_board,
         )
 
     def _public_view(self) -> View:
@@ -940,6 +1100,9 @@ class Hand:
             None,
             tuple(others_see),
             self._result,
+            self.no_more_betting,
+            self._runs_due,
+            tuple(self.second_board),
         )
         self._public = (len(events), view)
         return view
@@ -966,7 +1129,7 @@ class Hand:
             i == self.button,
             i == self.small_blind_seat,
             i == self.big_blind_seat,
-            i == self.straddle_seat,
+            i in self.straddle_seats,
         )
 
     def __repr__(self) -> str:

@@ -22,7 +22,7 @@ from collections.abc import Mapping, Sequence
 from engine.pots import Pot, split_pot
 from engine.types import Award
 
-__all__ = ["award_pots"]
+__all__ = ["award_pots", "split_between_runs"]
 
 
 def _best(strengths: Mapping[int, int], eligible: Sequence[int]) -> tuple[int, ...]:
@@ -62,3 +62,17 @@ def award_pots(
             text = names[winners[0]] if names else ""
             awards.append(Award(index, amount, winners, shares, text))
     return awards
+
+
+def split_between_runs(pots: Sequence[Pot], runs: int) -> list[list[Pot]]:
+    """Run it twice: each pot cut in two, the odd chip to the first run (``runs`` 1: the
+    pots as they are). A pot of one chip leaves the second run a pot of none.
+
+    >>> [[p.amount for p in run] for run in split_between_runs([Pot(101, (0, 1))], 2)]
+    [[51], [50]]
+    """
+    if runs == 1:
+        return [list(pots)]
+    first = [Pot(pot.amount - pot.amount // 2, pot.eligible) for pot in pots]
+    second = [Pot(pot.amount // 2, pot.eligible) for pot in pots]
+    return [first, second]

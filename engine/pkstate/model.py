@@ -164,6 +164,7 @@ class PKState:
                 ante=bets.big_blind_ante or bets.ante or 0,
                 ante_mode="big-blind" if bets.big_blind_ante else "per-player",
                 straddle=bets.straddles[0] if bets.straddles else 0,
+                straddles=len(bets.straddles or ()),
                 small_bet=small_bet,
                 big_bet=big_bet,
             )

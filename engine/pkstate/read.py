@@ -4,6 +4,7 @@ that is wrong."""
 from __future__ import annotations
 
 import datetime as dt
+from itertools import pairwise
 from pathlib import Path
 from typing import Any
 
@@ -152,9 +153,11 @@ class _Reader:
         bets_data = self.mapping(value, "forced_bets", fields, ("small", "big"))
         straddles = bets_data.get("straddles")
         if straddles is not None:
-            if not isinstance(straddles, list) or len(straddles) > 1:
-                raise self.fail("forced_bets.straddles", "a list of at most one straddle")
+            if not isinstance(straddles, list):
+                raise self.fail("forced_bets.straddles", "a list of straddles")
             straddles = tuple(self.whole(s, "forced_bets.straddles", 1) for s in straddles)
+            if any(later != 2 * earlier for earlier, later in pairwise(straddles)):
+                raise self.fail("forced_bets.straddles", "each straddle doubles the previous")
 
         def optional(name: str) -> int | None:
             amount = bets_data.get(name)

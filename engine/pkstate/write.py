@@ -5,6 +5,7 @@ from __future__ import annotations
 import datetime as dt
 from collections.abc import Collection, Iterable
 
+from engine.errors import HandHistoryError
 from engine.hand import Hand
 from engine.pkstate.model import GAME_OF, Entry, ForcedBets, PKState, Seat
 
@@ -24,6 +25,8 @@ def from_hand(
         return known_cards is None or all(card in known_cards for card in cards)
 
     c = hand.config
+    if c.button_straddle or c.bomb_pot:
+        raise HandHistoryError("pkstate has no button straddle or bomb pot: write PHH instead")
     rounds: list[list[Entry]] = [[]]
     board_known = True
     for e in hand.events:
@@ -49,7 +52,7 @@ def from_hand(
         forced_bets=ForcedBets(
             small=c.small_blind,
             big=c.big_blind,
-            straddles=(c.straddle,) if c.straddle else None,
+            straddles=c.straddle_amounts or None,
             ante=c.ante if c.ante and not big_blind_ante else None,
             big_blind_ante=c.ante if big_blind_ante else None,
         ),

@@ -45,7 +45,10 @@ def pokerkit_state(spec: HandSpec):
     n = len(spec.stacks)
     order = [(spec.button + 1 + p) % n for p in range(n)]  # pokerkit player p -> our seat
     stacks = tuple(spec.stacks[s] for s in order)
-    blinds = (c.small_blind, c.big_blind) + ((c.straddle,) if c.straddle else ())
+    if c.button_straddle:
+        blinds = (c.small_blind, c.big_blind) + (0,) * (n - 3) + (c.straddle,)
+    else:
+        blinds = (c.small_blind, c.big_blind, *c.straddle_amounts)
     # pokerkit swaps heads-up antes with the blinds
     antes = {1: c.ante} if c.ante and c.ante_mode == "big-blind" else c.ante
     if c.betting == "fixed-limit":

@@ -149,11 +149,13 @@ def check_by_house_rule(kind, hand, theirs):
         assert all(n == 2 for n in _raises_past_cap(hand))
 
 
-def run_differential(seed, count, bettings, games):
+def run_differential(seed, count, bettings, games, make_config=None, min_players=2):
     rng = random.Random(seed)
     outcome = Counter()
     for _ in range(count):
-        spec = random_hand(rng, bettings=bettings, games=games)
+        spec = random_hand(
+            rng, min_players, bettings=bettings, games=games, make_config=make_config
+        )
         hand = spec.replay()
         differences = deliberate_differences(hand)
         try:

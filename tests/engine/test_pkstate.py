@@ -285,8 +285,8 @@ def changed(**fields) -> str:
             "forced_bets: small_blind must not be larger",
         ),
         (
-            changed(forced_bets={"small": 5, "big": 10, "straddles": [20, 40]}),
-            "forced_bets.straddles: a list of at most one straddle",
+            changed(forced_bets={"small": 5, "big": 10, "straddles": [20, 30]}),
+            "forced_bets.straddles: each straddle doubles the previous",
         ),
         (changed(players=[{"name": "Alice", "stack": 1000}]), "players: must list 2 to 12"),
         (

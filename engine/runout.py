@@ -1,0 +1,148 @@
+"""All-in run-outs: each live hand's chance at every street once nobody can bet any more.
+
+``runout_odds(hand)`` reads a ``Hand`` (changing nothing) and gives, for the board as it
+stood when no more betting was possible and after each street dealt from there to the
+river, every live hand's chance of winning alone and of tying, from ``engine.equity`` over
+every board still to come (exact unless the boards are too many: Omaha preflop, see
+``EquityResult.exact``). The cards of folded hands are not counted out, as nobody at the
+table has seen them. A board run twice is read through ``board``.
+
+Omaha hi-lo: ``win`` is the chance of scooping (the whole pot alone), ``tie`` of taking part
+of it, ``share`` the pot expected; the boards are enumerated one by one in Python (exact up
+to ``HILO_MAX_BOARDS``, from the flop always; preflop a seeded sample).
+
+    >>> from engine.hand import Hand, HandConfig
+    >>> hand = Hand(HandConfig(), [50, 50], 0, range(52))
+    >>> _ = hand.all_in(), hand.call()
+    >>> [odds.street for odds in runout_odds(hand)]
+    ['preflop', 'flop', 'turn', 'river']
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+from dataclasses import dataclass
+from itertools import combinations
+from math import comb
+
+from engine.cards import ALL_CARDS, Card
+from engine.equity import DEFAULT_MAX_BOARDS, equity
+from engine.errors import PokerError
+from engine.evaluate import evaluate_omaha, evaluate_omaha_low8
+from engine.hand import Hand
+from engine.types import EventKind
+
+__all__ = ["StreetOdds", "runout_odds"]
+
+_STREET_OF_SIZE = {0: "preflop", 3: "flop", 4: "turn", 5: "river"}
+#: Omaha hi-lo boards enumerated at most (a flop leaves about a thousand); more are sampled.
+HILO_MAX_BOARDS = 20_000
+
+
+@dataclass(frozen=True, slots=True)
+class StreetOdds:
+    """The odds with ``board`` dealt: ``win[i]``/``tie[i]`` for live seat ``seats[i]``
+    (hi-lo: scoop and part of the pot), ``share[i]`` its expected part of the pot."""
+
+    street: str
+    board: tuple[Card, ...]
+    seats: tuple[int, ...]
+    win: tuple[float, ...]
+    tie: tuple[float, ...]
+    share: tuple[float, ...]
+    exact: bool
+
+
+def runout_odds(
+    hand: Hand, board: Sequence[Card] | None = None, *, max_boards: int = DEFAULT_MAX_BOARDS
+) -> list[StreetOdds]:
+    """Street by street from the moment no more betting was possible (``Hand.runout_start``)
+    to the river; ``board``: the run to follow (default ``hand.board``; a board run twice:
+    ``hand.second_board``). Empty when the hand had no run-out."""
+    start = hand.runout_start
+    if start is None:
+        return []
+    if hand.config.is_stud:
+        raise PokerError(f"run-out odds are for the board games, not {hand.config.game}")
+    run = list(hand.board if board is None else board)
+    before = sum(len(e.cards) for e in hand.events[:start] if e.kind is EventKind.DEAL_BOARD)
+    seats = tuple(s for s in range(hand.seats) if not hand.folded[s])
+    holes = [[int(c) for c in hand.hole[s]] for s in seats]
+    odds = []
+    for size in (0, 3, 4, 5):
+        if size < before or size > len(run):
+            continue
+        known = [int(c) for c in run[:size]]
+        street = _STREET_OF_SIZE[size]
+        if hand.config.is_hilo:
+            odds.append(_hilo_odds(street, tuple(run[:size]), seats, holes, known))
+            continue
+        result = equity(holes, known, max_boards=max_boards)
+        odds.append(
+            StreetOdds(
+                street,
+                tuple(run[:size]),
+                seats,
+                result.win,
+                result.tie,
+                result.equity,
+                result.exact,
+            )
+        )
+    return odds
+
+
+def _hilo_odds(
+    street: str,
+    board: tuple[Card, ...],
+    seats: tuple[int, ...],
+    holes: list[list[int]],
+    known: list[int],
+) -> StreetOdds:
+    """Omaha hi-lo odds over every board still to come (a seeded sample past
+    ``HILO_MAX_BOARDS``): each board's pot halved, the high half whole when nobody has a low;
+    ties split their half."""
+    used = {c for hole in holes for c in hole} | set(known)
+    stub = [c for c in range(len(ALL_CARDS)) if c not in used]
+    missing = 5 - len(known)
+    count = comb(len(stub), missing)
+    exact = count <= HILO_MAX_BOARDS
+    if exact:
+        boards: Sequence[tuple[int, ...]] = list(combinations(stub, missing))
+    else:
+        rng = random.Random(0)  # the same sample each time: the odds do not flicker
+        boards = [tuple(rng.sample(stub, missing)) for _ in range(HILO_MAX_BOARDS)]
+    players = len(holes)
+    scoops, parts, shares = [0] * players, [0] * players, [0.0] * players
+    for rest in boards:
+        full = known + list(rest)
+        highs = [evaluate_omaha(hole, full) for hole in holes]
+        lows = [evaluate_omaha_low8(hole, full) for hole in holes]
+        top = max(highs)
+        high_winners = [i for i in range(players) if highs[i] == top]
+        qualified = [low for low in lows if low is not None]
+        halves = [(1.0 if not qualified else 0.5, high_winners)]
+        if qualified:
+            best = max(qualified)
+            halves.append((0.5, [i for i in range(players) if lows[i] == best]))
+        got = [0.0] * players
+        for part, winners in halves:
+            for i in winners:
+                got[i] += part / len(winners)
+        for i in range(players):
+            shares[i] += got[i]
+            if got[i] == 1.0:
+                scoops[i] += 1
+            elif got[i]:
+                parts[i] += 1
+    total = len(boards)
+    return StreetOdds(
+        street,
+        board,
+        seats,
+        tuple(s / total for s in scoops),
+        tuple(p / total for p in parts),
+        tuple(s / total for s in shares),
+        exact,
+    )

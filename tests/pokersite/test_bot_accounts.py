@@ -65,7 +65,8 @@ def test_the_badge_shows_at_the_table_in_the_state_the_lobby_and_statistics(play
     html = render_regions(screen)
     assert html.count('class="tag">bot<') == 1
     lobby = Client().get("/").content.decode()
-    assert "alice 🤖" in lobby and "bob 🤖" not in lobby
+    badge = '<svg class="icon" viewBox="0 0 24 24" role="img" aria-label="bot">'
+    assert f"alice {badge}" in lobby and f"bob {badge}" not in lobby
     store_hand(table, [alice, bob], engine_hand(["AsAh", "7c2d"], "9c5d3h8sJd", ["fold"]))
     rows = {row["name"]: row["is_bot"] for row in leaderboard("net", 1)}
     assert rows == {"alice": True, "bob": False}

@@ -37,9 +37,9 @@ from tables.services.errors import (
     StaleAction,
 )
 from tables.services.events import table_touch
+from tables.services.host_pending import pending_apply
 from tables.services.locks import require_open, table_lock
 from tables.services.player_hands import player_hands_record
-from tables.services.host_pending import pending_apply
 from tables.services.seats import seat_cash_out
 
 

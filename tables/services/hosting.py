@@ -95,7 +95,7 @@ def _validated(table: Table, fields: dict) -> None:
     limits); ``InvalidSettings`` names each field that is wrong."""
     unknown = sorted(set(fields) - set(HOST_FIELDS))
     if unknown:
-        raise InvalidSettings({name: "Not a setting a host can change." for name in unknown})
+        raise InvalidSettings(dict.fromkeys(unknown, "Not a setting a host can change."))
     for name, value in fields.items():
         setattr(table, name, value)
     table.bots_allowed = bool(table.bot_seats)

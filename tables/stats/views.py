@@ -9,6 +9,7 @@ from django.shortcuts import get_object_or_404, redirect, render
 
 from tables.inputs import NumberError, parse_optional_number
 from tables.models import Hand, Player
+from tables.selectors.access import can_see_hand, tables_visible_to
 from tables.selectors.stats import (
     HandFilter,
     finished_hand,
@@ -44,7 +45,11 @@ def player_stats_page(request, player_id: int):
     filters = HandFilter(table=table)
     stats = player_stats(player, filters)
     curve = net_curve(player, filters)
-    recent = list(player_hand_rows(player, filters)[:20])
+    visible = tables_visible_to(request.user)
+    recent = list(player_hand_rows(player, filters).filter(table__in=visible)[:20])
+    shown = set(
+        visible.filter(pk__in=[t["id"] for t in player_tables(player)]).values_list("pk", flat=True)
+    )
     return render(
         request,
         "stats/player.html",
@@ -54,7 +59,7 @@ def player_stats_page(request, player_id: int):
             "chart": net_chart(curve),
             "recent": recent,
             "filters": filters,
-            "tables": player_tables(player),
+            "tables": [t for t in player_tables(player) if t["id"] in shown],
         },
     )
 
@@ -70,7 +75,7 @@ def leaderboard_page(request):
 @login_required
 def hand_replayer(request, hand_id: int):
     hand = finished_hand(hand_id)
-    if hand is None or hand.status == Hand.Status.VOIDED:
+    if hand is None or hand.status == Hand.Status.VOIDED or not can_see_hand(hand, request.user):
         raise Http404("No such finished hand.")
     if hand.status != Hand.Status.FINISHED:
         return HttpResponse(

@@ -3,7 +3,7 @@
 from django.urls import path
 from drf_spectacular.views import SpectacularAPIView, SpectacularRedocView, SpectacularSwaggerView
 
-from tables.api import views
+from tables.api import hosting, views
 
 app_name = "api"
 
@@ -12,8 +12,28 @@ urlpatterns = [
     path("docs/", SpectacularSwaggerView.as_view(url_name="api:schema"), name="docs"),
     path("redoc/", SpectacularRedocView.as_view(url_name="api:schema"), name="redoc"),
     path("auth/token/", views.ObtainToken.as_view(), name="token"),
-    path("tables/", views.TableList.as_view(), name="table-list"),
-    path("tables/<str:pk>/", views.TableDetail.as_view(), name="table-detail"),
+    path("tables/", hosting.TableListCreate.as_view(), name="table-list"),
+    path("tables/<str:pk>/", hosting.TableDetailUpdate.as_view(), name="table-detail"),
+    path("tables/<str:pk>/invite/", hosting.InviteReplace.as_view(), name="table-invite"),
+    path("tables/<str:pk>/close/", hosting.TableCloseView.as_view(), name="table-close"),
+    path("tables/<str:pk>/pause/", hosting.TablePause.as_view(), name="table-pause"),
+    path("tables/<str:pk>/resume/", hosting.TableResume.as_view(), name="table-resume"),
+    path(
+        "tables/<str:pk>/players/<str:player_id>/",
+        hosting.PlayerControl.as_view(),
+        name="table-player",
+    ),
+    path("tables/<str:pk>/requests/", hosting.SeatRequests.as_view(), name="table-requests"),
+    path(
+        "tables/<str:pk>/requests/<str:request_id>/approve/",
+        hosting.ApproveRequest.as_view(),
+        name="request-approve",
+    ),
+    path(
+        "tables/<str:pk>/requests/<str:request_id>/decline/",
+        hosting.DeclineRequest.as_view(),
+        name="request-decline",
+    ),
     path("hands/", views.HandList.as_view(), name="hand-list"),
     path("hands/<str:pk>/", views.HandDetail.as_view(), name="hand-detail"),
     path("hands/<str:pk>/phh/", views.HandPHH.as_view(), name="hand-phh"),

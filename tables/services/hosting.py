@@ -101,12 +101,25 @@ def _validated(table: Table, fields: dict) -> None:
     table.bots_allowed = bool(table.bot_seats)
     try:
         table.full_clean(
-            exclude=["version", "hand_version", "host", "invite_token", "pending_changes"]
+            exclude=["version", "hand_version", "host", "invite_token", "pending_changes"],
+            validate_unique=False,  # a taken name gets its host's name (``_unique_name``)
         )
     except ValidationError as error:
         raise InvalidSettings(
             {name: " ".join(messages) for name, messages in error.message_dict.items()}
         ) from None
+
+
+def _unique_name(name: str, host: Player | None, pk: int | None = None) -> str:
+    """``name``, or when another table has it, ``name · host`` (then numbered): friends'
+    games are often all called "Friday night"."""
+    others = Table.objects.exclude(pk=pk) if pk else Table.objects.all()
+    candidates = [name, f"{name} · {host}"[:80]] if host else [name]
+    candidates += [f"{name[:70]} · {n}" for n in range(2, 1000)]
+    for candidate in candidates:
+        if not others.filter(name=candidate).exists():
+            return candidate
+    raise InvalidSettings({"name": "That name is taken: choose another."})
 
 
 def _hosted_table(table: Table | int, by) -> Table:
@@ -135,6 +148,7 @@ def table_create(*, host: Player, **fields) -> Table:
             raise TooManyGames(
                 f"You host {MAX_OPEN_GAMES} open games already: close one to start another."
             )
+        table.name = _unique_name(table.name, host)
         table.invite_token = new_invite_token()
         table.save()
         notice_post(table, f"{host} opened the game.")
@@ -198,6 +212,8 @@ def table_host_update(*, table: Table | int, by, changes: dict) -> HostUpdate:
         }
         changed["bots_allowed"] = target.bots_allowed
         hand_running = running_hand(table) is not None
+        if "name" in changed:
+            changed["name"] = _unique_name(changed["name"], table.host, table.pk)
         waiting = {k: v for k, v in changed.items() if hand_running and k in NEXT_HAND_FIELDS}
         now = {k: v for k, v in changed.items() if k not in waiting}
         if now:

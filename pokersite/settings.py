@@ -327,6 +327,8 @@ SPECTACULAR_SETTINGS = {
     "REDOC_DIST": "SIDECAR",
     "COMPONENT_SPLIT_REQUEST": True,
     "SERVE_INCLUDE_SCHEMA": False,
+    # A seat request's kind (sit down, top up) beside the hand actions' and the ledger's.
+    "ENUM_NAME_OVERRIDES": {"SeatRequestKindEnum": "tables.models.SeatRequest.Kind"},
 }
 
 LOGGING = {

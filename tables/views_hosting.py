@@ -66,10 +66,15 @@ class GameForm(forms.Form):
     def __init__(self, *args, fields=FORM_FIELDS, **kwargs):
         super().__init__(*args, **kwargs)
         self.fields.update(fields_for_model(Table, fields=fields))
-        self.fields["min_buy_in"].required = True
-        self.fields["max_buy_in"].required = True
-        self.fields["bot_seats"].help_text = "Bots to keep seated: 0 to seats − 2."
-        self.fields["private"].help_text = "Seen only by you, your players and whoever you invite."
+        help_texts = {
+            "bot_seats": "Bots to keep seated: 0 to seats − 2.",
+            "private": "Seen only by you, your players and whoever you invite.",
+        }
+        for name, field in self.fields.items():
+            field.required = name not in ("name",) and not isinstance(field, forms.BooleanField)
+            field.help_text = help_texts.get(name, field.help_text)
+        if "name" in self.fields:
+            self.fields["name"].required = True
         for name, value in hosting.GAME_DEFAULTS.items():
             if name in self.fields:
                 self.fields[name].initial = value

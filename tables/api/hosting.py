@@ -382,7 +382,8 @@ class PlayerControl(APIView):
 class SeatRequests(APIView):
     """``GET``: for the host, the requests waiting for an answer; for anyone else, their own
     requests and the answers. ``POST``: sit down (or top up) at this game: at a game with
-    approval, a request for the host (201), else done at once (200)."""
+    approval, a request for the host (201), else done at once (200). ``DELETE``: take back
+    your pending request."""
 
     parser_classes = [JSONParser]
 
@@ -428,6 +429,16 @@ class SeatRequests(APIView):
                 SeatRequestSerializer(asked.request).data, status=status.HTTP_201_CREATED
             )
         return Response(_state(table.pk, True))
+
+    @extend_schema(
+        summary="Take back your pending request",
+        responses=inline_serializer("Cancelled", {"cancelled": serializers.IntegerField()}),
+    )
+    def delete(self, request, pk):
+        table = _visible(request, pk)
+        player = player_get_or_create(user=request.user)
+        count = seat_requests.seat_request_cancel(table=table, player=player)
+        return Response({"cancelled": count})
 
 
 REQUEST = OpenApiParameter("request_id", OpenApiTypes.INT, OpenApiParameter.PATH)

@@ -209,3 +209,13 @@ def test_player_controls(client_for, host, players, assert_chips_conserved):
 def test_a_site_table_has_no_host_but_staff(client_for, table, players, staff):
     assert client_for(players[0]).post(f"/api/tables/{table.pk}/pause/").status_code == 403
     assert client_for(staff).post(f"/api/tables/{table.pk}/pause/").json()["status"] == "paused"
+
+
+def test_a_player_takes_back_their_request(client_for, game, players):
+    alice = players[0]
+    TableGuest.objects.create(table=game, player=alice)
+    client = client_for(alice)
+    client.post(f"/api/tables/{game.pk}/requests/", {"amount": 100}, format="json")
+    assert client.delete(f"/api/tables/{game.pk}/requests/").json() == {"cancelled": 1}
+    assert SeatRequest.objects.get().status == "cancelled"
+    assert client.delete(f"/api/tables/{game.pk}/requests/").json() == {"cancelled": 0}

@@ -37,6 +37,7 @@ from tables.selectors.stats import (
     hand_history,
     hand_phh,
     hand_yaml,
+    hidden_tables_as_missing,
     leaderboard,
     player_hand_rows,
     player_stats,
@@ -270,7 +271,7 @@ class _PlayerStats(APIView):
         query = _query(HandFilterSerializer, request)
         player = _player(request, pk)
         filters = query.to_filter()
-        stats = player_stats(player, filters)
+        stats = player_stats(player, hidden_tables_as_missing(filters, request.user))
         body = {
             "player_id": player.pk,
             "name": player.name,

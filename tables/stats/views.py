@@ -14,6 +14,7 @@ from tables.selectors.stats import (
     HandFilter,
     finished_hand,
     hand_replay_steps,
+    hidden_tables_as_missing,
     leaderboard,
     net_curve,
     player_hand_rows,
@@ -42,7 +43,7 @@ def player_stats_page(request, player_id: int):
             status=400,
             content_type="text/plain",
         )
-    filters = HandFilter(table=table)
+    filters = hidden_tables_as_missing(HandFilter(table=table), request.user)
     stats = player_stats(player, filters)
     curve = net_curve(player, filters)
     visible = tables_visible_to(request.user)

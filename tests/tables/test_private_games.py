@@ -84,6 +84,14 @@ def test_an_outsider_gets_404_everywhere_as_for_a_missing_table(
         seen, nothing = api(outsider).get(url), api(outsider).get(absent)
         assert seen.status_code == nothing.status_code == 404, url
         assert seen.json()["code"] == nothing.json()["code"] == "not_found"
+    # a player's figures at the game: as for a table that does not exist (no hands)
+    alice = people["alice"].pk
+    url = f"/api/players/{alice}/stats/?table={private_game.pk}"
+    absent = f"/api/players/{alice}/stats/?table={missing.pk}"
+    assert api(outsider).get(url).json()["hands"] == api(outsider).get(absent).json()["hands"] == 0
+    assert api(people["host"]).get(url).json()["hands"] == 1
+    page = web(outsider).get(f"/players/{alice}/stats/?table={private_game.pk}")
+    assert page.status_code == 200 and "Secret" not in page.content.decode()
     posts = ["invite/", "close/", "pause/", f"players/{people['alice'].pk}/", "requests/"]
     for tail in posts:
         answer = api(outsider).post(f"/api/tables/{private_game.pk}/{tail}", {}, format="json")

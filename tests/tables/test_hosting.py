@@ -418,3 +418,16 @@ def test_rejoining_within_an_hour_needs_at_least_the_chips_taken(game, players, 
 def fresh_player(player):
     player.refresh_from_db()
     return player
+
+
+def test_the_croupier_closes_a_game_left_empty_for_a_day(game):
+    from tables.live.croupier import Croupier
+
+    croupier = Croupier()
+    now = timezone.now()
+    croupier.tick(now)  # notes that it is empty
+    assert fresh(game).empty_since == now
+    Table.objects.filter(pk=game.pk).update(empty_since=now - timedelta(hours=25))
+    assert croupier.tick(now + timedelta(seconds=30)) == []  # looked a moment ago: not yet
+    assert (game.pk, "closed-empty") in croupier.tick(now + timedelta(seconds=61))
+    assert fresh(game).status == Table.Status.CLOSED

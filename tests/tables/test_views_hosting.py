@@ -141,3 +141,9 @@ def test_approving_from_the_panel_seats_the_player(players):
     request = seat_ask(table=game, player=alice, buy_in=100).request
     web(host).post(f"/tables/{game.pk}/host/approve/", {"request": request.pk})
     assert Seat.objects.get(player=alice).stack == 100
+
+
+def test_the_panel_is_on_hosted_games_pages_only(players, table):
+    game = table_create(host=players[0], name="Hosted")
+    assert 'id="hosting"' in web(players[0]).get(f"/tables/{game.pk}/").content.decode()
+    assert 'id="hosting"' not in web(players[0]).get(f"/tables/{table.pk}/").content.decode()

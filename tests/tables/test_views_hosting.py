@@ -147,3 +147,13 @@ def test_the_panel_is_on_hosted_games_pages_only(players, table):
     game = table_create(host=players[0], name="Hosted")
     assert 'id="hosting"' in web(players[0]).get(f"/tables/{game.pk}/").content.decode()
     assert 'id="hosting"' not in web(players[0]).get(f"/tables/{table.pk}/").content.decode()
+
+
+def test_the_host_hands_the_game_to_an_invited_guest(players, make_player):
+    host, guest = make_player("hostess"), players[0]
+    game = table_create(host=host, name="Handover")
+    TableGuest.objects.create(table=game, player=guest)
+    panel = web(host).get(f"/tables/{game.pk}/hosting/").content.decode()
+    assert '<span data-player="alice">alice <button type="button" class="make-host link"' in panel
+    web(host).post(f"/tables/{game.pk}/host/transfer/", {"player": guest.pk})
+    assert Table.objects.get(pk=game.pk).host == guest

@@ -152,6 +152,17 @@ def test_a_host_runs_a_private_game_for_two_friends(server, browser):
     host.wait_for_selector(".host-messages li")
     message = host.inner_text(".host-messages")
     assert "From the next hand" in message or "Changed" in message, message
+    # in effect now (between hands) or waiting for the hand being played
+    play_until(
+        pages,
+        lambda: db_rows(
+            server,
+            "SELECT 1 FROM tables_table WHERE id=? AND (big_blind=4 OR pending_changes LIKE ?)",
+            table_id,
+            '%"big_blind": 4%',
+        ),
+        limit=30,
+    )
     changed_after = len(finished_hands(server, table_id))
     play_until(pages, lambda: len(finished_hands(server, table_id)) >= changed_after + 2)
     configs = [json.loads(config) for _, config in finished_hands(server, table_id)]

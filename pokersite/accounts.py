@@ -16,6 +16,7 @@ from django.contrib.auth.forms import UserCreationForm
 from django.db.models.functions import Length
 from django.shortcuts import redirect, render
 from django.urls import path, reverse_lazy
+from django.utils.http import url_has_allowed_host_and_scheme
 from django.views.decorators.http import require_http_methods
 
 from pokersite.formatting import chips
@@ -52,6 +53,16 @@ class SignUpForm(UserCreationForm):
         return username
 
 
+def _safe_next(request) -> str:
+    """The ``next`` page asked for (an invite link, a table), if it is one of this site's."""
+    target = request.POST.get("next") or request.GET.get("next") or ""
+    if target and url_has_allowed_host_and_scheme(
+        target, allowed_hosts={request.get_host()}, require_https=request.is_secure()
+    ):
+        return target
+    return ""
+
+
 @require_http_methods(["GET", "POST"])
 def signup(request):
     if request.user.is_authenticated:
@@ -69,8 +80,8 @@ def signup(request):
             f"Welcome, {player.name}! You have {chips(player.bankroll)} play chips: "
             "pick a table below to watch or sit down.",
         )
-        return redirect("lobby")
-    return render(request, "accounts/signup.html", {"form": form})
+        return redirect(_safe_next(request) or "lobby")
+    return render(request, "accounts/signup.html", {"form": form, "next": _safe_next(request)})
 
 
 @login_required

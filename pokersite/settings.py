@@ -353,6 +353,8 @@ SPECTACULAR_SETTINGS = {
         "description": "The live table socket: protocol version 1 (AsyncAPI 3)",
         "url": "/api/asyncapi.json",
     },
+    # A seat request's kind (sit down, top up) beside the hand actions' and the ledger's.
+    "ENUM_NAME_OVERRIDES": {"SeatRequestKindEnum": "tables.models.SeatRequest.Kind"},
 }
 
 LOGGING = {

@@ -245,6 +245,12 @@ class Table(models.Model):
         help_text="Since when nobody is seated (hosted games close after a day).",
     )
     closed_at = models.DateTimeField(null=True, blank=True)
+    pending_changes = models.JSONField(
+        default=dict,
+        blank=True,
+        help_text="Host changes waiting for the hand being played to end (settings, stack "
+        "corrections, closing): tables.services.host_pending applies them.",
+    )
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
@@ -309,8 +315,11 @@ class Table(models.Model):
                 errors["max_buy_in"] = "The maximum buy-in cannot be below the minimum."
         if self.bot_seats and not self.bots_allowed:
             errors["bot_seats"] = "Allow bots to keep bots seated."
-        elif self.max_seats and self.bot_seats >= self.max_seats:
-            errors["bot_seats"] = "Leave at least one seat free for people."
+        elif self.max_seats and self.bot_seats > self.max_seats - 2:
+            errors["bot_seats"] = (
+                f"Bots may fill at most {max(self.max_seats - 2, 0)} of {self.max_seats} "
+                "seats: leave two for people."
+            )
         if self.action_seconds is not None and self.action_seconds < 3:
             errors["action_seconds"] = "Give players at least 3 seconds to act."
         if self.pk and self.max_seats:
@@ -596,3 +605,18 @@ class IdempotencyKey(models.Model):
 
     def __str__(self) -> str:
         return f"{self.user} {self.key} -> {self.status_code}"
+
+
+class TableNotice(AppendOnlyModel):
+    """One announcement in a table's log (append-only): what the host (or the site) changed,
+    and when it takes effect."""
+
+    table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="notices")
+    text = models.CharField(max_length=300)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["table", "id"]
+
+    def __str__(self) -> str:
+        return f"{self.table}: {self.text[:40]}"

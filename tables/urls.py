@@ -2,12 +2,15 @@
 
 from django.urls import path
 
-from tables import views, views_ledger
+from tables import views, views_hosting, views_ledger
 
 app_name = "tables"
 
 urlpatterns = [
+    path("new/", views_hosting.table_new, name="new"),
     path("<int:table_id>/", views.table_detail, name="detail"),
     path("<int:table_id>/ledger/", views_ledger.table_ledger_page, name="ledger"),
+    path("<int:table_id>/hosting/", views_hosting.hosting_panel, name="hosting"),
+    path("<int:table_id>/host/<str:control>/", views_hosting.host_control, name="host"),
     path("<int:table_id>/hands/<int:number>/", views.hand_detail, name="hand"),
 ]

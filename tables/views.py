@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+from django.http import Http404
 from django.shortcuts import get_object_or_404, redirect, render
 
 from tables.models import Hand, Table
 from tables.presenters.render import region_html, render_message
 from tables.presenters.screen import table_screen
+from tables.selectors.access import can_see_hand, can_see_table, tables_visible_to
 from tables.selectors.lobby import lobby_tables
 from tables.selectors.players import viewer_player
 from tables.selectors.snapshot import load_snapshot
@@ -14,7 +16,7 @@ from tables.selectors.snapshot import load_snapshot
 
 def lobby(request):
     """``/``: every open table, its variant, stakes, seats, average pot and who sits there."""
-    tables = list(lobby_tables())
+    tables = list(tables_visible_to(request.user, lobby_tables()))
     # Where this viewer sits: from the prefetched seats, no further query.
     seated_at = {t.pk for t in tables for s in t.seats.all() if s.player.user_id == request.user.pk}
     return render(request, "lobby/lobby.html", {"tables": tables, "seated_at": seated_at})
@@ -24,6 +26,8 @@ def table_detail(request, table_id: int):
     """``/tables/<id>/``: the live table, rendered for this viewer by the same presenters as
     the websocket updates (a reload shows exactly the live state)."""
     table = get_object_or_404(Table, pk=table_id)
+    if not can_see_table(table, request.user):
+        raise Http404("No such table.")  # a private game's existence is not revealed
     snapshot = load_snapshot(table)
     player = viewer_player(request.user)  # its bankroll: read just now
     screen = table_screen(
@@ -39,5 +43,7 @@ def table_detail(request, table_id: int):
 
 def hand_detail(request, table_id: int, number: int):
     """``/tables/<id>/hands/<n>/``: the table's name for a hand; its history is the replayer."""
-    hand = get_object_or_404(Hand, table_id=table_id, number=number)
+    hand = get_object_or_404(Hand.objects.select_related("table"), table_id=table_id, number=number)
+    if not can_see_hand(hand, request.user):
+        raise Http404("No such hand.")
     return redirect("stats:hand", hand_id=hand.pk)

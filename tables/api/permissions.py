@@ -5,6 +5,9 @@ by accident.
 - public (``AllowAny``, read-only views: other methods are 405): tables, leaderboard, the
   schema and its docs, the token exchange;
 - logged in (``IsAuthenticated``): hand histories, hand lists, profiles and statistics;
+  starting a game and everything about hosted games (``tables.api.hosting``: reading tables
+  stays public, private games filtered; a host control is 403 for anyone but the host and
+  staff);
 - staff only: another player's hand list (checked in the view).
 """
 

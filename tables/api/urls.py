@@ -4,7 +4,7 @@ tables (and playing at them), hands, players, leaderboard."""
 from django.urls import path
 from drf_spectacular.views import SpectacularAPIView, SpectacularRedocView, SpectacularSwaggerView
 
-from tables.api import ledger, play, protocol, views
+from tables.api import hosting, ledger, play, protocol, views
 
 app_name = "api"
 
@@ -14,8 +14,8 @@ urlpatterns = [
     path("redoc/", SpectacularRedocView.as_view(url_name="api:schema"), name="redoc"),
     path("asyncapi.json", protocol.AsyncAPIDocument.as_view(), name="asyncapi"),
     path("auth/token/", views.ObtainToken.as_view(), name="token"),
-    path("tables/", views.TableList.as_view(), name="table-list"),
-    path("tables/<str:pk>/", views.TableDetail.as_view(), name="table-detail"),
+    path("tables/", hosting.TableListCreate.as_view(), name="table-list"),
+    path("tables/<str:pk>/", hosting.TableDetailUpdate.as_view(), name="table-detail"),
     # the play API
     path("tables/<str:pk>/state/", play.TableState.as_view(), name="table-state"),
     path("tables/<str:pk>/actions/", play.TableActions.as_view(), name="table-actions"),
@@ -27,6 +27,27 @@ urlpatterns = [
     path("tables/<str:pk>/ledger/", ledger.TableLedger.as_view(), name="table-ledger"),
     path("tables/<str:pk>/ledger.csv", ledger.TableLedgerCSV.as_view(), name="table-ledger-csv"),
     path("tables/<str:pk>/settlement/", ledger.TableSettlement.as_view(), name="table-settlement"),
+    # hosting a game
+    path("tables/<str:pk>/invite/", hosting.InviteReplace.as_view(), name="table-invite"),
+    path("tables/<str:pk>/close/", hosting.TableCloseView.as_view(), name="table-close"),
+    path("tables/<str:pk>/pause/", hosting.TablePause.as_view(), name="table-pause"),
+    path("tables/<str:pk>/resume/", hosting.TableResume.as_view(), name="table-resume"),
+    path(
+        "tables/<str:pk>/players/<str:player_id>/",
+        hosting.PlayerControl.as_view(),
+        name="table-player",
+    ),
+    path("tables/<str:pk>/requests/", hosting.SeatRequests.as_view(), name="table-requests"),
+    path(
+        "tables/<str:pk>/requests/<str:request_id>/approve/",
+        hosting.ApproveRequest.as_view(),
+        name="request-approve",
+    ),
+    path(
+        "tables/<str:pk>/requests/<str:request_id>/decline/",
+        hosting.DeclineRequest.as_view(),
+        name="request-decline",
+    ),
     path("hands/", views.HandList.as_view(), name="hand-list"),
     path("hands/<str:pk>/", views.HandDetail.as_view(), name="hand-detail"),
     path("hands/<str:pk>/phh/", views.HandPHH.as_view(), name="hand-phh"),

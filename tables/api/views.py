@@ -31,11 +31,13 @@ from tables.api.serializers import (
 )
 from tables.inputs import NumberError, parse_whole_number
 from tables.models import Hand, Player, Seat, Table
+from tables.selectors.access import can_see_hand, can_see_table, tables_visible_to
 from tables.selectors.stats import (
     finished_hand,
     hand_history,
     hand_phh,
     hand_yaml,
+    hidden_tables_as_missing,
     leaderboard,
     player_hand_rows,
     player_stats,
@@ -76,7 +78,7 @@ class TableList(generics.ListAPIView):
     pagination_class = Pagination
 
     def get_queryset(self):
-        return _tables().exclude(status=Table.Status.CLOSED)
+        return tables_visible_to(self.request.user, _tables().exclude(status=Table.Status.CLOSED))
 
 
 @extend_schema(tags=["tables"], summary="One table (public)", parameters=[ID], auth=[{}])
@@ -88,15 +90,15 @@ class TableDetail(generics.RetrieveAPIView):
 
     def get_object(self):
         table = _tables().filter(pk=_id(self.kwargs["pk"])).first()
-        if table is None:
+        if table is None or not can_see_table(table, self.request.user):
             raise exceptions.NotFound("No such table.")
         return table
 
 
 # --- hands --------------------------------------------------------------------------------
-def _the_finished_hand(pk) -> Hand:
+def _the_finished_hand(pk, user) -> Hand:
     hand = finished_hand(_id(pk))
-    if hand is None or hand.status == Hand.Status.VOIDED:
+    if hand is None or hand.status == Hand.Status.VOIDED or not can_see_hand(hand, user):
         raise exceptions.NotFound("No such finished hand.")
     if hand.status != Hand.Status.FINISHED:
         raise HandNotFinished()
@@ -143,7 +145,7 @@ class HandDetail(APIView):
     permission_classes = [IsAuthenticated]
 
     def get(self, request, pk):
-        hand = _the_finished_hand(pk)
+        hand = _the_finished_hand(pk, request.user)
         history = hand_history(hand, viewer_seat(hand, request.user))
         return Response(HandHistorySerializer(history).data)
 
@@ -176,7 +178,7 @@ class _HandFile(APIView):
     write = None
 
     def get(self, request, pk):
-        hand = _the_finished_hand(pk)
+        hand = _the_finished_hand(pk, request.user)
         text = self.write(hand, viewer_seat(hand, request.user))
         file_type = self.renderer_classes[-1]
         response = HttpResponse(text, content_type=f"{file_type.media_type}; charset=utf-8")
@@ -269,7 +271,7 @@ class _PlayerStats(APIView):
         query = _query(HandFilterSerializer, request)
         player = _player(request, pk)
         filters = query.to_filter()
-        stats = player_stats(player, filters)
+        stats = player_stats(player, hidden_tables_as_missing(filters, request.user))
         body = {
             "player_id": player.pk,
             "name": player.name,

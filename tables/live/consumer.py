@@ -72,6 +72,7 @@ from tables.live.protocol import (
 from tables.live.sessions import LiveSockets
 from tables.models import Table
 from tables.presenters.render import render_message
+from tables.selectors.access import can_see_table
 from tables.selectors.players import player_bankroll, viewer_player
 from tables.selectors.snapshot import Snapshot
 from tables.services.errors import ServiceError
@@ -212,7 +213,7 @@ class TableConsumer(ChatSocket, AsyncWebsocketConsumer):
         await live.followed()
         self.player = await read_async(viewer_player)(self.user)  # resolved once
         found = await read_async(self._table_row)()
-        if found is None:
+        if found is None or not await read_async(self._may_see)():
             await self.refuse(NO_SUCH_TABLE)
             return
         self.created_at = found[1]
@@ -228,6 +229,11 @@ class TableConsumer(ChatSocket, AsyncWebsocketConsumer):
         if self.feed is not None:
             self.feed.saw(self.sent_version)
         await self.chat_join()
+
+    def _may_see(self) -> bool:
+        """A private game is refused to outsiders as if it did not exist."""
+        table = Table.objects.filter(pk=self.table_id).only("pk", "private").first()
+        return table is not None and can_see_table(table, self.user)
 
     def _table_row(self):
         return Table.objects.filter(pk=self.table_id).values_list("version", "created_at").first()

@@ -24,22 +24,33 @@ from django.conf import settings
 from django.utils import timezone
 
 from tables.db.threads import read_async, write_async
-from tables.services import clock, hooks
+from tables.services import clock, hooks, hosting
 
 log = logging.getLogger(__name__)
 
 INTERVAL = 0.5
+#: Seconds between two looks for hosted games left empty for a day (``hosted_games_tidy``).
+TIDY_INTERVAL = 60.0
 
 
 class Croupier:
     def __init__(self, interval: float = INTERVAL) -> None:
         self.interval = interval
+        self.tidied_at: datetime | None = None
+
+    def _tidy_due(self, now: datetime) -> bool:
+        if self.tidied_at is not None and (now - self.tidied_at).total_seconds() < TIDY_INTERVAL:
+            return False
+        self.tidied_at = now
+        return True
 
     def tick(self, now: datetime | None = None) -> list[tuple[int, str]]:
         """One pass over the tables at ``now``: what was done, as (table id, what) pairs."""
         now = now or timezone.now()
         done = []
         _croupier_pass(now)
+        if self._tidy_due(now):
+            done.extend((pk, "closed-empty") for pk in _tidy(now))
         for table_id in clock.tables_due(now):  # one query; only these are locked
             what = _tick_table(table_id, now)
             if what:
@@ -74,6 +85,9 @@ class Croupier:
         now = timezone.now()
         done = []
         await database_sync_to_async(_croupier_pass)(now)
+        if self._tidy_due(now):
+            closed = await write_async(0, _tidy)(now)
+            done.extend((pk, "closed-empty") for pk in closed)
         # One table at a time even where tables have write threads of their own: every
         # process runs this pass over the same tables, and all of them at once (tried) made
         # the 100-table p99 worse: the passes wait on each other's row locks, and the
@@ -103,6 +117,15 @@ def _tick_table(table_id: int, now: datetime) -> str | None:
     except Exception:
         log.exception("croupier: table %s", table_id)
         return None
+
+
+def _tidy(now: datetime) -> list[int]:
+    """``hosted_games_tidy``, an error logged rather than raised."""
+    try:
+        return hosting.hosted_games_tidy(now=now)
+    except Exception:
+        log.exception("croupier: tidying hosted games")
+        return []
 
 
 _tasks: dict[int, asyncio.Task] = {}

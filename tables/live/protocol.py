@@ -39,6 +39,7 @@ from tables.presenters.screen import table_screen
 from tables.selectors.hands import player_in_running_hand
 from tables.selectors.players import viewer_player
 from tables.selectors.snapshot import Snapshot
+from tables.services.seat_requests import seat_ask, top_up_ask
 
 # Close codes.
 NOT_LOGGED_IN = 4401  # also when the log-in ended
@@ -140,7 +141,8 @@ def _top_up_fields(data: dict) -> dict:
 
 
 def _top_up(table_id: int, player, amount: int) -> str:
-    services.seat_top_up(table=table_id, player=player, amount=amount)
+    if top_up_ask(table=table_id, player=player, amount=amount).request is not None:
+        return "Asked the host: your chips are added once they approve."
     return "Chips added."
 
 
@@ -155,7 +157,9 @@ def _take_seat_fields(data: dict) -> dict:
 
 
 def _take_seat(table_id: int, player, seat_number: int | None, buy_in: int) -> str:
-    services.seat_take(table=table_id, player=player, buy_in=buy_in, seat_number=seat_number)
+    asked = seat_ask(table=table_id, player=player, buy_in=buy_in, seat_number=seat_number)
+    if asked.request is not None:
+        return "Asked the host: you sit down once they approve (requests expire in 5 minutes)."
     return "You sat down: you are dealt in from the next hand."
 
 

@@ -41,6 +41,14 @@ def can_see_table(table: Table, user) -> bool:
     return tables_visible_to(user, Table.objects.filter(pk=table.pk)).exists()
 
 
+def can_see_hand(hand, user) -> bool:
+    """Whether ``user`` may see ``hand``: its table is visible to them, or they played it."""
+    if can_see_table(hand.table, user):
+        return True
+    player = _player_of(user)
+    return player is not None and hand.seat_index_of(player.pk) is not None
+
+
 def can_host(table: Table, user) -> bool:
     """Whether ``user`` may use the host controls of ``table``: its host, or staff."""
     if user is not None and getattr(user, "is_staff", False):

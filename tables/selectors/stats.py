@@ -9,7 +9,7 @@ filter (``Hand.view``), and only once the hand is finished.
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import date
 
 from django.db.models import (
@@ -28,6 +28,7 @@ from engine import phh, pkstate
 from engine.hand import Hand as EngineHand
 from engine.types import DECISIONS, STREETS, EventKind
 from tables.models import Hand, Player, PlayerHand
+from tables.selectors.access import tables_visible_to
 from tables.selectors.hands import hand_state, with_deck
 from tables.stats.figures import Totals
 
@@ -58,6 +59,14 @@ class HandFilter:
         elif self.result == "even":
             rows = rows.filter(net=0)
         return rows
+
+
+def hidden_tables_as_missing(filters: HandFilter, user) -> HandFilter:
+    """``filters``, but a table ``user`` may not see counts no hands, exactly as a table that
+    does not exist (a private game's existence is not revealed by its players' figures)."""
+    if filters.table is None or tables_visible_to(user).filter(pk=filters.table).exists():
+        return filters
+    return replace(filters, table=0)  # ids start at 1: no table has this one
 
 
 def _aggregates() -> dict:

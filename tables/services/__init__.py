@@ -9,7 +9,9 @@ Modules: ``players`` (sign-up grant, admin grants), ``seats`` (take, leave, sit 
 top up), ``hands`` (start, act, void), ``table`` (save, pause, resume, close, remove a
 player), ``errors``, ``events``, ``hand_cache`` (puts and takes the per-process
 hand cache's entries; its reads are ``tables.selectors.hand_cache``).
-The croupier's clock lives in ``clock``.
+The croupier's clock lives in ``clock``. Hosted games: ``hosting`` (start, invite, the host's
+controls, self-closing), ``seat_requests`` (sitting down or topping up where the host
+approves), ``host_pending`` (what waits for the end of the hand being played).
 """
 
 from tables.services.chat import chat_mute, chat_post  # noqa: F401

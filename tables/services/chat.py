@@ -22,7 +22,7 @@ from tables.services.errors import (
     ChatNotAllowed,
     ChatTooFast,
     InvalidChatMessage,
-    NotTheHost,
+    NotHost,
 )
 from tables.services.events import table_event_on_commit
 from tables.services.locks import table_lock
@@ -94,7 +94,7 @@ def chat_mute(*, table: Table | int, host: Player, player_id: int, muted: bool) 
     with transaction.atomic():
         table = table_lock(table)
         if not can_host(table, host.user):
-            raise NotTheHost("Only the host can mute players at this game.")
+            raise NotHost("Only the host can mute players at this game.")
         target = Player.objects.select_related("user").filter(pk=player_id).first()
         if target is None or not can_see_table(table, target.user):
             raise ChatNotAllowed("No such player at this game.")

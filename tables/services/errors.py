@@ -148,7 +148,47 @@ class ChatTooFast(ServiceError):
     code = "chat_rate_limited"
 
 
-class NotTheHost(ServiceError):
-    """A host control asked for by someone who does not run this game."""
+class NotHost(ServiceError):
+    """Only the game's host (or staff) may do this."""
 
     code = "not_host"
+
+
+class InvalidSettings(ServiceError):
+    """A game's settings that do not hold together; ``errors`` maps each field to its problem."""
+
+    code = "invalid"
+
+    def __init__(self, errors: dict[str, str]):
+        self.errors = errors
+        super().__init__(" ".join(f"{field}: {message}" for field, message in errors.items()))
+
+
+class TooManyGames(ServiceError):
+    """The player already hosts the most open games one may host at once."""
+
+    code = "too_many_games"
+
+
+class NoSuchInvite(ServiceError):
+    """The invite link is wrong, was replaced, or its game is closed."""
+
+    code = "no_such_invite"
+
+
+class NoSuchRequest(ServiceError):
+    """The seat request is not pending at this table (answered, expired or never made)."""
+
+    code = "no_such_request"
+
+
+class RequestPending(ServiceError):
+    """The player already has a request waiting for the host's answer."""
+
+    code = "request_pending"
+
+
+class TableClosed(ServiceError):
+    """The game is closed: read-only, its history kept."""
+
+    code = "table_closed"

@@ -37,6 +37,7 @@ from tables.services.errors import (
     StaleAction,
 )
 from tables.services.events import table_touch
+from tables.services.host_pending import pending_apply
 from tables.services.locks import require_open, table_lock
 from tables.services.player_hands import player_hands_record
 from tables.services.seats import seat_cash_out
@@ -304,6 +305,8 @@ def _settle_seats(table: Table, hand: Hand) -> None:
     if leaving:
         for seat in Seat.objects.filter(pk__in=leaving).select_related("player").order_by("number"):
             seat_cash_out(table=table, seat=seat, reason=f"Left {table.name}", hand=hand)
+    if table.pending_changes:  # a host's changes that waited for this hand to end
+        pending_apply(table)
 
 
 def _pot_total(hand: Hand, state) -> int:

@@ -16,6 +16,7 @@ from django.utils import timezone
 
 from tables.models import LedgerEntry, Player, Seat, Table
 from tables.selectors.hands import player_in_running_hand
+from tables.selectors.hosting import rejoin_minimum
 from tables.services.errors import (
     AlreadySeated,
     BuyInOutOfRange,
@@ -79,6 +80,14 @@ def _require_reseat_wait_over(table: Table, player: Player) -> None:
         )
 
 
+def buy_in_range(table: Table, player: Player) -> tuple[int, int]:
+    """The buy-ins ``player`` may sit down with at ``table``: its range, raised to the chips
+    they left with if they left less than an hour ago (``rejoin_minimum``)."""
+    left_with = rejoin_minimum(table, player)
+    low, high = table.effective_min_buy_in, table.effective_max_buy_in
+    return max(low, left_with), max(high, left_with)
+
+
 def seat_cash_out(*, table: Table, seat: Seat, reason: str, hand=None) -> None:
     """Internal: the seat's chips go back to the bankroll and the seat is freed.
 
@@ -110,12 +119,18 @@ def seat_take(*, table: Table, player: Player, buy_in: int, seat_number: int | N
         _require_own_seating(table)
         require_open(table)
         buy_in = _whole_chips(buy_in, "buy-in")
-        low, high = table.effective_min_buy_in, table.effective_max_buy_in
-        if not low <= buy_in <= high:
-            raise BuyInOutOfRange(f"Buy in for {low} to {high} chips at {table.name}.")
         if table.seats.filter(player=player).exists():
             raise AlreadySeated(f"You already have a seat at {table.name}.")
         _require_reseat_wait_over(table, player)
+        low, high = buy_in_range(table, player)
+        if not low <= buy_in <= high:
+            left_with = rejoin_minimum(table, player)
+            if left_with > table.effective_min_buy_in:
+                raise BuyInOutOfRange(
+                    f"You left {table.name} with {left_with} chips less than an hour ago: "
+                    f"buy in for at least that ({low} to {high} chips)."
+                )
+            raise BuyInOutOfRange(f"Buy in for {low} to {high} chips at {table.name}.")
         taken = set(table.seats.values_list("number", flat=True))
         if seat_number is None:
             free = [n for n in range(table.max_seats) if n not in taken]

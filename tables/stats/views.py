@@ -10,10 +10,12 @@ from django.shortcuts import get_object_or_404, redirect, render
 from tables.inputs import NumberError, parse_optional_number
 from tables.models import Hand, Player
 from tables.presenters.replay import replay_felt
+from tables.selectors.access import can_see_hand, tables_visible_to
 from tables.selectors.replay import hand_replay_steps
 from tables.selectors.stats import (
     HandFilter,
     finished_hand,
+    hidden_tables_as_missing,
     leaderboard,
     net_curve,
     player_hand_rows,
@@ -42,10 +44,14 @@ def player_stats_page(request, player_id: int):
             status=400,
             content_type="text/plain",
         )
-    filters = HandFilter(table=table)
+    filters = hidden_tables_as_missing(HandFilter(table=table), request.user)
     stats = player_stats(player, filters)
     curve = net_curve(player, filters)
-    recent = list(player_hand_rows(player, filters)[:20])
+    visible = tables_visible_to(request.user)
+    recent = list(player_hand_rows(player, filters).filter(table__in=visible)[:20])
+    shown = set(
+        visible.filter(pk__in=[t["id"] for t in player_tables(player)]).values_list("pk", flat=True)
+    )
     return render(
         request,
         "stats/player.html",
@@ -55,7 +61,7 @@ def player_stats_page(request, player_id: int):
             "chart": net_chart(curve),
             "recent": recent,
             "filters": filters,
-            "tables": player_tables(player),
+            "tables": [t for t in player_tables(player) if t["id"] in shown],
         },
     )
 
@@ -71,7 +77,7 @@ def leaderboard_page(request):
 @login_required
 def hand_replayer(request, hand_id: int):
     hand = finished_hand(hand_id)
-    if hand is None or hand.status == Hand.Status.VOIDED:
+    if hand is None or hand.status == Hand.Status.VOIDED or not can_see_hand(hand, request.user):
         raise Http404("No such finished hand.")
     if hand.status != Hand.Status.FINISHED:
         return HttpResponse(

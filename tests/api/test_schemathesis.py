@@ -46,4 +46,16 @@ def token(keep_connection, settings, players, staff, hands, running):
     derandomize=True,
 )
 def test_api_conforms_to_its_schema(case, token):
-    case.call_and_validate(headers={"Authorization": f"Token {token}"})
+    # A game's settings must also hold together (a small blind above the big blind, more
+    # bots than seats allow: ``Table.clean``), which OpenAPI cannot express: a 400 naming the
+    # field is right there for data the schema alone would accept.
+    # Likewise the token exchange refuses a password with a NUL character (Django's
+    # CharField), which the schema's "string" allows.
+    excluded = []
+    if case.method in ("POST", "PATCH") and case.path in (
+        "/api/tables/",
+        "/api/tables/{id}/",
+        "/api/auth/token/",
+    ):
+        excluded = [schemathesis.checks.positive_data_acceptance]
+    case.call_and_validate(headers={"Authorization": f"Token {token}"}, excluded_checks=excluded)

@@ -16,7 +16,7 @@ from tables.services import (
     ChatNotAllowed,
     ChatTooFast,
     InvalidChatMessage,
-    NotTheHost,
+    NotHost,
     chat_mute,
     chat_post,
     seat_take,
@@ -140,7 +140,7 @@ def test_the_host_mutes_and_unmutes_a_player(game, players):
 @pytest.mark.django_db
 def test_only_the_host_mutes(game, players):
     alice, bob, carol = players
-    with pytest.raises(NotTheHost):
+    with pytest.raises(NotHost):
         chat_mute(table=game, host=bob, player_id=alice.pk, muted=True)
     assert not TableGuest.objects.filter(table=game).exists()
 

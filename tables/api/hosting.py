@@ -1,0 +1,473 @@
+"""The API of hosted games: start one, change it, its invite link, closing it, the host's
+controls over its players, and seat requests.
+
+Thin: each call is one service of ``tables.services.hosting`` / ``seat_requests``. Errors:
+400 naming the field (``errors``), 403 ``not_host`` for a host control by anyone else, 404 for
+a private game the caller may not see (exactly as for a table that does not exist), and the
+service's own ``code`` for any other refusal; nothing changes on error.
+"""
+
+from __future__ import annotations
+
+from drf_spectacular.types import OpenApiTypes
+from drf_spectacular.utils import (
+    OpenApiParameter,
+    OpenApiResponse,
+    extend_schema,
+    inline_serializer,
+)
+from rest_framework import exceptions, serializers, status
+from rest_framework.parsers import JSONParser
+from rest_framework.permissions import SAFE_METHODS, BasePermission
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from tables.api import views
+from tables.api.exceptions import ErrorSerializer
+from tables.api.serializers import TableSerializer, WholeNumberField
+from tables.models import Player, SeatRequest, Table
+from tables.selectors.access import can_host, can_see_table
+from tables.selectors.hosting import live_requests, request_status
+from tables.services import hosting, seat_requests
+from tables.services.errors import InvalidSettings, NoSuchRequest, NotHost, ServiceError
+from tables.services.players import player_get_or_create
+
+ID = views.ID
+#: A refusal in the game's present state (``code``: too_many_games, table_closed, ...).
+CONFLICT = OpenApiResponse(ErrorSerializer, "Refused now: the code says why.")
+
+
+class ReadOrLoggedIn(BasePermission):
+    """Reading is public (private games are filtered), writing needs a log-in."""
+
+    def has_permission(self, request, view):
+        return request.method in SAFE_METHODS or bool(
+            request.user and request.user.is_authenticated
+        )
+
+
+class ServiceRefused(exceptions.APIException):
+    """A service's refusal, with its stable code."""
+
+    status_code = 400
+    default_code = "refused"
+
+    def __init__(self, error: ServiceError):
+        super().__init__(str(error), code=error.code)
+        if isinstance(error, NotHost):
+            self.status_code = 403
+        elif isinstance(error, NoSuchRequest):
+            self.status_code = 404
+        else:
+            self.status_code = 409
+
+
+def refused(error: ServiceError) -> exceptions.APIException:
+    """The API's answer to a service's refusal."""
+    if isinstance(error, InvalidSettings):
+        return exceptions.ValidationError({k: [v] for k, v in error.errors.items()})
+    return ServiceRefused(error)
+
+
+# --- serializers --------------------------------------------------------------------------
+class HostedTableSerializer(TableSerializer):
+    """A table with its hosting: the host, whether private, and for the host the invite URL."""
+
+    host = serializers.CharField(source="host.name", default=None, read_only=True, allow_null=True)
+    host_id = serializers.IntegerField(read_only=True, allow_null=True)
+    invite_url = serializers.SerializerMethodField(help_text="Only for the host (else null).")
+
+    class Meta(TableSerializer.Meta):
+        fields = [
+            *TableSerializer.Meta.fields,
+            "host",
+            "host_id",
+            "private",
+            "seat_approval",
+            "top_up_approval",
+            "spectator_chat",
+            "bot_seats",
+            "closed_at",
+            "invite_url",
+        ]
+        read_only_fields = fields
+
+    def get_invite_url(self, table) -> str | None:
+        request = self.context.get("request")
+        if request is None or not table.invite_token or not can_host(table, request.user):
+            return None
+        return request.build_absolute_uri(f"/join/{table.invite_token}/")
+
+
+class StrictBooleanField(serializers.BooleanField):
+    """JSON ``true`` or ``false`` only (not ``0``, ``"yes"``...): a typo is an error."""
+
+    def to_internal_value(self, data):
+        if isinstance(data, bool):
+            return data
+        self.fail("invalid", input=data)
+
+
+class StrictWholeNumberField(WholeNumberField):
+    """A JSON integer (not a string of digits, not ``true``) in the field's range."""
+
+    def to_internal_value(self, data):
+        if isinstance(data, bool) or not isinstance(data, int):
+            raise serializers.ValidationError("A whole number is required.")
+        return super().to_internal_value(data)
+
+
+class StrictCharField(serializers.CharField):
+    """A JSON string (DRF would turn ``5`` into ``"5"``)."""
+
+    def to_internal_value(self, data):
+        if not isinstance(data, str):
+            self.fail("invalid")
+        return super().to_internal_value(data)
+
+
+class GameSettingsSerializer(serializers.Serializer):
+    """The settings of a game (all optional: the defaults make a good night). Checked as a
+    whole by the service (``Table.clean``); a wrong one is a 400 naming it."""
+
+    name = StrictCharField(max_length=80, required=False)
+    game = serializers.ChoiceField(Table.Game.choices, required=False)
+    betting = serializers.ChoiceField(Table.Betting.choices, required=False)
+    ante_mode = serializers.ChoiceField(Table.AnteMode.choices, required=False)
+    small_blind = StrictWholeNumberField(min_value=0, required=False)
+    big_blind = StrictWholeNumberField(min_value=1, required=False)
+    ante = StrictWholeNumberField(min_value=0, required=False)
+    straddle = StrictWholeNumberField(min_value=0, required=False)
+    max_seats = StrictWholeNumberField(min_value=2, max_value=12, required=False)
+    min_buy_in = StrictWholeNumberField(required=False)
+    max_buy_in = StrictWholeNumberField(required=False)
+    action_seconds = StrictWholeNumberField(min_value=3, max_value=600, required=False)
+    time_bank_seconds = StrictWholeNumberField(min_value=0, max_value=3600, required=False)
+    bot_seats = StrictWholeNumberField(min_value=0, max_value=10, required=False)
+    private = StrictBooleanField(required=False)
+    seat_approval = StrictBooleanField(required=False)
+    top_up_approval = StrictBooleanField(required=False)
+    spectator_chat = StrictBooleanField(required=False)
+
+    def to_internal_value(self, data):
+        if hasattr(data, "keys"):
+            unknown = sorted(set(data.keys()) - set(self.fields))
+            if unknown:
+                raise exceptions.ValidationError(
+                    dict.fromkeys(unknown, ["Not a setting a host can change."])
+                )
+        return super().to_internal_value(data)
+
+
+class SeatRequestSerializer(serializers.ModelSerializer):
+    player = serializers.CharField(source="player.name", read_only=True)
+    status = serializers.SerializerMethodField(help_text="pending, approved, declined, expired")
+
+    class Meta:
+        model = SeatRequest
+        fields = ["id", "player_id", "player", "kind", "amount", "seat_number", "status"]
+        read_only_fields = fields
+
+    def get_status(self, request) -> str:
+        return request_status(request)
+
+
+class AskSerializer(serializers.Serializer):
+    kind = serializers.ChoiceField(SeatRequest.Kind.choices, default=SeatRequest.Kind.SEAT)
+    amount = StrictWholeNumberField(help_text="The buy-in, or the chips to add.")
+    seat = StrictWholeNumberField(required=False, max_value=12, help_text="1 to the table's seats.")
+
+
+class PlayerControlSerializer(serializers.Serializer):
+    action = serializers.ChoiceField(["remove", "sit_out", "make_host", "correct_stack"])
+    stack = StrictWholeNumberField(required=False, help_text="The corrected stack (correct_stack).")
+
+
+# --- helpers --------------------------------------------------------------------------------
+def _visible(request, pk) -> Table:
+    table = Table.objects.filter(pk=views._id(pk)).select_related("host__user").first()
+    if table is None or not can_see_table(table, request.user):
+        raise exceptions.NotFound("No such table.")
+    return table
+
+
+def _hosted(request, pk) -> Table:
+    table = _visible(request, pk)
+    if not can_host(table, request.user):
+        raise exceptions.PermissionDenied("Only the game's host can do that.")
+    return table
+
+
+def _table_body(request, table: Table) -> dict:
+    fresh = views._tables().select_related("host__user").get(pk=table.pk)
+    return HostedTableSerializer(fresh, context={"request": request}).data
+
+
+# --- views ------------------------------------------------------------------------------------
+@extend_schema(tags=["tables"])
+class TableListCreate(views.TableList):
+    """``GET``: the tables you may see (private games only for their host, players and
+    guests). ``POST``: start a game you host (201)."""
+
+    permission_classes = [ReadOrLoggedIn]
+    parser_classes = [JSONParser]
+    serializer_class = HostedTableSerializer
+
+    def get_queryset(self):
+        return super().get_queryset().select_related("host__user")
+
+    @extend_schema(
+        summary="Start a game",
+        request=GameSettingsSerializer,
+        responses={201: HostedTableSerializer, 409: CONFLICT},
+    )
+    def post(self, request):
+        data = GameSettingsSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        player = player_get_or_create(user=request.user)
+        try:
+            table = hosting.table_create(host=player, **data.validated_data)
+        except ServiceError as error:
+            raise refused(error) from None
+        return Response(_table_body(request, table), status=status.HTTP_201_CREATED)
+
+
+@extend_schema(tags=["tables"], parameters=[ID])
+class TableDetailUpdate(views.TableDetail):
+    """``GET``: a table you may see. ``PATCH``: the host changes its settings; the answer
+    lists those in effect now (``applied``) and those waiting for the next hand (``waiting``)."""
+
+    permission_classes = [ReadOrLoggedIn]
+    parser_classes = [JSONParser]
+    serializer_class = HostedTableSerializer
+
+    @extend_schema(
+        summary="Change a game (host)",
+        request=GameSettingsSerializer,
+        responses={
+            200: inline_serializer(
+                "HostUpdate",
+                {
+                    "table": HostedTableSerializer(),
+                    "applied": serializers.ListField(child=serializers.CharField()),
+                    "waiting": serializers.ListField(child=serializers.CharField()),
+                },
+            ),
+            409: CONFLICT,
+        },
+    )
+    def patch(self, request, pk):
+        table = _hosted(request, pk)
+        data = GameSettingsSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        try:
+            update = hosting.table_host_update(
+                table=table, by=request.user, changes=data.validated_data
+            )
+        except ServiceError as error:
+            raise refused(error) from None
+        return Response(
+            {
+                "table": _table_body(request, table),
+                "applied": update.applied,
+                "waiting": update.waiting,
+            }
+        )
+
+
+def _control(summary: str, response, run):
+    """A ``POST`` host control on ``/api/tables/<id>/...`` running ``run(request, table)``."""
+
+    @extend_schema(
+        tags=["hosting"],
+        summary=summary,
+        parameters=[ID],
+        request=None,
+        responses={200: response, 409: CONFLICT},
+    )
+    def post(self, request, pk):
+        table = _hosted(request, pk)
+        try:
+            return Response(run(request, table))
+        except ServiceError as error:
+            raise refused(error) from None
+
+    return type(
+        summary.title().replace(" ", ""), (APIView,), {"post": post, "parser_classes": [JSONParser]}
+    )
+
+
+_STATE = inline_serializer(
+    "HostState", {"status": serializers.CharField(), "done_now": serializers.BooleanField()}
+)
+
+InviteReplace = _control(
+    "Replace the invite link",
+    inline_serializer("Invite", {"invite_url": serializers.URLField()}),
+    lambda request, table: {
+        "invite_url": HostedTableSerializer(
+            hosting.table_invite_replace(table=table, by=request.user), context={"request": request}
+        ).data["invite_url"]
+    },
+)
+
+
+def _state(table_pk: int, done_now: bool) -> dict:
+    return {"status": Table.objects.get(pk=table_pk).status, "done_now": done_now}
+
+
+TableCloseView = _control(
+    "Close the game",
+    _STATE,
+    lambda request, table: _state(table.pk, hosting.table_host_close(table=table, by=request.user)),
+)
+TablePause = _control(
+    "Pause the game",
+    _STATE,
+    lambda request, table: _state(
+        table.pk, bool(hosting.table_host_pause(table=table, by=request.user))
+    ),
+)
+TableResume = _control(
+    "Resume the game",
+    _STATE,
+    lambda request, table: _state(
+        table.pk, bool(hosting.table_host_resume(table=table, by=request.user))
+    ),
+)
+
+PLAYER = OpenApiParameter("player_id", OpenApiTypes.INT, OpenApiParameter.PATH)
+
+
+@extend_schema(tags=["hosting"], parameters=[ID, PLAYER])
+class PlayerControl(APIView):
+    """The host's controls over one player: remove (cashed out now or when their hand ends),
+    sit out, make host, correct stack (through the ledger; waits for their hand's end)."""
+
+    parser_classes = [JSONParser]
+
+    @extend_schema(
+        summary="Control a player (host)",
+        request=PlayerControlSerializer,
+        responses={200: _STATE, 409: CONFLICT},
+    )
+    def post(self, request, pk, player_id):
+        table = _hosted(request, pk)
+        body = PlayerControlSerializer(data=request.data)
+        body.is_valid(raise_exception=True)
+        player = Player.objects.filter(pk=views._id(player_id)).first()
+        if player is None:
+            raise exceptions.NotFound("No such player.")
+        action = body.validated_data["action"]
+        try:
+            if action == "remove":
+                now = hosting.table_host_remove(table=table, by=request.user, player=player)
+            elif action == "sit_out":
+                now = bool(hosting.table_host_sit_out(table=table, by=request.user, player=player))
+            elif action == "make_host":
+                now = bool(hosting.table_host_transfer(table=table, by=request.user, player=player))
+            else:
+                stack = body.validated_data.get("stack")
+                if stack is None:
+                    raise exceptions.ValidationError({"stack": ["Say what the stack should be."]})
+                now = hosting.table_correct_stack(
+                    table=table, by=request.user, player=player, stack=stack
+                )
+        except ServiceError as error:
+            raise refused(error) from None
+        return Response(_state(table.pk, now))
+
+
+@extend_schema(tags=["hosting"], parameters=[ID])
+class SeatRequests(APIView):
+    """``GET``: for the host, the requests waiting for an answer; for anyone else, their own
+    requests and the answers. ``POST``: sit down (or top up) at this game: at a game with
+    approval, a request for the host (201), else done at once (200). ``DELETE``: take back
+    your pending request."""
+
+    parser_classes = [JSONParser]
+
+    @extend_schema(summary="Seat requests", responses=SeatRequestSerializer(many=True))
+    def get(self, request, pk):
+        table = _visible(request, pk)
+        if can_host(table, request.user):
+            rows = live_requests(table)
+        else:
+            rows = SeatRequest.objects.filter(
+                table=table, player__user=request.user
+            ).select_related("player__user")
+        return Response(SeatRequestSerializer(rows.order_by("-id")[:100], many=True).data)
+
+    @extend_schema(
+        summary="Ask to sit down or top up",
+        request=AskSerializer,
+        responses={201: SeatRequestSerializer, 200: _STATE, 409: CONFLICT},
+    )
+    def post(self, request, pk):
+        table = _visible(request, pk)
+        body = AskSerializer(data=request.data)
+        body.is_valid(raise_exception=True)
+        player = player_get_or_create(user=request.user)
+        fields = body.validated_data
+        try:
+            if fields["kind"] == SeatRequest.Kind.SEAT:
+                seat = fields.get("seat")
+                asked = seat_requests.seat_ask(
+                    table=table,
+                    player=player,
+                    buy_in=fields["amount"],
+                    seat_number=seat - 1 if seat else None,
+                )
+            else:
+                asked = seat_requests.top_up_ask(
+                    table=table, player=player, amount=fields["amount"]
+                )
+        except ServiceError as error:
+            raise refused(error) from None
+        if asked.request is not None:
+            return Response(
+                SeatRequestSerializer(asked.request).data, status=status.HTTP_201_CREATED
+            )
+        return Response(_state(table.pk, True))
+
+    @extend_schema(
+        summary="Take back your pending request",
+        responses=inline_serializer("Cancelled", {"cancelled": serializers.IntegerField()}),
+    )
+    def delete(self, request, pk):
+        table = _visible(request, pk)
+        player = player_get_or_create(user=request.user)
+        count = seat_requests.seat_request_cancel(table=table, player=player)
+        return Response({"cancelled": count})
+
+
+REQUEST = OpenApiParameter("request_id", OpenApiTypes.INT, OpenApiParameter.PATH)
+
+
+def _answer_view(approve: bool):
+    @extend_schema(
+        tags=["hosting"],
+        summary="Approve a request (host)" if approve else "Decline a request (host)",
+        parameters=[ID, REQUEST],
+        request=None,
+        responses={200: SeatRequestSerializer, 409: CONFLICT},
+    )
+    def post(self, request, pk, request_id):
+        table = _hosted(request, pk)
+        try:
+            answered = seat_requests.seat_request_answer(
+                table=table, by=request.user, request_id=views._id(request_id), approve=approve
+            )
+        except ServiceError as error:
+            raise refused(error) from None
+        return Response(SeatRequestSerializer(answered).data)
+
+    return type(
+        "Approve" if approve else "Decline",
+        (APIView,),
+        {"post": post, "parser_classes": [JSONParser]},
+    )
+
+
+ApproveRequest = _answer_view(True)
+DeclineRequest = _answer_view(False)

@@ -1,0 +1,111 @@
+"""A host's changes that wait for the hand being played to end, and the building blocks they
+share with the changes made at once (announcing, correcting a stack, closing a game).
+
+``Table.pending_changes`` holds what waits: ``{"settings": {field: value}, "corrections":
+[{"player_id", "stack", "by"}], "close": true}``. ``pending_apply`` runs at the end of every
+hand (``tables.services.hands``, under the same table row lock, in the same transaction) and
+empties it. Every function here is internal: the caller holds the table row lock inside
+``transaction.atomic()`` and bumps the version (``table_touch``).
+"""
+
+from __future__ import annotations
+
+from django.utils import timezone
+
+from tables.models import LedgerEntry, Seat, Table, TableNotice
+from tables.services.players import ledger_record
+from tables.services.seats import seat_cash_out
+
+
+def notice_post(table: Table, text: str) -> TableNotice:
+    """Announce ``text`` in the table's log."""
+    return TableNotice.objects.create(table=table, text=text[:300])
+
+
+def pending_queue(table: Table, *, settings: dict | None = None, correction=None, close=False):
+    """Add to what waits for the hand's end (later values of a setting win)."""
+    pending = dict(table.pending_changes or {})
+    if settings:
+        pending["settings"] = {**pending.get("settings", {}), **settings}
+    if correction is not None:
+        pending["corrections"] = [*pending.get("corrections", []), correction]
+    if close:
+        pending["close"] = True
+    table.pending_changes = pending
+    Table.objects.filter(pk=table.pk).update(pending_changes=pending)
+
+
+def stack_correct(table: Table, seat: Seat, stack: int, by: str) -> int:
+    """Set ``seat``'s stack to ``stack`` through the ledger: the difference moves between the
+    player's bankroll and the stack (a ``correction`` entry), so no chip is created or lost.
+    Returns the change of the stack. ``InsufficientBankroll`` when the bankroll is short."""
+    change = stack - seat.stack
+    if change:
+        ledger_record(
+            player=seat.player,
+            amount=-change,
+            kind=LedgerEntry.Kind.CORRECTION,
+            reason=f"Stack corrected to {stack} at {table.name} by {by}",
+            table=table,
+        )
+        Seat.objects.filter(pk=seat.pk).update(stack=stack)
+        seat.stack = stack
+    return change
+
+
+def close_now(table: Table, reason: str) -> None:
+    """Cash everyone out and close ``table`` (no hand may be running): read-only from now,
+    its hands and ledger kept."""
+    for seat in table.seats.select_related("player__user").order_by("number"):
+        seat_cash_out(table=table, seat=seat, reason=reason)
+    table.status = Table.Status.CLOSED
+    table.closed_at = timezone.now()
+    table.action_deadline = None
+    table.next_hand_at = None
+    table.pending_changes = {}
+    Table.objects.filter(pk=table.pk).update(
+        status=table.status,
+        closed_at=table.closed_at,
+        action_deadline=None,
+        next_hand_at=None,
+        pending_changes={},
+    )
+
+
+def pending_apply(table: Table) -> None:
+    """Apply what waited for the hand to end (see the module docstring), each announced."""
+    pending = table.pending_changes or {}
+    if not pending:
+        return
+    for correction in pending.get("corrections", []):
+        seat = (
+            table.seats.select_related("player__user")
+            .filter(player_id=correction["player_id"])
+            .first()
+        )
+        if seat is None:
+            continue  # gone meanwhile: their chips are already back in their bankroll
+        try:
+            stack_correct(table, seat, correction["stack"], correction["by"])
+        except ValueError as error:  # the bankroll no longer covers it: say so, change nothing
+            notice_post(table, f"The correction of {seat.player}'s stack failed: {error}")
+            continue
+        notice_post(table, f"{seat.player}'s stack is now {correction['stack']} (corrected).")
+    values = pending.get("settings", {})
+    if values:
+        for field, value in values.items():
+            setattr(table, field, value)
+        Table.objects.filter(pk=table.pk).update(**values)
+        notice_post(table, f"Now in effect: {describe_settings(values)}.")
+    table.pending_changes = {}
+    Table.objects.filter(pk=table.pk).update(pending_changes={})
+    if pending.get("close"):
+        close_now(table, reason=f"{table.name} closed by the host")
+        notice_post(table, "The game is closed: everyone was cashed out.")
+
+
+def describe_settings(values: dict) -> str:
+    """``values`` (field -> value) as a short sentence for the log."""
+    return ", ".join(
+        f"{Table._meta.get_field(field).verbose_name} {value}" for field, value in values.items()
+    )

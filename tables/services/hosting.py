@@ -1,0 +1,371 @@
+"""Games players host: start one, invite friends, and the host's controls.
+
+Every function is one transaction holding the table row lock (``table_lock``), then player
+rows for bankroll changes; each change is announced in the table's log (``TableNotice``),
+bumps ``Table.version`` and publishes ``table.changed`` on commit. A change that would alter
+the hand being played waits for its end (``tables.services.host_pending``); the answer says
+which. Host controls take ``by``, the user asking: the game's host or staff (``can_host``),
+else ``NotHost``. A closed game is read-only (``TableClosed``).
+"""
+
+from __future__ import annotations
+
+import secrets
+from dataclasses import dataclass, field
+from datetime import datetime, timedelta
+
+from django.core.exceptions import ValidationError
+from django.db import transaction
+
+from tables.models import Player, Seat, Table, TableGuest
+from tables.selectors.access import can_host
+from tables.selectors.hands import player_in_running_hand, running_hand
+from tables.services.errors import (
+    InvalidAmount,
+    InvalidSettings,
+    NoSuchInvite,
+    NotHost,
+    NotSeated,
+    TableClosed,
+    TooManyGames,
+)
+from tables.services.events import table_touch
+from tables.services.host_pending import (
+    close_now,
+    describe_settings,
+    notice_post,
+    pending_queue,
+    stack_correct,
+)
+from tables.services.locks import table_lock
+from tables.services.seats import seat_release
+
+#: Open games one player may host at once.
+MAX_OPEN_GAMES = 10
+#: A hosted game nobody has sat at for this long closes itself.
+EMPTY_GAME_LIFETIME = timedelta(hours=24)
+#: What a new game is when its host changes nothing: a good night among friends.
+GAME_DEFAULTS = {
+    "game": Table.Game.HOLDEM,
+    "betting": Table.Betting.NO_LIMIT,
+    "small_blind": 1,
+    "big_blind": 2,
+    "ante": 0,
+    "ante_mode": Table.AnteMode.PER_PLAYER,
+    "straddle": 0,
+    "max_seats": 9,
+    "min_buy_in": 40,
+    "max_buy_in": 200,
+    "action_seconds": 30,
+    "time_bank_seconds": 60,
+    "bot_seats": 0,
+    "private": True,
+    "seat_approval": False,
+    "top_up_approval": False,
+    "spectator_chat": False,
+}
+#: Settings a host may choose (at the start and later).
+HOST_FIELDS = ("name", *GAME_DEFAULTS)
+#: Settings the hand being played was dealt with: a change waits for its end.
+NEXT_HAND_FIELDS = (
+    "game",
+    "betting",
+    "small_blind",
+    "big_blind",
+    "ante",
+    "ante_mode",
+    "straddle",
+    "max_seats",
+    "action_seconds",
+    "time_bank_seconds",
+)
+
+
+def new_invite_token() -> str:
+    """An unguessable invite token: 32 random bytes (256 bits), URL-safe."""
+    return secrets.token_urlsafe(32)
+
+
+def _name_of(user) -> str:
+    return user.get_username() if user is not None else "the site"
+
+
+def _validated(table: Table, fields: dict) -> None:
+    """Set ``fields`` on ``table`` and check the whole game (``Table.clean`` and the field
+    limits); ``InvalidSettings`` names each field that is wrong."""
+    unknown = sorted(set(fields) - set(HOST_FIELDS))
+    if unknown:
+        raise InvalidSettings(dict.fromkeys(unknown, "Not a setting a host can change."))
+    for name, value in fields.items():
+        setattr(table, name, value)
+    table.bots_allowed = bool(table.bot_seats)
+    try:
+        table.full_clean(
+            exclude=["version", "hand_version", "host", "invite_token", "pending_changes"],
+            validate_unique=False,  # a taken name gets its host's name (``_unique_name``)
+        )
+    except ValidationError as error:
+        raise InvalidSettings(
+            {name: " ".join(messages) for name, messages in error.message_dict.items()}
+        ) from None
+
+
+def _unique_name(name: str, host: Player | None, pk: int | None = None) -> str:
+    """``name``, or when another table has it, ``name · host`` (then numbered): friends'
+    games are often all called "Friday night"."""
+    others = Table.objects.exclude(pk=pk) if pk else Table.objects.all()
+    candidates = [name, f"{name} · {host}"[:80]] if host else [name]
+    candidates += [f"{name[:70]} · {n}" for n in range(2, 1000)]
+    for candidate in candidates:
+        if not others.filter(name=candidate).exists():
+            return candidate
+    raise InvalidSettings({"name": "That name is taken: choose another."})
+
+
+def _hosted_table(table: Table | int, by) -> Table:
+    """Lock ``table`` and check that ``by`` may run it and that it is not closed."""
+    table = table_lock(table)
+    if not can_host(table, by):
+        raise NotHost("Only the game's host can do that.")
+    if table.status == Table.Status.CLOSED:
+        raise TableClosed(f"{table.name} is closed: its history is kept, nothing changes.")
+    return table
+
+
+def table_create(*, host: Player, **fields) -> Table:
+    """Start a game hosted by ``host``: ``GAME_DEFAULTS`` with ``fields`` over them.
+
+    Lock: none (a new row). ``InvalidSettings`` names every wrong field; ``TooManyGames`` past
+    ``MAX_OPEN_GAMES`` open games. Every hosted game gets an invite token (the link works
+    for public games too); bots sit when ``bot_seats`` is more than 0.
+    """
+    table = Table(host=host, **{k: v for k, v in GAME_DEFAULTS.items() if k not in fields})
+    _validated(table, fields)
+    with transaction.atomic():
+        Player.objects.select_for_update().filter(pk=host.pk).first()  # one count at a time
+        open_games = Table.objects.filter(host=host).exclude(status=Table.Status.CLOSED)
+        if open_games.count() >= MAX_OPEN_GAMES:
+            raise TooManyGames(
+                f"You host {MAX_OPEN_GAMES} open games already: close one to start another."
+            )
+        table.name = _unique_name(table.name, host)
+        table.invite_token = new_invite_token()
+        table.save()
+        notice_post(table, f"{host} opened the game.")
+        return table
+
+
+def table_invite_replace(*, table: Table | int, by) -> Table:
+    """A new invite link; the old one stops working at once (guests already in stay)."""
+    with transaction.atomic():
+        table = _hosted_table(table, by)
+        table.invite_token = new_invite_token()
+        Table.objects.filter(pk=table.pk).update(invite_token=table.invite_token)
+        notice_post(table, "The host replaced the invite link.")
+        table_touch(table)
+        return table
+
+
+def table_guest_join(*, token: str, player: Player) -> Table:
+    """``player`` opened the invite link ``token``: they may see the game from now on.
+
+    Lock: the table row. ``NoSuchInvite`` for a wrong or replaced token or a closed game.
+    """
+    if not isinstance(token, str) or not token:
+        raise NoSuchInvite("That invite link does not work (it may have been replaced).")
+    found = Table.objects.filter(invite_token=token).values_list("pk", flat=True).first()
+    if found is None:
+        raise NoSuchInvite("That invite link does not work (it may have been replaced).")
+    with transaction.atomic():
+        table = table_lock(found)
+        if table.invite_token != token or table.status == Table.Status.CLOSED:
+            raise NoSuchInvite("That invite link does not work (it may have been replaced).")
+        TableGuest.objects.get_or_create(table=table, player=player)
+        return table
+
+
+@dataclass(frozen=True)
+class HostUpdate:
+    """What a host's change did: the fields in effect now and those waiting for the next hand."""
+
+    table: Table
+    applied: list[str] = field(default_factory=list)
+    waiting: list[str] = field(default_factory=list)
+
+
+def table_host_update(*, table: Table | int, by, changes: dict) -> HostUpdate:
+    """Change a game's settings: those the running hand was dealt with (``NEXT_HAND_FIELDS``)
+    wait for its end, the others apply now; each part is announced. ``InvalidSettings``
+    (nothing changed) when the game would not hold together."""
+    with transaction.atomic():
+        table = _hosted_table(table, by)
+        current = {name: getattr(table, name) for name in HOST_FIELDS}
+        target = Table.objects.get(pk=table.pk)
+        target.pending_changes = table.pending_changes
+        for name, value in (table.pending_changes or {}).get("settings", {}).items():
+            setattr(target, name, value)
+        _validated(target, changes)
+        changed = {
+            name: getattr(target, name)
+            for name in HOST_FIELDS
+            if getattr(target, name) != current[name]
+        }
+        changed["bots_allowed"] = target.bots_allowed
+        hand_running = running_hand(table) is not None
+        if "name" in changed:
+            changed["name"] = _unique_name(changed["name"], table.host, table.pk)
+        waiting = {k: v for k, v in changed.items() if hand_running and k in NEXT_HAND_FIELDS}
+        now = {k: v for k, v in changed.items() if k not in waiting}
+        if now:
+            for name, value in now.items():
+                setattr(table, name, value)
+            Table.objects.filter(pk=table.pk).update(**now)
+        shown = {k: v for k, v in now.items() if k != "bots_allowed"}
+        if shown:
+            notice_post(table, f"The host changed {describe_settings(shown)}.")
+        if waiting:
+            pending_queue(table, settings=waiting)
+            notice_post(
+                table, f"From the next hand: {describe_settings(waiting)} (set by the host)."
+            )
+        table_touch(table)
+        return HostUpdate(table=table, applied=sorted(shown), waiting=sorted(waiting))
+
+
+def table_host_pause(*, table: Table | int, by) -> Table:
+    """Pause: the hand being played finishes, no new one starts."""
+    with transaction.atomic():
+        table = _hosted_table(table, by)
+        if table.status != Table.Status.PAUSED:
+            table.status = Table.Status.PAUSED
+            notice_post(table, "The host paused the game: no new hand starts.")
+            table_touch(table, "status")
+        return table
+
+
+def table_host_resume(*, table: Table | int, by) -> Table:
+    """Play on after a pause."""
+    with transaction.atomic():
+        table = _hosted_table(table, by)
+        if table.status != Table.Status.OPEN:
+            table.status = Table.Status.OPEN
+            notice_post(table, "The host resumed the game.")
+            table_touch(table, "status")
+        return table
+
+
+def _seat_of(table: Table, player: Player) -> Seat:
+    seat = table.seats.select_related("player__user").filter(player=player).first()
+    if seat is None:
+        raise NotSeated(f"{player} has no seat at {table.name}.")
+    return seat
+
+
+def table_correct_stack(*, table: Table | int, by, player: Player, stack) -> bool:
+    """Set a player's stack to ``stack`` chips through the ledger (a ``correction`` entry
+    moving the difference between their bankroll and the table: never creating chips).
+    While the player is in the hand being played it waits for the hand's end. True if done
+    now."""
+    if isinstance(stack, bool) or not isinstance(stack, int) or stack < 1:
+        raise InvalidAmount("The stack must be a whole number of chips, at least 1.")
+    with transaction.atomic():
+        table = _hosted_table(table, by)
+        seat = _seat_of(table, player)
+        if player_in_running_hand(table, player.pk):
+            pending_queue(
+                table,
+                correction={"player_id": player.pk, "stack": stack, "by": _name_of(by)},
+            )
+            notice_post(table, f"When this hand ends, {player}'s stack becomes {stack}.")
+            table_touch(table)
+            return False
+        stack_correct(table, seat, stack, _name_of(by))
+        notice_post(table, f"The host corrected {player}'s stack to {stack}.")
+        table_touch(table)
+        return True
+
+
+def table_host_remove(*, table: Table | int, by, player: Player) -> bool:
+    """Remove a player: cashed out now, or when the hand they are in ends. True if now."""
+    with transaction.atomic():
+        table = _hosted_table(table, by)
+        seat = _seat_of(table, player)
+        now = seat_release(table=table, seat=seat, reason=f"Removed from {table.name} by the host")
+        notice_post(
+            table,
+            f"The host removed {player}"
+            + ("." if now else ": they are cashed out when this hand ends."),
+        )
+        table_touch(table)
+        return now
+
+
+def table_host_sit_out(*, table: Table | int, by, player: Player) -> Seat:
+    """Sit a player out: dealt out from the next hand until they come back."""
+    with transaction.atomic():
+        table = _hosted_table(table, by)
+        seat = _seat_of(table, player)
+        if not seat.sitting_out:
+            Seat.objects.filter(pk=seat.pk).update(sitting_out=True)
+            seat.sitting_out = True
+            notice_post(table, f"The host sat {player} out (from the next hand).")
+            table_touch(table)
+        return seat
+
+
+def table_host_transfer(*, table: Table | int, by, player: Player) -> Table:
+    """Hand the host role to ``player``, who must be seated at the game or one of its guests."""
+    with transaction.atomic():
+        table = _hosted_table(table, by)
+        if player.is_bot:
+            raise NotSeated("A bot cannot host a game.")
+        known = (
+            table.seats.filter(player=player).exists()
+            or TableGuest.objects.filter(table=table, player=player).exists()
+        )
+        if not known:
+            raise NotSeated(f"{player} is neither seated at {table.name} nor one of its guests.")
+        table.host = player
+        Table.objects.filter(pk=table.pk).update(host=player)
+        notice_post(table, f"{player} is the host now.")
+        table_touch(table)
+        return table
+
+
+def table_host_close(*, table: Table | int, by) -> bool:
+    """Close the game: everyone cashed out (when the hand being played ends, if one is), then
+    read-only with its history kept. True if closed now."""
+    with transaction.atomic():
+        table = _hosted_table(table, by)
+        if running_hand(table) is not None:
+            pending_queue(table, close=True)
+            notice_post(table, "The host closes the game when this hand ends.")
+            table_touch(table)
+            return False
+        close_now(table, reason=f"{table.name} closed by the host")
+        notice_post(table, "The host closed the game: everyone was cashed out.")
+        table_touch(table)
+        return True
+
+
+def hosted_games_tidy(*, now: datetime) -> list[int]:
+    """The croupier's periodic work for hosted games: note when each became empty, and close
+    those nobody has sat at for ``EMPTY_GAME_LIFETIME`` (their ledger and history kept).
+    Returns the ids closed. Lock: each table row it changes."""
+    closed = []
+    hosted = Table.objects.filter(host__isnull=False).exclude(status=Table.Status.CLOSED)
+    Table.objects.filter(
+        pk__in=hosted.filter(seats__isnull=False, empty_since__isnull=False)
+    ).update(empty_since=None)
+    hosted.filter(seats__isnull=True, empty_since__isnull=True).update(empty_since=now)
+    due = hosted.filter(seats__isnull=True, empty_since__lte=now - EMPTY_GAME_LIFETIME)
+    for pk in list(due.values_list("pk", flat=True)):
+        with transaction.atomic():
+            table = table_lock(pk)
+            if table.status == Table.Status.CLOSED or table.seats.exists():
+                continue
+            close_now(table, reason=f"{table.name} closed: nobody played for a day")
+            notice_post(table, "Nobody sat here for a day: the game closed itself.")
+            table_touch(table)
+            closed.append(pk)
+    return closed

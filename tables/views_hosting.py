@@ -1,0 +1,258 @@
+"""Pages for hosted games: start one (``/tables/new/``), the invite link (``/join/<token>/``),
+and the host's panel on the table page with its controls.
+
+Thin: every change is one service of ``tables.services.hosting`` / ``seat_requests``; a
+refusal is shown on the panel (or the form), naming the field where there is one. A private
+game is 404 for whoever may not see it, and a host control is 403 for whoever may not run it.
+"""
+
+from __future__ import annotations
+
+from django import forms
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.core.exceptions import PermissionDenied
+from django.forms.models import fields_for_model
+from django.http import Http404
+from django.shortcuts import redirect, render
+from django.urls import reverse
+from django.utils.http import urlencode
+from django.views.decorators.http import require_http_methods, require_POST
+
+from tables.inputs import NumberError, parse_whole_number
+from tables.models import Player, Table
+from tables.selectors.access import can_host, can_see_table
+from tables.selectors.hosting import (
+    live_requests,
+    rejoin_minimum,
+    request_of,
+    request_status,
+    table_notices,
+)
+from tables.selectors.players import viewer_player
+from tables.services import hosting, seat_requests
+from tables.services.errors import InvalidSettings, ServiceError
+from tables.services.players import player_get_or_create
+
+#: The settings of the new-game form, in the order shown.
+FORM_FIELDS = (
+    "name",
+    "game",
+    "betting",
+    "small_blind",
+    "big_blind",
+    "ante",
+    "ante_mode",
+    "straddle",
+    "max_seats",
+    "min_buy_in",
+    "max_buy_in",
+    "action_seconds",
+    "time_bank_seconds",
+    "bot_seats",
+    "private",
+    "seat_approval",
+    "top_up_approval",
+    "spectator_chat",
+)
+#: What the host may change later on the panel (stakes, clock and the game's rules).
+CHANGE_FIELDS = ("small_blind", "big_blind", "ante", "straddle", "action_seconds")
+
+
+class GameForm(forms.Form):
+    """The new-game form: the model's own fields (labels, choices, help), the defaults of
+    ``hosting.GAME_DEFAULTS``; the service checks the whole game (``Table.clean``)."""
+
+    def __init__(self, *args, fields=FORM_FIELDS, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields.update(fields_for_model(Table, fields=fields))
+        help_texts = {
+            "bot_seats": "Bots to keep seated: 0 to seats − 2.",
+            "private": "Seen only by you, your players and whoever you invite.",
+        }
+        for name, field in self.fields.items():
+            field.required = name not in ("name",) and not isinstance(field, forms.BooleanField)
+            field.help_text = help_texts.get(name, field.help_text)
+        if "name" in self.fields:
+            self.fields["name"].required = True
+        for name, value in hosting.GAME_DEFAULTS.items():
+            if name in self.fields:
+                self.fields[name].initial = value
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def table_new(request):
+    """``/tables/new/``: start a game; its creator is its host."""
+    form = GameForm(request.POST or None)
+    if request.method == "POST" and form.is_valid():
+        player = player_get_or_create(user=request.user)
+        try:
+            table = hosting.table_create(host=player, **form.cleaned_data)
+        except InvalidSettings as error:
+            for name, message in error.errors.items():
+                form.add_error(name if name in form.fields else None, message)
+        except ServiceError as error:
+            form.add_error(None, str(error))
+        else:
+            return redirect("tables:detail", table_id=table.pk)
+    return render(request, "tables/new.html", {"form": form})
+
+
+def join(request, token: str):
+    """``/join/<token>/``: the invite link. Logged out: log in (or sign up) and come back."""
+    if not request.user.is_authenticated:
+        return redirect(f"{reverse('login')}?{urlencode({'next': request.path})}")
+    player = player_get_or_create(user=request.user)
+    try:
+        table = hosting.table_guest_join(token=token, player=player)
+    except ServiceError:
+        raise Http404("That invite link does not work (it may have been replaced).") from None
+    return redirect("tables:detail", table_id=table.pk)
+
+
+def _visible_table(request, table_id: int) -> Table:
+    table = Table.objects.select_related("host__user").filter(pk=table_id).first()
+    if table is None or not can_see_table(table, request.user):
+        raise Http404("No such table.")
+    return table
+
+
+def invite_url(request, table: Table) -> str | None:
+    """The game's invite link as a full URL (for its host), or None."""
+    if not table.invite_token:
+        return None
+    return request.build_absolute_uri(reverse("join", kwargs={"token": table.invite_token}))
+
+
+def hosting_panel(request, table_id: int):
+    """The table page's hosting part: for the host, the invite link, the requests waiting
+    and the controls; for a player, their own request's answer and the rejoining rule; for
+    everyone, the game's notices. Refreshed by htmx when the table changes."""
+    table = _visible_table(request, table_id)
+    player = viewer_player(request.user)
+    is_host = can_host(table, request.user)
+    mine = request_of(table, player) if player is not None else None
+    seated = player is not None and table.seats.filter(player=player).exists()
+    context = {
+        "table": table,
+        "is_host": is_host,
+        "closed": table.status == Table.Status.CLOSED,
+        "notices": table_notices(table),
+        "my_request": mine,
+        "my_request_status": request_status(mine) if mine is not None else None,
+        "rejoin_minimum": rejoin_minimum(table, player) if player and not seated else 0,
+    }
+    if is_host:
+        context.update(
+            {
+                "invite_url": invite_url(request, table),
+                "requests": list(live_requests(table)),
+                "seats": list(table.seats.select_related("player__user").order_by("number")),
+                "guests": list(table.guests.select_related("player__user")),
+                "change_form": GameForm(
+                    fields=CHANGE_FIELDS,
+                    initial={name: getattr(table, name) for name in CHANGE_FIELDS},
+                ),
+                "pending": table.pending_changes or {},
+            }
+        )
+    return render(request, "tables/_host_panel.html", context)
+
+
+def _player_from(request) -> Player:
+    try:
+        pk = parse_whole_number(request.POST.get("player"), what="player", minimum=1)
+    except NumberError:
+        raise Http404("No such player.") from None
+    player = Player.objects.select_related("user").filter(pk=pk).first()
+    if player is None:
+        raise Http404("No such player.")
+    return player
+
+
+def _number_from(request, name: str, what: str, minimum: int = 1) -> int:
+    return parse_whole_number(request.POST.get(name), what=what, minimum=minimum)
+
+
+def _change(request, table: Table) -> str:
+    form = GameForm(request.POST, fields=CHANGE_FIELDS)
+    if not form.is_valid():
+        raise InvalidSettings({name: " ".join(errors) for name, errors in form.errors.items()})
+    update = hosting.table_host_update(table=table, by=request.user, changes=form.cleaned_data)
+    if update.waiting:
+        return f"From the next hand: {', '.join(update.waiting)}."
+    return "Changed." if update.applied else "Nothing to change."
+
+
+def _answer(request, table: Table, approve: bool) -> str:
+    seat_requests.seat_request_answer(
+        table=table,
+        by=request.user,
+        request_id=_number_from(request, "request", "The request"),
+        approve=approve,
+    )
+    return "Approved." if approve else "Declined."
+
+
+#: The host controls: name -> what it does (request, table) -> the message shown.
+CONTROLS = {
+    "pause": lambda r, t: (hosting.table_host_pause(table=t, by=r.user), "Paused.")[1],
+    "resume": lambda r, t: (hosting.table_host_resume(table=t, by=r.user), "Resumed.")[1],
+    "invite": lambda r, t: (
+        hosting.table_invite_replace(table=t, by=r.user),
+        "A new invite link: the old one no longer works.",
+    )[1],
+    "change": _change,
+    "correct": lambda r, t: (
+        "Corrected."
+        if hosting.table_correct_stack(
+            table=t,
+            by=r.user,
+            player=_player_from(r),
+            stack=_number_from(r, "stack", "The stack"),
+        )
+        else "The correction waits for the end of this hand."
+    ),
+    "remove": lambda r, t: (
+        "Removed."
+        if hosting.table_host_remove(table=t, by=r.user, player=_player_from(r))
+        else "Removed when this hand ends."
+    ),
+    "sit_out": lambda r, t: (
+        hosting.table_host_sit_out(table=t, by=r.user, player=_player_from(r)),
+        "Sat out.",
+    )[1],
+    "transfer": lambda r, t: (
+        hosting.table_host_transfer(table=t, by=r.user, player=_player_from(r)),
+        "You handed the game over.",
+    )[1],
+    "close": lambda r, t: (
+        "Closed."
+        if hosting.table_host_close(table=t, by=r.user)
+        else "The game closes when this hand ends."
+    ),
+    "approve": lambda r, t: _answer(r, t, True),
+    "decline": lambda r, t: _answer(r, t, False),
+}
+
+
+@require_POST
+def host_control(request, table_id: int, control: str):
+    """``POST /tables/<id>/host/<control>/``: one host control (``CONTROLS``); 404 for a
+    game the user may not see, 403 for one they may not run."""
+    table = _visible_table(request, table_id)
+    action = CONTROLS.get(control)
+    if action is None:
+        raise Http404("No such control.")
+    if not can_host(table, request.user):
+        raise PermissionDenied("Only the game's host can do that.")
+    try:
+        text = action(request, table)
+    except (ServiceError, NumberError) as error:
+        messages.error(request, str(error))
+    else:
+        messages.success(request, text)
+    if request.htmx:
+        return hosting_panel(request, table_id)
+    return redirect("tables:detail", table_id=table_id)

@@ -1,0 +1,199 @@
+"""A host runs a private game for two friends in three browsers against a real daphne server.
+
+The host starts the game from the "New game" button, copies the invite link; one friend opens
+it logged out and signs up on the way, the other is logged in already; both ask to sit down and
+the host approves them on the table page. They play hands; the host raises the blinds (they
+apply from the next hand), removes a friend (cashed out when the hand ends) and closes the
+game. Every chip is accounted for; screenshots go to ``test-artifacts/``.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import sqlite3
+import time
+
+import pytest
+
+from tests.browser.conftest import ARTIFACTS
+
+pytestmark = pytest.mark.browser
+
+CHIPS = """
+import json
+from django.db import transaction
+from tables.selectors.chips import chips_total
+with transaction.atomic():
+    print(json.dumps(chips_total()))
+"""
+
+
+def db_rows(server, sql, *args):
+    with sqlite3.connect(f"file:{server.db}?mode=ro", uri=True, timeout=20) as db:
+        return db.execute(sql, args).fetchall()
+
+
+def new_page(browser):
+    context = browser.new_context(viewport={"width": 1280, "height": 1000})
+    page = context.new_page()
+    page.on("dialog", lambda dialog: dialog.accept())  # hx-confirm: the host means it
+    return page
+
+
+def sign_up(page, name):
+    password = f"pw-{name}-Secret1"
+    page.fill("#id_username", name)
+    page.fill("#id_password1", password)
+    page.fill("#id_password2", password)
+    page.click("form button[type=submit]")
+    page.wait_for_load_state()
+
+
+def finished_hands(server, table_id):
+    return db_rows(
+        server,
+        "SELECT number, config FROM tables_hand WHERE table_id=? AND status='finished' "
+        "ORDER BY number",
+        table_id,
+    )
+
+
+def seated(server, table_id, name) -> bool:
+    return bool(
+        db_rows(
+            server,
+            "SELECT 1 FROM tables_seat s JOIN tables_player p ON p.id = s.player_id "
+            "JOIN auth_user u ON u.id = p.user_id WHERE s.table_id=? AND u.username=?",
+            table_id,
+            name,
+        )
+    )
+
+
+def play_a_little(pages, seconds=1.0):
+    """Everyone who is to act checks or calls (by clicking), for ``seconds``."""
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        for page in pages:
+            button = page.locator("form.act button.check, form.act button.call")
+            if button.count():
+                # the hand may move on under the click: then look again
+                with contextlib.suppress(Exception):
+                    button.first.click(timeout=2000)
+        time.sleep(0.1)
+
+
+def play_until(pages, done, limit=120.0):
+    deadline = time.monotonic() + limit
+    while not done():
+        assert time.monotonic() < deadline, "the game did not get there in time"
+        play_a_little(pages)
+
+
+def test_a_host_runs_a_private_game_for_two_friends(server, browser):
+    ARTIFACTS.mkdir(exist_ok=True)
+    host = new_page(browser)
+    host.goto(server.url + "/accounts/signup/")
+    sign_up(host, "hostess")
+    host.click("header a.new-game")
+    host.fill("#id_name", "Friday at hostess's")
+    host.check("#id_seat_approval")
+    host.fill("#id_action_seconds", "15")
+    host.click("form.new-game button[type=submit]")
+    host.wait_for_selector("#conn[data-state=open]")
+    table_id = int(host.url.rstrip("/").split("/")[-1])
+    host.fill("form.sit-down input[name=buy_in]", "100")
+    host.click("form.sit-down button[type=submit]")
+    host.wait_for_selector(".seat.me")
+    invite = host.input_value(".host-panel input.invite-url")
+    assert "/join/" in invite
+    host.screenshot(path=str(ARTIFACTS / "hosting-host-new-game.png"), full_page=True)
+
+    # bea opens the link logged out and signs up on the way; cal is logged in already
+    bea = new_page(browser)
+    bea.goto(invite)
+    assert "/accounts/login/" in bea.url
+    bea.click("main a[href*='signup']")
+    sign_up(bea, "bea")
+    bea.wait_for_selector("#conn[data-state=open]")
+    assert bea.url.endswith(f"/tables/{table_id}/")
+    cal = new_page(browser)
+    cal.goto(server.url + "/accounts/signup/")
+    sign_up(cal, "cal")
+    cal.goto(invite)
+    cal.wait_for_selector("#conn[data-state=open]")
+    assert cal.url.endswith(f"/tables/{table_id}/")
+    # an outsider gets nothing
+    eve = new_page(browser)
+    eve.goto(server.url + "/accounts/signup/")
+    sign_up(eve, "eve")
+    assert eve.goto(f"{server.url}/tables/{table_id}/").status == 404
+    assert "Friday" not in eve.goto(server.url + "/").text()
+
+    for friend, buy_in in ((bea, 120), (cal, 80)):
+        friend.fill("form.sit-down input[name=buy_in]", str(buy_in))
+        friend.click("form.sit-down button[type=submit]")
+        friend.wait_for_selector(".my-request[data-status=pending]")
+    for name in ("bea", "cal"):
+        request = host.locator(f".seat-request[data-player={name}]")
+        request.wait_for()
+        host.screenshot(path=str(ARTIFACTS / f"hosting-request-{name}.png"), full_page=True)
+        request.locator("button.approve").click()
+    bea.wait_for_selector(".seat.me")
+    cal.wait_for_selector(".seat.me")
+    pages = [host, bea, cal]
+
+    play_until(pages, lambda: len(finished_hands(server, table_id)) >= 2)
+    # the host raises the blinds while a hand is being dealt or played: from the next hand
+    host.fill("form.change-stakes input[name=small_blind]", "2")
+    host.fill("form.change-stakes input[name=big_blind]", "4")
+    host.click("form.change-stakes button[type=submit]")
+    host.wait_for_selector(".host-messages li")
+    message = host.inner_text(".host-messages")
+    assert "From the next hand" in message or "Changed" in message, message
+    # in effect now (between hands) or waiting for the hand being played
+    play_until(
+        pages,
+        lambda: db_rows(
+            server,
+            "SELECT 1 FROM tables_table WHERE id=? AND (big_blind=4 OR pending_changes LIKE ?)",
+            table_id,
+            '%"big_blind": 4%',
+        ),
+        limit=30,
+    )
+    changed_after = len(finished_hands(server, table_id))
+    play_until(pages, lambda: len(finished_hands(server, table_id)) >= changed_after + 2)
+    configs = [json.loads(config) for _, config in finished_hands(server, table_id)]
+    assert configs[0]["big_blind"] == 2
+    assert configs[-1]["big_blind"] == 4  # the last hand was dealt after the change
+    host.screenshot(path=str(ARTIFACTS / "hosting-blinds-raised.png"), full_page=True)
+
+    # the host removes cal: cashed out now or when the hand ends
+    host.locator(".host-players tr[data-player=cal] button.remove-player").click()
+    play_until(pages, lambda: not seated(server, table_id, "cal"))
+    cal.wait_for_selector("form.sit-down", timeout=15_000)
+    cal.screenshot(path=str(ARTIFACTS / "hosting-removed-cal.png"), full_page=True)
+
+    # the host closes the game: everyone is cashed out, the page stays, read-only
+    host.locator("button.close-game").click()
+    play_until(
+        [host, bea],
+        lambda: (
+            db_rows(server, "SELECT status FROM tables_table WHERE id=?", table_id)[0][0]
+            == "closed"
+        ),
+    )
+    assert not db_rows(server, "SELECT 1 FROM tables_seat WHERE table_id=?", table_id)
+    host.reload()
+    host.wait_for_selector(".closed-note")
+    for name, page in (("host", host), ("bea", bea), ("cal", cal)):
+        page.screenshot(path=str(ARTIFACTS / f"hosting-closed-{name}.png"), full_page=True)
+    notices = host.inner_text("ol.notices")
+    for text in ("opened the game", "let bea sit down", "removed cal", "closed the game"):
+        assert text in notices or text.replace("closed", "closes") in notices, (text, notices)
+    totals = server.shell(CHIPS)
+    assert totals["bankrolls"] + totals["stacks"] + totals["in_hands"] == totals["granted"]
+    for page in (host, bea, cal, eve):
+        page.context.close()

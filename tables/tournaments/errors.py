@@ -8,7 +8,7 @@ from tables.services.errors import ServiceError
 class TournamentInvalid(ServiceError):
     """A setting that cannot be played; ``field`` names it (the API answers 400 with it)."""
 
-    code = "invalid"
+    code = "invalid_tournament"
 
     def __init__(self, field: str, message: str) -> None:
         super().__init__(message)

@@ -6,9 +6,8 @@ from __future__ import annotations
 import random
 
 import pytest
-from django.db import transaction
 
-from tables.models import LedgerEntry, Player, Seat, Table
+from tables.models import Player, Seat, Table
 from tables.selectors.hands import hand_state, running_hand
 from tables.selectors.ledger import table_ledger
 from tables.services import (
@@ -22,9 +21,7 @@ from tables.services import (
     seat_top_up,
     table_close,
 )
-from tables.services.events import table_touch
-from tables.services.locks import table_lock
-from tables.services.players import ledger_record
+from tables.services.hosting import table_correct_stack
 
 pytestmark = pytest.mark.django_db
 
@@ -38,34 +35,25 @@ def rows_by_name(table):
     return {row.name: row for row in table_ledger(table).rows}
 
 
-def correct_stack(table, player, chips: int) -> None:
-    """What the host's stack correction writes (h17host's service): chips between the bankroll
-    and the stack, a ``correction`` entry signed from the bankroll's side."""
-    with transaction.atomic():
-        table = table_lock(table)
-        ledger_record(player=player, amount=-chips, kind=LedgerEntry.Kind.CORRECTION, table=table)
-        seat = Seat.objects.get(table=table, player=player)
-        seat.stack += chips
-        seat.save(update_fields=["stack"])
-        table_touch(table)
-
-
 def test_each_column_counts_its_own_entries(players, table, play):
     alice, bob, carol = players
     seat_take(table=table, player=alice, buy_in=100)
     seat_take(table=table, player=bob, buy_in=80)
     seat_top_up(table=table, player=bob, amount=20)
-    correct_stack(table, bob, 30)
+    table.host = alice
+    table.save(update_fields=["host"])
+    table_correct_stack(table=table, by=alice.user, player=bob, stack=130)  # 30 from bankroll
     seat_leave(table=table, player=bob)  # 130 back
-    seat_take(table=table, player=bob, buy_in=60)  # a rebuy: after leaving
+    # a rebuy, after leaving: at least what bob left with, within the hour
+    seat_take(table=table, player=bob, buy_in=130)
     seat_take(table=table, player=carol, buy_in=50)
     rows = rows_by_name(table)
     assert set(rows) == {"alice", "bob", "carol"}
     bob_row = rows["bob"]
-    assert (bob_row.buy_in, bob_row.rebuys, bob_row.rebuy_count) == (80, 60, 1)
+    assert (bob_row.buy_in, bob_row.rebuys, bob_row.rebuy_count) == (80, 130, 1)
     assert (bob_row.top_ups, bob_row.corrections, bob_row.cash_outs) == (20, 30, 130)
-    assert (bob_row.at_table, bob_row.seated) == (60, True)
-    assert bob_row.net == 130 + 60 - (80 + 60 + 20 + 30) == 0
+    assert (bob_row.at_table, bob_row.seated) == (130, True)
+    assert bob_row.net == 130 + 130 - (80 + 130 + 20 + 30) == 0
     assert rows["alice"].net == 0 and rows["carol"].at_table == 50
     assert table_ledger(table).total_net == 0
 

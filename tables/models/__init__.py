@@ -1,0 +1,40 @@
+"""What persists: players and their chip ledger, tables, seats, and event-sourced hands.
+
+Only ``tables.services`` writes these rows (each service in one transaction with the table row
+locked); selectors and views read them. Chips are integers everywhere. Invariant, checked by
+the tests: bankrolls + seat stacks + chips committed in running hands == sum of all grants.
+
+A hand is stored as its inputs (config, seats and stacks at the start, button, deck) plus the
+append-only ``HandAction`` log; its state is ``tables.selectors.hands.hand_state(hand)``,
+the engine replaying those inputs. The deck and the seed are server secrets until the hand
+is finished: they live in ``HandSecret``, which nothing but ``tables.selectors`` reads.
+
+Modules: ``base`` (append-only rows), ``players`` (players, the ledger, idempotency keys),
+``tables`` (tables, seats), ``hands`` (hands, their secrets, actions, player figures),
+``hosting`` (guests, seat requests, chat, notices).
+"""
+
+from tables.models.base import AppendOnlyError, AppendOnlyModel, AppendOnlyQuerySet
+from tables.models.hands import Hand, HandAction, HandSecret, PlayerHand
+from tables.models.hosting import ChatMessage, SeatRequest, TableGuest, TableNotice
+from tables.models.players import IdempotencyKey, LedgerEntry, Player
+from tables.models.tables import Seat, Table
+
+__all__ = [
+    "AppendOnlyError",
+    "AppendOnlyModel",
+    "AppendOnlyQuerySet",
+    "ChatMessage",
+    "Hand",
+    "HandAction",
+    "HandSecret",
+    "IdempotencyKey",
+    "LedgerEntry",
+    "Player",
+    "PlayerHand",
+    "Seat",
+    "SeatRequest",
+    "Table",
+    "TableGuest",
+    "TableNotice",
+]

@@ -1,0 +1,155 @@
+"""Event-sourced hands: inputs, the secret shuffle, the action log, each player's figures."""
+
+from __future__ import annotations
+
+from django.db import models
+
+from tables.models.base import AppendOnlyModel
+from tables.models.players import Player
+from tables.models.tables import Table
+
+
+class Hand(models.Model):
+    """One hand at a table, stored as its inputs; the state is the engine replaying them.
+
+    - ``config``: engine ``HandConfig.to_dict()`` (stakes as they were when it started).
+    - ``seats``: ``[{"seat": n, "player_id": id, "name": str, "stack": chips}, ...]`` at the
+      start, clockwise; the engine's seat index is the position in this list.
+    - ``button``: index into ``seats``; ``button_seat`` the table's seat number.
+    - ``commitment``: ``sha256(seed)``, published before the deal (provably fair dealing);
+      the seed and the deck derived from it are the hand's ``HandSecret``.
+    - ``result``: the engine's result when finished; ``pot``: total chips contested.
+    """
+
+    class Status(models.TextChoices):
+        RUNNING = "running", "Running"
+        FINISHED = "finished", "Finished"
+        VOIDED = "voided", "Voided"
+
+    table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="hands")
+    number = models.PositiveIntegerField(help_text="1, 2, 3... per table.")
+    status = models.CharField(max_length=10, choices=Status.choices, default=Status.RUNNING)
+    config = models.JSONField()
+    seats = models.JSONField()
+    button = models.PositiveSmallIntegerField(help_text="Index into seats.")
+    button_seat = models.PositiveSmallIntegerField(help_text="Table seat number of the button.")
+    commitment = models.CharField(max_length=128)
+    result = models.JSONField(null=True, blank=True)
+    pot = models.PositiveBigIntegerField(default=0, help_text="Chips contested (when over).")
+    started_at = models.DateTimeField(auto_now_add=True, db_index=True)
+    finished_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["-started_at", "-id"]
+        constraints = [
+            models.UniqueConstraint(fields=["table", "number"], name="hand_number_unique"),
+        ]
+        indexes = [models.Index(fields=["table", "status"])]
+
+    def __str__(self) -> str:
+        return f"{self.table} hand #{self.number}"
+
+    @property
+    def is_running(self) -> bool:
+        return self.status == self.Status.RUNNING
+
+    @property
+    def start_total(self) -> int:
+        return sum(s["stack"] for s in self.seats)
+
+    def seat_index_of(self, player_id: int) -> int | None:
+        """The engine seat index of a player in this hand, or None if not dealt in."""
+        for index, seat in enumerate(self.seats):
+            if seat["player_id"] == player_id:
+                return index
+        return None
+
+
+class HandSecret(models.Model):
+    """A hand's shuffle: the seed and the deck derived from it (card ints, in dealing order).
+
+    A server secret while the hand runs; the seed is published once it is over, so anyone can
+    check it against ``Hand.commitment`` and the cards dealt. A model of its own so that no
+    admin page, filter, ordering, search or API can reach it: ``Hand`` has no relation to it
+    (``related_name="+"``: no ``hand.secret``, no ``secret__seed__...`` lookup), it has no admin,
+    and only ``tables.selectors`` reads it (``hand_deck``, ``hand_secret``).
+    """
+
+    hand = models.OneToOneField(Hand, primary_key=True, on_delete=models.CASCADE, related_name="+")
+    deck = models.JSONField()
+    seed = models.CharField(max_length=128)
+
+
+class HandAction(AppendOnlyModel):
+    """One decision in a hand (append-only): who, what, how many chips, and why.
+
+    ``seat`` is the engine seat index (position in ``Hand.seats``); ``amount`` is the
+    raise-to / bet-to total for bets and raises, else null. ``source`` says whether the player
+    clicked, the clock acted for them, or a bot decided.
+    """
+
+    class Source(models.TextChoices):
+        PLAYER = "player", "Player"
+        TIMEOUT = "timeout", "Clock (timeout)"
+        BOT = "bot", "Bot"
+
+    hand = models.ForeignKey(Hand, on_delete=models.CASCADE, related_name="actions")
+    index = models.PositiveIntegerField(help_text="0, 1, 2... per hand.")
+    seat = models.PositiveSmallIntegerField(help_text="Engine seat index.")
+    kind = models.CharField(max_length=16)
+    amount = models.PositiveBigIntegerField(null=True, blank=True)
+    source = models.CharField(max_length=8, choices=Source.choices, default=Source.PLAYER)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["hand", "index"]
+        constraints = [
+            models.UniqueConstraint(fields=["hand", "index"], name="hand_action_index_unique"),
+        ]
+
+    def __str__(self) -> str:
+        amount = f" {self.amount}" if self.amount is not None else ""
+        return f"#{self.index} seat {self.seat}: {self.kind}{amount}"
+
+
+class PlayerHand(models.Model):
+    """A player's part in one finished hand: the figures the statistics add up.
+
+    Derived data, written by the hand-end service (``tables.services.player_hands``) from the
+    engine's replayed hand through ``tables.stats.figures.seat_figures``; rebuildable from the hands
+    at any time. ``net`` is collected − contributed (an uncalled bet returned is not
+    contributed); ``net_bb`` is ``net / big_blind`` of that hand.
+    """
+
+    hand = models.ForeignKey(Hand, on_delete=models.CASCADE, related_name="player_hands")
+    player = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="player_hands")
+    table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="+")
+    seat = models.PositiveSmallIntegerField(help_text="Engine seat index in the hand.")
+    started_at = models.DateTimeField(help_text="When the hand started (copied from it).")
+    big_blind = models.PositiveIntegerField()
+    contributed = models.PositiveBigIntegerField()
+    collected = models.PositiveBigIntegerField()
+    net = models.BigIntegerField()
+    net_bb = models.FloatField()
+    vpip = models.BooleanField()
+    pfr = models.BooleanField()
+    three_bet_chance = models.BooleanField()
+    three_bet = models.BooleanField()
+    saw_flop = models.BooleanField()
+    showdown = models.BooleanField()
+    won_at_showdown = models.BooleanField()
+    postflop_aggressive = models.PositiveIntegerField(help_text="Postflop bets and raises.")
+    postflop_calls = models.PositiveIntegerField()
+
+    class Meta:
+        ordering = ["-started_at", "-hand_id"]
+        constraints = [
+            models.UniqueConstraint(fields=["hand", "player"], name="player_hand_unique"),
+        ]
+        indexes = [
+            models.Index(fields=["player", "started_at"]),
+            models.Index(fields=["player", "table", "started_at"]),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.player_id} in hand {self.hand_id}: {self.net:+d}"

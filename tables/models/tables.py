@@ -1,0 +1,238 @@
+"""Tables and the seats at them."""
+
+from __future__ import annotations
+
+from django.core.exceptions import ValidationError
+from django.db import models
+
+from engine.errors import PokerError
+from engine.types import MAX_SEATS as ENGINE_MAX_SEATS
+from engine.types import check_straddle
+from tables.models.players import Player
+
+
+class Table(models.Model):
+    """A persistent table: variant, stakes, seats, timers and its live status.
+
+    Stake and variant changes take effect at the next hand: every ``Hand`` stores its own
+    ``config``. ``version`` is bumped on every change to the table, its seats or its running
+    hand; a player's action carries the version they saw and is refused when it is stale.
+    """
+
+    class Game(models.TextChoices):
+        HOLDEM = "holdem", "Texas Hold'em"
+        OMAHA = "omaha", "Omaha"
+
+    class Betting(models.TextChoices):
+        NO_LIMIT = "no-limit", "No-limit"
+        POT_LIMIT = "pot-limit", "Pot-limit"
+        FIXED_LIMIT = "fixed-limit", "Fixed-limit"
+
+    class AnteMode(models.TextChoices):
+        PER_PLAYER = "per-player", "Every player"
+        BIG_BLIND = "big-blind", "Big blind ante"
+
+    class Status(models.TextChoices):
+        OPEN = "open", "Open"
+        PAUSED = "paused", "Paused"
+        CLOSED = "closed", "Closed"
+
+    #: Most seats per game: the engine's limit (by game name, as ``game`` stores it).
+    MAX_SEATS = ENGINE_MAX_SEATS
+
+    name = models.CharField(max_length=80, unique=True)
+    game = models.CharField(max_length=16, choices=Game.choices, default=Game.HOLDEM)
+    betting = models.CharField(max_length=16, choices=Betting.choices, default=Betting.NO_LIMIT)
+    small_blind = models.PositiveIntegerField(default=1)
+    big_blind = models.PositiveIntegerField(default=2)
+    ante = models.PositiveIntegerField(default=0)
+    ante_mode = models.CharField(
+        max_length=16, choices=AnteMode.choices, default=AnteMode.PER_PLAYER
+    )
+    straddle = models.PositiveIntegerField(default=0, help_text="0 for none.")
+    max_seats = models.PositiveSmallIntegerField(
+        default=6, help_text="2 to 12 for Hold'em, 2 to 10 for Omaha."
+    )
+    min_buy_in = models.PositiveIntegerField(
+        null=True, blank=True, help_text="Chips; empty means 20 big blinds."
+    )
+    max_buy_in = models.PositiveIntegerField(
+        null=True, blank=True, help_text="Chips; empty means 100 big blinds."
+    )
+    action_seconds = models.PositiveSmallIntegerField(
+        default=30, help_text="Seconds each player has to act."
+    )
+    time_bank_seconds = models.PositiveSmallIntegerField(
+        default=60, help_text="Extra seconds per player, used up over the session."
+    )
+    bots_allowed = models.BooleanField(default=False)
+    bot_seats = models.PositiveSmallIntegerField(
+        default=0, help_text="How many bots the croupier keeps seated (needs bots allowed)."
+    )
+    status = models.CharField(max_length=8, choices=Status.choices, default=Status.OPEN)
+    version = models.PositiveBigIntegerField(
+        default=1, help_text="Bumped on every change; actions carry the version they saw."
+    )
+    hand_version = models.PositiveBigIntegerField(
+        default=0,
+        help_text="The version at which the running hand last moved (dealt or acted on): an "
+        "action that saw this version or a later one is not stale.",
+    )
+    button_seat = models.PositiveSmallIntegerField(
+        null=True, blank=True, help_text="Seat number of the button in the last hand."
+    )
+    action_deadline = models.DateTimeField(
+        null=True, blank=True, help_text="When the player to act times out (the croupier acts)."
+    )
+    next_hand_at = models.DateTimeField(
+        null=True, blank=True, help_text="When the croupier may start the next hand."
+    )
+    # --- hosted games (a player's own game; admins' tables have no host) -------------------
+    host = models.ForeignKey(
+        "Player",
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="hosted_tables",
+        help_text="The player who runs this game; empty for the site's own tables.",
+    )
+    private = models.BooleanField(
+        default=False,
+        help_text="Seen only by the host, the players seated and guests who opened the invite.",
+    )
+    invite_token = models.CharField(
+        max_length=64,
+        unique=True,
+        null=True,
+        blank=True,
+        help_text="The secret of the invite link /join/<token>/; replacing it ends the old link.",
+    )
+    seat_approval = models.BooleanField(
+        default=False, help_text="Sitting down is a request the host approves or declines."
+    )
+    top_up_approval = models.BooleanField(
+        default=False, help_text="Top-ups and rebuys wait for the host's approval."
+    )
+    spectator_chat = models.BooleanField(
+        default=False, help_text="Spectators may chat (players always may)."
+    )
+    empty_since = models.DateTimeField(
+        null=True,
+        blank=True,
+        help_text="Since when nobody is seated (hosted games close after a day).",
+    )
+    closed_at = models.DateTimeField(null=True, blank=True)
+    pending_changes = models.JSONField(
+        default=dict,
+        blank=True,
+        help_text="Host changes waiting for the hand being played to end (settings, stack "
+        "corrections, closing): tables.services.host_pending applies them.",
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["name"]
+
+    def __str__(self) -> str:
+        return self.name
+
+    # --- derived values ------------------------------------------------------------------
+    @property
+    def effective_min_buy_in(self) -> int:
+        return self.min_buy_in if self.min_buy_in is not None else 20 * self.big_blind
+
+    @property
+    def effective_max_buy_in(self) -> int:
+        return self.max_buy_in if self.max_buy_in is not None else 100 * self.big_blind
+
+    @property
+    def stakes(self) -> str:
+        text = f"{self.small_blind}/{self.big_blind}"
+        if self.straddle:
+            text += f"/{self.straddle}"
+        if self.ante:
+            text += f" ante {self.ante}"
+        return text
+
+    @property
+    def variant(self) -> str:
+        return f"{self.get_betting_display()} {self.get_game_display()}"
+
+    def hand_config(self) -> dict:
+        """The engine ``HandConfig`` (as a dict) for the next hand at this table."""
+        return {
+            "game": self.game,
+            "betting": self.betting,
+            "small_blind": self.small_blind,
+            "big_blind": self.big_blind,
+            "ante": self.ante,
+            "ante_mode": self.ante_mode,
+            "straddle": self.straddle,
+        }
+
+    def clean(self) -> None:
+        errors: dict[str, str] = {}
+        most = self.MAX_SEATS.get(self.game, 10)
+        if self.max_seats is not None and not 2 <= self.max_seats <= most:
+            errors["max_seats"] = f"{self.get_game_display()} seats 2 to {most} players."
+        if self.small_blind is not None and self.big_blind is not None:
+            if self.big_blind < 1:
+                errors["big_blind"] = "The big blind must be at least 1 chip."
+            elif self.small_blind > self.big_blind:
+                errors["small_blind"] = "The small blind cannot be more than the big blind."
+            try:
+                check_straddle(self.big_blind, self.straddle or 0)
+            except PokerError as error:
+                errors["straddle"] = f"{str(error).capitalize()}."
+        if self.big_blind:
+            low, high = self.effective_min_buy_in, self.effective_max_buy_in
+            if low < self.big_blind:
+                errors["min_buy_in"] = "The minimum buy-in is at least one big blind."
+            elif high < low:
+                errors["max_buy_in"] = "The maximum buy-in cannot be below the minimum."
+        if self.bot_seats and not self.bots_allowed:
+            errors["bot_seats"] = "Allow bots to keep bots seated."
+        elif self.max_seats and self.bot_seats > self.max_seats - 2:
+            errors["bot_seats"] = (
+                f"Bots may fill at most {max(self.max_seats - 2, 0)} of {self.max_seats} "
+                "seats: leave two for people."
+            )
+        if self.action_seconds is not None and self.action_seconds < 3:
+            errors["action_seconds"] = "Give players at least 3 seconds to act."
+        if self.pk and self.max_seats:
+            taken = self.seats.filter(number__gte=self.max_seats).values_list("number", flat=True)
+            if taken:
+                errors["max_seats"] = (
+                    f"Seat {max(taken) + 1} is taken: remove those players before shrinking."
+                )
+        if errors:
+            raise ValidationError(errors)
+
+
+class Seat(models.Model):
+    """A player sitting at a table, with the chips in front of them.
+
+    During a running hand ``stack`` follows the engine (chips behind, not yet bet); the chips
+    bet in the hand are counted by the hand until it ends and pays out.
+    """
+
+    table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="seats")
+    number = models.PositiveSmallIntegerField(help_text="0 .. max_seats - 1, clockwise.")
+    player = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="seats")
+    stack = models.PositiveBigIntegerField(default=0)
+    sitting_out = models.BooleanField(default=False, help_text="Dealt out of new hands.")
+    leave_after_hand = models.BooleanField(
+        default=False, help_text="Cash out as soon as the current hand ends."
+    )
+    time_bank = models.PositiveIntegerField(default=0, help_text="Seconds of time bank left.")
+    joined_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["table", "number"]
+        constraints = [
+            models.UniqueConstraint(fields=["table", "number"], name="seat_number_unique"),
+            models.UniqueConstraint(fields=["table", "player"], name="seat_player_unique"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.table} seat {self.number + 1}: {self.player}"

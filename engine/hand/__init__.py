@@ -1,4 +1,4 @@
-"""The hand: ``Hand``, the state machine of one hand (``engine.hand.machine``), with the
+"""The hand: ``Hand``, the state machine of one hand (``engine.hand.machine``, built from ``state``, ``dealing``, ``betting``, ``runouts``, ``settle`` and ``views``), with the
 stud rules that depend on the showing cards (``engine.hand.stud``) and the showdown's
 awards (``engine.hand.showdown``). The typed values it makes are named here too."""
 

@@ -1,5 +1,5 @@
 """The seven-card stud rules that depend on the cards showing: who brings it in and who acts
-first on the later streets. Pure functions of the up-cards (``engine.hand.dealing`` and ``engine.hand.machine`` ask).
+first on the later streets. Pure functions of the up-cards (``engine.hand.dealing`` asks).
 
 Ranks are compared with the ace high in stud and stud hi-lo and low in razz; suits break
 ties between single cards, clubs lowest, then diamonds, hearts, spades.

@@ -1,0 +1,139 @@
+"""The end of a hand: the last seat left takes the pot, or the showdown shows or mucks each
+live hand, evaluates them on each board and pays each pot out (who wins each pot:
+``engine.hand.showdown``), and the result is recorded.
+
+* Showdown order: the last aggressor of the last betting round shows first, else the first
+  live seat left of the button. Auto-muck rule: if any live seat is all-in (an all-in
+  showdown) every live hand is shown; otherwise, in showdown order, a hand is shown when it is
+  at least as good as the best hand shown so far and mucked unseen when it is beaten.
+  Winning hands are therefore always shown.
+* Hi-lo and razz showdowns: ``engine.hand.showdown``. A hi-lo hand is shown when it is at
+  least as good as the best shown so far for high or for low.
+* Side pots are built from contributions; each pot goes to the best eligible hand(s); odd
+  chips go one at a time to the winners in seat order starting left of the button.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from engine.cards import Card
+from engine.evaluate import (
+    LowRank,
+    evaluate,
+    evaluate_low,
+    evaluate_low8,
+    evaluate_omaha,
+    evaluate_omaha_low8,
+)
+from engine.hand.runouts import Runouts
+from engine.hand.showdown import award_pots, split_between_runs
+from engine.pots import build_pots
+from engine.types import Award, Event, EventKind, Result
+
+__all__ = ["Settlement"]
+
+
+class Settlement(Runouts):
+    """Winning uncontested, the showdown and the payouts."""
+
+    def _win_uncontested(self, winner: int) -> None:
+        self._return_uncalled()
+        self._bets = [0] * self._n
+        self._actor = None
+        amount = sum(self._committed)
+        self._stacks[winner] += amount
+        self.events.append(Event(EventKind.WIN, winner, amount))
+        self._finish((Award(0, amount, (winner,), (amount,), ""),))
+
+    def _finish(self, awards: tuple[Award, ...]) -> None:
+        self._over = True
+        self._actor = None
+        net = tuple(s - s0 for s, s0 in zip(self._stacks, self.starting_stacks, strict=True))
+        self._result = Result(net, awards, dict(self._shown))
+
+    def _showdown_order(self, live: list[int]) -> list[int]:
+        n = self._n
+        if self._aggressor is not None and not self._folded[self._aggressor]:
+            start = self._aggressor
+        else:
+            start = (self.button + 1) % n
+        return sorted(live, key=lambda s: (s - start) % n)
+
+    def _strengths(
+        self, live: list[int], board: list[Card]
+    ) -> tuple[dict[int, int], dict[int, LowRank | None] | None, dict[int, str]]:
+        """Each live seat's high strength (razz: its low), its eight-or-better low in the
+        hi-lo games, and the description of its hand, with this board."""
+        game = self.config.game
+        high: dict[int, int] = {}
+        low: dict[int, LowRank | None] | None = {} if self.config.is_hilo else None
+        text: dict[int, str] = {}
+        for s in live:
+            if self._stud:
+                cards = list(self.hole[s]) + board
+                rank = evaluate_low(cards) if game == "razz" else evaluate(cards)
+                if low is not None:
+                    low[s] = evaluate_low8(cards)
+            else:
+                if game == "holdem":
+                    rank = evaluate(list(self.hole[s]) + board)
+                else:
+                    rank = evaluate_omaha(self.hole[s], board)
+                if low is not None:
+                    low[s] = evaluate_omaha_low8(self.hole[s], board)
+            high[s] = rank
+            low_s = low.get(s) if low is not None else None
+            text[s] = rank.description + (f", {low_s.description}" if low_s else "")
+        return high, low, text
+
+    def _showdown(self) -> None:
+        n = self._n
+        live = [i for i in range(n) if not self._folded[i]]
+        boards = [self.board]
+        if self._runs == 2:
+            self._deal_second_run()
+            boards.append(self.second_board)
+        runs = [self._strengths(live, board) for board in boards]
+        high, low, text = runs[0]
+        if len(runs) == 2:
+            text = {s: f"first run: {runs[0][2][s]}; second run: {runs[1][2][s]}" for s in live}
+        all_in_showdown = any(self._all_in[s] for s in live)
+        best_high: int | None = None
+        best_low: int | None = None
+        for s in self._showdown_order(live):
+            h, lo = high[s], (low[s] if low is not None else None)
+            wins_high = best_high is None or h >= best_high
+            wins_low = lo is not None and (best_low is None or lo >= best_low)
+            if all_in_showdown or wins_high or wins_low:
+                self._shown[s] = (self.hole[s], text[s])
+                self.events.append(Event(EventKind.SHOW, s, 0, self.hole[s], text[s]))
+                best_high = h if best_high is None or h > best_high else best_high
+                if lo is not None and (best_low is None or lo > best_low):
+                    best_low = lo
+            else:
+                self._mucked.add(s)
+                self.events.append(Event(EventKind.MUCK, s))
+        contributions = list(self._committed)
+        if self.big_blind_seat is not None:
+            contributions[self.big_blind_seat] -= self._dead
+        pots = build_pots(contributions, [not f for f in self._folded], self._dead)
+        awards: list[Award] = []
+        for k, (run_pots, (run_high, run_low, _)) in enumerate(
+            zip(split_between_runs(pots, len(runs)), runs, strict=True)
+        ):
+            names = {s: str(h) for s, h in run_high.items()}
+            low_names = {s: str(v) for s, v in (run_low or {}).items() if v is not None}
+            for award in award_pots(run_pots, run_high, run_low, self.button, n, names, low_names):
+                if not award.amount:
+                    continue  # the second run's share of a one-chip pot
+                if len(runs) == 2:
+                    run = "first" if k == 0 else "second"
+                    board = " ".join(str(card) for card in boards[k])
+                    award = replace(award, description=f"{run} run ({board}): {award.description}")
+                awards.append(award)
+        for award in awards:
+            for w, share in zip(award.winners, award.amounts, strict=True):
+                self._stacks[w] += share
+                self.events.append(Event(EventKind.WIN, w, share, (), award.description))
+        self._finish(tuple(awards))

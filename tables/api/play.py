@@ -219,7 +219,7 @@ class TableActions(_PlayView):
 
 
 # --- seats --------------------------------------------------------------------------------
-class SeatSerializer(serializers.Serializer):
+class TakeSeatSerializer(serializers.Serializer):
     buy_in = WholeNumberField(help_text="Chips from your bankroll (within the table's limits).")
     seat = WholeNumberField(
         required=False,
@@ -235,11 +235,11 @@ class TopUpSerializer(serializers.Serializer):
 
 @extend_schema(tags=["play"], parameters=[ID, IDEMPOTENCY_KEY], responses={200: STATE, **ERRORS})
 class TableSeat(_PlayView):
-    @extend_schema(summary="Sit down", request=SeatSerializer)
+    @extend_schema(summary="Sit down", request=TakeSeatSerializer)
     def post(self, request, pk):
         """Take a seat with ``buy_in`` chips: you are dealt in from the next hand."""
         table = self.table(request, pk)
-        body = SeatSerializer(data=request.data)
+        body = TakeSeatSerializer(data=request.data)
         body.is_valid(raise_exception=True)
         seat = body.validated_data.get("seat")
         number = seat - 1 if seat is not None else None

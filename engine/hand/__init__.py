@@ -6,7 +6,8 @@ run-outs (``engine.hand.runouts``), the showdown (``engine.hand.settle``) and th
 (``engine.hand.stud``) and the showdown's awards (``engine.hand.showdown``). The typed values
 it makes are named here too."""
 
-from engine.hand.machine import (
+from engine.hand.machine import Hand
+from engine.types import (
     ANTE_MODES,
     BETTINGS,
     GAMES,
@@ -18,13 +19,11 @@ from engine.hand.machine import (
     Award,
     Event,
     EventKind,
-    Hand,
     HandConfig,
     Legal,
     Result,
-    SeatView,
-    View,
 )
+from engine.view import SeatView, View
 
 __all__ = [
     "ANTE_MODES",

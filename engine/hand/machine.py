@@ -30,44 +30,14 @@ from engine.hand.settle import Settlement
 from engine.hand.state import BOARD_SIZES
 from engine.hand.views import Views
 from engine.types import (
-    ANTE_MODES,
-    BETTINGS,
-    GAMES,
-    MAX_SEATS,
-    STREETS,
-    STUD_STREETS,
     Action,
     ActionKind,
-    Award,
     Event,
     EventKind,
     HandConfig,
-    Legal,
-    Result,
 )
-from engine.view import SeatView, View
 
-# The typed values are made here; their home is engine.types and engine.view (imported from
-# here too).
-__all__ = [
-    "ANTE_MODES",
-    "BETTINGS",
-    "GAMES",
-    "MAX_SEATS",
-    "STREETS",
-    "STUD_STREETS",
-    "Action",
-    "ActionKind",
-    "Award",
-    "Event",
-    "EventKind",
-    "Hand",
-    "HandConfig",
-    "Legal",
-    "Result",
-    "SeatView",
-    "View",
-]
+__all__ = ["Hand"]
 
 _FOLD, _CHECK, _CALL, _ALL_IN, _RUN_ONCE, _RUN_TWICE = (
     Action(k)

@@ -76,12 +76,12 @@ def play_a_little(pages, seconds=1.0):
     deadline = time.monotonic() + seconds
     while time.monotonic() < deadline:
         for page in pages:
-            button = page.locator("form.act button.check, form.act button.call")
-            if button.count():
-                # the hand may move on under the click: then look again
-                with contextlib.suppress(Exception):
-                    button.first.click(timeout=2000)
-        time.sleep(0.1)
+            button = page.locator("form.act button.check, form.act button.call").first
+            # Wait briefly for this player's turn; the hand may also move on under the click:
+            # either way, look at the next page and come back.
+            with contextlib.suppress(Exception):
+                button.wait_for(state="visible", timeout=100)
+                button.click(timeout=2000)
 
 
 def play_until(pages, done, limit=120.0):

@@ -4,8 +4,7 @@ from django.contrib import admin
 from django.urls import include, path
 
 from pokersite import accounts
-from tables import views as table_views
-from tables import views_hosting
+from tables import views as table_views, views_hosting
 
 urlpatterns = [
     path("", table_views.lobby, name="lobby"),

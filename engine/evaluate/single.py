@@ -39,11 +39,13 @@ from typing import cast
 from engine.cards import parse_cards
 from engine.errors import CardError
 from engine.evaluate import tables
-from engine.evaluate.tables import FLUSH_BITS as _FLUSH_BITS
-from engine.evaluate.tables import KEYS as _KEYS
-from engine.evaluate.tables import MAX_RANK
-from engine.evaluate.tables import RANK_BIT as _RANK_BIT
-from engine.evaluate.tables import SHIFT as _SHIFT
+from engine.evaluate.tables import (
+    FLUSH_BITS as _FLUSH_BITS,
+    KEYS as _KEYS,
+    MAX_RANK,
+    RANK_BIT as _RANK_BIT,
+    SHIFT as _SHIFT,
+)
 
 __all__ = [
     "MAX_RANK",

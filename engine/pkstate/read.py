@@ -26,8 +26,7 @@ from engine.pkstate.model import (
     Seat,
     card_pile,
 )
-from engine.types import GAMES as HOLE_CARDS
-from engine.types import MAX_SEATS, STREETS
+from engine.types import GAMES as HOLE_CARDS, MAX_SEATS, STREETS
 
 
 def loads(text: str, source: str = "<pkstate>") -> PKState:

@@ -6,8 +6,7 @@ from django.db import migrations, models
 
 def backfill(apps, schema_editor):
     """Rows for the hands that finished before ``PlayerHand`` existed."""
-    from engine.hand import Action
-    from engine.hand import Hand as EngineHand
+    from engine.hand import Action, Hand as EngineHand
     from tables.stats.figures import seat_figures
 
     Hand = apps.get_model("tables", "Hand")

@@ -6,8 +6,7 @@ from django.core.exceptions import ValidationError
 from django.db import models
 
 from engine.errors import PokerError
-from engine.types import MAX_SEATS as ENGINE_MAX_SEATS
-from engine.types import check_straddle
+from engine.types import MAX_SEATS as ENGINE_MAX_SEATS, check_straddle
 from tables.models.players import Player
 
 

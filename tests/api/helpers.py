@@ -7,8 +7,7 @@ from datetime import datetime
 from django.utils import timezone
 
 from engine.cards import parse_cards
-from engine.hand import Action, HandConfig
-from engine.hand import Hand as EngineHand
+from engine.hand import Action, Hand as EngineHand, HandConfig
 from tables.models import Hand, HandAction, HandSecret, PlayerHand
 from tables.services.player_hands import player_hands_rows
 

@@ -9,8 +9,7 @@ from urllib.parse import quote
 
 import pytest
 from django.test import Client
-from hypothesis import HealthCheck, assume, given, settings
-from hypothesis import strategies as st
+from hypothesis import HealthCheck, assume, given, settings, strategies as st
 from rest_framework.test import APIClient
 
 from tables.inputs import LARGEST

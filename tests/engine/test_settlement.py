@@ -4,8 +4,7 @@ both paying and receiving, and the exact answer never worse than the greedy one.
 from __future__ import annotations
 
 import pytest
-from hypothesis import given, settings
-from hypothesis import strategies as st
+from hypothesis import given, settings, strategies as st
 
 from engine.settlement import EXACT_LIMIT, Transfer, settle, settle_greedy
 

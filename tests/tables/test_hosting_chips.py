@@ -6,8 +6,7 @@ from __future__ import annotations
 import contextlib
 
 import pytest
-from hypothesis import HealthCheck, settings
-from hypothesis import strategies as st
+from hypothesis import HealthCheck, settings, strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, precondition, rule
 
 from tables.models import Hand, LedgerEntry, Player, Seat, SeatRequest, Table

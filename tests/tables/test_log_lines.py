@@ -1,7 +1,6 @@
 """The hand log in words, read from the engine's typed events (no text parsed back)."""
 
-from engine.hand import Hand as EngineHand
-from engine.hand import HandConfig
+from engine.hand import Hand as EngineHand, HandConfig
 from tables.models import HandAction
 from tables.presenters.log import Dealt, LogLine, log_entries, viewer_log
 from tables.selectors.hands import Decision

@@ -8,9 +8,7 @@ import json
 import pytest
 from asgiref.sync import sync_to_async
 from channels.layers import get_channel_layer
-from hypothesis import HealthCheck, given
-from hypothesis import settings as hypothesis_settings
-from hypothesis import strategies as st
+from hypothesis import HealthCheck, given, settings as hypothesis_settings, strategies as st
 
 from tables.inputs import NumberError
 from tables.live.consumer import RATE_BURST, RATE_PER_SECOND

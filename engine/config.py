@@ -1,0 +1,211 @@
+"""A hand's rules: the games, bettings and their limits, and ``HandConfig`` (the stakes and
+options one hand is dealt with, checked as it is made). ``engine.types`` names them too.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from engine.errors import PokerError
+
+#: Cards each player is dealt per game (in stud, over five streets).
+GAMES = {"holdem": 2, "omaha": 4, "omaha-hilo": 4, "stud": 7, "stud-hilo": 7, "razz": 7}
+#: Most seats per game (Omaha deals 4 cards each: 10 players use 40 + 5 board cards; stud
+#: runs short of cards with 8, hence its common card).
+MAX_SEATS = {"holdem": 12, "omaha": 10, "omaha-hilo": 10, "stud": 8, "stud-hilo": 8, "razz": 8}
+#: The seven-card games: antes and a bring-in, no blinds, no board (but a common card).
+STUD_GAMES = frozenset({"stud", "stud-hilo", "razz"})
+#: The games whose pots are split between the best high and the best eight-or-better low.
+HILO_GAMES = frozenset({"omaha-hilo", "stud-hilo"})
+BETTINGS = ("no-limit", "pot-limit", "fixed-limit")
+ANTE_MODES = ("per-player", "big-blind")
+STREETS = ("preflop", "flop", "turn", "river")
+STUD_STREETS = ("third", "fourth", "fifth", "sixth", "seventh")
+
+
+def is_whole(value: object) -> bool:
+    """A whole number that is not a ``bool``."""
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def check_straddle(big_blind: int, straddle: int) -> None:
+    """The straddle rule: none (0), or a blind raise to at least twice the big blind (the
+    smallest full raise over it, as casinos require).
+
+    >>> check_straddle(2, 4)
+    >>> check_straddle(2, 3)
+    Traceback (most recent call last):
+    engine.errors.PokerError: a straddle is at least twice the big blind (4), got 3
+    """
+    if straddle and straddle < 2 * big_blind:
+        raise PokerError(
+            f"a straddle is at least twice the big blind ({2 * big_blind}), got {straddle}"
+        )
+
+
+@dataclass(frozen=True, slots=True)
+class HandConfig:
+    """The rules of one hand (stakes and structure); JSON-able through ``to_dict``.
+
+    Fixed limit: ``small_bet`` defaults to the big blind and ``big_bet`` to twice the small bet.
+    Stud games (``STUD_GAMES``) are fixed limit with antes and a ``bring_in`` below the small
+    bet; they have no blinds (both 0) and name their ``small_bet``.
+
+    Straddles: ``straddle`` is the first straddle's amount and ``straddles`` how many are
+    posted this hand (1 when only ``straddle`` is given): under the gun, then each next seat
+    re-straddles double the previous. ``button_straddle``: the one straddle is posted by the
+    button instead. ``bomb_pot``: every seat antes this amount instead of the blinds and the
+    flop comes with no preflop betting. ``run_it_twice``: when nobody can bet any more before
+    the river, the hand waits for ``run_once`` or ``run_twice`` (the players' agreement).
+    """
+
+    game: str = "holdem"
+    betting: str = "no-limit"
+    small_blind: int = 1
+    big_blind: int = 2
+    ante: int = 0
+    ante_mode: str = "per-player"
+    straddle: int = 0
+    small_bet: int | None = None
+    big_bet: int | None = None
+    bring_in: int = 0
+    straddles: int = 0
+    button_straddle: bool = False
+    bomb_pot: int = 0
+    run_it_twice: bool = False
+
+    def __post_init__(self) -> None:
+        if self.game not in GAMES:
+            raise PokerError(f"unknown game {self.game!r} (one of {', '.join(GAMES)})")
+        if self.betting not in BETTINGS:
+            raise PokerError(f"unknown betting {self.betting!r} (one of {', '.join(BETTINGS)})")
+        if self.ante_mode not in ANTE_MODES:
+            raise PokerError(
+                f"unknown ante_mode {self.ante_mode!r} (one of {', '.join(ANTE_MODES)})"
+            )
+        if self.straddle and not self.straddles:
+            object.__setattr__(self, "straddles", 1)  # the one straddle of older configs
+        for flag in ("button_straddle", "run_it_twice"):
+            if not isinstance(getattr(self, flag), bool):
+                raise PokerError(f"{flag} must be true or false, got {getattr(self, flag)!r}")
+        for name in (
+            "small_blind",
+            "big_blind",
+            "ante",
+            "straddle",
+            "bring_in",
+            "straddles",
+            "bomb_pot",
+        ):
+            value = getattr(self, name)
+            if not is_whole(value) or value < 0:
+                raise PokerError(f"{name} must be a whole number of chips >= 0, got {value!r}")
+        for name in ("small_bet", "big_bet"):
+            value = getattr(self, name)
+            if value is not None and (not is_whole(value) or value < 1):
+                raise PokerError(f"{name} must be a whole number of chips >= 1, got {value!r}")
+        if self.is_stud:
+            self._check_stud()
+            return
+        if self.bring_in:
+            raise PokerError("only stud games have a bring-in")
+        if self.big_blind < 1:
+            raise PokerError("big_blind must be at least 1 chip")
+        if self.small_blind > self.big_blind:
+            raise PokerError("small_blind must not be larger than big_blind")
+        check_straddle(self.big_blind, self.straddle)
+        self._check_straddles()
+
+    def _check_straddles(self) -> None:
+        if self.straddles and not self.straddle:
+            raise PokerError("straddles need the first straddle's amount (straddle)")
+        if self.straddles > self.max_seats - 2:
+            raise PokerError(
+                f"at most {self.max_seats - 2} straddles in {self.game} (every seat but the "
+                f"blinds), got {self.straddles}"
+            )
+        if self.button_straddle and self.straddles != 1:
+            raise PokerError("the button straddle is the only straddle: set straddles to 1")
+        if self.bomb_pot and self.straddles:
+            raise PokerError("a bomb pot has no preflop betting, so no straddles")
+
+    def _check_stud(self) -> None:
+        if self.betting != "fixed-limit":
+            raise PokerError(f"{self.game} is played fixed-limit only")
+        if self.small_blind or self.big_blind or self.straddles or self.button_straddle:
+            raise PokerError(f"{self.game} has no blinds or straddle: set them to 0")
+        if self.bomb_pot:
+            raise PokerError(f"{self.game} has no bomb pots (they are a flop game's)")
+        if self.run_it_twice:
+            raise PokerError(f"{self.game} is not run twice (it has no board to run)")
+        if self.ante_mode != "per-player":
+            raise PokerError(f"{self.game} antes are per player")
+        if self.small_bet is None:
+            raise PokerError(f"{self.game} needs its small_bet")
+        if not 1 <= self.bring_in < self.small_bet:
+            raise PokerError(
+                f"the bring-in is at least 1 chip and below the small bet ({self.small_bet}), "
+                f"got {self.bring_in}"
+            )
+
+    @property
+    def is_stud(self) -> bool:
+        return self.game in STUD_GAMES
+
+    @property
+    def is_hilo(self) -> bool:
+        return self.game in HILO_GAMES
+
+    @property
+    def streets(self) -> tuple[str, ...]:
+        return STUD_STREETS if self.is_stud else STREETS
+
+    @property
+    def straddle_amounts(self) -> tuple[int, ...]:
+        """Each straddle in posting order, each double the previous."""
+        return tuple(self.straddle << k for k in range(self.straddles))
+
+    @property
+    def hole_count(self) -> int:
+        return GAMES[self.game]
+
+    @property
+    def max_seats(self) -> int:
+        return MAX_SEATS[self.game]
+
+    @property
+    def fixed_small_bet(self) -> int:
+        return self.small_bet if self.small_bet is not None else self.big_blind
+
+    @property
+    def fixed_big_bet(self) -> int:
+        return self.big_bet if self.big_bet is not None else 2 * self.fixed_small_bet
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "game": self.game,
+            "betting": self.betting,
+            "small_blind": self.small_blind,
+            "big_blind": self.big_blind,
+            "ante": self.ante,
+            "ante_mode": self.ante_mode,
+            "straddle": self.straddle,
+            "small_bet": self.small_bet,
+            "big_bet": self.big_bet,
+            "bring_in": self.bring_in,
+            "straddles": self.straddles,
+            "button_straddle": self.button_straddle,
+            "bomb_pot": self.bomb_pot,
+            "run_it_twice": self.run_it_twice,
+        }
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any] | HandConfig) -> HandConfig:
+        if isinstance(data, HandConfig):
+            return data
+        unknown = set(data) - set(cls.__dataclass_fields__)
+        if unknown:
+            raise PokerError(f"unknown hand config field(s): {', '.join(sorted(unknown))}")
+        return cls(**data)

@@ -38,7 +38,7 @@ COMMANDS: list[tuple[str, str]] = [
     ("best", "engine.cli"),
     ("equity", "engine.cli"),
     ("verify", "engine.cli"),
-    ("replay", "engine.phh"),
+    ("replay", "engine.phh.replay"),
     ("convert", "engine.pkstate.convert"),
 ]
 

@@ -156,7 +156,7 @@ def test_random_hands_of_every_game_through_yaml_and_phh(game):
         assert yaml.safe_load(text)["game"] == game
         again = pkstate.loads(text).replay()
         same_hand(hand, again)
-        if (rules, betting) in phh._VARIANT_OF:
+        if (rules, betting) in phh.VARIANT_OF:
             through_phh = phh.loads(phh.dumps(again)).replay()
             n = hand.seats  # PHH seats start left of the button
             assert list(through_phh.stacks) == [

@@ -1,59 +1,20 @@
-"""Poker Hand History (PHH, the TOML format of uoftcprg ``phh-std``): read, replay, write.
-
-``load(path)``/``loads(text)`` give a ``HandHistory``; ``HandHistory.replay()`` rebuilds the
-hand through ``engine.hand.Hand`` with a deck consistent with the recorded cards (unknown
-cards and burns are filled from the unused cards in order); ``dumps(hand)`` writes any hand.
-
-Seats: PHH lists players from the seat left of the button (heads-up: the big blind first), so
-PHH ``p1..pN`` are our seats ``0..N-1`` with the button at ``N-1``. ``blinds_or_straddles`` and
-``antes`` are read in pokerkit's convention: entry 0 is the small blind, entry 1 the big blind
-(also heads-up), so an ante only at entry 1 is a big-blind ante.
-
-Reading accepts what real files do: show lines before the last board cards, ``pN sm`` with no
-cards (a muck), players skipped by the file (they fold, or check where checking is free),
-float ``finishing_stacks``. Showdowns, uncalled bets and payouts are the engine's own.
-
-Variants: ``NT``, ``FT``, ``PO``, ``FO/8`` (fixed-limit Omaha hi-lo), ``F7S``, ``F7S/8``,
-``FR`` (stud, stud hi-lo, razz: ``antes``, ``bring_in``, ``small_bet``, ``big_bet``; ``pN pb``
-posts the bring-in; ``d dh pN ????Th`` deals two down cards and one up) and ``PO/8`` for
-pot-limit Omaha hi-lo, which the standard does not name (pokerkit 0.7 writes its pot-limit
-Omaha hi-lo game as ``FO/8``). A redundant check is accepted when reading: the check of a
-seat the engine no longer asks because it is the only one left who could act, facing
-nothing (pokerkit asks for it and writes it); the live game never asks for it.
-"""
+"""Reading PHH: ``loads``/``load`` give a ``HandHistory``, whose ``replay()`` rebuilds the hand."""
 
 from __future__ import annotations
 
-import json
 import re
 import tomllib
-from collections.abc import Collection, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, NamedTuple
+from typing import Any, NamedTuple
 
-from engine.cards import Card, format_cards, parse_cards
+from engine.cards import Card, parse_cards
 from engine.deck import stacked_deck, stacked_stud_deck
 from engine.errors import CardError, HandHistoryError, PokerError
 from engine.hand import Hand, HandConfig
+from engine.phh.variants import VARIANTS
 from engine.types import STUD_GAMES
 
-if TYPE_CHECKING:
-    import argparse
-
-    from engine.cli import Subparsers
-
-VARIANTS = {
-    "NT": ("holdem", "no-limit"),
-    "FT": ("holdem", "fixed-limit"),
-    "PO": ("omaha", "pot-limit"),
-    "FO/8": ("omaha-hilo", "fixed-limit"),
-    "PO/8": ("omaha-hilo", "pot-limit"),
-    "F7S": ("stud", "fixed-limit"),
-    "F7S/8": ("stud-hilo", "fixed-limit"),
-    "FR": ("razz", "fixed-limit"),
-}
-_VARIANT_OF = {v: k for k, v in VARIANTS.items()}
 _ACTION = re.compile(r"^p(\d+) (f|cc|cbr|sm|pb)(?: (\S+))?$")
 _DEAL = re.compile(r"^d (dh|db) (?:p(\d+) )?(\S+)$")
 
@@ -423,129 +384,3 @@ def read_text(path: Path) -> str:
 def load(path: str | Path) -> HandHistory:
     path = Path(path)
     return loads(read_text(path), str(path))
-
-
-def _toml_value(value: object) -> str:
-    if isinstance(value, bool):
-        return "true" if value else "false"
-    if isinstance(value, (int, float)):
-        return repr(value)
-    if isinstance(value, str):
-        return json.dumps(value, ensure_ascii=False)
-    if isinstance(value, (list, tuple)):
-        return "[" + ", ".join(_toml_value(v) for v in value) + "]"
-    raise HandHistoryError(f"cannot write {value!r} as TOML")
-
-
-def dumps(
-    hand: Hand, reveal_mucked: bool = True, known_cards: Collection[int] | None = None
-) -> str:
-    """The hand as PHH text (``finishing_stacks`` once it is over).
-
-    Hole cards are written for every seat (PHH convention) unless ``reveal_mucked`` is false:
-    then only shown hands are written and the others are ``????``. With ``known_cards``, any
-    dealt or shown cards not all among them are written as ``?`` too (a viewer's history,
-    ``Hand.visible_cards``, or a hand read from a file that did not name them).
-    """
-
-    def written(cards: Sequence[int]) -> str:
-        if known_cards is None or all(card in known_cards for card in cards):
-            return format_cards(cards)
-        return "??" * len(cards)
-
-    c = hand.config
-    variant = _VARIANT_OF.get((c.game, c.betting))
-    if variant is None:
-        raise HandHistoryError(f"PHH has no variant for {c.game} {c.betting}")
-    n = hand.seats
-    order = [(hand.button + 1 + k) % n for k in range(n)]  # PHH p1 is left of the button
-    phh: dict[int | None, int] = {seat: i + 1 for i, seat in enumerate(order)}
-    if c.ante_mode == "big-blind":
-        antes = [0] * n
-        if c.ante:
-            antes[1] = c.ante
-    else:
-        antes = [c.ante] * n
-    blinds = [0] * n
-    if c.bomb_pot:
-        antes = [c.bomb_pot] * n  # no blinds: the flop comes first (see HandHistory.config)
-    else:
-        blinds[0], blinds[1] = c.small_blind, c.big_blind
-    if c.button_straddle:
-        blinds[n - 1] = c.straddle
-    else:
-        blinds[2 : 2 + c.straddles] = c.straddle_amounts
-    shown = set(hand.result.shown) if hand.result else set()
-    lines = []
-    for e in hand.events:
-        k = e.kind
-        if k == "deal_hole":
-            cards = written(e.cards)
-            if not reveal_mucked and e.seat not in shown:
-                cards = "??" * len(e.cards)
-            lines.append(f"d dh p{phh[e.seat]} {cards}")
-        elif k == "deal_up":
-            lines.append(f"d dh p{phh[e.seat]} {written(e.cards)}")
-        elif k == "bring_in":
-            lines.append(f"p{phh[e.seat]} pb")
-        elif k == "deal_board" or k == "deal_second_board":
-            lines.append(f"d db {written(e.cards)}")
-        elif k == "fold":
-            lines.append(f"p{phh[e.seat]} f")
-        elif k in ("check", "call"):
-            lines.append(f"p{phh[e.seat]} cc")
-        elif k in ("bet", "raise"):
-            lines.append(f"p{phh[e.seat]} cbr {e.amount}")
-        elif k == "show":
-            lines.append(f"p{phh[e.seat]} sm {written(e.cards)}")
-        elif k == "muck":
-            lines.append(f"p{phh[e.seat]} sm")
-    if c.is_stud:
-        fields = [("variant", variant), ("antes", antes), ("bring_in", c.bring_in)]
-    else:
-        fields = [
-            ("variant", variant),
-            ("antes", antes),
-            ("blinds_or_straddles", blinds),
-            ("min_bet", c.big_blind),
-        ]
-    if c.betting == "fixed-limit":
-        fields += [("small_bet", c.fixed_small_bet), ("big_bet", c.fixed_big_bet)]
-    fields += [
-        ("starting_stacks", [hand.starting_stacks[s] for s in order]),
-        ("actions", lines),
-        ("players", [hand.players[s] for s in order]),
-    ]
-    if hand.is_over:
-        fields.append(("finishing_stacks", [hand.stacks[s] for s in order]))
-    return "".join(f"{k} = {_toml_value(v)}\n" for k, v in fields)
-
-
-def seat_of_phh(hand_button: int, seats: int, player: int) -> int:
-    """Our seat index of PHH player ``player`` (1-based) for a hand with this button."""
-    return (hand_button + player) % seats
-
-
-# --- the ``replay`` subcommand --------------------------------------------------------------
-
-
-def add_replay_parser(subparsers: Subparsers) -> None:
-    parser = subparsers.add_parser(
-        "replay",
-        help="replay PHH hand histories through the state machine",
-        description="Replay each PHH file through the hand state machine and print its "
-        "finishing stacks (one JSON object per line and file with --json).",
-    )
-    parser.add_argument("files", nargs="+", metavar="FILE.phh")
-    parser.add_argument("--json", action="store_true", help="one JSON object per line")
-    parser.set_defaults(run=run_replay)
-
-
-def run_replay(args: argparse.Namespace) -> int:
-    for name in args.files:
-        hand = load(name).replay()
-        if args.json:
-            print(json.dumps({"file": name, "finishing_stacks": list(hand.stacks)}), flush=True)
-        else:
-            print(f"{name}: {' '.join(str(s) for s in hand.stacks)}", flush=True)
-    return 0

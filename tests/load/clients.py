@@ -1,0 +1,334 @@
+"""Players for the load tests and the load benchmark, and how their play is measured.
+
+- ``Client``: a logged-in websocket player (session cookie) that decides with the engine's
+  bots from the JSON state frames its own socket receives (``?state=json``).
+- ``Tracker``: when each action was sent and when every client at its table had its result.
+- ``play``/``wait_for``: run clients until a condition holds, with a deadline that raises
+  ``TimeoutError`` naming what was awaited. Nothing here sleeps.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import random
+import time
+
+import orjson
+
+
+# --- clients -----------------------------------------------------------------------------------
+class Tracker:
+    """Per table: when each action was sent and when every client had seen its result.
+
+    An action sent at table version ``v`` is delivered to a client when that client receives
+    a state with a version above ``v``. ``latencies`` holds, per action, the seconds from the
+    send until the last client at the table had it.
+    """
+
+    def __init__(self) -> None:
+        self.clients: dict[int, set] = {}
+        self.pending: dict[int, dict[int, tuple[float, set]]] = {}
+        self.latencies: list[float] = []
+        self.undelivered = 0
+
+    def join(self, table_id: int, client) -> None:
+        self.clients.setdefault(table_id, set()).add(client)
+
+    def sent(self, table_id: int, version: int, now: float) -> None:
+        waiting = set(self.clients.get(table_id, ()))
+        self.pending.setdefault(table_id, {})[version] = (now, waiting)
+
+    def received(self, table_id: int, client, version: int, now: float) -> None:
+        pending = self.pending.get(table_id)
+        if not pending:
+            return
+        for sent_version in [v for v in pending if v < version]:
+            started, waiting = pending[sent_version]
+            waiting.discard(client)
+            if not waiting:
+                self.latencies.append(now - started)
+                del pending[sent_version]
+
+    def refused(self, table_id: int, version: int) -> None:
+        self.pending.get(table_id, {}).pop(version, None)
+
+    def outstanding(self) -> int:
+        return sum(len(p) for p in self.pending.values())
+
+
+class Client:
+    """A logged-in player's websocket that plays with an engine bot until ``stop`` is set.
+
+    Reconnects (to ``servers`` in turn) whenever its socket drops. ``idle=True`` never acts
+    (the clock acts for it) but sits back in whenever it was sat out. Records every version
+    received (``versions``), every action sent and every refusal (``refusals``).
+    """
+
+    def __init__(
+        self,
+        *,
+        servers: list[str],
+        table_id: int,
+        player: dict,
+        tracker: Tracker,
+        seed: int = 0,
+        idle: bool = False,
+        policy: str = "random",
+        think: float = 0.0,
+    ) -> None:
+        from engine.bots import RandomBot, SensibleBot
+
+        self.servers = servers
+        self.table_id = table_id
+        self.player = player
+        self.tracker = tracker
+        self.idle = idle
+        rng = random.Random(seed)
+        self.bot = SensibleBot(rng=rng, samples=30) if policy == "sensible" else RandomBot(rng=rng)
+        self.versions: list[int] = []
+        self.version_runs: list[list[int]] = [[]]
+        self.sent: list[dict] = []
+        self.requests = 0  # actions sent, numbering their ids
+        self.awaiting: dict[int, dict] = {}  # id -> action sent on this socket, not answered
+        self.refusals: list[str] = []
+        self.answers = 0
+        self.connects = 0
+        self.frames = 0
+        self.last_state: dict | None = None
+        self.acted_on: tuple | None = None
+        self.changed = asyncio.Event()
+        self.think = think  # seconds a player takes to decide (the benchmark's pacing)
+        self.quiet = False  # set to stop acting (e.g. to let the last updates arrive)
+        self.rebuy = 0  # chips to sit down with again after busting (0: stay out)
+        tracker.join(table_id, self)
+
+    @property
+    def name(self) -> str:
+        return self.player["name"]
+
+    async def run(self, stop: asyncio.Event) -> None:
+        from websockets.asyncio.client import connect
+        from websockets.exceptions import ConnectionClosed, InvalidHandshake
+
+        attempt = 0
+        while not stop.is_set():
+            base = self.servers[attempt % len(self.servers)]
+            attempt += 1
+            try:
+                async with connect(
+                    f"{base}/ws/tables/{self.table_id}/?state=json",
+                    origin=base.replace("ws://", "http://"),
+                    additional_headers={"Cookie": f"sessionid={self.player['session']}"},
+                    open_timeout=60,
+                    ping_interval=None,
+                    max_size=2**22,
+                    compression=None,
+                ) as ws:
+                    self.connects += 1
+                    self.version_runs.append([])
+                    self.acted_on = None
+                    reader = asyncio.ensure_future(self._read(ws))
+                    stopper = asyncio.ensure_future(stop.wait())
+                    await asyncio.wait({reader, stopper}, return_when=asyncio.FIRST_COMPLETED)
+                    stopper.cancel()
+                    if not reader.done():
+                        reader.cancel()
+                        await ws.close()
+                    elif reader.exception() and not isinstance(
+                        reader.exception(), ConnectionClosed
+                    ):
+                        raise reader.exception()
+                    self._unanswered_lost()
+            except (TimeoutError, OSError, ConnectionClosed, InvalidHandshake):
+                self._unanswered_lost()
+                if stop.is_set():
+                    return
+                # A server going away: try the next one (its socket queues us until it's up).
+                continue
+
+    def _unanswered_lost(self) -> None:
+        """The socket dropped: an action it sent with no answer yet will never get one (it
+        may or may not have been applied: the database tells)."""
+        for sent in self.awaiting.values():
+            sent["lost"] = True
+        self.awaiting.clear()
+
+    def _wake(self) -> None:
+        """Wake whoever waits on this client's frames (``wait_for``)."""
+        self.changed.set()
+        self.changed = asyncio.Event()
+
+    def settled(self) -> bool:
+        """Every action sent has its answer, or its socket dropped before one came."""
+        return not self.awaiting
+
+    async def _read(self, ws) -> None:
+        async for raw in ws:
+            self.frames += 1
+            if not raw.startswith("{"):
+                continue  # the HTML regions for htmx; the JSON frame says the same for us
+            frame = orjson.loads(raw)  # the load generator must stay light (bench_load)
+            if frame.get("type") == "answer":
+                self.answers += 1
+                refused = bool(frame.get("error") and frame.get("message"))
+                if refused:
+                    self.refusals.append(frame["message"])
+                # Matched by id: a new state can prompt another action before the answer to
+                # the last one arrives.
+                sent = self.awaiting.pop(frame.get("id"), None)
+                if sent is not None:
+                    sent["accepted"] = not refused
+                    if refused:
+                        self.tracker.refused(self.table_id, sent["version"])
+                self._wake()
+                continue
+            if frame.get("type") != "state":
+                continue
+            now = time.perf_counter()
+            version = frame["version"]
+            self.versions.append(version)
+            self.version_runs[-1].append(version)
+            self.last_state = frame
+            self.tracker.received(self.table_id, self, version, now)
+            self._wake()
+            await self._maybe_act(ws, frame)
+
+    async def _maybe_act(self, ws, frame: dict) -> None:
+        me = frame.get("me") or {}
+        if self.rebuy and not me.get("seated") and not self.quiet:
+            if (frame["version"], "take_seat") != self.acted_on:  # busted: sit down again
+                self.acted_on = (frame["version"], "take_seat")
+                await ws.send(json.dumps({"op": "take_seat", "seat": "", "buy_in": self.rebuy}))
+            return
+        if me.get("sitting_out") and not self.quiet:
+            if (frame["version"], "sit_in") != self.acted_on:
+                self.acted_on = (frame["version"], "sit_in")
+                await ws.send(json.dumps({"op": "sit_in"}))
+            return
+        view = frame.get("view")
+        if (
+            self.quiet
+            or self.idle
+            or not frame.get("running")
+            or not view
+            or view.get("legal") is None
+        ):
+            return
+        key = (frame["hand"], frame["version"])
+        if key == self.acted_on:
+            return
+        self.acted_on = key
+        if self.think:
+            asyncio.get_running_loop().call_later(
+                self.think, lambda: asyncio.ensure_future(self._act(ws, frame, view))
+            )
+            return
+        await self._act(ws, frame, view)
+
+    async def _act(self, ws, frame: dict, view: dict) -> None:
+        if self.last_state is not frame or self.quiet:
+            return  # the table moved on while thinking
+        action = self.bot.decide(view)
+        self.requests += 1
+        message = {
+            "op": "act",
+            "hand": frame["hand"],
+            "version": frame["version"],
+            "kind": action.kind,
+            "id": self.requests,
+        }
+        if action.kind == "raise":
+            message["amount"] = action.amount
+        sent = {**message, "accepted": None}
+        self.sent.append(sent)
+        self.awaiting[message["id"]] = sent
+        self.tracker.sent(self.table_id, frame["version"], time.perf_counter())
+        await ws.send(json.dumps(message))
+
+
+def _waiting_for(clients: list[Client], tracker: Tracker) -> str:
+    """What is still missing, for a timeout's message: the actions not yet seen by every
+    client, and each client's newest version and actions without an answer."""
+    pending = {
+        table: {
+            version: sorted(c.name for c in waiting) for version, (_, waiting) in actions.items()
+        }
+        for table, actions in tracker.pending.items()
+        if actions
+    }
+    unanswered = {c.name: list(c.awaiting.values()) for c in clients if c.awaiting}
+    return (
+        f"actions not seen by every client (table: {{version: who}}): {pending}; newest "
+        f"version per client: { {c.name: c.versions[-1:] for c in clients} }; unanswered: "
+        f"{unanswered}"
+    )
+
+
+async def play(
+    clients: list[Client], tracker: Tracker, until, *, timeout: float, what: str, during=None
+) -> None:
+    """Run ``clients`` until ``until()``; then they stop acting and every update is delivered.
+
+    ``during`` (optional) is a coroutine run alongside (e.g. the chaos monkey); it is cancelled
+    at the end and any error it raised is raised here.
+    """
+    stop = asyncio.Event()
+    tasks = [asyncio.ensure_future(c.run(stop)) for c in clients]
+    side = asyncio.ensure_future(during) if during is not None else None
+    try:
+        await wait_for(until, timeout=timeout, what=what, events=clients, side=side)
+        if side is not None:
+            side.cancel()
+        for client in clients:
+            client.quiet = True
+        # The answer to an action and the update it causes are separate frames, and the
+        # other sockets can have the update before the sender has its answer: wait for both.
+        try:
+            await wait_for(
+                lambda: tracker.outstanding() == 0 and all(c.settled() for c in clients),
+                timeout=60,
+                what="every client to get the last actions' updates and answers",
+                events=clients,
+            )
+        except TimeoutError as error:
+            raise TimeoutError(f"{error}: {_waiting_for(clients, tracker)}") from None
+    finally:
+        stop.set()
+        if side is not None and not side.done():
+            side.cancel()
+        await asyncio.wait(tasks, timeout=30)
+    for task in tasks:
+        if task.done() and not task.cancelled() and task.exception():
+            raise task.exception()
+
+
+async def wait_for(predicate, *, timeout: float, what: str, events=(), side=None) -> None:
+    """Until ``predicate()`` is true: re-checked whenever a client gets a frame (bounded).
+
+    ``side``: a task whose failure ends the wait with its error.
+    """
+    loop = asyncio.get_running_loop()
+    deadline = loop.time() + timeout
+    while not predicate():
+        if side is not None and side.done() and not side.cancelled() and side.exception():
+            raise side.exception()
+        left = deadline - loop.time()
+        if left <= 0:
+            raise TimeoutError(f"timed out after {timeout}s waiting for {what}")
+        waiters = [asyncio.ensure_future(c.changed.wait()) for c in events]
+        if not waiters:
+            raise ValueError("wait_for needs clients whose frames wake it")
+        done, rest = await asyncio.wait(
+            waiters, timeout=min(left, 1.0), return_when=asyncio.FIRST_COMPLETED
+        )
+        for w in rest:
+            w.cancel()
+
+
+def percentile(values: list[float], p: float) -> float:
+    if not values:
+        return float("nan")
+    ordered = sorted(values)
+    k = min(len(ordered) - 1, max(0, int(round(p / 100 * (len(ordered) - 1)))))
+    return ordered[k]

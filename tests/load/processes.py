@@ -1,0 +1,268 @@
+"""Real servers for the load tests and the load benchmark: PostgreSQL, Redis, daphne.
+
+- ``FreshDatabase``: a new, migrated PostgreSQL database per test (dropped afterwards), next
+  to the one ``DATABASE_URL`` names; ``sql()`` reads it directly.
+- ``RedisServer``: a private ``redis-server`` on a free port, so a test may kill and restart
+  it without touching anybody else's Redis.
+- ``Server``: one daphne process. The harness binds the listening socket itself and hands it
+  to daphne (``--fd``), so the port exists before daphne starts and survives a SIGKILL:
+  clients that connect while the server is down wait in the backlog until it is back.
+
+Nothing here sleeps: every wait is on an event (a line of output, an HTTP answer) with a
+deadline, and a deadline that passes raises ``TimeoutError`` naming what was awaited.
+"""
+
+from __future__ import annotations
+
+import http.client
+import json
+import os
+import secrets
+import signal
+import socket
+import subprocess
+import sys
+import tempfile
+import threading
+from dataclasses import dataclass, field
+from pathlib import Path
+from urllib.parse import urlsplit, urlunsplit
+
+ROOT = Path(__file__).resolve().parents[2]
+PYTHON = sys.executable
+
+
+# --- PostgreSQL -----------------------------------------------------------------------------
+class FreshDatabase:
+    """A new PostgreSQL database, migrated, named ``load_<random>`` on the server of ``url``."""
+
+    def __init__(self, url: str, settings: str = "tests.load.settings") -> None:
+        parts = urlsplit(url)
+        self.name = f"load_{secrets.token_hex(4)}"
+        self.admin_url = urlunsplit(parts._replace(path="/postgres"))
+        self.url = urlunsplit(parts._replace(path=f"/{self.name}"))
+        self.settings = settings
+
+    def __enter__(self) -> FreshDatabase:
+        self._admin(f'CREATE DATABASE "{self.name}"')
+        env = {**os.environ, "DATABASE_URL": self.url, "DJANGO_SETTINGS_MODULE": self.settings}
+        env.pop("REDIS_URL", None)
+        subprocess.run(
+            [PYTHON, "manage.py", "migrate", "--noinput", "-v", "0"],
+            cwd=ROOT,
+            env=env,
+            check=True,
+            timeout=180,
+        )
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self._admin(
+            "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = %s",
+            [self.name],
+        )
+        self._admin(f'DROP DATABASE IF EXISTS "{self.name}"')
+
+    def _admin(self, statement: str, params=None) -> None:
+        import psycopg
+
+        with psycopg.connect(self.admin_url, autocommit=True) as conn:
+            conn.execute(statement, params)
+
+    def sql(self, query: str, params=None) -> list[tuple]:
+        import psycopg
+
+        with psycopg.connect(self.url, autocommit=True) as conn:
+            return conn.execute(query, params).fetchall()
+
+    def value(self, query: str, params=None):
+        return self.sql(query, params)[0][0]
+
+
+# --- Redis -------------------------------------------------------------------------------------
+def _wait_for_line(stream, needle: str, timeout: float, what: str) -> None:
+    """Read ``stream`` (in a thread) until a line contains ``needle``; keep draining after."""
+    seen = threading.Event()
+
+    def pump():
+        for raw in iter(stream.readline, b""):
+            if needle.encode() in raw:
+                seen.set()
+
+    threading.Thread(target=pump, daemon=True).start()
+    if not seen.wait(timeout):
+        raise TimeoutError(f"{what}: no {needle!r} within {timeout}s")
+
+
+class RedisServer:
+    """A private redis-server on 127.0.0.1 (no persistence): ``start``, ``kill``, ``url``."""
+
+    def __init__(self) -> None:
+        self.port = free_port()
+        self.dir = tempfile.mkdtemp(prefix="load-redis-")
+        self.proc: subprocess.Popen | None = None
+
+    @property
+    def url(self) -> str:
+        return f"redis://127.0.0.1:{self.port}/0"
+
+    def start(self, timeout: float = 20) -> None:
+        self.proc = subprocess.Popen(
+            [
+                "redis-server",
+                "--port",
+                str(self.port),
+                "--bind",
+                "127.0.0.1",
+                "--save",
+                "",
+                "--appendonly",
+                "no",
+                "--dir",
+                self.dir,
+            ],
+            stdout=subprocess.PIPE,
+            stderr=subprocess.STDOUT,
+        )
+        _wait_for_line(self.proc.stdout, "Ready to accept connections", timeout, "redis-server")
+
+    def kill(self) -> None:
+        if self.proc is not None and self.proc.poll() is None:
+            self.proc.kill()
+            self.proc.wait(timeout=20)
+
+    def __enter__(self) -> RedisServer:
+        self.start()
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.kill()
+
+
+# --- daphne ------------------------------------------------------------------------------------
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def listening_socket() -> socket.socket:
+    sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    sock.bind(("127.0.0.1", 0))
+    sock.listen(1024)
+    sock.set_inheritable(True)
+    return sock
+
+
+@dataclass
+class Server:
+    """One daphne process serving ``app`` on a socket the harness owns."""
+
+    env: dict
+    app: str = "pokersite.asgi:application"
+    name: str = "server"
+    log_dir: str = field(default_factory=lambda: tempfile.mkdtemp(prefix="load-daphne-"))
+    sock: socket.socket = field(default_factory=listening_socket)
+    proc: subprocess.Popen | None = None
+    starts: int = 0
+
+    @property
+    def port(self) -> int:
+        return self.sock.getsockname()[1]
+
+    @property
+    def http(self) -> str:
+        return f"http://127.0.0.1:{self.port}"
+
+    @property
+    def ws(self) -> str:
+        return f"ws://127.0.0.1:{self.port}"
+
+    @property
+    def log_path(self) -> Path:
+        return Path(self.log_dir) / f"{self.name}.log"
+
+    def start(self, timeout: float = 60) -> None:
+        """Start daphne and wait (bounded) until it answers an HTTP request."""
+        self.starts += 1
+        log = open(self.log_path, "ab")  # noqa: SIM115 - the server's log while it runs
+        log.write(f"\n--- start {self.starts}\n".encode())
+        fd = self.sock.fileno()
+        self.proc = subprocess.Popen(
+            [PYTHON, "-m", "daphne", "--fd", str(fd), "--proxy-headers", self.app],
+            cwd=ROOT,
+            env={**os.environ, **self.env},
+            pass_fds=[fd],
+            stdout=log,
+            stderr=subprocess.STDOUT,
+        )
+        log.close()
+        self.wait_ready(timeout)
+
+    def wait_ready(self, timeout: float = 60) -> None:
+        """One HTTP request: it waits in the socket's backlog until daphne serves it."""
+        conn = http.client.HTTPConnection("127.0.0.1", self.port, timeout=timeout)
+        try:
+            conn.request("GET", "/accounts/login/")
+            status = conn.getresponse().status
+        except (OSError, http.client.HTTPException) as error:
+            raise RuntimeError(f"{self.name} did not answer: {error}\n{self.tail()}") from error
+        finally:
+            conn.close()
+        if status != 200:
+            raise RuntimeError(f"{self.name} answered {status}\n{self.tail()}")
+
+    def kill(self) -> None:
+        """SIGKILL: no clean-up, no goodbye, exactly like a crash."""
+        if self.proc is not None and self.proc.poll() is None:
+            os.kill(self.proc.pid, signal.SIGKILL)
+            self.proc.wait(timeout=30)
+
+    def stop(self) -> None:
+        if self.proc is not None and self.proc.poll() is None:
+            self.proc.terminate()
+            try:
+                self.proc.wait(timeout=15)
+            except subprocess.TimeoutExpired:
+                self.kill()
+
+    def close(self) -> None:
+        self.stop()
+        self.sock.close()
+
+    def tail(self, lines: int = 40) -> str:
+        try:
+            return "\n".join(self.log_path.read_text(errors="replace").splitlines()[-lines:])
+        except OSError:
+            return ""
+
+
+def server_env(db_url: str, redis_url: str | None, **extra) -> dict:
+    env = {
+        "DATABASE_URL": db_url,
+        "DJANGO_SETTINGS_MODULE": "tests.load.settings",
+        "CHANNEL_PREFIX": f"load{secrets.token_hex(3)}",
+        "POKER_HAND_PAUSE_SECONDS": "0.2",
+        "LOAD_BOT_DELAY": "0.02,0.08",
+        "LOG_LEVEL": os.environ.get("LOAD_LOG_LEVEL", "WARNING"),
+        "PYTHONUNBUFFERED": "1",
+    }
+    if redis_url:
+        env["REDIS_URL"] = redis_url
+    env.update({k: str(v) for k, v in extra.items()})
+    return env
+
+
+def build_world(env: dict, spec: dict) -> dict:
+    """Players with sessions and tables (``tests/load/world.py``) in the servers' database."""
+    out = subprocess.run(
+        [PYTHON, "-m", "tests.load.world", json.dumps(spec)],
+        cwd=ROOT,
+        env={**os.environ, **env},
+        check=True,
+        timeout=600,
+        capture_output=True,
+        text=True,
+    )
+    return json.loads(out.stdout.strip().splitlines()[-1])

@@ -10,7 +10,6 @@ from __future__ import annotations
 import csv
 import io
 
-from django.http import HttpResponse
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiResponse, extend_schema
 from rest_framework import exceptions, serializers
@@ -19,8 +18,9 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from tables.api.exceptions import ErrorSerializer
+from tables.api.files import FileDownloadView, TextFileRenderer
 from tables.api.permissions import AllowAny
-from tables.api.views import ID, TextFileRenderer, _id
+from tables.api.views import ID, _id
 from tables.models import Table
 from tables.selectors.access import can_see_table
 from tables.selectors.deals import revealed_deals
@@ -170,7 +170,7 @@ def ledger_csv(ledger: Ledger) -> str:
     parameters=[ID],
     responses={(200, "text/csv"): OpenApiResponse(OpenApiTypes.STR, "A row per player.")},
 )
-class TableLedgerCSV(APIView):
+class TableLedgerCSV(FileDownloadView):
     """The ledger as a CSV file to download: a header row, then a row per player."""
 
     permission_classes = [AllowAny]
@@ -178,15 +178,9 @@ class TableLedgerCSV(APIView):
 
     def get(self, request, pk):
         table = _visible_table(request, pk)
-        response = HttpResponse(ledger_csv(table_ledger(table)), content_type="text/csv")
-        response["Content-Disposition"] = f'attachment; filename="ledger-{table.pk}.csv"'
-        return response
-
-    def finalize_response(self, request, response, *args, **kwargs):
-        if isinstance(response, Response) and response.status_code >= 400:
-            request.accepted_renderer = JSONRenderer()  # errors are JSON, whatever was asked
-            request.accepted_media_type = "application/json"
-        return super().finalize_response(request, response, *args, **kwargs)
+        return self.download(
+            ledger_csv(table_ledger(table)), CSVRenderer.media_type, f"ledger-{table.pk}.csv"
+        )
 
 
 @extend_schema(

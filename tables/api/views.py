@@ -3,19 +3,19 @@
 from __future__ import annotations
 
 from django.db.models import Count, Prefetch
-from django.http import HttpResponse
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
 from rest_framework import exceptions, generics
 from rest_framework.authentication import TokenAuthentication
 from rest_framework.authtoken.models import Token
 from rest_framework.authtoken.views import ObtainAuthToken
-from rest_framework.renderers import BaseRenderer, JSONRenderer
+from rest_framework.renderers import JSONRenderer
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from pokersite import ratelimit
 from tables.api.exceptions import ErrorSerializer, HandNotFinished
+from tables.api.files import FileDownloadView, TextFileRenderer
 from tables.api.pagination import Pagination
 from tables.api.permissions import AllowAny, IsAuthenticated
 from tables.api.serializers import (
@@ -150,15 +150,6 @@ class HandDetail(APIView):
         return Response(HandHistorySerializer(history).data)
 
 
-class TextFileRenderer(BaseRenderer):
-    """A hand file's text as it is (the view builds the response; errors stay JSON)."""
-
-    charset = "utf-8"
-
-    def render(self, data, accepted_media_type=None, renderer_context=None):
-        return data.encode() if isinstance(data, str) else b""
-
-
 class PHHRenderer(TextFileRenderer):
     media_type = "text/plain"
     format = "phh"
@@ -169,7 +160,7 @@ class YAMLRenderer(TextFileRenderer):
     format = "yaml"
 
 
-class _HandFile(APIView):
+class _HandFile(FileDownloadView):
     """A finished hand as a file to download (``write(hand, viewer seat)`` gives its text,
     the last renderer its media type and file suffix), with only the cards the viewer may
     see; a hand still being played is refused (409)."""
@@ -181,16 +172,8 @@ class _HandFile(APIView):
         hand = _the_finished_hand(pk, request.user)
         text = self.write(hand, viewer_seat(hand, request.user))
         file_type = self.renderer_classes[-1]
-        response = HttpResponse(text, content_type=f"{file_type.media_type}; charset=utf-8")
         name = f"hand-{hand.table_id}-{hand.number}.{file_type.format}"
-        response["Content-Disposition"] = f'attachment; filename="{name}"'
-        return response
-
-    def finalize_response(self, request, response, *args, **kwargs):
-        if isinstance(response, Response) and response.status_code >= 400:
-            request.accepted_renderer = JSONRenderer()  # errors are JSON, whatever was asked
-            request.accepted_media_type = "application/json"
-        return super().finalize_response(request, response, *args, **kwargs)
+        return self.download(text, file_type.media_type, name)
 
 
 @extend_schema(

@@ -53,7 +53,9 @@ def test_organising_a_sit_and_go_answers_its_settings_and_the_level(players, cli
     assert body["level"]["small_blind"] == 25 and body["level"]["next"]["big_blind"] == 100
     assert body["level"]["hands_left"] == 3
     assert len(body["entrants"]) == 2 and body["entrant_count"] == 2
-    assert body["invite_url"].endswith(f"/tournaments/join/{Tournament.objects.get().invite_token}/")
+    assert body["invite_url"].endswith(
+        f"/tournaments/join/{Tournament.objects.get().invite_token}/"
+    )
     read = APIClient().get(f"/api/tournaments/{body['id']}/").json()  # public to read
     assert read["invite_url"] is None  # only for the organiser
     assert read["prizes"] == [200]  # two entrants: winner takes the pool

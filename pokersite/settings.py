@@ -354,7 +354,10 @@ SPECTACULAR_SETTINGS = {
         "url": "/api/asyncapi.json",
     },
     # A seat request's kind (sit down, top up) beside the hand actions' and the ledger's.
-    "ENUM_NAME_OVERRIDES": {"SeatRequestKindEnum": "tables.models.SeatRequest.Kind"},
+    "ENUM_NAME_OVERRIDES": {
+        "SeatRequestKindEnum": "tables.models.SeatRequest.Kind",
+        "TournamentStatusEnum": "tables.tournaments.models.Tournament.Status",
+    },
 }
 
 LOGGING = {

@@ -37,7 +37,12 @@ def table_detail(request, table_id: int):
     return render(
         request,
         "tables/table.html",
-        {"table": snapshot.table, "me": screen.viewer, "regions": regions},
+        {
+            "table": snapshot.table,
+            "me": screen.viewer,
+            "regions": regions,
+            "tournament": snapshot.banner,  # a tournament table: its name and level
+        },
     )
 
 

@@ -197,6 +197,9 @@ class HandListFilterSerializer(HandFilterSerializer):
         required=False,
         help_text="Staff only: another player's hands (default: your own).",
     )
+    tournament = WholeNumberField(
+        required=False, help_text="Only the hands at this tournament's tables."
+    )
 
     def to_filter(self) -> HandFilter:
         data = dict(self.validated_data)

@@ -43,6 +43,7 @@ from tables.selectors.stats import (
     player_stats,
     viewer_seat,
 )
+from tables.tournaments.access import tournament_visible
 
 ID = OpenApiParameter("id", OpenApiTypes.INT, OpenApiParameter.PATH, description="The id.")
 
@@ -111,8 +112,8 @@ def _the_finished_hand(pk, user) -> Hand:
     parameters=[HandListFilterSerializer],
 )
 class HandList(generics.ListAPIView):
-    """Your finished hands, newest first; filter by table, date range (UTC days, inclusive)
-    and result (won, lost, even). Staff may ask for another player's with ``player``."""
+    """Your finished hands, newest first; filter by table, tournament, date range (UTC days,
+    inclusive) and result (won, lost, even). Staff may ask for another player's with ``player``."""
 
     permission_classes = [IsAuthenticated]
     serializer_class = HandRowSerializer
@@ -121,6 +122,9 @@ class HandList(generics.ListAPIView):
     def get_queryset(self):
         query = _query(HandListFilterSerializer, self.request)
         player_id = query.validated_data.get("player")
+        tournament_id = query.validated_data.get("tournament")
+        if tournament_id is not None and not tournament_visible(tournament_id, self.request.user):
+            raise exceptions.NotFound("No such tournament.")  # a private one is not revealed
         if player_id is not None and not self.request.user.is_staff:
             raise exceptions.PermissionDenied("Only staff may list another player's hands.")
         if player_id is None:

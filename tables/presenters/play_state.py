@@ -68,6 +68,7 @@ def play_state(snapshot: Snapshot, screen: Screen, now: datetime | None = None) 
             for line in screen.log.lines[-LOG_LINES:]
         ],
         "result": _result(snapshot, screen, view, numbers) if not screen.running else None,
+        "tournament": snapshot.banner,
     }
 
 

@@ -31,7 +31,17 @@ def tables_visible_to(user, tables: QuerySet[Table] | None = None) -> QuerySet[T
         return tables.filter(private=False)
     seated = Seat.objects.filter(table=OuterRef("pk"), player=player)
     guest = TableGuest.objects.filter(table=OuterRef("pk"), player=player)
-    return tables.filter(Q(private=False) | Q(host=player) | Exists(seated) | Exists(guest))
+    # A private tournament's tables: as the tournament (its organiser, entrants and guests:
+    # ``tables.tournaments.access``), by the relation's name (the tournaments app builds on
+    # this one, not the other way round).
+    in_tournament = Table.objects.filter(pk=OuterRef("pk")).filter(
+        Q(tournament_table__tournament__organiser=player)
+        | Q(tournament_table__tournament__entries__player=player)
+        | Q(tournament_table__tournament__guests=player)
+    )
+    return tables.filter(
+        Q(private=False) | Q(host=player) | Exists(seated) | Exists(guest) | Exists(in_tournament)
+    )
 
 
 def can_see_table(table: Table, user) -> bool:

@@ -22,6 +22,7 @@ from engine.view import View
 from tables.db import statements
 from tables.models import Hand, HandAction, Seat, Table
 from tables.selectors import hand_cache
+from tables.selectors.banners import banner_for
 from tables.selectors.hands import Decision, hand_decisions, hand_state, with_deck
 
 #: How many finished hands the table page links to.
@@ -75,8 +76,12 @@ class Snapshot:
         decisions: list[Decision],
         recent: tuple[RecentHand, ...],
         state: EngineHand | None = None,
+        banner: dict | None = None,
     ):
         self.table = table
+        #: What the table's screens show of the game it belongs to (a tournament's level):
+        #: ``tables.selectors.banners``; None at a cash table.
+        self.banner = banner
         self.version = table.version
         self.created_at = table.created_at
         self.seats: dict[int, SeatRow] = {s.number: s for s in seats}
@@ -263,10 +268,12 @@ def load_snapshot(table: Table | int, previous: Snapshot | None = None) -> Snaps
         if len(decisions) > len(previous.decisions):
             state = hand_state(previous.hand, decisions)
             if not state.is_over:  # the same hand, still running: nothing else to read
-                return Snapshot(table, seats, previous.hand, decisions, previous.recent, state)
+                return Snapshot(
+                    table, seats, previous.hand, decisions, previous.recent, state, previous.banner
+                )
     hand = shown_hand(table)
     decisions = hand_decisions(hand) if hand is not None else []
-    return Snapshot(table, seats, hand, decisions, recent_hands(table.pk))
+    return Snapshot(table, seats, hand, decisions, recent_hands(table.pk), banner=banner_for(table))
 
 
 def following_snapshot(previous: Snapshot | None) -> Snapshot | None:
@@ -303,4 +310,12 @@ def following_snapshot(previous: Snapshot | None) -> Snapshot | None:
         replace(seat, stack=stacks[seat.player_id]) if seat.player_id in stacks else seat
         for seat in previous.seats.values()
     ]
-    return Snapshot(table, seats, previous.hand, list(played.decisions), previous.recent, state)
+    return Snapshot(
+        table,
+        seats,
+        previous.hand,
+        list(played.decisions),
+        previous.recent,
+        state,
+        previous.banner,
+    )

@@ -44,10 +44,13 @@ class HandFilter:
     since: date | None = None
     until: date | None = None
     result: str | None = None
+    tournament: int | None = None
 
     def apply(self, rows: QuerySet) -> QuerySet:
         if self.table is not None:
             rows = rows.filter(table_id=self.table)
+        if self.tournament is not None:  # its tables (``tables.tournaments``)
+            rows = rows.filter(table__tournament_table__tournament_id=self.tournament)
         if self.since is not None:
             rows = rows.filter(started_at__date__gte=self.since)
         if self.until is not None:

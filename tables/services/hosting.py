@@ -30,6 +30,7 @@ from tables.services.errors import (
     TooManyGames,
 )
 from tables.services.events import table_touch
+from tables.services.hooks import rules_for
 from tables.services.host_pending import (
     close_now,
     describe_settings,
@@ -127,6 +128,8 @@ def _hosted_table(table: Table | int, by) -> Table:
     table = table_lock(table)
     if not can_host(table, by):
         raise NotHost("Only the game's host can do that.")
+    if rules_for(table).seating_closed:  # a tournament's: its chips are not bankrolls'
+        raise NotHost("A tournament runs this table: there are no host controls here.")
     if table.status == Table.Status.CLOSED:
         raise TableClosed(f"{table.name} is closed: its history is kept, nothing changes.")
     return table

@@ -10,9 +10,10 @@ from django.db import transaction
 
 from tables.models import Player, Table
 from tables.selectors.hands import running_hand
-from tables.services.errors import NotSeated
+from tables.services.errors import NotSeated, SeatingClosed
 from tables.services.events import table_touch
 from tables.services.hands import hand_void
+from tables.services.hooks import rules_for
 from tables.services.locks import table_lock
 from tables.services.seats import seat_cash_out, seat_release
 
@@ -77,8 +78,21 @@ def table_resume(*, table: Table) -> Table:
     return _set_status(table, Table.Status.OPEN)
 
 
+TOURNAMENT_CHIPS = (
+    "{table} is a tournament's table: its chips belong to the tournament, not to bankrolls, "
+    "so nobody is removed or cashed out here (the tournament moves and ranks its players)."
+)
+
+
+def _refuse_at_a_tournament_table(table: Table) -> None:
+    """A table that seats its own players (a tournament's) pays nobody out: removing a
+    player or closing it would turn tournament chips into bankroll chips."""
+    if rules_for(table).seating_closed:
+        raise SeatingClosed(TOURNAMENT_CHIPS.format(table=table.name))
+
+
 def table_close(*, table: Table) -> Table:
-    """Close the table and cash everyone out.
+    """Close the table and cash everyone out (refused at a tournament's table).
 
     Lock: table row, then each player row. A hand still running is voided first (every
     stack back to what it was when the hand started), so nobody loses chips to a hand that
@@ -86,6 +100,7 @@ def table_close(*, table: Table) -> Table:
     """
     with transaction.atomic():
         table = table_lock(table)
+        _refuse_at_a_tournament_table(table)
         hand = running_hand(table)
         if hand is not None:
             hand_void(table=table, hand_id=hand.pk, reason="The table was closed.")
@@ -101,12 +116,14 @@ def table_close(*, table: Table) -> Table:
 
 def table_remove_player(*, table: Table, player: Player) -> bool:
     """An admin removes a player from their seat; their chips go back to their bankroll.
+    Refused at a tournament's table (``SeatingClosed``).
 
     Lock: table row, then player row. If the player is in the hand being played, they are
     sat out (the clock folds them) and cashed out when it ends; returns True if removed now.
     """
     with transaction.atomic():
         table = table_lock(table)
+        _refuse_at_a_tournament_table(table)
         seat = table.seats.select_related("player__user").filter(player=player).first()
         if seat is None:
             raise NotSeated(f"{player} has no seat at {table.name}.")

@@ -8,10 +8,13 @@ class TournamentsConfig(AppConfig):
     default_auto_field = "django.db.models.BigAutoField"
 
     def ready(self) -> None:
+        from tables.selectors import banners
         from tables.services import hooks
+        from tables.tournaments import level
         from tables.tournaments.services import play
 
         hooks.register(hooks.table_rules, play.table_rules)
         hooks.register(hooks.hand_starting, play.before_hand)
         hooks.register(hooks.hand_ended, play.after_hand)
         hooks.register(hooks.croupier_pass, play.croupier_pass)
+        banners.register(level.table_banner)

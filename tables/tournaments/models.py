@@ -74,6 +74,11 @@ class Tournament(models.Model):
     created_at = models.DateTimeField(auto_now_add=True)
     started_at = models.DateTimeField(null=True, blank=True)
     finished_at = models.DateTimeField(null=True, blank=True)
+    # Private: seen only by the organiser, entrants, guests (who opened the invite link) and
+    # staff, as private cash games (``tables.tournaments.access``); its tables are private.
+    private = models.BooleanField(default=False)
+    invite_token = models.CharField(max_length=64, unique=True, null=True, blank=True)
+    guests = models.ManyToManyField(Player, blank=True, related_name="tournament_invites")
 
     class Meta:
         ordering = ["-created_at", "-id"]

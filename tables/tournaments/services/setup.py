@@ -341,6 +341,7 @@ def _start(tournament: Tournament, rng: random.Random) -> None:
             max_seats=seats,
             action_seconds=tournament.action_seconds,
             time_bank_seconds=30,
+            private=tournament.private,  # a private tournament's tables are hidden as it is
         )
         TournamentTable.objects.create(tournament=tournament, table=table, number=number)
         lookup.table_made(table.pk)

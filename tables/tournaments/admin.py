@@ -1,0 +1,104 @@
+"""Django admin for tournaments: the list (filters by status and format), a tournament with
+its entrants and tables read-only, and the actions start and cancel through the services.
+
+Read-only apart from the actions: tournaments are organised on the site or through the API,
+and entrants, places and prizes move only through the services (and the ledger).
+"""
+
+from __future__ import annotations
+
+from django.contrib import admin, messages
+
+from tables.services.errors import ServiceError
+from tables.services.players import player_get_or_create
+from tables.tournaments.models import Entry, Tournament, TournamentTable
+from tables.tournaments.services import organise, setup
+
+
+class _ReadOnlyInline(admin.TabularInline):
+    extra = 0
+    can_delete = False
+
+    def has_add_permission(self, request, obj=None):
+        return False
+
+    def has_change_permission(self, request, obj=None):
+        return False
+
+    def has_delete_permission(self, request, obj=None):
+        return False
+
+
+class EntryInline(_ReadOnlyInline):
+    model = Entry
+    fields = ("player", "fee_paid", "out_order", "out_chips", "place", "prize", "out_at")
+    readonly_fields = fields
+
+
+class TournamentTableInline(_ReadOnlyInline):
+    model = TournamentTable
+    fields = ("number", "table", "broken_at")
+    readonly_fields = fields
+
+
+@admin.register(Tournament)
+class TournamentAdmin(admin.ModelAdmin):
+    list_display = (
+        "name",
+        "format",
+        "status",
+        "organiser",
+        "private",
+        "entry_fee",
+        "prize_pool",
+        "created_at",
+        "started_at",
+        "finished_at",
+    )
+    list_filter = ("status", "format", "private")
+    search_fields = ("name", "organiser__user__username")
+    inlines = [EntryInline, TournamentTableInline]
+    actions = ["start_tournaments", "cancel_tournaments"]
+
+    def has_change_permission(self, request, obj=None):
+        # The list and its actions only: a tournament's page here is read-only (every change
+        # goes through the services: fees, seats and prizes move through the ledger).
+        return obj is None and request.user.has_perm("tournaments.change_tournament")
+
+    def has_add_permission(self, request):
+        return False  # organised through the services (the site's form or the API)
+
+    def has_delete_permission(self, request, obj=None):
+        return False  # its entries hold the ledger's fees and prizes
+
+    def _each(self, request, queryset, run, what: str) -> None:
+        done, errors = 0, []
+        for tournament in queryset:
+            try:
+                run(tournament)
+                done += 1
+            except ServiceError as error:
+                errors.append(f"{tournament}: {error}")
+        if done:
+            self.message_user(request, f"{what}: {done}.", messages.SUCCESS)
+        for error in errors:
+            self.message_user(request, error, messages.ERROR)
+
+    @admin.action(description="Start now (random seating)")
+    def start_tournaments(self, request, queryset):
+        by = player_get_or_create(user=request.user)
+        self._each(
+            request,
+            queryset,
+            lambda t: setup.tournament_start(tournament=t, by=by),
+            "Tournaments started",
+        )
+
+    @admin.action(description="Cancel (before the start: every entry fee refunded)")
+    def cancel_tournaments(self, request, queryset):
+        self._each(
+            request,
+            queryset,
+            lambda t: organise.tournament_cancel(tournament=t, by=request.user),
+            "Tournaments cancelled",
+        )

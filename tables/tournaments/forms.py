@@ -1,0 +1,115 @@
+"""The "Organise a tournament" form: every setting of ``services.setup.tournament_create``,
+with presets or custom levels written one per line. The form reads the text; the service checks
+the tournament as a whole (a refusal is shown on the field it names)."""
+
+from __future__ import annotations
+
+from django import forms
+from django.utils import timezone
+
+from tables.models import Table
+from tables.tournaments import structure
+from tables.tournaments.models import Tournament
+
+STRUCTURES = [
+    ("turbo", "Turbo (3-minute levels)"),
+    ("regular", "Regular (10-minute levels)"),
+    ("deep", "Deep (20-minute levels)"),
+    ("custom", "Custom levels (below)"),
+]
+LEVEL_UNITS = [("minutes", "minutes"), ("hands", "hands")]
+
+
+class TournamentForm(forms.Form):
+    name = forms.CharField(max_length=60)
+    format = forms.ChoiceField(choices=Tournament.Format.choices, initial="sit-and-go")
+    game = forms.ChoiceField(choices=Table.Game.choices, initial=Table.Game.HOLDEM)
+    betting = forms.ChoiceField(choices=Table.Betting.choices, initial=Table.Betting.NO_LIMIT)
+    seats_per_table = forms.IntegerField(min_value=2, max_value=10, initial=6)
+    max_entrants = forms.IntegerField(
+        min_value=2, required=False, help_text="Empty: a sit & go takes its seats; no cap else."
+    )
+    entry_fee = forms.IntegerField(min_value=0, initial=0, help_text="0 for a freeroll.")
+    starting_stack = forms.IntegerField(min_value=1, initial=1500)
+    structure = forms.ChoiceField(choices=STRUCTURES, initial="regular")
+    levels = forms.CharField(
+        required=False,
+        widget=forms.Textarea(attrs={"rows": 4}),
+        help_text="Custom: one level per line: small blind, big blind, ante, length "
+        '(e.g. "25 50 0 10").',
+    )
+    level_unit = forms.ChoiceField(
+        choices=LEVEL_UNITS, initial="minutes", label="Custom level length in"
+    )
+    hands = forms.IntegerField(min_value=1, required=False, help_text="Fixed hands only.")
+    late_registration_levels = forms.IntegerField(
+        min_value=0, initial=0, help_text="Registration stays open this many levels."
+    )
+    bot_entrants = forms.IntegerField(min_value=0, initial=0, label="Bots entered")
+    start = forms.ChoiceField(choices=Tournament.Start.choices, initial="manual")
+    start_at = forms.DateTimeField(
+        required=False,
+        label="Start time",
+        widget=forms.DateTimeInput(attrs={"type": "datetime-local"}),
+        help_text="For a start at a set time (your time zone).",
+    )
+    payouts = forms.ChoiceField(choices=Tournament.Payouts.choices, initial="standard")
+    payout_percentages = forms.CharField(
+        required=False, help_text='Your percentages for places 1, 2, 3... (e.g. "50 30 20").'
+    )
+    action_seconds = forms.IntegerField(min_value=3, max_value=600, initial=20)
+    private = forms.BooleanField(
+        required=False, help_text="Seen only by you, the entrants and whoever you invite."
+    )
+
+    def clean_levels(self) -> list | None:
+        text = self.cleaned_data.get("levels", "").strip()
+        if not text:
+            return None
+        unit = self.data.get("level_unit", "minutes")
+        unit = unit if unit in ("minutes", "hands") else "minutes"
+        levels = []
+        for number, line in enumerate(text.splitlines(), 1):
+            parts = line.replace(",", " ").replace("/", " ").split()
+            if len(parts) != 4 or not all(p.isascii() and p.isdigit() for p in parts):
+                raise forms.ValidationError(
+                    f"Line {number}: four whole numbers: small blind, big blind, ante, length."
+                )
+            small, big, ante, length = map(int, parts)
+            levels.append({"small_blind": small, "big_blind": big, "ante": ante, unit: length})
+        problem = structure.levels_problem(levels)
+        if problem:
+            raise forms.ValidationError(problem)
+        return levels
+
+    def clean_payout_percentages(self) -> list[int]:
+        text = self.cleaned_data.get("payout_percentages", "").replace(",", " ").split()
+        if not all(p.isascii() and p.isdigit() for p in text):
+            raise forms.ValidationError("Whole percentages separated by spaces.")
+        return [int(p) for p in text]
+
+    def clean(self):
+        data = super().clean()
+        if data.get("structure") == "custom" and not data.get("levels"):
+            self.add_error("levels", "Give the custom levels, one per line.")
+        if data.get("start") == Tournament.Start.AT_TIME:
+            moment = data.get("start_at")
+            if moment is None:
+                self.add_error("start_at", "Give the start time.")
+            elif moment <= timezone.now():
+                self.add_error("start_at", "That time has passed.")
+        return data
+
+    def settings(self) -> dict:
+        """The service's keyword arguments."""
+        data = dict(self.cleaned_data)
+        chosen = data.pop("structure")
+        data.pop("level_unit")
+        if chosen == "custom":
+            data["structure_name"] = "custom"
+        else:
+            data["structure_name"] = chosen  # fixed hands + regular: blinds doubling every 5
+            data["levels"] = None
+        if data["start"] != Tournament.Start.AT_TIME:
+            data["start_at"] = None
+        return data

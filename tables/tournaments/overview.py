@@ -1,0 +1,74 @@
+"""One tournament as its page and its API show it: the level, the standings (live chips and
+ranks, then places and prizes), the payouts, the tables to watch, and what the viewer may do.
+
+Read once per request; the page and the API render the same ``Overview``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from django.db.models import Count
+
+from tables.tournaments import structure
+from tables.tournaments.access import can_run_tournament, player_of
+from tables.tournaments.level import LevelNow, tournament_level
+from tables.tournaments.models import Tournament
+from tables.tournaments.selectors import Standing, standings
+
+Status = Tournament.Status
+
+
+@dataclass(frozen=True)
+class TableLink:
+    table_id: int
+    number: int
+    players: int
+    open: bool
+
+
+@dataclass(frozen=True)
+class Overview:
+    tournament: Tournament
+    level: LevelNow | None  # None once finished
+    standings: list[Standing]
+    table_numbers: dict[int, int]  # table id -> its number in the tournament
+    prizes: list[int]  # places 1, 2, 3... with the entrants as they are now
+    tables: list[TableLink]
+    entrants: int
+    registered: bool  # the viewer is entered
+    may_register: bool
+    may_unregister: bool
+    may_start: bool
+
+
+def tournament_overview(tournament: Tournament, user) -> Overview:
+    player = player_of(user)
+    rows = standings(tournament)
+    tables = [
+        TableLink(tt.table_id, tt.number, tt.players, tt.broken_at is None)
+        for tt in tournament.tables.annotate(players=Count("table__seats")).order_by("number")
+    ]
+    entrants = len(rows)
+    registered = player is not None and any(row.player_id == player.pk for row in rows)
+    taking_entries = tournament.registration_open and tournament.status != Status.FINISHED
+    room = tournament.max_entrants is None or entrants < tournament.max_entrants
+    registering = tournament.status == Status.REGISTERING
+    return Overview(
+        tournament=tournament,
+        level=None if tournament.status == Status.FINISHED else tournament_level(tournament),
+        standings=rows,
+        table_numbers={link.table_id: link.number for link in tables},
+        prizes=structure.prize_table(
+            tournament.prize_pool,
+            max(entrants, 1),
+            tournament.payouts,
+            tournament.payout_percentages,
+        ),
+        tables=tables,
+        entrants=entrants,
+        registered=registered,
+        may_register=player is not None and not registered and taking_entries and room,
+        may_unregister=registered and registering,
+        may_start=registering and can_run_tournament(tournament, user),
+    )

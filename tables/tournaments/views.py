@@ -1,0 +1,166 @@
+"""The tournaments' pages: the lobby (``/tournaments/``), organising one (``new/``), the
+invite link (``join/<token>/``), a tournament's page with its standings (refreshed by htmx),
+register / unregister / start / cancel buttons, and the level banner of a tournament table.
+
+Thin: every change is one service; a refusal is shown as a message (or on the form's field).
+A private tournament is 404 for whoever may not see it.
+"""
+
+from __future__ import annotations
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.http import Http404
+from django.shortcuts import redirect, render
+from django.urls import reverse
+from django.utils.http import urlencode
+from django.views.decorators.http import require_http_methods, require_POST
+
+from tables.models import Table
+from tables.selectors.access import can_see_table
+from tables.selectors.banners import banner_for
+from tables.services.errors import ServiceError
+from tables.services.players import player_get_or_create
+from tables.tournaments.access import can_run_tournament, can_see_tournament, tournaments_visible_to
+from tables.tournaments.errors import TournamentInvalid
+from tables.tournaments.forms import TournamentForm
+from tables.tournaments.models import Tournament
+from tables.tournaments.overview import tournament_overview
+from tables.tournaments.selectors import tournament_list
+from tables.tournaments.services import organise, setup
+
+Status = Tournament.Status
+#: Finished tournaments listed in the lobby (the newest).
+FINISHED_SHOWN = 20
+
+
+def _visible(request, tournament_id: int) -> Tournament:
+    tournament = Tournament.objects.select_related("organiser__user").filter(pk=tournament_id)
+    found = tournament.first()
+    if found is None or not can_see_tournament(found, request.user):
+        raise Http404("No such tournament.")
+    return found
+
+
+def tournament_lobby(request):
+    """``/tournaments/``: upcoming, running and finished tournaments the viewer may see."""
+    rows = tournaments_visible_to(request.user, tournament_list())
+    return render(
+        request,
+        "tournaments/lobby.html",
+        {
+            "upcoming": rows.filter(status=Status.REGISTERING).order_by("start_at", "-created_at"),
+            "running": rows.filter(status=Status.RUNNING).order_by("-started_at"),
+            "finished": rows.filter(status=Status.FINISHED).order_by("-finished_at")[
+                :FINISHED_SHOWN
+            ],
+        },
+    )
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def tournament_new(request):
+    """``/tournaments/new/``: organise a tournament (any logged-in player)."""
+    form = TournamentForm(request.POST or None)
+    if request.method == "POST" and form.is_valid():
+        player = player_get_or_create(user=request.user)
+        try:
+            tournament = organise.tournament_organise(organiser=player, **form.settings())
+        except TournamentInvalid as error:
+            field = {"structure_name": "structure"}.get(error.field, error.field)
+            form.add_error(field if field in form.fields else None, str(error))
+        except ServiceError as error:
+            form.add_error(None, str(error))
+        else:
+            return redirect("tournaments:detail", tournament_id=tournament.pk)
+    return render(request, "tournaments/new.html", {"form": form})
+
+
+def tournament_join(request, token: str):
+    """``/tournaments/join/<token>/``: the invite link (logged out: log in, then back)."""
+    if not request.user.is_authenticated:
+        return redirect(f"{reverse('login')}?{urlencode({'next': request.path})}")
+    player = player_get_or_create(user=request.user)
+    try:
+        tournament = organise.tournament_invite_join(token=token, player=player)
+    except ServiceError:
+        raise Http404(organise.NO_SUCH_INVITE) from None
+    return redirect("tournaments:detail", tournament_id=tournament.pk)
+
+
+def _context(request, tournament: Tournament) -> dict:
+    view = tournament_overview(tournament, request.user)
+    invite = None
+    if (
+        tournament.private
+        and tournament.invite_token
+        and can_run_tournament(tournament, request.user)
+    ):
+        invite = request.build_absolute_uri(
+            reverse("tournaments:join", kwargs={"token": tournament.invite_token})
+        )
+    return {"t": tournament, "view": view, "invite_url": invite}
+
+
+def tournament_page(request, tournament_id: int):
+    """``/tournaments/<id>/``: structure, entrants with live chips and ranks, payouts, the
+    tables to watch, results; the viewer's buttons."""
+    return render(
+        request, "tournaments/detail.html", _context(request, _visible(request, tournament_id))
+    )
+
+
+def tournament_standings(request, tournament_id: int):
+    """The page's live part (htmx polls it while the tournament is not finished)."""
+    return render(
+        request,
+        "tournaments/_standings.html",
+        _context(request, _visible(request, tournament_id)),
+    )
+
+
+ACTIONS = {
+    "register": (
+        lambda t, p, user: setup.tournament_register(tournament=t, player=p),
+        "You are registered.",
+    ),
+    "unregister": (
+        lambda t, p, user: setup.tournament_unregister(tournament=t, player=p),
+        "You are unregistered; your entry fee is back in your bankroll.",
+    ),
+    "start": (
+        lambda t, p, user: setup.tournament_start(tournament=t, by=p),
+        "The tournament has started.",
+    ),
+    "cancel": (
+        lambda t, p, user: organise.tournament_cancel(tournament=t, by=user),
+        "The tournament is cancelled; every entry fee went back.",
+    ),
+}
+
+
+@login_required
+@require_POST
+def tournament_action(request, tournament_id: int, action: str):
+    """``POST /tournaments/<id>/<action>/``: register, unregister, start or cancel."""
+    if action not in ACTIONS:
+        raise Http404("No such action.")
+    tournament = _visible(request, tournament_id)
+    run, done = ACTIONS[action]
+    player = player_get_or_create(user=request.user)
+    try:
+        run(tournament, player, request.user)
+    except ServiceError as error:
+        messages.error(request, str(error))
+    else:
+        messages.success(request, done)
+    return redirect("tournaments:detail", tournament_id=tournament.pk)
+
+
+def table_level(request, table_id: int):
+    """A tournament table's level banner (the table page polls it); empty for a cash table."""
+    table = Table.objects.filter(pk=table_id).first()
+    if table is None or not can_see_table(table, request.user):
+        raise Http404("No such table.")
+    return render(request, "tournaments/_table_level.html", {"banner": banner_for(table)})

@@ -27,7 +27,6 @@ from tables.selectors.hosting import (
     rejoin_minimum,
     request_of,
     request_status,
-    table_notices,
 )
 from tables.selectors.players import viewer_player
 from tables.services import hosting, seat_requests
@@ -127,8 +126,8 @@ def invite_url(request, table: Table) -> str | None:
 
 def hosting_panel(request, table_id: int):
     """The table page's hosting part: for the host, the invite link, the requests waiting
-    and the controls; for a player, their own request's answer and the rejoining rule; for
-    everyone, the game's notices. Refreshed by htmx when the table changes."""
+    and the controls; for a player, their own request's answer and the rejoining rule. (The
+    game's notices are in the hand log.) Refreshed by htmx when the table changes."""
     table = _visible_table(request, table_id)
     player = viewer_player(request.user)
     is_host = can_host(table, request.user)
@@ -138,7 +137,6 @@ def hosting_panel(request, table_id: int):
         "table": table,
         "is_host": is_host,
         "closed": table.status == Table.Status.CLOSED,
-        "notices": table_notices(table),
         "my_request": mine,
         "my_request_status": request_status(mine) if mine is not None else None,
         "rejoin_minimum": rejoin_minimum(table, player) if player and not seated else 0,

@@ -315,6 +315,7 @@ class TableConsumer(ChatSocket, AsyncWebsocketConsumer):
             self.sent_version = version
             await self.send(text_data=state or html)
             await self._clear_message_when_dealt_in(snap)
+            await self.chat_follow_host(snap.table)
 
     async def _clear_message_when_dealt_in(self, snap: Snapshot) -> None:
         """A new hand this viewer is dealt into makes the last message old news ("You sat

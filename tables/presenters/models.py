@@ -224,10 +224,15 @@ class ControlsRegion:
 
 @view_model
 class LogLine:
-    """One line of the hand log (``_log_line.html``): its words and the cards it names."""
+    """One line of the hand log (``_log_line.html``): its words and the cards it names.
+
+    ``kind``: "hand" for what happened in the hand, "notice" for what the host (or the site)
+    announced (``TableNotice``), shown among the hand's lines where it happened.
+    """
 
     text: str
     cards: tuple[CardFace, ...] = ()
+    kind: str = "hand"
 
 
 @view_model

@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, Any
 
 from engine.types import Legal
 from engine.view import View
-from tables.presenters.log import Dealt, LogLine, log_entries, viewer_log
+from tables.presenters.log import Dealt, LogLine, log_entries, notice_lines, viewer_log
 from tables.presenters.models import (
     ActionBar,
     ActionsRegion,
@@ -149,11 +149,9 @@ def _viewer_log(snapshot: Snapshot, shared: _Shared, index: int | None) -> LogRe
     key = ("log", index)
     region = snapshot.memo.get(key)
     if region is None:
-        lines: tuple[LogLine, ...] = ()
         shown = snapshot.hand if shared.board.hand_id is not None else None
-        if shown is not None:
-            cards = snapshot.view(index).seats[index].cards if index is not None else ()
-            lines = viewer_log(shared.log_entries, index, cards)
+        cards = snapshot.view(index).seats[index].cards if shown and index is not None else ()
+        lines = viewer_log(shared.log_entries, index if shown else None, cards)
         hand_number = shown.number if shown is not None else None
         region = snapshot.memo[key] = LogRegion(hand_number, lines, shared.recent)
     return region
@@ -247,9 +245,21 @@ def _build_shared(snapshot: Snapshot) -> _Shared:
     actor_name = None
     if running and view.actor is not None:
         actor_name = view.seats[view.actor].name
-    entries: list[LogLine | Dealt] = []
     if hand is not None:
-        entries = log_entries(view, [s["name"] for s in hand.seats], snapshot.decisions)
+        entries = log_entries(
+            view,
+            [s["name"] for s in hand.seats],
+            snapshot.decisions,
+            snapshot.notices,
+            hand.number,
+        )
+    elif snapshot.hand is not None:  # an emptied table: what was announced after its last hand
+        last = snapshot.hand.number
+        entries = notice_lines(
+            n for n in snapshot.notices if n.hand_number >= last and n.after_actions is None
+        )
+    else:
+        entries = notice_lines(snapshot.notices)
     return _Shared(
         seats=SeatsRegion(hand_id, street, table.version, table.max_seats, 0, tuple(panels)),
         hand_seats={seen.seat: number for number, seen in dealt.items()},

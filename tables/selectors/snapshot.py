@@ -23,6 +23,7 @@ from tables.db import statements
 from tables.models import Hand, HandAction, Seat, Table
 from tables.selectors import hand_cache
 from tables.selectors.hands import Decision, hand_decisions, hand_state, with_deck
+from tables.selectors.hosting import NoticeRow, log_notices
 
 #: How many finished hands the table page links to.
 RECENT_HANDS = 8
@@ -75,6 +76,7 @@ class Snapshot:
         decisions: list[Decision],
         recent: tuple[RecentHand, ...],
         state: EngineHand | None = None,
+        notices: tuple[NoticeRow, ...] = (),
     ):
         self.table = table
         self.version = table.version
@@ -83,6 +85,8 @@ class Snapshot:
         self.hand = hand
         self.decisions = decisions
         self.recent = recent
+        #: The host's (and the site's) notices the hand log shows, placed by the presenters.
+        self.notices = notices
         if state is None and hand is not None:
             state = hand_state(hand, decisions)
         self.state = state  # the engine hand after ``decisions``
@@ -232,8 +236,10 @@ def load_snapshot(table: Table | int, previous: Snapshot | None = None) -> Snaps
     screen and its action log, the recent finished hands. None if there is no such table.
 
     ``previous``: this table's last snapshot. While its hand is still being played (the table
-    row says a player is on the clock, and the actions since then leave the hand running) only
-    those actions are read: the hand row and the recent hands cannot have changed.
+    row says a player is on the clock, and the actions since then leave the hand running) and
+    every version since ``previous`` was one of those actions, only those actions are read:
+    the hand row, the recent hands and the notices cannot have changed (any other change, a
+    host's notice among them, reads everything).
     When this process made the one player's action since ``previous``, nothing is read at
     all (``following_snapshot``). The table row is read first (or with the seats), so the
     snapshot is never older than its ``version``. The invariant this relies on:
@@ -260,13 +266,17 @@ def load_snapshot(table: Table | int, previous: Snapshot | None = None) -> Snaps
             decisions = list(played.decisions)
         else:
             decisions = previous.decisions + hand_decisions(previous.hand, len(previous.decisions))
-        if len(decisions) > len(previous.decisions):
+        new = len(decisions) - len(previous.decisions)
+        if new > 0 and table.version - previous.version == new:
             state = hand_state(previous.hand, decisions)
             if not state.is_over:  # the same hand, still running: nothing else to read
-                return Snapshot(table, seats, previous.hand, decisions, previous.recent, state)
+                return Snapshot(
+                    table, seats, previous.hand, decisions, previous.recent, state, previous.notices
+                )
     hand = shown_hand(table)
     decisions = hand_decisions(hand) if hand is not None else []
-    return Snapshot(table, seats, hand, decisions, recent_hands(table.pk))
+    notices = log_notices(table.pk, hand.number if hand is not None else None)
+    return Snapshot(table, seats, hand, decisions, recent_hands(table.pk), notices=notices)
 
 
 def following_snapshot(previous: Snapshot | None) -> Snapshot | None:
@@ -303,4 +313,12 @@ def following_snapshot(previous: Snapshot | None) -> Snapshot | None:
         replace(seat, stack=stacks[seat.player_id]) if seat.player_id in stacks else seat
         for seat in previous.seats.values()
     ]
-    return Snapshot(table, seats, previous.hand, list(played.decisions), previous.recent, state)
+    return Snapshot(
+        table,
+        seats,
+        previous.hand,
+        list(played.decisions),
+        previous.recent,
+        state,
+        previous.notices,
+    )

@@ -19,6 +19,7 @@ from tables.services.hosting import (
     table_host_pause,
     table_host_remove,
     table_host_resume,
+    table_host_transfer,
     table_host_update,
 )
 from tests.tables.helpers import act, current_hand, passive_action, play_out, screen_of
@@ -148,4 +149,39 @@ async def test_a_second_player_and_a_spectator_see_the_host_s_notice_live(game, 
     VALIDATOR.validate(state)
     assert {"kind": "notice", "text": notice, "cards": []} in state["log"]
     for socket in (player, watcher, program):
+        await socket.close()
+
+
+# --- who hosts, followed live ------------------------------------------------------------------
+def chat_lists(frames: list[str]) -> list[str]:
+    return [f for f in frames if 'id="chat-lines"' in f]
+
+
+@pytest.mark.django_db(transaction=True)
+async def test_after_a_hand_over_the_mute_controls_move_to_the_new_host_live(game, players):
+    alice, bob, _ = players
+    old_host = await connect(game, alice)
+    new_host = await connect(game, bob)
+    await old_host.send(op="chat", text="hello from alice")
+    await new_host.send(op="chat", text="hello from bob")
+    frame = await old_host.until(lambda f: "hello from bob" in f)
+    assert f'"player": "{bob.pk}", "muted": "1"' in frame  # alice hosts: a mute button
+    await new_host.until(lambda f: "hello from bob" in f)
+    assert not any("chat_mute" in f for f in chat_lists(new_host.frames))
+
+    await sync_to_async(table_host_transfer)(table=game, by=alice.user, player=bob)
+    # bob's open page: the whole list again, with a mute button by alice's line
+    frame = await new_host.until(lambda f: 'id="chat-lines"' in f and 'hx-swap-oob="true"' in f)
+    assert f'"player": "{alice.pk}", "muted": "1"' in frame
+    assert "hello from alice" in frame and "hello from bob" in frame
+    # alice's: the list again without any
+    frame = await old_host.until(lambda f: 'id="chat-lines"' in f and 'hx-swap-oob="true"' in f)
+    assert "chat_mute" not in frame and "hello from alice" in frame
+    # and the server agrees: bob mutes, alice may not
+    await new_host.send(op="chat_mute", player=str(alice.pk), muted="1")
+    await new_host.until(lambda f: "alice is muted." in f)
+    await old_host.send(op="chat_mute", player=str(bob.pk), muted="1")
+    assert "Only the host" in await old_host.until(lambda f: "Only the host" in f)
+    for socket in (old_host, new_host):
+        assert len(chat_lists(await socket.drain())) == 0  # nothing more, no line twice
         await socket.close()

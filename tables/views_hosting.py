@@ -24,7 +24,6 @@ from tables.models import Player, Table
 from tables.selectors.access import can_host, can_see_table
 from tables.selectors.hosting import (
     live_requests,
-    rejoin_minimum,
     request_of,
     request_status,
 )
@@ -126,20 +125,19 @@ def invite_url(request, table: Table) -> str | None:
 
 def hosting_panel(request, table_id: int):
     """The table page's hosting part: for the host, the invite link, the requests waiting
-    and the controls; for a player, their own request's answer and the rejoining rule. (The
-    game's notices are in the hand log.) Refreshed by htmx when the table changes."""
+    and the controls; for a player, their own request's answer. (The game's notices are in
+    the hand log, the rejoining rule in the sit-down form.) Refreshed by htmx when the table
+    changes."""
     table = _visible_table(request, table_id)
     player = viewer_player(request.user)
     is_host = can_host(table, request.user)
     mine = request_of(table, player) if player is not None else None
-    seated = player is not None and table.seats.filter(player=player).exists()
     context = {
         "table": table,
         "is_host": is_host,
         "closed": table.status == Table.Status.CLOSED,
         "my_request": mine,
         "my_request_status": request_status(mine) if mine is not None else None,
-        "rejoin_minimum": rejoin_minimum(table, player) if player and not seated else 0,
     }
     if is_host:
         context.update(

@@ -217,6 +217,7 @@ class ControlsRegion:
     max_buy_in: int
     default_buy_in: int
     request_path: str | None  # where logging in comes back to
+    rejoin_rule: str = ""  # why the least buy-in is above the table's (``Table.rejoin_rule``)
 
 
 # --- log ------------------------------------------------------------------------------------

@@ -62,12 +62,15 @@ def table_screen(
     player: Any | None,
     bankroll: int | None = None,
     request_path: str | None = None,
+    left_with: int = 0,
 ) -> Screen:
     """The table at ``snapshot`` as ``player`` (a ``Player``, or None: a spectator) sees it.
 
     ``bankroll``: the player's bankroll when they have no seat here (a seated player's comes
     with the snapshot); the caller reads it, as nothing here reads the database.
     ``request_path``: where a visitor who logs in comes back to.
+    ``left_with``: the chips a viewer without a seat took from this table less than an hour
+    ago (``rejoin_minimum``, the caller's to read): the sit-down form asks at least that.
     """
     shared = _shared(snapshot)
     player_id = player.pk if player is not None else None
@@ -98,14 +101,12 @@ def table_screen(
             in_hand=running and index is not None,
             room=max(table.effective_max_buy_in - my_seat.stack, 0) if my_seat else 0,
         )
-    controls = ControlsRegion(
-        viewer,
-        shared.free_seats,
-        shared.min_buy_in,
-        shared.max_buy_in,
-        shared.default_buy_in,
-        request_path,
-    )
+    low, high, default, rule = shared.min_buy_in, shared.max_buy_in, shared.default_buy_in, ""
+    if viewer is not None and not viewer.seated and left_with:
+        table = snapshot.table
+        low, high = table.buy_in_range(left_with)
+        default, rule = min(high, max(low, default)), table.rejoin_rule(left_with)
+    controls = ControlsRegion(viewer, shared.free_seats, low, high, default, request_path, rule)
     return Screen(
         version=snapshot.version,
         hand_id=shared.board.hand_id,

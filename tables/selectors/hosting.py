@@ -17,10 +17,11 @@ REJOIN_WINDOW = timedelta(hours=1)
 REQUEST_LIFETIME = timedelta(minutes=5)
 
 
-def rejoin_minimum(table: Table, player: Player, now: datetime | None = None) -> int:
+def rejoin_minimum(table: Table | int, player: Player, now: datetime | None = None) -> int:
     """The chips ``player`` took from ``table`` when they last left it, if that was within
     ``REJOIN_WINDOW`` (else 0): the least they may buy in for to sit there again (the rule
-    against leaving with a win and coming back short). Bots are not held to it."""
+    against leaving with a win and coming back short). Bots are not held to it; a player
+    seated there now gets 0 (their last entry is the buy-in)."""
     if player.is_bot:
         return 0
     now = now or timezone.now()

@@ -1,6 +1,8 @@
-"""The host's announcements in the table log: each ``TableNotice`` is kept with its place among
-the hand's lines and shown there to every viewer (page, socket, play state), live, with nothing
-hidden coming through it."""
+"""A hosted game as its open screens follow it: the host's announcements in the table log
+(each ``TableNotice`` kept with its place among the hand's lines and shown there to every
+viewer: page, socket, play state, live, nothing hidden coming through it), who hosts after a
+hand-over (the mute controls move without a reload), and the rejoining minimum in the
+sit-down form."""
 
 from __future__ import annotations
 
@@ -185,3 +187,16 @@ async def test_after_a_hand_over_the_mute_controls_move_to_the_new_host_live(gam
     for socket in (old_host, new_host):
         assert len(chat_lists(await socket.drain())) == 0  # nothing more, no line twice
         await socket.close()
+
+
+@pytest.mark.django_db(transaction=True)
+async def test_a_player_who_leaves_gets_the_rejoining_minimum_in_the_sit_down_form_live(
+    game, players
+):
+    bob = players[1]
+    socket = await connect(game, bob)
+    await socket.send(op="leave")
+    frame = await socket.until(lambda f: 'class="sit-down"' in f)
+    assert 'name="buy_in" min="100" max="200" value="100"' in frame
+    assert "You left Notices with 100 chips less than an hour ago" in frame
+    await socket.close()

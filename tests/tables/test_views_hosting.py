@@ -10,6 +10,7 @@ from django.test import Client
 
 from tables.models import Seat, Table, TableGuest
 from tables.services import seat_leave, seat_take
+from tables.services.errors import BuyInOutOfRange
 from tables.services.hosting import table_create
 from tables.services.seat_requests import seat_ask
 
@@ -104,15 +105,45 @@ def test_the_host_sees_requests_and_the_player_sees_the_answer(players, make_pla
     assert not Seat.objects.filter(player=alice).exists()
 
 
-def test_the_panel_states_the_rejoining_rule(players, settings):
+SIT_DOWN = re.compile(r'<form class="sit-down".*?</form>', re.S)
+BUY_IN = re.compile(r'<input type="number" name="buy_in" min="(\d+)" max="(\d+)" value="(\d+)"')
+
+
+def sit_down_form(client, game) -> tuple[tuple[int, int, int], str]:
+    """(min, max, value) of the page's buy-in input, and the form's text."""
+    form = SIT_DOWN.search(client.get(f"/tables/{game.pk}/").content.decode()).group(0)
+    return tuple(map(int, BUY_IN.search(form).groups())), form
+
+
+def test_the_sit_down_form_asks_a_rejoining_player_for_the_chips_they_left_with(players, settings):
     settings.POKER_RESEAT_WAIT_SECONDS = 0
-    host, alice = players[:2]
-    game = table_create(host=host, name="Rat")
+    host, alice, bob = players
+    game = table_create(host=host, name="Rat")  # buy-in 40 to 200
     TableGuest.objects.create(table=game, player=alice)  # came by the invite link
+    TableGuest.objects.create(table=game, player=bob)
     seat_take(table=game, player=alice, buy_in=180)
     seat_leave(table=game, player=alice)
-    panel = web(alice).get(f"/tables/{game.pk}/hosting/").content.decode()
-    assert "buy in for at least 180" in panel
+    (low, high, value), form = sit_down_form(web(alice), game)
+    assert (low, high, value) == (180, 200, 180)
+    rule = "You left Rat with 180 chips less than an hour ago: buy in for at least 180."
+    assert rule in form
+    # the refusal says it in the same words (one rule, one sentence)
+    with pytest.raises(BuyInOutOfRange) as refused:
+        seat_take(table=game, player=alice, buy_in=100)
+    assert str(refused.value).startswith(rule)
+    # someone who never sat here gets the table's own range and no such line
+    (low, high, value), form = sit_down_form(web(bob), game)
+    assert (low, high) == (40, 200) and "less than an hour ago" not in form
+
+
+def test_the_rejoining_minimum_may_pass_the_table_s_maximum(players, settings):
+    settings.POKER_RESEAT_WAIT_SECONDS = 0
+    host, alice = players[:2]
+    game = table_create(host=host, name="Rich", private=False)
+    seat = seat_take(table=game, player=alice, buy_in=200)
+    Seat.objects.filter(pk=seat.pk).update(stack=350)  # won 150 (as a hand would leave it)
+    seat_leave(table=game, player=alice)
+    assert sit_down_form(web(alice), game)[0] == (350, 350, 350)
 
 
 def test_the_host_changes_blinds_and_corrects_a_stack_from_the_panel(players):

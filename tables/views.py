@@ -9,6 +9,7 @@ from tables.models import Hand, Table
 from tables.presenters.render import region_html, render_message
 from tables.presenters.screen import table_screen
 from tables.selectors.access import can_see_hand, can_see_table, tables_visible_to
+from tables.selectors.hosting import rejoin_minimum
 from tables.selectors.lobby import lobby_tables
 from tables.selectors.players import viewer_player
 from tables.selectors.snapshot import load_snapshot
@@ -31,7 +32,11 @@ def table_detail(request, table_id: int):
     snapshot = load_snapshot(table)
     player = viewer_player(request.user)  # its bankroll: read just now
     screen = table_screen(
-        snapshot, player, player.bankroll if player else None, request_path=request.path
+        snapshot,
+        player,
+        player.bankroll if player else None,
+        request_path=request.path,
+        left_with=rejoin_minimum(table, player) if player else 0,
     )
     regions = {**region_html(screen, oob=False), "message": render_message("", oob=False)}
     return render(

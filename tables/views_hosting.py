@@ -24,39 +24,18 @@ from tables.models import Player, Table
 from tables.selectors.access import can_host, can_see_table
 from tables.selectors.hosting import (
     live_requests,
-    rejoin_minimum,
     request_of,
     request_status,
-    table_notices,
 )
 from tables.selectors.players import viewer_player
 from tables.services import hosting, seat_requests
 from tables.services.errors import InvalidSettings, ServiceError
 from tables.services.players import player_get_or_create
 
-#: The settings of the new-game form, in the order shown.
-FORM_FIELDS = (
-    "name",
-    "game",
-    "betting",
-    "small_blind",
-    "big_blind",
-    "ante",
-    "ante_mode",
-    "straddle",
-    "max_seats",
-    "min_buy_in",
-    "max_buy_in",
-    "action_seconds",
-    "time_bank_seconds",
-    "bot_seats",
-    "private",
-    "seat_approval",
-    "top_up_approval",
-    "spectator_chat",
-)
-#: What the host may change later on the panel (stakes, clock and the game's rules).
-CHANGE_FIELDS = ("small_blind", "big_blind", "ante", "straddle", "action_seconds")
+#: The settings of the new-game form and of the panel's change form, in the order shown:
+#: every setting a host may choose, as the API takes them (``hosting.HOST_FIELDS``).
+FORM_FIELDS = hosting.HOST_FIELDS
+CHANGE_FIELDS = hosting.HOST_FIELDS
 
 
 class GameForm(forms.Form):
@@ -125,23 +104,29 @@ def invite_url(request, table: Table) -> str | None:
     return request.build_absolute_uri(reverse("join", kwargs={"token": table.invite_token}))
 
 
-def hosting_panel(request, table_id: int):
+def change_form_for(table: Table, data=None) -> GameForm:
+    """The panel's change form: every setting, as the game will be dealt next (its settings
+    with those waiting for the hand's end over them)."""
+    waiting = (table.pending_changes or {}).get("settings", {})
+    initial = {name: waiting.get(name, getattr(table, name)) for name in CHANGE_FIELDS}
+    return GameForm(data, fields=CHANGE_FIELDS, initial=initial)
+
+
+def hosting_panel(request, table_id: int, change_form: GameForm | None = None):
     """The table page's hosting part: for the host, the invite link, the requests waiting
-    and the controls; for a player, their own request's answer and the rejoining rule; for
-    everyone, the game's notices. Refreshed by htmx when the table changes."""
+    and the controls; for a player, their own request's answer. (The game's notices are in
+    the hand log, the rejoining rule in the sit-down form.) Refreshed by htmx when the table
+    changes."""
     table = _visible_table(request, table_id)
     player = viewer_player(request.user)
     is_host = can_host(table, request.user)
     mine = request_of(table, player) if player is not None else None
-    seated = player is not None and table.seats.filter(player=player).exists()
     context = {
         "table": table,
         "is_host": is_host,
         "closed": table.status == Table.Status.CLOSED,
-        "notices": table_notices(table),
         "my_request": mine,
         "my_request_status": request_status(mine) if mine is not None else None,
-        "rejoin_minimum": rejoin_minimum(table, player) if player and not seated else 0,
     }
     if is_host:
         context.update(
@@ -150,10 +135,7 @@ def hosting_panel(request, table_id: int):
                 "requests": list(live_requests(table)),
                 "seats": list(table.seats.select_related("player__user").order_by("number")),
                 "guests": list(table.guests.select_related("player__user")),
-                "change_form": GameForm(
-                    fields=CHANGE_FIELDS,
-                    initial={name: getattr(table, name) for name in CHANGE_FIELDS},
-                ),
+                "change_form": change_form or change_form_for(table),
                 "pending": table.pending_changes or {},
             }
         )
@@ -175,14 +157,38 @@ def _number_from(request, name: str, what: str, minimum: int = 1) -> int:
     return parse_whole_number(request.POST.get(name), what=what, minimum=minimum)
 
 
+class ChangeRefused(Exception):
+    """The change form with its errors by field (nothing changed)."""
+
+    def __init__(self, form: GameForm):
+        super().__init__("Nothing changed: see the settings marked.")
+        self.form = form
+
+
+def _labels(names) -> str:
+    return ", ".join(str(Table._meta.get_field(name).verbose_name) for name in names)
+
+
 def _change(request, table: Table) -> str:
-    form = GameForm(request.POST, fields=CHANGE_FIELDS)
+    """The change form: only the settings the host changed go to the service (the same one,
+    with the same checks, as ``PATCH /api/tables/<id>/``); the answer says which apply now and
+    which wait for the hand being played to end."""
+    form = change_form_for(table, request.POST)
     if not form.is_valid():
-        raise InvalidSettings({name: " ".join(errors) for name, errors in form.errors.items()})
-    update = hosting.table_host_update(table=table, by=request.user, changes=form.cleaned_data)
+        raise ChangeRefused(form)
+    changes = {name: form.cleaned_data[name] for name in form.changed_data}
+    try:
+        update = hosting.table_host_update(table=table, by=request.user, changes=changes)
+    except InvalidSettings as error:
+        for name, message in error.errors.items():
+            form.add_error(name if name in form.fields else None, message)
+        raise ChangeRefused(form) from None
+    parts = []
+    if update.applied:
+        parts.append(f"Changed now: {_labels(update.applied)}.")
     if update.waiting:
-        return f"From the next hand: {', '.join(update.waiting)}."
-    return "Changed." if update.applied else "Nothing to change."
+        parts.append(f"From the next hand: {_labels(update.waiting)}.")
+    return " ".join(parts) or "Nothing to change."
 
 
 def _answer(request, table: Table, approve: bool) -> str:
@@ -247,12 +253,16 @@ def host_control(request, table_id: int, control: str):
         raise Http404("No such control.")
     if not can_host(table, request.user):
         raise PermissionDenied("Only the game's host can do that.")
+    change_form = None
     try:
         text = action(request, table)
+    except ChangeRefused as error:
+        messages.error(request, str(error))
+        change_form = error.form
     except (ServiceError, NumberError) as error:
         messages.error(request, str(error))
     else:
         messages.success(request, text)
     if request.htmx:
-        return hosting_panel(request, table_id)
+        return hosting_panel(request, table_id, change_form)
     return redirect("tables:detail", table_id=table_id)

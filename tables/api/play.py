@@ -37,6 +37,7 @@ from tables.models import Table
 from tables.presenters.play_state import play_state
 from tables.presenters.screen import table_screen
 from tables.selectors.access import can_see_table
+from tables.selectors.hosting import rejoin_minimum
 from tables.selectors.players import player_bankroll, viewer_player
 from tables.selectors.snapshot import load_snapshot
 from tables.services import errors
@@ -83,7 +84,8 @@ def state_for(table: Table | int, user) -> dict:
     snapshot = load_snapshot(table)
     player = viewer_player(user)
     bankroll = player_bankroll(player.pk) if player is not None else None
-    return play_state(snapshot, table_screen(snapshot, player, bankroll))
+    left_with = rejoin_minimum(snapshot.table, player) if player is not None else 0
+    return play_state(snapshot, table_screen(snapshot, player, bankroll, left_with=left_with))
 
 
 def _visible_table(pk, user) -> Table:

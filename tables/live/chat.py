@@ -2,7 +2,8 @@
 
 A chat line is not a change of the table (no version): the service publishes it to the table's
 group as ``table.chat`` and the process's ``TableFeed`` hands it to each socket, which sends
-it as it is for its viewer (appended to the list; the host's with mute buttons). Each socket
+it as it is for its viewer (appended to the list; the host's with mute buttons; who hosts is
+followed at every version of the table: ``chat_follow_host``). Each socket
 skips a line it has sent (the feed may hand it over twice: once at once from this process,
 once through Redis), and the last ``CHAT_HISTORY`` lines come when it joins (a reload, a
 reconnect), in the one order the table lock gave them.
@@ -20,6 +21,7 @@ from tables.presenters.chat import (
     chat_muted_html,
     you_are_muted_html,
 )
+from tables.selectors.access import hosts
 from tables.selectors.chat import ChatLine, chat_on_join
 
 
@@ -48,6 +50,24 @@ class ChatSocket:
                 await self.send(text_data=self._chat_frame(lines, replace=True))
             if self.chat_muted and not self.json_state:
                 await self.send(text_data=chat_muted_html(self.chat_muted))
+
+    async def chat_follow_host(self, table) -> None:
+        """``table`` (a new version) says who hosts now: after a hand-over the new host's
+        screens get the mute buttons and the muted list, the old host's lose them, without a
+        reload. Nothing happens (nothing is read) while the host stays the same."""
+        if self.chat_lock is None or self.json_state:  # not joined yet: chat_join reads it
+            return
+        if hosts(table, self.user, self.player) == self.chat_host:
+            return
+        async with self.chat_lock:
+            lines, self.chat_host, muted = await read_async(chat_on_join)(self.table_id, self.user)
+            self.chat_muted = dict(muted)
+            if self.closed:
+                return
+            if lines:
+                self.chat_seen = max(self.chat_seen, lines[-1].id)
+                await self.send(text_data=self._chat_frame(lines, replace=True))
+            await self.send(text_data=chat_muted_html(self.chat_muted))
 
     async def table_chat(self, event: dict) -> None:
         """A chat line or a mute, from the feed."""

@@ -73,6 +73,7 @@ from tables.live.sessions import LiveSockets
 from tables.models import Table
 from tables.presenters.render import render_message
 from tables.selectors.access import can_see_table
+from tables.selectors.hosting import rejoin_minimum
 from tables.selectors.players import player_bankroll, viewer_player
 from tables.selectors.snapshot import Snapshot
 from tables.services.errors import ServiceError
@@ -175,6 +176,7 @@ class TableConsumer(ChatSocket, AsyncWebsocketConsumer):
         self.dealt_into = None  # the last hand this viewer was seen dealt into
         self.spoke = False  # this socket's own answer is on the message line
         self.bankroll, self.bankroll_read_at = None, 0.0
+        self.left_with = 0  # chips taken from this table within the hour (unseated viewer)
         self.answering = asyncio.Lock()  # held from a request until its answer is sent
         self.deferred = 0  # updates waiting for an answer to go first
         if self.user is None or not self.user.is_authenticated:
@@ -310,11 +312,14 @@ class TableConsumer(ChatSocket, AsyncWebsocketConsumer):
             return
         if self.closed:
             return
-        version, html, state = render_viewer(snap, self.player, bankroll, self.json_state)
+        version, html, state = render_viewer(
+            snap, self.player, bankroll, self.json_state, left_with=self.left_with
+        )
         if version > self.sent_version:
             self.sent_version = version
             await self.send(text_data=state or html)
             await self._clear_message_when_dealt_in(snap)
+            await self.chat_follow_host(snap.table)
 
     async def _clear_message_when_dealt_in(self, snap: Snapshot) -> None:
         """A new hand this viewer is dealt into makes the last message old news ("You sat
@@ -332,16 +337,20 @@ class TableConsumer(ChatSocket, AsyncWebsocketConsumer):
 
     async def _bankroll_unseated(self, snap: Snapshot) -> int | None:
         """The bankroll of a viewer who has no seat here (a seated one's comes with the
-        snapshot): read when they get up and then at most every ``BANKROLL_REFRESH_SECONDS``,
-        not on every change of a table they only watch."""
+        snapshot), with the chips they left this table with (``self.left_with``: the
+        sit-down form's least buy-in): read when they get up and then at most every
+        ``BANKROLL_REFRESH_SECONDS``, not on every change of a table they only watch."""
         if self.player is None or snap.seat_of(self.player.pk) is not None:
-            self.bankroll = None
+            self.bankroll, self.left_with = None, 0
             return None
         now = time.monotonic()
         if self.bankroll is None or now - self.bankroll_read_at >= BANKROLL_REFRESH_SECONDS:
-            self.bankroll = await read_async(player_bankroll)(self.player.pk)
+            self.bankroll, self.left_with = await read_async(self._unseated_reads)()
             self.bankroll_read_at = now
         return self.bankroll
+
+    def _unseated_reads(self) -> tuple[int, int]:
+        return player_bankroll(self.player.pk), rejoin_minimum(self.table_id, self.player)
 
     async def answer(self, message: str, error: bool = True, code: str | None = None):
         """Tell this socket alone how its request went (nothing for a silent success).

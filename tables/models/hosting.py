@@ -82,14 +82,23 @@ class ChatMessage(AppendOnlyModel):
 
 class TableNotice(AppendOnlyModel):
     """One announcement in a table's log (append-only): what the host (or the site) changed,
-    and when it takes effect."""
+    and when it takes effect.
+
+    Where it stands among the hand log's lines is kept with it, so every screen shows it in
+    the same place: ``hand_number`` is the table's latest hand when it was posted (0: none
+    yet), ``after_actions`` how many decisions that hand had then, or None when the hand was
+    over (the notice comes after it, before the next hand).
+    """
 
     table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="notices")
     text = models.CharField(max_length=300)
     created_at = models.DateTimeField(auto_now_add=True)
+    hand_number = models.PositiveIntegerField(default=0)
+    after_actions = models.PositiveIntegerField(null=True, blank=True)
 
     class Meta:
         ordering = ["table", "id"]
+        indexes = [models.Index(fields=["table", "hand_number"])]
 
     def __str__(self) -> str:
         return f"{self.table}: {self.text[:40]}"

@@ -144,6 +144,24 @@ class Table(models.Model):
     def effective_max_buy_in(self) -> int:
         return self.max_buy_in if self.max_buy_in is not None else 100 * self.big_blind
 
+    def buy_in_range(self, left_with: int = 0) -> tuple[int, int]:
+        """The buy-ins a player may sit down with: the table's range, raised to ``left_with``,
+        the chips they took from this table less than an hour ago (the rule against leaving
+        with a win and coming back short: ``tables.selectors.hosting.rejoin_minimum``). It
+        may go past the table's maximum."""
+        low, high = self.effective_min_buy_in, self.effective_max_buy_in
+        return max(low, left_with), max(high, left_with)
+
+    def rejoin_rule(self, left_with: int) -> str:
+        """Why the least buy-in is ``left_with`` ("" when the rejoining rule changes nothing):
+        the sit-down form's line and the refusal say it in these words."""
+        if left_with <= self.effective_min_buy_in:
+            return ""
+        return (
+            f"You left {self.name} with {left_with} chips less than an hour ago: "
+            f"buy in for at least {left_with}."
+        )
+
     @property
     def stakes(self) -> str:
         text = f"{self.small_blind}/{self.big_blind}"

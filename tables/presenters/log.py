@@ -7,7 +7,7 @@ the one viewer who was dealt them, and drops for everyone else.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
@@ -19,6 +19,7 @@ from tables.presenters.models import CardFace, LogLine
 
 if TYPE_CHECKING:
     from tables.selectors.hands import Decision
+    from tables.selectors.hosting import NoticeRow
 
 
 @dataclass(frozen=True, slots=True)
@@ -29,16 +30,32 @@ class Dealt:
 
 
 def log_entries(
-    view: View, names: Sequence[str], decisions: Sequence[Decision] = ()
+    view: View,
+    names: Sequence[str],
+    decisions: Sequence[Decision] = (),
+    notices: Sequence[NoticeRow] = (),
+    hand_number: int = 0,
 ) -> list[LogLine | Dealt]:
     """The lines of the hand's log from ``view``'s events (``names``: by hand seat).
 
     ``decisions``: the hand's stored decisions in order, if known: they add "(all-in)" and
-    "(timed out)" to the decisions' lines.
+    "(timed out)" to the decisions' lines. ``notices``: the table's notices around hand
+    ``hand_number`` (``log_notices``), each placed where it was posted: those from before the
+    hand first, one posted after the hand's ``k``-th decision before the line of the next,
+    those from after the hand last. (The notices are the same for every viewer: services
+    write them for all to read, never a card.)
     """
+    before = [n for n in notices if n.hand_number < hand_number]
+    during = [n for n in notices if n.hand_number == hand_number and n.after_actions is not None]
+    after = [
+        n
+        for n in notices
+        if n.hand_number > hand_number or (n.hand_number == hand_number and n.after_actions is None)
+    ]
     decision = iter(decisions)
+    made = 0  # decisions met so far
     streets = iter(("Flop", "Turn", "River"))
-    lines: list[LogLine | Dealt] = []
+    lines: list[LogLine | Dealt] = notice_lines(before)
     for event in view.events:
         kind, amount = event.kind, event.amount
         if kind is EventKind.DEAL_HOLE:
@@ -61,13 +78,22 @@ def log_entries(
         elif kind is EventKind.MUCK:
             lines.append(LogLine(f"{name} mucks"))
         else:
+            lines += notice_lines(n for n in during if n.after_actions == made)
+            made += 1
             lines.append(
                 LogLine(
                     f"{name} {_DECISION_WORDS[kind](amount)}"
                     + _decision_notes(next(decision, None))
                 )
             )
-    return lines
+    # after the last decision (or a hand's later ones not yet read), then after the hand
+    lines += notice_lines(n for n in during if (n.after_actions or 0) >= made)
+    return lines + notice_lines(after)
+
+
+def notice_lines(notices: Iterable[NoticeRow]) -> list[LogLine | Dealt]:
+    """Notices as lines of the log (kind "notice")."""
+    return [LogLine(notice.text, kind="notice") for notice in notices]
 
 
 _DECISION_WORDS = {

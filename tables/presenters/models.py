@@ -217,6 +217,7 @@ class ControlsRegion:
     max_buy_in: int
     default_buy_in: int
     request_path: str | None  # where logging in comes back to
+    rejoin_rule: str = ""  # why the least buy-in is above the table's (``Table.rejoin_rule``)
 
 
 # --- log ------------------------------------------------------------------------------------
@@ -224,10 +225,15 @@ class ControlsRegion:
 
 @view_model
 class LogLine:
-    """One line of the hand log (``_log_line.html``): its words and the cards it names."""
+    """One line of the hand log (``_log_line.html``): its words and the cards it names.
+
+    ``kind``: "hand" for what happened in the hand, "notice" for what the host (or the site)
+    announced (``TableNotice``), shown among the hand's lines where it happened.
+    """
 
     text: str
     cards: tuple[CardFace, ...] = ()
+    kind: str = "hand"
 
 
 @view_model

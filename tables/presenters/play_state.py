@@ -64,7 +64,7 @@ def play_state(snapshot: Snapshot, screen: Screen, now: datetime | None = None) 
         "legal": _legal(screen.actions.bar, view) if screen.actions.bar is not None else None,
         "clock": _clock(table, screen, you, now),
         "log": [
-            {"text": line.text, "cards": [str(card) for card in line.cards]}
+            {"kind": line.kind, "text": line.text, "cards": [str(card) for card in line.cards]}
             for line in screen.log.lines[-LOG_LINES:]
         ],
         "result": _result(snapshot, screen, view, numbers) if not screen.running else None,

@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, Any
 
 from engine.types import Legal
 from engine.view import View
-from tables.presenters.log import Dealt, LogLine, log_entries, viewer_log
+from tables.presenters.log import Dealt, LogLine, log_entries, notice_lines, viewer_log
 from tables.presenters.models import (
     ActionBar,
     ActionsRegion,
@@ -62,12 +62,15 @@ def table_screen(
     player: Any | None,
     bankroll: int | None = None,
     request_path: str | None = None,
+    left_with: int = 0,
 ) -> Screen:
     """The table at ``snapshot`` as ``player`` (a ``Player``, or None: a spectator) sees it.
 
     ``bankroll``: the player's bankroll when they have no seat here (a seated player's comes
     with the snapshot); the caller reads it, as nothing here reads the database.
     ``request_path``: where a visitor who logs in comes back to.
+    ``left_with``: the chips a viewer without a seat took from this table less than an hour
+    ago (``rejoin_minimum``, the caller's to read): the sit-down form asks at least that.
     """
     shared = _shared(snapshot)
     player_id = player.pk if player is not None else None
@@ -98,14 +101,12 @@ def table_screen(
             in_hand=running and index is not None,
             room=max(table.effective_max_buy_in - my_seat.stack, 0) if my_seat else 0,
         )
-    controls = ControlsRegion(
-        viewer,
-        shared.free_seats,
-        shared.min_buy_in,
-        shared.max_buy_in,
-        shared.default_buy_in,
-        request_path,
-    )
+    low, high, default, rule = shared.min_buy_in, shared.max_buy_in, shared.default_buy_in, ""
+    if viewer is not None and not viewer.seated and left_with:
+        table = snapshot.table
+        low, high = table.buy_in_range(left_with)
+        default, rule = min(high, max(low, default)), table.rejoin_rule(left_with)
+    controls = ControlsRegion(viewer, shared.free_seats, low, high, default, request_path, rule)
     return Screen(
         version=snapshot.version,
         hand_id=shared.board.hand_id,
@@ -149,11 +150,9 @@ def _viewer_log(snapshot: Snapshot, shared: _Shared, index: int | None) -> LogRe
     key = ("log", index)
     region = snapshot.memo.get(key)
     if region is None:
-        lines: tuple[LogLine, ...] = ()
         shown = snapshot.hand if shared.board.hand_id is not None else None
-        if shown is not None:
-            cards = snapshot.view(index).seats[index].cards if index is not None else ()
-            lines = viewer_log(shared.log_entries, index, cards)
+        cards = snapshot.view(index).seats[index].cards if shown and index is not None else ()
+        lines = viewer_log(shared.log_entries, index if shown else None, cards)
         hand_number = shown.number if shown is not None else None
         region = snapshot.memo[key] = LogRegion(hand_number, lines, shared.recent)
     return region
@@ -247,9 +246,21 @@ def _build_shared(snapshot: Snapshot) -> _Shared:
     actor_name = None
     if running and view.actor is not None:
         actor_name = view.seats[view.actor].name
-    entries: list[LogLine | Dealt] = []
     if hand is not None:
-        entries = log_entries(view, [s["name"] for s in hand.seats], snapshot.decisions)
+        entries = log_entries(
+            view,
+            [s["name"] for s in hand.seats],
+            snapshot.decisions,
+            snapshot.notices,
+            hand.number,
+        )
+    elif snapshot.hand is not None:  # an emptied table: what was announced after its last hand
+        last = snapshot.hand.number
+        entries = notice_lines(
+            n for n in snapshot.notices if n.hand_number >= last and n.after_actions is None
+        )
+    else:
+        entries = notice_lines(snapshot.notices)
     return _Shared(
         seats=SeatsRegion(hand_id, street, table.version, table.max_seats, 0, tuple(panels)),
         hand_seats={seen.seat: number for number, seen in dealt.items()},

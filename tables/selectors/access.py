@@ -63,5 +63,12 @@ def can_host(table: Table, user) -> bool:
     """Whether ``user`` may use the host controls of ``table``: its host, or staff."""
     if user is not None and getattr(user, "is_staff", False):
         return True
-    player = _player_of(user)
+    return hosts(table, user, _player_of(user))
+
+
+def hosts(table: Table, user, player: Player | None) -> bool:
+    """``can_host`` for a caller that knows ``user``'s player already (a socket): reads
+    nothing, so it can follow ``table.host_id`` at every version."""
+    if user is not None and getattr(user, "is_staff", False):
+        return True
     return player is not None and table.host_id == player.pk

@@ -1,11 +1,14 @@
-"""Reads for hosted games: the rejoining rule, seat requests, the table's notices."""
+"""Reads for hosted games: the rejoining rule, seat requests, the notices in a hand's log."""
 
 from __future__ import annotations
 
 from datetime import datetime, timedelta
+from typing import NamedTuple
 
+from django.db.models import Q
 from django.utils import timezone
 
+from tables.db import statements
 from tables.models import LedgerEntry, Player, SeatRequest, Table, TableNotice
 
 #: Sitting down again within this time of leaving with chips: buy in for at least those chips.
@@ -14,10 +17,11 @@ REJOIN_WINDOW = timedelta(hours=1)
 REQUEST_LIFETIME = timedelta(minutes=5)
 
 
-def rejoin_minimum(table: Table, player: Player, now: datetime | None = None) -> int:
+def rejoin_minimum(table: Table | int, player: Player, now: datetime | None = None) -> int:
     """The chips ``player`` took from ``table`` when they last left it, if that was within
     ``REJOIN_WINDOW`` (else 0): the least they may buy in for to sit there again (the rule
-    against leaving with a win and coming back short). Bots are not held to it."""
+    against leaving with a win and coming back short). Bots are not held to it; a player
+    seated there now gets 0 (their last entry is the buy-in)."""
     if player.is_bot:
         return 0
     now = now or timezone.now()
@@ -71,7 +75,44 @@ def request_status(request: SeatRequest, now: datetime | None = None) -> str:
     return request.status
 
 
-def table_notices(table: Table, limit: int = 20) -> list[TableNotice]:
-    """The latest announcements of ``table``, oldest first."""
-    latest = TableNotice.objects.filter(table=table).order_by("-id")[:limit]
-    return list(reversed(latest))
+class NoticeRow(NamedTuple):
+    """A table notice where the hand log shows it (``TableNotice``'s place among the lines)."""
+
+    text: str
+    hand_number: int
+    after_actions: int | None
+
+
+#: The most notices one hand's log shows (a host trying settings between hands posts many).
+LOG_NOTICES = 30
+
+
+def log_notices(table_id: int, hand_number: int | None) -> tuple[NoticeRow, ...]:
+    """The notices the log of hand ``hand_number`` shows (None: no hand on screen, the table's
+    latest notices): those posted during it or after it, and those posted after the hand
+    before it (between the two). Oldest first, at most ``LOG_NOTICES``. One compiled query
+    (every full snapshot of a table reads it)."""
+    if hand_number is None:
+        rows = statements.select_values(TableNotice, "log-notices-all", _all_query, table_id)
+    else:
+        rows = statements.select_values(
+            TableNotice, "log-notices", _around_query, table_id, hand_number, hand_number - 1
+        )
+    return tuple(NoticeRow._make(row) for row in reversed(rows))
+
+
+def _all_query(table_id):
+    return _latest(TableNotice.objects.filter(table_id=table_id))
+
+
+def _around_query(table_id, hand_number, hand_before):
+    # hand_number above the hand on screen: posted after a later hand that was voided
+    return _latest(
+        TableNotice.objects.filter(table_id=table_id).filter(
+            Q(hand_number__gte=hand_number) | Q(hand_number=hand_before, after_actions__isnull=True)
+        )
+    )
+
+
+def _latest(notices):
+    return notices.order_by("-id").values_list("text", "hand_number", "after_actions")[:LOG_NOTICES]

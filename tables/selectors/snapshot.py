@@ -24,6 +24,7 @@ from tables.models import Hand, HandAction, Seat, Table
 from tables.selectors import hand_cache
 from tables.selectors.banners import banner_for
 from tables.selectors.hands import Decision, hand_decisions, hand_state, with_deck
+from tables.selectors.hosting import NoticeRow, log_notices
 
 #: How many finished hands the table page links to.
 RECENT_HANDS = 8
@@ -77,6 +78,7 @@ class Snapshot:
         recent: tuple[RecentHand, ...],
         state: EngineHand | None = None,
         banner: dict | None = None,
+        notices: tuple[NoticeRow, ...] = (),
     ):
         self.table = table
         #: What the table's screens show of the game it belongs to (a tournament's level):
@@ -88,6 +90,8 @@ class Snapshot:
         self.hand = hand
         self.decisions = decisions
         self.recent = recent
+        #: The host's (and the site's) notices the hand log shows, placed by the presenters.
+        self.notices = notices
         if state is None and hand is not None:
             state = hand_state(hand, decisions)
         self.state = state  # the engine hand after ``decisions``
@@ -237,8 +241,10 @@ def load_snapshot(table: Table | int, previous: Snapshot | None = None) -> Snaps
     screen and its action log, the recent finished hands. None if there is no such table.
 
     ``previous``: this table's last snapshot. While its hand is still being played (the table
-    row says a player is on the clock, and the actions since then leave the hand running) only
-    those actions are read: the hand row and the recent hands cannot have changed.
+    row says a player is on the clock, and the actions since then leave the hand running) and
+    every version since ``previous`` was one of those actions, only those actions are read:
+    the hand row, the recent hands and the notices cannot have changed (any other change, a
+    host's notice among them, reads everything).
     When this process made the one player's action since ``previous``, nothing is read at
     all (``following_snapshot``). The table row is read first (or with the seats), so the
     snapshot is never older than its ``version``. The invariant this relies on:
@@ -265,15 +271,32 @@ def load_snapshot(table: Table | int, previous: Snapshot | None = None) -> Snaps
             decisions = list(played.decisions)
         else:
             decisions = previous.decisions + hand_decisions(previous.hand, len(previous.decisions))
-        if len(decisions) > len(previous.decisions):
+        new = len(decisions) - len(previous.decisions)
+        if new > 0 and table.version - previous.version == new:
             state = hand_state(previous.hand, decisions)
             if not state.is_over:  # the same hand, still running: nothing else to read
                 return Snapshot(
-                    table, seats, previous.hand, decisions, previous.recent, state, previous.banner
+                    table,
+                    seats,
+                    previous.hand,
+                    decisions,
+                    previous.recent,
+                    state,
+                    previous.banner,
+                    previous.notices,
                 )
     hand = shown_hand(table)
     decisions = hand_decisions(hand) if hand is not None else []
-    return Snapshot(table, seats, hand, decisions, recent_hands(table.pk), banner=banner_for(table))
+    notices = log_notices(table.pk, hand.number if hand is not None else None)
+    return Snapshot(
+        table,
+        seats,
+        hand,
+        decisions,
+        recent_hands(table.pk),
+        banner=banner_for(table),
+        notices=notices,
+    )
 
 
 def following_snapshot(previous: Snapshot | None) -> Snapshot | None:
@@ -318,4 +341,5 @@ def following_snapshot(previous: Snapshot | None) -> Snapshot | None:
         previous.recent,
         state,
         previous.banner,
+        previous.notices,
     )

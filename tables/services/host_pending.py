@@ -12,14 +12,29 @@ from __future__ import annotations
 
 from django.utils import timezone
 
-from tables.models import LedgerEntry, Seat, Table, TableNotice
+from tables.models import Hand, HandAction, LedgerEntry, Seat, Table, TableNotice
 from tables.services.players import ledger_record
 from tables.services.seats import seat_cash_out
 
 
 def notice_post(table: Table, text: str) -> TableNotice:
-    """Announce ``text`` in the table's log."""
-    return TableNotice.objects.create(table=table, text=text[:300])
+    """Announce ``text`` in the table's log, at the point the table's latest hand has reached
+    (after its decisions so far, or after the hand if it is over): every screen shows it
+    there, among the hand's lines (``tables.presenters.log``)."""
+    last = (
+        Hand.objects.filter(table_id=table.pk)
+        .order_by("-number")
+        .values_list("pk", "number", "status")
+        .first()
+    )
+    hand_number, after_actions = 0, None
+    if last is not None:
+        hand_id, hand_number, status = last
+        if status == Hand.Status.RUNNING:
+            after_actions = HandAction.objects.filter(hand_id=hand_id).count()
+    return TableNotice.objects.create(
+        table=table, text=text[:300], hand_number=hand_number, after_actions=after_actions
+    )
 
 
 def pending_queue(table: Table, *, settings: dict | None = None, correction=None, close=False):

@@ -202,16 +202,18 @@ def table_host_update(*, table: Table | int, by, changes: dict) -> HostUpdate:
     (nothing changed) when the game would not hold together."""
     with transaction.atomic():
         table = _hosted_table(table, by)
-        current = {name: getattr(table, name) for name in HOST_FIELDS}
         target = Table.objects.get(pk=table.pk)
         target.pending_changes = table.pending_changes
         for name, value in (table.pending_changes or {}).get("settings", {}).items():
             setattr(target, name, value)
+        # compared with the game as the next hand will be dealt: what already waits is not
+        # changed (nor announced) again
+        planned = {name: getattr(target, name) for name in HOST_FIELDS}
         _validated(target, changes)
         changed = {
             name: getattr(target, name)
             for name in HOST_FIELDS
-            if getattr(target, name) != current[name]
+            if getattr(target, name) != planned[name]
         }
         changed["bots_allowed"] = target.bots_allowed
         hand_running = running_hand(table) is not None

@@ -33,7 +33,7 @@ from tables.services.errors import (
 from tables.services.events import table_touch
 from tables.services.host_pending import notice_post
 from tables.services.locks import require_open, table_lock
-from tables.services.seats import buy_in_range, seat_take, seat_top_up
+from tables.services.seats import buy_in_check, seat_take, seat_top_up
 
 
 @dataclass(frozen=True)
@@ -92,9 +92,7 @@ def seat_ask(
             raise InvalidAmount("The buy-in must be a positive whole number of chips.")
         if locked.seats.filter(player=player).exists():
             raise AlreadySeated(f"You already have a seat at {locked.name}.")
-        low, high = buy_in_range(locked, player)
-        if not low <= buy_in <= high:
-            raise BuyInOutOfRange(f"Buy in for {low} to {high} chips at {locked.name}.")
+        buy_in_check(locked, player, buy_in)
         return Asked(
             request=_file(locked, player, SeatRequest.Kind.SEAT, buy_in, seat_number=seat_number)
         )

@@ -80,12 +80,17 @@ def _require_reseat_wait_over(table: Table, player: Player) -> None:
         )
 
 
-def buy_in_range(table: Table, player: Player) -> tuple[int, int]:
-    """The buy-ins ``player`` may sit down with at ``table``: its range, raised to the chips
-    they left with if they left less than an hour ago (``rejoin_minimum``)."""
+def buy_in_check(table: Table, player: Player, buy_in: int) -> None:
+    """Refuse a buy-in outside what ``player`` may sit down with at ``table``
+    (``Table.buy_in_range`` with the rejoining rule), saying why in the words of the sit-down
+    form (``Table.rejoin_rule``)."""
     left_with = rejoin_minimum(table, player)
-    low, high = table.effective_min_buy_in, table.effective_max_buy_in
-    return max(low, left_with), max(high, left_with)
+    low, high = table.buy_in_range(left_with)
+    if not low <= buy_in <= high:
+        rule = table.rejoin_rule(left_with)
+        if rule:
+            raise BuyInOutOfRange(f"{rule} ({low} to {high} chips)")
+        raise BuyInOutOfRange(f"Buy in for {low} to {high} chips at {table.name}.")
 
 
 def seat_cash_out(*, table: Table, seat: Seat, reason: str, hand=None) -> None:
@@ -122,15 +127,7 @@ def seat_take(*, table: Table, player: Player, buy_in: int, seat_number: int | N
         if table.seats.filter(player=player).exists():
             raise AlreadySeated(f"You already have a seat at {table.name}.")
         _require_reseat_wait_over(table, player)
-        low, high = buy_in_range(table, player)
-        if not low <= buy_in <= high:
-            left_with = rejoin_minimum(table, player)
-            if left_with > table.effective_min_buy_in:
-                raise BuyInOutOfRange(
-                    f"You left {table.name} with {left_with} chips less than an hour ago: "
-                    f"buy in for at least that ({low} to {high} chips)."
-                )
-            raise BuyInOutOfRange(f"Buy in for {low} to {high} chips at {table.name}.")
+        buy_in_check(table, player, buy_in)
         taken = set(table.seats.values_list("number", flat=True))
         if seat_number is None:
             free = [n for n in range(table.max_seats) if n not in taken]

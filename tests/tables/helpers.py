@@ -6,6 +6,7 @@ from tables.models import Hand, Player, Table
 from tables.presenters.models import Screen
 from tables.presenters.screen import table_screen
 from tables.selectors.hands import hand_state, running_hand
+from tables.selectors.hosting import rejoin_minimum
 from tables.selectors.players import player_bankroll
 from tables.selectors.snapshot import load_snapshot
 from tables.services import hand_act
@@ -18,7 +19,9 @@ def fresh(table: Table) -> Table:
 def screen_of(table: Table, player: Player | None) -> Screen:
     """The table as ``player`` (None: a spectator) sees it now, as the page load builds it."""
     bankroll = player_bankroll(player.pk) if player is not None else None
-    return table_screen(load_snapshot(table), player, bankroll)
+    snapshot = load_snapshot(table)
+    left_with = rejoin_minimum(table, player) if player is not None else 0
+    return table_screen(snapshot, player, bankroll, left_with=left_with)
 
 
 def current_hand(table: Table) -> Hand:

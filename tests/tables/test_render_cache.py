@@ -194,9 +194,10 @@ def test_a_hand_that_ended_is_never_shown_running_from_the_last_snapshot(dealt, 
 
 @pytest.mark.django_db
 def test_an_empty_table_given_as_its_row_is_not_read_again(table, django_assert_num_queries):
-    with django_assert_num_queries(3):  # the seats (none), the hand on screen, recent hands
+    # the seats (none), the hand on screen, recent hands, the notices for the log
+    with django_assert_num_queries(4):
         given = load_snapshot(table)
-    with django_assert_num_queries(4):  # and the table row, by its id
+    with django_assert_num_queries(5):  # and the table row, by its id
         by_id = load_snapshot(table.pk)
     assert given.table is table and given.seats == {} and given.hand is None
     assert by_id.version == given.version and by_id.table.name == table.name

@@ -8,9 +8,11 @@ import re
 import pytest
 from django.test import Client
 
+from tables.api.hosting import GameSettingsSerializer
 from tables.models import Seat, Table, TableGuest
-from tables.services import seat_leave, seat_take
-from tables.services.hosting import table_create
+from tables.services import hand_start, seat_leave, seat_take
+from tables.services.errors import BuyInOutOfRange
+from tables.services.hosting import HOST_FIELDS, table_create
 from tables.services.seat_requests import seat_ask
 
 pytestmark = pytest.mark.django_db
@@ -104,15 +106,45 @@ def test_the_host_sees_requests_and_the_player_sees_the_answer(players, make_pla
     assert not Seat.objects.filter(player=alice).exists()
 
 
-def test_the_panel_states_the_rejoining_rule(players, settings):
+SIT_DOWN = re.compile(r'<form class="sit-down".*?</form>', re.S)
+BUY_IN = re.compile(r'<input type="number" name="buy_in" min="(\d+)" max="(\d+)" value="(\d+)"')
+
+
+def sit_down_form(client, game) -> tuple[tuple[int, int, int], str]:
+    """(min, max, value) of the page's buy-in input, and the form's text."""
+    form = SIT_DOWN.search(client.get(f"/tables/{game.pk}/").content.decode()).group(0)
+    return tuple(map(int, BUY_IN.search(form).groups())), form
+
+
+def test_the_sit_down_form_asks_a_rejoining_player_for_the_chips_they_left_with(players, settings):
     settings.POKER_RESEAT_WAIT_SECONDS = 0
-    host, alice = players[:2]
-    game = table_create(host=host, name="Rat")
+    host, alice, bob = players
+    game = table_create(host=host, name="Rat")  # buy-in 40 to 200
     TableGuest.objects.create(table=game, player=alice)  # came by the invite link
+    TableGuest.objects.create(table=game, player=bob)
     seat_take(table=game, player=alice, buy_in=180)
     seat_leave(table=game, player=alice)
-    panel = web(alice).get(f"/tables/{game.pk}/hosting/").content.decode()
-    assert "buy in for at least 180" in panel
+    (low, high, value), form = sit_down_form(web(alice), game)
+    assert (low, high, value) == (180, 200, 180)
+    rule = "You left Rat with 180 chips less than an hour ago: buy in for at least 180."
+    assert rule in form
+    # the refusal says it in the same words (one rule, one sentence)
+    with pytest.raises(BuyInOutOfRange) as refused:
+        seat_take(table=game, player=alice, buy_in=100)
+    assert str(refused.value).startswith(rule)
+    # someone who never sat here gets the table's own range and no such line
+    (low, high, value), form = sit_down_form(web(bob), game)
+    assert (low, high) == (40, 200) and "less than an hour ago" not in form
+
+
+def test_the_rejoining_minimum_may_pass_the_table_s_maximum(players, settings):
+    settings.POKER_RESEAT_WAIT_SECONDS = 0
+    host, alice = players[:2]
+    game = table_create(host=host, name="Rich", private=False)
+    seat = seat_take(table=game, player=alice, buy_in=200)
+    Seat.objects.filter(pk=seat.pk).update(stack=350)  # won 150 (as a hand would leave it)
+    seat_leave(table=game, player=alice)
+    assert sit_down_form(web(alice), game)[0] == (350, 350, 350)
 
 
 def test_the_host_changes_blinds_and_corrects_a_stack_from_the_panel(players):
@@ -122,7 +154,7 @@ def test_the_host_changes_blinds_and_corrects_a_stack_from_the_panel(players):
     client = web(host)
     client.post(
         f"/tables/{game.pk}/host/change/",
-        {"small_blind": 2, "big_blind": 4, "ante": 0, "straddle": 0, "action_seconds": 20},
+        whole_form(game, small_blind=2, big_blind=4, action_seconds=20),
     )
     table = Table.objects.get(pk=game.pk)
     assert (table.small_blind, table.big_blind, table.action_seconds) == (2, 4, 20)
@@ -157,3 +189,97 @@ def test_the_host_hands_the_game_to_an_invited_guest(players, make_player):
     assert '<span data-player="alice">alice <button type="button" class="make-host link"' in panel
     web(host).post(f"/tables/{game.pk}/host/transfer/", {"player": guest.pk})
     assert Table.objects.get(pk=game.pk).host == guest
+
+
+# --- the change form: every setting the API takes ---------------------------------------------
+def whole_form(table, **changes) -> dict:
+    """The panel's change form as a browser posts it: every setting, ``changes`` over the
+    table's own (an unticked box is left out)."""
+    values = {name: getattr(table, name) for name in HOST_FIELDS} | changes
+    return {
+        name: ("on" if value is True else value)
+        for name, value in values.items()
+        if value is not False
+    }
+
+
+SETTING = re.compile(r'data-setting="(\w+)"')
+
+
+def panel(client, game, **extra) -> str:
+    return client.get(f"/tables/{game.pk}/hosting/", **extra).content.decode()
+
+
+def test_the_change_form_offers_every_setting_the_api_takes(players):
+    host = players[0]
+    game = table_create(host=host, name="Every setting")
+    shown = SETTING.findall(panel(web(host), game))
+    assert shown == list(HOST_FIELDS)
+    assert set(shown) == set(GameSettingsSerializer().fields)  # what PATCH takes
+
+
+def test_the_change_form_answers_what_applies_now_and_what_waits(players):
+    host, alice, bob = players
+    game = table_create(host=host, name="Mid hand")
+    seat_take(table=game, player=alice, buy_in=100)
+    seat_take(table=game, player=bob, buy_in=100)
+    hand_start(table=game)
+    answer = (
+        web(host)
+        .post(
+            f"/tables/{game.pk}/host/change/",
+            whole_form(game, big_blind=4, small_blind=2, spectator_chat=True, max_buy_in=300),
+            HTTP_HX_REQUEST="true",
+        )
+        .content.decode()
+    )
+    assert "Changed now: max buy in, spectator chat." in answer
+    assert "From the next hand: big blind, small blind." in answer
+    table = Table.objects.get(pk=game.pk)
+    assert (table.max_buy_in, table.spectator_chat, table.big_blind) == (300, True, 2)
+    assert table.pending_changes["settings"] == {"small_blind": 2, "big_blind": 4}
+    # the form shows the game as the next hand will be dealt: 2/4 (no second change posted)
+    again = (
+        web(host)
+        .post(
+            f"/tables/{game.pk}/host/change/",
+            whole_form(game, big_blind=4, small_blind=2, spectator_chat=True, max_buy_in=300),
+            HTTP_HX_REQUEST="true",
+        )
+        .content.decode()
+    )
+    assert "Nothing to change." in again
+
+
+@pytest.mark.parametrize(
+    ("changes", "field", "words"),
+    [
+        ({"max_buy_in": 30}, "max_buy_in", "cannot be below the minimum"),
+        ({"action_seconds": "soon"}, "action_seconds", "whole number"),
+        ({"max_seats": 40}, "max_seats", ""),
+    ],
+)
+def test_a_wrong_setting_is_named_beside_its_field_and_nothing_changes(
+    players, changes, field, words
+):
+    host = players[0]
+    game = table_create(host=host, name="Wrong")
+    before = Table.objects.filter(pk=game.pk).values().get()
+    answer = (
+        web(host)
+        .post(
+            f"/tables/{game.pk}/host/change/",
+            whole_form(game, big_blind=4, small_blind=2, **changes),
+            HTTP_HX_REQUEST="true",
+        )
+        .content.decode()
+    )
+    marked = re.search(
+        rf'data-setting="{field}">.*?<span class="field-error" role="alert">(.*?)</span>',
+        answer,
+        re.S,
+    )
+    assert marked is not None, answer
+    assert words in marked.group(1)
+    assert "Nothing changed" in answer
+    assert Table.objects.filter(pk=game.pk).values().get() == before

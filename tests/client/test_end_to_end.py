@@ -20,6 +20,10 @@ from tests.frames import FrameChecker, PageFrameChecker
 pytestmark = pytest.mark.browser
 
 HANDS = 50
+REBUY = """() => {
+    const form = document.querySelector("form.sit-down");
+    if (form) { form.querySelector("input[name=buy_in]").value = "400"; form.requestSubmit(); }
+}"""
 
 
 def finished_hands(server, table: int) -> int:
@@ -94,8 +98,10 @@ def test_two_bots_and_a_browser_play_fifty_hands(server, browser, tmp_path):
         if page.locator("form.act").count():
             page.keyboard.press("c")  # the human checks or calls, by keyboard
         if page.locator("form.sit-down").count():  # went broke: buys in again
-            page.fill("form.sit-down input[name=buy_in]", "400")
-            page.click("form.sit-down button[type=submit]")
+            # In one go: every table change swaps the controls region in anew, so a fill
+            # then a click may each meet another copy of the form (the fill waited for a
+            # stable element for 30 s and failed while hands went on).
+            page.evaluate(REBUY)
         page.wait_for_timeout(100)
         finished = finished_hands(server, table)
     assert finished >= HANDS, f"only {finished} hands in 10 minutes"

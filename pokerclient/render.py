@@ -86,9 +86,19 @@ def board_text(state: dict) -> Text:
     return text
 
 
-def turn_text(state: dict, bet_size: int | None, seconds_left: float | None) -> Text:
-    """Whose turn, the clock, and the viewer's choices with the keys that make them."""
+def turn_text(
+    state: dict, bet_size: int | None, seconds_left: float | None, playing: bool = False
+) -> Text:
+    """Whose turn, the clock, and the viewer's choices with the keys that make them
+    (``playing``: ``poker play``, which also offers a seat to a viewer without one)."""
     text = Text()
+    you = state.get("you")
+    if playing and you is not None and you["seat"] is None:
+        table = state["table"]
+        text.append("You are watching: [s] sit down", style="bold")
+        text.append(
+            f" (buy-in {table['min_buy_in']}-{table['max_buy_in']}, bankroll {you['bankroll']})\n"
+        )
     actor = state.get("actor")
     if not state["running"]:
         result = state.get("result")

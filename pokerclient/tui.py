@@ -1,20 +1,24 @@
 """``poker play`` / ``poker watch``: the table full screen (Textual), live over the socket.
 
 The screen redraws from each state frame (``pokerclient.render``); a key sends one request
-(``TableSocket.request``) and its refusal, if any, shows as one line. The clock counts down
-locally from the frame's ``seconds_left`` between frames (the server owns the clock).
+(``TableSocket.request``) and its refusal, if any, shows as one line. Sitting down and
+topping up ask an amount first (``AmountPrompt``, checked by ``pokerclient.seating``). The
+clock counts down locally from the frame's ``seconds_left`` between frames (the server owns
+the clock).
 """
 
 from __future__ import annotations
 
 import time
 
+from rich.text import Text
 from textual.app import App, ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical
-from textual.widgets import Footer, Header, RichLog, Static
+from textual.screen import ModalScreen
+from textual.widgets import Footer, Header, Input, RichLog, Static
 
-from pokerclient import render
+from pokerclient import render, seating
 from pokerclient.config import ClientError
 from pokerclient.live import TableSocket
 
@@ -27,10 +31,52 @@ PLAY_KEYS = [
     Binding("minus,down", "size(-1)", "-BB"),
     Binding("m", "size_to('min')", "Min"),
     Binding("x", "size_to('max')", "Max"),
+    Binding("s", "sit_down", "Sit down"),
+    Binding("t", "top_up", "Top up"),
     Binding("o", "seat('sit_out')", "Sit out"),
     Binding("i", "seat('sit_in')", "Sit in"),
     Binding("l", "seat('leave')", "Leave"),
 ]
+
+
+class AmountPrompt(ModalScreen[dict | None]):
+    """Asks an amount (and, to sit down, a seat: blank for the first free one); Enter checks
+    it with ``read`` and returns the request's fields, Escape returns None. A wrong entry is
+    one line under the fields and nothing is sent."""
+
+    BINDINGS = [Binding("escape", "cancel", "Cancel")]
+    DEFAULT_CSS = """
+    AmountPrompt { align: center middle; }
+    AmountPrompt > Vertical { width: 64; height: auto; border: thick $accent; padding: 1 2;
+                              background: $surface; }
+    AmountPrompt #prompt-error { color: $error; height: auto; }
+    """
+
+    def __init__(self, title: str, hint: str, amount: int, read, ask_seat: bool = False):
+        super().__init__()
+        self.title_line, self.hint, self.amount, self.read = title, hint, amount, read
+        self.ask_seat = ask_seat
+
+    def compose(self) -> ComposeResult:
+        with Vertical():
+            yield Static(Text(self.title_line, style="bold"), id="prompt-title")
+            yield Static(Text(self.hint + "   Enter: OK, Escape: cancel"), id="prompt-hint")
+            yield Input(str(self.amount), id="amount", restrict=r"[0-9]*")
+            if self.ask_seat:
+                yield Input(placeholder="seat (blank: the first free one)", id="seat")
+            yield Static(id="prompt-error")
+
+    def on_input_submitted(self, event: Input.Submitted) -> None:
+        values = {field.id: field.value for field in self.query(Input)}
+        try:
+            fields = self.read(values)
+        except ClientError as error:
+            self.query_one("#prompt-error", Static).update(Text(str(error)))
+            return
+        self.dismiss(fields)
+
+    def action_cancel(self) -> None:
+        self.dismiss(None)
 
 
 class TableApp(App):
@@ -82,7 +128,8 @@ class TableApp(App):
             self.show_status(str(error))
 
     def show_status(self, line: str) -> None:
-        self.query_one("#status", Static).update(line)
+        # As plain text: a server's message or a key hint like "[s]" is not Rich markup.
+        self.query_one("#status", Static).update(Text(line))
 
     def show_state(self, frame: dict) -> None:
         state = frame["state"]
@@ -105,7 +152,8 @@ class TableApp(App):
         if self.state is None:
             return
         left = None if self.deadline is None else max(0.0, self.deadline - time.monotonic())
-        self.query_one("#turn", Static).update(render.turn_text(self.state, self.bet_size, left))
+        turn = render.turn_text(self.state, self.bet_size, left, playing=not self.watch_only)
+        self.query_one("#turn", Static).update(turn)
 
     def _draw_log(self, state: dict) -> None:
         lines = render.log_lines(state)
@@ -158,6 +206,58 @@ class TableApp(App):
 
     async def action_seat(self, op: str) -> None:
         await self._request(op)
+
+    def action_sit_down(self) -> None:
+        state = self.state
+        if state is None or state.get("you") is None:
+            self.show_status("Not connected yet.")
+        elif seating.seated(state):
+            self.show_status(f"You are in seat {state['you']['seat']} already ([l] leaves).")
+        elif not seating.free_seats(state):
+            self.show_status("The table is full: you are watching.")
+        else:
+
+            def read(values: dict) -> dict:
+                return {
+                    "buy_in": seating.parse_buy_in(values["amount"], state),
+                    "seat": seating.parse_seat(values["seat"], state),
+                }
+
+            free = ", ".join(map(str, seating.free_seats(state)))
+            prompt = AmountPrompt(
+                f"Sit down at {state['table']['name']} (free seats: {free})",
+                seating.buy_in_hint(state),
+                seating.buy_in_offer(state),
+                read,
+                ask_seat=True,
+            )
+            self.push_screen(prompt, callback=self._send_chosen("take_seat"))
+
+    def action_top_up(self) -> None:
+        state = self.state
+        if state is None or not seating.seated(state):
+            self.show_status("Sit down first ([s]).")
+            return
+        room = state["you"]["top_up_room"]
+        if room < 1:
+            self.show_status("Your stack is at the table's maximum: nothing to add.")
+            return
+        prompt = AmountPrompt(
+            "Top up from your bankroll (between hands)",
+            f"At most {room} chips",
+            room,
+            lambda values: {"amount": seating.parse_top_up(values["amount"], state)},
+        )
+        self.push_screen(prompt, callback=self._send_chosen("top_up"))
+
+    def _send_chosen(self, op: str):
+        """The prompt's callback: send ``op`` with the fields chosen (nothing if cancelled)."""
+
+        async def send(fields: dict | None) -> None:
+            if fields is not None:
+                await self._request(op, **fields)
+
+        return send
 
     async def _request(self, op: str, **fields) -> None:
         try:

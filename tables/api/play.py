@@ -16,6 +16,7 @@ from __future__ import annotations
 import hashlib
 import json
 
+from drf_spectacular.extensions import OpenApiSerializerExtension
 from drf_spectacular.utils import (
     OpenApiParameter,
     OpenApiResponse,
@@ -59,7 +60,24 @@ CONFLICTS = (
 )
 IDEMPOTENCY_KEY_CHARS = frozenset(map(chr, range(0x21, 0x7F)))
 
-STATE = OpenApiResponse(as_openapi(PLAY_STATE), "The caller's play state.")
+
+class PlayStateSerializer(serializers.Serializer):
+    """The play state in the OpenAPI document: one component, ``PlayState``, that every
+    endpoint answering with it refers to. Never instantiated: ``tables.presenters.play_state``
+    builds the state; its schema is ``PLAY_STATE`` (``PlayStateSchema`` below)."""
+
+
+class PlayStateSchema(OpenApiSerializerExtension):
+    """drf-spectacular's hook: ``PlayStateSerializer``'s component is the JSON Schema file
+    itself (in OpenAPI 3.0's form), not fields restated here."""
+
+    target_class = PlayStateSerializer
+
+    def map_serializer(self, auto_schema, direction):
+        return as_openapi(PLAY_STATE)
+
+
+STATE = OpenApiResponse(PlayStateSerializer, "The caller's play state.")
 ERRORS = {
     409: OpenApiResponse(
         ErrorSerializer, "The table has moved on (stale_version, not_your_turn, table_full...)."

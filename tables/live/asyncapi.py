@@ -1,9 +1,10 @@
 """The table socket's protocol as an AsyncAPI 3 document (served at ``/api/asyncapi.json``),
-generated from the schemas in ``tables.live.schemas``: nothing here restates a field."""
+generated from the schemas in ``tables.live.schemas`` (programs: ``?state=json``) and
+``tables.live.page_schemas`` (the site's page: htmx): nothing here restates a field."""
 
 from __future__ import annotations
 
-from tables.live import schemas
+from tables.live import page_schemas, schemas
 
 TITLE = "Poker table socket"
 
@@ -19,7 +20,12 @@ def _description() -> str:
         '`Authorization: Token <key>`, or the first frame `{"op": "auth", "token": '
         '"<key>"}`. Never in the URL: a token in the query string is ignored.\n\n'
         "Refusals change nothing and carry a stable `code`. Limits: 5 frames a second "
-        "(bursts of 10), frames up to 4096 bytes.\n\nClose codes:\n" + closes
+        "(bursts of 10), frames up to 4096 bytes.\n\n"
+        "The site's own table page opens the same socket without `?state=json` and speaks "
+        "htmx: it sends the same requests as form fields with htmx's `HEADERS` (the "
+        "`pageRequest` operation) and receives HTML, each frame one or more elements that "
+        "replace the page's element of the same id (out-of-band swaps: `pageUpdate`).\n\n"
+        "Close codes:\n" + closes
     )
 
 
@@ -28,8 +34,17 @@ def _message(name: str, schema: dict) -> dict:
         "name": name,
         "title": schema["title"],
         "summary": schema["description"],
-        "contentType": "application/json",
+        "contentType": schema.get("contentMediaType", "application/json"),
         "payload": {"$ref": f"#/components/schemas/{name}"},
+    }
+
+
+def _operation(action: str, title: str, names) -> dict:
+    return {
+        "action": action,
+        "title": title,
+        "channel": {"$ref": "#/channels/table"},
+        "messages": [{"$ref": f"#/channels/table/messages/{name}"} for name in names],
     }
 
 
@@ -41,7 +56,11 @@ def asyncapi_document() -> dict:
         "chat": schemas.CHAT,
         "chatMute": schemas.CHAT_MUTE,
     }
-    every = requests | replies
+    page_requests = {
+        f"{op}PageRequest": schema for op, schema in page_schemas.PAGE_REQUESTS.items()
+    }
+    page_updates = page_schemas.PAGE_UPDATES
+    every = requests | replies | page_requests | page_updates
     return {
         "asyncapi": "3.0.0",
         "info": {
@@ -60,8 +79,13 @@ def asyncapi_document() -> dict:
                     "ws": {
                         "query": {
                             "type": "object",
-                            "properties": {"state": {"const": "json"}},
-                            "required": ["state"],
+                            "properties": {
+                                "state": {
+                                    "const": "json",
+                                    "description": "A program's socket (JSON frames); "
+                                    "without it, the page's (htmx: HTML frames).",
+                                }
+                            },
                         },
                         "headers": {
                             "type": "object",
@@ -74,18 +98,10 @@ def asyncapi_document() -> dict:
             }
         },
         "operations": {
-            "request": {
-                "action": "receive",
-                "title": "A client's request",
-                "channel": {"$ref": "#/channels/table"},
-                "messages": [{"$ref": f"#/channels/table/messages/{name}"} for name in requests],
-            },
-            "update": {
-                "action": "send",
-                "title": "The server's answers and state frames",
-                "channel": {"$ref": "#/channels/table"},
-                "messages": [{"$ref": f"#/channels/table/messages/{name}"} for name in replies],
-            },
+            "request": _operation("receive", "A program's request", requests),
+            "update": _operation("send", "The server's answers and state frames", replies),
+            "pageRequest": _operation("receive", "The table page's request (htmx)", page_requests),
+            "pageUpdate": _operation("send", "The table page's HTML (htmx swaps)", page_updates),
         },
         "components": {
             "schemas": every | {"playState": schemas.PLAY_STATE_COMPONENT},

@@ -46,7 +46,7 @@ def play_state(snapshot: Snapshot, screen: Screen, now: datetime | None = None) 
     you = _you(snapshot, screen)
     return {
         "protocol": PROTOCOL,
-        "table": _table(table),
+        "table": _table(table, screen.controls.default_buy_in),
         "version": screen.version,
         "hand": hand.pk if screen.running and hand is not None else None,
         "hand_number": hand.number if hand is not None else None,
@@ -76,7 +76,8 @@ def _label(number: int | None) -> int | None:
     return None if number is None else number + 1
 
 
-def _table(table) -> dict[str, Any]:
+def _table(table, default_buy_in: int) -> dict[str, Any]:
+    """The table and its stakes; ``default_buy_in`` is the buy-in the browser's form offers."""
     return {
         "id": table.pk,
         "name": table.name,
@@ -91,6 +92,7 @@ def _table(table) -> dict[str, Any]:
         "max_seats": table.max_seats,
         "min_buy_in": table.effective_min_buy_in,
         "max_buy_in": table.effective_max_buy_in,
+        "default_buy_in": default_buy_in,
         "action_seconds": table.action_seconds,
         "status": table.status,
     }

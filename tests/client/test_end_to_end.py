@@ -1,6 +1,7 @@
 """Two ``poker bot`` processes and a player in Chromium play 50 hands on a real daphne server:
-every chip accounted for, and every frame the bots sent and received over the socket valid
-against the published protocol (``/api/asyncapi.json``)."""
+every chip accounted for, and every frame over the socket valid against the published
+protocol (``/api/asyncapi.json``): the bots' JSON frames both ways, and the browser's (htmx
+JSON requests out, HTML swaps in, captured from Chromium's own socket)."""
 
 from __future__ import annotations
 
@@ -14,11 +15,15 @@ import pytest
 
 from tests.browser.conftest import ROOT
 from tests.client.conftest import POKER, chips_conserved, client_env, make_players, make_table
-from tests.frames import FrameChecker
+from tests.frames import FrameChecker, PageFrameChecker
 
 pytestmark = pytest.mark.browser
 
 HANDS = 50
+REBUY = """() => {
+    const form = document.querySelector("form.sit-down");
+    if (form) { form.querySelector("input[name=buy_in]").value = "400"; form.requestSubmit(); }
+}"""
 
 
 def finished_hands(server, table: int) -> int:
@@ -63,6 +68,14 @@ def test_two_bots_and_a_browser_play_fifty_hands(server, browser, tmp_path):
             )
         )
     page = browser.new_context().new_page()
+    page_frames: list[tuple[str, str | bytes]] = []  # (">" sent or "<" received, the frame)
+
+    def capture(socket) -> None:
+        if "/ws/tables/" in socket.url:
+            socket.on("framesent", lambda frame: page_frames.append((">", frame)))
+            socket.on("framereceived", lambda frame: page_frames.append(("<", frame)))
+
+    page.on("websocket", capture)
     page.goto(server.url + "/accounts/signup/")
     page.fill("#id_username", "human")
     page.fill("#id_password1", "pw-human-Secret1")
@@ -74,6 +87,10 @@ def test_two_bots_and_a_browser_play_fifty_hands(server, browser, tmp_path):
     page.fill("form.sit-down input[name=buy_in]", "400")
     page.click("form.sit-down button[type=submit]")
     page.wait_for_selector(".seat.me")
+    page.fill("#chat-form input[name=text]", "good luck all")
+    page.press("#chat-form input[name=text]", "Enter")
+    page.wait_for_selector("#chat-lines li:has-text('good luck all')")
+    page.locator("#chat-form input[name=text]").blur()  # the keys below are for the table
 
     deadline = time.monotonic() + 600
     finished = 0
@@ -81,8 +98,10 @@ def test_two_bots_and_a_browser_play_fifty_hands(server, browser, tmp_path):
         if page.locator("form.act").count():
             page.keyboard.press("c")  # the human checks or calls, by keyboard
         if page.locator("form.sit-down").count():  # went broke: buys in again
-            page.fill("form.sit-down input[name=buy_in]", "400")
-            page.click("form.sit-down button[type=submit]")
+            # In one go: every table change swaps the controls region in anew, so a fill
+            # then a click may each meet another copy of the form (the fill waited for a
+            # stable element for 30 s and failed while hands went on).
+            page.evaluate(REBUY)
         page.wait_for_timeout(100)
         finished = finished_hands(server, table)
     assert finished >= HANDS, f"only {finished} hands in 10 minutes"
@@ -103,3 +122,16 @@ def test_two_bots_and_a_browser_play_fifty_hands(server, browser, tmp_path):
             else:
                 checker.received_frame(entry["frame"])
     assert checker.kinds.get("state", 0) > HANDS * 2 and checker.sent > HANDS
+
+    page_checker = PageFrameChecker(document)
+    for direction, frame in page_frames:
+        assert isinstance(frame, str), "the page sends and gets text frames only"
+        if direction == ">":
+            page_checker.sent_frame(frame)
+        else:
+            page_checker.received_frame(frame)
+    kinds = page_checker.kinds
+    print(f"bot frames checked: {checker.sent} sent, {checker.received} received; page: {kinds}")
+    assert kinds.get(">act", 0) > 10 and kinds.get(">take_seat", 0) >= 1, kinds
+    assert kinds.get(">chat") == 1 and kinds.get("<chatLinesHtml", 0) >= 1, kinds
+    assert kinds.get("<regionsHtml", 0) > HANDS * 2 and kinds.get("<messageHtml", 0) >= 1, kinds

@@ -1,14 +1,17 @@
 """The terminal table driven for real: Textual's pilot presses the keys of ``poker play``
-against a real daphne server, and a hand is played to its end with them."""
+against a real daphne server: a hand played to its end with them, and a seat taken, sat out,
+topped up and left with them."""
 
 from __future__ import annotations
 
 import asyncio
 
 import pytest
+from textual.widgets import Input, Static
 
-from pokerclient.tui import PlayApp
-from tests.client.conftest import make_players, make_table
+from pokerclient import seating
+from pokerclient.tui import AmountPrompt, PlayApp
+from tests.client.conftest import chips_conserved, make_players, make_table
 
 pytestmark = pytest.mark.browser
 
@@ -69,3 +72,108 @@ async def test_a_hand_played_with_keys(server):
     kinds = server.shell(PLAYER_ACTIONS.format(t=table))
     assert kinds, "the keys made actions in a finished hand"
     assert set(kinds) <= {"fold", "check", "call", "raise", "bet", "all_in"}
+
+
+async def until(pilot, app, holds, what: str, steps: int = 400) -> dict:
+    """Wait (``steps`` pauses of 0.1 s at most) until ``holds(state)``; the state then."""
+    for _ in range(steps):
+        await pilot.pause(0.1)
+        if app.state is not None and holds(app.state):
+            return app.state
+    raise AssertionError(f"waited in vain for {what}; last state: {app.state}")
+
+
+async def type_amount(pilot, app, text: str, field: str = "#amount") -> None:
+    """Clear the prompt's field with keys and type ``text``."""
+    box = app.screen.query_one(field, Input)
+    box.focus()
+    await pilot.press("end", *["backspace"] * len(box.value), *text)
+
+
+def status_line(app) -> str:
+    return str(app.query_one("#status", Static).render())
+
+
+async def test_sit_down_play_sit_out_top_up_sit_in_and_leave_with_keys(server):
+    """``poker play`` at a table where the user has no seat: ``s`` asks the buy-in (the
+    table's default offered; a wrong one is one line and sends nothing; one the server
+    refuses is its one line), sits in the seat chosen, a hand is played with keys, then
+    ``o`` sits out, ``t`` tops up, ``i`` sits in again and ``l`` leaves; no chip is lost."""
+    table = make_table(server, "Sit with keys", bots=True)
+    keys = make_players(server, "sitter")
+    app = PlayApp(server.url, keys["sitter"], table)
+    async with app.run_test(size=(110, 40)) as pilot:
+        state = await until(pilot, app, lambda s: s["you"] is not None, "the first state")
+        assert state["you"]["seat"] is None and state["you"]["bankroll"] == 10_000
+        assert "[s] sit down" in str(app.query_one("#turn", Static).render())
+        await pilot.press("t")
+        assert status_line(app) == "Sit down first ([s])."
+
+        await pilot.press("s")
+        assert isinstance(app.screen, AmountPrompt)
+        offered = app.screen.query_one("#amount", Input).value
+        assert offered == str(state["table"]["default_buy_in"]) == "100"  # 50 big blinds
+        await type_amount(pilot, app, "5")
+        await pilot.press("enter")
+        error = str(app.screen.query_one("#prompt-error", Static).render())
+        assert error == "The buy-in is at least 40 chips here."
+        taken = next(s["seat"] for s in app.state["seats"] if s["status"] != "empty")
+        await type_amount(pilot, app, "150")
+        await type_amount(pilot, app, str(taken), field="#seat")
+        await pilot.press("enter")
+        error = str(app.screen.query_one("#prompt-error", Static).render())
+        assert error.startswith(f"Seat {taken} is not free")
+        await pilot.press("escape")  # cancelled: nothing sent
+        assert not isinstance(app.screen, AmountPrompt)
+
+        await pilot.press("s")
+        await type_amount(pilot, app, "1000")  # above the table's maximum: the server refuses
+        await pilot.press("enter")
+        await until(pilot, app, lambda s: "Buy in for 40 to 400" in status_line(app), "refusal")
+        assert app.state["you"]["seat"] is None
+
+        chosen = seating.free_seats(app.state)[-1]
+        await pilot.press("s")
+        await type_amount(pilot, app, "150")
+        await type_amount(pilot, app, str(chosen), field="#seat")
+        await pilot.press("enter")
+        state = await until(pilot, app, lambda s: s["you"]["seat"] == chosen, "the seat")
+        assert state["you"]["bankroll"] == 10_000 - 150
+        assert status_line(app).startswith("You sat down")
+
+        dealt: set[int] = set()
+        for _ in range(600):  # a hand played with keys
+            await pilot.pause(0.1)
+            state = app.state
+            if state["running"] and state["you"]["in_hand"]:
+                dealt.add(state["hand"])
+            elif dealt and not state["running"]:
+                break
+            if state.get("legal") is not None:
+                await pilot.press("c")
+                await until(pilot, app, lambda s: s.get("legal") is None, "the turn to pass")
+        assert dealt and not app.state["running"], "a hand the sitter was dealt into finished"
+
+        await pilot.press("o")
+        state = await until(
+            pilot,
+            app,
+            lambda s: s["you"]["sitting_out"] and not s["you"]["in_hand"] and not s["running"],
+            "sitting out between hands",
+        )
+        stack, bankroll = state["you"]["stack"], state["you"]["bankroll"]
+        await pilot.press("t")
+        assert isinstance(app.screen, AmountPrompt)
+        assert app.screen.query_one("#amount", Input).value == str(state["you"]["top_up_room"])
+        await type_amount(pilot, app, "25")
+        await pilot.press("enter")
+        state = await until(pilot, app, lambda s: s["you"]["stack"] == stack + 25, "the top-up")
+        assert state["you"]["bankroll"] == bankroll - 25
+
+        await pilot.press("i")
+        await until(pilot, app, lambda s: not s["you"]["sitting_out"], "sitting in")
+        await pilot.press("l")
+        state = await until(pilot, app, lambda s: s["you"]["seat"] is None, "leaving", 600)
+        await pilot.press("q")
+    totals = chips_conserved(server)
+    assert totals["granted"] > 0

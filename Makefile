@@ -21,9 +21,12 @@ REDIS_DEFAULT_URL := redis://127.0.0.1:6379/0
 # Test directories that also run on PostgreSQL + Redis (those that exist).
 SERVICE_TEST_DIRS := $(wildcard tests/tables tests/pokersite tests/api tests/browser tests/load)
 
-.PHONY: install run dev serve lint test test-sqlite test-services chromium bench check-deploy
+.PHONY: install test-deps run dev serve lint test test-sqlite test-services chromium bench check-deploy
 
-install: $(STAMP) $(ASYNCAPI_STAMP)
+install: $(STAMP)
+
+# What only the tests need beyond the venv (the AsyncAPI meta-schema), fetched by `make test`.
+test-deps: $(ASYNCAPI_STAMP)
 
 $(STAMP): pyproject.toml
 	@test -x $(PY) || $(PYTHON_BASE) -m venv $(VENV)
@@ -67,7 +70,7 @@ chromium:
 		apt-get update && apt-get install -y chromium; \
 	fi
 
-test: install chromium lint test-sqlite test-services
+test: install test-deps chromium lint test-sqlite test-services
 
 # Lint and format checks on the whole tree, mypy --strict on engine/ (settings in pyproject.toml).
 LINT_PATHS := .

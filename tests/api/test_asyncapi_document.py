@@ -1,6 +1,6 @@
 """The published socket protocol (``/api/asyncapi.json``) is a valid AsyncAPI 3.0 document by
 the AsyncAPI Initiative's own JSON Schema (npm's ``@asyncapi/specs``, fetched by its client
-and unpacked under the venv by ``make install``: no PyPI package ships it, and a copy in this
+and unpacked under the venv by ``make test-deps`` (part of ``make test``): no PyPI package ships it, and a copy in this
 repository would go stale unseen)."""
 
 from __future__ import annotations
@@ -21,7 +21,7 @@ META_SCHEMA = SPECS / "schemas" / "3.0.0-without-$id.json"
 
 @pytest.fixture(scope="module")
 def meta_schema() -> Draft7Validator:
-    assert META_SCHEMA.is_file(), f"{META_SCHEMA} is missing: run `make install`"
+    assert META_SCHEMA.is_file(), f"{META_SCHEMA} is missing: run `make test-deps`"
     schema = json.loads(META_SCHEMA.read_text(encoding="utf-8"))
     assert schema["properties"]["asyncapi"]["const"] == "3.0.0"
     Draft7Validator.check_schema(schema)

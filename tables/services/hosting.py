@@ -330,6 +330,9 @@ def table_host_transfer(*, table: Table | int, by, player: Player) -> Table:
         )
         if not known:
             raise NotSeated(f"{player} is neither seated at {table.name} nor one of its guests.")
+        if table.host_id is not None and table.host_id != player.pk:
+            # The former host stays a guest: a private game they ran must not vanish for them.
+            TableGuest.objects.get_or_create(table=table, player_id=table.host_id)
         table.host = player
         Table.objects.filter(pk=table.pk).update(host=player)
         notice_post(table, f"{player} is the host now.")

@@ -9,6 +9,7 @@ import pytest
 from django.utils import timezone
 
 from tables.models import LedgerEntry, Seat, SeatRequest, Table, TableGuest, TableNotice
+from tables.selectors.access import can_see_table
 from tables.selectors.hosting import request_status
 from tables.services import hand_start, seat_leave, seat_take
 from tables.services.errors import (
@@ -271,6 +272,16 @@ def test_sitting_a_player_out_and_handing_over_the_game(seated_game, host, playe
     assert fresh(seated_game).host == alice
     with pytest.raises(NotHost):
         table_host_pause(table=seated_game, by=host.user)
+
+
+def test_a_former_host_still_sees_the_private_game_after_it_closes(seated_game, host, players):
+    alice = players[0]
+    table_host_transfer(table=seated_game, by=host.user, player=alice)
+    table_host_close(table=seated_game, by=alice.user)
+    closed = fresh(seated_game)
+    assert closed.private and closed.status == Table.Status.CLOSED
+    assert not Seat.objects.filter(table=closed, player=host).exists()
+    assert can_see_table(closed, host.user)
 
 
 def test_pause_and_resume(seated_game, host):

@@ -96,6 +96,54 @@
   }
   document.addEventListener("htmx:wsOpen", function () { connState("open", "live"); });
   document.addEventListener("htmx:wsClose", function () { connState("closed", "reconnecting…"); });
-  document.addEventListener("htmx:wsAfterMessage", function () { tickClock(); announceTurn(); });
+  // A frame re-renders whole regions, forms included; what a player is typing there (a
+  // buy-in, a top-up, a raise) must survive it. Edited fields hand their value to the same
+  // field of the incoming copy (the form's class and the field's name say which), and the
+  // field that had the focus gets it back once the frame is in.
+  function fieldKey(field) {
+    return (field.form ? field.form.className : "") + "|" + (field.name || field.className);
+  }
+  function edited(field) {
+    if (field.tagName === "SELECT") {
+      var option = field.selectedOptions[0];
+      return option !== undefined && !option.defaultSelected;
+    }
+    return field.value !== field.defaultValue;
+  }
+  var refocus = null;
+  document.addEventListener("htmx:oobBeforeSwap", function (e) {
+    var fresh = e.detail.fragment;
+    e.detail.target.querySelectorAll("input, select, textarea").forEach(function (field) {
+      var focused = field === document.activeElement;
+      if (!focused && !edited(field)) return;
+      var key = fieldKey(field);
+      var match = null;
+      fresh.querySelectorAll("input, select, textarea").forEach(function (candidate) {
+        if (match === null && fieldKey(candidate) === key) match = candidate;
+      });
+      if (match === null) return;
+      var known = match.tagName !== "SELECT" ||
+        Array.prototype.some.call(match.options, function (o) { return o.value === field.value; });
+      if (edited(field) && known) match.value = field.value;  // the property: still "edited"
+      if (focused) refocus = key;
+    });
+  });
+  function restoreFocus() {
+    if (refocus === null) return;
+    var key = refocus;
+    refocus = null;
+    var fields = document.querySelectorAll("input, select, textarea");
+    for (var i = 0; i < fields.length; i++) {
+      if (fieldKey(fields[i]) === key) { fields[i].focus(); return; }
+    }
+  }
+
+  document.addEventListener("htmx:wsAfterMessage", function () {
+    restoreFocus();
+    var form = document.querySelector("form.act");
+    var amount = form && form.querySelector(".amount");
+    if (amount && edited(amount)) setAmount(form, amount.value);  // the slider and label follow
+    tickClock(); announceTurn();
+  });
   announceTurn();
 })();

@@ -1,0 +1,90 @@
+"""What a player types survives the table's live updates.
+
+Every frame re-renders whole regions of the table page, forms included. A watcher fills in
+the sit-down form (a buy-in, a seat) while two bots play on: frame after frame arrives, and
+the buy-in typed, the seat picked and the focus stay where the player left them; the sit-down
+then uses them.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.browser.conftest import ARTIFACTS
+
+pytestmark = pytest.mark.browser
+
+SETUP = """
+import json
+from tables.models import Table
+from tables.services import table_save
+t = table_save(table=Table(name="Typing table", max_seats=6, bots_allowed=True, bot_seats=2,
+    action_seconds=6, time_bank_seconds=0, min_buy_in=20, max_buy_in=400))
+print(json.dumps(t.pk))
+"""
+FRAMES_TO_SEE = 4
+
+
+def open_table(browser, server, table_id, name):
+    context = browser.new_context(viewport={"width": 1280, "height": 900})
+    page = context.new_page()
+    page.goto(server.url + "/accounts/signup/")
+    page.fill("#id_username", name)
+    page.fill("#id_password1", f"pw-{name}-Secret1")
+    page.fill("#id_password2", f"pw-{name}-Secret1")
+    page.click("form button[type=submit]")
+    page.wait_for_load_state()
+    page.goto(f"{server.url}/tables/{table_id}/")
+    page.wait_for_selector("#conn[data-state=open]")
+    return context, page
+
+
+def test_typing_in_the_sit_down_form_survives_live_frames(server, browser):
+    table_id = server.shell(SETUP)
+    # The bots play once a person sits and plays.
+    player_context, player = open_table(browser, server, table_id, "sitter")
+    player.fill("form.sit-down input[name=buy_in]", "100")
+    player.click("form.sit-down button[type=submit]")
+    player.wait_for_selector(".seat.me")
+    context, page = open_table(browser, server, table_id, "typist")
+
+    seats = page.locator("form.sit-down select[name=seat] option").all_inner_texts()
+    chosen = seats[-1]
+    page.select_option("form.sit-down select[name=seat]", chosen)
+    buy_in = page.locator("form.sit-down input[name=buy_in]")
+    buy_in.fill("123")  # leaves the focus in the field, as a person typing would
+    page.evaluate(
+        """() => {
+            window.framesSeen = 0;
+            document.querySelector('form.sit-down').typedInto = true;
+            document.addEventListener('htmx:wsAfterMessage', () => { window.framesSeen += 1; });
+        }"""
+    )
+    while page.evaluate("window.framesSeen") < FRAMES_TO_SEE:
+        # The sitter plays on (the bots stop dealing to a table whose person sat out): each of
+        # their actions, and the bots' answers, reach the typist as frames.
+        player.locator("form.act button").first.wait_for(timeout=60_000)
+        player.locator("form.act button.call, form.act button.check").first.click()
+        player.wait_for_selector("form.act", state="detached", timeout=30_000)
+
+    after = page.evaluate("""() => {
+        const form = document.querySelector('form.sit-down');
+        return {
+          buyIn: form.querySelector('input[name=buy_in]').value,
+          seat: form.querySelector('select[name=seat]').value,
+          focused: document.activeElement && document.activeElement.name,
+          replaced: form.typedInto !== true,  // a new copy of the form, not the one typed in
+        };
+    }""")
+    page.screenshot(path=str(ARTIFACTS / "typing-sit-down.png"))
+    assert after["replaced"], after
+    assert after["buyIn"] == "123", after
+    assert after["seat"] == chosen, after
+    assert after["focused"] == "buy_in", after
+
+    page.click("form.sit-down button[type=submit]")
+    page.wait_for_selector(".seat.me")
+    stack = page.locator(".seat.me .stack").inner_text()
+    assert "123" in stack.replace(",", ""), stack
+    context.close()
+    player_context.close()

@@ -124,6 +124,7 @@ class SeatsRegion:
     max_seats: int
     bottom: int
     seats: tuple[SeatPanel, ...]
+    face_up: bool = False  # nobody can bet any more: every live hand is face up
 
 
 # --- board ----------------------------------------------------------------------------------

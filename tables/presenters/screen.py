@@ -263,7 +263,15 @@ def _build_shared(snapshot: Snapshot) -> _Shared:
     if hand is not None:
         entries = log_entries(view, [s["name"] for s in hand.seats], snapshot.decisions)
     return _Shared(
-        seats=SeatsRegion(hand_id, street, table.version, table.max_seats, 0, tuple(panels)),
+        seats=SeatsRegion(
+            hand_id,
+            street,
+            table.version,
+            table.max_seats,
+            0,
+            tuple(panels),
+            face_up=view is not None and view.no_more_betting,
+        ),
         hand_seats={seen.seat: number for number, seen in dealt.items()},
         board=BoardRegion(
             hand_id,

@@ -260,7 +260,11 @@ def _after_change(
         hand.pot = _pot_total(hand, state)
         hand.finished_at = now
         Hand.objects.filter(pk=hand.pk).update(
-            status=hand.status, result=hand.result, pot=hand.pot, finished_at=now
+            status=hand.status,
+            result=hand.result,
+            pot=hand.pot,
+            finished_at=now,
+            runout=hand.runout,
         )
         player_hands_record(hand=hand, state=state)
         _settle_seats(table, hand)

@@ -66,22 +66,23 @@ def runout_steps(state: EngineHand) -> list[list[dict]]:
 
 
 def runout_record(hand: Hand, state: EngineHand) -> bool:
-    """Store the run-out of ``hand`` (see the module docstring) when no more betting is
+    """Set the run-out of ``hand`` (see the module docstring) when no more betting is
     possible and the board is still to come or waits for the players' choice of runs.
-    Returns whether its streets are still to be shown one by one."""
+    Writes it while the hand waits for that choice; a finished hand's caller writes it with
+    the hand's end (one UPDATE). Returns whether its streets are to be shown one by one."""
     if not state.no_more_betting or state.config.is_stud:
         return False
     if not (state.is_over or state.runs_due):
         return False
     runs = runout_steps(state)
-    if not runs or len(runs[0]) < 2 and not state.runs_due:
+    if not runs or (len(runs[0]) < 2 and not state.runs_due):
         hand.runout = None  # betting ended on the river: a plain showdown
-        Hand.objects.filter(pk=hand.pk).update(runout=None)
         return False
     paced = state.is_over and _pause() > 0
     hand.runout = {"runs": runs, "shown": 0 if paced else len(runs[0]) - 1}
-    Hand.objects.filter(pk=hand.pk).update(runout=hand.runout)
-    return paced and len(runs[0]) > 1
+    if not state.is_over:
+        Hand.objects.filter(pk=hand.pk).update(runout=hand.runout)
+    return paced
 
 
 def runout_first_pause(now: datetime) -> datetime:

@@ -54,9 +54,28 @@ FORM_FIELDS = (
     "seat_approval",
     "top_up_approval",
     "spectator_chat",
+    "run_it_twice",
+    "bomb_pot_ante",
+    "bomb_pot_every",
 )
 #: What the host may change later on the panel (stakes, clock and the game's rules).
-CHANGE_FIELDS = ("small_blind", "big_blind", "ante", "straddle", "action_seconds")
+CHANGE_FIELDS = (
+    "small_blind",
+    "big_blind",
+    "ante",
+    "straddle",
+    "action_seconds",
+    "run_it_twice",
+    "bomb_pot_ante",
+)
+
+#: Settings a form may leave empty: the game's default, or its setting as it is, stays.
+OPTIONAL_FIELDS = ("bomb_pot_ante", "bomb_pot_every")
+
+
+def _given(cleaned: dict) -> dict:
+    """The settings of a valid form without the optional ones left empty."""
+    return {k: v for k, v in cleaned.items() if not (k in OPTIONAL_FIELDS and v is None)}
 
 
 class GameForm(forms.Form):
@@ -71,7 +90,9 @@ class GameForm(forms.Form):
             "private": "Seen only by you, your players and whoever you invite.",
         }
         for name, field in self.fields.items():
-            field.required = name not in ("name",) and not isinstance(field, forms.BooleanField)
+            field.required = name not in ("name", *OPTIONAL_FIELDS) and not isinstance(
+                field, forms.BooleanField
+            )
             field.help_text = help_texts.get(name, field.help_text)
         if "name" in self.fields:
             self.fields["name"].required = True
@@ -88,7 +109,7 @@ def table_new(request):
     if request.method == "POST" and form.is_valid():
         player = player_get_or_create(user=request.user)
         try:
-            table = hosting.table_create(host=player, **form.cleaned_data)
+            table = hosting.table_create(host=player, **_given(form.cleaned_data))
         except InvalidSettings as error:
             for name, message in error.errors.items():
                 form.add_error(name if name in form.fields else None, message)
@@ -179,7 +200,9 @@ def _change(request, table: Table) -> str:
     form = GameForm(request.POST, fields=CHANGE_FIELDS)
     if not form.is_valid():
         raise InvalidSettings({name: " ".join(errors) for name, errors in form.errors.items()})
-    update = hosting.table_host_update(table=table, by=request.user, changes=form.cleaned_data)
+    update = hosting.table_host_update(
+        table=table, by=request.user, changes=_given(form.cleaned_data)
+    )
     if update.waiting:
         return f"From the next hand: {', '.join(update.waiting)}."
     return "Changed." if update.applied else "Nothing to change."
@@ -232,6 +255,10 @@ CONTROLS = {
         if hosting.table_host_close(table=t, by=r.user)
         else "The game closes when this hand ends."
     ),
+    "bomb_pot": lambda r, t: (
+        hosting.table_host_bomb_pot(table=t, by=r.user),
+        "Bomb pot called for the next hand.",
+    )[1],
     "approve": lambda r, t: _answer(r, t, True),
     "decline": lambda r, t: _answer(r, t, False),
 }

@@ -33,6 +33,7 @@ urlpatterns = [
     path("tables/<str:pk>/close/", hosting.TableCloseView.as_view(), name="table-close"),
     path("tables/<str:pk>/pause/", hosting.TablePause.as_view(), name="table-pause"),
     path("tables/<str:pk>/resume/", hosting.TableResume.as_view(), name="table-resume"),
+    path("tables/<str:pk>/bomb-pot/", hosting.TableBombPot.as_view(), name="table-bomb-pot"),
     path(
         "tables/<str:pk>/players/<str:player_id>/",
         hosting.PlayerControl.as_view(),

@@ -185,10 +185,15 @@ class Table(models.Model):
             "run_it_twice": self.run_it_twice and self.game not in STUD_GAMES,
         }
 
+    @property
+    def has_bomb_pots(self) -> bool:
+        """Bomb pots are played here: an ante is set and the game has a flop."""
+        return bool(self.bomb_pot_ante) and self.game not in STUD_GAMES
+
     def bomb_pot_due(self, number: int) -> bool:
         """Whether hand ``number`` here is a bomb pot: the host called one, or every
         ``bomb_pot_every`` hands (stud games have no bomb pots)."""
-        if not self.bomb_pot_ante or self.game in STUD_GAMES:
+        if not self.has_bomb_pots:
             return False
         return self.bomb_pot_next or bool(self.bomb_pot_every and number % self.bomb_pot_every == 0)
 
@@ -219,6 +224,8 @@ class Table(models.Model):
                 f"Bots may fill at most {max(self.max_seats - 2, 0)} of {self.max_seats} "
                 "seats: leave two for people."
             )
+        if self.bomb_pot_every and not self.bomb_pot_ante:
+            errors["bomb_pot_every"] = "Set the bomb pot's ante to have bomb pots every few hands."
         if self.action_seconds is not None and self.action_seconds < 3:
             errors["action_seconds"] = "Give players at least 3 seconds to act."
         if self.pk and self.max_seats:

@@ -103,7 +103,7 @@ def table_screen(
             sitting_out=bool(my_seat and my_seat.sitting_out),
             leaving=bool(my_seat and my_seat.leave_after_hand),
             in_hand=running and index is not None,
-            room=max(table.effective_max_buy_in - my_seat.stack, 0) if my_seat else 0,
+            room=max(table.effective_max_buy_in - stack, 0) if my_seat else 0,
         )
     controls = ControlsRegion(
         viewer,

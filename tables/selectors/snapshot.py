@@ -21,9 +21,9 @@ from engine.hand import Hand as EngineHand
 from engine.view import View
 from tables.db import statements
 from tables.models import Hand, HandAction, Seat, Table
-from tables.presenters.runout import runout_frame
 from tables.selectors import hand_cache
 from tables.selectors.hands import Decision, hand_decisions, hand_state, with_deck
+from tables.selectors.runout import runout_frame
 
 #: How many finished hands the table page links to.
 RECENT_HANDS = 8

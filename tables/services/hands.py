@@ -178,7 +178,8 @@ def hand_act(
             kind = str(engine_action.kind)
         if index is None:
             raise NotYourTurn(f"You are not in hand #{hand.number}.")
-        actor = state.actor if not state.runs_due else index
+        # the run-it-twice choice is the players' together: whoever completed it makes it
+        actor = index if kind in runouts.RUN_CHOICES else state.actor
         if actor != index:
             whose = hand.seats[actor]["name"] if actor is not None else "nobody"
             raise NotYourTurn(f"It is not your turn: {whose} is to act.")

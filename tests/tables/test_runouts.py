@@ -263,3 +263,11 @@ def test_every_nth_hand_is_a_bomb_pot(make_table, players):
     act(table, "fold")
     second = hand_start(table=fresh(table))
     assert hand_state(second).config.bomb_pot == 4
+
+
+def test_a_betting_action_while_the_runs_are_asked_is_refused(make_table, players):
+    alice, _, _ = players
+    table, hand = _runs_due(make_table, players)
+    with pytest.raises(NotYourTurn):
+        _answer(table, alice, hand, "check")
+    assert hand_state(current_hand(table)).runs_due  # still asked, nothing changed

@@ -125,7 +125,10 @@ class BotRunner:
 
     async def _act(self, frame: dict, hand: int, version: int) -> None:
         try:
-            fields = request_of(self.policy(frame))
+            if "run_once" in frame["state"]["legal"]["actions"]:
+                fields = {"kind": "run_once"}  # run it twice? a bot keeps it simple
+            else:
+                fields = request_of(self.policy(frame))
         except Exception as error:  # the user's policy failed: play safe, say why in a line
             self.say(f"policy failed ({type(error).__name__}: {error}): checking or folding")
             fields = {"kind": "check" if "check" in frame["state"]["legal"]["actions"] else "fold"}

@@ -67,7 +67,9 @@ def seats_table(state: dict) -> Table:
             str(seat["bet"] or ""),
             cards_text(seat["cards"]),
             Text(
-                status + (f"  {seat['description']}" if seat["description"] else ""),
+                status
+                + (f"  {seat['description']}" if seat["description"] else "")
+                + "".join(f"  {chance}%" for chance in seat.get("chances", ())),
                 style="dim" if seat["status"] in ("folded", "sitting_out") else "",
             ),
         )
@@ -80,6 +82,13 @@ def board_text(state: dict) -> Text:
     text.append(f"   hand #{state['hand_number']}" if state.get("hand_number") else "")
     text.append("\nBoard: ")
     text.append_text(cards_text(state["board"]) if state["board"] else Text("--", style="dim"))
+    boards = state.get("boards") or []
+    if len(boards) == 2:  # run twice
+        text.append("   Run 2: ")
+        text.append_text(cards_text(boards[1]) if boards[1] else Text("--", style="dim"))
+    if state.get("rabbit"):
+        text.append("   Rabbit hunt: ", style="dim")
+        text.append_text(cards_text(state["rabbit"]))
     text.append(f"    Pot: {state['total_pot']}", style="bold")
     for pot in state["pots"]:
         text.append(f"   {pot['name']}: {pot['amount']}")
@@ -123,6 +132,8 @@ def turn_text(
             "call": f"[c] call {legal['call']}",
             "raise": f"[r] {legal['raise_word']} to {bet_size}",
             "all_in": "[a] all-in",
+            "run_twice": "[2] run it twice",
+            "run_once": "[1] once",
         }
         text.append("   ".join(keys[kind] for kind in legal["actions"]))
         if legal["min_raise_to"] is not None:

@@ -27,6 +27,8 @@ PLAY_KEYS = [
     Binding("c", "act('check_or_call')", "Check/Call"),
     Binding("r", "act('raise')", "Bet/Raise"),
     Binding("a", "act('all_in')", "All-in"),
+    Binding("2", "act('run_twice')", "Run twice"),
+    Binding("1", "act('run_once')", "Once"),
     Binding("plus,equals_sign,up", "size(1)", "+BB"),
     Binding("minus,down", "size(-1)", "-BB"),
     Binding("m", "size_to('min')", "Min"),

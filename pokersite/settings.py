@@ -372,6 +372,9 @@ LOGGING = {
 POKER_STARTING_GRANT = env_int("POKER_STARTING_GRANT", 10_000)
 # Seconds between the end of a hand and the start of the next (showdown stays on screen).
 POKER_HAND_PAUSE_SECONDS = env_float("POKER_HAND_PAUSE_SECONDS", 4.0)
+# Seconds each street of an all-in run-out stays on screen before the next one is dealt (the
+# players' hands face up, their chances beside them); 0 shows the whole run-out at once.
+POKER_RUNOUT_PAUSE_SECONDS = env_float("POKER_RUNOUT_PAUSE_SECONDS", 1.5)
 # Seconds a player who left a table (cashed out) waits before sitting down there again: stops
 # seat churn (bots and players who went bust may sit down at once). 0 turns the wait off.
 POKER_RESEAT_WAIT_SECONDS = env_float("POKER_RESEAT_WAIT_SECONDS", 30.0)

@@ -101,6 +101,10 @@ class TableAdmin(admin.ModelAdmin):
                 ),
             },
         ),
+        (
+            "All-in run-outs and bomb pots",
+            {"fields": ("run_it_twice", ("bomb_pot_ante", "bomb_pot_every", "bomb_pot_next"))},
+        ),
         ("Seats and buy-in", {"fields": ("max_seats", ("min_buy_in", "max_buy_in"))}),
         (
             "Clock and bots",

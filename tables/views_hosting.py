@@ -37,6 +37,14 @@ from tables.services.players import player_get_or_create
 FORM_FIELDS = hosting.HOST_FIELDS
 CHANGE_FIELDS = hosting.HOST_FIELDS
 
+#: Settings a form may leave empty: the game's default, or its setting as it is, stays.
+OPTIONAL_FIELDS = ("bomb_pot_ante", "bomb_pot_every")
+
+
+def _given(cleaned: dict) -> dict:
+    """The settings of a valid form without the optional ones left empty."""
+    return {k: v for k, v in cleaned.items() if not (k in OPTIONAL_FIELDS and v is None)}
+
 
 class GameForm(forms.Form):
     """The new-game form: the model's own fields (labels, choices, help), the defaults of
@@ -50,7 +58,9 @@ class GameForm(forms.Form):
             "private": "Seen only by you, your players and whoever you invite.",
         }
         for name, field in self.fields.items():
-            field.required = name not in ("name",) and not isinstance(field, forms.BooleanField)
+            field.required = name not in ("name", *OPTIONAL_FIELDS) and not isinstance(
+                field, forms.BooleanField
+            )
             field.help_text = help_texts.get(name, field.help_text)
         if "name" in self.fields:
             self.fields["name"].required = True
@@ -67,7 +77,7 @@ def table_new(request):
     if request.method == "POST" and form.is_valid():
         player = player_get_or_create(user=request.user)
         try:
-            table = hosting.table_create(host=player, **form.cleaned_data)
+            table = hosting.table_create(host=player, **_given(form.cleaned_data))
         except InvalidSettings as error:
             for name, message in error.errors.items():
                 form.add_error(name if name in form.fields else None, message)
@@ -176,7 +186,7 @@ def _change(request, table: Table) -> str:
     form = change_form_for(table, request.POST)
     if not form.is_valid():
         raise ChangeRefused(form)
-    changes = {name: form.cleaned_data[name] for name in form.changed_data}
+    changes = _given({name: form.cleaned_data[name] for name in form.changed_data})
     try:
         update = hosting.table_host_update(table=table, by=request.user, changes=changes)
     except InvalidSettings as error:
@@ -238,6 +248,10 @@ CONTROLS = {
         if hosting.table_host_close(table=t, by=r.user)
         else "The game closes when this hand ends."
     ),
+    "bomb_pot": lambda r, t: (
+        hosting.table_host_bomb_pot(table=t, by=r.user),
+        "Bomb pot called for the next hand.",
+    )[1],
     "approve": lambda r, t: _answer(r, t, True),
     "decline": lambda r, t: _answer(r, t, False),
 }

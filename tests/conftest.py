@@ -73,6 +73,13 @@ def loopback_exempt_from_limits(settings):
     settings.RATELIMIT_EXEMPT = ["127.0.0.1", "::1"]
 
 
+@pytest.fixture(autouse=True)
+def runout_at_once(settings):
+    """An all-in run-out is shown at once (its pause 0) where the pacing does not matter;
+    the tests of the pacing (tests/tables/test_runouts.py, the no-leak test) set it."""
+    settings.POKER_RUNOUT_PAUSE_SECONDS = 0
+
+
 # --- players, tables, chips ---------------------------------------------------------------
 FAST_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
 

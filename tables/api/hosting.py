@@ -87,6 +87,10 @@ class HostedTableSerializer(TableSerializer):
             "top_up_approval",
             "spectator_chat",
             "bot_seats",
+            "run_it_twice",
+            "bomb_pot_ante",
+            "bomb_pot_every",
+            "bomb_pot_next",
             "closed_at",
             "invite_url",
         ]
@@ -148,6 +152,9 @@ class GameSettingsSerializer(serializers.Serializer):
     seat_approval = StrictBooleanField(required=False)
     top_up_approval = StrictBooleanField(required=False)
     spectator_chat = StrictBooleanField(required=False)
+    run_it_twice = StrictBooleanField(required=False)
+    bomb_pot_ante = StrictWholeNumberField(min_value=0, required=False)
+    bomb_pot_every = StrictWholeNumberField(min_value=0, max_value=1000, required=False)
 
     def to_internal_value(self, data):
         if hasattr(data, "keys"):
@@ -334,6 +341,14 @@ TableResume = _control(
     lambda request, table: _state(
         table.pk, bool(hosting.table_host_resume(table=table, by=request.user))
     ),
+)
+
+TableBombPot = _control(
+    "Call a bomb pot",
+    inline_serializer("BombPot", {"bomb_pot_next": serializers.BooleanField()}),
+    lambda request, table: {
+        "bomb_pot_next": hosting.table_host_bomb_pot(table=table, by=request.user).bomb_pot_next
+    },
 )
 
 PLAYER = OpenApiParameter("player_id", OpenApiTypes.INT, OpenApiParameter.PATH)

@@ -238,6 +238,30 @@ class TableActions(_PlayView):
         )
 
 
+class RabbitHuntSerializer(serializers.Serializer):
+    hand = WholeNumberField(help_text="The finished hand's id (the state's result.hand).")
+
+
+@extend_schema(
+    tags=["play"],
+    summary="Rabbit hunt",
+    parameters=[ID, IDEMPOTENCY_KEY],
+    request=RabbitHuntSerializer,
+    responses={200: STATE, **ERRORS},
+)
+class TableRabbitHunt(_PlayView):
+    """After a hand that ended before the river, show everyone the board cards that would
+    have come (the state's ``rabbit``): any seated player, once per hand, changing nothing.
+    ``no_rabbit`` when the board was complete or already hunted, ``runout_showing`` while
+    an all-in run-out is being dealt."""
+
+    def post(self, request, pk):
+        table = self.table(request, pk)
+        body = RabbitHuntSerializer(data=request.data)
+        body.is_valid(raise_exception=True)
+        return self.move(request, table, "rabbit_hunt", hand_id=body.validated_data["hand"])
+
+
 # --- seats --------------------------------------------------------------------------------
 class TakeSeatSerializer(serializers.Serializer):
     buy_in = WholeNumberField(help_text="Chips from your bankroll (within the table's limits).")

@@ -20,6 +20,7 @@ urlpatterns = [
     path("tables/<str:pk>/state/", play.TableState.as_view(), name="table-state"),
     path("tables/<str:pk>/actions/", play.TableActions.as_view(), name="table-actions"),
     path("tables/<str:pk>/seat/", play.TableSeat.as_view(), name="table-seat"),
+    path("tables/<str:pk>/rabbit/", play.TableRabbitHunt.as_view(), name="table-rabbit"),
     path("tables/<str:pk>/sit-out/", play.TableSitOut.as_view(), name="table-sit-out"),
     path("tables/<str:pk>/sit-in/", play.TableSitIn.as_view(), name="table-sit-in"),
     path("tables/<str:pk>/top-up/", play.TableTopUp.as_view(), name="table-top-up"),
@@ -32,6 +33,7 @@ urlpatterns = [
     path("tables/<str:pk>/close/", hosting.TableCloseView.as_view(), name="table-close"),
     path("tables/<str:pk>/pause/", hosting.TablePause.as_view(), name="table-pause"),
     path("tables/<str:pk>/resume/", hosting.TableResume.as_view(), name="table-resume"),
+    path("tables/<str:pk>/bomb-pot/", hosting.TableBombPot.as_view(), name="table-bomb-pot"),
     path(
         "tables/<str:pk>/players/<str:player_id>/",
         hosting.PlayerControl.as_view(),

@@ -51,7 +51,8 @@ SERVER_TROUBLE = 4011  # the channel layer failed under the feed: reconnect
 
 #: The highest seat number a frame may name (the largest table).
 MOST_SEATS = max(Table.MAX_SEATS.values())
-ACTION_KINDS = ("fold", "check", "call", "raise", "all_in")
+#: The decisions of ``act``: the betting ones, and the answers to "run it twice?".
+ACTION_KINDS = ("fold", "check", "call", "raise", "all_in", "run_once", "run_twice")
 
 
 class BadFrame(ValueError):
@@ -163,6 +164,15 @@ def _take_seat(table_id: int, player, seat_number: int | None, buy_in: int) -> s
     return "You sat down: you are dealt in from the next hand."
 
 
+def _rabbit_fields(data: dict) -> dict:
+    return {"hand_id": _number(data, "hand", "The hand")}
+
+
+def _rabbit_hunt(table_id: int, player, hand_id: int) -> str:
+    services.rabbit_hunt(table=table_id, player=player, hand_id=hand_id)
+    return ""
+
+
 def _chat_fields(data: dict) -> dict:
     text = data.get("text")
     if not isinstance(text, str):
@@ -202,6 +212,7 @@ OPERATIONS: dict[str, Operation] = {
     "take_seat": Operation(_take_seat_fields, _take_seat),
     "chat": Operation(_chat_fields, _chat),
     "chat_mute": Operation(_chat_mute_fields, _chat_mute),
+    "rabbit_hunt": Operation(_rabbit_fields, _rabbit_hunt),
 }
 
 

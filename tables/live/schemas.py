@@ -149,6 +149,14 @@ REQUESTS: dict[str, dict] = {
         },
         required=("player",),
     ),
+    "rabbit_hunt": _request(
+        "rabbit_hunt",
+        "After a hand that ended before the river, show everyone the cards that would have "
+        "come (any seated player, once per hand; changes nothing). Refused with no_rabbit, "
+        "runout_showing, hand_not_running or not_seated.",
+        {"hand": _whole(1, "The finished hand's id (the state's result.hand).")},
+        required=("hand",),
+    ),
 }
 assert set(REQUESTS) == {"auth", *protocol.OPERATIONS}, "every operation has its schema"
 

@@ -37,6 +37,24 @@ class Hand(models.Model):
     result = models.JSONField(null=True, blank=True)
     pot = models.PositiveBigIntegerField(default=0, help_text="Chips contested (when over).")
     started_at = models.DateTimeField(auto_now_add=True, db_index=True)
+    # --- run-outs (tables.services.runouts writes them) ------------------------------------
+    runout = models.JSONField(
+        null=True,
+        blank=True,
+        help_text="An all-in run-out: each run's streets with every live hand's chance "
+        '(engine.runout), and how many streets are on screen ({"runs": [[{"street", "cards", '
+        '"chances"}...]...], "shown": n}).',
+    )
+    run_answers = models.JSONField(
+        default=dict,
+        blank=True,
+        help_text="Run it twice: each live hand seat's answer so far (engine seat -> 1 or 2).",
+    )
+    rabbit = models.JSONField(
+        null=True,
+        blank=True,
+        help_text="The rabbit hunt, once asked: the cards that would have come and who asked.",
+    )
     finished_at = models.DateTimeField(null=True, blank=True)
 
     class Meta:
@@ -56,6 +74,15 @@ class Hand(models.Model):
     @property
     def start_total(self) -> int:
         return sum(s["stack"] for s in self.seats)
+
+    @property
+    def runout_showing(self) -> bool:
+        """An all-in run-out whose streets are still being dealt on screen, one by one
+        (``tables.services.runouts``): the hand is over, its end not yet shown."""
+        runout = self.runout
+        if self.is_running or not runout:
+            return False
+        return runout["shown"] < len(runout["runs"][0]) - 1
 
     def seat_index_of(self, player_id: int) -> int | None:
         """The engine seat index of a player in this hand, or None if not dealt in."""

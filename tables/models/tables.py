@@ -6,7 +6,7 @@ from django.core.exceptions import ValidationError
 from django.db import models
 
 from engine.errors import PokerError
-from engine.types import MAX_SEATS as ENGINE_MAX_SEATS, check_straddle
+from engine.types import MAX_SEATS as ENGINE_MAX_SEATS, STUD_GAMES, check_straddle
 from tables.models.players import Player
 
 
@@ -69,6 +69,21 @@ class Table(models.Model):
         default=0, help_text="How many bots the croupier keeps seated (needs bots allowed)."
     )
     status = models.CharField(max_length=8, choices=Status.choices, default=Status.OPEN)
+    # --- run-outs and bomb pots (issue 20) ------------------------------------------------
+    run_it_twice = models.BooleanField(
+        default=False,
+        help_text="When players are all in before the river, they are asked to run the rest "
+        "of the board twice (each pot split between the runs).",
+    )
+    bomb_pot_ante = models.PositiveIntegerField(
+        default=0, help_text="Chips each player antes in a bomb pot (0: no bomb pots)."
+    )
+    bomb_pot_every = models.PositiveSmallIntegerField(
+        default=0, help_text="Every Nth hand is a bomb pot (0: only when the host calls one)."
+    )
+    bomb_pot_next = models.BooleanField(
+        default=False, help_text="The host called a bomb pot for the next hand."
+    )
     version = models.PositiveBigIntegerField(
         default=1, help_text="Bumped on every change; actions carry the version they saw."
     )
@@ -185,7 +200,20 @@ class Table(models.Model):
             "ante": self.ante,
             "ante_mode": self.ante_mode,
             "straddle": self.straddle,
+            "run_it_twice": self.run_it_twice and self.game not in STUD_GAMES,
         }
+
+    @property
+    def has_bomb_pots(self) -> bool:
+        """Bomb pots are played here: an ante is set and the game has a flop."""
+        return bool(self.bomb_pot_ante) and self.game not in STUD_GAMES
+
+    def bomb_pot_due(self, number: int) -> bool:
+        """Whether hand ``number`` here is a bomb pot: the host called one, or every
+        ``bomb_pot_every`` hands (stud games have no bomb pots)."""
+        if not self.has_bomb_pots:
+            return False
+        return self.bomb_pot_next or bool(self.bomb_pot_every and number % self.bomb_pot_every == 0)
 
     def clean(self) -> None:
         errors: dict[str, str] = {}
@@ -214,6 +242,8 @@ class Table(models.Model):
                 f"Bots may fill at most {max(self.max_seats - 2, 0)} of {self.max_seats} "
                 "seats: leave two for people."
             )
+        if self.bomb_pot_every and not self.bomb_pot_ante:
+            errors["bomb_pot_every"] = "Set the bomb pot's ante to have bomb pots every few hands."
         if self.action_seconds is not None and self.action_seconds < 3:
             errors["action_seconds"] = "Give players at least 3 seconds to act."
         if self.pk and self.max_seats:

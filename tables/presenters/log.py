@@ -64,6 +64,12 @@ def log_entries(
         if kind is EventKind.DEAL_BOARD:
             lines.append(LogLine(f"{next(streets, 'Board')}:", _faces(event.cards)))
             continue
+        if kind is EventKind.RUNS:
+            lines.append(LogLine("The board is run " + ("twice" if amount == 2 else "once")))
+            continue
+        if kind is EventKind.DEAL_SECOND_BOARD:
+            lines.append(LogLine("Second run:", _faces(event.cards)))
+            continue
         name = names[event.seat]
         if kind in FORCED_BETS:
             lines.append(LogLine(f"{name} posts {kind.replace('_', ' ')} {chips(amount)}"))

@@ -95,6 +95,7 @@ class Plate:
     is_small_blind: bool = False
     is_big_blind: bool = False
     bet: int = 0
+    chances: tuple[float, ...] = ()  # all-in run-out: the chance (%) on each run's board
 
 
 @view_model
@@ -123,6 +124,7 @@ class SeatsRegion:
     max_seats: int
     bottom: int
     seats: tuple[SeatPanel, ...]
+    face_up: bool = False  # nobody can bet any more: every live hand is face up
 
 
 # --- board ----------------------------------------------------------------------------------
@@ -149,6 +151,11 @@ class BoardRegion:
     running: bool
     total_pot: int
     hand_number: int | None
+    runs: int = 1  # how many times the board is run (2: run twice)
+    second_cards: tuple[CardFace, ...] = ()  # run twice: the second run's board
+    runs_due: bool = False  # the players are asked to run it once or twice
+    rabbit: tuple[CardFace, ...] = ()  # the rabbit hunt's cards, once asked
+    rabbit_open: bool = False  # the hand ended before the river: a rabbit hunt may be asked
 
 
 # --- actions --------------------------------------------------------------------------------
@@ -187,6 +194,7 @@ class ActionsRegion:
     actor_name: str | None
     bar: ActionBar | None = None
     turn_ms: int = 0  # a turn's clock before any time bank: how far the seat's bar runs
+    runs_ask: bool = False  # this viewer is asked: run it twice or once
 
 
 # --- controls -------------------------------------------------------------------------------

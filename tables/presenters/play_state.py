@@ -54,6 +54,9 @@ def play_state(snapshot: Snapshot, screen: Screen, now: datetime | None = None) 
         "street": view.street if view is not None else None,
         "seats": [_seat(panel, panel.number in dealt) for panel in panels],
         "board": [str(card) for card in screen.board.cards],
+        "boards": _boards(screen),
+        "runs_due": screen.board.runs_due,
+        "rabbit": [str(card) for card in screen.board.rabbit] or None,
         "pots": [{"name": pot.label, "amount": pot.amount} for pot in screen.board.pots]
         if screen.running
         else [],
@@ -61,7 +64,11 @@ def play_state(snapshot: Snapshot, screen: Screen, now: datetime | None = None) 
         "button": _label(numbers.get(view.button)) if view is not None else None,
         "actor": next((panel.label for panel in panels if panel.is_actor), None),
         "you": you,
-        "legal": _legal(screen.actions.bar, view) if screen.actions.bar is not None else None,
+        "legal": _legal(screen.actions.bar, view)
+        if screen.actions.bar is not None
+        else _runs_legal()
+        if screen.actions.runs_ask
+        else None,
         "clock": _clock(table, screen, you, now),
         "log": [
             {"kind": line.kind, "text": line.text, "cards": [str(card) for card in line.cards]}
@@ -117,6 +124,7 @@ def _seat(panel: SeatPanel, in_hand: bool) -> dict[str, Any]:
         "is_you": panel.is_me,
         "description": "",
         "won": 0,
+        "chances": [],
     }
     if plate is None:
         return seat
@@ -137,6 +145,7 @@ def _seat(panel: SeatPanel, in_hand: bool) -> dict[str, Any]:
         is_big_blind=plate.is_big_blind,
         description=plate.description,
         won=plate.won,
+        chances=list(plate.chances),
     )
     return seat
 
@@ -156,6 +165,27 @@ def _you(snapshot: Snapshot, screen: Screen) -> dict[str, Any] | None:
         "in_hand": viewer.in_hand,
         "top_up_room": viewer.room,
         "time_bank": seat.time_bank if seat is not None else None,
+    }
+
+
+def _boards(screen: Screen) -> list[list[str]]:
+    """Each run of the board: the board, and the second run's when it was run twice."""
+    if screen.hand_id is None:
+        return []
+    board = screen.board
+    runs = [board.cards, *([board.second_cards] if board.runs == 2 else [])]
+    return [[str(card) for card in run] for run in runs]
+
+
+def _runs_legal() -> dict[str, Any]:
+    """The run-it-twice question as the asked player's legal actions."""
+    return {
+        "actions": ["run_twice", "run_once"],
+        "call": 0,
+        "min_raise_to": None,
+        "max_raise_to": None,
+        "raise_word": "",
+        "sizes": [],
     }
 
 

@@ -130,7 +130,14 @@ def plate_html(plate: Plate) -> str:
 
 
 def _board(board: BoardRegion, oob: bool) -> str:
-    return render("tables/_board.html", oob=oob, board=board, cards_html=_cards_html(board.cards))
+    return render(
+        "tables/_board.html",
+        oob=oob,
+        board=board,
+        cards_html=_cards_html(board.cards),
+        second_html=_cards_html(board.second_cards),
+        rabbit_html=_cards_html(board.rabbit),
+    )
 
 
 def _actions(actions: ActionsRegion, oob: bool) -> str:

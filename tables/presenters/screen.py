@@ -36,6 +36,7 @@ from tables.presenters.models import (
     Viewer,
     faces,
 )
+from tables.presenters.runout import runout_chances
 
 if TYPE_CHECKING:
     from tables.selectors.snapshot import Snapshot
@@ -83,6 +84,9 @@ def table_screen(
     actions = (
         shared.watching if legal is None else replace(shared.watching, bar=_action_bar(view, legal))
     )
+    if running and view.runs_due and index is not None and not view.seats[index].folded:
+        answered = str(index) in (snapshot.hand.run_answers or {})
+        actions = replace(actions, runs_ask=not answered)
     viewer = None
     if player is not None:
         if my_seat is not None:
@@ -90,16 +94,19 @@ def table_screen(
         elif bankroll is None:
             raise ValueError("the bankroll of a viewer without a seat is the caller's to read")
         table = snapshot.table
+        stack = my_seat.stack if my_seat else 0
+        if my_seat is not None and index is not None and snapshot.hand.runout_showing:
+            stack = view.seats[index].stack  # the chips won are not shown before the river
         viewer = Viewer(
             name=player.name,
             bankroll=bankroll,
             seated=my_seat is not None,
             seat=my_seat.number + 1 if my_seat else None,
-            stack=my_seat.stack if my_seat else 0,
+            stack=stack,
             sitting_out=bool(my_seat and my_seat.sitting_out),
             leaving=bool(my_seat and my_seat.leave_after_hand),
             in_hand=running and index is not None,
-            room=max(table.effective_max_buy_in - my_seat.stack, 0) if my_seat else 0,
+            room=max(table.effective_max_buy_in - stack, 0) if my_seat else 0,
         )
     low, high, default, rule = shared.min_buy_in, shared.max_buy_in, shared.default_buy_in, ""
     if viewer is not None and not viewer.seated and left_with:
@@ -191,6 +198,10 @@ def _build_shared(snapshot: Snapshot) -> _Shared:
         pots = [
             PotLine(pot_label(i, len(view.pots)), pot.amount) for i, pot in enumerate(view.pots)
         ]
+    runout = hand.runout if hand is not None else None
+    # While a run-out is dealt on screen the hand is shown as it stood: the chips won stay
+    # off the stacks and who went bust keeps their plate until the river.
+    engine_stacks = running or (hand is not None and hand.runout_showing)
     # Each hand seat that still belongs to the player dealt in: by table seat number.
     dealt = {}
     if view is not None:
@@ -198,7 +209,7 @@ def _build_shared(snapshot: Snapshot) -> _Shared:
             seat = snapshot.seats.get(start["seat"])
             # Who left during a hand keeps their plate while it runs; once it is over their
             # seat is free, and drawn as free (the sit-down form offers it).
-            if (seat is None and running) or (
+            if (seat is None and engine_stacks) or (
                 seat is not None and seat.player_id == start["player_id"]
             ):
                 dealt[start["seat"]] = seen
@@ -214,7 +225,7 @@ def _build_shared(snapshot: Snapshot) -> _Shared:
                 name=seen.name if seat is None else seat.player.name,
                 is_bot=seat is not None and seat.player.is_bot,
                 # running: the engine's stack; else the seat's (None: left after the hand)
-                stack=seen.stack if running or seat is None else seat.stack,
+                stack=seen.stack if engine_stacks or seat is None else seat.stack,
                 sitting_out=seat is not None and seat.sitting_out,
                 leaving=seat is None or seat.leave_after_hand,
                 all_in=seen.all_in,
@@ -225,6 +236,7 @@ def _build_shared(snapshot: Snapshot) -> _Shared:
                 is_small_blind=seen.is_small_blind,
                 is_big_blind=seen.is_big_blind,
                 bet=seen.bet,
+                chances=runout_chances(runout, seen.seat) if view.no_more_betting else (),
             )
         elif seat is not None:
             plate = Plate(
@@ -262,7 +274,15 @@ def _build_shared(snapshot: Snapshot) -> _Shared:
     else:
         entries = notice_lines(snapshot.notices)
     return _Shared(
-        seats=SeatsRegion(hand_id, street, table.version, table.max_seats, 0, tuple(panels)),
+        seats=SeatsRegion(
+            hand_id,
+            street,
+            table.version,
+            table.max_seats,
+            0,
+            tuple(panels),
+            face_up=view is not None and view.no_more_betting,
+        ),
         hand_seats={seen.seat: number for number, seen in dealt.items()},
         board=BoardRegion(
             hand_id,
@@ -272,6 +292,11 @@ def _build_shared(snapshot: Snapshot) -> _Shared:
             running,
             view.total_pot if view is not None and running else 0,
             hand.number if hand is not None else None,
+            runs=len(runout["runs"]) if runout else 1,
+            second_cards=faces(view.second_board) if view is not None else (),
+            runs_due=view is not None and view.runs_due,
+            rabbit=faces(hand.rabbit["cards"]) if hand is not None and hand.rabbit else (),
+            rabbit_open=_rabbit_open(hand, view),
         ),
         watching=ActionsRegion(
             table.version,
@@ -290,6 +315,14 @@ def _build_shared(snapshot: Snapshot) -> _Shared:
             table.effective_max_buy_in, max(table.effective_min_buy_in, 50 * table.big_blind)
         ),
     )
+
+
+def _rabbit_open(hand, view: View | None) -> bool:
+    """A rabbit hunt may be asked: the hand is over (and shown) before the river, not yet
+    hunted (``tables.services.runouts.rabbit_hunt`` decides)."""
+    if hand is None or view is None or hand.is_running or hand.rabbit or hand.runout_showing:
+        return False
+    return not view.config.is_stud and len(view.board) < 5
 
 
 def pot_label(number: int, count: int) -> str:

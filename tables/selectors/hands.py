@@ -79,6 +79,12 @@ def running_hand(table: Table) -> Hand | None:
     return with_deck(table.hands.filter(status=Hand.Status.RUNNING)).order_by("-number").first()
 
 
+def last_hand(table: Table) -> Hand | None:
+    """The table's latest hand that was not voided (running or over), with its deck."""
+    hands = table.hands.exclude(status=Hand.Status.VOIDED)
+    return with_deck(hands).order_by("-number").first()
+
+
 def player_in_running_hand(table: Table, player_id: int) -> bool:
     """Whether the player was dealt into the hand being played at ``table``."""
     hand = running_hand(table)

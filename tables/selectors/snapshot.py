@@ -25,6 +25,7 @@ from tables.selectors import hand_cache
 from tables.selectors.banners import banner_for
 from tables.selectors.hands import Decision, hand_decisions, hand_state, with_deck
 from tables.selectors.hosting import NoticeRow, log_notices
+from tables.selectors.runout import runout_frame
 
 #: How many finished hands the table page links to.
 RECENT_HANDS = 8
@@ -105,7 +106,10 @@ class Snapshot:
     def view(self, index: int | None) -> View:
         """The engine's view for hand seat ``index`` (None: a spectator), computed once."""
         if index not in self._views:
-            self._views[index] = self.state.view(index)
+            view = self.state.view(index)
+            if self.hand is not None and self.hand.runout_showing:
+                view = runout_frame(view, self.hand.runout)
+            self._views[index] = view
         return self._views[index]
 
     def view_dict(self, index: int | None) -> dict:
@@ -274,7 +278,9 @@ def load_snapshot(table: Table | int, previous: Snapshot | None = None) -> Snaps
         new = len(decisions) - len(previous.decisions)
         if new > 0 and table.version - previous.version == new:
             state = hand_state(previous.hand, decisions)
-            if not state.is_over:  # the same hand, still running: nothing else to read
+            # the same hand, still running: nothing else to read (but a run-out's odds and
+            # answers are written to the hand's row)
+            if not state.is_over and not state.no_more_betting:
                 return Snapshot(
                     table,
                     seats,
@@ -323,6 +329,8 @@ def following_snapshot(previous: Snapshot | None) -> Snapshot | None:
     ):
         return None
     state = hand_state(previous.hand, list(played.decisions))
+    if state.no_more_betting:
+        return None  # the run-out's odds were written to the hand's row: read it
     table = copy.copy(previous.table)
     table.version, table.action_deadline = played.version, played.deadline
     stacks = {

@@ -24,6 +24,7 @@ from tables.services.players import (  # noqa: F401
     player_mark_bot,
     player_sign_up,
 )
+from tables.services.runouts import rabbit_hunt  # noqa: F401
 from tables.services.seats import (  # noqa: F401
     seat_leave,
     seat_sit_in,

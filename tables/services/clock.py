@@ -32,7 +32,14 @@ from django.db.models import Exists, OuterRef, Q
 
 from engine.bots import SensibleBot
 from tables.models import Hand, HandAction, Player, Seat, Table
-from tables.selectors.hands import hand_decisions, hand_secret, hand_state, running_hand
+from tables.selectors.hands import (
+    hand_decisions,
+    hand_secret,
+    hand_state,
+    last_hand,
+    running_hand,
+)
+from tables.services import runouts
 from tables.services.errors import ServiceError
 from tables.services.events import table_touch
 from tables.services.hands import hand_act, hand_start
@@ -63,7 +70,10 @@ def _set_clock(table: Table, now: datetime) -> None:
         table.next_hand_at = None
     else:
         table.action_deadline = None
-        if table.next_hand_at is not None:
+        last = last_hand(table)
+        if last is not None and last.runout_showing:
+            table.next_hand_at = runouts.runout_first_pause(now)
+        elif table.next_hand_at is not None:
             pause = settings.POKER_HAND_PAUSE_SECONDS
             table.next_hand_at = now + timedelta(seconds=pause)
     Table.objects.filter(pk=table.pk).update(
@@ -137,6 +147,9 @@ def clock_tick(*, table: Table | int, now: datetime, skip_busy: bool = False) ->
             return None
         hand = running_hand(table)
         if hand is None:
+            last = last_hand(table)
+            if last is not None and last.runout_showing:  # no new hand before its river
+                return runouts.runout_advance(table, last, now)
             if table.status != Table.Status.OPEN:
                 return None
             if _seat_bots(table):
@@ -153,6 +166,8 @@ def clock_tick(*, table: Table | int, now: datetime, skip_busy: bool = False) ->
         decisions = hand_decisions(hand)
         state = hand_state(hand, decisions)
         actor = state.actor
+        if state.runs_due:
+            return _runs_due_tick(table, hand, state, now)
         if actor is None:  # a running hand always has an actor; nothing the clock can do
             return None
         entry = hand.seats[actor]
@@ -209,6 +224,31 @@ def clock_tick(*, table: Table | int, now: datetime, skip_busy: bool = False) ->
             return None
         _set_clock(table, now)
         return "sat-out" if away else "timeout"
+
+
+def _runs_due_tick(table: Table, hand: Hand, state, now: datetime) -> str | None:
+    """Run it twice asked: a bot answers "once" at once (bots keep it simple); when the clock
+    runs out, the default, once, is taken for whoever has not answered."""
+    waiting = runouts.runs_unanswered(hand, state)
+    bots = set(
+        Player.objects.filter(
+            pk__in=[hand.seats[s]["player_id"] for s in waiting], is_bot=True
+        ).values_list("pk", flat=True)
+    )
+    bot = next((s for s in waiting if hand.seats[s]["player_id"] in bots), None)
+    if bot is None and table.action_deadline is not None and now < table.action_deadline:
+        return None
+    seat = bot if bot is not None else waiting[0]
+    hand_act(
+        table=table,
+        player=Player.objects.get(pk=hand.seats[seat]["player_id"]),
+        hand_id=hand.pk,
+        version=table.version,
+        action="run_once",
+        source=HandAction.Source.BOT if bot is not None else HandAction.Source.TIMEOUT,
+    )
+    _set_clock(table, now)
+    return "runs"
 
 
 def tables_due(now: datetime) -> list[int]:

@@ -26,7 +26,7 @@ from engine.types import Action, HandConfig
 from tables.db import statements
 from tables.models import Hand, HandAction, HandSecret, Seat, Table
 from tables.selectors.hands import Decision, hand_decisions, hand_state, with_deck
-from tables.services import hand_cache, hooks
+from tables.services import hand_cache, hooks, runouts
 from tables.services.errors import (
     HandInProgress,
     HandNotRunning,
@@ -80,6 +80,11 @@ def hand_start(*, table: Table) -> Hand:
         settings_now = table.hand_config()
         if len(seats) < 3:
             settings_now["straddle"] = 0  # a straddle needs three or more players
+        number = (last[0] if last is not None else 0) + 1
+        if table.bomb_pot_due(number):
+            # a bomb pot has no preflop betting, so no straddle; the host's call is used up
+            settings_now.update(bomb_pot=table.bomb_pot_ante, straddle=0)
+            table.bomb_pot_next = False
         try:
             config = HandConfig(**settings_now)
         except PokerError as error:
@@ -103,7 +108,7 @@ def hand_start(*, table: Table) -> Hand:
             raise ServiceError(f"The hand cannot be dealt: {error}") from error
         hand = Hand.objects.create(
             table=table,
-            number=(last[0] if last is not None else 0) + 1,
+            number=number,
             config=config.to_dict(),
             seats=seat_list,
             button=button,
@@ -114,7 +119,9 @@ def hand_start(*, table: Table) -> Hand:
         hand.secret_deck = deck  # as with_deck brings it: the replays need no read
         table.button_seat = button_seat
         table.next_hand_at = None
-        _after_change(table, hand, state, stacks, [], "button_seat", "next_hand_at")
+        _after_change(
+            table, hand, state, stacks, [], "button_seat", "next_hand_at", "bomb_pot_next"
+        )
         return hand
 
 
@@ -163,9 +170,16 @@ def hand_act(
             decisions = hand_decisions(hand)
         state = hand_state(hand, decisions)
         index = hand.seat_index_of(player.pk)
+        if kind in runouts.RUN_CHOICES:
+            runs = runouts.runs_answer(table=table, hand=hand, state=state, index=index, kind=kind)
+            if runs is None:
+                return hand  # the others are still choosing
+            engine_action = Action("run_twice" if runs == 2 else "run_once")
+            kind = str(engine_action.kind)
         if index is None:
             raise NotYourTurn(f"You are not in hand #{hand.number}.")
-        actor = state.actor
+        # the run-it-twice choice is the players' together: whoever completed it makes it
+        actor = index if kind in runouts.RUN_CHOICES else state.actor
         if actor != index:
             whose = hand.seats[actor]["name"] if actor is not None else "nobody"
             raise NotYourTurn(f"It is not your turn: {whose} is to act.")
@@ -184,7 +198,7 @@ def hand_act(
                 source=source,
             )
         )
-        if source == HandAction.Source.TIMEOUT:
+        if source == HandAction.Source.TIMEOUT and kind not in runouts.RUN_CHOICES:
             Seat.objects.filter(table=table, player_id=player.pk).update(sitting_out=True)
         _after_change(table, hand, state, before, [*decisions, Decision(kind, amount, source)])
         return hand
@@ -240,20 +254,29 @@ def _after_change(
         },
     )
     now = timezone.now()
+    paced = runouts.runout_record(hand, state)
     if state.is_over:
         hand.status = Hand.Status.FINISHED
         hand.result = state.result.to_dict()  # plain JSON: lists, dicts, ints, text
         hand.pot = _pot_total(hand, state)
         hand.finished_at = now
         Hand.objects.filter(pk=hand.pk).update(
-            status=hand.status, result=hand.result, pot=hand.pot, finished_at=now
+            status=hand.status,
+            result=hand.result,
+            pot=hand.pot,
+            finished_at=now,
+            runout=hand.runout,
         )
         player_hands_record(hand=hand, state=state)
         _settle_seats(table, hand)
         for listener in hooks.hand_ended:
             listener(table, hand)
         table.action_deadline = None
-        table.next_hand_at = now + timedelta(seconds=settings.POKER_HAND_PAUSE_SECONDS)
+        table.next_hand_at = (
+            runouts.runout_first_pause(now)
+            if paced
+            else now + timedelta(seconds=settings.POKER_HAND_PAUSE_SECONDS)
+        )
         changed += ("next_hand_at",)
     else:
         statements.commit_without_waiting_for_the_disk(Table)

@@ -64,6 +64,10 @@ GAME_DEFAULTS = {
     "seat_approval": False,
     "top_up_approval": False,
     "spectator_chat": False,
+    # run-outs and bomb pots (issue 20): off unless the host turns them on
+    "run_it_twice": False,
+    "bomb_pot_ante": 0,
+    "bomb_pot_every": 0,
 }
 #: Settings a host may choose (at the start and later).
 HOST_FIELDS = ("name", *GAME_DEFAULTS)
@@ -256,6 +260,29 @@ def table_host_resume(*, table: Table | int, by) -> Table:
             table.status = Table.Status.OPEN
             notice_post(table, "The host resumed the game.")
             table_touch(table, "status")
+        return table
+
+
+def table_host_bomb_pot(*, table: Table | int, by) -> Table:
+    """Call a bomb pot for the next hand: everyone antes the game's ``bomb_pot_ante`` and
+    the flop comes with no preflop betting (``tables.services.hands.hand_start``).
+    ``InvalidSettings`` when the game has no bomb-pot ante (or is a stud game)."""
+    with transaction.atomic():
+        table = _hosted_table(table, by)
+        if not table.bomb_pot_ante:
+            raise InvalidSettings(
+                {"bomb_pot_ante": "Set the bomb pot's ante first: every player antes it."}
+            )
+        if not table.has_bomb_pots:
+            raise InvalidSettings({"game": "This game has no bomb pots (it has no flop)."})
+        if not table.bomb_pot_next:
+            table.bomb_pot_next = True
+            notice_post(
+                table,
+                f"The host called a bomb pot: next hand everyone antes {table.bomb_pot_ante} "
+                "and the flop comes at once.",
+            )
+            table_touch(table, "bomb_pot_next")
         return table
 
 

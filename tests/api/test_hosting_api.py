@@ -219,3 +219,30 @@ def test_a_player_takes_back_their_request(client_for, game, players):
     assert client.delete(f"/api/tables/{game.pk}/requests/").json() == {"cancelled": 1}
     assert SeatRequest.objects.get().status == "cancelled"
     assert client.delete(f"/api/tables/{game.pk}/requests/").json() == {"cancelled": 0}
+
+
+def test_bomb_pots_and_run_it_twice_are_game_settings_and_the_host_calls_a_bomb_pot(
+    client_for, host, players
+):
+    client = client_for(host)
+    answer = client.post(
+        "/api/tables/",
+        {"name": "Bombs", "run_it_twice": True, "bomb_pot_ante": 4, "bomb_pot_every": 5},
+        format="json",
+    )
+    assert answer.status_code == 201, answer.json()
+    body = answer.json()
+    assert (body["run_it_twice"], body["bomb_pot_ante"], body["bomb_pot_every"]) == (True, 4, 5)
+    game = Table.objects.get(pk=body["id"])
+    assert client_for(players[0]).post(f"/api/tables/{game.pk}/bomb-pot/").status_code in (403, 404)
+    assert client.post(f"/api/tables/{game.pk}/bomb-pot/").json() == {"bomb_pot_next": True}
+    assert Table.objects.get(pk=game.pk).bomb_pot_next
+
+
+def test_a_bomb_pot_needs_its_ante(client_for, host, game):
+    answer = client_for(host).post(f"/api/tables/{game.pk}/bomb-pot/")
+    assert answer.status_code == 400 and "bomb_pot_ante" in str(answer.json())
+    assert not Table.objects.get(pk=game.pk).bomb_pot_next
+    every = client_for(host).patch(f"/api/tables/{game.pk}/", {"bomb_pot_every": 3}, format="json")
+    assert every.status_code == 400 and "bomb_pot_every" in str(every.json())
+    assert Table.objects.get(pk=game.pk).bomb_pot_every == 0

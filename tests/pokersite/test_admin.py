@@ -114,6 +114,8 @@ def test_admin_creates_and_edits_tables_stakes_apply_next_hand(admin, running):
         "time_bank_seconds": 60,
         "bots_allowed": "on",
         "bot_seats": 2,
+        "bomb_pot_ante": 0,  # the form shows the defaults; a browser posts them
+        "bomb_pot_every": 0,
         "seats-TOTAL_FORMS": 0,
         "seats-INITIAL_FORMS": 0,
     }

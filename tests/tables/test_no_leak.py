@@ -21,6 +21,7 @@ from asgiref.sync import sync_to_async
 from django.utils import timezone
 
 from engine.bots import RandomBot
+from engine.types import Action
 from tables.live.croupier import Croupier
 from tables.models import Hand, HandAction, Player, Seat, Table
 from tables.presenters.render import cards_in_html, render_regions
@@ -32,7 +33,10 @@ from tests.tables.wsclient import Socket, communicator, session_cookie, version_
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.slow]
 
 HANDS = int(__import__("os").environ.get("LEAK_HANDS", "200"))
-SEATS_REGION = re.compile(r'id="table-seats"[^>]*data-hand="(\d*)"[^>]*data-street="(\w*)"')
+SEATS_REGION = re.compile(
+    r'id="table-seats"[^>]*data-hand="(\d*)"[^>]*data-street="(\w*)"[^>]*?( data-face-up="1")?'
+    r" style="
+)
 BOARD_DEALT = {"preflop": 0, "flop": 3, "turn": 4, "river": 5}
 #: How far the test's clock moves before each tick: past any bot's thinking time and the pause
 #: between hands, well within a person's action clock.
@@ -50,6 +54,7 @@ CLOCK_RAN_OUT = {"time-bank", "timeout", "sat-out"}
 def fast(settings, monkeypatch):
     settings.POKER_CROUPIER = False  # the test ticks the croupier itself
     settings.POKER_HAND_PAUSE_SECONDS = 2
+    settings.POKER_RUNOUT_PAUSE_SECONDS = 1.5  # all-in run-outs dealt street by street
     # the test plays far faster than a person: lift the per-socket rate limit
     monkeypatch.setattr("tables.live.consumer.RATE_PER_SECOND", 10_000.0)
     monkeypatch.setattr("tables.live.consumer.RATE_BURST", 10_000)
@@ -101,9 +106,20 @@ class Facts:
         if state.result is not None:
             for cards, _ in state.result.shown.values():
                 shown |= {str(c) for c in cards}
+        closed = state.runout_start
         facts = {
             "final": not hand.is_running,
             "board": [str(c) for c in state.board],
+            "second": [str(c) for c in state.second_board],  # run twice
+            # All in: the live hands (face up from then on) and the board dealt by then.
+            "live": {
+                str(c) for i in range(state.seats) if not state.folded[i] for c in state.hole[i]
+            }
+            if closed is not None
+            else set(),
+            "board_at_close": None
+            if closed is None
+            else sum(len(e.cards) for e in state.events[:closed] if e.kind == "deal_board"),
             "hole": {
                 s["player_id"]: {str(c) for c in state.hole[i]} for i, s in enumerate(hand.seats)
             },
@@ -123,10 +139,16 @@ def violations(frame: str, viewer_id: int | None, facts: Facts) -> list[str]:
         return cards  # no hand yet: no card may show
     f = facts.of(int(match.group(1)))
     street = match.group(2)
-    allowed = set(f["board"] if street == "over" else f["board"][: BOARD_DEALT[street]])
+    dealt = len(f["board"]) if street == "over" else BOARD_DEALT[street]
+    allowed = set(f["board"][:dealt]) | set(f["second"][:dealt])
     allowed |= f["hole"].get(viewer_id, set())
     if street == "over":
         allowed |= f["shown"]
+    if match.group(3):
+        # Face up: only once nobody can bet any more, never on a street before that moment.
+        if f["board_at_close"] is None or dealt < f["board_at_close"]:
+            return ["face up while betting was still possible"]
+        allowed |= f["live"]
     return [c for c in cards if c not in allowed]
 
 
@@ -137,6 +159,12 @@ def human_turn(table_id: int, names: dict, rng: random.Random):
     if hand is None:
         return None
     state = hand_state(hand)
+    if state.runs_due:  # run it twice? the test's people say yes (the bots say once)
+        for seat in range(state.seats):
+            pid = hand.seats[seat]["player_id"]
+            if pid in names and not state.folded[seat] and str(seat) not in hand.run_answers:
+                return names[pid], Action("run_twice")
+        return None
     if state.actor is None:
         return None
     pid = hand.seats[state.actor]["player_id"]
@@ -232,6 +260,7 @@ async def test_no_frame_shows_a_card_its_viewer_may_not_see(players, make_table,
     table = await sync_to_async(make_table)(
         name="Leak",
         max_seats=5,
+        run_it_twice=True,
         bots_allowed=True,
         bot_seats=2,
         action_seconds=30,
@@ -250,7 +279,7 @@ async def test_no_frame_shows_a_card_its_viewer_may_not_see(players, make_table,
     rng = random.Random(20240605)
     croupier = Croupier()
     caplog.set_level(logging.ERROR, logger="tables.live.croupier")
-    checked = {"frames": 0, "own_cards_seen": 0}
+    checked = {"frames": 0, "own_cards_seen": 0, "face_up": 0}
     bad = []
 
     async def check_frames():
@@ -261,6 +290,7 @@ async def test_no_frame_shows_a_card_its_viewer_may_not_see(players, make_table,
                 if wrong:
                     bad.append((name, wrong, frame[:300]))
                 checked["frames"] += 1
+                checked["face_up"] += 'data-face-up="1"' in frame
                 if (
                     viewer[name] is not None
                     and 'class="seat' in frame
@@ -332,6 +362,7 @@ async def test_no_frame_shows_a_card_its_viewer_may_not_see(players, make_table,
     assert stats["hands"] >= HANDS
     assert stats["showdowns"] and stats["folds"] and stats["all_ins"] and stats["side_pots"], stats
     assert checked["frames"] > HANDS * 3 and checked["own_cards_seen"] > HANDS, checked
+    assert checked["face_up"], checked  # all-in run-outs were dealt and checked
 
 
 def test_the_checker_catches_a_frame_rendered_for_someone_else(players, make_table, play):
@@ -380,3 +411,30 @@ def test_a_turn_after_a_persons_action_counts_from_the_test_clock(players, make_
     table.refresh_from_db()
     assert table.action_deadline == acted_at + timedelta(seconds=table.action_seconds)
     assert not HandAction.objects.filter(hand=hand, source=HandAction.Source.TIMEOUT).exists()
+
+
+def test_the_checker_allows_face_up_hands_only_once_nobody_can_bet(players, make_table, play):
+    """Run-outs: after the all-in is called every live hand is face up for everyone, and the
+    checker accepts it; the same claim on a frame from before the call is caught."""
+    from tables.services import hand_start
+
+    table = make_table(name="Face up")
+    alice, bob, carol = players
+    seat_take(table=table, player=alice, buy_in=100)
+    seat_take(table=table, player=bob, buy_in=100)
+    hand_start(table=table)
+    play.act(table, "all_in")
+    before_call = render_regions(screen_of(table, carol))
+    assert 'data-face-up="1"' not in before_call
+    play.act(table, "call")
+    facts = Facts()
+    after_call = render_regions(screen_of(table, carol))
+    hand_id = table.hands.get().pk
+    both = facts.of(hand_id)["hole"][alice.pk] | facts.of(hand_id)["hole"][bob.pk]
+    assert 'data-face-up="1"' in after_call and both <= set(cards_in_html(after_call))
+    assert violations(after_call, None, facts) == []
+    stripped = after_call.replace(' data-face-up="1"', "")
+    assert set(violations(stripped, None, facts)) == both  # without the claim: a leak
+    # A frame that claims face-up on a street before the all-in was called is caught.
+    facts.of(hand_id)["board_at_close"] = 3
+    assert violations(after_call, None, facts) == ["face up while betting was still possible"]

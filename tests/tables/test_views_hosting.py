@@ -283,3 +283,27 @@ def test_a_wrong_setting_is_named_beside_its_field_and_nothing_changes(
     assert words in marked.group(1)
     assert "Nothing changed" in answer
     assert Table.objects.filter(pk=game.pk).values().get() == before
+
+
+def test_the_host_calls_a_bomb_pot_from_the_panel(players):
+    host, guest = players[:2]
+    game = table_create(host=host, name="Bombs", bomb_pot_ante=5)
+    TableGuest.objects.create(table=game, player=guest)
+    assert web(guest).post(f"/tables/{game.pk}/host/bomb_pot/").status_code == 403
+    panel = web(host).get(f"/tables/{game.pk}/hosting/").content.decode()
+    assert 'class="bomb-pot"' in panel and "(5 each)" in panel
+    answer = web(host).post(f"/tables/{game.pk}/host/bomb_pot/", HTTP_HX_REQUEST="true")
+    assert Table.objects.get(pk=game.pk).bomb_pot_next
+    assert "Bomb pot called" in answer.content.decode()
+    assert 'class="bomb-pot-called"' in answer.content.decode()
+
+
+def test_no_bomb_pot_button_without_an_ante(players):
+    game = table_create(host=players[0], name="Plain")
+    assert (
+        'class="bomb-pot"'
+        not in web(players[0]).get(f"/tables/{game.pk}/hosting/").content.decode()
+    )
+    answer = web(players[0]).post(f"/tables/{game.pk}/host/bomb_pot/", HTTP_HX_REQUEST="true")
+    assert "Set the bomb pot" in answer.content.decode()
+    assert not Table.objects.get(pk=game.pk).bomb_pot_next

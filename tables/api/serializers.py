@@ -41,6 +41,11 @@ class TableSerializer(serializers.ModelSerializer):
             "ante",
             "ante_mode",
             "straddle",
+            "straddles",
+            "button_straddle",
+            "bring_in",
+            "small_bet",
+            "big_bet",
             "max_seats",
             "min_buy_in",
             "max_buy_in",
@@ -90,11 +95,19 @@ class StatsSerializer(serializers.Serializer):
     player_id = serializers.IntegerField()
     name = serializers.CharField()
     table = serializers.IntegerField(allow_null=True)
+    game = serializers.CharField(allow_null=True)
     since = serializers.DateField(allow_null=True)
     until = serializers.DateField(allow_null=True)
     hands = serializers.IntegerField(help_text="Finished hands dealt in.")
-    vpip = serializers.FloatField(allow_null=True, help_text="% voluntarily put chips in preflop.")
-    pfr = serializers.FloatField(allow_null=True, help_text="% raised preflop.")
+    vpip = serializers.FloatField(
+        allow_null=True,
+        help_text="% voluntarily put chips in preflop (stud games: on 3rd street; the "
+        "bring-in is forced).",
+    )
+    pfr = serializers.FloatField(
+        allow_null=True,
+        help_text="% raised preflop (stud games: completed or raised on 3rd street).",
+    )
     three_bet = serializers.FloatField(
         allow_null=True, help_text="% re-raised preflop when facing exactly one raise."
     )
@@ -140,6 +153,7 @@ class HandRowSerializer(serializers.ModelSerializer):
             "started_at",
             "finished_at",
             "seat",
+            "game",
             "big_blind",
             "pot",
             "contributed",
@@ -182,6 +196,9 @@ class AsciiDateField(serializers.DateField):
 
 class HandFilterSerializer(serializers.Serializer):
     table = WholeNumberField(required=False)
+    game = serializers.ChoiceField(
+        choices=Table.Game.choices, required=False, help_text="Only hands of this game."
+    )
     since = AsciiDateField(required=False, help_text="First day (UTC), inclusive.")
     until = AsciiDateField(
         required=False, help_text="Last day (UTC), inclusive (before since: no hands)."

@@ -38,9 +38,10 @@ LEADERBOARD_ORDERS = {"net": "-net", "bb100": "-bb_per_100", "hands": "-hands"}
 
 @dataclass(frozen=True)
 class HandFilter:
-    """Which of a player's hands: a table, a date range (inclusive, UTC), a result."""
+    """Which of a player's hands: a table, a game, a date range (inclusive, UTC), a result."""
 
     table: int | None = None
+    game: str | None = None
     since: date | None = None
     until: date | None = None
     result: str | None = None
@@ -48,6 +49,8 @@ class HandFilter:
     def apply(self, rows: QuerySet) -> QuerySet:
         if self.table is not None:
             rows = rows.filter(table_id=self.table)
+        if self.game is not None:
+            rows = rows.filter(game=self.game)
         if self.since is not None:
             rows = rows.filter(started_at__date__gte=self.since)
         if self.until is not None:

@@ -178,6 +178,29 @@ class Table(models.Model):
     def __str__(self) -> str:
         return self.name
 
+    #: Settings that apply only to some games: flop games' blinds and straddles, stud's
+    #: bring-in, fixed limit's bets. Forms show them only where they apply.
+    FLOP_GAME_SETTINGS = (
+        "small_blind",
+        "big_blind",
+        "ante_mode",
+        "straddle",
+        "straddles",
+        "button_straddle",
+    )
+    STUD_SETTINGS = ("bring_in",)
+    FIXED_LIMIT_SETTINGS = ("small_bet", "big_bet")
+
+    @classmethod
+    def settings_not_for(cls, game: str, betting: str) -> frozenset[str]:
+        """The settings that do not apply to ``game`` played ``betting`` (a form leaves
+        them at their defaults)."""
+        stud = game in STUD_GAMES
+        apart = set(cls.FLOP_GAME_SETTINGS if stud else cls.STUD_SETTINGS)
+        if not stud and betting != cls.Betting.FIXED_LIMIT:
+            apart.update(cls.FIXED_LIMIT_SETTINGS)
+        return frozenset(apart)
+
     # --- derived values ------------------------------------------------------------------
     @property
     def is_stud(self) -> bool:

@@ -23,9 +23,18 @@ if TYPE_CHECKING:
 
 @dataclass(frozen=True, slots=True)
 class Dealt:
-    """Where hand seat ``seat`` was dealt its hole cards."""
+    """Where hand seat ``seat`` was dealt hole cards face down: ``count`` of them, from its
+    ``first`` card on (stud deals two down on 3rd street and one on 7th)."""
 
     seat: int
+    first: int = 0
+    count: int = 0  # 0: all of them (the flop games deal every hole card at once)
+
+
+#: Stud's streets, in the log's words.
+STUD_STREET_LINES = ("3rd street", "4th street", "5th street", "6th street", "7th street")
+#: A hi-lo award's words after the chips won.
+HALF_WORDS = {"high": " for high", "low": " for low", "whole": " (no low)"}
 
 
 def log_entries(
@@ -37,15 +46,35 @@ def log_entries(
     "(timed out)" to the decisions' lines.
     """
     decision = iter(decisions)
-    streets = iter(("Flop", "Turn", "River"))
-    lines: list[LogLine | Dealt] = []
+    stud = view.config.is_stud
+    streets = iter(STUD_STREET_LINES[1:] if stud else ("Flop", "Turn", "River"))
+    # Each WIN event is one winner's share of one award, in the awards' order: the award
+    # says which half of a hi-lo pot it is.
+    halves = iter(
+        award.half
+        for award in (view.result.awards if view.result is not None else ())
+        for _ in award.winners
+    )
+    dealt = [0] * len(names)  # stud: cards dealt to each seat so far
+    decided = False  # stud: a decision since the last card (the next card opens a street)
+    lines: list[LogLine | Dealt] = [LogLine(f"{STUD_STREET_LINES[0]}:")] if stud else []
     for event in view.events:
         kind, amount = event.kind, event.amount
+        if stud and decided and kind in _STUD_DEALS:
+            decided = False
+            lines.append(LogLine(f"{next(streets, 'Board')}:"))
         if kind is EventKind.DEAL_HOLE:
-            lines.append(Dealt(event.seat))
+            count = (2 if dealt[event.seat] == 0 else 1) if stud else 0
+            lines.append(Dealt(event.seat, dealt[event.seat], count))
+            dealt[event.seat] += count
+            continue
+        if kind is EventKind.DEAL_UP:
+            dealt[event.seat] += len(event.cards)
+            lines.append(LogLine(f"{names[event.seat]} shows", _faces(event.cards)))
             continue
         if kind is EventKind.DEAL_BOARD:
-            lines.append(LogLine(f"{next(streets, 'Board')}:", _faces(event.cards)))
+            words = "Common card" if stud else next(streets, "Board")
+            lines.append(LogLine(f"{words}:", _faces(event.cards)))
             continue
         name = names[event.seat]
         if kind in FORCED_BETS:
@@ -53,14 +82,19 @@ def log_entries(
         elif kind is EventKind.RETURN:
             lines.append(LogLine(f"{name} takes back {chips(amount)} uncalled"))
         elif kind is EventKind.WIN:
+            half = HALF_WORDS.get(next(halves, ""), "")
             lines.append(
-                LogLine(f"{name} wins {chips(amount)}" + (f" ({event.text})" if event.text else ""))
+                LogLine(
+                    f"{name} wins {chips(amount)}{half}"
+                    + (f" ({event.text})" if event.text else "")
+                )
             )
         elif kind is EventKind.SHOW:
             lines.append(LogLine(f"{name} shows", _faces(event.cards)))
         elif kind is EventKind.MUCK:
             lines.append(LogLine(f"{name} mucks"))
         else:
+            decided = True
             lines.append(
                 LogLine(
                     f"{name} {_DECISION_WORDS[kind](amount)}"
@@ -70,12 +104,16 @@ def log_entries(
     return lines
 
 
+_STUD_DEALS = frozenset({EventKind.DEAL_UP, EventKind.DEAL_HOLE, EventKind.DEAL_BOARD})
+
+
 _DECISION_WORDS = {
     EventKind.FOLD: lambda amount: "folds",
     EventKind.CHECK: lambda amount: "checks",
     EventKind.CALL: lambda amount: "calls",
     EventKind.BET: lambda amount: f"bets to {chips(amount)}",
     EventKind.RAISE: lambda amount: f"raises to {chips(amount)}",
+    EventKind.BRING_IN: lambda amount: f"brings in for {chips(amount)}",
 }
 
 
@@ -100,7 +138,11 @@ def viewer_log(
     for line in entries:
         if isinstance(line, Dealt):
             if known and line.seat == index:
-                out.append(LogLine("Your cards", _faces([c for c in cards if c is not None])))
+                mine = cards[line.first : line.first + line.count] if line.count else cards
+                words = "Your cards" if line.count != 1 else "Your card"
+                if line.count:
+                    words += " (down)"
+                out.append(LogLine(words, _faces([c for c in mine if c is not None])))
             continue
         out.append(line)
     return tuple(out)

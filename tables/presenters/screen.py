@@ -136,8 +136,12 @@ def _viewer_seats(
     panels = list(shared.seats.seats)
     own_number = shared.hand_seats.get(index) if index is not None else None
     if own_number is not None:
+        own = view.seats[index]
         panels[own_number] = replace(
-            panels[own_number], is_me=own_number == my_number, cards=faces(view.seats[index].cards)
+            panels[own_number],
+            is_me=own_number == my_number,
+            cards=faces(own.cards),
+            up=own.up if view.config.is_stud else (),
         )
     if my_number is not None and my_number != own_number:
         panels[my_number] = replace(panels[my_number], is_me=True)
@@ -177,15 +181,17 @@ def _build_shared(snapshot: Snapshot) -> _Shared:
     winnings: dict[int, int] = {}
     pots = []
     if result is not None:
+        pot_count = len({award.pot for award in result.awards})
         for award in result.awards:
             for w, amount in zip(award.winners, award.amounts, strict=True):
                 winnings[w] = winnings.get(w, 0) + amount
             pots.append(
                 PotLine(
-                    pot_label(award.pot, len(result.awards)),
+                    pot_label(award.pot, pot_count) + HALF_LABELS.get(award.half, ""),
                     award.amount,
                     tuple(view.seats[w].name for w in award.winners),
                     award.description,
+                    award.half,
                 )
             )
     elif view is not None:
@@ -205,6 +211,7 @@ def _build_shared(snapshot: Snapshot) -> _Shared:
                 dealt[start["seat"]] = seen
     hand_id = hand.pk if hand is not None else None
     street = view.street if view is not None else ""
+    stud = view is not None and view.config.is_stud
     panels = []
     for number in range(table.max_seats):
         seat, seen = snapshot.seats.get(number), dealt.get(number)
@@ -241,6 +248,7 @@ def _build_shared(snapshot: Snapshot) -> _Shared:
                 plate,
                 cards=faces(seen.cards) if seen is not None else (),
                 is_actor=seen is not None and running and view.actor == seen.seat,
+                up=seen.up if seen is not None and stud else (),
             )
         )
     deadline = table.action_deadline if running else None
@@ -261,6 +269,7 @@ def _build_shared(snapshot: Snapshot) -> _Shared:
             running,
             view.total_pot if view is not None and running else 0,
             hand.number if hand is not None else None,
+            STUD_STREET_NAMES.get(street, "") if stud else "",
         ),
         watching=ActionsRegion(
             table.version,
@@ -281,6 +290,18 @@ def _build_shared(snapshot: Snapshot) -> _Shared:
     )
 
 
+#: A hi-lo pot's parts, after its label ("Pot · high", "Main pot · low").
+HALF_LABELS = {"high": " · high", "low": " · low", "whole": " · high, no low"}
+#: Stud's streets as players name them.
+STUD_STREET_NAMES = {
+    "third": "3rd street",
+    "fourth": "4th street",
+    "fifth": "5th street",
+    "sixth": "6th street",
+    "seventh": "7th street",
+}
+
+
 def pot_label(number: int, count: int) -> str:
     """ "Pot" when there is one; else "Main pot", "Side pot 1", ..."""
     if count == 1:
@@ -290,6 +311,17 @@ def pot_label(number: int, count: int) -> str:
 
 def _action_bar(view: View, legal: Legal) -> ActionBar:
     can_raise = legal.min_raise_to is not None
+    word = "Bet" if view.current_bet == 0 else "Raise"
+    call_word = "Call"
+    config = view.config
+    if config.is_stud and view.street == "third":
+        # The one spot where a player may neither fold nor check is the bring-in: posting
+        # it is a call, completing to the small bet a raise. After it, raising the bring-in
+        # to the small bet is still completing.
+        if not legal.fold and not legal.check:
+            call_word = "Bring in"
+        if view.current_bet < config.fixed_small_bet:
+            word = "Complete"
     return ActionBar(
         fold=legal.fold,
         check=legal.check,
@@ -297,8 +329,9 @@ def _action_bar(view: View, legal: Legal) -> ActionBar:
         can_raise=can_raise,
         min_raise_to=legal.min_raise_to,
         max_raise_to=legal.max_raise_to,
-        word="Bet" if view.current_bet == 0 else "Raise",
+        word=word,
         sizes=_quick_sizes(view, legal) if can_raise else (),
+        call_word=call_word,
     )
 
 

@@ -126,9 +126,7 @@ def test_twelve_seats_for_holdem_ten_for_omaha_hilo_eight_for_stud():
     assert "max_seats" in errors_of(**STUD, max_seats=9)
 
 
-@pytest.mark.parametrize(
-    ("players", "straddles"), [(2, 0), (3, 1), (4, 2), (5, 3), (9, 3)]
-)
+@pytest.mark.parametrize(("players", "straddles"), [(2, 0), (3, 1), (4, 2), (5, 3), (9, 3)])
 def test_a_short_table_posts_the_straddles_that_fit(players, straddles):
     settings = straddles_for(
         Table(name="T", straddle=4, straddles=3, max_seats=9).hand_config(), players

@@ -172,8 +172,13 @@ def test_the_picker_offers_every_game_and_says_which_settings_each_leaves_out(pl
     rules = re.search(r'<script id="game-rules" type="application/json">(.*?)</script>', page)
     assert rules is not None
     hidden = __import__("json").loads(rules.group(1))["hidden"]
-    assert "big_blind" in hidden["stud"]["fixed-limit"] and "bring_in" not in hidden["razz"]["fixed-limit"]
-    assert "bring_in" in hidden["holdem"]["no-limit"] and "small_bet" in hidden["holdem"]["no-limit"]
+    assert (
+        "big_blind" in hidden["stud"]["fixed-limit"]
+        and "bring_in" not in hidden["razz"]["fixed-limit"]
+    )
+    assert (
+        "bring_in" in hidden["holdem"]["no-limit"] and "small_bet" in hidden["holdem"]["no-limit"]
+    )
     assert "small_bet" not in hidden["omaha-hilo"]["fixed-limit"]
 
 

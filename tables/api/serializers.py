@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from rest_framework import serializers
 
+from engine.config import STUD_STREETS
 from tables.inputs import LARGEST, NumberError, parse_whole_number
 from tables.models import Player, PlayerHand, Seat, Table
 from tables.selectors.stats import LEADERBOARD_ORDERS, RESULTS, HandFilter
@@ -245,6 +246,10 @@ class HandSeatSerializer(serializers.Serializer):
         help_text="Your own cards and cards shown at showdown; null for a hidden card, "
         "empty when folded or mucked.",
     )
+    up = serializers.ListField(
+        child=serializers.BooleanField(),
+        help_text="One flag per card: dealt face up (stud's up-cards, seen by everyone).",
+    )
     shown = serializers.BooleanField()
     folded = serializers.BooleanField()
     is_button = serializers.BooleanField()
@@ -253,10 +258,16 @@ class HandSeatSerializer(serializers.Serializer):
 
 
 class DecisionSerializer(serializers.Serializer):
-    street = serializers.ChoiceField(choices=["preflop", "flop", "turn", "river"])
+    street = serializers.ChoiceField(
+        choices=["preflop", "flop", "turn", "river", *STUD_STREETS],
+        help_text="Stud games: third to seventh.",
+    )
     seat = serializers.IntegerField()
     name = serializers.CharField()
-    kind = serializers.ChoiceField(choices=["fold", "check", "call", "bet", "raise"])
+    kind = serializers.ChoiceField(
+        choices=["fold", "check", "call", "bet", "raise", "bring_in"],
+        help_text="bring_in: stud's forced opening bet.",
+    )
     amount = serializers.IntegerField(
         allow_null=True, help_text="Street total after a call, bet or raise."
     )

@@ -16,6 +16,7 @@ from engine.types import FORCED_BETS, EventKind
 from engine.view import View
 from pokersite.formatting import chips
 from tables.presenters.models import CardFace, LogLine
+from tables.streets import STUD_STREET_NAMES, StreetTracker
 
 if TYPE_CHECKING:
     from tables.selectors.hands import Decision
@@ -32,7 +33,7 @@ class Dealt:
 
 
 #: Stud's streets, in the log's words.
-STUD_STREET_LINES = ("3rd street", "4th street", "5th street", "6th street", "7th street")
+STUD_STREET_LINES = tuple(STUD_STREET_NAMES.values())
 #: A hi-lo award's words after the chips won.
 HALF_WORDS = {"high": " for high", "low": " for low", "whole": " (no low)"}
 
@@ -56,12 +57,11 @@ def log_entries(
         for _ in award.winners
     )
     dealt = [0] * len(names)  # stud: cards dealt to each seat so far
-    decided = False  # stud: a decision since the last card (the next card opens a street)
+    tracker = StreetTracker(stud)
     lines: list[LogLine | Dealt] = [LogLine(f"{STUD_STREET_LINES[0]}:")] if stud else []
     for event in view.events:
         kind, amount = event.kind, event.amount
-        if stud and decided and kind in _STUD_DEALS:
-            decided = False
+        if tracker.see(event) and stud:
             lines.append(LogLine(f"{next(streets, 'Board')}:"))
         if kind is EventKind.DEAL_HOLE:
             count = (2 if dealt[event.seat] == 0 else 1) if stud else 0
@@ -94,7 +94,6 @@ def log_entries(
         elif kind is EventKind.MUCK:
             lines.append(LogLine(f"{name} mucks"))
         else:
-            decided = True
             lines.append(
                 LogLine(
                     f"{name} {_DECISION_WORDS[kind](amount)}"
@@ -102,9 +101,6 @@ def log_entries(
                 )
             )
     return lines
-
-
-_STUD_DEALS = frozenset({EventKind.DEAL_UP, EventKind.DEAL_HOLE, EventKind.DEAL_BOARD})
 
 
 _DECISION_WORDS = {

@@ -36,6 +36,7 @@ from tables.presenters.models import (
     Viewer,
     faces,
 )
+from tables.streets import STUD_STREET_NAMES
 
 if TYPE_CHECKING:
     from tables.selectors.snapshot import Snapshot
@@ -181,19 +182,10 @@ def _build_shared(snapshot: Snapshot) -> _Shared:
     winnings: dict[int, int] = {}
     pots = []
     if result is not None:
-        pot_count = len({award.pot for award in result.awards})
         for award in result.awards:
             for w, amount in zip(award.winners, award.amounts, strict=True):
                 winnings[w] = winnings.get(w, 0) + amount
-            pots.append(
-                PotLine(
-                    pot_label(award.pot, pot_count) + HALF_LABELS.get(award.half, ""),
-                    award.amount,
-                    tuple(view.seats[w].name for w in award.winners),
-                    award.description,
-                    award.half,
-                )
-            )
+        pots = list(awarded_pot_lines(view))
     elif view is not None:
         pots = [
             PotLine(pot_label(i, len(view.pots)), pot.amount) for i, pot in enumerate(view.pots)
@@ -292,14 +284,23 @@ def _build_shared(snapshot: Snapshot) -> _Shared:
 
 #: A hi-lo pot's parts, after its label ("Pot · high", "Main pot · low").
 HALF_LABELS = {"high": " · high", "low": " · low", "whole": " · high, no low"}
-#: Stud's streets as players name them.
-STUD_STREET_NAMES = {
-    "third": "3rd street",
-    "fourth": "4th street",
-    "fifth": "5th street",
-    "sixth": "6th street",
-    "seventh": "7th street",
-}
+
+
+def awarded_pot_lines(view: View) -> tuple[PotLine, ...]:
+    """The finished hand's awards as pot lines: who won each pot with what; a hi-lo pot's
+    halves labelled ("Pot · high", "Pot · low", "Pot · high, no low")."""
+    awards = view.result.awards
+    count = len({award.pot for award in awards})
+    return tuple(
+        PotLine(
+            pot_label(award.pot, count) + HALF_LABELS.get(award.half, ""),
+            award.amount,
+            tuple(view.seats[w].name for w in award.winners),
+            award.description,
+            award.half,
+        )
+        for award in awards
+    )
 
 
 def pot_label(number: int, count: int) -> str:

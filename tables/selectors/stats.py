@@ -25,12 +25,14 @@ from django.db.models import (
 )
 
 from engine import phh, pkstate
+from engine.config import STUD_STREETS
 from engine.hand import Hand as EngineHand
 from engine.types import DECISIONS, STREETS, EventKind
 from tables.models import Hand, Player, PlayerHand
 from tables.selectors.access import tables_visible_to
 from tables.selectors.hands import hand_state, with_deck
 from tables.stats.figures import Totals
+from tables.streets import StreetTracker
 
 RESULTS = ("won", "lost", "even")
 LEADERBOARD_ORDERS = {"net": "-net", "bb100": "-bb_per_100", "hands": "-hands"}
@@ -162,16 +164,16 @@ def viewer_seat(hand: Hand, user) -> int | None:
 
 def decisions(state: EngineHand) -> list[dict]:
     """The players' decisions of an engine hand, with their street (no cards in them)."""
-    street = 0
+    names = STUD_STREETS if state.config.is_stud else STREETS
+    streets = StreetTracker(state.config.is_stud)
     out = []
     for event in state.events:
         kind = event.kind
-        if kind is EventKind.DEAL_BOARD:
-            street += 1
-        elif kind in DECISIONS:
+        streets.see(event)
+        if kind in DECISIONS:
             out.append(
                 {
-                    "street": STREETS[street],
+                    "street": names[min(streets.street, len(names) - 1)],
                     "seat": event.seat,
                     "name": state.players[event.seat],
                     "kind": str(kind),
@@ -207,6 +209,7 @@ def hand_history(hand: Hand, seat: int | None) -> dict:
                 "final_stack": shown["stack"],
                 "net": net[i],
                 "cards": shown["cards"],
+                "up": shown["up"],
                 "shown": shown["shown"],
                 "folded": shown["folded"],
                 "is_button": shown["is_button"],

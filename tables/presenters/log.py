@@ -70,7 +70,7 @@ def log_entries(
             continue
         if kind is EventKind.DEAL_UP:
             dealt[event.seat] += len(event.cards)
-            lines.append(LogLine(f"{names[event.seat]} shows", _faces(event.cards)))
+            lines.append(LogLine(f"{names[event.seat]} gets (up)", _faces(event.cards)))
             continue
         if kind is EventKind.DEAL_BOARD:
             words = "Common card" if stud else next(streets, "Board")

@@ -277,7 +277,7 @@ def _build_shared(snapshot: Snapshot) -> _Shared:
         min_buy_in=table.effective_min_buy_in,
         max_buy_in=table.effective_max_buy_in,
         default_buy_in=min(
-            table.effective_max_buy_in, max(table.effective_min_buy_in, 50 * table.big_blind)
+            table.effective_max_buy_in, max(table.effective_min_buy_in, 50 * table.unit)
         ),
     )
 

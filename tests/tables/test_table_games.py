@@ -10,7 +10,10 @@ from django.core.exceptions import ValidationError
 
 from engine.hand import HandConfig
 from tables.models import Table
+from tables.selectors.hands import hand_state
+from tables.services import hand_start, seat_take
 from tables.services.hands import straddles_for
+from tests.tables.helpers import screen_of
 
 pytestmark = pytest.mark.django_db
 
@@ -134,3 +137,27 @@ def test_a_short_table_posts_the_straddles_that_fit(players, straddles):
     assert settings["straddles"] == straddles
     assert (settings["straddle"] > 0) == (straddles > 0)
     HandConfig(**settings)  # the engine deals it
+
+
+def test_a_table_with_two_straddles_deals_and_plays_a_hand(make_table, make_player, play):
+    """Four players, straddles of 4 and 8 after the 1/2 blinds: under the gun and the next
+    seat post them, the seat after the last straddle acts first, the log names them, and
+    the hand plays to its end with every chip accounted for."""
+    table = make_table(straddle=4, straddles=2, max_seats=6)
+    people = [make_player(name) for name in ("ann", "ben", "cat", "dan")]
+    for number, person in enumerate(people):
+        seat_take(table=table, player=person, buy_in=200, seat_number=number)
+    hand = hand_start(table=table)
+    state = hand_state(hand)
+    posts = [(e.seat, e.amount) for e in state.events if e.kind == "straddle"]
+    button = hand.button
+    assert posts == [((button + 3) % 4, 4), ((button + 4) % 4, 8)]
+    assert state.actor == (button + 5) % 4, "the seat after the last straddle acts first"
+    # with four seats the re-straddler is the button; the small blind acts first, 7 to call
+    assert state.legal.call == 8 - state.bets[state.actor] == 7
+    lines = [line.text for line in screen_of(table, people[0]).log.lines]
+    assert any(text.endswith("posts straddle 4") for text in lines), lines
+    assert any(text.endswith("posts straddle 8") for text in lines), lines
+    finished = play.play_out(table)
+    assert not finished.is_running
+    assert sum(finished.result["net"]) == 0

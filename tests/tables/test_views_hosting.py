@@ -213,3 +213,13 @@ def test_a_holdem_game_with_two_straddles_from_the_form(players):
     assert answer.status_code == 302
     table = Table.objects.get(name="Friday")
     assert (table.straddle, table.straddles, table.stakes) == (4, 2, "1/2/4/8")
+
+
+def test_the_lobby_names_each_game_and_its_stakes(players, make_table):
+    make_table(
+        name="Razz room", game="razz", betting="fixed-limit", ante=1, bring_in=1, small_bet=4
+    )
+    make_table(name="Split pots", game="omaha-hilo", betting="pot-limit", straddle=4)
+    page = web(players[0]).get("/").content.decode()
+    assert "Fixed-limit Razz" in page and "4/8 ante 1 bring-in 1" in page
+    assert "Pot-limit Omaha Hi-Lo" in page and "1/2/4" in page

@@ -1,10 +1,13 @@
 """Bots: policies that see only a viewer's state (``Hand.view(seat)``) and return a legal action.
 
-* ``RandomBot``: a random legal action (folds only when facing a bet).
+* ``RandomBot``: a random legal action (folds only when facing a bet, never at stud's
+  bring-in, which must be posted or completed).
 * ``SensibleBot``: estimates its equity against random hands for the live opponents by a
   small Monte Carlo run (``samples`` boards, default 120: a few milliseconds) and compares it
   with the pot odds: folds when the price is too high, calls when it is right, bets or raises
-  with strong hands, sized at about two thirds of the pot.
+  with strong hands, sized at about two thirds of the pot. Omaha hi-lo counts its high
+  hand's equity; the stud games take an average hand's share (one in the live hands, a
+  little noise on top) as theirs: no Monte Carlo of up-cards. It posts a bring-in due.
 """
 
 from __future__ import annotations
@@ -40,7 +43,10 @@ class RandomBot:
     def decide(self, view: View | Mapping[str, Any]) -> Action:
         legal = _legal(_as_view(view))
         rng = self.rng
-        options = [ActionKind.CHECK] if legal.check else [ActionKind.FOLD, ActionKind.CALL]
+        if legal.check:
+            options = [ActionKind.CHECK]
+        else:
+            options = [ActionKind.FOLD, ActionKind.CALL] if legal.fold else [ActionKind.CALL]
         lo, hi = legal.min_raise_to, legal.max_raise_to
         if lo is not None:
             options.append(ActionKind.RAISE)
@@ -101,8 +107,11 @@ class SensibleBot:
         assert me is not None  # the actor's view is a seat's
         hole = [c for c in me.cards if c is not None]
         opponents = sum(1 for s in view.seats if not s.folded and s.seat != me.seat)
-        omaha = view.config.game == "omaha"
-        eq = estimate_equity(hole, view.board, min(opponents, 4), self.samples, self.rng, omaha)
+        if view.config.is_stud:
+            eq = 1.0 / (opponents + 1) + 0.2 * self.rng.random()
+        else:
+            omaha = view.config.game in ("omaha", "omaha-hilo")
+            eq = estimate_equity(hole, view.board, min(opponents, 4), self.samples, self.rng, omaha)
         pot = view.total_pot
         call = legal.call
         lo, hi = legal.min_raise_to, legal.max_raise_to
@@ -111,6 +120,6 @@ class SensibleBot:
             return Action(ActionKind.RAISE, max(lo, min(hi, target)))
         if legal.check:
             return Action(ActionKind.CHECK)
-        if eq >= call / (pot + call):
+        if not legal.fold or eq >= call / (pot + call):  # no fold: stud's bring-in
             return Action(ActionKind.CALL)
         return Action(ActionKind.FOLD)

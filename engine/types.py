@@ -279,22 +279,30 @@ class Event:
 
 @dataclass(frozen=True, slots=True)
 class Award:
-    """One pot's payout: pot index, its chips, the winning seats and their shares."""
+    """One pot's payout: pot index, its chips, the winning seats and their shares.
+
+    ``half`` in the hi-lo games at showdown: ``"high"`` or ``"low"`` (the pot was split), or
+    ``"whole"`` (no eligible hand had a low: the high hand takes the whole pot); ``""``
+    otherwise."""
 
     pot: int
     amount: int
     winners: tuple[int, ...]
     amounts: tuple[int, ...]
     description: str
+    half: str = ""
 
     def to_dict(self) -> dict[str, Any]:
-        return {
+        data: dict[str, Any] = {
             "pot": self.pot,
             "amount": self.amount,
             "winners": list(self.winners),
             "amounts": list(self.amounts),
             "description": self.description,
         }
+        if self.half:
+            data["half"] = self.half
+        return data
 
     @classmethod
     def from_dict(cls, data: Mapping[str, Any]) -> Award:
@@ -304,6 +312,7 @@ class Award:
             tuple(data["winners"]),
             tuple(data["amounts"]),
             data["description"],
+            data.get("half", ""),
         )
 
 

@@ -97,9 +97,15 @@ class TableAdmin(admin.ModelAdmin):
                     "betting",
                     ("small_blind", "big_blind"),
                     ("ante", "ante_mode"),
-                    "straddle",
+                    ("straddle", "straddles", "button_straddle"),
                 ),
+                "description": "Stud, stud hi-lo and razz have no blinds or straddles "
+                "(their blinds are set to 0): they take an ante, a bring-in and a small bet.",
             },
+        ),
+        (
+            "Fixed limit and stud games",
+            {"fields": (("small_bet", "big_bet"), "bring_in")},
         ),
         (
             "All-in run-outs and bomb pots",

@@ -37,8 +37,17 @@ from tables.services.players import player_get_or_create
 FORM_FIELDS = hosting.HOST_FIELDS
 CHANGE_FIELDS = hosting.HOST_FIELDS
 
-#: Settings a form may leave empty: the game's default, or its setting as it is, stays.
-OPTIONAL_FIELDS = ("bomb_pot_ante", "bomb_pot_every")
+#: Settings a form may leave empty: the game's default, or its setting as it is, stays (no
+#: straddles, no bring-in, the bets from the big blind, no bomb pots): the settings of one
+#: game need not be typed for another.
+OPTIONAL_FIELDS = (
+    "straddles",
+    "bring_in",
+    "small_bet",
+    "big_bet",
+    "bomb_pot_ante",
+    "bomb_pot_every",
+)
 
 
 def _given(cleaned: dict) -> dict:
@@ -56,6 +65,13 @@ class GameForm(forms.Form):
         help_texts = {
             "bot_seats": "Bots to keep seated: 0 to seats − 2.",
             "private": "Seen only by you, your players and whoever you invite.",
+            "small_blind": "Hold'em and Omaha (stud games have no blinds).",
+            "straddle": "Hold'em and Omaha: the first straddle, under the gun (0: none).",
+            "straddles": "How many: each re-straddle doubles the last (up to seats − 2).",
+            "bring_in": "Stud, stud hi-lo and razz: the lowest up-card (razz: highest) "
+            "opens with it; below the small bet.",
+            "small_bet": "Fixed limit: stud's 3rd and 4th street bet (required for stud "
+            "games); empty means the big blind.",
         }
         for name, field in self.fields.items():
             field.required = name not in ("name", *OPTIONAL_FIELDS) and not isinstance(
@@ -76,8 +92,15 @@ def table_new(request):
     form = GameForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
         player = player_get_or_create(user=request.user)
+        settings = dict(form.cleaned_data)
+        # What the form hid for this game is left at its default (stud's blinds, hold'em's
+        # bring-in): a value typed before switching games is not an error the host can't see.
+        hidden = Table.settings_not_for(settings["game"], settings["betting"])
+        for name, value in list(settings.items()):
+            if name in hidden or (value is None and name in hosting.GAME_DEFAULTS):
+                settings[name] = hosting.GAME_DEFAULTS[name]
         try:
-            table = hosting.table_create(host=player, **_given(form.cleaned_data))
+            table = hosting.table_create(host=player, **settings)
         except InvalidSettings as error:
             for name, message in error.errors.items():
                 form.add_error(name if name in form.fields else None, message)
@@ -85,7 +108,23 @@ def table_new(request):
             form.add_error(None, str(error))
         else:
             return redirect("tables:detail", table_id=table.pk)
-    return render(request, "tables/new.html", {"form": form})
+    return render(request, "tables/new.html", {"form": form, "games": game_rules()})
+
+
+def game_rules() -> dict:
+    """For the form's script: each game's bettings and seats, and the settings each game
+    and betting leaves out (the script hides them; the view ignores them)."""
+    return {
+        "bettings": Table.BETTINGS_OF,
+        "seats": {game: Table.MAX_SEATS[game] for game in Table.Game.values},
+        "hidden": {
+            game: {
+                betting: sorted(Table.settings_not_for(game, betting))
+                for betting in Table.Betting.values
+            }
+            for game in Table.Game.values
+        },
+    }
 
 
 def join(request, token: str):

@@ -39,7 +39,8 @@ def award_pots(
     describe: Mapping[int, str] | None = None,
     describe_low: Mapping[int, str] | None = None,
 ) -> list[Award]:
-    """The awards of each pot in order (a hi-lo pot with a low gives two: high then low).
+    """The awards of each pot in order (a hi-lo pot with a low gives two: high then low,
+    their ``half`` saying which; without a low, one marked ``"whole"``).
 
     ``high``: seat -> strength (higher wins; razz passes its low ranks here); ``low``: seat
     -> eight-or-better low or ``None``, or ``low=None`` for a game without a low half.
@@ -49,18 +50,19 @@ def award_pots(
     for index, pot in enumerate(pots):
         lows = [s for s in pot.eligible if low is not None and low[s] is not None]
         if low is None or not lows:
-            halves = [(pot.amount, _best(high, pot.eligible), describe)]
+            whole = "" if low is None else "whole"
+            halves = [(pot.amount, _best(high, pot.eligible), describe, whole)]
         else:
             low_half = pot.amount // 2
             low_strengths = {s: v for s in lows if (v := low[s]) is not None}
             halves = [
-                (pot.amount - low_half, _best(high, pot.eligible), describe),
-                (low_half, _best(low_strengths, lows), describe_low),
+                (pot.amount - low_half, _best(high, pot.eligible), describe, "high"),
+                (low_half, _best(low_strengths, lows), describe_low, "low"),
             ]
-        for amount, winners, names in halves:
+        for amount, winners, names, half in halves:
             shares = tuple(split_pot(amount, winners, button, seats))
             text = names[winners[0]] if names else ""
-            awards.append(Award(index, amount, winners, shares, text))
+            awards.append(Award(index, amount, winners, shares, text, half))
     return awards
 
 

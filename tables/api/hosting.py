@@ -141,7 +141,31 @@ class GameSettingsSerializer(serializers.Serializer):
     small_blind = StrictWholeNumberField(min_value=0, required=False)
     big_blind = StrictWholeNumberField(min_value=1, required=False)
     ante = StrictWholeNumberField(min_value=0, required=False)
-    straddle = StrictWholeNumberField(min_value=0, required=False)
+    straddle = StrictWholeNumberField(
+        min_value=0, required=False, help_text="The first straddle's amount (0: none)."
+    )
+    straddles = StrictWholeNumberField(
+        min_value=0,
+        max_value=10,
+        required=False,
+        help_text="How many straddles: under the gun, then re-straddles each double the last.",
+    )
+    button_straddle = StrictBooleanField(
+        required=False, help_text="The one straddle is posted by the button."
+    )
+    bring_in = StrictWholeNumberField(
+        min_value=0, required=False, help_text="Stud games: the bring-in, below the small bet."
+    )
+    small_bet = StrictWholeNumberField(
+        required=False,
+        allow_null=True,
+        help_text="Fixed limit (required for stud games): the bet of the first streets.",
+    )
+    big_bet = StrictWholeNumberField(
+        required=False,
+        allow_null=True,
+        help_text="Fixed limit: the bet of the later streets (default: twice the small bet).",
+    )
     max_seats = StrictWholeNumberField(min_value=2, max_value=12, required=False)
     min_buy_in = StrictWholeNumberField(required=False)
     max_buy_in = StrictWholeNumberField(required=False)

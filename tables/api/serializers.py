@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from rest_framework import serializers
 
+from engine.config import STUD_STREETS
 from tables.inputs import LARGEST, NumberError, parse_whole_number
 from tables.models import Player, PlayerHand, Seat, Table
 from tables.selectors.stats import LEADERBOARD_ORDERS, RESULTS, HandFilter
@@ -41,6 +42,11 @@ class TableSerializer(serializers.ModelSerializer):
             "ante",
             "ante_mode",
             "straddle",
+            "straddles",
+            "button_straddle",
+            "bring_in",
+            "small_bet",
+            "big_bet",
             "max_seats",
             "min_buy_in",
             "max_buy_in",
@@ -90,11 +96,19 @@ class StatsSerializer(serializers.Serializer):
     player_id = serializers.IntegerField()
     name = serializers.CharField()
     table = serializers.IntegerField(allow_null=True)
+    game = serializers.CharField(allow_null=True)
     since = serializers.DateField(allow_null=True)
     until = serializers.DateField(allow_null=True)
     hands = serializers.IntegerField(help_text="Finished hands dealt in.")
-    vpip = serializers.FloatField(allow_null=True, help_text="% voluntarily put chips in preflop.")
-    pfr = serializers.FloatField(allow_null=True, help_text="% raised preflop.")
+    vpip = serializers.FloatField(
+        allow_null=True,
+        help_text="% voluntarily put chips in preflop (stud games: on 3rd street; the "
+        "bring-in is forced).",
+    )
+    pfr = serializers.FloatField(
+        allow_null=True,
+        help_text="% raised preflop (stud games: completed or raised on 3rd street).",
+    )
     three_bet = serializers.FloatField(
         allow_null=True, help_text="% re-raised preflop when facing exactly one raise."
     )
@@ -140,6 +154,7 @@ class HandRowSerializer(serializers.ModelSerializer):
             "started_at",
             "finished_at",
             "seat",
+            "game",
             "big_blind",
             "pot",
             "contributed",
@@ -182,6 +197,9 @@ class AsciiDateField(serializers.DateField):
 
 class HandFilterSerializer(serializers.Serializer):
     table = WholeNumberField(required=False)
+    game = serializers.ChoiceField(
+        choices=Table.Game.choices, required=False, help_text="Only hands of this game."
+    )
     since = AsciiDateField(required=False, help_text="First day (UTC), inclusive.")
     until = AsciiDateField(
         required=False, help_text="Last day (UTC), inclusive (before since: no hands)."
@@ -231,6 +249,10 @@ class HandSeatSerializer(serializers.Serializer):
         help_text="Your own cards and cards shown at showdown; null for a hidden card, "
         "empty when folded or mucked.",
     )
+    up = serializers.ListField(
+        child=serializers.BooleanField(),
+        help_text="One flag per card: dealt face up (stud's up-cards, seen by everyone).",
+    )
     shown = serializers.BooleanField()
     folded = serializers.BooleanField()
     is_button = serializers.BooleanField()
@@ -239,10 +261,16 @@ class HandSeatSerializer(serializers.Serializer):
 
 
 class DecisionSerializer(serializers.Serializer):
-    street = serializers.ChoiceField(choices=["preflop", "flop", "turn", "river"])
+    street = serializers.ChoiceField(
+        choices=["preflop", "flop", "turn", "river", *STUD_STREETS],
+        help_text="Stud games: third to seventh.",
+    )
     seat = serializers.IntegerField()
     name = serializers.CharField()
-    kind = serializers.ChoiceField(choices=["fold", "check", "call", "bet", "raise"])
+    kind = serializers.ChoiceField(
+        choices=["fold", "check", "call", "bet", "raise", "bring_in"],
+        help_text="bring_in: stud's forced opening bet.",
+    )
     amount = serializers.IntegerField(
         allow_null=True, help_text="Street total after a call, bet or raise."
     )

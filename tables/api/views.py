@@ -263,6 +263,7 @@ class _PlayerStats(APIView):
             "player_id": player.pk,
             "name": player.name,
             "table": filters.table,
+            "game": filters.game,
             "since": filters.since,
             "until": filters.until,
             **stats,

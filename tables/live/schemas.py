@@ -14,6 +14,7 @@ text of ASCII digits (forms send text); ``id``, if given, is echoed in the answe
 
 from __future__ import annotations
 
+from engine.config import STUD_STREETS
 from engine.types import STREETS
 from tables.api.schemas import PLAY_STATE
 from tables.live import protocol
@@ -201,6 +202,11 @@ _SEAT_VIEW = {
         "folded": {"type": "boolean"},
         "all_in": {"type": "boolean"},
         "cards": {"type": "array", "items": {"oneOf": [_CARD, {"type": "null"}]}},
+        "up": {
+            "type": "array",
+            "items": {"type": "boolean"},
+            "description": "One flag per card: dealt face up (stud's up-cards).",
+        },
         "shown": {"type": "boolean"},
         "is_button": {"type": "boolean"},
         "is_small_blind": {"type": "boolean"},
@@ -232,7 +238,7 @@ VIEW = {
     "properties": {
         "viewer": {"type": ["integer", "null"]},
         "config": {"type": "object"},
-        "street": {"enum": [*STREETS, "over"]},
+        "street": {"enum": [*STREETS, *STUD_STREETS, "over"]},
         "button": _SEAT_INDEX,
         "seats": {"type": "array", "items": _SEAT_VIEW},
         "board": {"type": "array", "items": _CARD, "maxItems": 5},

@@ -153,7 +153,12 @@ class PlayerHand(models.Model):
     table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="+")
     seat = models.PositiveSmallIntegerField(help_text="Engine seat index in the hand.")
     started_at = models.DateTimeField(help_text="When the hand started (copied from it).")
-    big_blind = models.PositiveIntegerField()
+    game = models.CharField(
+        max_length=16, default="holdem", help_text="The hand's game (copied from its config)."
+    )
+    big_blind = models.PositiveIntegerField(
+        help_text="The hand's unit: its big blind, or a stud game's small bet."
+    )
     contributed = models.PositiveBigIntegerField()
     collected = models.PositiveBigIntegerField()
     net = models.BigIntegerField()
@@ -176,6 +181,7 @@ class PlayerHand(models.Model):
         indexes = [
             models.Index(fields=["player", "started_at"]),
             models.Index(fields=["player", "table", "started_at"]),
+            models.Index(fields=["player", "game", "started_at"]),
         ]
 
     def __str__(self) -> str:

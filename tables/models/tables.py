@@ -5,8 +5,9 @@ from __future__ import annotations
 from django.core.exceptions import ValidationError
 from django.db import models
 
+from engine.config import HILO_GAMES, STUD_GAMES, HandConfig
 from engine.errors import PokerError
-from engine.types import MAX_SEATS as ENGINE_MAX_SEATS, STUD_GAMES, check_straddle
+from engine.types import MAX_SEATS as ENGINE_MAX_SEATS, check_straddle
 from tables.models.players import Player
 
 
@@ -21,6 +22,10 @@ class Table(models.Model):
     class Game(models.TextChoices):
         HOLDEM = "holdem", "Texas Hold'em"
         OMAHA = "omaha", "Omaha"
+        OMAHA_HILO = "omaha-hilo", "Omaha Hi-Lo"
+        STUD = "stud", "Seven-card Stud"
+        STUD_HILO = "stud-hilo", "Stud Hi-Lo"
+        RAZZ = "razz", "Razz"
 
     class Betting(models.TextChoices):
         NO_LIMIT = "no-limit", "No-limit"
@@ -38,6 +43,19 @@ class Table(models.Model):
 
     #: Most seats per game: the engine's limit (by game name, as ``game`` stores it).
     MAX_SEATS = ENGINE_MAX_SEATS
+    #: The seven-card games (antes, a bring-in and small/big bets; no blinds, no straddle)
+    #: and the games that split each pot between a high and an eight-or-better low.
+    STUD_GAMES = STUD_GAMES
+    HILO_GAMES = HILO_GAMES
+    #: The bettings each game is played with (the first is the one a new table gets).
+    BETTINGS_OF = {
+        "holdem": ("no-limit", "pot-limit", "fixed-limit"),
+        "omaha": ("pot-limit", "no-limit", "fixed-limit"),
+        "omaha-hilo": ("pot-limit", "fixed-limit"),
+        "stud": ("fixed-limit",),
+        "stud-hilo": ("fixed-limit",),
+        "razz": ("fixed-limit",),
+    }
 
     name = models.CharField(max_length=80, unique=True)
     game = models.CharField(max_length=16, choices=Game.choices, default=Game.HOLDEM)
@@ -48,9 +66,34 @@ class Table(models.Model):
     ante_mode = models.CharField(
         max_length=16, choices=AnteMode.choices, default=AnteMode.PER_PLAYER
     )
-    straddle = models.PositiveIntegerField(default=0, help_text="0 for none.")
+    straddle = models.PositiveIntegerField(
+        default=0,
+        help_text="The first straddle (under the gun), at least twice the big blind; 0 for none.",
+    )
+    straddles = models.PositiveSmallIntegerField(
+        default=0,
+        help_text="How many straddles: under the gun, then each next seat re-straddles double "
+        "the previous (1 when only the straddle is set; up to seats - 2).",
+    )
+    button_straddle = models.BooleanField(
+        default=False, help_text="The one straddle is posted by the button instead."
+    )
+    bring_in = models.PositiveIntegerField(
+        default=0, help_text="Stud games: the forced opening bet, below the small bet."
+    )
+    small_bet = models.PositiveIntegerField(
+        null=True,
+        blank=True,
+        help_text="Fixed limit: the bet of the first streets (stud: 3rd and 4th street); "
+        "empty means the big blind.",
+    )
+    big_bet = models.PositiveIntegerField(
+        null=True,
+        blank=True,
+        help_text="Fixed limit: the bet of the later streets; empty means twice the small bet.",
+    )
     max_seats = models.PositiveSmallIntegerField(
-        default=6, help_text="2 to 12 for Hold'em, 2 to 10 for Omaha."
+        default=6, help_text="2 to 12 for Hold'em, 2 to 10 for Omaha, 2 to 8 for stud games."
     )
     min_buy_in = models.PositiveIntegerField(
         null=True, blank=True, help_text="Chips; empty means 20 big blinds."
@@ -150,14 +193,57 @@ class Table(models.Model):
     def __str__(self) -> str:
         return self.name
 
+    #: Settings that apply only to some games: flop games' blinds, straddles, run-outs and
+    #: bomb pots, stud's
+    #: bring-in, fixed limit's bets. Forms show them only where they apply.
+    FLOP_GAME_SETTINGS = (
+        "small_blind",
+        "big_blind",
+        "ante_mode",
+        "straddle",
+        "straddles",
+        "button_straddle",
+        "run_it_twice",
+        "bomb_pot_ante",
+        "bomb_pot_every",
+    )
+    STUD_SETTINGS = ("bring_in",)
+    FIXED_LIMIT_SETTINGS = ("small_bet", "big_bet")
+
+    @classmethod
+    def settings_not_for(cls, game: str, betting: str) -> frozenset[str]:
+        """The settings that do not apply to ``game`` played ``betting`` (a form leaves
+        them at their defaults)."""
+        stud = game in STUD_GAMES
+        apart = set(cls.FLOP_GAME_SETTINGS if stud else cls.STUD_SETTINGS)
+        if not stud and betting != cls.Betting.FIXED_LIMIT:
+            apart.update(cls.FIXED_LIMIT_SETTINGS)
+        return frozenset(apart)
+
     # --- derived values ------------------------------------------------------------------
     @property
+    def is_stud(self) -> bool:
+        return self.game in STUD_GAMES
+
+    @property
+    def is_hilo(self) -> bool:
+        return self.game in HILO_GAMES
+
+    @property
+    def unit(self) -> int:
+        """The stake buy-ins and bb/100 count in: the big blind, or a stud game's small bet
+        (stud has no blinds; its small bet is what fixed-limit hold'em's big blind is)."""
+        if self.is_stud:
+            return self.small_bet or 0
+        return self.big_blind
+
+    @property
     def effective_min_buy_in(self) -> int:
-        return self.min_buy_in if self.min_buy_in is not None else 20 * self.big_blind
+        return self.min_buy_in if self.min_buy_in is not None else 20 * self.unit
 
     @property
     def effective_max_buy_in(self) -> int:
-        return self.max_buy_in if self.max_buy_in is not None else 100 * self.big_blind
+        return self.max_buy_in if self.max_buy_in is not None else 100 * self.unit
 
     def buy_in_range(self, left_with: int = 0) -> tuple[int, int]:
         """The buy-ins a player may sit down with: the table's range, raised to ``left_with``,
@@ -179,9 +265,20 @@ class Table(models.Model):
 
     @property
     def stakes(self) -> str:
+        """The stakes in one line: "1/2/4/8 ante 1" (blinds, then each straddle), "1/2/4
+        button straddle", stud's "5/10 ante 1 bring-in 2" (small/big bet)."""
+        if self.is_stud:
+            small = self.small_bet or 0
+            text = f"{small}/{self.big_bet or 2 * small}"
+            if self.ante:
+                text += f" ante {self.ante}"
+            return f"{text} bring-in {self.bring_in}"
         text = f"{self.small_blind}/{self.big_blind}"
         if self.straddle:
-            text += f"/{self.straddle}"
+            count = 1 if self.button_straddle else max(self.straddles, 1)
+            text += "".join(f"/{self.straddle << k}" for k in range(count))
+            if self.button_straddle:
+                text += " button straddle"
         if self.ante:
             text += f" ante {self.ante}"
         return text
@@ -192,6 +289,19 @@ class Table(models.Model):
 
     def hand_config(self) -> dict:
         """The engine ``HandConfig`` (as a dict) for the next hand at this table."""
+        fixed = self.betting == self.Betting.FIXED_LIMIT
+        if self.is_stud:
+            return {
+                "game": self.game,
+                "betting": self.betting,
+                "small_blind": 0,
+                "big_blind": 0,
+                "ante": self.ante,
+                "ante_mode": self.AnteMode.PER_PLAYER,
+                "small_bet": self.small_bet,
+                "big_bet": self.big_bet,
+                "bring_in": self.bring_in,
+            }
         return {
             "game": self.game,
             "betting": self.betting,
@@ -200,7 +310,11 @@ class Table(models.Model):
             "ante": self.ante,
             "ante_mode": self.ante_mode,
             "straddle": self.straddle,
-            "run_it_twice": self.run_it_twice and self.game not in STUD_GAMES,
+            "straddles": (self.straddles or 1) if self.straddle else 0,
+            "button_straddle": self.button_straddle and bool(self.straddle),
+            "small_bet": self.small_bet if fixed else None,
+            "big_bet": self.big_bet if fixed else None,
+            "run_it_twice": self.run_it_twice,
         }
 
     @property
@@ -217,22 +331,26 @@ class Table(models.Model):
 
     def clean(self) -> None:
         errors: dict[str, str] = {}
+        game_name = self.get_game_display()
         most = self.MAX_SEATS.get(self.game, 10)
         if self.max_seats is not None and not 2 <= self.max_seats <= most:
-            errors["max_seats"] = f"{self.get_game_display()} seats 2 to {most} players."
-        if self.small_blind is not None and self.big_blind is not None:
-            if self.big_blind < 1:
-                errors["big_blind"] = "The big blind must be at least 1 chip."
-            elif self.small_blind > self.big_blind:
-                errors["small_blind"] = "The small blind cannot be more than the big blind."
-            try:
-                check_straddle(self.big_blind, self.straddle or 0)
-            except PokerError as error:
-                errors["straddle"] = f"{str(error).capitalize()}."
-        if self.big_blind:
+            errors["max_seats"] = f"{game_name} seats 2 to {most} players."
+        bettings = self.BETTINGS_OF.get(self.game, ())
+        if self.betting not in bettings and self.game in self.BETTINGS_OF:
+            names = " or ".join(self.Betting(b).label.lower() for b in bettings)
+            errors["betting"] = f"{game_name} is played {names}."
+        if self.is_stud:
+            self._clean_stud(errors)
+        else:
+            self._clean_flop_game(errors)
+        if self.unit:
             low, high = self.effective_min_buy_in, self.effective_max_buy_in
-            if low < self.big_blind:
-                errors["min_buy_in"] = "The minimum buy-in is at least one big blind."
+            if low < self.unit:
+                errors["min_buy_in"] = (
+                    "The minimum buy-in is at least one small bet."
+                    if self.is_stud
+                    else "The minimum buy-in is at least one big blind."
+                )
             elif high < low:
                 errors["max_buy_in"] = "The maximum buy-in cannot be below the minimum."
         if self.bot_seats and not self.bots_allowed:
@@ -252,8 +370,73 @@ class Table(models.Model):
                 errors["max_seats"] = (
                     f"Seat {max(taken) + 1} is taken: remove those players before shrinking."
                 )
+        if not errors:
+            try:  # the engine's own check, so no table can hold a game it cannot deal
+                HandConfig(**self.hand_config())
+            except PokerError as error:
+                errors["game"] = f"{str(error).capitalize()}."
         if errors:
             raise ValidationError(errors)
+
+    def _clean_stud(self, errors: dict[str, str]) -> None:
+        """Stud, stud hi-lo, razz: antes, a bring-in, small and big bets. They have no blinds
+        (set to 0 here, so the blinds a form left at its defaults do not matter)."""
+        name = self.get_game_display()
+        self.small_blind = self.big_blind = 0
+        if self.straddle or self.straddles or self.button_straddle:
+            field = "button_straddle" if self.button_straddle else "straddle"
+            errors[field] = f"{name} has no blinds, so no straddle: set it to 0."
+        if self.ante_mode != self.AnteMode.PER_PLAYER:
+            errors["ante_mode"] = f"{name} antes are paid by every player."
+        if self.run_it_twice:
+            errors["run_it_twice"] = f"{name} is not run twice: its cards are dealt to players."
+        if self.bomb_pot_ante or self.bomb_pot_every:
+            field = "bomb_pot_ante" if self.bomb_pot_ante else "bomb_pot_every"
+            errors[field] = f"{name} has no flop, so no bomb pots: set it to 0."
+        if not self.small_bet:
+            errors["small_bet"] = f"{name} needs its small bet (the bet on 3rd and 4th street)."
+            return
+        if self.big_bet is not None and self.big_bet < self.small_bet:
+            errors["big_bet"] = "The big bet cannot be below the small bet."
+        if not 1 <= (self.bring_in or 0) < self.small_bet:
+            errors["bring_in"] = (
+                f"The bring-in is at least 1 chip and below the small bet ({self.small_bet})."
+            )
+
+    def _clean_flop_game(self, errors: dict[str, str]) -> None:
+        """Hold'em and Omaha: blinds, antes, straddles; a fixed-limit table's bets."""
+        if self.bring_in:
+            errors["bring_in"] = "Only stud games have a bring-in: set it to 0."
+        if self.betting != self.Betting.FIXED_LIMIT and (self.small_bet or self.big_bet):
+            errors["small_bet" if self.small_bet else "big_bet"] = (
+                "Only fixed-limit games have a small and a big bet: leave it empty."
+            )
+        if self.small_bet and self.big_bet and self.big_bet < self.small_bet:
+            errors["big_bet"] = "The big bet cannot be below the small bet."
+        if self.small_blind is None or self.big_blind is None:
+            return
+        if self.big_blind < 1:
+            errors["big_blind"] = "The big blind must be at least 1 chip."
+            return
+        if self.small_blind > self.big_blind:
+            errors["small_blind"] = "The small blind cannot be more than the big blind."
+        try:
+            check_straddle(self.big_blind, self.straddle or 0)
+        except PokerError as error:
+            errors["straddle"] = f"{str(error).capitalize()}."
+        if self.straddle and not self.straddles:
+            self.straddles = 1  # the one straddle of tables made before re-straddles
+        if self.straddles and not self.straddle:
+            errors["straddle"] = "Set the first straddle's amount (twice the big blind or more)."
+        most = (self.max_seats or 2) - 2
+        if self.straddles > most:
+            errors["straddles"] = (
+                f"At most {most} straddles at {self.max_seats} seats (every seat but the blinds)."
+            )
+        if self.button_straddle and self.straddles > 1:
+            errors["button_straddle"] = (
+                "The button straddle is the only straddle: set straddles to 1."
+            )
 
 
 class Seat(models.Model):

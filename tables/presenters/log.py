@@ -16,6 +16,7 @@ from engine.types import FORCED_BETS, EventKind
 from engine.view import View
 from pokersite.formatting import chips
 from tables.presenters.models import CardFace, LogLine
+from tables.streets import STUD_STREET_NAMES, StreetTracker
 
 if TYPE_CHECKING:
     from tables.selectors.hands import Decision
@@ -24,9 +25,18 @@ if TYPE_CHECKING:
 
 @dataclass(frozen=True, slots=True)
 class Dealt:
-    """Where hand seat ``seat`` was dealt its hole cards."""
+    """Where hand seat ``seat`` was dealt hole cards face down: ``count`` of them, from its
+    ``first`` card on (stud deals two down on 3rd street and one on 7th)."""
 
     seat: int
+    first: int = 0
+    count: int = 0  # 0: all of them (the flop games deal every hole card at once)
+
+
+#: Stud's streets, in the log's words.
+STUD_STREET_LINES = tuple(STUD_STREET_NAMES.values())
+#: A hi-lo award's words after the chips won.
+HALF_WORDS = {"high": " for high", "low": " for low", "whole": " (no low)"}
 
 
 def log_entries(
@@ -54,15 +64,36 @@ def log_entries(
     ]
     decision = iter(decisions)
     made = 0  # decisions met so far
-    streets = iter(("Flop", "Turn", "River"))
+    stud = view.config.is_stud
+    streets = iter(STUD_STREET_LINES[1:] if stud else ("Flop", "Turn", "River"))
+    # Each WIN event is one winner's share of one award, in the awards' order: the award
+    # says which half of a hi-lo pot it is.
+    halves = iter(
+        award.half
+        for award in (view.result.awards if view.result is not None else ())
+        for _ in award.winners
+    )
+    dealt = [0] * len(names)  # stud: cards dealt to each seat so far
+    tracker = StreetTracker(stud)
     lines: list[LogLine | Dealt] = notice_lines(before)
+    if stud:
+        lines.append(LogLine(f"{STUD_STREET_LINES[0]}:"))
     for event in view.events:
         kind, amount = event.kind, event.amount
+        if tracker.see(event) and stud:
+            lines.append(LogLine(f"{next(streets, 'Board')}:"))
         if kind is EventKind.DEAL_HOLE:
-            lines.append(Dealt(event.seat))
+            count = (2 if dealt[event.seat] == 0 else 1) if stud else 0
+            lines.append(Dealt(event.seat, dealt[event.seat], count))
+            dealt[event.seat] += count
+            continue
+        if kind is EventKind.DEAL_UP:
+            dealt[event.seat] += len(event.cards)
+            lines.append(LogLine(f"{names[event.seat]} gets (up)", _faces(event.cards)))
             continue
         if kind is EventKind.DEAL_BOARD:
-            lines.append(LogLine(f"{next(streets, 'Board')}:", _faces(event.cards)))
+            words = "Common card" if stud else next(streets, "Board")
+            lines.append(LogLine(f"{words}:", _faces(event.cards)))
             continue
         if kind is EventKind.RUNS:
             lines.append(LogLine("The board is run " + ("twice" if amount == 2 else "once")))
@@ -76,8 +107,12 @@ def log_entries(
         elif kind is EventKind.RETURN:
             lines.append(LogLine(f"{name} takes back {chips(amount)} uncalled"))
         elif kind is EventKind.WIN:
+            half = HALF_WORDS.get(next(halves, ""), "")
             lines.append(
-                LogLine(f"{name} wins {chips(amount)}" + (f" ({event.text})" if event.text else ""))
+                LogLine(
+                    f"{name} wins {chips(amount)}{half}"
+                    + (f" ({event.text})" if event.text else "")
+                )
             )
         elif kind is EventKind.SHOW:
             lines.append(LogLine(f"{name} shows", _faces(event.cards)))
@@ -108,6 +143,7 @@ _DECISION_WORDS = {
     EventKind.CALL: lambda amount: "calls",
     EventKind.BET: lambda amount: f"bets to {chips(amount)}",
     EventKind.RAISE: lambda amount: f"raises to {chips(amount)}",
+    EventKind.BRING_IN: lambda amount: f"brings in for {chips(amount)}",
 }
 
 
@@ -132,7 +168,11 @@ def viewer_log(
     for line in entries:
         if isinstance(line, Dealt):
             if known and line.seat == index:
-                out.append(LogLine("Your cards", _faces([c for c in cards if c is not None])))
+                mine = cards[line.first : line.first + line.count] if line.count else cards
+                words = "Your cards" if line.count != 1 else "Your card"
+                if line.count:
+                    words += " (down)"
+                out.append(LogLine(words, _faces([c for c in mine if c is not None])))
             continue
         out.append(line)
     return tuple(out)

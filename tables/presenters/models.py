@@ -108,10 +108,21 @@ class SeatPanel:
     cards: tuple[CardFace | None, ...] = ()
     is_actor: bool = False
     is_me: bool = False
+    up: tuple[bool, ...] = ()  # stud: which of ``cards`` are dealt face up; () in flop games
 
     @property
     def label(self) -> int:
         return self.number + 1
+
+    @property
+    def down_cards(self) -> tuple[CardFace | None, ...]:
+        """Stud: the cards dealt face down (the viewer's own face up, others' as backs)."""
+        return tuple(card for card, up in zip(self.cards, self.up, strict=True) if not up)
+
+    @property
+    def up_cards(self) -> tuple[CardFace | None, ...]:
+        """Stud: the cards dealt face up, which everyone sees."""
+        return tuple(card for card, up in zip(self.cards, self.up, strict=True) if up)
 
 
 @view_model
@@ -138,6 +149,7 @@ class PotLine:
     amount: int
     winners: tuple[str, ...] = ()
     description: str = ""
+    half: str = ""  # hi-lo: "high", "low" or "whole" (no low: the high takes it all)
 
 
 @view_model
@@ -156,6 +168,7 @@ class BoardRegion:
     runs_due: bool = False  # the players are asked to run it once or twice
     rabbit: tuple[CardFace, ...] = ()  # the rabbit hunt's cards, once asked
     rabbit_open: bool = False  # the hand ended before the river: a rabbit hunt may be asked
+    street_name: str = ""  # stud: "3rd street" to "7th street" (its board: a common card)
 
 
 # --- actions --------------------------------------------------------------------------------
@@ -179,8 +192,9 @@ class ActionBar:
     can_raise: bool
     min_raise_to: int | None
     max_raise_to: int | None
-    word: str  # "Bet" or "Raise"
+    word: str  # "Bet", "Raise" or stud's "Complete" (to the small bet after the bring-in)
     sizes: tuple[QuickSize, ...]
+    call_word: str = "Call"  # or stud's "Bring in" (the forced opening bet, a call)
 
 
 @view_model

@@ -96,6 +96,11 @@ def _table(table, default_buy_in: int) -> dict[str, Any]:
         "big_blind": table.big_blind,
         "ante": table.ante,
         "straddle": table.straddle,
+        "straddles": table.straddles,
+        "button_straddle": table.button_straddle,
+        "bring_in": table.bring_in,
+        "small_bet": table.small_bet,
+        "big_bet": table.big_bet,
         "max_seats": table.max_seats,
         "min_buy_in": table.effective_min_buy_in,
         "max_buy_in": table.effective_max_buy_in,
@@ -116,6 +121,8 @@ def _seat(panel: SeatPanel, in_hand: bool) -> dict[str, Any]:
         "stack": None,
         "bet": 0,
         "cards": [None if card is None else str(card) for card in panel.cards],
+        # stud: which cards are dealt face up (everyone sees them); all false in flop games
+        "up": list(panel.up) if panel.up else [False] * len(panel.cards),
         "sitting_out": False,
         "leaving": False,
         "is_button": False,
@@ -215,6 +222,7 @@ def _legal(bar: ActionBar, view: View | None) -> dict[str, Any]:
         "min_raise_to": bar.min_raise_to,
         "max_raise_to": bar.max_raise_to,
         "raise_word": bar.word.lower(),
+        "call_word": bar.call_word.lower(),
         "sizes": [{"label": size.label, "amount": size.amount} for size in bar.sizes],
     }
 
@@ -255,6 +263,7 @@ def _result(
                     for w, amount in zip(award.winners, award.amounts, strict=True)
                 ],
                 "description": award.description,
+                "half": award.half or None,
             }
             for line, award in zip(screen.board.pots, result.awards, strict=True)
         ],

@@ -119,7 +119,9 @@ def seat_html(seat: SeatPanel) -> str:
         "tables/_seat.html",
         seat=seat,
         plate_html=plate_html(seat.plate) if seat.plate is not None else "",
-        cards_html=_cards_html(seat.cards),
+        cards_html=_cards_html(seat.cards) if not seat.up else "",
+        down_html=_cards_html(seat.down_cards) if seat.up else "",
+        up_html=_cards_html(seat.up_cards) if seat.up else "",
     )
 
 

@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING
 from engine.view import View
 from tables.presenters.models import BoardRegion, Plate, PotLine, SeatPanel, SeatsRegion, faces
 from tables.presenters.render import render_felt
-from tables.presenters.screen import pot_label
+from tables.presenters.screen import HALF_LABELS, awarded_pot_lines, pot_label
 
 if TYPE_CHECKING:
     from tables.selectors.replay import ReplayStep
@@ -37,12 +37,14 @@ def replay_regions(
         for award in view.result.awards:
             for w, amount in zip(award.winners, award.amounts, strict=True):
                 won[w] = won.get(w, 0) + amount
-        pots = _awarded_pots(view)
+        pots = awarded_pot_lines(view)
     elif view.result is not None:
         # The hand's last decision and its run-out: the chips are in the pots, not yet paid.
         view = _before_awards(view)
+        count = len({a.pot for a in view.result.awards})
         pots = tuple(
-            PotLine(pot_label(a.pot, len(view.result.awards)), a.amount) for a in view.result.awards
+            PotLine(pot_label(a.pot, count) + HALF_LABELS.get(a.half, ""), a.amount)
+            for a in view.result.awards
         )
     else:
         pots = tuple(
@@ -68,6 +70,7 @@ def replay_regions(
                 bet=s.bet,
             ),
             cards=faces(s.cards),
+            up=s.up if view.config.is_stud else (),
             is_actor=s.seat == step.acted,
             is_me=s.seat == view.viewer,
         )
@@ -85,19 +88,6 @@ def replay_regions(
         hand_number,
     )
     return seats, board
-
-
-def _awarded_pots(view: View) -> tuple[PotLine, ...]:
-    awards = view.result.awards
-    return tuple(
-        PotLine(
-            pot_label(a.pot, len(awards)),
-            a.amount,
-            tuple(view.seats[w].name for w in a.winners),
-            a.description,
-        )
-        for a in awards
-    )
 
 
 def _before_awards(view: View) -> View:

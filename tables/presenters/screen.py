@@ -37,6 +37,7 @@ from tables.presenters.models import (
     faces,
 )
 from tables.presenters.runout import runout_chances
+from tables.streets import STUD_STREET_NAMES
 
 if TYPE_CHECKING:
     from tables.selectors.snapshot import Snapshot
@@ -144,8 +145,12 @@ def _viewer_seats(
     panels = list(shared.seats.seats)
     own_number = shared.hand_seats.get(index) if index is not None else None
     if own_number is not None:
+        own = view.seats[index]
         panels[own_number] = replace(
-            panels[own_number], is_me=own_number == my_number, cards=faces(view.seats[index].cards)
+            panels[own_number],
+            is_me=own_number == my_number,
+            cards=faces(own.cards),
+            up=own.up if view.config.is_stud else (),
         )
     if my_number is not None and my_number != own_number:
         panels[my_number] = replace(panels[my_number], is_me=True)
@@ -186,14 +191,7 @@ def _build_shared(snapshot: Snapshot) -> _Shared:
         for award in result.awards:
             for w, amount in zip(award.winners, award.amounts, strict=True):
                 winnings[w] = winnings.get(w, 0) + amount
-            pots.append(
-                PotLine(
-                    pot_label(award.pot, len(result.awards)),
-                    award.amount,
-                    tuple(view.seats[w].name for w in award.winners),
-                    award.description,
-                )
-            )
+        pots = list(awarded_pot_lines(view))
     elif view is not None:
         pots = [
             PotLine(pot_label(i, len(view.pots)), pot.amount) for i, pot in enumerate(view.pots)
@@ -215,6 +213,7 @@ def _build_shared(snapshot: Snapshot) -> _Shared:
                 dealt[start["seat"]] = seen
     hand_id = hand.pk if hand is not None else None
     street = view.street if view is not None else ""
+    stud = view is not None and view.config.is_stud
     panels = []
     for number in range(table.max_seats):
         seat, seen = snapshot.seats.get(number), dealt.get(number)
@@ -252,6 +251,7 @@ def _build_shared(snapshot: Snapshot) -> _Shared:
                 plate,
                 cards=faces(seen.cards) if seen is not None else (),
                 is_actor=seen is not None and running and view.actor == seen.seat,
+                up=seen.up if seen is not None and stud else (),
             )
         )
     deadline = table.action_deadline if running else None
@@ -297,6 +297,7 @@ def _build_shared(snapshot: Snapshot) -> _Shared:
             runs_due=view is not None and view.runs_due,
             rabbit=faces(hand.rabbit["cards"]) if hand is not None and hand.rabbit else (),
             rabbit_open=_rabbit_open(hand, view),
+            street_name=STUD_STREET_NAMES.get(street, "") if stud else "",
         ),
         watching=ActionsRegion(
             table.version,
@@ -312,7 +313,7 @@ def _build_shared(snapshot: Snapshot) -> _Shared:
         min_buy_in=table.effective_min_buy_in,
         max_buy_in=table.effective_max_buy_in,
         default_buy_in=min(
-            table.effective_max_buy_in, max(table.effective_min_buy_in, 50 * table.big_blind)
+            table.effective_max_buy_in, max(table.effective_min_buy_in, 50 * table.unit)
         ),
     )
 
@@ -325,6 +326,27 @@ def _rabbit_open(hand, view: View | None) -> bool:
     return not view.config.is_stud and len(view.board) < 5
 
 
+#: A hi-lo pot's parts, after its label ("Pot · high", "Main pot · low").
+HALF_LABELS = {"high": " · high", "low": " · low", "whole": " · high, no low"}
+
+
+def awarded_pot_lines(view: View) -> tuple[PotLine, ...]:
+    """The finished hand's awards as pot lines: who won each pot with what; a hi-lo pot's
+    halves labelled ("Pot · high", "Pot · low", "Pot · high, no low")."""
+    awards = view.result.awards
+    count = len({award.pot for award in awards})
+    return tuple(
+        PotLine(
+            pot_label(award.pot, count) + HALF_LABELS.get(award.half, ""),
+            award.amount,
+            tuple(view.seats[w].name for w in award.winners),
+            award.description,
+            award.half,
+        )
+        for award in awards
+    )
+
+
 def pot_label(number: int, count: int) -> str:
     """ "Pot" when there is one; else "Main pot", "Side pot 1", ..."""
     if count == 1:
@@ -334,6 +356,17 @@ def pot_label(number: int, count: int) -> str:
 
 def _action_bar(view: View, legal: Legal) -> ActionBar:
     can_raise = legal.min_raise_to is not None
+    word = "Bet" if view.current_bet == 0 else "Raise"
+    call_word = "Call"
+    config = view.config
+    if config.is_stud and view.street == "third":
+        # The one spot where a player may neither fold nor check is the bring-in: posting
+        # it is a call, completing to the small bet a raise. After it, raising the bring-in
+        # to the small bet is still completing.
+        if not legal.fold and not legal.check:
+            call_word = "Bring in"
+        if view.current_bet < config.fixed_small_bet:
+            word = "Complete"
     return ActionBar(
         fold=legal.fold,
         check=legal.check,
@@ -341,8 +374,9 @@ def _action_bar(view: View, legal: Legal) -> ActionBar:
         can_raise=can_raise,
         min_raise_to=legal.min_raise_to,
         max_raise_to=legal.max_raise_to,
-        word="Bet" if view.current_bet == 0 else "Raise",
+        word=word,
         sizes=_quick_sizes(view, legal) if can_raise else (),
+        call_word=call_word,
     )
 
 

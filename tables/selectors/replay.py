@@ -17,6 +17,7 @@ from pokersite.formatting import chips
 from tables.models import Hand
 from tables.selectors.hands import hand_decisions, hand_deck, hand_state
 from tables.selectors.stats import decisions
+from tables.streets import STUD_STREET_NAMES
 
 # The board's length after each street is dealt, and the street's name.
 STREET_ENDS = ((3, "Flop"), (4, "Turn"), (5, "River"))
@@ -43,9 +44,14 @@ def hand_replay_steps(hand: Hand, seat: int | None) -> list[ReplayStep]:
     shown = {s.seat: s.cards for s in final_view.seats if s.shown}
 
     def seen(view: View) -> View:
+        # A hand shown at the end, as far as it was dealt at this step (stud deals street
+        # by street: its seventh card is not on 3rd street).
         return replace(
             view,
-            seats=tuple(replace(s, cards=shown.get(s.seat, s.cards)) for s in view.seats),
+            seats=tuple(
+                replace(s, cards=shown[s.seat][: len(s.cards)]) if s.seat in shown else s
+                for s in view.seats
+            ),
         )
 
     actions = [Action(kind, amount) for kind, amount, _ in hand_decisions(hand)]
@@ -53,7 +59,9 @@ def hand_replay_steps(hand: Hand, seat: int | None) -> list[ReplayStep]:
     stacks = [s["stack"] for s in hand.seats]
     names = [s["name"] for s in hand.seats]
     state = EngineHand(hand.config, stacks, hand.button, hand_deck(hand), players=names)
-    steps = [ReplayStep(0, "Cards dealt, blinds posted", seen(state.view(seat)))]
+    stud = state.config.is_stud
+    first = "3rd street dealt, antes posted" if stud else "Cards dealt, blinds posted"
+    steps = [ReplayStep(0, first, seen(state.view(seat)))]
     dealt = 0  # board cards shown so far
     for k, action in enumerate(actions, start=1):
         state.act(action)
@@ -61,6 +69,14 @@ def hand_replay_steps(hand: Hand, seat: int | None) -> list[ReplayStep]:
         decision = said[k - 1] if k - 1 < len(said) else None
         label = describe(decision) if decision else str(action)
         acted = decision["seat"] if decision else None
+        if stud:
+            # The decision with the cards as they were; then the street dealt, its own step.
+            before = steps[-1].view
+            steps.append(ReplayStep(len(steps), label, _cards_as_in(view, before), acted))
+            if _cards_dealt(view) > _cards_dealt(before):
+                street = STUD_STREET_NAMES.get(view.street, "The last cards")
+                steps.append(ReplayStep(len(steps), f"{street} dealt", view))
+            continue
         steps.append(ReplayStep(len(steps), label, replace(view, board=view.board[:dealt]), acted))
         for end, street in STREET_ENDS:
             if dealt < end <= len(view.board):
@@ -77,11 +93,26 @@ def hand_replay_steps(hand: Hand, seat: int | None) -> list[ReplayStep]:
     return steps
 
 
+def _cards_dealt(view: View) -> int:
+    return sum(len(s.cards) for s in view.seats) + len(view.board)
+
+
+def _cards_as_in(view: View, before: View) -> View:
+    """``view`` with each seat's cards (and the common card) as far as ``before`` had them."""
+    counts = {s.seat: len(s.cards) for s in before.seats}
+    seats = tuple(
+        replace(s, cards=s.cards[: counts[s.seat]], up=s.up[: counts[s.seat]]) for s in view.seats
+    )
+    return replace(view, seats=seats, board=view.board[: len(before.board)])
+
+
 def describe(decision: dict) -> str:
     """ "bob calls 4", "alice raises to 12" (chips with thousands separators)."""
     name, kind, amount = decision["name"], decision["kind"], decision["amount"]
     if kind in ("fold", "check"):
         return f"{name} {kind}s"
+    if kind == "bring_in":
+        return f"{name} brings in for {chips(amount)}"
     if kind == "call":
         return f"{name} calls {chips(amount)}"
     if kind == "bet":

@@ -25,12 +25,14 @@ from django.db.models import (
 )
 
 from engine import phh, pkstate
+from engine.config import STUD_STREETS
 from engine.hand import Hand as EngineHand
 from engine.types import DECISIONS, STREETS, EventKind
 from tables.models import Hand, Player, PlayerHand
 from tables.selectors.access import tables_visible_to
 from tables.selectors.hands import hand_state, with_deck
 from tables.stats.figures import Totals
+from tables.streets import StreetTracker
 
 RESULTS = ("won", "lost", "even")
 LEADERBOARD_ORDERS = {"net": "-net", "bb100": "-bb_per_100", "hands": "-hands"}
@@ -38,9 +40,10 @@ LEADERBOARD_ORDERS = {"net": "-net", "bb100": "-bb_per_100", "hands": "-hands"}
 
 @dataclass(frozen=True)
 class HandFilter:
-    """Which of a player's hands: a table, a date range (inclusive, UTC), a result."""
+    """Which of a player's hands: a table, a game, a date range (inclusive, UTC), a result."""
 
     table: int | None = None
+    game: str | None = None
     since: date | None = None
     until: date | None = None
     result: str | None = None
@@ -51,6 +54,8 @@ class HandFilter:
             rows = rows.filter(table_id=self.table)
         if self.tournament is not None:  # its tables (``tables.tournaments``)
             rows = rows.filter(table__tournament_table__tournament_id=self.tournament)
+        if self.game is not None:
+            rows = rows.filter(game=self.game)
         if self.since is not None:
             rows = rows.filter(started_at__date__gte=self.since)
         if self.until is not None:
@@ -162,16 +167,16 @@ def viewer_seat(hand: Hand, user) -> int | None:
 
 def decisions(state: EngineHand) -> list[dict]:
     """The players' decisions of an engine hand, with their street (no cards in them)."""
-    street = 0
+    names = STUD_STREETS if state.config.is_stud else STREETS
+    streets = StreetTracker(state.config.is_stud)
     out = []
     for event in state.events:
         kind = event.kind
-        if kind is EventKind.DEAL_BOARD:
-            street += 1
-        elif kind in DECISIONS:
+        streets.see(event)
+        if kind in DECISIONS:
             out.append(
                 {
-                    "street": STREETS[street],
+                    "street": names[min(streets.street, len(names) - 1)],
                     "seat": event.seat,
                     "name": state.players[event.seat],
                     "kind": str(kind),
@@ -207,6 +212,7 @@ def hand_history(hand: Hand, seat: int | None) -> dict:
                 "final_stack": shown["stack"],
                 "net": net[i],
                 "cards": shown["cards"],
+                "up": shown["up"],
                 "shown": shown["shown"],
                 "folded": shown["folded"],
                 "is_button": shown["is_button"],

@@ -113,7 +113,7 @@ def _seat_bots(table: Table) -> int:
     bots = sum(1 for s in seats if s.player.is_bot)
     free = table.max_seats - len(seats)
     want = min(table.bot_seats - bots, free - 1)
-    buy_in = min(table.effective_max_buy_in, max(table.effective_min_buy_in, 100 * table.big_blind))
+    buy_in = min(table.effective_max_buy_in, max(table.effective_min_buy_in, 100 * table.unit))
     for _ in range(max(want, 0)):
         seat_take(table=table, player=_bot_player(table, buy_in), buy_in=buy_in)
     return max(want, 0)

@@ -43,6 +43,18 @@ from tables.services.player_hands import player_hands_record
 from tables.services.seats import seat_cash_out
 
 
+def straddles_for(settings: dict, players: int) -> dict:
+    """The table's ``hand_config`` for a hand of ``players``: the straddles that fit. Every
+    seat but the blinds may straddle, so a short table posts fewer (none heads-up); the
+    button straddle needs three players too."""
+    room = max(players - 2, 0)
+    if settings.get("straddles", 0) > room:
+        settings = dict(settings, straddles=room)
+    if settings.get("straddle") and not settings.get("straddles"):
+        settings = dict(settings, straddle=0, straddles=0, button_straddle=False)
+    return settings
+
+
 def hand_start(*, table: Table) -> Hand:
     """Deal a new hand to every seated player with chips who is not sitting out.
 
@@ -77,13 +89,13 @@ def hand_start(*, table: Table) -> Hand:
         numbers = [number for number, _, _, _ in seats]
         button_seat = next_button(numbers, table.button_seat)
         button = numbers.index(button_seat)
-        settings_now = table.hand_config()
-        if len(seats) < 3:
-            settings_now["straddle"] = 0  # a straddle needs three or more players
+        settings_now = straddles_for(table.hand_config(), len(seats))
         number = (last[0] if last is not None else 0) + 1
         if table.bomb_pot_due(number):
             # a bomb pot has no preflop betting, so no straddle; the host's call is used up
-            settings_now.update(bomb_pot=table.bomb_pot_ante, straddle=0)
+            settings_now.update(
+                bomb_pot=table.bomb_pot_ante, straddle=0, straddles=0, button_straddle=False
+            )
             table.bomb_pot_next = False
         try:
             config = HandConfig(**settings_now)

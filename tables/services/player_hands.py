@@ -21,6 +21,7 @@ def player_hands_rows(hand: Hand, state) -> list[PlayerHand]:
                 table_id=hand.table_id,
                 seat=figures.seat,
                 started_at=hand.started_at,
+                game=state.config.game,
                 big_blind=figures.big_blind,
                 contributed=figures.contributed,
                 collected=figures.collected,

@@ -24,6 +24,15 @@ Definitions (percentages are 0..100, ``None`` when nobody was ever in the spot):
   contributed (it equals the change in the player's stack over the hand).
 - bb/100: the sum over hands of (net ÷ that hand's big blind), times 100 ÷ hands played.
 - biggest pot won: the most chips collected in one hand (shares of every pot won in it).
+
+Stud games (stud, stud hi-lo, razz) count the same figures with their own streets: 3rd
+street (the first betting round) stands for preflop and 4th street for the flop
+(``StreetTracker``). So VPIP is
+money put in voluntarily on 3rd street (completing the bring-in, calling or raising; posting
+the ante or the bring-in does not count), PFR a completion or raise on 3rd street, 3-bet % a
+re-raise facing exactly one completion or raise there, WTSD showdowns ÷ hands that saw 4th
+street, and aggression counts 4th to 7th street. Their "big blind" is the small bet (the
+fixed-limit unit: limit hold'em's big blind is its small bet too).
 """
 
 from __future__ import annotations
@@ -31,8 +40,10 @@ from __future__ import annotations
 from dataclasses import dataclass, fields
 
 from engine.types import DECISIONS, EventKind
+from tables.streets import StreetTracker
 
 _RAISES = frozenset({EventKind.BET, EventKind.RAISE})
+_DEALS = frozenset({EventKind.DEAL_UP, EventKind.DEAL_HOLE, EventKind.DEAL_BOARD})
 
 
 @dataclass(frozen=True, slots=True)
@@ -75,15 +86,16 @@ def seat_figures(hand) -> list[SeatFigures]:
     collected = [0] * n
     aggressive = [0] * n
     calls = [0] * n
-    street = 0
     preflop_raises = 0
+    stud = hand.config.is_stud
+    streets = StreetTracker(stud)
     for event in hand.events:
         kind, seat = event.kind, event.seat
-        if kind is EventKind.DEAL_BOARD:
-            street += 1
-            if street == 1:
-                for i in range(n):
-                    saw_flop[i] = not folded[i]
+        if streets.see(event) and streets.street == 1:
+            for i in range(n):
+                saw_flop[i] = not folded[i]
+        street = streets.street
+        if kind in _DEALS:
             continue
         if kind is EventKind.SHOW or kind is EventKind.MUCK:
             showdown[seat] = True
@@ -93,6 +105,8 @@ def seat_figures(hand) -> list[SeatFigures]:
             continue
         if kind not in DECISIONS:
             continue  # forced bets, dealing, returned bets
+        if kind is EventKind.BRING_IN:
+            continue  # stud's bring-in is forced, like a blind
         if kind is EventKind.FOLD:
             folded[seat] = True
         if street == 0:
@@ -110,7 +124,7 @@ def seat_figures(hand) -> list[SeatFigures]:
             aggressive[seat] += 1
         elif kind is EventKind.CALL:
             calls[seat] += 1
-    big_blind = hand.config.big_blind
+    big_blind = hand.config.fixed_small_bet if stud else hand.config.big_blind
     committed = hand.committed
     net = hand.result.net
     return [

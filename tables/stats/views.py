@@ -8,7 +8,7 @@ from django.http import Http404, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 
 from tables.inputs import NumberError, parse_optional_number
-from tables.models import Hand, Player
+from tables.models import Hand, Player, Table
 from tables.presenters.replay import replay_felt
 from tables.selectors.access import can_see_hand, tables_visible_to
 from tables.selectors.replay import hand_replay_steps
@@ -44,7 +44,14 @@ def player_stats_page(request, player_id: int):
             status=400,
             content_type="text/plain",
         )
-    filters = hidden_tables_as_missing(HandFilter(table=table), request.user)
+    game = request.GET.get("game") or None
+    if game is not None and game not in Table.Game.values:
+        return HttpResponse(
+            "There is no such game. Choose a game from the list, or all games.",
+            status=400,
+            content_type="text/plain",
+        )
+    filters = hidden_tables_as_missing(HandFilter(table=table, game=game), request.user)
     stats = player_stats(player, filters)
     curve = net_curve(player, filters)
     visible = tables_visible_to(request.user)
@@ -62,6 +69,7 @@ def player_stats_page(request, player_id: int):
             "recent": recent,
             "filters": filters,
             "tables": [t for t in player_tables(player) if t["id"] in shown],
+            "games": Table.Game.choices,
         },
     )
 

@@ -1,7 +1,7 @@
 """The published socket protocol (``/api/asyncapi.json``) is a valid AsyncAPI 3.0 document by
 the AsyncAPI Initiative's own JSON Schema (npm's ``@asyncapi/specs``, fetched by its client
-and unpacked under the venv by ``make test-deps`` (part of ``make test``): no PyPI package ships it, and a copy in this
-repository would go stale unseen)."""
+and unpacked under the venv by ``make test-deps``, part of ``make test``: no PyPI package
+ships it, and a copy in this repository would go stale unseen)."""
 
 from __future__ import annotations
 

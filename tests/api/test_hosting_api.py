@@ -246,3 +246,52 @@ def test_a_bomb_pot_needs_its_ante(client_for, host, game):
     every = client_for(host).patch(f"/api/tables/{game.pk}/", {"bomb_pot_every": 3}, format="json")
     assert every.status_code == 400 and "bomb_pot_every" in str(every.json())
     assert Table.objects.get(pk=game.pk).bomb_pot_every == 0
+
+
+# --- issue 20: the new games and straddles through the API -----------------------------------
+def test_post_starts_a_stud_hi_lo_game_with_its_stakes(client_for, host):
+    body = {
+        "name": "Stud night",
+        "game": "stud-hilo",
+        "betting": "fixed-limit",
+        "ante": 1,
+        "bring_in": 2,
+        "small_bet": 5,
+        "big_bet": 10,
+        "max_seats": 8,
+    }
+    answer = client_for(host).post("/api/tables/", body, format="json")
+    assert answer.status_code == 201, answer.json()
+    table = answer.json()
+    assert (table["variant"], table["stakes"]) == (
+        "Fixed-limit Stud Hi-Lo",
+        "5/10 ante 1 bring-in 2",
+    )
+    assert (table["small_blind"], table["big_blind"], table["bring_in"]) == (0, 0, 2)
+
+
+@pytest.mark.parametrize(
+    "body, field",
+    [
+        ({"game": "stud", "betting": "fixed-limit", "bring_in": 2}, "small_bet"),
+        ({"game": "razz", "betting": "no-limit", "bring_in": 1, "small_bet": 2}, "betting"),
+        ({"game": "omaha-hilo", "betting": "no-limit"}, "betting"),
+        ({"straddle": 4, "straddles": 8}, "straddles"),
+        ({"straddle": 4, "straddles": 2, "button_straddle": True}, "button_straddle"),
+        ({"button_straddle": "yes"}, "button_straddle"),
+        ({"bring_in": 1}, "bring_in"),
+    ],
+)
+def test_bad_game_settings_are_400_naming_the_field(client_for, host, body, field):
+    answer = client_for(host).post("/api/tables/", {"name": "Bad", **body}, format="json")
+    assert answer.status_code == 400
+    assert field in answer.json()["errors"], answer.json()
+    assert not Table.objects.filter(name="Bad").exists()
+
+
+def test_patch_sets_two_straddles_from_the_next_hand(client_for, host, game):
+    answer = client_for(host).patch(
+        f"/api/tables/{game.pk}/", {"straddle": 4, "straddles": 2}, format="json"
+    )
+    assert answer.status_code == 200, answer.json()
+    assert answer.json()["table"]["stakes"] == "1/2/4/8"

@@ -1,5 +1,7 @@
 import random
 
+import pytest
+
 from engine.bots import RandomBot, SensibleBot
 from engine.hand import Hand, HandConfig
 
@@ -56,3 +58,53 @@ def test_bots_decide_the_same_from_the_json_view_a_socket_client_holds():
                 view
             )
         hand.act(SensibleBot(random.Random(len(hand.events))).decide(view.to_dict()))
+
+
+# --- the games of issue 20 --------------------------------------------------------------------
+def _deck(seed) -> list[int]:
+    deck = list(range(52))
+    random.Random(seed).shuffle(deck)
+    return deck
+
+
+def _bring_in_view():
+    config = HandConfig(
+        game="stud",
+        betting="fixed-limit",
+        small_blind=0,
+        big_blind=0,
+        ante=1,
+        bring_in=2,
+        small_bet=5,
+    )
+    hand = Hand(config, stacks=[100, 100, 100], button=0, deck=_deck(3))
+    return hand, hand.view(hand.actor)
+
+
+def test_no_bot_folds_at_the_bring_in_which_must_be_posted_or_completed():
+    hand, view = _bring_in_view()
+    assert view.legal is not None and not view.legal.fold
+    for seed in range(40):
+        for bot in (RandomBot(random.Random(seed)), SensibleBot(random.Random(seed), samples=5)):
+            action = bot.decide(view)
+            assert str(action.kind) in ("call", "raise"), action
+
+
+@pytest.mark.parametrize("game", ["omaha-hilo", "stud", "stud-hilo", "razz"])
+def test_the_sensible_bot_plays_every_new_game_to_its_end(game):
+    stud = game != "omaha-hilo"
+    config = HandConfig(
+        game=game,
+        betting="fixed-limit" if stud else "pot-limit",
+        small_blind=0 if stud else 1,
+        big_blind=0 if stud else 2,
+        ante=1 if stud else 0,
+        bring_in=2 if stud else 0,
+        small_bet=5 if stud else None,
+    )
+    rng = random.Random(game)
+    for _ in range(10):
+        hand = Hand(config, stacks=[200, 200, 200], button=0, deck=_deck(rng.random()))
+        while not hand.is_over:
+            hand.act(SensibleBot(rng, samples=5).decide(hand.view(hand.actor)))
+        assert sum(hand.stacks) == 600

@@ -107,6 +107,8 @@ def test_admin_creates_and_edits_tables_stakes_apply_next_hand(admin, running):
         "ante": 0,
         "ante_mode": "per-player",
         "straddle": 0,
+        "straddles": 0,
+        "bring_in": 0,
         "max_seats": 9,
         "min_buy_in": "",
         "max_buy_in": "",
@@ -233,3 +235,40 @@ def test_remove_player_action_returns_the_chips(admin, players, table, assert_ch
     players[0].refresh_from_db()
     assert players[0].bankroll == 10_000
     assert_chips_conserved()
+
+
+def test_admin_creates_a_razz_table_with_its_bring_in_and_bets(admin):
+    """Issue 20: the admin offers every game; a stud game takes an ante, a bring-in and the
+    bets (its blinds, left at the form's defaults, become 0); a bad one is named."""
+    data = {
+        "name": "Razz room",
+        "game": "razz",
+        "betting": "fixed-limit",
+        "small_blind": 1,
+        "big_blind": 2,
+        "ante": 1,
+        "ante_mode": "per-player",
+        "straddle": 0,
+        "straddles": 0,
+        "bring_in": 2,
+        "small_bet": 5,
+        "big_bet": "",
+        "max_seats": 8,
+        "min_buy_in": "",
+        "max_buy_in": "",
+        "action_seconds": 25,
+        "time_bank_seconds": 60,
+        "bot_seats": 0,
+        "seats-TOTAL_FORMS": 0,
+        "seats-INITIAL_FORMS": 0,
+    }
+    bad = admin.post(reverse("admin:tables_table_add"), {**data, "bring_in": 5})
+    assert bad.status_code == 200 and "below the small bet" in bad.content.decode()
+    response = admin.post(reverse("admin:tables_table_add"), data)
+    assert response.status_code == 302, response.content.decode()[:2000]
+    table = Table.objects.get(name="Razz room")
+    assert (table.big_blind, table.stakes, table.variant) == (
+        0,
+        "5/10 ante 1 bring-in 2",
+        "Fixed-limit Razz",
+    )

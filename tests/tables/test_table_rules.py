@@ -35,8 +35,7 @@ def test_a_straddle_is_at_least_twice_the_big_blind_for_the_engine_and_the_admin
     )
 
 
-# The games a table offers (the engine plays more: stud, razz and the hi-lo games come to the
-# site in a later session).
+# Every game a table offers, stud, razz and the hi-lo games included.
 @pytest.mark.parametrize("game", sorted(Table.Game.values))
 def test_a_table_seats_as_many_as_the_engine_deals_to(game):
     most = MAX_SEATS[game]

@@ -307,3 +307,69 @@ def test_no_bomb_pot_button_without_an_ante(players):
     answer = web(players[0]).post(f"/tables/{game.pk}/host/bomb_pot/", HTTP_HX_REQUEST="true")
     assert "Set the bomb pot" in answer.content.decode()
     assert not Table.objects.get(pk=game.pk).bomb_pot_next
+
+
+# --- issue 20: every game in the picker ------------------------------------------------------
+STUD_FORM = {**FORM, "game": "razz", "betting": "fixed-limit", "max_seats": 8, "ante": 1}
+
+
+def test_the_picker_offers_every_game_and_says_which_settings_each_leaves_out(players):
+    page = web(players[0]).get("/tables/new/").content.decode()
+    for game in ("omaha-hilo", "stud", "stud-hilo", "razz"):
+        assert f'<option value="{game}"' in page, game
+    for name in ("straddles", "button_straddle", "bring_in", "small_bet", "big_bet"):
+        assert f'name="{name}"' in page, name
+    rules = re.search(r'<script id="game-rules" type="application/json">(.*?)</script>', page)
+    assert rules is not None
+    hidden = __import__("json").loads(rules.group(1))["hidden"]
+    assert (
+        "big_blind" in hidden["stud"]["fixed-limit"]
+        and "bring_in" not in hidden["razz"]["fixed-limit"]
+    )
+    assert (
+        "bring_in" in hidden["holdem"]["no-limit"] and "small_bet" in hidden["holdem"]["no-limit"]
+    )
+    assert "small_bet" not in hidden["omaha-hilo"]["fixed-limit"]
+
+
+def test_a_razz_game_is_started_from_the_form_with_its_bring_in_and_bets(players):
+    answer = web(players[0]).post(
+        "/tables/new/", {**STUD_FORM, "bring_in": 1, "small_bet": 4, "straddle": 4}
+    )
+    assert answer.status_code == 302, answer.content.decode()
+    table = Table.objects.get(name="Friday")
+    # The blinds and straddle the form hid for razz are left at their defaults (no blinds).
+    assert (table.game, table.small_blind, table.big_blind, table.straddle) == ("razz", 0, 0, 0)
+    assert table.stakes == "4/8 ante 1 bring-in 1"
+
+
+@pytest.mark.parametrize(
+    "changes, field",
+    [
+        ({"bring_in": 1}, "small_bet"),
+        ({"bring_in": 4, "small_bet": 4}, "bring_in"),
+        ({"bring_in": 1, "small_bet": 4, "betting": "no-limit"}, "betting"),
+        ({"bring_in": 1, "small_bet": 4, "max_seats": 9}, "max_seats"),
+    ],
+)
+def test_a_bad_stud_setting_is_shown_by_its_field(players, changes, field):
+    page = web(players[0]).post("/tables/new/", {**STUD_FORM, **changes}).content.decode()
+    assert re.search(rf'<p class="field invalid">\s*<label for="id_{field}"', page), field
+    assert not Table.objects.filter(name="Friday").exists()
+
+
+def test_a_holdem_game_with_two_straddles_from_the_form(players):
+    answer = web(players[0]).post("/tables/new/", {**FORM, "straddle": 4, "straddles": 2})
+    assert answer.status_code == 302
+    table = Table.objects.get(name="Friday")
+    assert (table.straddle, table.straddles, table.stakes) == (4, 2, "1/2/4/8")
+
+
+def test_the_lobby_names_each_game_and_its_stakes(players, make_table):
+    make_table(
+        name="Razz room", game="razz", betting="fixed-limit", ante=1, bring_in=1, small_bet=4
+    )
+    make_table(name="Split pots", game="omaha-hilo", betting="pot-limit", straddle=4)
+    page = web(players[0]).get("/").content.decode()
+    assert "Fixed-limit Razz" in page and "4/8 ante 1 bring-in 1" in page
+    assert "Pot-limit Omaha Hi-Lo" in page and "1/2/4" in page

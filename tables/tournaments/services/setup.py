@@ -88,6 +88,8 @@ def tournament_create(
         raise TournamentInvalid("name", "Give the tournament a name (1 to 60 characters).")
     _choice(format, "format", Format)
     _choice(game, "game", Table.Game)
+    if game in Table.STUD_GAMES:  # blind levels make the structure: stud has no blinds
+        raise TournamentInvalid("game", "Tournaments play hold'em or Omaha (their blinds rise).")
     _choice(betting, "betting", Table.Betting)
     most = min(MOST_SEATS, MAX_SEATS.get(game, MOST_SEATS))
     _whole(seats_per_table, "seats_per_table", low=2, high=most)

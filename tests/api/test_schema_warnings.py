@@ -33,6 +33,7 @@ PLAY_ENDPOINTS = {
     ("/api/tables/{id}/sit-out/", "post"),
     ("/api/tables/{id}/sit-in/", "post"),
     ("/api/tables/{id}/top-up/", "post"),
+    ("/api/tables/{id}/rabbit/", "post"),
 }
 
 

@@ -217,6 +217,9 @@ class ControlsRegion:
     max_buy_in: int
     default_buy_in: int
     request_path: str | None  # where logging in comes back to
+    #: Why nobody sits down, leaves or tops up here (a tournament seats its players), or None:
+    #: then only "I'm back" is offered to a player sitting out.
+    seating_closed: str | None = None
 
 
 # --- log ------------------------------------------------------------------------------------

@@ -105,6 +105,7 @@ def table_screen(
         shared.max_buy_in,
         shared.default_buy_in,
         request_path,
+        snapshot.seating_closed,
     )
     return Screen(
         version=snapshot.version,

@@ -22,7 +22,7 @@ from engine.view import View
 from tables.db import statements
 from tables.models import Hand, HandAction, Seat, Table
 from tables.selectors import hand_cache
-from tables.selectors.banners import banner_for
+from tables.selectors.banners import banner_for, seating_notice_for
 from tables.selectors.hands import Decision, hand_decisions, hand_state, with_deck
 
 #: How many finished hands the table page links to.
@@ -77,11 +77,16 @@ class Snapshot:
         recent: tuple[RecentHand, ...],
         state: EngineHand | None = None,
         banner: dict | None = None,
+        seating_closed: str | None = None,
     ):
         self.table = table
         #: What the table's screens show of the game it belongs to (a tournament's level):
         #: ``tables.selectors.banners``; None at a cash table.
         self.banner = banner
+        #: Why players cannot sit down, leave or top up here (a tournament seats its players:
+        #: ``tables.selectors.banners.seating_notice_for``), or None at a cash table. A table
+        #: is a tournament's from its creation or never, so a following snapshot keeps it.
+        self.seating_closed = seating_closed
         self.version = table.version
         self.created_at = table.created_at
         self.seats: dict[int, SeatRow] = {s.number: s for s in seats}
@@ -269,11 +274,26 @@ def load_snapshot(table: Table | int, previous: Snapshot | None = None) -> Snaps
             state = hand_state(previous.hand, decisions)
             if not state.is_over:  # the same hand, still running: nothing else to read
                 return Snapshot(
-                    table, seats, previous.hand, decisions, previous.recent, state, previous.banner
+                    table,
+                    seats,
+                    previous.hand,
+                    decisions,
+                    previous.recent,
+                    state,
+                    previous.banner,
+                    previous.seating_closed,
                 )
     hand = shown_hand(table)
     decisions = hand_decisions(hand) if hand is not None else []
-    return Snapshot(table, seats, hand, decisions, recent_hands(table.pk), banner=banner_for(table))
+    return Snapshot(
+        table,
+        seats,
+        hand,
+        decisions,
+        recent_hands(table.pk),
+        banner=banner_for(table),
+        seating_closed=seating_notice_for(table),
+    )
 
 
 def following_snapshot(previous: Snapshot | None) -> Snapshot | None:
@@ -318,4 +338,5 @@ def following_snapshot(previous: Snapshot | None) -> Snapshot | None:
         previous.recent,
         state,
         previous.banner,
+        previous.seating_closed,
     )

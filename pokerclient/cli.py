@@ -79,16 +79,30 @@ def hand(config: Config, args) -> None:
 
 STAT_LINES = (
     ("hands", "hands"),
-    ("net_won", "net won"),
-    ("bb_per_100", "bb/100"),
+    ("cash_hands", "cash hands"),
+    ("net_won", "net won (cash)"),
+    ("bb_per_100", "bb/100 (cash)"),
     ("vpip", "VPIP %"),
     ("pfr", "PFR %"),
     ("three_bet", "3-bet %"),
     ("aggression_factor", "aggression"),
     ("wtsd", "went to showdown %"),
     ("wsd", "won at showdown %"),
-    ("biggest_pot_won", "biggest pot won"),
+    ("biggest_pot_won", "biggest pot (cash)"),
 )
+TOURNAMENT_LINES = (
+    ("played", "tournaments"),
+    ("wins", "wins"),
+    ("in_the_money_percent", "in the money %"),
+    ("entry_fees", "entry fees"),
+    ("prizes", "prizes"),
+    ("roi", "return on fees %"),
+)
+
+
+def _stat_line(label: str, value) -> str:
+    shown = "-" if value is None else (f"{value:.1f}" if isinstance(value, float) else value)
+    return f"  {label:<20} {shown}"
 
 
 def stats(config: Config, args) -> None:
@@ -99,9 +113,10 @@ def stats(config: Config, args) -> None:
         body = api.get(f"players/{_player_id(api, args.player)}/stats/")
     print(f"{body['name']}")
     for key, label in STAT_LINES:
-        value = body.get(key)
-        shown = "-" if value is None else (f"{value:.1f}" if isinstance(value, float) else value)
-        print(f"  {label:<20} {shown}")
+        print(_stat_line(label, body.get(key)))
+    tournaments = body.get("tournaments") or {}
+    for key, label in TOURNAMENT_LINES if tournaments else ():
+        print(_stat_line(label, tournaments.get(key)))
 
 
 def _player_id(api: Api, player: str) -> int:

@@ -47,6 +47,7 @@ def table_detail(request, table_id: int):
             "me": screen.viewer,
             "regions": regions,
             "tournament": snapshot.banner,  # a tournament table: its name and level
+            "seating_closed": snapshot.seating_closed,  # no ledger: no bankroll chips here
         },
     )
 

@@ -9,6 +9,8 @@ from engine.config import STUD_STREETS
 from tables.inputs import LARGEST, NumberError, parse_whole_number
 from tables.models import Player, PlayerHand, Seat, Table
 from tables.selectors.stats import LEADERBOARD_ORDERS, RESULTS, HandFilter
+from tables.tournaments.models import Tournament
+from tables.tournaments.records import LEADERBOARD_ORDERS as TOURNAMENT_ORDERS, ROI_MIN_TOURNAMENTS
 
 
 # --- tables -------------------------------------------------------------------------------
@@ -90,8 +92,42 @@ class StatCountsSerializer(serializers.Serializer):
     postflop_calls = serializers.IntegerField()
 
 
+class TournamentFinishSerializer(serializers.Serializer):
+    tournament_id = serializers.IntegerField()
+    name = serializers.CharField()
+    format = serializers.ChoiceField(Tournament.Format.choices)  # one enum with the tournament's
+    started_at = serializers.DateTimeField(allow_null=True)
+    entrants = serializers.IntegerField()
+    place = serializers.IntegerField()
+    entry_fee = serializers.IntegerField(help_text="Fee paid, rebuys and re-entries included.")
+    prize = serializers.IntegerField()
+
+
+class TournamentRecordSerializer(serializers.Serializer):
+    """A player's tournaments, counted once their place is decided (since/until: by the day a
+    tournament started; the table filter does not apply)."""
+
+    played = serializers.IntegerField(help_text="Tournaments with the player's place decided.")
+    wins = serializers.IntegerField(help_text="First places.")
+    best_place = serializers.IntegerField(allow_null=True)
+    in_the_money = serializers.IntegerField(help_text="Tournaments that paid a prize.")
+    in_the_money_percent = serializers.FloatField(allow_null=True)
+    entry_fees = serializers.IntegerField(help_text="Entry fees, rebuys and re-entries paid.")
+    prizes = serializers.IntegerField()
+    profit = serializers.IntegerField(help_text="Prizes − entry fees.")
+    roi = serializers.FloatField(
+        allow_null=True,
+        help_text="Return on entry fees, % (profit ÷ entry fees); null with no fees paid.",
+    )
+    recent = TournamentFinishSerializer(
+        many=True, help_text="The latest finishes you may see, newest first."
+    )
+
+
 class StatsSerializer(serializers.Serializer):
-    """A player's statistics; percentages 0-100, null when the spot never came up."""
+    """A player's statistics; percentages 0-100, null when the spot never came up. Tournament
+    hands count in the hand figures; the chip figures (net won, bb/100, biggest pot) are of
+    cash hands only (tournament chips are not bankroll chips)."""
 
     player_id = serializers.IntegerField()
     name = serializers.CharField()
@@ -117,10 +153,16 @@ class StatsSerializer(serializers.Serializer):
     )
     wtsd = serializers.FloatField(allow_null=True, help_text="% went to showdown after the flop.")
     wsd = serializers.FloatField(allow_null=True, help_text="% of showdowns that won chips.")
-    net_won = serializers.IntegerField(help_text="Chips collected − chips contributed.")
-    bb_per_100 = serializers.FloatField(allow_null=True, help_text="Big blinds won per 100 hands.")
-    biggest_pot_won = serializers.IntegerField(help_text="Most chips collected in one hand.")
+    cash_hands = serializers.IntegerField(help_text="Of them, hands at cash tables.")
+    net_won = serializers.IntegerField(
+        help_text="Chips collected − chips contributed, in cash hands."
+    )
+    bb_per_100 = serializers.FloatField(
+        allow_null=True, help_text="Big blinds won per 100 cash hands."
+    )
+    biggest_pot_won = serializers.IntegerField(help_text="Most chips collected in one cash hand.")
     counts = StatCountsSerializer()
+    tournaments = TournamentRecordSerializer()
 
 
 class LeaderboardRowSerializer(serializers.Serializer):
@@ -131,6 +173,20 @@ class LeaderboardRowSerializer(serializers.Serializer):
     hands = serializers.IntegerField()
     net = serializers.IntegerField()
     bb_per_100 = serializers.FloatField()
+
+
+class TournamentLeaderboardRowSerializer(serializers.Serializer):
+    rank = serializers.IntegerField()
+    player_id = serializers.IntegerField()
+    name = serializers.CharField()
+    is_bot = serializers.BooleanField()
+    played = serializers.IntegerField()
+    wins = serializers.IntegerField()
+    in_the_money = serializers.IntegerField()
+    entry_fees = serializers.IntegerField()
+    prizes = serializers.IntegerField()
+    profit = serializers.IntegerField(help_text="Prizes − entry fees.")
+    roi = serializers.FloatField(allow_null=True, help_text="Null with no entry fees paid.")
 
 
 class HandRowSerializer(serializers.ModelSerializer):
@@ -228,6 +284,14 @@ class HandListFilterSerializer(HandFilterSerializer):
 class LeaderboardQuerySerializer(serializers.Serializer):
     order = serializers.ChoiceField(choices=list(LEADERBOARD_ORDERS), default="net")
     min_hands = WholeNumberField(default=100)
+
+
+class TournamentLeaderboardQuerySerializer(serializers.Serializer):
+    order = serializers.ChoiceField(choices=list(TOURNAMENT_ORDERS), default="profit")
+    min_tournaments = WholeNumberField(
+        required=False,
+        help_text=f"Default 1 ({ROI_MIN_TOURNAMENTS} when ordered by roi).",
+    )
 
 
 # --- hand histories -----------------------------------------------------------------------

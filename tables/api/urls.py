@@ -59,4 +59,9 @@ urlpatterns = [
     path("players/<str:pk>/", views.PlayerDetail.as_view(), name="player-detail"),
     path("players/<str:pk>/stats/", views.PlayerStats.as_view(), name="player-stats"),
     path("leaderboard/", views.Leaderboard.as_view(), name="leaderboard"),
+    path(
+        "leaderboard/tournaments/",
+        views.TournamentLeaderboard.as_view(),
+        name="leaderboard-tournaments",
+    ),
 ]

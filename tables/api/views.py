@@ -28,6 +28,8 @@ from tables.api.serializers import (
     PlayerSerializer,
     StatsSerializer,
     TableSerializer,
+    TournamentLeaderboardQuerySerializer,
+    TournamentLeaderboardRowSerializer,
 )
 from tables.inputs import NumberError, parse_whole_number
 from tables.models import Hand, Player, Seat, Table
@@ -44,6 +46,7 @@ from tables.selectors.stats import (
     viewer_seat,
 )
 from tables.tournaments.access import tournament_visible
+from tables.tournaments.records import tournament_leaderboard, tournament_record
 
 ID = OpenApiParameter("id", OpenApiTypes.INT, OpenApiParameter.PATH, description="The id.")
 
@@ -267,6 +270,9 @@ class _PlayerStats(APIView):
             "since": filters.since,
             "until": filters.until,
             **stats,
+            "tournaments": tournament_record(
+                player, request.user, since=filters.since, until=filters.until
+            ),
         }
         return Response(StatsSerializer(body).data)
 
@@ -298,6 +304,19 @@ class PlayerMeStats(_PlayerStats):
     pass
 
 
+class _Ranking(generics.ListAPIView):
+    """A public ranking: rows of dicts, each given its rank (1 is the first of page 1)."""
+
+    permission_classes = [AllowAny]  # public; only GET is implemented (others: 405)
+    pagination_class = Pagination
+
+    def list(self, request, *args, **kwargs):
+        page = self.paginate_queryset(self.get_queryset())
+        start = (self.paginator.page.number - 1) * self.paginator.get_page_size(request)
+        rows = [{"rank": start + i + 1, **row} for i, row in enumerate(page)]
+        return self.get_paginated_response(self.serializer_class(rows, many=True).data)
+
+
 @extend_schema(
     tags=["players"],
     summary="Leaderboard (public)",
@@ -305,23 +324,35 @@ class PlayerMeStats(_PlayerStats):
     responses=LeaderboardRowSerializer(many=True),
     auth=[{}],
 )
-class Leaderboard(generics.ListAPIView):
+class Leaderboard(_Ranking):
     """Players ranked by net chips won (``net``), big blinds per 100 hands (``bb100``) or hands
-    played (``hands``), among those with at least ``min_hands`` finished hands."""
+    played (``hands``) at cash tables, among those with at least ``min_hands`` finished cash
+    hands (tournament chips are not bankroll chips: see the tournament leaderboard)."""
 
-    permission_classes = [AllowAny]  # public; only GET is implemented (others: 405)
     serializer_class = LeaderboardRowSerializer
-    pagination_class = Pagination
 
     def get_queryset(self):
         query = _query(LeaderboardQuerySerializer, self.request).validated_data
         return leaderboard(query["order"], query["min_hands"])
 
-    def list(self, request, *args, **kwargs):
-        page = self.paginate_queryset(self.get_queryset())
-        start = (self.paginator.page.number - 1) * self.paginator.get_page_size(request)
-        rows = [{"rank": start + i + 1, **row} for i, row in enumerate(page)]
-        return self.get_paginated_response(LeaderboardRowSerializer(rows, many=True).data)
+
+@extend_schema(
+    tags=["players"],
+    summary="Tournament leaderboard (public)",
+    parameters=[TournamentLeaderboardQuerySerializer],
+    responses=TournamentLeaderboardRowSerializer(many=True),
+    auth=[{}],
+)
+class TournamentLeaderboard(_Ranking):
+    """Players ranked by tournament profit (prizes − entry fees, ``profit``), return on entry
+    fees (``roi``: players who paid fees only) or tournaments played (``played``), among those
+    with at least ``min_tournaments`` tournaments whose place is decided."""
+
+    serializer_class = TournamentLeaderboardRowSerializer
+
+    def get_queryset(self):
+        query = _query(TournamentLeaderboardQuerySerializer, self.request).validated_data
+        return tournament_leaderboard(query["order"], query.get("min_tournaments"))
 
 
 # --- tokens -------------------------------------------------------------------------------

@@ -114,7 +114,16 @@ def table_screen(
         table = snapshot.table
         low, high = table.buy_in_range(left_with)
         default, rule = min(high, max(low, default)), table.rejoin_rule(left_with)
-    controls = ControlsRegion(viewer, shared.free_seats, low, high, default, request_path, rule)
+    controls = ControlsRegion(
+        viewer,
+        shared.free_seats,
+        low,
+        high,
+        default,
+        request_path,
+        rule,
+        snapshot.seating_closed,
+    )
     return Screen(
         version=snapshot.version,
         hand_id=shared.board.hand_id,

@@ -22,7 +22,7 @@ from engine.view import View
 from tables.db import statements
 from tables.models import Hand, HandAction, Seat, Table
 from tables.selectors import hand_cache
-from tables.selectors.banners import banner_for
+from tables.selectors.banners import banner_for, seating_notice_for
 from tables.selectors.hands import Decision, hand_decisions, hand_state, with_deck
 from tables.selectors.hosting import NoticeRow, log_notices
 from tables.selectors.runout import runout_frame
@@ -80,11 +80,16 @@ class Snapshot:
         state: EngineHand | None = None,
         banner: dict | None = None,
         notices: tuple[NoticeRow, ...] = (),
+        seating_closed: str | None = None,
     ):
         self.table = table
         #: What the table's screens show of the game it belongs to (a tournament's level):
         #: ``tables.selectors.banners``; None at a cash table.
         self.banner = banner
+        #: Why players cannot sit down, leave or top up here (a tournament seats its players:
+        #: ``tables.selectors.banners.seating_notice_for``), or None at a cash table. A table
+        #: is a tournament's from its creation or never, so a following snapshot keeps it.
+        self.seating_closed = seating_closed
         self.version = table.version
         self.created_at = table.created_at
         self.seats: dict[int, SeatRow] = {s.number: s for s in seats}
@@ -290,6 +295,7 @@ def load_snapshot(table: Table | int, previous: Snapshot | None = None) -> Snaps
                     state,
                     previous.banner,
                     previous.notices,
+                    previous.seating_closed,
                 )
     hand = shown_hand(table)
     decisions = hand_decisions(hand) if hand is not None else []
@@ -302,6 +308,7 @@ def load_snapshot(table: Table | int, previous: Snapshot | None = None) -> Snaps
         recent_hands(table.pk),
         banner=banner_for(table),
         notices=notices,
+        seating_closed=seating_notice_for(table),
     )
 
 
@@ -350,4 +357,5 @@ def following_snapshot(previous: Snapshot | None) -> Snapshot | None:
         state,
         previous.banner,
         previous.notices,
+        previous.seating_closed,
     )

@@ -4,6 +4,12 @@ Statistics add up the ``PlayerHand`` rows (one per player per finished hand, wri
 end from ``tables.stats.seat_figures``) in one aggregate query; ratios come from
 ``tables.stats.Totals.stats``. A hand's history goes out only through the engine's viewer
 filter (``Hand.view``), and only once the hand is finished.
+
+Tournament hands and bankroll chips: a hand at a tournament's table counts in the hand
+statistics (hands, VPIP, PFR, 3-bet, aggression, WTSD, W$SD) like any other, but its chips are
+tournament chips, not bankroll chips: the chip figures (net won, bb/100, biggest pot, the net
+curve, the cash leaderboard) add up cash-table hands only (``CASH_HANDS``). What a tournament
+did to the bankroll is its prize minus its entry fees (``tables.tournaments.records``).
 """
 
 from __future__ import annotations
@@ -35,6 +41,9 @@ from tables.stats.figures import Totals
 from tables.streets import StreetTracker
 
 RESULTS = ("won", "lost", "even")
+#: ``PlayerHand`` rows of cash tables (a tournament's tables have a ``tournament_table``, by
+#: the relation's name: the tournaments app builds on this one, not the other way round).
+CASH_HANDS = Q(table__tournament_table__isnull=True)
 LEADERBOARD_ORDERS = {"net": "-net", "bb100": "-bb_per_100", "hands": "-hands"}
 
 
@@ -90,9 +99,10 @@ def _aggregates() -> dict:
         "won_at_showdown": yes("won_at_showdown"),
         "postflop_aggressive": Sum("postflop_aggressive"),
         "postflop_calls": Sum("postflop_calls"),
-        "net": Sum("net"),
-        "net_bb": Sum("net_bb"),
-        "biggest_pot_won": Max("collected"),
+        "cash_hands": Count("id", filter=CASH_HANDS),
+        "net": Sum("net", filter=CASH_HANDS),
+        "net_bb": Sum("net_bb", filter=CASH_HANDS),
+        "biggest_pot_won": Max("collected", filter=CASH_HANDS),
     }
 
 
@@ -113,23 +123,34 @@ def player_hand_rows(player: Player, filters: HandFilter = HandFilter()) -> Quer
 
 
 def net_curve(player: Player, filters: HandFilter = HandFilter()) -> list[int]:
-    """Cumulative net chips after each of the player's hands, oldest first (one query)."""
+    """Cumulative net chips after each of the player's cash hands, oldest first (one query)."""
     total = 0
     curve = []
-    rows = filters.apply(PlayerHand.objects.filter(player=player))
+    rows = filters.apply(PlayerHand.objects.filter(CASH_HANDS, player=player))
     for net in rows.order_by("started_at", "hand_id").values_list("net", flat=True):
         total += net
         curve.append(total)
     return curve
 
 
+def shown_as_bot(player: str = "player") -> ExpressionWrapper:
+    """The bot badge of a leaderboard row: the croupier's bots and bot accounts (``player``:
+    the path to the row's player)."""
+    return ExpressionWrapper(
+        Q(**{f"{player}__is_bot": True}) | Q(**{f"{player}__bot_account": True}),
+        output_field=BooleanField(),
+    )
+
+
 def leaderboard(order: str = "net", min_hands: int = 1) -> QuerySet:
-    """Players ranked by net won, bb/100 or hands played, with at least ``min_hands`` hands.
+    """Players ranked by net won, bb/100 or hands played at cash tables, with at least
+    ``min_hands`` cash hands (tournaments have their own: ``tables.tournaments.records``).
 
     Rows are dicts: ``player_id``, ``name``, ``is_bot``, ``hands``, ``net``, ``bb_per_100``.
     """
     rows = (
-        PlayerHand.objects.order_by()
+        PlayerHand.objects.filter(CASH_HANDS)
+        .order_by()
         .values("player_id")
         .annotate(
             hands=Count("id"),
@@ -138,10 +159,7 @@ def leaderboard(order: str = "net", min_hands: int = 1) -> QuerySet:
                 100.0 * Sum("net_bb") / Count("id"), output_field=FloatField()
             ),
             name=F("player__user__username"),
-            # the bot badge: the croupier's bots and bot accounts
-            is_bot=ExpressionWrapper(
-                Q(player__is_bot=True) | Q(player__bot_account=True), output_field=BooleanField()
-            ),
+            is_bot=shown_as_bot(),
         )
         .filter(hands__gte=min_hands)
     )

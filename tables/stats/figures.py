@@ -21,9 +21,13 @@ Definitions (percentages are 0..100, ``None`` when nobody was ever in the spot):
   flop was dealt (an all-in player who is dealt the flop saw it).
 - W$SD: won chips at showdown (collected a share of any pot) ÷ showdowns.
 - net chips won: collected − contributed, where an uncalled bet returned to its owner is not
-  contributed (it equals the change in the player's stack over the hand).
-- bb/100: the sum over hands of (net ÷ that hand's big blind), times 100 ÷ hands played.
-- biggest pot won: the most chips collected in one hand (shares of every pot won in it).
+  contributed (it equals the change in the player's stack over the hand); cash hands only.
+- bb/100: the sum over cash hands of (net ÷ that hand's big blind), times 100 ÷ cash hands.
+- biggest pot won: the most chips collected in one cash hand (shares of every pot won in it).
+
+Cash hands: a tournament hand's chips are tournament chips, not bankroll chips, so the three
+chip figures above leave tournament hands out; every other figure counts them
+(``Totals.add(figures, cash=False)``).
 
 Stud games (stud, stud hi-lo, razz) count the same figures with their own streets: 3rd
 street (the first betting round) stands for preflop and 4th street for the flop
@@ -166,11 +170,13 @@ class Totals:
     won_at_showdown: int = 0
     postflop_aggressive: int = 0
     postflop_calls: int = 0
+    cash_hands: int = 0
     net: int = 0
     net_bb: float = 0.0
     biggest_pot_won: int = 0
 
-    def add(self, figures: SeatFigures) -> Totals:
+    def add(self, figures: SeatFigures, cash: bool = True) -> Totals:
+        """Count one hand; ``cash=False`` for a tournament hand (no chip figures)."""
         self.hands += 1
         self.vpip += figures.vpip
         self.pfr += figures.pfr
@@ -181,9 +187,11 @@ class Totals:
         self.won_at_showdown += figures.won_at_showdown
         self.postflop_aggressive += figures.postflop_aggressive
         self.postflop_calls += figures.postflop_calls
-        self.net += figures.net
-        self.net_bb += figures.net_bb
-        self.biggest_pot_won = max(self.biggest_pot_won, figures.collected)
+        if cash:
+            self.cash_hands += 1
+            self.net += figures.net
+            self.net_bb += figures.net_bb
+            self.biggest_pot_won = max(self.biggest_pot_won, figures.collected)
         return self
 
     @classmethod
@@ -213,8 +221,11 @@ class Totals:
             ),
             "wtsd": _percent(self.showdowns, self.saw_flop),
             "wsd": _percent(self.won_at_showdown, self.showdowns),
+            "cash_hands": self.cash_hands,
             "net_won": self.net,
-            "bb_per_100": round(100.0 * self.net_bb / self.hands, 2) if self.hands else None,
+            "bb_per_100": (
+                round(100.0 * self.net_bb / self.cash_hands, 2) if self.cash_hands else None
+            ),
             "biggest_pot_won": self.biggest_pot_won,
             "counts": {
                 "vpip": self.vpip,

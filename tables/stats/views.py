@@ -23,6 +23,12 @@ from tables.selectors.stats import (
     player_tables,
     viewer_seat,
 )
+from tables.tournaments.records import (
+    LEADERBOARD_ORDERS as TOURNAMENT_ORDERS,
+    ROI_MIN_TOURNAMENTS,
+    tournament_leaderboard,
+    tournament_record,
+)
 
 
 @login_required
@@ -70,16 +76,37 @@ def player_stats_page(request, player_id: int):
             "filters": filters,
             "tables": [t for t in player_tables(player) if t["id"] in shown],
             "games": Table.Game.choices,
+            "tournaments": tournament_record(player, request.user),
         },
     )
 
 
+#: The page's minimum of cash hands (the API's is a parameter).
+PAGE_MIN_HANDS = 10
+
+
 def leaderboard_page(request):
+    """``/leaderboard/``: cash games (``?order=net|bb100|hands``), or ``?view=tournaments``
+    (``?order=profit|roi|played``); an unknown order shows the default one."""
+    if request.GET.get("view") == "tournaments":
+        order = request.GET.get("order", "profit")
+        if order not in TOURNAMENT_ORDERS:
+            order = "profit"
+        rows = list(tournament_leaderboard(order)[:50])
+        return render(
+            request,
+            "stats/leaderboard.html",
+            {"rows": rows, "order": order, "view": "tournaments", "min_roi": ROI_MIN_TOURNAMENTS},
+        )
     order = request.GET.get("order", "net")
     if order not in ("net", "bb100", "hands"):
         order = "net"
-    rows = list(leaderboard(order, min_hands=10)[:50])
-    return render(request, "stats/leaderboard.html", {"rows": rows, "order": order})
+    rows = list(leaderboard(order, min_hands=PAGE_MIN_HANDS)[:50])
+    return render(
+        request,
+        "stats/leaderboard.html",
+        {"rows": rows, "order": order, "view": "cash", "min_hands": PAGE_MIN_HANDS},
+    )
 
 
 @login_required

@@ -18,3 +18,4 @@ class TournamentsConfig(AppConfig):
         hooks.register(hooks.hand_ended, play.after_hand)
         hooks.register(hooks.croupier_pass, play.croupier_pass)
         banners.register(level.table_banner)
+        banners.register_seating_notice(level.table_seating_notice)

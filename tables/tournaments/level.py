@@ -19,6 +19,7 @@ from tables.models import Hand, Table
 from tables.tournaments import structure
 from tables.tournaments.models import Tournament
 from tables.tournaments.services import lookup
+from tables.tournaments.services.play import SEATED_BY_TOURNAMENT
 
 
 @dataclass(frozen=True)
@@ -99,6 +100,12 @@ def tournament_level(tournament: Tournament) -> LevelNow:
         .first()
     )
     return level_now(tournament, hands_dealt=most or 0)
+
+
+def table_seating_notice(table) -> str | None:
+    """Why a tournament table's screens offer no seat controls (``tables.selectors.banners``):
+    the message the services refuse them with (``services.play.table_rules``)."""
+    return SEATED_BY_TOURNAMENT if lookup.tournament_table(table.pk) is not None else None
 
 
 def table_banner(table) -> dict | None:

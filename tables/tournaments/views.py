@@ -1,6 +1,7 @@
 """The tournaments' pages: the lobby (``/tournaments/``), organising one (``new/``), the
 invite link (``join/<token>/``), a tournament's page with its standings (refreshed by htmx),
-register / unregister / start / cancel buttons, and the level banner of a tournament table.
+register / unregister / start / cancel / new invite link buttons, and the level banner of a
+tournament table.
 
 Thin: every change is one service; a refusal is shown as a message (or on the form's field).
 A private tournament is 404 for whoever may not see it.
@@ -137,13 +138,18 @@ ACTIONS = {
         lambda t, p, user: organise.tournament_cancel(tournament=t, by=user),
         "The tournament is cancelled; every entry fee went back.",
     ),
+    "new-invite": (
+        lambda t, p, user: organise.tournament_invite_replace(tournament=t, by=user),
+        "Here is a new invite link: the old one no longer works.",
+    ),
 }
 
 
 @login_required
 @require_POST
 def tournament_action(request, tournament_id: int, action: str):
-    """``POST /tournaments/<id>/<action>/``: register, unregister, start or cancel."""
+    """``POST /tournaments/<id>/<action>/``: register, unregister, start, cancel, or a new
+    invite link (``new-invite``, a private tournament's organiser)."""
     if action not in ACTIONS:
         raise Http404("No such action.")
     tournament = _visible(request, tournament_id)

@@ -17,7 +17,7 @@ from tests.tables.test_inputs import TRICKY, ascii_number_in_range
 
 PAGES = [  # the browser pages, with the query parameters they read
     ("/", []),
-    ("/leaderboard/", ["order"]),
+    ("/leaderboard/", ["order", "view"]),
     ("/players/me/stats/", ["table"]),
     ("/players/{id}/stats/", ["table"]),
     ("/hands/{id}/", []),

@@ -38,7 +38,18 @@ if running_hand(t) is None:
     except Exception:
         pass  # the croupier dealt it first
 hand = play_out(t)
-print(json.dumps({"table": t.pk, "hand": hand.pk, "alice": alice.pk}))
+# A private sit & go of alice, bob and two bots, running: its page (with the invite link) and
+# its table, where the hand waits on a long clock whenever a human is to act.
+from tables.tournaments.services import tournament_register, tournament_start
+from tables.tournaments.services.organise import tournament_organise
+cup = tournament_organise(organiser=alice, private=True, name="Pages cup: a long name to wrap",
+    seats_per_table=4, entry_fee=20, bot_entrants=2, action_seconds=600,
+    levels=[{"small_blind": 10, "big_blind": 20, "hands": 50}])
+tournament_register(tournament=cup, player=alice)
+tournament_register(tournament=cup, player=bob)
+tournament_start(tournament=cup, by=alice)
+print(json.dumps({"table": t.pk, "hand": hand.pk, "alice": alice.pk, "tournament": cup.pk,
+    "tournament_table": cup.tables.get().table_id}))
 """
 
 
@@ -87,6 +98,16 @@ def pages(site):
         ("replayer", "alice", f"/hands/{site['hand']}/", "#replayer"),
         ("stats", "alice", f"/players/{site['alice']}/stats/", "main"),
         ("leaderboard", "alice", "/leaderboard/", "main"),
+        ("leaderboard-tournaments", "alice", "/leaderboard/?view=tournaments", "main"),
+        ("tournament-lobby", "alice", "/tournaments/", "main"),
+        ("tournament-new", "alice", "/tournaments/new/", "#id_name"),
+        ("tournament", "alice", f"/tournaments/{site['tournament']}/", "#standings"),
+        (
+            "tournament-table",
+            "alice",
+            f"/tables/{site['tournament_table']}/",
+            "#conn[data-state=open]",
+        ),
         ("profile", "alice", "/accounts/profile/", "main"),
         ("signup", None, "/accounts/signup/", "#id_username"),
         ("login", None, "/accounts/login/", "#id_username"),
@@ -101,6 +122,11 @@ PAGE_NAMES = [
     "replayer",
     "stats",
     "leaderboard",
+    "leaderboard-tournaments",
+    "tournament-lobby",
+    "tournament-new",
+    "tournament",
+    "tournament-table",
     "profile",
     "signup",
     "login",

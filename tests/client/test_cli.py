@@ -72,6 +72,10 @@ def test_tables_hands_hand_and_stats(server, tmp_path):
     assert phh.returncode == 0 and "variant = " in phh.stdout
     mine = poker(env, "stats")
     assert mine.returncode == 0 and mine.stdout.startswith("erin") and "VPIP %" in mine.stdout
+    assert "net won (cash)" in mine.stdout
+    assert [line.split()[-1] for line in mine.stdout.splitlines() if "tournaments" in line] == [
+        "0"
+    ], "erin has played no tournament"
 
     refused = poker(env, "hand", "999999")
     assert "(not_found)" in one_line_error(refused)

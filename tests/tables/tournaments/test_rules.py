@@ -96,21 +96,6 @@ def test_tournament_tables_are_not_in_the_lobby_and_refuse_walk_ups():
     assert not Seat.objects.filter(player=stranger).exists()
 
 
-def test_a_player_sitting_out_is_still_dealt_in_and_posts_blinds():
-    tournament, people = _sit_and_go(3, seats_per_table=6)
-    tournament_start(tournament=tournament, by=people[0])
-    table = TournamentTable.objects.get(tournament=tournament).table
-    Seat.objects.filter(table=table).update(sitting_out=True)
-    assert clock_tick(table=table.pk, now=timezone.now()) == "started"
-    hand = table.hands.get()
-    assert {s["player_id"] for s in hand.seats} == {p.pk for p in people}
-    # The clock folds them at once; the hand still plays out.
-    for _ in range(20):
-        clock_tick(table=table.pk, now=timezone.now() + timedelta(minutes=1))
-    hand.refresh_from_db()
-    assert not hand.is_running
-
-
 def test_unregistering_refunds_the_fee_and_only_the_organiser_starts():
     tournament, people = _sit_and_go(3, seats_per_table=6, entry_fee=250)
     stranger_bankroll = people[1].bankroll

@@ -62,15 +62,14 @@ class Tournament(models.Model):
     )
     rebuy_levels = models.PositiveSmallIntegerField(
         default=0,
-        help_text="Rebuys during this many levels (0: freezeout): the entry fee for a starting "
-        "stack, when at or below the starting stack or busted.",
+        help_text="Rebuys during this many levels (0: freezeout).",
     )
     max_rebuys = models.PositiveSmallIntegerField(
         default=1, help_text="Rebuys per player (when rebuys are on)."
     )
     max_reentries = models.PositiveSmallIntegerField(
         default=0,
-        help_text="Times a busted player may enter again during late registration (0: none).",
+        help_text="Re-entries per player during late registration (0: none).",
     )
     break_every_levels = models.PositiveSmallIntegerField(
         default=0, help_text="A break after every this many levels (0: none; levels by minutes)."
@@ -158,13 +157,15 @@ class Entry(models.Model):
 class TournamentTable(models.Model):
     """One of a tournament's tables; ``broken_at`` once its players went to the others.
 
-    ``hand_for_hand_round``: the hand-for-hand round its latest hand was dealt in (0: that
-    hand was not dealt hand-for-hand)."""
+    ``hand_for_hand_round``: the last hand-for-hand round it has dealt (a table behind the
+    tournament's round deals its hand of that round next, even if hand-for-hand has ended
+    meanwhile); ``round_hand``: its latest hand was dealt in that round."""
 
     tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="tables")
     table = models.OneToOneField(Table, on_delete=models.CASCADE, related_name="tournament_table")
     number = models.PositiveSmallIntegerField()
     hand_for_hand_round = models.PositiveIntegerField(default=0)
+    round_hand = models.BooleanField(default=False)
     broken_at = models.DateTimeField(null=True, blank=True)
 
     class Meta:

@@ -23,6 +23,7 @@ def tournament_table(table_id: int) -> TournamentTable | None:
             "table_id",
             "tournament_id",
             "hand_for_hand_round",
+            "round_hand",
             "broken_at",
             "tournament__status",
             "tournament__hand_for_hand",

@@ -63,21 +63,14 @@ def outs_rank(tournament: Tournament) -> None:
 
 def _round_pending(tournament: Tournament) -> bool:
     """The current hand-for-hand round may still put players out: a table is playing its
-    hand, or (hand-for-hand still on) a table has not dealt it yet."""
+    hand of the round, or has not dealt it yet."""
     if not tournament.hand_for_hand_round:
         return False
     tables = tournament.tables.filter(broken_at__isnull=True)
     playing = Hand.objects.filter(
-        table__tournament_table__in=tables.filter(
-            hand_for_hand_round=tournament.hand_for_hand_round
-        ),
-        status=Hand.Status.RUNNING,
+        table__tournament_table__in=tables.filter(round_hand=True), status=Hand.Status.RUNNING
     ).exists()
-    behind = (
-        tournament.hand_for_hand
-        and tables.filter(hand_for_hand_round__lt=tournament.hand_for_hand_round).exists()
-    )
-    return playing or behind
+    return playing or tables.filter(hand_for_hand_round__lt=tournament.hand_for_hand_round).exists()
 
 
 def places_decide(tournament: Tournament) -> None:

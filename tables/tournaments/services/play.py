@@ -102,15 +102,19 @@ def before_hand(table: Table, now: datetime) -> None:
         tournament.rebuys_open, closing = False, True
     if closing:
         _comebacks_closed(tournament)
-    round_now = 0
-    if tournament.hand_for_hand:
-        if tt.hand_for_hand_round >= tournament.hand_for_hand_round:  # a new round begins
-            tournament.hand_for_hand_round += 1
-            tournament.hand_for_hand_batch = places.new_batch(tournament)
-            tournament.save(update_fields=["hand_for_hand_round", "hand_for_hand_batch"])
-        round_now = tournament.hand_for_hand_round
-    if tt.hand_for_hand_round != round_now:
-        TournamentTable.objects.filter(pk=tt.pk).update(hand_for_hand_round=round_now)
+    # A table behind the tournament's hand-for-hand round deals its hand of it (even if
+    # hand-for-hand ended meanwhile: the round began for every table); otherwise, during
+    # hand-for-hand, this hand begins the next round.
+    owes = tt.hand_for_hand_round < tournament.hand_for_hand_round
+    if tournament.hand_for_hand and not owes:
+        tournament.hand_for_hand_round += 1
+        tournament.hand_for_hand_batch = places.new_batch(tournament)
+        tournament.save(update_fields=["hand_for_hand_round", "hand_for_hand_batch"])
+        owes = True
+    if owes or tt.round_hand:
+        TournamentTable.objects.filter(pk=tt.pk).update(
+            hand_for_hand_round=tournament.hand_for_hand_round, round_hand=owes
+        )
 
 
 def _comebacks_closed(tournament: Tournament) -> None:
@@ -130,8 +134,8 @@ def after_hand(table: Table, hand: Hand) -> None:
     seated = dict(table.seats.values_list("player_id", "stack"))
     outs = {s["player_id"]: s["stack"] for s in hand.seats if s["player_id"] not in seated}
     # A hand of the hand-for-hand round: its players out join the round's batch.
-    in_round = tt.hand_for_hand_round and tt.hand_for_hand_round == tournament.hand_for_hand_round
-    places.entries_out(tournament, outs, tournament.hand_for_hand_batch if in_round else None)
+    batch = tournament.hand_for_hand_batch if tt.round_hand else None
+    places.entries_out(tournament, outs, batch)
     if tournament.format == Tournament.Format.FIXED_HANDS:
         _fixed_hands_after(tournament, table, seated)
         return

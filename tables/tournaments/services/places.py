@@ -79,22 +79,25 @@ def places_decide(tournament: Tournament) -> None:
     Players out in a hand-for-hand round still being played (and after it) wait for it."""
     if tournament.places_open:
         return
+    undecided = list(
+        tournament.entries.filter(out_order__isnull=False, place__isnull=True)
+        .select_related("player")
+        .order_by("out_order", "pk")
+    )
+    if not undecided:
+        return
     waiting_from = None
     if tournament.status != Tournament.Status.FINISHED and _round_pending(tournament):
         waiting_from = tournament.hand_for_hand_batch
-    entries = list(tournament.entries.select_related("player").order_by("out_order", "pk"))
-    total = len(entries)
+    total = tournament.entries.count()
     prizes = structure.prize_table(
         tournament.prize_pool, total, tournament.payouts, tournament.payout_percentages
     )
     prizes += [0] * (total - len(prizes))
-    for order, group in groupby(
-        (e for e in entries if e.out_order is not None), key=lambda e: e.out_order
-    ):
+    # A group of players out together is given its places together (never half of it).
+    for order, group in groupby(undecided, key=lambda e: e.out_order):
         tied = list(group)
         best = total - order - len(tied) + 2  # the group holds places best .. best+len-1
-        if tied[0].place is not None:
-            continue
         if waiting_from is not None and tied[0].out_batch >= waiting_from:
             break  # this batch or a later one may still grow: its places would move
         for entry, prize in zip(

@@ -10,9 +10,10 @@ from django.db import transaction
 
 from tables.models import Player, Table
 from tables.selectors.hands import running_hand
-from tables.services.errors import NotSeated
+from tables.services.errors import NotSeated, SeatingClosed
 from tables.services.events import table_touch
 from tables.services.hands import hand_void
+from tables.services.hooks import rules_for
 from tables.services.locks import table_lock
 from tables.services.seats import seat_cash_out, seat_release
 
@@ -77,8 +78,17 @@ def table_resume(*, table: Table) -> Table:
     return _set_status(table, Table.Status.OPEN)
 
 
+def _require_cash_chips(table: Table, what: str) -> None:
+    """Refuse to cash out a table whose chips are not bankroll chips (a tournament's)."""
+    if rules_for(table).seating_closed:
+        raise SeatingClosed(
+            f"{table.name} is a tournament's table: its chips are the tournament's, "
+            f"so it cannot {what} here."
+        )
+
+
 def table_close(*, table: Table) -> Table:
-    """Close the table and cash everyone out.
+    """Close the table and cash everyone out (refused at a tournament's table: ``SeatingClosed``).
 
     Lock: table row, then each player row. A hand still running is voided first (every
     stack back to what it was when the hand started), so nobody loses chips to a hand that
@@ -86,6 +96,7 @@ def table_close(*, table: Table) -> Table:
     """
     with transaction.atomic():
         table = table_lock(table)
+        _require_cash_chips(table, "be closed")
         hand = running_hand(table)
         if hand is not None:
             hand_void(table=table, hand_id=hand.pk, reason="The table was closed.")
@@ -104,9 +115,11 @@ def table_remove_player(*, table: Table, player: Player) -> bool:
 
     Lock: table row, then player row. If the player is in the hand being played, they are
     sat out (the clock folds them) and cashed out when it ends; returns True if removed now.
+    Refused at a tournament's table (``SeatingClosed``): its chips are not the bankroll's.
     """
     with transaction.atomic():
         table = table_lock(table)
+        _require_cash_chips(table, "remove a player")
         seat = table.seats.select_related("player__user").filter(player=player).first()
         if seat is None:
             raise NotSeated(f"{player} has no seat at {table.name}.")

@@ -28,6 +28,11 @@ def tournament_table(table_id: int) -> TournamentTable | None:
             "tournament__status",
             "tournament__hand_for_hand",
             "tournament__hand_for_hand_round",
+            # what ``play.table_rules`` reads (the break clock), without a second query
+            "tournament__break_every_levels",
+            "tournament__break_minutes",
+            "tournament__levels",
+            "tournament__started_at",
         )
         .first()
     )

@@ -81,11 +81,11 @@ def before_hand(table: Table, now: datetime) -> None:
     if tournament.by_hands:
         # Levels by hands follow the table that has dealt the most (this one, if it leads).
         dealt_here = table.hands.count()
-        if dealt_here > tournament.hands_dealt:
-            tournament.hands_dealt = dealt_here
+        tournament.hands_dealt = max(tournament.hands_dealt, dealt_here)
         index = selectors.tournament_clock(tournament, now).level
-        tournament.hands_dealt = max(tournament.hands_dealt, dealt_here + 1)
-        Tournament.objects.filter(pk=tournament.pk).update(hands_dealt=tournament.hands_dealt)
+        if dealt_here + 1 > tournament.hands_dealt:  # this hand makes this table the leader
+            tournament.hands_dealt = dealt_here + 1
+            Tournament.objects.filter(pk=tournament.pk).update(hands_dealt=dealt_here + 1)
     else:
         index = selectors.tournament_clock(tournament, now).level
     level = tournament.levels[index]

@@ -128,14 +128,13 @@ def table(make_table):
 
 @pytest.fixture
 def assert_chips_conserved(db):
-    """Call it after any sequence of services: bankrolls + stacks + in hands == grants."""
-    from tables.selectors.chips import chips_total
+    """Call it after any sequence of services: bankrolls + stacks + in hands + prize pools ==
+    grants, and each running tournament's chips == the stacks it gave out."""
+    from tables.selectors.chips import chips_conserved, chips_total
 
     def check() -> dict:
         totals = chips_total()
-        assert totals["bankrolls"] + totals["stacks"] + totals["in_hands"] == totals["granted"], (
-            totals
-        )
+        assert chips_conserved(totals), totals
         return totals
 
     return check

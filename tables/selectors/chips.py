@@ -1,29 +1,52 @@
-"""Where every chip is: the chip-conservation invariant's read."""
+"""Where every chip is: the chip-conservation invariant's read.
+
+Two kinds of chips. Play chips: bankrolls, stacks at cash tables (and what they bet in running
+hands) and the entry fees held in tournament prize pools until paid out as prizes; only grants
+bring new ones. Tournament chips: the stacks at tournament tables, worth nothing outside their
+tournament; each running tournament holds exactly the starting stacks it gave out (entries,
+rebuys, re-entries).
+"""
 
 from __future__ import annotations
 
-from django.db.models import Sum
+from django.db.models import Q, Sum
 
 from tables.models import Hand, LedgerEntry, Player, Seat
 
 
-def chips_in_running_hands() -> int:
-    """Chips bet in hands still being played (taken from stacks, not yet paid out)."""
+def _in_running_hands(hands, stacks: dict) -> int:
     total = 0
-    stacks = {(s.table_id, s.player_id): s.stack for s in Seat.objects.all()}
-    for hand in Hand.objects.filter(status=Hand.Status.RUNNING):
+    for hand in hands:
         behind = sum(stacks.get((hand.table_id, s["player_id"]), 0) for s in hand.seats)
         total += hand.start_total - behind
     return total
 
 
-def chips_total() -> dict:
-    """Where every chip is: bankrolls, stacks, running hands, and what was ever granted.
+def chips_in_running_hands(*, tournament: bool = False) -> int:
+    """Chips bet in hands still being played (taken from stacks, not yet paid out), at cash
+    tables (or, ``tournament``, at tournament tables)."""
+    at_tournament = Q(table__tournament_table__isnull=False)
+    where = at_tournament if tournament else ~at_tournament
+    stacks = {(s.table_id, s.player_id): s.stack for s in Seat.objects.filter(where)}
+    return _in_running_hands(Hand.objects.filter(where, status=Hand.Status.RUNNING), stacks)
 
-    Invariant: ``bankrolls + stacks + in_hands == granted``.
+
+def chips_total() -> dict:
+    """Where every chip is: bankrolls, cash stacks, cash running hands, unpaid prize pools,
+    what was ever granted; and the tournament chips in play against those given out.
+
+    Invariants: ``bankrolls + stacks + in_hands + prize_pools == granted`` and
+    ``tournament_chips == tournament_chips_issued``.
     """
+    from tables.tournaments.selectors import chips_issued_running, prize_pools_unpaid
+
     bankrolls = Player.objects.aggregate(t=Sum("bankroll"))["t"] or 0
-    stacks = Seat.objects.aggregate(t=Sum("stack"))["t"] or 0
+    cash = Seat.objects.filter(table__tournament_table__isnull=True)
+    stacks = cash.aggregate(t=Sum("stack"))["t"] or 0
+    tournament_stacks = (
+        Seat.objects.filter(table__tournament_table__isnull=False).aggregate(t=Sum("stack"))["t"]
+        or 0
+    )
     granted = (
         LedgerEntry.objects.filter(kind__in=LedgerEntry.GRANT_KINDS).aggregate(t=Sum("amount"))["t"]
         or 0
@@ -32,5 +55,17 @@ def chips_total() -> dict:
         "bankrolls": bankrolls,
         "stacks": stacks,
         "in_hands": chips_in_running_hands(),
+        "prize_pools": prize_pools_unpaid(),
         "granted": granted,
+        "tournament_chips": tournament_stacks + chips_in_running_hands(tournament=True),
+        "tournament_chips_issued": chips_issued_running(),
     }
+
+
+def chips_conserved(totals: dict) -> bool:
+    """Both invariants of ``chips_total``."""
+    play_chips = totals["bankrolls"] + totals["stacks"] + totals["in_hands"]
+    return (
+        play_chips + totals["prize_pools"] == totals["granted"]
+        and totals["tournament_chips"] == totals["tournament_chips_issued"]
+    )

@@ -6,7 +6,9 @@ and does at most one thing:
 
 - a bot is to act and its human-like delay has passed: the bot acts (engine ``SensibleBot`` on
   the bot's own ``view`` only), source ``bot``;
-- the player to act is sitting out or leaving: the clock acts for them at once;
+- the player to act is sitting out or leaving: the clock acts for them at once (at a table
+  whose rules say ``away_keeps_clock``, a tournament's: once the action deadline has passed,
+  without the time bank);
 - the action deadline has passed: the player's time bank adds ``TIME_BANK_CHUNK`` seconds
   (while it lasts), else the clock checks when that is free and folds otherwise, source
   ``timeout`` (``hand_act`` sits them out until they come back);
@@ -119,8 +121,8 @@ def _seat_bots(table: Table) -> int:
     return max(want, 0)
 
 
-def _hand_can_start(table: Table) -> bool:
-    rules = rules_for(table)
+def _hand_can_start(table: Table, now: datetime) -> bool:
+    rules = rules_for(table, now)
     if not rules.may_deal:
         return False
     seats = table.seats.filter(leave_after_hand=False, stack__gt=0)
@@ -157,9 +159,9 @@ def clock_tick(*, table: Table | int, now: datetime, skip_busy: bool = False) ->
                 return "bots-seated"
             if table.next_hand_at is not None and now < table.next_hand_at:
                 return None
-            if not _hand_can_start(table):
+            if not _hand_can_start(table, now):
                 return None
-            hand_start(table=table)
+            hand_start(table=table, now=now)
             _set_clock(table, now)
             return "started"
 
@@ -200,7 +202,8 @@ def clock_tick(*, table: Table | int, now: datetime, skip_busy: bool = False) ->
             _set_clock(table, now)
             return "bot"
         away = seat is None or seat.sitting_out or seat.leave_after_hand
-        if not away and now < table.action_deadline:
+        waits = not away or rules_for(table, now).away_keeps_clock
+        if waits and now < table.action_deadline:
             return None
         if not away and seat.time_bank > 0:
             chunk = min(TIME_BANK_CHUNK, seat.time_bank)

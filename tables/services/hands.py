@@ -9,7 +9,7 @@ Each change bumps ``Table.version`` and publishes ``table.changed`` on commit.
 from __future__ import annotations
 
 import copy
-from datetime import timedelta
+from datetime import datetime, timedelta
 
 from django.conf import settings
 from django.contrib.auth import get_user_model
@@ -55,15 +55,16 @@ def straddles_for(settings: dict, players: int) -> dict:
     return settings
 
 
-def hand_start(*, table: Table) -> Hand:
+def hand_start(*, table: Table, now: datetime | None = None) -> Hand:
     """Deal a new hand to every seated player with chips who is not sitting out.
 
     Lock: table row. Needs an open table, no hand running and at least two players. The
     button moves with ``engine.button.next_button``; the deck comes from a fresh seed whose
     ``sha256`` commitment is stored with the hand, the seed and the deck apart
     (``HandSecret``; the seed is revealed when it ends). The stakes are the table's as they
-    are now.
+    are now. ``now``: the time the hooks see (the croupier's, injected in tests).
     """
+    now = now or timezone.now()
     with transaction.atomic():
         table = table_lock(table)
         require_open(table)
@@ -74,9 +75,9 @@ def hand_start(*, table: Table) -> Hand:
         if last is not None and last[1] == Hand.Status.RUNNING:
             raise HandInProgress("A hand is already being played at this table.")
         for listener in hooks.hand_starting:
-            listener(table)
+            listener(table, now)
         dealt = table.seats.filter(leave_after_hand=False, stack__gt=0)
-        if not hooks.rules_for(table).deal_sitting_out:
+        if not hooks.rules_for(table, now).deal_sitting_out:
             dealt = dealt.filter(sitting_out=False)
         username = get_user_model().USERNAME_FIELD
         seats = list(

@@ -4,9 +4,9 @@ The tournaments app (``tables.tournaments``) registers into these lists from its
 ``AppConfig.ready``; the services call them at fixed points, inside their transaction, with
 the table row locked. A table nobody claims plays by the cash-game rules (``CASH_RULES``).
 
-- ``table_rules``: ``f(table) -> TableRules | None``: the first answer that is not None
-  decides how the table seats and deals.
-- ``hand_starting``: ``f(table) -> None`` before a hand is dealt (may set the table's
+- ``table_rules``: ``f(table, now) -> TableRules | None``: the first answer that is not None
+  decides how the table seats and deals at ``now`` (the croupier's time, injected in tests).
+- ``hand_starting``: ``f(table, now) -> None`` before a hand is dealt (may set the table's
   stakes, saved by the listener: the hand is dealt with them).
 - ``hand_ended``: ``f(table, hand) -> None`` once a hand is over, its stacks written and the
   busted seats freed.
@@ -20,6 +20,8 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
+from django.utils import timezone
+
 
 @dataclass(frozen=True)
 class TableRules:
@@ -28,27 +30,32 @@ class TableRules:
     ``seating_closed``: why players cannot sit down, leave or add chips themselves (the
     message for them), or None. ``deal_sitting_out``: players sitting out are dealt in (they
     post blinds and the clock folds them). ``bots_alone``: a hand may start with bots only.
-    ``may_deal``: a hand may start now (False holds the table back, e.g. hand-for-hand).
+    ``may_deal``: a hand may start now (False holds the table back, e.g. hand-for-hand or a
+    break). ``away_keeps_clock``: a player sitting out or leaving is acted for when the action
+    clock runs out (no time bank), not at once.
     """
 
     seating_closed: str | None = None
     deal_sitting_out: bool = False
     bots_alone: bool = False
     may_deal: bool = True
+    away_keeps_clock: bool = False
 
 
 CASH_RULES = TableRules()
 
-table_rules: list[Callable[[Any], TableRules | None]] = []
-hand_starting: list[Callable[[Any], None]] = []
+table_rules: list[Callable[[Any, datetime], TableRules | None]] = []
+hand_starting: list[Callable[[Any, datetime], None]] = []
 hand_ended: list[Callable[[Any, Any], None]] = []
 croupier_pass: list[Callable[[datetime], None]] = []
 
 
-def rules_for(table) -> TableRules:
-    """The rules ``table`` plays by (the first listener's answer, else ``CASH_RULES``)."""
+def rules_for(table, now: datetime | None = None) -> TableRules:
+    """The rules ``table`` plays by at ``now`` (default: the time now): the first listener's
+    answer, else ``CASH_RULES``."""
+    now = now or timezone.now()
     for listener in table_rules:
-        rules = listener(table)
+        rules = listener(table, now)
         if rules is not None:
             return rules
     return CASH_RULES

@@ -125,6 +125,7 @@ def table_remove_player(*, table: Table, player: Player) -> bool:
 
     Lock: table row, then player row. If the player is in the hand being played, they are
     sat out (the clock folds them) and cashed out when it ends; returns True if removed now.
+    Refused at a tournament's table (``SeatingClosed``): its chips are not the bankroll's.
     """
     with transaction.atomic():
         table = table_lock(table)

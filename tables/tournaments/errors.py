@@ -47,3 +47,9 @@ class TournamentNotRegistering(ServiceError):
 
 class TooFewEntrants(ServiceError):
     code = "too_few_entrants"
+
+
+class RebuyRefused(ServiceError):
+    """No rebuy now: rebuys are off or over, none left, too many chips, or during a hand."""
+
+    code = "rebuy_refused"

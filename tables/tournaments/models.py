@@ -5,7 +5,8 @@ is here or on its tables (levels are data, the level in play follows from the ha
 the minutes since the start), so a restarted server carries on where it was.
 
 Invariants (checked after every hand by the tests): chips across the tournament's tables ==
-``starting_stack`` × entries; prizes paid == ``prize_pool`` once finished.
+``starting_stack`` × (entries + rebuys + re-entries) (``selectors.chips_issued``); prizes
+paid == ``prize_pool`` once finished.
 """
 
 from __future__ import annotations
@@ -59,6 +60,21 @@ class Tournament(models.Model):
     late_registration_levels = models.PositiveSmallIntegerField(
         default=0, help_text="Registration stays open during this many levels (0: none)."
     )
+    rebuy_levels = models.PositiveSmallIntegerField(
+        default=0,
+        help_text="Rebuys during this many levels (0: freezeout).",
+    )
+    max_rebuys = models.PositiveSmallIntegerField(
+        default=1, help_text="Rebuys per player (when rebuys are on)."
+    )
+    max_reentries = models.PositiveSmallIntegerField(
+        default=0,
+        help_text="Re-entries per player during late registration (0: none).",
+    )
+    break_every_levels = models.PositiveSmallIntegerField(
+        default=0, help_text="A break after every this many levels (0: none; levels by minutes)."
+    )
+    break_minutes = models.PositiveSmallIntegerField(default=0, help_text="Minutes per break.")
     start = models.CharField(max_length=10, choices=Start.choices, default=Start.MANUAL)
     start_at = models.DateTimeField(null=True, blank=True)
     payouts = models.CharField(max_length=16, choices=Payouts.choices, default=Payouts.STANDARD)
@@ -68,9 +84,19 @@ class Tournament(models.Model):
         max_length=12, choices=Status.choices, default=Status.REGISTERING, db_index=True
     )
     registration_open = models.BooleanField(default=True)
+    rebuys_open = models.BooleanField(default=False)
     prize_pool = models.PositiveBigIntegerField(default=0)
     hand_for_hand = models.BooleanField(default=False)
     hand_for_hand_round = models.PositiveIntegerField(default=0)
+    hand_for_hand_batch = models.PositiveIntegerField(
+        default=0, help_text="The elimination batch of the current hand-for-hand round."
+    )
+    out_batches = models.PositiveIntegerField(
+        default=0, help_text="Elimination batches so far (a hand, or a hand-for-hand round)."
+    )
+    hands_dealt = models.PositiveIntegerField(
+        default=0, help_text="Hands dealt at the table that has dealt the most (levels by hands)."
+    )
     created_at = models.DateTimeField(auto_now_add=True)
     started_at = models.DateTimeField(null=True, blank=True)
     finished_at = models.DateTimeField(null=True, blank=True)
@@ -91,10 +117,21 @@ class Tournament(models.Model):
         """Levels last a number of hands (else minutes)."""
         return "hands" in self.levels[0]
 
+    @property
+    def places_open(self) -> bool:
+        """A player out may still come back (late registration with re-entry, or a rebuy), so
+        the places of players out are not given yet."""
+        return self.registration_open or self.rebuys_open
+
 
 class Entry(models.Model):
     """A player entered in a tournament; ``out_order`` 1 is the first out (players out in the
-    same hand with the same chips share one), ``place`` and ``prize`` once decided."""
+    same batch with the same chips share one), ``place`` and ``prize`` once decided.
+
+    ``out_batch``: players out in one batch (one hand, or one hand-for-hand round across the
+    tables) are ranked together by ``out_chips``; a later batch finishes higher. A rebuy or a
+    re-entry brings the same entry back (``out_*`` cleared, ``rebuys``/``reentries`` counted).
+    """
 
     tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="entries")
     player = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="entries")
@@ -103,6 +140,9 @@ class Entry(models.Model):
     out_chips = models.PositiveBigIntegerField(
         null=True, blank=True, help_text="Chips at the start of the hand they went out in."
     )
+    out_batch = models.PositiveIntegerField(null=True, blank=True)
+    rebuys = models.PositiveSmallIntegerField(default=0)
+    reentries = models.PositiveSmallIntegerField(default=0)
     place = models.PositiveIntegerField(null=True, blank=True)
     prize = models.PositiveBigIntegerField(default=0)
     created_at = models.DateTimeField(auto_now_add=True)
@@ -120,12 +160,17 @@ class Entry(models.Model):
 
 
 class TournamentTable(models.Model):
-    """One of a tournament's tables; ``broken_at`` once its players went to the others."""
+    """One of a tournament's tables; ``broken_at`` once its players went to the others.
+
+    ``hand_for_hand_round``: the last hand-for-hand round it has dealt (a table behind the
+    tournament's round deals its hand of that round next, even if hand-for-hand has ended
+    meanwhile); ``round_hand``: its latest hand was dealt in that round."""
 
     tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="tables")
     table = models.OneToOneField(Table, on_delete=models.CASCADE, related_name="tournament_table")
     number = models.PositiveSmallIntegerField()
     hand_for_hand_round = models.PositiveIntegerField(default=0)
+    round_hand = models.BooleanField(default=False)
     broken_at = models.DateTimeField(null=True, blank=True)
 
     class Meta:

@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from datetime import datetime
 
 from django.db.models import Count, Sum
+from django.utils import timezone
 
 from tables.models import Hand, Seat
 from tables.tournaments import structure
@@ -102,3 +104,62 @@ def table_counts(tournament: Tournament) -> dict[int, int]:
         .annotate(players=Count("table__seats"))
         .values_list("table_id", "players")
     )
+
+
+def chips_issued(tournament: Tournament) -> int:
+    """The tournament chips given out: a starting stack per entry, rebuy and re-entry (what
+    its tables must hold, stacks and running hands together, after every hand)."""
+    totals = tournament.entries.aggregate(
+        entries=Count("pk"), rebuys=Sum("rebuys"), reentries=Sum("reentries")
+    )
+    stacks = totals["entries"] + (totals["rebuys"] or 0) + (totals["reentries"] or 0)
+    return tournament.starting_stack * stacks
+
+
+def tournament_clock(tournament: Tournament, now: datetime | None = None) -> structure.LevelClock:
+    """The level in play for the next hand dealt, whether a break is on, and the minutes (or
+    hands, at the table that has dealt the most) until the next level.
+
+    Levels by hands count the hands dealt at the tournament's leading table (the one that has
+    dealt the most), so all its tables play the same level; levels by minutes count from the
+    start, and their clock stands still during breaks.
+    """
+    if tournament.by_hands:
+        dealt = tournament.hands_dealt
+        index = structure.level_index(tournament.levels, hands=dealt)
+        return structure.LevelClock(index, False, None)
+    started = tournament.started_at
+    if started is None:
+        return structure.LevelClock(0, False, None)
+    minutes = ((now or timezone.now()) - started).total_seconds() / 60
+    return structure.clock_at(
+        tournament.levels,
+        minutes,
+        break_every=tournament.break_every_levels,
+        break_minutes=tournament.break_minutes,
+    )
+
+
+def hands_to_next_level(tournament: Tournament) -> int | None:
+    """Levels by hands: hands the leading table deals before the next level (None: minutes,
+    or the last level)."""
+    if not tournament.by_hands:
+        return None
+    total = 0
+    for index, level in enumerate(tournament.levels):
+        total += level["hands"]
+        if tournament.hands_dealt < total:
+            return None if index == len(tournament.levels) - 1 else total - tournament.hands_dealt
+    return None
+
+
+def prize_pools_unpaid() -> int:
+    """Play chips held in prize pools, not yet paid out as prizes (every tournament)."""
+    pools = Tournament.objects.aggregate(total=Sum("prize_pool"))["total"] or 0
+    return pools - (Entry.objects.aggregate(total=Sum("prize"))["total"] or 0)
+
+
+def chips_issued_running() -> int:
+    """Tournament chips given out by the running tournaments (``chips_issued`` of each)."""
+    running = Tournament.objects.filter(status=Tournament.Status.RUNNING)
+    return sum(chips_issued(tournament) for tournament in running)

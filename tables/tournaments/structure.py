@@ -6,6 +6,7 @@ once reached. Prizes are whole chips and add up to the pool exactly.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from fractions import Fraction
 
 #: Big blinds of the preset structures, level by level (small blind half, ante from level 5).
@@ -49,6 +50,39 @@ def level_index(levels: list[dict], *, hands: int = 0, minutes: float = 0.0) -> 
             return index
         elapsed -= level[unit]
     return len(levels) - 1
+
+
+@dataclass(frozen=True)
+class LevelClock:
+    """Where a tournament's clock is: the level in play (index), whether a break is on, and
+    the minutes until the next level or the break's end (None: by hands, or the last level)."""
+
+    level: int
+    on_break: bool = False
+    minutes_left: float | None = None
+
+
+def clock_at(
+    levels: list[dict], minutes: float, *, break_every: int = 0, break_minutes: int = 0
+) -> LevelClock:
+    """The clock ``minutes`` after the start of a tournament whose levels last minutes.
+
+    Breaks: after every ``break_every`` levels (none after the last level) a break of
+    ``break_minutes``. The levels' clock stands still during a break: the level after it
+    starts with all its minutes. During the break the level shown is the next one (the stakes
+    the next hand is dealt at).
+    """
+    elapsed = minutes
+    for index, level in enumerate(levels):
+        if elapsed < level["minutes"] or index == len(levels) - 1:
+            left = level["minutes"] - elapsed if index < len(levels) - 1 else None
+            return LevelClock(index, False, left)
+        elapsed -= level["minutes"]
+        if break_every and break_minutes and (index + 1) % break_every == 0:
+            if elapsed < break_minutes:
+                return LevelClock(index + 1, True, break_minutes - elapsed)
+            elapsed -= break_minutes
+    return LevelClock(len(levels) - 1)
 
 
 def levels_problem(levels) -> str | None:

@@ -4,32 +4,65 @@ from __future__ import annotations
 
 import json
 
+_AT_TOURNAMENT = (
+    "EXISTS (SELECT 1 FROM tournaments_tournamenttable t WHERE t.table_id = {}.table_id)"
+)
 
-def chips(db) -> dict:
-    """Bankrolls, stacks, chips in running hands and grants (``chips.chips_total`` in SQL)."""
-    bankrolls = db.value("SELECT coalesce(sum(bankroll), 0) FROM tables_player")
-    stacks = db.value("SELECT coalesce(sum(stack), 0) FROM tables_seat")
-    granted = db.value(
-        "SELECT coalesce(sum(amount), 0) FROM tables_ledgerentry "
-        "WHERE kind IN ('grant', 'admin_grant')"
-    )
+
+def _stacks_and_hands(db, tournament: bool) -> tuple[int, int]:
+    """Stacks and chips in running hands at cash tables (or at tournament tables)."""
+    where = ("" if tournament else "NOT ") + _AT_TOURNAMENT
     seat_stacks = {
-        (t, p): s for t, p, s in db.sql("SELECT table_id, player_id, stack FROM tables_seat")
+        (t, p): s
+        for t, p, s in db.sql(
+            f"SELECT table_id, player_id, stack FROM tables_seat s WHERE {where.format('s')}"
+        )
     }
     in_hands = 0
     for table_id, seats in db.sql(
-        "SELECT table_id, seats FROM tables_hand WHERE status = 'running'"
+        "SELECT table_id, seats FROM tables_hand h "
+        f"WHERE status = 'running' AND {where.format('h')}"
     ):
         seats = json.loads(seats) if isinstance(seats, str) else seats
         start = sum(s["stack"] for s in seats)
         behind = sum(seat_stacks.get((table_id, s["player_id"]), 0) for s in seats)
         in_hands += start - behind
-    return {"bankrolls": bankrolls, "stacks": stacks, "in_hands": in_hands, "granted": granted}
+    return sum(seat_stacks.values()), in_hands
+
+
+def chips(db) -> dict:
+    """``tables.selectors.chips.chips_total`` in SQL: bankrolls, cash stacks and running
+    hands, unpaid prize pools, grants; tournament chips in play and given out."""
+    bankrolls = db.value("SELECT coalesce(sum(bankroll), 0) FROM tables_player")
+    granted = db.value(
+        "SELECT coalesce(sum(amount), 0) FROM tables_ledgerentry "
+        "WHERE kind IN ('grant', 'admin_grant')"
+    )
+    pools = db.value("SELECT coalesce(sum(prize_pool), 0) FROM tournaments_tournament")
+    prizes = db.value("SELECT coalesce(sum(prize), 0) FROM tournaments_entry")
+    stacks, in_hands = _stacks_and_hands(db, tournament=False)
+    tournament_stacks, tournament_in_hands = _stacks_and_hands(db, tournament=True)
+    issued = db.value(
+        "SELECT coalesce(sum(t.starting_stack * (1 + e.rebuys + e.reentries)), 0) "
+        "FROM tournaments_entry e JOIN tournaments_tournament t ON t.id = e.tournament_id "
+        "WHERE t.status = 'running'"
+    )
+    return {
+        "bankrolls": bankrolls,
+        "stacks": stacks,
+        "in_hands": in_hands,
+        "prize_pools": pools - prizes,
+        "granted": granted,
+        "tournament_chips": tournament_stacks + tournament_in_hands,
+        "tournament_chips_issued": issued,
+    }
 
 
 def assert_chips_conserved(db) -> dict:
     totals = chips(db)
-    assert totals["bankrolls"] + totals["stacks"] + totals["in_hands"] == totals["granted"], totals
+    play_chips = totals["bankrolls"] + totals["stacks"] + totals["in_hands"]
+    assert play_chips + totals["prize_pools"] == totals["granted"], totals
+    assert totals["tournament_chips"] == totals["tournament_chips_issued"], totals
     return totals
 
 

@@ -30,15 +30,24 @@ def needed_tables(players: int, seats_per_table: int) -> int:
 
 
 class _Locks:
-    """The tables this balancing holds, locked without waiting (None: busy elsewhere)."""
+    """The tables this balancing holds, locked without waiting (None: busy elsewhere), and
+    their players as counted once locked (kept up to date by the moves made here)."""
 
     def __init__(self, table: Table) -> None:
         self.tables: dict[int, Table | None] = {table.pk: table}
+        self.players: dict[int, int] = {table.pk: table.seats.count()}
 
     def get(self, pk: int) -> Table | None:
         if pk not in self.tables:
             self.tables[pk] = table_lock(pk, skip_locked=True)
+            if self.tables[pk] is not None:
+                self.players[pk] = self.tables[pk].seats.count()
         return self.tables[pk]
+
+    def first(self, candidates) -> int | None:
+        """The first of ``candidates`` (table ids, best first) that could be locked. Only
+        the tables a move needs are locked: not every table of a large tournament."""
+        return next((pk for pk in candidates if self.get(pk) is not None), None)
 
 
 def balance(tournament: Tournament, table: Table) -> int:
@@ -59,42 +68,67 @@ def balance(tournament: Tournament, table: Table) -> int:
                 "table_id", flat=True
             )
         )
-        sources = [pk for pk in counts if pk not in running and locks.get(pk) is not None]
-        targets = [pk for pk in counts if locks.get(pk) is not None]
-        if not sources:
-            break
+        between_hands = [pk for pk in counts if pk not in running]
         alive = sum(counts.values())
         if len(counts) > needed_tables(alive, tournament.seats_per_table):
             # Break the shortest table between hands (the one that just played on a tie).
-            broken = min(sources, key=lambda pk: (counts[pk], pk != table.pk, pk))
-            done = _break(tournament, locks, broken, [pk for pk in targets if pk != broken])
+            broken = locks.first(
+                sorted(between_hands, key=lambda pk: (counts[pk], pk != table.pk, pk))
+            )
+            if broken is None:
+                break
+            targets = sorted((pk for pk in counts if pk != broken), key=lambda pk: (counts[pk], pk))
+            done = _break(locks, broken, targets)
             moved += done
             if not done and counts[broken]:
                 break
             continue
-        fullest = max(sources, key=lambda pk: (counts[pk], pk == table.pk, -pk))
-        shortest = min(targets, key=lambda pk: (counts[pk], pk))
-        if counts[fullest] - counts[shortest] <= 1:
+        if max(counts.values()) - min(counts.values()) <= 1:
+            break
+        shortest = locks.first(sorted(counts, key=lambda pk: (counts[pk], pk)))
+        if shortest is None:
+            break
+        fullest = locks.first(
+            sorted(
+                (pk for pk in between_hands if counts[pk] - counts[shortest] > 1),
+                key=lambda pk: (-counts[pk], pk != table.pk, pk),
+            )
+        )
+        if fullest is None:
             break
         _move(locks.get(fullest), locks.get(shortest))
         moved += 1
     return moved
 
 
-def _break(tournament: Tournament, locks: _Locks, pk: int, targets: list[int]) -> int:
-    """Move every player of table ``pk`` to the shortest of ``targets``; close it when empty."""
+def _with_room(locks: _Locks, targets: list[int]) -> int | None:
+    """The held target with the fewest players and a free seat."""
+    held = [
+        t
+        for t in targets
+        if locks.tables.get(t) is not None and locks.players[t] < locks.tables[t].max_seats
+    ]
+    return min(held, key=lambda t: (locks.players[t], t)) if held else None
+
+
+def _break(locks: _Locks, pk: int, targets: list[int]) -> int:
+    """Move every player of table ``pk`` to the shortest of ``targets`` (shortest first) with
+    a free seat, locking more of them only as those held fill up; close it when empty."""
     source = locks.get(pk)
+    to_lock = iter(targets)
+    locks.first(to_lock)  # the shortest table that can be locked
     moved = 0
     for _seat in list(source.seats.all()):
-        room = [
-            target
-            for target in targets
-            if locks.get(target).seats.count() < locks.get(target).max_seats
-        ]
-        if not room:
-            return moved
-        shortest = min(room, key=lambda t: (locks.get(t).seats.count(), t))
-        _move(source, locks.get(shortest))
+        target = _with_room(locks, targets)
+        while target is None:
+            candidate = next(to_lock, None)
+            if candidate is None:
+                return moved
+            if locks.get(candidate) is not None:
+                target = _with_room(locks, targets)
+        _move(source, locks.tables[target])
+        locks.players[target] += 1
+        locks.players[pk] -= 1
         moved += 1
     TournamentTable.objects.filter(table_id=pk).update(broken_at=timezone.now())
     table_close_for_tournament(source)

@@ -23,10 +23,16 @@ def tournament_table(table_id: int) -> TournamentTable | None:
             "table_id",
             "tournament_id",
             "hand_for_hand_round",
+            "round_hand",
             "broken_at",
             "tournament__status",
             "tournament__hand_for_hand",
             "tournament__hand_for_hand_round",
+            # what ``play.table_rules`` reads (the break clock), without a second query
+            "tournament__break_every_levels",
+            "tournament__break_minutes",
+            "tournament__levels",
+            "tournament__started_at",
         )
         .first()
     )

@@ -1,9 +1,10 @@
 """Eliminations, places and prizes, and the end of a tournament.
 
 Callers hold the tournament row lock (after the table's). A player out is given an
-``out_order`` at once; places follow once registration is closed (until then the number of
-entrants can still grow), and each decided place in the money is paid through the ledger at
-once, exactly once (``Entry.place`` is set in the same transaction as the payment).
+``out_order`` at once; places follow once nobody out can come back (late registration and
+rebuys over: until then the number of entrants can still grow and players out can return),
+and each decided place in the money is paid through the ledger at once, exactly once
+(``Entry.place`` is set in the same transaction as the payment).
 """
 
 from __future__ import annotations
@@ -12,46 +13,93 @@ from itertools import groupby
 
 from django.utils import timezone
 
-from tables.models import LedgerEntry, Table
+from tables.models import Hand, LedgerEntry, Table
 from tables.services.events import table_touch
 from tables.services.players import ledger_record
 from tables.tournaments import structure
 from tables.tournaments.models import Entry, Tournament
 
 
-def entries_out(tournament: Tournament, outs: dict[int, int]) -> None:
-    """Players (id -> chips at the start of the hand) went out in the same hand: fewer chips
-    at the start goes out first; equal chips share one ``out_order`` (and their places)."""
+def new_batch(tournament: Tournament) -> int:
+    """A new elimination batch (a hand's players out), later than every one before."""
+    tournament.out_batches += 1
+    Tournament.objects.filter(pk=tournament.pk).update(out_batches=tournament.out_batches)
+    return tournament.out_batches
+
+
+def entries_out(tournament: Tournament, outs: dict[int, int], batch: int | None = None) -> None:
+    """Players (id -> chips at the start of the hand) went out in elimination ``batch`` (a
+    new one when None): in a batch, fewer chips at the start goes out first and equal chips
+    share one ``out_order`` (and their places). A hand-for-hand round is one batch across
+    its tables, so players out at different tables in it are ranked together."""
     if not outs:
         return
-    done = tournament.entries.filter(out_order__isnull=False).count()
+    batch = new_batch(tournament) if batch is None else batch
     now = timezone.now()
-    for chips, group in groupby(sorted(outs.items(), key=lambda item: item[1]), lambda i: i[1]):
-        players = [player_id for player_id, _ in group]
-        Entry.objects.filter(tournament=tournament, player_id__in=players).update(
-            out_order=done + 1, out_chips=chips, out_at=now
+    for player_id, chips in outs.items():
+        Entry.objects.filter(tournament=tournament, player_id=player_id).update(
+            out_batch=batch, out_chips=chips, out_at=now
         )
-        done += len(players)
+    outs_rank(tournament)
+
+
+def outs_rank(tournament: Tournament) -> None:
+    """Number the players out (``out_order``) from their batches and chips: an earlier batch
+    is out first; in one batch fewer chips first, equal chips share. Run again after a player
+    comes back (rebuy, re-entry) or a batch grows: only changed numbers are written."""
+    out = list(
+        tournament.entries.filter(out_batch__isnull=False)
+        .order_by("out_batch", "out_chips", "pk")
+        .values_list("pk", "out_batch", "out_chips", "out_order")
+    )
+    done = 0
+    for _key, group in groupby(out, key=lambda row: (row[1], row[2])):
+        tied = list(group)
+        changed = [pk for pk, _, _, order in tied if order != done + 1]
+        if changed:
+            Entry.objects.filter(pk__in=changed).update(out_order=done + 1)
+        done += len(tied)
+
+
+def _round_pending(tournament: Tournament) -> bool:
+    """The current hand-for-hand round may still put players out: a table is playing its
+    hand of the round, or has not dealt it yet."""
+    if not tournament.hand_for_hand_round:
+        return False
+    tables = tournament.tables.filter(broken_at__isnull=True)
+    playing = Hand.objects.filter(
+        table__tournament_table__in=tables.filter(round_hand=True), status=Hand.Status.RUNNING
+    ).exists()
+    return playing or tables.filter(hand_for_hand_round__lt=tournament.hand_for_hand_round).exists()
 
 
 def places_decide(tournament: Tournament) -> None:
     """Give places (and pay the prizes) to every player out whose place is not yet given,
-    once registration is closed. Last out (highest ``out_order``) finishes first."""
-    if tournament.registration_open:
+    once nobody out can come back (``Tournament.places_open``). Last out finishes first.
+    Players out in a hand-for-hand round still being played (and after it) wait for it."""
+    if tournament.places_open:
         return
-    entries = list(tournament.entries.select_related("player").order_by("out_order", "pk"))
-    total = len(entries)
+    undecided = list(
+        tournament.entries.filter(out_order__isnull=False, place__isnull=True)
+        .select_related("player")
+        .order_by("out_order", "pk")
+    )
+    if not undecided:
+        return
+    waiting_from = None
+    if tournament.status != Tournament.Status.FINISHED and _round_pending(tournament):
+        waiting_from = tournament.hand_for_hand_batch
+    total = tournament.entries.count()
     prizes = structure.prize_table(
         tournament.prize_pool, total, tournament.payouts, tournament.payout_percentages
     )
     prizes += [0] * (total - len(prizes))
-    for order, group in groupby(
-        (e for e in entries if e.out_order is not None), key=lambda e: e.out_order
-    ):
+    # A group of players out together is given its places together (never half of it).
+    for order, group in groupby(undecided, key=lambda e: e.out_order):
         tied = list(group)
         best = total - order - len(tied) + 2  # the group holds places best .. best+len-1
-        if tied[0].place is not None:
-            continue
+        if waiting_from is not None and tied[0].out_batch >= waiting_from:
+            break  # this batch or a later one may still grow: its places would move
         for entry, prize in zip(
             tied, structure.shared_prizes(prizes, best, len(tied)), strict=True
         ):

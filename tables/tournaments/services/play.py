@@ -1,14 +1,19 @@
 """A running tournament, through the cash game's hooks (``tables.services.hooks``).
 
 - ``table_rules``: tournament tables seat their own players, deal players sitting out (they
-  post blinds and antes; the clock folds them), play with bots only, and wait in
+  post blinds and antes; when the action clock runs out the clock checks or folds for them,
+  until they are blinded away), play with bots only, deal nothing during a break, and wait in
   hand-for-hand until every table has finished the round.
-- ``before_hand``: the table's stakes become the level's (by the table's hands dealt, or the
-  minutes since the start); a hand-for-hand round begins.
-- ``after_hand``: players out get their order (and places and prizes once decided); the
-  fixed-hands game ends after its hands and bots fill its seats; otherwise the tables are
-  balanced and broken (``balance``), hand-for-hand is switched on at the bubble, and the last
-  player standing wins.
+- ``before_hand``: the table's stakes become the level's (``selectors.tournament_clock``:
+  levels by hands follow the table that has dealt the most hands, so every table of a
+  multi-table tournament is at the same level; levels by minutes follow the clock since the
+  start, which stands still during breaks); late registration and rebuys close at their
+  level; a hand-for-hand round begins.
+- ``after_hand``: players out get their order (and places and prizes once decided: players
+  out anywhere in one hand-for-hand round are ranked together); the fixed-hands game ends
+  after its hands and bots fill its seats; otherwise the tables are balanced and broken
+  (``balance``), hand-for-hand is switched on at the bubble, and the last player standing
+  wins.
 - ``croupier_pass``: tournaments due to start start; a table left short (its neighbours were
   busy when it balanced) is balanced again.
 
@@ -22,12 +27,11 @@ from datetime import datetime
 
 from django.db import transaction
 from django.db.models import Count, Q
-from django.utils import timezone
 
 from tables.models import Hand, Seat, Table
 from tables.services.hooks import TableRules
 from tables.services.locks import table_lock
-from tables.tournaments import structure
+from tables.tournaments import selectors, structure
 from tables.tournaments.models import Tournament, TournamentTable
 from tables.tournaments.services import balance, lookup, places, setup
 
@@ -38,12 +42,14 @@ def _tournament_table(table: Table) -> TournamentTable | None:
     return lookup.tournament_table(table.pk)
 
 
-def table_rules(table: Table) -> TableRules | None:
+def table_rules(table: Table, now: datetime) -> TableRules | None:
     tt = _tournament_table(table)
     if tt is None:
         return None
     tournament = tt.tournament
     may_deal = tournament.status == Tournament.Status.RUNNING and tt.broken_at is None
+    if may_deal and tournament.break_every_levels:
+        may_deal = not selectors.tournament_clock(tournament, now).on_break
     if may_deal and tournament.hand_for_hand:
         may_deal = tt.hand_for_hand_round < tournament.hand_for_hand_round or _round_over(
             tournament
@@ -53,6 +59,7 @@ def table_rules(table: Table) -> TableRules | None:
         deal_sitting_out=True,
         bots_alone=True,
         may_deal=may_deal,
+        away_keeps_clock=True,
     )
 
 
@@ -66,21 +73,21 @@ def _round_over(tournament: Tournament) -> bool:
     return not behind and not playing
 
 
-def level_of(tournament: Tournament, table: Table, now: datetime | None = None) -> int:
-    """The level in play at ``table``: by its hands dealt, or by minutes since the start."""
-    if tournament.by_hands:
-        return structure.level_index(tournament.levels, hands=table.hands.count())
-    started = tournament.started_at or timezone.now()
-    minutes = ((now or timezone.now()) - started).total_seconds() / 60
-    return structure.level_index(tournament.levels, minutes=minutes)
-
-
-def before_hand(table: Table) -> None:
+def before_hand(table: Table, now: datetime) -> None:
     tt = _tournament_table(table)
     if tt is None:
         return
     tournament = setup.tournament_lock(tt.tournament_id)
-    index = level_of(tournament, table)
+    if tournament.by_hands:
+        # Levels by hands follow the table that has dealt the most (this one, if it leads).
+        dealt_here = table.hands.count()
+        tournament.hands_dealt = max(tournament.hands_dealt, dealt_here)
+        index = selectors.tournament_clock(tournament, now).level
+        if dealt_here + 1 > tournament.hands_dealt:  # this hand makes this table the leader
+            tournament.hands_dealt = dealt_here + 1
+            Tournament.objects.filter(pk=tournament.pk).update(hands_dealt=dealt_here + 1)
+    else:
+        index = selectors.tournament_clock(tournament, now).level
     level = tournament.levels[index]
     stakes = (level["small_blind"], level["big_blind"], level["ante"])
     if stakes != (table.small_blind, table.big_blind, table.ante):
@@ -88,20 +95,32 @@ def before_hand(table: Table) -> None:
         Table.objects.filter(pk=table.pk).update(
             small_blind=table.small_blind, big_blind=table.big_blind, ante=table.ante
         )
+    closing = False
     if tournament.registration_open and index >= tournament.late_registration_levels:
-        _close_registration(tournament)
-    if tournament.hand_for_hand:
-        if tt.hand_for_hand_round >= tournament.hand_for_hand_round:  # a new round begins
-            tournament.hand_for_hand_round += 1
-            tournament.save(update_fields=["hand_for_hand_round"])
+        tournament.registration_open, closing = False, True
+    if tournament.rebuys_open and index >= tournament.rebuy_levels:
+        tournament.rebuys_open, closing = False, True
+    if closing:
+        _comebacks_closed(tournament)
+    # A table behind the tournament's hand-for-hand round deals its hand of it (even if
+    # hand-for-hand ended meanwhile: the round began for every table); otherwise, during
+    # hand-for-hand, this hand begins the next round.
+    owes = tt.hand_for_hand_round < tournament.hand_for_hand_round
+    if tournament.hand_for_hand and not owes:
+        tournament.hand_for_hand_round += 1
+        tournament.hand_for_hand_batch = places.new_batch(tournament)
+        tournament.save(update_fields=["hand_for_hand_round", "hand_for_hand_batch"])
+        owes = True
+    if owes or tt.round_hand:
         TournamentTable.objects.filter(pk=tt.pk).update(
-            hand_for_hand_round=tournament.hand_for_hand_round
+            hand_for_hand_round=tournament.hand_for_hand_round, round_hand=owes
         )
 
 
-def _close_registration(tournament: Tournament) -> None:
-    tournament.registration_open = False
-    tournament.save(update_fields=["registration_open"])
+def _comebacks_closed(tournament: Tournament) -> None:
+    """Save the end of late registration or rebuys; once nobody out can come back, the places
+    of the players out are given."""
+    tournament.save(update_fields=["registration_open", "rebuys_open"])
     places.places_decide(tournament)
 
 
@@ -114,7 +133,9 @@ def after_hand(table: Table, hand: Hand) -> None:
         return
     seated = dict(table.seats.values_list("player_id", "stack"))
     outs = {s["player_id"]: s["stack"] for s in hand.seats if s["player_id"] not in seated}
-    places.entries_out(tournament, outs)
+    # A hand of the hand-for-hand round: its players out join the round's batch.
+    batch = tournament.hand_for_hand_batch if tt.round_hand else None
+    places.entries_out(tournament, outs, batch)
     if tournament.format == Tournament.Format.FIXED_HANDS:
         _fixed_hands_after(tournament, table, seated)
         return
@@ -125,8 +146,10 @@ def after_hand(table: Table, hand: Hand) -> None:
     paid = structure.paid_places(
         tournament.entries.count(), tournament.payouts, tournament.payout_percentages
     )
-    if tournament.registration_open and alive.count() <= paid + 1:
-        _close_registration(tournament)
+    if tournament.places_open and alive.count() <= paid + 1:
+        # Near the money nobody comes back: late registration and rebuys end here.
+        tournament.registration_open = tournament.rebuys_open = False
+        _comebacks_closed(tournament)
     places.places_decide(tournament)
     balance.balance(tournament, table)
     _hand_for_hand_update(tournament, alive.count(), paid)

@@ -33,6 +33,7 @@ from tables.tournaments.errors import (
 )
 from tables.tournaments.models import Entry, Tournament, TournamentTable
 from tables.tournaments.services import lookup
+from tables.tournaments.services.places import outs_rank
 
 Format, Start, Status = Tournament.Format, Tournament.Start, Tournament.Status
 #: Most seats at a tournament table (the issue's 2–10, within the engine's limit per game).
@@ -74,6 +75,11 @@ def tournament_create(
     levels: list | None = None,
     hands: int | None = None,
     late_registration_levels: int = 0,
+    rebuy_levels: int = 0,
+    max_rebuys: int = 1,
+    max_reentries: int = 0,
+    break_every_levels: int = 0,
+    break_minutes: int = 0,
     bot_entrants: int = 0,
     start: str = Start.MANUAL,
     start_at: datetime | None = None,
@@ -82,7 +88,12 @@ def tournament_create(
     action_seconds: int = 20,
 ) -> Tournament:
     """Create a tournament (and enter ``bot_entrants`` bots); ``TournamentInvalid`` names the
-    first field that cannot be played, and nothing is created."""
+    first field that cannot be played, and nothing is created.
+
+    Freezeout unless asked: ``rebuy_levels`` (rebuys during the first levels, at most
+    ``max_rebuys`` each) and ``max_reentries`` (during late registration). Breaks (levels by
+    minutes only): ``break_minutes`` after every ``break_every_levels`` levels.
+    """
     name = (name or "").strip() if isinstance(name, str) else ""
     if not name or len(name) > 60:
         raise TournamentInvalid("name", "Give the tournament a name (1 to 60 characters).")
@@ -125,6 +136,10 @@ def tournament_create(
     _whole(late_registration_levels, "late_registration_levels", low=0, high=len(levels))
     if late_registration_levels and format == Format.FIXED_HANDS:
         raise TournamentInvalid("late_registration_levels", "Bots fill a fixed-hands game.")
+    _comebacks_check(
+        format, levels, late_registration_levels, rebuy_levels, max_rebuys, max_reentries
+    )
+    _breaks_check(levels, break_every_levels, break_minutes)
     _choice(start, "start", Start)
     if start == Start.AT_TIME:
         if start_at is None:
@@ -160,6 +175,11 @@ def tournament_create(
             levels=levels,
             hands=hands,
             late_registration_levels=late_registration_levels,
+            rebuy_levels=rebuy_levels,
+            max_rebuys=max_rebuys,
+            max_reentries=max_reentries,
+            break_every_levels=break_every_levels,
+            break_minutes=break_minutes if break_every_levels else 0,
             start=start,
             start_at=start_at if start == Start.AT_TIME else None,
             payouts=payouts,
@@ -169,6 +189,38 @@ def tournament_create(
         for _ in range(bot_entrants):
             entry_add(tournament=tournament, player=tournament_bot(tournament))
         return tournament
+
+
+def _comebacks_check(
+    format: str,
+    levels: list,
+    late_registration_levels: int,
+    rebuy_levels: int,
+    max_rebuys: int,
+    max_reentries: int,
+) -> None:
+    """Rebuys and re-entry: their settings can be played (``TournamentInvalid`` names one)."""
+    _whole(rebuy_levels, "rebuy_levels", low=0, high=len(levels))
+    _whole(max_rebuys, "max_rebuys", low=1, high=100)
+    _whole(max_reentries, "max_reentries", low=0, high=100)
+    if format == Format.FIXED_HANDS and (rebuy_levels or max_reentries):
+        field = "rebuy_levels" if rebuy_levels else "max_reentries"
+        raise TournamentInvalid(field, "A fixed-hands game has no rebuys or re-entries.")
+    if max_reentries and not late_registration_levels:
+        raise TournamentInvalid(
+            "max_reentries", "Re-entry is during late registration: set late_registration_levels."
+        )
+
+
+def _breaks_check(levels: list, break_every_levels: int, break_minutes: int) -> None:
+    _whole(break_every_levels, "break_every_levels", low=0, high=len(levels))
+    if not break_every_levels:
+        return
+    if "hands" in levels[0]:
+        raise TournamentInvalid(
+            "break_every_levels", "Breaks are for levels by minutes (these levels count hands)."
+        )
+    _whole(break_minutes, "break_minutes", low=1, high=120)
 
 
 def tournament_bot(tournament: Tournament) -> Player:
@@ -207,13 +259,15 @@ def entry_add(*, tournament: Tournament, player: Player) -> Entry:
 
 def tournament_register(*, tournament: Tournament, player: Player) -> Entry:
     """Enter ``player``: before the start, or during late registration (seated at once at the
-    shortest table). A sit & go or fixed-hands game that starts when full starts with the
-    last entry. Lock: the shortest table (late), the tournament row, the player row."""
+    shortest table); a player out enters again there when re-entry is on (``max_reentries``:
+    a new fee, a new starting stack, the same entry). A sit & go or fixed-hands game that
+    starts when full starts with the last entry. Lock: the shortest table (late), the
+    tournament row, the player row."""
     with transaction.atomic():
         late_table = None
         status = Tournament.objects.values_list("status", flat=True).get(pk=tournament.pk)
         if status == Status.RUNNING:
-            late_table = _shortest_table(tournament)
+            late_table = shortest_table(tournament)
             if late_table is not None:
                 late_table = table_lock(late_table)
         tournament = tournament_lock(tournament)
@@ -223,17 +277,26 @@ def tournament_register(*, tournament: Tournament, player: Player) -> Entry:
             late_table is None or tournament.format == Format.FIXED_HANDS
         ):
             raise RegistrationClosed(f"{tournament.name} has started.")
-        if tournament.entries.filter(player=player).exists():
+        entry = tournament.entries.filter(player=player).first()
+        if entry is not None and not _may_reenter(tournament, entry):
             raise AlreadyRegistered(f"You are already in {tournament.name}.")
-        if tournament.max_entrants and tournament.entries.count() >= tournament.max_entrants:
+        if (
+            entry is None
+            and tournament.max_entrants
+            and tournament.entries.count() >= tournament.max_entrants
+        ):
             raise TournamentFull(f"{tournament.name} is full.")
-        entry = entry_add(tournament=tournament, player=player)
         if late_table is not None:
             free = set(range(late_table.max_seats)) - set(
                 late_table.seats.values_list("number", flat=True)
             )
             if not free:
                 raise TournamentFull(f"{tournament.name} has no free seat right now.")
+        if entry is None:
+            entry = entry_add(tournament=tournament, player=player)
+        else:
+            _reenter(tournament, entry)
+        if late_table is not None:
             seat_down(late_table, player, min(free), tournament.starting_stack)
         elif (
             tournament.start == Start.WHEN_FULL
@@ -241,6 +304,50 @@ def tournament_register(*, tournament: Tournament, player: Player) -> Entry:
         ):
             _start(tournament, random.SystemRandom())
         return entry
+
+
+def _may_reenter(tournament: Tournament, entry: Entry) -> bool:
+    """A re-entry: the player is out, the places are not given, re-entries are left."""
+    return (
+        tournament.status == Status.RUNNING
+        and entry.out_batch is not None
+        and entry.place is None
+        and entry.reentries < tournament.max_reentries
+    )
+
+
+def _reenter(tournament: Tournament, entry: Entry) -> None:
+    """The entry comes back with a new fee (into the pool) and a starting stack (seated by the
+    caller). Caller holds the tournament lock, registration open."""
+    entry_fee_pay(tournament, entry, f"Re-entry to {tournament.name}")
+    entry.reentries += 1
+    entry.out_batch = entry.out_order = entry.out_chips = entry.out_at = None
+    entry.save(
+        update_fields=[
+            "reentries",
+            "fee_paid",
+            "out_batch",
+            "out_order",
+            "out_chips",
+            "out_at",
+        ]
+    )
+    outs_rank(tournament)
+
+
+def entry_fee_pay(tournament: Tournament, entry: Entry, reason: str) -> None:
+    """Internal: ``entry``'s player pays the entry fee again (a rebuy or re-entry) into the
+    prize pool, through the ledger. Caller holds the tournament lock and saves ``entry``."""
+    if tournament.entry_fee:
+        ledger_record(
+            player=entry.player,
+            amount=-tournament.entry_fee,
+            kind=LedgerEntry.Kind.TOURNAMENT_ENTRY,
+            reason=reason,
+        )
+    tournament.prize_pool += tournament.entry_fee
+    Tournament.objects.filter(pk=tournament.pk).update(prize_pool=tournament.prize_pool)
+    entry.fee_paid += tournament.entry_fee
 
 
 def tournament_unregister(*, tournament: Tournament, player: Player) -> None:
@@ -354,7 +461,8 @@ def _start(tournament: Tournament, rng: random.Random) -> None:
     tournament.status = Status.RUNNING
     tournament.started_at = now
     tournament.registration_open = tournament.late_registration_levels > 0
-    tournament.save(update_fields=["status", "started_at", "registration_open"])
+    tournament.rebuys_open = tournament.rebuy_levels > 0
+    tournament.save(update_fields=["status", "started_at", "registration_open", "rebuys_open"])
 
 
 def seat_down(table: Table, player: Player, number: int, stack: int) -> Seat:
@@ -367,7 +475,7 @@ def seat_down(table: Table, player: Player, number: int, stack: int) -> Seat:
     return seat
 
 
-def _shortest_table(tournament: Tournament) -> Table | None:
+def shortest_table(tournament: Tournament) -> Table | None:
     """The open table of a running tournament with the fewest players and a free seat."""
     best = None
     for tt in tournament.tables.filter(broken_at__isnull=True).select_related("table"):

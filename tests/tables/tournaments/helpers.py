@@ -11,7 +11,7 @@ from tables.models import Hand
 from tables.services.clock import clock_tick
 from tables.services.players import player_create
 from tables.tournaments.models import Tournament
-from tables.tournaments.selectors import table_counts, tournament_chips
+from tables.tournaments.selectors import chips_issued, table_counts, tournament_chips
 
 #: Fake seconds per croupier step: past any bot's thinking time and the pause between hands.
 STEP = timedelta(seconds=10)
@@ -29,7 +29,8 @@ def open_tables(tournament: Tournament) -> list[int]:
 def play(tournament: Tournament, *, on_hand_end=None, limit: int = 200_000, now=None):
     """Tick the tournament's tables (one step each, in turn) until it is finished.
 
-    After every step: chips in play == starting stack × entries. ``on_hand_end(table_id)`` is
+    After every step: chips in play == the starting stacks given out (entries, rebuys,
+    re-entries). ``on_hand_end(table_id)`` is
     called after each hand that ended. Returns the fake time reached.
     """
     now = now or timezone.now()
@@ -52,7 +53,7 @@ def assert_chips(tournament: Tournament) -> None:
     tournament.refresh_from_db()
     if tournament.status == Tournament.Status.FINISHED:
         return
-    assert tournament_chips(tournament) == tournament.starting_stack * tournament.entries.count()
+    assert tournament_chips(tournament) == chips_issued(tournament)
 
 
 def push_or_fold(state, rng) -> str | tuple[str, int]:

@@ -4,11 +4,12 @@ from datetime import timedelta
 import pytest
 from django.utils import timezone
 
-from tables.models import LedgerEntry, Seat, Table
+from tables.models import LedgerEntry, Player, Seat, Table
 from tables.selectors.lobby import lobby_tables
 from tables.services import seat_leave, seat_take
 from tables.services.clock import clock_tick
 from tables.services.errors import SeatingClosed
+from tables.services.table import table_close, table_remove_player
 from tables.tournaments import structure
 from tables.tournaments.errors import NotOrganiser, RegistrationClosed, TournamentInvalid
 from tables.tournaments.models import Entry, TournamentTable
@@ -96,19 +97,18 @@ def test_tournament_tables_are_not_in_the_lobby_and_refuse_walk_ups():
     assert not Seat.objects.filter(player=stranger).exists()
 
 
-def test_a_player_sitting_out_is_still_dealt_in_and_posts_blinds():
+def test_an_admin_cannot_remove_a_player_or_close_a_tournament_table_paying_out_its_chips():
     tournament, people = _sit_and_go(3, seats_per_table=6)
     tournament_start(tournament=tournament, by=people[0])
     table = TournamentTable.objects.get(tournament=tournament).table
-    Seat.objects.filter(table=table).update(sitting_out=True)
-    assert clock_tick(table=table.pk, now=timezone.now()) == "started"
-    hand = table.hands.get()
-    assert {s["player_id"] for s in hand.seats} == {p.pk for p in people}
-    # The clock folds them at once; the hand still plays out.
-    for _ in range(20):
-        clock_tick(table=table.pk, now=timezone.now() + timedelta(minutes=1))
-    hand.refresh_from_db()
-    assert not hand.is_running
+    bankroll = Player.objects.get(pk=people[1].pk).bankroll
+    with pytest.raises(SeatingClosed):
+        table_remove_player(table=table, player=people[1])
+    with pytest.raises(SeatingClosed):
+        table_close(table=table)
+    assert Player.objects.get(pk=people[1].pk).bankroll == bankroll
+    assert Seat.objects.filter(table=table).count() == 3
+    assert Table.objects.get(pk=table.pk).status == Table.Status.OPEN
 
 
 def test_unregistering_refunds_the_fee_and_only_the_organiser_starts():

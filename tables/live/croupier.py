@@ -74,7 +74,8 @@ class Croupier:
         now = now or timezone.now()
         done = []
         _croupier_pass(now)
-        for hand_id, table_id in hands_awaiting_odds():  # here, in turn: see odds_fill_async
+        # on this thread, one after another, outside any transaction (the server: tick_async)
+        for hand_id, table_id in hands_awaiting_odds():
             if hand_id not in self.odds_failed and self.odds_fill(hand_id, now):
                 done.append((table_id, "odds"))
         if self._tidy_due(now):

@@ -33,7 +33,7 @@ from engine.evaluate import evaluate_omaha, evaluate_omaha_low8
 from engine.hand import Hand
 from engine.types import EventKind
 
-__all__ = ["StreetOdds", "runout_odds"]
+__all__ = ["StreetOdds", "runout_odds", "runout_streets"]
 
 _STREET_OF_SIZE = {0: "preflop", 3: "flop", 4: "turn", 5: "river"}
 #: Omaha hi-lo boards enumerated at most (a flop leaves about a thousand); more are sampled.
@@ -54,27 +54,33 @@ class StreetOdds:
     exact: bool
 
 
-def runout_odds(
-    hand: Hand, board: Sequence[Card] | None = None, *, max_boards: int = DEFAULT_MAX_BOARDS
-) -> list[StreetOdds]:
-    """Street by street from the moment no more betting was possible (``Hand.runout_start``)
-    to the river; ``board``: the run to follow (default ``hand.board``; a board run twice:
-    ``hand.second_board``). Empty when the hand had no run-out."""
+def runout_streets(hand: Hand, board: Sequence[Card] | None = None) -> list[tuple[str, int]]:
+    """The streets ``runout_odds`` gives, as (street, board cards dealt), without computing
+    any odds: cheap enough for the action that ends the betting (the odds themselves are
+    not). Empty when the hand had no run-out."""
     start = hand.runout_start
     if start is None:
         return []
     if hand.config.is_stud:
         raise PokerError(f"run-out odds are for the board games, not {hand.config.game}")
-    run = list(hand.board if board is None else board)
+    dealt = len(hand.board if board is None else board)
     before = sum(len(e.cards) for e in hand.events[:start] if e.kind is EventKind.DEAL_BOARD)
+    return [(_STREET_OF_SIZE[size], size) for size in (0, 3, 4, 5) if before <= size <= dealt]
+
+
+def runout_odds(
+    hand: Hand, board: Sequence[Card] | None = None, *, max_boards: int = DEFAULT_MAX_BOARDS
+) -> list[StreetOdds]:
+    """Street by street from the moment no more betting was possible (``Hand.runout_start``)
+    to the river; ``board``: the run to follow (default ``hand.board``; a board run twice:
+    ``hand.second_board``). Empty when the hand had no run-out. The streets are
+    ``runout_streets``'s."""
+    run = list(hand.board if board is None else board)
     seats = tuple(s for s in range(hand.seats) if not hand.folded[s])
     holes = [[int(c) for c in hand.hole[s]] for s in seats]
     odds = []
-    for size in (0, 3, 4, 5):
-        if size < before or size > len(run):
-            continue
+    for street, size in runout_streets(hand, run):
         known = [int(c) for c in run[:size]]
-        street = _STREET_OF_SIZE[size]
         if hand.config.is_hilo:
             odds.append(_hilo_odds(street, tuple(run[:size]), seats, holes, known))
             continue

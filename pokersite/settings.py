@@ -375,6 +375,10 @@ POKER_HAND_PAUSE_SECONDS = env_float("POKER_HAND_PAUSE_SECONDS", 4.0)
 # Seconds each street of an all-in run-out stays on screen before the next one is dealt (the
 # players' hands face up, their chances beside them); 0 shows the whole run-out at once.
 POKER_RUNOUT_PAUSE_SECONDS = env_float("POKER_RUNOUT_PAUSE_SECONDS", 1.5)
+# Seconds after the betting ended that a run-out's street waits for its chances (computed by
+# the croupier off the write path, usually well within the first pause); past that the
+# streets go on without them ("…") and they show when they come.
+POKER_RUNOUT_ODDS_WAIT_SECONDS = env_float("POKER_RUNOUT_ODDS_WAIT_SECONDS", 5.0)
 # Seconds a player who left a table (cashed out) waits before sitting down there again: stops
 # seat churn (bots and players who went bust may sit down at once). 0 turns the wait off.
 POKER_RESEAT_WAIT_SECONDS = env_float("POKER_RESEAT_WAIT_SECONDS", 30.0)

@@ -8,6 +8,14 @@ letting them act. It holds no state of
 its own — deadlines live in the database — so it survives restarts, and because every step is
 a locked, versioned service, two processes running it never act twice.
 
+It also computes the chances of all-in run-outs (``tables.selectors.runout_odds``): up to
+about a second of exact enumeration each, so never in a transaction nor on a thread of the
+writes. On the server each is a task of its own whose computation runs in a worker thread
+(``asyncio.to_thread``), the pass going on meanwhile; the result goes through the locked
+service ``runout_odds_store``, which writes it once however many processes computed it.
+Hands still waiting for theirs are found in the database each pass, so a restart computes
+what a stopped server left unknown.
+
 Started lazily inside the server process (``ensure_started``, called on the first ASGI
 connection: see ``autostart``) unless ``POKER_CROUPIER=0`` (the setting); or standalone with
 ``manage.py croupier``. Tests call ``Croupier().tick(now)`` directly with an injected time.
@@ -23,8 +31,16 @@ from channels.db import database_sync_to_async
 from django.conf import settings
 from django.utils import timezone
 
+from engine.runout import runout_odds
 from tables.db.threads import read_async, write_async
+from tables.selectors.runout_odds import (
+    OddsFunction,
+    hands_awaiting_odds,
+    runout_odds_compute,
+    runout_odds_work,
+)
 from tables.services import clock, hooks, hosting
+from tables.services.runouts import runout_odds_store
 
 log = logging.getLogger(__name__)
 
@@ -34,9 +50,18 @@ TIDY_INTERVAL = 60.0
 
 
 class Croupier:
-    def __init__(self, interval: float = INTERVAL) -> None:
+    """``odds``: the engine's run-out odds (``engine.runout.runout_odds``; tests inject a
+    slow or watching one)."""
+
+    def __init__(self, interval: float = INTERVAL, odds: OddsFunction = runout_odds) -> None:
         self.interval = interval
         self.tidied_at: datetime | None = None
+        self.odds = odds
+        #: This process's run-out computations under way, by hand id.
+        self.odds_tasks: dict[int, asyncio.Task] = {}
+        #: Hands whose computation failed here: not tried again until a restart (each try
+        #: costs up to a second; the run-out goes on without its chances, see the pacing).
+        self.odds_failed: set[int] = set()
 
     def _tidy_due(self, now: datetime) -> bool:
         if self.tidied_at is not None and (now - self.tidied_at).total_seconds() < TIDY_INTERVAL:
@@ -49,6 +74,10 @@ class Croupier:
         now = now or timezone.now()
         done = []
         _croupier_pass(now)
+        # on this thread, one after another, outside any transaction (the server: tick_async)
+        for hand_id, table_id in hands_awaiting_odds():
+            if hand_id not in self.odds_failed and self.odds_fill(hand_id, now):
+                done.append((table_id, "odds"))
         if self._tidy_due(now):
             done.extend((pk, "closed-empty") for pk in _tidy(now))
         for table_id in clock.tables_due(now):  # one query; only these are locked
@@ -85,6 +114,11 @@ class Croupier:
         now = timezone.now()
         done = []
         await database_sync_to_async(_croupier_pass)(now)
+        for hand_id, _ in await read_async(hands_awaiting_odds)():
+            if hand_id not in self.odds_tasks and hand_id not in self.odds_failed:
+                task = asyncio.create_task(self.odds_fill_async(hand_id))
+                self.odds_tasks[hand_id] = task
+                task.add_done_callback(lambda _, pk=hand_id: self.odds_tasks.pop(pk, None))
         if self._tidy_due(now):
             closed = await write_async(0, _tidy)(now)
             done.extend((pk, "closed-empty") for pk in closed)
@@ -97,6 +131,42 @@ class Croupier:
             if what:
                 done.append((table_id, what))
         return done
+
+    def odds_fill(self, hand_id: int, now: datetime | None = None) -> bool:
+        """Compute and store the chances of hand ``hand_id``'s run-out on this thread, outside
+        any transaction (``tick``: tests and the standalone command). Returns whether any
+        were stored; an error is logged, not raised."""
+        try:
+            work = runout_odds_work(hand_id)
+            if work is None:
+                return False
+            runs = runout_odds_compute(work, self.odds)
+            return runout_odds_store(hand_id=hand_id, runs=runs, now=now or timezone.now())
+        except Exception:
+            log.exception("croupier: run-out odds of hand %s", hand_id)
+            self.odds_failed.add(hand_id)
+            return False
+
+    async def odds_fill_async(self, hand_id: int) -> bool:
+        """``odds_fill`` on the server: the hand is read on a reader thread, the odds are
+        computed in a worker thread (the event loop, the readers and every table's writes go
+        on meanwhile), and stored by one short locked write on the table's write thread."""
+        try:
+            work = await read_async(runout_odds_work)(hand_id)
+            if work is None:
+                return False
+            runs = await asyncio.to_thread(runout_odds_compute, work, self.odds)
+            store = write_async(work.table_id, runout_odds_store)
+            return await store(hand_id=hand_id, runs=runs, now=timezone.now())
+        except Exception:
+            log.exception("croupier: run-out odds of hand %s", hand_id)
+            self.odds_failed.add(hand_id)
+            return False
+
+    async def odds_settled(self) -> None:
+        """Wait for this process's run-out computations under way (tests, shutting down)."""
+        while self.odds_tasks:
+            await asyncio.gather(*list(self.odds_tasks.values()), return_exceptions=True)
 
 
 def _croupier_pass(now: datetime) -> None:

@@ -42,8 +42,13 @@ class Hand(models.Model):
         null=True,
         blank=True,
         help_text="An all-in run-out: each run's streets with every live hand's chance "
-        '(engine.runout), and how many streets are on screen ({"runs": [[{"street", "cards", '
-        '"chances"}...]...], "shown": n}).',
+        "(engine.runout; null until the croupier has computed it), and how many streets are "
+        'on screen ({"runs": [[{"street", "cards", "chances"}...]...], "shown": n}).',
+    )
+    odds_pending = models.BooleanField(
+        default=False,
+        help_text="The run-out's chances are still to be computed: the croupier computes them "
+        "outside any transaction (tables.live.croupier) and stores them.",
     )
     run_answers = models.JSONField(
         default=dict,
@@ -62,7 +67,15 @@ class Hand(models.Model):
         constraints = [
             models.UniqueConstraint(fields=["table", "number"], name="hand_number_unique"),
         ]
-        indexes = [models.Index(fields=["table", "status"])]
+        indexes = [
+            models.Index(fields=["table", "status"]),
+            # the croupier looks for these every pass: a handful of rows at any time
+            models.Index(
+                fields=["odds_pending"],
+                condition=models.Q(odds_pending=True),
+                name="hand_odds_pending",
+            ),
+        ]
 
     def __str__(self) -> str:
         return f"{self.table} hand #{self.number}"

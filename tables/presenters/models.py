@@ -96,6 +96,7 @@ class Plate:
     is_big_blind: bool = False
     bet: int = 0
     chances: tuple[float, ...] = ()  # all-in run-out: the chance (%) on each run's board
+    chances_pending: bool = False  # all-in run-out: the chances are being computed ("…")
 
 
 @view_model

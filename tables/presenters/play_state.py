@@ -192,6 +192,7 @@ def _runs_legal() -> dict[str, Any]:
         "min_raise_to": None,
         "max_raise_to": None,
         "raise_word": "",
+        "call_word": "call",  # nothing to call: the schema's default word
         "sizes": [],
     }
 

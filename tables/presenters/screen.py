@@ -188,6 +188,12 @@ def _shared(snapshot: Snapshot) -> _Shared:
     return shared
 
 
+def _chances(runout, seat: int, no_more_betting: bool) -> dict:
+    """A plate's chances in an all-in run-out (``Plate.chances``, ``chances_pending``)."""
+    chances = runout_chances(runout, seat) if no_more_betting else ()
+    return {"chances": chances or (), "chances_pending": chances is None}
+
+
 def _build_shared(snapshot: Snapshot) -> _Shared:
     table, hand, running = snapshot.table, snapshot.hand, snapshot.running
     if not running and not snapshot.seats:
@@ -244,7 +250,7 @@ def _build_shared(snapshot: Snapshot) -> _Shared:
                 is_small_blind=seen.is_small_blind,
                 is_big_blind=seen.is_big_blind,
                 bet=seen.bet,
-                chances=runout_chances(runout, seen.seat) if view.no_more_betting else (),
+                **_chances(runout, seen.seat, view.no_more_betting),
             )
         elif seat is not None:
             plate = Plate(

@@ -279,6 +279,7 @@ def _after_change(
             pot=hand.pot,
             finished_at=now,
             runout=hand.runout,
+            odds_pending=hand.odds_pending,
         )
         player_hands_record(hand=hand, state=state)
         _settle_seats(table, hand)

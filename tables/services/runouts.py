@@ -1,33 +1,46 @@
 """All-in run-outs at the table: the odds street by street, their pacing, run it twice and
 the rabbit hunt.
 
-- ``runout_record``: once nobody can bet any more with two or more hands live, every live
-  hand's chance of winning (its expected share of the pot, from ``engine.runout``) is stored
-  street by street in ``Hand.runout``, for each run of the board. The engine deals the whole
-  run-out at once and settles the chips; the site shows it one street at a time: ``shown``
-  says how many streets after the first are on screen (``tables.presenters.runout`` hides the
-  rest, the result and the chips won until the last one).
+- ``runout_record``: once nobody can bet any more with two or more hands live, the run-out's
+  shape is stored in ``Hand.runout``: for each run of the board, its streets (name, board
+  cards) with every live hand's chance still unknown (``"chances": null``) and
+  ``Hand.odds_pending`` set. The chances are NOT computed here: exact enumeration takes up to
+  about a second, and this runs in the transaction of the action that ended the betting,
+  holding the table row (on SQLite, the one writer of every table).
+- ``runout_odds_store``: the chances, computed by the croupier outside any transaction
+  (``tables.selectors.runout_odds``), written under the lock if the run-out is still the one
+  they were computed for. Only unknown chances are filled, so two processes computing the
+  same odds write them once.
 - ``runout_advance``: the croupier's step, one street every ``POKER_RUNOUT_PAUSE_SECONDS``
-  (0: the run-out is shown at once). The pacing is data (``shown`` and the table's
+  (0: the run-out is shown at once). The engine deals the whole run-out at once and settles
+  the chips; the site shows it one street at a time: ``shown`` says how many streets after
+  the first are on screen (``tables.presenters.runout`` hides the rest, the result and the
+  chips won until the last one). The pacing is data (``shown`` and the table's
   ``next_hand_at``), so a restarted server carries on from the street it was on; the next
   hand is not dealt before the last street has been on screen.
 - ``runs_answer``: run it twice, each live player's answer; twice only when all say twice.
 - ``rabbit_hunt``: the cards that would have come after a hand that ended before the river.
 
-``rabbit_hunt`` is a service of its own (one transaction, the table row locked); the others
-run in their caller's, which holds the lock.
+The chances and the pacing: a street is not left while its chances are unknown, for at
+most ``POKER_RUNOUT_ODDS_WAIT_SECONDS`` after the betting ended; past that the run-out goes
+on without them (shown as "…") and they appear when they come. Chances that come after
+their street's time keep that street on screen one more pause, so they are seen.
+
+``rabbit_hunt`` and ``runout_odds_store`` are services of their own (one transaction, the
+table row locked); the others run in their caller's, which holds the lock.
 """
 
 from __future__ import annotations
 
 from datetime import datetime, timedelta
+from typing import Any
 
 from django.conf import settings
 from django.db import transaction
 
 from engine.errors import PokerError
 from engine.hand import Hand as EngineHand
-from engine.runout import runout_odds
+from engine.runout import runout_streets
 from tables.models import Hand, Seat, Table
 from tables.selectors.hands import hand_state, last_hand
 from tables.services.errors import HandNotRunning, IllegalMove, NotSeated, NotYourTurn
@@ -42,47 +55,118 @@ def _pause() -> float:
     return float(settings.POKER_RUNOUT_PAUSE_SECONDS)
 
 
-def runout_steps(state: EngineHand) -> list[list[dict]]:
-    """Each run's streets from the moment no more betting was possible: the board's size and
-    every live hand's chance (engine seat as text -> expected share of the pot, 0..1)."""
+#: A street's chances while the croupier has not computed them yet.
+UNKNOWN = None
+
+
+def runout_shape(state: EngineHand) -> list[list[dict[str, Any]]]:
+    """Each run's streets from the moment no more betting was possible: the street, the
+    board's size and every live hand's chance, unknown yet (``UNKNOWN``; once known: engine
+    seat as text -> expected share of the pot, 0..1). Cheap: no odds are computed."""
     boards = [state.board]
     if state.runs == 2:
         boards.append(state.second_board)
-    runs = []
-    for board in boards:
-        runs.append(
-            [
-                {
-                    "street": odds.street,
-                    "cards": len(odds.board),
-                    "chances": {
-                        str(seat): share for seat, share in zip(odds.seats, odds.share, strict=True)
-                    },
-                }
-                for odds in runout_odds(state, board)
-            ]
-        )
-    return runs
+    return [
+        [
+            {"street": street, "cards": cards, "chances": UNKNOWN}
+            for street, cards in runout_streets(state, board)
+        ]
+        for board in boards
+    ]
+
+
+def runout_streets_of(runs: list[list[dict[str, Any]]]) -> list[list[tuple[str, int]]]:
+    """The shape of a run-out's runs, chances left out: what identifies the run-out the
+    chances were computed for."""
+    return [[(step["street"], step["cards"]) for step in run] for run in runs]
 
 
 def runout_record(hand: Hand, state: EngineHand) -> bool:
     """Set the run-out of ``hand`` (see the module docstring) when no more betting is
     possible and the board is still to come or waits for the players' choice of runs.
-    Writes it while the hand waits for that choice; a finished hand's caller writes it with
-    the hand's end (one UPDATE). Returns whether its streets are to be shown one by one."""
+    Writes it while the hand waits for that choice; a finished hand's caller writes it (and
+    ``odds_pending``) with the hand's end (one UPDATE). Returns whether its streets are to
+    be shown one by one."""
     if not state.no_more_betting or state.config.is_stud:
         return False
     if not (state.is_over or state.runs_due):
         return False
-    runs = runout_steps(state)
+    runs = runout_shape(state)
     if not runs or (len(runs[0]) < 2 and not state.runs_due):
         hand.runout = None  # betting ended on the river: a plain showdown
+        hand.odds_pending = False
         return False
+    _keep_first_chances(hand.runout, runs)
     paced = state.is_over and _pause() > 0
     hand.runout = {"runs": runs, "shown": 0 if paced else len(runs[0]) - 1}
+    hand.odds_pending = any(step["chances"] is UNKNOWN for run in runs for step in run)
     if not state.is_over:
-        Hand.objects.filter(pk=hand.pk).update(runout=hand.runout)
+        Hand.objects.filter(pk=hand.pk).update(runout=hand.runout, odds_pending=hand.odds_pending)
     return paced
+
+
+def _keep_first_chances(before: dict[str, Any] | None, runs: list[list[dict[str, Any]]]) -> None:
+    """The chances already known while the players chose how many runs (the street the
+    betting ended on) stay known once the runs are decided: every run starts from that
+    board, so they do not flicker back to unknown."""
+    if not before or not before["runs"] or not before["runs"][0]:
+        return
+    first = before["runs"][0][0]
+    if first["chances"] is UNKNOWN:
+        return
+    for run in runs:
+        if run and (run[0]["street"], run[0]["cards"]) == (first["street"], first["cards"]):
+            run[0]["chances"] = dict(first["chances"])
+
+
+def runout_odds_store(
+    *, hand_id: int, runs: list[list[dict[str, Any]]] | None, now: datetime
+) -> bool:
+    """Store the chances of hand ``hand_id``'s run-out, computed outside any transaction
+    (``tables.selectors.runout_odds``); ``runs`` is ``runout_shape``'s form with the chances
+    known, or None: there was nothing to compute (no run-out, or a voided hand).
+
+    Lock: table row. Written only if the stored run-out is still the one they were computed
+    for (same runs and streets: a run-it-twice decision since makes a new one, computed
+    again), and only where a chance is still unknown: a second process computing the same
+    odds writes nothing. The table is touched when anything was written, so every screen
+    shows them; see the module docstring for the pacing. Returns whether anything was."""
+    with transaction.atomic():
+        table_id = Hand.objects.filter(pk=hand_id).values_list("table_id", flat=True).first()
+        if table_id is None:
+            return False
+        table = table_lock(table_id)
+        hand = Hand.objects.get(pk=hand_id)
+        stored = hand.runout
+        fits = (
+            runs is not None
+            and stored is not None
+            and hand.status != Hand.Status.VOIDED
+            and runout_streets_of(stored["runs"]) == runout_streets_of(runs)
+        )
+        if not fits:
+            if runs is None and hand.odds_pending:  # nothing will ever be computed
+                Hand.objects.filter(pk=hand.pk).update(odds_pending=False)
+            return False
+        filled = False
+        for run, known in zip(stored["runs"], runs, strict=True):
+            for step, computed in zip(run, known, strict=True):
+                if step["chances"] is UNKNOWN and computed["chances"] is not UNKNOWN:
+                    step["chances"] = computed["chances"]
+                    filled = True
+        pending = any(step["chances"] is UNKNOWN for run in stored["runs"] for step in run)
+        if not filled:
+            if hand.odds_pending != pending:
+                Hand.objects.filter(pk=hand.pk).update(odds_pending=pending)
+            return False
+        Hand.objects.filter(pk=hand.pk).update(runout=stored, odds_pending=pending)
+        changed: tuple[str, ...] = ()
+        late = table.next_hand_at is not None and table.next_hand_at <= now
+        if hand.runout_showing and late:  # the street's time has passed: show them a while
+            table.next_hand_at = now + timedelta(seconds=_pause())
+            changed = ("next_hand_at",)
+        table_touch(table, *changed)
+        return True
 
 
 def runout_first_pause(now: datetime) -> datetime:
@@ -95,6 +179,8 @@ def runout_advance(table: Table, hand: Hand, now: datetime) -> str | None:
     come (``table.next_hand_at``). Returns ``"runout"`` when a street was shown."""
     if table.next_hand_at is not None and now < table.next_hand_at:
         return None
+    if _waits_for_chances(hand, now):
+        return None
     runout = dict(hand.runout)
     runout["shown"] += 1
     hand.runout = runout
@@ -104,6 +190,16 @@ def runout_advance(table: Table, hand: Hand, now: datetime) -> str | None:
     table.next_hand_at = now + timedelta(seconds=pause)
     table_touch(table, "next_hand_at")
     return "runout"
+
+
+def _waits_for_chances(hand: Hand, now: datetime) -> bool:
+    """Whether the street on screen waits for its chances (see the module docstring)."""
+    if not hand.odds_pending:
+        return False
+    step = hand.runout["runs"][0][hand.runout["shown"]]
+    if step["chances"] is not UNKNOWN or hand.finished_at is None:
+        return False
+    return now < hand.finished_at + timedelta(seconds=settings.POKER_RUNOUT_ODDS_WAIT_SECONDS)
 
 
 # --- run it twice ----------------------------------------------------------------------------

@@ -28,6 +28,11 @@ WAIT = 20_000  # ms: every wait is bounded
 
 OPPONENT_FACE_UP = "document.querySelectorAll('.seat:not(.me) .hole .pc:not(.back)').length"
 CHANCES = "[...document.querySelectorAll('.plate .chance')].map(c => c.textContent.trim())"
+# The chances known (the croupier computes them off the write path: "…" until then).
+CHANCES_KNOWN = (
+    "() => document.querySelectorAll('.plate .chance').length === 2"
+    " && !document.querySelector('.plate .chance.pending')"
+)
 
 
 @pytest.fixture(scope="module")
@@ -114,7 +119,8 @@ def test_rabbit_hunt_then_all_in_run_twice_street_by_street(browser, server):
     for page in pages.values():
         page.wait_for_selector("form.runs button.run-twice", timeout=WAIT)
         assert page.evaluate(OPPONENT_FACE_UP) == 2
-        assert len(page.evaluate(CHANCES)) == 2
+        page.wait_for_function(CHANCES_KNOWN, timeout=WAIT)
+        assert all(text.endswith("%") for text in page.evaluate(CHANCES))
     shoot(pages["alice"], "run-it-twice-asked")
     for page in pages.values():
         page.click("form.runs button.run-twice")

@@ -6,7 +6,7 @@ from engine.cards import parse_cards
 from engine.equity import equity
 from engine.errors import IllegalAction
 from engine.hand import Hand, HandConfig
-from engine.runout import runout_odds
+from engine.runout import runout_odds, runout_streets
 from tests.engine.test_hand_rules import hand, make_deck
 
 NL = HandConfig(small_blind=1, big_blind=2)
@@ -113,3 +113,20 @@ def test_no_rabbit_hunt_during_the_hand():
     h = hand([100, 100], button=0)
     with pytest.raises(IllegalAction, match="while the hand is being played"):
         h.rabbit_hunt()
+
+
+def test_the_streets_of_a_run_out_are_known_without_computing_any_odds():
+    """``runout_streets`` (what the action ending the betting stores, cheaply) gives exactly
+    the streets ``runout_odds`` computes, from the street the betting ended on."""
+    preflop = hand([100, 100], button=0, holes={0: "As Ah", 1: "Kd Kc"}, board="2c 7d 9h Ks 3s")
+    preflop.all_in()
+    preflop.call()
+    on_the_flop = hand([100, 100], button=0, holes={0: "As Ah", 1: "Kd Kc"}, board="2c 7d 9h Ks 3s")
+    on_the_flop.call()
+    on_the_flop.check()
+    on_the_flop.all_in()
+    on_the_flop.call()
+    for h, streets in ((preflop, 4), (on_the_flop, 3)):
+        odds = runout_odds(h)
+        assert runout_streets(h) == [(o.street, len(o.board)) for o in odds]
+        assert len(odds) == streets

@@ -72,6 +72,11 @@ async def test_a_spectator_receives_the_run_out_street_by_street(make_table, pla
     await sync_to_async(act)(table, "all_in")
     await sync_to_async(act)(table, "call")
     frames = await _frames(spectator, _state(lambda s: s["hand"] is None))
+    over = frames[-1]["state"]
+    # The action that ended the betting did not compute the chances: the croupier does.
+    assert all(s["chances"] == [] for s in over["seats"])
+    assert await sync_to_async(Croupier().tick)() == [(table.pk, "odds")]
+    frames = await _frames(spectator, _state(lambda s, v=over["version"]: s["version"] > v))
     states = [frames[-1]["state"]]
     while states[-1]["result"] is None:
         assert await sync_to_async(_tick_when_due)(table.pk) == [(table.pk, "runout")]
@@ -111,6 +116,7 @@ async def test_run_it_twice_and_the_rabbit_hunt_over_the_socket(make_table, play
     assert not (await _frames(sockets[1], lambda f: f["type"] == "answer"))[-1]["error"]
     done = await _frames(first, _state(lambda s: len(s["boards"]) == 2))
     assert done[-1]["state"]["hand"] is None  # the hand is over, its run-out being dealt
+    assert await sync_to_async(Croupier().tick)() == [(table.pk, "odds")]  # both runs'
     for _ in range(3):  # flop, turn, river
         assert await sync_to_async(_tick_when_due)(table.pk) == [(table.pk, "runout")]
     last = (await _frames(first, _state(lambda s: s["result"] is not None)))[-1]["state"]

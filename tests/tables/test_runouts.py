@@ -73,8 +73,21 @@ def test_all_in_preflop_the_board_comes_street_by_street_with_the_odds(make_tabl
     hand.refresh_from_db()
     assert hand.status == Hand.Status.FINISHED  # the engine settled the chips at once
     assert _chips(fresh(table), players) == before
+    # The action stored the run-out's streets, their chances left to the croupier.
+    assert [step["street"] for step in hand.runout["runs"][0]] == [
+        "preflop",
+        "flop",
+        "turn",
+        "river",
+    ]
+    assert hand.odds_pending and _unknown_chances(hand) == 4
+    assert all(s["chances"] == [] for s in _state(table, carol)["seats"])
 
     croupier = Croupier()
+    now = fresh(table).next_hand_at
+    assert croupier.tick(now - timedelta(seconds=0.2)) == [(table.pk, "odds")]
+    hand.refresh_from_db()
+    assert not hand.odds_pending and _unknown_chances(hand) == 0
     frames = []
     for _ in range(20):
         frames.append(_state(table, carol))
@@ -105,11 +118,17 @@ def test_all_in_preflop_the_board_comes_street_by_street_with_the_odds(make_tabl
     assert "runout" not in [what for _, what in croupier.tick(now + timedelta(seconds=5))]
 
 
+def _unknown_chances(hand: Hand) -> int:
+    """How many streets of the stored run-out have no chances yet."""
+    return sum(step["chances"] is None for run in hand.runout["runs"] for step in run)
+
+
 def test_the_run_out_carries_on_after_a_restart_from_the_database(make_table, players):
     """Pacing is data: a new croupier (a restarted server) shows the next street, not all."""
     table = _heads_up(make_table, players)
     act(table, "all_in")
     act(table, "call")
+    assert Croupier().tick() == [(table.pk, "odds")]
     later = fresh(table).next_hand_at
     assert Croupier().tick(later) == [(table.pk, "runout")]
     assert Croupier().tick(later + timedelta(seconds=PAUSE)) == [(table.pk, "runout")]
@@ -129,6 +148,9 @@ def test_without_a_pause_the_run_out_is_shown_at_once(make_table, players, setti
     frame = _state(table, players[2])
     assert frame["street"] == "over" and len(frame["board"]) == 5
     assert frame["result"] is not None
+    assert all(s["chances"] == [] for s in frame["seats"])  # the croupier computes them
+    assert Croupier().tick() == [(table.pk, "odds")]
+    frame = _state(table, players[2])
     assert all(len(s["chances"]) == 1 for s in frame["seats"] if s["status"] != "empty")
 
 
@@ -168,6 +190,7 @@ def test_run_it_twice_when_both_agree_two_boards_and_each_pot_split(make_table, 
     alice, bob, carol = players
     table, hand = _runs_due(make_table, players)
     before = _chips(table, players) + hand_state(hand).total_pot
+    assert Croupier().tick() == [(table.pk, "odds")]  # the chances while they choose
     asked = _state(table, alice)
     assert asked["runs_due"] and asked["legal"]["actions"] == ["run_twice", "run_once"]
     assert _state(table, carol)["legal"] is None  # a spectator is not asked
@@ -192,6 +215,7 @@ def test_run_it_twice_when_both_agree_two_boards_and_each_pot_split(make_table, 
         _answer(table, bob, hand, "run_once", version=seen)
 
     croupier = Croupier()
+    assert croupier.tick() == [(table.pk, "odds")]  # the new run-out's: two runs now
     frames = [_state(table, carol)]
     while frames[-1]["result"] is None and len(frames) < 10:
         croupier.tick(fresh(table).next_hand_at)
@@ -226,6 +250,7 @@ def test_the_clock_runs_it_once_for_who_does_not_answer(make_table, players):
     alice, bob, _ = players
     table, hand = _runs_due(make_table, players)
     _answer(table, alice, hand, "run_twice")
+    assert Croupier().tick() == [(table.pk, "odds")]
     deadline = fresh(table).action_deadline
     assert Croupier().tick(deadline - timedelta(seconds=1)) == []
     assert Croupier().tick(deadline) == [(table.pk, "runs")]

@@ -259,6 +259,8 @@ def test_admin_creates_a_razz_table_with_its_bring_in_and_bets(admin):
         "action_seconds": 25,
         "time_bank_seconds": 60,
         "bot_seats": 0,
+        "bomb_pot_ante": 0,
+        "bomb_pot_every": 0,
         "seats-TOTAL_FORMS": 0,
         "seats-INITIAL_FORMS": 0,
     }

@@ -194,10 +194,10 @@ def test_the_host_hands_the_game_to_an_invited_guest(players, make_player):
 # --- the change form: every setting the API takes ---------------------------------------------
 def whole_form(table, **changes) -> dict:
     """The panel's change form as a browser posts it: every setting, ``changes`` over the
-    table's own (an unticked box is left out)."""
+    table's own (an unticked box is left out, an unset number is an empty box)."""
     values = {name: getattr(table, name) for name in HOST_FIELDS} | changes
     return {
-        name: ("on" if value is True else value)
+        name: ("on" if value is True else "" if value is None else value)
         for name, value in values.items()
         if value is not False
     }

@@ -19,7 +19,10 @@ posts the bring-in; ``d dh pN ????Th`` deals two down cards and one up) and ``PO
 pot-limit Omaha hi-lo, which the standard does not name (pokerkit 0.7 writes its pot-limit
 Omaha hi-lo game as ``FO/8``). A redundant check is accepted when reading: the check of a
 seat the engine no longer asks because it is the only one left who could act, facing
-nothing (pokerkit asks for it and writes it); the live game never asks for it.
+nothing (pokerkit asks for it and writes it); the live game never asks for it. A bomb pot
+(antes for everyone, no blinds: the engine's hand starts on the flop) may list checks before
+the first board, as pokerkit writes the betting round it plays there; they are skipped, and
+any other action before the flop of a bomb pot is refused.
 """
 
 from engine.phh.read import HandHistory, load, loads, read_text

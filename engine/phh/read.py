@@ -218,8 +218,17 @@ class HandHistory:
         except PokerError as error:
             raise self._fail(str(error)) from None
         consumed: set[int] = set()  # the skipped checks the file has written
+        before_flop = config.bomb_pot > 0  # a bomb pot's hand starts on the flop
         for kind, seat, _, amount, where in self._parse_lines():
+            if kind == "db":
+                before_flop = False
             if kind in ("dh", "db", "sm"):
+                continue
+            if before_flop:
+                # pokerkit plays a bomb pot (antes, no blinds) with a betting round before the
+                # flop and writes its checks; the engine has none: they change nothing
+                if kind != "cc":
+                    raise self._fail(f"{where}: a bomb pot has no betting before the flop")
                 continue
             if kind == "cc" and hand.actor != seat:
                 redundant = [

@@ -31,7 +31,17 @@ class _ReadOnlyInline(admin.TabularInline):
 
 class EntryInline(_ReadOnlyInline):
     model = Entry
-    fields = ("player", "fee_paid", "out_order", "out_chips", "place", "prize", "out_at")
+    fields = (
+        "player",
+        "fee_paid",
+        "rebuys",
+        "reentries",
+        "out_order",
+        "out_chips",
+        "place",
+        "prize",
+        "out_at",
+    )
     readonly_fields = fields
 
 
@@ -50,6 +60,7 @@ class TournamentAdmin(admin.ModelAdmin):
         "organiser",
         "private",
         "entry_fee",
+        "comebacks_and_breaks",
         "prize_pool",
         "created_at",
         "started_at",
@@ -58,6 +69,59 @@ class TournamentAdmin(admin.ModelAdmin):
     list_filter = ("status", "format", "private")
     search_fields = ("name", "organiser__user__username")
     inlines = [EntryInline, TournamentTableInline]
+    fieldsets = [
+        (None, {"fields": ("name", "organiser", "format", "status", "private", "invite_token")}),
+        (
+            "Game and structure",
+            {
+                "fields": (
+                    "game",
+                    "betting",
+                    "seats_per_table",
+                    "max_entrants",
+                    "entry_fee",
+                    "starting_stack",
+                    "structure",
+                    "levels",
+                    "hands",
+                    "action_seconds",
+                    "start",
+                    "start_at",
+                    "payouts",
+                    "payout_percentages",
+                )
+            },
+        ),
+        (
+            "Late registration, rebuys, re-entry and breaks",
+            {
+                "fields": (
+                    "late_registration_levels",
+                    "rebuy_levels",
+                    "max_rebuys",
+                    "max_reentries",
+                    "break_every_levels",
+                    "break_minutes",
+                )
+            },
+        ),
+        (
+            "Running",
+            {
+                "fields": (
+                    "registration_open",
+                    "rebuys_open",
+                    "hands_dealt",
+                    "hand_for_hand",
+                    "prize_pool",
+                    "created_at",
+                    "started_at",
+                    "finished_at",
+                )
+            },
+        ),
+    ]
+    readonly_fields = ("created_at",)
     actions = ["start_tournaments", "cancel_tournaments"]
 
     def has_change_permission(self, request, obj=None):
@@ -70,6 +134,19 @@ class TournamentAdmin(admin.ModelAdmin):
 
     def has_delete_permission(self, request, obj=None):
         return False  # its entries hold the ledger's fees and prizes
+
+    @admin.display(description="Rebuys / re-entry / breaks")
+    def comebacks_and_breaks(self, tournament: Tournament) -> str:
+        parts = []
+        if tournament.rebuy_levels:
+            parts.append(f"{tournament.max_rebuys} rebuy(s) in {tournament.rebuy_levels} lvl")
+        if tournament.max_reentries:
+            parts.append(f"{tournament.max_reentries} re-entry(ies)")
+        if tournament.break_every_levels:
+            parts.append(
+                f"{tournament.break_minutes} min break / {tournament.break_every_levels} lvl"
+            )
+        return ", ".join(parts) or "freezeout"
 
     def _each(self, request, queryset, run, what: str) -> None:
         done, errors = 0, []

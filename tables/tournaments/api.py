@@ -1,6 +1,6 @@
 """The tournaments' API: list and organise (``/api/tournaments/``), one tournament
-(``/api/tournaments/<id>/``), register and unregister (``.../registration/``), start
-(``.../start/``).
+(``/api/tournaments/<id>/``), register and unregister (``.../registration/``; registering
+again when out is a re-entry), start (``.../start/``), rebuy (``.../rebuy/``).
 
 Thin: each call is one service of ``tables.tournaments.services``. Errors: 400 ``invalid``
 naming the field (``errors``), 403 ``not_organiser`` for a start by anyone but the organiser
@@ -41,7 +41,7 @@ from tables.tournaments.errors import NotOrganiser, TournamentInvalid
 from tables.tournaments.models import Tournament
 from tables.tournaments.overview import Overview, tournament_overview
 from tables.tournaments.selectors import tournament_list
-from tables.tournaments.services import organise, setup
+from tables.tournaments.services import organise, rebuys, setup
 
 ID = views.ID
 CONFLICT = OpenApiResponse(ErrorSerializer, "Refused now: the code says why.")
@@ -110,6 +110,25 @@ class OrganiseSerializer(serializers.Serializer):
     levels = LevelSerializer(many=True, required=False, help_text="Custom levels.")
     hands = StrictWholeNumberField(required=False, help_text="Fixed hands: hands to play.")
     late_registration_levels = StrictWholeNumberField(min_value=0, default=0)
+    rebuy_levels = StrictWholeNumberField(
+        min_value=0, default=0, help_text="Rebuys during the first N levels (0: freezeout)."
+    )
+    max_rebuys = StrictWholeNumberField(
+        min_value=1, max_value=100, default=1, help_text="Rebuys per player."
+    )
+    max_reentries = StrictWholeNumberField(
+        min_value=0,
+        max_value=100,
+        default=0,
+        help_text="Re-entries per player during late registration (needs "
+        "late_registration_levels).",
+    )
+    break_every_levels = StrictWholeNumberField(
+        min_value=0, default=0, help_text="A break after every N levels (levels by minutes)."
+    )
+    break_minutes = StrictWholeNumberField(
+        min_value=0, max_value=120, default=0, help_text="Minutes per break."
+    )
     bot_entrants = StrictWholeNumberField(min_value=0, default=0, help_text="Bots entered now.")
     start = StartField(
         default="manual", help_text="manual, when-full, or an ISO 8601 time with its offset."
@@ -158,6 +177,15 @@ class LevelNowSerializer(BlindsSerializer):
     next_at = serializers.DateTimeField(
         allow_null=True, help_text="Levels by minutes: when the next level starts."
     )
+    on_break = serializers.BooleanField(
+        help_text="A break is on: no hand is dealt; the level is the one play resumes at."
+    )
+    break_minutes_left = serializers.IntegerField(
+        allow_null=True, help_text="During a break: its minutes left, rounded up."
+    )
+    break_ends_at = serializers.DateTimeField(
+        allow_null=True, help_text="During a break: when play resumes."
+    )
 
 
 class EntrantSerializer(serializers.Serializer):
@@ -168,6 +196,8 @@ class EntrantSerializer(serializers.Serializer):
     place = serializers.IntegerField(allow_null=True, help_text="Once decided.")
     prize = serializers.IntegerField()
     table = serializers.IntegerField(allow_null=True, help_text="The table id they sit at.")
+    rebuys = serializers.IntegerField(help_text="Rebuys made.")
+    reentries = serializers.IntegerField(help_text="Re-entries made.")
 
 
 class TournamentTableSerializer(serializers.Serializer):
@@ -203,12 +233,19 @@ class TournamentSummarySerializer(serializers.ModelSerializer):
             "levels",
             "hands",
             "late_registration_levels",
+            "rebuy_levels",
+            "max_rebuys",
+            "max_reentries",
+            "break_every_levels",
+            "break_minutes",
             "start",
             "start_at",
             "payouts",
             "payout_percentages",
             "action_seconds",
             "registration_open",
+            "rebuys_open",
+            "hands_dealt",
             "prize_pool",
             "entrant_count",
             "created_at",
@@ -230,10 +267,14 @@ class TournamentDetailSerializer(TournamentSummarySerializer):
     entrants = EntrantSerializer(many=True, help_text="Still in by chips, then by place.")
     tables = TournamentTableSerializer(many=True)
     invite_url = serializers.CharField(allow_null=True, help_text="Only for the organiser.")
+    may_rebuy = serializers.BooleanField(help_text="You may rebuy now (POST .../rebuy/).")
+    may_reenter = serializers.BooleanField(
+        help_text="You are out and may enter again now (POST .../registration/)."
+    )
 
     class Meta(TournamentSummarySerializer.Meta):
         fields = [*TournamentSummarySerializer.Meta.fields, "level", "prizes", "tables"]
-        fields += ["invite_url", "entrants"]
+        fields += ["invite_url", "may_rebuy", "may_reenter", "entrants"]
         read_only_fields = fields
 
 
@@ -253,6 +294,8 @@ def detail_body(request, tournament: Tournament) -> dict:
             "place": row.place,
             "prize": row.prize,
             "table": row.table_id,
+            "rebuys": row.rebuys,
+            "reentries": row.reentries,
         }
         for row in view.standings
     ]
@@ -271,6 +314,8 @@ def detail_body(request, tournament: Tournament) -> dict:
         if tournament.invite_token and can_run_tournament(tournament, request.user)
         else None
     )
+    body["may_rebuy"] = view.comebacks.rebuy
+    body["may_reenter"] = view.comebacks.reenter
     return body
 
 
@@ -390,6 +435,30 @@ class Start(APIView):
         player = player_get_or_create(user=request.user)
         try:
             setup.tournament_start(tournament=tournament, by=player)
+        except ServiceError as error:
+            raise refused(error) from None
+        return Response(detail_body(request, tournament))
+
+
+@extend_schema(tags=["tournaments"], parameters=[ID])
+class Rebuy(APIView):
+    """Your rebuy (rebuys on, during their levels, at most ``max_rebuys``): the entry fee
+    again from your bankroll into the prize pool, a starting stack added to yours (at or
+    below the starting stack, between your hands) or, when you are out, a seat again. 409
+    ``rebuy_refused`` says why not; nothing changes."""
+
+    parser_classes = [JSONParser]
+
+    @extend_schema(
+        summary="Rebuy",
+        request=None,
+        responses={200: TournamentDetailSerializer, 409: CONFLICT},
+    )
+    def post(self, request, pk):
+        tournament = _visible(request, pk)
+        player = player_get_or_create(user=request.user)
+        try:
+            rebuys.tournament_rebuy(tournament=tournament, player=player)
         except ServiceError as error:
             raise refused(error) from None
         return Response(detail_body(request, tournament))

@@ -18,6 +18,14 @@ STRUCTURES = [
     ("custom", "Custom levels (below)"),
 ]
 LEVEL_UNITS = [("minutes", "minutes"), ("hands", "hands")]
+#: Settings the form may leave empty (the service's defaults: a freezeout without breaks).
+OPTIONAL_DEFAULTS = (
+    "rebuy_levels",
+    "max_rebuys",
+    "max_reentries",
+    "break_every_levels",
+    "break_minutes",
+)
 
 
 class TournamentForm(forms.Form):
@@ -44,6 +52,36 @@ class TournamentForm(forms.Form):
     hands = forms.IntegerField(min_value=1, required=False, help_text="Fixed hands only.")
     late_registration_levels = forms.IntegerField(
         min_value=0, initial=0, help_text="Registration stays open this many levels."
+    )
+    # Rebuys, re-entry and breaks: optional, a freezeout without breaks when left out.
+    rebuy_levels = forms.IntegerField(
+        min_value=0,
+        initial=0,
+        required=False,
+        label="Rebuys during the first",
+        help_text="levels (0: a freezeout). A player at or below the starting stack, or out, "
+        "pays the entry fee again for another starting stack.",
+    )
+    max_rebuys = forms.IntegerField(
+        min_value=1, max_value=100, initial=1, required=False, label="Rebuys per player"
+    )
+    max_reentries = forms.IntegerField(
+        min_value=0,
+        max_value=100,
+        initial=0,
+        required=False,
+        label="Re-entries per player",
+        help_text="A player out enters again (a new fee and stack) during late registration.",
+    )
+    break_every_levels = forms.IntegerField(
+        min_value=0,
+        initial=0,
+        required=False,
+        label="A break every",
+        help_text="levels (0: no breaks; levels by minutes only).",
+    )
+    break_minutes = forms.IntegerField(
+        min_value=1, max_value=120, initial=5, required=False, label="Break length (minutes)"
     )
     bot_entrants = forms.IntegerField(min_value=0, initial=0, label="Bots entered")
     start = forms.ChoiceField(choices=Tournament.Start.choices, initial="manual")
@@ -112,4 +150,9 @@ class TournamentForm(forms.Form):
             data["levels"] = None
         if data["start"] != Tournament.Start.AT_TIME:
             data["start_at"] = None
+        for optional in OPTIONAL_DEFAULTS:  # left empty: the service's default
+            if data.get(optional) is None:
+                data.pop(optional, None)
+        if not data.get("break_every_levels"):
+            data.pop("break_minutes", None)  # no breaks: their length does not matter
         return data

@@ -1,13 +1,15 @@
 """The level in play, the next one and how long until it: for a tournament's tables (their
 screens and play state) and for its page.
 
-Levels by hands count the hands dealt at a table (as ``services.play.level_of`` deals them);
-levels by minutes run from the start. The level shown while a hand is played is the one it
-was dealt with.
+Levels by hands count tournament-wide, at the table that has dealt the most (as
+``services.play.before_hand`` deals them): the hands it finished, so the level shown while a
+hand is played is the one it was dealt with. Levels by minutes run from the start, and stand
+still during breaks (``selectors.tournament_clock``); during a break every screen says so.
 """
 
 from __future__ import annotations
 
+import math
 from dataclasses import asdict, dataclass
 from datetime import datetime, timedelta
 
@@ -16,7 +18,7 @@ from django.urls import reverse
 from django.utils import timezone
 
 from tables.models import Hand, Table
-from tables.tournaments import structure
+from tables.tournaments import selectors, structure
 from tables.tournaments.models import Tournament
 from tables.tournaments.services import lookup
 from tables.tournaments.services.play import SEATED_BY_TOURNAMENT
@@ -38,13 +40,17 @@ class Blinds:
 class LevelNow:
     """``number`` from 1; ``hands_left``: hands of this level still to be dealt or played
     (levels by hands); ``next_at``: when the next level starts (levels by minutes); both None
-    at the last level (it stays)."""
+    at the last level (it stays). During a break (``on_break``) the level is the one play
+    resumes at, ``break_minutes_left`` (rounded up) and ``break_ends_at`` say when."""
 
     number: int
     blinds: Blinds
     next: Blinds | None
     hands_left: int | None
     next_at: datetime | None
+    on_break: bool = False
+    break_minutes_left: int | None = None
+    break_ends_at: datetime | None = None
 
     def as_json(self) -> dict:
         return {
@@ -52,44 +58,75 @@ class LevelNow:
             **asdict(self.blinds),
             "next": asdict(self.next) if self.next is not None else None,
             "hands_left": self.hands_left,
-            "next_at": self.next_at.isoformat().replace("+00:00", "Z") if self.next_at else None,
+            "next_at": _utc_text(self.next_at),
+            "on_break": self.on_break,
+            "break_minutes_left": self.break_minutes_left,
+            "break_ends_at": _utc_text(self.break_ends_at),
         }
+
+
+def _utc_text(moment: datetime | None) -> str | None:
+    return moment.isoformat().replace("+00:00", "Z") if moment is not None else None
 
 
 def _blinds(level: dict) -> Blinds:
     return Blinds(level["small_blind"], level["big_blind"], level.get("ante", 0))
 
 
-def level_now(tournament: Tournament, *, hands_dealt: int = 0) -> LevelNow:
-    """The level after ``hands_dealt`` hands (levels by hands) or at the time since the start
-    (levels by minutes; the first level before the start)."""
+def level_now(
+    tournament: Tournament, *, hands_dealt: int = 0, now: datetime | None = None
+) -> LevelNow:
+    """The level after ``hands_dealt`` hands (levels by hands) or at ``now`` (levels by
+    minutes, by ``selectors.tournament_clock``: breaks stop the levels' clock; the first level
+    before the start)."""
     levels = tournament.levels
-    hands_left = next_at = None
+    last = len(levels) - 1
+    hands_left = next_at = break_ends_at = break_left = None
+    on_break = False
     if tournament.by_hands:
         index = structure.level_index(levels, hands=hands_dealt)
         boundary = sum(level["hands"] for level in levels[: index + 1])
-        if index < len(levels) - 1:
+        if index < last:
             hands_left = boundary - hands_dealt
     elif tournament.started_at is None:
         index = 0
     else:
-        minutes = (timezone.now() - tournament.started_at).total_seconds() / 60
-        index = structure.level_index(levels, minutes=minutes)
-        if index < len(levels) - 1:
-            boundary = sum(level["minutes"] for level in levels[: index + 1])
-            next_at = tournament.started_at + timedelta(minutes=boundary)
-    following = _blinds(levels[index + 1]) if index < len(levels) - 1 else None
-    return LevelNow(index + 1, _blinds(levels[index]), following, hands_left, next_at)
+        now = now or timezone.now()
+        clock = selectors.tournament_clock(tournament, now)
+        index, on_break = clock.level, clock.on_break
+        if clock.minutes_left is not None:
+            ends = now + timedelta(minutes=clock.minutes_left)
+            if on_break:  # play resumes at ``index`` with all its minutes
+                break_ends_at, break_left = ends, math.ceil(clock.minutes_left)
+                if index < last:
+                    next_at = ends + timedelta(minutes=levels[index]["minutes"])
+            else:  # a break after this level puts the next one off by its length
+                next_at = ends + timedelta(minutes=_break_after(tournament, index))
+    following = _blinds(levels[index + 1]) if index < last else None
+    return LevelNow(
+        index + 1,
+        _blinds(levels[index]),
+        following,
+        hands_left,
+        next_at,
+        on_break,
+        break_left,
+        break_ends_at,
+    )
 
 
-def hands_dealt_at(table_id: int) -> int:
-    """Hands dealt at the table before the one being played (or the next one)."""
-    return Hand.objects.filter(table_id=table_id).exclude(status=Hand.Status.RUNNING).count()
+def _break_after(tournament: Tournament, index: int) -> int:
+    """Minutes of the break that follows level ``index`` (0: none)."""
+    every = tournament.break_every_levels
+    if every and (index + 1) % every == 0 and index < len(tournament.levels) - 1:
+        return tournament.break_minutes
+    return 0
 
 
 def tournament_level(tournament: Tournament) -> LevelNow:
-    """The tournament's level: by hands, at its table furthest on (tables run at their own
-    pace); by minutes, by the clock."""
+    """The tournament's level, on its page and on every one of its tables: by hands, from the
+    hands finished at its table furthest on (every table deals at that level); by minutes,
+    by the clock."""
     if not tournament.by_hands:
         return level_now(tournament)
     most = (
@@ -116,7 +153,7 @@ def table_banner(table) -> dict | None:
     if tt is None:
         return None
     tournament = Tournament.objects.get(pk=tt.tournament_id)
-    level = level_now(tournament, hands_dealt=hands_dealt_at(table.pk))
+    level = tournament_level(tournament)
     return {
         "id": tournament.pk,
         "name": tournament.name,

@@ -14,7 +14,7 @@ from tables.tournaments import structure
 from tables.tournaments.access import can_run_tournament, player_of
 from tables.tournaments.level import LevelNow, tournament_level
 from tables.tournaments.models import Tournament
-from tables.tournaments.selectors import Standing, standings
+from tables.tournaments.selectors import Comebacks, Standing, comebacks_for, standings
 
 Status = Tournament.Status
 
@@ -40,6 +40,7 @@ class Overview:
     may_register: bool
     may_unregister: bool
     may_start: bool
+    comebacks: Comebacks  # the viewer may rebuy now, or re-enter
 
 
 def tournament_overview(tournament: Tournament, user) -> Overview:
@@ -71,4 +72,5 @@ def tournament_overview(tournament: Tournament, user) -> Overview:
         may_register=player is not None and not registered and taking_entries and room,
         may_unregister=registered and registering,
         may_start=registering and can_run_tournament(tournament, user),
+        comebacks=comebacks_for(tournament, player.pk if player is not None else None),
     )

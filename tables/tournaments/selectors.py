@@ -29,6 +29,8 @@ class Standing:
     prize: int
     table_id: int | None
     rank: int | None  # among the players still in, by chips
+    rebuys: int
+    reentries: int
 
 
 def standings(tournament: Tournament) -> list[Standing]:
@@ -52,11 +54,22 @@ def standings(tournament: Tournament) -> list[Standing]:
         key=lambda r: (-(r[0].out_order or 0), r[0].pk),
     )
     result = [
-        Standing(e.player_id, e.player.name, chips, e.place, e.prize, table_id, rank)
+        Standing(
+            e.player_id,
+            e.player.name,
+            chips,
+            e.place,
+            e.prize,
+            table_id,
+            rank,
+            e.rebuys,
+            e.reentries,
+        )
         for rank, (e, chips, table_id) in enumerate(alive, 1)
     ]
     result += [
-        Standing(e.player_id, e.player.name, 0, e.place, e.prize, None, None) for e, _, _ in out
+        Standing(e.player_id, e.player.name, 0, e.place, e.prize, None, None, e.rebuys, e.reentries)
+        for e, _, _ in out
     ]
     return result
 
@@ -151,6 +164,75 @@ def hands_to_next_level(tournament: Tournament) -> int | None:
         if tournament.hands_dealt < total:
             return None if index == len(tournament.levels) - 1 else total - tournament.hands_dealt
     return None
+
+
+def rebuy_refusal(
+    tournament: Tournament, entry: Entry, *, stack: int | None, in_hand: bool
+) -> str | None:
+    """Why ``entry``'s player may not rebuy now, or None (they may): rebuys on and open, some
+    left, the place not decided, and (seated) at or below the starting stack and not in the
+    hand being played. ``stack``: their seat's chips, None when they are out. The rule of
+    ``services.rebuys.tournament_rebuy`` and of the pages' *Rebuy* button."""
+    name = tournament.name
+    if not tournament.rebuy_levels:
+        return f"{name} is a freezeout: no rebuys."
+    if tournament.status != Tournament.Status.RUNNING or not tournament.rebuys_open:
+        return f"The rebuys of {name} are over."
+    if entry.rebuys >= tournament.max_rebuys:
+        return f"You have used your {tournament.max_rebuys} rebuy(s)."
+    if entry.place is not None:
+        return "Your place is decided: no rebuy."
+    if stack is not None and stack > tournament.starting_stack:
+        return (
+            f"Rebuy at or below the starting stack ({tournament.starting_stack}); you have {stack}."
+        )
+    if stack is not None and in_hand:
+        return "Rebuy between your hands: this one is still being played."
+    return None
+
+
+def may_reenter(tournament: Tournament, entry: Entry) -> bool:
+    """A re-entry (registering again): the player is out, the places are not given, and
+    re-entries are left (``registration_open`` is checked by the caller)."""
+    return (
+        tournament.status == Tournament.Status.RUNNING
+        and entry.out_batch is not None
+        and entry.place is None
+        and entry.reentries < tournament.max_reentries
+    )
+
+
+@dataclass(frozen=True)
+class Comebacks:
+    """What ``player`` may do now to come back or add chips (the pages' buttons)."""
+
+    rebuy: bool
+    reenter: bool
+
+
+def comebacks_for(tournament: Tournament, player_id: int | None) -> Comebacks:
+    """Whether the player may rebuy now (``rebuy_refusal``) or re-enter (``may_reenter``,
+    during late registration)."""
+    entry = None
+    if player_id is not None and tournament.status == Tournament.Status.RUNNING:
+        entry = tournament.entries.filter(player_id=player_id).first()
+    if entry is None:
+        return Comebacks(False, False)
+    seat = (
+        Seat.objects.filter(player_id=player_id, table__tournament_table__tournament=tournament)
+        .values_list("stack", "table_id")
+        .first()
+    )
+    stack, in_hand = None, False
+    if seat is not None:
+        stack = seat[0]
+        running = Hand.objects.filter(table_id=seat[1], status=Hand.Status.RUNNING).first()
+        in_hand = running is not None and any(s["player_id"] == player_id for s in running.seats)
+    rebuy = tournament.rebuy_levels > 0 and (
+        rebuy_refusal(tournament, entry, stack=stack, in_hand=in_hand) is None
+    )
+    reenter = tournament.registration_open and may_reenter(tournament, entry)
+    return Comebacks(rebuy, reenter)
 
 
 def prize_pools_unpaid() -> int:

@@ -22,4 +22,5 @@ api_urlpatterns = [
     path("tournaments/<str:pk>/", api.TournamentDetail.as_view(), name="detail"),
     path("tournaments/<str:pk>/registration/", api.Registration.as_view(), name="registration"),
     path("tournaments/<str:pk>/start/", api.Start.as_view(), name="start"),
+    path("tournaments/<str:pk>/rebuy/", api.Rebuy.as_view(), name="rebuy"),
 ]

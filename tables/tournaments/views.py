@@ -14,7 +14,7 @@ from django.contrib.auth.decorators import login_required
 from django.http import Http404
 from django.shortcuts import redirect, render
 from django.urls import reverse
-from django.utils.http import urlencode
+from django.utils.http import url_has_allowed_host_and_scheme, urlencode
 from django.views.decorators.http import require_http_methods, require_POST
 
 from tables.models import Table
@@ -22,13 +22,18 @@ from tables.selectors.access import can_see_table
 from tables.selectors.banners import banner_for
 from tables.services.errors import ServiceError
 from tables.services.players import player_get_or_create
-from tables.tournaments.access import can_run_tournament, can_see_tournament, tournaments_visible_to
+from tables.tournaments.access import (
+    can_run_tournament,
+    can_see_tournament,
+    player_of,
+    tournaments_visible_to,
+)
 from tables.tournaments.errors import TournamentInvalid
 from tables.tournaments.forms import TournamentForm
 from tables.tournaments.models import Tournament
 from tables.tournaments.overview import tournament_overview
-from tables.tournaments.selectors import tournament_list
-from tables.tournaments.services import organise, setup
+from tables.tournaments.selectors import comebacks_for, tournament_list
+from tables.tournaments.services import organise, rebuys, setup
 
 Status = Tournament.Status
 #: Finished tournaments listed in the lobby (the newest).
@@ -138,6 +143,10 @@ ACTIONS = {
         lambda t, p, user: organise.tournament_cancel(tournament=t, by=user),
         "The tournament is cancelled; every entry fee went back.",
     ),
+    "rebuy": (
+        lambda t, p, user: rebuys.tournament_rebuy(tournament=t, player=p),
+        "Rebuy done: a starting stack is added to your chips.",
+    ),
     "new-invite": (
         lambda t, p, user: organise.tournament_invite_replace(tournament=t, by=user),
         "Here is a new invite link: the old one no longer works.",
@@ -148,8 +157,10 @@ ACTIONS = {
 @login_required
 @require_POST
 def tournament_action(request, tournament_id: int, action: str):
-    """``POST /tournaments/<id>/<action>/``: register, unregister, start, cancel, or a new
-    invite link (``new-invite``, a private tournament's organiser)."""
+    """``POST /tournaments/<id>/<action>/``: register (a re-entry too), unregister, rebuy,
+    start, cancel, or a new invite link (``new-invite``, a private tournament's organiser).
+    A form may send ``next`` (a path on this site) to come back to, e.g. the table page's
+    *Rebuy*."""
     if action not in ACTIONS:
         raise Http404("No such action.")
     tournament = _visible(request, tournament_id)
@@ -161,6 +172,9 @@ def tournament_action(request, tournament_id: int, action: str):
         messages.error(request, str(error))
     else:
         messages.success(request, done)
+    back = request.POST.get("next", "")
+    if back and url_has_allowed_host_and_scheme(back, allowed_hosts={request.get_host()}):
+        return redirect(back)
     return redirect("tournaments:detail", tournament_id=tournament.pk)
 
 
@@ -169,4 +183,15 @@ def table_level(request, table_id: int):
     table = Table.objects.filter(pk=table_id).first()
     if table is None or not can_see_table(table, request.user):
         raise Http404("No such table.")
-    return render(request, "tournaments/_table_level.html", {"banner": banner_for(table)})
+    return render(request, "tournaments/_table_level.html", _table_level_context(request, table))
+
+
+def _table_level_context(request, table: Table) -> dict:
+    """The banner, and whether the viewer may rebuy now (the banner's *Rebuy* button)."""
+    banner = banner_for(table)
+    player = player_of(request.user)
+    may_rebuy, fee = False, 0
+    if banner is not None and player is not None:
+        tournament = Tournament.objects.get(pk=banner["id"])
+        may_rebuy, fee = comebacks_for(tournament, player.pk).rebuy, tournament.entry_fee
+    return {"banner": banner, "may_rebuy": may_rebuy, "rebuy_fee": fee, "table": table}

@@ -19,6 +19,7 @@ from tables.services.events import table_touch
 from tables.services.locks import table_lock
 from tables.tournaments.errors import NotRegistered, RebuyRefused
 from tables.tournaments.models import Entry, Tournament
+from tables.tournaments.selectors import rebuy_refusal
 from tables.tournaments.services.places import outs_rank
 from tables.tournaments.services.setup import (
     entry_fee_pay,
@@ -39,14 +40,26 @@ def tournament_rebuy(*, tournament: Tournament, player: Player) -> Entry:
             entry = tournament.entries.select_related("player").filter(player=player).first()
             if entry is None:
                 raise NotRegistered(f"You are not in {tournament.name}.")
-            _check(tournament, entry)
             seat = Seat.objects.filter(
                 player=player, table__tournament_table__tournament=tournament
             ).first()
+            # The rules that do not depend on the seat first (a tournament not running has
+            # no seat to look for), then, with the seat locked, its chips and hand.
+            problem = rebuy_refusal(tournament, entry, stack=None, in_hand=False)
+            if problem is not None:
+                raise RebuyRefused(problem)
             if entry.out_batch is None and (
                 seat is None or seat.table_id != getattr(locked, "pk", None)
             ):
                 continue  # moved (or went out) meanwhile: look again
+            problem = rebuy_refusal(
+                tournament,
+                entry,
+                stack=seat.stack if seat is not None else None,
+                in_hand=seat is not None and _in_running_hand(seat),
+            )
+            if problem is not None:
+                raise RebuyRefused(problem)
             if seat is not None:
                 _add_chips(tournament, entry, locked, seat)
             else:
@@ -65,26 +78,12 @@ def _players_table(tournament: Tournament, player: Player) -> Table | int | None
     return table_id if table_id is not None else shortest_table(tournament)
 
 
-def _check(tournament: Tournament, entry: Entry) -> None:
-    if not tournament.rebuy_levels:
-        raise RebuyRefused(f"{tournament.name} is a freezeout: no rebuys.")
-    if tournament.status != Tournament.Status.RUNNING or not tournament.rebuys_open:
-        raise RebuyRefused(f"The rebuys of {tournament.name} are over.")
-    if entry.rebuys >= tournament.max_rebuys:
-        raise RebuyRefused(f"You have used your {tournament.max_rebuys} rebuy(s).")
-    if entry.place is not None:
-        raise RebuyRefused("Your place is decided: no rebuy.")
+def _in_running_hand(seat: Seat) -> bool:
+    hand = Hand.objects.filter(table_id=seat.table_id, status=Hand.Status.RUNNING).first()
+    return hand is not None and any(s["player_id"] == seat.player_id for s in hand.seats)
 
 
 def _add_chips(tournament: Tournament, entry: Entry, table: Table, seat: Seat) -> None:
-    if seat.stack > tournament.starting_stack:
-        raise RebuyRefused(
-            f"Rebuy at or below the starting stack ({tournament.starting_stack}); "
-            f"you have {seat.stack}."
-        )
-    hand = Hand.objects.filter(table=table, status=Hand.Status.RUNNING).first()
-    if hand is not None and any(s["player_id"] == seat.player_id for s in hand.seats):
-        raise RebuyRefused("Rebuy between your hands: this one is still being played.")
     entry_fee_pay(tournament, entry, f"Rebuy in {tournament.name}")
     entry.rebuys += 1
     entry.save(update_fields=["rebuys", "fee_paid"])

@@ -32,6 +32,7 @@ from tables.tournaments.errors import (
     TournamentNotRegistering,
 )
 from tables.tournaments.models import Entry, Tournament, TournamentTable
+from tables.tournaments.selectors import may_reenter
 from tables.tournaments.services import lookup
 from tables.tournaments.services.places import outs_rank
 
@@ -278,7 +279,7 @@ def tournament_register(*, tournament: Tournament, player: Player) -> Entry:
         ):
             raise RegistrationClosed(f"{tournament.name} has started.")
         entry = tournament.entries.filter(player=player).first()
-        if entry is not None and not _may_reenter(tournament, entry):
+        if entry is not None and not may_reenter(tournament, entry):
             raise AlreadyRegistered(f"You are already in {tournament.name}.")
         if (
             entry is None
@@ -304,16 +305,6 @@ def tournament_register(*, tournament: Tournament, player: Player) -> Entry:
         ):
             _start(tournament, random.SystemRandom())
         return entry
-
-
-def _may_reenter(tournament: Tournament, entry: Entry) -> bool:
-    """A re-entry: the player is out, the places are not given, re-entries are left."""
-    return (
-        tournament.status == Status.RUNNING
-        and entry.out_batch is not None
-        and entry.place is None
-        and entry.reentries < tournament.max_reentries
-    )
 
 
 def _reenter(tournament: Tournament, entry: Entry) -> None:

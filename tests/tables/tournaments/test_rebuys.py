@@ -137,7 +137,11 @@ def test_a_busted_player_rebuys_is_seated_again_and_the_places_wait_for_the_rebu
     assert total_rebuys == rebought
     assert tournament.prize_pool == 100 * (8 + rebought)
     assert prizes_paid(tournament) == tournament.prize_pool
-    assert sorted(tournament.entries.values_list("place", flat=True)) == list(range(1, 9))
+    # Eight places from 1; players out in one hand with equal chips (a rebuy's starting
+    # stack, often) share the better place, so each place is where its group begins.
+    places = sorted(tournament.entries.values_list("place", flat=True))
+    assert len(places) == 8 and places[0] == 1
+    assert all(place == places.index(place) + 1 for place in places), places
     assert_chips_conserved()
 
 

@@ -1,16 +1,21 @@
 """Django admin for tournaments: the list (filters by status and format), a tournament with
 its entrants and tables read-only, and the actions start and cancel through the services.
 
-Read-only apart from the actions: tournaments are organised on the site or through the API,
-and entrants, places and prizes move only through the services (and the ledger).
+Read-only apart from organising and the actions: *Add* is the site's organise form (the same
+``TournamentForm`` and service, the admin as organiser), and entrants, places and prizes move
+only through the services (and the ledger).
 """
 
 from __future__ import annotations
 
 from django.contrib import admin, messages
+from django.shortcuts import redirect
+from django.template.response import TemplateResponse
 
 from tables.services.errors import ServiceError
 from tables.services.players import player_get_or_create
+from tables.tournaments.errors import TournamentInvalid
+from tables.tournaments.forms import TournamentForm
 from tables.tournaments.models import Entry, Tournament, TournamentTable
 from tables.tournaments.services import organise, setup
 
@@ -129,8 +134,31 @@ class TournamentAdmin(admin.ModelAdmin):
         # goes through the services: fees, seats and prizes move through the ledger).
         return obj is None and request.user.has_perm("tournaments.change_tournament")
 
-    def has_add_permission(self, request):
-        return False  # organised through the services (the site's form or the API)
+    def add_view(self, request, form_url="", extra_context=None):
+        """Organise a tournament: the site's form, through the same service."""
+        if not self.has_add_permission(request):
+            return redirect("admin:tournaments_tournament_changelist")
+        form = TournamentForm(request.POST or None)
+        if request.method == "POST" and form.is_valid():
+            organiser = player_get_or_create(user=request.user)
+            try:
+                tournament = organise.tournament_organise(organiser=organiser, **form.settings())
+            except TournamentInvalid as error:
+                field = {"structure_name": "structure"}.get(error.field, error.field)
+                form.add_error(field if field in form.fields else None, str(error))
+            except ServiceError as error:
+                form.add_error(None, str(error))
+            else:
+                self.message_user(request, f"{tournament} organised.", messages.SUCCESS)
+                return redirect("admin:tournaments_tournament_changelist")
+        context = {
+            **self.admin_site.each_context(request),
+            "title": "Organise a tournament",
+            "opts": self.model._meta,
+            "form": form,
+            **(extra_context or {}),
+        }
+        return TemplateResponse(request, "admin/tournaments/tournament/organise.html", context)
 
     def has_delete_permission(self, request, obj=None):
         return False  # its entries hold the ledger's fees and prizes

@@ -242,3 +242,18 @@ def test_admin_shows_the_rebuy_re_entry_and_break_settings_and_each_entrys_rebuy
         assert label in html
     assert "Rebuys open" in html and "Hands dealt" in html
     assert "Reentries" in html  # the entrants' column
+
+
+def test_an_admin_organises_a_tournament_through_the_sites_form_and_service(admin_client):
+    add = "/admin/tournaments/tournament/add/"
+    assert 'name="rebuy_levels"' in admin_client.get(add).content.decode()
+    refused = admin_client.post(add, {**FORM, "structure": "custom", "levels": ""})
+    assert refused.status_code == 200
+    assert "Give the custom levels, one per line." in refused.content.decode()
+    assert not Tournament.objects.exists()
+    made = admin_client.post(add, {**FORM, "rebuy_levels": 2})
+    assert made.status_code == 302
+    tournament = Tournament.objects.get()
+    assert tournament.organiser.user.username == "admin"
+    assert (tournament.name, tournament.rebuy_levels) == (FORM["name"], 2)
+    assert tournament.invite_token  # made by the same service as the site's form

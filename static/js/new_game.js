@@ -9,6 +9,10 @@
   const game = form.elements.game;
   const betting = form.elements.betting;
   const seats = form.elements.max_seats;
+  // Every setting some game or betting hides (the server's rule, Table.settings_not_for).
+  const managed = new Set(
+    Object.values(rules.hidden).flatMap((byBetting) => Object.values(byBetting).flat())
+  );
 
   function fieldOf(name) {
     const input = form.elements[name];
@@ -29,8 +33,7 @@
       seats.value = most;
     }
     const hidden = rules.hidden[game.value][betting.value];
-    for (const name of ["small_blind", "big_blind", "ante_mode", "straddle", "straddles",
-                        "button_straddle", "small_bet", "big_bet", "bring_in"]) {
+    for (const name of managed) {
       const field = fieldOf(name);
       if (field) {
         field.hidden = hidden.includes(name);

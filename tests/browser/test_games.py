@@ -88,6 +88,8 @@ def test_two_players_play_a_new_game_to_a_showdown(server, browser, game):
     assert host.is_visible("#id_bring_in") == stud
     assert host.is_visible("#id_big_blind") != stud
     assert host.is_visible("#id_straddle") != stud
+    assert host.is_visible("#id_run_it_twice") != stud  # run-outs and bomb pots: flop games
+    assert host.is_visible("#id_bomb_pot_ante") != stud
     if stud:
         assert host.input_value("#id_betting") == "fixed-limit"
         assert host.input_value("#id_max_seats") == "8", "stud seats at most 8"

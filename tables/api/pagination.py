@@ -3,7 +3,7 @@
 from rest_framework.exceptions import ValidationError
 from rest_framework.pagination import PageNumberPagination
 
-from tables.inputs import NumberError, parse_optional_number, parse_whole_number
+from tables.inputs import LARGEST, NumberError, parse_optional_number, parse_whole_number
 
 
 class Pagination(PageNumberPagination):
@@ -42,5 +42,5 @@ class Pagination(PageNumberPagination):
             if parameter["name"] == self.page_size_query_param:
                 parameter["schema"].update({"minimum": 1, "maximum": self.max_page_size})
             if parameter["name"] == self.page_query_param:
-                parameter["schema"].update({"minimum": 1})
+                parameter["schema"].update({"minimum": 1, "maximum": LARGEST})
         return parameters

@@ -72,7 +72,10 @@ def test_each_step_is_drawn_on_the_felt_with_pots_and_the_award(client, all_in_h
     assert all('id="table-seats"' in f and 'id="table-board"' in f for f in felts)
     assert 'class="pot"><span class="pot-label">Pot</span> <span class="chips">200<' in felts[5]
     award = felts[-1]
-    assert 'class="pot awarded"' in award and re.search(r'class="won">wins 200<', award)
+    assert 'class="pot awarded"' in award
+    # the whole pot goes to the winner, or half to each on a chop (the deck is random)
+    won = [int(amount) for amount in re.findall(r'class="won">wins (\d+)<', award)]
+    assert won in ([200], [100, 100]), won
     assert len(re.findall(r'class="pc ', felts[5].split('id="table-seats"')[0])) == 5
 
 

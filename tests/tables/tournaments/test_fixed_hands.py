@@ -33,12 +33,16 @@ def test_fixed_hands_game_plays_exactly_fifty_hands_doubling_blinds_every_five_w
     assert all(hand.status == Hand.Status.FINISHED for hand in hands)
     for hand in hands:
         assert hand.config["big_blind"] == 20 * 2 ** ((hand.number - 1) // 5)
-    winner = tournament.entries.get(place=1)
+    # the most chips at the end wins; players level on the most share first place
+    winners = list(tournament.entries.filter(place=1))
     last = hands.last()
     final_stacks = {
         entry.player_id: 0 for entry in tournament.entries.all()
     }  # those out before the end have none
     for seat, net in zip(last.seats, last.result["net"], strict=True):
         final_stacks[seat["player_id"]] = seat["stack"] + net
-    assert final_stacks[winner.player_id] == max(final_stacks.values())
+    most = max(final_stacks.values())
+    assert winners
+    assert {final_stacks[w.player_id] for w in winners} == {most}
+    assert sum(1 for chips in final_stacks.values() if chips == most) == len(winners)
     assert prizes_paid(tournament) == tournament.prize_pool

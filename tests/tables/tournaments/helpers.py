@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections import Counter
 from datetime import timedelta
 
 from django.contrib.auth import get_user_model
@@ -102,3 +103,14 @@ def play_hand(table_id: int, now, rng, policy=push_or_fold) -> bool:
             source=HandAction.Source.BOT,
         )
     return True
+
+
+def assert_places_each_given_once(places: list[int | None]) -> None:
+    """Every place 1..N is held by exactly one player, or shared by one tie that covers it
+    (players out in the same hand with equal chips share their places)."""
+    counted = Counter(places)
+    covered = []
+    for place, tied in counted.items():
+        assert place is not None
+        covered += range(place, place + tied)
+    assert sorted(covered) == list(range(1, len(places) + 1)), sorted(places, key=str)

@@ -5,7 +5,7 @@ from tables.tournaments.models import Tournament
 from tables.tournaments.selectors import prizes_paid
 from tables.tournaments.services import tournament_create, tournament_register
 
-from .helpers import make_player, play
+from .helpers import assert_places_each_given_once, make_player, play
 
 pytestmark = pytest.mark.django_db
 
@@ -31,8 +31,7 @@ def test_a_sit_and_go_starts_when_full_and_pays_the_pool_exactly():
     assert tournament.prize_pool == 600
     play(tournament)
     tournament.refresh_from_db()
-    places = sorted(tournament.entries.values_list("place", flat=True))
-    assert places == [1, 2, 3, 4, 5, 6]
+    assert_places_each_given_once(list(tournament.entries.values_list("place", flat=True)))
     assert prizes_paid(tournament) == 600
     paid = LedgerEntry.objects.filter(kind=LedgerEntry.Kind.TOURNAMENT_PRIZE)
     assert sum(paid.values_list("amount", flat=True)) == 600

@@ -134,7 +134,13 @@
     refocus = null;
     var fields = document.querySelectorAll("input, select, textarea");
     for (var i = 0; i < fields.length; i++) {
-      if (fieldKey(fields[i]) === key) { fields[i].focus(); return; }
+      if (fieldKey(fields[i]) === key) {
+        var field = fields[i], value = field.value;
+        field.focus();
+        field.value = "";  // set again: the caret goes after the text, where typing goes on
+        field.value = value;
+        return;
+      }
     }
   }
 

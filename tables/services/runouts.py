@@ -252,15 +252,14 @@ def rabbit_hunt(*, table: Table | int, player, hand_id: int) -> Hand:
     last hand, over before the river). Any seated player may ask, once per hand; it changes
     no chips. Lock: table row.
 
-    Refused (nothing changed): the player is not seated here (``not_seated``); the hand is
-    not the table's last or is still being played (``hand_not_running``) or its run-out is
-    still being dealt (``runout_showing``); the board was dealt to the river, the game has no
-    board, or the rabbit was already hunted (``no_rabbit``). The deck after a finished hand
-    holds no card still in play: each hand has its own shuffle."""
+    Refused (nothing changed), what the hand allows first, then who asks: the hand is not the
+    table's last or is still being played (``hand_not_running``) or its run-out is still being
+    dealt (``runout_showing``); the board was dealt to the river, the game has no board, or
+    the rabbit was already hunted (``no_rabbit``); the player is not seated here
+    (``not_seated``). The deck after a finished hand holds no card still in play: each hand
+    has its own shuffle."""
     with transaction.atomic():
         table = table_lock(table)
-        if not Seat.objects.filter(table=table, player_id=player.pk).exists():
-            raise NotSeated("Only the players seated at the table may ask for the rabbit hunt.")
         hand = last_hand(table)
         if hand is None or hand.pk != hand_id or hand.is_running:
             raise HandNotRunning("The rabbit hunt is for the table's last hand, once it is over.")
@@ -276,6 +275,8 @@ def rabbit_hunt(*, table: Table | int, player, hand_id: int) -> Hand:
             raise IllegalMove(
                 "The board was dealt to the river: there is nothing to hunt.", "no_rabbit"
             )
+        if not Seat.objects.filter(table=table, player_id=player.pk).exists():
+            raise NotSeated("Only the players seated at the table may ask for the rabbit hunt.")
         hand.rabbit = {"cards": [str(c) for c in cards], "by": player.name}
         Hand.objects.filter(pk=hand.pk).update(rabbit=hand.rabbit)
         table_touch(table)

@@ -326,6 +326,18 @@ def _visible(request, pk) -> Tournament:
     return tournament
 
 
+def _acted(request, pk, act, answer_status: int = status.HTTP_200_OK) -> Response:
+    """Run ``act(tournament, player)`` for the caller on a tournament they may see; a
+    refusal is 409 with its code (nothing changed), else the tournament as it is now."""
+    tournament = _visible(request, pk)
+    player = player_get_or_create(user=request.user)
+    try:
+        act(tournament, player)
+    except ServiceError as error:
+        raise refused(error) from None
+    return Response(detail_body(request, tournament), status=answer_status)
+
+
 # --- views --------------------------------------------------------------------------------
 @extend_schema(tags=["tournaments"])
 class TournamentListCreate(generics.ListAPIView):
@@ -396,13 +408,12 @@ class Registration(APIView):
         responses={201: TournamentDetailSerializer, 409: CONFLICT},
     )
     def post(self, request, pk):
-        tournament = _visible(request, pk)
-        player = player_get_or_create(user=request.user)
-        try:
-            setup.tournament_register(tournament=tournament, player=player)
-        except ServiceError as error:
-            raise refused(error) from None
-        return Response(detail_body(request, tournament), status=status.HTTP_201_CREATED)
+        return _acted(
+            request,
+            pk,
+            lambda t, p: setup.tournament_register(tournament=t, player=p),
+            status.HTTP_201_CREATED,
+        )
 
     @extend_schema(
         summary="Unregister",
@@ -410,13 +421,7 @@ class Registration(APIView):
         responses={200: TournamentDetailSerializer, 409: CONFLICT},
     )
     def delete(self, request, pk):
-        tournament = _visible(request, pk)
-        player = player_get_or_create(user=request.user)
-        try:
-            setup.tournament_unregister(tournament=tournament, player=player)
-        except ServiceError as error:
-            raise refused(error) from None
-        return Response(detail_body(request, tournament))
+        return _acted(request, pk, lambda t, p: setup.tournament_unregister(tournament=t, player=p))
 
 
 @extend_schema(tags=["tournaments"], parameters=[ID])
@@ -431,13 +436,7 @@ class Start(APIView):
         responses={200: TournamentDetailSerializer, 409: CONFLICT},
     )
     def post(self, request, pk):
-        tournament = _visible(request, pk)
-        player = player_get_or_create(user=request.user)
-        try:
-            setup.tournament_start(tournament=tournament, by=player)
-        except ServiceError as error:
-            raise refused(error) from None
-        return Response(detail_body(request, tournament))
+        return _acted(request, pk, lambda t, p: setup.tournament_start(tournament=t, by=p))
 
 
 @extend_schema(tags=["tournaments"], parameters=[ID])
@@ -455,10 +454,4 @@ class Rebuy(APIView):
         responses={200: TournamentDetailSerializer, 409: CONFLICT},
     )
     def post(self, request, pk):
-        tournament = _visible(request, pk)
-        player = player_get_or_create(user=request.user)
-        try:
-            rebuys.tournament_rebuy(tournament=tournament, player=player)
-        except ServiceError as error:
-            raise refused(error) from None
-        return Response(detail_body(request, tournament))
+        return _acted(request, pk, lambda t, p: rebuys.tournament_rebuy(tournament=t, player=p))

@@ -14,7 +14,6 @@ from django.template.response import TemplateResponse
 
 from tables.services.errors import ServiceError
 from tables.services.players import player_get_or_create
-from tables.tournaments.errors import TournamentInvalid
 from tables.tournaments.forms import TournamentForm
 from tables.tournaments.models import Entry, Tournament, TournamentTable
 from tables.tournaments.services import organise, setup
@@ -140,15 +139,8 @@ class TournamentAdmin(admin.ModelAdmin):
             return redirect("admin:tournaments_tournament_changelist")
         form = TournamentForm(request.POST or None)
         if request.method == "POST" and form.is_valid():
-            organiser = player_get_or_create(user=request.user)
-            try:
-                tournament = organise.tournament_organise(organiser=organiser, **form.settings())
-            except TournamentInvalid as error:
-                field = {"structure_name": "structure"}.get(error.field, error.field)
-                form.add_error(field if field in form.fields else None, str(error))
-            except ServiceError as error:
-                form.add_error(None, str(error))
-            else:
+            tournament = form.organise(player_get_or_create(user=request.user))
+            if tournament is not None:
                 self.message_user(request, f"{tournament} organised.", messages.SUCCESS)
                 return redirect("admin:tournaments_tournament_changelist")
         context = {

@@ -7,9 +7,12 @@ from __future__ import annotations
 from django import forms
 from django.utils import timezone
 
-from tables.models import Table
+from tables.models import Player, Table
+from tables.services.errors import ServiceError
 from tables.tournaments import structure
+from tables.tournaments.errors import TournamentInvalid
 from tables.tournaments.models import Tournament
+from tables.tournaments.services import organise
 
 STRUCTURES = [
     ("turbo", "Turbo (3-minute levels)"),
@@ -156,3 +159,15 @@ class TournamentForm(forms.Form):
         if not data.get("break_every_levels"):
             data.pop("break_minutes", None)  # no breaks: their length does not matter
         return data
+
+    def organise(self, organiser: Player) -> Tournament | None:
+        """Organise the tournament of a valid form (the site's page and the admin's); a
+        refusal is put on the field it names (nothing is made) and None returned."""
+        try:
+            return organise.tournament_organise(organiser=organiser, **self.settings())
+        except TournamentInvalid as error:
+            field = {"structure_name": "structure"}.get(error.field, error.field)
+            self.add_error(field if field in self.fields else None, str(error))
+        except ServiceError as error:
+            self.add_error(None, str(error))
+        return None

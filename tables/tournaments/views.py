@@ -28,7 +28,6 @@ from tables.tournaments.access import (
     player_of,
     tournaments_visible_to,
 )
-from tables.tournaments.errors import TournamentInvalid
 from tables.tournaments.forms import TournamentForm
 from tables.tournaments.models import Tournament
 from tables.tournaments.overview import tournament_overview
@@ -70,15 +69,8 @@ def tournament_new(request):
     """``/tournaments/new/``: organise a tournament (any logged-in player)."""
     form = TournamentForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
-        player = player_get_or_create(user=request.user)
-        try:
-            tournament = organise.tournament_organise(organiser=player, **form.settings())
-        except TournamentInvalid as error:
-            field = {"structure_name": "structure"}.get(error.field, error.field)
-            form.add_error(field if field in form.fields else None, str(error))
-        except ServiceError as error:
-            form.add_error(None, str(error))
-        else:
+        tournament = form.organise(player_get_or_create(user=request.user))
+        if tournament is not None:
             return redirect("tournaments:detail", tournament_id=tournament.pk)
     return render(request, "tournaments/new.html", {"form": form})
 

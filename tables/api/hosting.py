@@ -18,13 +18,14 @@ from drf_spectacular.utils import (
 )
 from rest_framework import exceptions, serializers, status
 from rest_framework.parsers import JSONParser
-from rest_framework.permissions import SAFE_METHODS, BasePermission
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from tables.api import views
 from tables.api.exceptions import ErrorSerializer
-from tables.api.serializers import TableSerializer, WholeNumberField
+from tables.api.permissions import ReadOrLoggedIn
+from tables.api.serializers import TableSerializer
+from tables.api.strict import StrictBooleanField, StrictCharField, StrictWholeNumberField
 from tables.models import Player, SeatRequest, Table
 from tables.selectors.access import can_host, can_see_table
 from tables.selectors.hosting import live_requests, request_status
@@ -35,15 +36,6 @@ from tables.services.players import player_get_or_create
 ID = views.ID
 #: A refusal in the game's present state (``code``: too_many_games, table_closed, ...).
 CONFLICT = OpenApiResponse(ErrorSerializer, "Refused now: the code says why.")
-
-
-class ReadOrLoggedIn(BasePermission):
-    """Reading is public (private games are filtered), writing needs a log-in."""
-
-    def has_permission(self, request, view):
-        return request.method in SAFE_METHODS or bool(
-            request.user and request.user.is_authenticated
-        )
 
 
 class ServiceRefused(exceptions.APIException):
@@ -101,33 +93,6 @@ class HostedTableSerializer(TableSerializer):
         if request is None or not table.invite_token or not can_host(table, request.user):
             return None
         return request.build_absolute_uri(f"/join/{table.invite_token}/")
-
-
-class StrictBooleanField(serializers.BooleanField):
-    """JSON ``true`` or ``false`` only (not ``0``, ``"yes"``...): a typo is an error."""
-
-    def to_internal_value(self, data):
-        if isinstance(data, bool):
-            return data
-        self.fail("invalid", input=data)
-
-
-class StrictWholeNumberField(WholeNumberField):
-    """A JSON integer (not a string of digits, not ``true``) in the field's range."""
-
-    def to_internal_value(self, data):
-        if isinstance(data, bool) or not isinstance(data, int):
-            raise serializers.ValidationError("A whole number is required.")
-        return super().to_internal_value(data)
-
-
-class StrictCharField(serializers.CharField):
-    """A JSON string (DRF would turn ``5`` into ``"5"``)."""
-
-    def to_internal_value(self, data):
-        if not isinstance(data, str):
-            self.fail("invalid")
-        return super().to_internal_value(data)
 
 
 class GameSettingsSerializer(serializers.Serializer):

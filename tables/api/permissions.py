@@ -11,6 +11,15 @@ by accident.
 - staff only: another player's hand list (checked in the view).
 """
 
-from rest_framework.permissions import AllowAny, IsAuthenticated
+from rest_framework.permissions import SAFE_METHODS, AllowAny, BasePermission, IsAuthenticated
 
-__all__ = ["AllowAny", "IsAuthenticated"]
+__all__ = ["AllowAny", "IsAuthenticated", "ReadOrLoggedIn"]
+
+
+class ReadOrLoggedIn(BasePermission):
+    """Reading is public (private games are filtered), writing needs a log-in."""
+
+    def has_permission(self, request, view):
+        return request.method in SAFE_METHODS or bool(
+            request.user and request.user.is_authenticated
+        )

@@ -21,13 +21,9 @@ from rest_framework.views import APIView
 
 from tables.api import views
 from tables.api.exceptions import ErrorSerializer
-from tables.api.hosting import (
-    ReadOrLoggedIn,
-    StrictBooleanField,
-    StrictCharField,
-    StrictWholeNumberField,
-)
 from tables.api.pagination import Pagination
+from tables.api.permissions import ReadOrLoggedIn
+from tables.api.strict import StrictBooleanField, StrictCharField, StrictWholeNumberField
 from tables.models import Table
 from tables.services.errors import ServiceError
 from tables.services.players import player_get_or_create

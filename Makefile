@@ -9,6 +9,7 @@ PYTHON_BASE ?= python3.11
 VENV := .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
+DOCS_STAMP := $(VENV)/.docs-installed
 # The official AsyncAPI JSON Schemas (the AsyncAPI Initiative's npm package @asyncapi/specs:
 # no PyPI package ships them), unpacked under the venv for tests/api/test_asyncapi_document.py.
 ASYNCAPI_SPECS_VERSION := 6.11.1
@@ -21,7 +22,7 @@ REDIS_DEFAULT_URL := redis://127.0.0.1:6379/0
 # Test directories that also run on PostgreSQL + Redis (those that exist).
 SERVICE_TEST_DIRS := $(wildcard tests/tables tests/pokersite tests/api tests/browser tests/load)
 
-.PHONY: install test-deps run dev serve lint test test-sqlite test-services chromium bench check-deploy
+.PHONY: install test-deps run dev serve lint test test-sqlite test-services chromium bench check-deploy docs
 
 install: $(STAMP)
 
@@ -105,3 +106,14 @@ check-deploy: install
 	SECRET_KEY="$${SECRET_KEY:-$$($(PY) -c 'import secrets; print(secrets.token_urlsafe(50))')}" \
 	DJANGO_SETTINGS_MODULE=pokersite.settings_production \
 	$(PY) manage.py check --deploy --fail-level WARNING
+
+# The docs site (mkdocs.yml, docs/) into site/, warnings as errors. The docs extra's packages
+# only (not the project again) go into the venv the first time. Material's notice about
+# MkDocs 2 is switched off: the extra pins MkDocs below 2.
+docs: $(DOCS_STAMP)
+	@NO_MKDOCS_2_WARNING=1 $(VENV)/bin/mkdocs build --strict --quiet
+
+$(DOCS_STAMP): pyproject.toml | $(STAMP)
+	@$(PY) -c 'import tomllib; print("\n".join(tomllib.load(open("pyproject.toml", "rb"))["project"]["optional-dependencies"]["docs"]))' > $(VENV)/docs-requirements.txt
+	@$(PY) -m pip install --quiet -r $(VENV)/docs-requirements.txt
+	@touch $@

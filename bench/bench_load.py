@@ -345,7 +345,7 @@ def run_setup(
             redis = RedisServer()
             redis.start()
             cleanup.append(redis.kill)
-            # Persistent connections, as in production (README, "several processes"): a new
+            # Persistent connections, as in production (docs/production.md): a new
             # PostgreSQL connection per database call costs more than the call.
             env = server_env(db.url, redis.url, CONN_MAX_AGE="60", **extra)
             servers = [

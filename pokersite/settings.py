@@ -219,7 +219,7 @@ if REDIS_URL:
     # process following the table (each follows it on one connection it already reads),
     # where the list-based layer took three round trips and a script per group_send and a
     # blocking pop per process to get it back: at 100 tables about a quarter of the server's
-    # CPU per action (README, "Load tests and the benchmark"). It keeps nothing for a
+    # CPU per action (docs/benchmarks.md). It keeps nothing for a
     # process that is not listening: what a Redis restart drops, each process's feeds catch
     # up from the database (``tables.live.feed.TableFeed.catch_up``).
     CHANNEL_LAYERS = {

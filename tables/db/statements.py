@@ -36,8 +36,8 @@ def commit_without_waiting_for_the_disk(model: type[models.Model]) -> None:
     move or two earlier with every chip where it was. A hand's end and every movement of a
     bankroll keep waiting for the disk. Waiting on every move held the table's write thread
     and put the flushes' hiccups into every action's latency (p99 at 100 tables 135 and
-    162 ms without, against a median of about 200 ms with; README, "Load tests and the
-    benchmark"). SQLite in WAL mode with ``synchronous=NORMAL`` (the embedded set-up)
+    162 ms without, against a median of about 200 ms with; docs/benchmarks.md, "The live
+    server under load"). SQLite in WAL mode with ``synchronous=NORMAL`` (the embedded set-up)
     commits every transaction this way.
     """
     connection = _connection(model)

@@ -44,7 +44,7 @@ def write_executor(table_id: int) -> ThreadPoolExecutor | None:
     order while other tables' go on beside them, each service holding its table's row lock
     as it does against another server process (on one thread, every action waits for the
     other tables' round trips to PostgreSQL; the load benchmark's p99 moves too much between
-    runs to show either way, see the README).
+    runs to show either way, see docs/benchmarks.md).
     """
     threads = settings.POKER_WRITE_THREADS
     if connections["default"].vendor == "sqlite" or threads < 2:

@@ -1,4 +1,5 @@
-"""The README's example policy (``poker bot 3 --policy mybot:decide``), kept working here."""
+"""The docs' example bot (docs/playing/bots.md shows this file: ``poker bot 3 --policy
+mybot:decide``), kept working here."""
 
 
 def decide(state):

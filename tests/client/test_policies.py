@@ -1,4 +1,4 @@
-"""``poker bot`` policies: the engine's and a user's function (the README's example), and
+"""``poker bot`` policies: the engine's and a user's function (the docs' example bot), and
 what a policy's answer becomes on the socket."""
 
 import pytest
@@ -19,7 +19,7 @@ def state(cards, actions, call=0, min_raise_to=4, max_raise_to=200):
     return {"state": {"seats": seats, "legal": legal, "table": {"big_blind": 2}}}
 
 
-def test_the_readme_example_policy_plays():
+def test_the_docs_example_policy_plays():
     decide = load_policy("tests.client.example_bot:decide")
     assert request_of(decide(state(["Ah", "Ad"], ["fold", "call", "raise"], call=2))) == {
         "kind": "raise",

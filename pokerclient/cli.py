@@ -41,9 +41,22 @@ def tables(config: Config, args) -> None:
         seated = sum(1 for seat in row.get("seats", []) if seat.get("player") or seat.get("name"))
         print(
             f"{row['id']:>5}  {row['name'][:28]:<28} {row['variant']:<22} {row['stakes']:>9}"
-            f"  {seated}/{row['max_seats']} seated  buy-in {row['min_buy_in']}-{row['max_buy_in']}"
-            f"  {row['status']}"
+            f"  {seated}/{row['max_seats']} seated  {_entry(row)}  {row['status']}"
         )
+
+
+def _entry(row: dict) -> str:
+    """How one joins the table: a cash table's buy-in range, or the tournament it belongs to
+    (its players are seated by it) with its level."""
+    tournament = row.get("tournament")
+    if tournament is None:
+        return f"buy-in {row['min_buy_in']}-{row['max_buy_in']}"
+    level = tournament["level"]
+    following = f", next {tournament['next_blinds']}" if tournament["next_blinds"] else ""
+    return (
+        f"tournament #{tournament['id']} {tournament['name'][:24]},"
+        f" level {level['number']} {tournament['blinds']}{following}"
+    )
 
 
 def hands(config: Config, args) -> None:
@@ -68,13 +81,44 @@ def hand(config: Config, args) -> None:
     print(f"Hand {history['id']}: {history['table']['name']} #{history['number']}")
     for seat in history["seats"]:
         cards = " ".join(card or "??" for card in seat["cards"]) or "--"
+        # the API's table_seat counts from 0; the table, the play state and this client from 1
         print(
-            f"  seat {seat['table_seat']:>2} {seat['name'][:16]:<16} {cards:<12}"
+            f"  seat {seat['table_seat'] + 1:>2} {seat['name'][:16]:<16} {cards:<12}"
             f" {seat['starting_stack']:>6} -> {seat['final_stack']:<6} ({seat['net']:+})"
         )
     print("  board: " + (" ".join(history["board"]) or "--"))
-    for line in history["log"]:
+    for line in _hand_story(history):
         print("  " + line)
+
+
+#: A decision in words, from its kind and its street total (the API's ``actions``), as the
+#: table's log says them.
+DECISION_WORDS = {
+    "fold": lambda amount: "folds",
+    "check": lambda amount: "checks",
+    "call": lambda amount: "calls",
+    "bet": lambda amount: f"bets to {amount}",
+    "raise": lambda amount: f"raises to {amount}",
+    "bring_in": lambda amount: f"brings in for {amount}",
+}
+
+
+def _hand_story(history: dict) -> list[str]:
+    """The hand's decisions street by street and who won what, by name: the API's log lines
+    number players p1, p2... in the hand's order, a third numbering (``--phh`` prints them)."""
+    lines: list[str] = []
+    for action in history["actions"]:
+        said = f"{action['name']} {DECISION_WORDS[action['kind']](action['amount'])}"
+        if lines and lines[-1].startswith(action["street"] + ":"):
+            lines[-1] += ", " + said
+        else:
+            lines.append(f"{action['street']}: {said}")
+    names = {seat["seat"]: seat["name"] for seat in history["seats"]}
+    for award in (history.get("result") or {}).get("awards", []):
+        for winner, amount in zip(award["winners"], award["amounts"], strict=True):
+            described = f" ({award['description']})" if award.get("description") else ""
+            lines.append(f"{names[winner]} wins {amount}{described}")
+    return lines
 
 
 STAT_LINES = (

@@ -1,5 +1,6 @@
 """A table's socket (protocol version 1, ``/api/asyncapi.json``) as the client speaks it.
 
+Every text in a frame is made safe to print (``safe.printable``) as it comes in.
 ``TableSocket.run`` connects with the API token in the ``Authorization`` header (never in the
 URL), hands every state frame to ``on_state`` and keeps going: a dropped connection is opened
 again after a growing pause, and the first frame after it is the whole table again. A close
@@ -19,6 +20,7 @@ import websockets
 from websockets.asyncio.client import ClientConnection, connect
 
 from pokerclient.config import ClientError
+from pokerclient.safe import printable_data
 
 #: Closes that reconnecting would not cure -> the line the user reads.
 FATAL_CLOSES = {
@@ -103,8 +105,10 @@ class TableSocket:
         if self.trace is not None:
             self.trace("<", text)
         try:
-            data = json.loads(text)
+            data = printable_data(json.loads(text))
         except ValueError:
+            return
+        if not isinstance(data, dict):
             return
         if data.get("type") == "state":
             result = self.on_state(data)

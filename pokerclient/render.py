@@ -39,7 +39,20 @@ def seats_table(state: dict) -> Table:
     ):
         grid.add_column(column, justify=justify)  # type: ignore[arg-type]
     actor = state.get("actor")
+    gone = gone_players(state)
     for seat in state["seats"]:
+        if seat["status"] == "empty" and seat["seat"] in gone:
+            name, cards, words = gone[seat["seat"]]
+            grid.add_row(
+                "",
+                str(seat["seat"]),
+                Text(name, style="dim"),
+                "",
+                "",
+                cards_text(cards),
+                Text(words, style="dim"),
+            )
+            continue
         if seat["status"] == "empty":
             grid.add_row("", str(seat["seat"]), Text("(empty)", style="dim"), "", "", "", "")
             continue
@@ -76,10 +89,52 @@ def seats_table(state: dict) -> Table:
     return grid
 
 
+def gone_players(state: dict) -> dict[int, tuple[str, list, str]]:
+    """The players of the hand that ended who have gone from their seat since (went broke,
+    or left), by that seat: their name, the cards they showed and how they did. The play
+    state draws their seat empty; the hand's result still names them."""
+    result = state.get("result")
+    if state["running"] or not result:
+        return {}
+    empty = {seat["seat"] for seat in state["seats"] if seat["status"] == "empty"}
+    gone: dict[int, tuple[str, list, str]] = {}
+    for shown in result["shown"]:
+        if shown["seat"] in empty:
+            words = "out" + (f"  {shown['description']}" if shown["description"] else "")
+            gone[shown["seat"]] = (shown["name"], shown["cards"], words)
+    for pot in result["pots"]:
+        for winner in pot["winners"]:
+            if winner["seat"] in empty and winner["seat"] not in gone:
+                gone[winner["seat"]] = (winner["name"], [], f"won {winner['amount']}, left")
+    return gone
+
+
+def level_text(tournament: dict) -> Text:
+    """A tournament table's line: the tournament, its level and the next one."""
+    level = tournament["level"]
+    text = Text(f"{tournament['name']}  level {level['number']}: {tournament['blinds']}")
+    if level["on_break"]:
+        left = level["break_minutes_left"]
+        text.append(f"   on a break ({left} min left)" if left is not None else "   on a break")
+    if tournament["next_blinds"] is None:
+        text.append("   last level", style="dim")
+    else:
+        text.append(f"   next: {tournament['next_blinds']}", style="dim")
+        if level["hands_left"] is not None:
+            hands = level["hands_left"]
+            text.append(f" in {hands} hand{'s' if hands != 1 else ''}", style="dim")
+        elif level["next_at"]:
+            text.append(f" at {level['next_at'][11:16]} UTC", style="dim")
+    return text
+
+
 def board_text(state: dict) -> Text:
     table = state["table"]
     text = Text(f"{table['name']}  {table['variant']} {table['stakes']}", style="bold")
     text.append(f"   hand #{state['hand_number']}" if state.get("hand_number") else "")
+    if state.get("tournament"):
+        text.append("\n")
+        text.append_text(level_text(state["tournament"]))
     text.append("\nBoard: ")
     text.append_text(cards_text(state["board"]) if state["board"] else Text("--", style="dim"))
     boards = state.get("boards") or []
@@ -89,9 +144,12 @@ def board_text(state: dict) -> Text:
     if state.get("rabbit"):
         text.append("   Rabbit hunt: ", style="dim")
         text.append_text(cards_text(state["rabbit"]))
-    text.append(f"    Pot: {state['total_pot']}", style="bold")
-    for pot in state["pots"]:
-        text.append(f"   {pot['name']}: {pot['amount']}")
+    if state["running"]:
+        text.append(f"    Pot: {state['total_pot']}", style="bold")
+        if len(state["pots"]) > 1:  # one pot is the total: its line would say it again
+            text.append(
+                "  (" + ", ".join(f"{p['name']} {p['amount']}" for p in state["pots"]) + ")"
+            )
     return text
 
 
@@ -102,7 +160,9 @@ def turn_text(
     (``playing``: ``poker play``, which also offers a seat to a viewer without one)."""
     text = Text()
     you = state.get("you")
-    if playing and you is not None and you["seat"] is None:
+    if playing and you is not None and state.get("tournament"):
+        text.append_text(tournament_seat_text(you))
+    elif playing and you is not None and you["seat"] is None:
         table = state["table"]
         text.append("You are watching: [s] sit down", style="bold")
         text.append(
@@ -145,5 +205,34 @@ def turn_text(
     return text
 
 
-def log_lines(state: dict) -> list[str]:
-    return [line["text"] for line in state.get("log", [])]
+#: At a tournament's table, what the server allows a player (``tables.tournaments``): the
+#: tournament seats them, so no sitting down, leaving or top-up; sitting out keeps them dealt
+#: in (they post the blinds, and the clock checks or folds for them when it runs out).
+AWAY = "[o] away: still dealt in, the clock checks or folds for you"
+BACK = "[i] I'm back"
+
+
+def tournament_seat_text(you: dict) -> Text:
+    """A tournament table's line for the player: their seat's keys, or that they watch."""
+    text = Text()
+    if you["seat"] is None:
+        text.append("You are watching a tournament table (the tournament seats its players).\n")
+    elif you["sitting_out"]:
+        text.append("You are away: still dealt in; the clock acts for you.  ", style="bold")
+        text.append(BACK + "\n")
+    else:
+        text.append(AWAY + "\n", style="dim")
+    return text
+
+
+def log_line_text(line: dict) -> Text:
+    """One line of the hand's log with the cards it names (``Flop:`` A♥ K♦ 2♣)."""
+    text = Text(line["text"], style="italic" if line["kind"] == "notice" else "")
+    if line["cards"]:
+        text.append(" ")
+        text.append_text(cards_text(line["cards"]))
+    return text
+
+
+def log_lines(state: dict) -> list[Text]:
+    return [log_line_text(line) for line in state.get("log", [])]

@@ -1,5 +1,6 @@
 """The documented REST API (``/api/``), as the client uses it; every failure a ``ClientError``
-with one line (the server's ``detail`` and ``code`` when it gave them)."""
+with one line (the server's ``detail`` and ``code`` when it gave them). Every text it returns
+is safe to print (``safe.printable``)."""
 
 from __future__ import annotations
 
@@ -8,6 +9,7 @@ from typing import Any
 import requests
 
 from pokerclient.config import ClientError
+from pokerclient.safe import printable, printable_data, printable_lines
 
 TIMEOUT = 15
 
@@ -31,13 +33,13 @@ class Api:
         return response
 
     def get(self, path: str, **params) -> Any:
-        return self._call("GET", path, params=params or None).json()
+        return printable_data(self._call("GET", path, params=params or None).json())
 
     def text(self, path: str) -> str:
-        return self._call("GET", path, headers={"Accept": "*/*"}).text
+        return printable_lines(self._call("GET", path, headers={"Accept": "*/*"}).text)
 
     def post(self, path: str, body: dict) -> Any:
-        return self._call("POST", path, json=body).json()
+        return printable_data(self._call("POST", path, json=body).json())
 
     def token(self, username: str, password: str) -> str:
         return self.post("auth/token/", {"username": username, "password": password})["token"]
@@ -64,6 +66,7 @@ def _error_line(response: requests.Response) -> str:
     except ValueError:
         body = None
     if not isinstance(body, dict) or not (body.get("message") or body.get("detail")):
-        return f"the server answered {response.status_code} {response.reason}"
+        return printable(f"the server answered {response.status_code} {response.reason}")
     message = " ".join(str(body.get("message") or body.get("detail")).split())
-    return f"{message} ({body['code']})" if body.get("code") else message
+    line = f"{message} ({body['code']})" if body.get("code") else message
+    return printable(line)

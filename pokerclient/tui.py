@@ -36,9 +36,15 @@ PLAY_KEYS = [
     Binding("s", "sit_down", "Sit down"),
     Binding("t", "top_up", "Top up"),
     Binding("o", "seat('sit_out')", "Sit out"),
+    Binding("o", "away", "Away"),
     Binding("i", "seat('sit_in')", "Sit in"),
     Binding("l", "seat('leave')", "Leave"),
 ]
+#: The keys a tournament's table does not offer (the tournament seats its players: no
+#: sitting down, leaving or top-up; sitting out there is "away", still dealt in), and the
+#: one only it offers.
+CASH_ONLY = {"sit_down", "top_up", "leave", "sit_out"}
+TOURNAMENT_ONLY = {"away"}
 
 
 class AmountPrompt(ModalScreen[dict | None]):
@@ -133,9 +139,24 @@ class TableApp(App):
         # As plain text: a server's message or a key hint like "[s]" is not Rich markup.
         self.query_one("#status", Static).update(Text(line))
 
+    def at_tournament(self) -> bool:
+        return self.state is not None and self.state.get("tournament") is not None
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        """Hide the keys this table does not offer (``CASH_ONLY``, ``TOURNAMENT_ONLY``)."""
+        name = parameters[0] if action == "seat" and parameters else action
+        if name in CASH_ONLY:
+            return not self.at_tournament()
+        if name in TOURNAMENT_ONLY:
+            return self.at_tournament()
+        return True
+
     def show_state(self, frame: dict) -> None:
         state = frame["state"]
+        was_tournament = self.at_tournament()
         self.state = state
+        if self.at_tournament() != was_tournament:
+            self.refresh_bindings()
         legal = state.get("legal")
         if legal is None or legal["min_raise_to"] is None:
             self.bet_size = None
@@ -208,6 +229,10 @@ class TableApp(App):
 
     async def action_seat(self, op: str) -> None:
         await self._request(op)
+
+    async def action_away(self) -> None:
+        """At a tournament's table: sit out, which keeps the player dealt in."""
+        await self._request("sit_out")
 
     def action_sit_down(self) -> None:
         state = self.state

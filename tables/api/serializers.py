@@ -3,17 +3,46 @@ hand histories are built by ``tables.selectors.stats.hand_history`` (viewer-filt
 
 from __future__ import annotations
 
+from django.core.exceptions import ObjectDoesNotExist
+from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
 from engine.config import STUD_STREETS
 from tables.inputs import LARGEST, NumberError, parse_whole_number
 from tables.models import Player, PlayerHand, Seat, Table
 from tables.selectors.stats import LEADERBOARD_ORDERS, RESULTS, HandFilter
+from tables.tournaments.level import tournament_banner
 from tables.tournaments.models import Tournament
 from tables.tournaments.records import LEADERBOARD_ORDERS as TOURNAMENT_ORDERS, ROI_MIN_TOURNAMENTS
 
 
 # --- tables -------------------------------------------------------------------------------
+class BlindsSerializer(serializers.Serializer):
+    small_blind = serializers.IntegerField()
+    big_blind = serializers.IntegerField()
+    ante = serializers.IntegerField()
+
+
+class LevelNowSerializer(BlindsSerializer):
+    number = serializers.IntegerField(help_text="The level in play, from 1.")
+    next = BlindsSerializer(allow_null=True, help_text="Null at the last level (it stays).")
+    hands_left = serializers.IntegerField(
+        allow_null=True, help_text="Levels by hands: hands of this level still to play."
+    )
+    next_at = serializers.DateTimeField(
+        allow_null=True, help_text="Levels by minutes: when the next level starts."
+    )
+    on_break = serializers.BooleanField(
+        help_text="A break is on: no hand is dealt; the level is the one play resumes at."
+    )
+    break_minutes_left = serializers.IntegerField(
+        allow_null=True, help_text="During a break: its minutes left, rounded up."
+    )
+    break_ends_at = serializers.DateTimeField(
+        allow_null=True, help_text="During a break: when play resumes."
+    )
+
+
 class SeatSerializer(serializers.ModelSerializer):
     player = serializers.CharField(source="player.name", read_only=True)
     player_id = serializers.IntegerField(read_only=True)
@@ -23,12 +52,56 @@ class SeatSerializer(serializers.ModelSerializer):
         fields = ["number", "player_id", "player", "stack", "sitting_out"]
 
 
+class TableTournamentSerializer(serializers.Serializer):
+    id = serializers.IntegerField()
+    name = serializers.CharField()
+    url = serializers.CharField(help_text="The tournament's page.")
+    level = LevelNowSerializer()
+    blinds = serializers.CharField(
+        help_text='The level\'s blinds for people, e.g. "50/100 ante 10".'
+    )
+    next_blinds = serializers.CharField(
+        allow_null=True, help_text="The next level's, for people; null at the last level."
+    )
+
+
+def table_tournament(table: Table) -> Tournament | None:
+    """The tournament ``table`` belongs to, or None (a cash table); no query when the table
+    was read with ``select_related("tournament_table__tournament")``."""
+    try:
+        return table.tournament_table.tournament
+    except ObjectDoesNotExist:
+        return None
+
+
 class TableSerializer(serializers.ModelSerializer):
+    """A table; a tournament's is marked by ``tournament`` and has no buy-in (the tournament
+    seats its players with its chips)."""
+
     variant = serializers.CharField(read_only=True)
     stakes = serializers.CharField(read_only=True)
-    min_buy_in = serializers.IntegerField(source="effective_min_buy_in", read_only=True)
-    max_buy_in = serializers.IntegerField(source="effective_max_buy_in", read_only=True)
+    min_buy_in = serializers.SerializerMethodField(
+        help_text="The least buy-in; null at a tournament's table (no buy-in there)."
+    )
+    max_buy_in = serializers.SerializerMethodField(
+        help_text="The largest buy-in; null at a tournament's table (no buy-in there)."
+    )
+    tournament = serializers.SerializerMethodField(
+        help_text="At a tournament's table: the tournament and its level now and next; "
+        "null at a cash table."
+    )
     seats = SeatSerializer(many=True, read_only=True)
+
+    def get_min_buy_in(self, table: Table) -> int | None:
+        return None if table_tournament(table) else table.effective_min_buy_in
+
+    def get_max_buy_in(self, table: Table) -> int | None:
+        return None if table_tournament(table) else table.effective_max_buy_in
+
+    @extend_schema_field(TableTournamentSerializer(allow_null=True))
+    def get_tournament(self, table: Table) -> dict | None:
+        tournament = table_tournament(table)
+        return tournament_banner(tournament) if tournament is not None else None
 
     class Meta:
         model = Table
@@ -56,6 +129,7 @@ class TableSerializer(serializers.ModelSerializer):
             "time_bank_seconds",
             "bots_allowed",
             "status",
+            "tournament",
             "seats",
         ]
         read_only_fields = fields
@@ -301,8 +375,14 @@ class TableRefSerializer(serializers.Serializer):
 
 
 class HandSeatSerializer(serializers.Serializer):
-    seat = serializers.IntegerField(help_text="Seat index in this hand (0 = first dealt seat).")
-    table_seat = serializers.IntegerField()
+    seat = serializers.IntegerField(
+        help_text="Seat index in this hand, from 0 (0 = first dealt seat); the index "
+        "``actions[].seat`` and ``viewer_seat`` use."
+    )
+    table_seat = serializers.IntegerField(
+        help_text="The table's seat the player sat in, counted from 0. The site, the play "
+        "state and the terminal client label seats from 1: table_seat 0 is their seat 1."
+    )
     player_id = serializers.IntegerField()
     name = serializers.CharField()
     starting_stack = serializers.IntegerField()

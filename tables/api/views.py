@@ -70,7 +70,11 @@ def _query(serializer_class, request):
 # --- tables -------------------------------------------------------------------------------
 def _tables():
     seats = Seat.objects.select_related("player__user").order_by("number")
-    return Table.objects.prefetch_related(Prefetch("seats", queryset=seats)).order_by("name")
+    return (
+        Table.objects.select_related("tournament_table__tournament")
+        .prefetch_related(Prefetch("seats", queryset=seats))
+        .order_by("name")
+    )
 
 
 @extend_schema(tags=["tables"], summary="Tables (public)", auth=[{}])

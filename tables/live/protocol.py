@@ -39,6 +39,7 @@ from tables.presenters.screen import table_screen
 from tables.selectors.hands import player_in_running_hand
 from tables.selectors.players import viewer_player
 from tables.selectors.snapshot import Snapshot
+from tables.services.hooks import rules_for
 from tables.services.seat_requests import seat_ask, top_up_ask
 
 # Close codes.
@@ -121,7 +122,12 @@ def _no_fields(data: dict) -> dict:
 
 
 def _sit_out(table_id: int, player) -> str:
-    services.seat_sit_out(table=table_id, player=player)
+    seat = services.seat_sit_out(table=table_id, player=player)
+    if rules_for(seat.table).deal_sitting_out:  # a tournament's table
+        return (
+            "You are away: you are still dealt in, and the clock checks or folds for you "
+            "when it runs out, until you come back."
+        )
     return "You are sitting out: you will be dealt out until you come back."
 
 

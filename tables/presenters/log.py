@@ -49,11 +49,13 @@ def log_entries(
     """The lines of the hand's log from ``view``'s events (``names``: by hand seat).
 
     ``decisions``: the hand's stored decisions in order, if known: they add "(all-in)" and
-    "(timed out)" to the decisions' lines. ``notices``: the table's notices around hand
-    ``hand_number`` (``log_notices``), each placed where it was posted: those from before the
-    hand first, one posted after the hand's ``k``-th decision before the line of the next,
-    those from after the hand last. (The notices are the same for every viewer: services
-    write them for all to read, never a card.)
+    "(timed out)" to the decisions' lines. A decision that put its player all in without the
+    all-in key (a call their stack covered exactly, or could not cover) says "(all-in)" too.
+    ``notices``: the table's notices around hand ``hand_number`` (``log_notices``), each
+    placed where it was posted: those from before the hand first, one posted after the
+    hand's ``k``-th decision before the line of the next, those from after the hand last.
+    (The notices are the same for every viewer: services write them for all to read, never
+    a card.)
     """
     before = [n for n in notices if n.hand_number < hand_number]
     during = [n for n in notices if n.hand_number == hand_number and n.after_actions is not None]
@@ -73,12 +75,13 @@ def log_entries(
         for award in (view.result.awards if view.result is not None else ())
         for _ in award.winners
     )
+    went_all_in = _all_in_decisions(view)
     dealt = [0] * len(names)  # stud: cards dealt to each seat so far
     tracker = StreetTracker(stud)
     lines: list[LogLine | Dealt] = notice_lines(before)
     if stud:
         lines.append(LogLine(f"{STUD_STREET_LINES[0]}:"))
-    for event in view.events:
+    for number, event in enumerate(view.events):
         kind, amount = event.kind, event.amount
         if tracker.see(event) and stud:
             lines.append(LogLine(f"{next(streets, 'Board')}:"))
@@ -124,7 +127,7 @@ def log_entries(
             lines.append(
                 LogLine(
                     f"{name} {_DECISION_WORDS[kind](amount)}"
-                    + _decision_notes(next(decision, None))
+                    + _decision_notes(next(decision, None), number in went_all_in)
                 )
             )
     # after the last decision (or a hand's later ones not yet read), then after the hand
@@ -147,11 +150,26 @@ _DECISION_WORDS = {
 }
 
 
-def _decision_notes(decision: Decision | None) -> str:
-    """ " (all-in)", " (timed out)", both or neither."""
-    if decision is None:
-        return ""
-    return (" (all-in)" if decision.all_in else "") + (" (timed out)" if decision.timed_out else "")
+#: The decisions that put chips in (one of them may put the player all in).
+_CHIP_DECISIONS = frozenset({EventKind.CALL, EventKind.BET, EventKind.RAISE, EventKind.BRING_IN})
+
+
+def _all_in_decisions(view: View) -> set[int]:
+    """The events (by index) that put their player all in: the last chip decision of each
+    seat the engine holds all in (a player all in makes no decision after it)."""
+    last: dict[int, int] = {}
+    for number, event in enumerate(view.events):
+        if event.kind in _CHIP_DECISIONS:
+            last[event.seat] = number
+    return {number for seat, number in last.items() if view.seats[seat].all_in}
+
+
+def _decision_notes(decision: Decision | None, all_in: bool = False) -> str:
+    """ " (all-in)", " (timed out)", both or neither (``all_in``: the decision put the
+    player all in, whichever key made it)."""
+    all_in = all_in or (decision is not None and decision.all_in)
+    timed_out = decision is not None and decision.timed_out
+    return (" (all-in)" if all_in else "") + (" (timed out)" if timed_out else "")
 
 
 def _faces(cards: Sequence[Card]) -> tuple[CardFace, ...]:

@@ -43,10 +43,12 @@ def play_state(snapshot: Snapshot, screen: Screen, now: datetime | None = None) 
     numbers = hand_seat_numbers(snapshot) if hand is not None else {}
     dealt = set(numbers.values()) if screen.running else set()
     panels = screen.seats.seats
-    you = _you(snapshot, screen)
+    # A tournament seats its players with its own chips: no buy-in, bankroll or top-up there.
+    cash = screen.controls.seating_closed is None
+    you = _you(snapshot, screen, cash)
     return {
         "protocol": PROTOCOL,
-        "table": _table(table, screen.controls.default_buy_in),
+        "table": _table(table, screen.controls.default_buy_in, cash),
         "version": screen.version,
         "hand": hand.pk if screen.running and hand is not None else None,
         "hand_number": hand.number if hand is not None else None,
@@ -74,7 +76,7 @@ def play_state(snapshot: Snapshot, screen: Screen, now: datetime | None = None) 
             {"kind": line.kind, "text": line.text, "cards": [str(card) for card in line.cards]}
             for line in screen.log.lines[-LOG_LINES:]
         ],
-        "result": _result(snapshot, screen, view, numbers) if not screen.running else None,
+        "result": _result(snapshot, screen, view) if not screen.running else None,
         "tournament": snapshot.banner,
     }
 
@@ -83,8 +85,9 @@ def _label(number: int | None) -> int | None:
     return None if number is None else number + 1
 
 
-def _table(table, default_buy_in: int) -> dict[str, Any]:
-    """The table and its stakes; ``default_buy_in`` is the buy-in the browser's form offers."""
+def _table(table, default_buy_in: int, cash: bool) -> dict[str, Any]:
+    """The table and its stakes; ``default_buy_in`` is the buy-in the browser's form offers
+    (no buy-in at all unless ``cash``)."""
     return {
         "id": table.pk,
         "name": table.name,
@@ -102,9 +105,9 @@ def _table(table, default_buy_in: int) -> dict[str, Any]:
         "small_bet": table.small_bet,
         "big_bet": table.big_bet,
         "max_seats": table.max_seats,
-        "min_buy_in": table.effective_min_buy_in,
-        "max_buy_in": table.effective_max_buy_in,
-        "default_buy_in": default_buy_in,
+        "min_buy_in": table.effective_min_buy_in if cash else None,
+        "max_buy_in": table.effective_max_buy_in if cash else None,
+        "default_buy_in": default_buy_in if cash else None,
         "action_seconds": table.action_seconds,
         "status": table.status,
     }
@@ -157,7 +160,8 @@ def _seat(panel: SeatPanel, in_hand: bool) -> dict[str, Any]:
     return seat
 
 
-def _you(snapshot: Snapshot, screen: Screen) -> dict[str, Any] | None:
+def _you(snapshot: Snapshot, screen: Screen, cash: bool) -> dict[str, Any] | None:
+    """The viewer; their bankroll and top-up room only at a ``cash`` table."""
     viewer = screen.viewer
     if viewer is None:
         return None
@@ -165,12 +169,12 @@ def _you(snapshot: Snapshot, screen: Screen) -> dict[str, Any] | None:
     return {
         "name": viewer.name,
         "seat": viewer.seat,
-        "bankroll": viewer.bankroll,
+        "bankroll": viewer.bankroll if cash else None,
         "stack": viewer.stack if viewer.seated else None,
         "sitting_out": viewer.sitting_out,
         "leaving": viewer.leaving,
         "in_hand": viewer.in_hand,
-        "top_up_room": viewer.room,
+        "top_up_room": viewer.room if cash else None,
         "time_bank": seat.time_bank if seat is not None else None,
     }
 
@@ -244,14 +248,15 @@ def _clock(table, screen: Screen, you: dict | None, now: datetime | None) -> dic
     }
 
 
-def _result(
-    snapshot: Snapshot, screen: Screen, view: View | None, numbers: dict[int, int]
-) -> dict | None:
+def _result(snapshot: Snapshot, screen: Screen, view: View | None) -> dict | None:
     """How the hand on screen ended (None while it runs or without a hand): its pots (the
-    board's pot lines are the awards, in order), who won them, the hands shown at showdown."""
+    board's pot lines are the awards, in order), who won them, the hands shown at showdown.
+    Each names the seat its player played the hand in, even one gone since (went broke, or
+    left): their seat is drawn empty, and this is where a client finds what they showed."""
     if view is None or view.result is None:
         return None
     result, names = view.result, [seat.name for seat in view.seats]
+    played_in = [start["seat"] + 1 for start in snapshot.hand.seats]
     return {
         "hand": snapshot.hand.pk,
         "number": snapshot.hand.number,
@@ -260,7 +265,7 @@ def _result(
                 "name": line.label,
                 "amount": award.amount,
                 "winners": [
-                    {"seat": _label(numbers.get(w)), "name": names[w], "amount": amount}
+                    {"seat": played_in[w], "name": names[w], "amount": amount}
                     for w, amount in zip(award.winners, award.amounts, strict=True)
                 ],
                 "description": award.description,
@@ -270,7 +275,7 @@ def _result(
         ],
         "shown": [
             {
-                "seat": _label(numbers.get(index)),
+                "seat": played_in[index],
                 "name": names[index],
                 "cards": [str(card) for card in cards],
                 "description": description,

@@ -23,6 +23,7 @@ from tables.api import views
 from tables.api.exceptions import ErrorSerializer
 from tables.api.pagination import Pagination
 from tables.api.permissions import ReadOrLoggedIn
+from tables.api.serializers import LevelNowSerializer
 from tables.api.strict import StrictBooleanField, StrictCharField, StrictWholeNumberField
 from tables.models import Table
 from tables.services.errors import ServiceError
@@ -158,32 +159,6 @@ class OrganiseSerializer(serializers.Serializer):
 
 
 # --- answers ------------------------------------------------------------------------------
-class BlindsSerializer(serializers.Serializer):
-    small_blind = serializers.IntegerField()
-    big_blind = serializers.IntegerField()
-    ante = serializers.IntegerField()
-
-
-class LevelNowSerializer(BlindsSerializer):
-    number = serializers.IntegerField(help_text="The level in play, from 1.")
-    next = BlindsSerializer(allow_null=True, help_text="Null at the last level (it stays).")
-    hands_left = serializers.IntegerField(
-        allow_null=True, help_text="Levels by hands: hands of this level still to play."
-    )
-    next_at = serializers.DateTimeField(
-        allow_null=True, help_text="Levels by minutes: when the next level starts."
-    )
-    on_break = serializers.BooleanField(
-        help_text="A break is on: no hand is dealt; the level is the one play resumes at."
-    )
-    break_minutes_left = serializers.IntegerField(
-        allow_null=True, help_text="During a break: its minutes left, rounded up."
-    )
-    break_ends_at = serializers.DateTimeField(
-        allow_null=True, help_text="During a break: when play resumes."
-    )
-
-
 class EntrantSerializer(serializers.Serializer):
     player = serializers.CharField()
     player_id = serializers.IntegerField()

@@ -152,7 +152,12 @@ def table_banner(table) -> dict | None:
     tt = lookup.tournament_table(table.pk)
     if tt is None:
         return None
-    tournament = Tournament.objects.get(pk=tt.tournament_id)
+    return tournament_banner(Tournament.objects.get(pk=tt.tournament_id))
+
+
+def tournament_banner(tournament: Tournament) -> dict:
+    """The tournament and its level as its tables show them (``table_banner``; the API's
+    table list marks a tournament's tables with it)."""
     level = tournament_level(tournament)
     return {
         "id": tournament.pk,

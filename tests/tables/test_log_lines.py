@@ -77,3 +77,21 @@ def test_only_the_viewers_own_cards_appear_as_theirs():
         assert [line for line in words(mine) if line[0] == "Your cards"] == [("Your cards", cards)]
     assert not [line for line in viewer_log(entries, None, ()) if line.text == "Your cards"]
     assert all(isinstance(line, LogLine) for line in viewer_log(entries, 2, (None, None)))
+
+
+def test_a_call_that_puts_the_caller_all_in_says_all_in():
+    """Issue 32, item 8: a call of a bet the caller's stack covers exactly, or does not cover,
+    is their all-in, sent as a plain call; the log says "(all-in)" as for the all-in key."""
+    deck = make_deck(3, 0, holes={0: "AsAh", 1: "KsKh", 2: "QsQh"}, board="2c5d9s3hTd")
+    state = EngineHand(HandConfig(), [200, 60, 30], 0, deck, players=NAMES)
+    decisions = []
+    for kind, amount in (("raise", 60), ("call", None), ("call", None)):
+        state.act({"kind": kind, "amount": amount})  # bob covers 60 exactly, cy 30 only
+        decisions.append(Decision(kind, amount, HandAction.Source.PLAYER))
+    lines = log_entries(state.view(None), NAMES, decisions)
+    texts = [line.text for line in lines if isinstance(line, LogLine)]
+    assert texts[texts.index("ann raises to 60") + 1 :][:2] == [
+        "bob calls (all-in)",
+        "cy calls (all-in)",
+    ]
+    assert "ann raises to 60 (all-in)" not in texts  # ann has chips behind

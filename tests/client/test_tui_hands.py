@@ -1,0 +1,151 @@
+"""The terminal table after a hand and at a tournament's table, through Textual's pilot
+against a real daphne server (issue 32, items 7 and 8): the hand log shows every line's
+cards; a player who went broke keeps their row, with the cards they showed, once the hand is
+over; a call that put them all in says so; ``poker hand`` numbers seats as the table does; a
+tournament's table shows its level and offers only what the server allows there."""
+
+from __future__ import annotations
+
+import io
+
+import pytest
+from rich.console import Console
+from textual.widgets import RichLog, Static
+
+from pokerclient.tui import AmountPrompt, PlayApp
+from tests.client.conftest import chips_conserved, client_env, make_players, poker
+from tests.client.test_tui import status_line, until
+
+pytestmark = pytest.mark.browser
+
+#: A heads-up hand played through the services in one transaction (so the croupier never
+#: sees the table between its steps): ``shover`` moves all in, ``buster`` calls with 60.
+#: The deck comes from fixed seeds, tried in order until ``buster`` goes broke: the same
+#: seed, and so the same cards, every run.
+BUST_HAND = """
+import itertools, json
+from django.db import transaction
+from tables.models import Player, Seat, Table
+from tables.selectors.hands import hand_state, running_hand
+from tables.services import hand_act, hand_start, seat_take, table_save
+import tables.services.hands as hands
+
+shover, buster = (Player.objects.get(user__username=n) for n in ("shover", "buster"))
+with transaction.atomic():
+    table = table_save(table=Table(name="Bust table", max_seats=6, action_seconds=20,
+                                   time_bank_seconds=0, min_buy_in=40, max_buy_in=400))
+    seat_take(table=table, player=shover, buy_in=200, seat_number=0)
+    seat_take(table=table, player=buster, buy_in=60, seat_number=1)
+    for k in itertools.count(1):
+        tried = transaction.savepoint()
+        hands.new_seed = lambda k=k: f"{k:064x}"
+        hand = hand_start(table=table)
+        while hand.is_running and not hand_state(hand).runs_due:
+            actor = hand.seats[hand_state(hand).actor]["player_id"]
+            version = Table.objects.values_list("version", flat=True).get(pk=table.pk)
+            kind = "all_in" if actor == shover.pk else "call"
+            hand = hand_act(table=table, player=Player.objects.get(pk=actor), hand_id=hand.pk,
+                            version=version, action={"kind": kind})
+        if not hand.is_running and not Seat.objects.filter(table=table, player=buster).exists():
+            break
+        transaction.savepoint_rollback(tried)
+print(json.dumps({"table": table.pk, "hand": hand.pk}))
+"""
+
+TOURNAMENT = """
+import json
+from tables.models import Player
+from tables.tournaments.models import TournamentTable
+from tables.tournaments.services import tournament_create, tournament_register, tournament_start
+me = Player.objects.get(user__username={name!r})
+tournament = tournament_create(organiser=me, name="Friday SNG", seats_per_table=6,
+    starting_stack=1500, bot_entrants=2, action_seconds=20,
+    levels=[{{"small_blind": 10, "big_blind": 20, "ante": 0, "hands": 50}},
+            {{"small_blind": 20, "big_blind": 40, "ante": 5, "hands": 50}}])
+tournament_register(tournament=tournament, player=me)
+tournament_start(tournament=tournament, by=me)
+print(json.dumps(TournamentTable.objects.get(tournament=tournament).table_id))
+"""
+
+
+def plain(widget: Static) -> str:
+    """What a widget shows (its Rich text or table), as plain text."""
+    console = Console(width=110, record=True, file=io.StringIO())
+    console.print(widget.content)
+    return console.export_text()
+
+
+def log_text(app) -> list[str]:
+    return [line.text for line in app.query_one("#log", RichLog).lines]
+
+
+async def test_a_broke_players_row_and_every_cards_line_stay_on_screen(server, tmp_path):
+    keys = make_players(server, "shover", "buster")
+    played = server.shell(BUST_HAND)
+    app = PlayApp(server.url, keys["shover"], played["table"])
+    async with app.run_test(size=(110, 40)) as pilot:
+        state = await until(
+            pilot,
+            app,
+            lambda s: not s["running"] and s["result"] and s["seats"][1]["status"] == "empty",
+            "the hand over, buster's seat freed",
+        )
+        shown = {entry["name"]: entry for entry in state["result"]["shown"]}
+        assert shown["buster"]["seat"] == 2 and len(shown["buster"]["cards"]) == 2
+        drawn = render_cards(shown["buster"]["cards"])
+        row = next(
+            line for line in plain(app.query_one("#seats", Static)).splitlines() if "buster" in line
+        )
+        assert row.split()[0] == "2" and drawn in row and "out" in row
+
+        lines = log_text(app)
+        assert "buster calls (all-in)" in lines, lines
+        board = render_cards(state["board"])
+        flop = next(line for line in lines if line.startswith("Flop:"))
+        assert flop == "Flop: " + render_cards(state["board"][:3])
+        assert any(line == "buster shows " + drawn for line in lines), lines
+        assert any(line.startswith("Your cards ") and len(line.split()) == 4 for line in lines)
+        assert board.startswith(flop[len("Flop: ") :])
+        await pilot.press("q")
+
+    env = client_env(tmp_path, server, keys["shover"])
+    history = poker(env, "hand", str(played["hand"]))
+    assert history.returncode == 0, history.stderr
+    seats = [line.split()[:3] for line in history.stdout.splitlines() if line.startswith("  seat")]
+    assert seats == [["seat", "1", "shover"], ["seat", "2", "buster"]]
+    assert "buster calls" in history.stdout and " p1 " not in history.stdout
+    chips_conserved(server)
+
+
+def render_cards(cards: list[str]) -> str:
+    """Cards as the terminal draws them (``Ah`` as ``A♥``)."""
+    symbols = {"h": "♥", "d": "♦", "c": "♣", "s": "♠"}
+    return " ".join(card[0].replace("T", "10") + symbols[card[1]] for card in cards)
+
+
+async def test_a_tournament_table_shows_its_level_and_offers_no_cash_keys(server):
+    keys = make_players(server, "entrant")
+    table = server.shell(TOURNAMENT.format(name="entrant"))
+    app = PlayApp(server.url, keys["entrant"], table)
+    async with app.run_test(size=(110, 40)) as pilot:
+        state = await until(pilot, app, lambda s: s["you"] is not None, "the first state")
+        assert state["you"]["seat"] is not None and state["you"]["bankroll"] is None
+        board = plain(app.query_one("#board", Static))
+        assert "Friday SNG  level 1: 10/20" in board and "next: 20/40 ante 5 in" in board
+        turn = plain(app.query_one("#turn", Static))
+        assert "[o] away: still dealt in" in turn and "bankroll" not in turn
+        shown = {key: active.binding.action for key, active in app.screen.active_bindings.items()}
+        assert shown["o"] == "away"
+        assert not {"s", "t", "l"} & set(shown), shown
+
+        seat = state["you"]["seat"]
+        await pilot.press("t", "s", "l")  # not offered here: nothing asked, nothing sent
+        assert not isinstance(app.screen, AmountPrompt)
+        await pilot.press("o")
+        state = await until(pilot, app, lambda s: s["you"]["sitting_out"], "away")
+        assert status_line(app).startswith("You are away: you are still dealt in")
+        assert "[i] I'm back" in plain(app.query_one("#turn", Static))
+        await pilot.press("i")
+        state = await until(pilot, app, lambda s: not s["you"]["sitting_out"], "back")
+        assert state["you"]["seat"] == seat  # the keys that are not offered did nothing
+        await pilot.press("q")

@@ -21,6 +21,7 @@ from rest_framework.parsers import JSONParser
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from pokersite.names import validate_name
 from tables.api import views
 from tables.api.exceptions import ErrorSerializer
 from tables.api.permissions import ReadOrLoggedIn
@@ -99,7 +100,7 @@ class GameSettingsSerializer(serializers.Serializer):
     """The settings of a game (all optional: the defaults make a good night). Checked as a
     whole by the service (``Table.clean``); a wrong one is a 400 naming it."""
 
-    name = StrictCharField(max_length=80, required=False)
+    name = StrictCharField(max_length=80, required=False, validators=[validate_name])
     game = serializers.ChoiceField(Table.Game.choices, required=False)
     betting = serializers.ChoiceField(Table.Betting.choices, required=False)
     ante_mode = serializers.ChoiceField(Table.AnteMode.choices, required=False)

@@ -190,8 +190,8 @@ def _visible(request, pk) -> Table:
 
 def _hosted(request, pk) -> Table:
     table = _visible(request, pk)
-    if not can_host(table, request.user):
-        raise exceptions.PermissionDenied("Only the game's host can do that.")
+    if not can_host(table, request.user):  # the service's own refusal, as documented
+        raise refused(NotHost("Only the game's host can do that."))
     return table
 
 

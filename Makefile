@@ -29,10 +29,12 @@ install: $(STAMP)
 # What only the tests need beyond the venv (the AsyncAPI meta-schema), fetched by `make test`.
 test-deps: $(ASYNCAPI_STAMP)
 
+# Quiet: pip's -qq shows errors only (its -q still shows the build backend's warnings, such
+# as setuptools' "Editable installation" notice, which asks nothing of anyone).
 $(STAMP): pyproject.toml
 	@test -x $(PY) || $(PYTHON_BASE) -m venv $(VENV)
-	$(PY) -m pip install --quiet --upgrade pip
-	$(PY) -m pip install --quiet -e '.[test,bench]'
+	@$(PY) -m pip install -qq --upgrade pip
+	@$(PY) -m pip install -qq -e '.[test,bench]'
 	@touch $(STAMP)
 
 # npm's own client fetches the package (npm on the PATH, else Node.js from PyPI's

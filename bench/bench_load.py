@@ -344,7 +344,7 @@ def run_setup(
             cleanup.append(lambda: db.__exit__(None, None, None))
             redis = RedisServer()
             redis.start()
-            cleanup.append(redis.kill)
+            cleanup.append(redis.close)
             # Persistent connections, as in production (docs/production.md): a new
             # PostgreSQL connection per database call costs more than the call.
             env = server_env(db.url, redis.url, CONN_MAX_AGE="60", **extra)
@@ -352,7 +352,10 @@ def run_setup(
                 Server(env, app="bench.echo_asgi:application", name=f"p{i}") for i in range(2)
             ]
         world = build_world(env, spec)
-        prof = str(Path(servers[0].log_dir) / "py-spy.txt") if profile else ""
+        # kept for reading after the servers (and their log folders) are gone
+        prof = ""
+        if profile:
+            prof = str(Path(tempfile.mkdtemp(prefix="bench-profile-")) / "py-spy.txt")
         for server in servers:
             server.start()
         game = asyncio.run(measure_game(servers, world, seconds, prof, think, workers))

@@ -1,6 +1,7 @@
 """Accounts: sign up (with the starting grant), log in/out, change password, profile.
 
-Log in, log out and password change are Django's auth views with our templates; sign-up
+Log in, log out and password change are Django's auth views with our templates (the
+password change checks the old password as a log-in would: ``PasswordChangeForm``); sign-up
 creates the user and player through ``tables.services.player_sign_up``, refusing a name that
 reads like an existing one (``pokersite.usernames.lookalike``). Limits: pokersite/ratelimit.py.
 """
@@ -9,7 +10,13 @@ from __future__ import annotations
 
 from django import forms
 from django.contrib import messages
-from django.contrib.auth import get_user_model, login, views as auth_views
+from django.contrib.auth import (
+    authenticate,
+    forms as auth_forms,
+    get_user_model,
+    login,
+    views as auth_views,
+)
 from django.contrib.auth.decorators import login_required
 from django.contrib.auth.forms import UserCreationForm
 from django.db.models.functions import Length
@@ -50,6 +57,32 @@ class SignUpForm(UserCreationForm):
                     code="lookalike",
                 )
         return username
+
+
+class PasswordChangeForm(auth_forms.PasswordChangeForm):
+    """Django's, with the old password checked through ``authenticate``: a wrong one counts
+    toward the log-in lock-out (django-axes, pokersite/ratelimit.py) like a failed log-in, so
+    a stolen session cannot guess it without limit, and a locked-out account is refused."""
+
+    def __init__(self, user, *args, request=None, **kwargs):
+        self.request = request
+        super().__init__(user, *args, **kwargs)
+
+    def clean_old_password(self):
+        old_password = self.cleaned_data["old_password"]
+        username = self.user.get_username()
+        if authenticate(self.request, username=username, password=old_password) is None:
+            raise forms.ValidationError(
+                self.error_messages["password_incorrect"], code="password_incorrect"
+            )
+        return old_password
+
+
+class PasswordChangeView(auth_views.PasswordChangeView):
+    form_class = PasswordChangeForm
+
+    def get_form_kwargs(self):
+        return {**super().get_form_kwargs(), "request": self.request}
 
 
 def _safe_next(request) -> str:
@@ -115,7 +148,7 @@ urlpatterns = [
     path("logout/", auth_views.LogoutView.as_view(), name="logout"),
     path(
         "password/",
-        auth_views.PasswordChangeView.as_view(
+        PasswordChangeView.as_view(
             template_name="accounts/password_change.html",
             success_url=reverse_lazy("password_change_done"),
         ),

@@ -1,6 +1,6 @@
 """Every place the site overrides or relies on a library's internals, named once.
 
-Each was measured worth it (or, for the last two, is the only way to get the behaviour);
+Each was measured worth it (or, for the last three, is the only way to get the behaviour);
 each can break silently when the library changes. So for each: what is touched, where our
 code does it, why, and the versions it was checked against. ``pyproject.toml`` pins each
 library to its ``checked`` range, and ``tests/pokersite/test_library_overrides.py`` checks
@@ -91,6 +91,17 @@ DJANGO_PASSWORD_CHANGED = Override(
     "log-in (a hasher upgrade) is not a change.",
 )
 
+DAPHNE_WEB_REQUEST = Override(
+    library="daphne",
+    checked=">=4.2,<4.3",
+    touches="daphne.http_protocol.WebRequest (the module global HTTPFactory.buildProtocol "
+    "makes every request from) and its constructor passing Twisted's keyword arguments on",
+    where="pokersite.http_bodies.install (called by pokersite.asgi)",
+    why="Twisted parsed a POST's multipart body before the site and answered a malformed one "
+    "with an empty 400 and no headers; with Twisted's parsePOSTFormSubmission=False the body "
+    "reaches Django and the API answers it with its JSON 400.",
+)
+
 OVERRIDES: tuple[Override, ...] = (
     JINJA_ROOT_RENDER,
     CHANNELS_CLEAN_EXPIRED,
@@ -99,4 +110,5 @@ OVERRIDES: tuple[Override, ...] = (
     DJANGO_SQL_COMPILER,
     DJANGO_PREFETCH_CACHE,
     DJANGO_PASSWORD_CHANGED,
+    DAPHNE_WEB_REQUEST,
 )

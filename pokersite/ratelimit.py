@@ -1,7 +1,9 @@
 """Limits on log-in and sign-up: too many tries get ``429 Too Many Requests``.
 
-Log-in. Every way in (the log-in form, ``/admin/login/``, the API's ``/api/auth/token/``)
-goes through ``django.contrib.auth.authenticate``, which django-axes watches: its backend,
+Log-in. Every way in (the log-in form, ``/admin/login/``, the API's ``/api/auth/token/``),
+and the password-change form's old password (``pokersite.accounts.PasswordChangeForm``: a
+stolen session must not guess it without limit), goes through
+``django.contrib.auth.authenticate``, which django-axes watches: its backend,
 first in ``AUTHENTICATION_BACKENDS``, refuses a locked-out account or address before the
 password is checked, and its database handler counts each failure (Django's
 ``user_login_failed`` signal) in its ``AccessAttempt`` table, so all server processes share the

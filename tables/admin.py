@@ -307,7 +307,7 @@ class HandAdmin(ReadOnlyAdminMixin, admin.ModelAdmin):
     list_filter = ("status", "table")
     list_select_related = ("table",)
     # The result is never listed raw, nor the seed and deck: only the *_shown methods, which
-    # hide them while the hand is running.
+    # hide them while the hand is in play (running, or its run-out still on its way).
     fields = (
         "table",
         "number",
@@ -343,17 +343,17 @@ class HandAdmin(ReadOnlyAdminMixin, admin.ModelAdmin):
 
     @admin.display(description="seed")
     def seed_shown(self, hand):
-        return hand_secret(hand).seed if not hand.is_running else HIDDEN
+        return hand_secret(hand).seed if not hand.in_play else HIDDEN
 
     @admin.display(description="deck")
     def deck_shown(self, hand):
-        if hand.is_running:
+        if hand.in_play:  # running, or its run-out still being dealt on screen
             return HIDDEN
         return " ".join(str(Card(c)) for c in hand_secret(hand).deck)
 
     @admin.display(description="result")
     def result_shown(self, hand):
-        if hand.is_running:
+        if hand.in_play:  # running, or its run-out still being dealt on screen
             return HIDDEN
         return format_html("<pre>{}</pre>", _pretty(hand.result))
 

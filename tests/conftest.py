@@ -65,6 +65,27 @@ def chromium_path() -> str:
     return path
 
 
+@pytest.fixture(scope="session")
+def django_db_setup(django_db_setup, django_db_blocker):
+    """pytest-django's, and at the end of the run the test database's other sessions are
+    ended before it is dropped: the server's database threads (``tables.db.threads``, and
+    Channels' ``database_sync_to_async`` workers) keep a connection each, and PostgreSQL
+    refuses to drop a database "being accessed by other users" (the database was left
+    behind, with a warning)."""
+    yield
+    from django.db import connections
+
+    with django_db_blocker.unblock():
+        for connection in connections.all():
+            if connection.vendor != "postgresql":
+                continue
+            with connection.cursor() as cursor:
+                cursor.execute(
+                    "SELECT pg_terminate_backend(pid) FROM pg_stat_activity "
+                    "WHERE datname = current_database() AND pid <> pg_backend_pid()"
+                )
+
+
 @pytest.fixture(autouse=True)
 def loopback_exempt_from_limits(settings):
     """The test client comes from 127.0.0.1 and many tests sign up and log in: here loopback

@@ -21,6 +21,7 @@ from rest_framework.parsers import JSONParser
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from pokersite.names import validate_name
 from tables.api import views
 from tables.api.exceptions import ErrorSerializer
 from tables.api.permissions import ReadOrLoggedIn
@@ -99,7 +100,7 @@ class GameSettingsSerializer(serializers.Serializer):
     """The settings of a game (all optional: the defaults make a good night). Checked as a
     whole by the service (``Table.clean``); a wrong one is a 400 naming it."""
 
-    name = StrictCharField(max_length=80, required=False)
+    name = StrictCharField(max_length=80, required=False, validators=[validate_name])
     game = serializers.ChoiceField(Table.Game.choices, required=False)
     betting = serializers.ChoiceField(Table.Betting.choices, required=False)
     ante_mode = serializers.ChoiceField(Table.AnteMode.choices, required=False)
@@ -189,8 +190,8 @@ def _visible(request, pk) -> Table:
 
 def _hosted(request, pk) -> Table:
     table = _visible(request, pk)
-    if not can_host(table, request.user):
-        raise exceptions.PermissionDenied("Only the game's host can do that.")
+    if not can_host(table, request.user):  # the service's own refusal, as documented
+        raise refused(NotHost("Only the game's host can do that."))
     return table
 
 

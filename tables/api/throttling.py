@@ -3,6 +3,8 @@ API token: an account has one) on the play endpoints, instead of ``user``.
 
 The rates are read from ``settings.REST_FRAMEWORK["DEFAULT_THROTTLE_RATES"]`` on each request
 (not once at import like DRF's own classes), so a settings override takes effect at once.
+``RATELIMIT_ENABLED=0``, the one switch of every request limit (pokersite/ratelimit.py),
+turns them off too: no rate, no throttle.
 """
 
 from django.conf import settings
@@ -10,6 +12,8 @@ from rest_framework import throttling
 
 
 def _rate(scope: str) -> str | None:
+    if not settings.RATELIMIT_ENABLED:
+        return None
     return settings.REST_FRAMEWORK.get("DEFAULT_THROTTLE_RATES", {}).get(scope)
 
 

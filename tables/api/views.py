@@ -108,7 +108,7 @@ def _the_finished_hand(pk, user) -> Hand:
     hand = finished_hand(_id(pk))
     if hand is None or hand.status == Hand.Status.VOIDED or not can_see_hand(hand, user):
         raise exceptions.NotFound("No such finished hand.")
-    if hand.status != Hand.Status.FINISHED:
+    if hand.status != Hand.Status.FINISHED or hand.in_play:  # its run-out still being dealt
         raise HandNotFinished()
     return hand
 

@@ -2,7 +2,11 @@
 
 from __future__ import annotations
 
+from functools import reduce
+from operator import or_
+
 from django.db import models
+from django.db.models import Q
 
 from tables.models.base import AppendOnlyModel
 from tables.models.players import Player
@@ -97,12 +101,31 @@ class Hand(models.Model):
             return False
         return runout["shown"] < len(runout["runs"][0]) - 1
 
+    @property
+    def in_play(self) -> bool:
+        """Still being played for everyone who reads it: running, or finished with its
+        run-out still being dealt on screen. Its board, result, seed and deck stay secret
+        (the API, the histories, the replayer and the admin) until its last street is shown."""
+        return self.is_running or self.runout_showing
+
     def seat_index_of(self, player_id: int) -> int | None:
         """The engine seat index of a player in this hand, or None if not dealt in."""
         for index, seat in enumerate(self.seats):
             if seat["player_id"] == player_id:
                 return index
         return None
+
+
+def runout_showing_q(path: str = "") -> Q:
+    """``Hand.runout_showing`` as a query: the finished hands whose run-out's next street is
+    still to be shown (``path``: the way to the hand, e.g. ``"hand__"`` from its rows). A run
+    has at most four streets (preflop to river), so ``shown`` is 0 to 3."""
+    runout = f"{path}runout__"
+    still_to_show = (
+        Q(**{f"{runout}shown": shown, f"{runout}runs__0__{shown + 1}__isnull": False})
+        for shown in range(4)
+    )
+    return Q(**{f"{path}status": Hand.Status.FINISHED}) & reduce(or_, still_to_show)
 
 
 class HandSecret(models.Model):

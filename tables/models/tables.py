@@ -8,6 +8,7 @@ from django.db import models
 from engine.config import HILO_GAMES, STUD_GAMES, HandConfig
 from engine.errors import PokerError
 from engine.types import MAX_SEATS as ENGINE_MAX_SEATS, check_straddle
+from pokersite.names import name_problem
 from tables.models.players import Player
 
 
@@ -331,6 +332,9 @@ class Table(models.Model):
 
     def clean(self) -> None:
         errors: dict[str, str] = {}
+        name_refused = name_problem(self.name or "", "The table's name")
+        if name_refused:
+            errors["name"] = name_refused
         game_name = self.get_game_display()
         most = self.MAX_SEATS.get(self.game, 10)
         if self.max_seats is not None and not 2 <= self.max_seats <= most:

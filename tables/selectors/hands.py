@@ -11,6 +11,7 @@ from engine.hand import Hand as EngineHand
 from engine.types import Action, HandConfig
 from tables.db import statements
 from tables.models import Hand, HandAction, HandSecret, Table
+from tables.models.hands import runout_showing_q
 
 
 class Decision(NamedTuple):
@@ -125,6 +126,7 @@ def hand_secret(hand: Hand) -> HandSecret:
 
 def finished_hand_secrets(hands) -> dict[int, HandSecret]:
     """hand id -> the seed and deck of each hand of the ``Hand`` queryset ``hands`` that is
-    over (finished or voided), in one read; a hand still running is never among them."""
-    over = hands.exclude(status=Hand.Status.RUNNING).values("pk")
+    over (finished or voided), in one read; a hand still running, or whose run-out is still
+    being dealt on screen (``Hand.in_play``), is never among them."""
+    over = hands.exclude(status=Hand.Status.RUNNING).exclude(runout_showing_q()).values("pk")
     return {secret.hand_id: secret for secret in HandSecret.objects.filter(hand__in=over)}

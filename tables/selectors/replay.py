@@ -37,7 +37,7 @@ class ReplayStep:
 
 def hand_replay_steps(hand: Hand, seat: int | None) -> list[ReplayStep]:
     """The steps of finished ``hand`` as engine seat ``seat`` (None: a spectator) may see it."""
-    if hand.status != Hand.Status.FINISHED:
+    if hand.status != Hand.Status.FINISHED or hand.in_play:
         raise ValueError("only a finished hand can be replayed")
     final = hand_state(hand)
     final_view = final.view(seat)

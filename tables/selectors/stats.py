@@ -35,6 +35,7 @@ from engine.config import STUD_STREETS
 from engine.hand import Hand as EngineHand
 from engine.types import DECISIONS, STREETS, EventKind
 from tables.models import Hand, Player, PlayerHand
+from tables.models.hands import runout_showing_q
 from tables.selectors.access import tables_visible_to
 from tables.selectors.hands import hand_state, with_deck
 from tables.stats.figures import Totals
@@ -44,6 +45,9 @@ RESULTS = ("won", "lost", "even")
 #: ``PlayerHand`` rows of cash tables (a tournament's tables have a ``tournament_table``, by
 #: the relation's name: the tournaments app builds on this one, not the other way round).
 CASH_HANDS = Q(table__tournament_table__isnull=True)
+#: A hand whose run-out is still being dealt on screen is not over for its readers: no row,
+#: total or curve counts it before its river is shown (``Hand.in_play``).
+SHOWN_OVER = ~runout_showing_q("hand__")
 LEADERBOARD_ORDERS = {"net": "-net", "bb100": "-bb_per_100", "hands": "-hands"}
 
 
@@ -108,7 +112,7 @@ def _aggregates() -> dict:
 
 def player_totals(player: Player, filters: HandFilter = HandFilter()) -> Totals:
     """The sums over the player's finished hands matching ``filters`` (one query)."""
-    rows = filters.apply(PlayerHand.objects.filter(player=player))
+    rows = filters.apply(PlayerHand.objects.filter(SHOWN_OVER, player=player))
     return Totals.from_dict(rows.order_by().aggregate(**_aggregates()))
 
 
@@ -117,8 +121,9 @@ def player_stats(player: Player, filters: HandFilter = HandFilter()) -> dict:
 
 
 def player_hand_rows(player: Player, filters: HandFilter = HandFilter()) -> QuerySet:
-    """The player's finished hands (``PlayerHand`` rows with hand and table), newest first."""
-    rows = PlayerHand.objects.filter(player=player).select_related("hand", "table")
+    """The player's finished hands (``PlayerHand`` rows with hand and table), newest first;
+    a hand whose run-out is still being dealt on screen is not over for its readers yet."""
+    rows = PlayerHand.objects.filter(SHOWN_OVER, player=player).select_related("hand", "table")
     return filters.apply(rows).order_by("-started_at", "-hand_id")
 
 
@@ -126,7 +131,7 @@ def net_curve(player: Player, filters: HandFilter = HandFilter()) -> list[int]:
     """Cumulative net chips after each of the player's cash hands, oldest first (one query)."""
     total = 0
     curve = []
-    rows = filters.apply(PlayerHand.objects.filter(CASH_HANDS, player=player))
+    rows = filters.apply(PlayerHand.objects.filter(CASH_HANDS, SHOWN_OVER, player=player))
     for net in rows.order_by("started_at", "hand_id").values_list("net", flat=True):
         total += net
         curve.append(total)
@@ -149,7 +154,7 @@ def leaderboard(order: str = "net", min_hands: int = 1) -> QuerySet:
     Rows are dicts: ``player_id``, ``name``, ``is_bot``, ``hands``, ``net``, ``bb_per_100``.
     """
     rows = (
-        PlayerHand.objects.filter(CASH_HANDS)
+        PlayerHand.objects.filter(CASH_HANDS, SHOWN_OVER)
         .order_by()
         .values("player_id")
         .annotate(
@@ -212,7 +217,7 @@ def hand_history(hand: Hand, seat: int | None) -> dict:
 
     Everything about cards comes from ``Hand.view(seat)``; the deck and the seed never appear.
     """
-    if hand.status != Hand.Status.FINISHED:
+    if hand.status != Hand.Status.FINISHED or hand.in_play:
         raise ValueError("only a finished hand has a history")
     state = hand_state(hand)
     view = state.view(seat)
@@ -259,7 +264,7 @@ def hand_history(hand: Hand, seat: int | None) -> dict:
 
 def hand_phh(hand: Hand, seat: int | None) -> str:
     """A finished hand as PHH text: the cards shown at showdown plus ``seat``'s own."""
-    if hand.status != Hand.Status.FINISHED:
+    if hand.status != Hand.Status.FINISHED or hand.in_play:
         raise ValueError("only a finished hand has a history")
     state = hand_state(hand)
     text = phh.dumps(state, known_cards=state.visible_cards(seat))
@@ -269,7 +274,7 @@ def hand_phh(hand: Hand, seat: int | None) -> str:
 def hand_yaml(hand: Hand, seat: int | None) -> str:
     """A finished hand as pkstate YAML: the cards shown at showdown plus ``seat``'s own (the
     others' ``PnDealt`` left out), its id and when it started."""
-    if hand.status != Hand.Status.FINISHED:
+    if hand.status != Hand.Status.FINISHED or hand.in_play:
         raise ValueError("only a finished hand has a history")
     state = hand_state(hand)
     return pkstate.dumps(

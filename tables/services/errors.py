@@ -73,6 +73,12 @@ class InsufficientBankroll(ServiceError):
     code = "insufficient_bankroll"
 
 
+class InvalidName(ServiceError):
+    """A name holding a control or format character (``pokersite.names``)."""
+
+    code = "invalid_name"
+
+
 class InvalidAmount(ServiceError):
     """A chip amount that is not a positive whole number, or a missing reason."""
 

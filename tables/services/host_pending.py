@@ -10,9 +10,11 @@ empties it. Every function here is internal: the caller holds the table row lock
 
 from __future__ import annotations
 
+from django.db.models import Sum
 from django.utils import timezone
 
 from tables.models import Hand, HandAction, LedgerEntry, Seat, Table, TableNotice
+from tables.services.errors import BuyInOutOfRange, InsufficientBankroll
 from tables.services.players import ledger_record
 from tables.services.seats import seat_cash_out
 
@@ -53,19 +55,69 @@ def pending_queue(table: Table, *, settings: dict | None = None, correction=None
 def stack_correct(table: Table, seat: Seat, stack: int, by: str) -> int:
     """Set ``seat``'s stack to ``stack`` through the ledger: the difference moves between the
     player's bankroll and the stack (a ``correction`` entry), so no chip is created or lost.
-    Returns the change of the stack. ``InsufficientBankroll`` when the bankroll is short."""
+    Returns the change of the stack. Refused (``correction_refusal``) outside what a host may
+    do; the refusals speak to the host and never name the player's bankroll."""
     change = stack - seat.stack
+    refusal = correction_refusal(table, seat, stack)
+    if refusal is not None:
+        raise refusal
     if change:
-        ledger_record(
-            player=seat.player,
-            amount=-change,
-            kind=LedgerEntry.Kind.CORRECTION,
-            reason=f"Stack corrected to {stack} at {table.name} by {by}",
-            table=table,
-        )
+        try:
+            ledger_record(
+                player=seat.player,
+                amount=-change,
+                kind=LedgerEntry.Kind.CORRECTION,
+                reason=f"Stack corrected to {stack} at {table.name} by {by}",
+                table=table,
+            )
+        except InsufficientBankroll:  # its message names the bankroll: private to the player
+            raise InsufficientBankroll(
+                f"{seat.player}'s bankroll does not cover a stack of {stack}: "
+                "only they can add chips (a top-up)."
+            ) from None
         Seat.objects.filter(pk=seat.pk).update(stack=stack)
         seat.stack = stack
     return change
+
+
+def correction_refusal(table: Table, seat: Seat, stack: int) -> BuyInOutOfRange | None:
+    """Why a host may not set ``seat``'s stack to ``stack`` (None: they may).
+
+    A host's stack stays within the table's buy-in range, and corrections never take from a
+    bankroll more than they gave back to it while the player sits here: the chips a player
+    puts on the table are theirs to choose (a buy-in, a top-up), never the host's."""
+    out_of_range = stack_out_of_range(table, stack)
+    if out_of_range is not None:
+        return out_of_range
+    given_back = correction_balance(table, seat)
+    if stack - seat.stack > given_back:
+        return BuyInOutOfRange(
+            f"A correction may add at most {max(given_back, 0)} chips to {seat.player}'s stack "
+            "(what corrections took off it): more is a top-up, which only they can ask for."
+        )
+    return None
+
+
+def stack_out_of_range(table: Table, stack: int) -> BuyInOutOfRange | None:
+    """The refusal of a host's ``stack`` outside the table's buy-in range (None: inside)."""
+    low, high = table.effective_min_buy_in, table.effective_max_buy_in
+    if low <= stack <= high:
+        return None
+    return BuyInOutOfRange(
+        f"A stack the host sets stays within {table.name}'s buy-in range, {low} to {high} chips."
+    )
+
+
+def correction_balance(table: Table, seat: Seat) -> int:
+    """The chips corrections moved from ``seat``'s stack back to the player's bankroll since
+    they sat down (less what corrections took from it): what a correction may put back."""
+    total = LedgerEntry.objects.filter(
+        player_id=seat.player_id,
+        table_id=table.pk,
+        kind=LedgerEntry.Kind.CORRECTION,
+        created_at__gte=seat.joined_at,
+    ).aggregate(total=Sum("amount"))["total"]
+    return total or 0
 
 
 def close_now(table: Table, reason: str) -> None:

@@ -37,6 +37,7 @@ from tables.services.host_pending import (
     notice_post,
     pending_queue,
     stack_correct,
+    stack_out_of_range,
 )
 from tables.services.locks import table_lock
 from tables.services.seats import seat_release
@@ -306,14 +307,20 @@ def _seat_of(table: Table, player: Player) -> Seat:
 def table_correct_stack(*, table: Table | int, by, player: Player, stack) -> bool:
     """Set a player's stack to ``stack`` chips through the ledger (a ``correction`` entry
     moving the difference between their bankroll and the table: never creating chips).
-    While the player is in the hand being played it waits for the hand's end. True if done
-    now."""
+    The stack stays within the buy-in range and takes from the bankroll only what earlier
+    corrections gave back (``host_pending.correction_refusal``: ``BuyInOutOfRange``).
+    While the player is in the hand being played it waits for the hand's end (checked again
+    then). True if done now."""
     if isinstance(stack, bool) or not isinstance(stack, int) or stack < 1:
         raise InvalidAmount("The stack must be a whole number of chips, at least 1.")
     with transaction.atomic():
         table = _hosted_table(table, by)
         seat = _seat_of(table, player)
         if player_in_running_hand(table, player.pk):
+            # the stack behind is not the stack after the hand: only the range is known now
+            out_of_range = stack_out_of_range(table, stack)
+            if out_of_range is not None:
+                raise out_of_range
             pending_queue(
                 table,
                 correction={"player_id": player.pk, "stack": stack, "by": _name_of(by)},

@@ -114,7 +114,7 @@ def hand_replayer(request, hand_id: int):
     hand = finished_hand(hand_id)
     if hand is None or hand.status == Hand.Status.VOIDED or not can_see_hand(hand, request.user):
         raise Http404("No such finished hand.")
-    if hand.status != Hand.Status.FINISHED:
+    if hand.status != Hand.Status.FINISHED or hand.in_play:  # its run-out still being dealt
         return HttpResponse(
             "This hand is still being played: its history is shown once it is over.",
             status=409,

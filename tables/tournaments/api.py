@@ -19,6 +19,7 @@ from rest_framework.parsers import JSONParser
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from pokersite.names import validate_name
 from tables.api import views
 from tables.api.exceptions import ErrorSerializer
 from tables.api.pagination import Pagination
@@ -91,7 +92,7 @@ class OrganiseSerializer(serializers.Serializer):
     """A tournament's settings (only ``name`` is required). Checked as a whole by the service;
     a wrong one is a 400 naming it."""
 
-    name = StrictCharField(max_length=60)
+    name = StrictCharField(max_length=60, validators=[validate_name])
     format = serializers.ChoiceField(Tournament.Format.choices, default="sit-and-go")
     game = serializers.ChoiceField(Table.Game.choices, default=Table.Game.HOLDEM)
     betting = serializers.ChoiceField(Table.Betting.choices, default=Table.Betting.NO_LIMIT)

@@ -105,6 +105,24 @@ def test_throttling_answers_429_with_a_message(api, table, settings):
     assert int(refused["Retry-After"]) > 0
 
 
+def test_ratelimit_enabled_0_turns_the_api_throttles_off_too(
+    api, client_for, players, table, settings
+):
+    """Issue 32 item 10: ``RATELIMIT_ENABLED=0`` left the API answering 429 while the docs say
+    it turns every limit off: one switch."""
+    settings.REST_FRAMEWORK = {
+        **settings.REST_FRAMEWORK,
+        "DEFAULT_THROTTLE_RATES": {"anon": "2/minute", "user": "2/minute", "play": "2/minute"},
+    }
+    settings.RATELIMIT_ENABLED = False
+    logged_in = client_for(players[0])
+    urls = ["/api/tables/", f"/api/tables/{table.pk}/state/"]
+    codes = {(url, c.get(url).status_code) for url in urls for c in (api, logged_in) * 3}
+    assert {code for _, code in codes} == {200}, codes
+    settings.RATELIMIT_ENABLED = True  # the same rates bite once the switch is on
+    assert 429 in [api.get("/api/tables/").status_code for _ in range(3)]
+
+
 # --- hands --------------------------------------------------------------------------------
 def test_hand_history_json(client_for, players, hands):
     alice, bob, carol = players

@@ -179,6 +179,40 @@ def test_seat_requests_list_approve_decline(client_for, host, game, players):
     assert not Seat.objects.filter(player=bob).exists()
 
 
+@pytest.mark.parametrize("stack", [10_000, 999_999_999])
+def test_a_host_never_puts_a_guests_bankroll_on_the_table_nor_reads_it(
+    client_for, host, players, stack
+):
+    """Issue 32 items 1 and 2: at a 40-200 table ``correct_stack`` to 10,000 left the guest
+    with bankroll 0, and a huge stack answered "your bankroll is 9440"."""
+    from tables.models import Player
+    from tables.services import seat_take
+    from tables.services.hosting import table_create
+
+    game = table_create(host=host, name="Reach", private=False)
+    alice = players[0]
+    seat_take(table=game, player=alice, buy_in=60)
+    bankroll = Player.objects.get(pk=alice.pk).bankroll
+    answer = client_for(host).post(
+        f"/api/tables/{game.pk}/players/{alice.pk}/",
+        {"action": "correct_stack", "stack": stack},
+        format="json",
+    )
+    assert answer.status_code == 409
+    assert answer.json()["code"] == "buy_in_out_of_range"
+    assert str(bankroll) not in answer.json()["message"]
+    assert "your" not in answer.json()["message"].lower()
+    assert Player.objects.get(pk=alice.pk).bankroll == bankroll
+    assert Seat.objects.get(player=alice).stack == 60
+    raised = client_for(host).post(
+        f"/api/tables/{game.pk}/players/{alice.pk}/",
+        {"action": "correct_stack", "stack": 200},
+        format="json",
+    )
+    assert (raised.status_code, raised.json()["code"]) == (409, "buy_in_out_of_range")
+    assert Player.objects.get(pk=alice.pk).bankroll == bankroll
+
+
 def test_player_controls(client_for, host, players, assert_chips_conserved):
     from tables.services import seat_take
     from tables.services.hosting import table_create
@@ -189,9 +223,9 @@ def test_player_controls(client_for, host, players, assert_chips_conserved):
         seat_take(table=game, player=player, buy_in=100)
     client = client_for(host)
     url = f"/api/tables/{game.pk}/players/{alice.pk}/"
-    answer = client.post(url, {"action": "correct_stack", "stack": 150}, format="json")
+    answer = client.post(url, {"action": "correct_stack", "stack": 80}, format="json")
     assert answer.json()["done_now"] is True
-    assert LedgerEntry.objects.get(kind="correction").amount == -50
+    assert LedgerEntry.objects.get(kind="correction").amount == 20
     assert client.post(url, {"action": "correct_stack"}, format="json").status_code == 400
     client.post(url, {"action": "sit_out"}, format="json")
     assert Seat.objects.get(player=alice).sitting_out

@@ -18,6 +18,7 @@ import http.client
 import json
 import os
 import secrets
+import shutil
 import signal
 import socket
 import subprocess
@@ -131,12 +132,17 @@ class RedisServer:
             self.proc.kill()
             self.proc.wait(timeout=20)
 
+    def close(self) -> None:
+        """Kill it and remove its folder: a run leaves nothing in the temp directory."""
+        self.kill()
+        shutil.rmtree(self.dir, ignore_errors=True)
+
     def __enter__(self) -> RedisServer:
         self.start()
         return self
 
     def __exit__(self, *exc) -> None:
-        self.kill()
+        self.close()
 
 
 # --- daphne ------------------------------------------------------------------------------------
@@ -228,8 +234,11 @@ class Server:
                 self.kill()
 
     def close(self) -> None:
+        """Stop it and remove its log folder (a failure has already quoted ``tail``): a run
+        leaves nothing in the temp directory."""
         self.stop()
         self.sock.close()
+        shutil.rmtree(self.log_dir, ignore_errors=True)
 
     def tail(self, lines: int = 40) -> str:
         try:

@@ -157,3 +157,19 @@ def test_django_password_changed():
     assert user._password == "a-new-one-1"  # a change: the raw password until saved
     source = inspect.getsource(get_user_model().check_password)
     assert "self._password = None" in source  # a re-hash at log-in is not a change
+
+
+def test_daphne_web_request():
+    """daphne still builds each request from its module's ``WebRequest`` and passes Twisted's
+    keyword arguments on; Twisted still has the switch; the site's entry point installs ours.
+    (tests/pokersite/test_http_bodies.py sends the bodies to a real daphne.)"""
+    from daphne import http_protocol
+    from twisted.web import http
+
+    import pokersite.asgi  # noqa: F401 - installs the override, as daphne's start does
+    from pokersite.http_bodies import WebRequest
+
+    assert "requestFactory = WebRequest" in inspect.getsource(http_protocol.HTTPFactory)
+    assert "**kwargs" in inspect.getsource(http_protocol.WebRequest.__init__)
+    assert "parsePOSTFormSubmission" in inspect.signature(http.Request.__init__).parameters
+    assert http_protocol.WebRequest is WebRequest

@@ -14,6 +14,7 @@ import pytest
 from axes.handlers.proxy import AxesProxyHandler
 from axes.models import AccessAttempt
 from django.db.models import F
+from django.test import Client
 from django.urls import reverse
 from rest_framework.test import APIClient
 
@@ -198,3 +199,40 @@ def test_a_made_up_address_is_an_ordinary_failure(carol):
     the count (PostgreSQL refused to store it: 500)."""
     assert token("carol", ip="not-an-address").status_code == 401
     assert token("carol", PASSWORD, ip="not-an-address").status_code == 200
+
+
+def change_password(client, old, ip=None):
+    new = "pw-carol-Changed9"
+    return client.post(
+        reverse("password_change"),
+        {"old_password": old, "new_password1": new, "new_password2": new},
+        REMOTE_ADDR=ip or address(),
+    )
+
+
+def test_wrong_old_passwords_on_the_password_change_form_count_toward_the_lock_out(client, carol):
+    """Issue 32 item 4: 25 wrong ``old_password`` posts from a stolen session all answered 200
+    and none counted: the old password could be guessed without limit."""
+    client.force_login(carol.user)
+    for _ in range(LIMIT - 1):
+        answer = change_password(client, "wrong-password-1")
+        assert answer.status_code == 200
+        assert "old_password" in answer.context["form"].errors
+    rows = AccessAttempt.objects.filter(username="carol")
+    assert sum(rows.values_list("failures_since_start", flat=True)) == LIMIT - 1
+    assert_locked_out_page(change_password(client, "wrong-password-1"))
+    # locked out: even the right old password is refused, and the password is unchanged
+    assert_locked_out_page(change_password(client, PASSWORD))
+    carol.user.refresh_from_db()
+    assert carol.user.check_password(PASSWORD)
+    # the lock is the log-in's own: the log-in form refuses carol too
+    assert_locked_out_page(form(Client(), "carol", PASSWORD))
+
+
+def test_the_right_old_password_changes_it_and_counts_nothing(client, carol):
+    client.force_login(carol.user)
+    answer = change_password(client, PASSWORD)
+    assert answer.status_code == 302
+    carol.user.refresh_from_db()
+    assert carol.user.check_password("pw-carol-Changed9")
+    assert not AccessAttempt.objects.exists()

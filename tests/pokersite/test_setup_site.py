@@ -43,6 +43,18 @@ def test_first_run_prints_one_block_with_url_admin_and_a_usable_unquoted_passwor
 
 
 @pytest.mark.django_db
+def test_the_block_says_what_a_player_does_next():
+    """Issue 32 item 12: the block gave the URL and the admin log-in, not how to play (the
+    README said it only at line ~57)."""
+    lines = run_setup(host="127.0.0.1", port=8101)
+    demo = Table.objects.get(name="Demo table")
+    text = "\n".join(lines)
+    assert "sign up at http://127.0.0.1:8101/accounts/signup/ (10,000 play chips)" in text
+    assert f"join the demo table: http://127.0.0.1:8101/tables/{demo.pk}/" in text
+    assert lines[-1] == "=" * 64
+
+
+@pytest.mark.django_db
 def test_second_run_keeps_everything_and_still_says_where_and_how_to_log_in():
     first_password = field(run_setup(), "Password")
     lines = run_setup(port=9000)

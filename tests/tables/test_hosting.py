@@ -8,7 +8,7 @@ from datetime import timedelta
 import pytest
 from django.utils import timezone
 
-from tables.models import LedgerEntry, Seat, SeatRequest, Table, TableGuest, TableNotice
+from tables.models import LedgerEntry, Player, Seat, SeatRequest, Table, TableGuest, TableNotice
 from tables.selectors.access import can_see_table
 from tables.selectors.hosting import request_status
 from tables.services import hand_start, seat_leave, seat_take
@@ -207,36 +207,96 @@ def test_a_stack_correction_moves_chips_between_bankroll_and_table(
 ):
     alice = players[0]
     bankroll = fresh_player(alice).bankroll
-    assert table_correct_stack(table=seated_game, by=host.user, player=alice, stack=150)
-    assert Seat.objects.get(table=seated_game, player=alice).stack == 150
+    assert table_correct_stack(table=seated_game, by=host.user, player=alice, stack=80)
+    assert Seat.objects.get(table=seated_game, player=alice).stack == 80
     entry = LedgerEntry.objects.filter(player=alice, kind=LedgerEntry.Kind.CORRECTION).get()
-    assert (entry.amount, entry.table_id) == (-50, seated_game.pk)
-    assert fresh_player(alice).bankroll == bankroll - 50
-    table_correct_stack(table=seated_game, by=host.user, player=alice, stack=80)
+    assert (entry.amount, entry.table_id) == (20, seated_game.pk)
     assert fresh_player(alice).bankroll == bankroll + 20
+    table_correct_stack(table=seated_game, by=host.user, player=alice, stack=100)
+    assert fresh_player(alice).bankroll == bankroll
     assert_chips_conserved()
 
 
-def test_a_correction_beyond_the_bankroll_is_refused(seated_game, host, players):
+@pytest.mark.parametrize("stack", [39, 201, 10_000])
+def test_a_hosts_stack_stays_within_the_buy_in_range(seated_game, host, players, stack):
+    """Issue 32 item 1: at a 40-200 table a host set a guest's stack to 10,000 from their
+    bankroll."""
     alice = players[0]
-    total = fresh_player(alice).bankroll + 100
-    with pytest.raises(InsufficientBankroll):
-        table_correct_stack(table=seated_game, by=host.user, player=alice, stack=total + 1)
+    bankroll = fresh_player(alice).bankroll
+    with pytest.raises(BuyInOutOfRange) as refused:
+        table_correct_stack(table=seated_game, by=host.user, player=alice, stack=stack)
+    assert "40 to 200" in str(refused.value)
     assert Seat.objects.get(table=seated_game, player=alice).stack == 100
+    assert fresh_player(alice).bankroll == bankroll
     assert not LedgerEntry.objects.filter(kind=LedgerEntry.Kind.CORRECTION).exists()
+
+
+def test_a_correction_takes_from_the_bankroll_only_what_corrections_gave_back(
+    seated_game, host, players, assert_chips_conserved
+):
+    """Issue 32 item 1: the chips a player puts on the table are theirs to choose (a buy-in, a
+    top-up); a host's correction raises a stack only back up to what corrections took off."""
+    alice = players[0]
+    bankroll = fresh_player(alice).bankroll
+    with pytest.raises(BuyInOutOfRange) as refused:
+        table_correct_stack(table=seated_game, by=host.user, player=alice, stack=150)
+    assert "only they can ask for" in str(refused.value)
+    table_correct_stack(table=seated_game, by=host.user, player=alice, stack=60)
+    with pytest.raises(BuyInOutOfRange):
+        table_correct_stack(table=seated_game, by=host.user, player=alice, stack=101)
+    assert Seat.objects.get(table=seated_game, player=alice).stack == 60
+    table_correct_stack(table=seated_game, by=host.user, player=alice, stack=100)
+    assert fresh_player(alice).bankroll == bankroll
+    assert_chips_conserved()
+
+
+def test_a_refused_correction_never_tells_the_host_the_bankroll(seated_game, host, players):
+    """Issue 32 item 2: the refusal read "your bankroll is 9440": addressed to the wrong
+    person, with a figure only the player may see."""
+    alice = players[0]
+    table_correct_stack(table=seated_game, by=host.user, player=alice, stack=40)
+    # alice spent the 60 corrections gave back (elsewhere): 7 chips left
+    Player.objects.filter(pk=alice.pk).update(bankroll=7)
+    with pytest.raises(InsufficientBankroll) as refused:
+        table_correct_stack(table=seated_game, by=host.user, player=alice, stack=100)
+    message = str(refused.value)
+    assert "alice" in message and "your" not in message.lower()
+    assert "7" not in message
+    assert Seat.objects.get(table=seated_game, player=alice).stack == 40
+    assert fresh_player(alice).bankroll == 7
 
 
 def test_a_correction_during_the_players_hand_waits_for_its_end(
     seated_game, host, players, play, assert_chips_conserved
 ):
     alice = players[0]
+    table_correct_stack(table=seated_game, by=host.user, player=alice, stack=60)
     hand_start(table=seated_game)
-    assert not table_correct_stack(table=seated_game, by=host.user, player=alice, stack=150)
-    assert not LedgerEntry.objects.filter(kind=LedgerEntry.Kind.CORRECTION).exists()
+    with pytest.raises(BuyInOutOfRange):  # the range is checked at once
+        table_correct_stack(table=seated_game, by=host.user, player=alice, stack=500)
+    assert not table_correct_stack(table=seated_game, by=host.user, player=alice, stack=90)
+    assert LedgerEntry.objects.filter(kind=LedgerEntry.Kind.CORRECTION).count() == 1
     assert_chips_conserved()
+    play.play_out(fresh(seated_game))  # checked down: the blinds move at most 2 chips
+    assert Seat.objects.get(table=seated_game, player=alice).stack == 90
+    assert LedgerEntry.objects.filter(kind=LedgerEntry.Kind.CORRECTION, player=alice).count() == 2
+    assert_chips_conserved()
+
+
+def test_a_waiting_correction_refused_at_the_hands_end_says_so_without_figures(
+    seated_game, host, players, play, assert_chips_conserved
+):
+    alice = players[0]
+    bankroll = fresh_player(alice).bankroll
+    hand_start(table=seated_game)
+    assert not table_correct_stack(table=seated_game, by=host.user, player=alice, stack=200)
     play.play_out(fresh(seated_game))
-    assert Seat.objects.get(table=seated_game, player=alice).stack == 150
-    assert LedgerEntry.objects.filter(kind=LedgerEntry.Kind.CORRECTION, player=alice).exists()
+    assert Seat.objects.get(table=seated_game, player=alice).stack != 200
+    failed = [text for text in notices(seated_game) if "failed" in text]
+    assert len(failed) == 1 and "only they can ask for" in failed[0]
+    assert str(fresh_player(alice).bankroll) not in failed[0]
+    assert not LedgerEntry.objects.filter(kind=LedgerEntry.Kind.CORRECTION).exists()
+    assert fresh_player(alice).bankroll == bankroll
     assert_chips_conserved()
 
 

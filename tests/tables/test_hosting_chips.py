@@ -101,7 +101,7 @@ class HostedGame(RuleBasedStateMachine):
                 approve=approve,
             )
 
-    @rule(who=st.integers(0, 3), stack=st.integers(1, 400))
+    @rule(who=st.integers(0, 3), stack=st.integers(30, 220))  # around the 40-200 range
     def correct_a_stack(self, who, stack):
         self._try(
             table_correct_stack,

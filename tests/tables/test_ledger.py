@@ -42,8 +42,8 @@ def test_each_column_counts_its_own_entries(players, table, play):
     seat_top_up(table=table, player=bob, amount=20)
     table.host = alice
     table.save(update_fields=["host"])
-    table_correct_stack(table=table, by=alice.user, player=bob, stack=130)  # 30 from bankroll
-    seat_leave(table=table, player=bob)  # 130 back
+    table_correct_stack(table=table, by=alice.user, player=bob, stack=70)  # 30 to the bankroll
+    seat_leave(table=table, player=bob)  # 70 back
     # a rebuy, after leaving: at least what bob left with, within the hour
     seat_take(table=table, player=bob, buy_in=130)
     seat_take(table=table, player=carol, buy_in=50)
@@ -51,9 +51,9 @@ def test_each_column_counts_its_own_entries(players, table, play):
     assert set(rows) == {"alice", "bob", "carol"}
     bob_row = rows["bob"]
     assert (bob_row.buy_in, bob_row.rebuys, bob_row.rebuy_count) == (80, 130, 1)
-    assert (bob_row.top_ups, bob_row.corrections, bob_row.cash_outs) == (20, 30, 130)
+    assert (bob_row.top_ups, bob_row.corrections, bob_row.cash_outs) == (20, -30, 70)
     assert (bob_row.at_table, bob_row.seated) == (130, True)
-    assert bob_row.net == 130 + 130 - (80 + 130 + 20 + 30) == 0
+    assert bob_row.net == 70 + 130 - (80 + 130 + 20 - 30) == 0
     assert rows["alice"].net == 0 and rows["carol"].at_table == 50
     assert table_ledger(table).total_net == 0
 

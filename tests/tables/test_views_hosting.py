@@ -158,13 +158,18 @@ def test_the_host_changes_blinds_and_corrects_a_stack_from_the_panel(players):
     )
     table = Table.objects.get(pk=game.pk)
     assert (table.small_blind, table.big_blind, table.action_seconds) == (2, 4, 20)
-    client.post(f"/tables/{game.pk}/host/correct/", {"player": alice.pk, "stack": 120})
-    assert Seat.objects.get(player=alice).stack == 120
+    client.post(f"/tables/{game.pk}/host/correct/", {"player": alice.pk, "stack": 80})
+    assert Seat.objects.get(player=alice).stack == 80
     answer = client.post(
         f"/tables/{game.pk}/host/correct/", {"player": alice.pk, "stack": "lots"}, follow=True
     )
     assert "whole number" in answer.content.decode()
-    assert Seat.objects.get(player=alice).stack == 120
+    # issue 32 item 1: the form route keeps the same limits (the range, no bankroll raid)
+    answer = client.post(
+        f"/tables/{game.pk}/host/correct/", {"player": alice.pk, "stack": 10_000}, follow=True
+    )
+    assert "40 to 200" in answer.content.decode()
+    assert Seat.objects.get(player=alice).stack == 80
 
 
 def test_approving_from_the_panel_seats_the_player(players):

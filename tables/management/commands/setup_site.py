@@ -6,6 +6,7 @@ site is and how to log in, so it is the last thing on screen before the server's
 
 import secrets
 
+from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.core.management.base import BaseCommand
 from django.db import transaction
@@ -58,14 +59,24 @@ class Command(BaseCommand):
                         bot_seats=3,
                     )
                 )
+        demo = Table.objects.filter(name=DEMO_TABLE).values_list("pk", flat=True).first()
         self.write_summary(
             url=site_url(host, port),
             username=username,
             password=password,
             created_table=created_table,
+            demo_table=demo,
         )
 
-    def write_summary(self, *, url: str, username: str, password: str | None, created_table):
+    def write_summary(
+        self,
+        *,
+        url: str,
+        username: str,
+        password: str | None,
+        created_table: bool,
+        demo_table: int | None,
+    ):
         rule = "=" * 64
         lines = [
             rule,
@@ -81,6 +92,13 @@ class Command(BaseCommand):
         lines.append(f"  Reset it:    .venv/bin/python manage.py changepassword {username}")
         if created_table:
             lines.append(f"  Created {DEMO_TABLE!r}: NL Hold'em 1/2 with 3 bots.")
+        # what a player does next, so that nobody has to find it in the README
+        grant = f"{settings.POKER_STARTING_GRANT:,} play chips"
+        lines.append(f"  Play:        sign up at {url}accounts/signup/ ({grant}),")
+        if demo_table is not None:
+            lines.append(f"               then join the demo table: {url}tables/{demo_table}/")
+        else:
+            lines.append("               then pick a table in the lobby")
         lines.append(rule)
         for line in lines:
             self.stdout.write(self.style.SUCCESS(line) if line.startswith("  Poker") else line)

@@ -16,6 +16,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from engine.types import MAX_SEATS
+from pokersite.names import name_problem
 from tables.models import LedgerEntry, Player, Seat, Table
 from tables.services.events import table_touch
 from tables.services.locks import table_lock
@@ -98,6 +99,9 @@ def tournament_create(
     name = (name or "").strip() if isinstance(name, str) else ""
     if not name or len(name) > 60:
         raise TournamentInvalid("name", "Give the tournament a name (1 to 60 characters).")
+    name_refused = name_problem(name, "The tournament's name")
+    if name_refused:
+        raise TournamentInvalid("name", name_refused)
     _choice(format, "format", Format)
     _choice(game, "game", Table.Game)
     if game in Table.STUD_GAMES:  # blind levels make the structure: stud has no blinds

@@ -6,7 +6,6 @@ import random
 import re
 import subprocess
 import sys
-from pathlib import Path
 
 import pytest
 import yaml
@@ -16,9 +15,7 @@ from engine.cards import parse_cards
 from engine.errors import HandHistoryError
 from engine.hand import Hand, HandConfig
 from engine.randomhands import random_hand
-
-DATA = Path(__file__).resolve().parents[3] / "shared" / "data" / "phh"
-PHH_FILES = sorted(DATA.glob("*.phh"))
+from tests.engine.phh_data import PHH_FILES
 
 # The pkstate README's example, exactly as the library prints it.
 EXAMPLE = """\

@@ -18,7 +18,7 @@ from channels.auth import AuthMiddlewareStack  # noqa: E402
 from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
 
 from pokersite.origins import SiteOriginValidator  # noqa: E402
-from tables.live.croupier import autostart  # noqa: E402
+from tables.croupier import autostart  # noqa: E402
 from tables.live.routing import websocket_urlpatterns  # noqa: E402
 
 # The croupier (clocks, bots, next hands) starts with the process's first connection.

@@ -69,7 +69,7 @@ def chromium_path() -> str:
 def loopback_exempt_from_limits(settings):
     """The test client comes from 127.0.0.1 and many tests sign up and log in: here loopback
     is exempt from the log-in and sign-up limits (nobody is by default, see
-    pokersite/ratelimit.py); the tests of those limits use other addresses."""
+    tables/ratelimit.py); the tests of those limits use other addresses."""
     settings.RATELIMIT_EXEMPT = ["127.0.0.1", "::1"]
 
 

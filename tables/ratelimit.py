@@ -11,7 +11,7 @@ of every way in until ``AXES_COOLOFF_TIME`` after the last counted failure. Mean
 right password is refused, and refused tries are not counted (they do not prolong the lock).
 A successful log-in counts nothing and clears nothing (clearing would let anyone with an
 account of their own wipe their address's failures between guesses). The account is keyed on
-``pokersite.usernames.canonical``, so ``ｃａｒｏｌ`` and ``CAROL`` count against carol's one
+``tables.usernames.canonical``, so ``ｃａｒｏｌ`` and ``CAROL`` count against carol's one
 counter. Admins see and clear lock-outs in the admin ("Access attempts") or with
 ``manage.py axes_reset``. The form and the admin get an HTML page, the API its JSON error
 (``tables.api.views.ObtainToken``), each with ``Retry-After``.
@@ -40,7 +40,7 @@ from django.core.cache import caches
 from django.shortcuts import render
 from django.urls import Resolver404, resolve
 
-from pokersite.usernames import canonical
+from tables.usernames import canonical
 
 log = logging.getLogger(__name__)
 

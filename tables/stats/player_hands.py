@@ -1,7 +1,7 @@
 """The per-player summary rows of finished hands (``PlayerHand``), which statistics add up.
 
-``player_hands_record`` is called by the hand-end service inside its transaction (table row
-locked).
+``player_hands_record`` listens to the hand-end service (``tables.services.hooks.hand_finished``,
+registered by ``StatsConfig.ready``), inside its transaction (table row locked).
 """
 
 from __future__ import annotations
@@ -41,6 +41,6 @@ def player_hands_rows(hand: Hand, state) -> list[PlayerHand]:
     return rows
 
 
-def player_hands_record(*, hand: Hand, state) -> list[PlayerHand]:
+def player_hands_record(hand: Hand, state) -> list[PlayerHand]:
     """Store the rows of a hand that just finished. Lock: the caller's (table row)."""
     return PlayerHand.objects.bulk_create(player_hands_rows(hand, state))

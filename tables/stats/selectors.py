@@ -19,7 +19,6 @@ from dataclasses import dataclass, replace
 from datetime import date
 
 from django.db.models import (
-    BooleanField,
     Count,
     ExpressionWrapper,
     F,
@@ -31,14 +30,12 @@ from django.db.models import (
 )
 
 from engine import phh, pkstate
-from engine.config import STUD_STREETS
-from engine.hand import Hand as EngineHand
-from engine.types import DECISIONS, STREETS, EventKind
 from tables.models import Hand, Player, PlayerHand
 from tables.selectors.access import tables_visible_to
 from tables.selectors.hands import hand_state, with_deck
+from tables.selectors.players import shown_as_bot
 from tables.stats.figures import Totals
-from tables.streets import StreetTracker
+from tables.streets import decisions
 
 RESULTS = ("won", "lost", "even")
 #: ``PlayerHand`` rows of cash tables (a tournament's tables have a ``tournament_table``, by
@@ -133,15 +130,6 @@ def net_curve(player: Player, filters: HandFilter = HandFilter()) -> list[int]:
     return curve
 
 
-def shown_as_bot(player: str = "player") -> ExpressionWrapper:
-    """The bot badge of a leaderboard row: the croupier's bots and bot accounts (``player``:
-    the path to the row's player)."""
-    return ExpressionWrapper(
-        Q(**{f"{player}__is_bot": True}) | Q(**{f"{player}__bot_account": True}),
-        output_field=BooleanField(),
-    )
-
-
 def leaderboard(order: str = "net", min_hands: int = 1) -> QuerySet:
     """Players ranked by net won, bb/100 or hands played at cash tables, with at least
     ``min_hands`` cash hands (tournaments have their own: ``tables.tournaments.records``).
@@ -181,30 +169,6 @@ def viewer_seat(hand: Hand, user) -> int | None:
     """The engine seat of ``user`` in ``hand`` (None for anyone not dealt in, staff too)."""
     player = getattr(user, "player", None) if user.is_authenticated else None
     return hand.seat_index_of(player.pk) if player is not None else None
-
-
-def decisions(state: EngineHand) -> list[dict]:
-    """The players' decisions of an engine hand, with their street (no cards in them)."""
-    names = STUD_STREETS if state.config.is_stud else STREETS
-    streets = StreetTracker(state.config.is_stud)
-    out = []
-    for event in state.events:
-        kind = event.kind
-        streets.see(event)
-        if kind in DECISIONS:
-            out.append(
-                {
-                    "street": names[min(streets.street, len(names) - 1)],
-                    "seat": event.seat,
-                    "name": state.players[event.seat],
-                    "kind": str(kind),
-                    "amount": None if kind in _NO_AMOUNT else event.amount,
-                }
-            )
-    return out
-
-
-_NO_AMOUNT = frozenset({EventKind.FOLD, EventKind.CHECK})
 
 
 def hand_history(hand: Hand, seat: int | None) -> dict:

@@ -14,6 +14,9 @@ import shutil
 
 import pytest
 
+# ``--check`` / ``--not-check``: make check's fast tests, or all the others (tests/fast_loop.py).
+pytest_plugins = ["tests.fast_loop"]
+
 REQUIRE_SERVICES = os.environ.get("REQUIRE_SERVICES", "0").lower() in {"1", "true", "yes"}
 
 

@@ -77,6 +77,7 @@ def test_broken_file_gives_an_error_naming_the_problem(text, problem):
     assert str(caught.value).startswith("broken.phh")
 
 
+@pytest.mark.cli
 def test_replay_subcommand_prints_json_lines_and_fails_on_a_broken_file(tmp_path):
     good = [str(FILES[0]), str(FILES[1])]
     out = subprocess.run(

@@ -22,7 +22,7 @@ REDIS_DEFAULT_URL := redis://127.0.0.1:6379/0
 # Test directories that also run on PostgreSQL + Redis (those that exist).
 SERVICE_TEST_DIRS := $(wildcard tests/tables tests/pokersite tests/api tests/browser tests/load)
 
-.PHONY: install test-deps run dev serve lint test test-sqlite test-services chromium bench check-deploy docs
+.PHONY: install test-deps run dev serve lint check test test-sqlite test-services chromium bench check-deploy docs
 
 install: $(STAMP)
 
@@ -73,17 +73,27 @@ chromium:
 		apt-get update && apt-get install -y chromium; \
 	fi
 
-test: install test-deps chromium lint test-sqlite test-services
+# `make check` first (the lint and the fast tests), then every other test: each runs once.
+test: install test-deps chromium check test-sqlite test-services
 
-# Lint and format checks on the whole tree, mypy --strict on engine/ (settings in pyproject.toml).
+# Lint and format checks on the whole tree, mypy --strict on engine/, the import layers
+# (lint-imports: the contracts in pyproject.toml).
 LINT_PATHS := .
 lint: install
 	$(VENV)/bin/ruff check $(LINT_PATHS)
 	$(VENV)/bin/ruff format --check $(LINT_PATHS)
 	$(VENV)/bin/mypy
+	$(VENV)/bin/lint-imports --no-cache
 
+# The loop to run while working (under a minute): the lint, then the fast tests on SQLite (the
+# engine without its slow tests, the services, presenters and selectors; chosen in
+# tests/fast_loop.py).
+check: lint
+	env -u DATABASE_URL -u REDIS_URL $(PY) -m pytest -q -p no:cacheprovider --check $(PYTEST_ARGS)
+
+# Every test make check did not run, on SQLite with the in-memory channel layer.
 test-sqlite:
-	env -u DATABASE_URL -u REDIS_URL $(PY) -m pytest -m "not postgres" $(PYTEST_ARGS)
+	env -u DATABASE_URL -u REDIS_URL $(PY) -m pytest -m "not postgres" --not-check $(PYTEST_ARGS)
 
 # Again on PostgreSQL + channels-redis when they are configured or listening locally.
 # With REQUIRE_SERVICES=1 (CI) a missing service is an error, not a skip.

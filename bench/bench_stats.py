@@ -54,10 +54,10 @@ def main(count: int) -> None:
     from engine.hand import HandConfig
     from tables.models import Hand, HandAction, HandSecret, PlayerHand, Table
     from tables.selectors.hands import hand_state, with_deck
-    from tables.selectors.stats import net_curve, player_hand_rows, player_stats
     from tables.services import player_create
-    from tables.services.player_hands import player_hands_rows
     from tables.stats.figures import Totals, seat_figures
+    from tables.stats.player_hands import player_hands_rows
+    from tables.stats.selectors import net_curve, player_hand_rows, player_stats
 
     rng = random.Random(2024)
     bot = RandomBot(rng)

@@ -120,7 +120,7 @@ def croupier_tables(count: int, seconds: float, interval: float) -> dict:
     from django.db.models.functions import Lag
     from django.utils import timezone
 
-    from tables.live.croupier import Croupier
+    from tables.croupier import Croupier
     from tables.models import Hand, HandAction
     from tables.services.clock import bot_delay
     from tables.tournaments.models import Tournament

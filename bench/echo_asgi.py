@@ -20,7 +20,7 @@ from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E40
 from django.urls import path  # noqa: E402
 
 from pokersite.asgi import django_asgi_app  # noqa: E402  (sets Django up first)
-from tables.live.croupier import autostart  # noqa: E402
+from tables.croupier import autostart  # noqa: E402
 from tables.live.routing import websocket_urlpatterns  # noqa: E402
 
 

@@ -3,7 +3,7 @@
 Log in, log out and password change are Django's auth views with our templates (the
 password change checks the old password as a log-in would: ``PasswordChangeForm``); sign-up
 creates the user and player through ``tables.services.player_sign_up``, refusing a name that
-reads like an existing one (``pokersite.usernames.lookalike``). Limits: pokersite/ratelimit.py.
+reads like an existing one (``tables.usernames.lookalike``). Limits: tables/ratelimit.py.
 """
 
 from __future__ import annotations
@@ -25,10 +25,10 @@ from django.urls import path, reverse_lazy
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.views.decorators.http import require_http_methods
 
-from pokersite.formatting import chips
-from pokersite.usernames import lookalike
+from tables.formatting import chips
 from tables.selectors.players import player_ledger
 from tables.services import player_get_or_create, player_mark_bot, player_sign_up
+from tables.usernames import lookalike
 
 
 class SignUpForm(UserCreationForm):

@@ -19,7 +19,7 @@ from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
 
 from pokersite import http_bodies  # noqa: E402
 from pokersite.origins import SiteOriginValidator  # noqa: E402
-from tables.live.croupier import autostart  # noqa: E402
+from tables.croupier import autostart  # noqa: E402
 from tables.live.routing import websocket_urlpatterns  # noqa: E402
 
 # Request bodies reach Django whole (daphne's server parses no forms of its own).

@@ -10,7 +10,7 @@ from __future__ import annotations
 from django.urls import reverse
 from jinja2 import Environment
 
-from pokersite.formatting import chips
+from tables.formatting import chips
 
 
 def url(name: str, *args) -> str:

@@ -130,6 +130,7 @@ INSTALLED_APPS = [
     "django_htmx",
     "tables",
     "tables.tournaments",
+    "tables.stats",
 ]
 
 MIDDLEWARE = [
@@ -141,7 +142,7 @@ MIDDLEWARE = [
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
-    "pokersite.ratelimit.RateLimitMiddleware",  # sign-up throttle (issue 7)
+    "tables.ratelimit.RateLimitMiddleware",  # sign-up throttle (issue 7)
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
@@ -150,7 +151,7 @@ MIDDLEWARE = [
 ]
 
 # django-axes first: it refuses a locked-out account or address before any password is
-# checked, on every way in (pokersite/ratelimit.py); ModelBackend then logs the user in.
+# checked, on every way in (tables/ratelimit.py); ModelBackend then logs the user in.
 AUTHENTICATION_BACKENDS = [
     "axes.backends.AxesStandaloneBackend",
     "django.contrib.auth.backends.ModelBackend",
@@ -247,7 +248,7 @@ if REDIS_URL:
             "KEY_PREFIX": CHANNEL_PREFIX + "-cache",
         }
     }
-# Limits on log-in and sign-up (pokersite/ratelimit.py); 0 turns them off.
+# Limits on log-in and sign-up (tables/ratelimit.py); 0 turns them off.
 RATELIMIT_ENABLED = env_bool("RATELIMIT_ENABLED", True)
 # Addresses never limited, comma-separated: none unless set ("" is none too).
 RATELIMIT_EXEMPT = env_list("RATELIMIT_EXEMPT", [])
@@ -265,10 +266,10 @@ AXES_LOCKOUT_PARAMETERS = ["username", "ip_address"]
 AXES_RESET_ON_SUCCESS = False
 AXES_RESET_COOL_OFF_ON_FAILURE_DURING_LOCKOUT = False
 AXES_DISABLE_ACCESS_LOG = True
-AXES_CLIENT_IP_CALLABLE = "pokersite.ratelimit.client_address"
-AXES_USERNAME_CALLABLE = "pokersite.ratelimit.login_username"
-AXES_WHITELIST_CALLABLE = "pokersite.ratelimit.is_exempt"
-AXES_LOCKOUT_CALLABLE = "pokersite.ratelimit.login_locked_out"
+AXES_CLIENT_IP_CALLABLE = "tables.ratelimit.client_address"
+AXES_USERNAME_CALLABLE = "tables.ratelimit.login_username"
+AXES_WHITELIST_CALLABLE = "tables.ratelimit.is_exempt"
+AXES_LOCKOUT_CALLABLE = "tables.ratelimit.login_locked_out"
 
 AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},
@@ -392,7 +393,7 @@ POKER_BOT_DELAY = env_numbers(
     valid=lambda delay: delay[0] <= delay[1],
     expected="two numbers of seconds, min,max, like 0.8,2.2",
 )
-# The croupier (clocks, bots, next hands: tables/live/croupier.py) runs in each server
+# The croupier (clocks, bots, next hands: tables/croupier.py) runs in each server
 # process, started with its first connection; 0 leaves it to `manage.py croupier`.
 POKER_CROUPIER = env_bool("POKER_CROUPIER", True)
 # Threads per server process that run table writes in parallel on a server database

@@ -1,11 +1,13 @@
-"""Site URLs: lobby at ``/``, accounts, tables, tournaments, admin (the API adds ``/api/``)."""
+"""Site URLs: lobby at ``/``, accounts, tables, tournaments, admin, the API (``/api/``) and the
+socket's protocol (``/api/asyncapi.json``)."""
 
 from django.contrib import admin
 from django.urls import include, path
 
 from pokersite import accounts
 from tables import views as table_views, views_hosting
-from tables.tournaments import urls as tournament_urls
+from tables.api import urls as api_urls
+from tables.live import asyncapi
 
 urlpatterns = [
     path("", table_views.lobby, name="lobby"),
@@ -14,7 +16,8 @@ urlpatterns = [
     path("join/<str:token>/", views_hosting.join, name="join"),
     path("tournaments/", include("tables.tournaments.urls")),
     path("admin/", admin.site.urls),
-    path("api/", include((tournament_urls.api_urlpatterns, "tournaments_api"))),
+    path("api/asyncapi.json", asyncapi.asyncapi_json, name="asyncapi"),
+    path("api/", include((api_urls.tournament_urlpatterns, "tournaments_api"))),
     path("api/", include("tables.api.urls")),
     path("", include("tables.stats.urls")),
 ]

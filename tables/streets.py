@@ -3,7 +3,9 @@ histories and the replayer read them from here. Pure (no Django)."""
 
 from __future__ import annotations
 
-from engine.types import DECISIONS, Event, EventKind
+from engine.config import STUD_STREETS
+from engine.hand import Hand as EngineHand
+from engine.types import DECISIONS, STREETS, Event, EventKind
 
 #: Stud's streets as players name them (the engine's ``STUD_STREETS``).
 STUD_STREET_NAMES = {
@@ -43,3 +45,27 @@ class StreetTracker:
             self.street += 1
             return True
         return False
+
+
+def decisions(state: EngineHand) -> list[dict]:
+    """The players' decisions of an engine hand, with their street (no cards in them)."""
+    names = STUD_STREETS if state.config.is_stud else STREETS
+    streets = StreetTracker(state.config.is_stud)
+    out = []
+    for event in state.events:
+        kind = event.kind
+        streets.see(event)
+        if kind in DECISIONS:
+            out.append(
+                {
+                    "street": names[min(streets.street, len(names) - 1)],
+                    "seat": event.seat,
+                    "name": state.players[event.seat],
+                    "kind": str(kind),
+                    "amount": None if kind in _NO_AMOUNT else event.amount,
+                }
+            )
+    return out
+
+
+_NO_AMOUNT = frozenset({EventKind.FOLD, EventKind.CHECK})

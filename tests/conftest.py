@@ -14,6 +14,9 @@ import shutil
 
 import pytest
 
+# ``--check`` / ``--not-check``: make check's fast tests, or all the others (tests/fast_loop.py).
+pytest_plugins = ["tests.fast_loop"]
+
 REQUIRE_SERVICES = os.environ.get("REQUIRE_SERVICES", "0").lower() in {"1", "true", "yes"}
 
 
@@ -90,7 +93,7 @@ def django_db_setup(django_db_setup, django_db_blocker):
 def loopback_exempt_from_limits(settings):
     """The test client comes from 127.0.0.1 and many tests sign up and log in: here loopback
     is exempt from the log-in and sign-up limits (nobody is by default, see
-    pokersite/ratelimit.py); the tests of those limits use other addresses."""
+    tables/ratelimit.py); the tests of those limits use other addresses."""
     settings.RATELIMIT_EXEMPT = ["127.0.0.1", "::1"]
 
 

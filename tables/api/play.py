@@ -1,6 +1,6 @@
 """The play API: a table's state for the caller, and every move a player makes at a table.
 
-Each move is one of the socket's operations (``tables.live.protocol.OPERATIONS``: the same
+Each move is one of the socket's operations (``tables.operations.OPERATIONS``: the same
 parser-free call of the same service, so the browser, the socket and this API follow one set
 of rules) and answers with the caller's new play state (``tables.presenters.play_state``).
 A refusal is ``{"code", "message"}``: 409 when the table has moved on or the seat is not in
@@ -29,13 +29,13 @@ from rest_framework.views import APIView
 
 from tables.api.exceptions import ErrorSerializer
 from tables.api.permissions import AllowAny, IsAuthenticated
-from tables.api.schemas import PLAY_STATE, as_openapi
+from tables.api.schema import as_openapi
 from tables.api.serializers import WholeNumberField
 from tables.api.throttling import AnonRateThrottle, PlayRateThrottle
 from tables.api.views import ID, _id
-from tables.live.protocol import ACTION_KINDS, MOST_SEATS, OPERATIONS
 from tables.models import Table
-from tables.presenters.play_state import play_state
+from tables.operations import ACTION_KINDS, MOST_SEATS, OPERATIONS
+from tables.presenters.play_state import PLAY_STATE, play_state
 from tables.presenters.screen import table_screen
 from tables.selectors.access import can_see_table
 from tables.selectors.hosting import rejoin_minimum

@@ -1,4 +1,7 @@
-"""The OpenAPI schema class: every operation also documents its JSON error responses."""
+"""The OpenAPI schema class (every operation also documents its JSON error responses), and
+``as_openapi``, which gives a JSON Schema to the OpenAPI document (3.0) in the form it takes."""
+
+from __future__ import annotations
 
 from drf_spectacular.openapi import AutoSchema as SpectacularAutoSchema
 
@@ -26,3 +29,25 @@ class AutoSchema(SpectacularAutoSchema):
                 body["description"] = description
                 responses[code] = body
         return responses
+
+
+def as_openapi(schema):
+    """A JSON Schema (2020-12) as an OpenAPI 3.0 schema object, for ``/api/schema/``: a
+    ``oneOf`` with ``{"type": "null"}`` becomes ``nullable``, ``const`` a one-value ``enum``,
+    and the ``$schema``/``$id`` keywords go."""
+    if isinstance(schema, list):
+        return [as_openapi(item) for item in schema]
+    if not isinstance(schema, dict):
+        return schema
+    out = {k: as_openapi(v) for k, v in schema.items() if k not in ("$schema", "$id")}
+    if "const" in out:
+        out["enum"] = [out.pop("const")]
+    choices = out.get("oneOf")
+    if choices is not None and {"type": "null"} in choices:
+        rest = [c for c in choices if c != {"type": "null"}]
+        out.pop("oneOf")
+        if len(rest) == 1:
+            out = {**rest[0], **out, "nullable": True}
+        else:
+            out = {**out, "oneOf": rest, "nullable": True}
+    return out

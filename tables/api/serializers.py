@@ -1,5 +1,5 @@
 """What the API sends (and the query parameters it reads). Public table information only;
-hand histories are built by ``tables.selectors.stats.hand_history`` (viewer-filtered)."""
+hand histories are built by ``tables.stats.selectors.hand_history`` (viewer-filtered)."""
 
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ from rest_framework import serializers
 from engine.config import STUD_STREETS
 from tables.inputs import LARGEST, NumberError, parse_whole_number
 from tables.models import Player, PlayerHand, Seat, Table
-from tables.selectors.stats import LEADERBOARD_ORDERS, RESULTS, HandFilter
+from tables.stats.selectors import LEADERBOARD_ORDERS, RESULTS, HandFilter
 from tables.tournaments.level import tournament_banner
 from tables.tournaments.models import Tournament
 from tables.tournaments.records import LEADERBOARD_ORDERS as TOURNAMENT_ORDERS, ROI_MIN_TOURNAMENTS

@@ -1,10 +1,10 @@
-"""``/api/...``: the schema, its docs, the socket protocol (``asyncapi.json``), a token,
-tables (and playing at them), hands, players, leaderboard."""
+"""``/api/...``: the schema, its docs, a token, tables (and playing at them), hands, players,
+leaderboard. The socket publishes its own protocol (``/api/asyncapi.json``: pokersite.urls)."""
 
 from django.urls import path
 from drf_spectacular.views import SpectacularAPIView, SpectacularRedocView, SpectacularSwaggerView
 
-from tables.api import hosting, ledger, play, protocol, views
+from tables.api import hosting, ledger, play, tournaments, views
 
 app_name = "api"
 
@@ -12,7 +12,6 @@ urlpatterns = [
     path("schema/", SpectacularAPIView.as_view(), name="schema"),
     path("docs/", SpectacularSwaggerView.as_view(url_name="api:schema"), name="docs"),
     path("redoc/", SpectacularRedocView.as_view(url_name="api:schema"), name="redoc"),
-    path("asyncapi.json", protocol.AsyncAPIDocument.as_view(), name="asyncapi"),
     path("auth/token/", views.ObtainToken.as_view(), name="token"),
     path("tables/", hosting.TableListCreate.as_view(), name="table-list"),
     path("tables/<str:pk>/", hosting.TableDetailUpdate.as_view(), name="table-detail"),
@@ -64,4 +63,17 @@ urlpatterns = [
         views.TournamentLeaderboard.as_view(),
         name="leaderboard-tournaments",
     ),
+]
+
+#: ``/api/tournaments/...`` (namespace ``tournaments_api``, included by ``pokersite.urls``).
+tournament_urlpatterns = [
+    path("tournaments/", tournaments.TournamentListCreate.as_view(), name="list"),
+    path("tournaments/<str:pk>/", tournaments.TournamentDetail.as_view(), name="detail"),
+    path(
+        "tournaments/<str:pk>/registration/",
+        tournaments.Registration.as_view(),
+        name="registration",
+    ),
+    path("tournaments/<str:pk>/start/", tournaments.Start.as_view(), name="start"),
+    path("tournaments/<str:pk>/rebuy/", tournaments.Rebuy.as_view(), name="rebuy"),
 ]

@@ -13,7 +13,7 @@ from rest_framework.renderers import JSONRenderer
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from pokersite import ratelimit
+from tables import ratelimit
 from tables.api.exceptions import ErrorSerializer, HandNotFinished
 from tables.api.files import FileDownloadView, TextFileRenderer
 from tables.api.pagination import Pagination
@@ -34,7 +34,7 @@ from tables.api.serializers import (
 from tables.inputs import NumberError, parse_whole_number
 from tables.models import Hand, Player, Seat, Table
 from tables.selectors.access import can_see_hand, can_see_table, tables_visible_to
-from tables.selectors.stats import (
+from tables.stats.selectors import (
     finished_hand,
     hand_history,
     hand_phh,
@@ -364,7 +364,7 @@ class TournamentLeaderboard(_Ranking):
 class ObtainToken(ObtainAuthToken):
     """Exchange a username and password for the account's API token (send it as
     ``Authorization: Token <key>``). Wrong credentials are 401, missing fields 400; too many
-    failed log-ins for the account or from the address are 429 (pokersite/ratelimit.py)."""
+    failed log-ins for the account or from the address are 429 (tables/ratelimit.py)."""
 
     authentication_classes = [TokenAuthentication]  # so that a refusal is 401, not 403
     permission_classes = [AllowAny]

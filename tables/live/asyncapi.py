@@ -1,8 +1,12 @@
 """The table socket's protocol as an AsyncAPI 3 document (served at ``/api/asyncapi.json``),
 generated from the schemas in ``tables.live.schemas`` (programs: ``?state=json``) and
-``tables.live.page_schemas`` (the site's page: htmx): nothing here restates a field."""
+``tables.live.page_schemas`` (the site's page: htmx): nothing here restates a field. The
+socket publishes its own protocol (``asyncapi_json``, routed by ``pokersite.urls``), public."""
 
 from __future__ import annotations
+
+from django.http import JsonResponse
+from django.views.decorators.http import require_GET
 
 from tables.live import page_schemas, schemas
 
@@ -109,3 +113,10 @@ def asyncapi_document() -> dict:
         },
         "x-close-codes": {str(code): meaning for code, meaning in schemas.CLOSE_CODES.items()},
     }
+
+
+@require_GET
+def asyncapi_json(request) -> JsonResponse:
+    """``/api/asyncapi.json``: the socket protocol as AsyncAPI 3 JSON (every message's JSON
+    Schema, the close codes); for anyone, logged in or not."""
+    return JsonResponse(asyncapi_document())

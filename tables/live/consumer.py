@@ -14,7 +14,7 @@ What a frame may ask, what it is answered and sent, and the close codes: ``table
 - ``table.changed`` (table id + version, no cards): the snapshot at that version
   (``tables.live.caches``), rendered for this socket's viewer, every region swapped by htmx
   by id.
-- A request is carried out by one service (``protocol.run_op``) on the table's write thread
+- A request is carried out by one service (``tables.operations.run_op``) on the table's write thread
   (``tables.db.threads``); a refusal or a malformed frame is answered to the sender only,
   nothing changes.
 - Limits: a frame over ``MAX_FRAME_BYTES`` closes the socket; every frame, binary ones
@@ -42,9 +42,9 @@ from channels.generic.websocket import AsyncWebsocketConsumer
 from django.conf import settings
 from django.db import DatabaseError
 
+from tables import croupier
 from tables.db.threads import read_async, write_async
 from tables.inputs import NumberError
-from tables.live import croupier
 from tables.live.auth import (
     AUTH_WAIT_SECONDS,
     INVALID_TOKEN,
@@ -61,16 +61,15 @@ from tables.live.protocol import (
     NO_SUCH_TABLE,
     NOT_LOGGED_IN,
     TOO_MANY_SOCKETS,
-    BadFrame,
     answer_json,
     decode_frame,
     error_code,
     render_viewer,
     request_id_of,
-    run_op,
 )
 from tables.live.sessions import LiveSockets
 from tables.models import Table
+from tables.operations import BadFrame, run_op
 from tables.presenters.render import render_message
 from tables.selectors.access import can_see_table
 from tables.selectors.hosting import rejoin_minimum

@@ -16,8 +16,9 @@ from __future__ import annotations
 
 from engine.config import STUD_STREETS
 from engine.types import STREETS
-from tables.api.schemas import PLAY_STATE
+from tables import operations
 from tables.live import protocol
+from tables.presenters.play_state import PLAY_STATE
 from tables.services.errors import ServiceError
 
 PROTOCOL_VERSION = 1
@@ -96,7 +97,7 @@ _ACT = _request(
     "Act in the running hand: the hand and version you saw (a stale one changes nothing "
     "and is refused with stale_version); amount is the street total to raise to.",
     {
-        "kind": {"enum": list(protocol.ACTION_KINDS)},
+        "kind": {"enum": list(operations.ACTION_KINDS)},
         "hand": _whole(1, "The running hand's id (the state's hand)."),
         "version": _whole(0, "The table version you saw (the state's version)."),
         "amount": _optional(_whole(1, "For a raise: the street total to raise to.")),
@@ -130,7 +131,7 @@ REQUESTS: dict[str, dict] = {
         "Sit down with a buy-in, in a seat (from 1) or the first free one.",
         {
             "buy_in": _whole(1, "The chips to bring from your bankroll."),
-            "seat": _optional(_whole(1, "The seat, from 1.", protocol.MOST_SEATS)),
+            "seat": _optional(_whole(1, "The seat, from 1.", operations.MOST_SEATS)),
         },
         required=("buy_in",),
     ),
@@ -159,7 +160,7 @@ REQUESTS: dict[str, dict] = {
         required=("hand",),
     ),
 }
-assert set(REQUESTS) == {"auth", *protocol.OPERATIONS}, "every operation has its schema"
+assert set(REQUESTS) == {"auth", *operations.OPERATIONS}, "every operation has its schema"
 
 ANSWER = {
     "title": "answer",

@@ -14,7 +14,7 @@ class Migration(migrations.Migration):
             name="odds_pending",
             field=models.BooleanField(
                 default=False,
-                help_text="The run-out's chances are still to be computed: the croupier computes them outside any transaction (tables.live.croupier) and stores them.",
+                help_text="The run-out's chances are still to be computed: the croupier computes them outside any transaction (tables.croupier) and stores them.",
             ),
         ),
         migrations.AlterField(

@@ -52,7 +52,7 @@ class Hand(models.Model):
     odds_pending = models.BooleanField(
         default=False,
         help_text="The run-out's chances are still to be computed: the croupier computes them "
-        "outside any transaction (tables.live.croupier) and stores them.",
+        "outside any transaction (tables.croupier) and stores them.",
     )
     run_answers = models.JSONField(
         default=dict,
@@ -178,7 +178,7 @@ class HandAction(AppendOnlyModel):
 class PlayerHand(models.Model):
     """A player's part in one finished hand: the figures the statistics add up.
 
-    Derived data, written by the hand-end service (``tables.services.player_hands``) from the
+    Derived data, written at hand end by the statistics (``tables.stats.player_hands``) from the
     engine's replayed hand through ``tables.stats.figures.seat_figures``; rebuildable from the hands
     at any time. ``net`` is collected − contributed (an uncalled bet returned is not
     contributed); ``net_bb`` is ``net / big_blind`` of that hand.

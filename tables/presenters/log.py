@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING
 from engine.cards import Card
 from engine.types import FORCED_BETS, EventKind
 from engine.view import View
-from pokersite.formatting import chips
+from tables.formatting import chips
 from tables.presenters.models import CardFace, LogLine
 from tables.streets import STUD_STREET_NAMES, StreetTracker
 

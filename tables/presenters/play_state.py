@@ -4,16 +4,18 @@ that is not a browser (the REST API, the ``?state=json`` socket, the terminal cl
 It is built from the viewer's ``Screen`` (``tables.presenters.screen.table_screen``, what the
 browser shows) and the engine's view for that viewer, so it holds exactly what the browser
 shows and no more: a hole card it carries is one the viewer's screen shows face up (``None``
-where the card is face down). Its shape is ``tables/api/schemas/play_state.json``
-(``PROTOCOL`` is its version); seat numbers are the table's, from 1, as the browser labels
-them and as requests name them.
+where the card is face down). Its shape is the JSON Schema ``PLAY_STATE`` (``play_state.json``
+beside this module; ``PROTOCOL`` is its version); seat numbers are the table's, from 1, as the
+browser labels them and as requests name them.
 
 Pure: reads nothing but the snapshot and the screen.
 """
 
 from __future__ import annotations
 
+import json
 from datetime import UTC, datetime
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from django.utils import timezone
@@ -24,6 +26,10 @@ from tables.presenters.screen import hand_seat_numbers
 if TYPE_CHECKING:
     from engine.view import View
     from tables.selectors.snapshot import Snapshot
+
+#: The play state's JSON Schema (2020-12): answered by the REST play endpoints and carried by
+#: the ``?state=json`` socket's state frames, which both publish it.
+PLAY_STATE = json.loads(Path(__file__).with_name("play_state.json").read_text(encoding="utf-8"))
 
 #: The version of the play state's shape (and of the play protocol): bumped when a field
 #: changes meaning or goes away; new fields may appear within a version.

@@ -10,5 +10,5 @@ Modules:
   by ``tables.services.hand_cache``);
 - ``access``: who may see a table (private games) and who may run it (its host, staff);
 - ``lobby``: the open tables; ``players``: a viewer's player, bankroll and ledger;
-  ``chips``: where every chip is; ``stats``: statistics and finished hands' histories.
+  ``chips``: where every chip is (statistics and hand histories: ``tables.stats``).
 """

@@ -5,13 +5,38 @@ hands) and the entry fees held in tournament prize pools until paid out as prize
 bring new ones. Tournament chips: the stacks at tournament tables, worth nothing outside their
 tournament; each running tournament holds exactly the starting stacks it gave out (entries,
 rebuys, re-entries).
+
+The chips a game of another app holds (a tournament's prize pools and the tournament chips it
+gave out) come from that app: it registers ``f() -> ChipsHeld`` here from its
+``AppConfig.ready`` (``register_holder``); the tables app does not import it.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from dataclasses import dataclass
+
 from django.db.models import Q, Sum
 
 from tables.models import Hand, LedgerEntry, Player, Seat
+
+
+@dataclass(frozen=True)
+class ChipsHeld:
+    """What one app's games hold: play chips not in any bankroll or stack (``prize_pools``:
+    entry fees not yet paid out) and the tournament chips they gave out (``issued``)."""
+
+    prize_pools: int = 0
+    issued: int = 0
+
+
+chip_holders: list[Callable[[], ChipsHeld]] = []
+
+
+def register_holder(holder: Callable[[], ChipsHeld]) -> None:
+    """Add ``holder`` once (``AppConfig.ready`` may run more than once in tests)."""
+    if holder not in chip_holders:
+        chip_holders.append(holder)
 
 
 def _in_running_hands(hands, stacks: dict) -> int:
@@ -38,8 +63,7 @@ def chips_total() -> dict:
     Invariants: ``bankrolls + stacks + in_hands + prize_pools == granted`` and
     ``tournament_chips == tournament_chips_issued``.
     """
-    from tables.tournaments.selectors import chips_issued_running, prize_pools_unpaid
-
+    held = [holder() for holder in chip_holders]
     bankrolls = Player.objects.aggregate(t=Sum("bankroll"))["t"] or 0
     cash = Seat.objects.filter(table__tournament_table__isnull=True)
     stacks = cash.aggregate(t=Sum("stack"))["t"] or 0
@@ -55,10 +79,10 @@ def chips_total() -> dict:
         "bankrolls": bankrolls,
         "stacks": stacks,
         "in_hands": chips_in_running_hands(),
-        "prize_pools": prize_pools_unpaid(),
+        "prize_pools": sum(h.prize_pools for h in held),
         "granted": granted,
         "tournament_chips": tournament_stacks + chips_in_running_hands(tournament=True),
-        "tournament_chips_issued": chips_issued_running(),
+        "tournament_chips_issued": sum(h.issued for h in held),
     }
 
 

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from django.db.models import BooleanField, ExpressionWrapper, Q
+
 from tables.models import Player
 
 
@@ -20,3 +22,12 @@ def player_bankroll(player_id: int) -> int:
 def player_ledger(player: Player, limit: int = 200):
     """The player's most recent ledger entries, newest first."""
     return player.ledger.select_related("table").order_by("-created_at", "-id")[:limit]
+
+
+def shown_as_bot(player: str = "player") -> ExpressionWrapper:
+    """The bot badge of a leaderboard row: the croupier's bots and bot accounts (``player``:
+    the path to the row's player)."""
+    return ExpressionWrapper(
+        Q(**{f"{player}__is_bot": True}) | Q(**{f"{player}__bot_account": True}),
+        output_field=BooleanField(),
+    )

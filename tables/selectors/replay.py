@@ -13,11 +13,10 @@ from dataclasses import dataclass, replace
 from engine.hand import Hand as EngineHand
 from engine.types import Action
 from engine.view import View
-from pokersite.formatting import chips
+from tables.formatting import chips
 from tables.models import Hand
 from tables.selectors.hands import hand_decisions, hand_deck, hand_state
-from tables.selectors.stats import decisions
-from tables.streets import STUD_STREET_NAMES
+from tables.streets import STUD_STREET_NAMES, decisions
 
 # The board's length after each street is dealt, and the street's name.
 STREET_ENDS = ((3, "Flop"), (4, "Turn"), (5, "River"))

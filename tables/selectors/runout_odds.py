@@ -3,7 +3,7 @@
 The action that ends the betting stores only the run-out's shape (``tables.services.runouts``:
 ``runout_record``, ``Hand.odds_pending``): exact enumeration takes up to about a second
 (heads-up Hold'em preflop: 1,712,304 boards; Omaha more) and must not hold the table row,
-nor on SQLite the one writer of every table. The croupier (``tables.live.croupier``) does
+nor on SQLite the one writer of every table. The croupier (``tables.croupier``) does
 it in three steps, none of them holding a lock:
 
 - ``hands_awaiting_odds``: which hands' chances are still unknown (an indexed read);

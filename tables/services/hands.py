@@ -39,7 +39,6 @@ from tables.services.errors import (
 from tables.services.events import table_touch
 from tables.services.host_pending import pending_apply
 from tables.services.locks import require_open, table_lock
-from tables.services.player_hands import player_hands_record
 from tables.services.seats import seat_cash_out
 
 
@@ -281,7 +280,8 @@ def _after_change(
             runout=hand.runout,
             odds_pending=hand.odds_pending,
         )
-        player_hands_record(hand=hand, state=state)
+        for listener in hooks.hand_finished:
+            listener(hand, state)
         _settle_seats(table, hand)
         for listener in hooks.hand_ended:
             listener(table, hand)

@@ -1,13 +1,16 @@
 """Where other apps plug into the cash game's services without the services importing them.
 
-The tournaments app (``tables.tournaments``) registers into these lists from its
-``AppConfig.ready``; the services call them at fixed points, inside their transaction, with
-the table row locked. A table nobody claims plays by the cash-game rules (``CASH_RULES``).
+The tournaments app (``tables.tournaments``) and the statistics (``tables.stats``) register
+into these lists from their ``AppConfig.ready``; the services call them at fixed points, inside
+their transaction, with the table row locked. A table nobody claims plays by the cash-game
+rules (``CASH_RULES``).
 
 - ``table_rules``: ``f(table, now) -> TableRules | None``: the first answer that is not None
   decides how the table seats and deals at ``now`` (the croupier's time, injected in tests).
 - ``hand_starting``: ``f(table, now) -> None`` before a hand is dealt (may set the table's
   stakes, saved by the listener: the hand is dealt with them).
+- ``hand_finished``: ``f(hand, state) -> None`` once a hand is over and its result stored
+  (``state``: the engine's finished hand), before its stacks go back to the seats.
 - ``hand_ended``: ``f(table, hand) -> None`` once a hand is over, its stacks written and the
   busted seats freed.
 - ``croupier_pass``: ``f(now) -> None`` once per pass of the croupier, before the tables'.
@@ -46,6 +49,7 @@ CASH_RULES = TableRules()
 
 table_rules: list[Callable[[Any, datetime], TableRules | None]] = []
 hand_starting: list[Callable[[Any, datetime], None]] = []
+hand_finished: list[Callable[[Any, Any], None]] = []
 hand_ended: list[Callable[[Any, Any], None]] = []
 croupier_pass: list[Callable[[datetime], None]] = []
 

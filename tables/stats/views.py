@@ -12,7 +12,7 @@ from tables.models import Hand, Player, Table
 from tables.presenters.replay import replay_felt
 from tables.selectors.access import can_see_hand, tables_visible_to
 from tables.selectors.replay import hand_replay_steps
-from tables.selectors.stats import (
+from tables.stats.selectors import (
     HandFilter,
     finished_hand,
     hidden_tables_as_missing,

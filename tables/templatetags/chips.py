@@ -2,7 +2,7 @@
 
 from django import template
 
-from pokersite import formatting
+from tables import formatting
 
 register = template.Library()
 register.filter("chips", formatting.chips)

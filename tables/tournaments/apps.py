@@ -8,9 +8,9 @@ class TournamentsConfig(AppConfig):
     default_auto_field = "django.db.models.BigAutoField"
 
     def ready(self) -> None:
-        from tables.selectors import banners
+        from tables.selectors import banners, chips
         from tables.services import hooks
-        from tables.tournaments import level
+        from tables.tournaments import level, selectors
         from tables.tournaments.services import play
 
         hooks.register(hooks.table_rules, play.table_rules)
@@ -18,4 +18,5 @@ class TournamentsConfig(AppConfig):
         hooks.register(hooks.hand_ended, play.after_hand)
         hooks.register(hooks.croupier_pass, play.croupier_pass)
         banners.register(level.table_banner)
+        chips.register_holder(selectors.chips_held)
         banners.register_seating_notice(level.table_seating_notice)

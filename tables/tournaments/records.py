@@ -42,7 +42,7 @@ from django.db.models import (
 from django.db.models.functions import Round
 
 from tables.models import Player
-from tables.selectors.stats import shown_as_bot
+from tables.selectors.players import shown_as_bot
 from tables.tournaments.access import tournaments_visible_to
 from tables.tournaments.models import Entry
 

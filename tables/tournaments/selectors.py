@@ -9,6 +9,7 @@ from django.db.models import Count, Sum
 from django.utils import timezone
 
 from tables.models import Hand, Seat
+from tables.selectors.chips import ChipsHeld
 from tables.tournaments import structure
 from tables.tournaments.models import Entry, Tournament
 
@@ -245,3 +246,8 @@ def chips_issued_running() -> int:
     """Tournament chips given out by the running tournaments (``chips_issued`` of each)."""
     running = Tournament.objects.filter(status=Tournament.Status.RUNNING)
     return sum(chips_issued(tournament) for tournament in running)
+
+
+def chips_held() -> ChipsHeld:
+    """What the tournaments hold, for the chip count (``tables.selectors.chips``)."""
+    return ChipsHeld(prize_pools=prize_pools_unpaid(), issued=chips_issued_running())

@@ -1,9 +1,9 @@
-"""``/tournaments/...`` pages (namespace ``tournaments``) and ``/api/tournaments/...``
-(``api_urlpatterns``, namespace ``tournaments_api``)."""
+"""``/tournaments/...`` pages (namespace ``tournaments``); the API's ``/api/tournaments/...`` are
+in ``tables.api.urls``."""
 
 from django.urls import path
 
-from tables.tournaments import api, views
+from tables.tournaments import views
 
 app_name = "tournaments"
 
@@ -15,12 +15,4 @@ urlpatterns = [
     path("<int:tournament_id>/standings/", views.tournament_standings, name="standings"),
     path("<int:tournament_id>/<str:action>/", views.tournament_action, name="action"),
     path("tables/<int:table_id>/level/", views.table_level, name="table-level"),
-]
-
-api_urlpatterns = [
-    path("tournaments/", api.TournamentListCreate.as_view(), name="list"),
-    path("tournaments/<str:pk>/", api.TournamentDetail.as_view(), name="detail"),
-    path("tournaments/<str:pk>/registration/", api.Registration.as_view(), name="registration"),
-    path("tournaments/<str:pk>/start/", api.Start.as_view(), name="start"),
-    path("tournaments/<str:pk>/rebuy/", api.Rebuy.as_view(), name="rebuy"),
 ]

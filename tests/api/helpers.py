@@ -9,7 +9,7 @@ from django.utils import timezone
 from engine.cards import parse_cards
 from engine.hand import Action, Hand as EngineHand, HandConfig
 from tables.models import Hand, HandAction, HandSecret, PlayerHand
-from tables.services.player_hands import player_hands_rows
+from tables.stats.player_hands import player_hands_rows
 
 CONFIG = HandConfig(small_blind=1, big_blind=2)
 

@@ -240,8 +240,8 @@ def test_stats_endpoint_figures(client_for, players, make_table, hands):
 
 def test_sql_totals_match_the_pure_definitions(players, hands):
     from tables.selectors.hands import hand_state
-    from tables.selectors.stats import player_stats
     from tables.stats.figures import Totals, seat_figures
+    from tables.stats.selectors import player_stats
 
     for seat, player in enumerate(players):
         pure = Totals.of(seat_figures(hand_state(h))[seat] for h in hands).stats()

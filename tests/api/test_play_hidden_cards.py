@@ -18,8 +18,8 @@ import pytest
 from rest_framework.authtoken.models import Token
 from rest_framework.test import APIClient
 
-from tables.api.schemas import PLAY_STATE
 from tables.models import Hand
+from tables.presenters.play_state import PLAY_STATE
 from tables.selectors.hands import hand_state
 from tables.services import hand_start, player_grant, seat_take
 from tests.api.test_hidden_cards import card_tokens

@@ -9,9 +9,9 @@ from engine import phh
 from engine.bots import RandomBot
 from tables.models import Hand, PlayerHand
 from tables.selectors.hands import hand_state
-from tables.selectors.stats import player_stats
 from tables.services import hand_start, seat_take
 from tables.stats.figures import Totals, seat_figures
+from tables.stats.selectors import player_stats
 
 
 def play_hands(table, players, count: int, seed: int = 7, choose=None):
@@ -95,7 +95,7 @@ def test_replayer_steps_through_a_finished_hand(table, players, client_for):
 
 
 def test_leaderboard_page(table, players, api):
-    from tables.selectors.stats import leaderboard
+    from tables.stats.selectors import leaderboard
     from tests.tables.helpers import passive_action
 
     # Checking and calling, nobody busts: all three reach the page's ten-hand minimum.

@@ -39,13 +39,14 @@ PLAY_ENDPOINTS = {
 
 @pytest.mark.django_db
 def test_the_play_state_is_one_component_every_play_endpoint_refers_to():
-    """Named once (``PlayState``, made from ``tables/api/schemas/play_state.json``), not
+    """Named once (``PlayState``, made from ``tables/presenters/play_state.json``), not
     restated per endpoint: a client generator gets one type for it."""
     import json
 
     from drf_spectacular.generators import SchemaGenerator
 
-    from tables.api.schemas import PLAY_STATE, as_openapi
+    from tables.api.schema import as_openapi
+    from tables.presenters.play_state import PLAY_STATE
 
     document = SchemaGenerator().get_schema(request=None, public=True)
     component = document["components"]["schemas"]["PlayState"]

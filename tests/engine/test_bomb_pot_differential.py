@@ -68,6 +68,7 @@ def test_a_bet_before_a_bomb_pots_flop_is_refused_by_name():
     assert history.actions[3] == "p1 cbr 4"  # nothing changed
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("game", ["holdem", "omaha"])
 def test_bomb_pots_pokerkit_plays_replay_in_the_engine_to_the_same_stacks(game):
     outcome = run(game, 200, play_bomb_pot)
@@ -94,6 +95,7 @@ def engine_bomb_pot(rng: random.Random) -> Hand:
     return hand
 
 
+@pytest.mark.slow
 def test_bomb_pots_the_engine_plays_replay_in_pokerkit_to_the_same_stacks():
     rng = random.Random(5)
     outcome: Counter[str] = Counter()

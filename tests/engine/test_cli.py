@@ -8,6 +8,9 @@ import pytest
 
 from engine import cli
 
+# Each call is a Python process of its own (make check leaves these for the whole suite).
+pytestmark = pytest.mark.cli
+
 
 def run(*args):
     return subprocess.run(

@@ -3,8 +3,13 @@
 import subprocess
 import sys
 
+import pytest
+
 from engine.cards import format_cards
 from engine.deck import commitment, seeded_deck
+
+# Each call is a Python process of its own (make check leaves these for the whole suite).
+pytestmark = pytest.mark.cli
 
 
 def run(*args):

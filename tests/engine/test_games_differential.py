@@ -131,6 +131,7 @@ def run(game: str, count: int) -> Counter:
     return outcome
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("game", ["stud", "razz", "stud-hilo", "omaha-hilo"])
 def test_pokerkit_hands_replay_to_the_same_stacks(game):
     outcome = run(game, 120)

@@ -174,17 +174,20 @@ def run_differential(seed, count, bettings, games, make_config=None, min_players
     return outcome
 
 
+@pytest.mark.slow
 def test_no_limit_holdem_matches_pokerkit_on_2000_random_hands():
     outcome = run_differential(2024, 2000, ("no-limit",), ("holdem",))
     assert outcome["same"] >= 1700
     assert outcome["odd_chips"] > 0 and outcome["short_blind"] > 0
 
 
+@pytest.mark.slow
 def test_fixed_limit_holdem_matches_pokerkit_on_300_random_hands():
     outcome = run_differential(7, 300, ("fixed-limit",), ("holdem",))
     assert outcome["same"] >= 250
 
 
+@pytest.mark.slow
 def test_pot_limit_omaha_matches_pokerkit_on_300_random_hands():
     outcome = run_differential(11, 300, ("pot-limit",), ("omaha",))
     assert outcome["same"] >= 250

@@ -1,17 +1,15 @@
-"""The real hands in ../shared/data/phh replay to their recorded finishing stacks."""
+"""The real hands in tests/engine/data/phh replay to their recorded finishing stacks."""
 
 import json
 import subprocess
 import sys
-from pathlib import Path
 
 import pytest
 
 from engine.errors import HandHistoryError
 from engine.phh import dumps, load, loads
+from tests.engine.phh_data import PHH_DIR as DATA, PHH_FILES as FILES
 
-DATA = Path(__file__).resolve().parents[3] / "shared" / "data" / "phh"
-FILES = sorted(DATA.glob("*.phh"))
 HALF_CHIP = {
     "pluribus_102_0",
     "pluribus_32_23",
@@ -79,6 +77,7 @@ def test_broken_file_gives_an_error_naming_the_problem(text, problem):
     assert str(caught.value).startswith("broken.phh")
 
 
+@pytest.mark.cli
 def test_replay_subcommand_prints_json_lines_and_fails_on_a_broken_file(tmp_path):
     good = [str(FILES[0]), str(FILES[1])]
     out = subprocess.run(

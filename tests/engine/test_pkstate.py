@@ -6,7 +6,6 @@ import random
 import re
 import subprocess
 import sys
-from pathlib import Path
 
 import pytest
 import yaml
@@ -16,9 +15,7 @@ from engine.cards import parse_cards
 from engine.errors import HandHistoryError
 from engine.hand import Hand, HandConfig
 from engine.randomhands import random_hand
-
-DATA = Path(__file__).resolve().parents[3] / "shared" / "data" / "phh"
-PHH_FILES = sorted(DATA.glob("*.phh"))
+from tests.engine.phh_data import PHH_FILES
 
 # The pkstate README's example, exactly as the library prints it.
 EXAMPLE = """\
@@ -139,6 +136,7 @@ def test_every_real_phh_hand_through_yaml_and_back(path):
     assert phh.dumps(again) == phh.dumps(hand)  # the same actions and finishing stacks
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("game", pkstate.GAMES)
 def test_random_hands_of_every_game_through_yaml_and_phh(game):
     rng = random.Random(f"pkstate {game}")
@@ -244,6 +242,7 @@ def test_a_viewers_yaml_holds_only_the_cards_that_viewer_may_see():
     assert checked_hidden > 1000
 
 
+@pytest.mark.cli
 def test_cards_a_file_does_not_name_stay_unknown_through_convert(tmp_path):
     # seat 0 folds, seat 2 beats seat 1 at showdown: seat 1 never sees seat 0's cards
     hand = Hand(HandConfig(), [100, 100, 100], 0, list(range(52)))
@@ -367,6 +366,7 @@ def convert(path, to, check=True):
     )
 
 
+@pytest.mark.cli
 def test_convert_between_phh_and_yaml(tmp_path):
     source = PHH_FILES[0]
     text = convert(source, "yaml").stdout
@@ -386,6 +386,7 @@ def test_convert_between_phh_and_yaml(tmp_path):
         ("hand.txt", "", "hand.txt: cannot tell the format from the name"),
     ],
 )
+@pytest.mark.cli
 def test_convert_refuses_a_bad_file_in_one_line(tmp_path, name, text, problem):
     path = tmp_path / name
     path.write_text(text)
@@ -395,6 +396,7 @@ def test_convert_refuses_a_bad_file_in_one_line(tmp_path, name, text, problem):
     assert problem in run.stderr
 
 
+@pytest.mark.cli
 def test_convert_to_phh_names_a_game_phh_has_no_variant_for(tmp_path):
     hand = Hand(HandConfig(game="omaha", betting="no-limit"), [100, 100], 0, list(range(52)))
     hand.fold()

@@ -179,6 +179,7 @@ def run(game: str, count: int, play_hand: Callable[[int, str], PlayedHand] = pla
     return outcome
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(("game", "count"), [("holdem", 300), ("omaha", 200)])
 def test_pokerkit_run_twice_hands_replay_to_the_same_stacks(game, count):
     outcome = run(game, count)

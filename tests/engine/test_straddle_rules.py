@@ -144,6 +144,7 @@ def several_straddles(rng, players):
     )
 
 
+@pytest.mark.slow
 def test_straddled_hands_match_pokerkit():
     outcome = run_differential(
         20, 300, ("no-limit",), ("holdem",), make_config=several_straddles, min_players=3

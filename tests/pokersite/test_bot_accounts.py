@@ -11,8 +11,8 @@ from tables.presenters.play_state import play_state
 from tables.presenters.render import render_regions
 from tables.presenters.screen import table_screen
 from tables.selectors.snapshot import load_snapshot
-from tables.selectors.stats import leaderboard
 from tables.services import player_mark_bot, seat_take
+from tables.stats.selectors import leaderboard
 from tests.api.helpers import engine_hand, store_hand
 
 pytestmark = pytest.mark.django_db

@@ -1,4 +1,4 @@
-"""Log-in lock-outs (django-axes, set up in pokersite/settings.py and pokersite/ratelimit.py):
+"""Log-in lock-outs (django-axes, set up in pokersite/settings.py and tables/ratelimit.py):
 one counter per account and per address, shared by the log-in form, the admin log-in and the
 API's token endpoint.
 

@@ -1,4 +1,4 @@
-"""The sign-up throttle (``pokersite.ratelimit.RateLimitMiddleware``); log-in limits are in
+"""The sign-up throttle (``tables.ratelimit.RateLimitMiddleware``); log-in limits are in
 test_login_limits.py.
 
 Each test uses its own random documentation addresses, so counters left in a shared Redis
@@ -12,7 +12,7 @@ from django.contrib.auth.models import User
 from django.test import RequestFactory
 from django.urls import reverse
 
-from pokersite.ratelimit import Rule, client_address
+from tables.ratelimit import Rule, client_address
 
 pytestmark = pytest.mark.django_db
 

@@ -1,11 +1,11 @@
 """Usernames: the counting key of log-in limits and the sign-up look-alike check
-(pokersite/usernames.py, pokersite/accounts.py)."""
+(tables/usernames.py, pokersite/accounts.py)."""
 
 import pytest
 from django.contrib.auth.models import User
 from django.urls import reverse
 
-from pokersite.usernames import canonical, lookalike
+from tables.usernames import canonical, lookalike
 
 CYRILLIC_A = "\u0430"
 

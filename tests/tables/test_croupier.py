@@ -9,8 +9,8 @@ import pytest
 from django.core.management import call_command
 from django.utils import timezone
 
-from tables.live import croupier as croupier_module
-from tables.live.croupier import Croupier
+from tables import croupier as croupier_module
+from tables.croupier import Croupier
 from tables.models import Hand, HandAction, Seat
 from tables.services import seat_take
 

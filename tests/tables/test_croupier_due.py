@@ -5,7 +5,7 @@ from datetime import timedelta
 import pytest
 from django.utils import timezone
 
-from tables.live.croupier import Croupier
+from tables.croupier import Croupier
 from tables.models import Seat, Table
 from tables.services import hand_start, seat_take
 from tables.services.clock import tables_due

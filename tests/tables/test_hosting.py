@@ -492,7 +492,7 @@ def fresh_player(player):
 
 
 def test_the_croupier_closes_a_game_left_empty_for_a_day(game):
-    from tables.live.croupier import Croupier
+    from tables.croupier import Croupier
 
     croupier = Croupier()
     now = timezone.now()

@@ -22,7 +22,7 @@ from django.utils import timezone
 
 from engine.bots import RandomBot
 from engine.types import Action
-from tables.live.croupier import Croupier
+from tables.croupier import Croupier
 from tables.models import Hand, HandAction, Player, Seat, Table
 from tables.presenters.render import cards_in_html, render_regions
 from tables.selectors.hands import hand_state
@@ -227,7 +227,7 @@ def croupier_errors(caplog) -> list[str]:
     return [
         record.getMessage() + (f": {record.exc_info[1]!r}" if record.exc_info else "")
         for record in caplog.records
-        if record.name == "tables.live.croupier"
+        if record.name == "tables.croupier"
     ][-3:]
 
 
@@ -278,7 +278,7 @@ async def test_no_frame_shows_a_card_its_viewer_may_not_see(players, make_table,
     facts = Facts()
     rng = random.Random(20240605)
     croupier = Croupier()
-    caplog.set_level(logging.ERROR, logger="tables.live.croupier")
+    caplog.set_level(logging.ERROR, logger="tables.croupier")
     checked = {"frames": 0, "own_cards_seen": 0, "face_up": 0}
     bad = []
 

@@ -10,10 +10,9 @@ import jsonschema
 import pytest
 from django.utils import timezone
 
-from tables.api.schemas import PLAY_STATE
 from tables.live.protocol import render_viewer
 from tables.models import Hand
-from tables.presenters.play_state import play_state
+from tables.presenters.play_state import PLAY_STATE, play_state
 from tables.presenters.screen import table_screen
 from tables.selectors.hands import hand_state
 from tables.selectors.players import player_bankroll

@@ -19,8 +19,8 @@ from asgiref.sync import sync_to_async
 from django.db import connection
 
 from engine.runout import runout_odds
+from tables.croupier import Croupier
 from tables.db.threads import write_async
-from tables.live.croupier import Croupier
 from tables.models import Hand, HandAction, Table
 from tables.selectors.runout_odds import runout_odds_compute, runout_odds_work
 from tables.services import hand_act, hand_start, seat_take

@@ -12,9 +12,9 @@ import jsonschema
 import pytest
 from asgiref.sync import sync_to_async
 
-from tables.api.schemas import PLAY_STATE
-from tables.live.croupier import Croupier
+from tables.croupier import Croupier
 from tables.models import Table
+from tables.presenters.play_state import PLAY_STATE
 from tables.services import hand_start, seat_take
 from tests.tables.helpers import act
 from tests.tables.wsclient import communicator, session_cookie

@@ -10,7 +10,7 @@ from datetime import timedelta
 
 import pytest
 
-from tables.live.croupier import Croupier
+from tables.croupier import Croupier
 from tables.models import Hand, HandAction, Seat, Table
 from tables.presenters.play_state import play_state
 from tables.presenters.screen import table_screen

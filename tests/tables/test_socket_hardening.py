@@ -13,9 +13,9 @@ from hypothesis import HealthCheck, given, settings as hypothesis_settings, stra
 from tables.inputs import NumberError
 from tables.live.consumer import RATE_BURST, RATE_PER_SECOND
 from tables.live.feed import TableFeed
-from tables.live.protocol import BadFrame, run_op
 from tables.live.sessions import LiveSockets
 from tables.models import HandAction, Seat, Table
+from tables.operations import BadFrame, run_op
 from tables.services import ServiceError, hand_start, seat_sit_out, seat_take
 from tests.tables.helpers import current_hand
 from tests.tables.wsclient import (

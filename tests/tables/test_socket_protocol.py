@@ -15,6 +15,7 @@ from engine.bots import RandomBot
 from tables.live import protocol
 from tables.live.schemas import REQUESTS
 from tables.models import Table
+from tables.operations import OPERATIONS
 from tables.services import hand_start, seat_take
 from tests.frames import FrameChecker
 from tests.tables.wsclient import communicator
@@ -182,8 +183,8 @@ async def test_a_long_game_speaks_the_published_protocol(document, players, tabl
 
 def test_every_operation_and_close_code_is_published(document):
     names = {ref["$ref"].rsplit("/", 1)[1] for ref in document["operations"]["request"]["messages"]}
-    assert names == {f"{op}Request" for op in ("auth", *protocol.OPERATIONS)}
-    assert set(REQUESTS) == {"auth", *protocol.OPERATIONS}
+    assert names == {f"{op}Request" for op in ("auth", *OPERATIONS)}
+    assert set(REQUESTS) == {"auth", *OPERATIONS}
     assert {int(code) for code in document["x-close-codes"]} == {
         protocol.NOT_LOGGED_IN,
         protocol.NO_SUCH_TABLE,

@@ -18,9 +18,8 @@ import jsonschema
 import pytest
 
 from engine.bots import RandomBot
-from tables.api.schemas import PLAY_STATE
 from tables.models import Hand
-from tables.presenters.play_state import play_state
+from tables.presenters.play_state import PLAY_STATE, play_state
 from tables.presenters.render import cards_in_html, render_regions
 from tables.presenters.screen import table_screen
 from tables.selectors.hands import hand_state

@@ -9,7 +9,7 @@ import contextlib
 
 from django.core.management.base import BaseCommand
 
-from tables.live.croupier import INTERVAL, Croupier
+from tables.croupier import INTERVAL, Croupier
 
 
 class Command(BaseCommand):

@@ -9,7 +9,7 @@ from django.test import Client
 from rest_framework.test import APIClient
 
 from tables.models import PlayerHand
-from tables.selectors.stats import leaderboard, net_curve, player_stats
+from tables.stats.selectors import leaderboard, net_curve, player_stats
 from tables.tournaments.models import Entry, Tournament
 from tables.tournaments.records import tournament_leaderboard, tournament_record
 from tables.tournaments.services import tournament_create, tournament_register, tournament_start

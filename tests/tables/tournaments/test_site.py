@@ -8,9 +8,8 @@ import pytest
 from django.test import Client
 from django.utils import timezone
 
-from tables.api.schemas import PLAY_STATE
 from tables.models import Player, Seat, Table
-from tables.presenters.play_state import play_state
+from tables.presenters.play_state import PLAY_STATE, play_state
 from tables.presenters.screen import table_screen
 from tables.selectors.snapshot import load_snapshot
 from tables.services import ServiceError, table_close, table_remove_player

@@ -1,0 +1,182 @@
+"""The moves a player makes at a table, one row each: the command layer that the socket
+(``tables.live.protocol``) and the REST play API (``tables.api.play``) share, so the browser,
+programs and bots follow one set of rules.
+
+Each operation (``OPERATIONS``) is a parser of a request's fields (every number through
+``tables.inputs.parse_whole_number``) and the one service it calls (``carry_out``), which
+returns the message for the sender. ``run_op`` carries out one request. A refused request
+(``BadFrame``, ``NumberError`` or the service's ``ServiceError``) changed nothing.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from tables import services
+from tables.inputs import parse_whole_number
+from tables.models import Table
+from tables.selectors.hands import player_in_running_hand
+from tables.selectors.players import viewer_player
+from tables.services.hooks import rules_for
+from tables.services.seat_requests import seat_ask, top_up_ask
+
+#: The highest seat number a frame may name (the largest table).
+MOST_SEATS = max(Table.MAX_SEATS.values())
+#: The decisions of ``act``: the betting ones, and the answers to "run it twice?".
+ACTION_KINDS = ("fold", "check", "call", "raise", "all_in", "run_once", "run_twice")
+
+
+class BadFrame(ValueError):
+    """A request that is not well formed (answered, nothing changes)."""
+
+    code = "bad_request"
+
+
+def _number(data: dict, key: str, what: str, minimum: int = 1, **limits) -> int:
+    return parse_whole_number(data.get(key), what=what, minimum=minimum, **limits)
+
+
+# --- the operations: each parser turns a frame into its service's fields (raising BadFrame or
+# NumberError, in the order the fields are checked); each carry_out calls the one service and
+# returns the message for the sender.
+
+
+def _act_fields(data: dict) -> dict:
+    kind = data.get("kind")
+    if kind not in ACTION_KINDS:
+        raise BadFrame("Unknown action.")
+    amount = _number(data, "amount", "The amount") if kind == "raise" else None
+    return {
+        "hand_id": _number(data, "hand", "The hand"),
+        "version": _number(data, "version", "The version", minimum=0),
+        "action": {"kind": kind, "amount": amount},
+    }
+
+
+def _act(table_id: int, player, **fields) -> str:
+    services.hand_act(table=table_id, player=player, **fields)
+    return ""
+
+
+def _no_fields(data: dict) -> dict:
+    return {}
+
+
+def _sit_out(table_id: int, player) -> str:
+    seat = services.seat_sit_out(table=table_id, player=player)
+    if rules_for(seat.table).deal_sitting_out:  # a tournament's table
+        return (
+            "You are away: you are still dealt in, and the clock checks or folds for you "
+            "when it runs out, until you come back."
+        )
+    return "You are sitting out: you will be dealt out until you come back."
+
+
+def _sit_in(table_id: int, player) -> str:
+    services.seat_sit_in(table=table_id, player=player)
+    if player_in_running_hand(Table(pk=table_id), player.pk):
+        return "Welcome back: you are still dealt into this hand, and into the next ones."
+    return "Welcome back: you are dealt in from the next hand."
+
+
+def _leave(table_id: int, player) -> str:
+    left = services.seat_leave(table=table_id, player=player)
+    return "You left the table." if left else "You will leave when this hand ends."
+
+
+def _top_up_fields(data: dict) -> dict:
+    return {"amount": _number(data, "amount", "The top-up")}
+
+
+def _top_up(table_id: int, player, amount: int) -> str:
+    if top_up_ask(table=table_id, player=player, amount=amount).request is not None:
+        return "Asked the host: your chips are added once they approve."
+    return "Chips added."
+
+
+def _take_seat_fields(data: dict) -> dict:
+    seat = data.get("seat")
+    number = (
+        _number(data, "seat", "The seat", maximum=MOST_SEATS) - 1
+        if seat not in (None, "")
+        else None
+    )
+    return {"seat_number": number, "buy_in": _number(data, "buy_in", "The buy-in")}
+
+
+def _take_seat(table_id: int, player, seat_number: int | None, buy_in: int) -> str:
+    asked = seat_ask(table=table_id, player=player, buy_in=buy_in, seat_number=seat_number)
+    if asked.request is not None:
+        return "Asked the host: you sit down once they approve (requests expire in 5 minutes)."
+    return "You sat down: you are dealt in from the next hand."
+
+
+def _rabbit_fields(data: dict) -> dict:
+    return {"hand_id": _number(data, "hand", "The hand")}
+
+
+def _rabbit_hunt(table_id: int, player, hand_id: int) -> str:
+    services.rabbit_hunt(table=table_id, player=player, hand_id=hand_id)
+    return ""
+
+
+def _chat_fields(data: dict) -> dict:
+    text = data.get("text")
+    if not isinstance(text, str):
+        raise BadFrame("A chat message is text.")
+    return {"text": text}
+
+
+def _chat(table_id: int, player, text: str) -> str:
+    services.chat_post(table=table_id, player=player, text=text)
+    return ""
+
+
+def _chat_mute_fields(data: dict) -> dict:
+    muted = data.get("muted", "1")
+    if muted not in ("0", "1", 0, 1, True, False):
+        raise BadFrame("muted is 1 (mute) or 0 (unmute).")
+    return {"player_id": _number(data, "player", "The player"), "muted": muted in ("1", 1, True)}
+
+
+def _chat_mute(table_id: int, player, player_id: int, muted: bool) -> str:
+    guest = services.chat_mute(table=table_id, host=player, player_id=player_id, muted=muted)
+    return f"{guest.player.name} is {'muted' if muted else 'no longer muted'}."
+
+
+@dataclass(frozen=True)
+class Operation:
+    parse: Callable[[dict], dict]  # the frame -> ``carry_out``'s fields
+    carry_out: Callable[..., str]  # (table id, player, **fields) -> the sender's message
+
+
+OPERATIONS: dict[str, Operation] = {
+    "act": Operation(_act_fields, _act),
+    "sit_out": Operation(_no_fields, _sit_out),
+    "sit_in": Operation(_no_fields, _sit_in),
+    "leave": Operation(_no_fields, _leave),
+    "top_up": Operation(_top_up_fields, _top_up),
+    "take_seat": Operation(_take_seat_fields, _take_seat),
+    "chat": Operation(_chat_fields, _chat),
+    "chat_mute": Operation(_chat_mute_fields, _chat_mute),
+    "rabbit_hunt": Operation(_rabbit_fields, _rabbit_hunt),
+}
+
+
+def run_op(*, table_id: int, user, data: dict, player=None) -> str:
+    """Carry out one request through one service; returns a message for the sender.
+
+    ``player``: the socket's player if already known (resolved once at connect).
+    Raises ``ServiceError``, ``BadFrame`` or ``NumberError`` (nothing changed) when refused.
+    Each service locks the table row first (``table_lock``): nothing is read before it.
+    """
+    if player is None:
+        player = viewer_player(user)
+    if player is None:
+        raise BadFrame("Log in to play.")
+    op = data.get("op")
+    operation = OPERATIONS.get(op) if isinstance(op, str) else None
+    if operation is None:
+        raise BadFrame(f"Unknown request (one of {', '.join(OPERATIONS)}).")
+    return operation.carry_out(table_id, player, **operation.parse(data))

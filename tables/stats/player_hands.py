@@ -1,0 +1,46 @@
+"""The per-player summary rows of finished hands (``PlayerHand``), which statistics add up.
+
+``player_hands_record`` listens to the hand-end service (``tables.services.hooks.hand_finished``,
+registered by ``StatsConfig.ready``), inside its transaction (table row locked).
+"""
+
+from __future__ import annotations
+
+from tables.models import Hand, PlayerHand
+from tables.stats.figures import seat_figures
+
+
+def player_hands_rows(hand: Hand, state) -> list[PlayerHand]:
+    """Unsaved ``PlayerHand`` rows for finished ``hand`` whose engine state is ``state``."""
+    rows = []
+    for seat, figures in zip(hand.seats, seat_figures(state), strict=True):
+        rows.append(
+            PlayerHand(
+                hand=hand,
+                player_id=seat["player_id"],
+                table_id=hand.table_id,
+                seat=figures.seat,
+                started_at=hand.started_at,
+                game=state.config.game,
+                big_blind=figures.big_blind,
+                contributed=figures.contributed,
+                collected=figures.collected,
+                net=figures.net,
+                net_bb=figures.net_bb,
+                vpip=figures.vpip,
+                pfr=figures.pfr,
+                three_bet_chance=figures.three_bet_chance,
+                three_bet=figures.three_bet,
+                saw_flop=figures.saw_flop,
+                showdown=figures.showdown,
+                won_at_showdown=figures.won_at_showdown,
+                postflop_aggressive=figures.postflop_aggressive,
+                postflop_calls=figures.postflop_calls,
+            )
+        )
+    return rows
+
+
+def player_hands_record(hand: Hand, state) -> list[PlayerHand]:
+    """Store the rows of a hand that just finished. Lock: the caller's (table row)."""
+    return PlayerHand.objects.bulk_create(player_hands_rows(hand, state))

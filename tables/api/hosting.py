@@ -21,13 +21,13 @@ from rest_framework.parsers import JSONParser
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from pokersite.names import validate_name
 from tables.api import views
 from tables.api.exceptions import ErrorSerializer
 from tables.api.permissions import ReadOrLoggedIn
 from tables.api.serializers import TableSerializer
 from tables.api.strict import StrictBooleanField, StrictCharField, StrictWholeNumberField
 from tables.models import Player, SeatRequest, Table
+from tables.names import validate_name
 from tables.selectors.access import can_host, can_see_table
 from tables.selectors.hosting import live_requests, request_status
 from tables.services import hosting, seat_requests

@@ -19,7 +19,6 @@ from rest_framework.parsers import JSONParser
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from pokersite.names import validate_name
 from tables.api import views
 from tables.api.exceptions import ErrorSerializer
 from tables.api.pagination import Pagination
@@ -27,6 +26,7 @@ from tables.api.permissions import ReadOrLoggedIn
 from tables.api.serializers import LevelNowSerializer
 from tables.api.strict import StrictBooleanField, StrictCharField, StrictWholeNumberField
 from tables.models import Table
+from tables.names import validate_name
 from tables.services.errors import ServiceError
 from tables.services.players import player_get_or_create
 from tables.tournaments import structure

@@ -8,8 +8,8 @@ from django.db import models
 from engine.config import HILO_GAMES, STUD_GAMES, HandConfig
 from engine.errors import PokerError
 from engine.types import MAX_SEATS as ENGINE_MAX_SEATS, check_straddle
-from pokersite.names import name_problem
 from tables.models.players import Player
+from tables.names import name_problem
 
 
 class Table(models.Model):

@@ -74,7 +74,7 @@ class InsufficientBankroll(ServiceError):
 
 
 class InvalidName(ServiceError):
-    """A name holding a control or format character (``pokersite.names``)."""
+    """A name holding a control or format character (``tables.names``)."""
 
     code = "invalid_name"
 

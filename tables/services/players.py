@@ -10,8 +10,8 @@ from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.db import transaction
 
-from pokersite.names import name_problem
 from tables.models import Hand, LedgerEntry, Player, Table
+from tables.names import name_problem
 from tables.services.errors import InsufficientBankroll, InvalidAmount, InvalidName
 
 
@@ -47,7 +47,7 @@ def player_mark_bot(*, player: Player, bot_account: bool) -> Player:
 
 def player_sign_up(*, username: str, password: str, email: str = "") -> Player:
     """Create a user account and its player (with the starting grant) in one transaction.
-    ``InvalidName`` for a username ``pokersite.names`` refuses (the sign-up form's Django
+    ``InvalidName`` for a username ``tables.names`` refuses (the sign-up form's Django
     username rules refuse it too, in their words)."""
     problem = name_problem(username, "The username")
     if problem:

@@ -1,9 +1,10 @@
 """The documented error codes are the codes sent (issue 32 item 9: the docs said 403
 ``not_host``, the API answered ``permission_denied``).
 
-The README, the docs (docs/**/*.md) and the OpenAPI document are walked for every "status `code`" they promise (``403
-`not_host```, and each code of a list like "409 with the refusal's code (`table_closed`,
-...)"); each promise must have a scenario below, and each scenario provokes its answer from
+The README, the docs (docs/**/*.md) and the OpenAPI document are walked for every "status
+`code`" they promise (``403 `not_host```, and each code of a list like "409 with the refusal's
+code (`table_closed`, ...)"); each promise must have a scenario below, and each scenario
+provokes its answer from
 the real API: a promise added to the docs without a check here fails, and so does an answer
 that drifts from its docs."""
 
@@ -32,6 +33,8 @@ def docs_text() -> str:
     """The README and every page of the docs site."""
     pages = [ROOT / "README.md", *sorted((ROOT / "docs").rglob("*.md"))]
     return "\n".join(page.read_text(encoding="utf-8") for page in pages)
+
+
 FAST = [{"small_blind": 25 * 2**n, "big_blind": 50 * 2**n, "hands": 3} for n in range(12)]
 
 

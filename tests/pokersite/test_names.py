@@ -10,8 +10,8 @@ from django.test import Client
 from django.urls import reverse
 from rest_framework.test import APIClient
 
-from pokersite.names import name_problem
 from tables.models import Table
+from tables.names import name_problem
 from tables.services import player_sign_up
 from tables.services.errors import InvalidName, InvalidSettings
 from tables.services.hosting import table_create, table_host_update

@@ -16,8 +16,8 @@ from django.db import transaction
 from django.utils import timezone
 
 from engine.types import MAX_SEATS
-from pokersite.names import name_problem
 from tables.models import LedgerEntry, Player, Seat, Table
+from tables.names import name_problem
 from tables.services.events import table_touch
 from tables.services.locks import table_lock
 from tables.services.players import ledger_record, player_create, player_grant

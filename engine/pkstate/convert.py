@@ -15,6 +15,7 @@ from engine.hand import Hand
 from engine.pkstate.model import PKState
 from engine.pkstate.read import load
 from engine.pkstate.write import dumps
+from engine.pokernow import import_log
 from engine.pokerstars import Header, hand_text, histories_text
 
 if TYPE_CHECKING:
@@ -47,7 +48,29 @@ def add_convert_parser(subparsers: Subparsers) -> None:
     parser.add_argument(
         "--to", required=True, choices=("yaml", "phh", "pokerstars"), help="the format to print"
     )
+    parser.add_argument(
+        "--from",
+        dest="source",
+        choices=("pokernow",),
+        help="read a PokerNow game log (LOG.csv) instead: one PHH file per hand into --out",
+    )
+    parser.add_argument("--out", metavar="DIR", help="the folder for --from pokernow's files")
     parser.set_defaults(run=run_convert)
+
+
+def run_pokernow(args: argparse.Namespace) -> int:
+    """A PokerNow log as PHH files named by hand number; the hands skipped, with why."""
+    if args.to != "phh" or not args.out or len(args.files) != 1:
+        raise HandHistoryError("--from pokernow takes one LOG.csv, --to phh and --out DIR")
+    imported = import_log(phh.read_text(Path(args.files[0])))
+    out = Path(args.out)
+    out.mkdir(parents=True, exist_ok=True)
+    for hand in imported.hands:
+        (out / f"hand-{hand.number}.phh").write_text(hand.phh, encoding="utf-8")
+    print(f"imported {len(imported.hands)} hands into {out} (unit {imported.unit})")
+    for skipped in imported.skipped:
+        print(f"skipped hand #{skipped.number}: {skipped.reason}")
+    return 0
 
 
 def _pokerstars_header(path: str, number: int, state: PKState | None) -> Header:
@@ -70,6 +93,8 @@ def _pokerstars_header(path: str, number: int, state: PKState | None) -> Header:
 
 
 def run_convert(args: argparse.Namespace) -> int:
+    if args.source == "pokernow":
+        return run_pokernow(args)
     if args.to == "pokerstars":
         texts = []
         for number, path in enumerate(args.files, start=1):

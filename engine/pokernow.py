@@ -9,9 +9,10 @@ stay unknown (``????``). Amounts in cents (a 0.10/0.25 game) become whole chips 
 smallest unit the log uses, recorded as ``pokernow_unit`` in each file.
 
 What is read: hold'em, Omaha and Omaha hi-lo (pot limit), blinds, a dead small blind,
-straddles, antes, bets, raises and calls (all in too), the board, ``shows``, and the stacks
-printed between hands; both log vintages (hand lines with and without ``(id: ...)``).
-What is skipped, by name: run it twice, missed-blind posts, a dead button.
+straddles and antes (no real log in the tests has them yet), bets, raises and calls (all in
+too), the board, ``shows``, and the stacks printed between hands; hand lines with and without
+``(id: ...)``. What is skipped, by name: run it twice, a hand mucked at showdown (the engine
+judges every live hand; the log never shows that one), missed-blind posts, a dead button.
 """
 
 from __future__ import annotations

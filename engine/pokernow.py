@@ -37,7 +37,7 @@ _GAMES = {
 }
 _START = re.compile(
     r"^-- starting hand #(?P<number>\d+)\s+(?:\(id: (?P<id>[^)]+)\)\s+)?"
-    r"\((?P<game>[^)]+)\)\s+\((?:dealer: \"(?P<dealer>.+)\"|(?P<dead>dead button))\) --$"
+    r"\(?(?P<game>[^()]+?)\)?\s+\((?:dealer: \"(?P<dealer>.+)\"|(?P<dead>dead button))\) --$"
 )
 _END = re.compile(r"^-- ending hand #(?P<number>\d+) --$")
 _STACKS = re.compile(r"#(?P<seat>\d+) \"(?P<name>.+?)\" \((?P<stack>[\d.]+)\)")

@@ -150,3 +150,21 @@ def test_convert_writes_one_phh_file_per_hand_named_by_its_number(tmp_path: Path
     ]
     bad = subprocess.run([*command, "--to", "yaml"], capture_output=True, text=True, check=False)
     assert bad.returncode == 2 and "--from pokernow takes one LOG.csv" in bad.stderr
+
+
+def test_the_newer_hand_line_with_its_id_reads_the_same() -> None:
+    """PokerNow's newer logs start a hand with ``(id: ...)`` and the game unbracketed:
+    ``-- starting hand #2 (id: abc)  No Limit Texas Hold'em (dealer: "..") --``. The real
+    log, its hand lines rewritten that way, imports the same hands, each keeping its id."""
+    older = _text("charlestudor_input_log_002.csv")
+    newer = re.sub(
+        r"-- starting hand #(\d+)  \(No Limit Texas Hold'em\)",
+        r"-- starting hand #\1 (id: h\1x)  No Limit Texas Hold'em",
+        older,
+    )
+    assert newer != older
+    old_hands, new_hands = import_log(older).hands, import_log(newer).hands
+    assert [h.pokernow_id for h in new_hands] == ["h1x", "h2x", "h3x", "h4x"]
+    assert [h.phh.replace(f'pokernow_id = "{h.pokernow_id}"\n', "") for h in new_hands] == [
+        h.phh for h in old_hands
+    ]

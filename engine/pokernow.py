@@ -2,17 +2,19 @@
 
 ``import_log(text)`` reads the log, splits it into hands in the order played, turns each into
 a PHH ``HandHistory`` and replays it through the engine; a hand is kept only when it ends with
-the stacks PokerNow printed at the start of the next hand (or when a player left between
-hands, the stack they left with), for every player seated in both. Every other hand is
-skipped with its reason. Names keep PokerNow's ``name @ id``; cards the log does not show
-stay unknown (``????``). Amounts in cents (a 0.10/0.25 game) become whole chips of the
-smallest unit the log uses, recorded as ``pokernow_unit`` in each file.
+the stacks PokerNow printed at the start of the next hand (or, when a player left between
+hands or the host changed their stack, the stack they left with or had before), for every
+player seated in both. Every other hand is skipped with its reason. Names keep PokerNow's
+``name @ id``; cards the log does not show stay unknown (``????``). Amounts in cents (a
+0.10/0.25 game) become whole chips of the smallest unit the log uses, recorded as
+``pokernow_unit`` in each file.
 
 What is read: hold'em, Omaha and Omaha hi-lo (pot limit), blinds, a dead small blind,
 straddles and antes (no real log in the tests has them yet), bets, raises and calls (all in
 too), the board, ``shows``, and the stacks printed between hands; hand lines with and without
 ``(id: ...)``. What is skipped, by name: run it twice, a hand mucked at showdown (the engine
-judges every live hand; the log never shows that one), missed-blind posts, a dead button.
+judges every live hand; the log never shows that one), missed-blind posts. A dead button
+plays as the seat before the small blind holding it (the same order of action).
 """
 
 from __future__ import annotations
@@ -61,6 +63,11 @@ _LEFT_WITH = re.compile(
     r"^The player \"(?P<name>.+)\" (?:quits the game|stand up) with (?:a|the) stack of "
     + _AMOUNT
     + r"\.?$"
+)
+# the host changing a stack between hands (a rebuy, a top-up): "from" is the stack after
+# the earlier hand
+_UPDATED = re.compile(
+    r"^The admin updated the player \"(?P<name>.+)\" stack from " + _AMOUNT + r" to [\d.]+\.?$"
 )
 _TWICE = re.compile(r"choose to\s+run it twice|run it twice\b.*second run|\(second run\)")
 
@@ -145,7 +152,7 @@ def _split(entries: Sequence[str]) -> list[_RawHand]:
         if start:
             last = next(h for h in hands if h.number == int(start["number"]))
             continue
-        left = _LEFT_WITH.match(entry)
+        left = _LEFT_WITH.match(entry) or _UPDATED.match(entry)
         if left and last is not None:
             last.after.setdefault(left["name"], left["amount"])
     return hands
@@ -178,11 +185,11 @@ def _history(raw: _RawHand, unit: Decimal) -> HandHistory:
     """The hand as PHH; a ``PokerError`` saying why it cannot be."""
     if raw.game not in _GAMES:
         raise PokerError(f"the game {raw.game!r} is not imported")
-    if raw.dealer is None:
-        raise PokerError("a dead button (the engine always has a button on a seated player)")
     variant, hole = _GAMES[raw.game]
     names = [name for _, name, _ in raw.seats]
-    if raw.dealer not in names:
+    # a dead button (no dealer) acts in the same order: the seat before the small blind is
+    # last, as the engine's button is
+    if raw.dealer is not None and raw.dealer not in names:
         raise PokerError(f"the dealer {raw.dealer!r} is not among the players")
     posts: dict[str, tuple[str, int]] = {}
     for entry in raw.entries:

@@ -12,9 +12,11 @@ player seated in both. Every other hand is skipped with its reason. Names keep P
 What is read: hold'em, Omaha and Omaha hi-lo (pot limit), blinds, a dead small blind,
 straddles and antes (no real log in the tests has them yet), bets, raises and calls (all in
 too), the board, ``shows``, and the stacks printed between hands; hand lines with and without
-``(id: ...)``. What is skipped, by name: run it twice, a hand mucked at showdown (the engine
-judges every live hand; the log never shows that one), missed-blind posts. A dead button
-plays as the seat before the small blind holding it (the same order of action).
+``(id: ...)``; run it twice (both boards: the engine's PHH reads more than five board cards
+as two runs). What is skipped, by name: a board run twice that the deck cannot deal with
+its burns, a hand mucked at showdown (the engine judges every live hand; the log never
+shows that one), missed-blind posts. A dead button plays as the seat before the small
+blind holding it (the same order of action).
 """
 
 from __future__ import annotations
@@ -69,7 +71,6 @@ _LEFT_WITH = re.compile(
 _UPDATED = re.compile(
     r"^The admin updated the player \"(?P<name>.+)\" stack from " + _AMOUNT + r" to [\d.]+\.?$"
 )
-_TWICE = re.compile(r"choose to\s+run it twice|run it twice\b.*second run|\(second run\)")
 
 
 @dataclass(frozen=True)
@@ -193,8 +194,6 @@ def _history(raw: _RawHand, unit: Decimal) -> HandHistory:
         raise PokerError(f"the dealer {raw.dealer!r} is not among the players")
     posts: dict[str, tuple[str, int]] = {}
     for entry in raw.entries:
-        if _TWICE.search(entry):
-            raise PokerError("run it twice (a PHH hand has one board)")
         for kind, pattern in _ACTIONS[:5]:
             m = pattern.match(entry)
             if m:
@@ -254,6 +253,10 @@ def _history(raw: _RawHand, unit: Decimal) -> HandHistory:
     if len(live) > 1 and mucked:
         # the engine judges the showdown from every live hand's cards; these were never shown
         raise PokerError(f"{', '.join(mucked)} mucked at showdown (cards the log never shows)")
+    boards = [a for a in actions if a.startswith("d db ")]
+    dealt = hole * len(order) + sum(len(b) - 5 for b in boards) // 2 + len(boards)
+    if dealt > 52:  # PokerNow deals a second run without burns, or from a fresh deck
+        raise PokerError(f"the deck runs out: {dealt} cards with the burns, for two boards")
     deals = [f"d dh {player[n]} {shown.get(n, '??' * hole)}" for n in order]
     stacks = {name: _chips(stack, unit) for _, name, stack in raw.seats}
     return HandHistory(

@@ -53,7 +53,7 @@ def _printed(text: str) -> tuple[dict[int, dict[str, str]], dict[int, set[str]]]
 LOGS = {
     # log: (hands imported, hands in the log)
     "charlestudor_input_log_002.csv": (4, 4),
-    "drkyoda_pglDepIXhH9TNyXaFfbHYetk-.csv.gz": (253, 312),
+    "drkyoda_pglDepIXhH9TNyXaFfbHYetk-.csv.gz": (263, 312),
     "drkyoda_tournament_pglhTdT0g-V_oxxMaQxatNdFk.csv.gz": (48, 59),
 }
 
@@ -103,7 +103,7 @@ def test_the_games_and_the_reasons_in_the_cash_log() -> None:
     variants = {phh.loads(h.phh).variant for h in result.hands}
     assert variants == {"NT", "PO", "PO/8"}
     reasons = " ".join(s.reason for s in result.skipped)
-    for reason in ("run it twice", "mucked at showdown", "a missed-blind post"):
+    for reason in ("the deck runs out", "mucked at showdown", "a missed-blind post"):
         assert reason in reasons
 
 
@@ -115,6 +115,22 @@ def test_a_rebuy_between_hands_and_a_dead_button_are_imported() -> None:
     assert dict(zip(hand.players, hand.stacks, strict=True))["Deckhole @ 3URETjsK60"] == 684
     # hand 307 was dealt with a dead button: the seat before the small blind acts last
     assert 307 in imported
+
+
+def test_a_hand_run_twice_keeps_both_boards() -> None:
+    result = import_log(_text("drkyoda_pglDepIXhH9TNyXaFfbHYetk-.csv.gz"))
+    boards = [phh.loads(h.phh).replay().second_board for h in result.hands]
+    assert sum(1 for board in boards if board) == 10  # of the 12 the players ran twice
+    twice = next(h for h in result.hands if h.number == 12)  # all in preflop, run twice
+    hand = phh.loads(twice.phh).replay()
+    assert " ".join(map(str, hand.board)) == "3h 7h 3s 5d 9c"
+    assert " ".join(map(str, hand.second_board)) == "5s Qc Qh 8c Jh"
+    # K Godel's sixes win both runs: 8.14 and 30.36 at the start of hand 13
+    assert dict(zip(hand.players, hand.stacks, strict=True)) == {
+        "Deckhole @ 3URETjsK60": 3036,
+        "K Godel @ TN11URmFSv": 814,
+        "Jean @ QLHzuQRo1C": 1650,
+    }
 
 
 def test_names_keep_the_pokernow_id_and_unshown_cards_stay_unknown() -> None:

@@ -50,9 +50,12 @@ urlpatterns = [
         name="request-decline",
     ),
     path("hands/", views.HandList.as_view(), name="hand-list"),
+    # before hands/<pk>/, which would take "pokerstars" for an id
+    path("hands/pokerstars/", views.HandListPokerStars.as_view(), name="hand-list-pokerstars"),
     path("hands/<str:pk>/", views.HandDetail.as_view(), name="hand-detail"),
     path("hands/<str:pk>/phh/", views.HandPHH.as_view(), name="hand-phh"),
     path("hands/<str:pk>/yaml/", views.HandYAML.as_view(), name="hand-yaml"),
+    path("hands/<str:pk>/pokerstars/", views.HandPokerStars.as_view(), name="hand-pokerstars"),
     path("players/me/", views.PlayerMe.as_view(), name="player-me"),
     path("players/me/stats/", views.PlayerMeStats.as_view(), name="player-me-stats"),
     path("players/<str:pk>/", views.PlayerDetail.as_view(), name="player-detail"),

@@ -34,7 +34,9 @@ from tables.api.serializers import (
 from tables.inputs import NumberError, parse_whole_number
 from tables.models import Hand, Player, Seat, Table
 from tables.selectors.access import can_see_hand, can_see_table, tables_visible_to
+from tables.stats.pokerstars import MOST_HANDS, hand_pokerstars, player_hands_pokerstars
 from tables.stats.selectors import (
+    HandFilter,
     finished_hand,
     hand_history,
     hand_phh,
@@ -127,20 +129,27 @@ class HandList(generics.ListAPIView):
     pagination_class = Pagination
 
     def get_queryset(self):
-        query = _query(HandListFilterSerializer, self.request)
-        player_id = query.validated_data.get("player")
-        tournament_id = query.validated_data.get("tournament")
-        if tournament_id is not None and not tournament_visible(tournament_id, self.request.user):
-            raise exceptions.NotFound("No such tournament.")  # a private one is not revealed
-        if player_id is not None and not self.request.user.is_staff:
-            raise exceptions.PermissionDenied("Only staff may list another player's hands.")
-        if player_id is None:
-            player = getattr(self.request.user, "player", None)
-        else:
-            player = Player.objects.filter(pk=player_id).first()
+        player, filters = listed_hands(self.request)
         if player is None:
             return player_hand_rows(Player(pk=0)).none()
-        return player_hand_rows(player, query.to_filter())
+        return player_hand_rows(player, filters)
+
+
+def listed_hands(request) -> tuple[Player | None, HandFilter]:
+    """Whose hands a hand list asks for (yours; staff may name a player) and its filter,
+    from the query (``HandListFilterSerializer``); ``None``: nobody's."""
+    query = _query(HandListFilterSerializer, request)
+    player_id = query.validated_data.get("player")
+    tournament_id = query.validated_data.get("tournament")
+    if tournament_id is not None and not tournament_visible(tournament_id, request.user):
+        raise exceptions.NotFound("No such tournament.")  # a private one is not revealed
+    if player_id is not None and not request.user.is_staff:
+        raise exceptions.PermissionDenied("Only staff may list another player's hands.")
+    if player_id is None:
+        player = getattr(request.user, "player", None)
+    else:
+        player = Player.objects.filter(pk=player_id).first()
+    return player, query.to_filter()
 
 
 @extend_schema(
@@ -224,6 +233,67 @@ class HandYAML(_HandFile):
 
     renderer_classes = [JSONRenderer, YAMLRenderer]
     write = staticmethod(hand_yaml)
+
+
+class PokerStarsRenderer(TextFileRenderer):
+    media_type = "text/plain"
+    format = "txt"
+
+
+POKERSTARS_TEXT = (
+    "PokerStars hand-history text, as trackers (PokerTracker 4, Hold'em Manager 3, "
+    "Hand2Note) read it: your own hole cards as 'Dealt to NAME [..]', another player's only "
+    "where they were shown; amounts in chips, no currency; hands two blank lines apart."
+)
+
+
+@extend_schema(
+    tags=["hands"],
+    summary="A finished hand as PokerStars text",
+    parameters=[ID],
+    responses={
+        (200, "text/plain"): OpenApiResponse(OpenApiTypes.STR, POKERSTARS_TEXT),
+        409: OpenApiResponse(ErrorSerializer, "Running."),
+    },
+)
+class HandPokerStars(_HandFile):
+    """The hand as a PokerStars hand history (``.txt``), for trackers and solvers: the hole
+    cards shown at showdown plus your own."""
+
+    renderer_classes = [JSONRenderer, PokerStarsRenderer]
+    write = staticmethod(hand_pokerstars)
+
+
+@extend_schema(
+    tags=["hands"],
+    summary="Your hands as one PokerStars file",
+    parameters=[HandListFilterSerializer],
+    responses={
+        (200, "text/plain"): OpenApiResponse(
+            OpenApiTypes.STR,
+            f"{POKERSTARS_TEXT} Oldest first; at most {MOST_HANDS} hands (the newest): the "
+            "X-Hands-Left-Out header counts the older ones left out.",
+        ),
+    },
+)
+class HandListPokerStars(FileDownloadView):
+    """Your finished hands (the filters of ``/api/hands/``: a table's session, a date range,
+    a tournament...) as one PokerStars hand-history file, oldest first, from your seat."""
+
+    permission_classes = [IsAuthenticated]
+    renderer_classes = [JSONRenderer, PokerStarsRenderer]
+
+    @extend_schema(operation_id="hands_pokerstars_list")
+    def get(self, request):
+        player, filters = listed_hands(request)
+        if player is None:
+            text, count, left_out = "", 0, 0
+        else:
+            text, count, left_out = player_hands_pokerstars(player, filters)
+        response = self.download(text, "text/plain", "hands-pokerstars.txt")
+        response["X-Hands"] = str(count)
+        response["X-Hands-Left-Out"] = str(left_out)
+        return response
 
 
 # --- players ------------------------------------------------------------------------------

@@ -3,9 +3,12 @@ the leaderboard. Server-rendered; the chart is inline SVG, the replayer a small 
 
 from __future__ import annotations
 
+from datetime import timedelta
+
 from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
+from django.utils import timezone
 
 from tables.inputs import NumberError, parse_optional_number
 from tables.models import Hand, Player, Table
@@ -77,6 +80,9 @@ def player_stats_page(request, player_id: int):
             "tables": [t for t in player_tables(player) if t["id"] in shown],
             "games": Table.Game.choices,
             "tournaments": tournament_record(player, request.user),
+            "own": getattr(request.user, "player", None) == player,
+            "export_since": (timezone.now() - timedelta(days=30)).date(),
+            "export_until": timezone.now().date(),
         },
     )
 

@@ -61,7 +61,7 @@ class SignUpForm(UserCreationForm):
 
 class PasswordChangeForm(auth_forms.PasswordChangeForm):
     """Django's, with the old password checked through ``authenticate``: a wrong one counts
-    toward the log-in lock-out (django-axes, pokersite/ratelimit.py) like a failed log-in, so
+    toward the log-in lock-out (django-axes, tables/ratelimit.py) like a failed log-in, so
     a stolen session cannot guess it without limit, and a locked-out account is refused."""
 
     def __init__(self, user, *args, request=None, **kwargs):

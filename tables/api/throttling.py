@@ -3,7 +3,7 @@ API token: an account has one) on the play endpoints, instead of ``user``.
 
 The rates are read from ``settings.REST_FRAMEWORK["DEFAULT_THROTTLE_RATES"]`` on each request
 (not once at import like DRF's own classes), so a settings override takes effect at once.
-``RATELIMIT_ENABLED=0``, the one switch of every request limit (pokersite/ratelimit.py),
+``RATELIMIT_ENABLED=0``, the one switch of every request limit (tables/ratelimit.py),
 turns them off too: no rate, no throttle.
 """
 

@@ -9,8 +9,8 @@ import jsonschema
 import pytest
 from rest_framework.test import APIClient
 
-from tables.api.schemas import PLAY_STATE
 from tables.models import Seat
+from tables.presenters.play_state import PLAY_STATE
 from tables.tournaments.models import TournamentTable
 from tables.tournaments.services import tournament_create, tournament_register, tournament_start
 

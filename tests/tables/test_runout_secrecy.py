@@ -11,7 +11,7 @@ from django.urls import reverse
 from rest_framework.test import APIClient
 
 from engine.cards import Card
-from tables.live.croupier import Croupier
+from tables.croupier import Croupier
 from tables.models import Hand
 from tables.models.hands import runout_showing_q
 from tables.selectors.hands import hand_secret

@@ -20,6 +20,7 @@ from django.db import transaction
 from tables.models import Player, Seat, Table, TableGuest
 from tables.selectors.access import can_host
 from tables.selectors.hands import player_in_running_hand, running_hand
+from tables.selectors.hosting import removal_pending
 from tables.services.errors import (
     InvalidAmount,
     InvalidSettings,
@@ -373,6 +374,8 @@ def table_host_remove(*, table: Table | int, by, player: Player) -> bool:
         table = _hosted_table(table, by)
         seat = _seat_of(table, player)
         if player_in_running_hand(table, player.pk):
+            if removal_pending(table, player.pk):
+                return False  # removed already: nothing new to announce
             pending_queue(table, remove=player.pk)
             notice_post(
                 table,
@@ -396,6 +399,8 @@ def table_host_sit_out(*, table: Table | int, by, player: Player) -> bool:
         if seat.sitting_out:
             return True
         if player_in_running_hand(table, player.pk):
+            if player.pk in (table.pending_changes or {}).get("sit_out", []):
+                return False  # sat out already: nothing new to announce
             pending_queue(table, sit_out=player.pk)
             notice_post(
                 table, f"The host sits {player} out: they play this hand out, then sit out."

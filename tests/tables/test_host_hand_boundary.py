@@ -187,6 +187,9 @@ def test_a_player_sat_out_or_removed_mid_hand_plays_it_out_with_their_clock(
     game, host = night
     target = actor(current_hand(game))
     assert control(table=game, by=host.user, player=target) is False  # at the hand's end
+    announced = len(notices(game))
+    assert control(table=game, by=host.user, player=target) is False  # twice: one change
+    assert len(notices(game)) == announced
 
     table = fresh(game)
     assert clock_tick(table=game, now=table.action_deadline - timedelta(seconds=1)) is None

@@ -260,24 +260,23 @@ CONTROLS = {
     )[1],
     "change": _change,
     "correct": lambda r, t: (
-        "Corrected."
-        if hosting.table_correct_stack(
+        hosting.table_correct_stack(
             table=t,
             by=r.user,
             player=_player_from(r),
             stack=_number_from(r, "stack", "The stack"),
-        )
-        else "The correction waits for the end of this hand."
+        ).message
     ),
     "remove": lambda r, t: (
         "Removed."
         if hosting.table_host_remove(table=t, by=r.user, player=_player_from(r))
-        else "Removed when this hand ends."
+        else "They play this hand out and are cashed out when it ends."
     ),
     "sit_out": lambda r, t: (
-        hosting.table_host_sit_out(table=t, by=r.user, player=_player_from(r)),
-        "Sat out.",
-    )[1],
+        "Sat out."
+        if hosting.table_host_sit_out(table=t, by=r.user, player=_player_from(r))
+        else "They play this hand out and sit out from the next."
+    ),
     "transfer": lambda r, t: (
         hosting.table_host_transfer(table=t, by=r.user, player=_player_from(r)),
         "You handed the game over.",

@@ -346,8 +346,10 @@ PLAYER = OpenApiParameter("player_id", OpenApiTypes.INT, OpenApiParameter.PATH)
 
 @extend_schema(tags=["hosting"], parameters=[ID, PLAYER])
 class PlayerControl(APIView):
-    """The host's controls over one player: remove (cashed out now or when their hand ends),
-    sit out, make host, correct stack (through the ledger; waits for their hand's end)."""
+    """The host's controls over one player: remove and sit out (now, or when the hand they are
+    in ends: they play it out), make host, correct stack (through the ledger; during their
+    hand, the stack asked minus the stack shown now is added at its end, keeping its result).
+    ``done_now`` false: it waits for that hand's end."""
 
     parser_classes = [JSONParser]
 
@@ -368,7 +370,7 @@ class PlayerControl(APIView):
             if action == "remove":
                 now = hosting.table_host_remove(table=table, by=request.user, player=player)
             elif action == "sit_out":
-                now = bool(hosting.table_host_sit_out(table=table, by=request.user, player=player))
+                now = hosting.table_host_sit_out(table=table, by=request.user, player=player)
             elif action == "make_host":
                 now = bool(hosting.table_host_transfer(table=table, by=request.user, player=player))
             else:
@@ -377,7 +379,7 @@ class PlayerControl(APIView):
                     raise exceptions.ValidationError({"stack": ["Say what the stack should be."]})
                 now = hosting.table_correct_stack(
                     table=table, by=request.user, player=player, stack=stack
-                )
+                ).done_now
         except ServiceError as error:
             raise refused(error) from None
         return Response(_state(table.pk, now))

@@ -57,6 +57,7 @@ CONFLICTS = (
     errors.AlreadySeated,
     errors.NotSeated,
     errors.ReseatTooSoon,
+    errors.RemovedByHost,
 )
 IDEMPOTENCY_KEY_CHARS = frozenset(map(chr, range(0x21, 0x7F)))
 

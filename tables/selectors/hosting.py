@@ -17,6 +17,12 @@ REJOIN_WINDOW = timedelta(hours=1)
 REQUEST_LIFETIME = timedelta(minutes=5)
 
 
+def removal_pending(table: Table, player_id: int) -> bool:
+    """Whether the host removed ``player_id`` during the hand being played: they are cashed
+    out when it ends (``Table.pending_changes``, read from ``table`` as locked)."""
+    return player_id in (table.pending_changes or {}).get("remove", [])
+
+
 def rejoin_minimum(table: Table | int, player: Player, now: datetime | None = None) -> int:
     """The chips ``player`` took from ``table`` when they last left it, if that was within
     ``REJOIN_WINDOW`` (else 0): the least they may buy in for to sit there again (the rule

@@ -61,6 +61,12 @@ class ReseatTooSoon(ServiceError):
     code = "reseat_too_soon"
 
 
+class RemovedByHost(ServiceError):
+    """The host removed the player during their hand: only the host's call, not undone."""
+
+    code = "removed_by_host"
+
+
 class BuyInOutOfRange(ServiceError):
     """A buy-in or top-up outside the table's limits."""
 

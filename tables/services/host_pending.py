@@ -2,9 +2,14 @@
 share with the changes made at once (announcing, correcting a stack, closing a game).
 
 ``Table.pending_changes`` holds what waits: ``{"settings": {field: value}, "corrections":
-[{"player_id", "stack", "by"}], "close": true}``. ``pending_apply`` runs at the end of every
-hand (``tables.services.hands``, under the same table row lock, in the same transaction) and
-empties it. Every function here is internal: the caller holds the table row lock inside
+[{"player_id", "stack", "shown", "change", "by"}], "remove": [player_id], "sit_out":
+[player_id], "close": true}``. ``pending_apply`` runs at the end of every hand
+(``tables.services.hands``, under the same table row lock, in the same transaction) and
+empties it. A stack set during the player's hand waits as a difference (PokerNow's "in the
+next hand"): the stack asked minus the stack shown when asked, added to the stack the hand
+leaves, so the hand's result is kept. A player the host sits out or removes plays the hand
+out as usual (their clock, their buttons) and is away, or cashed out, from the next one.
+Every function here is internal: the caller holds the table row lock inside
 ``transaction.atomic()`` and bumps the version (``table_touch``).
 """
 
@@ -14,7 +19,7 @@ from django.db.models import Sum
 from django.utils import timezone
 
 from tables.models import Hand, HandAction, LedgerEntry, Seat, Table, TableNotice
-from tables.services.errors import BuyInOutOfRange, InsufficientBankroll
+from tables.services.errors import BuyInOutOfRange, InsufficientBankroll, InvalidAmount
 from tables.services.players import ledger_record
 from tables.services.seats import seat_cash_out
 
@@ -39,13 +44,30 @@ def notice_post(table: Table, text: str) -> TableNotice:
     )
 
 
-def pending_queue(table: Table, *, settings: dict | None = None, correction=None, close=False):
-    """Add to what waits for the hand's end (later values of a setting win)."""
+def pending_queue(
+    table: Table,
+    *,
+    settings: dict | None = None,
+    correction: dict | None = None,
+    close: bool = False,
+    sit_out: int | None = None,
+    remove: int | None = None,
+) -> None:
+    """Add to what waits for the hand's end (later values of a setting, and a later
+    correction of the same player, win). ``sit_out``, ``remove``: a player's id."""
     pending = dict(table.pending_changes or {})
     if settings:
         pending["settings"] = {**pending.get("settings", {}), **settings}
     if correction is not None:
-        pending["corrections"] = [*pending.get("corrections", []), correction]
+        others = [
+            earlier
+            for earlier in pending.get("corrections", [])
+            if earlier["player_id"] != correction["player_id"]
+        ]
+        pending["corrections"] = [*others, correction]
+    for key, player_id in (("sit_out", sit_out), ("remove", remove)):
+        if player_id is not None and player_id not in pending.get(key, []):
+            pending[key] = [*pending.get(key, []), player_id]
     if close:
         pending["close"] = True
     table.pending_changes = pending
@@ -57,27 +79,58 @@ def stack_correct(table: Table, seat: Seat, stack: int, by: str) -> int:
     player's bankroll and the stack (a ``correction`` entry), so no chip is created or lost.
     Returns the change of the stack. Refused (``correction_refusal``) outside what a host may
     do; the refusals speak to the host and never name the player's bankroll."""
-    change = stack - seat.stack
     refusal = correction_refusal(table, seat, stack)
     if refusal is not None:
         raise refusal
-    if change:
-        try:
-            ledger_record(
-                player=seat.player,
-                amount=-change,
-                kind=LedgerEntry.Kind.CORRECTION,
-                reason=f"Stack corrected to {stack} at {table.name} by {by}",
-                table=table,
-            )
-        except InsufficientBankroll:  # its message names the bankroll: private to the player
-            raise InsufficientBankroll(
-                f"{seat.player}'s bankroll does not cover a stack of {stack}: "
-                "only they can add chips (a top-up)."
-            ) from None
-        Seat.objects.filter(pk=seat.pk).update(stack=stack)
-        seat.stack = stack
+    change = stack - seat.stack
+    _stack_move(table, seat, change, f"Stack corrected to {stack} at {table.name} by {by}")
     return change
+
+
+def stack_change_apply(table: Table, seat: Seat, correction: dict) -> int:
+    """At the hand's end: add a correction asked during it (its ``change``, the stack asked
+    minus the stack shown then) to the stack the hand left. Refused when the bankroll bound
+    (``addition_refusal``) no longer holds or the stack left cannot give the chips taken.
+    Returns the new stack."""
+    change = correction["change"]
+    stack = seat.stack + change
+    if stack < 1:
+        raise InvalidAmount(
+            f"{seat.player} has {seat.stack} chips after the hand: a correction of {change} "
+            "would leave none."
+        )
+    refusal = addition_refusal(table, seat, change)
+    if refusal is not None:
+        raise refusal
+    _stack_move(
+        table,
+        seat,
+        change,
+        f"Stack corrected by {change:+} at {table.name} by {correction['by']} "
+        f"(set to {correction['stack']} from {correction['shown']} during a hand)",
+    )
+    return stack
+
+
+def _stack_move(table: Table, seat: Seat, change: int, reason: str) -> None:
+    """Move ``change`` chips from the player's bankroll to ``seat``'s stack (negative: back)."""
+    if not change:
+        return
+    try:
+        ledger_record(
+            player=seat.player,
+            amount=-change,
+            kind=LedgerEntry.Kind.CORRECTION,
+            reason=reason,
+            table=table,
+        )
+    except InsufficientBankroll:  # its message names the bankroll: private to the player
+        raise InsufficientBankroll(
+            f"{seat.player}'s bankroll does not cover {change} more chips: "
+            "only they can add chips (a top-up)."
+        ) from None
+    seat.stack += change
+    Seat.objects.filter(pk=seat.pk).update(stack=seat.stack)
 
 
 def correction_refusal(table: Table, seat: Seat, stack: int) -> BuyInOutOfRange | None:
@@ -86,11 +139,14 @@ def correction_refusal(table: Table, seat: Seat, stack: int) -> BuyInOutOfRange 
     A host's stack stays within the table's buy-in range, and corrections never take from a
     bankroll more than they gave back to it while the player sits here: the chips a player
     puts on the table are theirs to choose (a buy-in, a top-up), never the host's."""
-    out_of_range = stack_out_of_range(table, stack)
-    if out_of_range is not None:
-        return out_of_range
+    return stack_out_of_range(table, stack) or addition_refusal(table, seat, stack - seat.stack)
+
+
+def addition_refusal(table: Table, seat: Seat, change: int) -> BuyInOutOfRange | None:
+    """Why a correction may not add ``change`` chips to ``seat``'s stack from the bankroll
+    (None: it may): more than corrections gave back is a top-up, the player's own call."""
     given_back = correction_balance(table, seat)
-    if stack - seat.stack > given_back:
+    if change > given_back:
         return BuyInOutOfRange(
             f"A correction may add at most {max(given_back, 0)} chips to {seat.player}'s stack "
             "(what corrections took off it): more is a top-up, which only they can ask for."
@@ -140,24 +196,38 @@ def close_now(table: Table, reason: str) -> None:
 
 
 def pending_apply(table: Table) -> None:
-    """Apply what waited for the hand to end (see the module docstring), each announced."""
+    """Apply what waited for the hand to end (see the module docstring), each announced:
+    stack corrections, then removals, then sit-outs, settings and closing."""
     pending = table.pending_changes or {}
     if not pending:
         return
     for correction in pending.get("corrections", []):
-        seat = (
-            table.seats.select_related("player__user")
-            .filter(player_id=correction["player_id"])
-            .first()
-        )
+        seat = _seat_or_none(table, correction["player_id"])
         if seat is None:
             continue  # gone meanwhile: their chips are already back in their bankroll
+        if "change" not in correction:  # queued as a target before differences: as meant then
+            correction = {**correction, "shown": seat.stack}
+            correction["change"] = correction["stack"] - seat.stack
         try:
-            stack_correct(table, seat, correction["stack"], correction["by"])
+            stack = stack_change_apply(table, seat, correction)
         except ValueError as error:  # the bankroll no longer covers it: say so, change nothing
             notice_post(table, f"The correction of {seat.player}'s stack failed: {error}")
             continue
-        notice_post(table, f"{seat.player}'s stack is now {correction['stack']} (corrected).")
+        notice_post(
+            table,
+            f"{seat.player}'s stack is now {stack}: the host's correction "
+            f"({correction['change']:+}) added to this hand's result.",
+        )
+    for player_id in pending.get("remove", []):
+        seat = _seat_or_none(table, player_id)
+        if seat is not None:
+            seat_cash_out(table=table, seat=seat, reason=f"Removed from {table.name} by the host")
+            notice_post(table, f"{seat.player} is cashed out (removed by the host).")
+    for player_id in pending.get("sit_out", []):
+        seat = _seat_or_none(table, player_id)
+        if seat is not None and not seat.sitting_out:
+            Seat.objects.filter(pk=seat.pk).update(sitting_out=True)
+            notice_post(table, f"{seat.player} sits out from now (the host's call).")
     values = pending.get("settings", {})
     if values:
         for field, value in values.items():
@@ -169,6 +239,10 @@ def pending_apply(table: Table) -> None:
     if pending.get("close"):
         close_now(table, reason=f"{table.name} closed by the host")
         notice_post(table, "The game is closed: everyone was cashed out.")
+
+
+def _seat_or_none(table: Table, player_id: int) -> Seat | None:
+    return table.seats.select_related("player__user").filter(player_id=player_id).first()
 
 
 def describe_settings(values: dict) -> str:

@@ -20,6 +20,7 @@ from django.db import transaction
 from tables.models import Player, Seat, Table, TableGuest
 from tables.selectors.access import can_host
 from tables.selectors.hands import player_in_running_hand, running_hand
+from tables.selectors.hosting import removal_pending
 from tables.services.errors import (
     InvalidAmount,
     InvalidSettings,
@@ -32,6 +33,7 @@ from tables.services.errors import (
 from tables.services.events import table_touch
 from tables.services.hooks import rules_for
 from tables.services.host_pending import (
+    addition_refusal,
     close_now,
     describe_settings,
     notice_post,
@@ -40,7 +42,7 @@ from tables.services.host_pending import (
     stack_out_of_range,
 )
 from tables.services.locks import table_lock
-from tables.services.seats import seat_release
+from tables.services.seats import seat_cash_out
 
 #: Open games one player may host at once.
 MAX_OPEN_GAMES = 10
@@ -304,62 +306,112 @@ def _seat_of(table: Table, player: Player) -> Seat:
     return seat
 
 
-def table_correct_stack(*, table: Table | int, by, player: Player, stack) -> bool:
+@dataclass(frozen=True)
+class StackCorrection:
+    """What a host's *Set stack* did: ``done_now``, or it waits for the end of the player's
+    hand as ``change`` (the stack asked minus ``shown``, the stack shown when asked), added
+    then to the stack the hand leaves. ``message``: the confirmation for the host."""
+
+    done_now: bool
+    stack: int
+    shown: int
+    change: int
+    message: str
+
+
+def table_correct_stack(*, table: Table | int, by, player: Player, stack) -> StackCorrection:
     """Set a player's stack to ``stack`` chips through the ledger (a ``correction`` entry
     moving the difference between their bankroll and the table: never creating chips).
     The stack stays within the buy-in range and takes from the bankroll only what earlier
     corrections gave back (``host_pending.correction_refusal``: ``BuyInOutOfRange``).
-    While the player is in the hand being played it waits for the hand's end (checked again
-    then). True if done now."""
+
+    While the player is in the hand being played it applies at the hand's end as a
+    difference, keeping the hand's result: ``stack`` minus the stack shown now is added to
+    the stack the hand leaves (PokerNow's "in the next hand"; checked again then). A later
+    correction of the same player during the hand replaces the earlier one."""
     if isinstance(stack, bool) or not isinstance(stack, int) or stack < 1:
         raise InvalidAmount("The stack must be a whole number of chips, at least 1.")
     with transaction.atomic():
         table = _hosted_table(table, by)
         seat = _seat_of(table, player)
+        shown, change = seat.stack, stack - seat.stack
         if player_in_running_hand(table, player.pk):
-            # the stack behind is not the stack after the hand: only the range is known now
-            out_of_range = stack_out_of_range(table, stack)
-            if out_of_range is not None:
-                raise out_of_range
+            refusal = stack_out_of_range(table, stack) or addition_refusal(table, seat, change)
+            if refusal is not None:
+                raise refusal
             pending_queue(
                 table,
-                correction={"player_id": player.pk, "stack": stack, "by": _name_of(by)},
+                correction={
+                    "player_id": player.pk,
+                    "stack": stack,
+                    "shown": shown,
+                    "change": change,
+                    "by": _name_of(by),
+                },
             )
-            notice_post(table, f"When this hand ends, {player}'s stack becomes {stack}.")
+            message = (
+                f"{player} is in this hand: when it ends, their stack changes by {change:+} "
+                f"({stack} asked, {shown} shown), keeping the hand's result."
+            )
+            notice_post(
+                table,
+                f"The host set {player}'s stack to {stack} during the hand: when it ends, it "
+                f"changes by {change:+} ({shown} shown then), keeping the hand's result.",
+            )
             table_touch(table)
-            return False
+            return StackCorrection(False, stack, shown, change, message)
         stack_correct(table, seat, stack, _name_of(by))
         notice_post(table, f"The host corrected {player}'s stack to {stack}.")
+        table_touch(table)
+        return StackCorrection(True, stack, shown, change, f"{player}'s stack is now {stack}.")
+
+
+def table_host_remove(*, table: Table | int, by, player: Player) -> bool:
+    """Remove a player: cashed out now, or, while they are in the hand being played, when it
+    ends: they play it out as usual (their clock, their buttons) and cannot undo the removal
+    (``seats.seat_sit_in`` refuses). True if now."""
+    with transaction.atomic():
+        table = _hosted_table(table, by)
+        seat = _seat_of(table, player)
+        if player_in_running_hand(table, player.pk):
+            if removal_pending(table, player.pk):
+                return False  # removed already: nothing new to announce
+            pending_queue(table, remove=player.pk)
+            notice_post(
+                table,
+                f"The host removed {player}: they are cashed out when this hand ends.",
+            )
+            table_touch(table)
+            return False
+        seat_cash_out(table=table, seat=seat, reason=f"Removed from {table.name} by the host")
+        notice_post(table, f"The host removed {player}.")
         table_touch(table)
         return True
 
 
-def table_host_remove(*, table: Table | int, by, player: Player) -> bool:
-    """Remove a player: cashed out now, or when the hand they are in ends. True if now."""
+def table_host_sit_out(*, table: Table | int, by, player: Player) -> bool:
+    """Sit a player out: dealt out of new hands until they come back. While they are in the
+    hand being played they play it out as usual (their clock, their buttons) and are sat out
+    when it ends. True if now."""
     with transaction.atomic():
         table = _hosted_table(table, by)
         seat = _seat_of(table, player)
-        now = seat_release(table=table, seat=seat, reason=f"Removed from {table.name} by the host")
-        notice_post(
-            table,
-            f"The host removed {player}"
-            + ("." if now else ": they are cashed out when this hand ends."),
-        )
-        table_touch(table)
-        return now
-
-
-def table_host_sit_out(*, table: Table | int, by, player: Player) -> Seat:
-    """Sit a player out: dealt out from the next hand until they come back."""
-    with transaction.atomic():
-        table = _hosted_table(table, by)
-        seat = _seat_of(table, player)
-        if not seat.sitting_out:
-            Seat.objects.filter(pk=seat.pk).update(sitting_out=True)
-            seat.sitting_out = True
-            notice_post(table, f"The host sat {player} out (from the next hand).")
+        if seat.sitting_out:
+            return True
+        if player_in_running_hand(table, player.pk):
+            if player.pk in (table.pending_changes or {}).get("sit_out", []):
+                return False  # sat out already: nothing new to announce
+            pending_queue(table, sit_out=player.pk)
+            notice_post(
+                table, f"The host sits {player} out: they play this hand out, then sit out."
+            )
             table_touch(table)
-        return seat
+            return False
+        Seat.objects.filter(pk=seat.pk).update(sitting_out=True)
+        seat.sitting_out = True
+        notice_post(table, f"The host sat {player} out.")
+        table_touch(table)
+        return True
 
 
 def table_host_transfer(*, table: Table | int, by, player: Player) -> Table:

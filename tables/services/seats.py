@@ -16,7 +16,7 @@ from django.utils import timezone
 
 from tables.models import LedgerEntry, Player, Seat, Table
 from tables.selectors.hands import player_in_running_hand
-from tables.selectors.hosting import rejoin_minimum
+from tables.selectors.hosting import rejoin_minimum, removal_pending
 from tables.services.errors import (
     AlreadySeated,
     BuyInOutOfRange,
@@ -24,6 +24,7 @@ from tables.services.errors import (
     InvalidAmount,
     NoSuchSeat,
     NotSeated,
+    RemovedByHost,
     ReseatTooSoon,
     SeatingClosed,
     SeatTaken,
@@ -202,10 +203,17 @@ def seat_sit_out(*, table: Table, player: Player) -> Seat:
 
 
 def seat_sit_in(*, table: Table, player: Player) -> Seat:
-    """Come back: dealt in from the next hand (and stay). Lock: table row."""
+    """Come back: dealt in from the next hand (and stay). Lock: table row. ``RemovedByHost``
+    when the host removed the player during this hand: that is the host's call."""
     with transaction.atomic():
         table = table_lock(table)
         seat = _seat_of(table, player)
+        if removal_pending(table, player.pk):
+            raise RemovedByHost(
+                f"The host removed you from {table.name}: you are cashed out when this hand "
+                "ends. You may sit down again after it (rejoining, buy in for at least the "
+                "chips you leave with)."
+            )
         if seat.sitting_out or seat.leave_after_hand:
             seat.sitting_out = False
             seat.leave_after_hand = False

@@ -2,11 +2,10 @@
 ``not_host``, the API answered ``permission_denied``).
 
 The README, the docs (docs/**/*.md) and the OpenAPI document are walked for every "status
-`code`" they promise (``403 `not_host```, and each code of a list like "409 with the refusal's
-code (`table_closed`, ...)"); each promise must have a scenario below, and each scenario
-provokes its answer from
-the real API: a promise added to the docs without a check here fails, and so does an answer
-that drifts from its docs."""
+`code`" they promise (``403 `not_host```, and each code of a list like "409 with the
+refusal's code (`table_closed`, ...)"); each promise must have a scenario below, and each
+scenario provokes its answer from the real API: a promise added to the docs without a check
+here fails, and so does an answer that drifts from its docs."""
 
 from __future__ import annotations
 
@@ -132,6 +131,14 @@ def _hand_in_progress(w: World):
     _, _hand = w.dealt()
     top_up = {"amount": 10}
     return w.client(w.bob).post(f"/api/tables/{w.game.pk}/top-up/", top_up, format="json")
+
+
+def _removed_by_host(w: World):
+    _, hand = w.dealt()
+    remove = {"action": "remove"}
+    url = f"/api/tables/{w.game.pk}/players/{w.bob.pk}/"
+    assert w.client(w.alice).post(url, remove, format="json").json()["done_now"] is False
+    return w.client(w.bob).post(f"/api/tables/{w.game.pk}/sit-in/")
 
 
 def _below_min_raise(w: World):
@@ -276,6 +283,7 @@ SCENARIOS: dict[tuple[int, str], Callable[[World], object]] = {
     (409, "not_your_turn"): _not_your_turn,
     (409, "table_full"): _table_full,
     (409, "hand_in_progress"): _hand_in_progress,
+    (409, "removed_by_host"): _removed_by_host,
     (400, "below_min_raise"): _below_min_raise,
     (400, "above_max_raise"): _above_max_raise,
     (400, "nothing_to_call"): _nothing_to_call,

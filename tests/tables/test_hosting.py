@@ -207,7 +207,7 @@ def test_a_stack_correction_moves_chips_between_bankroll_and_table(
 ):
     alice = players[0]
     bankroll = fresh_player(alice).bankroll
-    assert table_correct_stack(table=seated_game, by=host.user, player=alice, stack=80)
+    assert table_correct_stack(table=seated_game, by=host.user, player=alice, stack=80).done_now
     assert Seat.objects.get(table=seated_game, player=alice).stack == 80
     entry = LedgerEntry.objects.filter(player=alice, kind=LedgerEntry.Kind.CORRECTION).get()
     assert (entry.amount, entry.table_id) == (20, seated_game.pk)
@@ -272,13 +272,21 @@ def test_a_correction_during_the_players_hand_waits_for_its_end(
     alice = players[0]
     table_correct_stack(table=seated_game, by=host.user, player=alice, stack=60)
     hand_start(table=seated_game)
+    shown = Seat.objects.get(table=seated_game, player=alice).stack  # 59 or 58: a blind posted
     with pytest.raises(BuyInOutOfRange):  # the range is checked at once
         table_correct_stack(table=seated_game, by=host.user, player=alice, stack=500)
-    assert not table_correct_stack(table=seated_game, by=host.user, player=alice, stack=90)
+    with pytest.raises(BuyInOutOfRange):  # and the bankroll bound: the difference is known
+        table_correct_stack(table=seated_game, by=host.user, player=alice, stack=shown + 41)
+    waiting = table_correct_stack(table=seated_game, by=host.user, player=alice, stack=90)
+    assert not waiting.done_now
+    assert (waiting.shown, waiting.change) == (shown, 90 - shown)
+    assert f"changes by {90 - shown:+}" in waiting.message and "result" in waiting.message
     assert LedgerEntry.objects.filter(kind=LedgerEntry.Kind.CORRECTION).count() == 1
     assert_chips_conserved()
-    play.play_out(fresh(seated_game))  # checked down: the blinds move at most 2 chips
-    assert Seat.objects.get(table=seated_game, player=alice).stack == 90
+    hand = play.play_out(fresh(seated_game))  # checked down
+    index = next(i for i, s in enumerate(hand.seats) if s["player_id"] == alice.pk)
+    left = 60 + hand.result["net"][index]  # the stack the hand left her
+    assert Seat.objects.get(table=seated_game, player=alice).stack == left + 90 - shown
     assert LedgerEntry.objects.filter(kind=LedgerEntry.Kind.CORRECTION, player=alice).count() == 2
     assert_chips_conserved()
 
@@ -287,17 +295,18 @@ def test_a_waiting_correction_refused_at_the_hands_end_says_so_without_figures(
     seated_game, host, players, play, assert_chips_conserved
 ):
     alice = players[0]
-    bankroll = fresh_player(alice).bankroll
+    table_correct_stack(table=seated_game, by=host.user, player=alice, stack=40)
     hand_start(table=seated_game)
-    assert not table_correct_stack(table=seated_game, by=host.user, player=alice, stack=200)
+    assert not table_correct_stack(table=seated_game, by=host.user, player=alice, stack=90).done_now
+    # alice spent the 60 corrections gave back (elsewhere) during the hand: 7 chips left
+    Player.objects.filter(pk=alice.pk).update(bankroll=7)
     play.play_out(fresh(seated_game))
-    assert Seat.objects.get(table=seated_game, player=alice).stack != 200
     failed = [text for text in notices(seated_game) if "failed" in text]
-    assert len(failed) == 1 and "only they can ask for" in failed[0]
-    assert str(fresh_player(alice).bankroll) not in failed[0]
-    assert not LedgerEntry.objects.filter(kind=LedgerEntry.Kind.CORRECTION).exists()
-    assert fresh_player(alice).bankroll == bankroll
-    assert_chips_conserved()
+    assert len(failed) == 1 and "alice" in failed[0] and "top-up" in failed[0]
+    assert "7" not in failed[0]
+    assert LedgerEntry.objects.filter(kind=LedgerEntry.Kind.CORRECTION).count() == 1
+    assert fresh_player(alice).bankroll == 7
+    assert Seat.objects.get(table=seated_game, player=alice).stack != 90
 
 
 # --- removing, sitting out, handing over, pausing ----------------------------------------------
@@ -315,7 +324,8 @@ def test_removing_a_player_in_a_hand_cashes_them_out_when_it_ends(
     alice = players[0]
     hand_start(table=seated_game)
     assert not table_host_remove(table=seated_game, by=host.user, player=alice)
-    assert Seat.objects.get(player=alice).leave_after_hand
+    seat = Seat.objects.get(player=alice)  # she plays the hand out: not marked away
+    assert not (seat.leave_after_hand or seat.sitting_out)
     play.play_out(fresh(seated_game))
     assert not Seat.objects.filter(player=alice).exists()
     assert_chips_conserved()

@@ -101,14 +101,17 @@ class HostedGame(RuleBasedStateMachine):
                 approve=approve,
             )
 
-    @rule(who=st.integers(0, 3), stack=st.integers(30, 220))  # around the 40-200 range
-    def correct_a_stack(self, who, stack):
+    @rule(who=st.integers(0, 3), change=st.integers(-70, 30))
+    def correct_a_stack(self, who, change):
+        """Set a stack near the one shown (the host's panel): some outside the 40-200 range,
+        some above what corrections gave back, some during the player's hand."""
+        shown = Seat.objects.filter(table=self.table, player=self.players[who]).first()
         self._try(
             table_correct_stack,
             table=self.table,
             by=self.host.user,
             player=self.players[who],
-            stack=stack,
+            stack=(shown.stack if shown else 100) + change,
         )
 
     @rule(who=st.integers(0, 3))

@@ -1,9 +1,11 @@
 """A table's socket (protocol version 1, ``/api/asyncapi.json``) as the client speaks it.
 
 ``TableSocket.run`` connects with the API token in the ``Authorization`` header (never in the
-URL), hands every state frame to ``on_state`` and keeps going: a dropped connection is opened
-again after a growing pause, and the first frame after it is the whole table again. A close
-the client cannot cure (logged out, no such table, too many sockets) ends it with a
+URL), hands every state to ``on_state`` and keeps going: the first frame is the whole state,
+each ``update`` after it a JSON Patch on the version it names, applied here (``StateFrames``;
+on another base it asks for the whole state again). A dropped connection is opened again
+after a growing pause, and the first frame after it is the whole table again. A close the
+client cannot cure (logged out, no such table, too many sockets) ends it with a
 ``ClientError``. ``request`` sends one request and waits for its answer (matched by ``id``).
 """
 
@@ -33,7 +35,82 @@ ANSWER_SECONDS = 15.0
 def socket_url(server: str, table_id: int) -> str:
     parts = urlsplit(server)
     scheme = "wss" if parts.scheme == "https" else "ws"
-    return f"{scheme}://{parts.netloc}/ws/tables/{table_id}/?state=json"
+    return f"{scheme}://{parts.netloc}/ws/tables/{table_id}/?state=json&frames=diff"
+
+
+class PatchError(ValueError):
+    """An update that does not apply to the state held (another base): ask for the whole."""
+
+
+def apply_patch(document, patch: list[dict]):
+    """``document`` (JSON data) changed in place by ``patch`` (RFC 6902: the ``add``,
+    ``remove`` and ``replace`` operations the server sends); returns the result."""
+    for op in patch:
+        kind, path = op.get("op"), op.get("path")
+        if path == "" and kind == "replace":
+            document = op["value"]
+            continue
+        if not isinstance(path, str) or not path.startswith("/"):
+            raise PatchError(f"bad path {path!r}")
+        *parents, last = (p.replace("~1", "/").replace("~0", "~") for p in path[1:].split("/"))
+        try:
+            target = document
+            for part in parents:
+                target = target[int(part)] if isinstance(target, list) else target[part]
+            if isinstance(target, list):
+                if kind == "add" and last == "-":
+                    target.append(op["value"])
+                elif kind == "add":
+                    target.insert(int(last), op["value"])
+                elif kind == "replace":
+                    target[int(last)] = op["value"]
+                elif kind == "remove":
+                    del target[int(last)]
+                else:
+                    raise PatchError(f"unknown operation {kind!r}")
+            elif isinstance(target, dict) and kind in ("add", "replace", "remove"):
+                if kind != "add" and last not in target:
+                    raise PatchError(f"nothing at {path}")
+                if kind == "remove":
+                    del target[last]
+                else:
+                    target[last] = op["value"]
+            else:
+                raise PatchError(f"cannot {kind} at {path}")
+        except (KeyError, IndexError, ValueError, TypeError) as error:
+            if isinstance(error, PatchError):
+                raise
+            raise PatchError(f"{kind} at {path}: {error!r}") from None
+    return document
+
+
+class StateFrames:
+    """The whole state a ``frames=diff`` socket is following: its first ``state`` frame, then
+    each ``update`` (``{"version", "base", "patch"}``) applied on the version it names.
+    ``take(frame)`` returns the state to hand on (a new dict each time), or None: nothing
+    new, or an update on another base (``stale`` is set: send ``{"op": "sync"}``)."""
+
+    def __init__(self) -> None:
+        self.state: dict | None = None
+        self.stale = False
+
+    def take(self, data: dict) -> dict | None:
+        if data.get("type") == "state":
+            self.state, self.stale = data, False
+            return data
+        if data.get("type") != "update" or self.stale:
+            return None
+        if self.state is None or data.get("base") != self.state.get("version"):
+            self.stale = True
+            return None
+        try:
+            state = apply_patch(json.loads(json.dumps(self.state)), data.get("patch") or [])
+        except PatchError:
+            self.stale = True
+            return None
+        state["type"], state["version"] = "state", data["version"]
+        self.state = state
+        return state
 
 
 class TableSocket:
@@ -57,6 +134,7 @@ class TableSocket:
         self.stopped = False
         self.reconnects = 0
         self.trace = trace  # (">" sent or "<" received, the frame): ``poker bot --trace``
+        self.frames = StateFrames()
 
     async def run(self) -> None:
         """Follow the table until ``stop()``; reconnects by itself."""
@@ -69,6 +147,7 @@ class TableSocket:
                     open_timeout=10,
                 ) as connection:
                     self.connection = connection
+                    self.frames = StateFrames()  # the first frame is the whole state
                     self.connected.set()
                     self.on_status("connected")
                     pause = RETRY_FIRST
@@ -106,8 +185,14 @@ class TableSocket:
             data = json.loads(text)
         except ValueError:
             return
-        if data.get("type") == "state":
-            result = self.on_state(data)
+        if data.get("type") in ("state", "update"):
+            was_stale = self.frames.stale
+            state = self.frames.take(data)
+            if state is None:
+                if self.frames.stale and not was_stale and self.connection is not None:
+                    await self.connection.send(json.dumps({"op": "sync"}))  # the whole again
+                return
+            result = self.on_state(state)
             if asyncio.iscoroutine(result):
                 await result
         elif data.get("type") == "answer":

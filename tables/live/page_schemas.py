@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import re
 
+from tables.live.protocol import MOST_SEATS
 from tables.live.schemas import REQUESTS
 from tables.presenters.render import REGIONS
 
@@ -92,9 +93,16 @@ def _html(title: str, description: str, elements: dict[str, tuple[str, tuple[str
 PAGE_UPDATES: dict[str, dict] = {
     "regionsHtml": _html(
         "table regions",
-        "The table for this viewer after a change (and on connecting): each region of the "
-        "screen (seats, board, actions, controls, log), to swap in by id.",
-        {f"table-{region}": ("div", ("true",)) for region in REGIONS},
+        "The table for this viewer: on connecting every region of the screen (seats, board, "
+        "actions, controls, log); after a change only what changed since the socket's last "
+        "frame: a region, or a seat alone (seat-<n>) while the seats region's own element is "
+        "unchanged, or the hand log's new lines (table-log-lines, beforeend: appended). Each "
+        "to swap in by id.",
+        {
+            **{f"table-{region}": ("div", ("true",)) for region in REGIONS},
+            **{f"seat-{n}": ("div", ("true",)) for n in range(1, MOST_SEATS + 1)},
+            "table-log-lines": ("ol", ("beforeend",)),
+        },
     ),
     "messageHtml": _html(
         "message line",

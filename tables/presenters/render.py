@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
+from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
 
@@ -112,12 +113,14 @@ def _seats(seats: SeatsRegion, oob: bool) -> str:
 
 
 @lru_cache(maxsize=20_000)
-def seat_html(seat: SeatPanel) -> str:
+def seat_html(seat: SeatPanel, oob: bool = False) -> str:
     """One seat as one viewer sees it (``_seat.html``): most look the same from one version
-    of a table to the next (one player acted), so each is rendered once, not on every change."""
+    of a table to the next (one player acted), so each is rendered once, not on every change.
+    ``oob``: swapped by itself, by id (a socket update that changes this seat alone)."""
     return render(
         "tables/_seat.html",
         seat=seat,
+        oob=oob,
         plate_html=plate_html(seat.plate) if seat.plate is not None else "",
         cards_html=_cards_html(seat.cards) if not seat.up else "",
         down_html=_cards_html(seat.down_cards) if seat.up else "",
@@ -187,6 +190,71 @@ _RENDERERS: dict[type, Callable[[Any, bool], str]] = {
     ControlsRegion: _controls,
     LogRegion: _log,
 }
+
+
+# --- a page in parts, for the socket's updates -------------------------------------------
+
+
+@dataclass(frozen=True, eq=False)
+class PageParts:
+    """One viewer's table screen as the parts a socket update may send alone.
+
+    A socket remembers the ``PageParts`` it was last sent (``tables.live.frames``) and is
+    sent only what differs: a seat, a region, the log's new lines. Each part is the HTML that
+    the whole region holds for it, so applying the changed parts gives the whole region.
+    ``seats_frame`` and ``log_head`` are what the region's own element shows: when they
+    change, the whole region goes. Compared by identity: sockets holding the same parts
+    share the update made from them (``eq=False``).
+    """
+
+    screen: Screen
+    seats_frame: tuple
+    seats: tuple[str, ...]  # each seat's HTML, as in the seats region
+    board: str
+    actions: str
+    controls: str
+    log_head: tuple
+    log_lines: tuple[str, ...]
+
+    def seats_region(self) -> str:
+        return _region(self.screen, self.screen.seats)
+
+    def log_region(self) -> str:
+        return _region(self.screen, self.screen.log)
+
+
+def page_parts(screen: Screen) -> PageParts:
+    """``screen`` in parts (``PageParts``), each rendered once per look (the caches above)."""
+    seats, log = screen.seats, screen.log
+    return PageParts(
+        screen,
+        (seats.hand_id, seats.street, seats.max_seats, seats.bottom, seats.face_up),
+        tuple(map(seat_html, seats.seats)),
+        _region(screen, screen.board),
+        _region(screen, screen.actions),
+        _region(screen, screen.controls),
+        (log.hand_number, log.recent),
+        tuple(map(log_line_html, log.lines)),
+    )
+
+
+def _region(screen: Screen, model) -> str:
+    """A region as an oob swap, rendered once per table version and view model."""
+    key = (model, True)
+    html = screen.html.get(key)
+    if html is None:
+        html = screen.html[key] = _RENDERERS[type(model)](model, True)
+    return html
+
+
+def seat_oob_html(seat: SeatPanel) -> str:
+    """One seat swapped by itself (``seat-<label>``), its region's frame unchanged."""
+    return seat_html(seat, True)
+
+
+def log_lines_oob_html(lines: tuple[str, ...]) -> str:
+    """Lines added at the end of the hand's log (each line's HTML, ``log_line_html``)."""
+    return f'<ol id="table-log-lines" hx-swap-oob="beforeend">{"".join(lines)}</ol>'
 
 
 # --- cards and the message line -------------------------------------------------------------

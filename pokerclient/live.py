@@ -43,8 +43,19 @@ class PatchError(ValueError):
 
 
 def apply_patch(document, patch: list[dict]):
-    """``document`` (JSON data) changed in place by ``patch`` (RFC 6902: the ``add``,
-    ``remove`` and ``replace`` operations the server sends); returns the result."""
+    """``document`` (JSON data) changed by ``patch`` (RFC 6902: the ``add``, ``remove`` and
+    ``replace`` operations the server sends), as a new document: what an operation changes
+    is copied, what it does not is shared with ``document``, which is left as it was."""
+    copied: set[int] = set()
+
+    def own(container):
+        """A copy of ``container`` made in this call (the same one if made already)."""
+        if id(container) in copied:
+            return container
+        fresh = list(container) if isinstance(container, list) else dict(container)
+        copied.add(id(fresh))
+        return fresh
+
     for op in patch:
         kind, path = op.get("op"), op.get("path")
         if path == "" and kind == "replace":
@@ -54,9 +65,11 @@ def apply_patch(document, patch: list[dict]):
             raise PatchError(f"bad path {path!r}")
         *parents, last = (p.replace("~1", "/").replace("~0", "~") for p in path[1:].split("/"))
         try:
-            target = document
+            document = target = own(document)
             for part in parents:
-                target = target[int(part)] if isinstance(target, list) else target[part]
+                key = int(part) if isinstance(target, list) else part
+                target[key] = own(target[key])
+                target = target[key]
             if isinstance(target, list):
                 if kind == "add" and last == "-":
                     target.append(op["value"])
@@ -77,7 +90,7 @@ def apply_patch(document, patch: list[dict]):
                     target[last] = op["value"]
             else:
                 raise PatchError(f"cannot {kind} at {path}")
-        except (KeyError, IndexError, ValueError, TypeError) as error:
+        except (KeyError, IndexError, ValueError, TypeError, AttributeError) as error:
             if isinstance(error, PatchError):
                 raise
             raise PatchError(f"{kind} at {path}: {error!r}") from None
@@ -87,8 +100,9 @@ def apply_patch(document, patch: list[dict]):
 class StateFrames:
     """The whole state a ``frames=diff`` socket is following: its first ``state`` frame, then
     each ``update`` (``{"version", "base", "patch"}``) applied on the version it names.
-    ``take(frame)`` returns the state to hand on (a new dict each time), or None: nothing
-    new, or an update on another base (``stale`` is set: send ``{"op": "sync"}``)."""
+    ``take(frame)`` returns the state to hand on (a new dict each time, the parts that did not
+    change shared with the last), or None: nothing new, or an update on another base
+    (``stale`` is set: send ``{"op": "sync"}``)."""
 
     def __init__(self) -> None:
         self.state: dict | None = None
@@ -104,11 +118,11 @@ class StateFrames:
             self.stale = True
             return None
         try:
-            state = apply_patch(json.loads(json.dumps(self.state)), data.get("patch") or [])
+            state = apply_patch(self.state, data.get("patch") or [])
         except PatchError:
             self.stale = True
             return None
-        state["type"], state["version"] = "state", data["version"]
+        state = {**state, "type": "state", "version": data["version"]}
         self.state = state
         return state
 

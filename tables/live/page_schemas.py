@@ -52,8 +52,11 @@ def _page_request(op: str) -> dict:
     }
 
 
-#: The operations the page sends (``auth`` is a program's: a page logs in by its cookie).
-PAGE_REQUESTS: dict[str, dict] = {op: _page_request(op) for op in REQUESTS if op != "auth"}
+#: The operations the page sends (``auth`` is a program's: a page logs in by its cookie;
+#: ``sync`` too: a page that reconnects is sent the whole table anyway).
+PAGE_REQUESTS: dict[str, dict] = {
+    op: _page_request(op) for op in REQUESTS if op not in ("auth", "sync")
+}
 
 
 def _html(title: str, description: str, elements: dict[str, tuple[str, tuple[str, ...]]]):

@@ -49,6 +49,9 @@ FLOODING = 4008
 FRAME_TOO_BIG = 4009
 SERVER_TROUBLE = 4011  # the channel layer failed under the feed: reconnect
 
+#: The requests the socket answers itself, not through a service: log in by the first frame,
+#: and send the whole state again (``sync``: a ``frames=diff`` client that doubts its state).
+SOCKET_REQUESTS = ("auth", "sync")
 #: The highest seat number a frame may name (the largest table).
 MOST_SEATS = max(Table.MAX_SEATS.values())
 #: The decisions of ``act``: the betting ones, and the answers to "run it twice?".

@@ -1,9 +1,10 @@
 """The table socket's protocol as JSON Schemas: every message in both directions, in one place.
 
 Version ``PROTOCOL_VERSION`` of the ``?state=json`` socket (``tables.live.protocol`` is the
-code that speaks it): the requests (``REQUESTS``, one schema per operation, ``auth``
-included), the answer to each request (``ANSWER``, with a refusal's stable ``code``), the
-state frame (``STATE``, carrying the play state: ``PLAY_STATE_COMPONENT``) and the close
+code that speaks it): the requests (``REQUESTS``, one schema per operation, ``auth`` and
+``sync`` included), the answer to each request (``ANSWER``, with a refusal's stable
+``code``), the state frame (``STATE``, carrying the play state: ``PLAY_STATE_COMPONENT``), a
+``frames=diff`` socket's updates (``UPDATE``: JSON Patch on a base version) and the close
 codes (``CLOSE_CODES``). ``tables.live.asyncapi`` publishes them as an AsyncAPI document;
 the tests validate real frames against that document.
 
@@ -159,7 +160,12 @@ REQUESTS: dict[str, dict] = {
         required=("hand",),
     ),
 }
-assert set(REQUESTS) == {"auth", *protocol.OPERATIONS}, "every operation has its schema"
+REQUESTS["sync"] = _request(
+    "sync",
+    "Send me the whole state again: a frames=diff client whose state is not an update's base "
+    "(or that doubts what it holds) asks for it; answered by a state frame, then an answer.",
+)
+assert set(REQUESTS) == {*protocol.SOCKET_REQUESTS, *protocol.OPERATIONS}, "one schema each"
 
 ANSWER = {
     "title": "answer",
@@ -262,8 +268,10 @@ VIEW = {
 
 STATE = {
     "title": "state",
-    "description": "The table for this viewer: sent on connecting and after every change "
-    "(versions only grow; a client that missed one needs nothing: the next is whole).",
+    "description": "The whole table for this viewer. Without frames=diff: sent on connecting "
+    "and after every change, with html (versions only grow; a client that missed one needs "
+    "nothing: the next is whole). With frames=diff: sent on connecting and in reply to sync, "
+    "without html; each change after it comes as an update.",
     "type": "object",
     "properties": {
         "type": {"const": "state"},
@@ -281,6 +289,40 @@ STATE = {
         "html": {"type": "string", "description": "The same, as the browser's HTML regions."},
     },
     "required": ["type", "state", "version", "hand", "running", "view", "me"],
+}
+
+_PATCH_OPERATION = {
+    "type": "object",
+    "description": "One JSON Patch (RFC 6902) operation: add (a member, or an item at the end "
+    "of a list: path ending /-), remove, or replace the value at path (a JSON Pointer into the "
+    "state frame, less its type and version).",
+    "properties": {
+        "op": {"enum": ["add", "remove", "replace"]},
+        "path": {"type": "string", "pattern": "^(/([^~/]|~[01])*)*$"},
+        "value": {},
+    },
+    "required": ["op", "path"],
+    "additionalProperties": False,
+    "if": {"properties": {"op": {"const": "remove"}}},
+    "then": {"not": {"required": ["value"]}},
+    "else": {"required": ["value"]},
+}
+
+UPDATE = {
+    "title": "update",
+    "description": "A frames=diff socket's change: the operations that turn the state frame "
+    "at base (the version the client holds: the last state or update this socket sent) into "
+    "the state frame at version. A client holding another version sends sync and gets the "
+    "whole state again.",
+    "type": "object",
+    "properties": {
+        "type": {"const": "update"},
+        "version": _COUNT,
+        "base": _COUNT,
+        "patch": {"type": "array", "items": _PATCH_OPERATION},
+    },
+    "required": ["type", "version", "base", "patch"],
+    "additionalProperties": False,
 }
 
 _CHAT_LINE = {

@@ -146,6 +146,12 @@ def violations(
     context = seats_context(frame, held)
     if context is None or frame.startswith('<div id="table-message"'):
         return cards  # an answer to the sender, or before any state: no card at all
+    return disallowed(cards, viewer_id, facts, context)
+
+
+def disallowed(cards: list[str], viewer_id: int | None, facts: Facts, context: tuple) -> list[str]:
+    """Of ``cards``, shown to the viewer while their screen shows ``context`` (the hand's id
+    as text, the street, the face-up mark), those they may not see."""
     hand, street, face_up = context
     if not hand:
         return cards  # no hand yet: no card may show

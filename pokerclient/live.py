@@ -2,7 +2,7 @@
 
 ``TableSocket.run`` connects with the API token in the ``Authorization`` header (never in the
 URL), hands every state to ``on_state`` and keeps going: the first frame is the whole state,
-each ``update`` after it a JSON Patch on the version it names, applied here (``StateFrames``;
+each ``update`` after it a patch on the version it names, applied here (``StateFrames``;
 on another base it asks for the whole state again). A dropped connection is opened again
 after a growing pause, and the first frame after it is the whole table again. A close the
 client cannot cure (logged out, no such table, too many sockets) ends it with a
@@ -42,10 +42,13 @@ class PatchError(ValueError):
     """An update that does not apply to the state held (another base): ask for the whole."""
 
 
-def apply_patch(document, patch: list[dict]):
-    """``document`` (JSON data) changed by ``patch`` (RFC 6902: the ``add``, ``remove`` and
-    ``replace`` operations the server sends), as a new document: what an operation changes
-    is copied, what it does not is shared with ``document``, which is left as it was."""
+def apply_patch(document, patch: list[list]):
+    """``document`` (JSON data) changed by ``patch``, as a new document: what an operation
+    changes is copied, what it does not is shared with ``document``, which is left as it was.
+
+    An operation (the server's ``tables.live.patch``) is ``[path, value]``: set the value at
+    the JSON Pointer ``path`` (add or replace an object member, replace a list item, append
+    at ``/-``), or ``[path]``: remove it."""
     copied: set[int] = set()
 
     def own(container):
@@ -57,11 +60,13 @@ def apply_patch(document, patch: list[dict]):
         return fresh
 
     for op in patch:
-        kind, path = op.get("op"), op.get("path")
-        if path == "" and kind == "replace":
-            document = op["value"]
+        if not isinstance(op, list) or len(op) not in (1, 2) or not isinstance(op[0], str):
+            raise PatchError(f"not an operation: {op!r}")
+        path = op[0]
+        if path == "" and len(op) == 2:
+            document = op[1]
             continue
-        if not isinstance(path, str) or not path.startswith("/"):
+        if not path.startswith("/"):
             raise PatchError(f"bad path {path!r}")
         *parents, last = (p.replace("~1", "/").replace("~0", "~") for p in path[1:].split("/"))
         try:
@@ -70,30 +75,23 @@ def apply_patch(document, patch: list[dict]):
                 key = int(part) if isinstance(target, list) else part
                 target[key] = own(target[key])
                 target = target[key]
-            if isinstance(target, list):
-                if kind == "add" and last == "-":
-                    target.append(op["value"])
-                elif kind == "add":
-                    target.insert(int(last), op["value"])
-                elif kind == "replace":
-                    target[int(last)] = op["value"]
-                elif kind == "remove":
-                    del target[int(last)]
+            if isinstance(target, list) and len(op) == 2:
+                if last == "-":
+                    target.append(op[1])
                 else:
-                    raise PatchError(f"unknown operation {kind!r}")
-            elif isinstance(target, dict) and kind in ("add", "replace", "remove"):
-                if kind != "add" and last not in target:
-                    raise PatchError(f"nothing at {path}")
-                if kind == "remove":
-                    del target[last]
-                else:
-                    target[last] = op["value"]
+                    target[int(last)] = op[1]
+            elif isinstance(target, list):
+                del target[int(last)]
+            elif isinstance(target, dict) and len(op) == 2:
+                target[last] = op[1]
+            elif isinstance(target, dict):
+                del target[last]
             else:
-                raise PatchError(f"cannot {kind} at {path}")
+                raise PatchError(f"{path} is inside a value")
         except (KeyError, IndexError, ValueError, TypeError, AttributeError) as error:
             if isinstance(error, PatchError):
                 raise
-            raise PatchError(f"{kind} at {path}: {error!r}") from None
+            raise PatchError(f"{op!r}: {error!r}") from None
     return document
 
 

@@ -13,8 +13,9 @@ def _description() -> str:
     closes = "\n".join(f"- {code}: {meaning}" for code, meaning in schemas.CLOSE_CODES.items())
     return (
         "The live table: open `/ws/tables/{tableId}/?state=json&frames=diff` and receive the "
-        "table as one JSON state frame, then one small update after every change (a JSON "
-        "Patch from the version you hold, `base`, to the new `version`; on another base, send "
+        "table as one JSON state frame, then one small update after every change (a patch: "
+        "the operations from the version you hold, `base`, to the new `version`, each "
+        "`[path, value]` to set or `[path]` to remove at a JSON Pointer; on another base, send "
         '`{"op": "sync"}` for the whole state again). Without `frames=diff` every change '
         "sends the whole state with its HTML (the first frames of this protocol, kept for the "
         "clients written before the updates). Send requests (one JSON object each, `op` names "
@@ -93,7 +94,7 @@ def asyncapi_document() -> dict:
                                 "frames": {
                                     "const": "diff",
                                     "description": "With state=json: the whole state once, "
-                                    "then updates (JSON Patch); without it, the whole state "
+                                    "then updates (patches); without it, the whole state "
                                     "with its HTML after every change.",
                                 },
                             },

@@ -6,10 +6,14 @@ JSON socket's ``JsonState``. The next frame is made from what it holds and the t
 version for its viewer:
 
 - a browser gets the seats that changed (or the whole seats region when its own element
-  changed: a new hand, street, or the face-up mark), each other region that changed, and the
-  log's new lines appended (or the whole log when it is not the same hand's log grown);
+  changed: a new hand, street, or the face-up mark), each without its cards when the page
+  shows them already (htmx's ``hx-preserve`` keeps them); the pots alone when nothing else
+  changed on the board, the viewer's stack alone when nothing else changed in their
+  controls; each other region that changed; the log's new lines appended (or the whole log
+  when it is not the same hand's log grown);
 - a ``frames=diff`` JSON socket gets ``{"type": "update", "version", "base", "patch"}``, a
-  JSON Patch (``tables.live.patch``) from its ``base`` version to ``version``;
+  patch (``tables.live.patch``: JSON Patch spelt short) from its ``base`` version to
+  ``version``;
 - a socket that holds nothing (its first frame, a ``sync`` request, any doubt) gets the whole
   state; a JSON socket of the protocol's first frames (no ``frames=diff``) always does.
 
@@ -32,12 +36,7 @@ from tables.live.patch import diff
 from tables.live.protocol import STATE_ME_FIELDS, render_viewer
 from tables.presenters.models import Screen
 from tables.presenters.play_state import play_state
-from tables.presenters.render import (
-    PageParts,
-    log_lines_oob_html,
-    page_parts,
-    seat_oob_html,
-)
+from tables.presenters.render import PageParts, log_lines_oob_html, page_parts
 from tables.presenters.screen import table_screen
 from tables.selectors.snapshot import Snapshot
 
@@ -86,21 +85,18 @@ def page_update(held: PageParts | None, now: PageParts) -> str:
     if held.seats_frame != now.seats_frame or len(held.seats) != len(now.seats):
         out.append(now.seats_region())
     else:
-        panels = now.screen.seats.seats
+        panels = held.screen.seats.seats
         out.extend(
-            seat_oob_html(panel)
-            for old, new, panel in zip(held.seats, now.seats, panels, strict=True)
+            now.seat(number, panels[number])
+            for number, (old, new) in enumerate(zip(held.seats, now.seats, strict=True))
             if old != new
         )
-    out.extend(
-        new
-        for old, new in (
-            (held.board, now.board),
-            (held.actions, now.actions),
-            (held.controls, now.controls),
-        )
-        if old != new
-    )
+    if held.board != now.board:
+        out.append(now.pots() if held.board_frame == now.board_frame else now.board)
+    if held.actions != now.actions:
+        out.append(now.actions)
+    if held.controls != now.controls:
+        out.append(now.my_stack() if held.controls_frame == now.controls_frame else now.controls)
     grown = len(now.log_lines) - len(held.log_lines)
     if held.log_head != now.log_head or held.log_lines != now.log_lines[: len(held.log_lines)]:
         out.append(now.log_region())

@@ -99,11 +99,15 @@ PAGE_UPDATES: dict[str, dict] = {
         "The table for this viewer: on connecting every region of the screen (seats, board, "
         "actions, controls, log); after a change only what changed since the socket's last "
         "frame: a region, or a seat alone (seat-<n>) while the seats region's own element is "
-        "unchanged, or the hand log's new lines (table-log-lines, beforeend: appended). Each "
-        "to swap in by id.",
+        "unchanged (its cards kept by hx-preserve when they did not change), the board's pots "
+        "alone (table-pots), the viewer's stack alone (table-my-stack), or the hand log's new "
+        "lines "
+        "(table-log-lines, beforeend: appended). Each to swap in by id.",
         {
             **{f"table-{region}": ("div", ("true",)) for region in REGIONS},
             **{f"seat-{n}": ("div", ("true",)) for n in range(1, MOST_SEATS + 1)},
+            "table-pots": ("div", ("true",)),
+            "table-my-stack": ("span", ("true",)),
             "table-log-lines": ("ol", ("beforeend",)),
         },
     ),

@@ -4,7 +4,7 @@ Version ``PROTOCOL_VERSION`` of the ``?state=json`` socket (``tables.live.protoc
 code that speaks it): the requests (``REQUESTS``, one schema per operation, ``auth`` and
 ``sync`` included), the answer to each request (``ANSWER``, with a refusal's stable
 ``code``), the state frame (``STATE``, carrying the play state: ``PLAY_STATE_COMPONENT``), a
-``frames=diff`` socket's updates (``UPDATE``: JSON Patch on a base version) and the close
+``frames=diff`` socket's updates (``UPDATE``: a patch on a base version) and the close
 codes (``CLOSE_CODES``). ``tables.live.asyncapi`` publishes them as an AsyncAPI document;
 the tests validate real frames against that document.
 
@@ -292,28 +292,22 @@ STATE = {
 }
 
 _PATCH_OPERATION = {
-    "type": "object",
-    "description": "One JSON Patch (RFC 6902) operation: add (a member, or an item at the end "
-    "of a list: path ending /-), remove, or replace the value at path (a JSON Pointer into the "
-    "state frame, less its type and version).",
-    "properties": {
-        "op": {"enum": ["add", "remove", "replace"]},
-        "path": {"type": "string", "pattern": "^(/([^~/]|~[01])*)*$"},
-        "value": {},
-    },
-    "required": ["op", "path"],
-    "additionalProperties": False,
-    "if": {"properties": {"op": {"const": "remove"}}},
-    "then": {"not": {"required": ["value"]}},
-    "else": {"required": ["value"]},
+    "type": "array",
+    "description": "One operation at a JSON Pointer (RFC 6901) into the state frame, less its "
+    "type and version (JSON Patch's, RFC 6902, spelt short): [path, value] sets the value "
+    "there (adds or replaces an object member, replaces a list item, appends to a list at a "
+    'path ending /-; "" is the whole document), [path] removes it.',
+    "prefixItems": [{"type": "string", "pattern": "^(/([^~/]|~[01])*)*$"}, {}],
+    "minItems": 1,
+    "maxItems": 2,
 }
 
 UPDATE = {
     "title": "update",
-    "description": "A frames=diff socket's change: the operations that turn the state frame "
-    "at base (the version the client holds: the last state or update this socket sent) into "
-    "the state frame at version. A client holding another version sends sync and gets the "
-    "whole state again.",
+    "description": "A frames=diff socket's change: the operations, in order, that turn the "
+    "state frame at base (the version the client holds: the last state or update this "
+    "socket sent) into the state frame at version. A client holding another version sends "
+    "sync and gets the whole state again.",
     "type": "object",
     "properties": {
         "type": {"const": "update"},

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import lru_cache
 from typing import Any
 
@@ -52,7 +52,13 @@ def render(template: str, **context) -> SafeString:
     # cost as much again); Jinja2 and Django templates both take it as safe (``__html__``).
     compiled = _template(template)
     merged = compiled.new_context({**_globals_of(compiled), **context}, shared=True)
-    return SafeString(compiled.environment.concat(compiled.root_render_func(merged)))
+    html = compiled.environment.concat(compiled.root_render_func(merged))
+    # The templates' indentation and blank lines, one newline each (the same to a browser
+    # outside <pre>, which these partials have none of): a third of a socket's bytes.
+    return SafeString(_LAYOUT_SPACE.sub("\n", html))
+
+
+_LAYOUT_SPACE = re.compile(r"[ \t\r\n]*\n[ \t\r\n]*")
 
 
 @lru_cache(maxsize=64)
@@ -113,14 +119,16 @@ def _seats(seats: SeatsRegion, oob: bool) -> str:
 
 
 @lru_cache(maxsize=20_000)
-def seat_html(seat: SeatPanel, oob: bool = False) -> str:
+def seat_html(seat: SeatPanel, oob: bool = False, keep_hole: bool = False) -> str:
     """One seat as one viewer sees it (``_seat.html``): most look the same from one version
     of a table to the next (one player acted), so each is rendered once, not on every change.
-    ``oob``: swapped by itself, by id (a socket update that changes this seat alone)."""
+    ``oob``: swapped by itself, by id (a socket update that changes this seat alone);
+    ``keep_hole``: its cards are those the page shows already (htmx keeps them)."""
     return render(
         "tables/_seat.html",
         seat=seat,
         oob=oob,
+        keep_hole=keep_hole,
         plate_html=plate_html(seat.plate) if seat.plate is not None else "",
         cards_html=_cards_html(seat.cards) if not seat.up else "",
         down_html=_cards_html(seat.down_cards) if seat.up else "",
@@ -139,10 +147,17 @@ def _board(board: BoardRegion, oob: bool) -> str:
         "tables/_board.html",
         oob=oob,
         board=board,
+        pots_html=pots_html(board, False),
         cards_html=_cards_html(board.cards),
         second_html=_cards_html(board.second_cards),
         rabbit_html=_cards_html(board.rabbit),
     )
+
+
+def pots_html(board: BoardRegion, oob: bool) -> str:
+    """The board's pots (``_pots.html``): inside the board, or swapped by themselves
+    (``oob``) when only they changed (a bet)."""
+    return render("tables/_pots.html", oob=oob, board=board)
 
 
 def _actions(actions: ActionsRegion, oob: bool) -> str:
@@ -152,7 +167,24 @@ def _actions(actions: ActionsRegion, oob: bool) -> str:
 @lru_cache(maxsize=10_000)
 def _controls(controls: ControlsRegion, oob: bool) -> str:
     """A player's controls change far less often than the table: rendered once per look."""
-    return render("tables/_controls.html", oob=oob, controls=controls)
+    me = controls.viewer
+    stack_html = my_stack_html(me.stack, False) if me is not None else ""
+    return render("tables/_controls.html", oob=oob, controls=controls, stack_html=stack_html)
+
+
+@lru_cache(maxsize=10_000)
+def my_stack_html(stack: int, oob: bool) -> str:
+    """The viewer's stack in their controls (``_my_stack.html``), or by itself (``oob``)."""
+    return render("tables/_my_stack.html", oob=oob, stack=stack)
+
+
+def controls_frame(controls: ControlsRegion) -> ControlsRegion:
+    """What the controls show but the viewer's stack: when only the stack changed, it is
+    sent by itself (a top-up's room shows only between hands)."""
+    me = controls.viewer
+    if me is None:
+        return controls
+    return replace(controls, viewer=replace(me, stack=0, room=0 if me.in_hand else me.room))
 
 
 def _log(log: LogRegion, oob: bool) -> str:
@@ -211,8 +243,10 @@ class PageParts:
     seats_frame: tuple
     seats: tuple[str, ...]  # each seat's HTML, as in the seats region
     board: str
+    board_frame: BoardRegion  # the board less its pots: when it changed, the whole board goes
     actions: str
     controls: str
+    controls_frame: ControlsRegion  # less the viewer's stack: else the whole controls go
     log_head: tuple
     log_lines: tuple[str, ...]
 
@@ -221,6 +255,22 @@ class PageParts:
 
     def log_region(self) -> str:
         return _region(self.screen, self.screen.log)
+
+    def pots(self) -> str:
+        return pots_html(self.screen.board, True)
+
+    def my_stack(self) -> str:
+        return my_stack_html(self.screen.controls.viewer.stack, True)
+
+    def seat(self, number: int, held: SeatPanel) -> str:
+        """Seat ``number`` by itself, for a page that shows it as ``held``."""
+        seat = self.screen.seats.seats[number]
+        keep_hole = (
+            held.plate is not None
+            and seat.plate is not None
+            and (held.cards, held.up) == (seat.cards, seat.up)
+        )
+        return seat_html(seat, True, keep_hole)
 
 
 def page_parts(screen: Screen) -> PageParts:
@@ -231,8 +281,10 @@ def page_parts(screen: Screen) -> PageParts:
         (seats.hand_id, seats.street, seats.max_seats, seats.bottom, seats.face_up),
         tuple(map(seat_html, seats.seats)),
         _region(screen, screen.board),
+        replace(screen.board, pots=(), total_pot=0),
         _region(screen, screen.actions),
         _region(screen, screen.controls),
+        controls_frame(screen.controls),
         (log.hand_number, log.recent),
         tuple(map(log_line_html, log.lines)),
     )
@@ -245,11 +297,6 @@ def _region(screen: Screen, model) -> str:
     if html is None:
         html = screen.html[key] = _RENDERERS[type(model)](model, True)
     return html
-
-
-def seat_oob_html(seat: SeatPanel) -> str:
-    """One seat swapped by itself (``seat-<label>``), its region's frame unchanged."""
-    return seat_html(seat, True)
 
 
 def log_lines_oob_html(lines: tuple[str, ...]) -> str:

@@ -4,8 +4,9 @@ to a small element tree (``html.parser``), the way the ws extension applies them
 ``Page(html)`` holds the elements of ``html``; ``apply(frame)`` swaps each top-level element
 of a frame in by its ``id``: ``hx-swap-oob="true"`` replaces the element with that id
 (``hx-swap-oob`` removed, as htmx removes it), ``"beforeend"`` appends the element's children
-to it. ``region(id)`` is one element serialized, to compare a page built from updates with
-the page a reload gives.
+to it; an element inside it with ``hx-preserve`` is the page's element of that id, kept.
+``region(id)`` is one element serialized, to compare a page built from updates with the page
+a reload gives.
 """
 
 from __future__ import annotations
@@ -91,6 +92,7 @@ class Page:
             found = _find(self.root, element.attrs.get("id", ""))
             assert found is not None, f"no target for #{element.attrs.get('id')}"
             parent, index = found
+            self._keep_preserved(element)
             if swap == "true":
                 parent.children[index] = element
             elif swap == "beforeend":
@@ -99,6 +101,20 @@ class Page:
                 target.children.extend(element.children)
             else:
                 raise AssertionError(f"unexpected swap {swap!r}")
+
+    def _keep_preserved(self, node: Element) -> None:
+        """An incoming element with ``hx-preserve`` stands for the page's element of its id,
+        which is kept as it is (htmx's ``handlePreservedElements``)."""
+        for index, child in enumerate(node.children):
+            if not isinstance(child, Element):
+                continue
+            if "hx-preserve" in child.attrs:
+                found = _find(self.root, child.attrs.get("id", ""))
+                assert found is not None, f"nothing to preserve for #{child.attrs.get('id')}"
+                parent, at = found
+                node.children[index] = parent.children[at]
+            else:
+                self._keep_preserved(child)
 
     def region(self, element_id: str) -> str:
         found = _find(self.root, element_id)

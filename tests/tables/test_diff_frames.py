@@ -5,7 +5,7 @@ Three players (alice, bob, dave) play ``DIFF_HANDS`` hands (the decks fixed by t
 decisions by a seeded ``RandomBot``) through the services, while carol watches. Each of them
 follows the table over real sockets: alice, bob and carol as the browser page does (its HTML
 frames applied to the page a load gave, as htmx swaps them: ``tests.tables.oob``), alice, dave
-and carol as a ``frames=diff`` program (its updates applied as JSON Patch, as the client kit
+and carol as a ``frames=diff`` program (its updates applied as patches, as the client kit
 applies them: ``pokerclient.live.StateFrames``). After every change, once every socket has
 it:
 

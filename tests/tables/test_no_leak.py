@@ -316,7 +316,7 @@ async def test_no_frame_shows_a_card_its_viewer_may_not_see(players, make_table,
                     viewer[name] is not None
                     and 'class="seat' in frame
                     and re.search(
-                        r'seat[^"]*\bme\b[^>]*>\s*<div class="hole"[^>]*>'
+                        r'seat[^"]*\bme\b[^>]*>\s*<div [^>]*class="hole"[^>]*>'
                         r'\s*<span class="pc (?!back)',
                         frame,
                     )

@@ -323,7 +323,11 @@ class TableConsumer(ChatSocket, AsyncWebsocketConsumer):
             self.sent_version = snap.version
             frame = self.frames.next_frame(snap, self.player, bankroll, self.left_with)
             if frame:
-                await self.send(text_data=frame)
+                try:
+                    await self.send(text_data=frame)
+                except BaseException:
+                    self.frames.forget()  # whether it arrived is in doubt: the whole next
+                    raise
             await self._clear_message_when_dealt_in(snap)
             await self.chat_follow_host(snap.table)
 

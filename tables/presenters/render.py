@@ -7,6 +7,9 @@ value the template renders, so a cache cannot drift from its template):
   player acted): a card, a seat's plate, a seat, a log line, the recent hands, the controls;
 - per table version (the screen's ``html``, shared by the viewers of that snapshot), for the
   five regions.
+
+``page_parts`` cuts a screen into the parts a socket update may send alone (a seat, the
+pots, the viewer's stack, the log's lines: ``tables.live.frames`` picks what changed).
 """
 
 from __future__ import annotations

@@ -18,38 +18,58 @@ from __future__ import annotations
 
 from typing import Any
 
+import orjson
+
 
 def diff(old: Any, new: Any) -> list[list]:
     """The operations that turn ``old`` into ``new`` (``[]`` when they are equal)."""
     ops: list[list] = []
-    _diff(old, new, "", ops)
+    if type(old) is type(new) and type(new) in (dict, list):
+        _diff(old, new, "", ops)
+    elif not _same(old, new):
+        ops.append(["", new])
     return ops
 
 
 def _same(old: Any, new: Any) -> bool:
-    # ``True == 1`` and ``1 == 1.0`` in Python, not in JSON: compare the kinds too.
-    return old is new or (type(old) is type(new) and old == new)
+    """Equal as JSON: ``True == 1`` and ``1 == 1.0`` in Python, also deep inside a list or
+    an object, not in JSON (so containers are compared as their JSON text)."""
+    if old is new:
+        return True
+    if type(old) is not type(new):
+        return False
+    if type(old) is dict or type(old) is list:
+        return _json(old) == _json(new)
+    return bool(old == new)
+
+
+def _json(value: Any) -> bytes:
+    return orjson.dumps(value, option=orjson.OPT_NON_STR_KEYS)
+
+
+_MISSING = object()
 
 
 def _diff(old: Any, new: Any, path: str, ops: list[list]) -> None:
-    if _same(old, new):
-        return
+    """The operations at ``path`` and under it: none for equal objects or lists (any other
+    value reaches here only when it differs)."""
     if type(old) is dict and type(new) is dict:
         for key in old:
             if key not in new:
                 ops.append([f"{path}/{_escape(key)}"])
         for key, value in new.items():
-            where = f"{path}/{_escape(key)}"
-            if key in old:
-                _diff(old[key], value, where, ops)
-            else:
-                ops.append([where, value])
+            before = old.get(key, _MISSING)
+            kind = type(value)
+            if kind is type(before) and (kind is dict or kind is list):
+                _diff(before, value, f"{path}/{_escape(key)}", ops)  # nothing if the same
+            elif not _same(before, value):  # most of a state is as it was: no path spelt
+                ops.append([f"{path}/{_escape(key)}", value])  # added or replaced
         return
-    if type(old) is list and type(new) is list and old and new:
+    if type(old) is list and type(new) is list and (new or not old):
         common = min(len(old), len(new))
-        changed = sum(not _same(a, b) for a, b in zip(old, new, strict=False))
-        if 2 * changed <= common:
-            for index in range(common):
+        changed = [i for i in range(common) if not _same(old[i], new[i])]
+        if 2 * len(changed) <= common:
+            for index in changed:
                 _diff(old[index], new[index], f"{path}/{index}", ops)
             ops.extend([f"{path}/-", value] for value in new[common:])
             ops.extend([f"{path}/{index}"] for index in range(len(old) - 1, common - 1, -1))

@@ -101,15 +101,7 @@ def region_html(screen: Screen, *, oob: bool = True) -> dict[str, str]:
     is rendered once per table version and view model: the sockets of a process at one
     version share what is the same for them.
     """
-    cache = screen.html
-    out = {}
-    for region, model in screen.regions().items():
-        key = (model, oob)
-        html = cache.get(key)
-        if html is None:
-            html = cache[key] = _RENDERERS[type(model)](model, oob)
-        out[region] = html
-    return out
+    return {region: _region(screen, model, oob) for region, model in screen.regions().items()}
 
 
 def _seats(seats: SeatsRegion, oob: bool) -> str:
@@ -293,12 +285,12 @@ def page_parts(screen: Screen) -> PageParts:
     )
 
 
-def _region(screen: Screen, model) -> str:
-    """A region as an oob swap, rendered once per table version and view model."""
-    key = (model, True)
+def _region(screen: Screen, model, oob: bool = True) -> str:
+    """A region (``model``: its view model), rendered once per table version and model."""
+    key = (model, oob)
     html = screen.html.get(key)
     if html is None:
-        html = screen.html[key] = _RENDERERS[type(model)](model, True)
+        html = screen.html[key] = _RENDERERS[type(model)](model, oob)
     return html
 
 

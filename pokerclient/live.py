@@ -2,9 +2,11 @@
 
 Every text in a frame is made safe to print (``safe.printable``) as it comes in.
 ``TableSocket.run`` connects with the API token in the ``Authorization`` header (never in the
-URL), hands every state frame to ``on_state`` and keeps going: a dropped connection is opened
-again after a growing pause, and the first frame after it is the whole table again. A close
-the client cannot cure (logged out, no such table, too many sockets) ends it with a
+URL), hands every state to ``on_state`` and keeps going: the first frame is the whole state,
+each ``update`` after it a patch on the version it names, applied here (``StateFrames``;
+on another base it asks for the whole state again). A dropped connection is opened again
+after a growing pause, and the first frame after it is the whole table again. A close the
+client cannot cure (logged out, no such table, too many sockets) ends it with a
 ``ClientError``. ``request`` sends one request and waits for its answer (matched by ``id``).
 """
 
@@ -35,7 +37,94 @@ ANSWER_SECONDS = 15.0
 def socket_url(server: str, table_id: int) -> str:
     parts = urlsplit(server)
     scheme = "wss" if parts.scheme == "https" else "ws"
-    return f"{scheme}://{parts.netloc}/ws/tables/{table_id}/?state=json"
+    return f"{scheme}://{parts.netloc}/ws/tables/{table_id}/?state=json&frames=diff"
+
+
+class PatchError(ValueError):
+    """An update that does not apply to the state held (another base): ask for the whole."""
+
+
+def apply_patch(document, patch: list[list]):
+    """``document`` (JSON data) changed by ``patch``, as a new document: what an operation
+    changes is copied, what it does not is shared with ``document``, which is left as it was.
+
+    An operation (the server's ``tables.live.patch``) is ``[path, value]``: set the value at
+    the JSON Pointer ``path`` (add or replace an object member, replace a list item, append
+    at ``/-``), or ``[path]``: remove it."""
+    copied: set[int] = set()
+
+    def own(container):
+        """A copy of ``container`` made in this call (the same one if made already)."""
+        if id(container) in copied:
+            return container
+        fresh = list(container) if isinstance(container, list) else dict(container)
+        copied.add(id(fresh))
+        return fresh
+
+    for op in patch:
+        if not isinstance(op, list) or len(op) not in (1, 2) or not isinstance(op[0], str):
+            raise PatchError(f"not an operation: {op!r}")
+        path = op[0]
+        if path == "" and len(op) == 2:
+            document = op[1]
+            continue
+        if not path.startswith("/"):
+            raise PatchError(f"bad path {path!r}")
+        *parents, last = (p.replace("~1", "/").replace("~0", "~") for p in path[1:].split("/"))
+        try:
+            document = target = own(document)
+            for part in parents:
+                key = int(part) if isinstance(target, list) else part
+                target[key] = own(target[key])
+                target = target[key]
+            if isinstance(target, list) and len(op) == 2:
+                if last == "-":
+                    target.append(op[1])
+                else:
+                    target[int(last)] = op[1]
+            elif isinstance(target, list):
+                del target[int(last)]
+            elif isinstance(target, dict) and len(op) == 2:
+                target[last] = op[1]
+            elif isinstance(target, dict):
+                del target[last]
+            else:
+                raise PatchError(f"{path} is inside a value")
+        except (KeyError, IndexError, ValueError, TypeError, AttributeError) as error:
+            if isinstance(error, PatchError):
+                raise
+            raise PatchError(f"{op!r}: {error!r}") from None
+    return document
+
+
+class StateFrames:
+    """The whole state a ``frames=diff`` socket is following: its first ``state`` frame, then
+    each ``update`` (``{"version", "base", "patch"}``) applied on the version it names.
+    ``take(frame)`` returns the state to hand on (a new dict each time, the parts that did not
+    change shared with the last), or None: nothing new, or an update on another base
+    (``stale`` is set: send ``{"op": "sync"}``)."""
+
+    def __init__(self) -> None:
+        self.state: dict | None = None
+        self.stale = False
+
+    def take(self, data: dict) -> dict | None:
+        if data.get("type") == "state":
+            self.state, self.stale = data, False
+            return data
+        if data.get("type") != "update" or self.stale:
+            return None
+        if self.state is None or data.get("base") != self.state.get("version"):
+            self.stale = True
+            return None
+        try:
+            state = apply_patch(self.state, data.get("patch") or [])
+        except PatchError:
+            self.stale = True
+            return None
+        state = {**state, "type": "state", "version": data["version"]}
+        self.state = state
+        return state
 
 
 class TableSocket:
@@ -59,6 +148,7 @@ class TableSocket:
         self.stopped = False
         self.reconnects = 0
         self.trace = trace  # (">" sent or "<" received, the frame): ``poker bot --trace``
+        self.frames = StateFrames()
 
     async def run(self) -> None:
         """Follow the table until ``stop()``; reconnects by itself."""
@@ -71,6 +161,7 @@ class TableSocket:
                     open_timeout=10,
                 ) as connection:
                     self.connection = connection
+                    self.frames = StateFrames()  # the first frame is the whole state
                     self.connected.set()
                     self.on_status("connected")
                     pause = RETRY_FIRST
@@ -110,8 +201,14 @@ class TableSocket:
             return
         if not isinstance(data, dict):
             return
-        if data.get("type") == "state":
-            result = self.on_state(data)
+        if data.get("type") in ("state", "update"):
+            was_stale = self.frames.stale
+            state = self.frames.take(data)
+            if state is None:
+                if self.frames.stale and not was_stale and self.connection is not None:
+                    await self.connection.send(json.dumps({"op": "sync"}))  # the whole again
+                return
+            result = self.on_state(state)
             if asyncio.iscoroutine(result):
                 await result
         elif data.get("type") == "answer":

@@ -16,9 +16,14 @@ TITLE = "Poker table socket"
 def _description() -> str:
     closes = "\n".join(f"- {code}: {meaning}" for code, meaning in schemas.CLOSE_CODES.items())
     return (
-        "The live table: open `/ws/tables/{tableId}/?state=json` and receive the table as "
-        "JSON state frames, one after every change; send requests (one JSON object each, "
-        "`op` names it) and get one answer per request.\n\n"
+        "The live table: open `/ws/tables/{tableId}/?state=json&frames=diff` and receive the "
+        "table as one JSON state frame, then one small update after every change (a patch: "
+        "the operations from the version you hold, `base`, to the new `version`, each "
+        "`[path, value]` to set or `[path]` to remove at a JSON Pointer; on another base, send "
+        '`{"op": "sync"}` for the whole state again). Without `frames=diff` every change '
+        "sends the whole state with its HTML (the first frames of this protocol, kept for the "
+        "clients written before the updates). Send requests (one JSON object each, `op` names "
+        "it) and get one answer per request.\n\n"
         "Log in with the session cookie (a browser, which must send its page's Origin), or "
         "with an API token from `POST /api/auth/token/`: the header "
         '`Authorization: Token <key>`, or the first frame `{"op": "auth", "token": '
@@ -57,6 +62,7 @@ def asyncapi_document() -> dict:
     replies = {
         "answer": schemas.ANSWER,
         "state": schemas.STATE,
+        "update": schemas.UPDATE,
         "chat": schemas.CHAT,
         "chatMute": schemas.CHAT_MUTE,
     }
@@ -88,7 +94,13 @@ def asyncapi_document() -> dict:
                                     "const": "json",
                                     "description": "A program's socket (JSON frames); "
                                     "without it, the page's (htmx: HTML frames).",
-                                }
+                                },
+                                "frames": {
+                                    "const": "diff",
+                                    "description": "With state=json: the whole state once, "
+                                    "then updates (patches); without it, the whole state "
+                                    "with its HTML after every change.",
+                                },
                             },
                         },
                         "headers": {

@@ -12,8 +12,9 @@ What a frame may ask, what it is answered and sent, and the close codes: ``table
   ``table-<id>`` per process) and gets the whole table rendered for its viewer.
 - ``table.chat``: a chat line or a mute, no version (``tables.live.chat``).
 - ``table.changed`` (table id + version, no cards): the snapshot at that version
-  (``tables.live.caches``), rendered for this socket's viewer, every region swapped by htmx
-  by id.
+  (``tables.live.caches``), for this socket's viewer, sent as what changed since what the
+  socket holds (``tables.live.frames``): htmx swaps each part by id; a ``frames=diff`` JSON
+  socket gets a patch. ``{"op": "sync"}`` asks for the whole state again.
 - A request is carried out by one service (``tables.operations.run_op``) on the table's write thread
   (``tables.db.threads``); a refusal or a malformed frame is answered to the sender only,
   nothing changes.
@@ -55,6 +56,7 @@ from tables.live.auth import (
 from tables.live.caches import snapshots
 from tables.live.chat import ChatSocket
 from tables.live.feed import TableFeed
+from tables.live.frames import SocketFrames
 from tables.live.protocol import (
     FLOODING,
     FRAME_TOO_BIG,
@@ -64,7 +66,6 @@ from tables.live.protocol import (
     answer_json,
     decode_frame,
     error_code,
-    render_viewer,
     request_id_of,
 )
 from tables.live.sessions import LiveSockets
@@ -170,7 +171,12 @@ class TableConsumer(ChatSocket, AsyncWebsocketConsumer):
         self.refused_since, self.refused = 0.0, 0  # frames refused for the rate in a window
         self.told_to_slow_down = False
         self.request_id = None  # of the request being answered (``answer``)
-        self.json_state = b"state=json" in self.scope.get("query_string", b"")
+        query = self.scope.get("query_string", b"")
+        self.json_state = b"state=json" in query
+        # What it holds and is sent next: a JSON socket opts in to updates (``frames=diff``).
+        self.frames = SocketFrames(
+            ("diff" if b"frames=diff" in query else "json") if self.json_state else "page"
+        )
         self.message_shown = True  # a reconnecting page may still show an earlier message
         self.dealt_into = None  # the last hand this viewer was seen dealt into
         self.spoke = False  # this socket's own answer is on the message line
@@ -292,11 +298,12 @@ class TableConsumer(ChatSocket, AsyncWebsocketConsumer):
             self.deferred -= 1
 
     async def send_state(self, version: int = 0):
-        """Send the table at ``version`` or newer, rendered for this socket's viewer; never
-        one older than the socket has had (an update may overtake a read still in flight).
+        """Send the table at ``version`` or newer for this socket's viewer, as what changed
+        since what the socket holds (``tables.live.frames``); never one older than the socket
+        has had (an update may overtake a read still in flight).
 
-        The snapshot is shared by every socket of the process (``snapshots``); only this
-        viewer's own parts are built and rendered here (``tables.presenters``).
+        The snapshot is shared by every socket of the process (``snapshots``), and what a
+        viewer sees of it is made once per version and viewer, not per socket.
         """
         try:
             snap = await snapshots.get(self.table_id, version, getattr(self, "created_at", None))
@@ -311,12 +318,15 @@ class TableConsumer(ChatSocket, AsyncWebsocketConsumer):
             return
         if self.closed:
             return
-        version, html, state = render_viewer(
-            snap, self.player, bankroll, self.json_state, left_with=self.left_with
-        )
-        if version > self.sent_version:
-            self.sent_version = version
-            await self.send(text_data=state or html)
+        if snap.version > self.sent_version:
+            self.sent_version = snap.version
+            frame = self.frames.next_frame(snap, self.player, bankroll, self.left_with)
+            if frame:
+                try:
+                    await self.send(text_data=frame)
+                except BaseException:
+                    self.frames.forget()  # whether it arrived is in doubt: the whole next
+                    raise
             await self._clear_message_when_dealt_in(snap)
             await self.chat_follow_host(snap.table)
 
@@ -413,6 +423,13 @@ class TableConsumer(ChatSocket, AsyncWebsocketConsumer):
             return
         if data.get("op") == "auth":
             await self.answer("This socket is logged in already.", code="bad_request")
+            return
+        if data.get("op") == "sync":  # the client doubts what it holds: the whole state
+            async with self.answering:
+                self.frames.forget()
+                self.sent_version = -1
+                await self.send_state(version=0)
+                await self.answer("", error=False)
             return
         async with self.answering:
             try:

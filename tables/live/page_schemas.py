@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import re
 
+from tables.live.protocol import MOST_SEATS
 from tables.live.schemas import REQUESTS
 from tables.presenters.render import REGIONS
 
@@ -51,8 +52,11 @@ def _page_request(op: str) -> dict:
     }
 
 
-#: The operations the page sends (``auth`` is a program's: a page logs in by its cookie).
-PAGE_REQUESTS: dict[str, dict] = {op: _page_request(op) for op in REQUESTS if op != "auth"}
+#: The operations the page sends (``auth`` is a program's: a page logs in by its cookie;
+#: ``sync`` too: a page that reconnects is sent the whole table anyway).
+PAGE_REQUESTS: dict[str, dict] = {
+    op: _page_request(op) for op in REQUESTS if op not in ("auth", "sync")
+}
 
 
 def _html(title: str, description: str, elements: dict[str, tuple[str, tuple[str, ...]]]):
@@ -92,9 +96,20 @@ def _html(title: str, description: str, elements: dict[str, tuple[str, tuple[str
 PAGE_UPDATES: dict[str, dict] = {
     "regionsHtml": _html(
         "table regions",
-        "The table for this viewer after a change (and on connecting): each region of the "
-        "screen (seats, board, actions, controls, log), to swap in by id.",
-        {f"table-{region}": ("div", ("true",)) for region in REGIONS},
+        "The table for this viewer: on connecting every region of the screen (seats, board, "
+        "actions, controls, log); after a change only what changed since the socket's last "
+        "frame: a region, or a seat alone (seat-<n>) while the seats region's own element is "
+        "unchanged (its cards kept by hx-preserve when they did not change), the board's pots "
+        "alone (table-pots), the viewer's stack alone (table-my-stack), or the hand log's new "
+        "lines "
+        "(table-log-lines, beforeend: appended). Each to swap in by id.",
+        {
+            **{f"table-{region}": ("div", ("true",)) for region in REGIONS},
+            **{f"seat-{n}": ("div", ("true",)) for n in range(1, MOST_SEATS + 1)},
+            "table-pots": ("div", ("true",)),
+            "table-my-stack": ("span", ("true",)),
+            "table-log-lines": ("ol", ("beforeend",)),
+        },
     ),
     "messageHtml": _html(
         "message line",

@@ -9,9 +9,11 @@
   ``invalid_number``, ``rate_limited``, ``database_unavailable``, ``server_error``), and the
   request's ``id`` if it gave one (``request_id_of``); a browser gets the message line as HTML
   instead (``tables.presenters.render.render_message``).
-- An update (``render_viewer``) is every region of the table as htmx out-of-band HTML or, for a
-  ``?state=json`` socket, one ``state_json`` frame ``{"type": "state", "state", "version",
-  "hand", "running", "view", "me", "html"}``: ``state`` is the play state
+- What a socket is sent after a change is made in ``tables.live.frames``: only what changed
+  since what it holds (a browser's regions as htmx out-of-band HTML; a ``frames=diff`` JSON
+  socket's ``update`` patches). A ``?state=json`` socket without ``frames=diff`` gets one
+  ``state_json`` frame every time (``render_viewer``): ``{"type": "state", "state",
+  "version", "hand", "running", "view", "me", "html"}``: ``state`` is the play state
   (``tables.presenters.play_state``, the same object the REST API answers with); the others
   are the engine's view for this viewer (the same data the HTML shows) with the regions a
   browser would get, kept for the clients written before it.
@@ -40,6 +42,10 @@ TOO_MANY_SOCKETS = 4429
 FLOODING = 4008
 FRAME_TOO_BIG = 4009
 SERVER_TROUBLE = 4011  # the channel layer failed under the feed: reconnect
+
+#: The requests the socket answers itself, not through a service: log in by the first frame,
+#: and send the whole state again (``sync``: a ``frames=diff`` client that doubts its state).
+SOCKET_REQUESTS = ("auth", "sync")
 
 
 def error_code(error: Exception) -> str:

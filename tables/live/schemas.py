@@ -1,9 +1,10 @@
 """The table socket's protocol as JSON Schemas: every message in both directions, in one place.
 
 Version ``PROTOCOL_VERSION`` of the ``?state=json`` socket (``tables.live.protocol`` is the
-code that speaks it): the requests (``REQUESTS``, one schema per operation, ``auth``
-included), the answer to each request (``ANSWER``, with a refusal's stable ``code``), the
-state frame (``STATE``, carrying the play state: ``PLAY_STATE_COMPONENT``) and the close
+code that speaks it): the requests (``REQUESTS``, one schema per operation, ``auth`` and
+``sync`` included), the answer to each request (``ANSWER``, with a refusal's stable
+``code``), the state frame (``STATE``, carrying the play state: ``PLAY_STATE_COMPONENT``), a
+``frames=diff`` socket's updates (``UPDATE``: a patch on a base version) and the close
 codes (``CLOSE_CODES``). ``tables.live.asyncapi`` publishes them as an AsyncAPI document;
 the tests validate real frames against that document.
 
@@ -160,7 +161,12 @@ REQUESTS: dict[str, dict] = {
         required=("hand",),
     ),
 }
-assert set(REQUESTS) == {"auth", *operations.OPERATIONS}, "every operation has its schema"
+REQUESTS["sync"] = _request(
+    "sync",
+    "Send me the whole state again: a frames=diff client whose state is not an update's base "
+    "(or that doubts what it holds) asks for it; answered by a state frame, then an answer.",
+)
+assert set(REQUESTS) == {*protocol.SOCKET_REQUESTS, *operations.OPERATIONS}, "one schema each"
 
 ANSWER = {
     "title": "answer",
@@ -263,8 +269,10 @@ VIEW = {
 
 STATE = {
     "title": "state",
-    "description": "The table for this viewer: sent on connecting and after every change "
-    "(versions only grow; a client that missed one needs nothing: the next is whole).",
+    "description": "The whole table for this viewer. Without frames=diff: sent on connecting "
+    "and after every change, with html (versions only grow; a client that missed one needs "
+    "nothing: the next is whole). With frames=diff: sent on connecting and in reply to sync, "
+    "without html; each change after it comes as an update.",
     "type": "object",
     "properties": {
         "type": {"const": "state"},
@@ -282,6 +290,34 @@ STATE = {
         "html": {"type": "string", "description": "The same, as the browser's HTML regions."},
     },
     "required": ["type", "state", "version", "hand", "running", "view", "me"],
+}
+
+_PATCH_OPERATION = {
+    "type": "array",
+    "description": "One operation at a JSON Pointer (RFC 6901) into the state frame, less its "
+    "type and version (JSON Patch's, RFC 6902, spelt short): [path, value] sets the value "
+    "there (adds or replaces an object member, replaces a list item, appends to a list at a "
+    'path ending /-; "" is the whole document), [path] removes it.',
+    "prefixItems": [{"type": "string", "pattern": "^(/([^~/]|~[01])*)*$"}, {}],
+    "minItems": 1,
+    "maxItems": 2,
+}
+
+UPDATE = {
+    "title": "update",
+    "description": "A frames=diff socket's change: the operations, in order, that turn the "
+    "state frame at base (the version the client holds: the last state or update this "
+    "socket sent) into the state frame at version. A client holding another version sends "
+    "sync and gets the whole state again.",
+    "type": "object",
+    "properties": {
+        "type": {"const": "update"},
+        "version": _COUNT,
+        "base": _COUNT,
+        "patch": {"type": "array", "items": _PATCH_OPERATION},
+    },
+    "required": ["type", "version", "base", "patch"],
+    "additionalProperties": False,
 }
 
 _CHAT_LINE = {

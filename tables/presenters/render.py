@@ -7,12 +7,16 @@ value the template renders, so a cache cannot drift from its template):
   player acted): a card, a seat's plate, a seat, a log line, the recent hands, the controls;
 - per table version (the screen's ``html``, shared by the viewers of that snapshot), for the
   five regions.
+
+``page_parts`` cuts a screen into the parts a socket update may send alone (a seat, the
+pots, the viewer's stack, the log's lines: ``tables.live.frames`` picks what changed).
 """
 
 from __future__ import annotations
 
 import re
 from collections.abc import Callable
+from dataclasses import dataclass, replace
 from functools import lru_cache
 from typing import Any
 
@@ -51,7 +55,13 @@ def render(template: str, **context) -> SafeString:
     # cost as much again); Jinja2 and Django templates both take it as safe (``__html__``).
     compiled = _template(template)
     merged = compiled.new_context({**_globals_of(compiled), **context}, shared=True)
-    return SafeString(compiled.environment.concat(compiled.root_render_func(merged)))
+    html = compiled.environment.concat(compiled.root_render_func(merged))
+    # The templates' indentation and blank lines, one newline each (the same to a browser
+    # outside <pre>, which these partials have none of): a third of a socket's bytes.
+    return SafeString(_LAYOUT_SPACE.sub("\n", html))
+
+
+_LAYOUT_SPACE = re.compile(r"[ \t\r\n]*\n[ \t\r\n]*")
 
 
 @lru_cache(maxsize=64)
@@ -91,15 +101,7 @@ def region_html(screen: Screen, *, oob: bool = True) -> dict[str, str]:
     is rendered once per table version and view model: the sockets of a process at one
     version share what is the same for them.
     """
-    cache = screen.html
-    out = {}
-    for region, model in screen.regions().items():
-        key = (model, oob)
-        html = cache.get(key)
-        if html is None:
-            html = cache[key] = _RENDERERS[type(model)](model, oob)
-        out[region] = html
-    return out
+    return {region: _region(screen, model, oob) for region, model in screen.regions().items()}
 
 
 def _seats(seats: SeatsRegion, oob: bool) -> str:
@@ -112,12 +114,16 @@ def _seats(seats: SeatsRegion, oob: bool) -> str:
 
 
 @lru_cache(maxsize=20_000)
-def seat_html(seat: SeatPanel) -> str:
+def seat_html(seat: SeatPanel, oob: bool = False, keep_hole: bool = False) -> str:
     """One seat as one viewer sees it (``_seat.html``): most look the same from one version
-    of a table to the next (one player acted), so each is rendered once, not on every change."""
+    of a table to the next (one player acted), so each is rendered once, not on every change.
+    ``oob``: swapped by itself, by id (a socket update that changes this seat alone);
+    ``keep_hole``: its cards are those the page shows already (htmx keeps them)."""
     return render(
         "tables/_seat.html",
         seat=seat,
+        oob=oob,
+        keep_hole=keep_hole,
         plate_html=plate_html(seat.plate) if seat.plate is not None else "",
         cards_html=_cards_html(seat.cards) if not seat.up else "",
         down_html=_cards_html(seat.down_cards) if seat.up else "",
@@ -136,10 +142,17 @@ def _board(board: BoardRegion, oob: bool) -> str:
         "tables/_board.html",
         oob=oob,
         board=board,
+        pots_html=pots_html(board, False),
         cards_html=_cards_html(board.cards),
         second_html=_cards_html(board.second_cards),
         rabbit_html=_cards_html(board.rabbit),
     )
+
+
+def pots_html(board: BoardRegion, oob: bool) -> str:
+    """The board's pots (``_pots.html``): inside the board, or swapped by themselves
+    (``oob``) when only they changed (a bet)."""
+    return render("tables/_pots.html", oob=oob, board=board)
 
 
 def _actions(actions: ActionsRegion, oob: bool) -> str:
@@ -149,7 +162,24 @@ def _actions(actions: ActionsRegion, oob: bool) -> str:
 @lru_cache(maxsize=10_000)
 def _controls(controls: ControlsRegion, oob: bool) -> str:
     """A player's controls change far less often than the table: rendered once per look."""
-    return render("tables/_controls.html", oob=oob, controls=controls)
+    me = controls.viewer
+    stack_html = my_stack_html(me.stack, False) if me is not None else ""
+    return render("tables/_controls.html", oob=oob, controls=controls, stack_html=stack_html)
+
+
+@lru_cache(maxsize=10_000)
+def my_stack_html(stack: int, oob: bool) -> str:
+    """The viewer's stack in their controls (``_my_stack.html``), or by itself (``oob``)."""
+    return render("tables/_my_stack.html", oob=oob, stack=stack)
+
+
+def controls_frame(controls: ControlsRegion) -> ControlsRegion:
+    """What the controls show but the viewer's stack: when only the stack changed, it is
+    sent by itself (a top-up's room shows only between hands)."""
+    me = controls.viewer
+    if me is None:
+        return controls
+    return replace(controls, viewer=replace(me, stack=0, room=0 if me.in_hand else me.room))
 
 
 def _log(log: LogRegion, oob: bool) -> str:
@@ -187,6 +217,86 @@ _RENDERERS: dict[type, Callable[[Any, bool], str]] = {
     ControlsRegion: _controls,
     LogRegion: _log,
 }
+
+
+# --- a page in parts, for the socket's updates -------------------------------------------
+
+
+@dataclass(frozen=True, eq=False)
+class PageParts:
+    """One viewer's table screen as the parts a socket update may send alone.
+
+    A socket remembers the ``PageParts`` it was last sent (``tables.live.frames``) and is
+    sent only what differs: a seat, a region, the log's new lines. Each part is the HTML that
+    the whole region holds for it, so applying the changed parts gives the whole region.
+    ``seats_frame`` and ``log_head`` are what the region's own element shows: when they
+    change, the whole region goes. Compared by identity: sockets holding the same parts
+    share the update made from them (``eq=False``).
+    """
+
+    screen: Screen
+    seats_frame: tuple
+    seats: tuple[str, ...]  # each seat's HTML, as in the seats region
+    board: str
+    board_frame: BoardRegion  # the board less its pots: when it changed, the whole board goes
+    actions: str
+    controls: str
+    controls_frame: ControlsRegion  # less the viewer's stack: else the whole controls go
+    log_head: tuple
+    log_lines: tuple[str, ...]
+
+    def seats_region(self) -> str:
+        return _region(self.screen, self.screen.seats)
+
+    def log_region(self) -> str:
+        return _region(self.screen, self.screen.log)
+
+    def pots(self) -> str:
+        return pots_html(self.screen.board, True)
+
+    def my_stack(self) -> str:
+        return my_stack_html(self.screen.controls.viewer.stack, True)
+
+    def seat(self, number: int, held: SeatPanel) -> str:
+        """Seat ``number`` by itself, for a page that shows it as ``held``."""
+        seat = self.screen.seats.seats[number]
+        keep_hole = (
+            held.plate is not None
+            and seat.plate is not None
+            and (held.cards, held.up) == (seat.cards, seat.up)
+        )
+        return seat_html(seat, True, keep_hole)
+
+
+def page_parts(screen: Screen) -> PageParts:
+    """``screen`` in parts (``PageParts``), each rendered once per look (the caches above)."""
+    seats, log = screen.seats, screen.log
+    return PageParts(
+        screen,
+        (seats.hand_id, seats.street, seats.max_seats, seats.bottom, seats.face_up),
+        tuple(map(seat_html, seats.seats)),
+        _region(screen, screen.board),
+        replace(screen.board, pots=(), total_pot=0),
+        _region(screen, screen.actions),
+        _region(screen, screen.controls),
+        controls_frame(screen.controls),
+        (log.hand_number, log.recent),
+        tuple(map(log_line_html, log.lines)),
+    )
+
+
+def _region(screen: Screen, model, oob: bool = True) -> str:
+    """A region (``model``: its view model), rendered once per table version and model."""
+    key = (model, oob)
+    html = screen.html.get(key)
+    if html is None:
+        html = screen.html[key] = _RENDERERS[type(model)](model, oob)
+    return html
+
+
+def log_lines_oob_html(lines: tuple[str, ...]) -> str:
+    """Lines added at the end of the hand's log (each line's HTML, ``log_line_html``)."""
+    return f'<ol id="table-log-lines" hx-swap-oob="beforeend">{"".join(lines)}</ol>'
 
 
 # --- cards and the message line -------------------------------------------------------------

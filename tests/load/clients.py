@@ -16,6 +16,8 @@ import time
 
 import orjson
 
+from pokerclient.live import StateFrames
+
 
 # --- clients -----------------------------------------------------------------------------------
 class Tracker:
@@ -95,6 +97,8 @@ class Client:
         self.answers = 0
         self.connects = 0
         self.frames = 0
+        self.states = StateFrames()
+        self.syncs = 0  # whole states asked for again (an update on another base)
         self.last_state: dict | None = None
         self.acted_on: tuple | None = None
         self.changed = asyncio.Event()
@@ -117,7 +121,7 @@ class Client:
             attempt += 1
             try:
                 async with connect(
-                    f"{base}/ws/tables/{self.table_id}/?state=json",
+                    f"{base}/ws/tables/{self.table_id}/?state=json&frames=diff",
                     origin=base.replace("ws://", "http://"),
                     additional_headers={"Cookie": f"sessionid={self.player['session']}"},
                     open_timeout=60,
@@ -126,6 +130,7 @@ class Client:
                     compression=None,
                 ) as ws:
                     self.connects += 1
+                    self.states = StateFrames()  # the first frame is the whole state
                     self.version_runs.append([])
                     self.acted_on = None
                     reader = asyncio.ensure_future(self._read(ws))
@@ -183,7 +188,14 @@ class Client:
                         self.tracker.refused(self.table_id, sent["version"])
                 self._wake()
                 continue
-            if frame.get("type") != "state":
+            if frame.get("type") not in ("state", "update"):
+                continue
+            was_stale = self.states.stale
+            frame = self.states.take(frame)  # an update applied on the state it is based on
+            if frame is None:
+                if self.states.stale and not was_stale:
+                    self.syncs += 1
+                    await ws.send('{"op": "sync"}')
                 continue
             now = time.perf_counter()
             version = frame["version"]

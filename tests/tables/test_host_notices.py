@@ -143,7 +143,8 @@ async def test_a_second_player_and_a_spectator_see_the_host_s_notice_live(game, 
     )
     notice = "From the next hand: small blind 2, big blind 4 (set by the host)."
     for socket in (player, watcher):
-        frame = await socket.until(lambda f: 'id="table-log"' in f and notice in f)
+        # the whole log, or its new lines (``table-log-lines``)
+        frame = await socket.until(lambda f: 'id="table-log' in f and notice in f)
         assert f'<li class="notice">{notice}' in frame
         if socket is watcher:  # preflop: a spectator sees no card, notice or not
             assert cards_in_html(frame) == []

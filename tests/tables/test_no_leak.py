@@ -129,22 +129,39 @@ class Facts:
         return facts
 
 
-def violations(frame: str, viewer_id: int | None, facts: Facts) -> list[str]:
-    """Cards in ``frame`` that the viewer may not see (empty when the frame is clean)."""
-    cards = cards_in_html(frame)
+def seats_context(frame: str, held: tuple | None) -> tuple | None:
+    """The hand, street and face-up mark the socket's page shows after ``frame``: the seats
+    region's own element says them, and an update that changes any of them sends that whole
+    region (``tables.live.frames``); an update without it leaves them as they were."""
     match = SEATS_REGION.search(frame)
-    if match is None:  # an answer to the sender: must carry no card at all
-        return cards
-    if not match.group(1):
+    return match.groups() if match is not None else held
+
+
+def violations(
+    frame: str, viewer_id: int | None, facts: Facts, held: tuple | None = None
+) -> list[str]:
+    """Cards in ``frame`` that the viewer may not see (empty when the frame is clean);
+    ``held``: the ``seats_context`` of the socket's page before this frame."""
+    cards = cards_in_html(frame)
+    context = seats_context(frame, held)
+    if context is None or frame.startswith('<div id="table-message"'):
+        return cards  # an answer to the sender, or before any state: no card at all
+    return disallowed(cards, viewer_id, facts, context)
+
+
+def disallowed(cards: list[str], viewer_id: int | None, facts: Facts, context: tuple) -> list[str]:
+    """Of ``cards``, shown to the viewer while their screen shows ``context`` (the hand's id
+    as text, the street, the face-up mark), those they may not see."""
+    hand, street, face_up = context
+    if not hand:
         return cards  # no hand yet: no card may show
-    f = facts.of(int(match.group(1)))
-    street = match.group(2)
+    f = facts.of(int(hand))
     dealt = len(f["board"]) if street == "over" else BOARD_DEALT[street]
     allowed = set(f["board"][:dealt]) | set(f["second"][:dealt])
     allowed |= f["hole"].get(viewer_id, set())
     if street == "over":
         allowed |= f["shown"]
-    if match.group(3):
+    if face_up:
         # Face up: only once nobody can bet any more, never on a street before that moment.
         if f["board_at_close"] is None or dealt < f["board_at_close"]:
             return ["face up while betting was still possible"]
@@ -282,11 +299,15 @@ async def test_no_frame_shows_a_card_its_viewer_may_not_see(players, make_table,
     checked = {"frames": 0, "own_cards_seen": 0, "face_up": 0}
     bad = []
 
+    contexts: dict[str, tuple | None] = {}
+
     async def check_frames():
         for name, sock in sockets.items():
             await sock.drain(timeout=0)
             for frame in sock.frames:
-                wrong = await sync_to_async(violations)(frame, viewer[name], facts)
+                held = contexts.get(name)
+                contexts[name] = seats_context(frame, held)
+                wrong = await sync_to_async(violations)(frame, viewer[name], facts, held)
                 if wrong:
                     bad.append((name, wrong, frame[:300]))
                 checked["frames"] += 1
@@ -295,7 +316,7 @@ async def test_no_frame_shows_a_card_its_viewer_may_not_see(players, make_table,
                     viewer[name] is not None
                     and 'class="seat' in frame
                     and re.search(
-                        r'seat[^"]*\bme\b[^>]*>\s*<div class="hole"[^>]*>'
+                        r'seat[^"]*\bme\b[^>]*>\s*<div [^>]*class="hole"[^>]*>'
                         r'\s*<span class="pc (?!back)',
                         frame,
                     )

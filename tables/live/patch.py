@@ -1,0 +1,81 @@
+"""The difference between two JSON documents as the few operations that turn one into the
+other, for the ``?state=json&frames=diff`` socket's updates.
+
+An operation is JSON Patch's (RFC 6902) in a shorter spelling, one list each, at a JSON
+Pointer (RFC 6901) ``path``: ``[path, value]`` sets the value there (an object member added
+or replaced, a list item replaced, or appended when the path ends ``/-``), ``[path]`` removes
+it. ``diff(old, new)`` makes them for an object member that appeared, went or changed, a list
+item that changed (by index), items added at the end or taken off the end. A list that
+changed in most of its items is set whole (its operations would be longer than it); the
+whole document is ``["", new]``. JSON Patch's spelling, ``{"op": "replace", "path",
+"value"}``, took twice the bytes: most of an update was the words ``op``, ``path``,
+``value``.
+The client kit applies them (``pokerclient.live.apply_patch``):
+``apply_patch(old, diff(old, new)) == new``.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import orjson
+
+
+def diff(old: Any, new: Any) -> list[list]:
+    """The operations that turn ``old`` into ``new`` (``[]`` when they are equal)."""
+    ops: list[list] = []
+    if type(old) is type(new) and type(new) in (dict, list):
+        _diff(old, new, "", ops)
+    elif not _same(old, new):
+        ops.append(["", new])
+    return ops
+
+
+def _same(old: Any, new: Any) -> bool:
+    """Equal as JSON: ``True == 1`` and ``1 == 1.0`` in Python, also deep inside a list or
+    an object, not in JSON (so containers are compared as their JSON text)."""
+    if old is new:
+        return True
+    if type(old) is not type(new):
+        return False
+    if type(old) is dict or type(old) is list:
+        return _json(old) == _json(new)
+    return bool(old == new)
+
+
+def _json(value: Any) -> bytes:
+    return orjson.dumps(value, option=orjson.OPT_NON_STR_KEYS)
+
+
+_MISSING = object()
+
+
+def _diff(old: Any, new: Any, path: str, ops: list[list]) -> None:
+    """The operations at ``path`` and under it: none for equal objects or lists (any other
+    value reaches here only when it differs)."""
+    if type(old) is dict and type(new) is dict:
+        for key in old:
+            if key not in new:
+                ops.append([f"{path}/{_escape(key)}"])
+        for key, value in new.items():
+            before = old.get(key, _MISSING)
+            kind = type(value)
+            if kind is type(before) and (kind is dict or kind is list):
+                _diff(before, value, f"{path}/{_escape(key)}", ops)  # nothing if the same
+            elif not _same(before, value):  # most of a state is as it was: no path spelt
+                ops.append([f"{path}/{_escape(key)}", value])  # added or replaced
+        return
+    if type(old) is list and type(new) is list and (new or not old):
+        common = min(len(old), len(new))
+        changed = [i for i in range(common) if not _same(old[i], new[i])]
+        if 2 * len(changed) <= common:
+            for index in changed:
+                _diff(old[index], new[index], f"{path}/{index}", ops)
+            ops.extend([f"{path}/-", value] for value in new[common:])
+            ops.extend([f"{path}/{index}"] for index in range(len(old) - 1, common - 1, -1))
+            return
+    ops.append([path, new])
+
+
+def _escape(key: object) -> str:
+    return str(key).replace("~", "~0").replace("/", "~1")

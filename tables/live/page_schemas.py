@@ -18,8 +18,8 @@ from __future__ import annotations
 
 import re
 
-from tables.live.protocol import MOST_SEATS
 from tables.live.schemas import REQUESTS
+from tables.operations import MOST_SEATS
 from tables.presenters.render import REGIONS
 
 #: htmx's request headers, as its ws extension sends them (``HEADERS``).

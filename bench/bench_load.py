@@ -65,7 +65,13 @@ sys.path.insert(0, str(ROOT))
 
 from bench.echo_clients import PLAYERS  # noqa: E402
 from bench.load_players import BUY_IN, worker_main  # noqa: E402
-from bench.load_report import HEADER, machine, print_profile, print_rows  # noqa: E402
+from bench.load_report import (  # noqa: E402
+    HEADER,
+    machine,
+    print_game_details,
+    print_profile,
+    print_rows,
+)
 from tests.load.harness import (  # noqa: E402
     PYTHON,
     FreshDatabase,
@@ -307,9 +313,12 @@ def process_cpu_seconds(pid: int) -> float:
     return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
-def run_setup(setup: str, tables: int, options: Options, checkout: Checkout) -> dict:
-    """One measurement on fresh servers (of ``checkout``) and a fresh database: the game, then
-    the echo on the same servers. Returns {"game", "echo", "profile"}."""
+def run_setup(
+    setup: str, tables: int, options: Options, checkout: Checkout, report=lambda game: None
+) -> dict:
+    """One measurement on fresh servers (of ``checkout``) and a fresh database: the game
+    (handed to ``report`` at once), then the echo on the same servers. Returns {"game",
+    "echo", "profile"}."""
     spec = {
         "tables": tables,
         "humans": PLAYERS,
@@ -351,7 +360,12 @@ def run_setup(setup: str, tables: int, options: Options, checkout: Checkout) -> 
         for server in servers:
             server.start()
         game = asyncio.run(run_workers("game", servers, world, options))
-        echo = asyncio.run(run_workers("echo", servers, world, options))
+        report(game)
+        try:
+            echo = asyncio.run(run_workers("echo", servers, world, options))
+        except (TimeoutError, RuntimeError) as error:  # the game's figures still count
+            print(f"{'':6}   echo: failed ({error})", flush=True)
+            echo = {"per_s": float("nan"), "p50": float("nan"), "p99": float("nan")}
         prof = Path(servers[0].log_dir) / "py-spy.txt"
         return {"game": game, "echo": echo, "profile": prof if options.profile else None}
     finally:
@@ -454,7 +468,15 @@ def main() -> None:
             for checkout in checkouts:
                 p99s = []
                 for _ in range(max(1, args.runs)):
-                    out = run_setup(setup, n, options, checkout)
+                    out = run_setup(
+                        setup,
+                        n,
+                        options,
+                        checkout,
+                        lambda game, c=checkout, s=setup, n=n: print_game_details(
+                            c.label, s, n, game
+                        ),
+                    )
                     p99s.append(out["game"]["p99"])
                     print_rows(checkout.label, setup, n, out)
                     if out["profile"] and out["profile"].exists():

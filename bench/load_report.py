@@ -25,7 +25,7 @@ HEADER = (
 
 
 def print_rows(label: str, setup: str, tables: int, out: dict) -> None:
-    """The measurement's row, then its connect phase and its frames."""
+    """The measurement's row: the game, the echo, their ratio."""
     game, echo = out["game"], out["echo"]
     ratio = game["p99"] / echo["p99"] if echo["p99"] else float("nan")
     per_action = 1000 * game["cpu"] / game["per_s"] if game["per_s"] else float("nan")
@@ -36,21 +36,25 @@ def print_rows(label: str, setup: str, tables: int, out: dict) -> None:
         f" | {ratio:9.1f}",
         flush=True,
     )
+
+
+def print_game_details(label: str, setup: str, tables: int, game: dict) -> None:
+    """The game's connect phase and frames (printed as soon as the game is measured)."""
     c = game["connect"]
     took = f"{c['seconds']:.1f} s" if c["seconds"] is not None else "NOT within the deadline"
     retried = 100 * c["retried"] / c["sockets"] if c["sockets"] else 0.0
     print(
-        f"{'':6}   connect: {c['with_state']}/{c['sockets']} sockets had their state,"
-        f" all in {took}; {c['attempts']} handshakes, {c['retried']} retried"
-        f" ({retried:.1f}%), {c['shed']} shed (busy)",
+        f"{label:6} {setup:9} {tables:6d} connect: {c['with_state']}/{c['sockets']} sockets"
+        f" had their state, all in {took}; {c['attempts']} handshakes, {c['retried']}"
+        f" retried ({retried:.1f}%), {c['shed']} shed (busy)",
         flush=True,
     )
     for kind in ("json", "browser"):
         f = game["frames"][kind]
         print(
-            f"{'':6}   {kind:7} frames: {f['frames']} in the window, median"
-            f" {f['median']:.0f} B, p99 {f['p99']:.0f} B, {f['per_action']:.0f} B per action"
-            " per socket",
+            f"{label:6} {setup:9} {tables:6d} {kind:7} frames: {f['frames']} in the window,"
+            f" median {f['median']:.0f} B, p99 {f['p99']:.0f} B, {f['per_action']:.0f} B per"
+            " action per socket",
             flush=True,
         )
 

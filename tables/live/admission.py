@@ -1,9 +1,11 @@
 """A connect rush survived: how many sockets of a process join their table at once, and when a
 new one is shed.
 
-A socket's handshake is accepted at once (``TableConsumer.connect``), so no client times out
-waiting for it however busy the server is. Its join (the reads that check it may stay, the
-table's feed, its first state) then waits its turn: at most ``AT_ONCE`` joins run at a time per
+A socket's handshake is accepted the moment it arrives (``accept_at_once``, outside the session
+middleware, whose reads queue on the thread of the writes in a rush), so no client times out
+waiting for it however busy the server is (daphne drops a handshake not accepted within 5 s).
+Its join (the reads that check it may stay, the table's feed, its first state) then waits its
+turn: at most ``AT_ONCE`` joins run at a time per
 event loop, and each ends by yielding to the loop, so the players' actions and the updates of
 tables already joined go on between them instead of queuing behind a thousand first states.
 
@@ -23,8 +25,9 @@ from contextlib import asynccontextmanager
 
 #: Joins (reads, feed, first state) one process runs at once.
 AT_ONCE = 4
-#: The longest a new socket may expect to wait for its turn before it is shed.
-WAIT_LIMIT_SECONDS = 20.0
+#: The longest a new socket may expect to wait for its turn before it is shed: long, since an
+#: accepted socket never times out and a shed one comes back as one more handshake.
+WAIT_LIMIT_SECONDS = 60.0
 #: A join's time until one has been measured (a first state on a busy server).
 FIRST_GUESS_SECONDS = 0.05
 #: Weight of the newest join's time in the running mean.
@@ -67,6 +70,38 @@ class Admission:
                 await asyncio.sleep(0)
         finally:
             self.queued -= 1
+
+
+def accept_at_once(application):
+    """ASGI middleware: accept a websocket's handshake as soon as it arrives, before the
+    application behind reads anything (the session, the user); the application's own
+    ``websocket.accept`` is then dropped, and its refusals close the socket with their code.
+    Goes inside the origin check, so a foreign page is still refused with HTTP 403."""
+
+    async def app(scope, receive, send):
+        if scope["type"] != "websocket":
+            return await application(scope, receive, send)
+        first = await receive()
+        accepted = first["type"] == "websocket.connect"
+        if accepted:
+            await send({"type": "websocket.accept"})
+        replayed = False
+
+        async def receive_from_the_start():
+            nonlocal replayed
+            if not replayed:
+                replayed = True
+                return first
+            return await receive()
+
+        async def send_but_accept(message):
+            if accepted and message["type"] == "websocket.accept":
+                return
+            await send(message)
+
+        return await application(scope, receive_from_the_start, send_but_accept)
+
+    return app
 
 
 _admissions: dict[int, tuple[asyncio.AbstractEventLoop, Admission]] = {}

@@ -2,6 +2,8 @@
 joins (reads, feed, first state) run a few at a time, and a socket whose turn would come too
 late is shed at once with the documented busy close (4013), never left to time out."""
 
+import asyncio
+
 import pytest
 from asgiref.sync import sync_to_async
 
@@ -85,3 +87,28 @@ async def test_the_expected_wait_follows_the_queue_and_the_joins_measured():
         assert gate.expected_wait() == pytest.approx(admission_module.FIRST_GUESS_SECONDS / 2)
     assert gate.queued == 0
     assert gate.mean_seconds < admission_module.FIRST_GUESS_SECONDS  # an instant join
+
+
+async def test_the_handshake_is_accepted_before_the_application_behind_runs():
+    """``accept_at_once``: the client has its accept before the session middleware and the
+    consumer read anything; their own accept is dropped, their close goes through."""
+    from channels.testing import WebsocketCommunicator
+
+    from tables.live.admission import accept_at_once
+
+    seen = []
+    session_read = asyncio.Event()  # the application behind is stuck until the test says
+
+    async def slow_application(scope, receive, send):
+        seen.append((await receive())["type"])
+        await session_read.wait()
+        seen.append("application ran")
+        await send({"type": "websocket.accept"})  # dropped: accepted already
+        await send({"type": "websocket.close", "code": SERVER_BUSY})
+
+    comm = WebsocketCommunicator(accept_at_once(slow_application), "/ws/tables/1/")
+    connected, _ = await comm.connect()  # while the application is still stuck
+    assert connected and seen == ["websocket.connect"]
+    session_read.set()
+    assert await comm.receive_output() == {"type": "websocket.close", "code": SERVER_BUSY}
+    assert seen == ["websocket.connect", "application ran"]

@@ -72,36 +72,64 @@ class Admission:
             self.queued -= 1
 
 
+#: The scope key of the event set once the client of an accepted socket has gone.
+CLIENT_GONE = "client_gone"
+
+
 def accept_at_once(application):
     """ASGI middleware: accept a websocket's handshake as soon as it arrives, before the
     application behind reads anything (the session, the user); the application's own
     ``websocket.accept`` is then dropped, and its refusals close the socket with their code.
-    Goes inside the origin check, so a foreign page is still refused with HTTP 403."""
+    Goes inside the origin check, so a foreign page is still refused with HTTP 403.
+
+    The client's messages are read as they come (into a queue the application reads in
+    turn), so ``scope[CLIENT_GONE]`` is set the moment the client leaves: a socket that left
+    while waiting for its turn to join is not joined (``TableConsumer._join``)."""
 
     async def app(scope, receive, send):
         if scope["type"] != "websocket":
             return await application(scope, receive, send)
         first = await receive()
-        accepted = first["type"] == "websocket.connect"
-        if accepted:
-            await send({"type": "websocket.accept"})
-        replayed = False
+        if first["type"] != "websocket.connect":
+            return await application(scope, _replay(first, receive), send)
+        await send({"type": "websocket.accept"})
+        gone = scope[CLIENT_GONE] = asyncio.Event()
+        messages: asyncio.Queue = asyncio.Queue()
+        messages.put_nowait(first)
 
-        async def receive_from_the_start():
-            nonlocal replayed
-            if not replayed:
-                replayed = True
-                return first
-            return await receive()
+        async def read_as_they_come():
+            while True:
+                message = await receive()
+                messages.put_nowait(message)
+                if message["type"] == "websocket.disconnect":
+                    gone.set()
+                    return
 
         async def send_but_accept(message):
-            if accepted and message["type"] == "websocket.accept":
-                return
-            await send(message)
+            if message["type"] != "websocket.accept":
+                await send(message)
 
-        return await application(scope, receive_from_the_start, send_but_accept)
+        reader = asyncio.ensure_future(read_as_they_come())
+        try:
+            return await application(scope, messages.get, send_but_accept)
+        finally:
+            reader.cancel()
 
     return app
+
+
+def _replay(first: dict, receive):
+    """``receive`` that gives ``first`` again before the rest."""
+    replayed = False
+
+    async def receive_from_the_start():
+        nonlocal replayed
+        if not replayed:
+            replayed = True
+            return first
+        return await receive()
+
+    return receive_from_the_start
 
 
 _admissions: dict[int, tuple[asyncio.AbstractEventLoop, Admission]] = {}

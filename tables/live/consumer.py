@@ -47,7 +47,7 @@ from django.db import DatabaseError
 from tables.db.threads import read_async, write_async
 from tables.inputs import NumberError
 from tables.live import croupier
-from tables.live.admission import admission
+from tables.live.admission import CLIENT_GONE, admission
 from tables.live.auth import (
     AUTH_WAIT_SECONDS,
     INVALID_TOKEN,
@@ -211,6 +211,9 @@ class TableConsumer(ChatSocket, AsyncWebsocketConsumer):
             await self.close(code=SERVER_BUSY)
             return
         async with gate.turn():
+            gone = self.scope.get(CLIENT_GONE)
+            if gone is not None and gone.is_set():
+                return  # left while it waited: its join would be work for nobody
             await self._join_table()
 
     async def _join_table(self) -> None:

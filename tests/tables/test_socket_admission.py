@@ -60,6 +60,26 @@ async def test_the_handshake_is_accepted_at_once_and_the_state_follows_its_turn(
     assert admission().queued == 0
 
 
+async def test_a_socket_that_left_while_it_waited_is_not_joined(players, table, monkeypatch):
+    """In a rush a client that gave up costs no join (reads, feed, first state)."""
+    from tables.live.feed import TableFeed
+
+    monkeypatch.setattr(admission_module, "AT_ONCE", 1)
+    cookie = await sync_to_async(session_cookie)(players[0].user)
+    socket = Socket("alice", communicator(table.pk, cookie))
+    async with HeldPlaces(1):
+        connected, _ = await socket.comm.connect()
+        assert connected
+        await socket.comm.send_input({"type": "websocket.disconnect", "code": 1001})
+        assert await socket.comm.receive_nothing(timeout=0.3)
+    await socket.comm.wait(5)  # its consumer ended
+    sent = []
+    while not socket.comm.output_queue.empty():
+        sent.append(socket.comm.output_queue.get_nowait())
+    assert [m for m in sent if m["type"] == "websocket.send"] == []  # no state rendered
+    assert TableFeed.following(table.pk) is None
+
+
 async def test_a_socket_whose_turn_would_come_too_late_is_shed_with_the_busy_close(
     players, table, monkeypatch
 ):

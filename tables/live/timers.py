@@ -59,6 +59,7 @@ class TableTimers:
         self.handles: dict[int, asyncio.TimerHandle] = {}
         self.due: dict[int, datetime] = {}  # when each armed timer fires (wall clock)
         self.ticking: dict[int, asyncio.Task] = {}
+        self.rereading: set[int] = set()  # tables whose next moment is about to be read
         self.fired = 0  # timers that fired (for operators and tests)
 
     # --- arming ------------------------------------------------------------------------
@@ -99,11 +100,15 @@ class TableTimers:
             return
         if asyncio.get_running_loop() is not self.loop:  # another loop's change (tests)
             return
-        if table_id not in self.ticking:
-            task = self.loop.create_task(
-                self._quietly(self.resync([table_id])), context=self.context.copy()
-            )
-            task.add_done_callback(_log_failure)
+        if table_id in self.ticking or table_id in self.rereading:
+            return  # its tick re-arms it, or a read not yet begun will see this change too
+        self.rereading.add(table_id)
+        task = self.loop.create_task(self._reread(table_id), context=self.context.copy())
+        task.add_done_callback(_log_failure)
+
+    async def _reread(self, table_id: int) -> None:
+        self.rereading.discard(table_id)  # a change from now on asks for a read of its own
+        await self._quietly(self.resync([table_id]))
 
     # --- firing ------------------------------------------------------------------------
     def _fire(self, table_id: int) -> None:

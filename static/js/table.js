@@ -121,7 +121,13 @@
     var conn = document.getElementById("conn");
     if (conn) { conn.dataset.state = state; conn.textContent = text; }
   }
-  document.addEventListener("htmx:wsOpen", function () { connState("open", "live"); });
+  // "live" once the table has come (the socket opens before the server has read anything:
+  // a busy server sends the state when the socket's turn comes).
+  var awaitingState = false;
+  document.addEventListener("htmx:wsOpen", function () { awaitingState = true; });
+  document.addEventListener("htmx:wsAfterMessage", function () {
+    if (awaitingState) { awaitingState = false; connState("open", "live"); }
+  });
   document.addEventListener("htmx:wsClose", function () { connState("closed", "reconnecting…"); });
   // A frame re-renders whole regions, forms included; what a player is typing there (a
   // buy-in, a top-up, a raise) must survive it. Edited fields hand their value to the same

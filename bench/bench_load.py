@@ -53,36 +53,94 @@ import argparse
 import asyncio
 import json
 import os
-import random
 import statistics
 import subprocess
 import sys
 import tempfile
-import time
+from dataclasses import dataclass
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from bench.echo_clients import PLAYERS, play_echo  # noqa: E402
+from bench.echo_clients import PLAYERS  # noqa: E402
+from bench.load_players import BUY_IN, worker_main  # noqa: E402
+from bench.load_report import (  # noqa: E402
+    HEADER,
+    machine,
+    print_game_details,
+    print_profile,
+    print_rows,
+)
 from tests.load.harness import (  # noqa: E402
     PYTHON,
-    Client,
     FreshDatabase,
     RedisServer,
     Server,
-    Tracker,
     build_world,
     percentile,
     server_env,
 )
 
-MAX_TABLES = 200
+MAX_TABLES = 1000
 MAX_SECONDS = 120
 WARM_UP_SECONDS = 10
-#: This run's warm-up (``--warm-up``), handed to the client processes.
-warm_up_seconds = WARM_UP_SECONDS
-BUY_IN = 200
+#: Seconds every socket has to get its first state (``--rush``: reported if they did not).
+CONNECT_DEADLINE = 120
+
+
+@dataclass(frozen=True)
+class Checkout:
+    """A checkout of the site to serve (``--server-dir``), with its own interpreter."""
+
+    label: str
+    root: Path
+    python: str
+
+    @classmethod
+    def parse(cls, text: str) -> Checkout:
+        """``LABEL=PATH`` or ``PATH`` (labelled by its folder's name); the interpreter is the
+        checkout's ``.venv/bin/python``, else this one."""
+        label, _, path = text.rpartition("=")
+        root = Path(path).resolve()
+        if not (root / "manage.py").exists():
+            raise ValueError(f"--server-dir {text}: {root} is not a checkout of the site")
+        venv = root / ".venv" / "bin" / "python"
+        return cls(label or root.name, root, str(venv) if venv.exists() else PYTHON)
+
+
+THIS_CHECKOUT = Checkout("this", ROOT, PYTHON)
+
+
+@dataclass(frozen=True)
+class Options:
+    """What one measurement is asked for (the command line)."""
+
+    seconds: float
+    think: tuple[float, float]
+    workers: int = 2
+    warm_up: float = WARM_UP_SECONDS
+    rush: bool = False
+    profile: bool = False
+    connect_deadline: float = CONNECT_DEADLINE
+
+
+def table_counts(text: str) -> list[int]:
+    """``"25,50,100"`` -> [25, 50, 100]; a count above ``MAX_TABLES`` (or below 1) is refused
+    with a message (never silently cut)."""
+    counts = []
+    for part in text.split(","):
+        try:
+            n = int(part)
+        except ValueError:
+            raise ValueError(f"--tables: {part!r} is not a whole number") from None
+        if not 1 <= n <= MAX_TABLES:
+            raise ValueError(
+                f"--tables {n}: from 1 to {MAX_TABLES} tables per measurement"
+                f" ({n * PLAYERS} sockets asked)"
+            )
+        counts.append(n)
+    return counts
 
 
 def summary(latencies: list[float], count: int, seconds: float) -> dict:
@@ -101,132 +159,23 @@ def think_range(text: str) -> tuple[float, float]:
     return float(low), float(high or low)
 
 
-async def play_tables(
-    urls: list[str],
-    tables: list[dict],
-    seconds: float,
-    think: tuple[float, float],
-    go,
-    warm_up: float = WARM_UP_SECONDS,
-) -> dict:
-    """Play ``tables`` (6 clients each, spread over ``urls``); ``await go()`` between the
-    warm-up and the measured ``seconds``. Returns the latencies (s) of accepted actions."""
-    from websockets.exceptions import ConnectionClosed
-
-    def quiet_closed(loop, context):  # an action still "thinking" when its socket closed
-        if not isinstance(context.get("exception"), ConnectionClosed):
-            loop.default_exception_handler(context)
-
-    asyncio.get_running_loop().set_exception_handler(quiet_closed)
-    tracker = Tracker()
-    clients = []
-    for table in tables:
-        for p, player in enumerate(table["players"]):
-            url = urls[table["index"] % len(urls)]  # a table on one process, as nginx routes
-            client = Client(
-                servers=[url],
-                table_id=table["id"],
-                player=player,
-                tracker=tracker,
-                seed=table["index"] * 10 + p,
-            )
-            client.think = 0.0
-            client.rebuy = BUY_IN  # a busted player sits down again: six players a table
-            if think[1] > 0:
-                rng = random.Random(table["index"] * 10 + p)
-                client._maybe_act = _thinking(client, rng, think)
-            clients.append(client)
-    stop = asyncio.Event()
-    tasks = [asyncio.ensure_future(c.run(stop)) for c in clients]
-    # Warm up until every socket has its first state and hands are being played, then for
-    # ``warm_up`` seconds more: every table was set up at the same moment, so their first
-    # hands start, and their players act, in step (a burst no real room sees); measure once
-    # the tables have drifted apart, as in a room where tables fill one by one.
-    deadline = time.monotonic() + 120
-    while any(not c.versions for c in clients) or len(tracker.latencies) < len(tables):
-        if time.monotonic() > deadline:
-            raise TimeoutError("clients did not all get a state within 120 s")
-        await asyncio.sleep(0.1)  # benchmark pacing, not a test
-    await asyncio.sleep(warm_up)
-    await go()
-    tracker.latencies.clear()
-    start = time.perf_counter()
-    await asyncio.sleep(seconds)
-    elapsed = time.perf_counter() - start
-    latencies = list(tracker.latencies)
-    stop.set()
-    await asyncio.wait(tasks, timeout=30)
-    return {"latencies": latencies, "elapsed": elapsed}
-
-
-def _thinking(client: Client, rng: random.Random, think: tuple[float, float]):
-    """The client's ``_maybe_act`` with a think time drawn uniformly from ``think`` per decision
-    (a person takes a moment: the fair model of a real table)."""
-    original = type(client)._maybe_act
-
-    async def maybe_act(ws, frame):
-        client.think = rng.uniform(*think)
-        await original(client, ws, frame)
-
-    return maybe_act
-
-
-def worker_main(spec: dict) -> None:
-    """``--worker``: one client process; READY after the warm-up, measures after GO (stdin)."""
-
-    async def go():
-        print("READY", flush=True)
-        await asyncio.to_thread(sys.stdin.readline)
-
-    if spec["kind"] == "echo":
-        out = asyncio.run(play_echo(spec["urls"], spec["tables"], spec["seconds"], go))
-    else:
-        out = asyncio.run(
-            play_tables(
-                spec["urls"],
-                spec["tables"],
-                spec["seconds"],
-                tuple(spec["think"]),
-                go,
-                spec.get("warm_up", WARM_UP_SECONDS),
-            )
-        )
-    print("RESULT " + json.dumps(out), flush=True)
-
-
-async def measure_game(
-    servers: list[Server],
-    world: dict,
-    seconds: float,
-    profile: str = "",
-    think: tuple[float, float] = (0.0, 0.0),
-    workers: int = 2,
-) -> dict:
-    """The game with the clients split by table over ``workers`` processes (600 sockets in
-    one Python process on this machine would measure the client, not the server)."""
-    return await run_workers("game", servers, world, seconds, think, workers, profile)
-
-
-async def run_workers(
-    kind: str,
-    servers: list[Server],
-    world: dict,
-    seconds: float,
-    think: tuple[float, float],
-    workers: int,
-    profile: str = "",
-) -> dict:
+async def run_workers(kind: str, servers: list[Server], world: dict, options: Options) -> dict:
+    """Play ``world`` (``kind``: the game or the echo) with the clients split by table over
+    ``options.workers`` processes (600 sockets in one Python process on this machine would
+    measure the client, not the server): every socket connects at one moment, the window is
+    measured at one moment (``bench/load_players.py``)."""
     tables = [{**table, "index": t} for t, table in enumerate(world["tables"])]
-    urls = [s.ws for s in servers]
     procs = []
-    for w in range(workers):
+    for w in range(options.workers):
         spec = {
             "kind": kind,
-            "urls": urls,
-            "tables": tables[w::workers],
-            "seconds": seconds,
-            "think": list(think),
-            "warm_up": warm_up_seconds,
+            "urls": [s.ws for s in servers],
+            "tables": tables[w :: options.workers],
+            "seconds": options.seconds,
+            "think": list(options.think),
+            "warm_up": options.warm_up,
+            "rush": options.rush,
+            "connect_deadline": options.connect_deadline,
         }
         procs.append(
             await asyncio.create_subprocess_exec(
@@ -241,47 +190,32 @@ async def run_workers(
                 env={**os.environ, "PYTHONPATH": str(ROOT)},
             )
         )
-    for proc in procs:
-        line = await asyncio.wait_for(proc.stdout.readline(), 180)
-        if not line.startswith(b"READY"):
-            raise RuntimeError(f"client worker failed: {line!r}")
-    spy = None
-    if profile:
-        spy = subprocess.Popen(
-            [
-                str(Path(PYTHON).parent / "py-spy"),
-                "record",
-                "--nonblocking",
-                "--gil",
-                "-r",
-                "50",
-                "-d",
-                str(int(seconds)),
-                "-f",
-                "raw",
-                "-o",
-                profile,
-                "-p",
-                str(servers[0].proc.pid),
-            ],
-            stdout=subprocess.DEVNULL,
-            stderr=subprocess.DEVNULL,
-        )
+
+    async def each_says(tag: str, timeout: float) -> list[dict]:
+        said = []
+        for proc in procs:
+            while True:
+                line = await asyncio.wait_for(proc.stdout.readline(), timeout)
+                if not line:
+                    raise RuntimeError(f"client worker ended before {tag}")
+                if line.startswith(tag.encode()):
+                    said.append(json.loads(line[len(tag) :].strip() or b"{}"))
+                    break
+        return said
+
+    async def tell_each(word: str) -> None:
+        for proc in procs:
+            proc.stdin.write(word.encode() + b"\n")
+            await proc.stdin.drain()
+
+    await each_says("SPAWNED", 180)
+    await tell_each("CONNECT")
+    connects = await each_says("READY", options.connect_deadline + 180)
+    spy = start_profile(servers[0], options) if options.profile else None
     cpu_before = [process_cpu_seconds(s.proc.pid) for s in servers]
+    await tell_each("GO")
+    results = await each_says("RESULT", options.seconds + 120)
     for proc in procs:
-        proc.stdin.write(b"GO\n")
-        await proc.stdin.drain()
-    latencies, elapsed = [], 0.0
-    for proc in procs:
-        while True:
-            line = await asyncio.wait_for(proc.stdout.readline(), seconds + 120)
-            if not line:
-                raise RuntimeError("client worker ended without a result")
-            if line.startswith(b"RESULT "):
-                out = json.loads(line[7:])
-                latencies += out["latencies"]
-                elapsed = max(elapsed, out["elapsed"])
-                break
         await proc.wait()
     cpu = sum(
         process_cpu_seconds(s.proc.pid) - before
@@ -289,7 +223,91 @@ async def run_workers(
     )
     if spy is not None:
         await asyncio.to_thread(spy.wait, 60)
-    return {**summary(latencies, len(latencies), elapsed), "cpu": cpu / elapsed if elapsed else 0}
+    latencies = [x for r in results for x in r["latencies"]]
+    elapsed = max(r["elapsed"] for r in results)
+    out = {**summary(latencies, len(latencies), elapsed), "cpu": cpu / elapsed if elapsed else 0}
+    if kind == "game":
+        out["connect"] = merge_connects(connects)
+        out["frames"] = frame_figures(results, len(latencies))
+    return out
+
+
+def merge_connects(connects: list[dict]) -> dict:
+    """The workers' connect phases as one: every socket had its state after the slowest
+    worker's time (None if one of them ran out of time)."""
+    seconds = [c["seconds"] for c in connects]
+    sockets = sum(c["sockets"] for c in connects)
+    attempts = sum(c["attempts"] for c in connects)
+    return {
+        "seconds": None if None in seconds else max(seconds),
+        "sockets": sockets,
+        "with_state": sum(c["with_state"] for c in connects),
+        "attempts": attempts,
+        "retried": attempts - sockets,
+        "shed": sum(c["shed"] for c in connects),
+    }
+
+
+def frame_figures(results: list[dict], actions: int) -> dict:
+    """Frame sizes in the measured window, JSON players' and browsers' apart: median, p99 and
+    the bytes one socket received per accepted action at its table."""
+    json_sizes = [n for r in results for n in r["json_sizes"]]
+    browser_sizes = [n for r in results for n in r["browser_sizes"]]
+    json_sockets = sum(r["json_sockets"] for r in results)
+    tables = json_sockets / PLAYERS
+    browser_actions = sum(r["browser_table_actions"] for r in results)
+    browser_sockets = sum(r["browser_sockets"] for r in results)
+
+    def figures(sizes: list[int], per_action: float) -> dict:
+        return {
+            "frames": len(sizes),
+            "median": percentile(sizes, 50) if sizes else float("nan"),
+            "p99": percentile(sizes, 99) if sizes else float("nan"),
+            "per_action": per_action,
+        }
+
+    nan = float("nan")
+    return {
+        # each action reaches the six JSON sockets of its table
+        "json": figures(
+            json_sizes,
+            sum(json_sizes) / (actions * PLAYERS) if actions and tables else nan,
+        ),
+        # one browser socket at each sampled table
+        "browser": figures(
+            browser_sizes,
+            sum(browser_sizes) / browser_actions if browser_actions and browser_sockets else nan,
+        ),
+    }
+
+
+def profile_file(server: Server) -> Path:
+    """Where py-spy writes the server's profile: outside its log folder, which is removed
+    when the server closes, before the profile is printed."""
+    return Path(tempfile.gettempdir()) / f"bench-profile-{os.getpid()}-{server.name}.txt"
+
+
+def start_profile(server: Server, options: Options) -> subprocess.Popen:
+    return subprocess.Popen(
+        [
+            str(Path(PYTHON).parent / "py-spy"),
+            "record",
+            "--nonblocking",
+            "--gil",
+            "-r",
+            "50",
+            "-d",
+            str(int(options.seconds)),
+            "-f",
+            "raw",
+            "-o",
+            str(profile_file(server)),
+            "-p",
+            str(server.proc.pid),
+        ],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
 
 
 def process_cpu_seconds(pid: int) -> float:
@@ -301,20 +319,12 @@ def process_cpu_seconds(pid: int) -> float:
     return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
-async def measure_echo(
-    servers: list[Server], world: dict, seconds: float, workers: int = 2
-) -> dict:
-    return await run_workers("echo", servers, world, seconds, (0.0, 0.0), workers)
-
-
 def run_setup(
-    setup: str,
-    tables: int,
-    seconds: float,
-    profile: bool,
-    think: tuple[float, float],
-    workers: int = 2,
-) -> tuple[dict, dict, str]:
+    setup: str, tables: int, options: Options, checkout: Checkout, report=lambda game: None
+) -> dict:
+    """One measurement on fresh servers (of ``checkout``) and a fresh database: the game
+    (handed to ``report`` at once), then the echo on the same servers. Returns {"game",
+    "echo", "profile"}."""
     spec = {
         "tables": tables,
         "humans": PLAYERS,
@@ -324,21 +334,24 @@ def run_setup(
     extra = {"POKER_HAND_PAUSE_SECONDS": "0.2", "RATELIMIT_ENABLED": "0", "DEBUG": "0"}
     cleanup = []
     servers: list[Server] = []
+    app = "bench.echo_asgi:application"
+    where = {"python": checkout.python, "root": checkout.root}
     try:
         if setup == "embedded":
             path = Path(tempfile.mkdtemp(prefix="bench-load-")) / "db.sqlite3"
             env = server_env(f"sqlite:///{path}", None, **extra)
             subprocess.run(
-                [PYTHON, "manage.py", "migrate", "--noinput", "-v", "0"],
-                cwd=ROOT,
-                env={**os.environ, **env},
+                [checkout.python, "manage.py", "migrate", "--noinput", "-v", "0"],
+                cwd=checkout.root,
+                env={**os.environ, **env, "PYTHONPATH": str(checkout.root)},
                 check=True,
                 timeout=300,
             )
-            servers = [Server(env, app="bench.echo_asgi:application", name="embedded")]
+            servers = [Server(env, app=app, name="embedded", **where)]
         else:
             db = FreshDatabase(
-                os.environ.get("DATABASE_URL") or "postgres://postgres@127.0.0.1:5432/test"
+                os.environ.get("DATABASE_URL") or "postgres://postgres@127.0.0.1:5432/test",
+                **where,
             )
             db.__enter__()
             cleanup.append(lambda: db.__exit__(None, None, None))
@@ -348,19 +361,19 @@ def run_setup(
             # Persistent connections, as in production (docs/production.md): a new
             # PostgreSQL connection per database call costs more than the call.
             env = server_env(db.url, redis.url, CONN_MAX_AGE="60", **extra)
-            servers = [
-                Server(env, app="bench.echo_asgi:application", name=f"p{i}") for i in range(2)
-            ]
-        world = build_world(env, spec)
-        # kept for reading after the servers (and their log folders) are gone
-        prof = ""
-        if profile:
-            prof = str(Path(tempfile.mkdtemp(prefix="bench-profile-")) / "py-spy.txt")
+            servers = [Server(env, app=app, name=f"p{i}", **where) for i in range(2)]
+        world = build_world(env, spec, **where)
         for server in servers:
             server.start()
-        game = asyncio.run(measure_game(servers, world, seconds, prof, think, workers))
-        echo = asyncio.run(measure_echo(servers, world, seconds, workers))
-        return game, echo, prof or ""
+        game = asyncio.run(run_workers("game", servers, world, options))
+        report(game)
+        try:
+            echo = asyncio.run(run_workers("echo", servers, world, options))
+        except (TimeoutError, RuntimeError) as error:  # the game's figures still count
+            print(f"{'':6}   echo: failed ({error})", flush=True)
+            echo = {"per_s": float("nan"), "p50": float("nan"), "p99": float("nan")}
+        prof = profile_file(servers[0])
+        return {"game": game, "echo": echo, "profile": prof if options.profile else None}
     finally:
         for server in servers:
             server.close()
@@ -371,7 +384,9 @@ def run_setup(
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--setup", choices=["embedded", "redis", "both"], default="both")
-    parser.add_argument("--tables", default="25,50,100")
+    parser.add_argument(
+        "--tables", default="25,50,100", help=f"table counts, comma-separated (1-{MAX_TABLES})"
+    )
     parser.add_argument("--seconds", type=float, default=15)
     parser.add_argument("--profile", action="store_true")
     parser.add_argument(
@@ -400,101 +415,86 @@ def main() -> None:
         " fresh servers and a fresh database, and print the median p99"
         " (on a shared 2-core machine one run's p99 moves a lot)",
     )
+    parser.add_argument(
+        "--rush",
+        action="store_true",
+        help="a connect rush: every socket connects at one moment; report the time until"
+        " every socket has its state, the handshakes tried and retried, the sockets shed;"
+        " then measure the play right after (no warm-up)",
+    )
+    parser.add_argument(
+        "--connect-deadline",
+        type=float,
+        default=CONNECT_DEADLINE,
+        help=f"seconds every socket has to get its state (default {CONNECT_DEADLINE})",
+    )
+    parser.add_argument(
+        "--server-dir",
+        action="append",
+        default=[],
+        metavar="[LABEL=]PATH",
+        help="serve this checkout of the site (with its .venv) instead of this one; give it"
+        " twice (e.g. old=/work/baseline new=.) to measure both, one after the other, in"
+        " one run",
+    )
     parser.add_argument("--worker", help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.worker:
         worker_main(json.loads(args.worker))
         return
-    global warm_up_seconds
-    warm_up_seconds = max(0.0, args.warm_up)
-    think = think_range(args.think)
-    counts = [min(int(n), MAX_TABLES) for n in args.tables.split(",")]
-    seconds = min(args.seconds, MAX_SECONDS)
+    try:
+        counts = table_counts(args.tables)
+        checkouts = [Checkout.parse(text) for text in args.server_dir] or [THIS_CHECKOUT]
+    except ValueError as error:
+        parser.error(str(error))
+    if not 0 < args.seconds <= MAX_SECONDS:
+        parser.error(f"--seconds {args.seconds:g}: more than 0, at most {MAX_SECONDS}")
+    options = Options(
+        seconds=args.seconds,
+        think=think_range(args.think),
+        workers=args.workers,
+        warm_up=0.0 if args.rush else max(0.0, args.warm_up),
+        rush=args.rush,
+        profile=args.profile,
+        connect_deadline=args.connect_deadline,
+    )
+    think = options.think
     setups = ["embedded", "redis"] if args.setup == "both" else [args.setup]
+    print(machine())
+    for checkout in checkouts:
+        print(f"{checkout.label}: {checkout.root} ({checkout.python})")
     print(
         f"think time per decision: {think[0]:g}-{think[1]:g} s (uniform)"
         if think[1]
         else "think time: none (players act the moment it is their turn)"
     )
-    print(
-        f"{'set-up':9} {'tables':>6} {'clients':>7} | {'game act/s':>10} {'p50':>7} {'p95':>7}"
-        f" {'p99':>7} {'cores':>5} {'ms/act':>6} | {'echo msg/s':>10} {'p50':>6} {'p99':>6}"
-        f" | {'p99 ratio':>9}"
-    )
+    print(HEADER, flush=True)
     for setup in setups:
         for n in counts:
-            p99s = []
-            for _ in range(max(1, args.runs)):
-                game, echo, prof = run_setup(setup, n, seconds, args.profile, think, args.workers)
-                p99s.append(game["p99"])
-                print_row(setup, n, game, echo)
-                if prof and Path(prof).exists():
-                    print_profile(Path(prof))
-            if len(p99s) > 1:
-                print(
-                    f"{setup:9} {n:6d} game p99 over {len(p99s)} runs: median"
-                    f" {statistics.median(p99s):.1f} ms (from {min(p99s):.1f} to"
-                    f" {max(p99s):.1f} ms)",
-                    flush=True,
-                )
-
-
-def print_row(setup: str, tables: int, game: dict, echo: dict) -> None:
-    ratio = game["p99"] / echo["p99"] if echo["p99"] else float("nan")
-    per_action = 1000 * game["cpu"] / game["per_s"] if game["per_s"] else float("nan")
-    print(
-        f"{setup:9} {tables:6d} {tables * PLAYERS:7d} | {game['per_s']:10.1f}"
-        f" {game['p50']:6.1f}m {game['p95']:6.1f}m {game['p99']:6.1f}m {game['cpu']:5.2f}"
-        f" {per_action:6.1f} | {echo['per_s']:10.1f} {echo['p50']:5.1f}m {echo['p99']:5.1f}m"
-        f" | {ratio:9.1f}",
-        flush=True,
-    )
-
-
-def print_profile(path: Path, top: int = 25) -> None:
-    """Self and inclusive sample shares from py-spy's raw (collapsed stack) output."""
-    own: dict[str, int] = {}
-    inclusive: dict[str, int] = {}
-    total = 0
-    for line in path.read_text().splitlines():
-        stack, _, count = line.rpartition(" ")
-        if not stack or not count.isdigit():
-            continue
-        n = int(count)
-        total += n
-        frames = [
-            f.split(" (")[0]
-            + " ("
-            + f.split(" (")[-1]
-            .split(":")[0]
-            .split("/site-packages/")[-1]
-            .replace(str(ROOT) + "/", "")
-            + ")"
-            if " (" in f
-            else f
-            for f in stack.split(";")
-        ]
-        own[frames[-1]] = own.get(frames[-1], 0) + n
-        for frame in set(frames):
-            inclusive[frame] = inclusive.get(frame, 0) + n
-    if not total:
-        print("(no samples)")
-        return
-    idle = ("select", "epoll", "wait", "_worker", "acquire", "poll")
-    print(f"\nhot path: {total} samples; self time (idle waits included):")
-    for name, n in sorted(own.items(), key=lambda kv: -kv[1])[:top]:
-        print(f"  {100 * n / total:5.1f}%  {name}")
-    print("inclusive, project and framework code:")
-    shown = 0
-    for name, n in sorted(inclusive.items(), key=lambda kv: -kv[1]):
-        if any(
-            k in name
-            for k in ("tables/", "engine/", "django/", "channels", "psycopg", "sqlite", "redis")
-        ) and not name.startswith(idle):
-            print(f"  {100 * n / total:5.1f}%  {name}")
-            shown += 1
-            if shown >= top:
-                break
+            for checkout in checkouts:
+                p99s = []
+                for _ in range(max(1, args.runs)):
+                    out = run_setup(
+                        setup,
+                        n,
+                        options,
+                        checkout,
+                        lambda game, c=checkout, s=setup, n=n: print_game_details(
+                            c.label, s, n, game
+                        ),
+                    )
+                    p99s.append(out["game"]["p99"])
+                    print_rows(checkout.label, setup, n, out)
+                    if out["profile"] and out["profile"].exists():
+                        print_profile(out["profile"])
+                if len(p99s) > 1:
+                    print(
+                        f"{checkout.label:6} {setup:9} {n:6d} game p99 over {len(p99s)} runs:"
+                        f" median {statistics.median(p99s):.1f} ms (from {min(p99s):.1f} to"
+                        f" {max(p99s):.1f} ms)",
+                        flush=True,
+                    )
+    print(machine())
 
 
 if __name__ == "__main__":

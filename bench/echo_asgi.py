@@ -21,6 +21,7 @@ from django.urls import path  # noqa: E402
 
 from pokersite.asgi import django_asgi_app  # noqa: E402  (sets Django up first)
 from tables.croupier import autostart  # noqa: E402
+from tables.live.admission import accept_at_once  # noqa: E402
 from tables.live.routing import websocket_urlpatterns  # noqa: E402
 
 
@@ -55,12 +56,14 @@ application = autostart(
         {
             "http": django_asgi_app,
             "websocket": AllowedHostsOriginValidator(
-                AuthMiddlewareStack(
-                    URLRouter(
-                        [
-                            path("ws/echo/<str:room>/", EchoConsumer.as_asgi()),
-                            *websocket_urlpatterns,
-                        ]
+                accept_at_once(
+                    AuthMiddlewareStack(
+                        URLRouter(
+                            [
+                                path("ws/echo/<str:room>/", EchoConsumer.as_asgi()),
+                                *websocket_urlpatterns,
+                            ]
+                        )
                     )
                 )
             ),

@@ -6,7 +6,11 @@ from __future__ import annotations
 
 import asyncio
 import json
+import random
 import time
+
+from pokerclient.backoff import Backoff
+from tests.load.clients import RECONNECT_FIRST, RECONNECT_MOST
 
 PLAYERS = 6
 
@@ -20,15 +24,24 @@ class EchoClient:
 
     async def run(self, stop: asyncio.Event, ready: asyncio.Event) -> None:
         from websockets.asyncio.client import connect
+        from websockets.exceptions import InvalidHandshake, InvalidMessage
 
-        async with connect(
-            f"{self.base}/ws/echo/{self.room}/",
-            origin=self.base.replace("ws://", "http://"),
-            additional_headers={"Cookie": f"sessionid={self.session}"},
-            open_timeout=60,
-            ping_interval=None,
-            compression=None,
-        ) as ws:
+        backoff = Backoff(RECONNECT_FIRST, RECONNECT_MOST, rng=random.Random(self.room))
+        while True:  # a busy server may drop the handshake: try again, as the players do
+            try:
+                ws = await connect(
+                    f"{self.base}/ws/echo/{self.room}/",
+                    origin=self.base.replace("ws://", "http://"),
+                    additional_headers={"Cookie": f"sessionid={self.session}"},
+                    open_timeout=60,
+                    ping_interval=None,
+                    compression=None,
+                )
+                break
+            except (TimeoutError, OSError, InvalidHandshake, InvalidMessage):
+                self.state["retried"] += 1
+                await asyncio.sleep(backoff.next_delay())
+        async with ws:
             self.ws = ws
             self.state["connected"] += 1
             await ready.wait()
@@ -62,7 +75,7 @@ async def play_echo(urls: list[str], tables: list[dict], seconds: float, go) -> 
     stop, ready = asyncio.Event(), asyncio.Event()
     tasks = []
     for table in tables:
-        state = {"clients": [], "pending": {}, "latencies": [], "connected": 0}
+        state = {"clients": [], "pending": {}, "latencies": [], "connected": 0, "retried": 0}
         for p, player in enumerate(table["players"]):
             url = urls[table["index"] % len(urls)]  # a table on one process, as nginx routes
             state["clients"].append(EchoClient(url, table["id"], p, player["session"], state))

@@ -4,9 +4,10 @@ Every text in a frame is made safe to print (``safe.printable``) as it comes in.
 ``TableSocket.run`` connects with the API token in the ``Authorization`` header (never in the
 URL), hands every state to ``on_state`` and keeps going: the first frame is the whole state,
 each ``update`` after it a patch on the version it names, applied here (``StateFrames``;
-on another base it asks for the whole state again). A dropped connection is opened again
-after a growing pause, and the first frame after it is the whole table again. A close the
-client cannot cure (logged out, no such table, too many sockets) ends it with a
+on another base it asks for the whole state again). A dropped connection (or one the server
+shed while busy, close 4013) is opened again after a growing, jittered pause
+(``pokerclient.backoff``), and the first frame after it is the whole table again. A close
+the client cannot cure (logged out, no such table, too many sockets) ends it with a
 ``ClientError``. ``request`` sends one request and waits for its answer (matched by ``id``).
 """
 
@@ -21,6 +22,7 @@ from urllib.parse import urlsplit
 import websockets
 from websockets.asyncio.client import ClientConnection, connect
 
+from pokerclient.backoff import Backoff
 from pokerclient.config import ClientError
 from pokerclient.safe import printable_data
 
@@ -147,12 +149,12 @@ class TableSocket:
         self.connected = asyncio.Event()
         self.stopped = False
         self.reconnects = 0
+        self.backoff = Backoff(RETRY_FIRST, RETRY_MOST)
         self.trace = trace  # (">" sent or "<" received, the frame): ``poker bot --trace``
         self.frames = StateFrames()
 
     async def run(self) -> None:
         """Follow the table until ``stop()``; reconnects by itself."""
-        pause = RETRY_FIRST
         while not self.stopped:
             try:
                 async with connect(
@@ -164,7 +166,7 @@ class TableSocket:
                     self.frames = StateFrames()  # the first frame is the whole state
                     self.connected.set()
                     self.on_status("connected")
-                    pause = RETRY_FIRST
+                    self.backoff.reset()
                     async for text in connection:
                         await self._frame(text)
                     code = connection.close_code
@@ -187,10 +189,10 @@ class TableSocket:
                 return
             if code in FATAL_CLOSES:
                 raise ClientError(FATAL_CLOSES[code])
-            self.on_status(f"connection lost ({code}): reconnecting in {pause:g}s")
+            pause = self.backoff.next_delay()
+            self.on_status(f"connection lost ({code}): reconnecting in {pause:.1f}s")
             self.reconnects += 1
             await asyncio.sleep(pause)
-            pause = min(pause * 2, RETRY_MOST)
 
     async def _frame(self, text: str) -> None:
         if self.trace is not None:

@@ -2,7 +2,8 @@
 
 Websocket routes live in ``tables.live.routing.websocket_urlpatterns``; sockets are
 authenticated with the session (``AuthMiddlewareStack``), and a handshake from anywhere but
-the site's own pages is refused with HTTP 403 (``pokersite.origins``).
+the site's own pages is refused with HTTP 403 (``pokersite.origins``); any other is accepted
+before the session is read (``tables.live.admission.accept_at_once``: a connect rush).
 """
 
 import os
@@ -20,6 +21,7 @@ from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
 from pokersite import http_bodies  # noqa: E402
 from pokersite.origins import SiteOriginValidator  # noqa: E402
 from tables.croupier import autostart  # noqa: E402
+from tables.live.admission import accept_at_once  # noqa: E402
 from tables.live.routing import websocket_urlpatterns  # noqa: E402
 
 # Request bodies reach Django whole (daphne's server parses no forms of its own).
@@ -30,7 +32,9 @@ application = autostart(
     ProtocolTypeRouter(
         {
             "http": django_asgi_app,
-            "websocket": SiteOriginValidator(AuthMiddlewareStack(URLRouter(websocket_urlpatterns))),
+            "websocket": SiteOriginValidator(
+                accept_at_once(AuthMiddlewareStack(URLRouter(websocket_urlpatterns)))
+            ),
         }
     )
 )

@@ -1,12 +1,16 @@
-"""The croupier: one loop per server process that keeps every table moving.
+"""The croupier: what keeps every table of a server process moving.
 
-Every ``INTERVAL`` seconds it finds, in one query, the tables with something that may be due
-(``tables.services.clock.tables_due``: a table with nothing due is not even locked) and calls
-``tables.services.clock.clock_tick`` for each of them: starting hands when due, enforcing
+Each table has a clock of its own (``tables.timers``: an asyncio timer armed for the
+moment something may be due there, re-armed whenever the table changes), which calls
+``tables.services.clock.clock_tick`` for that table alone: starting hands when due, enforcing
 action clocks (time bank, auto-check or fold, sitting out who timed out), seating bots and
-letting them act. It holds no state of
-its own — deadlines live in the database — so it survives restarts, and because every step is
-a locked, versioned service, two processes running it never act twice.
+letting them act. Deadlines live in the database, so a restart re-arms every clock from there,
+and because every step is a locked, versioned service, two processes never act twice.
+
+Beside the clocks, every ``INTERVAL`` seconds a light pass does what belongs to no table's
+clock (``housekeeping_async``): the other apps' per-pass work (``hooks.croupier_pass``:
+tournaments starting at their time), the run-out odds below, and, every ``TIDY_INTERVAL``,
+tidying hosted games left empty.
 
 It also computes the chances of all-in run-outs (``tables.selectors.runout_odds``): up to
 about a second of exact enumeration each, so never in a transaction nor on a thread of the
@@ -18,7 +22,8 @@ what a stopped server left unknown.
 
 Started lazily inside the server process (``ensure_started``, called on the first ASGI
 connection: see ``autostart``) unless ``POKER_CROUPIER=0`` (the setting); or standalone with
-``manage.py croupier``. Tests call ``Croupier().tick(now)`` directly with an injected time.
+``manage.py croupier``. Tests call ``Croupier().tick(now)`` directly with an injected time: one
+whole pass over every table that is due (``clock.tables_due``), clocks and housekeeping.
 """
 
 from __future__ import annotations
@@ -40,7 +45,9 @@ from tables.selectors.runout_odds import (
     runout_odds_work,
 )
 from tables.services import clock, hooks, hosting
+from tables.services.events import local_listeners
 from tables.services.runouts import runout_odds_store
+from tables.timers import TableTimers, write_tick
 
 log = logging.getLogger(__name__)
 
@@ -97,20 +104,26 @@ class Croupier:
         return done
 
     async def run(self) -> None:
-        log.info("croupier started (every %ss)", self.interval)
-        while True:
-            try:
-                await self.tick_async()
-            except Exception:
-                log.exception("croupier tick failed")
-            await asyncio.sleep(self.interval)
+        """The server's croupier: every table's clock (``TableTimers``, told of this process's
+        changes) and the housekeeping pass every ``interval`` seconds."""
+        log.info("croupier started (clocks per table, housekeeping every %ss)", self.interval)
+        timers = TableTimers(write_tick(_tick_table))
+        clocks = asyncio.create_task(timers.run())
+        local_listeners.append(timers.changed)
+        try:
+            while True:
+                try:
+                    await self.housekeeping_async()
+                except Exception:
+                    log.exception("croupier pass failed")
+                await asyncio.sleep(self.interval)
+        finally:
+            local_listeners.remove(timers.changed)
+            clocks.cancel()
 
-    async def tick_async(self) -> list[tuple[int, str]]:
-        """``tick`` for the server's event loop: the query for due tables runs on a reader
-        thread and each table's ``clock_tick`` is its own call on the thread of that table's
-        writes, so the players' actions queued there go in between instead of waiting for
-        the whole pass (with a hundred tables the query alone held that thread for tens of
-        milliseconds under load)."""
+    async def housekeeping_async(self) -> list[tuple[int, str]]:
+        """What belongs to no table's clock: the per-pass hooks (on a reader thread), the
+        run-out odds (each a task computing in a worker thread), tidying hosted games."""
         now = timezone.now()
         done = []
         await database_sync_to_async(_croupier_pass)(now)
@@ -122,10 +135,16 @@ class Croupier:
         if self._tidy_due(now):
             closed = await write_async(0, _tidy)(now)
             done.extend((pk, "closed-empty") for pk in closed)
-        # One table at a time even where tables have write threads of their own: every
-        # process runs this pass over the same tables, and all of them at once (tried) made
-        # the 100-table p99 worse: the passes wait on each other's row locks, and the
-        # players' actions queue behind them.
+        return done
+
+    async def tick_async(self) -> list[tuple[int, str]]:
+        """``tick`` on the server's event loop: the housekeeping, then every due table's clock,
+        each its own call on the thread of that table's writes (players' actions queued there
+        go in between), one table at a time (all at once made the passes of several
+        processes wait on each other's row locks). The server's clocks are timers
+        (``run``); this whole pass is for tests and operators."""
+        done = await self.housekeeping_async()
+        now = timezone.now()
         for table_id in await read_async(clock.tables_due)(now):
             what = await write_async(table_id, _tick_table)(table_id, now)
             if what:

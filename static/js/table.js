@@ -90,11 +90,44 @@
     if (button) { e.preventDefault(); button.click(); }
   });
 
+  // Reconnecting (htmx's websocket extension): a pause that doubles up to 15 s, a random
+  // half to all of it, as every client of the project waits (pokerclient/backoff.py), so a
+  // room that lost its sockets at once does not come back at once. The extension retries
+  // only after the standard closes (1006, 1011-1013); a server may send only 3000-4999, so
+  // its "try again" closes (4011 the channel layer failed, 4013 busy: shed in a connect
+  // rush) reach the extension as 1013. Other closes (logged out, no such table) stay final.
+  htmx.config.wsReconnectDelay = function (retries) {
+    var bound = Math.min(15000, 500 * Math.pow(2, Math.min(retries, 10)));
+    return bound / 2 + Math.random() * (bound / 2);
+  };
+  var RETRY_CLOSES = [4011, 4013];
+  htmx.createWebSocket = function (url) {
+    var socket = new WebSocket(url, []);
+    socket.binaryType = htmx.config.wsBinaryType;
+    var onclose = null;
+    Object.defineProperty(socket, "onclose", {
+      get: function () { return onclose; },
+      set: function (handler) { onclose = handler; },
+    });
+    socket.addEventListener("close", function (e) {
+      if (!onclose) return;
+      if (RETRY_CLOSES.indexOf(e.code) < 0) { onclose.call(socket, e); return; }
+      onclose.call(socket, new CloseEvent("close", { code: 1013, reason: e.reason, wasClean: e.wasClean }));
+    });
+    return socket;
+  };
+
   function connState(state, text) {
     var conn = document.getElementById("conn");
     if (conn) { conn.dataset.state = state; conn.textContent = text; }
   }
-  document.addEventListener("htmx:wsOpen", function () { connState("open", "live"); });
+  // "live" once the table has come (the socket opens before the server has read anything:
+  // a busy server sends the state when the socket's turn comes).
+  var awaitingState = false;
+  document.addEventListener("htmx:wsOpen", function () { awaitingState = true; });
+  document.addEventListener("htmx:wsAfterMessage", function () {
+    if (awaitingState) { awaitingState = false; connState("open", "live"); }
+  });
   document.addEventListener("htmx:wsClose", function () { connState("closed", "reconnecting…"); });
   // A frame re-renders whole regions, forms included; what a player is typing there (a
   // buy-in, a top-up, a raise) must survive it. Edited fields hand their value to the same

@@ -34,6 +34,13 @@ def _description() -> str:
         "htmx: it sends the same requests as form fields with htmx's `HEADERS` (the "
         "`pageRequest` operation) and receives HTML, each frame one or more elements that "
         "replace the page's element of the same id (out-of-band swaps: `pageUpdate`).\n\n"
+        "Reconnecting: after a dropped connection or a close that asks for it (4011, 4013), "
+        "open the socket again after a pause that doubles up to a cap and is jittered (a "
+        "random half to all of it: 0.25-0.5 s, then 0.5-1 s, ... up to 15 s; reset once a "
+        "socket opens), so a crowd that lost its sockets at one moment does not come back "
+        "at one moment; the first frame after it is the whole table again. The handshake "
+        "is accepted at once; a server too busy to send the table soon closes with 4013 "
+        "rather than let the handshake time out. Other closes are final.\n\n"
         "Close codes:\n" + closes
     )
 

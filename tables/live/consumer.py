@@ -2,8 +2,10 @@
 
 What a frame may ask, what it is answered and sent, and the close codes: ``tables.live.protocol``.
 
-- Connect: the socket is accepted, then closed with a code the client can read if it may not
-  stay: not logged in, no such table, too many sockets of its user. A program's socket logs
+- Connect: the socket is accepted at once (before any database work), then closed with a
+  code the client can read if it may not stay: not logged in, no such table, too many
+  sockets of its user, or the server too busy to serve it soon (``SERVER_BUSY``: a connect
+  rush; joins wait their turn, ``tables.live.admission``). A program's socket logs
   in with an API token instead of the session cookie (``tables.live.auth``): in a handshake
   header, or in the first frame of a ``?state=json`` socket, which then joins the table.
   A handshake from a foreign page is refused before this, with HTTP 403
@@ -46,6 +48,7 @@ from django.db import DatabaseError
 from tables import croupier
 from tables.db.threads import read_async, write_async
 from tables.inputs import NumberError
+from tables.live.admission import CLIENT_GONE, admission
 from tables.live.auth import (
     AUTH_WAIT_SECONDS,
     INVALID_TOKEN,
@@ -62,6 +65,7 @@ from tables.live.protocol import (
     FRAME_TOO_BIG,
     NO_SUCH_TABLE,
     NOT_LOGGED_IN,
+    SERVER_BUSY,
     TOO_MANY_SOCKETS,
     answer_json,
     decode_frame,
@@ -110,7 +114,7 @@ class TableConsumer(ChatSocket, AsyncWebsocketConsumer):
             await self._detach()
 
     async def accept(self, subprotocol=None, headers=None):
-        """Accept once (a socket logging in by its first frame was accepted before)."""
+        """Accept once (``connect`` accepts first; a refusal accepts before it closes)."""
         if not self.accepted:
             self.accepted = True
             await super().accept(subprotocol, headers)
@@ -184,16 +188,17 @@ class TableConsumer(ChatSocket, AsyncWebsocketConsumer):
         self.left_with = 0  # chips taken from this table within the hour (unseated viewer)
         self.answering = asyncio.Lock()  # held from a request until its answer is sent
         self.deferred = 0  # updates waiting for an answer to go first
+        # The handshake first, before any database work: however busy the server, the client
+        # never times out on it (and then tries again at once, adding to the rush).
+        await self.accept()
         if self.user is None or not self.user.is_authenticated:
             key = header_token(self.scope)
             if key is not None:
                 self.user = await read_async(token_user)(key)
                 if self.user is None:
-                    await self.accept()
                     await self.refuse_login(INVALID_TOKEN, "invalid_token")
                     return
-            elif self.json_state:
-                await self.accept()  # the first frame logs in (``_log_in``)
+            elif self.json_state:  # the first frame logs in (``_log_in``)
                 self.awaiting_auth = asyncio.ensure_future(self._auth_deadline())
                 return
             else:
@@ -202,7 +207,22 @@ class TableConsumer(ChatSocket, AsyncWebsocketConsumer):
         await self._join()
 
     async def _join(self) -> None:
-        """A logged-in socket: counted, its table followed, the table sent."""
+        """A logged-in socket waits its turn to join (``tables.live.admission``: at most a few
+        at once, so a rush of first states never starves the players' actions), or is shed
+        with ``SERVER_BUSY`` when its turn would come too late."""
+        gate = admission()
+        if not gate.admit():
+            log.info("table %s: busy, socket shed (%s so far)", self.table_id, gate.shed)
+            await self.close(code=SERVER_BUSY)
+            return
+        async with gate.turn():
+            gone = self.scope.get(CLIENT_GONE)
+            if gone is not None and gone.is_set():
+                return  # left while it waited: its join would be work for nobody
+            await self._join_table()
+
+    async def _join_table(self) -> None:
+        """Counted, its table followed, the table sent."""
         self.user_id = self.user.pk
         self.session_key = getattr(self.scope.get("session"), "session_key", None)
         on_table, in_all = LiveSockets.counts(self.channel_layer, self.user_id, self.table_id)
@@ -229,7 +249,6 @@ class TableConsumer(ChatSocket, AsyncWebsocketConsumer):
         await TableFeed.join(self)
         if self.closed:  # ended while joining (and so left the feed)
             return
-        await self.accept()
         # The version after joining the feed: anything later reaches us as table.changed.
         found = await read_async(self._table_row)()
         await self.send_state(version=found[0] if found else 0)

@@ -25,7 +25,7 @@ from __future__ import annotations
 
 import hashlib
 import random
-from datetime import datetime, timedelta
+from datetime import UTC, datetime, timedelta
 
 from django.conf import settings
 from django.contrib.auth import get_user_model
@@ -255,23 +255,38 @@ def _runs_due_tick(table: Table, hand: Hand, state, now: datetime) -> str | None
 
 
 def tables_due(now: datetime) -> list[int]:
-    """Ids of the tables the croupier looks after (open or paused, with someone seated or bots
-    to seat) that may have something due at ``now``, from ONE query, so it locks only those
-    (``clock_tick`` still decides, under the lock, what exactly is due; a table left out here
-    is one where it would do nothing):
+    """Ids of the tables the croupier looks after that may have something due at ``now``, from
+    ONE query, so it locks only those (``clock_tick`` still decides, under the lock, what
+    exactly is due; a table left out here is one where it would do nothing). When each table
+    is due: ``tables_due_at``."""
+    return [pk for pk, at in tables_due_at().items() if at is not None and at <= now]
 
-    - no hand running (open table): bots to seat, or the next hand due (``next_hand_at``
-      passed or unset);
-    - a hand running: no clock yet, the deadline passed, someone seated is sitting out or
-      leaving (the clock acts for them at once), or a bot is seated and the turn is old
-      enough for the quickest bot to have thought (``POKER_BOT_DELAY``'s minimum).
+
+#: "Due now, whenever you look": a table with something to do that no deadline says.
+DUE_NOW = datetime.min.replace(tzinfo=UTC)
+
+
+def tables_due_at(table_ids: list[int] | None = None) -> dict[int, datetime | None]:
+    """From ONE query, when each table the croupier looks after (open or paused, with someone
+    seated or bots to seat; of ``table_ids`` if given) may next have something due: the
+    moment its clock fires (``tables.timers``), ``DUE_NOW`` for at once, None for not
+    until the table changes.
+
+    - no hand running (open table): at once with bots to seat or no next hand set, else at
+      ``next_hand_at``; a paused table: not until it changes;
+    - a hand running: at once without a clock yet or with someone seated sitting out or
+      leaving (the clock acts for them at once), else at the action deadline, or earlier
+      with a bot seated, once the turn is old enough for the quickest bot to have thought
+      (``POKER_BOT_DELAY``'s minimum).
     """
 
     running = Hand.objects.filter(table=OuterRef("pk"), status=Hand.Status.RUNNING)
     seats = Seat.objects.filter(table=OuterRef("pk"))
+    tables = Table.objects.exclude(status=Table.Status.CLOSED)
+    if table_ids is not None:
+        tables = tables.filter(pk__in=table_ids)
     rows = (
-        Table.objects.exclude(status=Table.Status.CLOSED)
-        .filter(Q(seats__isnull=False) | Q(bots_allowed=True, bot_seats__gt=0))
+        tables.filter(Q(seats__isnull=False) | Q(bots_allowed=True, bot_seats__gt=0))
         .distinct()
         .annotate(
             has_hand=Exists(running),
@@ -293,7 +308,7 @@ def tables_due(now: datetime) -> list[int]:
         )
     )
     low = settings.POKER_BOT_DELAY[0]
-    due = []
+    due: dict[int, datetime | None] = {}
     for (
         pk,
         status,
@@ -307,15 +322,16 @@ def tables_due(now: datetime) -> list[int]:
         has_away,
     ) in rows:
         if not has_hand:
-            if status == Table.Status.OPEN and (
-                (bots_allowed and bot_seats) or next_hand_at is None or next_hand_at <= now
-            ):
-                due.append(pk)
-        elif (
-            deadline is None
-            or deadline <= now
-            or has_away
-            or (has_bot and deadline - timedelta(seconds=seconds - low) <= now)
-        ):
-            due.append(pk)
+            if status != Table.Status.OPEN:
+                due[pk] = None
+            elif (bots_allowed and bot_seats) or next_hand_at is None:
+                due[pk] = DUE_NOW
+            else:
+                due[pk] = next_hand_at
+        elif deadline is None or has_away:
+            due[pk] = DUE_NOW
+        elif has_bot:
+            due[pk] = min(deadline, deadline - timedelta(seconds=seconds - low))
+        else:
+            due[pk] = deadline
     return due

@@ -10,13 +10,20 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import random
 import time
 
 import orjson
 
+from pokerclient.backoff import Backoff
 from pokerclient.live import StateFrames
+
+#: The close code of a socket the server shed while busy (``tables.live.protocol``).
+SERVER_BUSY = 4013
+#: The load clients' reconnect pauses: short (the tests kill and restart servers), jittered.
+RECONNECT_FIRST, RECONNECT_MOST = 0.05, 2.0
 
 
 # --- clients -----------------------------------------------------------------------------------
@@ -62,7 +69,10 @@ class Tracker:
 class Client:
     """A logged-in player's websocket that plays with an engine bot until ``stop`` is set.
 
-    Reconnects (to ``servers`` in turn) whenever its socket drops. ``idle=True`` never acts
+    Reconnects (to ``servers`` in turn) whenever its socket drops or its handshake fails,
+    after a jittered, growing pause (``pokerclient.backoff``, as every client the project
+    ships; ``attempts`` counts the handshakes tried, ``shed`` the sockets the server closed
+    for being busy). ``idle=True`` never acts
     (the clock acts for it) but sits back in whenever it was sat out. Records every version
     received (``versions``), every action sent and every refusal (``refusals``).
     """
@@ -96,9 +106,14 @@ class Client:
         self.refusals: list[str] = []
         self.answers = 0
         self.connects = 0
+        self.attempts = 0  # handshakes tried (``connects`` of them opened)
+        self.shed = 0  # sockets the server closed because it was busy (SERVER_BUSY)
+        self.backoff = Backoff(RECONNECT_FIRST, RECONNECT_MOST, rng=random.Random(seed))
         self.frames = 0
         self.states = StateFrames()
         self.syncs = 0  # whole states asked for again (an update on another base)
+        self.frame_sizes: list[int] = []  # bytes of each frame, while ``count_frames``
+        self.count_frames = False
         self.last_state: dict | None = None
         self.acted_on: tuple | None = None
         self.changed = asyncio.Event()
@@ -115,10 +130,9 @@ class Client:
         from websockets.asyncio.client import connect
         from websockets.exceptions import ConnectionClosed, InvalidHandshake
 
-        attempt = 0
         while not stop.is_set():
-            base = self.servers[attempt % len(self.servers)]
-            attempt += 1
+            base = self.servers[self.attempts % len(self.servers)]
+            self.attempts += 1
             try:
                 async with connect(
                     f"{base}/ws/tables/{self.table_id}/?state=json&frames=diff",
@@ -145,12 +159,18 @@ class Client:
                     ):
                         raise reader.exception()
                     self._unanswered_lost()
+                    if ws.close_code == SERVER_BUSY:
+                        self.shed += 1
+                    elif self.version_runs[-1]:
+                        self.backoff.reset()  # it had the table: a fresh drop starts over
             except (TimeoutError, OSError, ConnectionClosed, InvalidHandshake):
                 self._unanswered_lost()
-                if stop.is_set():
-                    return
-                # A server going away: try the next one (its socket queues us until it's up).
-                continue
+            if stop.is_set():
+                return
+            # A server going away, or busy: try the next one (its socket queues us until it
+            # is up) after a pause, so a crowd does not come back all at once.
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(stop.wait(), self.backoff.next_delay())
 
     def _unanswered_lost(self) -> None:
         """The socket dropped: an action it sent with no answer yet will never get one (it
@@ -171,6 +191,8 @@ class Client:
     async def _read(self, ws) -> None:
         async for raw in ws:
             self.frames += 1
+            if self.count_frames:
+                self.frame_sizes.append(len(raw.encode()) if isinstance(raw, str) else len(raw))
             if not raw.startswith("{"):
                 continue  # the HTML regions for htmx; the JSON frame says the same for us
             frame = orjson.loads(raw)  # the load generator must stay light (bench_load)

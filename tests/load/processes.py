@@ -37,7 +37,14 @@ PYTHON = sys.executable
 class FreshDatabase:
     """A new PostgreSQL database, migrated, named ``load_<random>`` on the server of ``url``."""
 
-    def __init__(self, url: str, settings: str = "tests.load.settings") -> None:
+    def __init__(
+        self,
+        url: str,
+        settings: str = "tests.load.settings",
+        python: str = PYTHON,
+        root: Path = ROOT,
+    ) -> None:
+        self.python, self.root = python, root
         parts = urlsplit(url)
         self.name = f"load_{secrets.token_hex(4)}"
         self.admin_url = urlunsplit(parts._replace(path="/postgres"))
@@ -46,11 +53,16 @@ class FreshDatabase:
 
     def __enter__(self) -> FreshDatabase:
         self._admin(f'CREATE DATABASE "{self.name}"')
-        env = {**os.environ, "DATABASE_URL": self.url, "DJANGO_SETTINGS_MODULE": self.settings}
+        env = {
+            **os.environ,
+            "DATABASE_URL": self.url,
+            "DJANGO_SETTINGS_MODULE": self.settings,
+            "PYTHONPATH": str(self.root),
+        }
         env.pop("REDIS_URL", None)
         subprocess.run(
-            [PYTHON, "manage.py", "migrate", "--noinput", "-v", "0"],
-            cwd=ROOT,
+            [self.python, "manage.py", "migrate", "--noinput", "-v", "0"],
+            cwd=self.root,
             env=env,
             check=True,
             timeout=180,
@@ -156,18 +168,22 @@ def listening_socket() -> socket.socket:
     sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
     sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
     sock.bind(("127.0.0.1", 0))
-    sock.listen(1024)
+    sock.listen(4096)  # a connect rush of a thousand sockets waits here, not refused
     sock.set_inheritable(True)
     return sock
 
 
 @dataclass
 class Server:
-    """One daphne process serving ``app`` on a socket the harness owns."""
+    """One daphne process serving ``app`` on a socket the harness owns, from the checkout
+    ``root`` with its interpreter ``python`` (the load benchmark serves another checkout beside
+    this one to compare them)."""
 
     env: dict
     app: str = "pokersite.asgi:application"
     name: str = "server"
+    python: str = PYTHON
+    root: Path = ROOT
     log_dir: str = field(default_factory=lambda: tempfile.mkdtemp(prefix="load-daphne-"))
     sock: socket.socket = field(default_factory=listening_socket)
     proc: subprocess.Popen | None = None
@@ -196,9 +212,9 @@ class Server:
         log.write(f"\n--- start {self.starts}\n".encode())
         fd = self.sock.fileno()
         self.proc = subprocess.Popen(
-            [PYTHON, "-m", "daphne", "--fd", str(fd), "--proxy-headers", self.app],
-            cwd=ROOT,
-            env={**os.environ, **self.env},
+            [self.python, "-m", "daphne", "--fd", str(fd), "--proxy-headers", self.app],
+            cwd=self.root,
+            env={**os.environ, **self.env, "PYTHONPATH": str(self.root)},
             pass_fds=[fd],
             stdout=log,
             stderr=subprocess.STDOUT,
@@ -263,12 +279,13 @@ def server_env(db_url: str, redis_url: str | None, **extra) -> dict:
     return env
 
 
-def build_world(env: dict, spec: dict) -> dict:
-    """Players with sessions and tables (``tests/load/world.py``) in the servers' database."""
+def build_world(env: dict, spec: dict, python: str = PYTHON, root: Path = ROOT) -> dict:
+    """Players with sessions and tables (``tests/load/world.py``) in the servers' database,
+    by the checkout ``root`` that serves it."""
     out = subprocess.run(
-        [PYTHON, "-m", "tests.load.world", json.dumps(spec)],
-        cwd=ROOT,
-        env={**os.environ, **env},
+        [python, "-m", "tests.load.world", json.dumps(spec)],
+        cwd=root,
+        env={**os.environ, **env, "PYTHONPATH": str(root)},
         check=True,
         timeout=600,
         capture_output=True,

@@ -193,6 +193,7 @@ def test_every_operation_and_close_code_is_published(document):
         protocol.FLOODING,
         protocol.FRAME_TOO_BIG,
         protocol.SERVER_TROUBLE,
+        protocol.SERVER_BUSY,
     }
     assert document["asyncapi"].startswith("3.") and document["info"]["version"] == "1"
 

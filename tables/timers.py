@@ -1,0 +1,175 @@
+"""Per-table clocks: one asyncio timer per table, armed for the moment something may be due there
+(``tables.services.clock.tables_due_at``: a hand to start, an action deadline, a bot's turn),
+and re-armed whenever the table changes. Nothing polls the tables.
+
+- When a timer fires, ``clock_tick`` runs for its table alone, on the thread of that table's
+  writes (a player's action queued there goes in between), then the table's next moment is
+  read again and its timer armed for it.
+- A change this process made (``tables.services.events.local_listeners``, after its commit)
+  reads that table's next moment and re-arms its timer: an action moves the deadline, a hand
+  that ended sets the next one's start.
+- The deadlines live in the database, so every ``RESYNC_SECONDS`` (and at start) one query
+  reads every table's next moment and re-arms what moved: a restarted process carries on
+  where the stopped one left off, and the changes another process made are heard in time
+  for its clocks (a timer that fires early does nothing: ``clock_tick`` decides under the
+  lock).
+- A table due but where the tick did nothing (a bot still thinking, no one to deal to yet,
+  a tournament's rules that wait for a time) is looked at again after ``RETRY_SECONDS``, as
+  every table was by the old poll.
+
+Two processes may both fire for one table: ``clock_tick`` is a locked, versioned service that
+skips a table another transaction holds, so nothing is done twice.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextvars
+import logging
+from collections.abc import Awaitable, Callable
+from datetime import datetime, timedelta
+
+from django.db import DatabaseError
+from django.utils import timezone
+
+from tables.db.threads import read_async, write_async
+from tables.services import clock
+
+log = logging.getLogger(__name__)
+
+#: Seconds between two reads of every table's next moment (a restart, another process).
+RESYNC_SECONDS = 5.0
+#: Seconds before a due table where nothing was done is looked at again.
+RETRY_SECONDS = 0.5
+
+#: (table id, now) -> what the tick did (None: nothing); on the table's write thread.
+Tick = Callable[[int, datetime], Awaitable[str | None]]
+
+
+class TableTimers:
+    """One event loop's timers, one per table. ``tick``: runs one table's clock (the croupier
+    passes its own, which logs errors instead of raising them)."""
+
+    def __init__(self, tick: Tick) -> None:
+        self.tick = tick
+        self.loop = asyncio.get_running_loop()
+        # The context its tasks run in: not the one of a service's thread that published a
+        # change (asgiref would take a read there for a nested call on that thread).
+        self.context = contextvars.copy_context()
+        self.handles: dict[int, asyncio.TimerHandle] = {}
+        self.due: dict[int, datetime] = {}  # when each armed timer fires (wall clock)
+        self.ticking: dict[int, asyncio.Task] = {}
+        self.rereading: set[int] = set()  # tables whose next moment is about to be read
+        self.fired = 0  # timers that fired (for operators and tests)
+
+    # --- arming ------------------------------------------------------------------------
+    def arm(self, table_id: int, at: datetime | None) -> None:
+        """Fire ``table_id``'s clock at ``at`` (``clock.DUE_NOW``: at once); None disarms it."""
+        if at is not None and self.due.get(table_id) == at and table_id in self.handles:
+            return
+        handle = self.handles.pop(table_id, None)
+        if handle is not None:
+            handle.cancel()
+        self.due.pop(table_id, None)
+        if at is None:
+            return
+        delay = max(0.0, (at - timezone.now()).total_seconds())
+        self.due[table_id] = at
+        self.handles[table_id] = self.loop.call_later(delay, self._fire, table_id)
+
+    def armed_at(self, table_id: int) -> datetime | None:
+        """When ``table_id``'s timer fires (None: not armed)."""
+        return self.due.get(table_id) if table_id in self.handles else None
+
+    async def resync(self, table_ids: list[int] | None = None) -> None:
+        """Read the next moment of every table (or of ``table_ids``) in one query and arm
+        their timers; a table the query no longer lists (closed, emptied) is disarmed."""
+        found = await read_async(clock.tables_due_at)(table_ids)
+        for table_id in set(self.handles) if table_ids is None else table_ids:
+            if table_id not in found and table_id not in self.ticking:
+                self.arm(table_id, None)
+        for table_id, at in found.items():
+            if table_id not in self.ticking:  # a tick under way re-arms it when it ends
+                self.arm(table_id, at)
+
+    def changed(self, event: dict) -> None:
+        """A change this process made (``local_listeners``, on the event loop): the table's
+        deadlines may have moved."""
+        table_id = event.get("table_id")
+        if event.get("type") != "table.changed" or table_id is None:
+            return
+        if asyncio.get_running_loop() is not self.loop:  # another loop's change (tests)
+            return
+        if table_id in self.ticking or table_id in self.rereading:
+            return  # its tick re-arms it, or a read not yet begun will see this change too
+        self.rereading.add(table_id)
+        task = self.loop.create_task(self._reread(table_id), context=self.context.copy())
+        task.add_done_callback(_log_failure)
+
+    async def _reread(self, table_id: int) -> None:
+        self.rereading.discard(table_id)  # a change from now on asks for a read of its own
+        await self._quietly(self.resync([table_id]))
+
+    # --- firing ------------------------------------------------------------------------
+    def _fire(self, table_id: int) -> None:
+        self.handles.pop(table_id, None)
+        self.due.pop(table_id, None)
+        if table_id in self.ticking:
+            return
+        self.fired += 1
+        task = self.loop.create_task(self._tick(table_id), context=self.context.copy())
+        self.ticking[table_id] = task
+        task.add_done_callback(_log_failure)
+
+    async def _tick(self, table_id: int) -> None:
+        now = timezone.now()
+        what = None
+        try:
+            what = await self.tick(table_id, now)
+            found = await read_async(clock.tables_due_at)([table_id])
+        except DatabaseError:
+            log.warning("table %s: clock skipped, database unreachable", table_id)
+            found = {table_id: clock.DUE_NOW}
+            what = None
+        finally:
+            self.ticking.pop(table_id, None)
+        at = found.get(table_id)
+        if at is not None and at <= now and what is None:
+            # Due, yet nothing to do: look again later rather than spin on it.
+            at = max(at, timezone.now()) + timedelta(seconds=RETRY_SECONDS)
+        self.arm(table_id, at)
+
+    async def _quietly(self, work: Awaitable[None]) -> None:
+        try:
+            await work
+        except DatabaseError:
+            log.warning("clock timers: database unreachable, the next resync re-arms them")
+
+    async def run(self) -> None:
+        """Resync now and every ``RESYNC_SECONDS`` (the timers do the rest)."""
+        try:
+            while True:
+                await self._quietly(self.resync())
+                await asyncio.sleep(RESYNC_SECONDS)
+        finally:
+            self.close()
+
+    def close(self) -> None:
+        for handle in self.handles.values():
+            handle.cancel()
+        self.handles.clear()
+        self.due.clear()
+
+
+def _log_failure(task: asyncio.Task) -> None:
+    if not task.cancelled() and task.exception() is not None:
+        log.error("clock timer failed", exc_info=task.exception())
+
+
+def write_tick(tick_table: Callable[[int, datetime], str | None]) -> Tick:
+    """``tick_table`` (sync) on the thread of that table's writes."""
+
+    async def tick(table_id: int, now: datetime) -> str | None:
+        return await write_async(table_id, tick_table)(table_id, now)
+
+    return tick

@@ -1,0 +1,82 @@
+"""The load benchmark's command line and arithmetic (``bench/bench_load.py``): a table count
+above the cap is refused with a message, never cut; another checkout can be served beside this
+one; the connect phase and the frame figures add up across the client processes."""
+
+import subprocess
+
+import pytest
+
+from bench import bench_load
+from bench.bench_load import MAX_TABLES, Checkout, frame_figures, merge_connects, table_counts
+from tests.load.processes import PYTHON, ROOT
+
+
+def test_the_cap_is_a_thousand_tables_at_least():
+    assert MAX_TABLES >= 1000
+    assert table_counts(f"25,200,{MAX_TABLES}") == [25, 200, MAX_TABLES]
+
+
+@pytest.mark.parametrize("asked", [f"{MAX_TABLES + 1}", f"10,{MAX_TABLES * 5}", "0"])
+def test_a_count_outside_the_cap_is_refused_with_a_message(asked):
+    with pytest.raises(ValueError, match=f"from 1 to {MAX_TABLES} tables"):
+        table_counts(asked)
+
+
+def test_the_command_line_refuses_too_many_tables_before_starting_anything():
+    run = subprocess.run(
+        [PYTHON, "bench/bench_load.py", "--tables", f"{MAX_TABLES + 1}"],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert run.returncode == 2
+    assert f"--tables {MAX_TABLES + 1}: from 1 to {MAX_TABLES} tables" in run.stderr
+    assert run.stdout == ""  # nothing measured, no server started
+
+
+def test_another_checkout_is_served_with_its_own_interpreter(tmp_path):
+    here = Checkout.parse(f"mine={ROOT}")
+    assert (here.label, here.root) == ("mine", ROOT)
+    assert here.python.endswith("python")
+    with pytest.raises(ValueError, match="not a checkout of the site"):
+        Checkout.parse(str(tmp_path))
+
+
+def test_the_connect_phase_is_the_slowest_worker_and_retries_are_the_extra_handshakes():
+    merged = merge_connects(
+        [
+            {"seconds": 3.0, "sockets": 600, "with_state": 600, "attempts": 610, "shed": 4},
+            {"seconds": 5.5, "sockets": 600, "with_state": 600, "attempts": 600, "shed": 0},
+        ]
+    )
+    assert merged == {
+        "seconds": 5.5,
+        "sockets": 1200,
+        "with_state": 1200,
+        "attempts": 1210,
+        "retried": 10,
+        "shed": 4,
+    }
+    late = merge_connects(
+        [{"seconds": None, "sockets": 6, "with_state": 5, "attempts": 9, "shed": 0}]
+    )
+    assert late["seconds"] is None and late["with_state"] == 5
+
+
+def test_frame_figures_per_kind_of_client():
+    results = [
+        {
+            "json_sizes": [500, 700, 900],
+            "json_sockets": 6,
+            "browser_sizes": [1000, 3000],
+            "browser_sockets": 1,
+            "browser_table_actions": 2,
+        }
+    ]
+    figures = frame_figures(results, actions=1)
+    assert figures["json"]["median"] == 700
+    assert figures["json"]["per_action"] == pytest.approx(2100 / 6)  # 1 action, 6 sockets
+    assert figures["browser"]["frames"] == 2
+    assert figures["browser"]["per_action"] == 2000  # 4000 B over the 2 actions at its table
+    assert bench_load.PLAYERS == 6

@@ -1,0 +1,161 @@
+"""Per-table clocks (``tables.timers``): each table's timer is armed at the moment its
+deadline says, re-armed when the table changes, fires then (not before) and acts once, even
+with two processes' timers on one table, and a restarted process re-arms them from the
+database."""
+
+import asyncio
+from datetime import timedelta
+
+import pytest
+from asgiref.sync import sync_to_async
+from django.utils import timezone
+
+from tables.live.croupier import _tick_table
+from tables.models import HandAction, Table
+from tables.selectors.hands import hand_state, running_hand
+from tables.services import hand_act, seat_take
+from tables.services.clock import DUE_NOW, clock_tick
+from tables.services.events import local_listeners
+from tables.timers import RETRY_SECONDS, TableTimers, write_tick
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+
+def heads_up_hand(make_table, players) -> Table:
+    """A heads-up hand under way with a 10 s clock (started by the clock service)."""
+    table = make_table(name="Timers", action_seconds=10, time_bank_seconds=0)
+    alice, bob, _ = players
+    seat_take(table=table, player=alice, buy_in=200, seat_number=0)
+    seat_take(table=table, player=bob, buy_in=200, seat_number=1)
+    assert clock_tick(table=table, now=timezone.now()) == "started"
+    return Table.objects.get(pk=table.pk)
+
+
+def deadline_in(table: Table, seconds: float) -> Table:
+    Table.objects.filter(pk=table.pk).update(
+        action_deadline=timezone.now() + timedelta(seconds=seconds)
+    )
+    return Table.objects.get(pk=table.pk)
+
+
+def timeouts(table: Table) -> list[HandAction]:
+    return list(HandAction.objects.filter(hand__table=table, source="timeout"))
+
+
+def act_for_the_actor(table: Table) -> None:
+    table = Table.objects.get(pk=table.pk)
+    hand = running_hand(table)
+    state = hand_state(hand)
+    player = table.seats.get(player_id=hand.seats[state.actor]["player_id"]).player
+    hand_act(
+        table=table,
+        player=player,
+        hand_id=hand.pk,
+        version=table.version,
+        action="check" if state.legal.check else "call",
+    )
+
+
+@pytest.fixture
+async def timers():
+    made = []
+
+    def make() -> TableTimers:
+        timers = TableTimers(write_tick(_tick_table))
+        made.append(timers)
+        return timers
+
+    yield make
+    for timers in made:
+        timers.close()
+
+
+async def test_a_table_clock_is_armed_at_its_deadline_and_moves_with_the_table(
+    make_table, players, timers
+):
+    table = await sync_to_async(heads_up_hand)(make_table, players)
+    clocks = timers()
+    await clocks.resync()
+    assert clocks.armed_at(table.pk) == table.action_deadline
+    local_listeners.append(clocks.changed)
+    try:
+        await sync_to_async(act_for_the_actor)(table)  # the next player's clock starts
+        moved = await Table.objects.aget(pk=table.pk)
+        assert moved.action_deadline != table.action_deadline
+        await wait_until(
+            lambda: clocks.armed_at(table.pk) == moved.action_deadline,
+            timeout=10,
+            what="the timer re-armed at the new deadline",
+        )
+    finally:
+        local_listeners.remove(clocks.changed)
+    assert clocks.fired == 0  # nothing polled: no timer fired before its deadline
+
+
+async def test_a_clock_fires_at_its_deadline_and_the_clock_acts_once(make_table, players, timers):
+    table = await sync_to_async(heads_up_hand)(make_table, players)
+    table = await sync_to_async(deadline_in)(table, 0.3)
+    # Two processes' clocks on one table: the locked, versioned service acts once.
+    first, second = timers(), timers()
+    await first.resync()
+    await second.resync()
+    await wait_until(
+        lambda: first.fired and second.fired and not first.ticking and not second.ticking,
+        timeout=20,
+        what="both timers fired and their ticks ended",
+    )
+    acted = await sync_to_async(timeouts)(table)
+    assert len(acted) == 1
+    assert acted[0].created_at >= table.action_deadline  # at its deadline, not before
+    later = await Table.objects.aget(pk=table.pk)
+    assert first.armed_at(table.pk) is not None  # armed for what comes next
+    assert later.version > table.version
+
+
+async def test_a_restarted_process_rearms_the_clocks_from_the_database(make_table, players, timers):
+    table = await sync_to_async(heads_up_hand)(make_table, players)
+    table = await sync_to_async(deadline_in)(table, 0.3)
+    stopped = timers()
+    await stopped.resync()
+    stopped.close()  # the process died before the deadline: its timers are gone
+    assert stopped.armed_at(table.pk) is None
+    restarted = timers()
+    await restarted.resync()
+    assert restarted.armed_at(table.pk) == table.action_deadline
+    await wait_until(
+        lambda: restarted.fired and not restarted.ticking,
+        timeout=20,
+        what="the restarted process's timer fired",
+    )
+    assert len(await sync_to_async(timeouts)(table)) == 1
+
+
+async def test_a_due_table_with_nothing_to_do_is_looked_at_again_later(
+    make_table, make_player, timers
+):
+    """One player waiting at an open table: due (a hand may start once someone sits down),
+    nothing to do; the timer is armed again ``RETRY_SECONDS`` later, not fired on and on."""
+    table = await sync_to_async(make_table)(name="Waiting")
+    alone = await sync_to_async(make_player)("alone")
+    await sync_to_async(seat_take)(table=table, player=alone, buy_in=200)
+    clocks = timers()
+    before = timezone.now()
+    await clocks.resync()
+    assert clocks.armed_at(table.pk) == DUE_NOW
+    await wait_until(
+        lambda: clocks.fired == 1 and not clocks.ticking and clocks.armed_at(table.pk),
+        timeout=10,
+        what="the timer fired once and was armed again",
+    )
+    assert clocks.armed_at(table.pk) >= before + timedelta(seconds=RETRY_SECONDS)
+    assert clocks.fired == 1
+
+
+async def wait_until(predicate, *, timeout: float, what: str) -> None:
+    """Until ``predicate()`` holds, looked at every 20 ms; ``TimeoutError`` naming ``what``."""
+    loop = asyncio.get_running_loop()
+    deadline = loop.time() + timeout
+    while not predicate():
+        if loop.time() > deadline:
+            raise TimeoutError(f"timed out after {timeout}s waiting for {what}")
+        await asyncio.sleep(0.02)

@@ -1,0 +1,134 @@
+"""A connect rush survived (``tables.live.admission``): the handshake is accepted at once, the
+joins (reads, feed, first state) run a few at a time, and a socket whose turn would come too
+late is shed at once with the documented busy close (4013), never left to time out."""
+
+import asyncio
+
+import pytest
+from asgiref.sync import sync_to_async
+
+from tables.live import admission as admission_module
+from tables.live.admission import admission
+from tables.live.protocol import SERVER_BUSY
+from tables.live.schemas import CLOSE_CODES
+from tests.tables.wsclient import Socket, communicator, refused_with, session_cookie, version_of
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+
+@pytest.fixture(autouse=True)
+def no_croupier(settings):
+    settings.POKER_CROUPIER = False
+
+
+@pytest.fixture(autouse=True)
+def fresh_admission(monkeypatch):
+    """Each test's event loop starts with no joins under way and nothing shed."""
+    monkeypatch.setattr(admission_module, "_admissions", {})
+
+
+class HeldPlaces:
+    """The test holding ``n`` of the loop's join places, as sockets joining would."""
+
+    def __init__(self, n: int) -> None:
+        self.turns = [admission().turn() for _ in range(n)]
+
+    async def __aenter__(self):
+        for turn in self.turns:
+            await turn.__aenter__()
+        return self
+
+    async def __aexit__(self, *exc):
+        for turn in self.turns:
+            await turn.__aexit__(None, None, None)
+
+
+async def test_the_handshake_is_accepted_at_once_and_the_state_follows_its_turn(
+    players, table, monkeypatch
+):
+    monkeypatch.setattr(admission_module, "AT_ONCE", 1)
+    cookie = await sync_to_async(session_cookie)(players[0].user)
+    socket = Socket("alice", communicator(table.pk, cookie))
+    async with HeldPlaces(1):  # the one place is taken: the socket waits its turn
+        connected, _ = await socket.comm.connect()
+        assert connected  # accepted without waiting for the turn
+        assert await socket.comm.receive_nothing(timeout=0.3)  # no state yet
+        assert admission().queued == 2
+    frame = await socket.until(lambda f: version_of(f) is not None)
+    assert version_of(frame) is not None
+    await socket.close()
+    assert admission().queued == 0
+
+
+async def test_a_socket_that_left_while_it_waited_is_not_joined(players, table, monkeypatch):
+    """In a rush a client that gave up costs no join (reads, feed, first state)."""
+    from tables.live.feed import TableFeed
+
+    monkeypatch.setattr(admission_module, "AT_ONCE", 1)
+    cookie = await sync_to_async(session_cookie)(players[0].user)
+    socket = Socket("alice", communicator(table.pk, cookie))
+    async with HeldPlaces(1):
+        connected, _ = await socket.comm.connect()
+        assert connected
+        await socket.comm.send_input({"type": "websocket.disconnect", "code": 1001})
+        assert await socket.comm.receive_nothing(timeout=0.3)
+    await socket.comm.wait(5)  # its consumer ended
+    sent = []
+    while not socket.comm.output_queue.empty():
+        sent.append(socket.comm.output_queue.get_nowait())
+    assert [m for m in sent if m["type"] == "websocket.send"] == []  # no state rendered
+    assert TableFeed.following(table.pk) is None
+
+
+async def test_a_socket_whose_turn_would_come_too_late_is_shed_with_the_busy_close(
+    players, table, monkeypatch
+):
+    monkeypatch.setattr(admission_module, "WAIT_LIMIT_SECONDS", 0.0)
+    cookie = await sync_to_async(session_cookie)(players[0].user)
+    async with HeldPlaces(1):  # a join under way: a newcomer would wait for it
+        assert await refused_with(communicator(table.pk, cookie)) == SERVER_BUSY
+        assert await refused_with(communicator(table.pk, cookie, query="state=json")) == 4013
+    assert admission().shed == 2
+    # Nobody is waiting any more: the same socket, tried again, gets its table.
+    again = await Socket("alice", communicator(table.pk, cookie)).connect()
+    await again.close()
+
+
+def test_the_busy_close_is_documented():
+    assert SERVER_BUSY == 4013
+    assert "too busy" in CLOSE_CODES[SERVER_BUSY]
+
+
+async def test_the_expected_wait_follows_the_queue_and_the_joins_measured():
+    gate = admission_module.Admission(at_once=2)
+    assert gate.expected_wait() == 0 and gate.admit()
+    async with gate.turn():
+        assert gate.queued == 1
+        assert gate.expected_wait() == pytest.approx(admission_module.FIRST_GUESS_SECONDS / 2)
+    assert gate.queued == 0
+    assert gate.mean_seconds < admission_module.FIRST_GUESS_SECONDS  # an instant join
+
+
+async def test_the_handshake_is_accepted_before_the_application_behind_runs():
+    """``accept_at_once``: the client has its accept before the session middleware and the
+    consumer read anything; their own accept is dropped, their close goes through."""
+    from channels.testing import WebsocketCommunicator
+
+    from tables.live.admission import accept_at_once
+
+    seen = []
+    session_read = asyncio.Event()  # the application behind is stuck until the test says
+
+    async def slow_application(scope, receive, send):
+        seen.append((await receive())["type"])
+        await session_read.wait()
+        seen.append("application ran")
+        await send({"type": "websocket.accept"})  # dropped: accepted already
+        await send({"type": "websocket.close", "code": SERVER_BUSY})
+
+    comm = WebsocketCommunicator(accept_at_once(slow_application), "/ws/tables/1/")
+    connected, _ = await comm.connect()  # while the application is still stuck
+    assert connected and seen == ["websocket.connect"]
+    session_read.set()
+    assert await comm.receive_output() == {"type": "websocket.close", "code": SERVER_BUSY}
+    assert seen == ["websocket.connect", "application ran"]

@@ -10,7 +10,7 @@ import pytest
 from asgiref.sync import sync_to_async
 from django.utils import timezone
 
-from tables.live.croupier import _tick_table
+from tables.croupier import _tick_table
 from tables.models import HandAction, Table
 from tables.selectors.hands import hand_state, running_hand
 from tables.services import hand_act, seat_take

@@ -79,8 +79,15 @@ lint: install
 	$(VENV)/bin/ruff format --check $(LINT_PATHS)
 	$(VENV)/bin/mypy
 
+# Both passes run on parallel workers (pytest-xdist): most of a test's time is spent waiting
+# on timers and sockets, not on the CPU, so more workers than cores pay. Each file stays on
+# one worker (loadfile): a browser or client module shares one server and one browser among
+# its tests. The slowest tests are listed at the end of each pass, so that growth is seen.
+TEST_WORKERS ?= 4
+PYTEST_PARALLEL := -n $(TEST_WORKERS) --dist loadfile --durations=25
+
 test-sqlite:
-	env -u DATABASE_URL -u REDIS_URL $(PY) -m pytest -m "not postgres" $(PYTEST_ARGS)
+	env -u DATABASE_URL -u REDIS_URL $(PY) -m pytest -m "not postgres" $(PYTEST_PARALLEL) $(PYTEST_ARGS)
 
 # Again on PostgreSQL + channels-redis when they are configured or listening locally.
 # With REQUIRE_SERVICES=1 (CI) a missing service is an error, not a skip.
@@ -93,7 +100,7 @@ test-services:
 		echo "Skipping the PostgreSQL + Redis pass: set DATABASE_URL and REDIS_URL or start them on 127.0.0.1:5432 and :6379."; exit 0; \
 	fi; \
 	echo "PostgreSQL + Redis pass: DATABASE_URL=$$db REDIS_URL=$$redis"; \
-	DATABASE_URL="$$db" REDIS_URL="$$redis" $(PY) -m pytest $(SERVICE_TEST_DIRS) $(PYTEST_ARGS)
+	DATABASE_URL="$$db" REDIS_URL="$$redis" $(PY) -m pytest $(SERVICE_TEST_DIRS) $(PYTEST_PARALLEL) $(PYTEST_ARGS)
 
 bench: install
 	@set -e; for script in bench/bench_*.py; do \

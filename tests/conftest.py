@@ -40,6 +40,40 @@ def chromium_executable() -> str | None:
 def pytest_configure(config):
     config.addinivalue_line("markers", "postgres: needs PostgreSQL (DATABASE_URL)")
     config.addinivalue_line("markers", "browser: needs Chromium (Playwright)")
+    _own_redis_names_per_worker()
+
+
+def _own_redis_names_per_worker() -> None:
+    """Under pytest-xdist (``make test``) the workers run at once, each on its own test
+    database (pytest-django names it per worker) but with table and group ids that repeat
+    across those databases. Redis's pub/sub is one namespace for every db number, so each
+    worker also gets its own channel and cache prefix, and so do the processes it starts."""
+    worker = os.environ.get("PYTEST_XDIST_WORKER")
+    if not worker:
+        return
+    from django.conf import settings
+
+    prefix = f"{settings.CHANNEL_PREFIX}-{worker}"
+    os.environ["CHANNEL_PREFIX"] = prefix
+    settings.CHANNEL_PREFIX = prefix
+    layer = settings.CHANNEL_LAYERS["default"]
+    if "prefix" in layer.get("CONFIG", {}):
+        layer["CONFIG"]["prefix"] = prefix
+    cache = settings.CACHES["default"]
+    if "KEY_PREFIX" in cache:
+        cache["KEY_PREFIX"] = f"{cache['KEY_PREFIX']}-{worker}"
+
+
+def pytest_collection_modifyitems(config, items):
+    """The files that hold slow or browser tests run first: pytest-xdist hands out whole files
+    in this order, so the longest ones start at once instead of ending the run on one busy
+    worker while the others wait."""
+    slow_files = {
+        item.path
+        for item in items
+        if item.get_closest_marker("slow") or item.get_closest_marker("browser")
+    }
+    items.sort(key=lambda item: item.path not in slow_files)  # stable: same order within
 
 
 def pytest_runtest_setup(item):

@@ -18,8 +18,10 @@ HOST ?= 127.0.0.1
 PORT ?= 8000
 PG_DEFAULT_URL := postgres://postgres@127.0.0.1:5432/test
 REDIS_DEFAULT_URL := redis://127.0.0.1:6379/0
-# Test directories that also run on PostgreSQL + Redis (those that exist).
-SERVICE_TEST_DIRS := $(wildcard tests/tables tests/pokersite tests/api tests/browser tests/load)
+# Test directories that also run on PostgreSQL + Redis (those that exist). Not tests/browser:
+# its servers always run on their own SQLite file and in-memory layer, so a second run there
+# would check the same thing twice.
+SERVICE_TEST_DIRS := $(wildcard tests/tables tests/pokersite tests/api tests/load)
 
 .PHONY: install test-deps run dev serve lint test test-sqlite test-services chromium bench check-deploy
 

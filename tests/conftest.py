@@ -9,6 +9,8 @@ same for tests that ask for them.
 
 from __future__ import annotations
 
+import hashlib
+import itertools
 import os
 import shutil
 
@@ -112,6 +114,23 @@ def runout_at_once(settings):
     """An all-in run-out is shown at once (its pause 0) where the pacing does not matter;
     the tests of the pacing (tests/tables/test_runouts.py, the no-leak test) set it."""
     settings.POKER_RUNOUT_PAUSE_SECONDS = 0
+
+
+@pytest.fixture(autouse=True)
+def fixed_deck_seeds(request, monkeypatch):
+    """Every hand a test deals in this process is shuffled from a seed fixed by the test's id
+    and the hand's order, where the site draws a fresh secret one: a failure comes back with
+    the same cards on every run and every worker. Tests of a particular deal rig the deck
+    themselves; hands dealt by a server subprocess (tests/browser, tests/client, tests/load)
+    stay random, and those tests bound their waits instead."""
+    uses_db = {"db", "transactional_db"} & set(request.fixturenames)
+    if not uses_db and request.node.get_closest_marker("django_db") is None:
+        return
+    test_id = hashlib.sha256(request.node.nodeid.encode()).hexdigest()[:32]
+    hand_order = itertools.count(1)
+    monkeypatch.setattr(
+        "tables.services.hands.new_seed", lambda: f"{test_id}{next(hand_order):032x}"
+    )
 
 
 # --- players, tables, chips ---------------------------------------------------------------

@@ -19,8 +19,10 @@ HOST ?= 127.0.0.1
 PORT ?= 8000
 PG_DEFAULT_URL := postgres://postgres@127.0.0.1:5432/test
 REDIS_DEFAULT_URL := redis://127.0.0.1:6379/0
-# Test directories that also run on PostgreSQL + Redis (those that exist).
-SERVICE_TEST_DIRS := $(wildcard tests/tables tests/pokersite tests/api tests/browser tests/load)
+# Test directories that also run on PostgreSQL + Redis (those that exist). Not tests/browser:
+# its servers always run on their own SQLite file and in-memory layer, so a second run there
+# would check the same thing twice.
+SERVICE_TEST_DIRS := $(wildcard tests/tables tests/pokersite tests/api tests/load)
 
 .PHONY: install test-deps run dev serve lint check test test-sqlite test-services chromium bench check-deploy docs
 
@@ -91,9 +93,17 @@ lint: install
 check: lint
 	env -u DATABASE_URL -u REDIS_URL $(PY) -m pytest -q -p no:cacheprovider --check $(PYTEST_ARGS)
 
+# The passes of make test run on parallel workers (pytest-xdist): most of a test's time is
+# spent waiting on timers and sockets, not on the CPU, so more workers than cores pay (not too
+# many: each browser module runs a daphne and a Chromium). Each file stays on one worker
+# (loadfile): a browser or client module shares one server and one browser among its tests.
+# The slowest tests are listed at the end of each pass, so that growth is seen.
+TEST_WORKERS ?= 3
+PYTEST_PARALLEL := -n $(TEST_WORKERS) --dist loadfile --durations=25
+
 # Every test make check did not run, on SQLite with the in-memory channel layer.
 test-sqlite:
-	env -u DATABASE_URL -u REDIS_URL $(PY) -m pytest -m "not postgres" --not-check $(PYTEST_ARGS)
+	env -u DATABASE_URL -u REDIS_URL $(PY) -m pytest -m "not postgres" --not-check $(PYTEST_PARALLEL) $(PYTEST_ARGS)
 
 # Again on PostgreSQL + channels-redis when they are configured or listening locally.
 # With REQUIRE_SERVICES=1 (CI) a missing service is an error, not a skip.
@@ -106,7 +116,7 @@ test-services:
 		echo "Skipping the PostgreSQL + Redis pass: set DATABASE_URL and REDIS_URL or start them on 127.0.0.1:5432 and :6379."; exit 0; \
 	fi; \
 	echo "PostgreSQL + Redis pass: DATABASE_URL=$$db REDIS_URL=$$redis"; \
-	DATABASE_URL="$$db" REDIS_URL="$$redis" $(PY) -m pytest $(SERVICE_TEST_DIRS) $(PYTEST_ARGS)
+	DATABASE_URL="$$db" REDIS_URL="$$redis" $(PY) -m pytest $(SERVICE_TEST_DIRS) $(PYTEST_PARALLEL) $(PYTEST_ARGS)
 
 bench: install
 	@set -e; for script in bench/bench_*.py; do \

@@ -9,6 +9,8 @@ same for tests that ask for them.
 
 from __future__ import annotations
 
+import hashlib
+import itertools
 import os
 import shutil
 
@@ -43,6 +45,40 @@ def chromium_executable() -> str | None:
 def pytest_configure(config):
     config.addinivalue_line("markers", "postgres: needs PostgreSQL (DATABASE_URL)")
     config.addinivalue_line("markers", "browser: needs Chromium (Playwright)")
+    _own_redis_names_per_worker()
+
+
+def _own_redis_names_per_worker() -> None:
+    """Under pytest-xdist (``make test``) the workers run at once, each on its own test
+    database (pytest-django names it per worker) but with table and group ids that repeat
+    across those databases. Redis's pub/sub is one namespace for every db number, so each
+    worker also gets its own channel and cache prefix, and so do the processes it starts."""
+    worker = os.environ.get("PYTEST_XDIST_WORKER")
+    if not worker:
+        return
+    from django.conf import settings
+
+    prefix = f"{settings.CHANNEL_PREFIX}-{worker}"
+    os.environ["CHANNEL_PREFIX"] = prefix
+    settings.CHANNEL_PREFIX = prefix
+    layer = settings.CHANNEL_LAYERS["default"]
+    if "prefix" in layer.get("CONFIG", {}):
+        layer["CONFIG"]["prefix"] = prefix
+    cache = settings.CACHES["default"]
+    if "KEY_PREFIX" in cache:
+        cache["KEY_PREFIX"] = f"{cache['KEY_PREFIX']}-{worker}"
+
+
+def pytest_collection_modifyitems(config, items):
+    """The files that hold slow or browser tests run first: pytest-xdist hands out whole files
+    in this order, so the longest ones start at once instead of ending the run on one busy
+    worker while the others wait."""
+    slow_files = {
+        item.path
+        for item in items
+        if item.get_closest_marker("slow") or item.get_closest_marker("browser")
+    }
+    items.sort(key=lambda item: item.path not in slow_files)  # stable: same order within
 
 
 def pytest_runtest_setup(item):
@@ -102,6 +138,23 @@ def runout_at_once(settings):
     """An all-in run-out is shown at once (its pause 0) where the pacing does not matter;
     the tests of the pacing (tests/tables/test_runouts.py, the no-leak test) set it."""
     settings.POKER_RUNOUT_PAUSE_SECONDS = 0
+
+
+@pytest.fixture(autouse=True)
+def fixed_deck_seeds(request, monkeypatch):
+    """Every hand a test deals in this process is shuffled from a seed fixed by the test's id
+    and the hand's order, where the site draws a fresh secret one: a failure comes back with
+    the same cards on every run and every worker. Tests of a particular deal rig the deck
+    themselves; hands dealt by a server subprocess (tests/browser, tests/client, tests/load)
+    stay random, and those tests bound their waits instead."""
+    uses_db = {"db", "transactional_db"} & set(request.fixturenames)
+    if not uses_db and request.node.get_closest_marker("django_db") is None:
+        return
+    test_id = hashlib.sha256(request.node.nodeid.encode()).hexdigest()[:32]
+    hand_order = itertools.count(1)
+    monkeypatch.setattr(
+        "tables.services.hands.new_seed", lambda: f"{test_id}{next(hand_order):032x}"
+    )
 
 
 # --- players, tables, chips ---------------------------------------------------------------

@@ -102,7 +102,8 @@ def running_server(tmp_path_factory, **settings: str):
         stderr=subprocess.STDOUT,
     )
     url = f"http://127.0.0.1:{port}"
-    deadline = time.monotonic() + 30
+    # A bound, not a measure: parallel test workers on a busy 2-core machine start slowly.
+    deadline = time.monotonic() + 120
     while True:
         try:
             urllib.request.urlopen(url + "/", timeout=2)

@@ -205,7 +205,7 @@ class Server:
     def log_path(self) -> Path:
         return Path(self.log_dir) / f"{self.name}.log"
 
-    def start(self, timeout: float = 60) -> None:
+    def start(self, timeout: float = 120) -> None:
         """Start daphne and wait (bounded) until it answers an HTTP request."""
         self.starts += 1
         log = open(self.log_path, "ab")  # noqa: SIM115 - the server's log while it runs
@@ -222,7 +222,7 @@ class Server:
         log.close()
         self.wait_ready(timeout)
 
-    def wait_ready(self, timeout: float = 60) -> None:
+    def wait_ready(self, timeout: float = 120) -> None:
         """One HTTP request: it waits in the socket's backlog until daphne serves it."""
         conn = http.client.HTTPConnection("127.0.0.1", self.port, timeout=timeout)
         try:

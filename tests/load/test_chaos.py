@@ -53,7 +53,7 @@ def chaos_seed(value: str | None) -> int:
     return int(value)
 
 
-pytestmark = [pytest.mark.postgres, pytest.mark.timeout(PLAY_SECONDS + 180)]
+pytestmark = [pytest.mark.postgres, pytest.mark.slow, pytest.mark.timeout(PLAY_SECONDS + 180)]
 
 
 def test_sigkill_at_random_moments_loses_no_chip_and_no_hand(fresh_db, redis_server):

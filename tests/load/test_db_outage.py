@@ -28,7 +28,7 @@ import pytest
 from tests.load.checks import assert_action_logs_sequential, assert_chips_conserved
 from tests.load.harness import Server, build_world, free_port, server_env, wait_for
 
-pytestmark = [pytest.mark.postgres, pytest.mark.timeout(120)]
+pytestmark = [pytest.mark.postgres, pytest.mark.slow, pytest.mark.timeout(240)]
 
 DATABASE_DOWN = "The database is not reachable just now: nothing was done, try again."
 

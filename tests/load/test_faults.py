@@ -9,7 +9,7 @@ import pytest
 from tests.load.checks import assert_action_logs_sequential, assert_chips_conserved
 from tests.load.harness import Client, Server, Tracker, build_world, play, server_env, wait_for
 
-pytestmark = [pytest.mark.postgres, pytest.mark.timeout(200)]
+pytestmark = [pytest.mark.postgres, pytest.mark.slow, pytest.mark.timeout(200)]
 
 
 def test_redis_restart_mid_game_and_play_goes_on(fresh_db, redis_server):

@@ -21,7 +21,7 @@ from tests.load.checks import (
 )
 from tests.load.harness import Client, Server, Tracker, build_world, play, server_env
 
-pytestmark = [pytest.mark.postgres, pytest.mark.timeout(240)]
+pytestmark = [pytest.mark.postgres, pytest.mark.slow, pytest.mark.timeout(240)]
 
 ACTION_SECONDS = 3
 

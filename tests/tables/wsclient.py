@@ -68,9 +68,14 @@ async def handled_to_the_end(comm: WebsocketCommunicator, timeout: float = 5) ->
     return sent
 
 
+#: A bound on a handshake, not a measure (channels' default is 1 s: too short for a busy
+#: machine running the tests on parallel workers).
+CONNECT_SECONDS = 10
+
+
 async def refused_with(comm: WebsocketCommunicator) -> int:
     """Connect ``comm``: it is accepted, then closed at once; the close code."""
-    connected, _ = await comm.connect()
+    connected, _ = await comm.connect(timeout=CONNECT_SECONDS)
     assert connected, "refused at the handshake, not with a close code"
     return await closed_with(comm)
 
@@ -96,7 +101,7 @@ class Socket:
         self.hand = None
 
     async def connect(self):
-        connected, code = await self.comm.connect()
+        connected, code = await self.comm.connect(timeout=CONNECT_SECONDS)
         assert connected, f"{self.name}: refused ({code})"
         await self.until(lambda f: version_of(f) is not None)
         return self
@@ -151,7 +156,7 @@ class Socket:
 async def json_socket(table, cookie) -> Socket:
     """A ``?state=json`` socket on ``table``, connected, its first state frame read."""
     socket = Socket("json", communicator(table.pk, cookie, query="state=json"))
-    connected, _ = await socket.comm.connect()
+    connected, _ = await socket.comm.connect(timeout=CONNECT_SECONDS)
     assert connected
     assert json.loads(await socket.receive())["type"] == "state"
     return socket

@@ -32,7 +32,7 @@ from tests.load.checks import (
 )
 from tests.load.harness import PYTHON, ROOT, FreshDatabase, RedisServer, Server, server_env
 
-pytestmark = [pytest.mark.postgres, pytest.mark.timeout(900)]
+pytestmark = [pytest.mark.postgres, pytest.mark.slow, pytest.mark.timeout(900)]
 
 #: Seconds the tournament may take to reach its winner (a loaded 2-core machine is slow).
 PLAY_SECONDS = 480
@@ -174,7 +174,7 @@ def test_two_croupiers_run_one_tournament_no_player_moved_twice_no_prize_paid_tw
     fresh_db, redis_server
 ):
     env = server_env(fresh_db.url, redis_server.url, POKER_HAND_PAUSE_SECONDS="0.05")
-    tournament_id = make_tournament(env, {"entrants": 36, "seats": 6, "seed": 2})
+    tournament_id = make_tournament(env, {"entrants": 18, "seats": 6, "seed": 2})
     servers = [Server(env, name="A"), Server(env, name="B")]
     try:
         for server in servers:
@@ -187,13 +187,13 @@ def test_two_croupiers_run_one_tournament_no_player_moved_twice_no_prize_paid_tw
             server.close()
     assert checked >= 10
     check_finished(fresh_db, tournament_id)
-    # The tournament went through balancing and breaking: six tables down to one.
+    # The tournament went through balancing and breaking: three tables down to one.
     assert (
         fresh_db.value(
             "SELECT count(*) FROM tournaments_tournamenttable WHERE tournament_id = %s",
             [tournament_id],
         )
-        == 6
+        == 3
     )
 
 
@@ -201,7 +201,7 @@ def test_a_server_killed_mid_tournament_loses_nothing_and_the_tournament_resumes
     fresh_db, redis_server
 ):
     env = server_env(fresh_db.url, redis_server.url, POKER_HAND_PAUSE_SECONDS="0.05")
-    tournament_id = make_tournament(env, {"entrants": 24, "seats": 6, "seed": 3})
+    tournament_id = make_tournament(env, {"entrants": 12, "seats": 6, "seed": 3})
     rng = random.Random(20261124)
     server = Server(env, name="A")
     kills: list[int] = []

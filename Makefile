@@ -28,8 +28,9 @@ SERVICE_TEST_DIRS := $(wildcard tests/tables tests/pokersite tests/api tests/loa
 
 install: $(STAMP)
 
-# What only the tests need beyond the venv (the AsyncAPI meta-schema), fetched by `make test`.
-test-deps: $(ASYNCAPI_STAMP)
+# What only the tests need beyond the venv (the AsyncAPI meta-schema; the docs extra, which the
+# docs tests build with), fetched by `make test`.
+test-deps: $(ASYNCAPI_STAMP) $(DOCS_STAMP)
 
 # Quiet: pip's -qq shows errors only (its -q still shows the build backend's warnings, such
 # as setuptools' "Editable installation" notice, which asks nothing of anyone).

@@ -121,7 +121,7 @@ def act(page, name, *, idle=False):
 
 
 def seated_at_the_same_moment(pages) -> bool:
-    """Every page shows the same table state (``data-version``), a hand that is over, and its
+    """Every page shows the same table state (``#table-actions``' ``data-version``), a hand that is over, and its
     player in a seat (``.seat.me``, no sit-down form).
 
     Seats change only when a hand ends (a busted player's seat is freed then), so once every
@@ -131,8 +131,9 @@ def seated_at_the_same_moment(pages) -> bool:
     seen = [
         p.evaluate("""() => {
         const seats = document.querySelector('#table-seats');
+        const actions = document.querySelector('#table-actions');
         return {
-          version: seats ? seats.dataset.version : null,
+          version: actions ? actions.dataset.version : null,
           street: seats ? seats.dataset.street : null,
           me: document.querySelectorAll('.seat.me').length,
           sitDown: document.querySelectorAll('form.sit-down').length,

@@ -121,7 +121,8 @@ def act(page, name, *, idle=False):
 
 
 def seated_at_the_same_moment(pages) -> bool:
-    """Every page shows the same table state (``#table-actions``' ``data-version``), a hand that is over, and its
+    """Every page shows the same table state (``data-version`` of ``#table-actions``), a hand
+    that is over, and its
     player in a seat (``.seat.me``, no sit-down form).
 
     Seats change only when a hand ends (a busted player's seat is freed then), so once every

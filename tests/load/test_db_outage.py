@@ -297,7 +297,7 @@ def test_database_outage_refuses_cleanly_and_play_resumes(fresh_db, redis_server
         assert proxy.refuses()
         assert snapshot(fresh_db, table["id"]) == before
 
-        # 2. While it is down: refused again, the croupier logs its failed ticks, server up.
+        # 2. While it is down: refused again, the clock timers log the failed read, server up.
         answer = await mover.act(state)
         assert answer == {
             "type": "answer",
@@ -305,7 +305,7 @@ def test_database_outage_refuses_cleanly_and_play_resumes(fresh_db, redis_server
             "error": True,
             "code": "database_unavailable",
         }
-        await wait_for_log(server, "croupier tick failed", sockets)
+        await wait_for_log(server, "clock timers: database unreachable", sockets)
         assert server.proc.poll() is None, server.tail()
         assert snapshot(fresh_db, table["id"]) == before
         assert all(s.version == state["version"] for s in sockets)

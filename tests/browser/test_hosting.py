@@ -148,8 +148,13 @@ def test_a_host_runs_a_private_game_for_two_friends(server, browser):
 
     play_until(pages, lambda: len(finished_hands(server, table_id)) >= 2)
     # the host raises the blinds while a hand is being dealt or played: from the next hand
-    host.fill("form.change-stakes input[name=small_blind]", "2")
-    host.fill("form.change-stakes input[name=big_blind]", "4")
+    small = host.locator("form.change-stakes input[name=small_blind]")
+    big = host.locator("form.change-stakes input[name=big_blind]")
+    for _ in range(5):  # a live frame may replace the form between two fills: fill again
+        small.fill("2")
+        big.fill("4")
+        if (small.input_value(), big.input_value()) == ("2", "4"):
+            break
     host.click("form.change-stakes button[type=submit]")
     host.wait_for_selector(".host-messages li")
     message = host.inner_text(".host-messages")

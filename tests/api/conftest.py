@@ -9,14 +9,28 @@ from tests.api import test_stats
 from tests.api.helpers import engine_hand, store_hand
 
 
+def _clear_own_cache() -> None:
+    """Empty this test process's cache: on Redis only the keys under its own prefix (the
+    cache's ``clear`` there is FLUSHDB, which would wipe the other xdist workers' throttle
+    counters in the middle of their tests)."""
+    from django.core.cache import cache
+
+    client_of = getattr(getattr(cache, "_cache", None), "get_client", None)
+    if client_of is None:
+        cache.clear()
+        return
+    client = client_of(write=True)
+    keys = list(client.scan_iter(match=cache.make_key("*")))
+    if keys:
+        client.delete(*keys)
+
+
 @pytest.fixture(autouse=True)
 def _fresh_throttle_cache():
     """Throttle counters live in the cache: every test starts with none."""
-    from django.core.cache import cache
-
-    cache.clear()
+    _clear_own_cache()
     yield
-    cache.clear()
+    _clear_own_cache()
 
 
 @pytest.fixture

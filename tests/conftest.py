@@ -136,7 +136,7 @@ def loopback_exempt_from_limits(settings):
 @pytest.fixture(autouse=True)
 def runout_at_once(settings):
     """An all-in run-out is shown at once (its pause 0) where the pacing does not matter;
-    the tests of the pacing (tests/tables/test_runouts.py, the no-leak test) set it."""
+    the tests of the pacing (tests/tables/services/test_runouts.py, the no-leak test) set it."""
     settings.POKER_RUNOUT_PAUSE_SECONDS = 0
 
 

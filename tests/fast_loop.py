@@ -17,18 +17,18 @@ import pytest
 ROOT = Path(__file__).resolve().parents[1]
 CHECK_PATHS = (
     "tests/engine",
-    "tests/tables/test_services_hands.py",
-    "tests/tables/test_services_seats.py",
-    "tests/tables/test_hosting.py",
-    "tests/tables/test_clock.py",
-    "tests/tables/test_presenters.py",
-    "tests/tables/test_presenters_glance.py",
-    "tests/tables/test_log_lines.py",
-    "tests/tables/test_play_state.py",
-    "tests/tables/test_replay.py",
-    "tests/tables/test_access.py",
+    "tests/tables/services/test_hands.py",
+    "tests/tables/services/test_seats.py",
+    "tests/tables/services/test_hosting.py",
+    "tests/tables/services/test_clock.py",
+    "tests/tables/presenters/test_presenters.py",
+    "tests/tables/presenters/test_presenters_glance.py",
+    "tests/tables/presenters/test_log_lines.py",
+    "tests/tables/presenters/test_play_state.py",
+    "tests/tables/selectors/test_replay.py",
+    "tests/tables/selectors/test_access.py",
     "tests/tables/test_inputs.py",
-    "tests/tables/test_read_layers.py",
+    "tests/tables/selectors/test_read_layers.py",
 )
 #: Tests under ``CHECK_PATHS`` with one of these marks wait for the whole suite.
 LEFT_FOR_THE_SUITE = ("slow", "cli", "postgres")

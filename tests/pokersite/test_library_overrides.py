@@ -124,7 +124,7 @@ async def test_asgiref_main_event_loop():
 
 def test_django_sql_compiler(make_table):
     """The compiler's parts ``statements`` reads keep their shapes, and the compiled row lock
-    reads the row the ORM reads (more in tests/tables/test_statements.py)."""
+    reads the row the ORM reads (more in tests/tables/db/test_statements.py)."""
     table = make_table()
     compiler = Table.objects.filter(pk=table.pk).query.get_compiler(connection=connection)
     sql, params = compiler.as_sql()

@@ -81,7 +81,7 @@ def test_the_postgresql_pass_drops_its_test_database(tmp_path):
     env = {**os.environ, "DATABASE_URL": url}
     done = subprocess.run(
         [sys.executable, "-m", "pytest", "-p", "no:cacheprovider", "-q"]
-        + ["tests/tables/test_runout_sockets.py"],
+        + ["tests/tables/live/test_runout_sockets.py"],
         cwd=ROOT,
         env=env,
         capture_output=True,

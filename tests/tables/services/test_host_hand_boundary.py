@@ -24,7 +24,7 @@ from tables.services.hosting import (
     table_host_sit_out,
 )
 from tests.tables.helpers import act, actor, current_hand, fresh, play_out, screen_of
-from tests.tables.test_socket_hardening import answer_frame
+from tests.tables.live.test_socket_hardening import answer_frame
 from tests.tables.wsclient import communicator, session_cookie
 
 pytestmark = pytest.mark.django_db

@@ -11,7 +11,7 @@ from asgiref.sync import sync_to_async
 
 from tables.presenters.play_state import PLAY_STATE
 from tables.services import hand_start, seat_take
-from tests.tables.test_socket_hardening import answer_frame
+from tests.tables.live.test_socket_hardening import answer_frame
 from tests.tables.wsclient import communicator, session_cookie
 
 pytestmark = pytest.mark.django_db(transaction=True)

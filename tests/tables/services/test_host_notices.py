@@ -25,7 +25,7 @@ from tables.services.hosting import (
     table_host_update,
 )
 from tests.tables.helpers import act, current_hand, passive_action, play_out, screen_of
-from tests.tables.test_play_state import VALIDATOR
+from tests.tables.presenters.test_play_state import VALIDATOR
 from tests.tables.wsclient import Socket, communicator, session_cookie
 
 

@@ -6,7 +6,7 @@ circles) are import contracts in pyproject.toml: tests/test_import_contracts.py.
 import ast
 from pathlib import Path
 
-PRESENTERS = Path(__file__).resolve().parents[2] / "tables" / "presenters"
+PRESENTERS = Path(__file__).resolve().parents[3] / "tables" / "presenters"
 
 
 def runtime_imports(path: Path) -> set[str]:

@@ -12,7 +12,7 @@ it:
 - each page built from its frames shows every region exactly as a reload of the page does;
 - each JSON state built from its updates is exactly the state a fresh load makes;
 - every frame each socket received holds no card its viewer may not see at that moment (the
-  no-leak test's rule: ``tests.tables.test_no_leak``).
+  no-leak test's rule: ``tests.tables.live.test_no_leak``).
 
 The test's clock stands still (``timezone.now``), so a clock's seconds left are the same for a
 frame and the reload it is compared with.
@@ -40,8 +40,8 @@ from tables.selectors.hands import hand_state
 from tables.selectors.snapshot import load_snapshot
 from tables.services import hand_act, hand_start, player_grant, seat_take
 from tests.tables.helpers import screen_of
+from tests.tables.live.test_no_leak import Facts, disallowed, seats_context, violations
 from tests.tables.oob import Page
-from tests.tables.test_no_leak import Facts, disallowed, seats_context, violations
 from tests.tables.wsclient import Socket, communicator, session_cookie
 
 pytestmark = pytest.mark.django_db(transaction=True)

@@ -17,7 +17,7 @@ from tables.selectors.hands import hand_state
 from tables.selectors.snapshot import Snapshot, load_snapshot
 from tables.services import IllegalMove, StaleAction, hand_act, hand_start, seat_sit_out, seat_take
 from tests.tables.helpers import actor, current_hand, fresh, passive_action
-from tests.tables.test_service_queries import ACTION_QUERIES
+from tests.tables.services.test_service_queries import ACTION_QUERIES
 
 pytestmark = pytest.mark.django_db
 

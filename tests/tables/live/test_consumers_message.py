@@ -5,7 +5,7 @@ import pytest
 from asgiref.sync import sync_to_async
 
 from tables.services import hand_start, seat_take
-from tests.tables.test_consumers import answer, message_of
+from tests.tables.live.test_consumers import answer, message_of
 from tests.tables.wsclient import Socket, communicator, hand_of, session_cookie
 
 pytestmark = pytest.mark.django_db(transaction=True)

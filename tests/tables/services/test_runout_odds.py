@@ -230,7 +230,7 @@ def test_a_street_waits_for_its_chances_within_a_bound_and_a_restart_computes_th
 def test_no_service_computes_run_out_odds():
     """The services run in transactions holding a table row: none may compute odds (exact
     enumeration, up to about a second) — only the croupier, off the write path."""
-    services = Path(__file__).resolve().parents[2] / "tables" / "services"
+    services = Path(__file__).resolve().parents[3] / "tables" / "services"
     found = {}
     for path in services.glob("*.py"):
         for node in ast.walk(ast.parse(path.read_text())):

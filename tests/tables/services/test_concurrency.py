@@ -19,7 +19,7 @@ from tables.services import SeatTaken, StaleAction, hand_act, hand_start, seat_t
 
 pytestmark = [pytest.mark.postgres, pytest.mark.django_db(transaction=True)]
 
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[3]
 
 
 def race(*calls):

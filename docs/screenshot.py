@@ -16,6 +16,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
+from tests.browser import steps  # noqa: E402
 from tests.browser.conftest import CHROMIUM_ARGS, running_server  # noqa: E402
 from tests.conftest import chromium_executable  # noqa: E402
 
@@ -47,17 +48,9 @@ def main() -> None:
                 executable_path=chromium_executable(), args=CHROMIUM_ARGS
             )
             page = chromium.new_page(viewport={"width": 1280, "height": 800})
-            page.goto(server.url + "/accounts/signup/")
-            page.fill("#id_username", "alice")
-            page.fill("#id_password1", "pw-alice-Secret1")
-            page.fill("#id_password2", "pw-alice-Secret1")
-            page.click("form button[type=submit]")
-            page.wait_for_load_state()
-            page.goto(f"{server.url}/tables/{table_id}/")
-            page.wait_for_selector("#conn[data-state=open]")
-            page.fill("form.sit-down input[name=buy_in]", "200")
-            page.click("form.sit-down button[type=submit]")
-            page.wait_for_selector(".seat.me")
+            steps.sign_up(page, server.url, "alice")
+            steps.open_table(page, server.url, table_id)
+            steps.sit_down(page, 200)
             # Alice calls before the flop until it is her turn on a flop: her cards, the
             # board, the pot and the action bar all show.
             for _ in range(40):

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import pytest
 
+from tests.browser import steps
 from tests.browser.conftest import ARTIFACTS
 
 pytestmark = pytest.mark.browser
@@ -43,22 +44,13 @@ def sign_up(browser, server, name):
     page = context.new_page()
     dialogs: list[str] = []
     page.on("dialog", lambda dialog: (dialogs.append(dialog.message), dialog.dismiss()))
-    page.goto(server.url + "/accounts/signup/")
-    password = f"pw-{name}-Secret1"
-    page.fill("#id_username", name)
-    page.fill("#id_password1", password)
-    page.fill("#id_password2", password)
-    page.click("form button[type=submit]")
-    page.wait_for_load_state()
+    steps.sign_up(page, server.url, name)
     return page, dialogs
 
 
 def open_and_sit(page, server, table_id, buy_in):
-    page.goto(f"{server.url}/tables/{table_id}/")
-    page.wait_for_selector("#conn[data-state=open]")
-    page.fill("form.sit-down input[name=buy_in]", str(buy_in))
-    page.click("form.sit-down button[type=submit]")
-    page.wait_for_selector(".seat.me")
+    steps.open_table(page, server.url, table_id)
+    steps.sit_down(page, buy_in)
 
 
 def say(page, text):

@@ -15,6 +15,7 @@ import time
 
 import pytest
 
+from tests.browser import steps
 from tests.browser.conftest import ARTIFACTS, running_server
 
 pytestmark = pytest.mark.browser
@@ -47,14 +48,8 @@ def new_page(browser):
 
 
 def sign_up(page, server, name):
-    page.goto(server.url + "/accounts/signup/")
-    password = "Felt-Chips-4821!"  # not like the name (Django's similarity check)
-    page.fill("#id_username", name)
-    page.fill("#id_password1", password)
-    page.fill("#id_password2", password)
-    page.click("form button[type=submit]")
-    page.wait_for_load_state()
-    assert "/accounts/signup/" not in page.url, page.inner_text("main")
+    # not like the name: long names fail Django's similarity check with the usual password
+    steps.sign_up(page, server.url, name, password="Felt-Chips-4821!")
 
 
 def showdowns(server, table_id) -> list[int]:

@@ -14,6 +14,7 @@ import time
 
 import pytest
 
+from tests.browser import steps
 from tests.browser.conftest import ARTIFACTS
 
 pytestmark = pytest.mark.browser
@@ -54,15 +55,8 @@ def finished_results(server, table_id):
 def sign_up_and_sit(browser, server, table_id, name):
     context = browser.new_context(viewport={"width": 1280, "height": 900})
     page = context.new_page()
-    page.goto(server.url + "/accounts/signup/")
-    password = f"pw-{name}-Secret1"
-    page.fill("#id_username", name)
-    page.fill("#id_password1", password)
-    page.fill("#id_password2", password)
-    page.click("form button[type=submit]")
-    page.wait_for_load_state()
-    page.goto(f"{server.url}/tables/{table_id}/")
-    page.wait_for_selector("#conn[data-state=open]")
+    steps.sign_up(page, server.url, name)
+    steps.open_table(page, server.url, table_id)
     sit(page, name)
     return page
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import pytest
 
+from tests.browser import steps
 from tests.browser.conftest import ARTIFACTS, running_server
 
 pytestmark = pytest.mark.browser
@@ -46,18 +47,9 @@ def server(tmp_path_factory):
 def sign_up_and_sit(browser, server, table_id, name):
     context = browser.new_context(viewport={"width": 1280, "height": 900})
     page = context.new_page()
-    page.goto(server.url + "/accounts/signup/")
-    password = f"pw-{name}-Secret1"
-    page.fill("#id_username", name)
-    page.fill("#id_password1", password)
-    page.fill("#id_password2", password)
-    page.click("form button[type=submit]")
-    page.wait_for_load_state()
-    page.goto(f"{server.url}/tables/{table_id}/")
-    page.wait_for_selector("#conn[data-state=open]")
-    page.fill("form.sit-down input[name=buy_in]", str(BUY_IN[name]))
-    page.click("form.sit-down button[type=submit]")
-    page.wait_for_selector(".seat.me")
+    steps.sign_up(page, server.url, name)
+    steps.open_table(page, server.url, table_id)
+    steps.sit_down(page, BUY_IN[name])
     return page
 
 

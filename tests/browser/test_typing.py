@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import pytest
 
+from tests.browser import steps
 from tests.browser.conftest import ARTIFACTS
 
 pytestmark = pytest.mark.browser
@@ -29,14 +30,8 @@ FRAMES_TO_SEE = 4
 def open_table(browser, server, table_id, name):
     context = browser.new_context(viewport={"width": 1280, "height": 900})
     page = context.new_page()
-    page.goto(server.url + "/accounts/signup/")
-    page.fill("#id_username", name)
-    page.fill("#id_password1", f"pw-{name}-Secret1")
-    page.fill("#id_password2", f"pw-{name}-Secret1")
-    page.click("form button[type=submit]")
-    page.wait_for_load_state()
-    page.goto(f"{server.url}/tables/{table_id}/")
-    page.wait_for_selector("#conn[data-state=open]")
+    steps.sign_up(page, server.url, name)
+    steps.open_table(page, server.url, table_id)
     return context, page
 
 

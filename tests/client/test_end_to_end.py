@@ -13,6 +13,7 @@ import urllib.request
 
 import pytest
 
+from tests.browser import steps
 from tests.browser.conftest import ROOT
 from tests.client.conftest import POKER, chips_conserved, client_env, make_players, make_table
 from tests.frames import FrameChecker, PageFrameChecker
@@ -76,17 +77,9 @@ def test_two_bots_and_a_browser_play_fifty_hands(server, browser, tmp_path):
             socket.on("framereceived", lambda frame: page_frames.append(("<", frame)))
 
     page.on("websocket", capture)
-    page.goto(server.url + "/accounts/signup/")
-    page.fill("#id_username", "human")
-    page.fill("#id_password1", "pw-human-Secret1")
-    page.fill("#id_password2", "pw-human-Secret1")
-    page.click("form button[type=submit]")
-    page.wait_for_load_state()
-    page.goto(f"{server.url}/tables/{table}/")
-    page.wait_for_selector("#conn[data-state=open]")
-    page.fill("form.sit-down input[name=buy_in]", "400")
-    page.click("form.sit-down button[type=submit]")
-    page.wait_for_selector(".seat.me")
+    steps.sign_up(page, server.url, "human")
+    steps.open_table(page, server.url, table)
+    steps.sit_down(page, 400)
     page.fill("#chat-form input[name=text]", "good luck all")
     page.press("#chat-form input[name=text]", "Enter")
     page.wait_for_selector("#chat-lines li:has-text('good luck all')")

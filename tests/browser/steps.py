@@ -1,0 +1,41 @@
+"""Steps a person takes in the browser tests (and the docs' screenshot), written once."""
+
+from __future__ import annotations
+
+from playwright.sync_api import Page
+
+
+def password_for(name: str) -> str:
+    """A password Django's validators accept and that is not like the name."""
+    return f"pw-{name}-Secret1"
+
+
+def fill_sign_up(page: Page, name: str, password: str | None = None) -> None:
+    """Fill and send the sign-up form the page shows (wherever it was reached from);
+    ``password`` defaults to ``password_for(name)``."""
+    password = password or password_for(name)
+    page.fill("#id_username", name)
+    page.fill("#id_password1", password)
+    page.fill("#id_password2", password)
+    page.click("form button[type=submit]")
+    page.wait_for_load_state()
+
+
+def sign_up(page: Page, base_url: str, name: str, password: str | None = None) -> None:
+    """Open the sign-up page and sign up as ``name``; fail with the page's text if refused."""
+    page.goto(base_url + "/accounts/signup/")
+    fill_sign_up(page, name, password)
+    assert "/accounts/signup/" not in page.url, page.inner_text("main")
+
+
+def open_table(page: Page, base_url: str, table_id: int) -> None:
+    """Open a table's page and wait for its live connection."""
+    page.goto(f"{base_url}/tables/{table_id}/")
+    page.wait_for_selector("#conn[data-state=open]")
+
+
+def sit_down(page: Page, buy_in: int) -> None:
+    """Buy in from the table page's sit-down form and wait for the own seat."""
+    page.fill("form.sit-down input[name=buy_in]", str(buy_in))
+    page.click("form.sit-down button[type=submit]")
+    page.wait_for_selector(".seat.me")

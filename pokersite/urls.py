@@ -2,7 +2,9 @@
 socket's protocol (``/api/asyncapi.json``)."""
 
 from django.contrib import admin
+from django.templatetags.static import static
 from django.urls import include, path
+from django.views.generic import RedirectView
 
 from pokersite import accounts
 from tables import views as table_views, views_hosting
@@ -10,6 +12,8 @@ from tables.api import urls as api_urls
 from tables.live import asyncapi
 
 urlpatterns = [
+    # Browsers and feed readers ask for /favicon.ico whatever the pages link.
+    path("favicon.ico", RedirectView.as_view(url=static("icons/favicon-32.png"), permanent=True)),
     path("", table_views.lobby, name="lobby"),
     path("accounts/", include(accounts.urlpatterns)),
     path("tables/", include("tables.urls")),

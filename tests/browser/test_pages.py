@@ -133,10 +133,21 @@ PAGE_NAMES = [
 ]
 
 
-def open_page(logged_in, server, site, name, size):
+def open_page(logged_in, server, site, name, size, failed_loads: list[str] | None = None):
+    """The page ``name`` at ``size``, loaded; every response of its load that failed (an icon,
+    a script, a stylesheet: 400 or above) is added to ``failed_loads``."""
     (entry,) = [p for p in pages(site) if p[0] == name]
     _, viewer, path, ready = entry
     page = logged_in(viewer, size).new_page()
+    if failed_loads is not None:
+        page.on(
+            "response",
+            lambda response: (
+                failed_loads.append(f"{response.status} {response.url}")
+                if response.status >= 400
+                else None
+            ),
+        )
     page.goto(server.url + path)
     page.wait_for_selector(ready)
     page.wait_for_load_state("networkidle")
@@ -189,12 +200,56 @@ LAYOUT = """() => {
 def test_page_has_no_serious_accessibility_violation_and_fits_the_screen(
     logged_in, server, site, name, size
 ):
-    page = open_page(logged_in, server, site, name, size)
+    failed_loads: list[str] = []
+    page = open_page(logged_in, server, site, name, size, failed_loads)
     try:
         page.screenshot(path=str(ARTIFACTS / f"page-{name}-{size}.png"), full_page=True)
         assert serious_violations(page) + page.evaluate(LAYOUT) == []
+        assert failed_loads == []
+        assert page.evaluate(ICONS_LINKED) == ICONS_WANTED
     finally:
         page.close()
+
+
+#: What every page links in its head: the icons and the web app manifest (installable).
+ICONS_LINKED = """() => [...document.head.querySelectorAll(
+    "link[rel=icon], link[rel=apple-touch-icon], link[rel=manifest]")]
+  .map((link) => link.rel + " " + new URL(link.href).pathname).sort()"""
+ICONS_WANTED = [
+    "apple-touch-icon /static/icons/apple-touch-icon.png",
+    "icon /static/icons/favicon-32.png",
+    "icon /static/icons/icon.svg",
+    "manifest /static/site.webmanifest",
+]
+
+
+def test_the_site_installs_to_a_home_screen_its_manifest_and_icons_load(browser, server):
+    """The manifest is the JSON a phone reads to install the site; each icon it and the pages
+    name is an image; ``/favicon.ico`` (asked for by browsers whatever a page links) leads to
+    one too, as it does on Django admin's pages."""
+    context = browser.new_context()
+    try:
+        manifest = context.request.get(server.url + "/static/site.webmanifest")
+        assert manifest.status == 200
+        assert manifest.headers["content-type"].startswith("application/manifest+json")
+        body = manifest.json()
+        assert body["start_url"] == "/" and body["display"] == "standalone"
+        sizes = {icon["sizes"] for icon in body["icons"]}
+        assert {"192x192", "512x512"} <= sizes
+        paths = [icon["src"] for icon in body["icons"]] + [
+            "/static/icons/favicon-32.png",
+            "/static/icons/apple-touch-icon.png",
+            "/favicon.ico",
+        ]
+        for path in paths:
+            response = context.request.get(server.url + path)
+            assert response.status == 200, path
+            assert response.headers["content-type"].startswith("image/"), path
+        admin = context.new_page()
+        admin.goto(server.url + "/admin/login/")
+        assert admin.evaluate(ICONS_LINKED) == ICONS_WANTED
+    finally:
+        context.close()
 
 
 ALICE_TO_ACT = """

@@ -91,8 +91,10 @@ lint: install
 # The loop to run while working (under a minute): the lint, then the fast tests on SQLite (the
 # engine without its slow tests, the services, presenters and selectors; chosen in
 # tests/fast_loop.py).
+# The fast tests are CPU-bound: one worker per core (CHECK_WORKERS) halves their time on two.
+CHECK_WORKERS ?= 2
 check: lint
-	env -u DATABASE_URL -u REDIS_URL $(PY) -m pytest -q -p no:cacheprovider --check $(PYTEST_ARGS)
+	env -u DATABASE_URL -u REDIS_URL $(PY) -m pytest -q -p no:cacheprovider --check -n $(CHECK_WORKERS) $(PYTEST_ARGS)
 
 # The passes of make test run on parallel workers (pytest-xdist): most of a test's time is
 # spent waiting on timers and sockets, not on the CPU, so more workers than cores pay (not too

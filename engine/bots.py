@@ -110,7 +110,7 @@ class SensibleBot:
         if view.config.is_stud:
             eq = 1.0 / (opponents + 1) + 0.2 * self.rng.random()
         else:
-            omaha = view.config.game in ("omaha", "omaha-hilo")
+            omaha = view.config.variant.hole_cards_used == 2
             eq = estimate_equity(hole, view.board, min(opponents, 4), self.samples, self.rng, omaha)
         pot = view.total_pot
         call = legal.call

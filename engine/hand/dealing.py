@@ -128,7 +128,7 @@ class Dealing(HandState):
         self._bring_in_due = True
         self._completion_to = c.fixed_small_bet
         up = {seat: self.hole[seat][2:] for seat in order}
-        return bring_in_seat(up, razz=c.game == "razz")
+        return bring_in_seat(up, razz=c.variant.low_main)
 
     def _deal_stud_street(self) -> None:
         """One card to each live seat (up on 4th to 6th street, down on 7th), or the common
@@ -162,7 +162,7 @@ class Dealing(HandState):
             for s in range(self._n)
             if not self._folded[s]
         }
-        return first_to_act(up, self._order(), razz=self.config.game == "razz")
+        return first_to_act(up, self._order(), razz=self.config.variant.low_main)
 
     def _deal_board(self, count: int) -> None:
         deck = self._deck

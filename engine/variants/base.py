@@ -11,7 +11,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Literal
 
-from engine.evaluate import HandRank, LowRank
+from engine.evaluate import HandRank, LowRank, NamedRank
 
 #: How the cards reach the players: hole cards and a shared board, seven-card stud's down
 #: and up cards over five streets, or hole cards improved by draws.
@@ -22,7 +22,7 @@ ForcedBet = Literal["blinds", "antes", "bring-in", "button-blind", "straddles", 
 #: passes all seven of a seat's cards as its hole). Higher is better, equal is a tie.
 Evaluator = Callable[[Sequence[int], Sequence[int]], "Rank"]
 #: A hand's strength as the evaluators give it: it compares as an int and describes itself.
-Rank = HandRank | LowRank
+Rank = HandRank | LowRank | NamedRank
 #: The eight-or-better low of a hand, or None when it has none.
 LowEvaluator = Callable[[Sequence[int], Sequence[int]], LowRank | None]
 

@@ -117,12 +117,25 @@ class HandConfig:
             return
         if self.bring_in:
             raise PokerError("only stud games have a bring-in")
+        if game.button_blind:
+            self._check_button_blind()
         if self.big_blind < 1:
             raise PokerError("big_blind must be at least 1 chip")
         if self.small_blind > self.big_blind:
             raise PokerError("small_blind must not be larger than big_blind")
         check_straddle(self.big_blind, self.straddle)
         self._check_straddles()
+
+    def _check_button_blind(self) -> None:
+        """Short deck: antes and the button's one blind (``big_blind``), nothing else."""
+        if self.small_blind:
+            raise PokerError(f"{self.game} has one blind, the button's: set small_blind to 0")
+        if self.straddles or self.button_straddle or self.bomb_pot:
+            raise PokerError(f"{self.game} has no straddles or bomb pots")
+        if self.run_it_twice:
+            raise PokerError(f"{self.game} is not run twice")
+        if self.ante_mode != "per-player":
+            raise PokerError(f"{self.game} antes are per player")
 
     def _check_straddles(self) -> None:
         if self.straddles and not self.straddle:

@@ -53,6 +53,8 @@ def dumps(
     blinds = [0] * n
     if c.bomb_pot:
         antes = [c.bomb_pot] * n  # no blinds: the flop comes first (see HandHistory.config)
+    elif c.variant.button_blind:
+        blinds[n - 1] = c.big_blind  # heads-up pokerkit reverses it: p1 posts it
     else:
         blinds[0], blinds[1] = c.small_blind, c.big_blind
     if c.button_straddle:

@@ -20,6 +20,8 @@ from engine.errors import PokerError
 from engine.variants.base import (
     ALL_BETTINGS,
     BOARD_STREETS,
+    FULL_DECK,
+    SHORT_DECK,
     STUD_STREETS,
     Evaluator,
     ForcedBet,
@@ -31,12 +33,14 @@ from engine.variants.holdem import HOLDEM
 from engine.variants.omaha import OMAHA
 from engine.variants.omaha_hilo import OMAHA_HILO
 from engine.variants.razz import RAZZ
+from engine.variants.short_deck import SHORT_DECK_HOLDEM
 from engine.variants.stud import STUD
 from engine.variants.stud_hilo import STUD_HILO
 
 #: Every game the engine deals, by its ``HandConfig.game`` name, in the order they are listed.
 VARIANTS: dict[str, Variant] = {
-    game.name: game for game in (HOLDEM, OMAHA, OMAHA_HILO, STUD, STUD_HILO, RAZZ)
+    game.name: game
+    for game in (HOLDEM, OMAHA, OMAHA_HILO, STUD, STUD_HILO, RAZZ, SHORT_DECK_HOLDEM)
 }
 
 
@@ -51,6 +55,8 @@ def variant(name: str) -> Variant:
 __all__ = [
     "ALL_BETTINGS",
     "BOARD_STREETS",
+    "FULL_DECK",
+    "SHORT_DECK",
     "STUD_STREETS",
     "VARIANTS",
     "Evaluator",

@@ -26,6 +26,9 @@ Rank = HandRank | LowRank | NamedRank
 #: The eight-or-better low of a hand, or None when it has none.
 LowEvaluator = Callable[[Sequence[int], Sequence[int]], LowRank | None]
 
+#: The 52 cards, and the short deck's 36 (sixes to aces: ranks 4.. in ``engine.cards``).
+FULL_DECK = frozenset(range(52))
+SHORT_DECK = frozenset(range(16, 52))
 BOARD_STREETS = ("preflop", "flop", "turn", "river")
 STUD_STREETS = ("third", "fourth", "fifth", "sixth", "seventh")
 ALL_BETTINGS = ("no-limit", "pot-limit", "fixed-limit")
@@ -39,8 +42,10 @@ class Variant:
     eight-or-better half of a split-pot game (None: the pot is not split). ``low_main``: the
     pot goes to the best low (razz), which also turns the stud bring-in and first-to-act
     rules around. ``hole_cards_used``: how many hole cards a hand must use (Omaha: 2), None
-    for any. ``phh`` and ``pkstate`` map each betting the format knows to its code; a betting
-    not there cannot be written in that format.
+    for any. ``deck``: the cards it is dealt from (a hand is given all 52 in a shuffled order
+    and deals those of them in its deck, in that order). ``phh`` and ``pkstate`` map each
+    betting the format knows to its code; a betting not there cannot be written in that
+    format.
     """
 
     name: str
@@ -55,7 +60,7 @@ class Variant:
     low8: LowEvaluator | None = None
     low_main: bool = False
     hole_cards_used: int | None = None
-    deck_size: int = 52
+    deck: frozenset[int] = FULL_DECK
     draws: int = 0
     phh: Mapping[str, str] = field(default_factory=dict)
     pkstate: Mapping[str, str] = field(default_factory=dict)
@@ -63,6 +68,15 @@ class Variant:
     @property
     def is_stud(self) -> bool:
         return self.structure == "stud"
+
+    @property
+    def deck_size(self) -> int:
+        return len(self.deck)
+
+    @property
+    def button_blind(self) -> bool:
+        """One blind, the button's (short deck): heads-up the other seat posts it."""
+        return "button-blind" in self.forced_bets
 
     @property
     def is_split(self) -> bool:

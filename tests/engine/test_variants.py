@@ -11,7 +11,15 @@ from engine.variants import VARIANTS, variant
 
 
 def test_the_site_s_names_come_from_the_registry():
-    assert list(GAMES) == ["holdem", "omaha", "omaha-hilo", "stud", "stud-hilo", "razz"]
+    assert list(GAMES) == [
+        "holdem",
+        "omaha",
+        "omaha-hilo",
+        "stud",
+        "stud-hilo",
+        "razz",
+        "short-deck",
+    ]
     assert {name: game.hole_cards for name, game in VARIANTS.items()} == GAMES
     assert MAX_SEATS == {
         "holdem": 12,
@@ -20,6 +28,7 @@ def test_the_site_s_names_come_from_the_registry():
         "stud": 8,
         "stud-hilo": 8,
         "razz": 8,
+        "short-deck": 10,
     }
     assert {"stud", "stud-hilo", "razz"} == STUD_GAMES
     assert {"omaha-hilo", "stud-hilo"} == HILO_GAMES

@@ -38,3 +38,20 @@ def test_many_hands_both_ways():
     there = Counter(pokerkit_to_engine(seed) for seed in range(40, 340))
     back = Counter(engine_to_pokerkit(seed) for seed in range(40, 340))
     assert there["same"] >= 270 and back["same"] >= 270, (there, back)
+
+
+def test_the_replay_command_reads_pokerkit_s_files(tmp_path, capsys):
+    import json
+
+    from engine import cli
+    from tests.engine.pokerkit_short_deck import pokerkit_hand
+
+    expected = {}
+    for seed in (1, 2, 3):  # hands without a house-rule difference
+        text, stacks = pokerkit_hand(seed)
+        path = tmp_path / f"{seed}.phh"
+        path.write_text(text)
+        expected[str(path)] = stacks
+    assert cli.main(["replay", "--json", *expected]) == 0
+    lines = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
+    assert {line["file"]: line["finishing_stacks"] for line in lines} == expected

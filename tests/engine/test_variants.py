@@ -88,3 +88,39 @@ def test_the_evaluators_are_the_game_s():
     assert variant("omaha").strength(hole, board).description == "Straight, Six high"
     assert str(variant("omaha-hilo").low8(hole, board)) == "6-5-4-2-A low"
     assert variant("holdem").low8 is None
+
+
+def sample_config(game):
+    """The smallest config each kind of game accepts, from what its Variant says."""
+    if game.is_stud:
+        return HandConfig(
+            game=game.name,
+            betting=game.bettings[0],
+            small_blind=0,
+            big_blind=0,
+            ante=1,
+            bring_in=1,
+            small_bet=2,
+        )
+    small = 0 if game.button_blind else 1
+    return HandConfig(game=game.name, betting=game.bettings[0], small_blind=small, big_blind=2)
+
+
+@pytest.mark.parametrize("name", list(VARIANTS))
+def test_every_registered_game_plays_to_its_end_with_the_bots(name):
+    import random
+
+    from engine.bots import RandomBot
+
+    game = variant(name)
+    for seed in range(5):
+        rng = random.Random(seed)
+        deck = list(range(52))
+        rng.shuffle(deck)
+        seats = min(game.max_seats, 2 + seed)
+        hand = Hand(sample_config(game), [rng.randint(5, 100) for _ in range(seats)], 0, deck)
+        dealt = [c for s in range(seats) for c in hand.hole[s]]
+        while not hand.is_over:
+            hand.act(RandomBot(rng).decide(hand.view(hand.actor)))
+        assert sum(hand.stacks) == sum(hand.starting_stacks)
+        assert set(dealt) <= game.deck

@@ -107,10 +107,10 @@ class SensibleBot:
         assert me is not None  # the actor's view is a seat's
         hole = [c for c in me.cards if c is not None]
         opponents = sum(1 for s in view.seats if not s.folded and s.seat != me.seat)
-        if view.config.is_stud:
+        if view.config.is_stud or view.config.variant.deck_size != 52:
             eq = 1.0 / (opponents + 1) + 0.2 * self.rng.random()
         else:
-            omaha = view.config.game in ("omaha", "omaha-hilo")
+            omaha = view.config.variant.hole_cards_used == 2
             eq = estimate_equity(hole, view.board, min(opponents, 4), self.samples, self.rng, omaha)
         pot = view.total_pot
         call = legal.call

@@ -9,20 +9,25 @@ from dataclasses import dataclass
 from typing import Any
 
 from engine.errors import PokerError
+from engine.variants import (
+    BOARD_STREETS,
+    STUD_STREETS as STUD_STREETS,
+    VARIANTS,
+    Variant,
+    variant,
+)
 
-#: Cards each player is dealt per game (in stud, over five streets).
-GAMES = {"holdem": 2, "omaha": 4, "omaha-hilo": 4, "stud": 7, "stud-hilo": 7, "razz": 7}
-#: Most seats per game (Omaha deals 4 cards each: 10 players use 40 + 5 board cards; stud
-#: runs short of cards with 8, hence its common card).
-MAX_SEATS = {"holdem": 12, "omaha": 10, "omaha-hilo": 10, "stud": 8, "stud-hilo": 8, "razz": 8}
+#: Cards each player is dealt per game (in stud, over five streets), from the registry.
+GAMES = {name: game.hole_cards for name, game in VARIANTS.items()}
+#: Most seats per game (each game's module says why).
+MAX_SEATS = {name: game.max_seats for name, game in VARIANTS.items()}
 #: The seven-card games: antes and a bring-in, no blinds, no board (but a common card).
-STUD_GAMES = frozenset({"stud", "stud-hilo", "razz"})
+STUD_GAMES = frozenset(name for name, game in VARIANTS.items() if game.is_stud)
 #: The games whose pots are split between the best high and the best eight-or-better low.
-HILO_GAMES = frozenset({"omaha-hilo", "stud-hilo"})
+HILO_GAMES = frozenset(name for name, game in VARIANTS.items() if game.is_split)
 BETTINGS = ("no-limit", "pot-limit", "fixed-limit")
 ANTE_MODES = ("per-player", "big-blind")
-STREETS = ("preflop", "flop", "turn", "river")
-STUD_STREETS = ("third", "fourth", "fifth", "sixth", "seventh")
+STREETS = BOARD_STREETS
 
 
 def is_whole(value: object) -> bool:
@@ -77,8 +82,7 @@ class HandConfig:
     run_it_twice: bool = False
 
     def __post_init__(self) -> None:
-        if self.game not in GAMES:
-            raise PokerError(f"unknown game {self.game!r} (one of {', '.join(GAMES)})")
+        game = variant(self.game)
         if self.betting not in BETTINGS:
             raise PokerError(f"unknown betting {self.betting!r} (one of {', '.join(BETTINGS)})")
         if self.ante_mode not in ANTE_MODES:
@@ -106,17 +110,32 @@ class HandConfig:
             value = getattr(self, name)
             if value is not None and (not is_whole(value) or value < 1):
                 raise PokerError(f"{name} must be a whole number of chips >= 1, got {value!r}")
+        if self.betting not in game.bettings:
+            raise PokerError(f"{self.game} is played {' or '.join(game.bettings)} only")
         if self.is_stud:
             self._check_stud()
             return
         if self.bring_in:
             raise PokerError("only stud games have a bring-in")
+        if game.button_blind:
+            self._check_button_blind()
         if self.big_blind < 1:
             raise PokerError("big_blind must be at least 1 chip")
         if self.small_blind > self.big_blind:
             raise PokerError("small_blind must not be larger than big_blind")
         check_straddle(self.big_blind, self.straddle)
         self._check_straddles()
+
+    def _check_button_blind(self) -> None:
+        """Short deck: antes and the button's one blind (``big_blind``), nothing else."""
+        if self.small_blind:
+            raise PokerError(f"{self.game} has one blind, the button's: set small_blind to 0")
+        if self.straddles or self.button_straddle or self.bomb_pot:
+            raise PokerError(f"{self.game} has no straddles or bomb pots")
+        if self.run_it_twice:
+            raise PokerError(f"{self.game} is not run twice")
+        if self.ante_mode != "per-player":
+            raise PokerError(f"{self.game} antes are per player")
 
     def _check_straddles(self) -> None:
         if self.straddles and not self.straddle:
@@ -132,8 +151,6 @@ class HandConfig:
             raise PokerError("a bomb pot has no preflop betting, so no straddles")
 
     def _check_stud(self) -> None:
-        if self.betting != "fixed-limit":
-            raise PokerError(f"{self.game} is played fixed-limit only")
         if self.small_blind or self.big_blind or self.straddles or self.button_straddle:
             raise PokerError(f"{self.game} has no blinds or straddle: set them to 0")
         if self.bomb_pot:
@@ -151,16 +168,21 @@ class HandConfig:
             )
 
     @property
+    def variant(self) -> Variant:
+        """The game's rules (``engine.variants``)."""
+        return VARIANTS[self.game]
+
+    @property
     def is_stud(self) -> bool:
-        return self.game in STUD_GAMES
+        return self.variant.is_stud
 
     @property
     def is_hilo(self) -> bool:
-        return self.game in HILO_GAMES
+        return self.variant.is_split
 
     @property
     def streets(self) -> tuple[str, ...]:
-        return STUD_STREETS if self.is_stud else STREETS
+        return self.variant.streets
 
     @property
     def straddle_amounts(self) -> tuple[int, ...]:
@@ -169,11 +191,11 @@ class HandConfig:
 
     @property
     def hole_count(self) -> int:
-        return GAMES[self.game]
+        return self.variant.hole_cards
 
     @property
     def max_seats(self) -> int:
-        return MAX_SEATS[self.game]
+        return self.variant.max_seats
 
     @property
     def fixed_small_bet(self) -> int:

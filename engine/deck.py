@@ -17,7 +17,7 @@ import hashlib
 import hmac
 import random
 import secrets
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Collection, Iterator, Sequence
 from typing import TypeVar
 
 from engine.cards import ALL_CARDS, Card
@@ -155,14 +155,19 @@ def deal_round_robin(
 
 
 def stacked_deck(
-    holes: Sequence[Sequence[int] | None], board: Sequence[int], hole_count: int
+    holes: Sequence[Sequence[int] | None],
+    board: Sequence[int],
+    hole_count: int,
+    playing: Collection[int] | None = None,
 ) -> list[Card]:
     """The deck that deals these cards in ``engine.hand``'s order: ``holes`` one per seat in
     dealing order (from the seat left of the button round to the button; ``None`` when
     unknown), then burn and flop, burn and turn, burn and river from ``board`` (0 to 5 cards;
     a board run twice: up to 10, the second run's cards after the first's, each street burning
-    first). Unknown cards and burns are the unused cards in order. ``CardError`` names a card
-    given twice or a board of more than 10 cards."""
+    first). Unknown cards and burns are the unused cards in order, those of ``playing`` (the
+    game's deck, when it is not all 52) first, so the hand, which deals only its game's cards
+    of the 52, deals these. ``CardError`` names a card given twice or a board of more than 10
+    cards."""
     if len(board) > 10:
         raise CardError(f"{len(board)} board cards: at most 5, or 10 when run twice")
     seen: set[int] = set()
@@ -170,7 +175,10 @@ def stacked_deck(
         if card in seen:
             raise CardError(f"card {ALL_CARDS[card]} is dealt twice")
         seen.add(card)
-    spare = iter([card for card in ALL_CARDS if card not in seen])
+    unused = [card for card in ALL_CARDS if card not in seen]
+    if playing is not None:
+        unused.sort(key=lambda card: card not in playing)  # stable: in order otherwise
+    spare = iter(unused)
     deck = []
     for k in range(hole_count):
         for cards in holes:

@@ -34,14 +34,6 @@ __all__ = ["Header", "hand_text", "histories_text", "game_name"]
 #: Hands in one file are separated by two blank lines, as PokerStars writes them.
 SEPARATOR = "\n\n\n"
 
-_GAMES = {
-    "holdem": "Hold'em",
-    "omaha": "Omaha",
-    "omaha-hilo": "Omaha Hi/Lo",
-    "stud": "7 Card Stud",
-    "stud-hilo": "7 Card Stud Hi/Lo",
-    "razz": "Razz",
-}
 _BETTINGS = {"no-limit": "No Limit", "pot-limit": "Pot Limit", "fixed-limit": "Limit"}
 _BOARD_STREETS = {3: "FLOP", 4: "TURN", 5: "RIVER"}
 _STUD_STREETS = ("3rd STREET", "4th STREET", "5th STREET", "6th STREET", "RIVER")
@@ -65,7 +57,7 @@ class Header:
 
 def game_name(config: HandConfig) -> str:
     """The game as PokerStars names it, e.g. ``Hold'em No Limit``, ``Razz Limit``."""
-    return f"{_GAMES[config.game]} {_BETTINGS[config.betting]}"
+    return f"{config.variant.label} {_BETTINGS[config.betting]}"
 
 
 def _roman(number: int) -> str:

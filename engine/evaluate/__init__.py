@@ -5,6 +5,9 @@
   ``evaluate_low``, ``best_hands``; ``HandRank``/``HandClass``/``LowRank``);
 * ``hilo``: eight-or-better lows for the hi-lo games (``evaluate_low8``,
   ``evaluate_omaha_low8``);
+* ``lowball``: the draw games' deuce-to-seven and badugi (``evaluate_deuce_seven``,
+  ``evaluate_badugi``); ``shortdeck``: short-deck hold'em (``evaluate_short_deck``), each
+  with its own ``NamedRank`` (``named``);
 * ``batch``: millions of hands as NumPy arrays (``evaluate_batch``), the same values.
 
 ``single`` and ``batch`` both read ``tables`` and not each other. ``evaluate_batch`` is
@@ -16,6 +19,14 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from engine.evaluate.hilo import evaluate_low8, evaluate_omaha_low8
+from engine.evaluate.lowball import (
+    BadugiRank,
+    DeuceSevenRank,
+    evaluate_badugi,
+    evaluate_deuce_seven,
+)
+from engine.evaluate.named import NamedRank
+from engine.evaluate.shortdeck import ShortDeckRank, evaluate_short_deck
 from engine.evaluate.single import (
     MAX_RANK,
     HandClass,
@@ -33,16 +44,23 @@ if TYPE_CHECKING:
 
 __all__ = [
     "MAX_RANK",
+    "BadugiRank",
+    "DeuceSevenRank",
     "HandClass",
     "HandRank",
     "LowRank",
+    "NamedRank",
+    "ShortDeckRank",
     "best_hands",
     "evaluate",
+    "evaluate_badugi",
     "evaluate_batch",
+    "evaluate_deuce_seven",
     "evaluate_low",
     "evaluate_low8",
     "evaluate_omaha",
     "evaluate_omaha_low8",
+    "evaluate_short_deck",
     "hand_class_counts",
 ]
 

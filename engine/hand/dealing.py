@@ -26,6 +26,8 @@ Forced bets, with the choices this engine makes where the rules leave room:
   big blind. A full straddle is a blind raise: the next full raise is to twice the straddle.
 * Bomb pot: every seat antes ``bomb_pot`` (no blinds) and the flop comes at once.
 * Stud: per-player antes, then the bring-in (``engine.hand.stud``) acts first.
+* Short deck: per-player antes, then the button's blind (heads-up the other seat's, as
+  pokerkit reverses the blinds there); the seat left of the blind acts first.
 """
 
 from __future__ import annotations
@@ -64,11 +66,12 @@ class Dealing(HandState):
                 self._post(seat, c.bomb_pot, EventKind.ANTE, False)
             self._deal_holes(order)
             return None
-        assert self.small_blind_seat is not None and self.big_blind_seat is not None
+        assert self.big_blind_seat is not None
         if c.ante and c.ante_mode == "per-player":
             for seat in order:
                 self._post(seat, c.ante, EventKind.ANTE, False)
-        self._post(self.small_blind_seat, c.small_blind, EventKind.SMALL_BLIND, True)
+        if self.small_blind_seat is not None:  # short deck: the button's blind alone
+            self._post(self.small_blind_seat, c.small_blind, EventKind.SMALL_BLIND, True)
         self._post(self.big_blind_seat, c.big_blind, EventKind.BIG_BLIND, True)
         if c.ante and c.ante_mode == "big-blind":
             before = self._committed[self.big_blind_seat]
@@ -128,7 +131,7 @@ class Dealing(HandState):
         self._bring_in_due = True
         self._completion_to = c.fixed_small_bet
         up = {seat: self.hole[seat][2:] for seat in order}
-        return bring_in_seat(up, razz=c.game == "razz")
+        return bring_in_seat(up, razz=c.variant.low_main)
 
     def _deal_stud_street(self) -> None:
         """One card to each live seat (up on 4th to 6th street, down on 7th), or the common
@@ -162,7 +165,7 @@ class Dealing(HandState):
             for s in range(self._n)
             if not self._folded[s]
         }
-        return first_to_act(up, self._order(), razz=self.config.game == "razz")
+        return first_to_act(up, self._order(), razz=self.config.variant.low_main)
 
     def _deal_board(self, count: int) -> None:
         deck = self._deck

@@ -18,14 +18,7 @@ from __future__ import annotations
 from dataclasses import replace
 
 from engine.cards import Card
-from engine.evaluate import (
-    LowRank,
-    evaluate,
-    evaluate_low,
-    evaluate_low8,
-    evaluate_omaha,
-    evaluate_omaha_low8,
-)
+from engine.evaluate import LowRank
 from engine.hand.runouts import Runouts
 from engine.hand.showdown import award_pots, split_between_runs
 from engine.pots import build_pots
@@ -65,23 +58,14 @@ class Settlement(Runouts):
     ) -> tuple[dict[int, int], dict[int, LowRank | None] | None, dict[int, str]]:
         """Each live seat's high strength (razz: its low), its eight-or-better low in the
         hi-lo games, and the description of its hand, with this board."""
-        game = self.config.game
+        game = self.config.variant
         high: dict[int, int] = {}
-        low: dict[int, LowRank | None] | None = {} if self.config.is_hilo else None
+        low: dict[int, LowRank | None] | None = {} if game.low8 is not None else None
         text: dict[int, str] = {}
         for s in live:
-            if self._stud:
-                cards = list(self.hole[s]) + board
-                rank = evaluate_low(cards) if game == "razz" else evaluate(cards)
-                if low is not None:
-                    low[s] = evaluate_low8(cards)
-            else:
-                if game == "holdem":
-                    rank = evaluate(list(self.hole[s]) + board)
-                else:
-                    rank = evaluate_omaha(self.hole[s], board)
-                if low is not None:
-                    low[s] = evaluate_omaha_low8(self.hole[s], board)
+            rank = game.strength(self.hole[s], board)
+            if low is not None and game.low8 is not None:
+                low[s] = game.low8(self.hole[s], board)
             high[s] = rank
             low_s = low.get(s) if low is not None else None
             text[s] = rank.description + (f", {low_s.description}" if low_s else "")

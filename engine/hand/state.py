@@ -73,7 +73,9 @@ class HandState:
         self.button = button
         self.starting_stacks = tuple(stacks)
         self._n = n
-        self._deck = [ALL_CARDS[c] for c in deck]
+        # The game's cards of the shuffled 52, in their order (short deck: sixes and up).
+        playing = config.variant.deck
+        self._deck = [ALL_CARDS[c] for c in deck if c in playing]
         self._next_card = 0
         self._stacks = stacks
         self._bets = [0] * n
@@ -126,6 +128,8 @@ class HandState:
         self.big_blind_seat: int | None
         if stud or config.bomb_pot:
             self.small_blind_seat = self.big_blind_seat = None
+        elif config.variant.button_blind:  # heads-up the other seat posts it (pokerkit)
+            self.small_blind_seat, self.big_blind_seat = None, button if n > 2 else 1 - button
         elif n == 2:
             self.small_blind_seat, self.big_blind_seat = button, (button + 1) % n
         else:

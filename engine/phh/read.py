@@ -14,6 +14,7 @@ from engine.errors import CardError, HandHistoryError, PokerError
 from engine.hand import Hand, HandConfig
 from engine.phh.variants import VARIANTS
 from engine.types import STUD_GAMES
+from engine.variants import VARIANTS as VARIANT_GAMES
 
 _ACTION = re.compile(r"^p(\d+) (f|cc|cbr|sm|pb)(?: (\S+))?$")
 _DEAL = re.compile(r"^d (dh|db) (?:p(\d+) )?(\S+)$")
@@ -61,6 +62,8 @@ class HandHistory:
             except PokerError as error:
                 raise self._fail(str(error)) from None
         blinds = list(self.blinds_or_straddles) + [0] * 3
+        if VARIANT_GAMES[game].button_blind:
+            return self._button_blind_config(game, betting, antes, blinds[:n])
         nonzero = {i for i, a in enumerate(antes) if a}
         if not nonzero:
             ante, mode = 0, "per-player"
@@ -97,6 +100,25 @@ class HandHistory:
                 big_bet=self.big_bet,
                 bomb_pot=bomb_pot,
                 run_it_twice=twice,
+            )
+        except PokerError as error:
+            raise self._fail(str(error)) from None
+
+    def _button_blind_config(
+        self, game: str, betting: str, antes: list[int], blinds: list[int]
+    ) -> HandConfig:
+        """Short deck: one ante for everyone and the button's blind (the last player's)."""
+        if len(set(antes)) > 1:
+            raise self._fail(f"unsupported antes {antes}: {game} has one ante for everyone")
+        if any(blinds[:-1]):
+            raise self._fail(f"unsupported blinds {blinds}: {game} has the button's alone")
+        try:
+            return HandConfig(
+                game=game,
+                betting=betting,
+                small_blind=0,
+                big_blind=blinds[-1] or self.min_bet,
+                ante=antes[0] if antes else 0,
             )
         except PokerError as error:
             raise self._fail(str(error)) from None
@@ -176,7 +198,8 @@ class HandHistory:
             elif kind == "sm" and seat is not None and known is not None and holes[seat] is None:
                 holes[seat] = known
         try:
-            return stacked_deck(holes, board, k)  # p1, left of the button, is dealt first
+            # p1, left of the button, is dealt first
+            return stacked_deck(holes, board, k, config.variant.deck)
         except CardError as error:
             raise self._fail(str(error)) from None
 

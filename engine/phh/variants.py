@@ -1,15 +1,21 @@
-"""The PHH variant codes the engine reads and writes, and the game and betting of each."""
+"""The PHH variant codes the engine reads and writes, and the game and betting of each (from
+the registry: each game names its codes)."""
 
 from __future__ import annotations
 
+from engine.errors import HandHistoryError
+from engine.variants import VARIANTS as GAMES
+
 VARIANTS = {
-    "NT": ("holdem", "no-limit"),
-    "FT": ("holdem", "fixed-limit"),
-    "PO": ("omaha", "pot-limit"),
-    "FO/8": ("omaha-hilo", "fixed-limit"),
-    "PO/8": ("omaha-hilo", "pot-limit"),
-    "F7S": ("stud", "fixed-limit"),
-    "F7S/8": ("stud-hilo", "fixed-limit"),
-    "FR": ("razz", "fixed-limit"),
+    code: (name, betting) for name, game in GAMES.items() for betting, code in game.phh.items()
 }
 VARIANT_OF = {v: k for k, v in VARIANTS.items()}
+
+
+def phh_code(game: str, betting: str) -> str:
+    """The PHH code of ``game`` played ``betting``, or a ``HandHistoryError`` saying PHH has
+    none (the hand cannot be written as PHH)."""
+    code = VARIANT_OF.get((game, betting))
+    if code is None:
+        raise HandHistoryError(f"PHH has no variant for {game} {betting}")
+    return code

@@ -8,7 +8,7 @@ from collections.abc import Collection, Sequence
 from engine.cards import format_cards
 from engine.errors import HandHistoryError
 from engine.hand import Hand
-from engine.phh.variants import VARIANT_OF
+from engine.phh.variants import phh_code
 
 
 def _toml_value(value: object) -> str:
@@ -40,9 +40,7 @@ def dumps(
         return "??" * len(cards)
 
     c = hand.config
-    variant = VARIANT_OF.get((c.game, c.betting))
-    if variant is None:
-        raise HandHistoryError(f"PHH has no variant for {c.game} {c.betting}")
+    variant = phh_code(c.game, c.betting)
     n = hand.seats
     order = [(hand.button + 1 + k) % n for k in range(n)]  # PHH p1 is left of the button
     phh: dict[int | None, int] = {seat: i + 1 for i, seat in enumerate(order)}
@@ -55,6 +53,8 @@ def dumps(
     blinds = [0] * n
     if c.bomb_pot:
         antes = [c.bomb_pot] * n  # no blinds: the flop comes first (see HandHistory.config)
+    elif c.variant.button_blind:
+        blinds[n - 1] = c.big_blind  # heads-up pokerkit reverses it: p1 posts it
     else:
         blinds[0], blinds[1] = c.small_blind, c.big_blind
     if c.button_straddle:

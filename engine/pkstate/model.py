@@ -17,17 +17,17 @@ from engine.deck import stacked_deck
 from engine.errors import HandHistoryError, PokerError
 from engine.hand import Hand
 from engine.types import STREETS, HandConfig
+from engine.variants import VARIANTS
 
 if TYPE_CHECKING:
     pass
 
+#: pkstate's game names and the game and betting of each (from the registry: each game names
+#: its codes).
 GAMES = {
-    "NoLimitHoldem": ("holdem", "no-limit"),
-    "PotLimitHoldem": ("holdem", "pot-limit"),
-    "LimitHoldem": ("holdem", "fixed-limit"),
-    "NoLimitOmaha": ("omaha", "no-limit"),
-    "PLO": ("omaha", "pot-limit"),
-    "LimitOmaha": ("omaha", "fixed-limit"),
+    code: (name, betting)
+    for name, game in VARIANTS.items()
+    for betting, code in game.pkstate.items()
 }
 GAME_OF = {rules: name for name, rules in GAMES.items()}
 FIELDS = (

@@ -25,6 +25,9 @@ def from_hand(
         return known_cards is None or all(card in known_cards for card in cards)
 
     c = hand.config
+    game = GAME_OF.get((c.game, c.betting))
+    if game is None:
+        raise HandHistoryError(f"pkstate has no game for {c.game} {c.betting}: write PHH instead")
     if c.button_straddle or c.bomb_pot:
         raise HandHistoryError("pkstate has no button straddle or bomb pot: write PHH instead")
     rounds: list[list[Entry]] = [[]]
@@ -47,7 +50,7 @@ def from_hand(
     big_blind_ante = c.ante_mode == "big-blind" and c.ante > 0
     limits = (c.fixed_small_bet, c.fixed_big_bet)
     return PKState(
-        game=GAME_OF[(c.game, c.betting)],
+        game=game,
         button=hand.button,
         forced_bets=ForcedBets(
             small=c.small_blind,

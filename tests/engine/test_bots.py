@@ -108,3 +108,15 @@ def test_the_sensible_bot_plays_every_new_game_to_its_end(game):
         while not hand.is_over:
             hand.act(SensibleBot(rng, samples=5).decide(hand.view(hand.actor)))
         assert sum(hand.stacks) == 600
+
+
+def test_both_bots_play_short_deck_legally():
+    config = HandConfig(game="short-deck", small_blind=0, big_blind=4, ante=1)
+    for seed in range(30):
+        bots = [
+            RandomBot(random.Random(seed + i)) if i % 2 else SensibleBot(random.Random(i))
+            for i in range(2 + seed % 7)
+        ]
+        hand = play(bots, seed, config)
+        assert sum(hand.stacks) == sum(hand.starting_stacks)
+        assert all(card.rank >= 4 for seat in range(hand.seats) for card in hand.hole[seat])

@@ -12,6 +12,7 @@ import getpass
 import json
 import sys
 from collections.abc import Callable
+from typing import Any
 
 from pokerclient.config import ClientError, Config, config_path
 from pokerclient.rest import Api
@@ -21,7 +22,7 @@ def _api(config: Config, token: bool = True) -> Api:
     return Api(config.server, config.need_token() if token else config.token)
 
 
-def login(config: Config, args) -> None:
+def login(config: Config, args: argparse.Namespace) -> None:
     username = args.username or input("Username: ").strip()
     # From a pipe (a script) the password is the first line of input, unechoed anyway.
     password = (
@@ -33,7 +34,7 @@ def login(config: Config, args) -> None:
     print(f"Logged in as {username} on {config.server} (token saved in {path}).")
 
 
-def tables(config: Config, args) -> None:
+def tables(config: Config, args: argparse.Namespace) -> None:
     rows = _api(config, token=False).every("tables/")
     if not rows:
         print("No open tables.")
@@ -45,7 +46,7 @@ def tables(config: Config, args) -> None:
         )
 
 
-def _entry(row: dict) -> str:
+def _entry(row: dict[str, Any]) -> str:
     """How one joins the table: a cash table's buy-in range, or the tournament it belongs to
     (its players are seated by it) with its level."""
     tournament = row.get("tournament")
@@ -59,7 +60,7 @@ def _entry(row: dict) -> str:
     )
 
 
-def hands(config: Config, args) -> None:
+def hands(config: Config, args: argparse.Namespace) -> None:
     params = {"table": args.table} if args.table else {}
     rows = _api(config).every("hands/", limit=args.limit, **params)
     if not rows:
@@ -72,7 +73,7 @@ def hands(config: Config, args) -> None:
         )
 
 
-def hand(config: Config, args) -> None:
+def hand(config: Config, args: argparse.Namespace) -> None:
     api = _api(config)
     if args.phh:
         print(api.text(f"hands/{args.id}/phh/"), end="")
@@ -93,7 +94,7 @@ def hand(config: Config, args) -> None:
 
 #: A decision in words, from its kind and its street total (the API's ``actions``), as the
 #: table's log says them.
-DECISION_WORDS = {
+DECISION_WORDS: dict[str, Callable[[int | None], str]] = {
     "fold": lambda amount: "folds",
     "check": lambda amount: "checks",
     "call": lambda amount: "calls",
@@ -103,7 +104,7 @@ DECISION_WORDS = {
 }
 
 
-def _hand_story(history: dict) -> list[str]:
+def _hand_story(history: dict[str, Any]) -> list[str]:
     """The hand's decisions street by street and who won what, by name: the API's log lines
     number players p1, p2... in the hand's order, a third numbering (``--phh`` prints them)."""
     lines: list[str] = []
@@ -144,12 +145,12 @@ TOURNAMENT_LINES = (
 )
 
 
-def _stat_line(label: str, value) -> str:
+def _stat_line(label: str, value: Any) -> str:
     shown = "-" if value is None else (f"{value:.1f}" if isinstance(value, float) else value)
     return f"  {label:<20} {shown}"
 
 
-def stats(config: Config, args) -> None:
+def stats(config: Config, args: argparse.Namespace) -> None:
     api = _api(config)
     if args.player is None:
         body = api.get("players/me/stats/")
@@ -169,11 +170,11 @@ def _player_id(api: Api, player: str) -> int:
         return int(player)
     for row in api.every("leaderboard/", min_hands=0):
         if row["name"].lower() == player.lower():
-            return row["player_id"]
+            return int(row["player_id"])
     raise ClientError(f"no player named {player!r} on the leaderboard")
 
 
-def bot(config: Config, args) -> None:
+def bot(config: Config, args: argparse.Namespace) -> None:
     from pokerclient.bots import BotRunner, load_policy
     from pokerclient.live import TableSocket
 
@@ -183,10 +184,11 @@ def bot(config: Config, args) -> None:
     trace_file = open(args.trace, "a", encoding="utf-8") if args.trace else None  # noqa: SIM115
 
     def trace(direction: str, frame: str) -> None:
-        trace_file.write(json.dumps({"direction": direction, "frame": frame}) + "\n")
-        trace_file.flush()
+        if trace_file is not None:
+            trace_file.write(json.dumps({"direction": direction, "frame": frame}) + "\n")
+            trace_file.flush()
 
-    def socket_of(**handlers) -> TableSocket:
+    def socket_of(**handlers: Any) -> TableSocket:
         return TableSocket(
             config.server, args.table, token, trace=trace if trace_file else None, **handlers
         )
@@ -203,7 +205,7 @@ def bot(config: Config, args) -> None:
     print(f"Played {played} hands.", flush=True)
 
 
-def play(config: Config, args, watch_only: bool = False) -> None:
+def play(config: Config, args: argparse.Namespace, watch_only: bool = False) -> None:
     from pokerclient.tui import PlayApp, TableApp
 
     app_class = TableApp if watch_only else PlayApp
@@ -217,7 +219,7 @@ def parser() -> argparse.ArgumentParser:
     top.add_argument("--server", help=f"the site's address (else the one in {config_path()})")
     commands = top.add_subparsers(dest="command", required=True, metavar="command")
 
-    def command(name: str, run: Callable, summary: str) -> argparse.ArgumentParser:
+    def command(name: str, run: Callable[..., Any], summary: str) -> argparse.ArgumentParser:
         sub = commands.add_parser(name, help=summary, description=summary)
         sub.set_defaults(run=run)
         return sub

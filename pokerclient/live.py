@@ -17,6 +17,7 @@ import asyncio
 import itertools
 import json
 from collections.abc import Awaitable, Callable
+from typing import Any
 from urllib.parse import urlsplit
 
 import websockets
@@ -46,7 +47,7 @@ class PatchError(ValueError):
     """An update that does not apply to the state held (another base): ask for the whole."""
 
 
-def apply_patch(document, patch: list[list]):
+def apply_patch(document: Any, patch: list[list[Any]]) -> Any:
     """``document`` (JSON data) changed by ``patch``, as a new document: what an operation
     changes is copied, what it does not is shared with ``document``, which is left as it was.
 
@@ -55,7 +56,7 @@ def apply_patch(document, patch: list[list]):
     at ``/-``), or ``[path]``: remove it."""
     copied: set[int] = set()
 
-    def own(container):
+    def own(container: Any) -> Any:
         """A copy of ``container`` made in this call (the same one if made already)."""
         if id(container) in copied:
             return container
@@ -107,10 +108,10 @@ class StateFrames:
     (``stale`` is set: send ``{"op": "sync"}``)."""
 
     def __init__(self) -> None:
-        self.state: dict | None = None
+        self.state: dict[str, Any] | None = None
         self.stale = False
 
-    def take(self, data: dict) -> dict | None:
+    def take(self, data: dict[str, Any]) -> dict[str, Any] | None:
         if data.get("type") == "state":
             self.state, self.stale = data, False
             return data
@@ -135,7 +136,7 @@ class TableSocket:
         server: str,
         table_id: int,
         token: str,
-        on_state: Callable[[dict], Awaitable[None] | None],
+        on_state: Callable[[dict[str, Any]], Awaitable[None] | None],
         on_status: Callable[[str], None] = lambda line: None,
         trace: Callable[[str, str], None] | None = None,
     ) -> None:
@@ -144,7 +145,7 @@ class TableSocket:
         self.on_state = on_state
         self.on_status = on_status
         self.connection: ClientConnection | None = None
-        self.waiting: dict[int, asyncio.Future] = {}
+        self.waiting: dict[int, asyncio.Future[Any]] = {}
         self.ids = itertools.count(1)
         self.connected = asyncio.Event()
         self.stopped = False
@@ -168,7 +169,9 @@ class TableSocket:
                     self.on_status("connected")
                     self.backoff.reset()
                     async for text in connection:
-                        await self._frame(text)
+                        # the server sends text frames only; a binary one is not JSON
+                        if isinstance(text, str):
+                            await self._frame(text)
                     code = connection.close_code
             except websockets.ConnectionClosed as closed:
                 code = closed.rcvd.code if closed.rcvd is not None else None
@@ -185,7 +188,7 @@ class TableSocket:
                 self.connection = None
                 self.connected.clear()
                 self._fail_waiting()
-            if self.stopped:
+            if self.stop_asked():
                 return
             if code in FATAL_CLOSES:
                 raise ClientError(FATAL_CLOSES[code])
@@ -193,6 +196,11 @@ class TableSocket:
             self.on_status(f"connection lost ({code}): reconnecting in {pause:.1f}s")
             self.reconnects += 1
             await asyncio.sleep(pause)
+
+    def stop_asked(self) -> bool:
+        """Whether ``stop()`` was called (while the loop awaited: a method, not the attribute,
+        so that the loop's own test of ``stopped`` does not settle it for the type checker)."""
+        return self.stopped
 
     async def _frame(self, text: str) -> None:
         if self.trace is not None:
@@ -214,7 +222,8 @@ class TableSocket:
             if asyncio.iscoroutine(result):
                 await result
         elif data.get("type") == "answer":
-            future = self.waiting.pop(data.get("id"), None)
+            answer_id = data.get("id")
+            future = self.waiting.pop(answer_id, None) if isinstance(answer_id, int) else None
             if future is not None and not future.done():
                 future.set_result(data)
             elif data.get("error"):
@@ -226,7 +235,7 @@ class TableSocket:
                 future.set_exception(ClientError("the connection dropped: nothing was confirmed"))
         self.waiting.clear()
 
-    async def request(self, op: str, **fields) -> dict:
+    async def request(self, op: str, **fields: Any) -> dict[str, Any]:
         """Send one request and return its answer (``error``, ``message``, ``code``)."""
         connection = self.connection
         if connection is None:

@@ -22,7 +22,7 @@ class Api:
         if token:
             self.session.headers["Authorization"] = f"Token {token}"
 
-    def _call(self, method: str, path: str, **kwargs) -> requests.Response:
+    def _call(self, method: str, path: str, **kwargs: Any) -> requests.Response:
         url = f"{self.server}/api/{path.lstrip('/')}"
         try:
             response = self.session.request(method, url, timeout=TIMEOUT, **kwargs)
@@ -32,21 +32,22 @@ class Api:
             raise ClientError(_error_line(response))
         return response
 
-    def get(self, path: str, **params) -> Any:
+    def get(self, path: str, **params: Any) -> Any:
         return printable_data(self._call("GET", path, params=params or None).json())
 
     def text(self, path: str) -> str:
         return printable_lines(self._call("GET", path, headers={"Accept": "*/*"}).text)
 
-    def post(self, path: str, body: dict) -> Any:
+    def post(self, path: str, body: dict[str, Any]) -> Any:
         return printable_data(self._call("POST", path, json=body).json())
 
     def token(self, username: str, password: str) -> str:
-        return self.post("auth/token/", {"username": username, "password": password})["token"]
+        answer = self.post("auth/token/", {"username": username, "password": password})
+        return str(answer["token"])
 
-    def every(self, path: str, limit: int = 1000, **params) -> list:
+    def every(self, path: str, limit: int = 1000, **params: Any) -> list[Any]:
         """A paginated list's rows (up to ``limit``)."""
-        rows: list = []
+        rows: list[Any] = []
         page = 1
         while len(rows) < limit:
             body = self.get(path, page=page, **params)

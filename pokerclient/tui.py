@@ -10,6 +10,8 @@ the clock).
 from __future__ import annotations
 
 import time
+from collections.abc import Awaitable, Callable
+from typing import Any
 
 from rich.text import Text
 from textual.app import App, ComposeResult
@@ -47,7 +49,7 @@ CASH_ONLY = {"sit_down", "top_up", "leave", "sit_out"}
 TOURNAMENT_ONLY = {"away"}
 
 
-class AmountPrompt(ModalScreen[dict | None]):
+class AmountPrompt(ModalScreen[dict[str, Any] | None]):
     """Asks an amount (and, to sit down, a seat: blank for the first free one); Enter checks
     it with ``read`` and returns the request's fields, Escape returns None. A wrong entry is
     one line under the fields and nothing is sent."""
@@ -60,7 +62,14 @@ class AmountPrompt(ModalScreen[dict | None]):
     AmountPrompt #prompt-error { color: $error; height: auto; }
     """
 
-    def __init__(self, title: str, hint: str, amount: int, read, ask_seat: bool = False):
+    def __init__(
+        self,
+        title: str,
+        hint: str,
+        amount: int,
+        read: Callable[[dict[str, Any]], dict[str, Any]],
+        ask_seat: bool = False,
+    ) -> None:
         super().__init__()
         self.title_line, self.hint, self.amount, self.read = title, hint, amount, read
         self.ask_seat = ask_seat
@@ -75,7 +84,7 @@ class AmountPrompt(ModalScreen[dict | None]):
             yield Static(id="prompt-error")
 
     def on_input_submitted(self, event: Input.Submitted) -> None:
-        values = {field.id: field.value for field in self.query(Input)}
+        values = {field.id or "": field.value for field in self.query(Input)}
         try:
             fields = self.read(values)
         except ClientError as error:
@@ -87,7 +96,7 @@ class AmountPrompt(ModalScreen[dict | None]):
         self.dismiss(None)
 
 
-class TableApp(App):
+class TableApp(App[None]):
     """One table, watched (``poker watch``); ``PlayApp`` adds the keys that play."""
 
     TITLE = "poker"
@@ -108,7 +117,7 @@ class TableApp(App):
         self.socket = TableSocket(
             server, table_id, token, on_state=self.show_state, on_status=self.show_status
         )
-        self.state: dict | None = None
+        self.state: dict[str, Any] | None = None
         self.bet_size: int | None = None
         self.deadline: float | None = None  # monotonic time the actor's clock runs out
         self.log_shown = 0  # how many of the hand's log lines are on screen
@@ -151,7 +160,7 @@ class TableApp(App):
             return self.at_tournament()
         return True
 
-    def show_state(self, frame: dict) -> None:
+    def show_state(self, frame: dict[str, Any]) -> None:
         state = frame["state"]
         was_tournament = self.at_tournament()
         self.state = state
@@ -178,7 +187,7 @@ class TableApp(App):
         turn = render.turn_text(self.state, self.bet_size, left, playing=not self.watch_only)
         self.query_one("#turn", Static).update(turn)
 
-    def _draw_log(self, state: dict) -> None:
+    def _draw_log(self, state: dict[str, Any]) -> None:
         lines = render.log_lines(state)
         log = self.query_one("#log", RichLog)
         key = state.get("hand_number")
@@ -208,16 +217,17 @@ class TableApp(App):
         if kind not in legal["actions"]:
             self.show_status(f"You cannot {kind.replace('_', '-')} now.")
             return
-        fields: dict = {"kind": kind, "hand": state["hand"], "version": state["version"]}
+        fields: dict[str, Any] = {"kind": kind, "hand": state["hand"], "version": state["version"]}
         if kind == "raise":
             fields["amount"] = self.bet_size
         await self._request("act", **fields)
 
     def action_size(self, steps: int) -> None:
-        legal = self.state.get("legal") if self.state else None
-        if self.bet_size is None or legal is None:
+        state = self.state
+        legal = state.get("legal") if state else None
+        if state is None or self.bet_size is None or legal is None:
             return
-        step = self.state["table"]["big_blind"] * steps
+        step = state["table"]["big_blind"] * steps
         self.bet_size = min(legal["max_raise_to"], max(legal["min_raise_to"], self.bet_size + step))
         self._draw_turn()
 
@@ -244,7 +254,7 @@ class TableApp(App):
             self.show_status("The table is full: you are watching.")
         else:
 
-            def read(values: dict) -> dict:
+            def read(values: dict[str, Any]) -> dict[str, Any]:
                 return {
                     "buy_in": seating.parse_buy_in(values["amount"], state),
                     "seat": seating.parse_seat(values["seat"], state),
@@ -277,16 +287,16 @@ class TableApp(App):
         )
         self.push_screen(prompt, callback=self._send_chosen("top_up"))
 
-    def _send_chosen(self, op: str):
+    def _send_chosen(self, op: str) -> Callable[[dict[str, Any] | None], Awaitable[None]]:
         """The prompt's callback: send ``op`` with the fields chosen (nothing if cancelled)."""
 
-        async def send(fields: dict | None) -> None:
+        async def send(fields: dict[str, Any] | None) -> None:
             if fields is not None:
                 await self._request(op, **fields)
 
         return send
 
-    async def _request(self, op: str, **fields) -> None:
+    async def _request(self, op: str, **fields: Any) -> None:
         try:
             answer = await self.socket.request(op, **fields)
         except ClientError as error:

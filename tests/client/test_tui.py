@@ -105,6 +105,14 @@ async def test_sit_down_play_sit_out_top_up_sit_in_and_leave_with_keys(server):
     async with app.run_test(size=(110, 40)) as pilot:
         state = await until(pilot, app, lambda s: s["you"] is not None, "the first state")
         assert state["you"]["seat"] is None and state["you"]["bankroll"] == 10_000
+        # the table's bots take their seats on the croupier's next pass: wait for one
+        seated = await until(
+            pilot,
+            app,
+            lambda s: any(seat["status"] != "empty" for seat in s["seats"]),
+            "a bot seated",
+        )
+        taken = next(s["seat"] for s in seated["seats"] if s["status"] != "empty")
         assert "[s] sit down" in str(app.query_one("#turn", Static).render())
         await pilot.press("t")
         assert status_line(app) == "Sit down first ([s])."
@@ -117,7 +125,6 @@ async def test_sit_down_play_sit_out_top_up_sit_in_and_leave_with_keys(server):
         await pilot.press("enter")
         error = str(app.screen.query_one("#prompt-error", Static).render())
         assert error == "The buy-in is at least 40 chips here."
-        taken = next(s["seat"] for s in app.state["seats"] if s["status"] != "empty")
         await type_amount(pilot, app, "150")
         await type_amount(pilot, app, str(taken), field="#seat")
         await pilot.press("enter")

@@ -26,6 +26,8 @@ from tables.api.exceptions import ErrorSerializer
 from tables.api.permissions import ReadOrLoggedIn
 from tables.api.serializers import TableSerializer
 from tables.api.strict import StrictBooleanField, StrictCharField, StrictWholeNumberField
+from tables.clubs import services as club_services
+from tables.clubs.errors import NoSuchClub
 from tables.models import Player, SeatRequest, Table
 from tables.names import validate_name
 from tables.selectors.access import can_host, can_see_table
@@ -156,6 +158,14 @@ class GameSettingsSerializer(serializers.Serializer):
         return super().to_internal_value(data)
 
 
+class NewGameSerializer(GameSettingsSerializer):
+    """A new game's settings, and the club it belongs to (``club``: its members see it)."""
+
+    club = StrictWholeNumberField(
+        min_value=1, required=False, help_text="A club you belong to: the game is its members'."
+    )
+
+
 class SeatRequestSerializer(serializers.ModelSerializer):
     player = serializers.CharField(source="player.name", read_only=True)
     status = serializers.SerializerMethodField(help_text="pending, approved, declined, expired")
@@ -215,15 +225,22 @@ class TableListCreate(views.TableList):
 
     @extend_schema(
         summary="Start a game",
-        request=GameSettingsSerializer,
+        request=NewGameSerializer,
         responses={201: HostedTableSerializer, 409: CONFLICT},
     )
     def post(self, request):
-        data = GameSettingsSerializer(data=request.data)
+        data = NewGameSerializer(data=request.data)
         data.is_valid(raise_exception=True)
         player = player_get_or_create(user=request.user)
+        settings = dict(data.validated_data)
+        club = settings.pop("club", None)
         try:
-            table = hosting.table_create(host=player, **data.validated_data)
+            if club is None:
+                table = hosting.table_create(host=player, **settings)
+            else:
+                table = club_services.club_table_create(club=club, by=player, **settings)
+        except NoSuchClub:
+            raise exceptions.NotFound("There is no such club.") from None
         except ServiceError as error:
             raise refused(error) from None
         return Response(_table_body(request, table), status=status.HTTP_201_CREATED)

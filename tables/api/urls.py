@@ -4,7 +4,7 @@ leaderboard. The socket publishes its own protocol (``/api/asyncapi.json``: poke
 from django.urls import path
 from drf_spectacular.views import SpectacularAPIView, SpectacularRedocView, SpectacularSwaggerView
 
-from tables.api import hosting, ledger, play, tournaments, views
+from tables.api import clubs, hosting, ledger, play, tournaments, views
 
 app_name = "api"
 
@@ -49,6 +49,11 @@ urlpatterns = [
         hosting.DeclineRequest.as_view(),
         name="request-decline",
     ),
+    path("clubs/", clubs.ClubListCreate.as_view(), name="club-list"),
+    path("clubs/<str:pk>/", clubs.ClubDetail.as_view(), name="club-detail"),
+    path("clubs/<str:pk>/join/", clubs.ClubJoin.as_view(), name="club-join"),
+    path("clubs/<str:pk>/members/", clubs.ClubMembers.as_view(), name="club-members"),
+    path("clubs/<str:pk>/standings/", clubs.ClubStandings.as_view(), name="club-standings"),
     path("hands/", views.HandList.as_view(), name="hand-list"),
     # before hands/<pk>/, which would take "pokerstars" for an id
     path("hands/pokerstars/", views.HandListPokerStars.as_view(), name="hand-list-pokerstars"),

@@ -7,9 +7,19 @@ host and by staff; a host's powers stop at their own games.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from django.db.models import Exists, OuterRef, Q, QuerySet
 
 from tables.models import Player, Seat, Table, TableGuest
+
+#: Features that let more players see some private tables (a club's members its tables):
+#: ``f(player) -> Q`` over ``Table``, OR-ed with the core's own grants.
+visibility_grants: list[Callable[[Player], Q]] = []
+#: Features that hide some tables from players the core would let in (a club's table from a
+#: non-member holding its invite link): ``f(player) -> Q`` over ``Table``; a player seated at
+#: the table still sees it (a removed member's running hand finishes normally).
+visibility_denials: list[Callable[[Player], Q]] = []
 
 
 def _player_of(user) -> Player | None:
@@ -39,9 +49,14 @@ def tables_visible_to(user, tables: QuerySet[Table] | None = None) -> QuerySet[T
         | Q(tournament_table__tournament__entries__player=player)
         | Q(tournament_table__tournament__guests=player)
     )
-    return tables.filter(
-        Q(private=False) | Q(host=player) | Exists(seated) | Exists(guest) | Exists(in_tournament)
-    )
+    visible = Q(private=False) | Q(host=player) | Exists(seated) | Exists(guest)
+    visible |= Exists(in_tournament)
+    for grant in visibility_grants:
+        visible |= grant(player)
+    tables = tables.filter(visible)
+    for denial in visibility_denials:
+        tables = tables.exclude(denial(player) & ~Exists(seated))
+    return tables
 
 
 def can_see_table(table: Table, user) -> bool:

@@ -8,10 +8,19 @@ tournament is run (started) by its organiser and by staff.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from django.db.models import Exists, OuterRef, Q, QuerySet
 
 from tables.models import Player
 from tables.tournaments.models import Entry, Tournament
+
+#: Features that let more players see some private tournaments (a club's members): ``f(player)
+#: -> Q`` over ``Tournament``, OR-ed with the grants here.
+visibility_grants: list[Callable[[Player], Q]] = []
+#: Features that hide some tournaments from players let in otherwise (a club's from a
+#: non-member): ``f(player) -> Q`` over ``Tournament``; an entrant still sees theirs.
+visibility_denials: list[Callable[[Player], Q]] = []
 
 
 def player_of(user) -> Player | None:
@@ -30,9 +39,13 @@ def tournaments_visible_to(user, tournaments: QuerySet | None = None) -> QuerySe
         return tournaments.filter(private=False)
     entered = Entry.objects.filter(tournament=OuterRef("pk"), player=player)
     invited = Tournament.guests.through.objects.filter(tournament=OuterRef("pk"), player=player)
-    return tournaments.filter(
-        Q(private=False) | Q(organiser=player) | Exists(entered) | Exists(invited)
-    )
+    visible = Q(private=False) | Q(organiser=player) | Exists(entered) | Exists(invited)
+    for grant in visibility_grants:
+        visible |= grant(player)
+    tournaments = tournaments.filter(visible)
+    for denial in visibility_denials:
+        tournaments = tournaments.exclude(denial(player) & ~Exists(entered))
+    return tournaments
 
 
 def can_see_tournament(tournament: Tournament, user) -> bool:

@@ -1,0 +1,39 @@
+"""Django admin for clubs: staff manage clubs, members, schedules and seasons; events read."""
+
+from __future__ import annotations
+
+from django.contrib import admin
+
+from tables.clubs.models import Club, ClubEvent, Membership, ScheduledGame, Season
+
+
+class MembershipInline(admin.TabularInline):
+    model = Membership
+    extra = 0
+    raw_id_fields = ["player"]
+
+
+@admin.register(Club)
+class ClubAdmin(admin.ModelAdmin):
+    list_display = ["name", "owner", "needs_approval", "created_at"]
+    search_fields = ["name"]
+    raw_id_fields = ["owner"]
+    inlines = [MembershipInline]
+
+
+@admin.register(ScheduledGame)
+class ScheduledGameAdmin(admin.ModelAdmin):
+    list_display = ["name", "club", "kind", "starts_at", "opened_at"]
+    list_filter = ["kind"]
+
+
+@admin.register(Season)
+class SeasonAdmin(admin.ModelAdmin):
+    list_display = ["name", "club", "starts_on", "ends_on", "rule", "closed"]
+
+
+@admin.register(ClubEvent)
+class ClubEventAdmin(admin.ModelAdmin):
+    list_display = ["at", "club", "kind", "actor"]
+    list_filter = ["kind"]
+    readonly_fields = ["club", "kind", "actor", "detail", "at"]

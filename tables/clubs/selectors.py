@@ -1,0 +1,153 @@
+"""The clubs' readers: a player's clubs, a club's members and games, its standings by season
+(recomputed from scratch from finished tournaments and the ledgers of its cash games, so the
+same after a restart), its ledger of nights."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import date
+
+from django.db.models import QuerySet
+
+from tables.clubs import points
+from tables.clubs.access import ACTIVE
+from tables.clubs.models import Club, ClubEvent, Membership, ScheduledGame, Season
+from tables.models import Player, Table
+from tables.selectors.ledger import table_ledger
+from tables.tournaments.models import Tournament
+
+
+def clubs_of(player: Player | None) -> QuerySet[Club]:
+    """The clubs ``player`` is an active member of."""
+    if player is None:
+        return Club.objects.none()
+    return Club.objects.filter(memberships__player=player, memberships__status=ACTIVE)
+
+
+def club_for(pk: object, player: Player | None) -> Club | None:
+    """The club ``pk`` when ``player`` is an active member of it, else None (a 404)."""
+    if not isinstance(pk, int | str) or not str(pk).isdigit():
+        return None
+    return clubs_of(player).filter(pk=int(pk)).first()
+
+
+def members(club: Club, *, with_pending: bool = False) -> QuerySet[Membership]:
+    statuses = [ACTIVE, Membership.Status.PENDING] if with_pending else [ACTIVE]
+    return (
+        Membership.objects.filter(club=club, status__in=statuses)
+        .select_related("player__user")
+        .order_by("joined_at", "pk")
+    )
+
+
+def club_tables(club: Club) -> QuerySet[Table]:
+    return Table.objects.filter(club_link__club=club).order_by("-pk")
+
+
+def club_tournaments(club: Club) -> QuerySet[Tournament]:
+    return Tournament.objects.filter(club_link__club=club).order_by("-pk")
+
+
+def scheduled_games(club: Club) -> QuerySet[ScheduledGame]:
+    """The games still to open (cash) or to start (tournaments), soonest first."""
+    return (
+        ScheduledGame.objects.filter(club=club, opened_at__isnull=True)
+        .exclude(tournament__status__in=["running", "finished"])
+        .order_by("starts_at", "pk")
+    )
+
+
+def recent_events(club: Club, limit: int = 20) -> list[ClubEvent]:
+    return list(ClubEvent.objects.filter(club=club)[:limit])
+
+
+def season_for(club: Club, pk: object = None, today: date | None = None) -> Season | None:
+    """The season ``pk`` of ``club``, or by default the one running ``today`` (else the
+    latest)."""
+    seasons = Season.objects.filter(club=club)
+    if pk not in (None, ""):
+        if not str(pk).isdigit():
+            return None
+        return seasons.filter(pk=int(str(pk))).first()
+    if today is not None:
+        running = seasons.filter(starts_on__lte=today, ends_on__gte=today).first()
+        if running is not None:
+            return running
+    return seasons.first()
+
+
+@dataclass(frozen=True)
+class Standing:
+    player_id: int
+    name: str
+    points: float
+    tournaments: int
+    cash_net: int
+
+
+def standings(season: Season) -> list[Standing]:
+    """Each member's points from the club's tournaments finished within ``season`` (by its
+    rule) and their net result at its cash games opened within it; most points first."""
+    scores: dict[int, list[float]] = {}
+    names: dict[int, str] = {}
+    finished = club_tournaments(season.club).filter(
+        status=Tournament.Status.FINISHED,
+        finished_at__date__gte=season.starts_on,
+        finished_at__date__lte=season.ends_on,
+    )
+    for tournament in finished.prefetch_related("entries__player__user"):
+        entries = list(tournament.entries.all())
+        for entry in entries:
+            if entry.player.is_bot or entry.place is None:
+                continue
+            row = scores.setdefault(entry.player_id, [0.0, 0, 0])
+            row[0] += points.for_place(season.rule, season.points_table, entry.place, len(entries))
+            row[1] += 1
+            names[entry.player_id] = str(entry.player)
+    cash = club_tables(season.club).filter(
+        created_at__date__gte=season.starts_on, created_at__date__lte=season.ends_on
+    )
+    for table in cash:
+        for ledger_row in table_ledger(table).rows:
+            if ledger_row.is_bot:
+                continue
+            row = scores.setdefault(ledger_row.player_id, [0.0, 0, 0])
+            row[2] += ledger_row.net
+            names[ledger_row.player_id] = ledger_row.name
+    table_rows = [
+        Standing(pk, names[pk], round(row[0], 2), int(row[1]), int(row[2]))
+        for pk, row in scores.items()
+    ]
+    return sorted(table_rows, key=lambda s: (-s.points, -s.cash_net, s.name, s.player_id))
+
+
+@dataclass(frozen=True)
+class Night:
+    table_id: int
+    name: str
+    nets: dict[int, int]
+
+
+@dataclass(frozen=True)
+class ClubLedger:
+    nights: list[Night]
+    totals: dict[int, int]
+    names: dict[int, str]
+
+
+def club_ledger(club: Club) -> ClubLedger:
+    """The club's cash nights, each with its players' nets (the settle-up), and each player's
+    running total over them."""
+    nights: list[Night] = []
+    totals: dict[int, int] = {}
+    names: dict[int, str] = {}
+    for table in club_tables(club).order_by("pk"):
+        nets = {}
+        for row in table_ledger(table).rows:
+            if row.is_bot:
+                continue
+            nets[row.player_id] = row.net
+            totals[row.player_id] = totals.get(row.player_id, 0) + row.net
+            names[row.player_id] = row.name
+        nights.append(Night(table.pk, table.name, nets))
+    return ClubLedger(nights, totals, names)

@@ -1,0 +1,58 @@
+"""The clubs' REST API (tables/api/clubs.py): create, read (members only), join by code,
+members, standings, and a table created with ``club``."""
+
+from __future__ import annotations
+
+import pytest
+
+from tables.clubs.models import Club, Membership
+
+pytestmark = pytest.mark.django_db
+
+
+def test_create_join_approve_and_read_a_club(client_for, players):
+    owner, friend, stranger = players
+    made = client_for(owner).post("/api/clubs/", {"name": "Thursday Club"}, format="json")
+    assert made.status_code == 201
+    body = made.json()
+    assert body["invite_code"] and body["invite_code"] in body["invite_url"]
+    pk = body["id"]
+    assert client_for(stranger).get(f"/api/clubs/{pk}/").status_code == 404
+    joined = client_for(friend).post(
+        f"/api/clubs/{pk}/join/", {"code": body["invite_code"]}, format="json"
+    )
+    assert joined.json() == {"status": "pending"}
+    assert client_for(friend).get(f"/api/clubs/{pk}/").status_code == 404
+    approved = client_for(owner).post(
+        f"/api/clubs/{pk}/members/", {"player": friend.pk, "action": "approve"}, format="json"
+    )
+    assert approved.status_code == 200 and approved.json()["status"] == "active"
+    seen = client_for(friend).get(f"/api/clubs/{pk}/").json()
+    assert "invite_code" not in seen and len(seen["members"]) == 2
+
+
+def test_a_wrong_code_is_refused_and_nothing_changes(client_for, players):
+    owner, friend, _ = players
+    pk = client_for(owner).post("/api/clubs/", {"name": "C"}, format="json").json()["id"]
+    answer = client_for(friend).post(f"/api/clubs/{pk}/join/", {"code": "nope"}, format="json")
+    assert answer.status_code == 409 and answer.json()["code"] == "bad_invite_code"
+    assert not Membership.objects.filter(player=friend).exists()
+
+
+def test_a_club_table_is_hidden_from_non_members(client_for, players):
+    owner, _, stranger = players
+    pk = client_for(owner).post("/api/clubs/", {"name": "C"}, format="json").json()["id"]
+    table = client_for(owner).post("/api/tables/", {"name": "Night", "club": pk}, format="json")
+    assert table.status_code == 201
+    table_pk = table.json()["id"]
+    assert client_for(stranger).get(f"/api/tables/{table_pk}/").status_code == 404
+    assert client_for(owner).get(f"/api/tables/{table_pk}/").status_code == 200
+    foreign = client_for(stranger).post("/api/tables/", {"name": "Mine", "club": pk}, format="json")
+    assert foreign.status_code == 404
+
+
+def test_standings_need_a_season(client_for, players):
+    owner = players[0]
+    pk = client_for(owner).post("/api/clubs/", {"name": "C"}, format="json").json()["id"]
+    assert client_for(owner).get(f"/api/clubs/{pk}/standings/").status_code == 404
+    assert Club.objects.count() == 1

@@ -49,8 +49,8 @@ def tables_visible_to(user, tables: QuerySet[Table] | None = None) -> QuerySet[T
         | Q(tournament_table__tournament__entries__player=player)
         | Q(tournament_table__tournament__guests=player)
     )
-    visible = Q(private=False) | Q(host=player) | Exists(seated) | Exists(guest)
-    visible |= Exists(in_tournament)
+    visible = Q(private=False) | Q(host=player) | Q(Exists(seated)) | Q(Exists(guest))
+    visible |= Q(Exists(in_tournament))
     for grant in visibility_grants:
         visible |= grant(player)
     tables = tables.filter(visible)

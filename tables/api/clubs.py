@@ -61,6 +61,27 @@ class StandingSerializer(serializers.Serializer[Any]):
     cash_net = serializers.IntegerField()
 
 
+class ClubSerializer(serializers.Serializer[Any]):
+    """A club as the API answers it (``invite_code``/``invite_url``: for its admins only)."""
+
+    id = serializers.IntegerField()
+    name = serializers.CharField()
+    description = serializers.CharField()
+    owner = serializers.IntegerField(help_text="The owner's player id.")
+    needs_approval = serializers.BooleanField()
+    members = MemberSerializer(many=True)
+    tables = serializers.ListField(child=serializers.DictField())
+    tournaments = serializers.ListField(child=serializers.DictField())
+    scheduled = serializers.ListField(child=serializers.DictField())
+    invite_code = serializers.CharField(required=False)
+    invite_url = serializers.CharField(required=False)
+
+
+class StandingsSerializer(serializers.Serializer[Any]):
+    season = serializers.DictField()
+    standings = StandingSerializer(many=True)
+
+
 def invite_url(request: Request, club: Club) -> str:
     return request.build_absolute_uri(f"/clubs/{club.pk}/join/?code={club.invite_code}")
 
@@ -107,14 +128,24 @@ class ClubListCreate(APIView):
     permission_classes = [IsAuthenticated]
     parser_classes = [JSONParser]
 
-    @extend_schema(summary="Your clubs")
+    @extend_schema(
+        summary="Your clubs",
+        operation_id="clubs_list",
+        responses=inline_serializer(
+            "ClubSummary",
+            {"id": serializers.IntegerField(), "name": serializers.CharField()},
+            many=True,
+        ),
+    )
     def get(self, request: Request) -> Response:
         player = player_get_or_create(user=request.user)
         return Response(
             [{"id": c.pk, "name": c.name} for c in selectors.clubs_of(player).order_by("pk")]
         )
 
-    @extend_schema(summary="Create a club", request=NewClubSerializer)
+    @extend_schema(
+        summary="Create a club", request=NewClubSerializer, responses={201: ClubSerializer}
+    )
     def post(self, request: Request) -> Response:
         data = NewClubSerializer(data=request.data)
         data.is_valid(raise_exception=True)
@@ -132,7 +163,7 @@ class ClubDetail(APIView):
 
     permission_classes = [IsAuthenticated]
 
-    @extend_schema(summary="One club")
+    @extend_schema(summary="One club", responses=ClubSerializer)
     def get(self, request: Request, pk: str) -> Response:
         club, member = _club(request, pk)
         return Response(club_body(request, club, admin=_is_admin(member)))
@@ -213,7 +244,7 @@ class ClubStandings(APIView):
 
     permission_classes = [IsAuthenticated]
 
-    @extend_schema(summary="A club's standings", responses=StandingSerializer(many=True))
+    @extend_schema(summary="A club's standings", responses=StandingsSerializer)
     def get(self, request: Request, pk: str) -> Response:
         club, _ = _club(request, pk)
         season = selectors.season_for(

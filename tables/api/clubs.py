@@ -7,23 +7,35 @@ Thin: each call is one service of ``tables.clubs.services`` or one selector of
 
 from __future__ import annotations
 
+import csv
+import io
 from typing import Any
 
+from django.http import HttpResponse
 from django.utils import timezone
-from drf_spectacular.utils import OpenApiParameter, extend_schema, inline_serializer
+from drf_spectacular.types import OpenApiTypes
+from drf_spectacular.utils import (
+    OpenApiParameter,
+    OpenApiResponse,
+    extend_schema,
+    inline_serializer,
+)
 from rest_framework import exceptions, serializers, status
 from rest_framework.parsers import JSONParser
 from rest_framework.permissions import IsAuthenticated
+from rest_framework.renderers import JSONRenderer
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from tables.api.files import FileDownloadView
 from tables.api.hosting import refused
+from tables.api.ledger import CSVRenderer, spreadsheet_safe
 from tables.api.strict import StrictBooleanField, StrictCharField, StrictWholeNumberField
 from tables.clubs import selectors, services
 from tables.clubs.access import membership_of
 from tables.clubs.errors import NoSuchClub
-from tables.clubs.models import Club, Membership
+from tables.clubs.models import Club, Membership, Season
 from tables.names import validate_name
 from tables.services.errors import ServiceError
 from tables.services.players import player_get_or_create
@@ -234,9 +246,20 @@ class ClubMembers(APIView):
         return Response(MemberSerializer(changed).data)
 
 
+def _season(request: Request, pk: str) -> Season:
+    club, _ = _club(request, pk)
+    season = selectors.season_for(club, request.query_params.get("season"), timezone.localdate())
+    if season is None:
+        raise exceptions.NotFound("The club has no such season.")
+    return season
+
+
+SEASON = OpenApiParameter("season", int, description="A season's id (default: the one now)")
+
+
 @extend_schema(
     tags=["clubs"],
-    parameters=[ID, OpenApiParameter("season", int, description="A season's id (default: now)")],
+    parameters=[ID, SEASON],
 )
 class ClubStandings(APIView):
     """The season's standings: points from the club's finished tournaments by the season's
@@ -246,16 +269,40 @@ class ClubStandings(APIView):
 
     @extend_schema(summary="A club's standings", responses=StandingsSerializer)
     def get(self, request: Request, pk: str) -> Response:
-        club, _ = _club(request, pk)
-        season = selectors.season_for(
-            club, request.query_params.get("season"), timezone.localdate()
-        )
-        if season is None:
-            raise exceptions.NotFound("The club has no such season.")
+        season = _season(request, pk)
         rows = selectors.standings(season)
         return Response(
             {
                 "season": {"id": season.pk, "name": season.name, "rule": season.rule},
                 "standings": StandingSerializer(rows, many=True).data,
             }
+        )
+
+
+STANDINGS_COLUMNS = ["place", "player", "points", "tournaments", "cash_net"]
+
+
+@extend_schema(
+    tags=["clubs"],
+    summary="A club's standings as CSV",
+    parameters=[ID, SEASON],
+    responses={(200, "text/csv"): OpenApiResponse(OpenApiTypes.STR, "A row per player.")},
+)
+class ClubStandingsCSV(FileDownloadView):
+    """The season's standings as a CSV file: a header row, then a row per player."""
+
+    permission_classes = [IsAuthenticated]
+    renderer_classes = [JSONRenderer, CSVRenderer]
+
+    def get(self, request: Request, pk: str) -> HttpResponse:
+        season = _season(request, pk)
+        out = io.StringIO()
+        writer = csv.writer(out, lineterminator="\r\n")
+        writer.writerow(STANDINGS_COLUMNS)
+        for place, row in enumerate(selectors.standings(season), start=1):
+            writer.writerow(
+                [place, spreadsheet_safe(row.name), row.points, row.tournaments, row.cash_net]
+            )
+        return self.download(
+            out.getvalue(), CSVRenderer.media_type, f"standings-{season.club_id}-{season.pk}.csv"
         )

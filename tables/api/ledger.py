@@ -150,6 +150,12 @@ class CSVRenderer(TextFileRenderer):
     format = "csv"
 
 
+def spreadsheet_safe(name: str) -> str:
+    """``name`` as a CSV cell: one a spreadsheet would read as a formula gets a leading
+    apostrophe."""
+    return f"'{name}" if name[:1] in ("=", "+", "-", "@") else name
+
+
 def ledger_csv(ledger: Ledger) -> str:
     """The ledger as CSV, a header row then a row per player (a name that a spreadsheet would
     read as a formula is quoted with a leading apostrophe)."""
@@ -157,9 +163,7 @@ def ledger_csv(ledger: Ledger) -> str:
     writer = csv.writer(out, lineterminator="\r\n")
     writer.writerow(COLUMNS)
     for row in LedgerRowSerializer(ledger.rows, many=True).data:
-        name = row["player"]
-        if name[:1] in ("=", "+", "-", "@"):
-            row = {**row, "player": f"'{name}"}
+        row = {**row, "player": spreadsheet_safe(row["player"])}
         writer.writerow(row[column] for column in COLUMNS)
     return out.getvalue()
 

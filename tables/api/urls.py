@@ -54,6 +54,11 @@ urlpatterns = [
     path("clubs/<str:pk>/join/", clubs.ClubJoin.as_view(), name="club-join"),
     path("clubs/<str:pk>/members/", clubs.ClubMembers.as_view(), name="club-members"),
     path("clubs/<str:pk>/standings/", clubs.ClubStandings.as_view(), name="club-standings"),
+    path(
+        "clubs/<str:pk>/standings.csv",
+        clubs.ClubStandingsCSV.as_view(),
+        name="club-standings-csv",
+    ),
     path("hands/", views.HandList.as_view(), name="hand-list"),
     # before hands/<pk>/, which would take "pokerstars" for an id
     path("hands/pokerstars/", views.HandListPokerStars.as_view(), name="hand-list-pokerstars"),

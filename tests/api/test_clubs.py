@@ -56,3 +56,35 @@ def test_standings_need_a_season(client_for, players):
     pk = client_for(owner).post("/api/clubs/", {"name": "C"}, format="json").json()["id"]
     assert client_for(owner).get(f"/api/clubs/{pk}/standings/").status_code == 404
     assert Club.objects.count() == 1
+
+
+def test_standings_as_json_and_csv(client_for, players):
+    from datetime import timedelta
+
+    from django.utils import timezone
+
+    from tables.clubs import services
+    from tables.tournaments.models import Entry, Tournament
+
+    owner, friend, stranger = players
+    club = services.club_create(owner=owner, name="=Club", needs_approval=False)
+    services.club_join(club=club, player=friend, code=club.invite_code)
+    today = timezone.localdate()
+    season = services.season_open(
+        club=club, by=owner, name="S", starts_on=today, ends_on=today + timedelta(days=7)
+    )
+    cup = services.club_tournament_create(club=club, by=owner, name="Cup")
+    Entry.objects.create(tournament=cup, player=owner, place=2)
+    Entry.objects.create(tournament=cup, player=friend, place=1)
+    Tournament.objects.filter(pk=cup.pk).update(status="finished", finished_at=timezone.now())
+    body = client_for(friend).get(f"/api/clubs/{club.pk}/standings/?season={season.pk}").json()
+    assert [(row["name"], row["points"]) for row in body["standings"]] == [
+        (str(friend), 14.14),
+        (str(owner), 10.0),
+    ]
+    csv_answer = client_for(owner).get(f"/api/clubs/{club.pk}/standings.csv")
+    assert csv_answer.status_code == 200
+    lines = csv_answer.content.decode().splitlines()
+    assert lines[0] == "place,player,points,tournaments,cash_net"
+    assert lines[1] == f"1,{friend},14.14,1,0"
+    assert client_for(stranger).get(f"/api/clubs/{club.pk}/standings.csv").status_code == 404

@@ -25,6 +25,8 @@ from tables.api.pagination import Pagination
 from tables.api.permissions import ReadOrLoggedIn
 from tables.api.serializers import LevelNowSerializer
 from tables.api.strict import StrictBooleanField, StrictCharField, StrictWholeNumberField
+from tables.clubs import services as club_services
+from tables.clubs.errors import NoSuchClub
 from tables.models import Table
 from tables.names import validate_name
 from tables.services.errors import ServiceError
@@ -139,6 +141,9 @@ class OrganiseSerializer(serializers.Serializer):
     )
     action_seconds = StrictWholeNumberField(min_value=3, max_value=600, default=20)
     private = StrictBooleanField(default=False, help_text="Seen only by invite link.")
+    club = StrictWholeNumberField(
+        min_value=1, required=False, help_text="A club you belong to: its members see it."
+    )
 
     def to_internal_value(self, data):
         if hasattr(data, "keys"):
@@ -347,8 +352,15 @@ class TournamentListCreate(generics.ListAPIView):
         data = OrganiseSerializer(data=request.data)
         data.is_valid(raise_exception=True)
         player = player_get_or_create(user=request.user)
+        settings = data.settings()
+        club = settings.pop("club", None)
         try:
-            tournament = organise.tournament_organise(organiser=player, **data.settings())
+            if club is None:
+                tournament = organise.tournament_organise(organiser=player, **settings)
+            else:
+                tournament = club_services.club_tournament_create(club=club, by=player, **settings)
+        except NoSuchClub:
+            raise exceptions.NotFound("There is no such club.") from None
         except ServiceError as error:
             raise refused(error) from None
         return Response(detail_body(request, tournament), status=status.HTTP_201_CREATED)

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from django.contrib import admin
 
-# The ignores below: admin classes take no type arguments at run time (no django_stubs_ext).
-
 from tables.clubs.models import Club, ClubEvent, Membership, ScheduledGame, Season
+
+# The ignores below: admin classes take no type arguments at run time (no django_stubs_ext).
 
 
 class MembershipInline(admin.TabularInline):  # type: ignore[type-arg]

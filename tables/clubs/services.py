@@ -42,7 +42,7 @@ from tables.models import Player, Table
 from tables.names import name_problem
 from tables.services import hosting
 from tables.tournaments.models import Tournament
-from tables.tournaments.services.setup import tournament_create
+from tables.tournaments.services.organise import tournament_organise
 
 Role, Status = Membership.Role, Membership.Status
 
@@ -216,9 +216,7 @@ def club_tournament_create(*, club: Club | int, by: Player, **fields: Any) -> To
         locked = _club_locked(club_pk)
         if not _active_member(locked, by):
             raise NoSuchClub("There is no such club.")
-        tournament = tournament_create(organiser=by, **fields)
-        Tournament.objects.filter(pk=tournament.pk).update(private=True)
-        tournament.private = True
+        tournament = tournament_organise(organiser=by, **{**fields, "private": True})
         ClubTournament.objects.create(club=locked, tournament=tournament)
         _event(locked, "tournament_created", by, tournament=tournament.pk)
         return tournament

@@ -88,3 +88,19 @@ def test_standings_as_json_and_csv(client_for, players):
     assert lines[0] == "place,player,points,tournaments,cash_net"
     assert lines[1] == f"1,{friend},14.14,1,0"
     assert client_for(stranger).get(f"/api/clubs/{club.pk}/standings.csv").status_code == 404
+
+
+def test_a_club_tournament_is_hidden_from_non_members(client_for, players):
+    owner, _, stranger = players
+    pk = client_for(owner).post("/api/clubs/", {"name": "C"}, format="json").json()["id"]
+    made = client_for(owner).post("/api/tournaments/", {"name": "Cup", "club": pk}, format="json")
+    assert made.status_code == 201, made.json()
+    tournament = made.json()["id"]
+    assert client_for(owner).get(f"/api/tournaments/{tournament}/").status_code == 200
+    assert client_for(stranger).get(f"/api/tournaments/{tournament}/").status_code == 404
+    entered = client_for(stranger).post(f"/api/tournaments/{tournament}/registration/")
+    assert entered.status_code == 404
+    assert client_for(owner).post(f"/api/tournaments/{tournament}/registration/").status_code in (
+        200,
+        201,
+    )

@@ -7,7 +7,7 @@ from django.urls import include, path
 from django.views.generic import RedirectView
 
 from pokersite import accounts
-from tables import views as table_views, views_hosting
+from tables import views as table_views, views_clubs, views_hosting
 from tables.api import urls as api_urls
 from tables.live import asyncapi
 
@@ -19,6 +19,7 @@ urlpatterns = [
     path("tables/", include("tables.urls")),
     path("join/<str:token>/", views_hosting.join, name="join"),
     path("tournaments/", include("tables.tournaments.urls")),
+    path("clubs/", include((views_clubs.urlpatterns, "clubs"))),
     path("admin/", admin.site.urls),
     path("api/asyncapi.json", asyncapi.asyncapi_json, name="asyncapi"),
     path("api/", include((api_urls.tournament_urlpatterns, "tournaments_api"))),

@@ -1,0 +1,61 @@
+"""The clubs' pages (tables/views_clubs.py): create, join by the invitation link with
+approval, the club page for members only, an admin's schedule and season forms refusing bad
+input with nothing changed."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+
+import pytest
+from django.test import Client
+from django.utils import timezone
+
+from tables.clubs.models import Club, Membership, ScheduledGame, Season
+
+pytestmark = pytest.mark.django_db
+
+
+def _client(player) -> Client:
+    client = Client()
+    client.force_login(player.user)
+    return client
+
+
+def test_create_join_approve_and_see_the_club_page(players):
+    owner, friend, stranger = players
+    made = _client(owner).post("/clubs/", {"name": "Thursday", "needs_approval": "on"})
+    club = Club.objects.get(name="Thursday")
+    assert made.status_code == 302 and made["Location"] == f"/clubs/{club.pk}/"
+    page = _client(owner).get(f"/clubs/{club.pk}/").content.decode()
+    assert club.invite_code in page
+    assert _client(stranger).get(f"/clubs/{club.pk}/").status_code == 404
+    invitation = _client(friend).get(f"/clubs/{club.pk}/join/?code={club.invite_code}")
+    assert "Join Thursday" in invitation.content.decode()
+    asked = _client(friend).post(f"/clubs/{club.pk}/join/", {"code": club.invite_code})
+    assert "join-pending" in asked.content.decode()
+    _client(owner).post(f"/clubs/{club.pk}/members/{friend.pk}/approve/")
+    assert Membership.objects.get(club=club, player=friend).status == "active"
+    assert club.invite_code not in _client(friend).get(f"/clubs/{club.pk}/").content.decode()
+
+
+def test_bad_schedules_and_seasons_are_refused_on_the_page(players):
+    owner = players[0]
+    _client(owner).post("/clubs/", {"name": "Club"})
+    club = Club.objects.get()
+    past = (timezone.localtime() - timedelta(hours=1)).strftime("%Y-%m-%dT%H:%M")
+    answer = _client(owner).post(
+        f"/clubs/{club.pk}/schedule/", {"kind": "tournament", "name": "Cup", "starts_at": past}
+    )
+    assert answer.status_code == 400 and "already past" in answer.content.decode()
+    answer = _client(owner).post(
+        f"/clubs/{club.pk}/seasons/",
+        {
+            "name": "S",
+            "starts_on": "2026-01-01",
+            "ends_on": "2026-03-31",
+            "rule": "fixed",
+            "points_table": "1, 5",
+        },
+    )
+    assert answer.status_code == 400 and "points table" in answer.content.decode()
+    assert not ScheduledGame.objects.exists() and not Season.objects.exists()

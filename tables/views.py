@@ -5,6 +5,7 @@ from __future__ import annotations
 from django.http import Http404
 from django.shortcuts import get_object_or_404, redirect, render
 
+from tables.clubs.selectors import upcoming_for
 from tables.models import Hand, Table
 from tables.presenters.render import region_html, render_message
 from tables.presenters.screen import table_screen
@@ -20,7 +21,12 @@ def lobby(request):
     tables = list(tables_visible_to(request.user, lobby_tables()))
     # Where this viewer sits: from the prefetched seats, no further query.
     seated_at = {t.pk for t in tables for s in t.seats.all() if s.player.user_id == request.user.pk}
-    return render(request, "lobby/lobby.html", {"tables": tables, "seated_at": seated_at})
+    club_games = upcoming_for(viewer_player(request.user))  # the viewer's clubs' schedule
+    return render(
+        request,
+        "lobby/lobby.html",
+        {"tables": tables, "seated_at": seated_at, "club_games": club_games},
+    )
 
 
 def table_detail(request, table_id: int):

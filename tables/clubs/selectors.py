@@ -57,6 +57,19 @@ def scheduled_games(club: Club) -> QuerySet[ScheduledGame]:
     )
 
 
+def upcoming_for(player: Player | None, limit: int = 10) -> list[ScheduledGame]:
+    """The scheduled games of every club ``player`` belongs to, soonest first (the lobby)."""
+    if player is None:
+        return []
+    games = (
+        ScheduledGame.objects.filter(club__in=clubs_of(player), opened_at__isnull=True)
+        .exclude(tournament__status__in=["running", "finished"])
+        .select_related("club")
+        .order_by("starts_at", "pk")
+    )
+    return list(games[:limit])
+
+
 def recent_events(club: Club, limit: int = 20) -> list[ClubEvent]:
     return list(ClubEvent.objects.filter(club=club)[:limit])
 

@@ -43,7 +43,7 @@ def play_a_little(pages):
             button.click(timeout=2000)
 
 
-def places_of(server, tournament_id) -> dict[str, int]:
+def places_of(server, tournament_id) -> tuple[dict[str, int], int]:
     with sqlite3.connect(f"file:{server.db}?mode=ro", uri=True, timeout=20) as db:
         rows = db.execute(
             "SELECT u.username, e.place FROM tournaments_entry e"

@@ -59,3 +59,23 @@ def test_bad_schedules_and_seasons_are_refused_on_the_page(players):
     )
     assert answer.status_code == 400 and "points table" in answer.content.decode()
     assert not ScheduledGame.objects.exists() and not Season.objects.exists()
+
+
+def test_the_lobby_lists_a_clubs_table_and_schedule_to_its_members_only(players):
+    from tables.clubs import services
+
+    owner, friend, stranger = players
+    club = services.club_create(owner=owner, name="Lobby Club", needs_approval=False)
+    services.club_join(club=club, player=friend, code=club.invite_code)
+    services.club_table_create(club=club, by=owner, name="Members night")
+    services.club_schedule(
+        club=club,
+        by=owner,
+        kind="cash",
+        name="Next Thursday",
+        starts_at=timezone.now() + timedelta(days=3),
+    )
+    member_view = _client(friend).get("/").content.decode()
+    assert "Members night" in member_view and "Next Thursday" in member_view
+    stranger_view = _client(stranger).get("/").content.decode()
+    assert "Members night" not in stranger_view and "Next Thursday" not in stranger_view

@@ -104,3 +104,24 @@ def test_a_club_tournament_is_hidden_from_non_members(client_for, players):
         200,
         201,
     )
+
+
+def test_a_removed_member_keeps_their_seat_to_the_end_then_cannot_sit_again(client_for, players):
+    from tables.clubs import services
+
+    owner, friend, _ = players
+    club = services.club_create(owner=owner, name="Seat Club", needs_approval=False)
+    services.club_join(club=club, player=friend, code=club.invite_code)
+    table = services.club_table_create(club=club, by=owner, name="Night")
+    sat = client_for(friend).post(f"/api/tables/{table.pk}/seat/", {"buy_in": 100}, format="json")
+    assert sat.status_code in (200, 201), sat.json()
+    services.club_member_update(club=club, by=owner, player=friend, action="remove")
+    assert client_for(friend).get(f"/api/tables/{table.pk}/").status_code == 200  # seated
+    assert client_for(friend).delete(f"/api/tables/{table.pk}/seat/").status_code in (200, 204)
+    assert client_for(friend).get(f"/api/tables/{table.pk}/").status_code == 404
+    again = client_for(friend).post(f"/api/tables/{table.pk}/seat/", {"buy_in": 100}, format="json")
+    assert again.status_code == 404
+    rejoin = client_for(friend).post(
+        f"/api/clubs/{club.pk}/join/", {"code": club.invite_code}, format="json"
+    )
+    assert rejoin.status_code == 409 and rejoin.json()["code"] == "removed_from_club"

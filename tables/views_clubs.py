@@ -71,7 +71,7 @@ def _page(request: HttpRequest, club: Club, member: Membership, error: str | Non
         "members": selectors.members(club, with_pending=admin),
         "tables": selectors.club_tables(club)[:20],
         "tournaments": selectors.club_tournaments(club)[:20],
-        "scheduled": selectors.scheduled_games(club),
+        "scheduled": selectors.scheduled_games(club).prefetch_related("answers__player"),
         "events": selectors.recent_events(club),
         "season": season,
         "seasons": club.seasons.all(),
@@ -231,7 +231,51 @@ def club_season(request: HttpRequest, club_id: int) -> HttpResponse:
     return redirect("clubs:detail", club_id=club.pk)
 
 
+@login_required
+@require_POST
+def club_invite_reset(request: HttpRequest, club_id: int) -> HttpResponse:
+    """An admin replaces the invitation code (the old one is refused from now on)."""
+    club, member = _member_club(request, club_id)
+    try:
+        services.club_invite_reset(club=club, by=member.player)
+    except ServiceError as refused:
+        return _page(request, club, member, str(refused))
+    return redirect("clubs:detail", club_id=club.pk)
+
+
+@login_required
+@require_POST
+def club_attend(request: HttpRequest, club_id: int, game_id: int) -> HttpResponse:
+    """A member says they are in (``going=1``) or out of a scheduled game."""
+    club, member = _member_club(request, club_id)
+    if not club.scheduled.filter(pk=game_id).exists():
+        raise Http404("No such game.")
+    try:
+        services.club_attend(
+            game=game_id, player=member.player, going=request.POST.get("going") == "1"
+        )
+    except ServiceError as refused:
+        return _page(request, club, member, str(refused))
+    return redirect("clubs:detail", club_id=club.pk)
+
+
+@login_required
+@require_POST
+def club_season_close(request: HttpRequest, club_id: int, season_id: int) -> HttpResponse:
+    club, member = _member_club(request, club_id)
+    if not club.seasons.filter(pk=season_id).exists():
+        raise Http404("No such season.")
+    try:
+        services.season_close(season=season_id, by=member.player)
+    except ServiceError as refused:
+        return _page(request, club, member, str(refused))
+    return redirect("clubs:detail", club_id=club.pk)
+
+
 urlpatterns = [
+    path("<int:club_id>/invite/reset/", club_invite_reset, name="invite-reset"),
+    path("<int:club_id>/games/<int:game_id>/attend/", club_attend, name="attend"),
+    path("<int:club_id>/seasons/<int:season_id>/close/", club_season_close, name="season-close"),
     path("", club_list, name="list"),
     path("<int:club_id>/", club_detail, name="detail"),
     path("<int:club_id>/join/", club_join, name="join"),

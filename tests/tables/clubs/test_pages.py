@@ -79,3 +79,24 @@ def test_the_lobby_lists_a_clubs_table_and_schedule_to_its_members_only(players)
     assert "Members night" in member_view and "Next Thursday" in member_view
     stranger_view = _client(stranger).get("/").content.decode()
     assert "Members night" not in stranger_view and "Next Thursday" not in stranger_view
+
+
+def test_members_say_they_are_in_and_an_admin_resets_the_code(players):
+    from tables.clubs import services
+    from tables.clubs.models import Attendance
+
+    owner, friend, _ = players
+    club = services.club_create(owner=owner, name="In Club", needs_approval=False)
+    services.club_join(club=club, player=friend, code=club.invite_code)
+    game = services.club_schedule(
+        club=club, by=owner, kind="cash", name="Soon", starts_at=timezone.now() + timedelta(days=1)
+    )
+    _client(friend).post(f"/clubs/{club.pk}/games/{game.pk}/attend/", {"going": "1"})
+    assert Attendance.objects.get(game=game, player=friend).going
+    assert str(friend) in _client(owner).get(f"/clubs/{club.pk}/").content.decode()
+    old = club.invite_code
+    refused = _client(friend).post(f"/clubs/{club.pk}/invite/reset/")
+    assert refused.status_code == 400
+    assert Club.objects.get(pk=club.pk).invite_code == old
+    _client(owner).post(f"/clubs/{club.pk}/invite/reset/")
+    assert Club.objects.get(pk=club.pk).invite_code != old

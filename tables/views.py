@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from django.http import Http404
+from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 
 from tables.clubs.selectors import upcoming_for
@@ -16,7 +16,7 @@ from tables.selectors.players import viewer_player
 from tables.selectors.snapshot import load_snapshot
 
 
-def lobby(request):
+def lobby(request: HttpRequest) -> HttpResponse:
     """``/``: every open table, its variant, stakes, seats, average pot and who sits there."""
     tables = list(tables_visible_to(request.user, lobby_tables()))
     # Where this viewer sits: from the prefetched seats, no further query.

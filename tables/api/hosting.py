@@ -18,6 +18,7 @@ from drf_spectacular.utils import (
 )
 from rest_framework import exceptions, serializers, status
 from rest_framework.parsers import JSONParser
+from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
@@ -228,7 +229,7 @@ class TableListCreate(views.TableList):
         request=NewGameSerializer,
         responses={201: HostedTableSerializer, 409: CONFLICT},
     )
-    def post(self, request):
+    def post(self, request: Request) -> Response:
         data = NewGameSerializer(data=request.data)
         data.is_valid(raise_exception=True)
         player = player_get_or_create(user=request.user)

@@ -16,6 +16,7 @@ from django.utils.dateparse import parse_datetime
 from drf_spectacular.utils import OpenApiResponse, extend_schema
 from rest_framework import exceptions, generics, serializers, status
 from rest_framework.parsers import JSONParser
+from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
@@ -348,7 +349,7 @@ class TournamentListCreate(generics.ListAPIView):
         request=OrganiseSerializer,
         responses={201: TournamentDetailSerializer, 409: CONFLICT},
     )
-    def post(self, request):
+    def post(self, request: Request) -> Response:
         data = OrganiseSerializer(data=request.data)
         data.is_valid(raise_exception=True)
         player = player_get_or_create(user=request.user)

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import Any
 
 from tables import services
 from tables.inputs import parse_whole_number
@@ -33,7 +34,7 @@ class BadFrame(ValueError):
     code = "bad_request"
 
 
-def _number(data: dict, key: str, what: str, minimum: int = 1, **limits) -> int:
+def _number(data: dict[str, Any], key: str, what: str, minimum: int = 1, **limits) -> int:
     return parse_whole_number(data.get(key), what=what, minimum=minimum, **limits)
 
 
@@ -42,7 +43,7 @@ def _number(data: dict, key: str, what: str, minimum: int = 1, **limits) -> int:
 # returns the message for the sender.
 
 
-def _act_fields(data: dict) -> dict:
+def _act_fields(data: dict[str, Any]) -> dict[str, Any]:
     kind = data.get("kind")
     if kind not in ACTION_KINDS:
         raise BadFrame("Unknown action.")
@@ -59,7 +60,7 @@ def _act(table_id: int, player, **fields) -> str:
     return ""
 
 
-def _no_fields(data: dict) -> dict:
+def _no_fields(data: dict[str, Any]) -> dict[str, Any]:
     return {}
 
 
@@ -85,7 +86,7 @@ def _leave(table_id: int, player) -> str:
     return "You left the table." if left else "You will leave when this hand ends."
 
 
-def _top_up_fields(data: dict) -> dict:
+def _top_up_fields(data: dict[str, Any]) -> dict[str, Any]:
     return {"amount": _number(data, "amount", "The top-up")}
 
 
@@ -95,7 +96,7 @@ def _top_up(table_id: int, player, amount: int) -> str:
     return "Chips added."
 
 
-def _take_seat_fields(data: dict) -> dict:
+def _take_seat_fields(data: dict[str, Any]) -> dict[str, Any]:
     seat = data.get("seat")
     number = (
         _number(data, "seat", "The seat", maximum=MOST_SEATS) - 1
@@ -112,7 +113,7 @@ def _take_seat(table_id: int, player, seat_number: int | None, buy_in: int) -> s
     return "You sat down: you are dealt in from the next hand."
 
 
-def _rabbit_fields(data: dict) -> dict:
+def _rabbit_fields(data: dict[str, Any]) -> dict[str, Any]:
     return {"hand_id": _number(data, "hand", "The hand")}
 
 
@@ -121,7 +122,7 @@ def _rabbit_hunt(table_id: int, player, hand_id: int) -> str:
     return ""
 
 
-def _chat_fields(data: dict) -> dict:
+def _chat_fields(data: dict[str, Any]) -> dict[str, Any]:
     text = data.get("text")
     if not isinstance(text, str):
         raise BadFrame("A chat message is text.")
@@ -133,7 +134,7 @@ def _chat(table_id: int, player, text: str) -> str:
     return ""
 
 
-def _chat_mute_fields(data: dict) -> dict:
+def _chat_mute_fields(data: dict[str, Any]) -> dict[str, Any]:
     muted = data.get("muted", "1")
     if muted not in ("0", "1", 0, 1, True, False):
         raise BadFrame("muted is 1 (mute) or 0 (unmute).")
@@ -147,7 +148,7 @@ def _chat_mute(table_id: int, player, player_id: int, muted: bool) -> str:
 
 @dataclass(frozen=True)
 class Operation:
-    parse: Callable[[dict], dict]  # the frame -> ``carry_out``'s fields
+    parse: Callable[[dict[str, Any]], dict[str, Any]]  # the frame -> ``carry_out``'s fields
     carry_out: Callable[..., str]  # (table id, player, **fields) -> the sender's message
 
 
@@ -164,7 +165,7 @@ OPERATIONS: dict[str, Operation] = {
 }
 
 
-def run_op(*, table_id: int, user, data: dict, player=None) -> str:
+def run_op(*, table_id: int, user, data: dict[str, Any], player=None) -> str:
     """Carry out one request through one service; returns a message for the sender.
 
     ``player``: the socket's player if already known (resolved once at connect).

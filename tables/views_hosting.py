@@ -8,6 +8,8 @@ game is 404 for whoever may not see it, and a host control is 403 for whoever ma
 
 from __future__ import annotations
 
+from typing import Any
+
 from django import forms
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
@@ -50,7 +52,7 @@ OPTIONAL_FIELDS = (
 )
 
 
-def _given(cleaned: dict) -> dict:
+def _given(cleaned: dict[str, Any]) -> dict[str, Any]:
     """The settings of a valid form without the optional ones left empty."""
     return {k: v for k, v in cleaned.items() if not (k in OPTIONAL_FIELDS and v is None)}
 
@@ -111,7 +113,7 @@ def table_new(request):
     return render(request, "tables/new.html", {"form": form, "games": game_rules()})
 
 
-def game_rules() -> dict:
+def game_rules() -> dict[str, Any]:
     """For the form's script: each game's bettings and seats, and the settings each game
     and betting leaves out (the script hides them; the view ignores them)."""
     return {

@@ -16,10 +16,12 @@ like it, must run inside the caller's transaction. Relies on Django's compiler i
 
 from __future__ import annotations
 
+from typing import Any
+
 from django.db import connections, models, router
 
 #: (database alias, vendor, what) -> compiled statement; a handful of entries.
-_compiled: dict[tuple, tuple] = {}
+_compiled: dict[tuple[Any, ...], tuple] = {}
 
 
 def _connection(model: type[models.Model]):
@@ -99,7 +101,7 @@ def insert(obj: models.Model) -> None:
         cursor.execute(sql, values)
 
 
-def update(model: type[models.Model], where: dict, **values) -> int:
+def update(model: type[models.Model], where: dict[str, Any], **values) -> int:
     """``model.objects.filter(**where).update(**values)`` for equality filters on fields of
     ``model`` itself (``table_id=3``); returns the number of rows changed."""
     connection = _connection(model)
@@ -128,7 +130,7 @@ def update(model: type[models.Model], where: dict, **values) -> int:
         return cursor.rowcount
 
 
-def _compiled_select(model, key: str, build, params: tuple):
+def _compiled_select(model, key: str, build, params: tuple[Any, ...]):
     """(connection, sql, converters, compiler) of ``build(*params)``, a query of ``model``,
     compiled once per database and ``key``. The compiled SQL must take exactly ``params``,
     in order (checked once), so that later calls run it with their own without building the
@@ -162,7 +164,7 @@ def _converted(rows, converters, connection):
     return out
 
 
-def select_values(model, key: str, build, *params) -> list[tuple]:
+def select_values(model, key: str, build, *params) -> list[tuple[Any, ...]]:
     """``list(build(*params))`` for a ``values_list()`` query of ``model`` (a read): the rows
     as tuples, with the fields' conversions. ``build`` returns the queryset for the given
     parameters, which must be the query's only SQL parameters, in order; ``key`` names its

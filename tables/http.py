@@ -1,0 +1,25 @@
+"""Request and ASGI types for the type checker."""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Callable, MutableMapping
+from typing import Any
+
+from django.contrib.auth.models import User
+from django.http import HttpRequest
+
+
+class AuthenticatedRequest(HttpRequest):
+    """The request of a view that only a logged-in user reaches (``login_required``, an API
+    view with ``IsAuthenticated``): its ``user`` is a ``User``, never the anonymous one."""
+
+    user: User
+
+
+#: An ASGI connection's scope, receive and send, as the site's own middleware (origin check,
+#: handshake admission, croupier start) handle them; an application takes those three (its
+#: parameters left open: Django's and channels' applications type them more narrowly).
+Scope = MutableMapping[str, Any]
+Receive = Callable[[], Awaitable[dict[str, Any]]]
+Send = Callable[[dict[str, Any]], Awaitable[None]]
+Application = Callable[..., Awaitable[None]]

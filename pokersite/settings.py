@@ -131,6 +131,7 @@ INSTALLED_APPS = [
     "tables",
     "tables.tournaments",
     "tables.stats",
+    "tables.imports",
 ]
 
 MIDDLEWARE = [

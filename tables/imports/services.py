@@ -14,8 +14,9 @@ from tables.imports.models import ImportedHand, PokerNowImport
 from tables.models import Player
 
 #: The limits the upload page states and the service enforces.
-MAX_LOG_BYTES = 5 * 1024 * 1024
-MAX_LOG_ROWS = 50_000
+# the page's name-picking step sends the log back as a form field: Django reads 2.5 MB of those
+MAX_LOG_BYTES = 2 * 1024 * 1024
+MAX_LOG_ROWS = 20_000
 MAX_LEDGER_BYTES = 256 * 1024
 MAX_LEDGER_ROWS = 1_000
 

@@ -45,7 +45,7 @@ def _upload_text(request: HttpRequest, field: str, limit: int) -> str:
     if upload.size is not None and upload.size > limit:
         raise ImportTooLarge(f"the file is {upload.size} bytes: at most {limit} are read")
     try:
-        return upload.read().decode("utf-8-sig")
+        return str(upload.read().decode("utf-8-sig"))
     except UnicodeDecodeError:
         raise NotPokerNowLog("the file is not text (UTF-8)") from None
 
@@ -112,15 +112,25 @@ def import_page(request: HttpRequest, import_id: int) -> HttpResponse:
     return render(request, "imports/import.html", context)
 
 
-def _lines(hand: ImportedHand) -> list[str]:
+VERBS = {"f": "folds", "cc": "checks or calls", "cbr": "bets or raises to", "sm": "shows"}
+
+
+def _lines(hand: ImportedHand, unit: str) -> list[str]:
+    """The hand's PHH actions, in words: who did what, the cards dealt and shown."""
     history = phh.loads(hand.phh)
-    players = history.players or []
-    names = {f"p{k + 1}": name for k, name in enumerate(players)}
+    names = {f"p{k + 1}": name for k, name in enumerate(history.players or [])}
     lines = []
     for action in history.actions:
         words = action.split()
-        who = names.get(words[0], words[0]) if words[0] != "d" else "Dealer"
-        lines.append(" ".join([who, *words[1:]]))
+        if words[:2] == ["d", "dh"]:
+            lines.append(f"{names.get(words[2], words[2])} is dealt {words[3]}")
+        elif words[:2] == ["d", "db"]:
+            lines.append(f"Board: {words[2]}")
+        else:
+            who, verb, rest = names.get(words[0], words[0]), words[1], words[2:]
+            if verb == "cbr" and rest:
+                rest = [amount(int(rest[0]), unit)]
+            lines.append(" ".join([who, VERBS.get(verb, verb), *rest]))
     return lines
 
 
@@ -138,6 +148,6 @@ def imported_hand_page(request: HttpRequest, hand_id: int) -> HttpResponse:
         "hand": hand,
         "upload": upload,
         "net": amount(hand.net, upload.unit),
-        "lines": _lines(hand),
+        "lines": _lines(hand, upload.unit),
     }
     return render(request, "imports/hand.html", context)

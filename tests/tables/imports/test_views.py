@@ -85,3 +85,16 @@ def test_another_players_import_and_hands_are_not_found(players) -> None:
     assert hand is not None
     assert _client(bob).get(f"/imports/{upload.pk}/").status_code == 404
     assert _client(bob).get(f"/imports/hands/{hand.pk}/").status_code == 404
+
+
+def test_the_stats_page_lists_the_imports_apart_from_the_figures(players) -> None:
+    alice = players[0]
+    client = _client(alice)
+    client.post("/imports/", {"log": SimpleUploadedFile("x.csv", LOG), "pokernow_name": NAME})
+    page = client.get(f"/players/{alice.pk}/stats/")
+    assert page.context["stats"]["hands"] == 0  # the play-chip figures leave them out
+    listed = page.content.decode()
+    assert 'id="pokernow-import-list"' in listed and "4 hands" in listed
+    # another player's page does not list alice's imports
+    other = _client(players[1]).get(f"/players/{alice.pk}/stats/")
+    assert 'id="pokernow-import-list"' not in other.content.decode()

@@ -6,7 +6,7 @@ from __future__ import annotations
 from datetime import timedelta
 
 from django.contrib.auth.decorators import login_required
-from django.http import Http404, HttpResponse
+from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils import timezone
 
@@ -44,7 +44,7 @@ def my_stats(request):
 
 
 @login_required
-def player_stats_page(request, player_id: int):
+def player_stats_page(request: HttpRequest, player_id: int) -> HttpResponse:
     player = get_object_or_404(Player.objects.select_related("user"), pk=player_id)
     try:
         table = parse_optional_number(request.GET.get("table"), what="table", minimum=1)

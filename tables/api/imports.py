@@ -20,6 +20,7 @@ from rest_framework.views import APIView
 
 from tables.api.exceptions import ErrorSerializer
 from tables.api.permissions import IsAuthenticated
+from tables.api.views import ID, _id
 from tables.imports import services
 from tables.imports.errors import ImportRefused, ImportTooLarge, NotPokerNowLog
 from tables.imports.models import PokerNowImport
@@ -172,13 +173,14 @@ class ImportList(APIView):
 @extend_schema(
     tags=["imports"],
     summary="One of your imports, with its hands",
+    parameters=[ID],
     responses={200: ImportDetailSerializer, 404: OpenApiResponse(ErrorSerializer, "Not yours.")},
 )
 class ImportDetail(APIView):
     permission_classes = [IsAuthenticated]
 
-    def get(self, request: Request, pk: int) -> Response:
-        upload = player_import(_player(request), pk)
+    def get(self, request: Request, pk: str) -> Response:
+        upload = player_import(_player(request), _id(pk))
         if upload is None:
             raise exceptions.NotFound("No such import.")
         return Response(ImportDetailSerializer(upload).data)

@@ -52,7 +52,7 @@ urlpatterns = [
     # games played elsewhere (tables.imports)
     path("imports/", imports.ImportList.as_view(), name="import-list"),
     path("imports/pokernow/", imports.PokerNowUpload.as_view(), name="import-pokernow"),
-    path("imports/<int:pk>/", imports.ImportDetail.as_view(), name="import-detail"),
+    path("imports/<str:pk>/", imports.ImportDetail.as_view(), name="import-detail"),
     path("hands/", views.HandList.as_view(), name="hand-list"),
     # before hands/<pk>/, which would take "pokerstars" for an id
     path("hands/pokerstars/", views.HandListPokerStars.as_view(), name="hand-list-pokerstars"),

@@ -79,6 +79,8 @@ def pokernow_import(
     result = import_log(log_text)
     mine = [(hand, net) for hand in result.hands if (net := _net(hand, pokernow_name)) is not None]
     with transaction.atomic():
+        # one import of a player's at a time: two uploads of one log at once import it once
+        Player.objects.select_for_update().filter(pk=player.pk).first()
         ids = [_hand_id(hand) for hand, _ in mine]
         known = set(
             ImportedHand.objects.filter(player=player, pokernow_id__in=ids).values_list(

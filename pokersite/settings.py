@@ -138,6 +138,7 @@ INSTALLED_APPS = [
     "tables",
     "tables.tournaments",
     "tables.stats",
+    "tables.imports",
 ]
 
 MIDDLEWARE = [

@@ -19,6 +19,7 @@ urlpatterns = [
     path("tables/", include("tables.urls")),
     path("join/<str:token>/", views_hosting.join, name="join"),
     path("tournaments/", include("tables.tournaments.urls")),
+    path("imports/", include("tables.imports.urls")),
     path("admin/", admin.site.urls),
     path("api/asyncapi.json", asyncapi.asyncapi_json, name="asyncapi"),
     path("api/", include((api_urls.tournament_urlpatterns, "tournaments_api"))),

@@ -6,10 +6,11 @@ from __future__ import annotations
 from datetime import timedelta
 
 from django.contrib.auth.decorators import login_required
-from django.http import Http404, HttpResponse
+from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils import timezone
 
+from tables.imports.selectors import player_imports
 from tables.inputs import NumberError, parse_optional_number
 from tables.models import Hand, Player, Table
 from tables.presenters.replay import replay_felt
@@ -43,7 +44,7 @@ def my_stats(request):
 
 
 @login_required
-def player_stats_page(request, player_id: int):
+def player_stats_page(request: HttpRequest, player_id: int) -> HttpResponse:
     player = get_object_or_404(Player.objects.select_related("user"), pk=player_id)
     try:
         table = parse_optional_number(request.GET.get("table"), what="table", minimum=1)
@@ -80,7 +81,9 @@ def player_stats_page(request, player_id: int):
             "tables": [t for t in player_tables(player) if t["id"] in shown],
             "games": Table.Game.choices,
             "tournaments": tournament_record(player, request.user),
-            "own": getattr(request.user, "player", None) == player,
+            "own": (own := getattr(request.user, "player", None) == player),
+            # games brought from PokerNow: listed apart, never in the figures above
+            "pokernow_imports": list(player_imports(player)[:10]) if own else [],
             "export_since": (timezone.now() - timedelta(days=30)).date(),
             "export_until": timezone.now().date(),
         },

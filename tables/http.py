@@ -7,6 +7,7 @@ from typing import Any
 
 from django.contrib.auth.models import User
 from django.http import HttpRequest
+from django_htmx.middleware import HtmxDetails
 
 
 class AuthenticatedRequest(HttpRequest):
@@ -23,3 +24,9 @@ Scope = MutableMapping[str, Any]
 Receive = Callable[[], Awaitable[dict[str, Any]]]
 Send = Callable[[dict[str, Any]], Awaitable[None]]
 Application = Callable[..., Awaitable[None]]
+
+
+class HtmxRequest(HttpRequest):
+    """A request through django-htmx's middleware: ``htmx`` says whether htmx sent it."""
+
+    htmx: HtmxDetails

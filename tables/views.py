@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from django.http import Http404
+from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 
 from tables.models import Hand, Table
@@ -15,7 +15,7 @@ from tables.selectors.players import viewer_player
 from tables.selectors.snapshot import load_snapshot
 
 
-def lobby(request):
+def lobby(request: HttpRequest) -> HttpResponse:
     """``/``: every open table, its variant, stakes, seats, average pot and who sits there."""
     tables = list(tables_visible_to(request.user, lobby_tables()))
     # Where this viewer sits: from the prefetched seats, no further query.
@@ -23,13 +23,15 @@ def lobby(request):
     return render(request, "lobby/lobby.html", {"tables": tables, "seated_at": seated_at})
 
 
-def table_detail(request, table_id: int):
+def table_detail(request: HttpRequest, table_id: int) -> HttpResponse:
     """``/tables/<id>/``: the live table, rendered for this viewer by the same presenters as
     the websocket updates (a reload shows exactly the live state)."""
     table = get_object_or_404(Table, pk=table_id)
     if not can_see_table(table, request.user):
         raise Http404("No such table.")  # a private game's existence is not revealed
     snapshot = load_snapshot(table)
+    if snapshot is None:  # the table was deleted since it was read
+        raise Http404("No such table.")
     player = viewer_player(request.user)  # its bankroll: read just now
     screen = table_screen(
         snapshot,
@@ -52,7 +54,7 @@ def table_detail(request, table_id: int):
     )
 
 
-def hand_detail(request, table_id: int, number: int):
+def hand_detail(request: HttpRequest, table_id: int, number: int) -> HttpResponse:
     """``/tables/<id>/hands/<n>/``: the table's name for a hand; its history is the replayer."""
     hand = get_object_or_404(Hand.objects.select_related("table"), table_id=table_id, number=number)
     if not can_see_hand(hand, request.user):

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Awaitable, Callable, MutableMapping
 from typing import Any
 
-from django.contrib.auth.models import User
+from django.contrib.auth.models import AnonymousUser, User
 from django.http import HttpRequest
 from django_htmx.middleware import HtmxDetails
 
@@ -30,3 +30,7 @@ class HtmxRequest(HttpRequest):
     """A request through django-htmx's middleware: ``htmx`` says whether htmx sent it."""
 
     htmx: HtmxDetails
+
+
+#: Whoever makes a request: a user, or the anonymous one (``request.user``).
+Viewer = User | AnonymousUser

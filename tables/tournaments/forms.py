@@ -131,8 +131,8 @@ class TournamentForm(forms.Form):
             raise forms.ValidationError("Whole percentages separated by spaces.")
         return [int(p) for p in text]
 
-    def clean(self):
-        data = super().clean()
+    def clean(self) -> dict[str, Any]:
+        data = super().clean() or {}
         if data.get("structure") == "custom" and not data.get("levels"):
             self.add_error("levels", "Give the custom levels, one per line.")
         if data.get("start") == Tournament.Start.AT_TIME:

@@ -140,13 +140,13 @@ def tournament_level(tournament: Tournament) -> LevelNow:
     return level_now(tournament, hands_dealt=most or 0)
 
 
-def table_seating_notice(table) -> str | None:
+def table_seating_notice(table: Table) -> str | None:
     """Why a tournament table's screens offer no seat controls (``tables.selectors.banners``):
     the message the services refuse them with (``services.play.table_rules``)."""
     return SEATED_BY_TOURNAMENT if lookup.tournament_table(table.pk) is not None else None
 
 
-def table_banner(table) -> dict[str, Any] | None:
+def table_banner(table: Table) -> dict[str, Any] | None:
     """A tournament table's banner for its screens and play state (``tables.selectors.
     banners``): the tournament and its level; None for any other table (no query for a cash
     table after the first: ``lookup``)."""

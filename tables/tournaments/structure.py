@@ -11,7 +11,24 @@ from fractions import Fraction
 from typing import Any
 
 #: Big blinds of the preset structures, level by level (small blind half, ante from level 5).
-_BIG_BLINDS = (20, 30, 40, 60, 80, 100, 150, 200, 300, 400, 600, 800, 1000, 1500, 2000, 3000)
+_BIG_BLINDS: tuple[int, ...] = (
+    20,
+    30,
+    40,
+    60,
+    80,
+    100,
+    150,
+    200,
+    300,
+    400,
+    600,
+    800,
+    1000,
+    1500,
+    2000,
+    3000,
+)
 _BIG_BLINDS += tuple(b * 10 for b in (400, 600, 800, 1000, 1500, 2000, 3000))
 PRESET_MINUTES = {"turbo": 3, "regular": 10, "deep": 20}
 
@@ -86,7 +103,7 @@ def clock_at(
     return LevelClock(len(levels) - 1)
 
 
-def levels_problem(levels) -> str | None:
+def levels_problem(levels: Any) -> str | None:
     """Why ``levels`` cannot be played (for the ``levels`` field's error), or None."""
     if not isinstance(levels, list) or not levels:
         return "Give at least one level."

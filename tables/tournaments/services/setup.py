@@ -13,7 +13,7 @@ from datetime import datetime
 from typing import Any
 
 from django.contrib.auth import get_user_model
-from django.db import transaction
+from django.db import models, transaction
 from django.utils import timezone
 
 from engine.types import MAX_SEATS
@@ -49,7 +49,7 @@ def tournament_lock(tournament: Tournament | int) -> Tournament:
     return Tournament.objects.select_for_update().get(pk=pk)
 
 
-def _whole(value, field: str, *, low: int, high: int | None = None) -> int:
+def _whole(value: object, field: str, *, low: int, high: int | None = None) -> int:
     if isinstance(value, bool) or not isinstance(value, int) or value < low:
         raise TournamentInvalid(field, f"{field} must be a whole number, at least {low}.")
     if high is not None and value > high:
@@ -57,8 +57,8 @@ def _whole(value, field: str, *, low: int, high: int | None = None) -> int:
     return value
 
 
-def _choice(value, field: str, choices) -> str:
-    if value not in choices.values:
+def _choice(value: object, field: str, choices: type[models.TextChoices]) -> str:
+    if not isinstance(value, str) or value not in choices.values:
         raise TournamentInvalid(field, f"{field} is one of: {', '.join(choices.values)}.")
     return value
 
@@ -119,7 +119,7 @@ def tournament_create(
     _whole(entry_fee, "entry_fee", low=0, high=10**12)
     _whole(starting_stack, "starting_stack", low=1, high=10**12)
     if format == Format.FIXED_HANDS:
-        _whole(hands, "hands", low=1, high=10_000)
+        hands = _whole(hands, "hands", low=1, high=10_000)
         if levels is None and structure_name in ("regular", "doubling"):
             structure_name = "doubling"
             levels = structure.doubling_levels(

@@ -32,7 +32,7 @@ from engine.cards import format_cards, parse_cards
 from engine.errors import HandHistoryError, PokerError
 from engine.phh import HandHistory, dumps
 
-__all__ = ["ImportedHand", "LogImport", "SkippedHand", "import_log"]
+__all__ = ["ImportedHand", "LogImport", "SkippedHand", "import_log", "log_names"]
 
 _GAMES = {
     "No Limit Texas Hold'em": ("NT", 2),
@@ -79,6 +79,8 @@ class ImportedHand:
     pokernow_id: str | None
     history: HandHistory
     phh: str
+    #: each player's stack once the hand is over, in the order of ``history.players``
+    finishing_stacks: tuple[int, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -300,5 +302,16 @@ def import_log(text: str) -> LogImport:
         if raw.pokernow_id:
             extra += f'pokernow_id = "{raw.pokernow_id}"\n'
         text_phh = dumps(hand, known_cards=history.known_cards()) + extra
-        result.hands.append(ImportedHand(raw.number, raw.pokernow_id, history, text_phh))
+        finishing = tuple(hand.stacks)
+        result.hands.append(ImportedHand(raw.number, raw.pokernow_id, history, text_phh, finishing))
     return result
+
+
+def log_names(text: str) -> list[str]:
+    """The PokerNow names (``name @ id``) seated in the log's hands, in the order first seen;
+    a ``HandHistoryError`` naming the first line that is not a PokerNow log line."""
+    names: dict[str, None] = {}
+    for entry in read_entries(text):
+        if entry.startswith("Player stacks:"):
+            names.update(dict.fromkeys(name for _, name, _ in _STACKS.findall(entry)))
+    return list(names)

@@ -7,6 +7,7 @@ before the session is read (``tables.live.admission.accept_at_once``: a connect 
 """
 
 import os
+from typing import cast
 
 from django.core.asgi import get_asgi_application
 
@@ -21,20 +22,23 @@ from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
 from pokersite import http_bodies  # noqa: E402
 from pokersite.origins import SiteOriginValidator  # noqa: E402
 from tables.croupier import autostart  # noqa: E402
+from tables.http import Application  # noqa: E402
 from tables.live.admission import accept_at_once  # noqa: E402
 from tables.live.routing import websocket_urlpatterns  # noqa: E402
 
 # Request bodies reach Django whole (daphne's server parses no forms of its own).
 http_bodies.install()
 
+# The table sockets, authenticated by the session: an ASGI 3 application (the channels stub's
+# return type also names ASGI 2's class form, which this stack never is).
+sockets = cast(Application, AuthMiddlewareStack(URLRouter(websocket_urlpatterns)))
+
 # The croupier (clocks, bots, next hands) starts with the process's first connection.
 application = autostart(
     ProtocolTypeRouter(
         {
             "http": django_asgi_app,
-            "websocket": SiteOriginValidator(
-                accept_at_once(AuthMiddlewareStack(URLRouter(websocket_urlpatterns)))
-            ),
+            "websocket": SiteOriginValidator(accept_at_once(sockets)),
         }
     )
 )

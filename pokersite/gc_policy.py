@@ -30,7 +30,8 @@ from django.conf import settings
 
 def tune_server_gc() -> tuple[int, int, int]:
     """Freeze what is loaded so far and set the server's thresholds; returns them."""
-    thresholds = tuple(settings.POKER_GC_THRESHOLDS)
+    first, second, third = (int(n) for n in settings.POKER_GC_THRESHOLDS)  # whole numbers
+    thresholds = (first, second, third)
     gc.collect()
     gc.freeze()
     gc.set_threshold(*thresholds)

@@ -31,17 +31,19 @@ from django.conf import settings
 from django.http.request import split_domain_port, validate_host
 from django.utils.http import is_same_domain
 
+from tables.http import Application, Receive, Scope, Send
+
 _DEFAULT_PORTS = {"http": "80", "https": "443"}
 
 
-def _header(scope, name: bytes) -> str | None:
+def _header(scope: Scope, name: bytes) -> str | None:
     for key, value in scope.get("headers", ()):
         if key == name:
-            return value.decode("latin1")
+            return bytes(value).decode("latin1")
     return None
 
 
-def _scheme(scope) -> str:
+def _scheme(scope: Scope) -> str:
     """``http`` or ``https``: the page scheme that goes with this socket's own scheme."""
     proxy = settings.SECURE_PROXY_SSL_HEADER
     if proxy:
@@ -54,7 +56,7 @@ def _scheme(scope) -> str:
 
 
 def _allowed_hosts() -> list[str]:
-    hosts = settings.ALLOWED_HOSTS
+    hosts: list[str] = settings.ALLOWED_HOSTS
     if settings.DEBUG and not hosts:  # as Django: local names only
         return [".localhost", "127.0.0.1", "[::1]"]
     return hosts
@@ -82,7 +84,7 @@ def _trusted(origin: str) -> bool:
     return False
 
 
-def origin_allowed(scope) -> bool:
+def origin_allowed(scope: Scope) -> bool:
     """Whether this websocket handshake comes from one of the site's own pages."""
     host = _header(scope, b"host")
     origin = _header(scope, b"origin")
@@ -113,10 +115,11 @@ class SiteOriginValidator:
     """ASGI middleware: a websocket from anywhere but the site's own pages is refused at the
     handshake (HTTP 403); other requests pass through."""
 
-    def __init__(self, application):
+    def __init__(self, application: Application) -> None:
         self.application = application
 
-    async def __call__(self, scope, receive, send):
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] == "websocket" and not origin_allowed(scope):
-            return await WebsocketDenier()(scope, receive, send)
+            # channels' scope type is narrower than ASGI's; this scope is a websocket's
+            return await WebsocketDenier()(scope, receive, send)  # type: ignore[arg-type]
         return await self.application(scope, receive, send)

@@ -20,9 +20,15 @@ import re
 from collections.abc import Callable
 from datetime import timedelta
 from pathlib import Path
+from typing import Any, NoReturn
 
 import dj_database_url
+import django_stubs_ext
 from django.core.exceptions import ImproperlyConfigured
+
+# QuerySet[Model], ModelAdmin[Model] and the generic forms, subscripted in class bases, work
+# at run time as they do for the type checker.
+django_stubs_ext.monkeypatch()
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 
@@ -31,7 +37,7 @@ _WHOLE = re.compile(r"-?[0-9]+")  # ASCII digits only: int() also takes "٣" and
 _DECIMAL = re.compile(r"-?(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+)")
 
 
-def _refuse(name: str, value: str, expected: str):
+def _refuse(name: str, value: str, expected: str) -> NoReturn:
     raise ImproperlyConfigured(f"{name} must be {expected}, not {value!r}")
 
 
@@ -59,32 +65,33 @@ def _number(text: str, parse: type) -> int | float | None:
 def env_int(name: str, default: int, *, minimum: int = 0) -> int:
     """A whole number of at least ``minimum`` from the environment; unset or empty:
     ``default``."""
-    return env_numbers(name, (default,), parse=int, minimum=minimum)[0]
+    return int(env_numbers(name, (default,), parse=int, minimum=minimum)[0])
 
 
 def env_float(name: str, default: float, *, minimum: float = 0.0) -> float:
     """A number of at least ``minimum`` from the environment; unset or empty: ``default``."""
-    return env_numbers(name, (default,), parse=float, minimum=minimum)[0]
+    return float(env_numbers(name, (default,), parse=float, minimum=minimum)[0])
 
 
 def env_numbers(
     name: str,
-    default: tuple,
+    default: tuple[float, ...],
     *,
     parse: type = int,
-    minimum=0,
-    valid: Callable[[tuple], bool] = lambda numbers: True,
+    minimum: float = 0,
+    valid: Callable[[tuple[float, ...]], bool] = lambda numbers: True,
     expected: str = "",
-) -> tuple:
+) -> tuple[float, ...]:
     """As many comma-separated numbers as ``default`` has (``int`` or ``float``), each at
     least ``minimum`` and together ``valid``; unset or empty: ``default``."""
     value = os.environ.get(name)
     if value is None or value.strip() == "":
         return default
-    numbers = tuple(_number(part, parse) for part in value.split(","))
+    parsed = tuple(_number(part, parse) for part in value.split(","))
+    numbers = tuple(number for number in parsed if number is not None)
     if (
-        len(numbers) != len(default)
-        or None in numbers
+        len(parsed) != len(default)
+        or len(numbers) != len(parsed)
         or min(numbers) < minimum
         or not valid(numbers)
     ):
@@ -131,6 +138,7 @@ INSTALLED_APPS = [
     "tables",
     "tables.tournaments",
     "tables.stats",
+    "tables.imports",
     "tables.clubs",
 ]
 
@@ -300,7 +308,7 @@ STORAGES = {
 
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
-REST_FRAMEWORK = {
+REST_FRAMEWORK: dict[str, Any] = {
     "DEFAULT_AUTHENTICATION_CLASSES": [
         # Token first: an API call without credentials gets 401 + WWW-Authenticate: Token.
         "rest_framework.authentication.TokenAuthentication",

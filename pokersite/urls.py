@@ -20,6 +20,7 @@ urlpatterns = [
     path("join/<str:token>/", views_hosting.join, name="join"),
     path("tournaments/", include("tables.tournaments.urls")),
     path("clubs/", include((views_clubs.urlpatterns, "clubs"))),
+    path("imports/", include("tables.imports.urls")),
     path("admin/", admin.site.urls),
     path("api/asyncapi.json", asyncapi.asyncapi_json, name="asyncapi"),
     path("api/", include((api_urls.tournament_urlpatterns, "tournaments_api"))),

@@ -11,11 +11,15 @@ them as computed read-only values.
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
+from datetime import datetime
+from typing import Any
 
 from django import forms
 from django.contrib import admin, messages
 from django.contrib.admin import helpers
-from django.db.models import Count
+from django.db.models import Count, QuerySet
+from django.http import HttpRequest
 from django.template.response import TemplateResponse
 from django.utils.formats import date_format
 from django.utils.html import format_html
@@ -32,17 +36,19 @@ HIDDEN = "hidden until the hand is over"
 class ReadOnlyAdminMixin:
     """View-only: no add, change or delete through admin."""
 
-    def has_add_permission(self, request, obj=None):
+    def has_add_permission(self, request: HttpRequest, obj: Any = None) -> bool:
         return False
 
-    def has_change_permission(self, request, obj=None):
+    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
         return False
 
-    def has_delete_permission(self, request, obj=None):
+    def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
         return False
 
 
-def _report(modeladmin, request, done: int, errors: list[str], what: str) -> None:
+def _report(
+    modeladmin: admin.ModelAdmin[Any], request: HttpRequest, done: int, errors: list[str], what: str
+) -> None:
     if done:
         modeladmin.message_user(request, f"{what}: {done}.", messages.SUCCESS)
     for error in errors:
@@ -50,7 +56,7 @@ def _report(modeladmin, request, done: int, errors: list[str], what: str) -> Non
 
 
 # --- Tables and seats ------------------------------------------------------------------------
-class SeatInline(ReadOnlyAdminMixin, admin.TabularInline):
+class SeatInline(ReadOnlyAdminMixin, admin.TabularInline[Seat, Table]):
     model = Seat
     fields = ("number_shown", "player", "stack", "sitting_out", "leave_after_hand", "joined_at")
     readonly_fields = fields
@@ -59,12 +65,12 @@ class SeatInline(ReadOnlyAdminMixin, admin.TabularInline):
     show_change_link = True
 
     @admin.display(description="seat")
-    def number_shown(self, seat):
+    def number_shown(self, seat: Seat) -> int:
         return seat.number + 1
 
 
 @admin.register(Table)
-class TableAdmin(admin.ModelAdmin):
+class TableAdmin(admin.ModelAdmin[Table]):
     list_display = (
         "name",
         "variant",
@@ -135,21 +141,27 @@ class TableAdmin(admin.ModelAdmin):
     inlines = [SeatInline]
     actions = ["pause_tables", "resume_tables", "close_tables"]
 
-    def get_queryset(self, request):
+    def get_queryset(self, request: HttpRequest) -> QuerySet[Table]:
         return super().get_queryset(request).annotate(_seats_taken=Count("seats"))
 
     @admin.display(description="seats taken", ordering="_seats_taken")
-    def seats_taken(self, table):
-        return table._seats_taken
+    def seats_taken(self, table: Table) -> int:
+        return int(table._seats_taken)  # type: ignore[attr-defined]  # get_queryset's annotation
 
     @admin.display(description="buy-in")
-    def buy_in_range(self, table):
+    def buy_in_range(self, table: Table) -> str:
         return f"{table.effective_min_buy_in}–{table.effective_max_buy_in}"
 
-    def save_model(self, request, obj, form, change):
+    def save_model(self, request: HttpRequest, obj: Table, form: Any, change: bool) -> None:
         services.table_save(table=obj)
 
-    def _each(self, request, queryset, service, what):
+    def _each(
+        self,
+        request: HttpRequest,
+        queryset: QuerySet[Table],
+        service: Callable[..., Any],
+        what: str,
+    ) -> None:
         done, errors = 0, []
         for table in queryset:
             try:
@@ -160,35 +172,35 @@ class TableAdmin(admin.ModelAdmin):
         _report(self, request, done, errors, what)
 
     @admin.action(description="Pause (the current hand finishes, no new hands)")
-    def pause_tables(self, request, queryset):
+    def pause_tables(self, request: HttpRequest, queryset: QuerySet[Table]) -> None:
         self._each(request, queryset, services.table_pause, "Tables paused")
 
     @admin.action(description="Open again")
-    def resume_tables(self, request, queryset):
+    def resume_tables(self, request: HttpRequest, queryset: QuerySet[Table]) -> None:
         self._each(request, queryset, services.table_resume, "Tables opened")
 
     @admin.action(description="Close (cash everyone out; a running hand is voided)")
-    def close_tables(self, request, queryset):
+    def close_tables(self, request: HttpRequest, queryset: QuerySet[Table]) -> None:
         self._each(request, queryset, services.table_close, "Tables closed")
 
 
 @admin.register(Seat)
-class SeatAdmin(ReadOnlyAdminMixin, admin.ModelAdmin):
+class SeatAdmin(ReadOnlyAdminMixin, admin.ModelAdmin[Seat]):
     list_display = ("table", "seat_shown", "player", "stack", "sitting_out", "leave_after_hand")
     list_filter = ("table",)
     search_fields = ("player__user__username", "table__name")
     actions = ["remove_players"]
 
     @admin.display(description="seat", ordering="number")
-    def seat_shown(self, seat):
+    def seat_shown(self, seat: Seat) -> int:
         return seat.number + 1
 
-    def has_change_permission(self, request, obj=None):
+    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
         # Needed for admin actions to show; the change form itself stays read-only.
         return obj is None and request.user.has_perm("tables.change_seat")
 
     @admin.action(description="Remove from the table (chips back to the bankroll)")
-    def remove_players(self, request, queryset):
+    def remove_players(self, request: HttpRequest, queryset: QuerySet[Seat]) -> None:
         done, errors = 0, []
         for seat in queryset.select_related("table", "player__user"):
             try:
@@ -210,7 +222,7 @@ class GrantForm(forms.Form):
     reason = forms.CharField(max_length=200, help_text="Goes in each player's ledger.")
 
 
-class LedgerInline(ReadOnlyAdminMixin, admin.TabularInline):
+class LedgerInline(ReadOnlyAdminMixin, admin.TabularInline[LedgerEntry, Player]):
     model = LedgerEntry
     fields = ("created_at", "kind", "amount", "balance_after", "reason", "table")
     readonly_fields = fields
@@ -220,7 +232,7 @@ class LedgerInline(ReadOnlyAdminMixin, admin.TabularInline):
 
 
 @admin.register(Player)
-class PlayerAdmin(admin.ModelAdmin):
+class PlayerAdmin(admin.ModelAdmin[Player]):
     list_display = ("name", "bankroll", "is_bot", "bot_account", "created_at")
     list_filter = ("is_bot", "bot_account")
     search_fields = ("user__username",)
@@ -229,25 +241,27 @@ class PlayerAdmin(admin.ModelAdmin):
     actions = ["grant_chips", "mark_bot_accounts", "unmark_bot_accounts"]
 
     @admin.action(description="Mark as bot accounts (a bot badge)")
-    def mark_bot_accounts(self, request, queryset):
+    def mark_bot_accounts(self, request: HttpRequest, queryset: QuerySet[Player]) -> None:
         for player in queryset:
             services.player_mark_bot(player=player, bot_account=True)
         self.message_user(request, f"{queryset.count()} marked as bot accounts.")
 
     @admin.action(description="Unmark as bot accounts")
-    def unmark_bot_accounts(self, request, queryset):
+    def unmark_bot_accounts(self, request: HttpRequest, queryset: QuerySet[Player]) -> None:
         for player in queryset:
             services.player_mark_bot(player=player, bot_account=False)
         self.message_user(request, f"{queryset.count()} no longer marked as bot accounts.")
 
-    def has_add_permission(self, request):
+    def has_add_permission(self, request: HttpRequest) -> bool:
         return False  # players are created by sign-up (with their starting grant)
 
-    def has_delete_permission(self, request, obj=None):
+    def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
         return False
 
     @admin.action(description="Grant play chips (with a reason)")
-    def grant_chips(self, request, queryset):
+    def grant_chips(
+        self, request: HttpRequest, queryset: QuerySet[Player]
+    ) -> TemplateResponse | None:
         form = GrantForm(request.POST if "apply" in request.POST else None)
         if form.is_bound and form.is_valid():
             done, errors = 0, []
@@ -278,7 +292,7 @@ class PlayerAdmin(admin.ModelAdmin):
 
 
 @admin.register(LedgerEntry)
-class LedgerEntryAdmin(ReadOnlyAdminMixin, admin.ModelAdmin):
+class LedgerEntryAdmin(ReadOnlyAdminMixin, admin.ModelAdmin[LedgerEntry]):
     list_display = ("created_at", "player", "kind", "amount", "balance_after", "table", "reason")
     list_filter = ("kind",)
     search_fields = ("player__user__username", "reason")
@@ -286,7 +300,7 @@ class LedgerEntryAdmin(ReadOnlyAdminMixin, admin.ModelAdmin):
 
 
 # --- Hands (read-only; secrets only once finished) --------------------------------------------
-class HandActionInline(ReadOnlyAdminMixin, admin.TabularInline):
+class HandActionInline(ReadOnlyAdminMixin, admin.TabularInline[HandAction, Hand]):
     model = HandAction
     fields = ("index", "seat", "kind", "amount", "source", "created_at")
     readonly_fields = fields
@@ -294,12 +308,12 @@ class HandActionInline(ReadOnlyAdminMixin, admin.TabularInline):
     max_num = 0
 
 
-def _short_time(moment) -> str:
+def _short_time(moment: datetime | None) -> str:
     return date_format(localtime(moment), "Y-m-d H:i:s") if moment else "–"
 
 
 @admin.register(Hand)
-class HandAdmin(ReadOnlyAdminMixin, admin.ModelAdmin):
+class HandAdmin(ReadOnlyAdminMixin, admin.ModelAdmin[Hand]):
     # Short columns that stay on one line: the hand as "#45" (the table has its own column),
     # the times without the seconds' fraction and the time zone's words.
     list_display = ("hand", "table", "status", "pot", "started", "finished")
@@ -330,33 +344,33 @@ class HandAdmin(ReadOnlyAdminMixin, admin.ModelAdmin):
         css = {"all": ("css/admin.css",)}
 
     @admin.display(description="hand", ordering="number")
-    def hand(self, hand):
+    def hand(self, hand: Hand) -> str:
         return f"#{hand.number}"
 
     @admin.display(description="started", ordering="started_at")
-    def started(self, hand):
+    def started(self, hand: Hand) -> str:
         return _short_time(hand.started_at)
 
     @admin.display(description="finished", ordering="finished_at")
-    def finished(self, hand):
+    def finished(self, hand: Hand) -> str:
         return _short_time(hand.finished_at)
 
     @admin.display(description="seed")
-    def seed_shown(self, hand):
+    def seed_shown(self, hand: Hand) -> str:
         return hand_secret(hand).seed if not hand.in_play else HIDDEN
 
     @admin.display(description="deck")
-    def deck_shown(self, hand):
+    def deck_shown(self, hand: Hand) -> str:
         if hand.in_play:  # running, or its run-out still being dealt on screen
             return HIDDEN
         return " ".join(str(Card(c)) for c in hand_secret(hand).deck)
 
     @admin.display(description="result")
-    def result_shown(self, hand):
+    def result_shown(self, hand: Hand) -> str:
         if hand.in_play:  # running, or its run-out still being dealt on screen
             return HIDDEN
         return format_html("<pre>{}</pre>", _pretty(hand.result))
 
 
-def _pretty(value) -> str:
+def _pretty(value: Any) -> str:
     return json.dumps(value, indent=2, sort_keys=True)

@@ -31,6 +31,8 @@ from __future__ import annotations
 import asyncio
 import logging
 from datetime import datetime
+from functools import partial
+from typing import Any
 
 from channels.db import database_sync_to_async
 from django.conf import settings
@@ -38,6 +40,7 @@ from django.utils import timezone
 
 from engine.runout import runout_odds
 from tables.db.threads import read_async, write_async
+from tables.http import Application, Receive, Scope, Send
 from tables.selectors.runout_odds import (
     OddsFunction,
     hands_awaiting_odds,
@@ -65,7 +68,7 @@ class Croupier:
         self.tidied_at: datetime | None = None
         self.odds = odds
         #: This process's run-out computations under way, by hand id.
-        self.odds_tasks: dict[int, asyncio.Task] = {}
+        self.odds_tasks: dict[int, asyncio.Task[Any]] = {}
         #: Hands whose computation failed here: not tried again until a restart (each try
         #: costs up to a second; the run-out goes on without its chances, see the pacing).
         self.odds_failed: set[int] = set()
@@ -93,9 +96,11 @@ class Croupier:
                 done.append((table_id, what))
         return done
 
-    def tick_until_idle(self, now: datetime | None = None, limit: int = 100):
+    def tick_until_idle(
+        self, now: datetime | None = None, limit: int = 100
+    ) -> list[tuple[int, str]]:
         """Tick at ``now`` until nothing more is due (tests and the standalone command)."""
-        done = []
+        done: list[tuple[int, str]] = []
         for _ in range(limit):
             step = self.tick(now)
             if not step:
@@ -121,17 +126,20 @@ class Croupier:
             local_listeners.remove(timers.changed)
             clocks.cancel()
 
+    def _odds_done(self, hand_id: int, task: asyncio.Task[Any]) -> None:
+        self.odds_tasks.pop(hand_id, None)
+
     async def housekeeping_async(self) -> list[tuple[int, str]]:
         """What belongs to no table's clock: the per-pass hooks (on a reader thread), the
         run-out odds (each a task computing in a worker thread), tidying hosted games."""
         now = timezone.now()
-        done = []
+        done: list[tuple[int, str]] = []
         await database_sync_to_async(_croupier_pass)(now)
         for hand_id, _ in await read_async(hands_awaiting_odds)():
             if hand_id not in self.odds_tasks and hand_id not in self.odds_failed:
                 task = asyncio.create_task(self.odds_fill_async(hand_id))
                 self.odds_tasks[hand_id] = task
-                task.add_done_callback(lambda _, pk=hand_id: self.odds_tasks.pop(pk, None))
+                task.add_done_callback(partial(self._odds_done, hand_id))
         if self._tidy_due(now):
             closed = await write_async(0, _tidy)(now)
             done.extend((pk, "closed-empty") for pk in closed)
@@ -217,10 +225,10 @@ def _tidy(now: datetime) -> list[int]:
         return []
 
 
-_tasks: dict[int, asyncio.Task] = {}
+_tasks: dict[int, asyncio.Task[Any]] = {}
 
 
-def ensure_started() -> asyncio.Task | None:
+def ensure_started() -> asyncio.Task[Any] | None:
     """Start this process's croupier on the running event loop (once per loop), unless
     ``POKER_CROUPIER`` is off."""
     if not settings.POKER_CROUPIER:
@@ -233,10 +241,10 @@ def ensure_started() -> asyncio.Task | None:
     return task
 
 
-def autostart(application):
+def autostart(application: Application) -> Application:
     """Wrap an ASGI application so the croupier starts with the first connection."""
 
-    async def app(scope, receive, send):
+    async def app(scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] in ("http", "websocket"):
             ensure_started()
         return await application(scope, receive, send)

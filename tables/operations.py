@@ -12,10 +12,13 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import Any
+
+from django.contrib.auth.models import AnonymousUser, User
 
 from tables import services
 from tables.inputs import parse_whole_number
-from tables.models import Table
+from tables.models import Player, Table
 from tables.selectors.hands import player_in_running_hand
 from tables.selectors.players import viewer_player
 from tables.services.hooks import rules_for
@@ -33,7 +36,7 @@ class BadFrame(ValueError):
     code = "bad_request"
 
 
-def _number(data: dict, key: str, what: str, minimum: int = 1, **limits) -> int:
+def _number(data: dict[str, Any], key: str, what: str, minimum: int = 1, **limits: int) -> int:
     return parse_whole_number(data.get(key), what=what, minimum=minimum, **limits)
 
 
@@ -42,7 +45,7 @@ def _number(data: dict, key: str, what: str, minimum: int = 1, **limits) -> int:
 # returns the message for the sender.
 
 
-def _act_fields(data: dict) -> dict:
+def _act_fields(data: dict[str, Any]) -> dict[str, Any]:
     kind = data.get("kind")
     if kind not in ACTION_KINDS:
         raise BadFrame("Unknown action.")
@@ -54,16 +57,16 @@ def _act_fields(data: dict) -> dict:
     }
 
 
-def _act(table_id: int, player, **fields) -> str:
+def _act(table_id: int, player: Player, **fields: Any) -> str:
     services.hand_act(table=table_id, player=player, **fields)
     return ""
 
 
-def _no_fields(data: dict) -> dict:
+def _no_fields(data: dict[str, Any]) -> dict[str, Any]:
     return {}
 
 
-def _sit_out(table_id: int, player) -> str:
+def _sit_out(table_id: int, player: Player) -> str:
     seat = services.seat_sit_out(table=table_id, player=player)
     if rules_for(seat.table).deal_sitting_out:  # a tournament's table
         return (
@@ -73,29 +76,29 @@ def _sit_out(table_id: int, player) -> str:
     return "You are sitting out: you will be dealt out until you come back."
 
 
-def _sit_in(table_id: int, player) -> str:
+def _sit_in(table_id: int, player: Player) -> str:
     services.seat_sit_in(table=table_id, player=player)
     if player_in_running_hand(Table(pk=table_id), player.pk):
         return "Welcome back: you are still dealt into this hand, and into the next ones."
     return "Welcome back: you are dealt in from the next hand."
 
 
-def _leave(table_id: int, player) -> str:
+def _leave(table_id: int, player: Player) -> str:
     left = services.seat_leave(table=table_id, player=player)
     return "You left the table." if left else "You will leave when this hand ends."
 
 
-def _top_up_fields(data: dict) -> dict:
+def _top_up_fields(data: dict[str, Any]) -> dict[str, Any]:
     return {"amount": _number(data, "amount", "The top-up")}
 
 
-def _top_up(table_id: int, player, amount: int) -> str:
+def _top_up(table_id: int, player: Player, amount: int) -> str:
     if top_up_ask(table=table_id, player=player, amount=amount).request is not None:
         return "Asked the host: your chips are added once they approve."
     return "Chips added."
 
 
-def _take_seat_fields(data: dict) -> dict:
+def _take_seat_fields(data: dict[str, Any]) -> dict[str, Any]:
     seat = data.get("seat")
     number = (
         _number(data, "seat", "The seat", maximum=MOST_SEATS) - 1
@@ -105,49 +108,49 @@ def _take_seat_fields(data: dict) -> dict:
     return {"seat_number": number, "buy_in": _number(data, "buy_in", "The buy-in")}
 
 
-def _take_seat(table_id: int, player, seat_number: int | None, buy_in: int) -> str:
+def _take_seat(table_id: int, player: Player, seat_number: int | None, buy_in: int) -> str:
     asked = seat_ask(table=table_id, player=player, buy_in=buy_in, seat_number=seat_number)
     if asked.request is not None:
         return "Asked the host: you sit down once they approve (requests expire in 5 minutes)."
     return "You sat down: you are dealt in from the next hand."
 
 
-def _rabbit_fields(data: dict) -> dict:
+def _rabbit_fields(data: dict[str, Any]) -> dict[str, Any]:
     return {"hand_id": _number(data, "hand", "The hand")}
 
 
-def _rabbit_hunt(table_id: int, player, hand_id: int) -> str:
+def _rabbit_hunt(table_id: int, player: Player, hand_id: int) -> str:
     services.rabbit_hunt(table=table_id, player=player, hand_id=hand_id)
     return ""
 
 
-def _chat_fields(data: dict) -> dict:
+def _chat_fields(data: dict[str, Any]) -> dict[str, Any]:
     text = data.get("text")
     if not isinstance(text, str):
         raise BadFrame("A chat message is text.")
     return {"text": text}
 
 
-def _chat(table_id: int, player, text: str) -> str:
+def _chat(table_id: int, player: Player, text: str) -> str:
     services.chat_post(table=table_id, player=player, text=text)
     return ""
 
 
-def _chat_mute_fields(data: dict) -> dict:
+def _chat_mute_fields(data: dict[str, Any]) -> dict[str, Any]:
     muted = data.get("muted", "1")
     if muted not in ("0", "1", 0, 1, True, False):
         raise BadFrame("muted is 1 (mute) or 0 (unmute).")
     return {"player_id": _number(data, "player", "The player"), "muted": muted in ("1", 1, True)}
 
 
-def _chat_mute(table_id: int, player, player_id: int, muted: bool) -> str:
+def _chat_mute(table_id: int, player: Player, player_id: int, muted: bool) -> str:
     guest = services.chat_mute(table=table_id, host=player, player_id=player_id, muted=muted)
     return f"{guest.player.name} is {'muted' if muted else 'no longer muted'}."
 
 
 @dataclass(frozen=True)
 class Operation:
-    parse: Callable[[dict], dict]  # the frame -> ``carry_out``'s fields
+    parse: Callable[[dict[str, Any]], dict[str, Any]]  # the frame -> ``carry_out``'s fields
     carry_out: Callable[..., str]  # (table id, player, **fields) -> the sender's message
 
 
@@ -164,7 +167,13 @@ OPERATIONS: dict[str, Operation] = {
 }
 
 
-def run_op(*, table_id: int, user, data: dict, player=None) -> str:
+def run_op(
+    *,
+    table_id: int,
+    user: User | AnonymousUser,
+    data: dict[str, Any],
+    player: Player | None = None,
+) -> str:
     """Carry out one request through one service; returns a message for the sender.
 
     ``player``: the socket's player if already known (resolved once at connect).

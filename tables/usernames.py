@@ -19,7 +19,7 @@ length.
 from __future__ import annotations
 
 import unicodedata
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from functools import cache
 
 from confusable_homoglyphs.confusables import confusables_data
@@ -59,7 +59,7 @@ def _class_of() -> dict[str, str]:
     return {char: root(char) for char in parent}
 
 
-def _skeleton(name: str, case=None) -> str:
+def _skeleton(name: str, case: Callable[[str], str] | None = None) -> str:
     classes = _class_of()
     out = []
     for char in name:

@@ -29,13 +29,15 @@ def lobby(request: HttpRequest) -> HttpResponse:
     )
 
 
-def table_detail(request, table_id: int):
+def table_detail(request: HttpRequest, table_id: int) -> HttpResponse:
     """``/tables/<id>/``: the live table, rendered for this viewer by the same presenters as
     the websocket updates (a reload shows exactly the live state)."""
     table = get_object_or_404(Table, pk=table_id)
     if not can_see_table(table, request.user):
         raise Http404("No such table.")  # a private game's existence is not revealed
     snapshot = load_snapshot(table)
+    if snapshot is None:  # the table was deleted since it was read
+        raise Http404("No such table.")
     player = viewer_player(request.user)  # its bankroll: read just now
     screen = table_screen(
         snapshot,
@@ -58,7 +60,7 @@ def table_detail(request, table_id: int):
     )
 
 
-def hand_detail(request, table_id: int, number: int):
+def hand_detail(request: HttpRequest, table_id: int, number: int) -> HttpResponse:
     """``/tables/<id>/hands/<n>/``: the table's name for a hand; its history is the replayer."""
     hand = get_object_or_404(Hand.objects.select_related("table"), table_id=table_id, number=number)
     if not can_see_hand(hand, request.user):

@@ -8,17 +8,22 @@ game is 404 for whoever may not see it, and a host control is 403 for whoever ma
 
 from __future__ import annotations
 
+from collections.abc import Callable, Iterable, Sequence
+from typing import Any
+
 from django import forms
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
+from django.db.models import Field
 from django.forms.models import fields_for_model
-from django.http import Http404
+from django.http import Http404, HttpRequest, HttpResponse, QueryDict
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils.http import urlencode
 from django.views.decorators.http import require_http_methods, require_POST
 
+from tables.http import AuthenticatedRequest, HtmxRequest
 from tables.inputs import NumberError, parse_whole_number
 from tables.models import Player, Table
 from tables.selectors.access import can_host, can_see_table
@@ -50,7 +55,7 @@ OPTIONAL_FIELDS = (
 )
 
 
-def _given(cleaned: dict) -> dict:
+def _given(cleaned: dict[str, Any]) -> dict[str, Any]:
     """The settings of a valid form without the optional ones left empty."""
     return {k: v for k, v in cleaned.items() if not (k in OPTIONAL_FIELDS and v is None)}
 
@@ -59,7 +64,7 @@ class GameForm(forms.Form):
     """The new-game form: the model's own fields (labels, choices, help), the defaults of
     ``hosting.GAME_DEFAULTS``; the service checks the whole game (``Table.clean``)."""
 
-    def __init__(self, *args, fields=FORM_FIELDS, **kwargs):
+    def __init__(self, *args: Any, fields: Sequence[str] = FORM_FIELDS, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.fields.update(fields_for_model(Table, fields=fields))
         help_texts = {
@@ -87,7 +92,7 @@ class GameForm(forms.Form):
 
 @login_required
 @require_http_methods(["GET", "POST"])
-def table_new(request):
+def table_new(request: AuthenticatedRequest) -> HttpResponse:
     """``/tables/new/``: start a game; its creator is its host."""
     form = GameForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
@@ -111,7 +116,7 @@ def table_new(request):
     return render(request, "tables/new.html", {"form": form, "games": game_rules()})
 
 
-def game_rules() -> dict:
+def game_rules() -> dict[str, Any]:
     """For the form's script: each game's bettings and seats, and the settings each game
     and betting leaves out (the script hides them; the view ignores them)."""
     return {
@@ -127,7 +132,7 @@ def game_rules() -> dict:
     }
 
 
-def join(request, token: str):
+def join(request: HttpRequest, token: str) -> HttpResponse:
     """``/join/<token>/``: the invite link. Logged out: log in (or sign up) and come back."""
     if not request.user.is_authenticated:
         return redirect(f"{reverse('login')}?{urlencode({'next': request.path})}")
@@ -139,21 +144,21 @@ def join(request, token: str):
     return redirect("tables:detail", table_id=table.pk)
 
 
-def _visible_table(request, table_id: int) -> Table:
+def _visible_table(request: HttpRequest, table_id: int) -> Table:
     table = Table.objects.select_related("host__user").filter(pk=table_id).first()
     if table is None or not can_see_table(table, request.user):
         raise Http404("No such table.")
     return table
 
 
-def invite_url(request, table: Table) -> str | None:
+def invite_url(request: HttpRequest, table: Table) -> str | None:
     """The game's invite link as a full URL (for its host), or None."""
     if not table.invite_token:
         return None
-    return request.build_absolute_uri(reverse("join", kwargs={"token": table.invite_token}))
+    return str(request.build_absolute_uri(reverse("join", kwargs={"token": table.invite_token})))
 
 
-def change_form_for(table: Table, data=None) -> GameForm:
+def change_form_for(table: Table, data: QueryDict | None = None) -> GameForm:
     """The panel's change form: every setting, as the game will be dealt next (its settings
     with those waiting for the hand's end over them)."""
     waiting = (table.pending_changes or {}).get("settings", {})
@@ -161,7 +166,9 @@ def change_form_for(table: Table, data=None) -> GameForm:
     return GameForm(data, fields=CHANGE_FIELDS, initial=initial)
 
 
-def hosting_panel(request, table_id: int, change_form: GameForm | None = None):
+def hosting_panel(
+    request: HttpRequest, table_id: int, change_form: GameForm | None = None
+) -> HttpResponse:
     """The table page's hosting part: for the host, the invite link, the requests waiting
     and the controls; for a player, their own request's answer. (The game's notices are in
     the hand log, the rejoining rule in the sit-down form.) Refreshed by htmx when the table
@@ -191,7 +198,7 @@ def hosting_panel(request, table_id: int, change_form: GameForm | None = None):
     return render(request, "tables/_host_panel.html", context)
 
 
-def _player_from(request) -> Player:
+def _player_from(request: HttpRequest) -> Player:
     try:
         pk = parse_whole_number(request.POST.get("player"), what="player", minimum=1)
     except NumberError:
@@ -202,23 +209,29 @@ def _player_from(request) -> Player:
     return player
 
 
-def _number_from(request, name: str, what: str, minimum: int = 1) -> int:
+def _number_from(request: HttpRequest, name: str, what: str, minimum: int = 1) -> int:
     return parse_whole_number(request.POST.get(name), what=what, minimum=minimum)
 
 
 class ChangeRefused(Exception):
     """The change form with its errors by field (nothing changed)."""
 
-    def __init__(self, form: GameForm):
+    def __init__(self, form: GameForm) -> None:
         super().__init__("Nothing changed: see the settings marked.")
         self.form = form
 
 
-def _labels(names) -> str:
-    return ", ".join(str(Table._meta.get_field(name).verbose_name) for name in names)
+def _labels(names: Iterable[str]) -> str:
+    return ", ".join(str(_field(name).verbose_name) for name in names)
 
 
-def _change(request, table: Table) -> str:
+def _field(name: str) -> Field[Any, Any]:
+    field = Table._meta.get_field(name)
+    assert isinstance(field, Field)  # the table's own settings, no relation
+    return field
+
+
+def _change(request: HttpRequest, table: Table) -> str:
     """The change form: only the settings the host changed go to the service (the same one,
     with the same checks, as ``PATCH /api/tables/<id>/``); the answer says which apply now and
     which wait for the hand being played to end."""
@@ -240,7 +253,7 @@ def _change(request, table: Table) -> str:
     return " ".join(parts) or "Nothing to change."
 
 
-def _answer(request, table: Table, approve: bool) -> str:
+def _answer(request: HttpRequest, table: Table, approve: bool) -> str:
     seat_requests.seat_request_answer(
         table=table,
         by=request.user,
@@ -251,7 +264,7 @@ def _answer(request, table: Table, approve: bool) -> str:
 
 
 #: The host controls: name -> what it does (request, table) -> the message shown.
-CONTROLS = {
+CONTROLS: dict[str, Callable[[HttpRequest, Table], str]] = {
     "pause": lambda r, t: (hosting.table_host_pause(table=t, by=r.user), "Paused.")[1],
     "resume": lambda r, t: (hosting.table_host_resume(table=t, by=r.user), "Resumed.")[1],
     "invite": lambda r, t: (
@@ -296,7 +309,7 @@ CONTROLS = {
 
 
 @require_POST
-def host_control(request, table_id: int, control: str):
+def host_control(request: HtmxRequest, table_id: int, control: str) -> HttpResponse:
     """``POST /tables/<id>/host/<control>/``: one host control (``CONTROLS``); 404 for a
     game the user may not see, 403 for one they may not run."""
     table = _visible_table(request, table_id)

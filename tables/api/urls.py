@@ -4,7 +4,7 @@ leaderboard. The socket publishes its own protocol (``/api/asyncapi.json``: poke
 from django.urls import path
 from drf_spectacular.views import SpectacularAPIView, SpectacularRedocView, SpectacularSwaggerView
 
-from tables.api import clubs, hosting, ledger, play, tournaments, views
+from tables.api import clubs, hosting, imports, ledger, play, tournaments, views
 
 app_name = "api"
 
@@ -59,6 +59,10 @@ urlpatterns = [
         clubs.ClubStandingsCSV.as_view(),
         name="club-standings-csv",
     ),
+    # games played elsewhere (tables.imports)
+    path("imports/", imports.ImportList.as_view(), name="import-list"),
+    path("imports/pokernow/", imports.PokerNowUpload.as_view(), name="import-pokernow"),
+    path("imports/<str:pk>/", imports.ImportDetail.as_view(), name="import-detail"),
     path("hands/", views.HandList.as_view(), name="hand-list"),
     # before hands/<pk>/, which would take "pokerstars" for an id
     path("hands/pokerstars/", views.HandListPokerStars.as_view(), name="hand-list-pokerstars"),

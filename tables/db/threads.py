@@ -11,11 +11,16 @@ Django's database calls block, so the event loop hands them to threads through
 
 from __future__ import annotations
 
+from collections.abc import Callable, Coroutine
 from concurrent.futures import ThreadPoolExecutor
+from typing import Any, ParamSpec, TypeVar
 
 from channels.db import database_sync_to_async
 from django.conf import settings
 from django.db import connections
+
+P = ParamSpec("P")
+R = TypeVar("R")
 
 
 def reads_off_thread() -> bool:
@@ -23,10 +28,11 @@ def reads_off_thread() -> bool:
     instead of the one thread shared with the writes. Not with an in-memory SQLite database
     (the test database): its shared cache locks whole tables instead of waiting."""
     conn = connections["default"]
-    return not (conn.vendor == "sqlite" and conn.is_in_memory_db())
+    in_memory: bool = conn.vendor == "sqlite" and conn.is_in_memory_db()  # type: ignore[attr-defined]  # SQLite's wrapper only
+    return not in_memory
 
 
-def read_async(function):
+def read_async(function: Callable[P, R]) -> Callable[P, Coroutine[Any, Any, R]]:
     """``database_sync_to_async`` for reads: off the shared sync thread where that is safe."""
     return database_sync_to_async(function, thread_sensitive=not reads_off_thread())
 
@@ -57,7 +63,7 @@ def write_executor(table_id: int) -> ThreadPoolExecutor | None:
     return _write_executors[table_id % len(_write_executors)]
 
 
-def write_async(table_id: int, function):
+def write_async(table_id: int, function: Callable[P, R]) -> Callable[P, Coroutine[Any, Any, R]]:
     """``database_sync_to_async`` for a service that writes to table ``table_id``."""
     executor = write_executor(table_id)
     if executor is None:

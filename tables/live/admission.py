@@ -23,6 +23,8 @@ import time
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 
+from tables.http import Application, Receive, Scope, Send
+
 #: Joins (reads, feed, first state) one process runs at once: enough to overlap their database
 #: reads (at 4, 300 sockets took 10 s to join against 4 s unbounded), few beside a thousand.
 AT_ONCE = 16
@@ -77,7 +79,7 @@ class Admission:
 CLIENT_GONE = "client_gone"
 
 
-def accept_at_once(application):
+def accept_at_once(application: Application) -> Application:
     """ASGI middleware: accept a websocket's handshake as soon as it arrives, before the
     application behind reads anything (the session, the user); the application's own
     ``websocket.accept`` is then dropped, and its refusals close the socket with their code.
@@ -87,7 +89,7 @@ def accept_at_once(application):
     turn), so ``scope[CLIENT_GONE]`` is set the moment the client leaves: a socket that left
     while waiting for its turn to join is not joined (``TableConsumer._join``)."""
 
-    async def app(scope, receive, send):
+    async def app(scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "websocket":
             return await application(scope, receive, send)
         first = await receive()

@@ -14,28 +14,32 @@ controls, self-closing), ``seat_requests`` (sitting down or topping up where the
 approves), ``host_pending`` (what waits for the end of the hand being played).
 """
 
-from tables.services.chat import chat_mute, chat_post  # noqa: F401
+from tables.services.chat import chat_mute as chat_mute, chat_post as chat_post
 from tables.services.errors import *  # noqa: F401,F403
-from tables.services.hands import hand_act, hand_start, hand_void  # noqa: F401
-from tables.services.players import (  # noqa: F401
-    player_create,
-    player_get_or_create,
-    player_grant,
-    player_mark_bot,
-    player_sign_up,
+from tables.services.hands import (
+    hand_act as hand_act,
+    hand_start as hand_start,
+    hand_void as hand_void,
 )
-from tables.services.runouts import rabbit_hunt  # noqa: F401
-from tables.services.seats import (  # noqa: F401
-    seat_leave,
-    seat_sit_in,
-    seat_sit_out,
-    seat_take,
-    seat_top_up,
+from tables.services.players import (
+    player_create as player_create,
+    player_get_or_create as player_get_or_create,
+    player_grant as player_grant,
+    player_mark_bot as player_mark_bot,
+    player_sign_up as player_sign_up,
 )
-from tables.services.table import (  # noqa: F401
-    table_close,
-    table_pause,
-    table_remove_player,
-    table_resume,
-    table_save,
+from tables.services.runouts import rabbit_hunt as rabbit_hunt
+from tables.services.seats import (
+    seat_leave as seat_leave,
+    seat_sit_in as seat_sit_in,
+    seat_sit_out as seat_sit_out,
+    seat_take as seat_take,
+    seat_top_up as seat_top_up,
+)
+from tables.services.table import (
+    table_close as table_close,
+    table_pause as table_pause,
+    table_remove_player as table_remove_player,
+    table_resume as table_resume,
+    table_save as table_save,
 )

@@ -41,10 +41,15 @@ fixed-limit unit: limit hold'em's big blind is its small bet too).
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass, fields
+from typing import TYPE_CHECKING, Any
 
 from engine.types import DECISIONS, EventKind
 from tables.streets import StreetTracker
+
+if TYPE_CHECKING:
+    from engine.hand import Hand as EngineHand
 
 _RAISES = frozenset({EventKind.BET, EventKind.RAISE})
 _DEALS = frozenset({EventKind.DEAL_UP, EventKind.DEAL_HOLE, EventKind.DEAL_BOARD})
@@ -74,7 +79,7 @@ class SeatFigures:
         return self.net / self.big_blind
 
 
-def seat_figures(hand) -> list[SeatFigures]:
+def seat_figures(hand: EngineHand) -> list[SeatFigures]:
     """The figures of every seat of a finished engine ``Hand``, in seat order."""
     if not hand.is_over:
         raise ValueError("statistics are only taken from finished hands")
@@ -99,7 +104,7 @@ def seat_figures(hand) -> list[SeatFigures]:
             for i in range(n):
                 saw_flop[i] = not folded[i]
         street = streets.street
-        if kind in _DEALS:
+        if kind in _DEALS or seat is None:  # what follows is a seat's: shown, won, decided
             continue
         if kind is EventKind.SHOW or kind is EventKind.MUCK:
             showdown[seat] = True
@@ -130,7 +135,9 @@ def seat_figures(hand) -> list[SeatFigures]:
             calls[seat] += 1
     big_blind = hand.config.fixed_small_bet if stud else hand.config.big_blind
     committed = hand.committed
-    net = hand.result.net
+    result = hand.result
+    assert result is not None  # the hand is over (checked above)
+    net = result.net
     return [
         SeatFigures(
             seat=i,
@@ -195,19 +202,19 @@ class Totals:
         return self
 
     @classmethod
-    def of(cls, figures) -> Totals:
+    def of(cls, figures: Iterable[Any]) -> Totals:
         totals = cls()
         for f in figures:
             totals.add(f)
         return totals
 
     @classmethod
-    def from_dict(cls, data: dict) -> Totals:
+    def from_dict(cls, data: dict[str, Any]) -> Totals:
         """From a row of sums (``None`` for an empty sum is 0)."""
         names = {f.name for f in fields(cls)}
         return cls(**{k: (v or 0) for k, v in data.items() if k in names})
 
-    def stats(self) -> dict:
+    def stats(self) -> dict[str, Any]:
         """The figures of the issue, from these sums."""
         return {
             "hands": self.hands,

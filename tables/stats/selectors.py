@@ -17,6 +17,7 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass, replace
 from datetime import date
+from typing import Any
 
 from django.db.models import (
     Count,
@@ -30,6 +31,7 @@ from django.db.models import (
 )
 
 from engine import phh, pkstate
+from tables.http import Viewer
 from tables.models import Hand, Player, PlayerHand
 from tables.models.hands import runout_showing_q
 from tables.selectors.access import tables_visible_to
@@ -59,7 +61,7 @@ class HandFilter:
     result: str | None = None
     tournament: int | None = None
 
-    def apply(self, rows: QuerySet) -> QuerySet:
+    def apply(self, rows: QuerySet[PlayerHand]) -> QuerySet[PlayerHand]:
         if self.table is not None:
             rows = rows.filter(table_id=self.table)
         if self.tournament is not None:  # its tables (``tables.tournaments``)
@@ -79,7 +81,7 @@ class HandFilter:
         return rows
 
 
-def hidden_tables_as_missing(filters: HandFilter, user) -> HandFilter:
+def hidden_tables_as_missing(filters: HandFilter, user: Viewer) -> HandFilter:
     """``filters``, but a table ``user`` may not see counts no hands, exactly as a table that
     does not exist (a private game's existence is not revealed by its players' figures)."""
     if filters.table is None or tables_visible_to(user).filter(pk=filters.table).exists():
@@ -87,8 +89,10 @@ def hidden_tables_as_missing(filters: HandFilter, user) -> HandFilter:
     return replace(filters, table=0)  # ids start at 1: no table has this one
 
 
-def _aggregates() -> dict:
-    yes = lambda name: Count("id", filter=Q(**{name: True}))  # noqa: E731
+def _aggregates() -> dict[str, Any]:
+    def yes(name: str) -> Count:
+        return Count("id", filter=Q(**{name: True}))
+
     return {
         "hands": Count("id"),
         "vpip": yes("vpip"),
@@ -113,11 +117,11 @@ def player_totals(player: Player, filters: HandFilter = HandFilter()) -> Totals:
     return Totals.from_dict(rows.order_by().aggregate(**_aggregates()))
 
 
-def player_stats(player: Player, filters: HandFilter = HandFilter()) -> dict:
+def player_stats(player: Player, filters: HandFilter = HandFilter()) -> dict[str, Any]:
     return player_totals(player, filters).stats()
 
 
-def player_hand_rows(player: Player, filters: HandFilter = HandFilter()) -> QuerySet:
+def player_hand_rows(player: Player, filters: HandFilter = HandFilter()) -> QuerySet[PlayerHand]:
     """The player's finished hands (``PlayerHand`` rows with hand and table), newest first;
     a hand whose run-out is still being dealt on screen is not over for its readers yet."""
     rows = PlayerHand.objects.filter(SHOWN_OVER, player=player).select_related("hand", "table")
@@ -135,7 +139,7 @@ def net_curve(player: Player, filters: HandFilter = HandFilter()) -> list[int]:
     return curve
 
 
-def leaderboard(order: str = "net", min_hands: int = 1) -> QuerySet:
+def leaderboard(order: str = "net", min_hands: int = 1) -> QuerySet[Any, Any]:
     """Players ranked by net won, bb/100 or hands played at cash tables, with at least
     ``min_hands`` cash hands (tournaments have their own: ``tables.tournaments.records``).
 
@@ -170,13 +174,13 @@ def finished_hand(hand_id: int) -> Hand | None:
     )
 
 
-def viewer_seat(hand: Hand, user) -> int | None:
+def viewer_seat(hand: Hand, user: Viewer) -> int | None:
     """The engine seat of ``user`` in ``hand`` (None for anyone not dealt in, staff too)."""
     player = getattr(user, "player", None) if user.is_authenticated else None
     return hand.seat_index_of(player.pk) if player is not None else None
 
 
-def hand_history(hand: Hand, seat: int | None) -> dict:
+def hand_history(hand: Hand, seat: int | None) -> dict[str, Any]:
     """A finished hand as ``seat`` may see it (``None``: only what was shown at showdown).
 
     Everything about cards comes from ``Hand.view(seat)``; the deck and the seed never appear.
@@ -186,7 +190,9 @@ def hand_history(hand: Hand, seat: int | None) -> dict:
     state = hand_state(hand)
     view = state.view(seat)
     as_json = view.to_dict()
-    net = state.result.net
+    result = state.result
+    assert result is not None  # a finished hand's (checked above)
+    net = result.net
     seats = []
     for i, (stored, shown) in enumerate(zip(hand.seats, as_json["seats"], strict=True)):
         seats.append(
@@ -250,7 +256,7 @@ def _toml_string(value: str) -> str:
     return json.dumps(value, ensure_ascii=False)
 
 
-def player_tables(player: Player) -> list[dict]:
+def player_tables(player: Player) -> list[dict[str, Any]]:
     """The tables the player has finished hands at: ``[{"id", "name"}]`` (one query)."""
     rows = (
         PlayerHand.objects.filter(player=player)

@@ -4,12 +4,15 @@ the leaderboard. Server-rendered; the chart is inline SVG, the replayer a small 
 from __future__ import annotations
 
 from datetime import timedelta
+from typing import Any
 
 from django.contrib.auth.decorators import login_required
-from django.http import Http404, HttpResponse
+from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils import timezone
 
+from tables.http import AuthenticatedRequest
+from tables.imports.selectors import player_imports
 from tables.inputs import NumberError, parse_optional_number
 from tables.models import Hand, Player, Table
 from tables.presenters.replay import replay_felt
@@ -35,7 +38,7 @@ from tables.tournaments.records import (
 
 
 @login_required
-def my_stats(request):
+def my_stats(request: AuthenticatedRequest) -> HttpResponse:
     player = getattr(request.user, "player", None)
     if player is None:
         raise Http404("You have no player profile.")
@@ -43,7 +46,7 @@ def my_stats(request):
 
 
 @login_required
-def player_stats_page(request, player_id: int):
+def player_stats_page(request: HttpRequest, player_id: int) -> HttpResponse:
     player = get_object_or_404(Player.objects.select_related("user"), pk=player_id)
     try:
         table = parse_optional_number(request.GET.get("table"), what="table", minimum=1)
@@ -80,7 +83,9 @@ def player_stats_page(request, player_id: int):
             "tables": [t for t in player_tables(player) if t["id"] in shown],
             "games": Table.Game.choices,
             "tournaments": tournament_record(player, request.user),
-            "own": getattr(request.user, "player", None) == player,
+            "own": (own := getattr(request.user, "player", None) == player),
+            # games brought from PokerNow: listed apart, never in the figures above
+            "pokernow_imports": list(player_imports(player)[:10]) if own else [],
             "export_since": (timezone.now() - timedelta(days=30)).date(),
             "export_until": timezone.now().date(),
         },
@@ -91,7 +96,7 @@ def player_stats_page(request, player_id: int):
 PAGE_MIN_HANDS = 10
 
 
-def leaderboard_page(request):
+def leaderboard_page(request: HttpRequest) -> HttpResponse:
     """``/leaderboard/``: cash games (``?order=net|bb100|hands``), or ``?view=tournaments``
     (``?order=profit|roi|played``); an unknown order shows the default one."""
     if request.GET.get("view") == "tournaments":
@@ -116,7 +121,7 @@ def leaderboard_page(request):
 
 
 @login_required
-def hand_replayer(request, hand_id: int):
+def hand_replayer(request: AuthenticatedRequest, hand_id: int) -> HttpResponse:
     hand = finished_hand(hand_id)
     if hand is None or hand.status == Hand.Status.VOIDED or not can_see_hand(hand, request.user):
         raise Http404("No such finished hand.")
@@ -159,7 +164,9 @@ def hand_replayer(request, hand_id: int):
     )
 
 
-def net_chart(curve: list[int], width: int = 640, height: int = 220, pad: int = 48) -> dict:
+def net_chart(
+    curve: list[int], width: int = 640, height: int = 220, pad: int = 48
+) -> dict[str, Any]:
     """Points of an SVG polyline for cumulative net chips (hand number on x, chips on y)."""
     if not curve:
         return {"points": "", "width": width, "height": height, "empty": True}

@@ -12,7 +12,9 @@ from collections.abc import Callable
 
 from django.db.models import Exists, OuterRef, Q, QuerySet
 
+from tables.http import Viewer
 from tables.models import Player
+from tables.selectors.players import viewer_player
 from tables.tournaments.models import Entry, Tournament
 
 #: Features that let more players see some private tournaments (a club's members): ``f(player)
@@ -23,23 +25,19 @@ visibility_grants: list[Callable[[Player], Q]] = []
 visibility_denials: list[Callable[[Player], Q]] = []
 
 
-def player_of(user) -> Player | None:
-    if user is None or not getattr(user, "is_authenticated", False):
-        return None
-    return Player.objects.filter(user=user).first()
-
-
-def tournaments_visible_to(user, tournaments: QuerySet | None = None) -> QuerySet[Tournament]:
+def tournaments_visible_to(
+    user: Viewer, tournaments: QuerySet[Tournament] | None = None
+) -> QuerySet[Tournament]:
     """``tournaments`` (every one by default) without the private ones ``user`` may not see."""
     tournaments = Tournament.objects.all() if tournaments is None else tournaments
     if user is not None and getattr(user, "is_staff", False):
         return tournaments
-    player = player_of(user)
+    player = viewer_player(user)
     if player is None:
         return tournaments.filter(private=False)
     entered = Entry.objects.filter(tournament=OuterRef("pk"), player=player)
     invited = Tournament.guests.through.objects.filter(tournament=OuterRef("pk"), player=player)
-    visible = Q(private=False) | Q(organiser=player) | Exists(entered) | Exists(invited)
+    visible = Q(private=False) | Q(organiser=player) | Q(Exists(entered)) | Q(Exists(invited))
     for grant in visibility_grants:
         visible |= grant(player)
     tournaments = tournaments.filter(visible)
@@ -48,20 +46,20 @@ def tournaments_visible_to(user, tournaments: QuerySet | None = None) -> QuerySe
     return tournaments
 
 
-def can_see_tournament(tournament: Tournament, user) -> bool:
+def can_see_tournament(tournament: Tournament, user: Viewer) -> bool:
     if not tournament.private:
         return True
     return tournaments_visible_to(user, Tournament.objects.filter(pk=tournament.pk)).exists()
 
 
-def tournament_visible(pk: int, user) -> bool:
+def tournament_visible(pk: int, user: Viewer) -> bool:
     """Whether a tournament with this id exists for ``user``."""
     return tournaments_visible_to(user, Tournament.objects.filter(pk=pk)).exists()
 
 
-def can_run_tournament(tournament: Tournament, user) -> bool:
+def can_run_tournament(tournament: Tournament, user: Viewer) -> bool:
     """The organiser or staff (who may start it)."""
     if user is not None and getattr(user, "is_staff", False):
         return True
-    player = player_of(user)
+    player = viewer_player(user)
     return player is not None and tournament.organiser_id == player.pk

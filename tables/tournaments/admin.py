@@ -8,10 +8,16 @@ only through the services (and the ledger).
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from typing import Any
+
 from django.contrib import admin, messages
+from django.db.models import QuerySet
+from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect
 from django.template.response import TemplateResponse
 
+from tables.http import AuthenticatedRequest
 from tables.services.errors import ServiceError
 from tables.services.players import player_get_or_create
 from tables.tournaments.forms import TournamentForm
@@ -19,17 +25,17 @@ from tables.tournaments.models import Entry, Tournament, TournamentTable
 from tables.tournaments.services import organise, setup
 
 
-class _ReadOnlyInline(admin.TabularInline):
+class _ReadOnlyInline(admin.TabularInline[Any, Tournament]):
     extra = 0
     can_delete = False
 
-    def has_add_permission(self, request, obj=None):
+    def has_add_permission(self, request: HttpRequest, obj: Any = None) -> bool:
         return False
 
-    def has_change_permission(self, request, obj=None):
+    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
         return False
 
-    def has_delete_permission(self, request, obj=None):
+    def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
         return False
 
 
@@ -56,7 +62,7 @@ class TournamentTableInline(_ReadOnlyInline):
 
 
 @admin.register(Tournament)
-class TournamentAdmin(admin.ModelAdmin):
+class TournamentAdmin(admin.ModelAdmin[Tournament]):
     list_display = (
         "name",
         "format",
@@ -128,14 +134,19 @@ class TournamentAdmin(admin.ModelAdmin):
     readonly_fields = ("created_at",)
     actions = ["start_tournaments", "cancel_tournaments"]
 
-    def has_change_permission(self, request, obj=None):
+    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
         # The list and its actions only: a tournament's page here is read-only (every change
         # goes through the services: fees, seats and prizes move through the ledger).
         return obj is None and request.user.has_perm("tournaments.change_tournament")
 
-    def add_view(self, request, form_url="", extra_context=None):
+    def add_view(
+        self,
+        request: HttpRequest,
+        form_url: str = "",
+        extra_context: dict[str, Any] | None = None,
+    ) -> HttpResponse:
         """Organise a tournament: the site's form, through the same service."""
-        if not self.has_add_permission(request):
+        if not self.has_add_permission(request) or not request.user.is_authenticated:
             return redirect("admin:tournaments_tournament_changelist")
         form = TournamentForm(request.POST or None)
         if request.method == "POST" and form.is_valid():
@@ -152,7 +163,7 @@ class TournamentAdmin(admin.ModelAdmin):
         }
         return TemplateResponse(request, "admin/tournaments/tournament/organise.html", context)
 
-    def has_delete_permission(self, request, obj=None):
+    def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
         return False  # its entries hold the ledger's fees and prizes
 
     @admin.display(description="Rebuys / re-entry / breaks")
@@ -168,7 +179,13 @@ class TournamentAdmin(admin.ModelAdmin):
             )
         return ", ".join(parts) or "freezeout"
 
-    def _each(self, request, queryset, run, what: str) -> None:
+    def _each(
+        self,
+        request: HttpRequest,
+        queryset: QuerySet[Tournament],
+        run: Callable[[Tournament], object],
+        what: str,
+    ) -> None:
         done, errors = 0, []
         for tournament in queryset:
             try:
@@ -178,11 +195,13 @@ class TournamentAdmin(admin.ModelAdmin):
                 errors.append(f"{tournament}: {error}")
         if done:
             self.message_user(request, f"{what}: {done}.", messages.SUCCESS)
-        for error in errors:
-            self.message_user(request, error, messages.ERROR)
+        for refusal in errors:
+            self.message_user(request, refusal, messages.ERROR)
 
     @admin.action(description="Start now (random seating)")
-    def start_tournaments(self, request, queryset):
+    def start_tournaments(
+        self, request: AuthenticatedRequest, queryset: QuerySet[Tournament]
+    ) -> None:
         by = player_get_or_create(user=request.user)
         self._each(
             request,
@@ -192,7 +211,9 @@ class TournamentAdmin(admin.ModelAdmin):
         )
 
     @admin.action(description="Cancel (before the start: every entry fee refunded)")
-    def cancel_tournaments(self, request, queryset):
+    def cancel_tournaments(
+        self, request: AuthenticatedRequest, queryset: QuerySet[Tournament]
+    ) -> None:
         self._each(
             request,
             queryset,

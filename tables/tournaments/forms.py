@@ -4,6 +4,8 @@ the tournament as a whole (a refusal is shown on the field it names)."""
 
 from __future__ import annotations
 
+from typing import Any
+
 from django import forms
 from django.utils import timezone
 
@@ -103,7 +105,7 @@ class TournamentForm(forms.Form):
         required=False, help_text="Seen only by you, the entrants and whoever you invite."
     )
 
-    def clean_levels(self) -> list | None:
+    def clean_levels(self) -> list[Any] | None:
         text = self.cleaned_data.get("levels", "").strip()
         if not text:
             return None
@@ -129,8 +131,8 @@ class TournamentForm(forms.Form):
             raise forms.ValidationError("Whole percentages separated by spaces.")
         return [int(p) for p in text]
 
-    def clean(self):
-        data = super().clean()
+    def clean(self) -> dict[str, Any]:
+        data = super().clean() or {}
         if data.get("structure") == "custom" and not data.get("levels"):
             self.add_error("levels", "Give the custom levels, one per line.")
         if data.get("start") == Tournament.Start.AT_TIME:
@@ -141,7 +143,7 @@ class TournamentForm(forms.Form):
                 self.add_error("start_at", "That time has passed.")
         return data
 
-    def settings(self) -> dict:
+    def settings(self) -> dict[str, Any]:
         """The service's keyword arguments."""
         data = dict(self.cleaned_data)
         chosen = data.pop("structure")

@@ -10,8 +10,10 @@ from dataclasses import dataclass
 
 from django.db.models import Count
 
+from tables.http import Viewer
+from tables.selectors.players import viewer_player
 from tables.tournaments import structure
-from tables.tournaments.access import can_run_tournament, player_of
+from tables.tournaments.access import can_run_tournament
 from tables.tournaments.level import LevelNow, tournament_level
 from tables.tournaments.models import Tournament
 from tables.tournaments.selectors import Comebacks, Standing, comebacks_for, standings
@@ -43,8 +45,8 @@ class Overview:
     comebacks: Comebacks  # the viewer may rebuy now, or re-enter
 
 
-def tournament_overview(tournament: Tournament, user) -> Overview:
-    player = player_of(user)
+def tournament_overview(tournament: Tournament, user: Viewer) -> Overview:
+    player = viewer_player(user)
     rows = standings(tournament)
     tables = [
         TableLink(tt.table_id, tt.number, tt.players, tt.broken_at is None)

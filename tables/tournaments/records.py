@@ -24,6 +24,7 @@ The rules, in one place:
 from __future__ import annotations
 
 from datetime import date
+from typing import Any, cast
 
 from django.db.models import (
     BigIntegerField,
@@ -41,6 +42,7 @@ from django.db.models import (
 )
 from django.db.models.functions import Round
 
+from tables.http import Viewer
 from tables.models import Player
 from tables.selectors.players import shown_as_bot
 from tables.tournaments.access import tournaments_visible_to
@@ -52,7 +54,7 @@ ROI_MIN_TOURNAMENTS = 5
 RECENT_FINISHES = 10
 
 
-def _sums() -> dict:
+def _sums() -> dict[str, Any]:
     return {
         "played": Count("id"),
         "wins": Count("id", filter=Q(place=1)),
@@ -77,8 +79,8 @@ def _decided(player: Player, since: date | None, until: date | None) -> QuerySet
 
 
 def tournament_record(
-    player: Player, viewer, *, since: date | None = None, until: date | None = None
-) -> dict:
+    player: Player, viewer: Viewer, *, since: date | None = None, until: date | None = None
+) -> dict[str, Any]:
     """The player's tournaments (those started between ``since`` and ``until``, UTC days,
     inclusive): the sums, the ratios, the best place and the recent finishes ``viewer`` may
     see. Two queries."""
@@ -128,7 +130,9 @@ def tournament_record(
     }
 
 
-def tournament_leaderboard(order: str = "profit", min_tournaments: int | None = None) -> QuerySet:
+def tournament_leaderboard(
+    order: str = "profit", min_tournaments: int | None = None
+) -> QuerySet[Any, Any]:
     """Players ranked by ``order`` (``LEADERBOARD_ORDERS``) among those with at least
     ``min_tournaments`` decided tournaments (default: 1; ``ROI_MIN_TOURNAMENTS`` for ROI).
 
@@ -140,9 +144,11 @@ def tournament_leaderboard(order: str = "profit", min_tournaments: int | None = 
     if min_tournaments is None:
         min_tournaments = ROI_MIN_TOURNAMENTS if order == "roi" else 1
     profit = ExpressionWrapper(F("prizes") - F("entry_fees"), output_field=BigIntegerField())
+    # Any until the end: the rows are filtered on the sums ``_sums()`` annotates, which the
+    # type checker's Django plugin cannot see through the ``**``.
+    entries: Any = Entry.objects.filter(place__isnull=False)
     rows = (
-        Entry.objects.filter(place__isnull=False)
-        .order_by()
+        entries.order_by()
         .values("player_id")
         .annotate(
             **_sums(),
@@ -168,4 +174,4 @@ def tournament_leaderboard(order: str = "profit", min_tournaments: int | None = 
     )
     if order == "roi":
         rows = rows.filter(entry_fees__gt=0)
-    return rows.order_by(LEADERBOARD_ORDERS[order], "name")
+    return cast(QuerySet[Any, Any], rows.order_by(LEADERBOARD_ORDERS[order], "name"))

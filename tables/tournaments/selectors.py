@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import datetime
 
-from django.db.models import Count, Sum
+from django.db.models import Count, QuerySet, Sum
 from django.utils import timezone
 
 from tables.models import Hand, Seat
@@ -14,7 +14,7 @@ from tables.tournaments import structure
 from tables.tournaments.models import Entry, Tournament
 
 
-def tournament_list():
+def tournament_list() -> QuerySet[Tournament]:
     """Every tournament with its number of entrants, newest first."""
     return Tournament.objects.annotate(entrant_count=Count("entries")).select_related(
         "organiser__user"
@@ -126,7 +126,7 @@ def chips_issued(tournament: Tournament) -> int:
     totals = tournament.entries.aggregate(
         entries=Count("pk"), rebuys=Sum("rebuys"), reentries=Sum("reentries")
     )
-    stacks = totals["entries"] + (totals["rebuys"] or 0) + (totals["reentries"] or 0)
+    stacks: int = totals["entries"] + (totals["rebuys"] or 0) + (totals["reentries"] or 0)
     return tournament.starting_stack * stacks
 
 
@@ -217,7 +217,7 @@ def comebacks_for(tournament: Tournament, player_id: int | None) -> Comebacks:
     entry = None
     if player_id is not None and tournament.status == Tournament.Status.RUNNING:
         entry = tournament.entries.filter(player_id=player_id).first()
-    if entry is None:
+    if entry is None or player_id is None:
         return Comebacks(False, False)
     seat = (
         Seat.objects.filter(player_id=player_id, table__tournament_table__tournament=tournament)

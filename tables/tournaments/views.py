@@ -9,23 +9,28 @@ A private tournament is 404 for whoever may not see it.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from typing import Any
+
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.http import Http404
+from django.contrib.auth.models import User
+from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils.http import url_has_allowed_host_and_scheme, urlencode
 from django.views.decorators.http import require_http_methods, require_POST
 
-from tables.models import Table
+from tables.http import AuthenticatedRequest
+from tables.models import Player, Table
 from tables.selectors.access import can_see_table
 from tables.selectors.banners import banner_for
+from tables.selectors.players import viewer_player
 from tables.services.errors import ServiceError
 from tables.services.players import player_get_or_create
 from tables.tournaments.access import (
     can_run_tournament,
     can_see_tournament,
-    player_of,
     tournaments_visible_to,
 )
 from tables.tournaments.forms import TournamentForm
@@ -39,7 +44,7 @@ Status = Tournament.Status
 FINISHED_SHOWN = 20
 
 
-def _visible(request, tournament_id: int) -> Tournament:
+def _visible(request: HttpRequest, tournament_id: int) -> Tournament:
     tournament = Tournament.objects.select_related("organiser__user").filter(pk=tournament_id)
     found = tournament.first()
     if found is None or not can_see_tournament(found, request.user):
@@ -47,7 +52,7 @@ def _visible(request, tournament_id: int) -> Tournament:
     return found
 
 
-def tournament_lobby(request):
+def tournament_lobby(request: HttpRequest) -> HttpResponse:
     """``/tournaments/``: upcoming, running and finished tournaments the viewer may see."""
     rows = tournaments_visible_to(request.user, tournament_list())
     return render(
@@ -65,7 +70,7 @@ def tournament_lobby(request):
 
 @login_required
 @require_http_methods(["GET", "POST"])
-def tournament_new(request):
+def tournament_new(request: AuthenticatedRequest) -> HttpResponse:
     """``/tournaments/new/``: organise a tournament (any logged-in player)."""
     form = TournamentForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
@@ -75,7 +80,7 @@ def tournament_new(request):
     return render(request, "tournaments/new.html", {"form": form})
 
 
-def tournament_join(request, token: str):
+def tournament_join(request: HttpRequest, token: str) -> HttpResponse:
     """``/tournaments/join/<token>/``: the invite link (logged out: log in, then back)."""
     if not request.user.is_authenticated:
         return redirect(f"{reverse('login')}?{urlencode({'next': request.path})}")
@@ -87,7 +92,7 @@ def tournament_join(request, token: str):
     return redirect("tournaments:detail", tournament_id=tournament.pk)
 
 
-def _context(request, tournament: Tournament) -> dict:
+def _context(request: HttpRequest, tournament: Tournament) -> dict[str, Any]:
     view = tournament_overview(tournament, request.user)
     invite = None
     if (
@@ -101,7 +106,7 @@ def _context(request, tournament: Tournament) -> dict:
     return {"t": tournament, "view": view, "invite_url": invite}
 
 
-def tournament_page(request, tournament_id: int):
+def tournament_page(request: HttpRequest, tournament_id: int) -> HttpResponse:
     """``/tournaments/<id>/``: structure, entrants with live chips and ranks, payouts, the
     tables to watch, results; the viewer's buttons."""
     return render(
@@ -109,7 +114,7 @@ def tournament_page(request, tournament_id: int):
     )
 
 
-def tournament_standings(request, tournament_id: int):
+def tournament_standings(request: HttpRequest, tournament_id: int) -> HttpResponse:
     """The page's live part (htmx polls it while the tournament is not finished)."""
     return render(
         request,
@@ -118,7 +123,7 @@ def tournament_standings(request, tournament_id: int):
     )
 
 
-ACTIONS = {
+ACTIONS: dict[str, tuple[Callable[[Tournament, Player, User], object], str]] = {
     "register": (
         lambda t, p, user: setup.tournament_register(tournament=t, player=p),
         "You are registered.",
@@ -148,7 +153,9 @@ ACTIONS = {
 
 @login_required
 @require_POST
-def tournament_action(request, tournament_id: int, action: str):
+def tournament_action(
+    request: AuthenticatedRequest, tournament_id: int, action: str
+) -> HttpResponse:
     """``POST /tournaments/<id>/<action>/``: register (a re-entry too), unregister, rebuy,
     start, cancel, or a new invite link (``new-invite``, a private tournament's organiser).
     A form may send ``next`` (a path on this site) to come back to, e.g. the table page's
@@ -170,7 +177,7 @@ def tournament_action(request, tournament_id: int, action: str):
     return redirect("tournaments:detail", tournament_id=tournament.pk)
 
 
-def table_level(request, table_id: int):
+def table_level(request: HttpRequest, table_id: int) -> HttpResponse:
     """A tournament table's level banner (the table page polls it); empty for a cash table."""
     table = Table.objects.filter(pk=table_id).first()
     if table is None or not can_see_table(table, request.user):
@@ -178,10 +185,10 @@ def table_level(request, table_id: int):
     return render(request, "tournaments/_table_level.html", _table_level_context(request, table))
 
 
-def _table_level_context(request, table: Table) -> dict:
+def _table_level_context(request: HttpRequest, table: Table) -> dict[str, Any]:
     """The banner, and whether the viewer may rebuy now (the banner's *Rebuy* button)."""
     banner = banner_for(table)
-    player = player_of(request.user)
+    player = viewer_player(request.user)
     may_rebuy, fee = False, 0
     if banner is not None and player is not None:
         tournament = Tournament.objects.get(pk=banner["id"])

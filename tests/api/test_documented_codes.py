@@ -15,6 +15,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 import pytest
+from django.core.files.uploadedfile import SimpleUploadedFile
 from rest_framework.test import APIClient
 
 from tables.models import Player, Table
@@ -259,6 +260,19 @@ def _request_too_large(w: World):
     return w.client(w.alice).generic("POST", "/api/tables/", body, content_type="application/json")
 
 
+def _pokernow_upload(log: bytes, name: str = "P1 @ eNVKMq2Tcb", ledger: bytes | None = None):
+    def upload(w: World):
+        body = {"log": SimpleUploadedFile("log.csv", log, "text/csv"), "pokernow_name": name}
+        if ledger is not None:
+            body["ledger"] = SimpleUploadedFile("ledger.csv", ledger, "text/csv")
+        return w.client(w.alice).post("/api/imports/pokernow/", body, format="multipart")
+
+    return upload
+
+
+POKERNOW_LOG = (ROOT / "tests/engine/data/pokernow/charlestudor_input_log_002.csv").read_bytes()
+
+
 #: (status, code) -> what provokes it from the real API.
 SCENARIOS: dict[tuple[int, str], Callable[[World], object]] = {
     (400, "invalid"): lambda w: w.client(w.alice).post(
@@ -299,6 +313,10 @@ SCENARIOS: dict[tuple[int, str], Callable[[World], object]] = {
     (409, "too_few_entrants"): _too_few_entrants,
     (409, "rebuy_refused"): _rebuy_refused,
     (422, "idempotency_key_reused"): _idempotency_key_reused,
+    (400, "not_pokernow_log"): _pokernow_upload(b"hello,world\n"),
+    (400, "name_not_in_log"): _pokernow_upload(POKERNOW_LOG, name="nobody"),
+    (400, "bad_ledger"): _pokernow_upload(POKERNOW_LOG, ledger=b"name,amount\nx,1\n"),
+    (400, "import_too_large"): _pokernow_upload(b"entry,at,order\n" + b"x,y,1\n" * 20_001),
 }
 
 

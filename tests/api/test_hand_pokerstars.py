@@ -132,3 +132,11 @@ def test_your_stats_page_offers_your_hands_as_pokerstars_text(client_for, player
     assert response.status_code == 200 and response["X-Hands"] == "3"
     other = client_for(alice).get(reverse("stats:player", args=[bob.pk])).content.decode()
     assert "pokerstars-export" not in other  # only your own hands
+
+
+def test_the_ledger_page_links_my_hands_at_that_game(client_for, players, hands, table):
+    page = client_for(players[1]).get(f"/tables/{table.pk}/ledger/").content.decode()
+    link = re.search(r'id="session-pokerstars" href="([^"]+)"', page)
+    assert link is not None
+    text = client_for(players[1]).get(link.group(1).replace("&amp;", "&")).content.decode()
+    assert re.findall(r"^PokerStars Hand #(\d+):", text, re.M) == [str(h.pk) for h in hands]

@@ -55,6 +55,8 @@ LOGS = {
     "charlestudor_input_log_002.csv": (4, 4),
     "drkyoda_pglDepIXhH9TNyXaFfbHYetk-.csv.gz": (263, 312),
     "drkyoda_tournament_pglhTdT0g-V_oxxMaQxatNdFk.csv.gz": (48, 59),
+    "whitlock23_pglnMFhFI9KhboCBC09b_dE3b.csv.gz": (155, 194),
+    "ahui21_pgljGheBAGUrRc9Fql_HCShCm.csv.gz": (148, 177),
 }
 
 
@@ -115,6 +117,40 @@ def test_a_rebuy_between_hands_and_a_dead_button_are_imported() -> None:
     assert dict(zip(hand.players, hand.stacks, strict=True))["Deckhole @ 3URETjsK60"] == 684
     # hand 307 was dealt with a dead button: the seat before the small blind acts last
     assert 307 in imported
+
+
+def test_rebuys_by_the_host_and_run_it_twice_in_a_second_night() -> None:
+    # whitlock23's night: three players rebought 400 chips through the host after a hand
+    result = import_log(_text("whitlock23_pglnMFhFI9KhboCBC09b_dE3b.csv.gz"))
+    imported = {h.number: h for h in result.hands}
+    for number, name, before in (
+        (72, "hyq @ HZkdinonr0", 167),
+        (96, "nw @ gTBoFhSFHs", 64),
+        (109, "Nuo @ txW4Zv0Ud7", 32),
+    ):
+        hand = phh.loads(imported[number].phh).replay()
+        assert dict(zip(hand.players, hand.stacks, strict=True))[name] == before
+        # the next hand starts from the rebought stack
+        following = phh.loads(imported[number + 1].phh)
+        players = following.players or []
+        assert following.starting_stacks[players.index(name)] == before + 400
+    twice = [h.number for h in result.hands if phh.loads(h.phh).replay().second_board]
+    assert twice == [8, 11, 37, 69, 136]
+
+
+def test_straddles_in_a_real_log() -> None:
+    # ahui21's 0.20/0.50 night: 22 imported hands with a 1.00 straddle, each replayed to the
+    # stacks PokerNow printed next (the parametrized test above)
+    result = import_log(_text("ahui21_pgljGheBAGUrRc9Fql_HCShCm.csv.gz"))
+    straddled = {
+        h.number: phh.loads(h.phh).blinds_or_straddles[:3]
+        for h in result.hands
+        if len([b for b in phh.loads(h.phh).blinds_or_straddles if b]) == 3
+    }
+    assert len(straddled) == 22 and set(map(tuple, straddled.values())) == {(20, 50, 100)}
+    assert "posts a straddle of" in _text("ahui21_pgljGheBAGUrRc9Fql_HCShCm.csv.gz")
+    twice = [h.number for h in result.hands if phh.loads(h.phh).replay().second_board]
+    assert twice == [13, 35, 37, 54, 162, 165]
 
 
 def test_a_hand_run_twice_keeps_both_boards() -> None:

@@ -11,6 +11,7 @@ are locked with ``skip_locked``: a busy table is left for a later pass, never wa
 from __future__ import annotations
 
 import math
+from collections.abc import Iterable
 
 from django.db.models import Count
 from django.utils import timezone
@@ -39,12 +40,19 @@ class _Locks:
 
     def get(self, pk: int) -> Table | None:
         if pk not in self.tables:
-            self.tables[pk] = table_lock(pk, skip_locked=True)
-            if self.tables[pk] is not None:
-                self.players[pk] = self.tables[pk].seats.count()
+            table = self.tables[pk] = table_lock(pk, skip_locked=True)
+            if table is not None:
+                self.players[pk] = table.seats.count()
         return self.tables[pk]
 
-    def first(self, candidates) -> int | None:
+    def held(self, pk: int) -> Table:
+        """Table ``pk``, which this balancing holds locked (``get`` gave it)."""
+        table = self.tables.get(pk)
+        if table is None:
+            raise RuntimeError(f"table {pk} is not held by this balancing")
+        return table
+
+    def first(self, candidates: Iterable[int]) -> int | None:
         """The first of ``candidates`` (table ids, best first) that could be locked. Only
         the tables a move needs are locked: not every table of a large tournament."""
         return next((pk for pk in candidates if self.get(pk) is not None), None)
@@ -96,7 +104,7 @@ def balance(tournament: Tournament, table: Table) -> int:
         )
         if fullest is None:
             break
-        _move(locks.get(fullest), locks.get(shortest))
+        _move(locks.held(fullest), locks.held(shortest))
         moved += 1
     return moved
 
@@ -106,7 +114,7 @@ def _with_room(locks: _Locks, targets: list[int]) -> int | None:
     held = [
         t
         for t in targets
-        if locks.tables.get(t) is not None and locks.players[t] < locks.tables[t].max_seats
+        if (held := locks.tables.get(t)) is not None and locks.players[t] < held.max_seats
     ]
     return min(held, key=lambda t: (locks.players[t], t)) if held else None
 
@@ -114,7 +122,7 @@ def _with_room(locks: _Locks, targets: list[int]) -> int | None:
 def _break(locks: _Locks, pk: int, targets: list[int]) -> int:
     """Move every player of table ``pk`` to the shortest of ``targets`` (shortest first) with
     a free seat, locking more of them only as those held fill up; close it when empty."""
-    source = locks.get(pk)
+    source = locks.held(pk)
     to_lock = iter(targets)
     locks.first(to_lock)  # the shortest table that can be locked
     moved = 0
@@ -126,7 +134,7 @@ def _break(locks: _Locks, pk: int, targets: list[int]) -> int:
                 return moved
             if locks.get(candidate) is not None:
                 target = _with_room(locks, targets)
-        _move(source, locks.tables[target])
+        _move(source, locks.held(target))
         locks.players[target] += 1
         locks.players[pk] -= 1
         moved += 1

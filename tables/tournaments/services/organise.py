@@ -6,8 +6,11 @@ Locks: the tournament row (``setup.tournament_lock``), then player rows for the 
 
 from __future__ import annotations
 
+from typing import Any
+
 from django.db import transaction
 
+from tables.http import Viewer
 from tables.models import Player
 from tables.services.errors import NoSuchInvite
 from tables.services.hosting import new_invite_token
@@ -20,7 +23,7 @@ NO_SUCH_INVITE = "That invite link does not work (it may have been replaced)."
 
 
 def tournament_organise(
-    *, organiser: Player | None, private: bool = False, **settings
+    *, organiser: Player | None, private: bool = False, **settings: Any
 ) -> Tournament:
     """Create a tournament (``setup.tournament_create`` checks ``settings``; nothing is made
     when one is wrong) with its invite link; ``private`` hides it from all but its organiser,
@@ -51,7 +54,7 @@ def tournament_invite_join(*, token: str, player: Player) -> Tournament:
         return tournament
 
 
-def tournament_invite_replace(*, tournament: Tournament, by) -> Tournament:
+def tournament_invite_replace(*, tournament: Tournament, by: Viewer) -> Tournament:
     """A new invite link (the organiser or staff); the old one stops working at once."""
     with transaction.atomic():
         tournament = setup.tournament_lock(tournament)
@@ -62,7 +65,7 @@ def tournament_invite_replace(*, tournament: Tournament, by) -> Tournament:
         return tournament
 
 
-def tournament_cancel(*, tournament: Tournament, by) -> Tournament:
+def tournament_cancel(*, tournament: Tournament, by: Viewer) -> Tournament:
     """Cancel a tournament before its start (the organiser or staff): every entry fee goes
     back through the ledger and it is finished with no entrants. A running tournament plays
     to its end (its chips are on its tables). Lock: the tournament row, then player rows."""

@@ -98,7 +98,8 @@ def places_decide(tournament: Tournament) -> None:
     for order, group in groupby(undecided, key=lambda e: e.out_order):
         tied = list(group)
         best = total - order - len(tied) + 2  # the group holds places best .. best+len-1
-        if waiting_from is not None and tied[0].out_batch >= waiting_from:
+        batch = tied[0].out_batch
+        if waiting_from is not None and batch is not None and batch >= waiting_from:
             break  # this batch or a later one may still grow: its places would move
         for entry, prize in zip(
             tied, structure.shared_prizes(prizes, best, len(tied)), strict=True

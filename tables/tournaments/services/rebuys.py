@@ -61,6 +61,7 @@ def tournament_rebuy(*, tournament: Tournament, player: Player) -> Entry:
             if problem is not None:
                 raise RebuyRefused(problem)
             if seat is not None:
+                assert locked is not None  # the seat's table, locked above (else: looked again)
                 _add_chips(tournament, entry, locked, seat)
             else:
                 _seat_again(tournament, entry, locked)
@@ -94,7 +95,7 @@ def _add_chips(tournament: Tournament, entry: Entry, table: Table, seat: Seat) -
 def _seat_again(tournament: Tournament, entry: Entry, table: Table | None) -> None:
     taken = set(table.seats.values_list("number", flat=True)) if table is not None else set()
     free = sorted(set(range(table.max_seats)) - taken) if table is not None else []
-    if not free:
+    if table is None or not free:
         raise RebuyRefused(f"{tournament.name} has no free seat right now: try again soon.")
     entry_fee_pay(tournament, entry, f"Rebuy in {tournament.name}")
     entry.rebuys += 1

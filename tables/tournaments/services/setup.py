@@ -10,9 +10,10 @@ from __future__ import annotations
 import math
 import random
 from datetime import datetime
+from typing import Any
 
 from django.contrib.auth import get_user_model
-from django.db import transaction
+from django.db import models, transaction
 from django.utils import timezone
 
 from engine.types import MAX_SEATS
@@ -48,7 +49,7 @@ def tournament_lock(tournament: Tournament | int) -> Tournament:
     return Tournament.objects.select_for_update().get(pk=pk)
 
 
-def _whole(value, field: str, *, low: int, high: int | None = None) -> int:
+def _whole(value: object, field: str, *, low: int, high: int | None = None) -> int:
     if isinstance(value, bool) or not isinstance(value, int) or value < low:
         raise TournamentInvalid(field, f"{field} must be a whole number, at least {low}.")
     if high is not None and value > high:
@@ -56,8 +57,8 @@ def _whole(value, field: str, *, low: int, high: int | None = None) -> int:
     return value
 
 
-def _choice(value, field: str, choices) -> str:
-    if value not in choices.values:
+def _choice(value: object, field: str, choices: type[models.TextChoices]) -> str:
+    if not isinstance(value, str) or value not in choices.values:
         raise TournamentInvalid(field, f"{field} is one of: {', '.join(choices.values)}.")
     return value
 
@@ -74,7 +75,7 @@ def tournament_create(
     entry_fee: int = 0,
     starting_stack: int = 1500,
     structure_name: str = "regular",
-    levels: list | None = None,
+    levels: list[Any] | None = None,
     hands: int | None = None,
     late_registration_levels: int = 0,
     rebuy_levels: int = 0,
@@ -86,7 +87,7 @@ def tournament_create(
     start: str = Start.MANUAL,
     start_at: datetime | None = None,
     payouts: str = Tournament.Payouts.STANDARD,
-    payout_percentages: list | None = None,
+    payout_percentages: list[Any] | None = None,
     action_seconds: int = 20,
 ) -> Tournament:
     """Create a tournament (and enter ``bot_entrants`` bots); ``TournamentInvalid`` names the
@@ -118,7 +119,7 @@ def tournament_create(
     _whole(entry_fee, "entry_fee", low=0, high=10**12)
     _whole(starting_stack, "starting_stack", low=1, high=10**12)
     if format == Format.FIXED_HANDS:
-        _whole(hands, "hands", low=1, high=10_000)
+        hands = _whole(hands, "hands", low=1, high=10_000)
         if levels is None and structure_name in ("regular", "doubling"):
             structure_name = "doubling"
             levels = structure.doubling_levels(
@@ -198,7 +199,7 @@ def tournament_create(
 
 def _comebacks_check(
     format: str,
-    levels: list,
+    levels: list[Any],
     late_registration_levels: int,
     rebuy_levels: int,
     max_rebuys: int,
@@ -217,7 +218,7 @@ def _comebacks_check(
         )
 
 
-def _breaks_check(levels: list, break_every_levels: int, break_minutes: int) -> None:
+def _breaks_check(levels: list[Any], break_every_levels: int, break_minutes: int) -> None:
     _whole(break_every_levels, "break_every_levels", low=0, high=len(levels))
     if not break_every_levels:
         return

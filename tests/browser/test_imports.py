@@ -1,0 +1,53 @@
+"""A player uploads a real PokerNow log and its ledger in Chromium (real daphne): a bad file
+is refused with its first unreadable line, the page then offers the log's names, and once
+one is picked the import's page lists the hands marked as PokerNow's with who owes whom.
+A screenshot goes to ``test-artifacts/``."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from tests.browser.conftest import ARTIFACTS
+from tests.browser.test_chat_ledger import sign_up
+
+pytestmark = pytest.mark.browser
+
+DATA = Path(__file__).parents[1] / "engine" / "data" / "pokernow"
+LOG = DATA / "charlestudor_input_log_002.csv"
+NAME = "P1 @ eNVKMq2Tcb"
+LEDGER = b"player_nickname,player_id,net\nP1,eNVKMq2Tcb,150\nspa @ ces,ZQfm6ZDMPO,-150\n"
+
+
+def test_upload_a_pokernow_log_pick_the_name_and_see_the_hands(browser, server, tmp_path) -> None:
+    page, dialogs = sign_up(browser, server, "importer")
+    page.goto(server.url + "/imports/")
+    assert "at most 2 MiB" in page.inner_text("section.imports")
+    # not a log: refused, naming the first line
+    bad = tmp_path / "notes.csv"
+    bad.write_text("hello,there\n")
+    page.set_input_files("#upload input[name=log]", str(bad))
+    page.click("#upload button[type=submit]")
+    page.wait_for_selector("#import-error")
+    assert "line 1: not a PokerNow log" in page.inner_text("#import-error")
+    # the log and its ledger, the name left empty: the page offers the log's names
+    ledger = tmp_path / "ledger.csv"
+    ledger.write_bytes(LEDGER)
+    page.set_input_files("#upload input[name=log]", str(LOG))
+    page.set_input_files("#upload input[name=ledger]", str(ledger))
+    page.click("#upload button[type=submit]")
+    page.wait_for_selector("#pick-name")
+    page.check(f"#pick-name input[value='{NAME}']")
+    page.click("#pick-name button[type=submit]")
+    page.wait_for_selector("#imported-hands")
+    assert "4 new hands imported" in page.inner_text("#import-summary")
+    assert page.locator("#imported-hands tbody tr").count() == 4
+    assert "PokerNow" in page.inner_text("#imported-hands tbody tr >> nth=0")
+    assert f"pays {NAME} 150" in page.inner_text("#import-settlement")
+    page.screenshot(path=str(ARTIFACTS / "imports-laptop.png"), full_page=True)
+    # one hand, step by step
+    page.click("#imported-hands tbody tr >> nth=1 >> a >> nth=0")
+    page.wait_for_selector("#hand-actions")
+    assert "bets or raises to 30" in page.inner_text("#hand-actions")
+    assert dialogs == []

@@ -16,7 +16,11 @@ like it, must run inside the caller's transaction. Relies on Django's compiler i
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from typing import Any
+
 from django.db import connections, models, router
+from django.db.models import QuerySet
 
 #: (database alias, vendor, what) -> compiled statement; a handful of entries.
 _compiled: dict[tuple, tuple] = {}
@@ -149,7 +153,9 @@ def _compiled_select(model, key: str, build, params: tuple):
     return connection, *entry
 
 
-def _converted(rows, converters, connection):
+def _converted(
+    rows: list[tuple[Any, ...]], converters: dict[int, Any], connection: Any
+) -> list[tuple[Any, ...]]:
     if not converters:
         return rows
     out = []
@@ -209,7 +215,9 @@ def select_first(model, key: str, build, *params):
 _PROBE_ID = -7_346_120_000
 
 
-def select_values_by_ids(model: type[models.Model], key: str, build, *ids: int) -> list[tuple]:
+def select_values_by_ids(
+    model: type[models.Model], key: str, build: Callable[..., QuerySet[Any, Any]], *ids: int
+) -> list[tuple[Any, ...]]:
     """``list(build(*ids))`` for a ``values_list()`` query of ``model`` whose SQL parameters
     are its constants (statuses, flags) and the given whole-number ids, in any order: compiled
     once per database and ``key`` with stand-in ids, then run with each call's."""

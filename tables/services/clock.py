@@ -283,6 +283,7 @@ def tables_due_at(table_ids: list[int] | None = None) -> dict[int, datetime | No
       (``POKER_BOT_DELAY``'s minimum).
     """
 
+    rows: Iterable[tuple[Any, ...]]
     if table_ids is not None and len(table_ids) == 1:
         # One table after each of its changes and ticks: the statement compiled once.
         rows = statements.select_values_by_ids(Table, "clock-due-one", _due_query, table_ids[0])

@@ -211,7 +211,8 @@ async def run_workers(kind: str, servers: list[Server], world: dict, options: Op
     await each_says("SPAWNED", 180)
     await tell_each("CONNECT")
     connects = await each_says("READY", options.connect_deadline + 180)
-    spy = start_profile(servers[0], options) if options.profile else None
+    # The game only: the echo run after it would write over its profile.
+    spy = start_profile(servers[0], options) if options.profile and kind == "game" else None
     cpu_before = [process_cpu_seconds(s.proc.pid) for s in servers]
     await tell_each("GO")
     results = await each_says("RESULT", options.seconds + 120)

@@ -235,3 +235,44 @@ def select_first(model: type[M], key: str, build: Build, *params: Any) -> M | No
     for name, value in zip(annotations, row[len(fields) :], strict=True):
         setattr(obj, name, value)
     return obj
+
+
+#: Stand-ins for the ids a ``select_values_by_ids`` query is compiled with: no constant of a
+#: query (a status, a flag, a count) is one of them, so where they land in the compiled
+#: parameters is where each call's ids go.
+_PROBE_ID = -7_346_120_000
+
+
+def select_values_by_ids(
+    model: type[models.Model], key: str, build: Callable[..., QuerySet[Any, Any]], *ids: int
+) -> list[tuple[Any, ...]]:
+    """``list(build(*ids))`` for a ``values_list()`` query of ``model`` whose SQL parameters
+    are its constants (statuses, flags) and the given whole-number ids, in any order: compiled
+    once per database and ``key`` with stand-in ids, then run with each call's."""
+    connection = connections[router.db_for_read(model)]
+    cache_key = (connection.alias, connection.vendor, "select-ids", key)
+    entry = _compiled.get(cache_key)
+    if entry is None:
+        probes = [_PROBE_ID - index for index in range(len(ids))]
+        queryset = build(*probes)
+        if queryset.model is not model:
+            raise ValueError(f"{key}: a query of {queryset.model.__name__}, not {model.__name__}")
+        compiler = queryset.query.get_compiler(connection=connection)
+        sql, compiled = compiler.as_sql()
+        slots = [
+            probes.index(value) if isinstance(value, int) and value in probes else None
+            for value in compiled
+        ]
+        if sorted(slot for slot in slots if slot is not None) != list(range(len(ids))):
+            raise ValueError(f"{key}: each id must be one SQL parameter of the query")
+        converters = compiler.get_converters([column for column, _, _ in compiler.select])
+        entry = _compiled[cache_key] = (sql, tuple(compiled), tuple(slots), converters)
+    sql, constants, slots, converters = entry
+    params = [
+        constant if slot is None else ids[slot]
+        for constant, slot in zip(constants, slots, strict=True)
+    ]
+    with connection.cursor() as cursor:
+        cursor.execute(sql, params)
+        rows = cursor.fetchall()
+    return _converted(rows, converters, connection)

@@ -146,7 +146,21 @@ def test_a_host_runs_a_private_game_for_two_friends(server, browser):
     cal.wait_for_selector(".seat.me")
     pages = [host, bea, cal]
 
+    # A player's page asks for the hosting panel only when it can have changed (her request
+    # answered now): not after every frame of the hands played, only on its 15 s poll.
+    bea.wait_for_selector(".my-request[data-status=approved]")
+    panel_gets = []
+    bea.on("request", lambda r: r.url.endswith("/hosting/") and panel_gets.append(r.url))
+    bea.evaluate(
+        "window.framesSeen = 0;"
+        "document.addEventListener('htmx:wsAfterMessage', () => { window.framesSeen++; })"
+    )
+    started = time.monotonic()
     play_until(pages, lambda: len(finished_hands(server, table_id)) >= 2)
+    polls = 1 + int((time.monotonic() - started) / 15)
+    frames_seen = bea.evaluate("window.framesSeen")
+    assert frames_seen >= 10, frames_seen
+    assert len(panel_gets) <= polls, (len(panel_gets), polls, frames_seen)
     # the host raises the blinds while a hand is being dealt or played: from the next hand
     small = host.locator("form.change-stakes input[name=small_blind]")
     big = host.locator("form.change-stakes input[name=big_blind]")

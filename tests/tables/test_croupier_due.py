@@ -8,7 +8,7 @@ from django.utils import timezone
 from tables.croupier import Croupier
 from tables.models import Seat, Table
 from tables.services import hand_start, seat_take
-from tables.services.clock import tables_due
+from tables.services.clock import DUE_NOW, tables_due, tables_due_at
 
 pytestmark = pytest.mark.django_db
 
@@ -93,3 +93,30 @@ def test_ticks_lock_only_the_due_tables(make_table, people, monkeypatch):
     done = Croupier().tick(now)
     assert ticked == [timed_out.pk] and [t for t, _ in done] == [timed_out.pk]
     assert waiting.pk not in ticked
+
+
+def test_one_tables_moment_is_the_same_read_alone_or_with_all(make_table, people, settings):
+    """A table's clock re-arms from a statement compiled once (``select_values_by_ids``):
+    it reads what the query of every table reads, for tables of every kind."""
+    settings.POKER_BOT_DELAY = (0.8, 2.2)
+    now = timezone.now()
+    later = now + timedelta(seconds=30)
+    waiting = running(make_table, people, later)
+    away = running(make_table, people, later)
+    Seat.objects.filter(table=away).update(sitting_out=True)
+    idle = seated(make_table, people, n=1)
+    Table.objects.filter(pk=idle.pk).update(next_hand_at=later)
+    bots_wanted = make_table(bots_allowed=True, bot_seats=2)
+    paused = seated(make_table, people)
+    Table.objects.filter(pk=paused.pk).update(status="paused")
+    closed = seated(make_table, people)
+    Table.objects.filter(pk=closed.pk).update(status="closed")
+    empty = make_table()
+    every = tables_due_at()
+    assert every[waiting.pk] == later and every[idle.pk] == later
+    assert every[away.pk] == every[bots_wanted.pk] == DUE_NOW
+    assert every[paused.pk] is None
+    for table in (waiting, away, idle, bots_wanted, paused, closed, empty):
+        alone = tables_due_at([table.pk])
+        assert alone == ({table.pk: every[table.pk]} if table.pk in every else {})
+    assert closed.pk not in every and empty.pk not in every

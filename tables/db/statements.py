@@ -267,10 +267,10 @@ def select_values_by_ids(
             raise ValueError(f"{key}: each id must be one SQL parameter of the query")
         converters = compiler.get_converters([column for column, _, _ in compiler.select])
         entry = _compiled[cache_key] = (sql, tuple(compiled), tuple(slots), converters)
-    sql, constants, slots, converters = entry
+    sql, constants, id_slots, converters = entry
     params = [
         constant if slot is None else ids[slot]
-        for constant, slot in zip(constants, slots, strict=True)
+        for constant, slot in zip(constants, id_slots, strict=True)
     ]
     with connection.cursor() as cursor:
         cursor.execute(sql, params)

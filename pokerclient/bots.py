@@ -20,7 +20,7 @@ from engine.types import Action
 from pokerclient.config import ClientError
 from pokerclient.live import TableSocket
 
-Policy = Callable[[dict], Any]  # the state frame -> an action
+Policy = Callable[[dict[str, Any]], Any]  # the state frame -> an action
 
 
 def load_policy(spec: str, seed: int | None = None) -> Policy:
@@ -41,10 +41,10 @@ def load_policy(spec: str, seed: int | None = None) -> Policy:
     return lambda frame: function(frame["state"])
 
 
-def request_of(action: Any) -> dict:
+def request_of(action: Any) -> dict[str, Any]:
     """A policy's answer as the ``act`` request's fields (``kind``, ``amount``)."""
     action = Action.coerce(action)
-    fields: dict = {"kind": str(action.kind)}
+    fields: dict[str, Any] = {"kind": str(action.kind)}
     if action.amount is not None:
         fields["amount"] = action.amount
     return fields
@@ -69,7 +69,7 @@ class BotRunner:
         self.finished: set[int] = set()
         self.sitting = False
         self.done = asyncio.Event()
-        self.tasks: set[asyncio.Task] = set()
+        self.tasks: set[asyncio.Task[Any]] = set()
 
     async def run(self) -> int:
         """Play until done; the hands played to their end."""
@@ -88,7 +88,7 @@ class BotRunner:
             await follow
         return len(self.finished)
 
-    def on_state(self, frame: dict) -> None:
+    def on_state(self, frame: dict[str, Any]) -> None:
         state = frame["state"]
         you = state.get("you") or {}
         hand = state.get("hand")
@@ -123,7 +123,7 @@ class BotRunner:
         finally:
             self.sitting = False
 
-    async def _act(self, frame: dict, hand: int, version: int) -> None:
+    async def _act(self, frame: dict[str, Any], hand: int, version: int) -> None:
         try:
             if "run_once" in frame["state"]["legal"]["actions"]:
                 fields = {"kind": "run_once"}  # run it twice? a bot keeps it simple

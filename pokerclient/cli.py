@@ -12,6 +12,7 @@ import getpass
 import json
 import sys
 from collections.abc import Callable
+from typing import Any
 
 from pokerclient.config import ClientError, Config, config_path
 from pokerclient.rest import Api
@@ -45,7 +46,7 @@ def tables(config: Config, args) -> None:
         )
 
 
-def _entry(row: dict) -> str:
+def _entry(row: dict[str, Any]) -> str:
     """How one joins the table: a cash table's buy-in range, or the tournament it belongs to
     (its players are seated by it) with its level."""
     tournament = row.get("tournament")
@@ -103,7 +104,7 @@ DECISION_WORDS = {
 }
 
 
-def _hand_story(history: dict) -> list[str]:
+def _hand_story(history: dict[str, Any]) -> list[str]:
     """The hand's decisions street by street and who won what, by name: the API's log lines
     number players p1, p2... in the hand's order, a third numbering (``--phh`` prints them)."""
     lines: list[str] = []
@@ -217,7 +218,7 @@ def parser() -> argparse.ArgumentParser:
     top.add_argument("--server", help=f"the site's address (else the one in {config_path()})")
     commands = top.add_subparsers(dest="command", required=True, metavar="command")
 
-    def command(name: str, run: Callable, summary: str) -> argparse.ArgumentParser:
+    def command(name: str, run: Callable[..., Any], summary: str) -> argparse.ArgumentParser:
         sub = commands.add_parser(name, help=summary, description=summary)
         sub.set_defaults(run=run)
         return sub

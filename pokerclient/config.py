@@ -10,6 +10,7 @@ import json
 import os
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 DEFAULT_SERVER = "http://127.0.0.1:8000"
 
@@ -35,7 +36,7 @@ class Config:
     @classmethod
     def load(cls, server: str | None = None) -> Config:
         path = config_path()
-        data: dict = {}
+        data: dict[str, Any] = {}
         if path.exists():
             try:
                 data = json.loads(path.read_text(encoding="utf-8"))

@@ -17,6 +17,7 @@ import asyncio
 import itertools
 import json
 from collections.abc import Awaitable, Callable
+from typing import Any
 from urllib.parse import urlsplit
 
 import websockets
@@ -46,7 +47,7 @@ class PatchError(ValueError):
     """An update that does not apply to the state held (another base): ask for the whole."""
 
 
-def apply_patch(document, patch: list[list]):
+def apply_patch(document, patch: list[list[Any]]):
     """``document`` (JSON data) changed by ``patch``, as a new document: what an operation
     changes is copied, what it does not is shared with ``document``, which is left as it was.
 
@@ -107,10 +108,10 @@ class StateFrames:
     (``stale`` is set: send ``{"op": "sync"}``)."""
 
     def __init__(self) -> None:
-        self.state: dict | None = None
+        self.state: dict[str, Any] | None = None
         self.stale = False
 
-    def take(self, data: dict) -> dict | None:
+    def take(self, data: dict[str, Any]) -> dict[str, Any] | None:
         if data.get("type") == "state":
             self.state, self.stale = data, False
             return data
@@ -135,7 +136,7 @@ class TableSocket:
         server: str,
         table_id: int,
         token: str,
-        on_state: Callable[[dict], Awaitable[None] | None],
+        on_state: Callable[[dict[str, Any]], Awaitable[None] | None],
         on_status: Callable[[str], None] = lambda line: None,
         trace: Callable[[str, str], None] | None = None,
     ) -> None:
@@ -144,7 +145,7 @@ class TableSocket:
         self.on_state = on_state
         self.on_status = on_status
         self.connection: ClientConnection | None = None
-        self.waiting: dict[int, asyncio.Future] = {}
+        self.waiting: dict[int, asyncio.Future[Any]] = {}
         self.ids = itertools.count(1)
         self.connected = asyncio.Event()
         self.stopped = False
@@ -226,7 +227,7 @@ class TableSocket:
                 future.set_exception(ClientError("the connection dropped: nothing was confirmed"))
         self.waiting.clear()
 
-    async def request(self, op: str, **fields) -> dict:
+    async def request(self, op: str, **fields) -> dict[str, Any]:
         """Send one request and return its answer (``error``, ``message``, ``code``)."""
         connection = self.connection
         if connection is None:

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from rich.table import Table
 from rich.text import Text
 
@@ -21,11 +23,11 @@ def card_text(card: str | None) -> Text:
     return Text(card[0].replace("T", "10") + symbol, style=style)
 
 
-def cards_text(cards: list) -> Text:
+def cards_text(cards: list[Any]) -> Text:
     return Text(" ").join(card_text(card) for card in cards) if cards else Text("")
 
 
-def seats_table(state: dict) -> Table:
+def seats_table(state: dict[str, Any]) -> Table:
     """Every seat: marks, name, stack, bet, cards and how it stands in the hand."""
     grid = Table(expand=True, show_edge=False, pad_edge=False, box=None)
     for column, justify in (
@@ -89,7 +91,7 @@ def seats_table(state: dict) -> Table:
     return grid
 
 
-def gone_players(state: dict) -> dict[int, tuple[str, list, str]]:
+def gone_players(state: dict[str, Any]) -> dict[int, tuple[str, list[Any], str]]:
     """The players of the hand that ended who have gone from their seat since (went broke,
     or left), by that seat: their name, the cards they showed and how they did. The play
     state draws their seat empty; the hand's result still names them."""
@@ -97,7 +99,7 @@ def gone_players(state: dict) -> dict[int, tuple[str, list, str]]:
     if state["running"] or not result:
         return {}
     empty = {seat["seat"] for seat in state["seats"] if seat["status"] == "empty"}
-    gone: dict[int, tuple[str, list, str]] = {}
+    gone: dict[int, tuple[str, list[Any], str]] = {}
     for shown in result["shown"]:
         if shown["seat"] in empty:
             words = "out" + (f"  {shown['description']}" if shown["description"] else "")
@@ -109,7 +111,7 @@ def gone_players(state: dict) -> dict[int, tuple[str, list, str]]:
     return gone
 
 
-def level_text(tournament: dict) -> Text:
+def level_text(tournament: dict[str, Any]) -> Text:
     """A tournament table's line: the tournament, its level and the next one."""
     level = tournament["level"]
     text = Text(f"{tournament['name']}  level {level['number']}: {tournament['blinds']}")
@@ -128,7 +130,7 @@ def level_text(tournament: dict) -> Text:
     return text
 
 
-def board_text(state: dict) -> Text:
+def board_text(state: dict[str, Any]) -> Text:
     table = state["table"]
     text = Text(f"{table['name']}  {table['variant']} {table['stakes']}", style="bold")
     text.append(f"   hand #{state['hand_number']}" if state.get("hand_number") else "")
@@ -154,7 +156,7 @@ def board_text(state: dict) -> Text:
 
 
 def turn_text(
-    state: dict, bet_size: int | None, seconds_left: float | None, playing: bool = False
+    state: dict[str, Any], bet_size: int | None, seconds_left: float | None, playing: bool = False
 ) -> Text:
     """Whose turn, the clock, and the viewer's choices with the keys that make them
     (``playing``: ``poker play``, which also offers a seat to a viewer without one)."""
@@ -212,7 +214,7 @@ AWAY = "[o] away: still dealt in, the clock checks or folds for you"
 BACK = "[i] I'm back"
 
 
-def tournament_seat_text(you: dict) -> Text:
+def tournament_seat_text(you: dict[str, Any]) -> Text:
     """A tournament table's line for the player: their seat's keys, or that they watch."""
     text = Text()
     if you["seat"] is None:
@@ -225,7 +227,7 @@ def tournament_seat_text(you: dict) -> Text:
     return text
 
 
-def log_line_text(line: dict) -> Text:
+def log_line_text(line: dict[str, Any]) -> Text:
     """One line of the hand's log with the cards it names (``Flop:`` A♥ K♦ 2♣)."""
     text = Text(line["text"], style="italic" if line["kind"] == "notice" else "")
     if line["cards"]:
@@ -234,5 +236,5 @@ def log_line_text(line: dict) -> Text:
     return text
 
 
-def log_lines(state: dict) -> list[Text]:
+def log_lines(state: dict[str, Any]) -> list[Text]:
     return [log_line_text(line) for line in state.get("log", [])]

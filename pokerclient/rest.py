@@ -38,15 +38,15 @@ class Api:
     def text(self, path: str) -> str:
         return printable_lines(self._call("GET", path, headers={"Accept": "*/*"}).text)
 
-    def post(self, path: str, body: dict) -> Any:
+    def post(self, path: str, body: dict[str, Any]) -> Any:
         return printable_data(self._call("POST", path, json=body).json())
 
     def token(self, username: str, password: str) -> str:
         return self.post("auth/token/", {"username": username, "password": password})["token"]
 
-    def every(self, path: str, limit: int = 1000, **params) -> list:
+    def every(self, path: str, limit: int = 1000, **params) -> list[Any]:
         """A paginated list's rows (up to ``limit``)."""
-        rows: list = []
+        rows: list[Any] = []
         page = 1
         while len(rows) < limit:
             body = self.get(path, page=page, **params)

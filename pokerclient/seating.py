@@ -8,26 +8,28 @@ rejoining rule may allow a buy-in above the table's maximum, so that limit is it
 
 from __future__ import annotations
 
+from typing import Any
+
 from pokerclient.config import ClientError
 
 
-def free_seats(state: dict) -> list[int]:
+def free_seats(state: dict[str, Any]) -> list[int]:
     """The empty seats' numbers (from 1, as the table labels them)."""
     return [seat["seat"] for seat in state["seats"] if seat["status"] == "empty"]
 
 
-def seated(state: dict) -> bool:
+def seated(state: dict[str, Any]) -> bool:
     you = state.get("you")
     return you is not None and you["seat"] is not None
 
 
-def buy_in_offer(state: dict) -> int:
+def buy_in_offer(state: dict[str, Any]) -> int:
     """The buy-in the prompt starts at: the table's default, within the bankroll."""
     you, table = state.get("you") or {}, state["table"]
     return max(0, min(table["default_buy_in"], you.get("bankroll", table["default_buy_in"])))
 
 
-def buy_in_hint(state: dict) -> str:
+def buy_in_hint(state: dict[str, Any]) -> str:
     table, you = state["table"], state.get("you") or {}
     return (
         f"Buy-in {table['min_buy_in']}-{table['max_buy_in']} chips"
@@ -42,7 +44,7 @@ def _whole(text: str, what: str) -> int:
     return int(text)
 
 
-def parse_buy_in(text: str, state: dict) -> int:
+def parse_buy_in(text: str, state: dict[str, Any]) -> int:
     """The buy-in the user typed, or ``ClientError`` saying what is wrong with it."""
     amount = _whole(text, "The buy-in")
     table, you = state["table"], state.get("you") or {}
@@ -53,7 +55,7 @@ def parse_buy_in(text: str, state: dict) -> int:
     return amount
 
 
-def parse_seat(text: str, state: dict) -> int | None:
+def parse_seat(text: str, state: dict[str, Any]) -> int | None:
     """The seat the user chose (from 1), or None for the first free one."""
     text = text.strip()
     if not text:
@@ -68,7 +70,7 @@ def parse_seat(text: str, state: dict) -> int | None:
     return number
 
 
-def parse_top_up(text: str, state: dict) -> int:
+def parse_top_up(text: str, state: dict[str, Any]) -> int:
     """The top-up the user typed: at least one chip, at most the room under the maximum."""
     amount = _whole(text, "The top-up")
     room = (state.get("you") or {}).get("top_up_room", 0)

@@ -10,6 +10,7 @@ the clock).
 from __future__ import annotations
 
 import time
+from typing import Any
 
 from rich.text import Text
 from textual.app import App, ComposeResult
@@ -47,7 +48,7 @@ CASH_ONLY = {"sit_down", "top_up", "leave", "sit_out"}
 TOURNAMENT_ONLY = {"away"}
 
 
-class AmountPrompt(ModalScreen[dict | None]):
+class AmountPrompt(ModalScreen[dict[str, Any] | None]):
     """Asks an amount (and, to sit down, a seat: blank for the first free one); Enter checks
     it with ``read`` and returns the request's fields, Escape returns None. A wrong entry is
     one line under the fields and nothing is sent."""
@@ -87,7 +88,7 @@ class AmountPrompt(ModalScreen[dict | None]):
         self.dismiss(None)
 
 
-class TableApp(App):
+class TableApp(App[Any]):
     """One table, watched (``poker watch``); ``PlayApp`` adds the keys that play."""
 
     TITLE = "poker"
@@ -108,7 +109,7 @@ class TableApp(App):
         self.socket = TableSocket(
             server, table_id, token, on_state=self.show_state, on_status=self.show_status
         )
-        self.state: dict | None = None
+        self.state: dict[str, Any] | None = None
         self.bet_size: int | None = None
         self.deadline: float | None = None  # monotonic time the actor's clock runs out
         self.log_shown = 0  # how many of the hand's log lines are on screen
@@ -151,7 +152,7 @@ class TableApp(App):
             return self.at_tournament()
         return True
 
-    def show_state(self, frame: dict) -> None:
+    def show_state(self, frame: dict[str, Any]) -> None:
         state = frame["state"]
         was_tournament = self.at_tournament()
         self.state = state
@@ -178,7 +179,7 @@ class TableApp(App):
         turn = render.turn_text(self.state, self.bet_size, left, playing=not self.watch_only)
         self.query_one("#turn", Static).update(turn)
 
-    def _draw_log(self, state: dict) -> None:
+    def _draw_log(self, state: dict[str, Any]) -> None:
         lines = render.log_lines(state)
         log = self.query_one("#log", RichLog)
         key = state.get("hand_number")
@@ -208,7 +209,7 @@ class TableApp(App):
         if kind not in legal["actions"]:
             self.show_status(f"You cannot {kind.replace('_', '-')} now.")
             return
-        fields: dict = {"kind": kind, "hand": state["hand"], "version": state["version"]}
+        fields: dict[str, Any] = {"kind": kind, "hand": state["hand"], "version": state["version"]}
         if kind == "raise":
             fields["amount"] = self.bet_size
         await self._request("act", **fields)
@@ -244,7 +245,7 @@ class TableApp(App):
             self.show_status("The table is full: you are watching.")
         else:
 
-            def read(values: dict) -> dict:
+            def read(values: dict[str, Any]) -> dict[str, Any]:
                 return {
                     "buy_in": seating.parse_buy_in(values["amount"], state),
                     "seat": seating.parse_seat(values["seat"], state),
@@ -280,7 +281,7 @@ class TableApp(App):
     def _send_chosen(self, op: str):
         """The prompt's callback: send ``op`` with the fields chosen (nothing if cancelled)."""
 
-        async def send(fields: dict | None) -> None:
+        async def send(fields: dict[str, Any] | None) -> None:
             if fields is not None:
                 await self._request(op, **fields)
 

@@ -8,6 +8,8 @@ reads like an existing one (``tables.usernames.lookalike``). Limits: tables/rate
 
 from __future__ import annotations
 
+from typing import Any
+
 from django import forms
 from django.contrib import messages
 from django.contrib.auth import (
@@ -31,7 +33,7 @@ from tables.services import player_get_or_create, player_mark_bot, player_sign_u
 from tables.usernames import lookalike
 
 
-class SignUpForm(UserCreationForm):
+class SignUpForm(UserCreationForm):  # type: ignore[type-arg]  # generic only in the stubs
     """Username and password twice, checked by Django's password validators."""
 
     email = forms.EmailField(required=False, help_text="Optional; only used to reset a password.")

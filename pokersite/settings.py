@@ -20,6 +20,7 @@ import re
 from collections.abc import Callable
 from datetime import timedelta
 from pathlib import Path
+from typing import Any
 
 import dj_database_url
 from django.core.exceptions import ImproperlyConfigured
@@ -69,13 +70,13 @@ def env_float(name: str, default: float, *, minimum: float = 0.0) -> float:
 
 def env_numbers(
     name: str,
-    default: tuple,
+    default: tuple[Any, ...],
     *,
     parse: type = int,
     minimum=0,
-    valid: Callable[[tuple], bool] = lambda numbers: True,
+    valid: Callable[[tuple[Any, ...]], bool] = lambda numbers: True,
     expected: str = "",
-) -> tuple:
+) -> tuple[Any, ...]:
     """As many comma-separated numbers as ``default`` has (``int`` or ``float``), each at
     least ``minimum`` and together ``valid``; unset or empty: ``default``."""
     value = os.environ.get(name)

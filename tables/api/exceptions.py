@@ -7,6 +7,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from django.core.exceptions import PermissionDenied as DjangoPermissionDenied
 from django.http import Http404
 from rest_framework import exceptions, serializers
@@ -22,7 +24,7 @@ class HandNotFinished(exceptions.APIException):
     default_code = "hand_running"
 
 
-class ErrorSerializer(serializers.Serializer):
+class ErrorSerializer(serializers.Serializer[Any]):
     """The body of every error response."""
 
     code = serializers.CharField(help_text="What went wrong, as a stable machine-readable code.")
@@ -66,5 +68,5 @@ def _code(exc) -> str:
     return codes if isinstance(codes, str) else getattr(exc, "default_code", "error")
 
 
-def _headers(response) -> dict:
+def _headers(response) -> dict[str, Any]:
     return {k: v for k, v in response.items() if k in ("Retry-After", "WWW-Authenticate", "Allow")}

@@ -9,6 +9,8 @@ service's own ``code`` for any other refusal; nothing changes on error.
 
 from __future__ import annotations
 
+from typing import Any
+
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import (
     OpenApiParameter,
@@ -96,7 +98,7 @@ class HostedTableSerializer(TableSerializer):
         return request.build_absolute_uri(f"/join/{table.invite_token}/")
 
 
-class GameSettingsSerializer(serializers.Serializer):
+class GameSettingsSerializer(serializers.Serializer[Any]):
     """The settings of a game (all optional: the defaults make a good night). Checked as a
     whole by the service (``Table.clean``); a wrong one is a 400 naming it."""
 
@@ -156,7 +158,7 @@ class GameSettingsSerializer(serializers.Serializer):
         return super().to_internal_value(data)
 
 
-class SeatRequestSerializer(serializers.ModelSerializer):
+class SeatRequestSerializer(serializers.ModelSerializer[Any]):
     player = serializers.CharField(source="player.name", read_only=True)
     status = serializers.SerializerMethodField(help_text="pending, approved, declined, expired")
 
@@ -169,13 +171,13 @@ class SeatRequestSerializer(serializers.ModelSerializer):
         return request_status(request)
 
 
-class AskSerializer(serializers.Serializer):
+class AskSerializer(serializers.Serializer[Any]):
     kind = serializers.ChoiceField(SeatRequest.Kind.choices, default=SeatRequest.Kind.SEAT)
     amount = StrictWholeNumberField(help_text="The buy-in, or the chips to add.")
     seat = StrictWholeNumberField(required=False, max_value=12, help_text="1 to the table's seats.")
 
 
-class PlayerControlSerializer(serializers.Serializer):
+class PlayerControlSerializer(serializers.Serializer[Any]):
     action = serializers.ChoiceField(["remove", "sit_out", "make_host", "correct_stack"])
     stack = StrictWholeNumberField(required=False, help_text="The corrected stack (correct_stack).")
 
@@ -195,7 +197,7 @@ def _hosted(request, pk) -> Table:
     return table
 
 
-def _table_body(request, table: Table) -> dict:
+def _table_body(request, table: Table) -> dict[str, Any]:
     fresh = views._tables().select_related("host__user").get(pk=table.pk)
     return HostedTableSerializer(fresh, context={"request": request}).data
 
@@ -309,7 +311,7 @@ InviteReplace = _control(
 )
 
 
-def _state(table_pk: int, done_now: bool) -> dict:
+def _state(table_pk: int, done_now: bool) -> dict[str, Any]:
     return {"status": Table.objects.get(pk=table_pk).status, "done_now": done_now}
 
 

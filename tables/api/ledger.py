@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import csv
 import io
+from typing import Any
 
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiResponse, extend_schema
@@ -42,7 +43,7 @@ COLUMNS = (
 )
 
 
-class LedgerRowSerializer(serializers.Serializer):
+class LedgerRowSerializer(serializers.Serializer[Any]):
     player_id = serializers.IntegerField()
     player = serializers.CharField(source="name")
     buy_in = serializers.IntegerField(help_text="The first buy-in at this game.")
@@ -62,7 +63,7 @@ class LedgerRowSerializer(serializers.Serializer):
     )
 
 
-class DealCheckSerializer(serializers.Serializer):
+class DealCheckSerializer(serializers.Serializer[Any]):
     hand_id = serializers.IntegerField()
     number = serializers.IntegerField()
     status = serializers.CharField()
@@ -74,7 +75,7 @@ class DealCheckSerializer(serializers.Serializer):
     command = serializers.CharField(help_text="The same check on your own machine.")
 
 
-class LedgerSerializer(serializers.Serializer):
+class LedgerSerializer(serializers.Serializer[Any]):
     table = serializers.IntegerField(source="table_id")
     version = serializers.IntegerField()
     hand_running = serializers.BooleanField()
@@ -101,7 +102,7 @@ TransferSerializer = type(
 )
 
 
-class SettlementSerializer(serializers.Serializer):
+class SettlementSerializer(serializers.Serializer[Any]):
     table = serializers.IntegerField()
     transfers = TransferSerializer(many=True)
 

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+from typing import Any
 
 from drf_spectacular.extensions import OpenApiSerializerExtension
 from drf_spectacular.utils import (
@@ -62,7 +63,7 @@ CONFLICTS = (
 IDEMPOTENCY_KEY_CHARS = frozenset(map(chr, range(0x21, 0x7F)))
 
 
-class PlayStateSerializer(serializers.Serializer):
+class PlayStateSerializer(serializers.Serializer[Any]):
     """The play state in the OpenAPI document: one component, ``PlayState``, that every
     endpoint answering with it refers to. Never instantiated: ``tables.presenters.play_state``
     builds the state; its schema is ``PLAY_STATE`` (``PlayStateSchema`` below)."""
@@ -98,7 +99,7 @@ IDEMPOTENCY_KEY = OpenApiParameter(
 )
 
 
-def state_for(table: Table | int, user) -> dict:
+def state_for(table: Table | int, user) -> dict[str, Any]:
     """The play state of ``table`` for ``user`` (anonymous: a spectator), read now."""
     snapshot = load_snapshot(table)
     player = viewer_player(user)
@@ -192,7 +193,7 @@ class TableState(APIView):
 
 
 # --- actions ------------------------------------------------------------------------------
-class MoveSerializer(serializers.Serializer):
+class MoveSerializer(serializers.Serializer[Any]):
     """An action without an amount (any ``amount`` sent is not read)."""
 
     hand = WholeNumberField(help_text="The running hand's id (the state's hand).")
@@ -239,7 +240,7 @@ class TableActions(_PlayView):
         )
 
 
-class RabbitHuntSerializer(serializers.Serializer):
+class RabbitHuntSerializer(serializers.Serializer[Any]):
     hand = WholeNumberField(help_text="The finished hand's id (the state's result.hand).")
 
 
@@ -264,7 +265,7 @@ class TableRabbitHunt(_PlayView):
 
 
 # --- seats --------------------------------------------------------------------------------
-class TakeSeatSerializer(serializers.Serializer):
+class TakeSeatSerializer(serializers.Serializer[Any]):
     buy_in = WholeNumberField(help_text="Chips from your bankroll (within the table's limits).")
     seat = WholeNumberField(
         required=False,
@@ -274,7 +275,7 @@ class TakeSeatSerializer(serializers.Serializer):
     )
 
 
-class TopUpSerializer(serializers.Serializer):
+class TopUpSerializer(serializers.Serializer[Any]):
     amount = WholeNumberField(help_text="Chips to add from your bankroll (between hands).")
 
 

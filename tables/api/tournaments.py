@@ -11,6 +11,8 @@ not exist), 409 with the service's own ``code`` for any other refusal (``tournam
 
 from __future__ import annotations
 
+from typing import Any
+
 from django.utils import timezone
 from django.utils.dateparse import parse_datetime
 from drf_spectacular.utils import OpenApiResponse, extend_schema
@@ -63,7 +65,7 @@ def refused(error: ServiceError) -> exceptions.APIException:
 
 
 # --- organising ---------------------------------------------------------------------------
-class LevelSerializer(serializers.Serializer):
+class LevelSerializer(serializers.Serializer[Any]):
     small_blind = StrictWholeNumberField(min_value=0)
     big_blind = StrictWholeNumberField(min_value=1)
     ante = StrictWholeNumberField(min_value=0, required=False)
@@ -88,7 +90,7 @@ class StartField(serializers.CharField):
         return (Tournament.Start.AT_TIME, moment)
 
 
-class OrganiseSerializer(serializers.Serializer):
+class OrganiseSerializer(serializers.Serializer[Any]):
     """A tournament's settings (only ``name`` is required). Checked as a whole by the service;
     a wrong one is a 400 naming it."""
 
@@ -147,7 +149,7 @@ class OrganiseSerializer(serializers.Serializer):
                 raise exceptions.ValidationError(dict.fromkeys(unknown, ["Not a setting."]))
         return super().to_internal_value(data)
 
-    def settings(self) -> dict:
+    def settings(self) -> dict[str, Any]:
         """The service's keyword arguments."""
         data = dict(self.validated_data)
         start = data["start"]  # the default is the plain word; a given value is read
@@ -160,7 +162,7 @@ class OrganiseSerializer(serializers.Serializer):
 
 
 # --- answers ------------------------------------------------------------------------------
-class EntrantSerializer(serializers.Serializer):
+class EntrantSerializer(serializers.Serializer[Any]):
     player = serializers.CharField()
     player_id = serializers.IntegerField()
     chips = serializers.IntegerField(help_text="Chips now (0 once out).")
@@ -172,7 +174,7 @@ class EntrantSerializer(serializers.Serializer):
     reentries = serializers.IntegerField(help_text="Re-entries made.")
 
 
-class TournamentTableSerializer(serializers.Serializer):
+class TournamentTableSerializer(serializers.Serializer[Any]):
     id = serializers.IntegerField()
     number = serializers.IntegerField()
     players = serializers.IntegerField()
@@ -180,7 +182,7 @@ class TournamentTableSerializer(serializers.Serializer):
     url = serializers.CharField(help_text="Watch it.")
 
 
-class TournamentSummarySerializer(serializers.ModelSerializer):
+class TournamentSummarySerializer(serializers.ModelSerializer[Any]):
     organiser = serializers.CharField(source="organiser.name", default=None, allow_null=True)
     entrant_count = serializers.IntegerField(read_only=True)
     url = serializers.SerializerMethodField()
@@ -250,7 +252,7 @@ class TournamentDetailSerializer(TournamentSummarySerializer):
         read_only_fields = fields
 
 
-def detail_body(request, tournament: Tournament) -> dict:
+def detail_body(request, tournament: Tournament) -> dict[str, Any]:
     """The tournament as ``TournamentDetailSerializer`` describes it, for this caller."""
     view: Overview = tournament_overview(tournament, request.user)
     tournament = tournament_list().get(pk=tournament.pk)
@@ -312,7 +314,7 @@ def _acted(request, pk, act, answer_status: int = status.HTTP_200_OK) -> Respons
 
 # --- views --------------------------------------------------------------------------------
 @extend_schema(tags=["tournaments"])
-class TournamentListCreate(generics.ListAPIView):
+class TournamentListCreate(generics.ListAPIView[Any]):
     """``GET``: the tournaments you may see, newest first (``?status=registering|running|
     finished``). ``POST``: organise one (201); you are its organiser."""
 

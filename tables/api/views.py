@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from django.db.models import Count, Prefetch
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
@@ -80,7 +82,7 @@ def _tables():
 
 
 @extend_schema(tags=["tables"], summary="Tables (public)", auth=[{}])
-class TableList(generics.ListAPIView):
+class TableList(generics.ListAPIView[Any]):
     """Every table that is not closed: variant, stakes, seats and who sits in them."""
 
     permission_classes = [AllowAny]  # public; only GET is implemented (others: 405)
@@ -92,7 +94,7 @@ class TableList(generics.ListAPIView):
 
 
 @extend_schema(tags=["tables"], summary="One table (public)", parameters=[ID], auth=[{}])
-class TableDetail(generics.RetrieveAPIView):
+class TableDetail(generics.RetrieveAPIView[Any]):
     """A table's public information (never anything about the hand being played)."""
 
     permission_classes = [AllowAny]  # public; only GET is implemented (others: 405)
@@ -120,7 +122,7 @@ def _the_finished_hand(pk, user) -> Hand:
     summary="Your hands",
     parameters=[HandListFilterSerializer],
 )
-class HandList(generics.ListAPIView):
+class HandList(generics.ListAPIView[Any]):
     """Your finished hands, newest first; filter by table, tournament, date range (UTC days,
     inclusive) and result (won, lost, even). Staff may ask for another player's with ``player``."""
 
@@ -378,7 +380,7 @@ class PlayerMeStats(_PlayerStats):
     pass
 
 
-class _Ranking(generics.ListAPIView):
+class _Ranking(generics.ListAPIView[Any]):
     """A public ranking: rows of dicts, each given its rank (1 is the first of page 1)."""
 
     permission_classes = [AllowAny]  # public; only GET is implemented (others: 405)

@@ -42,6 +42,7 @@ fixed-limit unit: limit hold'em's big blind is its small bet too).
 from __future__ import annotations
 
 from dataclasses import dataclass, fields
+from typing import Any
 
 from engine.types import DECISIONS, EventKind
 from tables.streets import StreetTracker
@@ -202,12 +203,12 @@ class Totals:
         return totals
 
     @classmethod
-    def from_dict(cls, data: dict) -> Totals:
+    def from_dict(cls, data: dict[str, Any]) -> Totals:
         """From a row of sums (``None`` for an empty sum is 0)."""
         names = {f.name for f in fields(cls)}
         return cls(**{k: (v or 0) for k, v in data.items() if k in names})
 
-    def stats(self) -> dict:
+    def stats(self) -> dict[str, Any]:
         """The figures of the issue, from these sums."""
         return {
             "hands": self.hands,

@@ -17,6 +17,7 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass, replace
 from datetime import date
+from typing import Any
 
 from django.db.models import (
     Count,
@@ -59,7 +60,7 @@ class HandFilter:
     result: str | None = None
     tournament: int | None = None
 
-    def apply(self, rows: QuerySet) -> QuerySet:
+    def apply(self, rows: QuerySet[Any]) -> QuerySet[Any]:
         if self.table is not None:
             rows = rows.filter(table_id=self.table)
         if self.tournament is not None:  # its tables (``tables.tournaments``)
@@ -87,7 +88,7 @@ def hidden_tables_as_missing(filters: HandFilter, user) -> HandFilter:
     return replace(filters, table=0)  # ids start at 1: no table has this one
 
 
-def _aggregates() -> dict:
+def _aggregates() -> dict[str, Any]:
     yes = lambda name: Count("id", filter=Q(**{name: True}))  # noqa: E731
     return {
         "hands": Count("id"),
@@ -113,11 +114,11 @@ def player_totals(player: Player, filters: HandFilter = HandFilter()) -> Totals:
     return Totals.from_dict(rows.order_by().aggregate(**_aggregates()))
 
 
-def player_stats(player: Player, filters: HandFilter = HandFilter()) -> dict:
+def player_stats(player: Player, filters: HandFilter = HandFilter()) -> dict[str, Any]:
     return player_totals(player, filters).stats()
 
 
-def player_hand_rows(player: Player, filters: HandFilter = HandFilter()) -> QuerySet:
+def player_hand_rows(player: Player, filters: HandFilter = HandFilter()) -> QuerySet[Any]:
     """The player's finished hands (``PlayerHand`` rows with hand and table), newest first;
     a hand whose run-out is still being dealt on screen is not over for its readers yet."""
     rows = PlayerHand.objects.filter(SHOWN_OVER, player=player).select_related("hand", "table")
@@ -135,7 +136,7 @@ def net_curve(player: Player, filters: HandFilter = HandFilter()) -> list[int]:
     return curve
 
 
-def leaderboard(order: str = "net", min_hands: int = 1) -> QuerySet:
+def leaderboard(order: str = "net", min_hands: int = 1) -> QuerySet[Any]:
     """Players ranked by net won, bb/100 or hands played at cash tables, with at least
     ``min_hands`` cash hands (tournaments have their own: ``tables.tournaments.records``).
 
@@ -176,7 +177,7 @@ def viewer_seat(hand: Hand, user) -> int | None:
     return hand.seat_index_of(player.pk) if player is not None else None
 
 
-def hand_history(hand: Hand, seat: int | None) -> dict:
+def hand_history(hand: Hand, seat: int | None) -> dict[str, Any]:
     """A finished hand as ``seat`` may see it (``None``: only what was shown at showdown).
 
     Everything about cards comes from ``Hand.view(seat)``; the deck and the seed never appear.
@@ -250,7 +251,7 @@ def _toml_string(value: str) -> str:
     return json.dumps(value, ensure_ascii=False)
 
 
-def player_tables(player: Player) -> list[dict]:
+def player_tables(player: Player) -> list[dict[str, Any]]:
     """The tables the player has finished hands at: ``[{"id", "name"}]`` (one query)."""
     rows = (
         PlayerHand.objects.filter(player=player)

@@ -4,6 +4,7 @@ the leaderboard. Server-rendered; the chart is inline SVG, the replayer a small 
 from __future__ import annotations
 
 from datetime import timedelta
+from typing import Any
 
 from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpResponse
@@ -159,7 +160,9 @@ def hand_replayer(request, hand_id: int):
     )
 
 
-def net_chart(curve: list[int], width: int = 640, height: int = 220, pad: int = 48) -> dict:
+def net_chart(
+    curve: list[int], width: int = 640, height: int = 220, pad: int = 48
+) -> dict[str, Any]:
     """Points of an SVG polyline for cumulative net chips (hand number on x, chips on y)."""
     if not curve:
         return {"points": "", "width": width, "height": height, "empty": True}

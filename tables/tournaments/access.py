@@ -8,6 +8,8 @@ tournament is run (started) by its organiser and by staff.
 
 from __future__ import annotations
 
+from typing import Any
+
 from django.db.models import Exists, OuterRef, Q, QuerySet
 
 from tables.models import Player
@@ -20,7 +22,7 @@ def player_of(user) -> Player | None:
     return Player.objects.filter(user=user).first()
 
 
-def tournaments_visible_to(user, tournaments: QuerySet | None = None) -> QuerySet[Tournament]:
+def tournaments_visible_to(user, tournaments: QuerySet[Any] | None = None) -> QuerySet[Tournament]:
     """``tournaments`` (every one by default) without the private ones ``user`` may not see."""
     tournaments = Tournament.objects.all() if tournaments is None else tournaments
     if user is not None and getattr(user, "is_staff", False):

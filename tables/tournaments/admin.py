@@ -8,6 +8,8 @@ only through the services (and the ledger).
 
 from __future__ import annotations
 
+from typing import Any
+
 from django.contrib import admin, messages
 from django.shortcuts import redirect
 from django.template.response import TemplateResponse
@@ -19,7 +21,7 @@ from tables.tournaments.models import Entry, Tournament, TournamentTable
 from tables.tournaments.services import organise, setup
 
 
-class _ReadOnlyInline(admin.TabularInline):
+class _ReadOnlyInline(admin.TabularInline):  # type: ignore[type-arg]  # generic only in the stubs
     extra = 0
     can_delete = False
 
@@ -56,7 +58,7 @@ class TournamentTableInline(_ReadOnlyInline):
 
 
 @admin.register(Tournament)
-class TournamentAdmin(admin.ModelAdmin):
+class TournamentAdmin(admin.ModelAdmin):  # type: ignore[type-arg]  # generic only in the stubs
     list_display = (
         "name",
         "format",

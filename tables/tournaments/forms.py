@@ -4,6 +4,8 @@ the tournament as a whole (a refusal is shown on the field it names)."""
 
 from __future__ import annotations
 
+from typing import Any
+
 from django import forms
 from django.utils import timezone
 
@@ -103,7 +105,7 @@ class TournamentForm(forms.Form):
         required=False, help_text="Seen only by you, the entrants and whoever you invite."
     )
 
-    def clean_levels(self) -> list | None:
+    def clean_levels(self) -> list[Any] | None:
         text = self.cleaned_data.get("levels", "").strip()
         if not text:
             return None
@@ -141,7 +143,7 @@ class TournamentForm(forms.Form):
                 self.add_error("start_at", "That time has passed.")
         return data
 
-    def settings(self) -> dict:
+    def settings(self) -> dict[str, Any]:
         """The service's keyword arguments."""
         data = dict(self.cleaned_data)
         chosen = data.pop("structure")

@@ -12,6 +12,7 @@ from __future__ import annotations
 import math
 from dataclasses import asdict, dataclass
 from datetime import datetime, timedelta
+from typing import Any
 
 from django.db.models import Count, Q
 from django.urls import reverse
@@ -52,7 +53,7 @@ class LevelNow:
     break_minutes_left: int | None = None
     break_ends_at: datetime | None = None
 
-    def as_json(self) -> dict:
+    def as_json(self) -> dict[str, Any]:
         return {
             "number": self.number,
             **asdict(self.blinds),
@@ -69,7 +70,7 @@ def _utc_text(moment: datetime | None) -> str | None:
     return moment.isoformat().replace("+00:00", "Z") if moment is not None else None
 
 
-def _blinds(level: dict) -> Blinds:
+def _blinds(level: dict[str, Any]) -> Blinds:
     return Blinds(level["small_blind"], level["big_blind"], level.get("ante", 0))
 
 
@@ -145,7 +146,7 @@ def table_seating_notice(table) -> str | None:
     return SEATED_BY_TOURNAMENT if lookup.tournament_table(table.pk) is not None else None
 
 
-def table_banner(table) -> dict | None:
+def table_banner(table) -> dict[str, Any] | None:
     """A tournament table's banner for its screens and play state (``tables.selectors.
     banners``): the tournament and its level; None for any other table (no query for a cash
     table after the first: ``lookup``)."""
@@ -155,7 +156,7 @@ def table_banner(table) -> dict | None:
     return tournament_banner(Tournament.objects.get(pk=tt.tournament_id))
 
 
-def tournament_banner(tournament: Tournament) -> dict:
+def tournament_banner(tournament: Tournament) -> dict[str, Any]:
     """The tournament and its level as its tables show them (``table_banner``; the API's
     table list marks a tournament's tables with it)."""
     level = tournament_level(tournament)

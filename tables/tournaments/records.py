@@ -24,6 +24,7 @@ The rules, in one place:
 from __future__ import annotations
 
 from datetime import date
+from typing import Any
 
 from django.db.models import (
     BigIntegerField,
@@ -52,7 +53,7 @@ ROI_MIN_TOURNAMENTS = 5
 RECENT_FINISHES = 10
 
 
-def _sums() -> dict:
+def _sums() -> dict[str, Any]:
     return {
         "played": Count("id"),
         "wins": Count("id", filter=Q(place=1)),
@@ -78,7 +79,7 @@ def _decided(player: Player, since: date | None, until: date | None) -> QuerySet
 
 def tournament_record(
     player: Player, viewer, *, since: date | None = None, until: date | None = None
-) -> dict:
+) -> dict[str, Any]:
     """The player's tournaments (those started between ``since`` and ``until``, UTC days,
     inclusive): the sums, the ratios, the best place and the recent finishes ``viewer`` may
     see. Two queries."""
@@ -128,7 +129,9 @@ def tournament_record(
     }
 
 
-def tournament_leaderboard(order: str = "profit", min_tournaments: int | None = None) -> QuerySet:
+def tournament_leaderboard(
+    order: str = "profit", min_tournaments: int | None = None
+) -> QuerySet[Any]:
     """Players ranked by ``order`` (``LEADERBOARD_ORDERS``) among those with at least
     ``min_tournaments`` decided tournaments (default: 1; ``ROI_MIN_TOURNAMENTS`` for ROI).
 

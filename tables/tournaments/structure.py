@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from fractions import Fraction
+from typing import Any
 
 #: Big blinds of the preset structures, level by level (small blind half, ante from level 5).
 _BIG_BLINDS = (20, 30, 40, 60, 80, 100, 150, 200, 300, 400, 600, 800, 1000, 1500, 2000, 3000)
@@ -15,7 +16,7 @@ _BIG_BLINDS += tuple(b * 10 for b in (400, 600, 800, 1000, 1500, 2000, 3000))
 PRESET_MINUTES = {"turbo": 3, "regular": 10, "deep": 20}
 
 
-def preset_levels(name: str) -> list[dict]:
+def preset_levels(name: str) -> list[dict[str, Any]]:
     """The levels of a preset: ``turbo``, ``regular`` or ``deep`` (by minutes)."""
     minutes = PRESET_MINUTES[name]
     return [
@@ -29,7 +30,7 @@ def preset_levels(name: str) -> list[dict]:
     ]
 
 
-def doubling_levels(*, small_blind: int, big_blind: int, every_hands: int, count: int) -> list:
+def doubling_levels(*, small_blind: int, big_blind: int, every_hands: int, count: int) -> list[Any]:
     """The fixed-hands game's structure: blinds doubling every ``every_hands`` hands."""
     return [
         {
@@ -42,7 +43,7 @@ def doubling_levels(*, small_blind: int, big_blind: int, every_hands: int, count
     ]
 
 
-def level_index(levels: list[dict], *, hands: int = 0, minutes: float = 0.0) -> int:
+def level_index(levels: list[dict[str, Any]], *, hands: int = 0, minutes: float = 0.0) -> int:
     """The level in play after ``hands`` hands (levels by hands) or ``minutes`` minutes."""
     unit, elapsed = ("hands", hands) if "hands" in levels[0] else ("minutes", minutes)
     for index, level in enumerate(levels):
@@ -63,7 +64,7 @@ class LevelClock:
 
 
 def clock_at(
-    levels: list[dict], minutes: float, *, break_every: int = 0, break_minutes: int = 0
+    levels: list[dict[str, Any]], minutes: float, *, break_every: int = 0, break_minutes: int = 0
 ) -> LevelClock:
     """The clock ``minutes`` after the start of a tournament whose levels last minutes.
 
@@ -111,7 +112,7 @@ def levels_problem(levels) -> str | None:
     return None
 
 
-def paid_places(entrants: int, rule: str, percentages: list | None = None) -> int:
+def paid_places(entrants: int, rule: str, percentages: list[Any] | None = None) -> int:
     """How many places are paid."""
     if rule == "winner-takes-all" or entrants < 4:
         return 1
@@ -120,7 +121,9 @@ def paid_places(entrants: int, rule: str, percentages: list | None = None) -> in
     return max(2, min(entrants - 1, round(entrants * 0.15)))
 
 
-def prize_table(pool: int, entrants: int, rule: str, percentages: list | None = None) -> list:
+def prize_table(
+    pool: int, entrants: int, rule: str, percentages: list[Any] | None = None
+) -> list[Any]:
     """Prizes for places 1, 2, 3... (whole chips, largest first, summing to ``pool``).
 
     Standard: place n weighs 1/n (two paid: 67/33; three: 55/27/18), about the top 15% paid.

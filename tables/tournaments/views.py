@@ -9,6 +9,8 @@ A private tournament is 404 for whoever may not see it.
 
 from __future__ import annotations
 
+from typing import Any
+
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import Http404
@@ -87,7 +89,7 @@ def tournament_join(request, token: str):
     return redirect("tournaments:detail", tournament_id=tournament.pk)
 
 
-def _context(request, tournament: Tournament) -> dict:
+def _context(request, tournament: Tournament) -> dict[str, Any]:
     view = tournament_overview(tournament, request.user)
     invite = None
     if (
@@ -178,7 +180,7 @@ def table_level(request, table_id: int):
     return render(request, "tournaments/_table_level.html", _table_level_context(request, table))
 
 
-def _table_level_context(request, table: Table) -> dict:
+def _table_level_context(request, table: Table) -> dict[str, Any]:
     """The banner, and whether the viewer may rebuy now (the banner's *Rebuy* button)."""
     banner = banner_for(table)
     player = player_of(request.user)

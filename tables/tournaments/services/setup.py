@@ -10,6 +10,7 @@ from __future__ import annotations
 import math
 import random
 from datetime import datetime
+from typing import Any
 
 from django.contrib.auth import get_user_model
 from django.db import transaction
@@ -74,7 +75,7 @@ def tournament_create(
     entry_fee: int = 0,
     starting_stack: int = 1500,
     structure_name: str = "regular",
-    levels: list | None = None,
+    levels: list[Any] | None = None,
     hands: int | None = None,
     late_registration_levels: int = 0,
     rebuy_levels: int = 0,
@@ -86,7 +87,7 @@ def tournament_create(
     start: str = Start.MANUAL,
     start_at: datetime | None = None,
     payouts: str = Tournament.Payouts.STANDARD,
-    payout_percentages: list | None = None,
+    payout_percentages: list[Any] | None = None,
     action_seconds: int = 20,
 ) -> Tournament:
     """Create a tournament (and enter ``bot_entrants`` bots); ``TournamentInvalid`` names the
@@ -198,7 +199,7 @@ def tournament_create(
 
 def _comebacks_check(
     format: str,
-    levels: list,
+    levels: list[Any],
     late_registration_levels: int,
     rebuy_levels: int,
     max_rebuys: int,
@@ -217,7 +218,7 @@ def _comebacks_check(
         )
 
 
-def _breaks_check(levels: list, break_every_levels: int, break_minutes: int) -> None:
+def _breaks_check(levels: list[Any], break_every_levels: int, break_minutes: int) -> None:
     _whole(break_every_levels, "break_every_levels", low=0, high=len(levels))
     if not break_every_levels:
         return

@@ -12,7 +12,7 @@ from __future__ import annotations
 import asyncio
 import importlib
 import random
-from collections.abc import Callable
+from collections.abc import Callable, Coroutine
 from typing import Any
 
 from engine.bots import RandomBot, SensibleBot
@@ -109,7 +109,7 @@ class BotRunner:
             self.acted.add(key)
             self._spawn(self._act(frame, hand, state["version"]))
 
-    def _spawn(self, coroutine) -> None:
+    def _spawn(self, coroutine: Coroutine[Any, Any, None]) -> None:
         task = asyncio.ensure_future(coroutine)
         self.tasks.add(task)
         task.add_done_callback(self.tasks.discard)

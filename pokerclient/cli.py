@@ -22,7 +22,7 @@ def _api(config: Config, token: bool = True) -> Api:
     return Api(config.server, config.need_token() if token else config.token)
 
 
-def login(config: Config, args) -> None:
+def login(config: Config, args: argparse.Namespace) -> None:
     username = args.username or input("Username: ").strip()
     # From a pipe (a script) the password is the first line of input, unechoed anyway.
     password = (
@@ -34,7 +34,7 @@ def login(config: Config, args) -> None:
     print(f"Logged in as {username} on {config.server} (token saved in {path}).")
 
 
-def tables(config: Config, args) -> None:
+def tables(config: Config, args: argparse.Namespace) -> None:
     rows = _api(config, token=False).every("tables/")
     if not rows:
         print("No open tables.")
@@ -60,7 +60,7 @@ def _entry(row: dict[str, Any]) -> str:
     )
 
 
-def hands(config: Config, args) -> None:
+def hands(config: Config, args: argparse.Namespace) -> None:
     params = {"table": args.table} if args.table else {}
     rows = _api(config).every("hands/", limit=args.limit, **params)
     if not rows:
@@ -73,7 +73,7 @@ def hands(config: Config, args) -> None:
         )
 
 
-def hand(config: Config, args) -> None:
+def hand(config: Config, args: argparse.Namespace) -> None:
     api = _api(config)
     if args.phh:
         print(api.text(f"hands/{args.id}/phh/"), end="")
@@ -150,7 +150,7 @@ def _stat_line(label: str, value) -> str:
     return f"  {label:<20} {shown}"
 
 
-def stats(config: Config, args) -> None:
+def stats(config: Config, args: argparse.Namespace) -> None:
     api = _api(config)
     if args.player is None:
         body = api.get("players/me/stats/")
@@ -174,7 +174,7 @@ def _player_id(api: Api, player: str) -> int:
     raise ClientError(f"no player named {player!r} on the leaderboard")
 
 
-def bot(config: Config, args) -> None:
+def bot(config: Config, args: argparse.Namespace) -> None:
     from pokerclient.bots import BotRunner, load_policy
     from pokerclient.live import TableSocket
 
@@ -187,7 +187,7 @@ def bot(config: Config, args) -> None:
         trace_file.write(json.dumps({"direction": direction, "frame": frame}) + "\n")
         trace_file.flush()
 
-    def socket_of(**handlers) -> TableSocket:
+    def socket_of(**handlers: Any) -> TableSocket:
         return TableSocket(
             config.server, args.table, token, trace=trace if trace_file else None, **handlers
         )
@@ -204,7 +204,7 @@ def bot(config: Config, args) -> None:
     print(f"Played {played} hands.", flush=True)
 
 
-def play(config: Config, args, watch_only: bool = False) -> None:
+def play(config: Config, args: argparse.Namespace, watch_only: bool = False) -> None:
     from pokerclient.tui import PlayApp, TableApp
 
     app_class = TableApp if watch_only else PlayApp

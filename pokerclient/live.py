@@ -227,7 +227,7 @@ class TableSocket:
                 future.set_exception(ClientError("the connection dropped: nothing was confirmed"))
         self.waiting.clear()
 
-    async def request(self, op: str, **fields) -> dict[str, Any]:
+    async def request(self, op: str, **fields: Any) -> dict[str, Any]:
         """Send one request and return its answer (``error``, ``message``, ``code``)."""
         connection = self.connection
         if connection is None:

@@ -22,7 +22,7 @@ class Api:
         if token:
             self.session.headers["Authorization"] = f"Token {token}"
 
-    def _call(self, method: str, path: str, **kwargs) -> requests.Response:
+    def _call(self, method: str, path: str, **kwargs: Any) -> requests.Response:
         url = f"{self.server}/api/{path.lstrip('/')}"
         try:
             response = self.session.request(method, url, timeout=TIMEOUT, **kwargs)
@@ -32,7 +32,7 @@ class Api:
             raise ClientError(_error_line(response))
         return response
 
-    def get(self, path: str, **params) -> Any:
+    def get(self, path: str, **params: Any) -> Any:
         return printable_data(self._call("GET", path, params=params or None).json())
 
     def text(self, path: str) -> str:
@@ -44,7 +44,7 @@ class Api:
     def token(self, username: str, password: str) -> str:
         return self.post("auth/token/", {"username": username, "password": password})["token"]
 
-    def every(self, path: str, limit: int = 1000, **params) -> list[Any]:
+    def every(self, path: str, limit: int = 1000, **params: Any) -> list[Any]:
         """A paginated list's rows (up to ``limit``)."""
         rows: list[Any] = []
         page = 1

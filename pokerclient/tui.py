@@ -61,7 +61,7 @@ class AmountPrompt(ModalScreen[dict[str, Any] | None]):
     AmountPrompt #prompt-error { color: $error; height: auto; }
     """
 
-    def __init__(self, title: str, hint: str, amount: int, read, ask_seat: bool = False):
+    def __init__(self, title: str, hint: str, amount: int, read, ask_seat: bool = False) -> None:
         super().__init__()
         self.title_line, self.hint, self.amount, self.read = title, hint, amount, read
         self.ask_seat = ask_seat
@@ -287,7 +287,7 @@ class TableApp(App[Any]):
 
         return send
 
-    async def _request(self, op: str, **fields) -> None:
+    async def _request(self, op: str, **fields: Any) -> None:
         try:
             answer = await self.socket.request(op, **fields)
         except ClientError as error:

@@ -8,8 +8,6 @@ reads like an existing one (``tables.usernames.lookalike``). Limits: tables/rate
 
 from __future__ import annotations
 
-from typing import Any
-
 from django import forms
 from django.contrib import messages
 from django.contrib.auth import (

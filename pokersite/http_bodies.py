@@ -15,13 +15,15 @@ Overrides a library internal: ``pokersite.library_overrides`` (DAPHNE_WEB_REQUES
 
 from __future__ import annotations
 
+from typing import Any
+
 from daphne import http_protocol
 
 
 class WebRequest(http_protocol.WebRequest):
     """daphne's request, with Twisted's own parse of form bodies turned off."""
 
-    def __init__(self, *args, **kwargs):
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
         kwargs["parsePOSTFormSubmission"] = False
         super().__init__(*args, **kwargs)
 

@@ -7,18 +7,20 @@ Django's template engine (bench/bench_load.py). Pages keep Django templates.
 
 from __future__ import annotations
 
+from typing import Any
+
 from django.urls import reverse
 from jinja2 import Environment
 
 from tables.formatting import chips
 
 
-def url(name: str, *args) -> str:
+def url(name: str, *args: Any) -> str:
     """``{{ url('tables:hand', table_id, number) }}``: Django's ``reverse``."""
     return reverse(name, args=args)
 
 
-def environment(**options) -> Environment:
+def environment(**options: Any) -> Environment:
     env = Environment(**options)
     env.globals["url"] = url
     env.filters["chips"] = chips

@@ -113,7 +113,7 @@ class SiteOriginValidator:
     """ASGI middleware: a websocket from anywhere but the site's own pages is refused at the
     handshake (HTTP 403); other requests pass through."""
 
-    def __init__(self, application):
+    def __init__(self, application) -> None:
         self.application = application
 
     async def __call__(self, scope, receive, send):

@@ -3,8 +3,11 @@ on success, JSON errors whatever the file type asked for."""
 
 from __future__ import annotations
 
+from typing import Any
+
 from django.http import HttpResponse
 from rest_framework.renderers import BaseRenderer, JSONRenderer
+from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
@@ -26,7 +29,7 @@ class FileDownloadView(APIView):
         response["Content-Disposition"] = f'attachment; filename="{filename}"'
         return response
 
-    def finalize_response(self, request, response, *args, **kwargs):
+    def finalize_response(self, request: Request, response, *args: Any, **kwargs: Any):
         if isinstance(response, Response) and response.status_code >= 400:
             request.accepted_renderer = JSONRenderer()  # errors are JSON, whatever was asked
             request.accepted_media_type = "application/json"

@@ -20,6 +20,7 @@ from drf_spectacular.utils import (
 )
 from rest_framework import exceptions, serializers, status
 from rest_framework.parsers import JSONParser
+from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
@@ -167,7 +168,7 @@ class SeatRequestSerializer(serializers.ModelSerializer[Any]):
         fields = ["id", "player_id", "player", "kind", "amount", "seat_number", "status"]
         read_only_fields = fields
 
-    def get_status(self, request) -> str:
+    def get_status(self, request: Request) -> str:
         return request_status(request)
 
 
@@ -183,21 +184,21 @@ class PlayerControlSerializer(serializers.Serializer[Any]):
 
 
 # --- helpers --------------------------------------------------------------------------------
-def _visible(request, pk) -> Table:
+def _visible(request: Request, pk: int) -> Table:
     table = Table.objects.filter(pk=views._id(pk)).select_related("host__user").first()
     if table is None or not can_see_table(table, request.user):
         raise exceptions.NotFound("No such table.")
     return table
 
 
-def _hosted(request, pk) -> Table:
+def _hosted(request: Request, pk: int) -> Table:
     table = _visible(request, pk)
     if not can_host(table, request.user):  # the service's own refusal, as documented
         raise refused(NotHost("Only the game's host can do that."))
     return table
 
 
-def _table_body(request, table: Table) -> dict[str, Any]:
+def _table_body(request: Request, table: Table) -> dict[str, Any]:
     fresh = views._tables().select_related("host__user").get(pk=table.pk)
     return HostedTableSerializer(fresh, context={"request": request}).data
 
@@ -220,7 +221,7 @@ class TableListCreate(views.TableList):
         request=GameSettingsSerializer,
         responses={201: HostedTableSerializer, 409: CONFLICT},
     )
-    def post(self, request):
+    def post(self, request: Request) -> Response:
         data = GameSettingsSerializer(data=request.data)
         data.is_valid(raise_exception=True)
         player = player_get_or_create(user=request.user)
@@ -255,7 +256,7 @@ class TableDetailUpdate(views.TableDetail):
             409: CONFLICT,
         },
     )
-    def patch(self, request, pk):
+    def patch(self, request: Request, pk: int) -> Response:
         table = _hosted(request, pk)
         data = GameSettingsSerializer(data=request.data)
         data.is_valid(raise_exception=True)
@@ -284,7 +285,7 @@ def _control(summary: str, response, run):
         request=None,
         responses={200: response, 409: CONFLICT},
     )
-    def post(self, request, pk):
+    def post(self, request: Request, pk: int) -> Response:
         table = _hosted(request, pk)
         try:
             return Response(run(request, table))
@@ -360,7 +361,7 @@ class PlayerControl(APIView):
         request=PlayerControlSerializer,
         responses={200: _STATE, 409: CONFLICT},
     )
-    def post(self, request, pk, player_id):
+    def post(self, request: Request, pk: int, player_id: int) -> Response:
         table = _hosted(request, pk)
         body = PlayerControlSerializer(data=request.data)
         body.is_valid(raise_exception=True)
@@ -397,7 +398,7 @@ class SeatRequests(APIView):
     parser_classes = [JSONParser]
 
     @extend_schema(summary="Seat requests", responses=SeatRequestSerializer(many=True))
-    def get(self, request, pk):
+    def get(self, request: Request, pk: int) -> Response:
         table = _visible(request, pk)
         if can_host(table, request.user):
             rows = live_requests(table)
@@ -412,7 +413,7 @@ class SeatRequests(APIView):
         request=AskSerializer,
         responses={201: SeatRequestSerializer, 200: _STATE, 409: CONFLICT},
     )
-    def post(self, request, pk):
+    def post(self, request: Request, pk: int) -> Response:
         table = _visible(request, pk)
         body = AskSerializer(data=request.data)
         body.is_valid(raise_exception=True)
@@ -443,7 +444,7 @@ class SeatRequests(APIView):
         summary="Take back your pending request",
         responses=inline_serializer("Cancelled", {"cancelled": serializers.IntegerField()}),
     )
-    def delete(self, request, pk):
+    def delete(self, request: Request, pk: int) -> Response:
         table = _visible(request, pk)
         player = player_get_or_create(user=request.user)
         count = seat_requests.seat_request_cancel(table=table, player=player)
@@ -461,7 +462,7 @@ def _answer_view(approve: bool):
         request=None,
         responses={200: SeatRequestSerializer, 409: CONFLICT},
     )
-    def post(self, request, pk, request_id):
+    def post(self, request: Request, pk: int, request_id: int) -> Response:
         table = _hosted(request, pk)
         try:
             answered = seat_requests.seat_request_answer(

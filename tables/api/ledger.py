@@ -15,6 +15,7 @@ from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiResponse, extend_schema
 from rest_framework import exceptions, serializers
 from rest_framework.renderers import JSONRenderer
+from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
@@ -115,7 +116,7 @@ class LedgerUnbalanced(exceptions.APIException):
     default_code = "ledger_unbalanced"
 
 
-def _visible_table(request, pk) -> Table:
+def _visible_table(request: Request, pk: int) -> Table:
     table = Table.objects.filter(pk=_id(pk)).first()
     if table is None or not can_see_table(table, request.user):
         raise exceptions.NotFound("No such table.")
@@ -132,7 +133,7 @@ class TableLedger(APIView):
 
     permission_classes = [AllowAny]  # what the table page shows; private games: 404
 
-    def get(self, request, pk):
+    def get(self, request: Request, pk: int) -> Response:
         table = _visible_table(request, pk)
         ledger = table_ledger(table)
         body = {
@@ -177,7 +178,7 @@ class TableLedgerCSV(FileDownloadView):
     permission_classes = [AllowAny]
     renderer_classes = [JSONRenderer, CSVRenderer]
 
-    def get(self, request, pk):
+    def get(self, request: Request, pk: int) -> Response:
         table = _visible_table(request, pk)
         return self.download(
             ledger_csv(table_ledger(table)), CSVRenderer.media_type, f"ledger-{table.pk}.csv"
@@ -200,7 +201,7 @@ class TableSettlement(APIView):
 
     permission_classes = [AllowAny]
 
-    def get(self, request, pk):
+    def get(self, request: Request, pk: int) -> Response:
         table = _visible_table(request, pk)
         transfers = table_ledger(table).settle_up()
         if transfers is None:

@@ -25,6 +25,7 @@ from drf_spectacular.utils import (
     extend_schema,
 )
 from rest_framework import exceptions, serializers
+from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
@@ -108,7 +109,7 @@ def state_for(table: Table | int, user) -> dict[str, Any]:
     return play_state(snapshot, table_screen(snapshot, player, bankroll, left_with=left_with))
 
 
-def _visible_table(pk, user) -> Table:
+def _visible_table(pk: int, user) -> Table:
     """The table ``pk`` if ``user`` may see it, else 404 (a private game does not exist for
     those who may not see it)."""
     table = Table.objects.filter(pk=_id(pk)).first()
@@ -122,7 +123,7 @@ def _refusal(error: errors.ServiceError) -> Answer:
     return Answer(status, {"code": error.code, "message": str(error)})
 
 
-def _fingerprint(request) -> str:
+def _fingerprint(request: Request) -> str:
     body = json.dumps(request.data, sort_keys=True, default=str)
     return hashlib.sha256(f"{request.method} {request.path}\n{body}".encode()).hexdigest()
 
@@ -133,12 +134,12 @@ class _PlayView(APIView):
     permission_classes = [IsAuthenticated]
     throttle_classes = [AnonRateThrottle, PlayRateThrottle]
 
-    def table(self, request, pk) -> Table:
+    def table(self, request: Request, pk: int) -> Table:
         """The table of the request, before its body is read: a table the caller may not
         see is 404 whatever the body says."""
         return _visible_table(pk, request.user)
 
-    def move(self, request, table: Table, op: str, **fields) -> Response:
+    def move(self, request: Request, table: Table, op: str, **fields: Any) -> Response:
         player = viewer_player(request.user)
         if player is None:
             raise exceptions.PermissionDenied("Your account has no player profile.")
@@ -187,7 +188,7 @@ class TableState(APIView):
     permission_classes = [AllowAny]
     throttle_classes = [AnonRateThrottle, PlayRateThrottle]
 
-    def get(self, request, pk):
+    def get(self, request: Request, pk: int) -> Response:
         table = _visible_table(pk, request.user)
         return Response(state_for(table.pk, request.user))
 
@@ -228,7 +229,7 @@ class TableActions(_PlayView):
     (nothing was done: look again), ``not_your_turn``; 400 with the rule's code and words for
     an illegal move (``below_min_raise``, ``check_facing_bet``, ``nothing_to_call``...)."""
 
-    def post(self, request, pk):
+    def post(self, request: Request, pk: int) -> Response:
         table = self.table(request, pk)
         is_raise = isinstance(request.data, dict) and request.data.get("action") == "raise"
         body = (RaiseSerializer if is_raise else MoveSerializer)(data=request.data)
@@ -257,7 +258,7 @@ class TableRabbitHunt(_PlayView):
     ``no_rabbit`` when the board was complete or already hunted, ``runout_showing`` while
     an all-in run-out is being dealt."""
 
-    def post(self, request, pk):
+    def post(self, request: Request, pk: int) -> Response:
         table = self.table(request, pk)
         body = RabbitHuntSerializer(data=request.data)
         body.is_valid(raise_exception=True)
@@ -282,7 +283,7 @@ class TopUpSerializer(serializers.Serializer[Any]):
 @extend_schema(tags=["play"], parameters=[ID, IDEMPOTENCY_KEY], responses={200: STATE, **ERRORS})
 class TableSeat(_PlayView):
     @extend_schema(summary="Sit down", request=TakeSeatSerializer)
-    def post(self, request, pk):
+    def post(self, request: Request, pk: int) -> Response:
         """Take a seat with ``buy_in`` chips: you are dealt in from the next hand."""
         table = self.table(request, pk)
         body = TakeSeatSerializer(data=request.data)
@@ -294,7 +295,7 @@ class TableSeat(_PlayView):
         )
 
     @extend_schema(summary="Leave the table", request=None)
-    def delete(self, request, pk):
+    def delete(self, request: Request, pk: int) -> Response:
         """Leave: at once between hands or when you are not in the hand, else when the hand
         ends (the state's ``you.leaving``); your stack goes back to your bankroll."""
         return self.move(request, self.table(request, pk), "leave")
@@ -310,7 +311,7 @@ class TableSeat(_PlayView):
 class TableSitOut(_PlayView):
     """Be dealt out of the next hands (you keep your seat; a hand you are in goes on)."""
 
-    def post(self, request, pk):
+    def post(self, request: Request, pk: int) -> Response:
         return self.move(request, self.table(request, pk), "sit_out")
 
 
@@ -324,7 +325,7 @@ class TableSitOut(_PlayView):
 class TableSitIn(_PlayView):
     """Be dealt in again from the next hand."""
 
-    def post(self, request, pk):
+    def post(self, request: Request, pk: int) -> Response:
         return self.move(request, self.table(request, pk), "sit_in")
 
 
@@ -338,7 +339,7 @@ class TableSitIn(_PlayView):
 class TableTopUp(_PlayView):
     """Add chips from your bankroll to your stack, up to the table's maximum buy-in."""
 
-    def post(self, request, pk):
+    def post(self, request: Request, pk: int) -> Response:
         table = self.table(request, pk)
         body = TopUpSerializer(data=request.data)
         body.is_valid(raise_exception=True)

@@ -306,7 +306,7 @@ class WholeNumberField(serializers.IntegerField):
     """An integer read by ``tables.inputs``: ASCII digits in ``min_value..max_value`` (1 to
     ``LARGEST`` unless given), where DRF's own reads "١" as 1 and "5.0" as 5."""
 
-    def __init__(self, *, min_value: int = 1, max_value: int = LARGEST, **kwargs):
+    def __init__(self, *, min_value: int = 1, max_value: int = LARGEST, **kwargs: Any) -> None:
         super().__init__(min_value=min_value, max_value=max_value, **kwargs)
 
     def to_internal_value(self, data):

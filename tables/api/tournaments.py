@@ -18,6 +18,7 @@ from django.utils.dateparse import parse_datetime
 from drf_spectacular.utils import OpenApiResponse, extend_schema
 from rest_framework import exceptions, generics, serializers, status
 from rest_framework.parsers import JSONParser
+from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
@@ -252,7 +253,7 @@ class TournamentDetailSerializer(TournamentSummarySerializer):
         read_only_fields = fields
 
 
-def detail_body(request, tournament: Tournament) -> dict[str, Any]:
+def detail_body(request: Request, tournament: Tournament) -> dict[str, Any]:
     """The tournament as ``TournamentDetailSerializer`` describes it, for this caller."""
     view: Overview = tournament_overview(tournament, request.user)
     tournament = tournament_list().get(pk=tournament.pk)
@@ -293,14 +294,14 @@ def detail_body(request, tournament: Tournament) -> dict[str, Any]:
     return body
 
 
-def _visible(request, pk) -> Tournament:
+def _visible(request: Request, pk: int) -> Tournament:
     tournament = Tournament.objects.filter(pk=views._id(pk)).first()
     if tournament is None or not can_see_tournament(tournament, request.user):
         raise exceptions.NotFound("No such tournament.")
     return tournament
 
 
-def _acted(request, pk, act, answer_status: int = status.HTTP_200_OK) -> Response:
+def _acted(request: Request, pk: int, act, answer_status: int = status.HTTP_200_OK) -> Response:
     """Run ``act(tournament, player)`` for the caller on a tournament they may see; a
     refusal is 409 with its code (nothing changed), else the tournament as it is now."""
     tournament = _visible(request, pk)
@@ -337,7 +338,7 @@ class TournamentListCreate(generics.ListAPIView[Any]):
         return rows
 
     @extend_schema(summary="Tournaments you may see", auth=[{}])
-    def get(self, request, *args, **kwargs):
+    def get(self, request: Request, *args: Any, **kwargs: Any) -> Response:
         return super().get(request, *args, **kwargs)
 
     @extend_schema(
@@ -345,7 +346,7 @@ class TournamentListCreate(generics.ListAPIView[Any]):
         request=OrganiseSerializer,
         responses={201: TournamentDetailSerializer, 409: CONFLICT},
     )
-    def post(self, request):
+    def post(self, request: Request) -> Response:
         data = OrganiseSerializer(data=request.data)
         data.is_valid(raise_exception=True)
         player = player_get_or_create(user=request.user)
@@ -365,7 +366,7 @@ class TournamentDetail(APIView):
     permission_classes = [ReadOrLoggedIn]
 
     @extend_schema(summary="One tournament", responses=TournamentDetailSerializer, auth=[{}])
-    def get(self, request, pk):
+    def get(self, request: Request, pk: int) -> Response:
         return Response(detail_body(request, _visible(request, pk)))
 
 
@@ -381,7 +382,7 @@ class Registration(APIView):
         request=None,
         responses={201: TournamentDetailSerializer, 409: CONFLICT},
     )
-    def post(self, request, pk):
+    def post(self, request: Request, pk: int) -> Response:
         return _acted(
             request,
             pk,
@@ -394,7 +395,7 @@ class Registration(APIView):
         request=None,
         responses={200: TournamentDetailSerializer, 409: CONFLICT},
     )
-    def delete(self, request, pk):
+    def delete(self, request: Request, pk: int) -> Response:
         return _acted(request, pk, lambda t, p: setup.tournament_unregister(tournament=t, player=p))
 
 
@@ -409,7 +410,7 @@ class Start(APIView):
         request=None,
         responses={200: TournamentDetailSerializer, 409: CONFLICT},
     )
-    def post(self, request, pk):
+    def post(self, request: Request, pk: int) -> Response:
         return _acted(request, pk, lambda t, p: setup.tournament_start(tournament=t, by=p))
 
 
@@ -427,5 +428,5 @@ class Rebuy(APIView):
         request=None,
         responses={200: TournamentDetailSerializer, 409: CONFLICT},
     )
-    def post(self, request, pk):
+    def post(self, request: Request, pk: int) -> Response:
         return _acted(request, pk, lambda t, p: rebuys.tournament_rebuy(tournament=t, player=p))

@@ -12,6 +12,7 @@ from rest_framework.authentication import TokenAuthentication
 from rest_framework.authtoken.models import Token
 from rest_framework.authtoken.views import ObtainAuthToken
 from rest_framework.renderers import JSONRenderer
+from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
@@ -64,7 +65,7 @@ def _id(value) -> int:
         raise exceptions.NotFound("Not found.") from None
 
 
-def _query(serializer_class, request):
+def _query(serializer_class, request: Request):
     # a plain dict: an empty value (``?until=``) is invalid, not "not given"
     serializer = serializer_class(data=request.query_params.dict())
     serializer.is_valid(raise_exception=True)
@@ -108,7 +109,7 @@ class TableDetail(generics.RetrieveAPIView[Any]):
 
 
 # --- hands --------------------------------------------------------------------------------
-def _the_finished_hand(pk, user) -> Hand:
+def _the_finished_hand(pk: int, user) -> Hand:
     hand = finished_hand(_id(pk))
     if hand is None or hand.status == Hand.Status.VOIDED or not can_see_hand(hand, user):
         raise exceptions.NotFound("No such finished hand.")
@@ -137,7 +138,7 @@ class HandList(generics.ListAPIView[Any]):
         return player_hand_rows(player, filters)
 
 
-def listed_hands(request) -> tuple[Player | None, HandFilter]:
+def listed_hands(request: Request) -> tuple[Player | None, HandFilter]:
     """Whose hands a hand list asks for (yours; staff may name a player) and its filter,
     from the query (``HandListFilterSerializer``); ``None``: nobody's."""
     query = _query(HandListFilterSerializer, request)
@@ -166,7 +167,7 @@ class HandDetail(APIView):
 
     permission_classes = [IsAuthenticated]
 
-    def get(self, request, pk):
+    def get(self, request: Request, pk: int) -> Response:
         hand = _the_finished_hand(pk, request.user)
         history = hand_history(hand, viewer_seat(hand, request.user))
         return Response(HandHistorySerializer(history).data)
@@ -190,7 +191,7 @@ class _HandFile(FileDownloadView):
     permission_classes = [IsAuthenticated]
     write = None
 
-    def get(self, request, pk):
+    def get(self, request: Request, pk: int) -> Response:
         hand = _the_finished_hand(pk, request.user)
         text = self.write(hand, viewer_seat(hand, request.user))
         file_type = self.renderer_classes[-1]
@@ -286,7 +287,7 @@ class HandListPokerStars(FileDownloadView):
     renderer_classes = [JSONRenderer, PokerStarsRenderer]
 
     @extend_schema(operation_id="hands_pokerstars_list")
-    def get(self, request):
+    def get(self, request: Request) -> Response:
         player, filters = listed_hands(request)
         if player is None:
             text, count, left_out = "", 0, 0
@@ -299,7 +300,7 @@ class HandListPokerStars(FileDownloadView):
 
 
 # --- players ------------------------------------------------------------------------------
-def _player(request, pk) -> Player:
+def _player(request: Request, pk: int) -> Player:
     if pk is None:
         player = getattr(request.user, "player", None)
         if player is None:
@@ -322,7 +323,7 @@ class _PlayerProfile(APIView):
     permission_classes = [IsAuthenticated]
 
     @extend_schema(responses=PlayerSerializer)
-    def get(self, request, pk=None):
+    def get(self, request: Request, pk: int | None = None) -> Response:
         player = _player(request, pk)
         return Response(PlayerSerializer(player, context={"request": request}).data)
 
@@ -333,7 +334,7 @@ class _PlayerStats(APIView):
 
     permission_classes = [IsAuthenticated]
 
-    def get(self, request, pk=None):
+    def get(self, request: Request, pk: int | None = None) -> Response:
         query = _query(HandFilterSerializer, request)
         player = _player(request, pk)
         filters = query.to_filter()
@@ -386,7 +387,7 @@ class _Ranking(generics.ListAPIView[Any]):
     permission_classes = [AllowAny]  # public; only GET is implemented (others: 405)
     pagination_class = Pagination
 
-    def list(self, request, *args, **kwargs):
+    def list(self, request: Request, *args: Any, **kwargs: Any) -> Response:
         page = self.paginate_queryset(self.get_queryset())
         start = (self.paginator.page.number - 1) * self.paginator.get_page_size(request)
         rows = [{"rank": start + i + 1, **row} for i, row in enumerate(page)]
@@ -441,7 +442,7 @@ class ObtainToken(ObtainAuthToken):
     authentication_classes = [TokenAuthentication]  # so that a refusal is 401, not 403
     permission_classes = [AllowAny]
 
-    def post(self, request, *args, **kwargs):
+    def post(self, request: Request, *args: Any, **kwargs: Any) -> Response:
         serializer = self.get_serializer(data=request.data)
         if not serializer.is_valid():
             # django-axes marks the request it refused or locked out (on DRF's request, which

@@ -7,7 +7,7 @@ from datetime import timedelta
 from typing import Any
 
 from django.contrib.auth.decorators import login_required
-from django.http import Http404, HttpResponse
+from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils import timezone
 
@@ -36,7 +36,7 @@ from tables.tournaments.records import (
 
 
 @login_required
-def my_stats(request):
+def my_stats(request: HttpRequest):
     player = getattr(request.user, "player", None)
     if player is None:
         raise Http404("You have no player profile.")
@@ -44,7 +44,7 @@ def my_stats(request):
 
 
 @login_required
-def player_stats_page(request, player_id: int):
+def player_stats_page(request: HttpRequest, player_id: int):
     player = get_object_or_404(Player.objects.select_related("user"), pk=player_id)
     try:
         table = parse_optional_number(request.GET.get("table"), what="table", minimum=1)
@@ -92,7 +92,7 @@ def player_stats_page(request, player_id: int):
 PAGE_MIN_HANDS = 10
 
 
-def leaderboard_page(request):
+def leaderboard_page(request: HttpRequest):
     """``/leaderboard/``: cash games (``?order=net|bb100|hands``), or ``?view=tournaments``
     (``?order=profit|roi|played``); an unknown order shows the default one."""
     if request.GET.get("view") == "tournaments":
@@ -117,7 +117,7 @@ def leaderboard_page(request):
 
 
 @login_required
-def hand_replayer(request, hand_id: int):
+def hand_replayer(request: HttpRequest, hand_id: int):
     hand = finished_hand(hand_id)
     if hand is None or hand.status == Hand.Status.VOIDED or not can_see_hand(hand, request.user):
         raise Http404("No such finished hand.")

@@ -8,8 +8,6 @@ only through the services (and the ledger).
 
 from __future__ import annotations
 
-from typing import Any
-
 from django.contrib import admin, messages
 from django.shortcuts import redirect
 from django.template.response import TemplateResponse

@@ -6,8 +6,9 @@ is a locked, versioned service, so nothing happens twice.
 
 import asyncio
 import contextlib
+from typing import Any
 
-from django.core.management.base import BaseCommand
+from django.core.management.base import BaseCommand, CommandParser
 
 from tables.croupier import INTERVAL, Croupier
 
@@ -15,11 +16,11 @@ from tables.croupier import INTERVAL, Croupier
 class Command(BaseCommand):
     help = "Run the croupier loop: start hands, enforce action clocks, seat and play bots."
 
-    def add_arguments(self, parser):
+    def add_arguments(self, parser: CommandParser) -> None:
         parser.add_argument("--interval", type=float, default=INTERVAL)
         parser.add_argument("--once", action="store_true", help="One pass, then exit.")
 
-    def handle(self, *args, interval: float, once: bool, **options):
+    def handle(self, *args: Any, interval: float, once: bool, **options: Any) -> None:
         croupier = Croupier(interval=interval)
         if once:
             for table_id, what in croupier.tick():

@@ -5,10 +5,11 @@ site is and how to log in, so it is the last thing on screen before the server's
 """
 
 import secrets
+from typing import Any
 
 from django.conf import settings
 from django.contrib.auth import get_user_model
-from django.core.management.base import BaseCommand
+from django.core.management.base import BaseCommand, CommandParser
 from django.db import transaction
 
 from tables.models import Table
@@ -30,12 +31,12 @@ def site_url(host: str, port: int) -> str:
 class Command(BaseCommand):
     help = "Create the admin account (printing its password once) and a demo table with bots."
 
-    def add_arguments(self, parser):
+    def add_arguments(self, parser: CommandParser) -> None:
         parser.add_argument("--username", default="admin")
         parser.add_argument("--host", default="127.0.0.1", help="the address the server binds")
         parser.add_argument("--port", type=int, default=8000, help="the port the server binds")
 
-    def handle(self, *args, username: str, host: str, port: int, **options):
+    def handle(self, *args: Any, username: str, host: str, port: int, **options: Any) -> None:
         User = get_user_model()
         password = None
         with transaction.atomic():

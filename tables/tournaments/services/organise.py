@@ -6,6 +6,8 @@ Locks: the tournament row (``setup.tournament_lock``), then player rows for the 
 
 from __future__ import annotations
 
+from typing import Any
+
 from django.db import transaction
 
 from tables.models import Player
@@ -20,7 +22,7 @@ NO_SUCH_INVITE = "That invite link does not work (it may have been replaced)."
 
 
 def tournament_organise(
-    *, organiser: Player | None, private: bool = False, **settings
+    *, organiser: Player | None, private: bool = False, **settings: Any
 ) -> Tournament:
     """Create a tournament (``setup.tournament_create`` checks ``settings``; nothing is made
     when one is wrong) with its invite link; ``private`` hides it from all but its organiser,

@@ -29,7 +29,8 @@ class Backoff:
 
     def bound(self) -> float:
         """The longest the next wait may be (before the jitter)."""
-        return min(self.most, self.first * 2 ** min(self.failures, 64))
+        longest: float = min(self.most, self.first * 2 ** min(self.failures, 64))
+        return longest
 
     def next_delay(self) -> float:
         """Seconds to wait before the next try; each call counts one more failure."""

@@ -94,7 +94,7 @@ def hand(config: Config, args: argparse.Namespace) -> None:
 
 #: A decision in words, from its kind and its street total (the API's ``actions``), as the
 #: table's log says them.
-DECISION_WORDS = {
+DECISION_WORDS: dict[str, Callable[[int], str]] = {
     "fold": lambda amount: "folds",
     "check": lambda amount: "checks",
     "call": lambda amount: "calls",
@@ -145,7 +145,7 @@ TOURNAMENT_LINES = (
 )
 
 
-def _stat_line(label: str, value) -> str:
+def _stat_line(label: str, value: object) -> str:
     shown = "-" if value is None else (f"{value:.1f}" if isinstance(value, float) else value)
     return f"  {label:<20} {shown}"
 
@@ -170,7 +170,8 @@ def _player_id(api: Api, player: str) -> int:
         return int(player)
     for row in api.every("leaderboard/", min_hands=0):
         if row["name"].lower() == player.lower():
-            return row["player_id"]
+            player_id: int = row["player_id"]
+            return player_id
     raise ClientError(f"no player named {player!r} on the leaderboard")
 
 
@@ -184,6 +185,7 @@ def bot(config: Config, args: argparse.Namespace) -> None:
     trace_file = open(args.trace, "a", encoding="utf-8") if args.trace else None  # noqa: SIM115
 
     def trace(direction: str, frame: str) -> None:
+        assert trace_file is not None  # the socket gets this tracer only when the file is open
         trace_file.write(json.dumps({"direction": direction, "frame": frame}) + "\n")
         trace_file.flush()
 

@@ -47,7 +47,7 @@ class PatchError(ValueError):
     """An update that does not apply to the state held (another base): ask for the whole."""
 
 
-def apply_patch(document, patch: list[list[Any]]):
+def apply_patch(document: Any, patch: list[list[Any]]) -> Any:
     """``document`` (JSON data) changed by ``patch``, as a new document: what an operation
     changes is copied, what it does not is shared with ``document``, which is left as it was.
 
@@ -56,7 +56,7 @@ def apply_patch(document, patch: list[list[Any]]):
     at ``/-``), or ``[path]``: remove it."""
     copied: set[int] = set()
 
-    def own(container):
+    def own(container: Any) -> Any:
         """A copy of ``container`` made in this call (the same one if made already)."""
         if id(container) in copied:
             return container
@@ -215,7 +215,7 @@ class TableSocket:
             if asyncio.iscoroutine(result):
                 await result
         elif data.get("type") == "answer":
-            future = self.waiting.pop(data.get("id"), None)
+            future = self.waiting.pop(data["id"], None) if "id" in data else None
             if future is not None and not future.done():
                 future.set_result(data)
             elif data.get("error"):

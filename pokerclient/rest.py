@@ -42,7 +42,8 @@ class Api:
         return printable_data(self._call("POST", path, json=body).json())
 
     def token(self, username: str, password: str) -> str:
-        return self.post("auth/token/", {"username": username, "password": password})["token"]
+        token: str = self.post("auth/token/", {"username": username, "password": password})["token"]
+        return token
 
     def every(self, path: str, limit: int = 1000, **params: Any) -> list[Any]:
         """A paginated list's rows (up to ``limit``)."""

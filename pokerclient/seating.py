@@ -26,7 +26,8 @@ def seated(state: dict[str, Any]) -> bool:
 def buy_in_offer(state: dict[str, Any]) -> int:
     """The buy-in the prompt starts at: the table's default, within the bankroll."""
     you, table = state.get("you") or {}, state["table"]
-    return max(0, min(table["default_buy_in"], you.get("bankroll", table["default_buy_in"])))
+    offer: int = max(0, min(table["default_buy_in"], you.get("bankroll", table["default_buy_in"])))
+    return offer
 
 
 def buy_in_hint(state: dict[str, Any]) -> str:

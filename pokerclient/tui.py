@@ -10,6 +10,7 @@ the clock).
 from __future__ import annotations
 
 import time
+from collections.abc import Awaitable, Callable
 from typing import Any
 
 from rich.text import Text
@@ -61,7 +62,14 @@ class AmountPrompt(ModalScreen[dict[str, Any] | None]):
     AmountPrompt #prompt-error { color: $error; height: auto; }
     """
 
-    def __init__(self, title: str, hint: str, amount: int, read, ask_seat: bool = False) -> None:
+    def __init__(
+        self,
+        title: str,
+        hint: str,
+        amount: int,
+        read: Callable[[dict[str, Any]], dict[str, Any]],
+        ask_seat: bool = False,
+    ) -> None:
         super().__init__()
         self.title_line, self.hint, self.amount, self.read = title, hint, amount, read
         self.ask_seat = ask_seat
@@ -278,7 +286,7 @@ class TableApp(App[Any]):
         )
         self.push_screen(prompt, callback=self._send_chosen("top_up"))
 
-    def _send_chosen(self, op: str):
+    def _send_chosen(self, op: str) -> Callable[[dict[str, Any] | None], Awaitable[None]]:
         """The prompt's callback: send ``op`` with the fields chosen (nothing if cancelled)."""
 
         async def send(fields: dict[str, Any] | None) -> None:

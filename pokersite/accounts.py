@@ -8,6 +8,8 @@ reads like an existing one (``tables.usernames.lookalike``). Limits: tables/rate
 
 from __future__ import annotations
 
+from typing import Any
+
 from django import forms
 from django.contrib import messages
 from django.contrib.auth import (
@@ -19,7 +21,9 @@ from django.contrib.auth import (
 )
 from django.contrib.auth.decorators import login_required
 from django.contrib.auth.forms import UserCreationForm
+from django.contrib.auth.models import User
 from django.db.models.functions import Length
+from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import path, reverse_lazy
 from django.utils.http import url_has_allowed_host_and_scheme
@@ -39,7 +43,7 @@ class SignUpForm(UserCreationForm):  # type: ignore[type-arg]  # generic only in
     class Meta(UserCreationForm.Meta):
         fields = ("username", "email")
 
-    def clean_username(self):
+    def clean_username(self) -> str:
         """Django's checks (NFKC, not taken in any case), then no look-alike of a taken name:
         ``аlice`` with a Cyrillic ``а`` beside ``alice`` would pass for her at the table."""
         username = super().clean_username()
@@ -64,12 +68,14 @@ class PasswordChangeForm(auth_forms.PasswordChangeForm):
     toward the log-in lock-out (django-axes, tables/ratelimit.py) like a failed log-in, so
     a stolen session cannot guess it without limit, and a locked-out account is refused."""
 
-    def __init__(self, user, *args, request=None, **kwargs):
+    def __init__(
+        self, user: User, *args: Any, request: HttpRequest | None = None, **kwargs: Any
+    ) -> None:
         self.request = request
         super().__init__(user, *args, **kwargs)
 
-    def clean_old_password(self):
-        old_password = self.cleaned_data["old_password"]
+    def clean_old_password(self) -> str:
+        old_password: str = self.cleaned_data["old_password"]
         username = self.user.get_username()
         if authenticate(self.request, username=username, password=old_password) is None:
             raise forms.ValidationError(
@@ -81,11 +87,11 @@ class PasswordChangeForm(auth_forms.PasswordChangeForm):
 class PasswordChangeView(auth_views.PasswordChangeView):
     form_class = PasswordChangeForm
 
-    def get_form_kwargs(self):
+    def get_form_kwargs(self) -> dict[str, Any]:
         return {**super().get_form_kwargs(), "request": self.request}
 
 
-def _safe_next(request) -> str:
+def _safe_next(request: HttpRequest) -> str:
     """The ``next`` page asked for (an invite link, a table), if it is one of this site's."""
     target = request.POST.get("next") or request.GET.get("next") or ""
     if target and url_has_allowed_host_and_scheme(
@@ -96,7 +102,7 @@ def _safe_next(request) -> str:
 
 
 @require_http_methods(["GET", "POST"])
-def signup(request):
+def signup(request: HttpRequest) -> HttpResponse:
     if request.user.is_authenticated:
         return redirect("lobby")
     form = SignUpForm(request.POST or None)
@@ -117,7 +123,7 @@ def signup(request):
 
 
 @login_required
-def profile(request):
+def profile(request: HttpRequest) -> HttpResponse:
     """The player's bankroll, seats and ledger."""
     player = player_get_or_create(user=request.user)
     context = {
@@ -130,7 +136,7 @@ def profile(request):
 
 @login_required
 @require_http_methods(["POST"])
-def profile_bot(request):
+def profile_bot(request: HttpRequest) -> HttpResponse:
     """Mark your account as a bot account (played by your program through the play API), or
     not: the checkbox on the profile page."""
     player = player_get_or_create(user=request.user)

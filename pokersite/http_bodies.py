@@ -20,7 +20,7 @@ from typing import Any
 from daphne import http_protocol
 
 
-class WebRequest(http_protocol.WebRequest):
+class WebRequest(http_protocol.WebRequest):  # type: ignore[misc]  # daphne ships no types
     """daphne's request, with Twisted's own parse of form bodies turned off."""
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:

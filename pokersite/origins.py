@@ -24,6 +24,8 @@ trusts it for ``request.is_secure()``. Daphne (even with ``--proxy-headers``) pu
 
 from __future__ import annotations
 
+from collections.abc import Awaitable, Callable
+from typing import Any
 from urllib.parse import urlsplit
 
 from channels.security.websocket import WebsocketDenier
@@ -31,17 +33,22 @@ from django.conf import settings
 from django.http.request import split_domain_port, validate_host
 from django.utils.http import is_same_domain
 
+#: An ASGI connection scope, and an ASGI callable (an application, ``receive`` or ``send``).
+Scope = dict[str, Any]
+ASGICallable = Callable[..., Awaitable[Any]]
+
 _DEFAULT_PORTS = {"http": "80", "https": "443"}
 
 
-def _header(scope, name: bytes) -> str | None:
+def _header(scope: Scope, name: bytes) -> str | None:
     for key, value in scope.get("headers", ()):
         if key == name:
-            return value.decode("latin1")
+            text: str = value.decode("latin1")
+            return text
     return None
 
 
-def _scheme(scope) -> str:
+def _scheme(scope: Scope) -> str:
     """``http`` or ``https``: the page scheme that goes with this socket's own scheme."""
     proxy = settings.SECURE_PROXY_SSL_HEADER
     if proxy:
@@ -82,7 +89,7 @@ def _trusted(origin: str) -> bool:
     return False
 
 
-def origin_allowed(scope) -> bool:
+def origin_allowed(scope: Scope) -> bool:
     """Whether this websocket handshake comes from one of the site's own pages."""
     host = _header(scope, b"host")
     origin = _header(scope, b"origin")
@@ -113,10 +120,10 @@ class SiteOriginValidator:
     """ASGI middleware: a websocket from anywhere but the site's own pages is refused at the
     handshake (HTTP 403); other requests pass through."""
 
-    def __init__(self, application) -> None:
+    def __init__(self, application: ASGICallable) -> None:
         self.application = application
 
-    async def __call__(self, scope, receive, send):
+    async def __call__(self, scope: Scope, receive: ASGICallable, send: ASGICallable) -> Any:
         if scope["type"] == "websocket" and not origin_allowed(scope):
             return await WebsocketDenier()(scope, receive, send)
         return await self.application(scope, receive, send)

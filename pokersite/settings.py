@@ -20,7 +20,7 @@ import re
 from collections.abc import Callable
 from datetime import timedelta
 from pathlib import Path
-from typing import Any
+from typing import Any, NoReturn
 
 import dj_database_url
 from django.core.exceptions import ImproperlyConfigured
@@ -32,7 +32,7 @@ _WHOLE = re.compile(r"-?[0-9]+")  # ASCII digits only: int() also takes "٣" and
 _DECIMAL = re.compile(r"-?(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+)")
 
 
-def _refuse(name: str, value: str, expected: str):
+def _refuse(name: str, value: str, expected: str) -> NoReturn:
     raise ImproperlyConfigured(f"{name} must be {expected}, not {value!r}")
 
 
@@ -60,12 +60,14 @@ def _number(text: str, parse: type) -> int | float | None:
 def env_int(name: str, default: int, *, minimum: int = 0) -> int:
     """A whole number of at least ``minimum`` from the environment; unset or empty:
     ``default``."""
-    return env_numbers(name, (default,), parse=int, minimum=minimum)[0]
+    whole: int = env_numbers(name, (default,), parse=int, minimum=minimum)[0]
+    return whole
 
 
 def env_float(name: str, default: float, *, minimum: float = 0.0) -> float:
     """A number of at least ``minimum`` from the environment; unset or empty: ``default``."""
-    return env_numbers(name, (default,), parse=float, minimum=minimum)[0]
+    number: float = env_numbers(name, (default,), parse=float, minimum=minimum)[0]
+    return number
 
 
 def env_numbers(
@@ -73,7 +75,7 @@ def env_numbers(
     default: tuple[Any, ...],
     *,
     parse: type = int,
-    minimum=0,
+    minimum: float = 0,
     valid: Callable[[tuple[Any, ...]], bool] = lambda numbers: True,
     expected: str = "",
 ) -> tuple[Any, ...]:

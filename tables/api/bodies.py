@@ -31,7 +31,6 @@ from typing import Any
 from django.core.exceptions import RequestDataTooBig, SuspiciousOperation
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.http.multipartparser import MultiPartParserError
-from rest_framework.request import Request
 
 #: How deep objects and arrays may nest in a request (the API's deepest body is 3).
 MAX_DEPTH = 32
@@ -109,7 +108,7 @@ class RequestBodyMiddleware:
     def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]) -> None:
         self.get_response = get_response
 
-    def __call__(self, request: Request):
+    def __call__(self, request: HttpRequest) -> HttpResponse:
         if request.path_info.startswith("/api/") and _has_body(request):
             refusal = _refusal(request)
             if refusal is not None:
@@ -117,14 +116,14 @@ class RequestBodyMiddleware:
         return self.get_response(request)
 
 
-def _has_body(request: Request) -> bool:
+def _has_body(request: HttpRequest) -> bool:
     try:
         return int(request.META.get("CONTENT_LENGTH") or 0) > 0
     except ValueError:
         return True  # a nonsense length: let the checks below refuse the body
 
 
-def _parse_multipart(request: Request) -> None:
+def _parse_multipart(request: HttpRequest) -> None:
     """Parse a multipart body as the views would; for a POST Django keeps the result (DRF
     reads it from there), other methods' bodies are parsed here only to be checked."""
     if request.method == "POST":
@@ -133,7 +132,7 @@ def _parse_multipart(request: Request) -> None:
         request.parse_file_upload(request.META, BytesIO(request.body))
 
 
-def _refusal(request: Request) -> JsonResponse | None:
+def _refusal(request: HttpRequest) -> JsonResponse | None:
     content_type = request.content_type or ""
     if not content_type:
         return None  # nothing says what the body is: no view reads it (DRF neither)

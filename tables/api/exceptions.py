@@ -34,7 +34,7 @@ class ErrorSerializer(serializers.Serializer[Any]):
     )
 
 
-def _text(detail) -> str:
+def _text(detail: Any) -> str:
     if isinstance(detail, list):
         return " ".join(_text(d) for d in detail)
     if isinstance(detail, dict):
@@ -42,7 +42,7 @@ def _text(detail) -> str:
     return str(detail)
 
 
-def exception_handler(exc, context):
+def exception_handler(exc: Exception, context: dict[str, Any]) -> Response | None:
     """DRF's handler, with the body reshaped to ``{"message", "errors"?}``."""
     if isinstance(exc, Http404):
         exc = exceptions.NotFound(str(exc) or "Not found.")
@@ -63,10 +63,10 @@ def exception_handler(exc, context):
     return Response(body, status=response.status_code, headers=_headers(response))
 
 
-def _code(exc) -> str:
+def _code(exc: Exception) -> str:
     codes = exc.get_codes() if isinstance(exc, exceptions.APIException) else None
     return codes if isinstance(codes, str) else getattr(exc, "default_code", "error")
 
 
-def _headers(response) -> dict[str, Any]:
+def _headers(response: Response) -> dict[str, Any]:
     return {k: v for k, v in response.items() if k in ("Retry-After", "WWW-Authenticate", "Allow")}

@@ -3,6 +3,7 @@ on success, JSON errors whatever the file type asked for."""
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 from django.http import HttpResponse
@@ -17,7 +18,12 @@ class TextFileRenderer(BaseRenderer):
 
     charset = "utf-8"
 
-    def render(self, data, accepted_media_type=None, renderer_context=None):
+    def render(
+        self,
+        data: Any,
+        accepted_media_type: str | None = None,
+        renderer_context: Mapping[str, Any] | None = None,
+    ) -> bytes:
         return data.encode() if isinstance(data, str) else b""
 
 
@@ -29,7 +35,9 @@ class FileDownloadView(APIView):
         response["Content-Disposition"] = f'attachment; filename="{filename}"'
         return response
 
-    def finalize_response(self, request: Request, response, *args: Any, **kwargs: Any):
+    def finalize_response(
+        self, request: Request, response: Response, *args: Any, **kwargs: Any
+    ) -> Response:
         if isinstance(response, Response) and response.status_code >= 400:
             request.accepted_renderer = JSONRenderer()  # errors are JSON, whatever was asked
             request.accepted_media_type = "application/json"

@@ -21,7 +21,7 @@ __all__ = ["AllowAny", "IsAuthenticated", "ReadOrLoggedIn"]
 class ReadOrLoggedIn(BasePermission):
     """Reading is public (private games are filtered), writing needs a log-in."""
 
-    def has_permission(self, request: Request, view: APIView):
+    def has_permission(self, request: Request, view: APIView) -> bool:
         return request.method in SAFE_METHODS or bool(
             request.user and request.user.is_authenticated
         )

@@ -3,6 +3,7 @@ hand histories are built by ``tables.stats.selectors.hand_history`` (viewer-filt
 
 from __future__ import annotations
 
+from datetime import date
 from typing import Any
 
 from django.core.exceptions import ObjectDoesNotExist
@@ -150,7 +151,7 @@ class PlayerSerializer(serializers.ModelSerializer[Any]):
         fields = ["id", "name", "is_bot", "bot_account", "created_at", "hands_played", "bankroll"]
         read_only_fields = fields
 
-    def get_bankroll(self, player) -> int | None:
+    def get_bankroll(self, player: Player) -> int | None:
         request = self.context.get("request")
         mine = request is not None and getattr(request.user, "player", None) == player
         return player.bankroll if mine else None
@@ -309,7 +310,7 @@ class WholeNumberField(serializers.IntegerField):
     def __init__(self, *, min_value: int = 1, max_value: int = LARGEST, **kwargs: Any) -> None:
         super().__init__(min_value=min_value, max_value=max_value, **kwargs)
 
-    def to_internal_value(self, data):
+    def to_internal_value(self, data: Any) -> int:
         try:
             return parse_whole_number(
                 data, what=self.field_name, minimum=self.min_value, maximum=self.max_value
@@ -321,7 +322,7 @@ class WholeNumberField(serializers.IntegerField):
 class AsciiDateField(serializers.DateField):
     """A ``YYYY-MM-DD`` day in ASCII digits (Django's parser also takes "٢٠٢٤-٠١-٠١")."""
 
-    def to_internal_value(self, value):
+    def to_internal_value(self, value: Any) -> date:
         if isinstance(value, str) and not value.isascii():
             self.fail("invalid", format="YYYY-MM-DD")
         return super().to_internal_value(value)

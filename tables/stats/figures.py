@@ -41,11 +41,15 @@ fixed-limit unit: limit hold'em's big blind is its small bet too).
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass, fields
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from engine.types import DECISIONS, EventKind
 from tables.streets import StreetTracker
+
+if TYPE_CHECKING:
+    from engine.hand.machine import Hand as EngineHand
 
 _RAISES = frozenset({EventKind.BET, EventKind.RAISE})
 _DEALS = frozenset({EventKind.DEAL_UP, EventKind.DEAL_HOLE, EventKind.DEAL_BOARD})
@@ -75,7 +79,7 @@ class SeatFigures:
         return self.net / self.big_blind
 
 
-def seat_figures(hand) -> list[SeatFigures]:
+def seat_figures(hand: EngineHand) -> list[SeatFigures]:
     """The figures of every seat of a finished engine ``Hand``, in seat order."""
     if not hand.is_over:
         raise ValueError("statistics are only taken from finished hands")
@@ -196,7 +200,7 @@ class Totals:
         return self
 
     @classmethod
-    def of(cls, figures) -> Totals:
+    def of(cls, figures: Iterable[SeatFigures]) -> Totals:
         totals = cls()
         for f in figures:
             totals.add(f)

@@ -6,11 +6,16 @@ registered by ``StatsConfig.ready``), inside its transaction (table row locked).
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from tables.models import Hand, PlayerHand
 from tables.stats.figures import seat_figures
 
+if TYPE_CHECKING:
+    from engine.hand.machine import Hand as EngineHand
 
-def player_hands_rows(hand: Hand, state) -> list[PlayerHand]:
+
+def player_hands_rows(hand: Hand, state: EngineHand) -> list[PlayerHand]:
     """Unsaved ``PlayerHand`` rows for finished ``hand`` whose engine state is ``state``."""
     rows = []
     for seat, figures in zip(hand.seats, seat_figures(state), strict=True):
@@ -41,6 +46,6 @@ def player_hands_rows(hand: Hand, state) -> list[PlayerHand]:
     return rows
 
 
-def player_hands_record(hand: Hand, state) -> list[PlayerHand]:
+def player_hands_record(hand: Hand, state: EngineHand) -> list[PlayerHand]:
     """Store the rows of a hand that just finished. Lock: the caller's (table row)."""
     return PlayerHand.objects.bulk_create(player_hands_rows(hand, state))

@@ -17,7 +17,7 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass, replace
 from datetime import date
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from django.db.models import (
     Count,
@@ -38,6 +38,10 @@ from tables.selectors.hands import hand_state, with_deck
 from tables.selectors.players import shown_as_bot
 from tables.stats.figures import Totals
 from tables.streets import decisions
+
+if TYPE_CHECKING:
+    from django.contrib.auth.base_user import AbstractBaseUser
+    from django.contrib.auth.models import AnonymousUser
 
 RESULTS = ("won", "lost", "even")
 #: ``PlayerHand`` rows of cash tables (a tournament's tables have a ``tournament_table``, by
@@ -80,7 +84,9 @@ class HandFilter:
         return rows
 
 
-def hidden_tables_as_missing(filters: HandFilter, user) -> HandFilter:
+def hidden_tables_as_missing(
+    filters: HandFilter, user: AbstractBaseUser | AnonymousUser | None
+) -> HandFilter:
     """``filters``, but a table ``user`` may not see counts no hands, exactly as a table that
     does not exist (a private game's existence is not revealed by its players' figures)."""
     if filters.table is None or tables_visible_to(user).filter(pk=filters.table).exists():
@@ -171,7 +177,7 @@ def finished_hand(hand_id: int) -> Hand | None:
     )
 
 
-def viewer_seat(hand: Hand, user) -> int | None:
+def viewer_seat(hand: Hand, user: AbstractBaseUser | AnonymousUser) -> int | None:
     """The engine seat of ``user`` in ``hand`` (None for anyone not dealt in, staff too)."""
     player = getattr(user, "player", None) if user.is_authenticated else None
     return hand.seat_index_of(player.pk) if player is not None else None

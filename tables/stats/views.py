@@ -36,7 +36,7 @@ from tables.tournaments.records import (
 
 
 @login_required
-def my_stats(request: HttpRequest):
+def my_stats(request: HttpRequest) -> HttpResponse:
     player = getattr(request.user, "player", None)
     if player is None:
         raise Http404("You have no player profile.")
@@ -44,7 +44,7 @@ def my_stats(request: HttpRequest):
 
 
 @login_required
-def player_stats_page(request: HttpRequest, player_id: int):
+def player_stats_page(request: HttpRequest, player_id: int) -> HttpResponse:
     player = get_object_or_404(Player.objects.select_related("user"), pk=player_id)
     try:
         table = parse_optional_number(request.GET.get("table"), what="table", minimum=1)
@@ -92,7 +92,7 @@ def player_stats_page(request: HttpRequest, player_id: int):
 PAGE_MIN_HANDS = 10
 
 
-def leaderboard_page(request: HttpRequest):
+def leaderboard_page(request: HttpRequest) -> HttpResponse:
     """``/leaderboard/``: cash games (``?order=net|bb100|hands``), or ``?view=tournaments``
     (``?order=profit|roi|played``); an unknown order shows the default one."""
     if request.GET.get("view") == "tournaments":
@@ -117,7 +117,7 @@ def leaderboard_page(request: HttpRequest):
 
 
 @login_required
-def hand_replayer(request: HttpRequest, hand_id: int):
+def hand_replayer(request: HttpRequest, hand_id: int) -> HttpResponse:
     hand = finished_hand(hand_id)
     if hand is None or hand.status == Hand.Status.VOIDED or not can_see_hand(hand, request.user):
         raise Http404("No such finished hand.")

@@ -8,21 +8,27 @@ tournament is run (started) by its organiser and by staff.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from django.db.models import Exists, OuterRef, Q, QuerySet
 
 from tables.models import Player
 from tables.tournaments.models import Entry, Tournament
 
+if TYPE_CHECKING:
+    from django.contrib.auth.base_user import AbstractBaseUser
+    from django.contrib.auth.models import AnonymousUser
 
-def player_of(user) -> Player | None:
+
+def player_of(user: AbstractBaseUser | AnonymousUser | None) -> Player | None:
     if user is None or not getattr(user, "is_authenticated", False):
         return None
     return Player.objects.filter(user=user).first()
 
 
-def tournaments_visible_to(user, tournaments: QuerySet[Any] | None = None) -> QuerySet[Tournament]:
+def tournaments_visible_to(
+    user: AbstractBaseUser | AnonymousUser | None, tournaments: QuerySet[Any] | None = None
+) -> QuerySet[Tournament]:
     """``tournaments`` (every one by default) without the private ones ``user`` may not see."""
     tournaments = Tournament.objects.all() if tournaments is None else tournaments
     if user is not None and getattr(user, "is_staff", False):
@@ -37,18 +43,22 @@ def tournaments_visible_to(user, tournaments: QuerySet[Any] | None = None) -> Qu
     )
 
 
-def can_see_tournament(tournament: Tournament, user) -> bool:
+def can_see_tournament(
+    tournament: Tournament, user: AbstractBaseUser | AnonymousUser | None
+) -> bool:
     if not tournament.private:
         return True
     return tournaments_visible_to(user, Tournament.objects.filter(pk=tournament.pk)).exists()
 
 
-def tournament_visible(pk: int, user) -> bool:
+def tournament_visible(pk: int, user: AbstractBaseUser | AnonymousUser | None) -> bool:
     """Whether a tournament with this id exists for ``user``."""
     return tournaments_visible_to(user, Tournament.objects.filter(pk=pk)).exists()
 
 
-def can_run_tournament(tournament: Tournament, user) -> bool:
+def can_run_tournament(
+    tournament: Tournament, user: AbstractBaseUser | AnonymousUser | None
+) -> bool:
     """The organiser or staff (who may start it)."""
     if user is not None and getattr(user, "is_staff", False):
         return True

@@ -7,12 +7,17 @@ Read once per request; the page and the API render the same ``Overview``.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from django.db.models import Count
 
 from tables.tournaments import structure
 from tables.tournaments.access import can_run_tournament, player_of
 from tables.tournaments.level import LevelNow, tournament_level
+
+if TYPE_CHECKING:
+    from django.contrib.auth.base_user import AbstractBaseUser
+    from django.contrib.auth.models import AnonymousUser
 from tables.tournaments.models import Tournament
 from tables.tournaments.selectors import Comebacks, Standing, comebacks_for, standings
 
@@ -43,7 +48,9 @@ class Overview:
     comebacks: Comebacks  # the viewer may rebuy now, or re-enter
 
 
-def tournament_overview(tournament: Tournament, user) -> Overview:
+def tournament_overview(
+    tournament: Tournament, user: AbstractBaseUser | AnonymousUser | None
+) -> Overview:
     player = player_of(user)
     rows = standings(tournament)
     tables = [

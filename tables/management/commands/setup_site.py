@@ -77,7 +77,7 @@ class Command(BaseCommand):
         password: str | None,
         created_table: bool,
         demo_table: int | None,
-    ):
+    ) -> None:
         rule = "=" * 64
         lines = [
             rule,

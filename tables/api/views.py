@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any, TypeVar
 
-from django.db.models import Count, Prefetch
+from django.db.models import Count, Prefetch, QuerySet
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
-from rest_framework import exceptions, generics
+from rest_framework import exceptions, generics, serializers
 from rest_framework.authentication import TokenAuthentication
 from rest_framework.authtoken.models import Token
 from rest_framework.authtoken.views import ObtainAuthToken
@@ -53,10 +53,18 @@ from tables.stats.selectors import (
 from tables.tournaments.access import tournament_visible
 from tables.tournaments.records import tournament_leaderboard, tournament_record
 
+if TYPE_CHECKING:
+    from django.contrib.auth.base_user import AbstractBaseUser
+    from django.contrib.auth.models import AnonymousUser
+
 ID = OpenApiParameter("id", OpenApiTypes.INT, OpenApiParameter.PATH, description="The id.")
 
 
-def _id(value) -> int:
+#: The query serializer a view validates its query string with.
+QuerySerializer = TypeVar("QuerySerializer", bound=serializers.Serializer[Any])
+
+
+def _id(value: object) -> int:
     """A path id, or 404: nothing has an id that is not a whole number from 1 (and ids past
     ``LARGEST`` cannot exist; SQLite could not even look them up)."""
     try:
@@ -65,7 +73,7 @@ def _id(value) -> int:
         raise exceptions.NotFound("Not found.") from None
 
 
-def _query(serializer_class, request: Request):
+def _query(serializer_class: type[QuerySerializer], request: Request) -> QuerySerializer:
     # a plain dict: an empty value (``?until=``) is invalid, not "not given"
     serializer = serializer_class(data=request.query_params.dict())
     serializer.is_valid(raise_exception=True)
@@ -73,7 +81,7 @@ def _query(serializer_class, request: Request):
 
 
 # --- tables -------------------------------------------------------------------------------
-def _tables():
+def _tables() -> QuerySet[Table]:
     seats = Seat.objects.select_related("player__user").order_by("number")
     return (
         Table.objects.select_related("tournament_table__tournament")
@@ -90,7 +98,7 @@ class TableList(generics.ListAPIView[Any]):
     serializer_class = TableSerializer
     pagination_class = Pagination
 
-    def get_queryset(self):
+    def get_queryset(self) -> QuerySet[Any]:
         return tables_visible_to(self.request.user, _tables().exclude(status=Table.Status.CLOSED))
 
 
@@ -101,7 +109,7 @@ class TableDetail(generics.RetrieveAPIView[Any]):
     permission_classes = [AllowAny]  # public; only GET is implemented (others: 405)
     serializer_class = TableSerializer
 
-    def get_object(self):
+    def get_object(self) -> Table:
         table = _tables().filter(pk=_id(self.kwargs["pk"])).first()
         if table is None or not can_see_table(table, self.request.user):
             raise exceptions.NotFound("No such table.")
@@ -109,7 +117,7 @@ class TableDetail(generics.RetrieveAPIView[Any]):
 
 
 # --- hands --------------------------------------------------------------------------------
-def _the_finished_hand(pk: int, user) -> Hand:
+def _the_finished_hand(pk: int, user: AbstractBaseUser | AnonymousUser) -> Hand:
     hand = finished_hand(_id(pk))
     if hand is None or hand.status == Hand.Status.VOIDED or not can_see_hand(hand, user):
         raise exceptions.NotFound("No such finished hand.")
@@ -131,7 +139,7 @@ class HandList(generics.ListAPIView[Any]):
     serializer_class = HandRowSerializer
     pagination_class = Pagination
 
-    def get_queryset(self):
+    def get_queryset(self) -> QuerySet[Any]:
         player, filters = listed_hands(self.request)
         if player is None:
             return player_hand_rows(Player(pk=0)).none()
@@ -408,7 +416,7 @@ class Leaderboard(_Ranking):
 
     serializer_class = LeaderboardRowSerializer
 
-    def get_queryset(self):
+    def get_queryset(self) -> QuerySet[Any]:
         query = _query(LeaderboardQuerySerializer, self.request).validated_data
         return leaderboard(query["order"], query["min_hands"])
 
@@ -427,7 +435,7 @@ class TournamentLeaderboard(_Ranking):
 
     serializer_class = TournamentLeaderboardRowSerializer
 
-    def get_queryset(self):
+    def get_queryset(self) -> QuerySet[Any]:
         query = _query(TournamentLeaderboardQuerySerializer, self.request).validated_data
         return tournament_leaderboard(query["order"], query.get("min_tournaments"))
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import datetime
 
-from django.db.models import Count, Sum
+from django.db.models import Count, QuerySet, Sum
 from django.utils import timezone
 
 from tables.models import Hand, Seat
@@ -14,7 +14,7 @@ from tables.tournaments import structure
 from tables.tournaments.models import Entry, Tournament
 
 
-def tournament_list():
+def tournament_list() -> QuerySet[Tournament]:
     """Every tournament with its number of entrants, newest first."""
     return Tournament.objects.annotate(entrant_count=Count("entries")).select_related(
         "organiser__user"

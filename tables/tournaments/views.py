@@ -13,7 +13,7 @@ from typing import Any
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.http import Http404, HttpRequest
+from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils.http import url_has_allowed_host_and_scheme, urlencode
@@ -49,7 +49,7 @@ def _visible(request: HttpRequest, tournament_id: int) -> Tournament:
     return found
 
 
-def tournament_lobby(request: HttpRequest):
+def tournament_lobby(request: HttpRequest) -> HttpResponse:
     """``/tournaments/``: upcoming, running and finished tournaments the viewer may see."""
     rows = tournaments_visible_to(request.user, tournament_list())
     return render(
@@ -67,7 +67,7 @@ def tournament_lobby(request: HttpRequest):
 
 @login_required
 @require_http_methods(["GET", "POST"])
-def tournament_new(request: HttpRequest):
+def tournament_new(request: HttpRequest) -> HttpResponse:
     """``/tournaments/new/``: organise a tournament (any logged-in player)."""
     form = TournamentForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
@@ -77,7 +77,7 @@ def tournament_new(request: HttpRequest):
     return render(request, "tournaments/new.html", {"form": form})
 
 
-def tournament_join(request: HttpRequest, token: str):
+def tournament_join(request: HttpRequest, token: str) -> HttpResponse:
     """``/tournaments/join/<token>/``: the invite link (logged out: log in, then back)."""
     if not request.user.is_authenticated:
         return redirect(f"{reverse('login')}?{urlencode({'next': request.path})}")
@@ -103,7 +103,7 @@ def _context(request: HttpRequest, tournament: Tournament) -> dict[str, Any]:
     return {"t": tournament, "view": view, "invite_url": invite}
 
 
-def tournament_page(request: HttpRequest, tournament_id: int):
+def tournament_page(request: HttpRequest, tournament_id: int) -> HttpResponse:
     """``/tournaments/<id>/``: structure, entrants with live chips and ranks, payouts, the
     tables to watch, results; the viewer's buttons."""
     return render(
@@ -111,7 +111,7 @@ def tournament_page(request: HttpRequest, tournament_id: int):
     )
 
 
-def tournament_standings(request: HttpRequest, tournament_id: int):
+def tournament_standings(request: HttpRequest, tournament_id: int) -> HttpResponse:
     """The page's live part (htmx polls it while the tournament is not finished)."""
     return render(
         request,
@@ -150,7 +150,7 @@ ACTIONS = {
 
 @login_required
 @require_POST
-def tournament_action(request: HttpRequest, tournament_id: int, action: str):
+def tournament_action(request: HttpRequest, tournament_id: int, action: str) -> HttpResponse:
     """``POST /tournaments/<id>/<action>/``: register (a re-entry too), unregister, rebuy,
     start, cancel, or a new invite link (``new-invite``, a private tournament's organiser).
     A form may send ``next`` (a path on this site) to come back to, e.g. the table page's
@@ -172,7 +172,7 @@ def tournament_action(request: HttpRequest, tournament_id: int, action: str):
     return redirect("tournaments:detail", tournament_id=tournament.pk)
 
 
-def table_level(request: HttpRequest, table_id: int):
+def table_level(request: HttpRequest, table_id: int) -> HttpResponse:
     """A tournament table's level banner (the table page polls it); empty for a cash table."""
     table = Table.objects.filter(pk=table_id).first()
     if table is None or not can_see_table(table, request.user):

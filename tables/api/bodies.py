@@ -24,11 +24,12 @@ from __future__ import annotations
 
 import json
 import math
+from collections.abc import Callable
 from io import BytesIO
 from typing import Any
 
 from django.core.exceptions import RequestDataTooBig, SuspiciousOperation
-from django.http import JsonResponse
+from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.http.multipartparser import MultiPartParserError
 
 #: How deep objects and arrays may nest in a request (the API's deepest body is 3).
@@ -104,10 +105,10 @@ def _error(status: int, code: str, message: str) -> JsonResponse:
 class RequestBodyMiddleware:
     """Answers an ``/api/`` request whose body cannot be read (see the module docstring)."""
 
-    def __init__(self, get_response):
+    def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]) -> None:
         self.get_response = get_response
 
-    def __call__(self, request):
+    def __call__(self, request: HttpRequest) -> HttpResponse:
         if request.path_info.startswith("/api/") and _has_body(request):
             refusal = _refusal(request)
             if refusal is not None:
@@ -115,14 +116,14 @@ class RequestBodyMiddleware:
         return self.get_response(request)
 
 
-def _has_body(request) -> bool:
+def _has_body(request: HttpRequest) -> bool:
     try:
         return int(request.META.get("CONTENT_LENGTH") or 0) > 0
     except ValueError:
         return True  # a nonsense length: let the checks below refuse the body
 
 
-def _parse_multipart(request) -> None:
+def _parse_multipart(request: HttpRequest) -> None:
     """Parse a multipart body as the views would; for a POST Django keeps the result (DRF
     reads it from there), other methods' bodies are parsed here only to be checked."""
     if request.method == "POST":
@@ -131,7 +132,7 @@ def _parse_multipart(request) -> None:
         request.parse_file_upload(request.META, BytesIO(request.body))
 
 
-def _refusal(request) -> JsonResponse | None:
+def _refusal(request: HttpRequest) -> JsonResponse | None:
     content_type = request.content_type or ""
     if not content_type:
         return None  # nothing says what the body is: no view reads it (DRF neither)

@@ -7,6 +7,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from django.core.exceptions import PermissionDenied as DjangoPermissionDenied
 from django.http import Http404
 from rest_framework import exceptions, serializers
@@ -22,7 +24,7 @@ class HandNotFinished(exceptions.APIException):
     default_code = "hand_running"
 
 
-class ErrorSerializer(serializers.Serializer):
+class ErrorSerializer(serializers.Serializer[Any]):
     """The body of every error response."""
 
     code = serializers.CharField(help_text="What went wrong, as a stable machine-readable code.")
@@ -32,7 +34,7 @@ class ErrorSerializer(serializers.Serializer):
     )
 
 
-def _text(detail) -> str:
+def _text(detail: Any) -> str:
     if isinstance(detail, list):
         return " ".join(_text(d) for d in detail)
     if isinstance(detail, dict):
@@ -40,7 +42,7 @@ def _text(detail) -> str:
     return str(detail)
 
 
-def exception_handler(exc, context):
+def exception_handler(exc: Exception, context: dict[str, Any]) -> Response | None:
     """DRF's handler, with the body reshaped to ``{"message", "errors"?}``."""
     if isinstance(exc, Http404):
         exc = exceptions.NotFound(str(exc) or "Not found.")
@@ -61,10 +63,10 @@ def exception_handler(exc, context):
     return Response(body, status=response.status_code, headers=_headers(response))
 
 
-def _code(exc) -> str:
+def _code(exc: Exception) -> str:
     codes = exc.get_codes() if isinstance(exc, exceptions.APIException) else None
     return codes if isinstance(codes, str) else getattr(exc, "default_code", "error")
 
 
-def _headers(response) -> dict:
+def _headers(response: Response) -> dict[str, Any]:
     return {k: v for k, v in response.items() if k in ("Retry-After", "WWW-Authenticate", "Allow")}

@@ -3,8 +3,12 @@ on success, JSON errors whatever the file type asked for."""
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+from typing import Any
+
 from django.http import HttpResponse
 from rest_framework.renderers import BaseRenderer, JSONRenderer
+from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
@@ -14,7 +18,12 @@ class TextFileRenderer(BaseRenderer):
 
     charset = "utf-8"
 
-    def render(self, data, accepted_media_type=None, renderer_context=None):
+    def render(
+        self,
+        data: Any,
+        accepted_media_type: str | None = None,
+        renderer_context: Mapping[str, Any] | None = None,
+    ) -> bytes:
         return data.encode() if isinstance(data, str) else b""
 
 
@@ -26,7 +35,9 @@ class FileDownloadView(APIView):
         response["Content-Disposition"] = f'attachment; filename="{filename}"'
         return response
 
-    def finalize_response(self, request, response, *args, **kwargs):
+    def finalize_response(
+        self, request: Request, response: Response, *args: Any, **kwargs: Any
+    ) -> Response:
         if isinstance(response, Response) and response.status_code >= 400:
             request.accepted_renderer = JSONRenderer()  # errors are JSON, whatever was asked
             request.accepted_media_type = "application/json"

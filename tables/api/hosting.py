@@ -9,6 +9,8 @@ service's own ``code`` for any other refusal; nothing changes on error.
 
 from __future__ import annotations
 
+from typing import Any
+
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import (
     OpenApiParameter,
@@ -99,7 +101,7 @@ class HostedTableSerializer(TableSerializer):
         return request.build_absolute_uri(f"/join/{table.invite_token}/")
 
 
-class GameSettingsSerializer(serializers.Serializer):
+class GameSettingsSerializer(serializers.Serializer[Any]):
     """The settings of a game (all optional: the defaults make a good night). Checked as a
     whole by the service (``Table.clean``); a wrong one is a 400 naming it."""
 
@@ -167,7 +169,7 @@ class NewGameSerializer(GameSettingsSerializer):
     )
 
 
-class SeatRequestSerializer(serializers.ModelSerializer):
+class SeatRequestSerializer(serializers.ModelSerializer[Any]):
     player = serializers.CharField(source="player.name", read_only=True)
     status = serializers.SerializerMethodField(help_text="pending, approved, declined, expired")
 
@@ -176,37 +178,37 @@ class SeatRequestSerializer(serializers.ModelSerializer):
         fields = ["id", "player_id", "player", "kind", "amount", "seat_number", "status"]
         read_only_fields = fields
 
-    def get_status(self, request) -> str:
+    def get_status(self, request: Request) -> str:
         return request_status(request)
 
 
-class AskSerializer(serializers.Serializer):
+class AskSerializer(serializers.Serializer[Any]):
     kind = serializers.ChoiceField(SeatRequest.Kind.choices, default=SeatRequest.Kind.SEAT)
     amount = StrictWholeNumberField(help_text="The buy-in, or the chips to add.")
     seat = StrictWholeNumberField(required=False, max_value=12, help_text="1 to the table's seats.")
 
 
-class PlayerControlSerializer(serializers.Serializer):
+class PlayerControlSerializer(serializers.Serializer[Any]):
     action = serializers.ChoiceField(["remove", "sit_out", "make_host", "correct_stack"])
     stack = StrictWholeNumberField(required=False, help_text="The corrected stack (correct_stack).")
 
 
 # --- helpers --------------------------------------------------------------------------------
-def _visible(request, pk) -> Table:
+def _visible(request: Request, pk: int) -> Table:
     table = Table.objects.filter(pk=views._id(pk)).select_related("host__user").first()
     if table is None or not can_see_table(table, request.user):
         raise exceptions.NotFound("No such table.")
     return table
 
 
-def _hosted(request, pk) -> Table:
+def _hosted(request: Request, pk: int) -> Table:
     table = _visible(request, pk)
     if not can_host(table, request.user):  # the service's own refusal, as documented
         raise refused(NotHost("Only the game's host can do that."))
     return table
 
 
-def _table_body(request, table: Table) -> dict:
+def _table_body(request: Request, table: Table) -> dict[str, Any]:
     fresh = views._tables().select_related("host__user").get(pk=table.pk)
     return HostedTableSerializer(fresh, context={"request": request}).data
 
@@ -271,7 +273,7 @@ class TableDetailUpdate(views.TableDetail):
             409: CONFLICT,
         },
     )
-    def patch(self, request, pk):
+    def patch(self, request: Request, pk: int) -> Response:
         table = _hosted(request, pk)
         data = GameSettingsSerializer(data=request.data)
         data.is_valid(raise_exception=True)
@@ -300,7 +302,7 @@ def _control(summary: str, response, run):
         request=None,
         responses={200: response, 409: CONFLICT},
     )
-    def post(self, request, pk):
+    def post(self, request: Request, pk: int) -> Response:
         table = _hosted(request, pk)
         try:
             return Response(run(request, table))
@@ -327,7 +329,7 @@ InviteReplace = _control(
 )
 
 
-def _state(table_pk: int, done_now: bool) -> dict:
+def _state(table_pk: int, done_now: bool) -> dict[str, Any]:
     return {"status": Table.objects.get(pk=table_pk).status, "done_now": done_now}
 
 
@@ -376,7 +378,7 @@ class PlayerControl(APIView):
         request=PlayerControlSerializer,
         responses={200: _STATE, 409: CONFLICT},
     )
-    def post(self, request, pk, player_id):
+    def post(self, request: Request, pk: int, player_id: int) -> Response:
         table = _hosted(request, pk)
         body = PlayerControlSerializer(data=request.data)
         body.is_valid(raise_exception=True)
@@ -413,7 +415,7 @@ class SeatRequests(APIView):
     parser_classes = [JSONParser]
 
     @extend_schema(summary="Seat requests", responses=SeatRequestSerializer(many=True))
-    def get(self, request, pk):
+    def get(self, request: Request, pk: int) -> Response:
         table = _visible(request, pk)
         if can_host(table, request.user):
             rows = live_requests(table)
@@ -428,7 +430,7 @@ class SeatRequests(APIView):
         request=AskSerializer,
         responses={201: SeatRequestSerializer, 200: _STATE, 409: CONFLICT},
     )
-    def post(self, request, pk):
+    def post(self, request: Request, pk: int) -> Response:
         table = _visible(request, pk)
         body = AskSerializer(data=request.data)
         body.is_valid(raise_exception=True)
@@ -459,7 +461,7 @@ class SeatRequests(APIView):
         summary="Take back your pending request",
         responses=inline_serializer("Cancelled", {"cancelled": serializers.IntegerField()}),
     )
-    def delete(self, request, pk):
+    def delete(self, request: Request, pk: int) -> Response:
         table = _visible(request, pk)
         player = player_get_or_create(user=request.user)
         count = seat_requests.seat_request_cancel(table=table, player=player)
@@ -477,7 +479,7 @@ def _answer_view(approve: bool):
         request=None,
         responses={200: SeatRequestSerializer, 409: CONFLICT},
     )
-    def post(self, request, pk, request_id):
+    def post(self, request: Request, pk: int, request_id: int) -> Response:
         table = _hosted(request, pk)
         try:
             answered = seat_requests.seat_request_answer(

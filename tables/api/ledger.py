@@ -9,11 +9,13 @@ from __future__ import annotations
 
 import csv
 import io
+from typing import Any
 
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiResponse, extend_schema
 from rest_framework import exceptions, serializers
 from rest_framework.renderers import JSONRenderer
+from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
@@ -42,7 +44,7 @@ COLUMNS = (
 )
 
 
-class LedgerRowSerializer(serializers.Serializer):
+class LedgerRowSerializer(serializers.Serializer[Any]):
     player_id = serializers.IntegerField()
     player = serializers.CharField(source="name")
     buy_in = serializers.IntegerField(help_text="The first buy-in at this game.")
@@ -62,7 +64,7 @@ class LedgerRowSerializer(serializers.Serializer):
     )
 
 
-class DealCheckSerializer(serializers.Serializer):
+class DealCheckSerializer(serializers.Serializer[Any]):
     hand_id = serializers.IntegerField()
     number = serializers.IntegerField()
     status = serializers.CharField()
@@ -74,7 +76,7 @@ class DealCheckSerializer(serializers.Serializer):
     command = serializers.CharField(help_text="The same check on your own machine.")
 
 
-class LedgerSerializer(serializers.Serializer):
+class LedgerSerializer(serializers.Serializer[Any]):
     table = serializers.IntegerField(source="table_id")
     version = serializers.IntegerField()
     hand_running = serializers.BooleanField()
@@ -101,7 +103,7 @@ TransferSerializer = type(
 )
 
 
-class SettlementSerializer(serializers.Serializer):
+class SettlementSerializer(serializers.Serializer[Any]):
     table = serializers.IntegerField()
     transfers = TransferSerializer(many=True)
 
@@ -114,7 +116,7 @@ class LedgerUnbalanced(exceptions.APIException):
     default_code = "ledger_unbalanced"
 
 
-def _visible_table(request, pk) -> Table:
+def _visible_table(request: Request, pk: int) -> Table:
     table = Table.objects.filter(pk=_id(pk)).first()
     if table is None or not can_see_table(table, request.user):
         raise exceptions.NotFound("No such table.")
@@ -131,7 +133,7 @@ class TableLedger(APIView):
 
     permission_classes = [AllowAny]  # what the table page shows; private games: 404
 
-    def get(self, request, pk):
+    def get(self, request: Request, pk: int) -> Response:
         table = _visible_table(request, pk)
         ledger = table_ledger(table)
         body = {
@@ -180,7 +182,7 @@ class TableLedgerCSV(FileDownloadView):
     permission_classes = [AllowAny]
     renderer_classes = [JSONRenderer, CSVRenderer]
 
-    def get(self, request, pk):
+    def get(self, request: Request, pk: int) -> Response:
         table = _visible_table(request, pk)
         return self.download(
             ledger_csv(table_ledger(table)), CSVRenderer.media_type, f"ledger-{table.pk}.csv"
@@ -203,7 +205,7 @@ class TableSettlement(APIView):
 
     permission_classes = [AllowAny]
 
-    def get(self, request, pk):
+    def get(self, request: Request, pk: int) -> Response:
         table = _visible_table(request, pk)
         transfers = table_ledger(table).settle_up()
         if transfers is None:

@@ -12,6 +12,8 @@ by accident.
 """
 
 from rest_framework.permissions import SAFE_METHODS, AllowAny, BasePermission, IsAuthenticated
+from rest_framework.request import Request
+from rest_framework.views import APIView
 
 __all__ = ["AllowAny", "IsAuthenticated", "ReadOrLoggedIn"]
 
@@ -19,7 +21,7 @@ __all__ = ["AllowAny", "IsAuthenticated", "ReadOrLoggedIn"]
 class ReadOrLoggedIn(BasePermission):
     """Reading is public (private games are filtered), writing needs a log-in."""
 
-    def has_permission(self, request, view):
+    def has_permission(self, request: Request, view: APIView) -> bool:
         return request.method in SAFE_METHODS or bool(
             request.user and request.user.is_authenticated
         )

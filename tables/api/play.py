@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+from typing import Any
 
 from drf_spectacular.extensions import OpenApiSerializerExtension
 from drf_spectacular.utils import (
@@ -24,6 +25,7 @@ from drf_spectacular.utils import (
     extend_schema,
 )
 from rest_framework import exceptions, serializers
+from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
@@ -62,7 +64,7 @@ CONFLICTS = (
 IDEMPOTENCY_KEY_CHARS = frozenset(map(chr, range(0x21, 0x7F)))
 
 
-class PlayStateSerializer(serializers.Serializer):
+class PlayStateSerializer(serializers.Serializer[Any]):
     """The play state in the OpenAPI document: one component, ``PlayState``, that every
     endpoint answering with it refers to. Never instantiated: ``tables.presenters.play_state``
     builds the state; its schema is ``PLAY_STATE`` (``PlayStateSchema`` below)."""
@@ -98,7 +100,7 @@ IDEMPOTENCY_KEY = OpenApiParameter(
 )
 
 
-def state_for(table: Table | int, user) -> dict:
+def state_for(table: Table | int, user) -> dict[str, Any]:
     """The play state of ``table`` for ``user`` (anonymous: a spectator), read now."""
     snapshot = load_snapshot(table)
     player = viewer_player(user)
@@ -107,7 +109,7 @@ def state_for(table: Table | int, user) -> dict:
     return play_state(snapshot, table_screen(snapshot, player, bankroll, left_with=left_with))
 
 
-def _visible_table(pk, user) -> Table:
+def _visible_table(pk: int, user) -> Table:
     """The table ``pk`` if ``user`` may see it, else 404 (a private game does not exist for
     those who may not see it)."""
     table = Table.objects.filter(pk=_id(pk)).first()
@@ -121,7 +123,7 @@ def _refusal(error: errors.ServiceError) -> Answer:
     return Answer(status, {"code": error.code, "message": str(error)})
 
 
-def _fingerprint(request) -> str:
+def _fingerprint(request: Request) -> str:
     body = json.dumps(request.data, sort_keys=True, default=str)
     return hashlib.sha256(f"{request.method} {request.path}\n{body}".encode()).hexdigest()
 
@@ -132,12 +134,12 @@ class _PlayView(APIView):
     permission_classes = [IsAuthenticated]
     throttle_classes = [AnonRateThrottle, PlayRateThrottle]
 
-    def table(self, request, pk) -> Table:
+    def table(self, request: Request, pk: int) -> Table:
         """The table of the request, before its body is read: a table the caller may not
         see is 404 whatever the body says."""
         return _visible_table(pk, request.user)
 
-    def move(self, request, table: Table, op: str, **fields) -> Response:
+    def move(self, request: Request, table: Table, op: str, **fields: Any) -> Response:
         player = viewer_player(request.user)
         if player is None:
             raise exceptions.PermissionDenied("Your account has no player profile.")
@@ -186,13 +188,13 @@ class TableState(APIView):
     permission_classes = [AllowAny]
     throttle_classes = [AnonRateThrottle, PlayRateThrottle]
 
-    def get(self, request, pk):
+    def get(self, request: Request, pk: int) -> Response:
         table = _visible_table(pk, request.user)
         return Response(state_for(table.pk, request.user))
 
 
 # --- actions ------------------------------------------------------------------------------
-class MoveSerializer(serializers.Serializer):
+class MoveSerializer(serializers.Serializer[Any]):
     """An action without an amount (any ``amount`` sent is not read)."""
 
     hand = WholeNumberField(help_text="The running hand's id (the state's hand).")
@@ -227,7 +229,7 @@ class TableActions(_PlayView):
     (nothing was done: look again), ``not_your_turn``; 400 with the rule's code and words for
     an illegal move (``below_min_raise``, ``check_facing_bet``, ``nothing_to_call``...)."""
 
-    def post(self, request, pk):
+    def post(self, request: Request, pk: int) -> Response:
         table = self.table(request, pk)
         is_raise = isinstance(request.data, dict) and request.data.get("action") == "raise"
         body = (RaiseSerializer if is_raise else MoveSerializer)(data=request.data)
@@ -239,7 +241,7 @@ class TableActions(_PlayView):
         )
 
 
-class RabbitHuntSerializer(serializers.Serializer):
+class RabbitHuntSerializer(serializers.Serializer[Any]):
     hand = WholeNumberField(help_text="The finished hand's id (the state's result.hand).")
 
 
@@ -256,7 +258,7 @@ class TableRabbitHunt(_PlayView):
     ``no_rabbit`` when the board was complete or already hunted, ``runout_showing`` while
     an all-in run-out is being dealt."""
 
-    def post(self, request, pk):
+    def post(self, request: Request, pk: int) -> Response:
         table = self.table(request, pk)
         body = RabbitHuntSerializer(data=request.data)
         body.is_valid(raise_exception=True)
@@ -264,7 +266,7 @@ class TableRabbitHunt(_PlayView):
 
 
 # --- seats --------------------------------------------------------------------------------
-class TakeSeatSerializer(serializers.Serializer):
+class TakeSeatSerializer(serializers.Serializer[Any]):
     buy_in = WholeNumberField(help_text="Chips from your bankroll (within the table's limits).")
     seat = WholeNumberField(
         required=False,
@@ -274,14 +276,14 @@ class TakeSeatSerializer(serializers.Serializer):
     )
 
 
-class TopUpSerializer(serializers.Serializer):
+class TopUpSerializer(serializers.Serializer[Any]):
     amount = WholeNumberField(help_text="Chips to add from your bankroll (between hands).")
 
 
 @extend_schema(tags=["play"], parameters=[ID, IDEMPOTENCY_KEY], responses={200: STATE, **ERRORS})
 class TableSeat(_PlayView):
     @extend_schema(summary="Sit down", request=TakeSeatSerializer)
-    def post(self, request, pk):
+    def post(self, request: Request, pk: int) -> Response:
         """Take a seat with ``buy_in`` chips: you are dealt in from the next hand."""
         table = self.table(request, pk)
         body = TakeSeatSerializer(data=request.data)
@@ -293,7 +295,7 @@ class TableSeat(_PlayView):
         )
 
     @extend_schema(summary="Leave the table", request=None)
-    def delete(self, request, pk):
+    def delete(self, request: Request, pk: int) -> Response:
         """Leave: at once between hands or when you are not in the hand, else when the hand
         ends (the state's ``you.leaving``); your stack goes back to your bankroll."""
         return self.move(request, self.table(request, pk), "leave")
@@ -309,7 +311,7 @@ class TableSeat(_PlayView):
 class TableSitOut(_PlayView):
     """Be dealt out of the next hands (you keep your seat; a hand you are in goes on)."""
 
-    def post(self, request, pk):
+    def post(self, request: Request, pk: int) -> Response:
         return self.move(request, self.table(request, pk), "sit_out")
 
 
@@ -323,7 +325,7 @@ class TableSitOut(_PlayView):
 class TableSitIn(_PlayView):
     """Be dealt in again from the next hand."""
 
-    def post(self, request, pk):
+    def post(self, request: Request, pk: int) -> Response:
         return self.move(request, self.table(request, pk), "sit_in")
 
 
@@ -337,7 +339,7 @@ class TableSitIn(_PlayView):
 class TableTopUp(_PlayView):
     """Add chips from your bankroll to your stack, up to the table's maximum buy-in."""
 
-    def post(self, request, pk):
+    def post(self, request: Request, pk: int) -> Response:
         table = self.table(request, pk)
         body = TopUpSerializer(data=request.data)
         body.is_valid(raise_exception=True)

@@ -3,6 +3,8 @@
 
 from __future__ import annotations
 
+from typing import Any, Literal
+
 from drf_spectacular.openapi import AutoSchema as SpectacularAutoSchema
 
 from tables.api.exceptions import ErrorSerializer
@@ -19,7 +21,7 @@ ERROR_CODES = {
 
 
 class AutoSchema(SpectacularAutoSchema):
-    def _get_response_bodies(self, direction="response"):
+    def _get_response_bodies(self, direction: Literal["request", "response"] = "response") -> Any:
         responses = super()._get_response_bodies(direction)
         if direction != "response":
             return responses
@@ -31,7 +33,7 @@ class AutoSchema(SpectacularAutoSchema):
         return responses
 
 
-def as_openapi(schema):
+def as_openapi(schema: Any) -> Any:
     """A JSON Schema (2020-12) as an OpenAPI 3.0 schema object, for ``/api/schema/``: a
     ``oneOf`` with ``{"type": "null"}`` becomes ``nullable``, ``const`` a one-value ``enum``,
     and the ``$schema``/``$id`` keywords go."""

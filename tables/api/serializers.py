@@ -3,6 +3,9 @@ hand histories are built by ``tables.stats.selectors.hand_history`` (viewer-filt
 
 from __future__ import annotations
 
+from datetime import date
+from typing import Any
+
 from django.core.exceptions import ObjectDoesNotExist
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
@@ -17,7 +20,7 @@ from tables.tournaments.records import LEADERBOARD_ORDERS as TOURNAMENT_ORDERS, 
 
 
 # --- tables -------------------------------------------------------------------------------
-class BlindsSerializer(serializers.Serializer):
+class BlindsSerializer(serializers.Serializer[Any]):
     small_blind = serializers.IntegerField()
     big_blind = serializers.IntegerField()
     ante = serializers.IntegerField()
@@ -43,7 +46,7 @@ class LevelNowSerializer(BlindsSerializer):
     )
 
 
-class SeatSerializer(serializers.ModelSerializer):
+class SeatSerializer(serializers.ModelSerializer[Any]):
     player = serializers.CharField(source="player.name", read_only=True)
     player_id = serializers.IntegerField(read_only=True)
 
@@ -52,7 +55,7 @@ class SeatSerializer(serializers.ModelSerializer):
         fields = ["number", "player_id", "player", "stack", "sitting_out"]
 
 
-class TableTournamentSerializer(serializers.Serializer):
+class TableTournamentSerializer(serializers.Serializer[Any]):
     id = serializers.IntegerField()
     name = serializers.CharField()
     url = serializers.CharField(help_text="The tournament's page.")
@@ -74,7 +77,7 @@ def table_tournament(table: Table) -> Tournament | None:
         return None
 
 
-class TableSerializer(serializers.ModelSerializer):
+class TableSerializer(serializers.ModelSerializer[Any]):
     """A table; a tournament's is marked by ``tournament`` and has no buy-in (the tournament
     seats its players with its chips)."""
 
@@ -99,7 +102,7 @@ class TableSerializer(serializers.ModelSerializer):
         return None if table_tournament(table) else table.effective_max_buy_in
 
     @extend_schema_field(TableTournamentSerializer(allow_null=True))
-    def get_tournament(self, table: Table) -> dict | None:
+    def get_tournament(self, table: Table) -> dict[str, Any] | None:
         tournament = table_tournament(table)
         return tournament_banner(tournament) if tournament is not None else None
 
@@ -136,7 +139,7 @@ class TableSerializer(serializers.ModelSerializer):
 
 
 # --- players and statistics ---------------------------------------------------------------
-class PlayerSerializer(serializers.ModelSerializer):
+class PlayerSerializer(serializers.ModelSerializer[Any]):
     name = serializers.CharField(read_only=True)
     hands_played = serializers.IntegerField(read_only=True)
     bankroll = serializers.SerializerMethodField(
@@ -148,13 +151,13 @@ class PlayerSerializer(serializers.ModelSerializer):
         fields = ["id", "name", "is_bot", "bot_account", "created_at", "hands_played", "bankroll"]
         read_only_fields = fields
 
-    def get_bankroll(self, player) -> int | None:
+    def get_bankroll(self, player: Player) -> int | None:
         request = self.context.get("request")
         mine = request is not None and getattr(request.user, "player", None) == player
         return player.bankroll if mine else None
 
 
-class StatCountsSerializer(serializers.Serializer):
+class StatCountsSerializer(serializers.Serializer[Any]):
     vpip = serializers.IntegerField()
     pfr = serializers.IntegerField()
     three_bet_chances = serializers.IntegerField()
@@ -166,7 +169,7 @@ class StatCountsSerializer(serializers.Serializer):
     postflop_calls = serializers.IntegerField()
 
 
-class TournamentFinishSerializer(serializers.Serializer):
+class TournamentFinishSerializer(serializers.Serializer[Any]):
     tournament_id = serializers.IntegerField()
     name = serializers.CharField()
     format = serializers.ChoiceField(Tournament.Format.choices)  # one enum with the tournament's
@@ -177,7 +180,7 @@ class TournamentFinishSerializer(serializers.Serializer):
     prize = serializers.IntegerField()
 
 
-class TournamentRecordSerializer(serializers.Serializer):
+class TournamentRecordSerializer(serializers.Serializer[Any]):
     """A player's tournaments, counted once their place is decided (since/until: by the day a
     tournament started; the table filter does not apply)."""
 
@@ -198,7 +201,7 @@ class TournamentRecordSerializer(serializers.Serializer):
     )
 
 
-class StatsSerializer(serializers.Serializer):
+class StatsSerializer(serializers.Serializer[Any]):
     """A player's statistics; percentages 0-100, null when the spot never came up. Tournament
     hands count in the hand figures; the chip figures (net won, bb/100, biggest pot) are of
     cash hands only (tournament chips are not bankroll chips)."""
@@ -239,7 +242,7 @@ class StatsSerializer(serializers.Serializer):
     tournaments = TournamentRecordSerializer()
 
 
-class LeaderboardRowSerializer(serializers.Serializer):
+class LeaderboardRowSerializer(serializers.Serializer[Any]):
     rank = serializers.IntegerField()
     player_id = serializers.IntegerField()
     name = serializers.CharField()
@@ -249,7 +252,7 @@ class LeaderboardRowSerializer(serializers.Serializer):
     bb_per_100 = serializers.FloatField()
 
 
-class TournamentLeaderboardRowSerializer(serializers.Serializer):
+class TournamentLeaderboardRowSerializer(serializers.Serializer[Any]):
     rank = serializers.IntegerField()
     player_id = serializers.IntegerField()
     name = serializers.CharField()
@@ -263,7 +266,7 @@ class TournamentLeaderboardRowSerializer(serializers.Serializer):
     roi = serializers.FloatField(allow_null=True, help_text="Null with no entry fees paid.")
 
 
-class HandRowSerializer(serializers.ModelSerializer):
+class HandRowSerializer(serializers.ModelSerializer[Any]):
     """One line of a player's hand list (no cards: open the hand for its history)."""
 
     id = serializers.IntegerField(source="hand_id", read_only=True)
@@ -304,10 +307,10 @@ class WholeNumberField(serializers.IntegerField):
     """An integer read by ``tables.inputs``: ASCII digits in ``min_value..max_value`` (1 to
     ``LARGEST`` unless given), where DRF's own reads "١" as 1 and "5.0" as 5."""
 
-    def __init__(self, *, min_value: int = 1, max_value: int = LARGEST, **kwargs):
+    def __init__(self, *, min_value: int = 1, max_value: int = LARGEST, **kwargs: Any) -> None:
         super().__init__(min_value=min_value, max_value=max_value, **kwargs)
 
-    def to_internal_value(self, data):
+    def to_internal_value(self, data: Any) -> int:
         try:
             return parse_whole_number(
                 data, what=self.field_name, minimum=self.min_value, maximum=self.max_value
@@ -319,13 +322,13 @@ class WholeNumberField(serializers.IntegerField):
 class AsciiDateField(serializers.DateField):
     """A ``YYYY-MM-DD`` day in ASCII digits (Django's parser also takes "٢٠٢٤-٠١-٠١")."""
 
-    def to_internal_value(self, value):
+    def to_internal_value(self, value: Any) -> date:
         if isinstance(value, str) and not value.isascii():
             self.fail("invalid", format="YYYY-MM-DD")
         return super().to_internal_value(value)
 
 
-class HandFilterSerializer(serializers.Serializer):
+class HandFilterSerializer(serializers.Serializer[Any]):
     table = WholeNumberField(required=False)
     game = serializers.ChoiceField(
         choices=Table.Game.choices, required=False, help_text="Only hands of this game."
@@ -355,12 +358,12 @@ class HandListFilterSerializer(HandFilterSerializer):
         return HandFilter(**data)
 
 
-class LeaderboardQuerySerializer(serializers.Serializer):
+class LeaderboardQuerySerializer(serializers.Serializer[Any]):
     order = serializers.ChoiceField(choices=list(LEADERBOARD_ORDERS), default="net")
     min_hands = WholeNumberField(default=100)
 
 
-class TournamentLeaderboardQuerySerializer(serializers.Serializer):
+class TournamentLeaderboardQuerySerializer(serializers.Serializer[Any]):
     order = serializers.ChoiceField(choices=list(TOURNAMENT_ORDERS), default="profit")
     min_tournaments = WholeNumberField(
         required=False,
@@ -369,12 +372,12 @@ class TournamentLeaderboardQuerySerializer(serializers.Serializer):
 
 
 # --- hand histories -----------------------------------------------------------------------
-class TableRefSerializer(serializers.Serializer):
+class TableRefSerializer(serializers.Serializer[Any]):
     id = serializers.IntegerField()
     name = serializers.CharField()
 
 
-class HandSeatSerializer(serializers.Serializer):
+class HandSeatSerializer(serializers.Serializer[Any]):
     seat = serializers.IntegerField(
         help_text="Seat index in this hand, from 0 (0 = first dealt seat); the index "
         "``actions[].seat`` and ``viewer_seat`` use."
@@ -404,7 +407,7 @@ class HandSeatSerializer(serializers.Serializer):
     is_big_blind = serializers.BooleanField()
 
 
-class DecisionSerializer(serializers.Serializer):
+class DecisionSerializer(serializers.Serializer[Any]):
     street = serializers.ChoiceField(
         choices=["preflop", "flop", "turn", "river", *STUD_STREETS],
         help_text="Stud games: third to seventh.",
@@ -420,7 +423,7 @@ class DecisionSerializer(serializers.Serializer):
     )
 
 
-class HandHistorySerializer(serializers.Serializer):
+class HandHistorySerializer(serializers.Serializer[Any]):
     id = serializers.IntegerField()
     table = TableRefSerializer()
     number = serializers.IntegerField()

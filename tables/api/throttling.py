@@ -7,23 +7,27 @@ The rates are read from ``settings.REST_FRAMEWORK["DEFAULT_THROTTLE_RATES"]`` on
 turns them off too: no rate, no throttle.
 """
 
+from typing import cast
+
 from django.conf import settings
 from rest_framework import throttling
 
 
-def _rate(scope: str) -> str | None:
+def _rate(scope: str | None) -> str | None:
     if not settings.RATELIMIT_ENABLED:
         return None
-    return settings.REST_FRAMEWORK.get("DEFAULT_THROTTLE_RATES", {}).get(scope)
+    # The settings are typed as their module declares them: a dict of mixed values.
+    rates = cast("dict[str | None, str]", settings.REST_FRAMEWORK.get("DEFAULT_THROTTLE_RATES", {}))
+    return rates.get(scope)
 
 
 class AnonRateThrottle(throttling.AnonRateThrottle):
-    def get_rate(self):
+    def get_rate(self) -> str | None:
         return _rate(self.scope)
 
 
 class UserRateThrottle(throttling.UserRateThrottle):
-    def get_rate(self):
+    def get_rate(self) -> str | None:
         return _rate(self.scope)
 
 

@@ -11,6 +11,8 @@ not exist), 409 with the service's own ``code`` for any other refusal (``tournam
 
 from __future__ import annotations
 
+from typing import Any
+
 from django.utils import timezone
 from django.utils.dateparse import parse_datetime
 from drf_spectacular.utils import OpenApiResponse, extend_schema
@@ -66,7 +68,7 @@ def refused(error: ServiceError) -> exceptions.APIException:
 
 
 # --- organising ---------------------------------------------------------------------------
-class LevelSerializer(serializers.Serializer):
+class LevelSerializer(serializers.Serializer[Any]):
     small_blind = StrictWholeNumberField(min_value=0)
     big_blind = StrictWholeNumberField(min_value=1)
     ante = StrictWholeNumberField(min_value=0, required=False)
@@ -91,7 +93,7 @@ class StartField(serializers.CharField):
         return (Tournament.Start.AT_TIME, moment)
 
 
-class OrganiseSerializer(serializers.Serializer):
+class OrganiseSerializer(serializers.Serializer[Any]):
     """A tournament's settings (only ``name`` is required). Checked as a whole by the service;
     a wrong one is a 400 naming it."""
 
@@ -153,7 +155,7 @@ class OrganiseSerializer(serializers.Serializer):
                 raise exceptions.ValidationError(dict.fromkeys(unknown, ["Not a setting."]))
         return super().to_internal_value(data)
 
-    def settings(self) -> dict:
+    def settings(self) -> dict[str, Any]:
         """The service's keyword arguments."""
         data = dict(self.validated_data)
         start = data["start"]  # the default is the plain word; a given value is read
@@ -166,7 +168,7 @@ class OrganiseSerializer(serializers.Serializer):
 
 
 # --- answers ------------------------------------------------------------------------------
-class EntrantSerializer(serializers.Serializer):
+class EntrantSerializer(serializers.Serializer[Any]):
     player = serializers.CharField()
     player_id = serializers.IntegerField()
     chips = serializers.IntegerField(help_text="Chips now (0 once out).")
@@ -178,7 +180,7 @@ class EntrantSerializer(serializers.Serializer):
     reentries = serializers.IntegerField(help_text="Re-entries made.")
 
 
-class TournamentTableSerializer(serializers.Serializer):
+class TournamentTableSerializer(serializers.Serializer[Any]):
     id = serializers.IntegerField()
     number = serializers.IntegerField()
     players = serializers.IntegerField()
@@ -186,7 +188,7 @@ class TournamentTableSerializer(serializers.Serializer):
     url = serializers.CharField(help_text="Watch it.")
 
 
-class TournamentSummarySerializer(serializers.ModelSerializer):
+class TournamentSummarySerializer(serializers.ModelSerializer[Any]):
     organiser = serializers.CharField(source="organiser.name", default=None, allow_null=True)
     entrant_count = serializers.IntegerField(read_only=True)
     url = serializers.SerializerMethodField()
@@ -256,7 +258,7 @@ class TournamentDetailSerializer(TournamentSummarySerializer):
         read_only_fields = fields
 
 
-def detail_body(request, tournament: Tournament) -> dict:
+def detail_body(request: Request, tournament: Tournament) -> dict[str, Any]:
     """The tournament as ``TournamentDetailSerializer`` describes it, for this caller."""
     view: Overview = tournament_overview(tournament, request.user)
     tournament = tournament_list().get(pk=tournament.pk)
@@ -297,14 +299,14 @@ def detail_body(request, tournament: Tournament) -> dict:
     return body
 
 
-def _visible(request, pk) -> Tournament:
+def _visible(request: Request, pk: int) -> Tournament:
     tournament = Tournament.objects.filter(pk=views._id(pk)).first()
     if tournament is None or not can_see_tournament(tournament, request.user):
         raise exceptions.NotFound("No such tournament.")
     return tournament
 
 
-def _acted(request, pk, act, answer_status: int = status.HTTP_200_OK) -> Response:
+def _acted(request: Request, pk: int, act, answer_status: int = status.HTTP_200_OK) -> Response:
     """Run ``act(tournament, player)`` for the caller on a tournament they may see; a
     refusal is 409 with its code (nothing changed), else the tournament as it is now."""
     tournament = _visible(request, pk)
@@ -318,7 +320,7 @@ def _acted(request, pk, act, answer_status: int = status.HTTP_200_OK) -> Respons
 
 # --- views --------------------------------------------------------------------------------
 @extend_schema(tags=["tournaments"])
-class TournamentListCreate(generics.ListAPIView):
+class TournamentListCreate(generics.ListAPIView[Any]):
     """``GET``: the tournaments you may see, newest first (``?status=registering|running|
     finished``). ``POST``: organise one (201); you are its organiser."""
 
@@ -341,7 +343,7 @@ class TournamentListCreate(generics.ListAPIView):
         return rows
 
     @extend_schema(summary="Tournaments you may see", auth=[{}])
-    def get(self, request, *args, **kwargs):
+    def get(self, request: Request, *args: Any, **kwargs: Any) -> Response:
         return super().get(request, *args, **kwargs)
 
     @extend_schema(
@@ -376,7 +378,7 @@ class TournamentDetail(APIView):
     permission_classes = [ReadOrLoggedIn]
 
     @extend_schema(summary="One tournament", responses=TournamentDetailSerializer, auth=[{}])
-    def get(self, request, pk):
+    def get(self, request: Request, pk: int) -> Response:
         return Response(detail_body(request, _visible(request, pk)))
 
 
@@ -392,7 +394,7 @@ class Registration(APIView):
         request=None,
         responses={201: TournamentDetailSerializer, 409: CONFLICT},
     )
-    def post(self, request, pk):
+    def post(self, request: Request, pk: int) -> Response:
         return _acted(
             request,
             pk,
@@ -405,7 +407,7 @@ class Registration(APIView):
         request=None,
         responses={200: TournamentDetailSerializer, 409: CONFLICT},
     )
-    def delete(self, request, pk):
+    def delete(self, request: Request, pk: int) -> Response:
         return _acted(request, pk, lambda t, p: setup.tournament_unregister(tournament=t, player=p))
 
 
@@ -420,7 +422,7 @@ class Start(APIView):
         request=None,
         responses={200: TournamentDetailSerializer, 409: CONFLICT},
     )
-    def post(self, request, pk):
+    def post(self, request: Request, pk: int) -> Response:
         return _acted(request, pk, lambda t, p: setup.tournament_start(tournament=t, by=p))
 
 
@@ -438,5 +440,5 @@ class Rebuy(APIView):
         request=None,
         responses={200: TournamentDetailSerializer, 409: CONFLICT},
     )
-    def post(self, request, pk):
+    def post(self, request: Request, pk: int) -> Response:
         return _acted(request, pk, lambda t, p: rebuys.tournament_rebuy(tournament=t, player=p))

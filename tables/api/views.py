@@ -2,14 +2,17 @@
 
 from __future__ import annotations
 
-from django.db.models import Count, Prefetch
+from typing import TYPE_CHECKING, Any, TypeVar
+
+from django.db.models import Count, Prefetch, QuerySet
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
-from rest_framework import exceptions, generics
+from rest_framework import exceptions, generics, serializers
 from rest_framework.authentication import TokenAuthentication
 from rest_framework.authtoken.models import Token
 from rest_framework.authtoken.views import ObtainAuthToken
 from rest_framework.renderers import JSONRenderer
+from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
@@ -50,10 +53,18 @@ from tables.stats.selectors import (
 from tables.tournaments.access import tournament_visible
 from tables.tournaments.records import tournament_leaderboard, tournament_record
 
+if TYPE_CHECKING:
+    from django.contrib.auth.base_user import AbstractBaseUser
+    from django.contrib.auth.models import AnonymousUser
+
 ID = OpenApiParameter("id", OpenApiTypes.INT, OpenApiParameter.PATH, description="The id.")
 
 
-def _id(value) -> int:
+#: The query serializer a view validates its query string with.
+QuerySerializer = TypeVar("QuerySerializer", bound=serializers.Serializer[Any])
+
+
+def _id(value: object) -> int:
     """A path id, or 404: nothing has an id that is not a whole number from 1 (and ids past
     ``LARGEST`` cannot exist; SQLite could not even look them up)."""
     try:
@@ -62,7 +73,7 @@ def _id(value) -> int:
         raise exceptions.NotFound("Not found.") from None
 
 
-def _query(serializer_class, request):
+def _query(serializer_class: type[QuerySerializer], request: Request) -> QuerySerializer:
     # a plain dict: an empty value (``?until=``) is invalid, not "not given"
     serializer = serializer_class(data=request.query_params.dict())
     serializer.is_valid(raise_exception=True)
@@ -70,7 +81,7 @@ def _query(serializer_class, request):
 
 
 # --- tables -------------------------------------------------------------------------------
-def _tables():
+def _tables() -> QuerySet[Table]:
     seats = Seat.objects.select_related("player__user").order_by("number")
     return (
         Table.objects.select_related("tournament_table__tournament")
@@ -80,25 +91,25 @@ def _tables():
 
 
 @extend_schema(tags=["tables"], summary="Tables (public)", auth=[{}])
-class TableList(generics.ListAPIView):
+class TableList(generics.ListAPIView[Any]):
     """Every table that is not closed: variant, stakes, seats and who sits in them."""
 
     permission_classes = [AllowAny]  # public; only GET is implemented (others: 405)
     serializer_class = TableSerializer
     pagination_class = Pagination
 
-    def get_queryset(self):
+    def get_queryset(self) -> QuerySet[Any]:
         return tables_visible_to(self.request.user, _tables().exclude(status=Table.Status.CLOSED))
 
 
 @extend_schema(tags=["tables"], summary="One table (public)", parameters=[ID], auth=[{}])
-class TableDetail(generics.RetrieveAPIView):
+class TableDetail(generics.RetrieveAPIView[Any]):
     """A table's public information (never anything about the hand being played)."""
 
     permission_classes = [AllowAny]  # public; only GET is implemented (others: 405)
     serializer_class = TableSerializer
 
-    def get_object(self):
+    def get_object(self) -> Table:
         table = _tables().filter(pk=_id(self.kwargs["pk"])).first()
         if table is None or not can_see_table(table, self.request.user):
             raise exceptions.NotFound("No such table.")
@@ -106,7 +117,7 @@ class TableDetail(generics.RetrieveAPIView):
 
 
 # --- hands --------------------------------------------------------------------------------
-def _the_finished_hand(pk, user) -> Hand:
+def _the_finished_hand(pk: int, user: AbstractBaseUser | AnonymousUser) -> Hand:
     hand = finished_hand(_id(pk))
     if hand is None or hand.status == Hand.Status.VOIDED or not can_see_hand(hand, user):
         raise exceptions.NotFound("No such finished hand.")
@@ -120,7 +131,7 @@ def _the_finished_hand(pk, user) -> Hand:
     summary="Your hands",
     parameters=[HandListFilterSerializer],
 )
-class HandList(generics.ListAPIView):
+class HandList(generics.ListAPIView[Any]):
     """Your finished hands, newest first; filter by table, tournament, date range (UTC days,
     inclusive) and result (won, lost, even). Staff may ask for another player's with ``player``."""
 
@@ -128,14 +139,14 @@ class HandList(generics.ListAPIView):
     serializer_class = HandRowSerializer
     pagination_class = Pagination
 
-    def get_queryset(self):
+    def get_queryset(self) -> QuerySet[Any]:
         player, filters = listed_hands(self.request)
         if player is None:
             return player_hand_rows(Player(pk=0)).none()
         return player_hand_rows(player, filters)
 
 
-def listed_hands(request) -> tuple[Player | None, HandFilter]:
+def listed_hands(request: Request) -> tuple[Player | None, HandFilter]:
     """Whose hands a hand list asks for (yours; staff may name a player) and its filter,
     from the query (``HandListFilterSerializer``); ``None``: nobody's."""
     query = _query(HandListFilterSerializer, request)
@@ -164,7 +175,7 @@ class HandDetail(APIView):
 
     permission_classes = [IsAuthenticated]
 
-    def get(self, request, pk):
+    def get(self, request: Request, pk: int) -> Response:
         hand = _the_finished_hand(pk, request.user)
         history = hand_history(hand, viewer_seat(hand, request.user))
         return Response(HandHistorySerializer(history).data)
@@ -188,7 +199,7 @@ class _HandFile(FileDownloadView):
     permission_classes = [IsAuthenticated]
     write = None
 
-    def get(self, request, pk):
+    def get(self, request: Request, pk: int) -> Response:
         hand = _the_finished_hand(pk, request.user)
         text = self.write(hand, viewer_seat(hand, request.user))
         file_type = self.renderer_classes[-1]
@@ -284,7 +295,7 @@ class HandListPokerStars(FileDownloadView):
     renderer_classes = [JSONRenderer, PokerStarsRenderer]
 
     @extend_schema(operation_id="hands_pokerstars_list")
-    def get(self, request):
+    def get(self, request: Request) -> Response:
         player, filters = listed_hands(request)
         if player is None:
             text, count, left_out = "", 0, 0
@@ -297,7 +308,7 @@ class HandListPokerStars(FileDownloadView):
 
 
 # --- players ------------------------------------------------------------------------------
-def _player(request, pk) -> Player:
+def _player(request: Request, pk: int) -> Player:
     if pk is None:
         player = getattr(request.user, "player", None)
         if player is None:
@@ -320,7 +331,7 @@ class _PlayerProfile(APIView):
     permission_classes = [IsAuthenticated]
 
     @extend_schema(responses=PlayerSerializer)
-    def get(self, request, pk=None):
+    def get(self, request: Request, pk: int | None = None) -> Response:
         player = _player(request, pk)
         return Response(PlayerSerializer(player, context={"request": request}).data)
 
@@ -331,7 +342,7 @@ class _PlayerStats(APIView):
 
     permission_classes = [IsAuthenticated]
 
-    def get(self, request, pk=None):
+    def get(self, request: Request, pk: int | None = None) -> Response:
         query = _query(HandFilterSerializer, request)
         player = _player(request, pk)
         filters = query.to_filter()
@@ -378,13 +389,13 @@ class PlayerMeStats(_PlayerStats):
     pass
 
 
-class _Ranking(generics.ListAPIView):
+class _Ranking(generics.ListAPIView[Any]):
     """A public ranking: rows of dicts, each given its rank (1 is the first of page 1)."""
 
     permission_classes = [AllowAny]  # public; only GET is implemented (others: 405)
     pagination_class = Pagination
 
-    def list(self, request, *args, **kwargs):
+    def list(self, request: Request, *args: Any, **kwargs: Any) -> Response:
         page = self.paginate_queryset(self.get_queryset())
         start = (self.paginator.page.number - 1) * self.paginator.get_page_size(request)
         rows = [{"rank": start + i + 1, **row} for i, row in enumerate(page)]
@@ -405,7 +416,7 @@ class Leaderboard(_Ranking):
 
     serializer_class = LeaderboardRowSerializer
 
-    def get_queryset(self):
+    def get_queryset(self) -> QuerySet[Any]:
         query = _query(LeaderboardQuerySerializer, self.request).validated_data
         return leaderboard(query["order"], query["min_hands"])
 
@@ -424,7 +435,7 @@ class TournamentLeaderboard(_Ranking):
 
     serializer_class = TournamentLeaderboardRowSerializer
 
-    def get_queryset(self):
+    def get_queryset(self) -> QuerySet[Any]:
         query = _query(TournamentLeaderboardQuerySerializer, self.request).validated_data
         return tournament_leaderboard(query["order"], query.get("min_tournaments"))
 
@@ -439,7 +450,7 @@ class ObtainToken(ObtainAuthToken):
     authentication_classes = [TokenAuthentication]  # so that a refusal is 401, not 403
     permission_classes = [AllowAny]
 
-    def post(self, request, *args, **kwargs):
+    def post(self, request: Request, *args: Any, **kwargs: Any) -> Response:
         serializer = self.get_serializer(data=request.data)
         if not serializer.is_valid():
             # django-axes marks the request it refused or locked out (on DRF's request, which

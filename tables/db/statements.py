@@ -16,13 +16,30 @@ like it, must run inside the caller's transaction. Relies on Django's compiler i
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any, Literal, TypeVar, overload
+
 from django.db import connections, models, router
+from django.db.models import Field
 
-#: (database alias, vendor, what) -> compiled statement; a handful of entries.
-_compiled: dict[tuple, tuple] = {}
+if TYPE_CHECKING:
+    from django.db.backends.base.base import BaseDatabaseWrapper
+    from django.db.models.fields.reverse_related import ForeignObjectRel
+    from django.db.models.sql.compiler import SQLCompiler
+
+M = TypeVar("M", bound=models.Model)
+
+#: A compiled select's value converters: column index -> (converter functions, expression).
+Converters = dict[int, tuple[list[Callable[..., Any]], Any]]
+#: A row as the database driver returns it.
+Row = tuple[Any, ...]
+
+#: (database alias, vendor, what) -> compiled statement; a handful of entries, of a shape
+#: that depends on "what" (lock, insert, update, select, names).
+_compiled: dict[tuple[Any, ...], Any] = {}
 
 
-def _connection(model: type[models.Model]):
+def _connection(model: type[models.Model]) -> BaseDatabaseWrapper:
     return connections[router.db_for_write(model)]
 
 
@@ -46,7 +63,11 @@ def commit_without_waiting_for_the_disk(model: type[models.Model]) -> None:
             cursor.execute("SET LOCAL synchronous_commit TO OFF")
 
 
-def lock_row(model: type[models.Model], pk, *, skip_locked: bool = False):
+@overload
+def lock_row(model: type[M], pk: object, *, skip_locked: Literal[False] = ...) -> M: ...
+@overload
+def lock_row(model: type[M], pk: object, *, skip_locked: bool) -> M | None: ...
+def lock_row(model: type[M], pk: object, *, skip_locked: bool = False) -> M | None:
     """``model.objects.select_for_update().get(pk=pk)`` (on SQLite the transaction itself
     holds the write lock: ``transaction_mode = IMMEDIATE``).
 
@@ -58,7 +79,7 @@ def lock_row(model: type[models.Model], pk, *, skip_locked: bool = False):
     entry = _compiled.get(key)
     if entry is None:
         # Compiled inside the caller's transaction: select_for_update refuses autocommit.
-        queryset = model.objects.select_for_update(skip_locked=skip_locked).filter(pk=pk)
+        queryset = model._default_manager.select_for_update(skip_locked=skip_locked).filter(pk=pk)
         compiler = queryset.query.get_compiler(connection=connection)
         sql, _ = compiler.as_sql()
         columns = [column for column, _, _ in compiler.select]
@@ -74,7 +95,9 @@ def lock_row(model: type[models.Model], pk, *, skip_locked: bool = False):
     if row is None:
         if skip_locked and model._default_manager.filter(pk=pk).exists():
             return None  # held by another transaction
-        raise model.DoesNotExist(f"{model.__name__} matching query does not exist.")
+        raise model.DoesNotExist(  # type: ignore[attr-defined]  # ModelBase adds it to each model
+            f"{model.__name__} matching query does not exist."
+        )
     (row,) = _converted([row], converters, connection)
     return model.from_db(connection.alias, names, row)
 
@@ -91,7 +114,7 @@ def insert(obj: models.Model) -> None:
         quote = connection.ops.quote_name
         sql = _compiled[key] = (
             f"INSERT INTO {quote(model._meta.db_table)} "
-            f"({', '.join(quote(f.column) for f in fields)}) "
+            f"({', '.join(quote(_column(f)) for f in fields)}) "
             f"VALUES ({', '.join(['%s'] * len(fields))})"
         )
     values = [f.get_db_prep_save(f.pre_save(obj, True), connection) for f in fields]
@@ -99,7 +122,7 @@ def insert(obj: models.Model) -> None:
         cursor.execute(sql, values)
 
 
-def update(model: type[models.Model], where: dict, **values) -> int:
+def update(model: type[models.Model], where: dict[str, Any], **values: Any) -> int:
     """``model.objects.filter(**where).update(**values)`` for equality filters on fields of
     ``model`` itself (``table_id=3``); returns the number of rows changed."""
     connection = _connection(model)
@@ -112,8 +135,8 @@ def update(model: type[models.Model], where: dict, **values) -> int:
         where_fields = [meta.pk if name == "pk" else meta.get_field(name) for name in where]
         sql = (
             f"UPDATE {quote(meta.db_table)} SET "
-            f"{', '.join(f'{quote(f.column)} = %s' for f in set_fields)} WHERE "
-            f"{' AND '.join(f'{quote(f.column)} = %s' for f in where_fields)}"
+            f"{', '.join(f'{quote(_column(f))} = %s' for f in set_fields)} WHERE "
+            f"{' AND '.join(f'{quote(_column(f))} = %s' for f in where_fields)}"
         )
         entry = _compiled[key] = (sql, set_fields, where_fields)
     sql, set_fields, where_fields = entry
@@ -125,10 +148,23 @@ def update(model: type[models.Model], where: dict, **values) -> int:
     ]
     with connection.cursor() as cursor:
         cursor.execute(sql, params)
-        return cursor.rowcount
+        changed: int = cursor.rowcount
+        return changed
 
 
-def _compiled_select(model, key: str, build, params: tuple):
+def _column(field: Field[Any, Any] | ForeignObjectRel) -> str:
+    """The column of a field of the model itself (a reverse relation has none)."""
+    if not isinstance(field, Field) or field.column is None:
+        raise ValueError(f"{field.name} is not a column of its model")
+    return field.column
+
+
+def _compiled_select(
+    model: type[models.Model],
+    key: str,
+    build: Callable[..., models.QuerySet[Any, Any]],
+    params: tuple[Any, ...],
+) -> tuple[BaseDatabaseWrapper, str, Converters, SQLCompiler]:
     """(connection, sql, converters, compiler) of ``build(*params)``, a query of ``model``,
     compiled once per database and ``key``. The compiled SQL must take exactly ``params``,
     in order (checked once), so that later calls run it with their own without building the
@@ -149,20 +185,27 @@ def _compiled_select(model, key: str, build, params: tuple):
     return connection, *entry
 
 
-def _converted(rows, converters, connection):
+def _converted(
+    rows: list[Row], converters: Converters, connection: BaseDatabaseWrapper
+) -> list[Row]:
     if not converters:
         return rows
     out = []
     for row in rows:
-        row = list(row)
+        values = list(row)
         for index, (functions, expression) in converters.items():
             for function in functions:
-                row[index] = function(row[index], expression, connection)
-        out.append(tuple(row))
+                values[index] = function(values[index], expression, connection)
+        out.append(tuple(values))
     return out
 
 
-def select_values(model, key: str, build, *params) -> list[tuple]:
+def select_values(
+    model: type[models.Model],
+    key: str,
+    build: Callable[..., models.QuerySet[Any, Any]],
+    *params: Any,
+) -> list[Row]:
     """``list(build(*params))`` for a ``values_list()`` query of ``model`` (a read): the rows
     as tuples, with the fields' conversions. ``build`` returns the queryset for the given
     parameters, which must be the query's only SQL parameters, in order; ``key`` names its
@@ -174,7 +217,9 @@ def select_values(model, key: str, build, *params) -> list[tuple]:
     return _converted(rows, converters, connection)
 
 
-def select_first(model, key: str, build, *params):
+def select_first(
+    model: type[M], key: str, build: Callable[..., models.QuerySet[M, Any]], *params: Any
+) -> M | None:
     """``build(*params).first()`` for a query of whole model rows (no ``only``/``defer``/
     ``select_related``; ``build`` includes its ordering and limit), or None. Its annotations
     are set on the instance, as the ORM does."""

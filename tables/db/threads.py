@@ -11,11 +11,18 @@ Django's database calls block, so the event loop hands them to threads through
 
 from __future__ import annotations
 
+from collections.abc import Callable, Coroutine
 from concurrent.futures import ThreadPoolExecutor
+from typing import Any, ParamSpec, TypeVar, cast
 
-from channels.db import database_sync_to_async
+from channels.db import database_sync_to_async  # type: ignore[import-untyped]  # no stubs
 from django.conf import settings
 from django.db import connections
+
+P = ParamSpec("P")
+R = TypeVar("R")
+#: ``function`` made awaitable: what ``database_sync_to_async`` returns (channels has no types).
+AsyncCall = Callable[P, Coroutine[Any, Any, R]]
 
 
 def reads_off_thread() -> bool:
@@ -23,12 +30,15 @@ def reads_off_thread() -> bool:
     instead of the one thread shared with the writes. Not with an in-memory SQLite database
     (the test database): its shared cache locks whole tables instead of waiting."""
     conn = connections["default"]
-    return not (conn.vendor == "sqlite" and conn.is_in_memory_db())
+    # is_in_memory_db is the SQLite backend's own method, hence the vendor check first.
+    return not (conn.vendor == "sqlite" and conn.is_in_memory_db())  # type: ignore[attr-defined]
 
 
-def read_async(function):
+def read_async(function: Callable[P, R]) -> AsyncCall[P, R]:
     """``database_sync_to_async`` for reads: off the shared sync thread where that is safe."""
-    return database_sync_to_async(function, thread_sensitive=not reads_off_thread())
+    return cast(
+        "AsyncCall[P, R]", database_sync_to_async(function, thread_sensitive=not reads_off_thread())
+    )
 
 
 #: The write threads of this process (``write_async``), made on first use.
@@ -57,9 +67,12 @@ def write_executor(table_id: int) -> ThreadPoolExecutor | None:
     return _write_executors[table_id % len(_write_executors)]
 
 
-def write_async(table_id: int, function):
+def write_async(table_id: int, function: Callable[P, R]) -> AsyncCall[P, R]:
     """``database_sync_to_async`` for a service that writes to table ``table_id``."""
     executor = write_executor(table_id)
     if executor is None:
-        return database_sync_to_async(function)
-    return database_sync_to_async(function, thread_sensitive=False, executor=executor)
+        return cast("AsyncCall[P, R]", database_sync_to_async(function))
+    return cast(
+        "AsyncCall[P, R]",
+        database_sync_to_async(function, thread_sensitive=False, executor=executor),
+    )

@@ -2,9 +2,11 @@
 
 import django.db.models.deletion
 from django.db import migrations, models
+from django.db.backends.base.schema import BaseDatabaseSchemaEditor
+from django.db.migrations.state import StateApps
 
 
-def backfill(apps, schema_editor):
+def backfill(apps: StateApps, schema_editor: BaseDatabaseSchemaEditor) -> None:
     """Rows for the hands that finished before ``PlayerHand`` existed."""
     from engine.hand import Action, Hand as EngineHand
     from tables.stats.figures import seat_figures

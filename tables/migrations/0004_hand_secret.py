@@ -4,11 +4,13 @@
 
 import django.db.models.deletion
 from django.db import migrations, models
+from django.db.backends.base.schema import BaseDatabaseSchemaEditor
+from django.db.migrations.state import StateApps
 
 BATCH = 500
 
 
-def copy_to_secrets(apps, schema_editor):
+def copy_to_secrets(apps: StateApps, schema_editor: BaseDatabaseSchemaEditor) -> None:
     Hand = apps.get_model("tables", "Hand")
     HandSecret = apps.get_model("tables", "HandSecret")
     batch = []
@@ -22,7 +24,7 @@ def copy_to_secrets(apps, schema_editor):
     HandSecret.objects.bulk_create(batch)
 
 
-def copy_back_to_hands(apps, schema_editor):
+def copy_back_to_hands(apps: StateApps, schema_editor: BaseDatabaseSchemaEditor) -> None:
     Hand = apps.get_model("tables", "Hand")
     HandSecret = apps.get_model("tables", "HandSecret")
     for secret in HandSecret.objects.iterator(chunk_size=BATCH):

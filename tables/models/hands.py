@@ -99,7 +99,8 @@ class Hand(models.Model):
         runout = self.runout
         if self.is_running or not runout:
             return False
-        return runout["shown"] < len(runout["runs"][0]) - 1
+        shown: int = runout["shown"]
+        return shown < len(runout["runs"][0]) - 1
 
     @property
     def in_play(self) -> bool:

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from django.core.exceptions import ValidationError
 from django.db import models
 
@@ -288,7 +290,7 @@ class Table(models.Model):
     def variant(self) -> str:
         return f"{self.get_betting_display()} {self.get_game_display()}"
 
-    def hand_config(self) -> dict:
+    def hand_config(self) -> dict[str, Any]:
         """The engine ``HandConfig`` (as a dict) for the next hand at this table."""
         fixed = self.betting == self.Betting.FIXED_LIMIT
         if self.is_stud:
@@ -418,7 +420,8 @@ class Table(models.Model):
         if self.small_bet and self.big_bet and self.big_bet < self.small_bet:
             errors["big_bet"] = "The big bet cannot be below the small bet."
         if self.small_blind is None or self.big_blind is None:
-            return
+            # full_clean() runs clean() even after clean_fields() found a blind left empty.
+            return  # type: ignore[unreachable]
         if self.big_blind < 1:
             errors["big_blind"] = "The big blind must be at least 1 chip."
             return

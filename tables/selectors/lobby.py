@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
-from django.db.models import Avg, Count, F, IntegerField, OuterRef, Prefetch, Subquery
+from django.db.models import Avg, Count, F, IntegerField, OuterRef, Prefetch, QuerySet, Subquery
 
 from tables.models import Hand, Seat, Table
 
 
-def lobby_tables():
+def lobby_tables() -> QuerySet[Table]:
     """Every open table with its seats (players prefetched), seat count and average pot."""
     seats = Seat.objects.select_related("player__user").order_by("number")
     finished = (

@@ -11,7 +11,7 @@ Once built a snapshot reads nothing, so every socket of a process can share it
 from __future__ import annotations
 
 import copy
-from collections.abc import Iterable
+from collections.abc import Hashable, Iterable
 from dataclasses import dataclass, replace
 from typing import Any, NamedTuple
 
@@ -108,7 +108,7 @@ class Snapshot:
         self._view_dicts: dict[int | None, dict[str, Any]] = {}
         #: What the presenters derive from this version once for all its viewers (the parts of
         #: the screen that are the same for them, rendered HTML): freed with the snapshot.
-        self.memo: dict[str, Any] = {}
+        self.memo: dict[Hashable, Any] = {}
 
     def view(self, index: int | None) -> View:
         """The engine's view for hand seat ``index`` (None: a spectator), computed once."""

@@ -21,9 +21,14 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import datetime
-from typing import Any
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from django.utils import timezone
+
+if TYPE_CHECKING:
+    from tables.models import Table
+
+L = TypeVar("L")  # a registry's listener type
 
 
 @dataclass(frozen=True)
@@ -54,7 +59,7 @@ hand_ended: list[Callable[[Any, Any], None]] = []
 croupier_pass: list[Callable[[datetime], None]] = []
 
 
-def rules_for(table, now: datetime | None = None) -> TableRules:
+def rules_for(table: Table, now: datetime | None = None) -> TableRules:
     """The rules ``table`` plays by at ``now`` (default: the time now): the first listener's
     answer, else ``CASH_RULES``."""
     now = now or timezone.now()
@@ -65,7 +70,7 @@ def rules_for(table, now: datetime | None = None) -> TableRules:
     return CASH_RULES
 
 
-def register(registry: list, listener: Callable) -> None:
+def register(registry: list[L], listener: L) -> None:
     """Add ``listener`` once (``AppConfig.ready`` may run more than once in tests)."""
     if listener not in registry:
         registry.append(listener)

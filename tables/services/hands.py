@@ -292,8 +292,8 @@ def _after_change(
         for listener in hooks.hand_finished:
             listener(hand, state)
         _settle_seats(table, hand)
-        for listener in hooks.hand_ended:
-            listener(table, hand)
+        for ended in hooks.hand_ended:
+            ended(table, hand)
         table.action_deadline = None
         table.next_hand_at = (
             runouts.runout_first_pause(now)

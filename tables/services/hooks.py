@@ -21,12 +21,13 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import datetime
-from typing import TYPE_CHECKING, Any, TypeVar
+from typing import TYPE_CHECKING, TypeVar
 
 from django.utils import timezone
 
 if TYPE_CHECKING:
-    from tables.models import Table
+    from engine.hand import Hand as EngineHand
+    from tables.models import Hand, Table
 
 L = TypeVar("L")  # a registry's listener type
 
@@ -52,11 +53,12 @@ class TableRules:
 
 CASH_RULES = TableRules()
 
-table_rules: list[Callable[[Any, datetime], TableRules | None]] = []
-hand_starting: list[Callable[[Any, datetime], None]] = []
-hand_finished: list[Callable[[Any, Any], None]] = []
-hand_ended: list[Callable[[Any, Any], None]] = []
-croupier_pass: list[Callable[[datetime], None]] = []
+# Listeners' answers other than table_rules' are not used: they may return anything.
+table_rules: list[Callable[[Table, datetime], TableRules | None]] = []
+hand_starting: list[Callable[[Table, datetime], object]] = []
+hand_finished: list[Callable[[Hand, EngineHand], object]] = []
+hand_ended: list[Callable[[Table, Hand], object]] = []
+croupier_pass: list[Callable[[datetime], object]] = []
 
 
 def rules_for(table: Table, now: datetime | None = None) -> TableRules:

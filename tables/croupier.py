@@ -32,7 +32,7 @@ import asyncio
 import logging
 from datetime import datetime
 
-from channels.db import database_sync_to_async
+from channels.db import database_sync_to_async  # type: ignore[import-untyped]  # no stubs
 from django.conf import settings
 from django.utils import timezone
 
@@ -65,7 +65,7 @@ class Croupier:
         self.tidied_at: datetime | None = None
         self.odds = odds
         #: This process's run-out computations under way, by hand id.
-        self.odds_tasks: dict[int, asyncio.Task] = {}
+        self.odds_tasks: dict[int, asyncio.Task[bool]] = {}
         #: Hands whose computation failed here: not tried again until a restart (each try
         #: costs up to a second; the run-out goes on without its chances, see the pacing).
         self.odds_failed: set[int] = set()
@@ -93,9 +93,11 @@ class Croupier:
                 done.append((table_id, what))
         return done
 
-    def tick_until_idle(self, now: datetime | None = None, limit: int = 100):
+    def tick_until_idle(
+        self, now: datetime | None = None, limit: int = 100
+    ) -> list[tuple[int, str]]:
         """Tick at ``now`` until nothing more is due (tests and the standalone command)."""
-        done = []
+        done: list[tuple[int, str]] = []
         for _ in range(limit):
             step = self.tick(now)
             if not step:
@@ -125,7 +127,7 @@ class Croupier:
         """What belongs to no table's clock: the per-pass hooks (on a reader thread), the
         run-out odds (each a task computing in a worker thread), tidying hosted games."""
         now = timezone.now()
-        done = []
+        done: list[tuple[int, str]] = []
         await database_sync_to_async(_croupier_pass)(now)
         for hand_id, _ in await read_async(hands_awaiting_odds)():
             if hand_id not in self.odds_tasks and hand_id not in self.odds_failed:
@@ -217,10 +219,10 @@ def _tidy(now: datetime) -> list[int]:
         return []
 
 
-_tasks: dict[int, asyncio.Task] = {}
+_tasks: dict[int, asyncio.Task[None]] = {}
 
 
-def ensure_started() -> asyncio.Task | None:
+def ensure_started() -> asyncio.Task[None] | None:
     """Start this process's croupier on the running event loop (once per loop), unless
     ``POKER_CROUPIER`` is off."""
     if not settings.POKER_CROUPIER:

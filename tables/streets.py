@@ -3,6 +3,8 @@ histories and the replayer read them from here. Pure (no Django)."""
 
 from __future__ import annotations
 
+from typing import Any
+
 from engine.config import STUD_STREETS
 from engine.hand import Hand as EngineHand
 from engine.types import DECISIONS, STREETS, Event, EventKind
@@ -47,7 +49,7 @@ class StreetTracker:
         return False
 
 
-def decisions(state: EngineHand) -> list[dict]:
+def decisions(state: EngineHand) -> list[dict[str, Any]]:
     """The players' decisions of an engine hand, with their street (no cards in them)."""
     names = STUD_STREETS if state.config.is_stud else STREETS
     streets = StreetTracker(state.config.is_stud)
@@ -56,6 +58,7 @@ def decisions(state: EngineHand) -> list[dict]:
         kind = event.kind
         streets.see(event)
         if kind in DECISIONS:
+            assert event.seat is not None  # a decision is a seat's
             out.append(
                 {
                     "street": names[min(streets.street, len(names) - 1)],

@@ -28,6 +28,7 @@ import contextvars
 import logging
 from collections.abc import Awaitable, Callable
 from datetime import datetime, timedelta
+from typing import Any
 
 from django.db import DatabaseError
 from django.utils import timezone
@@ -58,7 +59,7 @@ class TableTimers:
         self.context = contextvars.copy_context()
         self.handles: dict[int, asyncio.TimerHandle] = {}
         self.due: dict[int, datetime] = {}  # when each armed timer fires (wall clock)
-        self.ticking: dict[int, asyncio.Task] = {}
+        self.ticking: dict[int, asyncio.Task[None]] = {}
         self.rereading: set[int] = set()  # tables whose next moment is about to be read
         self.fired = 0  # timers that fired (for operators and tests)
 
@@ -92,7 +93,7 @@ class TableTimers:
             if table_id not in self.ticking:  # a tick under way re-arms it when it ends
                 self.arm(table_id, at)
 
-    def changed(self, event: dict) -> None:
+    def changed(self, event: dict[str, Any]) -> None:
         """A change this process made (``local_listeners``, on the event loop): the table's
         deadlines may have moved."""
         table_id = event.get("table_id")
@@ -161,7 +162,7 @@ class TableTimers:
         self.due.clear()
 
 
-def _log_failure(task: asyncio.Task) -> None:
+def _log_failure(task: asyncio.Task[Any]) -> None:
     if not task.cancelled() and task.exception() is not None:
         log.error("clock timer failed", exc_info=task.exception())
 

@@ -19,10 +19,12 @@ length.
 from __future__ import annotations
 
 import unicodedata
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from functools import cache
 
-from confusable_homoglyphs.confusables import confusables_data
+from confusable_homoglyphs.confusables import (  # type: ignore[import-untyped]  # no stubs
+    confusables_data,
+)
 
 MAX_LENGTH = 150  # Django's User.username
 
@@ -59,7 +61,7 @@ def _class_of() -> dict[str, str]:
     return {char: root(char) for char in parent}
 
 
-def _skeleton(name: str, case=None) -> str:
+def _skeleton(name: str, case: Callable[[str], str] | None = None) -> str:
     classes = _class_of()
     out = []
     for char in name:

@@ -3,7 +3,7 @@ is closed, every hand's seed beside its commitment with its check."""
 
 from __future__ import annotations
 
-from django.http import Http404
+from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, render
 
 from tables.models import Table
@@ -12,7 +12,7 @@ from tables.selectors.deals import revealed_deals
 from tables.selectors.ledger import table_ledger
 
 
-def table_ledger_page(request, table_id: int):
+def table_ledger_page(request: HttpRequest, table_id: int) -> HttpResponse:
     table = get_object_or_404(Table, pk=table_id)
     if not can_see_table(table, request.user):
         raise Http404("No such table.")

@@ -35,10 +35,13 @@ from __future__ import annotations
 import ipaddress
 import logging
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
+from typing import Any
 
 from django.conf import settings
 from django.core.cache import caches
+from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.urls import Resolver404, resolve
 
@@ -58,7 +61,7 @@ class Rule:
     seconds: int
 
 
-def client_address(request) -> str | None:
+def client_address(request: HttpRequest) -> str | None:
     """The address limits count against (axes' address callable): the client's IPv4 address,
     or its IPv6 /64 (one machine or home network usually holds a whole /64); ``None`` when
     the server was given no valid address."""
@@ -73,12 +76,12 @@ def client_address(request) -> str | None:
     return str(address)
 
 
-def is_exempt(request, credentials=None) -> bool:
+def is_exempt(request: HttpRequest, credentials: dict[str, Any] | None = None) -> bool:
     """Whether the request's address is never limited (also axes' whitelist callable)."""
     return request.META.get("REMOTE_ADDR") in settings.RATELIMIT_EXEMPT
 
 
-def login_username(request, credentials=None) -> str | None:
+def login_username(request: HttpRequest, credentials: dict[str, Any] | None = None) -> str | None:
     """The account a log-in try counts against (axes' username callable)."""
     if credentials:
         return canonical(credentials.get("username"))
@@ -90,13 +93,17 @@ def lockout_seconds() -> int:
     return int(settings.AXES_COOLOFF_TIME.total_seconds())
 
 
-def login_locked_out(request, original_response=None, credentials=None):
+def login_locked_out(
+    request: HttpRequest,
+    original_response: HttpResponse | None = None,
+    credentials: dict[str, Any] | None = None,
+) -> HttpResponse:
     """The form's and the admin's answer to a locked-out log-in (axes' lockout callable)."""
     seconds = lockout_seconds()
     return refusal(request, f"{LOCKED_OUT} Try again in {_minutes(seconds)}.", seconds)
 
 
-def refusal(request, message: str, retry_after: int):
+def refusal(request: HttpRequest, message: str, retry_after: int) -> HttpResponse:
     """A ``429`` page saying why and for how long (also in ``Retry-After``)."""
     response = render(request, "accounts/too_many.html", {"message": message}, status=429)
     response["Retry-After"] = str(retry_after)
@@ -118,10 +125,10 @@ def _rules() -> tuple[Rule, ...]:
 class RateLimitMiddleware:
     """Refuses a POST with ``429`` once its rule's limit is reached in the current window."""
 
-    def __init__(self, get_response):
+    def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]) -> None:
         self.get_response = get_response
 
-    def __call__(self, request):
+    def __call__(self, request: HttpRequest) -> HttpResponse:
         if request.method != "POST" or not settings.RATELIMIT_ENABLED:
             return self.get_response(request)
         if is_exempt(request):
@@ -158,6 +165,6 @@ class RateLimitMiddleware:
         return self.get_response(request)
 
 
-def _key(rule: Rule, request, now: float) -> str:
+def _key(rule: Rule, request: HttpRequest, now: float) -> str:
     window = int(now // rule.seconds)
     return f"ratelimit:{rule.url_name}:ip:{client_address(request) or 'unknown'}:{window}"

@@ -22,7 +22,9 @@ import unicodedata
 from collections.abc import Callable, Iterable
 from functools import cache
 
-from confusable_homoglyphs.confusables import confusables_data
+from confusable_homoglyphs.confusables import (  # type: ignore[import-untyped]  # no stubs
+    confusables_data,
+)
 
 MAX_LENGTH = 150  # Django's User.username
 

@@ -17,7 +17,7 @@ like it, must run inside the caller's transaction. Relies on Django's compiler i
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from typing import Any, TypeVar
+from typing import Any, Literal, TypeVar, overload
 
 from django.db import connections, models, router
 from django.db.backends.base.base import BaseDatabaseWrapper
@@ -58,7 +58,11 @@ def commit_without_waiting_for_the_disk(model: type[models.Model]) -> None:
             cursor.execute("SET LOCAL synchronous_commit TO OFF")
 
 
-def lock_row(model: type[M], pk: Any, *, skip_locked: bool = False) -> M | None:
+@overload
+def lock_row(model: type[M], pk: object, *, skip_locked: Literal[False] = ...) -> M: ...
+@overload
+def lock_row(model: type[M], pk: object, *, skip_locked: bool) -> M | None: ...
+def lock_row(model: type[M], pk: object, *, skip_locked: bool = False) -> M | None:
     """``model.objects.select_for_update().get(pk=pk)`` (on SQLite the transaction itself
     holds the write lock: ``transaction_mode = IMMEDIATE``).
 

@@ -2,16 +2,18 @@
 
 from __future__ import annotations
 
-from typing import Any, NoReturn
+from typing import Any, NoReturn, TypeVar
 
 from django.db import models
+
+M = TypeVar("M", bound=models.Model)
 
 
 class AppendOnlyError(Exception):
     """Raised when code tries to change or delete a row of an append-only log."""
 
 
-class AppendOnlyQuerySet(models.QuerySet[Any]):
+class AppendOnlyQuerySet(models.QuerySet[M]):
     """A queryset that refuses bulk updates and deletes: the log only grows."""
 
     def update(self, **kwargs: Any) -> NoReturn:

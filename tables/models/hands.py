@@ -66,6 +66,11 @@ class Hand(models.Model):
     )
     finished_at = models.DateTimeField(null=True, blank=True)
 
+    # Set on an instance only, never fields: the deck ``tables.selectors.hands.with_deck``
+    # reads with the row, and the ``HandSecret`` that ``hand_secret`` reads once.
+    secret_deck: list[int]
+    _secret: HandSecret
+
     class Meta:
         ordering = ["-started_at", "-id"]
         constraints = [
@@ -99,7 +104,8 @@ class Hand(models.Model):
         runout = self.runout
         if self.is_running or not runout:
             return False
-        return bool(runout["shown"] < len(runout["runs"][0]) - 1)
+        shown: int = runout["shown"]
+        return shown < len(runout["runs"][0]) - 1
 
     @property
     def in_play(self) -> bool:

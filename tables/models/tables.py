@@ -420,7 +420,7 @@ class Table(models.Model):
         if self.small_bet and self.big_bet and self.big_bet < self.small_bet:
             errors["big_bet"] = "The big bet cannot be below the small bet."
         if self.small_blind is None or self.big_blind is None:
-            # clean() runs before a form's required fields are checked: they may be empty
+            # full_clean() runs clean() even after clean_fields() found a blind left empty.
             return  # type: ignore[unreachable]
         if self.big_blind < 1:
             errors["big_blind"] = "The big blind must be at least 1 chip."

@@ -9,15 +9,19 @@ muted players. A ``?state=json`` socket gets ``{"type": "chat", "lines", "replac
 from __future__ import annotations
 
 import json
+from typing import TYPE_CHECKING
 
 from tables.presenters.render import render, render_message
+
+if TYPE_CHECKING:  # a type only: presenters import no reader
+    from tables.selectors.chat import ChatLine
 
 # A line is a ``tables.selectors.chat.ChatLine`` (id, player_id, name, text, at, to_dict()):
 # not imported, as presenters import no reader.
 
 
 def chat_lines_html(
-    lines: list, *, replace: bool, host_view: bool = False, viewer_id: int | None = None
+    lines: list[ChatLine], *, replace: bool, host_view: bool = False, viewer_id: int | None = None
 ) -> str:
     return render(
         "tables/_chat_lines.html",
@@ -32,13 +36,13 @@ def chat_muted_html(muted: dict[int, str]) -> str:
     return render("tables/_chat_muted.html", muted=sorted(muted.items(), key=lambda m: m[1]))
 
 
-def chat_lines_json(lines: list, *, replace: bool) -> str:
+def chat_lines_json(lines: list[ChatLine], *, replace: bool) -> str:
     return json.dumps(
         {"type": "chat", "lines": [line.to_dict() for line in lines], "replace": replace}
     )
 
 
-def chat_mute_json(mute: dict) -> str:
+def chat_mute_json(mute: dict[str, object]) -> str:
     return json.dumps({"type": "chat_mute", **mute})
 
 

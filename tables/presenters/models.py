@@ -8,6 +8,7 @@ else. A template reads only its model's attributes (and HTML rendered from its p
 
 from __future__ import annotations
 
+from collections.abc import Hashable
 from dataclasses import dataclass, field
 from typing import Any, TypeVar, dataclass_transform
 
@@ -32,14 +33,14 @@ def view_model(cls: type[_Model]) -> type[_Model]:
     cls = dataclass(frozen=True, slots=True)(cls)
     value_hash = cls.__hash__
 
-    def __hash__(self) -> int:
-        known = self._hash
+    def __hash__(self: Any) -> int:
+        known: int = self._hash
         if not known:
             known = value_hash(self)
             object.__setattr__(self, "_hash", known)
         return known
 
-    cls.__hash__ = __hash__  # type: ignore[assignment]
+    cls.__hash__ = __hash__  # type: ignore[method-assign]
     return cls
 
 
@@ -309,7 +310,7 @@ class Screen:
     actions: ActionsRegion
     controls: ControlsRegion
     log: LogRegion
-    html: dict = field(default_factory=dict, repr=False)
+    html: dict[Hashable, str] = field(default_factory=dict, repr=False)
 
     def regions(self) -> dict[str, Any]:
         """Each region's view model by name (``tables.presenters.render.REGIONS``)."""

@@ -212,9 +212,13 @@ def _legal(bar: ActionBar, view: View | None) -> dict[str, Any]:
     me = view.me if view is not None else None
     everything = me.bet + me.stack if me is not None else 0
     # all-in is a call when the stack covers no more, else a bet or raise to everything
-    all_in = everything > 0 and (
-        everything <= view.current_bet
-        or (bar.max_raise_to is not None and everything <= bar.max_raise_to)
+    all_in = (
+        everything > 0
+        and view is not None
+        and (
+            everything <= view.current_bet
+            or (bar.max_raise_to is not None and everything <= bar.max_raise_to)
+        )
     )
     actions = [
         kind
@@ -238,7 +242,9 @@ def _legal(bar: ActionBar, view: View | None) -> dict[str, Any]:
     }
 
 
-def _clock(table, screen: Screen, you: dict | None, now: datetime | None) -> dict[str, Any]:
+def _clock(
+    table, screen: Screen, you: dict[str, Any] | None, now: datetime | None
+) -> dict[str, Any]:
     deadline_ms = screen.actions.deadline_ms
     deadline = seconds_left = None
     if deadline_ms is not None:
@@ -254,13 +260,14 @@ def _clock(table, screen: Screen, you: dict | None, now: datetime | None) -> dic
     }
 
 
-def _result(snapshot: Snapshot, screen: Screen, view: View | None) -> dict | None:
+def _result(snapshot: Snapshot, screen: Screen, view: View | None) -> dict[str, Any] | None:
     """How the hand on screen ended (None while it runs or without a hand): its pots (the
     board's pot lines are the awards, in order), who won them, the hands shown at showdown.
     Each names the seat its player played the hand in, even one gone since (went broke, or
     left): their seat is drawn empty, and this is where a client finds what they showed."""
     if view is None or view.result is None:
         return None
+    assert snapshot.hand is not None  # a view: there is a hand on screen
     result, names = view.result, [seat.name for seat in view.seats]
     played_in = [start["seat"] + 1 for start in snapshot.hand.seats]
     return {

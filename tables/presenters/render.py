@@ -15,14 +15,18 @@ pots, the viewer's stack, the log's lines: ``tables.live.frames`` picks what cha
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Hashable, Iterable
 from dataclasses import dataclass, replace
 from functools import lru_cache
-from typing import Any
+from typing import TYPE_CHECKING, Any, cast
 
 from django.template import engines
 from django.urls import reverse
 from django.utils.safestring import SafeString
+
+if TYPE_CHECKING:
+    from django.template.backends.jinja2 import Jinja2
+    from jinja2 import Environment, Template
 
 from tables.presenters.models import (
     ActionsRegion,
@@ -43,7 +47,7 @@ from tables.presenters.models import (
 REGIONS = ("seats", "board", "actions", "controls", "log")
 
 
-def render(template: str, **context) -> SafeString:
+def render(template: str, **context: Any) -> SafeString:
     """A table partial (``templates/jinja2/<template>``, autoescaped) as safe HTML.
 
     Calls Jinja's root render function itself: ``pokersite.library_overrides``
@@ -65,11 +69,11 @@ _LAYOUT_SPACE = re.compile(r"[ \t\r\n]*\n[ \t\r\n]*")
 
 
 @lru_cache(maxsize=64)
-def _globals_of(compiled) -> dict:
+def _globals_of(compiled: Template) -> dict[str, Any]:
     return dict(compiled.globals)
 
 
-def _template(name: str):
+def _template(name: str) -> Template:
     env = _jinja()
     if env.auto_reload:  # DEBUG: pick up edited templates
         return env.get_template(name)
@@ -77,13 +81,14 @@ def _template(name: str):
 
 
 @lru_cache(maxsize=64)
-def _compiled_template(name: str):
+def _compiled_template(name: str) -> Template:
     return _jinja().get_template(name)
 
 
 @lru_cache(maxsize=1)
-def _jinja():
-    return engines["jinja2"].env
+def _jinja() -> Environment:
+    # The "jinja2" engine is Django's Jinja2 backend (settings.TEMPLATES).
+    return cast("Jinja2", engines["jinja2"]).env
 
 
 # --- the regions ----------------------------------------------------------------------------
@@ -210,7 +215,7 @@ def _hand_url(table_id: int, number: int) -> str:
     return reverse("tables:hand", args=[table_id, number])
 
 
-_RENDERERS: dict[type, Callable[[Any, bool], str]] = {
+_RENDERERS: dict[type[Any], Callable[[Any, bool], str]] = {
     SeatsRegion: _seats,
     BoardRegion: _board,
     ActionsRegion: _actions,
@@ -235,14 +240,14 @@ class PageParts:
     """
 
     screen: Screen
-    seats_frame: tuple
+    seats_frame: tuple[Any, ...]
     seats: tuple[str, ...]  # each seat's HTML, as in the seats region
     board: str
     board_frame: BoardRegion  # the board less its pots: when it changed, the whole board goes
     actions: str
     controls: str
     controls_frame: ControlsRegion  # less the viewer's stack: else the whole controls go
-    log_head: tuple
+    log_head: tuple[Any, ...]
     log_lines: tuple[str, ...]
 
     def seats_region(self) -> str:
@@ -255,7 +260,9 @@ class PageParts:
         return pots_html(self.screen.board, True)
 
     def my_stack(self) -> str:
-        return my_stack_html(self.screen.controls.viewer.stack, True)
+        viewer = self.screen.controls.viewer
+        assert viewer is not None  # asked only when the viewer's stack is all that changed
+        return my_stack_html(viewer.stack, True)
 
     def seat(self, number: int, held: SeatPanel) -> str:
         """Seat ``number`` by itself, for a page that shows it as ``held``."""
@@ -285,7 +292,7 @@ def page_parts(screen: Screen) -> PageParts:
     )
 
 
-def _region(screen: Screen, model, oob: bool = True) -> str:
+def _region(screen: Screen, model: Hashable, oob: bool = True) -> str:
     """A region (``model``: its view model), rendered once per table version and model."""
     key = (model, oob)
     html = screen.html.get(key)
@@ -308,7 +315,7 @@ def card_html(card: CardFace | None) -> str:
     return render("tables/_card.html", card=card)
 
 
-def _cards_html(cards) -> SafeString:
+def _cards_html(cards: Iterable[CardFace | None]) -> SafeString:
     return SafeString("".join(map(card_html, cards)))
 
 

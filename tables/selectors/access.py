@@ -8,10 +8,17 @@ host and by staff; a host's powers stop at their own games.
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import TYPE_CHECKING
 
 from django.db.models import Exists, OuterRef, Q, QuerySet
 
-from tables.models import Player, Seat, Table, TableGuest
+from tables.models import Hand, Player, Seat, Table, TableGuest
+
+if TYPE_CHECKING:
+    from django.contrib.auth.models import AnonymousUser, User
+
+    #: A request's or socket's user (None: a socket before it has one).
+    Viewer = User | AnonymousUser | None
 
 #: Features that let more players see some private tables (a club's members its tables):
 #: ``f(player) -> Q`` over ``Table``, OR-ed with the core's own grants.
@@ -22,8 +29,8 @@ visibility_grants: list[Callable[[Player], Q]] = []
 visibility_denials: list[Callable[[Player], Q]] = []
 
 
-def _player_of(user) -> Player | None:
-    if user is None or not getattr(user, "is_authenticated", False):
+def _player_of(user: Viewer) -> Player | None:
+    if user is None or not user.is_authenticated:
         return None
     try:
         return user.player
@@ -31,7 +38,7 @@ def _player_of(user) -> Player | None:
         return None
 
 
-def tables_visible_to(user, tables: QuerySet[Table] | None = None) -> QuerySet[Table]:
+def tables_visible_to(user: Viewer, tables: QuerySet[Table] | None = None) -> QuerySet[Table]:
     """``tables`` (every table by default) without the private games ``user`` may not see."""
     tables = Table.objects.all() if tables is None else tables
     if user is not None and getattr(user, "is_staff", False):
@@ -59,14 +66,14 @@ def tables_visible_to(user, tables: QuerySet[Table] | None = None) -> QuerySet[T
     return tables
 
 
-def can_see_table(table: Table, user) -> bool:
+def can_see_table(table: Table, user: Viewer) -> bool:
     """Whether ``user`` may know that ``table`` exists (its page, socket, API and ledger)."""
     if not table.private:
         return True
     return tables_visible_to(user, Table.objects.filter(pk=table.pk)).exists()
 
 
-def can_see_hand(hand, user) -> bool:
+def can_see_hand(hand: Hand, user: Viewer) -> bool:
     """Whether ``user`` may see ``hand``: its table is visible to them, or they played it."""
     if can_see_table(hand.table, user):
         return True
@@ -74,14 +81,14 @@ def can_see_hand(hand, user) -> bool:
     return player is not None and hand.seat_index_of(player.pk) is not None
 
 
-def can_host(table: Table, user) -> bool:
+def can_host(table: Table, user: Viewer) -> bool:
     """Whether ``user`` may use the host controls of ``table``: its host, or staff."""
     if user is not None and getattr(user, "is_staff", False):
         return True
     return hosts(table, user, _player_of(user))
 
 
-def hosts(table: Table, user, player: Player | None) -> bool:
+def hosts(table: Table, user: Viewer, player: Player | None) -> bool:
     """``can_host`` for a caller that knows ``user``'s player already (a socket): reads
     nothing, so it can follow ``table.host_id`` at every version."""
     if user is not None and getattr(user, "is_staff", False):

@@ -11,27 +11,33 @@ those through ``tables.services.hooks.table_rules``), or None; read once per sna
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-table_banners: list[Callable[[Any], dict | None]] = []
+if TYPE_CHECKING:
+    from tables.models import Table
+
+#: A table's banner: a JSON object, or None.
+Banner = dict[str, Any] | None
+
+table_banners: list[Callable[[Table], Banner]] = []
 
 
-def register(listener: Callable[[Any], dict | None]) -> None:
+def register(listener: Callable[[Table], Banner]) -> None:
     """Add ``listener`` once (``AppConfig.ready`` may run more than once in tests)."""
     if listener not in table_banners:
         table_banners.append(listener)
 
 
-seating_notices: list[Callable[[Any], str | None]] = []
+seating_notices: list[Callable[[Table], str | None]] = []
 
 
-def register_seating_notice(listener: Callable[[Any], str | None]) -> None:
+def register_seating_notice(listener: Callable[[Table], str | None]) -> None:
     """Add ``listener`` once (``AppConfig.ready`` may run more than once in tests)."""
     if listener not in seating_notices:
         seating_notices.append(listener)
 
 
-def seating_notice_for(table) -> str | None:
+def seating_notice_for(table: Table) -> str | None:
     """The first listener's answer that is not None, else None (a cash table)."""
     for listener in seating_notices:
         notice = listener(table)
@@ -40,7 +46,7 @@ def seating_notice_for(table) -> str | None:
     return None
 
 
-def banner_for(table) -> dict | None:
+def banner_for(table: Table) -> Banner:
     """The first listener's answer that is not None (a JSON object), else None."""
     for listener in table_banners:
         banner = listener(table)

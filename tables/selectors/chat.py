@@ -4,11 +4,15 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from datetime import datetime
+from typing import TYPE_CHECKING, Any
 
 from django.contrib.auth import get_user_model
 
 from tables.models import ChatMessage, Player, Seat, Table, TableGuest
 from tables.selectors.access import can_host, can_see_table
+
+if TYPE_CHECKING:
+    from tables.selectors.access import Viewer
 
 #: Lines a socket gets when it joins (and a reloaded page).
 CHAT_HISTORY = 100
@@ -24,7 +28,7 @@ class ChatLine:
     text: str
     at: datetime
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[str, Any]:
         return {
             "id": self.id,
             "player_id": self.player_id,
@@ -34,7 +38,7 @@ class ChatLine:
         }
 
     @classmethod
-    def from_dict(cls, data: dict) -> ChatLine:
+    def from_dict(cls, data: dict[str, Any]) -> ChatLine:
         return cls(
             data["id"],
             data["player_id"],
@@ -86,7 +90,7 @@ def is_muted(table: Table, player: Player) -> bool:
     return TableGuest.objects.filter(table=table, player=player, muted=True).exists()
 
 
-def chat_on_join(table_id: int, user) -> tuple[list[ChatLine], bool, dict[int, str]]:
+def chat_on_join(table_id: int, user: Viewer) -> tuple[list[ChatLine], bool, dict[int, str]]:
     """What a socket needs when it joins: the recent lines, whether its viewer runs the game
     (and sees the mute controls), and who is muted (for the host only, else empty)."""
     table = Table.objects.filter(pk=table_id).first()

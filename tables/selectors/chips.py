@@ -13,7 +13,7 @@ gave out) come from that app: it registers ``f() -> ChipsHeld`` here from its
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 
 from django.db.models import Q, Sum
@@ -39,7 +39,7 @@ def register_holder(holder: Callable[[], ChipsHeld]) -> None:
         chip_holders.append(holder)
 
 
-def _in_running_hands(hands, stacks: dict) -> int:
+def _in_running_hands(hands: Iterable[Hand], stacks: dict[tuple[int, int], int]) -> int:
     total = 0
     for hand in hands:
         behind = sum(stacks.get((hand.table_id, s["player_id"]), 0) for s in hand.seats)
@@ -56,7 +56,7 @@ def chips_in_running_hands(*, tournament: bool = False) -> int:
     return _in_running_hands(Hand.objects.filter(where, status=Hand.Status.RUNNING), stacks)
 
 
-def chips_total() -> dict:
+def chips_total() -> dict[str, int]:
     """Where every chip is: bankrolls, cash stacks, cash running hands, unpaid prize pools,
     what was ever granted; and the tournament chips in play against those given out.
 
@@ -86,7 +86,7 @@ def chips_total() -> dict:
     }
 
 
-def chips_conserved(totals: dict) -> bool:
+def chips_conserved(totals: dict[str, int]) -> bool:
     """Both invariants of ``chips_total``."""
     play_chips = totals["bankrolls"] + totals["stacks"] + totals["in_hands"]
     return (

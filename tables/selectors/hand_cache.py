@@ -37,10 +37,10 @@ class PlayedHand:
 
 #: (table id, its creation time: a table that had the same id in a database since emptied
 #: is another table) -> entry. Written only by ``tables.services.hand_cache``.
-entries: dict[tuple, PlayedHand] = {}
+entries: dict[tuple[int, datetime], PlayedHand] = {}
 
 
-def entry_key(table: Table) -> tuple:
+def entry_key(table: Table) -> tuple[int, datetime]:
     return table.pk, table.created_at
 
 

@@ -5,10 +5,10 @@ from __future__ import annotations
 
 from typing import NamedTuple
 
-from django.db.models import OuterRef, Subquery
+from django.db.models import Manager, OuterRef, QuerySet, Subquery
 
 from engine.hand import Hand as EngineHand
-from engine.types import Action, HandConfig
+from engine.types import Action, HandConfig, action_kind
 from tables.db import statements
 from tables.models import Hand, HandAction, HandSecret, Table
 from tables.models.hands import runout_showing_q
@@ -45,7 +45,7 @@ def hand_decisions(hand: Hand, start: int = 0) -> list[Decision]:
     return list(map(Decision._make, rows))
 
 
-def _decisions_query(hand_id, start):
+def _decisions_query(hand_id: int, start: int) -> QuerySet[HandAction, tuple[str, int | None, str]]:
     return (
         HandAction.objects.filter(hand_id=hand_id)
         .filter(index__gte=start)
@@ -69,7 +69,7 @@ def hand_state(hand: Hand, decisions: list[Decision] | None = None) -> EngineHan
         [s["stack"] for s in hand.seats],
         hand.button,
         hand_deck(hand),
-        [Action(kind, amount) for kind, amount, *_ in decisions],
+        [Action(action_kind(kind), amount) for kind, amount, *_ in decisions],
         players=[s["name"] for s in hand.seats],
     )
 
@@ -99,12 +99,13 @@ def player_in_running_hand(table: Table, player_id: int) -> bool:
 # more rows for it.
 
 
-def with_deck(hands):
+def with_deck(hands: QuerySet[Hand] | Manager[Hand]) -> QuerySet[Hand]:
     """The ``Hand`` queryset ``hands`` with each hand's deck read in the same statement, as
     ``hand.secret_deck`` (an attribute of the instance for ``hand_deck``, never a field: no
     filter, ordering or search names it)."""
     decks = HandSecret.objects.filter(hand=OuterRef("pk")).values("deck")
-    return hands.annotate(secret_deck=Subquery(decks))
+    # Hand declares secret_deck as an attribute of its instances, for hand_deck to type.
+    return hands.annotate(secret_deck=Subquery(decks))  # type: ignore[no-redef]
 
 
 def hand_deck(hand: Hand) -> list[int]:
@@ -124,7 +125,7 @@ def hand_secret(hand: Hand) -> HandSecret:
     return secret
 
 
-def finished_hand_secrets(hands) -> dict[int, HandSecret]:
+def finished_hand_secrets(hands: QuerySet[Hand]) -> dict[int, HandSecret]:
     """hand id -> the seed and deck of each hand of the ``Hand`` queryset ``hands`` that is
     over (finished or voided), in one read; a hand still running, or whose run-out is still
     being dealt on screen (``Hand.in_play``), is never among them."""

@@ -3,13 +3,17 @@
 from __future__ import annotations
 
 from datetime import datetime, timedelta
-from typing import NamedTuple
+from typing import TYPE_CHECKING, NamedTuple
 
-from django.db.models import Q
+from django.db.models import Q, QuerySet
 from django.utils import timezone
 
 from tables.db import statements
 from tables.models import LedgerEntry, Player, SeatRequest, Table, TableNotice
+
+if TYPE_CHECKING:
+    #: ``NoticeRow``'s fields of the latest notices, newest first.
+    NoticeRows = QuerySet[TableNotice, tuple[str, int, int | None]]
 
 #: Sitting down again within this time of leaving with chips: buy in for at least those chips.
 REJOIN_WINDOW = timedelta(hours=1)
@@ -46,7 +50,7 @@ def rejoin_minimum(table: Table | int, player: Player, now: datetime | None = No
     return amount
 
 
-def live_requests(table: Table, now: datetime | None = None):
+def live_requests(table: Table, now: datetime | None = None) -> QuerySet[SeatRequest]:
     """The requests waiting for the host's answer (those past ``REQUEST_LIFETIME`` are left
     out: they expire)."""
     now = now or timezone.now()
@@ -107,11 +111,11 @@ def log_notices(table_id: int, hand_number: int | None) -> tuple[NoticeRow, ...]
     return tuple(NoticeRow._make(row) for row in reversed(rows))
 
 
-def _all_query(table_id):
+def _all_query(table_id: int) -> NoticeRows:
     return _latest(TableNotice.objects.filter(table_id=table_id))
 
 
-def _around_query(table_id, hand_number, hand_before):
+def _around_query(table_id: int, hand_number: int, hand_before: int) -> NoticeRows:
     # hand_number above the hand on screen: posted after a later hand that was voided
     return _latest(
         TableNotice.objects.filter(table_id=table_id).filter(
@@ -120,5 +124,5 @@ def _around_query(table_id, hand_number, hand_before):
     )
 
 
-def _latest(notices):
+def _latest(notices: QuerySet[TableNotice]) -> NoticeRows:
     return notices.order_by("-id").values_list("text", "hand_number", "after_actions")[:LOG_NOTICES]

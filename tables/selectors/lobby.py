@@ -2,16 +2,7 @@
 
 from __future__ import annotations
 
-from django.db.models import (
-    Avg,
-    Count,
-    F,
-    IntegerField,
-    OuterRef,
-    Prefetch,
-    QuerySet,
-    Subquery,
-)
+from django.db.models import Avg, Count, F, IntegerField, OuterRef, Prefetch, QuerySet, Subquery
 
 from tables.models import Hand, Seat, Table
 

@@ -2,14 +2,19 @@
 
 from __future__ import annotations
 
-from django.db.models import BooleanField, ExpressionWrapper, Q
+from typing import TYPE_CHECKING
 
-from tables.models import Player
+from django.db.models import BooleanField, ExpressionWrapper, Q, QuerySet
+
+from tables.models import LedgerEntry, Player
+
+if TYPE_CHECKING:
+    from django.contrib.auth.models import AnonymousUser, User
 
 
-def viewer_player(user) -> Player | None:
+def viewer_player(user: User | AnonymousUser | None) -> Player | None:
     """The player behind a request's or socket's user (``None`` for anonymous users)."""
-    if user is None or not getattr(user, "is_authenticated", False):
+    if user is None or not user.is_authenticated:
         return None
     return Player.objects.filter(user=user).select_related("user").first()
 
@@ -19,12 +24,12 @@ def player_bankroll(player_id: int) -> int:
     return Player.objects.filter(pk=player_id).values_list("bankroll", flat=True)[0]
 
 
-def player_ledger(player: Player, limit: int = 200):
+def player_ledger(player: Player, limit: int = 200) -> QuerySet[LedgerEntry]:
     """The player's most recent ledger entries, newest first."""
     return player.ledger.select_related("table").order_by("-created_at", "-id")[:limit]
 
 
-def shown_as_bot(player: str = "player") -> ExpressionWrapper:
+def shown_as_bot(player: str = "player") -> ExpressionWrapper[Q]:
     """The bot badge of a leaderboard row: the croupier's bots and bot accounts (``player``:
     the path to the row's player)."""
     return ExpressionWrapper(

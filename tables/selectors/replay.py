@@ -9,9 +9,10 @@ cards, and the cards shown at the final showdown (public once the hand is over),
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
+from typing import Any
 
 from engine.hand import Hand as EngineHand
-from engine.types import Action
+from engine.types import Action, action_kind
 from engine.view import View
 from tables.formatting import chips
 from tables.models import Hand
@@ -53,7 +54,7 @@ def hand_replay_steps(hand: Hand, seat: int | None) -> list[ReplayStep]:
             ),
         )
 
-    actions = [Action(kind, amount) for kind, amount, _ in hand_decisions(hand)]
+    actions = [Action(action_kind(kind), amount) for kind, amount, _ in hand_decisions(hand)]
     said = decisions(final)
     stacks = [s["stack"] for s in hand.seats]
     names = [s["name"] for s in hand.seats]
@@ -105,7 +106,7 @@ def _cards_as_in(view: View, before: View) -> View:
     return replace(view, seats=seats, board=view.board[: len(before.board)])
 
 
-def describe(decision: dict) -> str:
+def describe(decision: dict[str, Any]) -> str:
     """ "bob calls 4", "alice raises to 12" (chips with thousands separators)."""
     name, kind, amount = decision["name"], decision["kind"], decision["amount"]
     if kind in ("fold", "check"):
@@ -121,6 +122,7 @@ def describe(decision: dict) -> str:
 
 def result_label(view: View) -> str:
     """Who won each pot: "alice wins 12 (two pair, kings and fives)"."""
+    assert view.result is not None  # called for a hand's final view, once it has a result
     parts = []
     for award in view.result.awards:
         who = " and ".join(view.seats[w].name for w in award.winners)

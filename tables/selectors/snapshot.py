@@ -11,11 +11,13 @@ Once built a snapshot reads nothing, so every socket of a process can share it
 from __future__ import annotations
 
 import copy
+from collections.abc import Hashable, Iterable
 from dataclasses import dataclass, replace
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 from django.contrib.auth import get_user_model
 from django.db import router
+from django.db.models import QuerySet
 
 from engine.hand import Hand as EngineHand
 from engine.view import View
@@ -73,15 +75,15 @@ class Snapshot:
     def __init__(
         self,
         table: Table,
-        seats,
+        seats: Iterable[SeatRow],
         hand: Hand | None,
         decisions: list[Decision],
         recent: tuple[RecentHand, ...],
         state: EngineHand | None = None,
-        banner: dict | None = None,
+        banner: dict[str, Any] | None = None,
         notices: tuple[NoticeRow, ...] = (),
         seating_closed: str | None = None,
-    ):
+    ) -> None:
         self.table = table
         #: What the table's screens show of the game it belongs to (a tournament's level):
         #: ``tables.selectors.banners``; None at a cash table.
@@ -103,21 +105,23 @@ class Snapshot:
         self.state = state  # the engine hand after ``decisions``
         self.running = hand is not None and hand.is_running
         self._views: dict[int | None, View] = {}
-        self._view_dicts: dict[int | None, dict] = {}
+        self._view_dicts: dict[int | None, dict[str, Any]] = {}
         #: What the presenters derive from this version once for all its viewers (the parts of
         #: the screen that are the same for them, rendered HTML): freed with the snapshot.
-        self.memo: dict = {}
+        self.memo: dict[Hashable, Any] = {}
 
     def view(self, index: int | None) -> View:
         """The engine's view for hand seat ``index`` (None: a spectator), computed once."""
         if index not in self._views:
+            assert self.state is not None  # asked only of a snapshot with a hand: it has a state
             view = self.state.view(index)
             if self.hand is not None and self.hand.runout_showing:
+                assert self.hand.runout is not None  # runout_showing: there is a run-out
                 view = runout_frame(view, self.hand.runout)
             self._views[index] = view
         return self._views[index]
 
-    def view_dict(self, index: int | None) -> dict:
+    def view_dict(self, index: int | None) -> dict[str, Any]:
         """``view(index)`` as JSON data (``View.to_dict``), computed once."""
         if index not in self._view_dicts:
             self._view_dicts[index] = self.view(index).to_dict()
@@ -148,7 +152,7 @@ def shown_hand(table: Table) -> Hand | None:
     )
 
 
-def _shown_hand_query(table_id, voided):
+def _shown_hand_query(table_id: int, voided: str) -> QuerySet[Hand]:
     return with_deck(Hand.objects.filter(table_id=table_id).exclude(status=voided)).order_by(
         "-number"
     )[:1]
@@ -197,7 +201,7 @@ def _table_columns() -> list[str]:
     return [field.attname for field in Table._meta.concrete_fields]
 
 
-def _seats_query(table_id):
+def _seats_query(table_id: int) -> QuerySet[Seat, tuple[Any, ...]]:
     username = get_user_model().USERNAME_FIELD
     # Unordered (the snapshot keys seats by number): Seat's default ordering goes through
     # the table's, a join.
@@ -220,7 +224,7 @@ def _seats_query(table_id):
     )
 
 
-def _table_query(table_id):
+def _table_query(table_id: int) -> QuerySet[Table]:
     return Table.objects.filter(pk=table_id).order_by()[:1]
 
 
@@ -236,7 +240,7 @@ def recent_hands(table_id: int) -> tuple[RecentHand, ...]:
     )
 
 
-def _recent_query(table_id, finished):
+def _recent_query(table_id: int, finished: str) -> QuerySet[Hand, tuple[int, int]]:
     return (
         Hand.objects.filter(table_id=table_id)
         .filter(status=finished)
@@ -265,16 +269,17 @@ def load_snapshot(table: Table | int, previous: Snapshot | None = None) -> Snaps
     # The table row with the seats (one query), so the snapshot is never older than its
     # version; a Table given by the caller was read before.
     given = table if isinstance(table, Table) else None
-    table, seats = table_and_seats(given.pk if given else table, known=given)
-    if table is None:
+    row, seats = table_and_seats(table.pk if isinstance(table, Table) else table, known=given)
+    if row is None:
         return None
-    table = given or table
+    table = given or row
     if (
         previous is not None
         and previous.running
         and table.action_deadline is not None
         and previous.created_at == table.created_at
     ):
+        assert previous.hand is not None  # running: its hand is being played
         played = hand_cache.peek(table)  # this process made the change
         if played is not None and played.hand.pk == previous.hand.pk:
             decisions = list(played.decisions)
@@ -323,6 +328,7 @@ def following_snapshot(previous: Snapshot | None) -> Snapshot | None:
     """
     if previous is None or not previous.running:
         return None
+    assert previous.hand is not None  # running: its hand is being played
     played = hand_cache.peek(previous.table, previous.version + 1)
     # Exactly one decision more. (A snapshot may hold a little more than its version says:
     # its reads after the table row's see later commits, e.g. the hand dealt at the next

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import re
 from datetime import timedelta
+from typing import Any
 
 from django.db import transaction
 from django.utils import timezone
@@ -37,7 +38,7 @@ CHAT_WINDOW_SECONDS = 10
 _CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f\u2028\u2029]+")
 
 
-def chat_text(text) -> str:
+def chat_text(text: object) -> str:
     """The message as it is stored: plain text on one line, trimmed; ``InvalidChatMessage`` if
     empty or longer than ``CHAT_MAX_LENGTH``."""
     if not isinstance(text, str):
@@ -52,11 +53,11 @@ def chat_text(text) -> str:
     return text
 
 
-def chat_event(table_id: int, line: ChatLine) -> dict:
+def chat_event(table_id: int, line: ChatLine) -> dict[str, Any]:
     return {"type": "table.chat", "table_id": table_id, "line": line.to_dict()}
 
 
-def chat_post(*, table: Table | int, player: Player, text) -> ChatMessage:
+def chat_post(*, table: Table | int, player: Player, text: object) -> ChatMessage:
     """``player`` says ``text`` at ``table``.
 
     Lock: table row. Players seated and the host may chat, spectators when

@@ -35,6 +35,7 @@ from django.db import transaction
 from django.db.models import Exists, OuterRef, Q, QuerySet
 
 from engine.bots import SensibleBot
+from engine.hand import Hand as EngineHand
 from tables.db import statements
 from tables.models import Hand, HandAction, Player, Seat, Table
 from tables.selectors.hands import (
@@ -63,7 +64,8 @@ def bot_delay(hand_id: int, index: int) -> float:
     per decision."""
     low, high = settings.POKER_BOT_DELAY
     digest = hashlib.sha256(f"{hand_id}:{index}".encode()).digest()
-    return low + (high - low) * digest[0] / 255
+    delay: float = low + (high - low) * digest[0] / 255
+    return delay
 
 
 def _set_clock(table: Table, now: datetime) -> None:
@@ -147,9 +149,10 @@ def clock_tick(*, table: Table | int, now: datetime, skip_busy: bool = False) ->
     """
 
     with transaction.atomic():
-        table = table_lock(table, skip_locked=skip_busy)
-        if table is None or table.status == Table.Status.CLOSED:
+        locked = table_lock(table, skip_locked=skip_busy)
+        if locked is None or locked.status == Table.Status.CLOSED:
             return None
+        table = locked
         hand = running_hand(table)
         if hand is None:
             last = last_hand(table)
@@ -208,7 +211,7 @@ def clock_tick(*, table: Table | int, now: datetime, skip_busy: bool = False) ->
         waits = not away or rules_for(table, now).away_keeps_clock
         if waits and now < table.action_deadline:
             return None
-        if not away and seat.time_bank > 0:
+        if not away and seat is not None and seat.time_bank > 0:
             chunk = min(TIME_BANK_CHUNK, seat.time_bank)
             Seat.objects.filter(pk=seat.pk).update(time_bank=seat.time_bank - chunk)
             Table.objects.filter(pk=table.pk).update(
@@ -216,6 +219,7 @@ def clock_tick(*, table: Table | int, now: datetime, skip_busy: bool = False) ->
             )
             table_touch(table)
             return "time-bank"
+        assert state.legal is not None  # the hand has an actor: it has legal actions
         move = "check" if state.legal.check else "fold"
         try:
             hand_act(
@@ -232,7 +236,7 @@ def clock_tick(*, table: Table | int, now: datetime, skip_busy: bool = False) ->
         return "sat-out" if away else "timeout"
 
 
-def _runs_due_tick(table: Table, hand: Hand, state, now: datetime) -> str | None:
+def _runs_due_tick(table: Table, hand: Hand, state: EngineHand, now: datetime) -> str | None:
     """Run it twice asked: a bot answers "once" at once (bots keep it simple); when the clock
     runs out, the default, once, is taken for whoever has not answered."""
     waiting = runouts.runs_unanswered(hand, state)

@@ -9,9 +9,12 @@ from __future__ import annotations
 import asyncio
 import logging
 import os
+from collections.abc import Callable
+from concurrent.futures import Future
+from typing import Any
 
 from asgiref.sync import SyncToAsync, async_to_sync
-from channels.layers import get_channel_layer
+from channels.layers import get_channel_layer  # type: ignore[import-untyped]  # no stubs
 from django.db import transaction
 
 from tables.db import statements
@@ -25,7 +28,7 @@ def table_group(table_id: int) -> str:
     return f"table-{table_id}"
 
 
-def table_changed_event(table_id: int, version: int) -> dict:
+def table_changed_event(table_id: int, version: int) -> dict[str, Any]:
     return {"type": "table.changed", "table_id": table_id, "version": version}
 
 
@@ -41,7 +44,7 @@ def table_touch(table: Table, *fields: str) -> None:
     transaction.on_commit(lambda: _publish(event))
 
 
-def table_event_on_commit(event: dict) -> None:
+def table_event_on_commit(event: dict[str, Any]) -> None:
     """Publish ``event`` (``table_id`` and a ``type`` other than ``table.changed``, e.g. a chat
     line) to the table's group once the transaction commits, without a version change: it
     reaches every socket at the table without re-rendering the table."""
@@ -52,10 +55,10 @@ def table_event_on_commit(event: dict) -> None:
 #: through the channel layer (``tables.live.feed.TableFeed``, registered in ``tables.apps``,
 #: tells this process's sockets at once instead of waiting for the change to come back from
 #: Redis).
-local_listeners: list = []
+local_listeners: list[Callable[[dict[str, Any]], None]] = []
 
 
-async def _send(layer, group: str, event: dict) -> None:
+async def _send(layer: Any, group: str, event: dict[str, Any]) -> None:
     for listener in local_listeners:
         try:
             listener(event)
@@ -64,7 +67,7 @@ async def _send(layer, group: str, event: dict) -> None:
     await layer.group_send(group, event)
 
 
-def _publish(event: dict) -> None:
+def _publish(event: dict[str, Any]) -> None:
     layer = get_channel_layer()
     if layer is None:
         return
@@ -93,6 +96,6 @@ def _server_loop() -> asyncio.AbstractEventLoop | None:
     return loop if loop.is_running() and not loop.is_closed() else None
 
 
-def _log_failure(done, event: dict) -> None:
+def _log_failure(done: Future[None], event: dict[str, Any]) -> None:
     if not done.cancelled() and done.exception() is not None:
         log.error("could not publish %s", event, exc_info=done.exception())

@@ -29,7 +29,7 @@ def remember_on_commit(table: Table, version: int, hand: Hand, decisions: list[D
     key = entry_key(table)
     entry = PlayedHand(version, hand, tuple(decisions), table.action_deadline)
 
-    def put():
+    def put() -> None:
         if len(entries) >= MAX_TABLES:
             entries.clear()
         entries[key] = entry

@@ -9,7 +9,9 @@ Each change bumps ``Table.version`` and publishes ``table.changed`` on commit.
 from __future__ import annotations
 
 import copy
+from collections.abc import Sequence
 from datetime import datetime, timedelta
+from typing import Any
 
 from django.conf import settings
 from django.contrib.auth import get_user_model
@@ -22,9 +24,9 @@ from engine.button import next_button
 from engine.deck import commitment, new_seed, seeded_deck
 from engine.errors import PokerError
 from engine.hand import Hand as EngineHand
-from engine.types import Action, HandConfig
+from engine.types import Action, ActionKind, HandConfig
 from tables.db import statements
-from tables.models import Hand, HandAction, HandSecret, Seat, Table
+from tables.models import Hand, HandAction, HandSecret, Player, Seat, Table
 from tables.selectors.hands import Decision, hand_decisions, hand_state, with_deck
 from tables.services import hand_cache, hooks, runouts
 from tables.services.errors import (
@@ -42,7 +44,7 @@ from tables.services.locks import require_open, table_lock
 from tables.services.seats import seat_cash_out
 
 
-def straddles_for(settings: dict, players: int) -> dict:
+def straddles_for(settings: dict[str, Any], players: int) -> dict[str, Any]:
     """The table's ``hand_config`` for a hand of ``players``: the straddles that fit. Every
     seat but the blinds may straddle, so a short table posts fewer (none heads-up); the
     button straddle needs three players too."""
@@ -140,10 +142,10 @@ def hand_start(*, table: Table, now: datetime | None = None) -> Hand:
 def hand_act(
     *,
     table: Table,
-    player,
+    player: Player,
     hand_id: int,
     version: int,
-    action,
+    action: object,
     source: str = HandAction.Source.PLAYER,
 ) -> Hand:
     """Apply ``player``'s action to the running hand ``hand_id``.
@@ -162,6 +164,7 @@ def hand_act(
     with transaction.atomic():
         table = table_lock(table)
         played = hand_cache.take(table)
+        hand: Hand | None
         if played is not None and played.hand.pk == hand_id:
             # As the database holds them; a copy, as sockets' snapshots may share the row.
             hand, decisions = copy.copy(played.hand), list(played.decisions)
@@ -186,7 +189,7 @@ def hand_act(
             runs = runouts.runs_answer(table=table, hand=hand, state=state, index=index, kind=kind)
             if runs is None:
                 return hand  # the others are still choosing
-            engine_action = Action("run_twice" if runs == 2 else "run_once")
+            engine_action = Action(ActionKind.RUN_TWICE if runs == 2 else ActionKind.RUN_ONCE)
             kind = str(engine_action.kind)
         if index is None:
             raise NotYourTurn(f"You are not in hand #{hand.number}.")
@@ -237,7 +240,7 @@ def hand_void(*, table: Table, hand_id: int, reason: str) -> Hand:
         return hand
 
 
-def _parse_action(action) -> Action:
+def _parse_action(action: object) -> Action:
     """The engine ``Action`` of what a player sent (``Action.coerce``); ``IllegalMove``."""
     try:
         return Action.coerce(action)
@@ -246,7 +249,12 @@ def _parse_action(action) -> Action:
 
 
 def _after_change(
-    table: Table, hand: Hand, state, before, decisions: list[Decision], *changed: str
+    table: Table,
+    hand: Hand,
+    state: EngineHand,
+    before: Sequence[int],
+    decisions: list[Decision],
+    *changed: str,
 ) -> None:
     """Write the stacks the change moved (``before``: the engine's stacks before it) back to
     the seats; finish the hand if it is over; store the table's clock with the new version,
@@ -269,6 +277,7 @@ def _after_change(
     paced = runouts.runout_record(hand, state)
     if state.is_over:
         hand.status = Hand.Status.FINISHED
+        assert state.result is not None  # the hand is over: it has its result
         hand.result = state.result.to_dict()  # plain JSON: lists, dicts, ints, text
         hand.pot = _pot_total(hand, state)
         hand.finished_at = now
@@ -283,8 +292,8 @@ def _after_change(
         for listener in hooks.hand_finished:
             listener(hand, state)
         _settle_seats(table, hand)
-        for listener in hooks.hand_ended:
-            listener(table, hand)
+        for ended in hooks.hand_ended:
+            ended(table, hand)
         table.action_deadline = None
         table.next_hand_at = (
             runouts.runout_first_pause(now)
@@ -301,7 +310,7 @@ def _after_change(
     table_touch(table, *dict.fromkeys(("action_deadline", "hand_version", *changed)))
 
 
-def _table_hand(table: Table, hand_id) -> Hand | None:
+def _table_hand(table: Table, hand_id: int) -> Hand | None:
     """Hand ``hand_id`` if it was dealt at ``table``."""
     try:
         return with_deck(Hand.objects).get(pk=hand_id, table_id=table.pk)
@@ -319,7 +328,7 @@ def _write_stacks(table: Table, stacks: dict[int, int]) -> None:
         statements.update(Seat, {"table_id": table.pk, "player_id": player_id}, stack=stack)
         return
     field = PositiveBigIntegerField()
-    chips = Case(
+    chips: Case | Cast = Case(
         *(When(player_id=player_id, then=Value(stack)) for player_id, stack in stacks.items()),
         output_field=field,
     )
@@ -346,6 +355,6 @@ def _settle_seats(table: Table, hand: Hand) -> None:
         pending_apply(table)
 
 
-def _pot_total(hand: Hand, state) -> int:
+def _pot_total(hand: Hand, state: EngineHand) -> int:
     """Chips contested in the hand: everything put in, uncalled bets returned."""
     return int(state.total_pot)

@@ -21,9 +21,15 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import datetime
-from typing import Any
+from typing import TYPE_CHECKING, TypeVar
 
 from django.utils import timezone
+
+if TYPE_CHECKING:
+    from engine.hand import Hand as EngineHand
+    from tables.models import Hand, Table
+
+L = TypeVar("L")  # a registry's listener type
 
 
 @dataclass(frozen=True)
@@ -47,14 +53,15 @@ class TableRules:
 
 CASH_RULES = TableRules()
 
-table_rules: list[Callable[[Any, datetime], TableRules | None]] = []
-hand_starting: list[Callable[[Any, datetime], None]] = []
-hand_finished: list[Callable[[Any, Any], None]] = []
-hand_ended: list[Callable[[Any, Any], None]] = []
-croupier_pass: list[Callable[[datetime], None]] = []
+# Listeners' answers other than table_rules' are not used: they may return anything.
+table_rules: list[Callable[[Table, datetime], TableRules | None]] = []
+hand_starting: list[Callable[[Table, datetime], object]] = []
+hand_finished: list[Callable[[Hand, EngineHand], object]] = []
+hand_ended: list[Callable[[Table, Hand], object]] = []
+croupier_pass: list[Callable[[datetime], object]] = []
 
 
-def rules_for(table, now: datetime | None = None) -> TableRules:
+def rules_for(table: Table, now: datetime | None = None) -> TableRules:
     """The rules ``table`` plays by at ``now`` (default: the time now): the first listener's
     answer, else ``CASH_RULES``."""
     now = now or timezone.now()
@@ -65,7 +72,7 @@ def rules_for(table, now: datetime | None = None) -> TableRules:
     return CASH_RULES
 
 
-def register(registry: list, listener: Callable) -> None:
+def register(registry: list[L], listener: L) -> None:
     """Add ``listener`` once (``AppConfig.ready`` may run more than once in tests)."""
     if listener not in registry:
         registry.append(listener)

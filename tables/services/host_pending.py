@@ -15,6 +15,8 @@ Every function here is internal: the caller holds the table row lock inside
 
 from __future__ import annotations
 
+from typing import Any
+
 from django.db.models import Sum
 from django.utils import timezone
 
@@ -47,8 +49,8 @@ def notice_post(table: Table, text: str) -> TableNotice:
 def pending_queue(
     table: Table,
     *,
-    settings: dict | None = None,
-    correction: dict | None = None,
+    settings: dict[str, Any] | None = None,
+    correction: dict[str, Any] | None = None,
     close: bool = False,
     sit_out: int | None = None,
     remove: int | None = None,
@@ -87,12 +89,12 @@ def stack_correct(table: Table, seat: Seat, stack: int, by: str) -> int:
     return change
 
 
-def stack_change_apply(table: Table, seat: Seat, correction: dict) -> int:
+def stack_change_apply(table: Table, seat: Seat, correction: dict[str, Any]) -> int:
     """At the hand's end: add a correction asked during it (its ``change``, the stack asked
     minus the stack shown then) to the stack the hand left. Refused when the bankroll bound
     (``addition_refusal``) no longer holds or the stack left cannot give the chips taken.
     Returns the new stack."""
-    change = correction["change"]
+    change: int = correction["change"]
     stack = seat.stack + change
     if stack < 1:
         raise InvalidAmount(
@@ -245,8 +247,10 @@ def _seat_or_none(table: Table, player_id: int) -> Seat | None:
     return table.seats.select_related("player__user").filter(player_id=player_id).first()
 
 
-def describe_settings(values: dict) -> str:
+def describe_settings(values: dict[str, Any]) -> str:
     """``values`` (field -> value) as a short sentence for the log."""
     return ", ".join(
-        f"{Table._meta.get_field(field).verbose_name} {value}" for field, value in values.items()
+        # The settings are the table's own fields, never a reverse relation (no verbose_name).
+        f"{Table._meta.get_field(field).verbose_name} {value}"  # type: ignore[union-attr]
+        for field, value in values.items()
     )

@@ -13,6 +13,7 @@ from __future__ import annotations
 import secrets
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
+from typing import TYPE_CHECKING, Any
 
 from django.core.exceptions import ValidationError
 from django.db import transaction
@@ -43,6 +44,9 @@ from tables.services.host_pending import (
 )
 from tables.services.locks import table_lock
 from tables.services.seats import seat_cash_out
+
+if TYPE_CHECKING:
+    from tables.selectors.access import Viewer
 
 #: Open games one player may host at once.
 MAX_OPEN_GAMES = 10
@@ -104,11 +108,11 @@ def new_invite_token() -> str:
     return secrets.token_urlsafe(32)
 
 
-def _name_of(user) -> str:
+def _name_of(user: Viewer) -> str:
     return user.get_username() if user is not None else "the site"
 
 
-def _validated(table: Table, fields: dict) -> None:
+def _validated(table: Table, fields: dict[str, Any]) -> None:
     """Set ``fields`` on ``table`` and check the whole game (``Table.clean`` and the field
     limits); ``InvalidSettings`` names each field that is wrong."""
     unknown = sorted(set(fields) - set(HOST_FIELDS))
@@ -140,7 +144,7 @@ def _unique_name(name: str, host: Player | None, pk: int | None = None) -> str:
     raise InvalidSettings({"name": "That name is taken: choose another."})
 
 
-def _hosted_table(table: Table | int, by) -> Table:
+def _hosted_table(table: Table | int, by: Viewer) -> Table:
     """Lock ``table`` and check that ``by`` may run it and that it is not closed."""
     table = table_lock(table)
     if not can_host(table, by):
@@ -152,7 +156,7 @@ def _hosted_table(table: Table | int, by) -> Table:
     return table
 
 
-def table_create(*, host: Player, **fields) -> Table:
+def table_create(*, host: Player, **fields: Any) -> Table:
     """Start a game hosted by ``host``: ``GAME_DEFAULTS`` with ``fields`` over them.
 
     Lock: none (a new row). ``InvalidSettings`` names every wrong field; ``TooManyGames`` past
@@ -175,7 +179,7 @@ def table_create(*, host: Player, **fields) -> Table:
         return table
 
 
-def table_invite_replace(*, table: Table | int, by) -> Table:
+def table_invite_replace(*, table: Table | int, by: Viewer) -> Table:
     """A new invite link; the old one stops working at once (guests already in stay)."""
     with transaction.atomic():
         table = _hosted_table(table, by)
@@ -213,7 +217,7 @@ class HostUpdate:
     waiting: list[str] = field(default_factory=list)
 
 
-def table_host_update(*, table: Table | int, by, changes: dict) -> HostUpdate:
+def table_host_update(*, table: Table | int, by: Viewer, changes: dict[str, Any]) -> HostUpdate:
     """Change a game's settings: those the running hand was dealt with (``NEXT_HAND_FIELDS``)
     wait for its end, the others apply now; each part is announced. ``InvalidSettings``
     (nothing changed) when the game would not hold together."""
@@ -254,7 +258,7 @@ def table_host_update(*, table: Table | int, by, changes: dict) -> HostUpdate:
         return HostUpdate(table=table, applied=sorted(shown), waiting=sorted(waiting))
 
 
-def table_host_pause(*, table: Table | int, by) -> Table:
+def table_host_pause(*, table: Table | int, by: Viewer) -> Table:
     """Pause: the hand being played finishes, no new one starts."""
     with transaction.atomic():
         table = _hosted_table(table, by)
@@ -265,7 +269,7 @@ def table_host_pause(*, table: Table | int, by) -> Table:
         return table
 
 
-def table_host_resume(*, table: Table | int, by) -> Table:
+def table_host_resume(*, table: Table | int, by: Viewer) -> Table:
     """Play on after a pause."""
     with transaction.atomic():
         table = _hosted_table(table, by)
@@ -276,7 +280,7 @@ def table_host_resume(*, table: Table | int, by) -> Table:
         return table
 
 
-def table_host_bomb_pot(*, table: Table | int, by) -> Table:
+def table_host_bomb_pot(*, table: Table | int, by: Viewer) -> Table:
     """Call a bomb pot for the next hand: everyone antes the game's ``bomb_pot_ante`` and
     the flop comes with no preflop betting (``tables.services.hands.hand_start``).
     ``InvalidSettings`` when the game has no bomb-pot ante (or is a stud game)."""
@@ -319,7 +323,9 @@ class StackCorrection:
     message: str
 
 
-def table_correct_stack(*, table: Table | int, by, player: Player, stack) -> StackCorrection:
+def table_correct_stack(
+    *, table: Table | int, by: Viewer, player: Player, stack: object
+) -> StackCorrection:
     """Set a player's stack to ``stack`` chips through the ledger (a ``correction`` entry
     moving the difference between their bankroll and the table: never creating chips).
     The stack stays within the buy-in range and takes from the bankroll only what earlier
@@ -366,7 +372,7 @@ def table_correct_stack(*, table: Table | int, by, player: Player, stack) -> Sta
         return StackCorrection(True, stack, shown, change, f"{player}'s stack is now {stack}.")
 
 
-def table_host_remove(*, table: Table | int, by, player: Player) -> bool:
+def table_host_remove(*, table: Table | int, by: Viewer, player: Player) -> bool:
     """Remove a player: cashed out now, or, while they are in the hand being played, when it
     ends: they play it out as usual (their clock, their buttons) and cannot undo the removal
     (``seats.seat_sit_in`` refuses). True if now."""
@@ -389,7 +395,7 @@ def table_host_remove(*, table: Table | int, by, player: Player) -> bool:
         return True
 
 
-def table_host_sit_out(*, table: Table | int, by, player: Player) -> bool:
+def table_host_sit_out(*, table: Table | int, by: Viewer, player: Player) -> bool:
     """Sit a player out: dealt out of new hands until they come back. While they are in the
     hand being played they play it out as usual (their clock, their buttons) and are sat out
     when it ends. True if now."""
@@ -414,7 +420,7 @@ def table_host_sit_out(*, table: Table | int, by, player: Player) -> bool:
         return True
 
 
-def table_host_transfer(*, table: Table | int, by, player: Player) -> Table:
+def table_host_transfer(*, table: Table | int, by: Viewer, player: Player) -> Table:
     """Hand the host role to ``player``, who must be seated at the game or one of its guests."""
     with transaction.atomic():
         table = _hosted_table(table, by)
@@ -436,7 +442,7 @@ def table_host_transfer(*, table: Table | int, by, player: Player) -> Table:
         return table
 
 
-def table_host_close(*, table: Table | int, by) -> bool:
+def table_host_close(*, table: Table | int, by: Viewer) -> bool:
     """Close the game: everyone cashed out (when the hand being played ends, if one is), then
     read-only with its history kept. True if closed now."""
     with transaction.atomic():

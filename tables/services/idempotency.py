@@ -12,14 +12,17 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
-from datetime import timedelta
-from typing import Any
+from datetime import datetime, timedelta
+from typing import TYPE_CHECKING, Any
 
 from django.db import transaction
 from django.utils import timezone
 
 from tables.models import IdempotencyKey
 from tables.services.errors import ServiceError
+
+if TYPE_CHECKING:
+    from django.contrib.auth.models import User
 
 
 class IdempotencyKeyReused(ServiceError):
@@ -38,7 +41,12 @@ class Answer:
 
 
 def idempotent_answer(
-    *, user, key: str, fingerprint: str, run: Callable[[], Answer], now=None
+    *,
+    user: User,
+    key: str,
+    fingerprint: str,
+    run: Callable[[], Answer],
+    now: datetime | None = None,
 ) -> Answer:
     """``run()``'s answer, or the one kept for ``key`` if ``user`` sent it before.
 

@@ -2,11 +2,17 @@
 
 from __future__ import annotations
 
+from typing import Literal, overload
+
 from tables.db import statements
 from tables.models import Table
 from tables.services.errors import TableNotOpen
 
 
+@overload
+def table_lock(table: Table | int, *, skip_locked: Literal[False] = ...) -> Table: ...
+@overload
+def table_lock(table: Table | int, *, skip_locked: bool) -> Table | None: ...
 def table_lock(table: Table | int, *, skip_locked: bool = False) -> Table | None:
     """Lock the table row (``SELECT ... FOR UPDATE``) and return a fresh copy of it.
 

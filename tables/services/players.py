@@ -6,6 +6,8 @@ lock the table row first, then the player row, always in that order.
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.db import transaction
@@ -14,8 +16,11 @@ from tables.models import Hand, LedgerEntry, Player, Table
 from tables.names import name_problem
 from tables.services.errors import InsufficientBankroll, InvalidAmount, InvalidName
 
+if TYPE_CHECKING:
+    from django.contrib.auth.models import User
 
-def player_create(*, user, is_bot: bool = False, grant: int | None = None) -> Player:
+
+def player_create(*, user: User, is_bot: bool = False, grant: int | None = None) -> Player:
     """Create the player profile of ``user`` with a starting grant (a ``grant`` ledger entry).
 
     Lock: none needed (a new row). ``grant`` defaults to ``POKER_STARTING_GRANT``.
@@ -59,7 +64,7 @@ def player_sign_up(*, username: str, password: str, email: str = "") -> Player:
         return player_create(user=user)
 
 
-def player_get_or_create(*, user) -> Player:
+def player_get_or_create(*, user: User) -> Player:
     """The player of ``user``, created with a starting grant on first use (e.g. admins)."""
     try:
         return user.player

@@ -41,7 +41,7 @@ from django.db import transaction
 from engine.errors import PokerError
 from engine.hand import Hand as EngineHand
 from engine.runout import runout_streets
-from tables.models import Hand, Seat, Table
+from tables.models import Hand, Player, Seat, Table
 from tables.selectors.hands import hand_state, last_hand
 from tables.services.errors import HandNotRunning, IllegalMove, NotSeated, NotYourTurn
 from tables.services.events import table_touch
@@ -148,6 +148,7 @@ def runout_odds_store(
             if runs is None and hand.odds_pending:  # nothing will ever be computed
                 Hand.objects.filter(pk=hand.pk).update(odds_pending=False)
             return False
+        assert runs is not None and stored is not None  # they fit
         filled = False
         for run, known in zip(stored["runs"], runs, strict=True):
             for step, computed in zip(run, known, strict=True):
@@ -181,6 +182,7 @@ def runout_advance(table: Table, hand: Hand, now: datetime) -> str | None:
         return None
     if _waits_for_chances(hand, now):
         return None
+    assert hand.runout is not None  # a run-out being shown
     runout = dict(hand.runout)
     runout["shown"] += 1
     hand.runout = runout
@@ -196,6 +198,7 @@ def _waits_for_chances(hand: Hand, now: datetime) -> bool:
     """Whether the street on screen waits for its chances (see the module docstring)."""
     if not hand.odds_pending:
         return False
+    assert hand.runout is not None  # odds pending: for its run-out
     step = hand.runout["runs"][0][hand.runout["shown"]]
     if step["chances"] is not UNKNOWN or hand.finished_at is None:
         return False
@@ -205,7 +208,9 @@ def _waits_for_chances(hand: Hand, now: datetime) -> bool:
 # --- run it twice ----------------------------------------------------------------------------
 
 
-def runs_answer(*, table: Table, hand: Hand, state: EngineHand, index: int | None, kind: str):
+def runs_answer(
+    *, table: Table, hand: Hand, state: EngineHand, index: int | None, kind: str
+) -> int | None:
     """Record hand seat ``index``'s answer (``run_once``/``run_twice``) to the run-it-twice
     question. Returns the engine choice (1 or 2) once it is decided (someone said once, or
     every live hand said twice), else None (the answer is stored, the table touched).
@@ -247,7 +252,7 @@ def runs_unanswered(hand: Hand, state: EngineHand) -> list[int]:
 # --- the rabbit hunt ------------------------------------------------------------------------
 
 
-def rabbit_hunt(*, table: Table | int, player, hand_id: int) -> Hand:
+def rabbit_hunt(*, table: Table | int, player: Player, hand_id: int) -> Hand:
     """Show everyone the board cards that would have come after hand ``hand_id`` (the table's
     last hand, over before the river). Any seated player may ask, once per hand; it changes
     no chips. Lock: table row.

@@ -12,6 +12,7 @@ table row lock; a change bumps ``Table.version`` (every screen hears of it).
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from django.db import transaction
 from django.utils import timezone
@@ -35,6 +36,9 @@ from tables.services.host_pending import notice_post
 from tables.services.locks import require_open, table_lock
 from tables.services.seats import buy_in_check, seat_take, seat_top_up
 
+if TYPE_CHECKING:
+    from tables.selectors.access import Viewer
+
 
 @dataclass(frozen=True)
 class Asked:
@@ -56,7 +60,9 @@ def _needs_asking(table: Table, player: Player, approval: bool) -> bool:
     return approval and table.host_id is not None and table.host_id != player.pk
 
 
-def _file(table: Table, player: Player, kind: str, amount: int, seat_number=None) -> SeatRequest:
+def _file(
+    table: Table, player: Player, kind: str, amount: int, seat_number: int | None = None
+) -> SeatRequest:
     _expire(table)
     if SeatRequest.objects.filter(
         table=table, player=player, status=SeatRequest.Status.PENDING
@@ -74,7 +80,7 @@ def _file(table: Table, player: Player, kind: str, amount: int, seat_number=None
 
 
 def seat_ask(
-    *, table: Table | int, player: Player, buy_in, seat_number: int | None = None
+    *, table: Table | int, player: Player, buy_in: int, seat_number: int | None = None
 ) -> Asked:
     """Sit down, or at a game with seat approval ask the host to (see the module docstring).
 
@@ -98,7 +104,7 @@ def seat_ask(
         )
 
 
-def top_up_ask(*, table: Table | int, player: Player, amount) -> Asked:
+def top_up_ask(*, table: Table | int, player: Player, amount: int) -> Asked:
     """Top up, or at a game with top-up approval ask the host to allow it. Lock: table row."""
     with transaction.atomic():
         locked = table_lock(table)
@@ -117,7 +123,9 @@ def top_up_ask(*, table: Table | int, player: Player, amount) -> Asked:
         return Asked(request=_file(locked, player, SeatRequest.Kind.TOP_UP, amount))
 
 
-def seat_request_answer(*, table: Table | int, by, request_id: int, approve: bool) -> SeatRequest:
+def seat_request_answer(
+    *, table: Table | int, by: Viewer, request_id: int, approve: bool
+) -> SeatRequest:
     """The host approves (the seat is taken or the chips added, through ``seat_take`` or
     ``seat_top_up`` with all their checks) or declines a pending request.
 

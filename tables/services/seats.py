@@ -14,7 +14,7 @@ from django.conf import settings
 from django.db import transaction
 from django.utils import timezone
 
-from tables.models import LedgerEntry, Player, Seat, Table
+from tables.models import Hand, LedgerEntry, Player, Seat, Table
 from tables.selectors.hands import player_in_running_hand
 from tables.selectors.hosting import rejoin_minimum, removal_pending
 from tables.services.errors import (
@@ -36,7 +36,7 @@ from tables.services.locks import require_open, table_lock
 from tables.services.players import ledger_record
 
 
-def _whole_chips(amount, what: str) -> int:
+def _whole_chips(amount: object, what: str) -> int:
     if isinstance(amount, bool) or not isinstance(amount, int) or amount <= 0:
         raise InvalidAmount(f"The {what} must be a positive whole number of chips.")
     return amount
@@ -94,7 +94,7 @@ def buy_in_check(table: Table, player: Player, buy_in: int) -> None:
         raise BuyInOutOfRange(f"Buy in for {low} to {high} chips at {table.name}.")
 
 
-def seat_cash_out(*, table: Table, seat: Seat, reason: str, hand=None) -> None:
+def seat_cash_out(*, table: Table, seat: Seat, reason: str, hand: Hand | None = None) -> None:
     """Internal: the seat's chips go back to the bankroll and the seat is freed.
 
     Caller holds the table row lock, inside ``transaction.atomic()``.

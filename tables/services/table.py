@@ -51,8 +51,8 @@ def table_save(*, table: Table) -> Table:
     """
     table.full_clean(exclude=["version"])
     with transaction.atomic():
-        if table.pk is None:
-            table.save()
+        if table.pk is None:  # a new table (the stubs type pk as always set)
+            table.save()  # type: ignore[unreachable]
             return table
         locked = table_lock(table)
         for field in EDITABLE_FIELDS:

@@ -22,7 +22,7 @@ import unicodedata
 from collections.abc import Callable, Iterable
 from functools import cache
 
-from confusable_homoglyphs.confusables import (  # type: ignore[import-untyped]  # no stubs
+from confusable_homoglyphs.confusables import (
     confusables_data,
 )
 

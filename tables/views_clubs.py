@@ -12,7 +12,7 @@ from datetime import date, datetime
 from typing import Any
 
 from django.contrib.auth.decorators import login_required
-from django.http import Http404, HttpRequest, HttpResponse
+from django.http import Http404, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import path
 from django.utils import timezone
@@ -21,13 +21,14 @@ from django.views.decorators.http import require_POST
 from tables.clubs import selectors, services
 from tables.clubs.access import membership_of
 from tables.clubs.models import Club, Membership
+from tables.http import AuthenticatedRequest
 from tables.services.errors import ServiceError
 from tables.services.players import player_get_or_create
 
 ADMIN_ROLES = (Membership.Role.OWNER, Membership.Role.ADMIN)
 
 
-def _member_club(request: HttpRequest, club_id: int) -> tuple[Club, Membership]:
+def _member_club(request: AuthenticatedRequest, club_id: int) -> tuple[Club, Membership]:
     player = player_get_or_create(user=request.user)
     club = selectors.club_for(club_id, player)
     member = membership_of(club, player) if club is not None else None
@@ -37,7 +38,7 @@ def _member_club(request: HttpRequest, club_id: int) -> tuple[Club, Membership]:
 
 
 @login_required
-def club_list(request: HttpRequest) -> HttpResponse:
+def club_list(request: AuthenticatedRequest) -> HttpResponse:
     """``/clubs/``: your clubs; POST creates one (you own it)."""
     player = player_get_or_create(user=request.user)
     error = None
@@ -60,7 +61,9 @@ def club_list(request: HttpRequest) -> HttpResponse:
     )
 
 
-def _page(request: HttpRequest, club: Club, member: Membership, error: str | None) -> HttpResponse:
+def _page(
+    request: AuthenticatedRequest, club: Club, member: Membership, error: str | None
+) -> HttpResponse:
     admin = member.role in ADMIN_ROLES
     season = selectors.season_for(club, request.GET.get("season"), timezone.localdate())
     ledger = selectors.club_ledger(club)
@@ -91,13 +94,13 @@ def _page(request: HttpRequest, club: Club, member: Membership, error: str | Non
 
 
 @login_required
-def club_detail(request: HttpRequest, club_id: int) -> HttpResponse:
+def club_detail(request: AuthenticatedRequest, club_id: int) -> HttpResponse:
     club, member = _member_club(request, club_id)
     return _page(request, club, member, None)
 
 
 @login_required
-def club_join(request: HttpRequest, club_id: int) -> HttpResponse:
+def club_join(request: AuthenticatedRequest, club_id: int) -> HttpResponse:
     """``/clubs/<id>/join/?code=...``: the invitation; POST joins (or asks to)."""
     player = player_get_or_create(user=request.user)
     code = request.POST.get("code") or request.GET.get("code") or ""
@@ -130,7 +133,9 @@ def club_join(request: HttpRequest, club_id: int) -> HttpResponse:
 
 @login_required
 @require_POST
-def club_member(request: HttpRequest, club_id: int, player_id: int, action: str) -> HttpResponse:
+def club_member(
+    request: AuthenticatedRequest, club_id: int, player_id: int, action: str
+) -> HttpResponse:
     club, member = _member_club(request, club_id)
     try:
         services.club_member_update(club=club, by=member.player, player=player_id, action=action)
@@ -141,7 +146,7 @@ def club_member(request: HttpRequest, club_id: int, player_id: int, action: str)
 
 @login_required
 @require_POST
-def club_leave(request: HttpRequest, club_id: int) -> HttpResponse:
+def club_leave(request: AuthenticatedRequest, club_id: int) -> HttpResponse:
     club, member = _member_club(request, club_id)
     try:
         services.club_leave(club=club, player=member.player)
@@ -171,7 +176,7 @@ SCHEDULE_STRUCTURES = {"turbo", "regular", "deep"}
 
 @login_required
 @require_POST
-def club_schedule(request: HttpRequest, club_id: int) -> HttpResponse:
+def club_schedule(request: AuthenticatedRequest, club_id: int) -> HttpResponse:
     """An admin schedules a game (``starts_at``: the local date and time)."""
     club, member = _member_club(request, club_id)
     starts_at = _when(request.POST.get("starts_at", ""))
@@ -203,7 +208,7 @@ def club_schedule(request: HttpRequest, club_id: int) -> HttpResponse:
 
 @login_required
 @require_POST
-def club_season(request: HttpRequest, club_id: int) -> HttpResponse:
+def club_season(request: AuthenticatedRequest, club_id: int) -> HttpResponse:
     """An admin opens a season (``points_table``: points by place, comma-separated)."""
     club, member = _member_club(request, club_id)
     starts_on, ends_on = (
@@ -233,7 +238,7 @@ def club_season(request: HttpRequest, club_id: int) -> HttpResponse:
 
 @login_required
 @require_POST
-def club_invite_reset(request: HttpRequest, club_id: int) -> HttpResponse:
+def club_invite_reset(request: AuthenticatedRequest, club_id: int) -> HttpResponse:
     """An admin replaces the invitation code (the old one is refused from now on)."""
     club, member = _member_club(request, club_id)
     try:
@@ -245,7 +250,7 @@ def club_invite_reset(request: HttpRequest, club_id: int) -> HttpResponse:
 
 @login_required
 @require_POST
-def club_attend(request: HttpRequest, club_id: int, game_id: int) -> HttpResponse:
+def club_attend(request: AuthenticatedRequest, club_id: int, game_id: int) -> HttpResponse:
     """A member says they are in (``going=1``) or out of a scheduled game."""
     club, member = _member_club(request, club_id)
     if not club.scheduled.filter(pk=game_id).exists():
@@ -261,7 +266,7 @@ def club_attend(request: HttpRequest, club_id: int, game_id: int) -> HttpRespons
 
 @login_required
 @require_POST
-def club_season_close(request: HttpRequest, club_id: int, season_id: int) -> HttpResponse:
+def club_season_close(request: AuthenticatedRequest, club_id: int, season_id: int) -> HttpResponse:
     club, member = _member_club(request, club_id)
     if not club.seasons.filter(pk=season_id).exists():
         raise Http404("No such season.")

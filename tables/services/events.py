@@ -14,7 +14,7 @@ from concurrent.futures import Future
 from typing import Any
 
 from asgiref.sync import SyncToAsync, async_to_sync
-from channels.layers import get_channel_layer  # type: ignore[import-untyped]  # no stubs
+from channels.layers import get_channel_layer
 from django.db import transaction
 
 from tables.db import statements

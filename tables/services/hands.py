@@ -141,7 +141,7 @@ def hand_start(*, table: Table, now: datetime | None = None) -> Hand:
 
 def hand_act(
     *,
-    table: Table,
+    table: Table | int,
     player: Player,
     hand_id: int,
     version: int,

@@ -161,7 +161,7 @@ def seat_take(*, table: Table, player: Player, buy_in: int, seat_number: int | N
         return seat
 
 
-def seat_leave(*, table: Table, player: Player) -> bool:
+def seat_leave(*, table: Table | int, player: Player) -> bool:
     """Leave the table: the chips go back to the bankroll.
 
     Lock: table row, then player row. During a hand the player is in, they are sat out and
@@ -190,7 +190,7 @@ def seat_release(*, table: Table, seat: Seat, reason: str) -> bool:
     return True
 
 
-def seat_sit_out(*, table: Table, player: Player) -> Seat:
+def seat_sit_out(*, table: Table | int, player: Player) -> Seat:
     """Sit out: keep the seat, be dealt out of the next hands. Lock: table row."""
     with transaction.atomic():
         table = table_lock(table)
@@ -202,7 +202,7 @@ def seat_sit_out(*, table: Table, player: Player) -> Seat:
         return seat
 
 
-def seat_sit_in(*, table: Table, player: Player) -> Seat:
+def seat_sit_in(*, table: Table | int, player: Player) -> Seat:
     """Come back: dealt in from the next hand (and stay). Lock: table row. ``RemovedByHost``
     when the host removed the player during this hand: that is the host's call."""
     with transaction.atomic():

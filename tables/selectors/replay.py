@@ -109,9 +109,8 @@ def engine_replay_steps(
                 )
                 dealt = end
     if final_view.result is not None:
-        steps.append(
-            ReplayStep(len(steps), result_label(final_view), seen(final_view), awarded=True)
-        )
+        end = seen(final_view)  # its labels too: no description of a hidden hand
+        steps.append(ReplayStep(len(steps), result_label(end), end, awarded=True))
     return steps
 
 

@@ -4,18 +4,20 @@ the leaderboard. Server-rendered; the chart is inline SVG, the replayer a small 
 from __future__ import annotations
 
 from datetime import timedelta
+from typing import Any
 
 from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils import timezone
 
-from tables.imports.selectors import player_imports
+from tables.imports.selectors import amount, player_imports
 from tables.inputs import NumberError, parse_optional_number
 from tables.models import Hand, Player, Table
 from tables.presenters.replay import replay_felt
 from tables.selectors.access import can_see_hand, tables_visible_to
 from tables.selectors.replay import hand_replay_steps
+from tables.stats.pokernow import player_pokernow_stats
 from tables.stats.selectors import (
     HandFilter,
     finished_hand,
@@ -84,10 +86,23 @@ def player_stats_page(request: HttpRequest, player_id: int) -> HttpResponse:
             "own": (own := getattr(request.user, "player", None) == player),
             # games brought from PokerNow: listed apart, never in the figures above
             "pokernow_imports": list(player_imports(player)[:10]) if own else [],
+            "pokernow_stats": pokernow_figures(player) if own else None,
             "export_since": (timezone.now() - timedelta(days=30)).date(),
             "export_until": timezone.now().date(),
         },
     )
+
+
+def pokernow_figures(player: Player) -> dict[str, Any] | None:
+    """The player's PokerNow figures with their amounts as PokerNow printed them ("–" where
+    the imports' units differ)."""
+    figures = player_pokernow_stats(player)
+    if figures is None:
+        return None
+    unit = figures["unit"]
+    for name in ("net_won", "biggest_pot_won"):
+        figures[name + "_text"] = "–" if unit is None else amount(figures[name], unit)
+    return figures
 
 
 #: The page's minimum of cash hands (the API's is a parameter).
@@ -119,7 +134,7 @@ def leaderboard_page(request):
 
 
 @login_required
-def hand_replayer(request, hand_id: int):
+def hand_replayer(request: HttpRequest, hand_id: int) -> HttpResponse:
     hand = finished_hand(hand_id)
     if hand is None or hand.status == Hand.Status.VOIDED or not can_see_hand(hand, request.user):
         raise Http404("No such finished hand.")

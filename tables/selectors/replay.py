@@ -109,8 +109,8 @@ def engine_replay_steps(
                 )
                 dealt = end
     if final_view.result is not None:
-        end = seen(final_view)  # its labels too: no description of a hidden hand
-        steps.append(ReplayStep(len(steps), result_label(end), end, awarded=True))
+        awarded = seen(final_view)  # its label too: no description of a hidden hand
+        steps.append(ReplayStep(len(steps), result_label(awarded), awarded, awarded=True))
     return steps
 
 

@@ -86,9 +86,10 @@ def test_the_stats_page_shows_them_apart_and_only_to_the_player(upload, players)
     assert 'href="/imports/hands/"' in text
     other = Client()
     other.force_login(bob.user)
-    assert 'id="pokernow-stats"' not in other.get(
-        reverse("stats:player", args=[alice.pk])
-    ).content.decode()
+    assert (
+        'id="pokernow-stats"'
+        not in other.get(reverse("stats:player", args=[alice.pk])).content.decode()
+    )
 
 
 def test_never_on_the_leaderboard(upload, players) -> None:

@@ -2,18 +2,20 @@
 as this site's hands (``tables.stats.figures`` over each hand's engine replay), kept apart.
 
 Never added into the play-chip figures or the leaderboard: the amounts are PokerNow's, in
-each import's own unit, so net and biggest pot are summed only within one import (a player's
-figures over all imports count hands and percentages, and net per unit).
+each import's own unit, so net and biggest pot are summed over imports of one unit only.
+Each import keeps its sums (``PokerNowImport.figures``), counted once as it comes in
+(``record_import_figures``, a listener of ``tables.imports.hooks.hands_imported``).
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable
+from dataclasses import asdict, fields
 from typing import Any
 
 from engine import phh
 from tables.imports.models import ImportedHand, PokerNowImport
-from tables.imports.selectors import import_hands, player_imported_hands
+from tables.imports.selectors import import_hands, player_imports
 from tables.models import Player
 from tables.stats.figures import SeatFigures, Totals, seat_figures
 
@@ -32,20 +34,44 @@ def _totals(hands: Iterable[ImportedHand]) -> Totals:
     return totals
 
 
+def record_import_figures(upload: PokerNowImport, hands: list[ImportedHand]) -> None:
+    """Keep the figures of an import's new hands with it (``tables.imports.hooks``, inside
+    the import's transaction): a stats page then replays no hand."""
+    upload.figures = asdict(_totals(hands))
+    upload.save(update_fields=["figures"])
+
+
+def _import_totals(upload: PokerNowImport) -> Totals:
+    """The import's sums as kept at import time (replayed again only when none were kept)."""
+    if upload.figures:
+        return Totals.from_dict(upload.figures)
+    return _totals(import_hands(upload).select_related("pokernow_import"))
+
+
+def _combined(parts: Iterable[Totals]) -> Totals:
+    """Sums of several imports' sums (the biggest pot is the biggest of theirs)."""
+    combined = Totals()
+    for part in parts:
+        for field in fields(Totals):
+            mine, theirs = getattr(combined, field.name), getattr(part, field.name)
+            merged = max(mine, theirs) if field.name == "biggest_pot_won" else mine + theirs
+            setattr(combined, field.name, merged)
+    return combined
+
+
 def import_stats(upload: PokerNowImport) -> dict[str, Any]:
     """One import's figures (``Totals.stats()``: VPIP, PFR, … and net in its unit)."""
-    hands = import_hands(upload).select_related("pokernow_import")
-    return {**_totals(hands).stats(), "unit": upload.unit, "imported_from": "pokernow"}
+    return {**_import_totals(upload).stats(), "unit": upload.unit, "imported_from": "pokernow"}
 
 
 def player_pokernow_stats(player: Player) -> dict[str, Any] | None:
     """The player's figures over every imported hand; None without any. The chip figures
     in amounts are left out where the imports' units differ (a cent and a chip do not add up)."""
-    hands = list(player_imported_hands(player).select_related("pokernow_import"))
-    if not hands:
+    uploads = [upload for upload in player_imports(player) if upload.imported]
+    if not uploads:
         return None
-    stats = {**_totals(hands).stats(), "imported_from": "pokernow"}
-    units = {hand.pokernow_import.unit for hand in hands}
+    stats = {**_combined(map(_import_totals, uploads)).stats(), "imported_from": "pokernow"}
+    units = {upload.unit for upload in uploads}
     if len(units) == 1:
         stats["unit"] = units.pop()
     else:

@@ -54,6 +54,14 @@ def test_the_imports_figures(upload) -> None:
     assert stats["bb_per_100"] == round(100 * (50 / 20 + 100 / 20) / 4, 2)
 
 
+def test_the_figures_are_kept_with_the_import_as_it_comes_in(upload) -> None:
+    kept = PokerNowImport.objects.get(pk=upload.pk)
+    assert kept.figures["hands"] == 4 and kept.figures["vpip"] == 2 and kept.figures["net"] == 150
+    replayed = import_stats(upload)
+    kept.figures = {}  # an import without kept sums: its hands are replayed, the same figures
+    assert import_stats(kept) == replayed
+
+
 def test_the_players_figures_over_all_imports_and_none_without(upload, players) -> None:
     assert player_pokernow_stats(players[0]) == {
         **import_stats(upload),
@@ -67,6 +75,8 @@ def test_imports_in_different_units_leave_the_amounts_out(upload, players) -> No
     hand = ImportedHand.objects.get(number=3)
     hand.pk, hand.pokernow_import, hand.pokernow_id = None, cents, "another night's hand"
     hand.save()
+    cents.imported = 1
+    cents.save()
     stats = player_pokernow_stats(players[0])
     assert stats is not None and stats["hands"] == 5 and stats["vpip"] == 60.0
     assert stats["unit"] is None and stats["net_won"] is None and stats["biggest_pot_won"] is None

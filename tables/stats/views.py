@@ -11,7 +11,7 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils import timezone
 
-from tables.imports.selectors import amount, player_imports
+from tables.imports.selectors import amount, player_imported_hands, player_imports
 from tables.inputs import NumberError, parse_optional_number
 from tables.models import Hand, Player, Table
 from tables.presenters.replay import replay_felt
@@ -87,6 +87,12 @@ def player_stats_page(request: HttpRequest, player_id: int) -> HttpResponse:
             # games brought from PokerNow: listed apart, never in the figures above
             "pokernow_imports": list(player_imports(player)[:10]) if own else [],
             "pokernow_stats": pokernow_figures(player) if own else None,
+            "pokernow_hands": [
+                (hand, amount(hand.net, hand.pokernow_import.unit))
+                for hand in player_imported_hands(player)[:10]
+            ]
+            if own
+            else [],
             "export_since": (timezone.now() - timedelta(days=30)).date(),
             "export_until": timezone.now().date(),
         },

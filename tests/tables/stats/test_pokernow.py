@@ -94,6 +94,8 @@ def test_the_stats_page_shows_them_apart_and_only_to_the_player(upload, players)
     section = text[text.index('id="pokernow-stats"') :]
     assert "<dd>4</dd>" in section[:400] and "50.0%" in section and ">150<" in section
     assert 'href="/imports/hands/"' in text
+    recent = text[text.index('id="pokernow-recent"') :]
+    assert recent.count("/replay/") == 4 and recent.count(">PokerNow<") == 4
     other = Client()
     other.force_login(bob.user)
     assert (

@@ -69,6 +69,15 @@ def test_upload_a_pokernow_log_pick_the_name_and_see_the_hands(browser, server, 
     assert (label, board) == ("P1 wins 100 (Two Pair, Nines and Fives)", 5)
     assert page.get_attribute('[data-step="next"]', "aria-disabled") == "true"
     page.screenshot(path=str(ARTIFACTS / "imports-replayer-laptop.png"))
+    # the statistics page: the same figures in a section of their own, marked PokerNow
+    page.goto(server.url + "/accounts/profile/")
+    assert f"pays {NAME} 150" in page.inner_text("#pokernow-nights")
+    page.screenshot(path=str(ARTIFACTS / "imports-profile-laptop.png"), full_page=True)
+    page.click("a:has-text('My stats')")
+    page.wait_for_selector("#pokernow-stats")
+    assert "50.0%" in page.inner_text("#pokernow-stats")
+    assert page.locator("#pokernow-recent tbody tr").count() == 4
+    page.locator("#pokernow-stats").screenshot(path=str(ARTIFACTS / "imports-stats-laptop.png"))
     assert dialogs == []
 
 

@@ -31,6 +31,7 @@ from django.views.decorators.http import require_http_methods
 
 from tables.formatting import chips
 from tables.http import AuthenticatedRequest
+from tables.imports.selectors import player_ledger_nights
 from tables.selectors.players import player_ledger
 from tables.services import player_get_or_create, player_mark_bot, player_sign_up
 from tables.usernames import lookalike
@@ -125,12 +126,14 @@ def signup(request: HttpRequest) -> HttpResponse:
 
 @login_required
 def profile(request: AuthenticatedRequest) -> HttpResponse:
-    """The player's bankroll, seats and ledger."""
+    """The player's bankroll, seats and ledger (and their nights imported from PokerNow)."""
     player = player_get_or_create(user=request.user)
     context = {
         "player": player,
         "seats": player.seats.select_related("table").order_by("table__name"),
         "ledger": player_ledger(player),
+        # nights brought from PokerNow: beside the ledger, never in its play chips
+        "pokernow_nights": player_ledger_nights(player),
     }
     return render(request, "accounts/profile.html", context)
 

@@ -12,20 +12,28 @@ from __future__ import annotations
 from typing import Any
 
 from drf_spectacular.utils import OpenApiResponse, extend_schema, extend_schema_field
-from rest_framework import exceptions, serializers
+from rest_framework import exceptions, generics, serializers
 from rest_framework.parsers import MultiPartParser
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from tables.api.exceptions import ErrorSerializer
+from tables.api.pagination import Pagination
 from tables.api.permissions import IsAuthenticated
 from tables.api.views import ID, _id
 from tables.imports import services
 from tables.imports.errors import ImportRefused, ImportTooLarge, NotPokerNowLog
-from tables.imports.models import PokerNowImport
-from tables.imports.selectors import import_hands, import_totals, player_import, player_imports
+from tables.imports.models import ImportedHand, PokerNowImport
+from tables.imports.selectors import (
+    import_hands,
+    import_totals,
+    player_import,
+    player_imported_hands,
+    player_imports,
+)
 from tables.models import Player
+from tables.stats.pokernow import import_stats
 
 
 class ImportRefusedError(exceptions.APIException):
@@ -68,6 +76,49 @@ class ImportedHandSerializer(serializers.Serializer[Any]):
     phh = serializers.CharField(help_text="The hand as PHH (only the cards the log shows).")
 
 
+class ImportedHandRowSerializer(ImportedHandSerializer):
+    """A hand in the list across imports: which import it came from, marked as PokerNow's."""
+
+    imported_from = serializers.SerializerMethodField(help_text='Always "pokernow".')
+    import_id = serializers.IntegerField(source="pokernow_import_id")
+    unit = serializers.CharField(source="pokernow_import.unit", help_text="One chip of `net`.")
+
+    def get_imported_from(self, hand: ImportedHand) -> str:
+        return "pokernow"
+
+
+class ImportStatsCountsSerializer(serializers.Serializer[Any]):
+    vpip = serializers.IntegerField()
+    pfr = serializers.IntegerField()
+    three_bet_chances = serializers.IntegerField()
+    three_bets = serializers.IntegerField()
+    saw_flop = serializers.IntegerField()
+    showdowns = serializers.IntegerField()
+    won_at_showdown = serializers.IntegerField()
+    postflop_bets_raises = serializers.IntegerField()
+    postflop_calls = serializers.IntegerField()
+
+
+class ImportStatsSerializer(serializers.Serializer[Any]):
+    """The figures of ``/api/players/<id>/stats/`` over the import's hands (their engine
+    replays), in the import's unit: never added to play chips or the leaderboard."""
+
+    imported_from = serializers.CharField(help_text='Always "pokernow".')
+    unit = serializers.CharField(help_text="One chip of `net_won` and `biggest_pot_won`.")
+    hands = serializers.IntegerField()
+    vpip = serializers.FloatField(allow_null=True)
+    pfr = serializers.FloatField(allow_null=True)
+    three_bet = serializers.FloatField(allow_null=True)
+    aggression_factor = serializers.FloatField(allow_null=True)
+    wtsd = serializers.FloatField(allow_null=True)
+    wsd = serializers.FloatField(allow_null=True)
+    cash_hands = serializers.IntegerField()
+    net_won = serializers.IntegerField()
+    bb_per_100 = serializers.FloatField(allow_null=True)
+    biggest_pot_won = serializers.IntegerField()
+    counts = ImportStatsCountsSerializer()
+
+
 class ImportSerializer(serializers.Serializer[Any]):
     id = serializers.IntegerField()
     imported_from = serializers.SerializerMethodField(help_text='Always "pokernow".')
@@ -89,6 +140,11 @@ class ImportSerializer(serializers.Serializer[Any]):
 class ImportDetailSerializer(ImportSerializer):
     net = serializers.SerializerMethodField(help_text="Your net over the imported hands.")
     hands = serializers.SerializerMethodField()
+    stats = serializers.SerializerMethodField()
+
+    @extend_schema_field(ImportStatsSerializer)
+    def get_stats(self, upload: PokerNowImport) -> dict[str, Any]:
+        return import_stats(upload)
 
     def get_net(self, upload: PokerNowImport) -> int:
         return import_totals(upload).net
@@ -184,3 +240,16 @@ class ImportDetail(APIView):
         if upload is None:
             raise exceptions.NotFound("No such import.")
         return Response(ImportDetailSerializer(upload).data)
+
+
+@extend_schema(tags=["imports"], summary="Every hand you imported")
+class ImportedHandList(generics.ListAPIView[ImportedHand]):
+    """Your imported hands across imports, newest import first, each marked
+    ``"imported_from": "pokernow"``; apart from ``/api/hands/`` (play-chip hands only)."""
+
+    permission_classes = [IsAuthenticated]
+    serializer_class = ImportedHandRowSerializer
+    pagination_class = Pagination
+
+    def get_queryset(self) -> Any:
+        return player_imported_hands(_player(self.request))

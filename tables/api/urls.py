@@ -62,6 +62,7 @@ urlpatterns = [
     # games played elsewhere (tables.imports)
     path("imports/", imports.ImportList.as_view(), name="import-list"),
     path("imports/pokernow/", imports.PokerNowUpload.as_view(), name="import-pokernow"),
+    path("imports/hands/", imports.ImportedHandList.as_view(), name="imported-hands"),
     path("imports/<str:pk>/", imports.ImportDetail.as_view(), name="import-detail"),
     path("hands/", views.HandList.as_view(), name="hand-list"),
     # before hands/<pk>/, which would take "pokerstars" for an id

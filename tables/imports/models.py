@@ -27,6 +27,11 @@ class PokerNowImport(models.Model):
     settlement = models.JSONField(
         default=list, help_text='Who owes whom: [{"payer", "payee", "amount"}]'
     )
+    figures = models.JSONField(
+        default=dict,
+        blank=True,
+        help_text="The uploader's statistics sums (tables.stats): its hands never change.",
+    )
 
     class Meta:
         ordering = ["-created_at", "-pk"]

@@ -3,11 +3,15 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from decimal import Decimal
 
 from django.db.models import Count, QuerySet, Sum
 
+from engine import phh
+from engine.hand import Hand as EngineHand
 from tables.imports.models import ImportedHand, PokerNowImport
 from tables.models import Player
+from tables.selectors.replay import ReplayStep, engine_replay_steps
 
 
 @dataclass(frozen=True)
@@ -17,6 +21,13 @@ class ImportTotals:
     hands: int
     net: int
     won: int
+
+
+def amount(chips: int, unit: str) -> str:
+    """``chips`` of an import's unit as PokerNow printed amounts (``1.25`` for 125 cents)."""
+    return (
+        str(Decimal(chips) * Decimal(unit)).rstrip("0").rstrip(".") if "." in unit else str(chips)
+    )
 
 
 def player_imports(player: Player) -> QuerySet[PokerNowImport]:
@@ -40,3 +51,62 @@ def import_totals(upload: PokerNowImport) -> ImportTotals:
     figures = upload.hands.aggregate(hands=Count("pk"), net=Sum("net"))
     won = upload.hands.filter(net__gt=0).count()
     return ImportTotals(hands=figures["hands"], net=figures["net"] or 0, won=won)
+
+
+def nickname(pokernow_name: str) -> str:
+    """The name PokerNow shows at its table: ``name @ id`` without its id."""
+    return pokernow_name.rsplit(" @ ", 1)[0]
+
+
+def imported_hand_replay(hand: ImportedHand) -> list[ReplayStep]:
+    """The replayer's steps of an imported hand, as its uploader saw it at PokerNow.
+
+    The engine replays the hand's PHH (dealt from a deck that holds the recorded cards, the
+    unknown ones filled with stand-ins); every card the log did not show stays hidden, the
+    uploader's own too when the log did not show them. Seats carry PokerNow's names.
+    """
+    history = phh.loads(hand.phh, source=f"PokerNow hand #{hand.number}")
+    played = history.replay()
+    config = history.config()
+    deck = history.deck(config)
+    names = list(history.players or played.players)
+    seat = names.index(hand.pokernow_import.pokernow_name)  # only hands they sat in came in
+    final = EngineHand.replay(
+        config,
+        played.starting_stacks,
+        played.button,
+        deck,
+        played.actions,
+        [nickname(name) for name in names],
+    )
+    return engine_replay_steps(final, deck, seat, known=history.known_cards())
+
+
+def player_imported_hands(player: Player) -> QuerySet[ImportedHand]:
+    """Every hand the player imported, across imports, newest import first."""
+    return (
+        ImportedHand.objects.filter(player=player)
+        .select_related("pokernow_import")
+        .order_by("-pokernow_import__created_at", "-pokernow_import_id", "number")
+    )
+
+
+@dataclass(frozen=True)
+class LedgerNight:
+    """An imported night for the player's ledger: their net and who owes whom, as PokerNow's
+    ledger printed them (never a movement of play chips)."""
+
+    upload: PokerNowImport
+    net: str | None  # the player's own net; None when the ledger does not name them
+    settlement: list[dict[str, str]]
+
+
+def player_ledger_nights(player: Player) -> list[LedgerNight]:
+    """The player's imported nights that came with a ledger, newest first."""
+    nights = []
+    for upload in player_imports(player).exclude(ledger=[]):
+        net = next(
+            (row["net"] for row in upload.ledger if row["player"] == upload.pokernow_name), None
+        )
+        nights.append(LedgerNight(upload, net, list(upload.settlement)))
+    return nights

@@ -8,6 +8,7 @@ from django.db import transaction
 
 from engine.errors import HandHistoryError
 from engine.pokernow import ImportedHand as LogHand, import_log, log_names
+from tables.imports import hooks
 from tables.imports.errors import ImportTooLarge, NameNotInLog, NotPokerNowLog
 from tables.imports.ledger import read_ledger
 from tables.imports.models import ImportedHand, PokerNowImport
@@ -117,4 +118,6 @@ def pokernow_import(
         ImportedHand.objects.bulk_create(new)
         upload.imported = len(new)
         upload.save(update_fields=["imported"])
+        for listener in hooks.hands_imported:
+            listener(upload, new)
     return upload

@@ -3,8 +3,6 @@ one of its hands (``/imports/hands/<id>/``). Each player sees only their own imp
 
 from __future__ import annotations
 
-from decimal import Decimal
-
 from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
@@ -14,13 +12,18 @@ from tables.imports import services
 from tables.imports.errors import ImportRefused, ImportTooLarge, NameNotInLog, NotPokerNowLog
 from tables.imports.models import ImportedHand
 from tables.imports.selectors import (
+    amount,
     import_hands,
     import_totals,
+    imported_hand_replay,
     player_import,
     player_imported_hand,
+    player_imported_hands,
     player_imports,
 )
+from tables.inputs import NumberError, parse_optional_number
 from tables.models import Player
+from tables.presenters.replay import replay_felt
 
 LIMITS = {
     "log_mib": services.MAX_LOG_BYTES // (1024 * 1024),
@@ -48,13 +51,6 @@ def _upload_text(request: HttpRequest, field: str, limit: int) -> str:
         return str(upload.read().decode("utf-8-sig"))
     except UnicodeDecodeError:
         raise NotPokerNowLog("the file is not text (UTF-8)") from None
-
-
-def amount(chips: int, unit: str) -> str:
-    """``chips`` of an import's unit as PokerNow printed amounts (``1.25`` for 125 cents)."""
-    return (
-        str(Decimal(chips) * Decimal(unit)).rstrip("0").rstrip(".") if "." in unit else str(chips)
-    )
 
 
 @login_required
@@ -151,3 +147,57 @@ def imported_hand_page(request: HttpRequest, hand_id: int) -> HttpResponse:
         "lines": _lines(hand, upload.unit),
     }
     return render(request, "imports/hand.html", context)
+
+
+@login_required
+def imported_hand_replayer(request: HttpRequest, hand_id: int) -> HttpResponse:
+    """``/imports/hands/<id>/replay/``: the site's replayer (its template and script) playing
+    an imported hand, marked as PokerNow's, as its uploader saw it."""
+    hand = player_imported_hand(_player(request), hand_id)
+    if hand is None:
+        raise Http404("No such hand.")
+    steps = imported_hand_replay(hand)
+    seats = len(steps[0].view.seats)
+    felts = [
+        replay_felt(
+            step,
+            hand_id=hand.pk,
+            hand_number=hand.number,
+            table_seats=list(range(seats)),
+            max_seats=seats,
+        )
+        for step in steps
+    ]
+    last = len(steps) - 1
+    try:
+        current = parse_optional_number(request.GET.get("step"), what="step", maximum=last) or 0
+    except NumberError:
+        current = 0
+    upload = hand.pokernow_import
+    return render(
+        request,
+        "hands/replayer.html",
+        {
+            "hand": hand,
+            "imported": {"upload": upload, "net": amount(hand.net, upload.unit)},
+            "steps": list(zip(steps, felts, strict=True)),
+            "current": steps[current],
+            "current_felt": felts[current],
+            "last": last,
+        },
+    )
+
+
+@login_required
+def imported_hands_page(request: HttpRequest) -> HttpResponse:
+    """``/imports/hands/``: every hand the player imported, across imports, each marked as
+    PokerNow's (apart from the play-chip hands of ``/api/hands/`` and the stats page)."""
+    hands = [
+        (hand, amount(hand.net, hand.pokernow_import.unit))
+        for hand in player_imported_hands(_player(request))[:HANDS_PAGE]
+    ]
+    return render(request, "imports/hands.html", {"hands": hands, "most": HANDS_PAGE})
+
+
+#: The most hands ``/imports/hands/`` lists (the API pages through all of them).
+HANDS_PAGE = 500

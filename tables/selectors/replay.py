@@ -8,11 +8,12 @@ cards, and the cards shown at the final showdown (public once the hand is over),
 
 from __future__ import annotations
 
+from collections.abc import Collection, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
 from engine.hand import Hand as EngineHand
-from engine.types import Action, action_kind
+from engine.types import Action, ActionKind
 from engine.view import View
 from tables.formatting import chips
 from tables.models import Hand
@@ -39,26 +40,47 @@ def hand_replay_steps(hand: Hand, seat: int | None) -> list[ReplayStep]:
     """The steps of finished ``hand`` as engine seat ``seat`` (None: a spectator) may see it."""
     if hand.status != Hand.Status.FINISHED or hand.in_play:
         raise ValueError("only a finished hand can be replayed")
-    final = hand_state(hand)
+    decided = hand_decisions(hand)
+    actions = [Action(ActionKind(kind), amount) for kind, amount, _ in decided]
+    return engine_replay_steps(hand_state(hand, decided), hand_deck(hand), seat, actions=actions)
+
+
+def engine_replay_steps(
+    final: EngineHand,
+    deck: Sequence[int],
+    seat: int | None,
+    known: Collection[int] | None = None,
+    actions: Sequence[Action] | None = None,
+) -> list[ReplayStep]:
+    """The steps of the finished engine hand ``final`` (dealt from ``deck``) as engine seat
+    ``seat`` may see it: a hand of this site, or one a feature rebuilt (an imported hand).
+
+    ``known``: the cards the hand's record names; any other card is shown hidden, even the
+    viewer's own (a record that did not show them fills the deck with stand-ins).
+    ``actions``: the decisions as stored, when they are (else the engine's own record).
+    """
+    if not final.is_over:
+        raise ValueError("only a finished hand can be replayed")
     final_view = final.view(seat)
     shown = {s.seat: s.cards for s in final_view.seats if s.shown}
 
     def seen(view: View) -> View:
         # A hand shown at the end, as far as it was dealt at this step (stud deals street
         # by street: its seventh card is not on 3rd street).
-        return replace(
+        view = replace(
             view,
             seats=tuple(
                 replace(s, cards=shown[s.seat][: len(s.cards)]) if s.seat in shown else s
                 for s in view.seats
             ),
         )
+        return view if known is None else _only_known(view, known)
 
-    actions = [Action(action_kind(kind), amount) for kind, amount, _ in hand_decisions(hand)]
+    actions = list(final.actions if actions is None else actions)
     said = decisions(final)
-    stacks = [s["stack"] for s in hand.seats]
-    names = [s["name"] for s in hand.seats]
-    state = EngineHand(hand.config, stacks, hand.button, hand_deck(hand), players=names)
+    state = EngineHand(
+        final.config, final.starting_stacks, final.button, deck, players=final.players
+    )
     stud = state.config.is_stud
     first = "3rd street dealt, antes posted" if stud else "Cards dealt, blinds posted"
     steps = [ReplayStep(0, first, seen(state.view(seat)))]
@@ -87,10 +109,32 @@ def hand_replay_steps(hand: Hand, seat: int | None) -> list[ReplayStep]:
                 )
                 dealt = end
     if final_view.result is not None:
-        steps.append(
-            ReplayStep(len(steps), result_label(final_view), seen(final_view), awarded=True)
-        )
+        awarded = seen(final_view)  # its label too: no description of a hidden hand
+        steps.append(ReplayStep(len(steps), result_label(awarded), awarded, awarded=True))
     return steps
+
+
+def _only_known(view: View, known: Collection[int]) -> View:
+    """``view`` with every card outside ``known`` hidden, and no hand description made
+    from a hidden card (a stand-in's "pair of kings" says nothing true)."""
+    seats = tuple(
+        replace(s, cards=tuple(c if c is None or c in known else None for c in s.cards))
+        for s in view.seats
+    )
+    result = view.result
+    if result is not None:
+        shown = {
+            seat: (cards, description)
+            for seat, (cards, description) in result.shown.items()
+            if all(c in known for c in cards)
+        }
+        awards = tuple(
+            a if all(w in shown for w in a.winners) else replace(a, description="")
+            for a in result.awards
+        )
+        result = replace(result, shown=shown, awards=awards)
+    board = tuple(c for c in view.board if c in known)
+    return replace(view, seats=seats, result=result, board=board)
 
 
 def _cards_dealt(view: View) -> int:
@@ -122,7 +166,8 @@ def describe(decision: dict[str, Any]) -> str:
 
 def result_label(view: View) -> str:
     """Who won each pot: "alice wins 12 (two pair, kings and fives)"."""
-    assert view.result is not None  # called for a hand's final view, once it has a result
+    if view.result is None:
+        return ""
     parts = []
     for award in view.result.awards:
         who = " and ".join(view.seats[w].name for w in award.winners)

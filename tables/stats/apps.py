@@ -7,8 +7,11 @@ class StatsConfig(AppConfig):
     verbose_name = "Statistics"
 
     def ready(self) -> None:
+        from tables.imports import hooks as import_hooks
         from tables.services import hooks
-        from tables.stats import player_hands
+        from tables.stats import player_hands, pokernow
 
         # Every finished hand leaves one row per player for the statistics to add up.
         hooks.register(hooks.hand_finished, player_hands.player_hands_record)
+        # An imported game's figures are counted once, as it comes in.
+        hooks.register(import_hooks.hands_imported, pokernow.record_import_figures)

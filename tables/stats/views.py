@@ -12,12 +12,13 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.utils import timezone
 
 from tables.http import AuthenticatedRequest
-from tables.imports.selectors import player_imports
+from tables.imports.selectors import amount, player_imported_hands, player_imports
 from tables.inputs import NumberError, parse_optional_number
 from tables.models import Hand, Player, Table
 from tables.presenters.replay import replay_felt
 from tables.selectors.access import can_see_hand, tables_visible_to
 from tables.selectors.replay import hand_replay_steps
+from tables.stats.pokernow import player_pokernow_stats
 from tables.stats.selectors import (
     HandFilter,
     finished_hand,
@@ -86,10 +87,29 @@ def player_stats_page(request: HttpRequest, player_id: int) -> HttpResponse:
             "own": (own := getattr(request.user, "player", None) == player),
             # games brought from PokerNow: listed apart, never in the figures above
             "pokernow_imports": list(player_imports(player)[:10]) if own else [],
+            "pokernow_stats": pokernow_figures(player) if own else None,
+            "pokernow_hands": [
+                (hand, amount(hand.net, hand.pokernow_import.unit))
+                for hand in player_imported_hands(player)[:10]
+            ]
+            if own
+            else [],
             "export_since": (timezone.now() - timedelta(days=30)).date(),
             "export_until": timezone.now().date(),
         },
     )
+
+
+def pokernow_figures(player: Player) -> dict[str, Any] | None:
+    """The player's PokerNow figures with their amounts as PokerNow printed them ("–" where
+    the imports' units differ)."""
+    figures = player_pokernow_stats(player)
+    if figures is None:
+        return None
+    unit = figures["unit"]
+    for name in ("net_won", "biggest_pot_won"):
+        figures[name + "_text"] = "–" if unit is None else amount(figures[name], unit)
+    return figures
 
 
 #: The page's minimum of cash hands (the API's is a parameter).

@@ -41,6 +41,7 @@ def test_upload_a_pokernow_log_pick_the_name_and_see_the_hands(browser, server, 
     page.check(f"#pick-name input[value='{NAME}']")
     page.click("#pick-name button[type=submit]")
     page.wait_for_selector("#imported-hands")
+    import_page = page.url
     assert "4 new hands imported" in page.inner_text("#import-summary")
     assert page.locator("#imported-hands tbody tr").count() == 4
     assert "PokerNow" in page.inner_text("#imported-hands tbody tr >> nth=0")
@@ -50,4 +51,41 @@ def test_upload_a_pokernow_log_pick_the_name_and_see_the_hands(browser, server, 
     page.click("#imported-hands tbody tr >> nth=1 >> a >> nth=0")
     page.wait_for_selector("#hand-actions")
     assert "bets or raises to 30" in page.inner_text("#hand-actions")
+    # hand #3 in the site's replayer, marked as PokerNow's, stepped in place
+    page.goto(import_page)
+    page.click("#imported-hands tbody tr >> nth=2 >> a.replay-link")
+    page.wait_for_selector("#replayer[data-step='0']")
+    assert page.inner_text("#imported-mark") == "Imported from PokerNow"
+    assert replay_step(page) == (0, "Cards dealt, blinds posted", 0)
+    # the uploader's own cards face up; the other hand, shown at the end, public as here
+    assert page.locator("#replay-felt .pc").count() == 4
+    page.keyboard.press("ArrowRight")
+    assert replay_step(page) == (1, "spa @ ces calls 20", 0)
+    page.click('[data-step="next"]')
+    assert replay_step(page) == (2, "P1 raises to 50", 0)
+    assert "?step=2" in page.url
+    page.keyboard.press("End")
+    step, label, board = replay_step(page)
+    assert (label, board) == ("P1 wins 100 (Two Pair, Nines and Fives)", 5)
+    assert page.get_attribute('[data-step="next"]', "aria-disabled") == "true"
+    page.screenshot(path=str(ARTIFACTS / "imports-replayer-laptop.png"))
+    # the statistics page: the same figures in a section of their own, marked PokerNow
+    page.goto(server.url + "/accounts/profile/")
+    assert f"pays {NAME} 150" in page.inner_text("#pokernow-nights")
+    page.screenshot(path=str(ARTIFACTS / "imports-profile-laptop.png"), full_page=True)
+    page.click("a:has-text('My stats')")
+    page.wait_for_selector("#pokernow-stats")
+    assert "50.0%" in page.inner_text("#pokernow-stats")
+    assert page.locator("#pokernow-recent tbody tr").count() == 4
+    page.locator("#pokernow-stats").screenshot(path=str(ARTIFACTS / "imports-stats-laptop.png"))
     assert dialogs == []
+
+
+def replay_step(page) -> tuple[int, str, int]:
+    """The replayer's step, its label and the board cards on its felt."""
+    now = page.evaluate("""() => [
+        Number(document.getElementById("replayer").dataset.step),
+        document.querySelector(".replay-label").textContent,
+        document.querySelectorAll("#replay-felt #table-board .pc").length,
+    ]""")
+    return now[0], now[1], now[2]

@@ -22,6 +22,7 @@ from tables.clubs import selectors, services
 from tables.clubs.access import membership_of
 from tables.clubs.models import Club, Membership
 from tables.http import AuthenticatedRequest
+from tables.inputs import LARGEST, NumberError, parse_optional_number, parse_whole_number
 from tables.services.errors import ServiceError
 from tables.services.players import player_get_or_create
 
@@ -187,11 +188,14 @@ def club_schedule(request: AuthenticatedRequest, club_id: int) -> HttpResponse:
     if kind == "tournament":
         structure = request.POST.get("structure", "regular")
         settings["structure_name"] = structure if structure in SCHEDULE_STRUCTURES else "regular"
-        bots = request.POST.get("bot_entrants", "0")
-        settings["bot_entrants"] = int(bots) if bots.isdigit() else 0
-        hands = request.POST.get("hands", "")
-        if hands.isdigit() and int(hands) > 0:
-            settings.update(format="fixed-hands", hands=int(hands))
+        try:
+            bots = parse_optional_number(request.POST.get("bot_entrants"), what="Bots")
+            hands = parse_optional_number(request.POST.get("hands"), what="Hands")
+        except NumberError as error:
+            return _page(request, club, member, str(error))
+        settings["bot_entrants"] = bots or 0
+        if hands:
+            settings.update(format="fixed-hands", hands=hands)
     try:
         services.club_schedule(
             club=club,
@@ -204,6 +208,14 @@ def club_schedule(request: AuthenticatedRequest, club_id: int) -> HttpResponse:
     except ServiceError as refused:
         return _page(request, club, member, str(refused))
     return redirect("clubs:detail", club_id=club.pk)
+
+
+def _number_or_text(cell: str) -> int | str:
+    """A points-table cell: a whole number, or the text as typed (the service refuses it)."""
+    try:
+        return parse_whole_number(cell, what="points", minimum=-LARGEST)
+    except NumberError:
+        return cell
 
 
 @login_required
@@ -220,7 +232,7 @@ def club_season(request: AuthenticatedRequest, club_id: int) -> HttpResponse:
     cells = [
         cell.strip() for cell in request.POST.get("points_table", "").split(",") if cell.strip()
     ]
-    table: list[Any] = [int(cell) if cell.lstrip("-").isdigit() else cell for cell in cells]
+    table: list[Any] = [_number_or_text(cell) for cell in cells]
     try:
         services.season_open(
             club=club,

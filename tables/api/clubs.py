@@ -31,6 +31,7 @@ from rest_framework.views import APIView
 from tables.api.files import FileDownloadView
 from tables.api.hosting import refused
 from tables.api.ledger import CSVRenderer, spreadsheet_safe
+from tables.api.serializers import WholeNumberField
 from tables.api.strict import StrictBooleanField, StrictCharField, StrictWholeNumberField
 from tables.clubs import selectors, services
 from tables.clubs.access import membership_of
@@ -246,20 +247,23 @@ class ClubMembers(APIView):
         return Response(MemberSerializer(changed).data)
 
 
+class SeasonQuerySerializer(serializers.Serializer[Any]):
+    season = WholeNumberField(required=False, help_text="A season's id (default: the one now)")
+
+
 def _season(request: Request, pk: str) -> Season:
     club, _ = _club(request, pk)
-    season = selectors.season_for(club, request.query_params.get("season"), timezone.localdate())
+    query = SeasonQuerySerializer(data=request.query_params.dict())
+    query.is_valid(raise_exception=True)
+    season = selectors.season_for(club, query.validated_data.get("season"), timezone.localdate())
     if season is None:
         raise exceptions.NotFound("The club has no such season.")
     return season
 
 
-SEASON = OpenApiParameter("season", int, description="A season's id (default: the one now)")
-
-
 @extend_schema(
     tags=["clubs"],
-    parameters=[ID, SEASON],
+    parameters=[ID, SeasonQuerySerializer],
 )
 class ClubStandings(APIView):
     """The season's standings: points from the club's finished tournaments by the season's
@@ -285,7 +289,7 @@ STANDINGS_COLUMNS = ["place", "player", "points", "tournaments", "cash_net"]
 @extend_schema(
     tags=["clubs"],
     summary="A club's standings as CSV",
-    parameters=[ID, SEASON],
+    parameters=[ID, SeasonQuerySerializer],
     responses={(200, "text/csv"): OpenApiResponse(OpenApiTypes.STR, "A row per player.")},
 )
 class ClubStandingsCSV(FileDownloadView):

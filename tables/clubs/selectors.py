@@ -12,6 +12,7 @@ from django.db.models import QuerySet
 from tables.clubs import points
 from tables.clubs.access import ACTIVE
 from tables.clubs.models import Club, ClubEvent, Membership, ScheduledGame, Season
+from tables.inputs import NumberError, parse_whole_number
 from tables.models import Player, Table
 from tables.selectors.ledger import table_ledger
 from tables.tournaments.models import Tournament
@@ -26,9 +27,11 @@ def clubs_of(player: Player | None) -> QuerySet[Club]:
 
 def club_for(pk: object, player: Player | None) -> Club | None:
     """The club ``pk`` when ``player`` is an active member of it, else None (a 404)."""
-    if not isinstance(pk, int | str) or not str(pk).isdigit():
+    try:  # the one strict reading of a number from outside: "²" or "٣" is no id
+        club_id = parse_whole_number(pk, what="id", minimum=1)
+    except NumberError:
         return None
-    return clubs_of(player).filter(pk=int(pk)).first()
+    return clubs_of(player).filter(pk=club_id).first()
 
 
 def members(club: Club, *, with_pending: bool = False) -> QuerySet[Membership]:
@@ -79,9 +82,11 @@ def season_for(club: Club, pk: object = None, today: date | None = None) -> Seas
     latest)."""
     seasons = Season.objects.filter(club=club)
     if pk not in (None, ""):
-        if not str(pk).isdigit():
+        try:
+            season_id = parse_whole_number(pk, what="season", minimum=1)
+        except NumberError:
             return None
-        return seasons.filter(pk=int(str(pk))).first()
+        return seasons.filter(pk=season_id).first()
     if today is not None:
         running = seasons.filter(starts_on__lte=today, ends_on__gte=today).first()
         if running is not None:

@@ -12,6 +12,7 @@ from django.test import Client
 from hypothesis import HealthCheck, assume, given, settings, strategies as st
 from rest_framework.test import APIClient
 
+from tables.clubs.services import club_create
 from tables.inputs import LARGEST
 from tests.tables.test_inputs import TRICKY, ascii_number_in_range
 
@@ -106,6 +107,7 @@ def world(settings, players, staff, hands, running):
         "DEFAULT_THROTTLE_RATES": {"anon": "100000/minute", "user": "100000/minute"},
     }
     table = hands[0].table
+    club = club_create(owner=staff, name="Numbers club")  # the staff member's: it sees it
     staff_client, player_client = APIClient(), APIClient()
     staff_client.force_login(staff.user)
     player_client.force_login(players[0].user)
@@ -113,6 +115,7 @@ def world(settings, players, staff, hands, running):
         "/api/hands/": hands[0].pk,
         "/api/players/": players[1].pk,
         "/api/tables/": table.pk,
+        "/api/clubs/": club.pk,
         "/hands/": hands[0].pk,
         "/players/": players[1].pk,
         "/tables/": table.pk,

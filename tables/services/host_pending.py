@@ -245,8 +245,16 @@ def _seat_or_none(table: Table, player_id: int) -> Seat | None:
     return table.seats.select_related("player__user").filter(player_id=player_id).first()
 
 
-def describe_settings(values: dict) -> str:
-    """``values`` (field -> value) as a short sentence for the log."""
+def describe_settings(values: dict[str, object]) -> str:
+    """``values`` (field -> value) as a short phrase for the log: ``private off, big blind 4``
+    (a yes/no setting reads on or off, not Python's True or False)."""
     return ", ".join(
-        f"{Table._meta.get_field(field).verbose_name} {value}" for field, value in values.items()
+        f"{Table._meta.get_field(field).verbose_name} {_setting_text(value)}"
+        for field, value in values.items()
     )
+
+
+def _setting_text(value: object) -> str:
+    if isinstance(value, bool):
+        return "on" if value else "off"
+    return str(value)

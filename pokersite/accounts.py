@@ -115,12 +115,14 @@ def signup(request: HttpRequest) -> HttpResponse:
             email=form.cleaned_data.get("email") or "",
         )
         login(request, player.user, backend="django.contrib.auth.backends.ModelBackend")
-        messages.success(
-            request,
-            f"Welcome, {player.name}! You have {chips(player.bankroll)} play chips: "
-            "pick a table below to watch or sit down.",
-        )
-        return redirect(_safe_next(request) or "lobby")
+        target = _safe_next(request)
+        if not target:  # the banner speaks of the lobby's tables: not over the page they came for
+            messages.success(
+                request,
+                f"Welcome, {player.name}! You have {chips(player.bankroll)} play chips: "
+                "pick a table below to watch or sit down.",
+            )
+        return redirect(target or "lobby")
     return render(request, "accounts/signup.html", {"form": form, "next": _safe_next(request)})
 
 

@@ -171,7 +171,9 @@ class OrganiseSerializer(serializers.Serializer[Any]):
 class EntrantSerializer(serializers.Serializer[Any]):
     player = serializers.CharField()
     player_id = serializers.IntegerField()
-    chips = serializers.IntegerField(help_text="Chips now (0 once out).")
+    chips = serializers.IntegerField(
+        help_text="Chips now (0 once out); once finished, the chips each ended with."
+    )
     rank = serializers.IntegerField(allow_null=True, help_text="Among players still in.")
     place = serializers.IntegerField(allow_null=True, help_text="Once decided.")
     prize = serializers.IntegerField()

@@ -248,9 +248,16 @@ def _seat_or_none(table: Table, player_id: int) -> Seat | None:
 
 
 def describe_settings(values: dict[str, Any]) -> str:
-    """``values`` (field -> value) as a short sentence for the log."""
+    """``values`` (field -> value) as a short phrase for the log: ``private off, big blind 4``
+    (a yes/no setting reads on or off, not Python's True or False)."""
     return ", ".join(
         # The settings are the table's own fields, never a reverse relation (no verbose_name).
-        f"{Table._meta.get_field(field).verbose_name} {value}"  # type: ignore[union-attr]
+        f"{Table._meta.get_field(field).verbose_name} {_setting_text(value)}"  # type: ignore[union-attr]
         for field, value in values.items()
     )
+
+
+def _setting_text(value: object) -> str:
+    if isinstance(value, bool):
+        return "on" if value else "off"
+    return str(value)

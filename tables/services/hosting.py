@@ -248,7 +248,7 @@ def table_host_update(*, table: Table | int, by: Viewer, changes: dict[str, Any]
             Table.objects.filter(pk=table.pk).update(**now)
         shown = {k: v for k, v in now.items() if k != "bots_allowed"}
         if shown:
-            notice_post(table, f"The host changed {describe_settings(shown)}.")
+            notice_post(table, f"The host set {describe_settings(shown)}.")
         if waiting:
             pending_queue(table, settings=waiting)
             notice_post(

@@ -126,7 +126,8 @@ class Tournament(models.Model):
 
 class Entry(models.Model):
     """A player entered in a tournament; ``out_order`` 1 is the first out (players out in the
-    same batch with the same chips share one), ``place`` and ``prize`` once decided.
+    same batch with the same chips share one), ``place`` and ``prize`` once decided;
+    ``final_chips`` kept beside the place for the players still in when it finished.
 
     ``out_batch``: players out in one batch (one hand, or one hand-for-hand round across the
     tables) are ranked together by ``out_chips``; a later batch finishes higher. A rebuy or a
@@ -141,6 +142,11 @@ class Entry(models.Model):
         null=True, blank=True, help_text="Chips at the start of the hand they went out in."
     )
     out_batch = models.PositiveIntegerField(null=True, blank=True)
+    final_chips = models.PositiveBigIntegerField(
+        null=True,
+        blank=True,
+        help_text="Chips at the end (the players still in when it finished).",
+    )
     rebuys = models.PositiveSmallIntegerField(default=0)
     reentries = models.PositiveSmallIntegerField(default=0)
     place = models.PositiveIntegerField(null=True, blank=True)

@@ -35,7 +35,8 @@ class Standing:
 
 
 def standings(tournament: Tournament) -> list[Standing]:
-    """Every entrant: players still in by chips (with their rank and table), then the places."""
+    """Every entrant: players still in by chips (with their rank and table), then the places
+    (a finished tournament's with the chips they ended with)."""
     seats = {
         player_id: (stack, table_id)
         for player_id, stack, table_id in Seat.objects.filter(
@@ -69,7 +70,17 @@ def standings(tournament: Tournament) -> list[Standing]:
         for rank, (e, chips, table_id) in enumerate(alive, 1)
     ]
     result += [
-        Standing(e.player_id, e.player.name, 0, e.place, e.prize, None, None, e.rebuys, e.reentries)
+        Standing(
+            e.player_id,
+            e.player.name,
+            e.final_chips or 0,  # out before the end: none left
+            e.place,
+            e.prize,
+            None,
+            None,
+            e.rebuys,
+            e.reentries,
+        )
         for e, _, _ in out
     ]
     return result

@@ -1,10 +1,13 @@
 """Sign up (with the starting grant), log in/out, change password, profile with the ledger."""
 
+from collections.abc import Callable
+
 import pytest
 from django.contrib.auth.models import User
+from django.test import Client
 from django.urls import reverse
 
-from tables.models import LedgerEntry, Player
+from tables.models import LedgerEntry, Player, Table
 from tables.services import seat_take
 
 pytestmark = pytest.mark.django_db
@@ -36,6 +39,19 @@ def test_sign_up_creates_a_player_with_the_starting_grant_and_logs_in(client, se
     assert page.status_code == 200
     assert b'id="bankroll">10,000<' in page.content
     assert b"Starting grant" in page.content
+
+
+def test_signing_up_from_a_game_returns_there_without_the_lobbys_welcome_banner(
+    client: Client, make_table: Callable[..., Table]
+) -> None:
+    """Issue 31, item 19: the banner ("pick a table below") showed over the table page."""
+    table = make_table(name="Friday")
+    target = reverse("tables:detail", args=[table.pk])
+    form = {"username": "dana", "password1": "felt-and-chips-42", "password2": "felt-and-chips-42"}
+    response = client.post(f"{reverse('signup')}?next={target}", {**form, "next": target})
+    assert response.status_code == 302 and response.url == target
+    assert "Welcome, dana" not in client.get(target).content.decode()
+    assert "Welcome, dana" not in client.get(reverse("lobby")).content.decode()
 
 
 @pytest.mark.parametrize(

@@ -43,6 +43,10 @@ def test_bots_are_marked_with_an_inline_svg_not_an_emoji(client, make_table, dja
     table = make_table(name="Bots")
     user = django_user_model.objects.create_user(username="bot_ada", password="x-Secret-1")
     seat_take(table=table, player=player_create(user=user, is_bot=True), buy_in=100)
+    other = django_user_model.objects.create_user(username="bot_bo", password="x-Secret-1")
+    seat_take(table=table, player=player_create(user=other, is_bot=True), buy_in=100)
     html = row_of(client.get(reverse("lobby")).content.decode(), table)
     assert "🤖" not in html
     assert re.search(r'bot_ada <svg class="icon"[^>]*role="img"[^>]*aria-label="bot"', html)
+    # Issue 31, item 19: "bot_ada 🤖, bot_bo" with no stray space before the comma.
+    assert re.search(r"bot_ada <svg[^>]*>.*?</svg>, bot_bo <svg", html, re.S)

@@ -117,8 +117,11 @@ def places_decide(tournament: Tournament) -> None:
 
 def tournament_finish(tournament: Tournament, standing: dict[int, int]) -> None:
     """The end: the players still in (id -> chips) are ranked by chips (equal chips share),
-    places and prizes given, the tables closed (their chips were the tournament's)."""
+    places and prizes given, the tables closed (their chips were the tournament's). Each
+    one's final count stays on record (``Entry.final_chips``) beside the place."""
     entries_out(tournament, standing)
+    for player_id, chips in standing.items():
+        Entry.objects.filter(tournament=tournament, player_id=player_id).update(final_chips=chips)
     tournament.registration_open = False
     tournament.status = Tournament.Status.FINISHED
     tournament.finished_at = timezone.now()

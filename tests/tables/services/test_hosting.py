@@ -192,6 +192,20 @@ def test_blinds_raised_during_a_hand_apply_at_the_next_one(seated_game, host, pl
     assert any(text.startswith("Now in effect:") for text in notices(table))
 
 
+def test_a_change_is_announced_as_a_sentence_with_yes_no_settings_on_or_off(
+    game: Table, host: Player
+) -> None:
+    """Issue 31, item 19: "The host changed private False." read like code."""
+    word = {True: "on", False: "off"}
+    was = game.private
+    table_host_update(table=game, by=host.user, changes={"private": not was, "big_blind": 4})
+    table_host_update(table=game, by=host.user, changes={"private": was})
+    assert notices(fresh(game))[-2:] == [
+        f"The host set big blind 4, private {word[not was]}.",
+        f"The host set private {word[was]}.",
+    ]
+
+
 def test_a_bad_change_names_its_field_and_changes_nothing(game, host):
     version = fresh(game).version
     with pytest.raises(InvalidSettings) as refused:

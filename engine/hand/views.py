@@ -18,6 +18,9 @@ from engine.view import SeatView, View
 
 __all__ = ["Views"]
 
+# Events whose cards only their seat sees (others see the count: ``amount`` of a draw).
+_HIDDEN = frozenset({EventKind.DEAL_HOLE, EventKind.DISCARD, EventKind.DRAW})
+
 
 class Views(BettingRules):
     """``view`` and ``visible_cards``: the hand as one seat (or a spectator) may see it."""
@@ -50,6 +53,8 @@ class Views(BettingRules):
         shown at showdown."""
         self._check_viewer(seat)
         seen = set(self.board) | set(self.second_board)
+        if seat is not None:
+            seen.update(self._discarded[seat])
         for i in range(self._n):
             if self._sees_hole(seat, i) or not (self._folded[i] or i in self._mucked):
                 seen.update(c for c in self._seen_cards(seat, i) if c is not None)
@@ -98,7 +103,7 @@ class Views(BettingRules):
             return cached[1]
         others_see = self._others_see
         for e in events[len(others_see) :]:  # events are only ever appended
-            others_see.append(replace(e, cards=()) if e.kind is EventKind.DEAL_HOLE else e)
+            others_see.append(replace(e, cards=()) if e.kind in _HIDDEN else e)
         view = View(
             None,
             self.config,

@@ -19,6 +19,7 @@ never which.
 from __future__ import annotations
 
 import random
+from collections.abc import Sequence
 
 from engine.cards import ALL_CARDS, Card, format_cards
 from engine.errors import IllegalAction, PokerError
@@ -34,6 +35,14 @@ class Drawing(Dealing, BettingRules):
 
     def _begin_round(self, first: int) -> None:
         raise NotImplementedError  # the betting rounds are ``Hand``'s
+
+    def deal_recorded_draws(self, draws: Sequence[Sequence[Card | None]]) -> None:
+        """Deal each seat these cards at its draws, in order, instead of the stub's: a
+        recorded hand's replay (``engine.phh``), whose reshuffles were another dealer's. An
+        unknown card (``None``) and any draw past the record come from the stub."""
+        if len(draws) != self._n:
+            raise PokerError(f"recorded draws for {len(draws)} seats, the hand has {self._n}")
+        self._recorded = [list(cards) for cards in draws]
 
     def _begin_draw(self) -> None:
         self._drawers = [s for s in self._order() if not self._folded[s]]
@@ -89,12 +98,24 @@ class Drawing(Dealing, BettingRules):
             self.drawn[seat].append(count)
             if not count:
                 continue
-            cards = self._take(count)
+            cards = self._recorded_or_taken(seat, count)
             self.hole[seat] += cards
             self.up[seat] += (False,) * count
             self._deal_index[seat].append(len(self.events))
             self.events.append(Event(EventKind.DRAW, seat, count, cards))
         self._begin_round((self.button + 1) % self._n)
+
+    def _recorded_or_taken(self, seat: int, count: int) -> tuple[Card, ...]:
+        record = self._recorded[seat] if self._recorded else []
+        head = record[:count]
+        if not head or any(card is None for card in head):
+            return self._take(count)
+        del record[:count]
+        cards = tuple(ALL_CARDS[c] for c in head if c is not None)
+        live = {c for s in range(self._n) if not self._folded[s] for c in self.hole[s]}
+        if len(cards) != count or live & set(cards):
+            raise PokerError(f"recorded draw {format_cards(cards)} is not {count} free cards")
+        return cards
 
     def _take(self, count: int) -> tuple[Card, ...]:
         """The next ``count`` cards of the stub, reshuffling the cards out of play under it

@@ -107,6 +107,7 @@ class HandState:
         self._discarded: list[list[Card]] = [[] for _ in range(n)]
         self.drawn: list[list[int]] = [[] for _ in range(n)]
         self._reshuffles = 0
+        self._recorded: list[list[Card | None]] = []  # a replayed record's draws
         # Stud: the bring-in is still to be posted or completed; the completion's target.
         self._bring_in_due = False
         self._completion_to = 0

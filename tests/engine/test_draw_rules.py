@@ -150,3 +150,86 @@ def test_the_winner_is_the_game_s_low():
         else:
             hand.check() if hand.legal.check else hand.call()
     assert hand.result.net[1] > 0
+
+
+def play_out(hand: Hand, rng: random.Random) -> Hand:
+    from engine.randomhands import random_action
+
+    while not hand.is_over:
+        if hand.draw_due:
+            hole = list(hand.hole[hand.actor])
+            hand.discard(rng.sample(hole, rng.randint(0, len(hole))))
+        else:
+            hand.act(random_action(hand, rng))
+    return hand
+
+
+@pytest.mark.parametrize(
+    ("game", "betting", "code"),
+    [
+        ("27-triple-draw", "fixed-limit", "F2L3D"),
+        ("27-single-draw", "no-limit", "N2L1D"),
+        ("badugi", "fixed-limit", "FB"),
+    ],
+)
+def test_phh_writes_and_reads_the_draws_back(game, betting, code):
+    from engine import phh
+
+    for seed in range(12):
+        rng = random.Random(seed)
+        config = HandConfig(game=game, betting=betting, small_blind=1, big_blind=2)
+        seats = rng.randint(2, config.max_seats)
+        stacks = [rng.randint(3, 200) for _ in range(seats)]
+        hand = play_out(Hand(config, stacks, seats - 1, deck_starting("", seed)), rng)
+        text = phh.dumps(hand)
+        assert f'variant = "{code}"' in text
+        thrown = [e for e in hand.events if e.kind is EventKind.DISCARD]
+        assert sum(f"sd {''.join(map(str, e.cards))}".rstrip() in text for e in thrown) == len(
+            thrown
+        )
+        again = phh.loads(text).replay()
+        assert again.stacks == hand.stacks and again.hole == hand.hole
+
+
+def test_a_viewer_s_phh_hides_others_draws():
+    from engine import phh
+
+    rng = random.Random(3)
+    hand = play_out(Hand(TRIPLE, [100] * 4, 3, deck_starting("", 3)), rng)
+    text = phh.dumps(hand, reveal_mucked=False, known_cards=hand.visible_cards(0))
+    shown = set(hand.result.shown)
+    for e in hand.events:
+        if e.kind is EventKind.DISCARD and e.seat != 0 and e.cards:
+            assert "".join(map(str, e.cards)) not in text
+        if e.kind is EventKind.DRAW and e.seat not in shown and e.seat != 0:
+            assert "".join(map(str, e.cards)) not in text
+
+
+def test_five_card_draw_has_no_phh_code_and_is_refused_by_name():
+    from engine import phh
+    from engine.errors import HandHistoryError
+
+    config = HandConfig(game="five-card-draw", betting="pot-limit", small_blind=1, big_blind=2)
+    hand = play_out(Hand(config, [50, 80, 20], 2, deck_starting("", 1)), random.Random(1))
+    with pytest.raises(HandHistoryError, match="PHH has no variant for five-card-draw pot-limit"):
+        phh.dumps(hand)
+
+
+def test_run_out_odds_and_pkstate_refuse_the_draw_games_by_name():
+    from engine import pkstate
+    from engine.errors import HandHistoryError
+    from engine.runout import runout_streets
+
+    hand = Hand(TRIPLE, [3, 100], 0, list(range(52)))
+    while not hand.is_over:
+        if hand.draw_due:
+            hand.discard(())
+        elif hand.actor == 0:
+            hand.all_in()
+        else:
+            hand.check() if hand.legal.check else hand.call()
+    assert hand.no_more_betting
+    with pytest.raises(PokerError, match="not 27-triple-draw"):
+        runout_streets(hand)
+    with pytest.raises(HandHistoryError, match="27-triple-draw"):
+        pkstate.dumps(hand)

@@ -31,12 +31,14 @@ class Views(BettingRules):
 
     def _sees_hole(self, viewer: int | None, seat: int) -> bool:
         """The hidden-card rule: a viewer sees its own hole cards, the hands shown and, once
-        nobody can bet any more, every live hand, face up for the run-out (and, in stud,
+        nobody can bet any more, every live hand, face up for the run-out (not in the draw
+        games, where the draws still to come are decisions; and, in stud,
         everyone's up-cards: ``_seen_cards``)."""
         return (
             seat == viewer
             or seat in self._shown
-            or (self._betting_closed is not None and not self._folded[seat])
+            # the draw games keep all-in hands down: the draws still to come are decisions
+            or (self._betting_closed is not None and not self._folded[seat] and not self._draw)
         )
 
     def _seen_cards(self, viewer: int | None, seat: int) -> tuple[Card | None, ...]:

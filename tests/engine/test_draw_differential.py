@@ -96,3 +96,18 @@ def test_the_replay_command_reads_pokerkit_s_draw_files(tmp_path, capsys):
     assert cli.main(["replay", "--json", *expected]) == 0
     lines = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
     assert {line["file"]: line["finishing_stacks"] for line in lines} == expected
+
+
+def test_the_sample_has_all_ins_side_pots_and_every_discard_count():
+    from engine.pots import build_pots
+
+    counts, side_pots, all_ins = set(), 0, 0
+    for game in GAMES:
+        for seed in range(30):
+            hand = engine_play(game, seed)
+            counts |= {e.amount for e in hand.events if e.kind is EventKind.DISCARD}
+            all_ins += any(hand.stacks[s] == 0 for s in range(hand.seats))
+            pots = build_pots(list(hand.committed), [not f for f in hand.folded])
+            side_pots += len(pots) > 1
+    assert counts == {0, 1, 2, 3, 4, 5}
+    assert all_ins >= 20 and side_pots >= 5, (all_ins, side_pots)

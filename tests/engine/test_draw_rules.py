@@ -233,3 +233,17 @@ def test_run_out_odds_and_pkstate_refuse_the_draw_games_by_name():
         runout_streets(hand)
     with pytest.raises(HandHistoryError, match="27-triple-draw"):
         pkstate.dumps(hand)
+
+
+def test_all_in_hands_stay_down_through_the_draws():
+    """In hold'em every live hand is turned up once nobody can bet; in a draw game the draws
+    still to come are decisions, so the hands stay down until the showdown."""
+    hand = Hand(TRIPLE, [3, 100], 0, list(range(52)))
+    hand.all_in()
+    hand.call()
+    assert hand.no_more_betting and hand.draw_due
+    assert hand.view(0).seats[1].cards == (None,) * 5
+    assert not set(hand.hole[1]) & hand.visible_cards(0)
+    while not hand.is_over:
+        hand.discard(())
+    assert set(hand.hole[1]) <= hand.visible_cards(0)

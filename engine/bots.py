@@ -8,6 +8,10 @@
   with strong hands, sized at about two thirds of the pot. Omaha hi-lo counts its high
   hand's equity; the stud games take an average hand's share (one in the live hands, a
   little noise on top) as theirs: no Monte Carlo of up-cards. It posts a bring-in due.
+
+At a draw game's draw (``Legal.discard``) ``RandomBot`` throws away a random few of its
+cards and ``SensibleBot`` keeps what the game's ``Variant.keeps`` says a plain player keeps
+(the draw games' equity is taken like stud's: an average share, a little noise on top).
 """
 
 from __future__ import annotations
@@ -27,6 +31,20 @@ def _as_view(view: View | Mapping[str, Any]) -> View:
     return view if isinstance(view, View) else View.from_dict(view)
 
 
+def _own_cards(view: View) -> list[Card]:
+    me = view.me
+    assert me is not None  # only the actor's own view has legal actions
+    return [c for c in me.cards if c is not None]
+
+
+def _keep_policy_discards(view: View) -> Action:
+    """Throw away what the game's ``keeps`` policy does not keep (none: stand pat)."""
+    hole = _own_cards(view)
+    keeps = view.config.variant.keeps
+    kept = keeps(hole) if keeps is not None else frozenset(hole)
+    return Action(ActionKind.DISCARD, cards=tuple(c for c in hole if c not in kept))
+
+
 def _legal(view: View) -> Legal:
     legal = view.legal
     if legal is None:
@@ -41,8 +59,13 @@ class RandomBot:
         self.rng = rng or random.Random()
 
     def decide(self, view: View | Mapping[str, Any]) -> Action:
-        legal = _legal(_as_view(view))
+        view = _as_view(view)
+        legal = _legal(view)
         rng = self.rng
+        if legal.discard:
+            hole = _own_cards(view)
+            thrown = rng.sample(hole, rng.randint(0, len(hole)))
+            return Action(ActionKind.DISCARD, cards=tuple(thrown))
         if legal.check:
             options = [ActionKind.CHECK]
         else:
@@ -103,11 +126,14 @@ class SensibleBot:
     def decide(self, view: View | Mapping[str, Any]) -> Action:
         view = _as_view(view)
         legal = _legal(view)
+        if legal.discard:
+            return _keep_policy_discards(view)
         me = view.me
         assert me is not None  # the actor's view is a seat's
         hole = [c for c in me.cards if c is not None]
         opponents = sum(1 for s in view.seats if not s.folded and s.seat != me.seat)
-        if view.config.is_stud or view.config.variant.deck_size != 52:
+        game = view.config.variant
+        if game.is_stud or game.is_draw or game.deck_size != 52:
             eq = 1.0 / (opponents + 1) + 0.2 * self.rng.random()
         else:
             omaha = view.config.variant.hole_cards_used == 2

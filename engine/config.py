@@ -119,6 +119,8 @@ class HandConfig:
             raise PokerError("only stud games have a bring-in")
         if game.button_blind:
             self._check_button_blind()
+        if game.is_draw:
+            self._check_draw()
         if self.big_blind < 1:
             raise PokerError("big_blind must be at least 1 chip")
         if self.small_blind > self.big_blind:
@@ -136,6 +138,13 @@ class HandConfig:
             raise PokerError(f"{self.game} is not run twice")
         if self.ante_mode != "per-player":
             raise PokerError(f"{self.game} antes are per player")
+
+    def _check_draw(self) -> None:
+        """The draw games: blinds and antes, no straddles, bomb pots or second runs (no board)."""
+        if self.straddles or self.button_straddle or self.bomb_pot:
+            raise PokerError(f"{self.game} has no straddles or bomb pots")
+        if self.run_it_twice:
+            raise PokerError(f"{self.game} is not run twice (it has no board to run)")
 
     def _check_straddles(self) -> None:
         if self.straddles and not self.straddle:

@@ -61,7 +61,8 @@ def runout_streets(hand: Hand, board: Sequence[Card] | None = None) -> list[tupl
     start = hand.runout_start
     if start is None:
         return []
-    if hand.config.is_stud or hand.config.variant.deck_size != 52:
+    game = hand.config.variant
+    if game.is_stud or game.is_draw or game.deck_size != 52:
         raise PokerError(f"run-out odds are for the 52-card board games, not {hand.config.game}")
     dealt = len(hand.board if board is None else board)
     before = sum(len(e.cards) for e in hand.events[:start] if e.kind is EventKind.DEAL_BOARD)

@@ -23,7 +23,7 @@ from enum import StrEnum
 from functools import cached_property
 from typing import Any
 
-from engine.cards import Card, format_cards
+from engine.cards import Card, format_cards, parse_cards
 from engine.config import (
     ANTE_MODES as ANTE_MODES,
     BETTINGS as BETTINGS,
@@ -57,6 +57,8 @@ class ActionKind(_Kind):
     # the river, how many times the rest of the board is dealt (the players' agreement).
     RUN_ONCE = "run_once"
     RUN_TWICE = "run_twice"
+    # The draw games' draw round: the cards thrown away (none: standing pat), as many dealt.
+    DISCARD = "discard"
 
 
 class EventKind(_Kind):
@@ -81,6 +83,12 @@ class EventKind(_Kind):
     WIN = "win"
     RUNS = "runs"  # the board is run ``amount`` times from here
     DEAL_SECOND_BOARD = "deal_second_board"  # run it twice: the second run's cards
+    # The draw games: the cards a seat throws away (``amount``: how many; none is standing
+    # pat), the cards dealt in their place, and the discards shuffled into a new stub when
+    # the deck runs out. Others see the counts, never the cards.
+    DISCARD = "discard"
+    DRAW = "draw"
+    RESHUFFLE = "reshuffle"
 
 
 #: The events that are a player's decision.
@@ -92,6 +100,7 @@ DECISIONS = frozenset(
         EventKind.BET,
         EventKind.RAISE,
         EventKind.BRING_IN,
+        EventKind.DISCARD,
     }
 )
 #: The forced bets, posted before the deal.
@@ -108,35 +117,66 @@ def action_kind(value: object) -> ActionKind:
         raise PokerError(f"unknown action {value!r} (one of {', '.join(ActionKind)})") from None
 
 
+def discard_cards(value: object) -> tuple[Card, ...]:
+    """The cards of a discard: ``Card`` values, their texts, or one text (``"7h2c"``); each
+    card once, else a ``PokerError``."""
+    if isinstance(value, str):
+        cards = tuple(parse_cards(value))
+    elif isinstance(value, list | tuple | frozenset | set):
+        cards = tuple(c if isinstance(c, Card) else Card.parse(c) for c in value)
+    else:
+        raise PokerError(f"a discard is a list of cards, got {value!r}")
+    if len(set(cards)) != len(cards):
+        raise PokerError(f"a card is discarded once: {format_cards(cards, ' ')}")
+    return cards
+
+
 @dataclass(frozen=True, slots=True)
 class Action:
-    """A decision: ``fold``, ``check``, ``call``, ``raise`` (to a street total) or ``all_in``.
+    """A decision: ``fold``, ``check``, ``call``, ``raise`` (to a street total), ``all_in``,
+    or in the draw games ``discard`` with the cards thrown away (none: stand pat).
 
     ``kind`` may be given as text; it is kept as an ``ActionKind``.
     """
 
     kind: ActionKind
     amount: int | None = None
+    cards: tuple[Card, ...] = ()
 
     def __post_init__(self) -> None:
         kind = self.kind
         if type(kind) is not ActionKind:
             kind = action_kind(kind)
             object.__setattr__(self, "kind", kind)
+        if self.cards and kind is not ActionKind.DISCARD:
+            raise PokerError(f"{kind} takes no cards")
+        if kind is ActionKind.DISCARD:
+            object.__setattr__(self, "cards", discard_cards(self.cards))
         if kind is ActionKind.RAISE:
             if not is_whole(self.amount) or self.amount is None or self.amount < 1:
                 raise PokerError(f"a raise needs a whole amount of chips, got {self.amount!r}")
         elif self.amount is not None:
             raise PokerError(f"{kind} takes no amount")
 
+    def __repr__(self) -> str:
+        cards = f", cards={self.cards!r}" if self.cards else ""
+        return f"Action(kind={self.kind!r}, amount={self.amount!r}{cards})"
+
     def __str__(self) -> str:
+        if self.kind is ActionKind.DISCARD:
+            return f"discard {format_cards(self.cards)}".rstrip()
         return f"raise {self.amount}" if self.kind is ActionKind.RAISE else str(self.kind)
 
     @classmethod
     def parse(cls, text: str) -> Action:
         """``"fold"``, ``"check"``, ``"call"``, ``"raise 120"``/``"bet 120"``, ``"all_in"``
-        (or ``all-in``, ``allin``)."""
+        (or ``all-in``, ``allin``), ``"discard 7h2c"`` (or ``"discard 7h 2c"``; ``"discard"`` or
+        ``"stand_pat"`` stands pat)."""
         parts = text.split()
+        if parts and parts[0] in ("discard", "draw"):
+            return cls(ActionKind.DISCARD, cards=tuple(parse_cards("".join(parts[1:]))))
+        if parts == ["stand_pat"] or parts == ["stand", "pat"]:
+            return cls(ActionKind.DISCARD)
         if len(parts) == 2 and parts[0] in ("raise", "bet"):
             if not (parts[1].isascii() and parts[1].isdigit()):  # not "²", "٣" or "-5"
                 raise PokerError(
@@ -150,11 +190,14 @@ class Action:
         raise PokerError(f"not an action: {text!r}")
 
     def to_dict(self) -> dict[str, Any]:
-        return {"kind": str(self.kind), "amount": self.amount}
+        data: dict[str, Any] = {"kind": str(self.kind), "amount": self.amount}
+        if self.kind is ActionKind.DISCARD:
+            data["cards"] = [str(c) for c in self.cards]
+        return data
 
     @classmethod
     def from_dict(cls, data: Mapping[str, Any]) -> Action:
-        return cls(data["kind"], data.get("amount"))
+        return cls(data["kind"], data.get("amount"), discard_cards(data.get("cards") or ()))
 
     @classmethod
     def coerce(cls, value: object) -> Action:
@@ -168,33 +211,46 @@ class Action:
             return cls.from_dict(value)
         if isinstance(value, tuple | list) and len(value) == 2:
             return cls(value[0], value[1])
-        raise PokerError(f"not an action: {value!r} (fold, check, call, raise 120 or all_in)")
+        raise PokerError(
+            f"not an action: {value!r} (fold, check, call, raise 120, all_in or discard 7h2c)"
+        )
 
 
 @dataclass(frozen=True, slots=True)
 class Legal:
     """What the actor may do. ``call`` is the chips to add (0 when checking is possible);
-    ``min_raise_to``/``max_raise_to`` are street totals, ``None`` when no bet/raise is allowed."""
+    ``min_raise_to``/``max_raise_to`` are street totals, ``None`` when no bet/raise is allowed.
+    ``discard``: the draw games' draw round, where the only decision is which cards to throw
+    away (none to all of them); nothing else is open then."""
 
     fold: bool
     check: bool
     call: int
     min_raise_to: int | None
     max_raise_to: int | None
+    discard: bool = False
 
     def to_dict(self) -> dict[str, Any]:
-        return {
+        data: dict[str, Any] = {
             "fold": self.fold,
             "check": self.check,
             "call": self.call,
             "min_raise_to": self.min_raise_to,
             "max_raise_to": self.max_raise_to,
         }
+        if self.discard:
+            data["discard"] = True
+        return data
 
     @classmethod
     def from_dict(cls, data: Mapping[str, Any]) -> Legal:
         return cls(
-            data["fold"], data["check"], data["call"], data["min_raise_to"], data["max_raise_to"]
+            data["fold"],
+            data["check"],
+            data["call"],
+            data["min_raise_to"],
+            data["max_raise_to"],
+            bool(data.get("discard", False)),
         )
 
 
@@ -250,6 +306,14 @@ class Event:
             return f"{p} cc"
         if k is EventKind.BET or k is EventKind.RAISE:
             return f"{p} cbr {self.amount}"
+        if k is EventKind.DISCARD:
+            if not self.amount:
+                return f"{p} sd"
+            return f"{p} sd {format_cards(self.cards) if self.cards else '??' * self.amount}"
+        if k is EventKind.DRAW:
+            return f"d dh {p} {format_cards(self.cards) if self.cards else '??' * self.amount}"
+        if k is EventKind.RESHUFFLE:
+            return f"# {self.amount} cards out of play are shuffled into a new stub"
         if k is EventKind.SHOW:
             return f"{p} sm {format_cards(self.cards)}"
         if k is EventKind.MUCK:

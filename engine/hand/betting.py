@@ -36,6 +36,8 @@ class BettingRules(HandState):
         j = self._actor
         if j is None:
             return None
+        if self._draw_due:
+            return Legal(False, False, 0, None, None, discard=True)
         to_call = self._current_bet - self._bets[j]
         stack = self._stacks[j]
         if self._bring_in_due:  # post the bring-in (a call) or complete (a raise)
@@ -108,6 +110,11 @@ class BettingRules(HandState):
         if seat is not None and seat != j:
             raise IllegalAction(
                 f"out of turn: seat {seat} acted but seat {j} is to act", "not_your_turn"
+            )
+        if self._draw_due:
+            raise IllegalAction(
+                "the draw: throw away none to all of your cards (discard), nothing else",
+                "draw_due",
             )
         return j
 

@@ -1,5 +1,5 @@
-"""The hand state machine: one hand of hold'em, Omaha (high or hi-lo) or seven-card stud
-(stud, stud hi-lo, razz), any betting structure.
+"""The hand state machine: one hand of any game of the registry (hold'em, Omaha, the stud
+games, short deck, the draw games), any betting structure it is played with.
 
 Only decisions are left open: posting, dealing, collecting, returning uncalled bets, side
 pots, showdown and payouts happen by themselves. Each command (``fold``, ``check``, ``call``,
@@ -17,6 +17,7 @@ run-outs (``engine.hand.runouts``), the showdown (``engine.hand.settle``) and th
   has put in; otherwise the remaining board is dealt out.
 * The uncalled part of the largest bet is returned at the end of each betting round.
 * Stud: from fourth street the best showing hand acts first (``engine.hand.stud``).
+* Draw games: a draw round between betting rounds (``engine.hand.drawing``).
 """
 
 from __future__ import annotations
@@ -25,7 +26,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 from engine.errors import IllegalAction
-from engine.hand.dealing import Dealing
+from engine.hand.drawing import Drawing
 from engine.hand.settle import Settlement
 from engine.hand.state import BOARD_SIZES
 from engine.hand.views import Views
@@ -52,7 +53,7 @@ _FOLD, _CHECK, _CALL, _ALL_IN, _RUN_ONCE, _RUN_TWICE = (
 )
 
 
-class Hand(Views, Settlement, Dealing):
+class Hand(Views, Settlement, Drawing):
     """One hand; see the module docstrings of ``engine.hand``'s parts for the rules."""
 
     def __init__(
@@ -140,6 +141,9 @@ class Hand(Views, Settlement, Dealing):
         if self._stud:
             self._deal_stud_street()
             self._begin_round(self._stud_first_to_act())
+            return
+        if self._draw:
+            self._begin_draw()  # the betting round starts once everyone has drawn
             return
         self._deal_board(BOARD_SIZES[self._street])
         self._begin_round((self.button + 1) % self._n)
@@ -295,6 +299,8 @@ class Hand(Views, Settlement, Dealing):
             return self.call(seat=seat)
         if kind is ActionKind.RUN_ONCE or kind is ActionKind.RUN_TWICE:
             return self.choose_runs(2 if kind is ActionKind.RUN_TWICE else 1)
+        if kind is ActionKind.DISCARD:
+            return self.discard(action.cards, seat=seat)
         return self.all_in(seat=seat)
 
     def _next(self, j: int) -> None:

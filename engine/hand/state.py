@@ -15,8 +15,6 @@ from engine.cards import ALL_CARDS, Card, check_deck
 from engine.errors import PokerError
 from engine.pots import Pot, build_pots, uncalled
 from engine.types import (
-    STREETS,
-    STUD_STREETS,
     Action,
     Event,
     EventKind,
@@ -97,7 +95,19 @@ class HandState:
         # Events before the moment no more betting was possible with two or more hands live.
         self._betting_closed: int | None = None
         self._stud = stud
-        self._last_street = 4 if stud else 3
+        self._draw = config.variant.is_draw
+        self._last_street = len(config.streets) - 1
+        # The draw games: the deck as given (seeds a reshuffle), whether the actor is to
+        # discard, the seats still to discard this round, how many each is to be dealt
+        # (None: not discarded this round), each seat's discards, and the counts drawn.
+        self._dealt_from = ",".join(str(int(c)) for c in deck)
+        self._draw_due = False
+        self._drawers: list[int] = []
+        self._to_draw: list[int | None] = [None] * n
+        self._discarded: list[list[Card]] = [[] for _ in range(n)]
+        self.drawn: list[list[int]] = [[] for _ in range(n)]
+        self._reshuffles = 0
+        self._recorded: list[list[Card | None]] = []  # a replayed record's draws
         # Stud: the bring-in is still to be posted or completed; the completion's target.
         self._bring_in_due = False
         self._completion_to = 0
@@ -172,6 +182,11 @@ class HandState:
         return self._runs_due
 
     @property
+    def draw_due(self) -> bool:
+        """The actor is to discard (a draw game's draw round)."""
+        return self._draw_due
+
+    @property
     def runs(self) -> int:
         """How many times the board was run (2 only after ``run_twice``)."""
         return self._runs or 1
@@ -201,7 +216,7 @@ class HandState:
     def street(self) -> str:
         if self._over:
             return "over"
-        return STUD_STREETS[self._street] if self._stud else STREETS[self._street]
+        return self.config.streets[self._street]
 
     @property
     def stacks(self) -> tuple[int, ...]:

@@ -18,6 +18,9 @@ from engine.view import SeatView, View
 
 __all__ = ["Views"]
 
+# Events whose cards only their seat sees (others see the count: ``amount`` of a draw).
+_HIDDEN = frozenset({EventKind.DEAL_HOLE, EventKind.DISCARD, EventKind.DRAW})
+
 
 class Views(BettingRules):
     """``view`` and ``visible_cards``: the hand as one seat (or a spectator) may see it."""
@@ -28,12 +31,14 @@ class Views(BettingRules):
 
     def _sees_hole(self, viewer: int | None, seat: int) -> bool:
         """The hidden-card rule: a viewer sees its own hole cards, the hands shown and, once
-        nobody can bet any more, every live hand, face up for the run-out (and, in stud,
+        nobody can bet any more, every live hand, face up for the run-out (not in the draw
+        games, where the draws still to come are decisions; and, in stud,
         everyone's up-cards: ``_seen_cards``)."""
         return (
             seat == viewer
             or seat in self._shown
-            or (self._betting_closed is not None and not self._folded[seat])
+            # the draw games keep all-in hands down: the draws still to come are decisions
+            or (self._betting_closed is not None and not self._folded[seat] and not self._draw)
         )
 
     def _seen_cards(self, viewer: int | None, seat: int) -> tuple[Card | None, ...]:
@@ -50,6 +55,8 @@ class Views(BettingRules):
         shown at showdown."""
         self._check_viewer(seat)
         seen = set(self.board) | set(self.second_board)
+        if seat is not None:
+            seen.update(self._discarded[seat])
         for i in range(self._n):
             if self._sees_hole(seat, i) or not (self._folded[i] or i in self._mucked):
                 seen.update(c for c in self._seen_cards(seat, i) if c is not None)
@@ -98,7 +105,7 @@ class Views(BettingRules):
             return cached[1]
         others_see = self._others_see
         for e in events[len(others_see) :]:  # events are only ever appended
-            others_see.append(replace(e, cards=()) if e.kind is EventKind.DEAL_HOLE else e)
+            others_see.append(replace(e, cards=()) if e.kind in _HIDDEN else e)
         view = View(
             None,
             self.config,

@@ -16,7 +16,7 @@ from engine.phh.variants import VARIANTS
 from engine.types import STUD_GAMES
 from engine.variants import VARIANTS as VARIANT_GAMES
 
-_ACTION = re.compile(r"^p(\d+) (f|cc|cbr|sm|pb)(?: (\S+))?$")
+_ACTION = re.compile(r"^p(\d+) (f|cc|cbr|sm|pb|sd)(?: (\S+))?$")
 _DEAL = re.compile(r"^d (dh|db) (?:p(\d+) )?(\S+)$")
 
 
@@ -155,7 +155,7 @@ class HandHistory:
                     seat = int(player) - 1 if player else None
                     if seat is not None and not 0 <= seat < n:
                         raise self._fail(f"{where}: no player p{player}")
-                    parsed.append(_Line(kind, seat, _dealt_cards(cards), 0, where))
+                    parsed.append(_Line(kind, seat, _dealt_cards(cards), len(cards) // 2, where))
                 elif act:
                     player, kind, arg = act.groups()
                     seat = int(player) - 1
@@ -168,6 +168,9 @@ class HandHistory:
                     elif kind == "sm":
                         shown = None if arg is None else _dealt_cards(arg)
                         parsed.append(_Line(kind, seat, shown, 0, where))
+                    elif kind == "sd":  # the amount: how many thrown away (known or not)
+                        thrown = [] if arg is None else _dealt_cards(arg)
+                        parsed.append(_Line(kind, seat, thrown, len(arg or "") // 2, where))
                     else:
                         if arg is not None:
                             raise self._fail(f"{where}: '{kind}' takes no argument")
@@ -183,6 +186,8 @@ class HandHistory:
         config = config or self.config()
         if config.is_stud:
             return self._stud_deck()
+        if config.variant.is_draw:
+            return self._draw_deck(config)[0]
         n = len(self.starting_stacks)
         k = config.hole_count
         holes: list[list[Card] | None] = [None] * n
@@ -200,6 +205,29 @@ class HandHistory:
         try:
             # p1, left of the button, is dealt first
             return stacked_deck(holes, board, k, config.variant.deck)
+        except CardError as error:
+            raise self._fail(str(error)) from None
+
+    def _draw_deck(self, config: HandConfig) -> tuple[list[Card], list[list[Card | None]]]:
+        """A draw game's deck (each seat's first cards) and the cards each seat draws, in
+        order: a draw may deal cards discarded earlier (the reshuffled stub), which no one
+        deck order can, so the replay deals the recorded draws (``Hand.deal_recorded_draws``)."""
+        k = config.hole_count
+        holes: list[list[Card] | None] = [None] * len(self.starting_stacks)
+        dealt = [False] * len(self.starting_stacks)
+        draws: list[list[Card | None]] = [[] for _ in self.starting_stacks]
+        for kind, seat, cards, amount, where in self._parse_lines():
+            if kind != "dh" or seat is None:
+                continue
+            if dealt[seat]:
+                draws[seat].extend(cards if cards is not None else [None] * amount)
+                continue
+            if cards is not None and len(cards) != k:
+                raise self._fail(f"{where}: {config.game} deals {k} hole cards")
+            dealt[seat] = True
+            holes[seat] = _known(cards)
+        try:
+            return stacked_deck(holes, [], k, config.variant.deck), draws
         except CardError as error:
             raise self._fail(str(error)) from None
 
@@ -238,11 +266,13 @@ class HandHistory:
         n = len(self.starting_stacks)
         try:
             hand = Hand(config, self.starting_stacks, n - 1, self.deck(config), self.players)
+            if config.variant.is_draw:
+                hand.deal_recorded_draws(self._draw_deck(config)[1])
         except PokerError as error:
             raise self._fail(str(error)) from None
         consumed: set[int] = set()  # the skipped checks the file has written
         before_flop = config.bomb_pot > 0  # a bomb pot's hand starts on the flop
-        for kind, seat, _, amount, where in self._parse_lines():
+        for kind, seat, cards, amount, where in self._parse_lines():
             if kind == "db":
                 before_flop = False
             if kind in ("dh", "db", "sm"):
@@ -266,6 +296,8 @@ class HandHistory:
                 for _ in range(n):
                     if hand.is_over or hand.actor == seat:
                         break
+                    if hand.draw_due:
+                        raise self._fail(f"{where}: a player before it has not drawn (sd) yet")
                     # a player the file skips folds (checks where checking is free)
                     if _can_check(hand):
                         hand.check()
@@ -283,6 +315,9 @@ class HandHistory:
                         hand.check()
                     else:
                         hand.call()
+                elif kind == "sd":
+                    assert seat is not None  # a player's action names its player
+                    hand.discard(_thrown(hand, seat, cards, amount))
                 else:
                     hand.bet_or_raise_to(amount)
             except PokerError as error:
@@ -294,11 +329,20 @@ class HandHistory:
                 break
             if hand.runs_due:
                 hand.choose_runs(2 if config.run_it_twice else 1)
+            elif hand.draw_due:
+                hand.discard(())  # a draw the file leaves out stands pat
             elif _can_check(hand):
                 hand.check()
             else:
                 hand.fold()
         return hand
+
+
+def _thrown(hand: Hand, seat: int, cards: list[Card | None] | None, count: int) -> list[Card]:
+    """The cards a ``sd`` line throws away; a file that hides them (``????``) throws away
+    that many of the seat's first cards, unknown to it anyway."""
+    known = _known(cards)
+    return known if known is not None else list(hand.hole[seat][:count])
 
 
 def _dealt_cards(text: str) -> list[Card | None] | None:
@@ -323,9 +367,10 @@ def _known(cards: list[Card | None] | None) -> list[Card] | None:
 
 
 class _Line(NamedTuple):
-    """One parsed action line: ``kind`` (dh, db, f, cc, cbr, sm), the seat (``None`` for a
-    board), the cards dealt or shown (``None`` when the file hides them), a ``cbr`` amount
-    and where the line is, for messages."""
+    """One parsed action line: ``kind`` (dh, db, f, cc, cbr, sm, pb, sd), the seat (``None``
+    for a board), the cards dealt, shown or thrown away (``None`` when the file hides them),
+    a ``cbr`` amount or how many cards a ``sd`` throws away, and where the line is, for
+    messages."""
 
     kind: str
     seat: int | None

@@ -70,6 +70,14 @@ def dumps(
             if not reveal_mucked and e.seat not in shown:
                 cards = "??" * len(e.cards)
             lines.append(f"d dh p{phh[e.seat]} {cards}")
+        elif k == "discard":
+            thrown = written(e.cards) if reveal_mucked or known_cards else "??" * e.amount
+            lines.append(f"p{phh[e.seat]} sd {thrown}".rstrip())
+        elif k == "draw":
+            cards = written(e.cards)
+            if not reveal_mucked and e.seat not in shown:
+                cards = "??" * len(e.cards)
+            lines.append(f"d dh p{phh[e.seat]} {cards}")
         elif k == "deal_up":
             lines.append(f"d dh p{phh[e.seat]} {written(e.cards)}")
         elif k == "bring_in":

@@ -17,9 +17,11 @@ and its tests; see ``docs/reference/engine.md``.
 from __future__ import annotations
 
 from engine.errors import PokerError
+from engine.variants.badugi import BADUGI
 from engine.variants.base import (
     ALL_BETTINGS,
     BOARD_STREETS,
+    DRAW_STREETS,
     FULL_DECK,
     SHORT_DECK,
     STUD_STREETS,
@@ -29,6 +31,8 @@ from engine.variants.base import (
     Structure,
     Variant,
 )
+from engine.variants.deuce_seven import DEUCE_SEVEN_SINGLE_DRAW, DEUCE_SEVEN_TRIPLE_DRAW
+from engine.variants.five_card_draw import FIVE_CARD_DRAW
 from engine.variants.holdem import HOLDEM
 from engine.variants.omaha import OMAHA
 from engine.variants.omaha_hilo import OMAHA_HILO
@@ -40,7 +44,19 @@ from engine.variants.stud_hilo import STUD_HILO
 #: Every game the engine deals, by its ``HandConfig.game`` name, in the order they are listed.
 VARIANTS: dict[str, Variant] = {
     game.name: game
-    for game in (HOLDEM, OMAHA, OMAHA_HILO, STUD, STUD_HILO, RAZZ, SHORT_DECK_HOLDEM)
+    for game in (
+        HOLDEM,
+        OMAHA,
+        OMAHA_HILO,
+        STUD,
+        STUD_HILO,
+        RAZZ,
+        SHORT_DECK_HOLDEM,
+        DEUCE_SEVEN_TRIPLE_DRAW,
+        DEUCE_SEVEN_SINGLE_DRAW,
+        BADUGI,
+        FIVE_CARD_DRAW,
+    )
 }
 
 
@@ -55,6 +71,7 @@ def variant(name: str) -> Variant:
 __all__ = [
     "ALL_BETTINGS",
     "BOARD_STREETS",
+    "DRAW_STREETS",
     "FULL_DECK",
     "SHORT_DECK",
     "STUD_STREETS",

@@ -23,6 +23,8 @@ ForcedBet = Literal["blinds", "antes", "bring-in", "button-blind", "straddles", 
 Evaluator = Callable[[Sequence[int], Sequence[int]], "Rank"]
 #: A hand's strength as the evaluators give it: it compares as an int and describes itself.
 Rank = HandRank | LowRank | NamedRank
+#: The cards a plain player keeps at a draw (the bots' policy), of the hand it holds.
+KeepPolicy = Callable[[Sequence[int]], frozenset[int]]
 #: The eight-or-better low of a hand, or None when it has none.
 LowEvaluator = Callable[[Sequence[int], Sequence[int]], LowRank | None]
 
@@ -31,6 +33,8 @@ FULL_DECK = frozenset(range(52))
 SHORT_DECK = frozenset(range(16, 52))
 BOARD_STREETS = ("preflop", "flop", "turn", "river")
 STUD_STREETS = ("third", "fourth", "fifth", "sixth", "seventh")
+#: The draw games' betting rounds: before the first draw, then after each draw.
+DRAW_STREETS = ("predraw", "draw1", "draw2", "draw3")
 ALL_BETTINGS = ("no-limit", "pot-limit", "fixed-limit")
 
 
@@ -42,8 +46,10 @@ class Variant:
     eight-or-better half of a split-pot game (None: the pot is not split). ``low_main``: the
     pot goes to the best low (razz), which also turns the stud bring-in and first-to-act
     rules around. ``hole_cards_used``: how many hole cards a hand must use (Omaha: 2), None
-    for any. ``deck``: the cards it is dealt from (a hand is given all 52 in a shuffled order
-    and deals those of them in its deck, in that order). ``phh`` and ``pkstate`` map each
+    for any. ``draws``: the draw rounds of a draw game, ``keeps`` the cards a plain player
+    keeps at each (what ``engine.bots`` stands pat with). ``deck``: the cards it is dealt
+    from (a hand is given all 52 in a shuffled order and deals those of them in its deck, in
+    that order). ``phh`` and ``pkstate`` map each
     betting the format knows to its code; a betting not there cannot be written in that
     format.
     """
@@ -62,6 +68,7 @@ class Variant:
     hole_cards_used: int | None = None
     deck: frozenset[int] = FULL_DECK
     draws: int = 0
+    keeps: KeepPolicy | None = None
     phh: Mapping[str, str] = field(default_factory=dict)
     pkstate: Mapping[str, str] = field(default_factory=dict)
 
@@ -84,9 +91,16 @@ class Variant:
         return self.low8 is not None
 
     @property
+    def is_draw(self) -> bool:
+        """Hole cards improved by ``draws`` draw rounds, a betting round before and after each."""
+        return self.structure == "draw"
+
+    @property
     def streets(self) -> tuple[str, ...]:
         if self.structure == "stud":
             return STUD_STREETS
+        if self.structure == "draw":
+            return DRAW_STREETS[: self.draws + 1]
         return BOARD_STREETS
 
     def phh_code(self, betting: str) -> str | None:

@@ -19,6 +19,10 @@ def test_the_site_s_names_come_from_the_registry():
         "stud-hilo",
         "razz",
         "short-deck",
+        "27-triple-draw",
+        "27-single-draw",
+        "badugi",
+        "five-card-draw",
     ]
     assert {name: game.hole_cards for name, game in VARIANTS.items()} == GAMES
     assert MAX_SEATS == {
@@ -29,6 +33,10 @@ def test_the_site_s_names_come_from_the_registry():
         "stud-hilo": 8,
         "razz": 8,
         "short-deck": 10,
+        "27-triple-draw": 6,
+        "27-single-draw": 6,
+        "badugi": 8,
+        "five-card-draw": 6,
     }
     assert {"stud", "stud-hilo", "razz"} == STUD_GAMES
     assert {"omaha-hilo", "stud-hilo"} == HILO_GAMES

@@ -23,6 +23,7 @@ from tables.clubs.access import membership_of
 from tables.clubs.models import Club, Membership
 from tables.http import AuthenticatedRequest
 from tables.inputs import LARGEST, NumberError, parse_optional_number, parse_whole_number
+from tables.models import Table
 from tables.services.errors import ServiceError
 from tables.services.players import player_get_or_create
 
@@ -90,6 +91,8 @@ def _page(
             else None
         ),
         "error": error,
+        "games": Table.Game.choices,
+        "bettings": Table.Betting.choices,
     }
     return render(request, "clubs/detail.html", context, status=400 if error else 200)
 
@@ -173,6 +176,14 @@ def _day(text: str) -> date | None:
 
 #: The tournaments a club schedules from its page: a preset structure the tournaments app has.
 SCHEDULE_STRUCTURES = {"turbo", "regular", "deep"}
+#: A scheduled cash game's numbers on the page (field -> its name in an error).
+CASH_NUMBERS = {
+    "small_blind": "The small blind",
+    "big_blind": "The big blind",
+    "max_seats": "Seats",
+    "min_buy_in": "The smallest buy-in",
+    "max_buy_in": "The largest buy-in",
+}
 
 
 @login_required
@@ -196,6 +207,18 @@ def club_schedule(request: AuthenticatedRequest, club_id: int) -> HttpResponse:
         settings["bot_entrants"] = bots or 0
         if hands:
             settings.update(format="fixed-hands", hands=hands)
+    elif kind == "cash":
+        try:
+            stakes = {
+                name: parse_optional_number(request.POST.get(name), what=what, minimum=1)
+                for name, what in CASH_NUMBERS.items()
+            }
+        except NumberError as error:
+            return _page(request, club, member, str(error))
+        settings.update({name: value for name, value in stakes.items() if value is not None})
+        for name in ("game", "betting"):
+            if request.POST.get(name):
+                settings[name] = request.POST[name]
     try:
         services.club_schedule(
             club=club,

@@ -249,6 +249,8 @@ def club_schedule(
     if starts_at <= now:
         raise ScheduleInPast("That time is already past: schedule the game ahead.")
     settings = dict(settings or {})
+    if kind == ScheduledGame.Kind.CASH:  # its table opens later: its settings are checked now
+        hosting.game_settings_check(**{**settings, "name": name})
     with transaction.atomic():
         locked = _club_locked(club)
         _admin(locked, by)

@@ -156,6 +156,19 @@ def _hosted_table(table: Table | int, by: Viewer) -> Table:
     return table
 
 
+def _new_game(host: Player | None, fields: dict[str, Any]) -> Table:
+    """An unsaved game: ``GAME_DEFAULTS`` with ``fields`` over them, checked whole."""
+    table = Table(host=host, **{k: v for k, v in GAME_DEFAULTS.items() if k not in fields})
+    _validated(table, fields)
+    return table
+
+
+def game_settings_check(**fields: Any) -> None:
+    """Check a game's settings now, as ``table_create`` will when it opens the game later (a
+    scheduled club game): ``InvalidSettings`` names every wrong field."""
+    _new_game(None, fields)
+
+
 def table_create(*, host: Player, **fields: Any) -> Table:
     """Start a game hosted by ``host``: ``GAME_DEFAULTS`` with ``fields`` over them.
 
@@ -163,8 +176,7 @@ def table_create(*, host: Player, **fields: Any) -> Table:
     ``MAX_OPEN_GAMES`` open games. Every hosted game gets an invite token (the link works
     for public games too); bots sit when ``bot_seats`` is more than 0.
     """
-    table = Table(host=host, **{k: v for k, v in GAME_DEFAULTS.items() if k not in fields})
-    _validated(table, fields)
+    table = _new_game(host, fields)
     with transaction.atomic():
         Player.objects.select_for_update().filter(pk=host.pk).first()  # one count at a time
         open_games = Table.objects.filter(host=host).exclude(status=Table.Status.CLOSED)

@@ -100,3 +100,30 @@ def test_members_say_they_are_in_and_an_admin_resets_the_code(players):
     assert Club.objects.get(pk=club.pk).invite_code == old
     _client(owner).post(f"/clubs/{club.pk}/invite/reset/")
     assert Club.objects.get(pk=club.pk).invite_code != old
+
+
+def test_a_cash_game_is_scheduled_with_its_game_and_stakes_and_bad_ones_are_refused(players):
+    """The schedule form sets the cash game's poker, betting and stakes; settings that do not
+    hold together are refused when the game is scheduled, not later when its table opens."""
+    owner = players[0]
+    _client(owner).post("/clubs/", {"name": "Cash club"})
+    club = Club.objects.get()
+    later = (timezone.localtime() + timedelta(hours=2)).strftime("%Y-%m-%dT%H:%M")
+    form = {"kind": "cash", "name": "PLO night", "starts_at": later}
+    stakes = {"game": "omaha", "betting": "pot-limit", "small_blind": "5", "big_blind": "10"}
+    bad = _client(owner).post(f"/clubs/{club.pk}/schedule/", {**form, **stakes, "big_blind": "3"})
+    assert bad.status_code == 400 and "big blind" in bad.content.decode().lower()
+    unreadable = _client(owner).post(f"/clubs/{club.pk}/schedule/", {**form, "max_seats": "²"})
+    assert unreadable.status_code == 400 and "Seats must be a whole number" in (
+        unreadable.content.decode()
+    )
+    assert not ScheduledGame.objects.exists()
+    made = _client(owner).post(f"/clubs/{club.pk}/schedule/", {**form, **stakes})
+    assert made.status_code == 302
+    game = ScheduledGame.objects.get()
+    assert game.settings == {
+        "game": "omaha",
+        "betting": "pot-limit",
+        "small_blind": 5,
+        "big_blind": 10,
+    }

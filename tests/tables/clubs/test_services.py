@@ -179,3 +179,21 @@ def test_the_square_root_rule():
 
     assert for_place("sqrt", [], 1, 4) == 20.0
     assert for_place("sqrt", [], 4, 4) == 10.0
+
+
+def test_a_scheduled_cash_game_opens_with_the_settings_it_was_scheduled_with(club, players):
+    owner = players[0]
+    now = timezone.now()
+    settings = {"game": "omaha", "betting": "pot-limit", "small_blind": 5, "big_blind": 10}
+    game = services.club_schedule(
+        club=club,
+        by=owner,
+        kind="cash",
+        name="PLO",
+        starts_at=now + timedelta(hours=1),
+        settings=settings,
+    )
+    open_due_games(now + timedelta(hours=1))
+    game.refresh_from_db()
+    assert game.table is not None
+    assert (game.table.game, game.table.betting, game.table.big_blind) == ("omaha", "pot-limit", 10)

@@ -31,6 +31,7 @@ from rest_framework.views import APIView
 from tables.api.files import FileDownloadView
 from tables.api.hosting import refused
 from tables.api.ledger import CSVRenderer, spreadsheet_safe
+from tables.api.permissions import AuthenticatedApiRequest
 from tables.api.serializers import WholeNumberField
 from tables.api.strict import StrictBooleanField, StrictCharField, StrictWholeNumberField
 from tables.clubs import selectors, services
@@ -120,7 +121,7 @@ def club_body(request: Request, club: Club, *, admin: bool) -> dict[str, Any]:
     return body
 
 
-def _club(request: Request, pk: object) -> tuple[Club, Membership]:
+def _club(request: AuthenticatedApiRequest, pk: object) -> tuple[Club, Membership]:
     player = player_get_or_create(user=request.user)
     club = selectors.club_for(pk, player)
     member = membership_of(club, player) if club is not None else None
@@ -150,7 +151,7 @@ class ClubListCreate(APIView):
             many=True,
         ),
     )
-    def get(self, request: Request) -> Response:
+    def get(self, request: AuthenticatedApiRequest) -> Response:
         player = player_get_or_create(user=request.user)
         return Response(
             [{"id": c.pk, "name": c.name} for c in selectors.clubs_of(player).order_by("pk")]
@@ -159,7 +160,7 @@ class ClubListCreate(APIView):
     @extend_schema(
         summary="Create a club", request=NewClubSerializer, responses={201: ClubSerializer}
     )
-    def post(self, request: Request) -> Response:
+    def post(self, request: AuthenticatedApiRequest) -> Response:
         data = NewClubSerializer(data=request.data)
         data.is_valid(raise_exception=True)
         player = player_get_or_create(user=request.user)
@@ -177,7 +178,7 @@ class ClubDetail(APIView):
     permission_classes = [IsAuthenticated]
 
     @extend_schema(summary="One club", responses=ClubSerializer)
-    def get(self, request: Request, pk: str) -> Response:
+    def get(self, request: AuthenticatedApiRequest, pk: str) -> Response:
         club, member = _club(request, pk)
         return Response(club_body(request, club, admin=_is_admin(member)))
 
@@ -195,7 +196,7 @@ class ClubJoin(APIView):
         request=JoinSerializer,
         responses=inline_serializer("ClubJoined", {"status": serializers.CharField()}),
     )
-    def post(self, request: Request, pk: str) -> Response:
+    def post(self, request: AuthenticatedApiRequest, pk: str) -> Response:
         data = JoinSerializer(data=request.data)
         data.is_valid(raise_exception=True)
         if not pk.isdigit():
@@ -221,7 +222,7 @@ class ClubMembers(APIView):
     parser_classes = [JSONParser]
 
     @extend_schema(summary="A club's members", responses=MemberSerializer(many=True))
-    def get(self, request: Request, pk: str) -> Response:
+    def get(self, request: AuthenticatedApiRequest, pk: str) -> Response:
         club, member = _club(request, pk)
         rows = selectors.members(club, with_pending=_is_admin(member))
         return Response(MemberSerializer(rows, many=True).data)
@@ -231,7 +232,7 @@ class ClubMembers(APIView):
         request=MemberActionSerializer,
         responses=MemberSerializer,
     )
-    def post(self, request: Request, pk: str) -> Response:
+    def post(self, request: AuthenticatedApiRequest, pk: str) -> Response:
         club, member = _club(request, pk)
         data = MemberActionSerializer(data=request.data)
         data.is_valid(raise_exception=True)
@@ -251,7 +252,7 @@ class SeasonQuerySerializer(serializers.Serializer[Any]):
     season = WholeNumberField(required=False, help_text="A season's id (default: the one now)")
 
 
-def _season(request: Request, pk: str) -> Season:
+def _season(request: AuthenticatedApiRequest, pk: str) -> Season:
     club, _ = _club(request, pk)
     query = SeasonQuerySerializer(data=request.query_params.dict())
     query.is_valid(raise_exception=True)
@@ -272,7 +273,7 @@ class ClubStandings(APIView):
     permission_classes = [IsAuthenticated]
 
     @extend_schema(summary="A club's standings", responses=StandingsSerializer)
-    def get(self, request: Request, pk: str) -> Response:
+    def get(self, request: AuthenticatedApiRequest, pk: str) -> Response:
         season = _season(request, pk)
         rows = selectors.standings(season)
         return Response(
@@ -298,7 +299,7 @@ class ClubStandingsCSV(FileDownloadView):
     permission_classes = [IsAuthenticated]
     renderer_classes = [JSONRenderer, CSVRenderer]
 
-    def get(self, request: Request, pk: str) -> HttpResponse:
+    def get(self, request: AuthenticatedApiRequest, pk: str) -> HttpResponse:
         season = _season(request, pk)
         out = io.StringIO()
         writer = csv.writer(out, lineterminator="\r\n")

@@ -29,7 +29,8 @@ class ErrorSerializer(serializers.Serializer[Any]):
 
     code = serializers.CharField(help_text="What went wrong, as a stable machine-readable code.")
     message = serializers.CharField(help_text="What went wrong, for a person to read.")
-    errors = serializers.DictField(
+    # the metaclass moves declared fields out of the class: ``Serializer.errors`` stays
+    errors = serializers.DictField(  # type: ignore[assignment]
         required=False, help_text="Per-field problems (only for invalid input)."
     )
 
@@ -53,7 +54,7 @@ def exception_handler(exc: Exception, context: dict[str, Any]) -> Response | Non
         return None
     detail = getattr(exc, "detail", None)
     if isinstance(detail, (dict, list)) and isinstance(exc, exceptions.ValidationError):
-        body = {"code": "invalid", "message": "Invalid input: " + _text(detail)}
+        body: dict[str, Any] = {"code": "invalid", "message": "Invalid input: " + _text(detail)}
         if isinstance(detail, dict):
             body["errors"] = detail
         else:

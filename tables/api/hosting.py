@@ -9,8 +9,10 @@ service's own ``code`` for any other refusal; nothing changes on error.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
+from django.db.models import QuerySet
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import (
     OpenApiParameter,
@@ -22,11 +24,12 @@ from rest_framework import exceptions, serializers, status
 from rest_framework.parsers import JSONParser
 from rest_framework.request import Request
 from rest_framework.response import Response
+from rest_framework.serializers import Serializer
 from rest_framework.views import APIView
 
 from tables.api import views
 from tables.api.exceptions import ErrorSerializer
-from tables.api.permissions import ReadOrLoggedIn
+from tables.api.permissions import AuthenticatedApiRequest, ReadOrLoggedIn
 from tables.api.serializers import TableSerializer
 from tables.api.strict import StrictBooleanField, StrictCharField, StrictWholeNumberField
 from tables.clubs import services as club_services
@@ -94,8 +97,8 @@ class HostedTableSerializer(TableSerializer):
         ]
         read_only_fields = fields
 
-    def get_invite_url(self, table) -> str | None:
-        request = self.context.get("request")
+    def get_invite_url(self, table: Table) -> str | None:
+        request: Request | None = self.context.get("request")
         if request is None or not table.invite_token or not can_host(table, request.user):
             return None
         return request.build_absolute_uri(f"/join/{table.invite_token}/")
@@ -151,7 +154,7 @@ class GameSettingsSerializer(serializers.Serializer[Any]):
     bomb_pot_ante = StrictWholeNumberField(min_value=0, required=False)
     bomb_pot_every = StrictWholeNumberField(min_value=0, max_value=1000, required=False)
 
-    def to_internal_value(self, data):
+    def to_internal_value(self, data: Any) -> Any:
         if hasattr(data, "keys"):
             unknown = sorted(set(data.keys()) - set(self.fields))
             if unknown:
@@ -178,8 +181,8 @@ class SeatRequestSerializer(serializers.ModelSerializer[Any]):
         fields = ["id", "player_id", "player", "kind", "amount", "seat_number", "status"]
         read_only_fields = fields
 
-    def get_status(self, request: Request) -> str:
-        return request_status(request)
+    def get_status(self, seat_request: SeatRequest) -> str:
+        return request_status(seat_request)
 
 
 class AskSerializer(serializers.Serializer[Any]):
@@ -223,7 +226,7 @@ class TableListCreate(views.TableList):
     parser_classes = [JSONParser]
     serializer_class = HostedTableSerializer
 
-    def get_queryset(self):
+    def get_queryset(self) -> QuerySet[Any]:
         return super().get_queryset().select_related("host__user")
 
     @extend_schema(
@@ -231,7 +234,7 @@ class TableListCreate(views.TableList):
         request=NewGameSerializer,
         responses={201: HostedTableSerializer, 409: CONFLICT},
     )
-    def post(self, request: Request) -> Response:
+    def post(self, request: AuthenticatedApiRequest) -> Response:
         data = NewGameSerializer(data=request.data)
         data.is_valid(raise_exception=True)
         player = player_get_or_create(user=request.user)
@@ -273,7 +276,7 @@ class TableDetailUpdate(views.TableDetail):
             409: CONFLICT,
         },
     )
-    def patch(self, request: Request, pk: int) -> Response:
+    def patch(self, request: AuthenticatedApiRequest, pk: int) -> Response:
         table = _hosted(request, pk)
         data = GameSettingsSerializer(data=request.data)
         data.is_valid(raise_exception=True)
@@ -292,7 +295,11 @@ class TableDetailUpdate(views.TableDetail):
         )
 
 
-def _control(summary: str, response, run):
+def _control(
+    summary: str,
+    response: Serializer[Any],
+    run: Callable[[AuthenticatedApiRequest, Table], dict[str, Any]],
+) -> type[APIView]:
     """A ``POST`` host control on ``/api/tables/<id>/...`` running ``run(request, table)``."""
 
     @extend_schema(
@@ -302,7 +309,7 @@ def _control(summary: str, response, run):
         request=None,
         responses={200: response, 409: CONFLICT},
     )
-    def post(self, request: Request, pk: int) -> Response:
+    def post(self: APIView, request: AuthenticatedApiRequest, pk: int) -> Response:
         table = _hosted(request, pk)
         try:
             return Response(run(request, table))
@@ -378,7 +385,7 @@ class PlayerControl(APIView):
         request=PlayerControlSerializer,
         responses={200: _STATE, 409: CONFLICT},
     )
-    def post(self, request: Request, pk: int, player_id: int) -> Response:
+    def post(self, request: AuthenticatedApiRequest, pk: int, player_id: int) -> Response:
         table = _hosted(request, pk)
         body = PlayerControlSerializer(data=request.data)
         body.is_valid(raise_exception=True)
@@ -415,7 +422,7 @@ class SeatRequests(APIView):
     parser_classes = [JSONParser]
 
     @extend_schema(summary="Seat requests", responses=SeatRequestSerializer(many=True))
-    def get(self, request: Request, pk: int) -> Response:
+    def get(self, request: AuthenticatedApiRequest, pk: int) -> Response:
         table = _visible(request, pk)
         if can_host(table, request.user):
             rows = live_requests(table)
@@ -430,7 +437,7 @@ class SeatRequests(APIView):
         request=AskSerializer,
         responses={201: SeatRequestSerializer, 200: _STATE, 409: CONFLICT},
     )
-    def post(self, request: Request, pk: int) -> Response:
+    def post(self, request: AuthenticatedApiRequest, pk: int) -> Response:
         table = _visible(request, pk)
         body = AskSerializer(data=request.data)
         body.is_valid(raise_exception=True)
@@ -461,7 +468,7 @@ class SeatRequests(APIView):
         summary="Take back your pending request",
         responses=inline_serializer("Cancelled", {"cancelled": serializers.IntegerField()}),
     )
-    def delete(self, request: Request, pk: int) -> Response:
+    def delete(self, request: AuthenticatedApiRequest, pk: int) -> Response:
         table = _visible(request, pk)
         player = player_get_or_create(user=request.user)
         count = seat_requests.seat_request_cancel(table=table, player=player)
@@ -471,7 +478,7 @@ class SeatRequests(APIView):
 REQUEST = OpenApiParameter("request_id", OpenApiTypes.INT, OpenApiParameter.PATH)
 
 
-def _answer_view(approve: bool):
+def _answer_view(approve: bool) -> type[APIView]:
     @extend_schema(
         tags=["hosting"],
         summary="Approve a request (host)" if approve else "Decline a request (host)",
@@ -479,7 +486,7 @@ def _answer_view(approve: bool):
         request=None,
         responses={200: SeatRequestSerializer, 409: CONFLICT},
     )
-    def post(self, request: Request, pk: int, request_id: int) -> Response:
+    def post(self: APIView, request: AuthenticatedApiRequest, pk: int, request_id: int) -> Response:
         table = _hosted(request, pk)
         try:
             answered = seat_requests.seat_request_answer(

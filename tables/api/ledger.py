@@ -11,6 +11,7 @@ import csv
 import io
 from typing import Any
 
+from django.http import HttpResponse
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiResponse, extend_schema
 from rest_framework import exceptions, serializers
@@ -182,7 +183,7 @@ class TableLedgerCSV(FileDownloadView):
     permission_classes = [AllowAny]
     renderer_classes = [JSONRenderer, CSVRenderer]
 
-    def get(self, request: Request, pk: int) -> Response:
+    def get(self, request: Request, pk: int) -> HttpResponse:
         table = _visible_table(request, pk)
         return self.download(
             ledger_csv(table_ledger(table)), CSVRenderer.media_type, f"ledger-{table.pk}.csv"

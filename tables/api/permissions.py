@@ -11,11 +11,12 @@ by accident.
 - staff only: another player's hand list (checked in the view).
 """
 
+from django.contrib.auth.models import User
 from rest_framework.permissions import SAFE_METHODS, AllowAny, BasePermission, IsAuthenticated
 from rest_framework.request import Request
 from rest_framework.views import APIView
 
-__all__ = ["AllowAny", "IsAuthenticated", "ReadOrLoggedIn"]
+__all__ = ["AllowAny", "AuthenticatedApiRequest", "IsAuthenticated", "ReadOrLoggedIn"]
 
 
 class ReadOrLoggedIn(BasePermission):
@@ -25,3 +26,10 @@ class ReadOrLoggedIn(BasePermission):
         return request.method in SAFE_METHODS or bool(
             request.user and request.user.is_authenticated
         )
+
+
+class AuthenticatedApiRequest(Request):
+    """The request of an API view (or method) behind ``IsAuthenticated``: its ``user`` is a
+    ``User``, never the anonymous one (the DRF twin of ``tables.http.AuthenticatedRequest``)."""
+
+    user: User

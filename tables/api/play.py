@@ -18,7 +18,9 @@ import json
 from typing import Any
 
 from drf_spectacular.extensions import OpenApiSerializerExtension
+from drf_spectacular.openapi import AutoSchema
 from drf_spectacular.utils import (
+    Direction,
     OpenApiParameter,
     OpenApiResponse,
     PolymorphicProxySerializer,
@@ -30,11 +32,12 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from tables.api.exceptions import ErrorSerializer
-from tables.api.permissions import AllowAny, IsAuthenticated
+from tables.api.permissions import AllowAny, AuthenticatedApiRequest, IsAuthenticated
 from tables.api.schema import as_openapi
 from tables.api.serializers import WholeNumberField
 from tables.api.throttling import AnonRateThrottle, PlayRateThrottle
 from tables.api.views import ID, _id
+from tables.http import Viewer
 from tables.models import Table
 from tables.operations import ACTION_KINDS, MOST_SEATS, OPERATIONS
 from tables.presenters.play_state import PLAY_STATE, play_state
@@ -70,13 +73,14 @@ class PlayStateSerializer(serializers.Serializer[Any]):
     builds the state; its schema is ``PLAY_STATE`` (``PlayStateSchema`` below)."""
 
 
-class PlayStateSchema(OpenApiSerializerExtension):
+# drf-spectacular's registering __init_subclass__ is unannotated
+class PlayStateSchema(OpenApiSerializerExtension):  # type: ignore[no-untyped-call]
     """drf-spectacular's hook: ``PlayStateSerializer``'s component is the JSON Schema file
     itself (in OpenAPI 3.0's form), not fields restated here."""
 
     target_class = PlayStateSerializer
 
-    def map_serializer(self, auto_schema, direction):
+    def map_serializer(self, auto_schema: AutoSchema, direction: Direction) -> Any:
         return as_openapi(PLAY_STATE)
 
 
@@ -100,16 +104,18 @@ IDEMPOTENCY_KEY = OpenApiParameter(
 )
 
 
-def state_for(table: Table | int, user) -> dict[str, Any]:
+def state_for(table: Table | int, user: Viewer) -> dict[str, Any]:
     """The play state of ``table`` for ``user`` (anonymous: a spectator), read now."""
     snapshot = load_snapshot(table)
+    if snapshot is None:  # the table was deleted since it was read
+        raise exceptions.NotFound("No such table.")
     player = viewer_player(user)
     bankroll = player_bankroll(player.pk) if player is not None else None
     left_with = rejoin_minimum(snapshot.table, player) if player is not None else 0
     return play_state(snapshot, table_screen(snapshot, player, bankroll, left_with=left_with))
 
 
-def _visible_table(pk: int, user) -> Table:
+def _visible_table(pk: int, user: Viewer) -> Table:
     """The table ``pk`` if ``user`` may see it, else 404 (a private game does not exist for
     those who may not see it)."""
     table = Table.objects.filter(pk=_id(pk)).first()
@@ -139,7 +145,9 @@ class _PlayView(APIView):
         see is 404 whatever the body says."""
         return _visible_table(pk, request.user)
 
-    def move(self, request: Request, table: Table, op: str, **fields: Any) -> Response:
+    def move(
+        self, request: AuthenticatedApiRequest, table: Table, op: str, **fields: Any
+    ) -> Response:
         player = viewer_player(request.user)
         if player is None:
             raise exceptions.PermissionDenied("Your account has no player profile.")
@@ -229,7 +237,7 @@ class TableActions(_PlayView):
     (nothing was done: look again), ``not_your_turn``; 400 with the rule's code and words for
     an illegal move (``below_min_raise``, ``check_facing_bet``, ``nothing_to_call``...)."""
 
-    def post(self, request: Request, pk: int) -> Response:
+    def post(self, request: AuthenticatedApiRequest, pk: int) -> Response:
         table = self.table(request, pk)
         is_raise = isinstance(request.data, dict) and request.data.get("action") == "raise"
         body = (RaiseSerializer if is_raise else MoveSerializer)(data=request.data)
@@ -258,7 +266,7 @@ class TableRabbitHunt(_PlayView):
     ``no_rabbit`` when the board was complete or already hunted, ``runout_showing`` while
     an all-in run-out is being dealt."""
 
-    def post(self, request: Request, pk: int) -> Response:
+    def post(self, request: AuthenticatedApiRequest, pk: int) -> Response:
         table = self.table(request, pk)
         body = RabbitHuntSerializer(data=request.data)
         body.is_valid(raise_exception=True)
@@ -283,7 +291,7 @@ class TopUpSerializer(serializers.Serializer[Any]):
 @extend_schema(tags=["play"], parameters=[ID, IDEMPOTENCY_KEY], responses={200: STATE, **ERRORS})
 class TableSeat(_PlayView):
     @extend_schema(summary="Sit down", request=TakeSeatSerializer)
-    def post(self, request: Request, pk: int) -> Response:
+    def post(self, request: AuthenticatedApiRequest, pk: int) -> Response:
         """Take a seat with ``buy_in`` chips: you are dealt in from the next hand."""
         table = self.table(request, pk)
         body = TakeSeatSerializer(data=request.data)
@@ -295,7 +303,7 @@ class TableSeat(_PlayView):
         )
 
     @extend_schema(summary="Leave the table", request=None)
-    def delete(self, request: Request, pk: int) -> Response:
+    def delete(self, request: AuthenticatedApiRequest, pk: int) -> Response:
         """Leave: at once between hands or when you are not in the hand, else when the hand
         ends (the state's ``you.leaving``); your stack goes back to your bankroll."""
         return self.move(request, self.table(request, pk), "leave")
@@ -311,7 +319,7 @@ class TableSeat(_PlayView):
 class TableSitOut(_PlayView):
     """Be dealt out of the next hands (you keep your seat; a hand you are in goes on)."""
 
-    def post(self, request: Request, pk: int) -> Response:
+    def post(self, request: AuthenticatedApiRequest, pk: int) -> Response:
         return self.move(request, self.table(request, pk), "sit_out")
 
 
@@ -325,7 +333,7 @@ class TableSitOut(_PlayView):
 class TableSitIn(_PlayView):
     """Be dealt in again from the next hand."""
 
-    def post(self, request: Request, pk: int) -> Response:
+    def post(self, request: AuthenticatedApiRequest, pk: int) -> Response:
         return self.move(request, self.table(request, pk), "sit_in")
 
 
@@ -339,7 +347,7 @@ class TableSitIn(_PlayView):
 class TableTopUp(_PlayView):
     """Add chips from your bankroll to your stack, up to the table's maximum buy-in."""
 
-    def post(self, request: Request, pk: int) -> Response:
+    def post(self, request: AuthenticatedApiRequest, pk: int) -> Response:
         table = self.table(request, pk)
         body = TopUpSerializer(data=request.data)
         body.is_valid(raise_exception=True)

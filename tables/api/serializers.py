@@ -298,7 +298,7 @@ class HandRowSerializer(serializers.ModelSerializer[Any]):
         ]
         read_only_fields = fields
 
-    def get_result(self, row) -> str:
+    def get_result(self, row: PlayerHand) -> str:
         return "won" if row.net > 0 else "lost" if row.net < 0 else "even"
 
 
@@ -306,6 +306,11 @@ class HandRowSerializer(serializers.ModelSerializer[Any]):
 class WholeNumberField(serializers.IntegerField):
     """An integer read by ``tables.inputs``: ASCII digits in ``min_value..max_value`` (1 to
     ``LARGEST`` unless given), where DRF's own reads "١" as 1 and "5.0" as 5."""
+
+    # Never None here: ``__init__`` sets the bounds, binding the field sets its name.
+    field_name: str
+    min_value: int
+    max_value: int
 
     def __init__(self, *, min_value: int = 1, max_value: int = LARGEST, **kwargs: Any) -> None:
         super().__init__(min_value=min_value, max_value=max_value, **kwargs)

@@ -11,8 +11,10 @@ not exist), 409 with the service's own ``code`` for any other refusal (``tournam
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
+from django.db.models import QuerySet
 from django.utils import timezone
 from django.utils.dateparse import parse_datetime
 from drf_spectacular.utils import OpenApiResponse, extend_schema
@@ -25,12 +27,13 @@ from rest_framework.views import APIView
 from tables.api import views
 from tables.api.exceptions import ErrorSerializer
 from tables.api.pagination import Pagination
-from tables.api.permissions import ReadOrLoggedIn
+from tables.api.permissions import AuthenticatedApiRequest, ReadOrLoggedIn
+from tables.api.schema import PUBLIC
 from tables.api.serializers import LevelNowSerializer
 from tables.api.strict import StrictBooleanField, StrictCharField, StrictWholeNumberField
 from tables.clubs import services as club_services
 from tables.clubs.errors import NoSuchClub
-from tables.models import Table
+from tables.models import Player, Table
 from tables.names import validate_name
 from tables.services.errors import ServiceError
 from tables.services.players import player_get_or_create
@@ -79,7 +82,7 @@ class LevelSerializer(serializers.Serializer[Any]):
 class StartField(serializers.CharField):
     """``manual``, ``when-full`` or an ISO 8601 time with its offset (a start at that time)."""
 
-    def to_internal_value(self, data):
+    def to_internal_value(self, data: Any) -> Any:
         text = super().to_internal_value(data)
         if text in (Tournament.Start.MANUAL, Tournament.Start.WHEN_FULL):
             return (text, None)
@@ -148,7 +151,7 @@ class OrganiseSerializer(serializers.Serializer[Any]):
         min_value=1, required=False, help_text="A club you belong to: its members see it."
     )
 
-    def to_internal_value(self, data):
+    def to_internal_value(self, data: Any) -> Any:
         if hasattr(data, "keys"):
             unknown = sorted(set(data.keys()) - set(self.fields))
             if unknown:
@@ -237,7 +240,7 @@ class TournamentSummarySerializer(serializers.ModelSerializer[Any]):
         ]
         read_only_fields = fields
 
-    def get_url(self, tournament) -> str:
+    def get_url(self, tournament: Tournament) -> str:
         return f"/tournaments/{tournament.pk}/"
 
 
@@ -308,7 +311,12 @@ def _visible(request: Request, pk: int) -> Tournament:
     return tournament
 
 
-def _acted(request: Request, pk: int, act, answer_status: int = status.HTTP_200_OK) -> Response:
+def _acted(
+    request: AuthenticatedApiRequest,
+    pk: int,
+    act: Callable[[Tournament, Player], object],
+    answer_status: int = status.HTTP_200_OK,
+) -> Response:
     """Run ``act(tournament, player)`` for the caller on a tournament they may see; a
     refusal is 409 with its code (nothing changed), else the tournament as it is now."""
     tournament = _visible(request, pk)
@@ -331,7 +339,7 @@ class TournamentListCreate(generics.ListAPIView[Any]):
     serializer_class = TournamentSummarySerializer
     pagination_class = Pagination
 
-    def get_queryset(self):
+    def get_queryset(self) -> QuerySet[Tournament]:
         rows = tournaments_visible_to(self.request.user, tournament_list()).order_by(
             "-created_at", "-id"
         )
@@ -344,7 +352,7 @@ class TournamentListCreate(generics.ListAPIView[Any]):
             rows = rows.filter(status=wanted)
         return rows
 
-    @extend_schema(summary="Tournaments you may see", auth=[{}])
+    @extend_schema(summary="Tournaments you may see", auth=PUBLIC)
     def get(self, request: Request, *args: Any, **kwargs: Any) -> Response:
         return super().get(request, *args, **kwargs)
 
@@ -353,7 +361,7 @@ class TournamentListCreate(generics.ListAPIView[Any]):
         request=OrganiseSerializer,
         responses={201: TournamentDetailSerializer, 409: CONFLICT},
     )
-    def post(self, request: Request) -> Response:
+    def post(self, request: AuthenticatedApiRequest) -> Response:
         data = OrganiseSerializer(data=request.data)
         data.is_valid(raise_exception=True)
         player = player_get_or_create(user=request.user)
@@ -379,7 +387,7 @@ class TournamentDetail(APIView):
 
     permission_classes = [ReadOrLoggedIn]
 
-    @extend_schema(summary="One tournament", responses=TournamentDetailSerializer, auth=[{}])
+    @extend_schema(summary="One tournament", responses=TournamentDetailSerializer, auth=PUBLIC)
     def get(self, request: Request, pk: int) -> Response:
         return Response(detail_body(request, _visible(request, pk)))
 
@@ -396,7 +404,7 @@ class Registration(APIView):
         request=None,
         responses={201: TournamentDetailSerializer, 409: CONFLICT},
     )
-    def post(self, request: Request, pk: int) -> Response:
+    def post(self, request: AuthenticatedApiRequest, pk: int) -> Response:
         return _acted(
             request,
             pk,
@@ -409,7 +417,7 @@ class Registration(APIView):
         request=None,
         responses={200: TournamentDetailSerializer, 409: CONFLICT},
     )
-    def delete(self, request: Request, pk: int) -> Response:
+    def delete(self, request: AuthenticatedApiRequest, pk: int) -> Response:
         return _acted(request, pk, lambda t, p: setup.tournament_unregister(tournament=t, player=p))
 
 
@@ -424,7 +432,7 @@ class Start(APIView):
         request=None,
         responses={200: TournamentDetailSerializer, 409: CONFLICT},
     )
-    def post(self, request: Request, pk: int) -> Response:
+    def post(self, request: AuthenticatedApiRequest, pk: int) -> Response:
         return _acted(request, pk, lambda t, p: setup.tournament_start(tournament=t, by=p))
 
 
@@ -442,5 +450,5 @@ class Rebuy(APIView):
         request=None,
         responses={200: TournamentDetailSerializer, 409: CONFLICT},
     )
-    def post(self, request: Request, pk: int) -> Response:
+    def post(self, request: AuthenticatedApiRequest, pk: int) -> Response:
         return _acted(request, pk, lambda t, p: rebuys.tournament_rebuy(tournament=t, player=p))

@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, TypeVar
+from collections.abc import Callable
+from typing import Any, TypeVar, cast
 
 from django.db.models import Count, Prefetch, QuerySet
+from django.http import HttpResponse
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
 from rest_framework import exceptions, generics, serializers
@@ -21,6 +23,7 @@ from tables.api.exceptions import ErrorSerializer, HandNotFinished
 from tables.api.files import FileDownloadView, TextFileRenderer
 from tables.api.pagination import Pagination
 from tables.api.permissions import AllowAny, IsAuthenticated
+from tables.api.schema import PUBLIC
 from tables.api.serializers import (
     HandFilterSerializer,
     HandHistorySerializer,
@@ -34,6 +37,7 @@ from tables.api.serializers import (
     TournamentLeaderboardQuerySerializer,
     TournamentLeaderboardRowSerializer,
 )
+from tables.http import Viewer
 from tables.inputs import NumberError, parse_whole_number
 from tables.models import Hand, Player, Seat, Table
 from tables.selectors.access import can_see_hand, can_see_table, tables_visible_to
@@ -52,10 +56,6 @@ from tables.stats.selectors import (
 )
 from tables.tournaments.access import tournament_visible
 from tables.tournaments.records import tournament_leaderboard, tournament_record
-
-if TYPE_CHECKING:
-    from django.contrib.auth.base_user import AbstractBaseUser
-    from django.contrib.auth.models import AnonymousUser
 
 ID = OpenApiParameter("id", OpenApiTypes.INT, OpenApiParameter.PATH, description="The id.")
 
@@ -90,7 +90,7 @@ def _tables() -> QuerySet[Table]:
     )
 
 
-@extend_schema(tags=["tables"], summary="Tables (public)", auth=[{}])
+@extend_schema(tags=["tables"], summary="Tables (public)", auth=PUBLIC)
 class TableList(generics.ListAPIView[Any]):
     """Every table that is not closed: variant, stakes, seats and who sits in them."""
 
@@ -102,7 +102,7 @@ class TableList(generics.ListAPIView[Any]):
         return tables_visible_to(self.request.user, _tables().exclude(status=Table.Status.CLOSED))
 
 
-@extend_schema(tags=["tables"], summary="One table (public)", parameters=[ID], auth=[{}])
+@extend_schema(tags=["tables"], summary="One table (public)", parameters=[ID], auth=PUBLIC)
 class TableDetail(generics.RetrieveAPIView[Any]):
     """A table's public information (never anything about the hand being played)."""
 
@@ -117,7 +117,7 @@ class TableDetail(generics.RetrieveAPIView[Any]):
 
 
 # --- hands --------------------------------------------------------------------------------
-def _the_finished_hand(pk: int, user: AbstractBaseUser | AnonymousUser) -> Hand:
+def _the_finished_hand(pk: int, user: Viewer) -> Hand:
     hand = finished_hand(_id(pk))
     if hand is None or hand.status == Hand.Status.VOIDED or not can_see_hand(hand, user):
         raise exceptions.NotFound("No such finished hand.")
@@ -197,9 +197,10 @@ class _HandFile(FileDownloadView):
     see; a hand still being played is refused (409)."""
 
     permission_classes = [IsAuthenticated]
-    write = None
+    # each file type's writer, a staticmethod: ``write(hand, viewer seat)``
+    write: Callable[[Hand, int | None], str]
 
-    def get(self, request: Request, pk: int) -> Response:
+    def get(self, request: Request, pk: int) -> HttpResponse:
         hand = _the_finished_hand(pk, request.user)
         text = self.write(hand, viewer_seat(hand, request.user))
         file_type = self.renderer_classes[-1]
@@ -295,7 +296,7 @@ class HandListPokerStars(FileDownloadView):
     renderer_classes = [JSONRenderer, PokerStarsRenderer]
 
     @extend_schema(operation_id="hands_pokerstars_list")
-    def get(self, request: Request) -> Response:
+    def get(self, request: Request) -> HttpResponse:
         player, filters = listed_hands(request)
         if player is None:
             text, count, left_out = "", 0, 0
@@ -308,7 +309,7 @@ class HandListPokerStars(FileDownloadView):
 
 
 # --- players ------------------------------------------------------------------------------
-def _player(request: Request, pk: int) -> Player:
+def _player(request: Request, pk: int | None) -> Player:
     if pk is None:
         player = getattr(request.user, "player", None)
         if player is None:
@@ -372,19 +373,22 @@ class PlayerMe(_PlayerProfile):
     pass
 
 
-_STATS = {"parameters": [HandFilterSerializer], "responses": StatsSerializer}
-
-
 @extend_schema(
     tags=["players"],
     summary="A player's statistics",
-    **{**_STATS, "parameters": [ID, HandFilterSerializer]},
+    parameters=[ID, HandFilterSerializer],
+    responses=StatsSerializer,
 )
 class PlayerStats(_PlayerStats):
     pass
 
 
-@extend_schema(tags=["players"], summary="Your statistics", **_STATS)
+@extend_schema(
+    tags=["players"],
+    summary="Your statistics",
+    parameters=[HandFilterSerializer],
+    responses=StatsSerializer,
+)
 class PlayerMeStats(_PlayerStats):
     pass
 
@@ -397,9 +401,12 @@ class _Ranking(generics.ListAPIView[Any]):
 
     def list(self, request: Request, *args: Any, **kwargs: Any) -> Response:
         page = self.paginate_queryset(self.get_queryset())
-        start = (self.paginator.page.number - 1) * self.paginator.get_page_size(request)
+        paginator = cast(Pagination, self.paginator)  # ``pagination_class``
+        assert page is not None and paginator.page is not None  # every page has a size
+        start = (paginator.page.number - 1) * paginator.get_page_size(request)
         rows = [{"rank": start + i + 1, **row} for i, row in enumerate(page)]
-        return self.get_paginated_response(self.serializer_class(rows, many=True).data)
+        serializer_class = self.get_serializer_class()
+        return self.get_paginated_response(serializer_class(rows, many=True).data)
 
 
 @extend_schema(
@@ -407,7 +414,7 @@ class _Ranking(generics.ListAPIView[Any]):
     summary="Leaderboard (public)",
     parameters=[LeaderboardQuerySerializer],
     responses=LeaderboardRowSerializer(many=True),
-    auth=[{}],
+    auth=PUBLIC,
 )
 class Leaderboard(_Ranking):
     """Players ranked by net chips won (``net``), big blinds per 100 hands (``bb100``) or hands
@@ -426,7 +433,7 @@ class Leaderboard(_Ranking):
     summary="Tournament leaderboard (public)",
     parameters=[TournamentLeaderboardQuerySerializer],
     responses=TournamentLeaderboardRowSerializer(many=True),
-    auth=[{}],
+    auth=PUBLIC,
 )
 class TournamentLeaderboard(_Ranking):
     """Players ranked by tournament profit (prizes − entry fees, ``profit``), return on entry
@@ -441,7 +448,7 @@ class TournamentLeaderboard(_Ranking):
 
 
 # --- tokens -------------------------------------------------------------------------------
-@extend_schema(tags=["auth"], summary="Get your API token", auth=[{}])
+@extend_schema(tags=["auth"], summary="Get your API token", auth=PUBLIC)
 class ObtainToken(ObtainAuthToken):
     """Exchange a username and password for the account's API token (send it as
     ``Authorization: Token <key>``). Wrong credentials are 401, missing fields 400; too many

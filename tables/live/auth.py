@@ -15,10 +15,11 @@ A wrong token is refused with the code ``invalid_token`` and the socket closed
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+from typing import Any
+
 from django.contrib.auth.models import User
 from rest_framework.authtoken.models import Token
-
-from tables.http import Scope
 
 #: Seconds a ``?state=json`` socket without a log-in has to send its ``auth`` frame.
 AUTH_WAIT_SECONDS = 10.0
@@ -27,7 +28,7 @@ INVALID_TOKEN = "The API token is not valid: log in again to get one."
 NOT_AUTHENTICATED = 'Log in first: send {"op": "auth", "token": "<your API token>"}.'
 
 
-def header_token(scope: Scope) -> str | None:
+def header_token(scope: Mapping[str, Any]) -> str | None:
     """The key of an ``Authorization: Token <key>`` handshake header ("" for a malformed
     one, None without the header)."""
     for name, value in scope.get("headers", ()):

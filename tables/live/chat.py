@@ -1,4 +1,4 @@
-"""The chat side of the table socket (a mixin of ``TableConsumer``).
+"""The chat side of the table socket (a base class of ``TableConsumer``).
 
 A chat line is not a change of the table (no version): the service publishes it to the table's
 group as ``table.chat`` and the process's ``TableFeed`` hands it to each socket, which sends
@@ -13,6 +13,8 @@ from __future__ import annotations
 
 import asyncio
 from typing import TYPE_CHECKING, Any
+
+from channels.generic.websocket import AsyncWebsocketConsumer
 
 from tables.db.threads import read_async
 from tables.presenters.chat import (
@@ -30,22 +32,18 @@ if TYPE_CHECKING:
     from tables.models import Player, Table
 
 
-class ChatSocket:
+class ChatSocket(AsyncWebsocketConsumer):
     chat_seen = 0  # the newest line sent to this socket
     chat_host = False  # its viewer runs the game: mute controls
     chat_muted: dict[int, str] = {}  # for the host: who is muted
     chat_lock: asyncio.Lock | None = None  # the join's history before any later line
 
-    if TYPE_CHECKING:  # the socket's own (``TableConsumer``, which this mixes into)
+    if TYPE_CHECKING:  # the table socket's own (``TableConsumer``)
         json_state: bool
         closed: bool
         table_id: int
         user: Viewer | None
         player: Player | None
-
-        async def send(
-            self, text_data: str | None = None, bytes_data: bytes | None = None, close: bool = False
-        ) -> None: ...
 
     def _chat_viewer(self) -> Viewer:
         assert self.user is not None  # chat follows a socket that joined: logged in

@@ -6,7 +6,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
 from channels.layers import BaseChannelLayer, InMemoryChannelLayer, get_channel_layer
 from django.db import DatabaseError
@@ -16,13 +16,24 @@ from tables.live.protocol import SERVER_TROUBLE
 from tables.models import Table
 from tables.services.events import table_changed_event, table_group
 
-if TYPE_CHECKING:
-    from tables.live.consumer import TableConsumer
-
 log = logging.getLogger(__name__)
 
 #: A feed's key: (event loop, channel layer, table id).
 FeedKey = tuple[asyncio.AbstractEventLoop, BaseChannelLayer | None, int]
+
+
+class FeedSocket(Protocol):
+    """A socket as its feed serves it (``TableConsumer``, which the feed does not import)."""
+
+    feed: TableFeed | None
+
+    @property
+    def channel_layer(self) -> BaseChannelLayer: ...
+    @property
+    def table_id(self) -> int: ...
+    async def table_changed(self, event: dict[str, Any]) -> None: ...
+    async def table_chat(self, event: dict[str, Any]) -> None: ...
+    async def close(self, code: int | bool | None = None, reason: str | None = None) -> None: ...
 
 
 class TableFeed:
@@ -58,13 +69,13 @@ class TableFeed:
         self.group = table_group(table_id)
         self.version = 0  # the newest version handed to its sockets
         self.awaited = 0  # a version the last catch-up pass found it had not been handed
-        self.sockets: set[TableConsumer] = set()
+        self.sockets: set[FeedSocket] = set()
         self.ready: asyncio.Future[None] = asyncio.get_running_loop().create_future()
         self.channel = ""
         self.task: asyncio.Task[None] | None = None
 
     @classmethod
-    async def join(cls, consumer: TableConsumer) -> None:
+    async def join(cls, consumer: FeedSocket) -> None:
         layer = consumer.channel_layer
         key: FeedKey = (asyncio.get_running_loop(), layer, consumer.table_id)
         feed = cls.feeds.get(key)
@@ -208,7 +219,7 @@ class TableFeed:
         task = cls.catch_up_tasks.get(asyncio.get_running_loop())
         return task is not None and not task.done()
 
-    async def leave(self, consumer: TableConsumer) -> None:
+    async def leave(self, consumer: FeedSocket) -> None:
         self.sockets.discard(consumer)
         if not self.sockets and self.feeds.get(self.key) is self:
             del self.feeds[self.key]

@@ -22,6 +22,7 @@ import asyncio
 import time
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
+from typing import Any
 
 from tables.http import Application, Receive, Scope, Send
 
@@ -97,10 +98,10 @@ def accept_at_once(application: Application) -> Application:
             return await application(scope, _replay(first, receive), send)
         await send({"type": "websocket.accept"})
         gone = scope[CLIENT_GONE] = asyncio.Event()
-        messages: asyncio.Queue = asyncio.Queue()
+        messages: asyncio.Queue[dict[str, Any]] = asyncio.Queue()
         messages.put_nowait(first)
 
-        async def read_as_they_come():
+        async def read_as_they_come() -> None:
             while True:
                 message = await receive()
                 messages.put_nowait(message)
@@ -108,7 +109,7 @@ def accept_at_once(application: Application) -> Application:
                     gone.set()
                     return
 
-        async def send_but_accept(message):
+        async def send_but_accept(message: dict[str, Any]) -> None:
             if message["type"] != "websocket.accept":
                 await send(message)
 
@@ -121,11 +122,11 @@ def accept_at_once(application: Application) -> Application:
     return app
 
 
-def _replay(first: dict, receive):
+def _replay(first: dict[str, Any], receive: Receive) -> Receive:
     """``receive`` that gives ``first`` again before the rest."""
     replayed = False
 
-    async def receive_from_the_start():
+    async def receive_from_the_start() -> dict[str, Any]:
         nonlocal replayed
         if not replayed:
             replayed = True

@@ -5,10 +5,13 @@ socket publishes its own protocol (``asyncapi_json``, routed by ``pokersite.urls
 
 from __future__ import annotations
 
-from django.http import JsonResponse
+from collections.abc import Iterable
+
+from django.http import HttpRequest, JsonResponse
 from django.views.decorators.http import require_GET
 
 from tables.live import page_schemas, schemas
+from tables.live.schemas import JsonSchema
 
 TITLE = "Poker table socket"
 
@@ -45,7 +48,7 @@ def _description() -> str:
     )
 
 
-def _message(name: str, schema: dict) -> dict:
+def _message(name: str, schema: JsonSchema) -> dict[str, object]:
     return {
         "name": name,
         "title": schema["title"],
@@ -55,7 +58,7 @@ def _message(name: str, schema: dict) -> dict:
     }
 
 
-def _operation(action: str, title: str, names) -> dict:
+def _operation(action: str, title: str, names: Iterable[str]) -> dict[str, object]:
     return {
         "action": action,
         "title": title,
@@ -64,9 +67,9 @@ def _operation(action: str, title: str, names) -> dict:
     }
 
 
-def asyncapi_document() -> dict:
+def asyncapi_document() -> dict[str, object]:
     requests = {f"{op}Request": schema for op, schema in schemas.REQUESTS.items()}
-    replies = {
+    replies: dict[str, JsonSchema] = {
         "answer": schemas.ANSWER,
         "state": schemas.STATE,
         "update": schemas.UPDATE,
@@ -135,7 +138,7 @@ def asyncapi_document() -> dict:
 
 
 @require_GET
-def asyncapi_json(request) -> JsonResponse:
+def asyncapi_json(request: HttpRequest) -> JsonResponse:
     """``/api/asyncapi.json``: the socket protocol as AsyncAPI 3 JSON (every message's JSON
     Schema, the close codes); for anyone, logged in or not."""
     return JsonResponse(asyncapi_document())

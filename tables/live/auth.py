@@ -15,6 +15,10 @@ A wrong token is refused with the code ``invalid_token`` and the socket closed
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+from typing import Any
+
+from django.contrib.auth.models import User
 from rest_framework.authtoken.models import Token
 
 #: Seconds a ``?state=json`` socket without a log-in has to send its ``auth`` frame.
@@ -24,7 +28,7 @@ INVALID_TOKEN = "The API token is not valid: log in again to get one."
 NOT_AUTHENTICATED = 'Log in first: send {"op": "auth", "token": "<your API token>"}.'
 
 
-def header_token(scope) -> str | None:
+def header_token(scope: Mapping[str, Any]) -> str | None:
     """The key of an ``Authorization: Token <key>`` handshake header ("" for a malformed
     one, None without the header)."""
     for name, value in scope.get("headers", ()):
@@ -34,11 +38,12 @@ def header_token(scope) -> str | None:
     return None
 
 
-def token_user(key: object):
+def token_user(key: object) -> User | None:
     """The active user whose API token is ``key``, else None (any other value: None)."""
     if not isinstance(key, str) or not key or len(key) > 64:
         return None
     token = Token.objects.select_related("user").filter(key=key).first()
-    if token is None or not token.user.is_active:
+    if token is None:
         return None
-    return token.user
+    user: User = token.user  # the stubs type the token's user as Any
+    return user if user.is_active else None

@@ -24,6 +24,7 @@ The three caches:
 from __future__ import annotations
 
 import asyncio
+from datetime import datetime
 
 from tables.db.threads import read_async
 from tables.selectors.snapshot import Snapshot, following_snapshot, load_snapshot
@@ -41,20 +42,22 @@ class SnapshotCache:
 
     def __init__(self) -> None:
         self.snapshots: dict[int, Snapshot] = {}
-        self.loading: dict[int, asyncio.Future] = {}
+        self.loading: dict[int, asyncio.Future[Snapshot | None]] = {}
         self.loads = 0  # database reads, for tests and the benchmark
 
     def clear(self) -> None:
         self.snapshots.clear()
 
-    def _fits(self, snap: Snapshot | None, version: int, created_at) -> bool:
+    def _fits(self, snap: Snapshot | None, version: int, created_at: datetime | None) -> bool:
         return (
             snap is not None
             and snap.version >= version
             and (created_at is None or snap.created_at == created_at)
         )
 
-    async def get(self, table_id: int, version: int = 0, created_at=None) -> Snapshot | None:
+    async def get(
+        self, table_id: int, version: int = 0, created_at: datetime | None = None
+    ) -> Snapshot | None:
         snap = self.snapshots.get(table_id)
         if self._fits(snap, version, created_at):
             return snap
@@ -70,7 +73,7 @@ class SnapshotCache:
                     return snap
         return await self._load(table_id)
 
-    def _pending(self, table_id: int) -> asyncio.Future | None:
+    def _pending(self, table_id: int) -> asyncio.Future[Snapshot | None] | None:
         """The read of ``table_id`` in flight on this event loop, if any."""
         future = self.loading.get(table_id)
         if future is not None and future.get_loop() is not asyncio.get_running_loop():

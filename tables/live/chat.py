@@ -1,4 +1,4 @@
-"""The chat side of the table socket (a mixin of ``TableConsumer``).
+"""The chat side of the table socket (a base class of ``TableConsumer``).
 
 A chat line is not a change of the table (no version): the service publishes it to the table's
 group as ``table.chat`` and the process's ``TableFeed`` hands it to each socket, which sends
@@ -12,6 +12,9 @@ reconnect), in the one order the table lock gave them.
 from __future__ import annotations
 
 import asyncio
+from typing import TYPE_CHECKING, Any
+
+from channels.generic.websocket import AsyncWebsocketConsumer
 
 from tables.db.threads import read_async
 from tables.presenters.chat import (
@@ -24,12 +27,27 @@ from tables.presenters.chat import (
 from tables.selectors.access import hosts
 from tables.selectors.chat import ChatLine, chat_on_join
 
+if TYPE_CHECKING:
+    from tables.http import Viewer
+    from tables.models import Player, Table
 
-class ChatSocket:
+
+class ChatSocket(AsyncWebsocketConsumer):
     chat_seen = 0  # the newest line sent to this socket
     chat_host = False  # its viewer runs the game: mute controls
     chat_muted: dict[int, str] = {}  # for the host: who is muted
     chat_lock: asyncio.Lock | None = None  # the join's history before any later line
+
+    if TYPE_CHECKING:  # the table socket's own (``TableConsumer``)
+        json_state: bool
+        closed: bool
+        table_id: int
+        user: Viewer | None
+        player: Player | None
+
+    def _chat_viewer(self) -> Viewer:
+        assert self.user is not None  # chat follows a socket that joined: logged in
+        return self.user
 
     def _chat_frame(self, lines: list[ChatLine], replace: bool) -> str:
         if self.json_state:
@@ -41,7 +59,9 @@ class ChatSocket:
         """Send the last lines of the chat (none: nothing to send, the page shows it empty)."""
         self.chat_lock = self.chat_lock or asyncio.Lock()
         async with self.chat_lock:
-            lines, self.chat_host, muted = await read_async(chat_on_join)(self.table_id, self.user)
+            lines, self.chat_host, muted = await read_async(chat_on_join)(
+                self.table_id, self._chat_viewer()
+            )
             self.chat_muted = dict(muted)
             if self.closed:
                 return
@@ -51,16 +71,18 @@ class ChatSocket:
             if self.chat_muted and not self.json_state:
                 await self.send(text_data=chat_muted_html(self.chat_muted))
 
-    async def chat_follow_host(self, table) -> None:
+    async def chat_follow_host(self, table: Table) -> None:
         """``table`` (a new version) says who hosts now: after a hand-over the new host's
         screens get the mute buttons and the muted list, the old host's lose them, without a
         reload. Nothing happens (nothing is read) while the host stays the same."""
         if self.chat_lock is None or self.json_state:  # not joined yet: chat_join reads it
             return
-        if hosts(table, self.user, self.player) == self.chat_host:
+        if hosts(table, self._chat_viewer(), self.player) == self.chat_host:
             return
         async with self.chat_lock:
-            lines, self.chat_host, muted = await read_async(chat_on_join)(self.table_id, self.user)
+            lines, self.chat_host, muted = await read_async(chat_on_join)(
+                self.table_id, self._chat_viewer()
+            )
             self.chat_muted = dict(muted)
             if self.closed:
                 return
@@ -69,7 +91,7 @@ class ChatSocket:
                 await self.send(text_data=self._chat_frame(lines, replace=True))
             await self.send(text_data=chat_muted_html(self.chat_muted))
 
-    async def table_chat(self, event: dict) -> None:
+    async def table_chat(self, event: dict[str, Any]) -> None:
         """A chat line or a mute, from the feed."""
         if self.closed:
             return
@@ -84,7 +106,7 @@ class ChatSocket:
             elif "mute" in event:
                 await self._chat_mute(event["mute"])
 
-    async def _chat_mute(self, mute: dict) -> None:
+    async def _chat_mute(self, mute: dict[str, Any]) -> None:
         if self.json_state:
             await self.send(text_data=chat_mute_json(mute))
             return

@@ -39,6 +39,8 @@ from __future__ import annotations
 import asyncio
 import logging
 import time
+from datetime import datetime
+from typing import TYPE_CHECKING, Any, cast
 
 from channels.consumer import get_handler_name
 from channels.generic.websocket import AsyncWebsocketConsumer
@@ -82,6 +84,12 @@ from tables.selectors.players import player_bankroll, viewer_player
 from tables.selectors.snapshot import Snapshot
 from tables.services.errors import ServiceError
 
+if TYPE_CHECKING:
+    from asgiref.typing import ASGIReceiveCallable, ASGISendCallable
+    from channels.consumer import _ChannelScope
+
+    from tables.http import Viewer
+
 log = logging.getLogger(__name__)
 
 MAX_FRAME_BYTES = 4096
@@ -102,9 +110,11 @@ class TableConsumer(ChatSocket, AsyncWebsocketConsumer):
     feed: TableFeed | None = None
     live: LiveSockets | None = None  # this process's sockets by user, while registered
     accepted = False
-    awaiting_auth: asyncio.Task | None = None  # closes a socket not logged in in time
+    awaiting_auth: asyncio.Task[None] | None = None  # closes a socket not logged in in time
 
-    async def __call__(self, scope, receive, send):
+    async def __call__(
+        self, scope: _ChannelScope, receive: ASGIReceiveCallable, send: ASGISendCallable
+    ) -> None:
         """Channels' consumer, leaving its feed and the registry however it ends: also when a
         handler raised, or the server cancelled it, and ``disconnect`` never ran."""
         try:
@@ -113,7 +123,9 @@ class TableConsumer(ChatSocket, AsyncWebsocketConsumer):
             self.closed = True
             await self._detach()
 
-    async def accept(self, subprotocol=None, headers=None):
+    async def accept(
+        self, subprotocol: str | None = None, headers: list[tuple[str, str]] | None = None
+    ) -> None:
         """Accept once (``connect`` accepts first; a refusal accepts before it closes)."""
         if not self.accepted:
             self.accepted = True
@@ -131,7 +143,7 @@ class TableConsumer(ChatSocket, AsyncWebsocketConsumer):
         if feed is not None:
             await feed.leave(self)
 
-    async def close(self, code=None, reason=None):
+    async def close(self, code: int | bool | None = None, reason: str | None = None) -> None:
         """Close from here: detached at once, not when the client acknowledges."""
         if self.closed:
             return
@@ -151,7 +163,7 @@ class TableConsumer(ChatSocket, AsyncWebsocketConsumer):
         """This socket's log-in ended (log-out, password change: ``tables.live.sessions``)."""
         await self.close(code=NOT_LOGGED_IN)
 
-    async def dispatch(self, message):
+    async def dispatch(self, message: dict[str, Any]) -> None:
         """Channels' dispatch, less its ``aclose_old_connections()`` before every handler.
 
         That is a hop to the one thread shared by every write of the process, for every
@@ -165,16 +177,17 @@ class TableConsumer(ChatSocket, AsyncWebsocketConsumer):
             raise ValueError(f"No handler for message type {message['type']}")
         await handler(message)
 
-    async def connect(self):
+    async def connect(self) -> None:
         croupier.ensure_started()
-        self.user = self.scope.get("user")
+        # channels' lazy proxy of a User or AnonymousUser (or None without the auth middleware)
+        self.user = cast("Viewer | None", self.scope.get("user"))
         self.table_id = int(self.scope["url_route"]["kwargs"]["table_id"])
         self.sent_version = -1  # nothing sent yet: the first frame goes whatever its version
         self.tokens = float(RATE_BURST)
         self.last_refill = time.monotonic()
         self.refused_since, self.refused = 0.0, 0  # frames refused for the rate in a window
         self.told_to_slow_down = False
-        self.request_id = None  # of the request being answered (``answer``)
+        self.request_id: int | str | None = None  # of the request being answered (``answer``)
         query = self.scope.get("query_string", b"")
         self.json_state = b"state=json" in query
         # What it holds and is sent next: a JSON socket opts in to updates (``frames=diff``).
@@ -182,9 +195,10 @@ class TableConsumer(ChatSocket, AsyncWebsocketConsumer):
             ("diff" if b"frames=diff" in query else "json") if self.json_state else "page"
         )
         self.message_shown = True  # a reconnecting page may still show an earlier message
-        self.dealt_into = None  # the last hand this viewer was seen dealt into
+        self.dealt_into: int | None = None  # the last hand this viewer was seen dealt into
         self.spoke = False  # this socket's own answer is on the message line
-        self.bankroll, self.bankroll_read_at = None, 0.0
+        self.bankroll: int | None = None
+        self.bankroll_read_at = 0.0
         self.left_with = 0  # chips taken from this table within the hour (unseated viewer)
         self.answering = asyncio.Lock()  # held from a request until its answer is sent
         self.deferred = 0  # updates waiting for an answer to go first
@@ -217,13 +231,15 @@ class TableConsumer(ChatSocket, AsyncWebsocketConsumer):
             return
         async with gate.turn():
             gone = self.scope.get(CLIENT_GONE)
-            if gone is not None and gone.is_set():
+            if isinstance(gone, asyncio.Event) and gone.is_set():
                 return  # left while it waited: its join would be work for nobody
             await self._join_table()
 
     async def _join_table(self) -> None:
         """Counted, its table followed, the table sent."""
-        self.user_id = self.user.pk
+        user = self.user
+        assert user is not None and user.is_authenticated  # connect joins a logged-in socket
+        self.user_id = user.pk
         self.session_key = getattr(self.scope.get("session"), "session_key", None)
         on_table, in_all = LiveSockets.counts(self.channel_layer, self.user_id, self.table_id)
         if (
@@ -244,10 +260,10 @@ class TableConsumer(ChatSocket, AsyncWebsocketConsumer):
             await self.refuse(NO_SUCH_TABLE)
             return
         self.created_at = found[1]
-        if self.closed:  # its log-in ended meanwhile
+        if self.ended_meanwhile():  # its log-in ended meanwhile
             return
         await TableFeed.join(self)
-        if self.closed:  # ended while joining (and so left the feed)
+        if self.ended_meanwhile():  # ended while joining (and so left the feed)
             return
         # The version after joining the feed: anything later reaches us as table.changed.
         found = await read_async(self._table_row)()
@@ -256,12 +272,17 @@ class TableConsumer(ChatSocket, AsyncWebsocketConsumer):
             self.feed.saw(self.sent_version)
         await self.chat_join()
 
+    def ended_meanwhile(self) -> bool:
+        """Closed while this socket awaited (the type checker takes ``closed`` as it was
+        before the await)."""
+        return self.closed
+
     def _may_see(self) -> bool:
         """A private game is refused to outsiders as if it did not exist."""
         table = Table.objects.filter(pk=self.table_id).only("pk", "private").first()
         return table is not None and can_see_table(table, self.user)
 
-    def _table_row(self):
+    def _table_row(self) -> tuple[int, datetime] | None:
         return Table.objects.filter(pk=self.table_id).values_list("version", "created_at").first()
 
     async def refuse_login(self, message: str, code: str) -> None:
@@ -274,7 +295,7 @@ class TableConsumer(ChatSocket, AsyncWebsocketConsumer):
             self.awaiting_auth = None
             await self.refuse_login(NOT_AUTHENTICATED, "not_authenticated")
 
-    async def _log_in(self, data: dict) -> None:
+    async def _log_in(self, data: dict[str, Any]) -> None:
         """The first frame of a socket without a log-in: ``{"op": "auth", "token"}``."""
         user = None
         if data.get("op") == "auth":
@@ -292,11 +313,11 @@ class TableConsumer(ChatSocket, AsyncWebsocketConsumer):
         await self.answer(f"Logged in as {user.get_username()}.", error=False)
         await self._join()
 
-    async def disconnect(self, code):
+    async def disconnect(self, code: int) -> None:
         self.closed = True
         await self._detach()
 
-    async def table_changed(self, event):
+    async def table_changed(self, event: dict[str, Any]) -> None:
         version = event.get("version", 0)
         if version <= self.sent_version or self.closed:
             return
@@ -316,7 +337,7 @@ class TableConsumer(ChatSocket, AsyncWebsocketConsumer):
         finally:
             self.deferred -= 1
 
-    async def send_state(self, version: int = 0):
+    async def send_state(self, version: int = 0) -> None:
         """Send the table at ``version`` or newer for this socket's viewer, as what changed
         since what the socket holds (``tables.live.frames``); never one older than the socket
         has had (an update may overtake a read still in flight).
@@ -354,7 +375,9 @@ class TableConsumer(ChatSocket, AsyncWebsocketConsumer):
         down: you are dealt in from the next hand" while it is already their turn)."""
         player_id = self.player.pk if self.player is not None else None
         dealt_into = (
-            snap.hand.pk if snap.running and snap.hand_index_of(player_id) is not None else None
+            snap.hand.pk
+            if snap.running and snap.hand is not None and snap.hand_index_of(player_id) is not None
+            else None
         )
         if dealt_into is None or dealt_into == self.dealt_into:
             return
@@ -378,9 +401,10 @@ class TableConsumer(ChatSocket, AsyncWebsocketConsumer):
         return self.bankroll
 
     def _unseated_reads(self) -> tuple[int, int]:
+        assert self.player is not None  # read for a viewer without a seat: a player
         return player_bankroll(self.player.pk), rejoin_minimum(self.table_id, self.player)
 
-    async def answer(self, message: str, error: bool = True, code: str | None = None):
+    async def answer(self, message: str, error: bool = True, code: str | None = None) -> None:
         """Tell this socket alone how its request went (nothing for a silent success).
 
         A ``?state=json`` socket gets an answer to every request, with the request's ``id``
@@ -407,7 +431,7 @@ class TableConsumer(ChatSocket, AsyncWebsocketConsumer):
         self.refused += 1
         return self.refused >= FLOOD_CLOSE_AFTER
 
-    async def receive(self, text_data=None, bytes_data=None):
+    async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
         if self.closed:
             return
         self.request_id = None
@@ -450,6 +474,8 @@ class TableConsumer(ChatSocket, AsyncWebsocketConsumer):
                 await self.send_state(version=0)
                 await self.answer("", error=False)
             return
+        # Not logged in, a socket is closed or awaits its auth frame (handled above).
+        assert self.user is not None
         async with self.answering:
             try:
                 message = await write_async(self.table_id, run_op)(

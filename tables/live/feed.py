@@ -6,8 +6,9 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+from typing import Any, Protocol
 
-from channels.layers import InMemoryChannelLayer, get_channel_layer
+from channels.layers import BaseChannelLayer, InMemoryChannelLayer, get_channel_layer
 from django.db import DatabaseError
 
 from tables.db.threads import read_async
@@ -16,6 +17,23 @@ from tables.models import Table
 from tables.services.events import table_changed_event, table_group
 
 log = logging.getLogger(__name__)
+
+#: A feed's key: (event loop, channel layer, table id).
+FeedKey = tuple[asyncio.AbstractEventLoop, BaseChannelLayer | None, int]
+
+
+class FeedSocket(Protocol):
+    """A socket as its feed serves it (``TableConsumer``, which the feed does not import)."""
+
+    feed: TableFeed | None
+
+    @property
+    def channel_layer(self) -> BaseChannelLayer: ...
+    @property
+    def table_id(self) -> int: ...
+    async def table_changed(self, event: dict[str, Any]) -> None: ...
+    async def table_chat(self, event: dict[str, Any]) -> None: ...
+    async def close(self, code: int | bool | None = None, reason: str | None = None) -> None: ...
 
 
 class TableFeed:
@@ -42,27 +60,27 @@ class TableFeed:
     #: Seconds between a process's checks that its feeds missed no change (over Redis).
     CATCH_UP_SECONDS = 2.0
     #: event loop -> its catch-up task (while it has feeds).
-    catch_up_tasks: dict = {}
+    catch_up_tasks: dict[asyncio.AbstractEventLoop, asyncio.Task[None]] = {}
     #: (event loop, channel layer, table id) -> feed
-    feeds: dict[tuple, TableFeed] = {}
+    feeds: dict[FeedKey, TableFeed] = {}
 
-    def __init__(self, key: tuple, layer, table_id: int) -> None:
+    def __init__(self, key: FeedKey, layer: BaseChannelLayer, table_id: int) -> None:
         self.key, self.layer, self.table_id = key, layer, table_id
         self.group = table_group(table_id)
         self.version = 0  # the newest version handed to its sockets
         self.awaited = 0  # a version the last catch-up pass found it had not been handed
-        self.sockets: set = set()
-        self.ready = asyncio.get_running_loop().create_future()
+        self.sockets: set[FeedSocket] = set()
+        self.ready: asyncio.Future[None] = asyncio.get_running_loop().create_future()
         self.channel = ""
-        self.task: asyncio.Task | None = None
+        self.task: asyncio.Task[None] | None = None
 
     @classmethod
-    async def join(cls, consumer) -> None:
+    async def join(cls, consumer: FeedSocket) -> None:
         layer = consumer.channel_layer
-        key = (asyncio.get_running_loop(), layer, consumer.table_id)
+        key: FeedKey = (asyncio.get_running_loop(), layer, consumer.table_id)
         feed = cls.feeds.get(key)
         existing = feed is not None
-        if not existing:
+        if feed is None:
             feed = cls.feeds[key] = cls(key, layer, consumer.table_id)
             feed.task = asyncio.ensure_future(feed._run())
         feed.sockets.add(consumer)
@@ -71,7 +89,7 @@ class TableFeed:
             cls._catch_up_running()
         try:
             await asyncio.shield(feed.ready)
-            if existing and not feed.task.done():
+            if existing and feed.task is not None and not feed.task.done():
                 # Join the group again for each socket, as each socket used to: a Redis that
                 # restarted has forgotten the group, and the sockets it cut off reconnect here.
                 await layer.group_add(feed.group, feed.channel)
@@ -79,7 +97,7 @@ class TableFeed:
             feed.sockets.discard(consumer)
             raise
 
-    async def dispatch(self, event: dict) -> None:
+    async def dispatch(self, event: dict[str, Any]) -> None:
         """Hand ``table.changed`` to each socket in turn (each skips a version it has sent),
         or ``table.chat`` (a chat line or a mute: no version; each skips a line it has sent)."""
         chat = event.get("type") == "table.chat"
@@ -97,7 +115,7 @@ class TableFeed:
     @property
     def live(self) -> bool:
         """Subscribed and still following the group."""
-        return self.ready.done() and not self.task.done()
+        return self.ready.done() and self.task is not None and not self.task.done()
 
     def saw(self, version: int) -> None:
         """Its sockets have been handed ``version`` (or are being handed it)."""
@@ -160,7 +178,7 @@ class TableFeed:
                 del cls.catch_up_tasks[loop]
 
     @classmethod
-    def changed_here(cls, event: dict) -> None:
+    def changed_here(cls, event: dict[str, Any]) -> None:
         """A change this process made (``tables.services.events.local_listeners``, on the
         event loop): its sockets get it now, not after a round trip through Redis and back
         (at 100 tables most of an action's p99 on PostgreSQL + Redis was that trip). The
@@ -168,7 +186,12 @@ class TableFeed:
         skips a version it has already sent. An in-process layer delivers it here at once
         already, so its feeds are left to it. Registered in ``tables.apps``."""
         layer = get_channel_layer()
-        feed = cls.feeds.get((asyncio.get_running_loop(), layer, event.get("table_id")))
+        table_id = event.get("table_id")
+        feed = (
+            cls.feeds.get((asyncio.get_running_loop(), layer, table_id))
+            if isinstance(table_id, int)
+            else None
+        )
         if feed is not None and feed.live and not isinstance(layer, InMemoryChannelLayer):
             asyncio.ensure_future(feed.dispatch(event))
 
@@ -196,7 +219,7 @@ class TableFeed:
         task = cls.catch_up_tasks.get(asyncio.get_running_loop())
         return task is not None and not task.done()
 
-    async def leave(self, consumer) -> None:
+    async def leave(self, consumer: FeedSocket) -> None:
         self.sockets.discard(consumer)
         if not self.sockets and self.feeds.get(self.key) is self:
             del self.feeds[self.key]

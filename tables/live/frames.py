@@ -47,7 +47,7 @@ class JsonState:
 
     __slots__ = ("data", "version", "_text")
 
-    def __init__(self, version: int, data: dict) -> None:
+    def __init__(self, version: int, data: dict[str, Any]) -> None:
         self.version, self.data, self._text = version, data, ""
 
     @property
@@ -135,14 +135,14 @@ class SocketFrames:
         self.held = None
 
     def next_frame(
-        self, snapshot: Snapshot, player, bankroll: int | None, left_with: int = 0
+        self, snapshot: Snapshot, player: Any | None, bankroll: int | None, left_with: int = 0
     ) -> str:
         """The frame for ``snapshot`` to this socket's viewer ("" when it holds it all)."""
         if self.kind == "json":
             return render_viewer(snapshot, player, bankroll, True, left_with=left_with)[2]
         memo = snapshot.memo
         viewer = (self.kind, player.pk if player is not None else None, bankroll, left_with)
-        now = memo.get(viewer)
+        now: PageParts | JsonState | None = memo.get(viewer)
         if now is None:
             screen = table_screen(snapshot, player, bankroll, left_with=left_with)
             now = page_parts(screen) if self.kind == "page" else json_state(snapshot, screen)
@@ -151,12 +151,14 @@ class SocketFrames:
         if held is now:
             return ""
         if held is None and self.kind == "diff":
+            assert isinstance(now, JsonState)  # a diff socket's memo holds its JSON states
             return now.text
         # Sockets that held the same thing share its update (every spectator's, once).
         key = ("update", held, now)
         frame = memo.get(key)
         if frame is None:
+            # A page socket holds page parts, the others JSON states (``held`` too).
             frame = memo[key] = (
-                page_update(held, now) if self.kind == "page" else json_update(held, now)
+                page_update(held, now) if isinstance(now, PageParts) else json_update(held, now)
             )
         return frame

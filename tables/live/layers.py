@@ -22,8 +22,8 @@ class InMemoryChannelLayer(ChannelsInMemoryChannelLayer):
     sweep_every = 1.0
     _swept_at = 0.0
 
-    def _clean_expired(self):
+    def _clean_expired(self) -> None:
         now = time.monotonic()
         if now - self._swept_at >= self.sweep_every:
             self._swept_at = now
-            super()._clean_expired()
+            super()._clean_expired()  # type: ignore[misc]  # private: not in the stubs

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import re
 
-from tables.live.schemas import REQUESTS
+from tables.live.schemas import REQUESTS, JsonSchema
 from tables.operations import MOST_SEATS
 from tables.presenters.render import REGIONS
 
@@ -39,7 +39,7 @@ HTMX_HEADERS = {
 }
 
 
-def _page_request(op: str) -> dict:
+def _page_request(op: str) -> JsonSchema:
     """The page's frame for ``op``: the program's request, plus ``HEADERS``."""
     return {
         "title": f"{op} request from the page",
@@ -54,12 +54,14 @@ def _page_request(op: str) -> dict:
 
 #: The operations the page sends (``auth`` is a program's: a page logs in by its cookie;
 #: ``sync`` too: a page that reconnects is sent the whole table anyway).
-PAGE_REQUESTS: dict[str, dict] = {
+PAGE_REQUESTS: dict[str, JsonSchema] = {
     op: _page_request(op) for op in REQUESTS if op not in ("auth", "sync")
 }
 
 
-def _html(title: str, description: str, elements: dict[str, tuple[str, tuple[str, ...]]]):
+def _html(
+    title: str, description: str, elements: dict[str, tuple[str, tuple[str, ...]]]
+) -> JsonSchema:
     """An HTML frame whose top-level elements are among ``elements``: id -> (tag, the
     hx-swap-oob values it may carry)."""
     ids = "|".join(re.escape(element_id) for element_id in elements)
@@ -93,7 +95,7 @@ def _html(title: str, description: str, elements: dict[str, tuple[str, tuple[str
     }
 
 
-PAGE_UPDATES: dict[str, dict] = {
+PAGE_UPDATES: dict[str, JsonSchema] = {
     "regionsHtml": _html(
         "table regions",
         "The table for this viewer: on connecting every region of the screen (seats, board, "

@@ -20,10 +20,13 @@ from typing import Any
 
 import orjson
 
+#: One operation: ``[path, value]`` or ``[path]``.
+Operation = list[Any]
 
-def diff(old: Any, new: Any) -> list[list]:
+
+def diff(old: Any, new: Any) -> list[Operation]:
     """The operations that turn ``old`` into ``new`` (``[]`` when they are equal)."""
-    ops: list[list] = []
+    ops: list[Operation] = []
     if type(old) is type(new) and type(new) in (dict, list):
         _diff(old, new, "", ops)
     elif not _same(old, new):
@@ -50,7 +53,7 @@ def _json(value: Any) -> bytes:
 _MISSING = object()
 
 
-def _diff(old: Any, new: Any, path: str, ops: list[list]) -> None:
+def _diff(old: Any, new: Any, path: str, ops: list[Operation]) -> None:
     """The operations at ``path`` and under it: none for equal objects or lists (any other
     value reaches here only when it differs)."""
     if type(old) is dict and type(new) is dict:

@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import json
 from datetime import datetime
+from typing import Any
 
 import orjson
 
@@ -60,7 +61,7 @@ def error_code(error: Exception) -> str:
     return getattr(error, "code", "server_error")
 
 
-def decode_frame(text: str) -> dict:
+def decode_frame(text: str) -> dict[str, Any]:
     """A text frame as a request object; ``BadFrame`` if it is not JSON or not an object."""
     try:
         data = json.loads(text)
@@ -71,7 +72,7 @@ def decode_frame(text: str) -> dict:
     return data
 
 
-def request_id_of(data: dict):
+def request_id_of(data: dict[str, Any]) -> int | str | None:
     """A request's ``id`` as its answer echoes it: a number or a short text, else None."""
     value = data.get("id")
     if isinstance(value, bool):
@@ -89,7 +90,7 @@ def answer_json(
 ) -> str:
     """The answer to a ``?state=json`` socket's request (``request``: its ``id``, if any;
     ``code``: a refusal's stable code)."""
-    answer: dict = {"type": "answer", "message": message, "error": error}
+    answer: dict[str, object] = {"type": "answer", "message": message, "error": error}
     if code is not None:
         answer["code"] = code
     if request is not None:
@@ -101,7 +102,9 @@ def answer_json(
 STATE_ME_FIELDS = ("seated", "sitting_out", "in_hand", "stack")
 
 
-def state_json(screen: Screen, view: dict | None, html: str, state: dict) -> str:
+def state_json(
+    screen: Screen, view: dict[str, Any] | None, html: str, state: dict[str, Any]
+) -> str:
     """The ``?state=json`` frame: what the viewer may see, as data (``state``: the play
     state; ``view``: the engine's view for this viewer as JSON data, None without a hand) and
     as the browser's HTML."""
@@ -124,7 +127,7 @@ def state_json(screen: Screen, view: dict | None, html: str, state: dict) -> str
 
 def render_viewer(
     snapshot: Snapshot,
-    player,
+    player: Any | None,
     bankroll: int | None = None,
     json_state: bool = False,
     now: datetime | None = None,

@@ -15,6 +15,8 @@ text of ASCII digits (forms send text); ``id``, if given, is echoed in the answe
 
 from __future__ import annotations
 
+from typing import Any
+
 from engine.config import STUD_STREETS
 from engine.types import STREETS
 from tables import operations
@@ -37,6 +39,9 @@ CLOSE_CODES: dict[int, str] = {
     "reconnect after a pause that grows and is jittered (e.g. a random 0.25-0.5 s, then "
     "0.5-1 s, ... up to 15 s); the socket was shed, nothing else happened.",
 }
+
+#: A JSON Schema document (or part of one), as data.
+JsonSchema = dict[str, Any]
 
 #: Codes of refusals that are the socket's own (beside every service error's code).
 SOCKET_CODES = (
@@ -61,8 +66,8 @@ def error_codes() -> list[str]:
     return sorted(codes)
 
 
-def _whole(minimum: int, description: str, maximum: int | None = None) -> dict:
-    as_int: dict = {"type": "integer", "minimum": minimum}
+def _whole(minimum: int, description: str, maximum: int | None = None) -> JsonSchema:
+    as_int: JsonSchema = {"type": "integer", "minimum": minimum}
     if maximum is not None:
         as_int["maximum"] = maximum
     return {
@@ -71,7 +76,7 @@ def _whole(minimum: int, description: str, maximum: int | None = None) -> dict:
     }
 
 
-def _optional(schema: dict) -> dict:
+def _optional(schema: JsonSchema) -> JsonSchema:
     """``schema``, or "not given" (null or empty text)."""
     return {
         "description": schema["description"],
@@ -85,7 +90,12 @@ REQUEST_ID = {
 }
 
 
-def _request(op: str, summary: str, fields: dict | None = None, required=()) -> dict:
+def _request(
+    op: str,
+    summary: str,
+    fields: dict[str, JsonSchema] | None = None,
+    required: tuple[str, ...] = (),
+) -> JsonSchema:
     return {
         "title": f"{op} request",
         "description": summary,
@@ -112,7 +122,7 @@ _ACT = _request(
 _ACT["if"] = {"properties": {"kind": {"const": "raise"}}, "required": ["kind"]}
 _ACT["then"] = {"required": ["amount"], "properties": {"amount": _whole(1, "Raise to.")}}
 
-REQUESTS: dict[str, dict] = {
+REQUESTS: dict[str, JsonSchema] = {
     "auth": _request(
         "auth",
         "The first frame of a socket opened without a log-in: your API token "

@@ -21,15 +21,33 @@ from __future__ import annotations
 
 import asyncio
 import logging
+from collections.abc import Iterable
+from typing import Protocol
 
 from asgiref.sync import async_to_sync
-from channels.layers import get_channel_layer
+from channels.layers import BaseChannelLayer, get_channel_layer
+from django.contrib.auth.models import User
 from django.db import transaction
+from django.http import HttpRequest
 
 log = logging.getLogger(__name__)
 
 GROUP = "live-sessions"
 ENDED = "sessions.ended"
+#: The mark ``on_user_saving`` leaves on a user for ``on_user_saved`` (no field of ``User``).
+PASSWORD_REPLACED = "_password_replaced"
+
+
+class LiveSocket(Protocol):
+    """A table socket as the registry keeps it (``TableConsumer``)."""
+
+    @property
+    def user_id(self) -> int: ...
+    @property
+    def table_id(self) -> int: ...
+    @property
+    def session_key(self) -> str | None: ...
+    async def session_ended(self) -> None: ...
 
 
 class LiveSockets:
@@ -44,24 +62,26 @@ class LiveSockets:
     #: Seconds a first socket waits for the subscription before going on without it.
     FOLLOW_WAIT_SECONDS = 5.0
     #: (event loop, channel layer) -> registry
-    registries: dict[tuple, LiveSockets] = {}
+    registries: dict[tuple[asyncio.AbstractEventLoop, BaseChannelLayer], LiveSockets] = {}
 
-    def __init__(self, key: tuple, layer) -> None:
+    def __init__(
+        self, key: tuple[asyncio.AbstractEventLoop, BaseChannelLayer], layer: BaseChannelLayer
+    ) -> None:
         self.key, self.layer = key, layer
-        self.by_user: dict[int, set] = {}
+        self.by_user: dict[int, set[LiveSocket]] = {}
         self.following = asyncio.Event()
-        self.closing: set[asyncio.Task] = set()
+        self.closing: set[asyncio.Task[None]] = set()
         self.task = asyncio.ensure_future(self._follow())
 
     @classmethod
-    def counts(cls, layer, user_id: int, table_id: int) -> tuple[int, int]:
+    def counts(cls, layer: BaseChannelLayer, user_id: int, table_id: int) -> tuple[int, int]:
         """(sockets of ``user_id`` open on ``table_id``, on all tables) in this process."""
         registry = cls.registries.get((asyncio.get_running_loop(), layer))
         sockets = registry.by_user.get(user_id, ()) if registry else ()
         return sum(1 for socket in sockets if socket.table_id == table_id), len(sockets)
 
     @classmethod
-    def add(cls, layer, socket) -> LiveSockets:
+    def add(cls, layer: BaseChannelLayer, socket: LiveSocket) -> LiveSockets:
         """Register ``socket`` (synchronously: counted at once) and return its registry."""
         key = (asyncio.get_running_loop(), layer)
         registry = cls.registries.get(key)
@@ -78,7 +98,7 @@ class LiveSockets:
             except TimeoutError:
                 log.warning("%s: not followed yet; this socket goes on without it", GROUP)
 
-    def discard(self, socket) -> None:
+    def discard(self, socket: LiveSocket) -> None:
         sockets = self.by_user.get(socket.user_id)
         if sockets is None:
             return
@@ -89,8 +109,11 @@ class LiveSockets:
             del self.registries[self.key]
             self.task.cancel()
 
-    def end(self, user_id, session_key=None) -> int:
-        """Close ``user_id``'s sockets here (only ``session_key``'s, if given); how many."""
+    def end(self, user_id: int | None, session_key: str | None = None) -> int:
+        """Close ``user_id``'s sockets here (only ``session_key``'s, if given); how many (none
+        for a message without a user)."""
+        if user_id is None:
+            return 0
         ended = [
             socket
             for socket in self.by_user.get(user_id, ())
@@ -130,7 +153,7 @@ class LiveSockets:
                     log.warning("%s: could not leave the group", GROUP)
 
 
-async def _close_all(sockets) -> None:
+async def _close_all(sockets: Iterable[LiveSocket]) -> None:
     for socket in sockets:
         try:
             await socket.session_ended()
@@ -154,18 +177,26 @@ def end_sessions(user_id: int, session_key: str | None = None) -> None:
 # --- signals (connected in ``tables.apps``) ---------------------------------------------------
 
 
-def on_logged_out(sender, request, user, **kwargs) -> None:
+def on_logged_out(
+    sender: object, request: HttpRequest | None, user: User | None, **kwargs: object
+) -> None:
     """Log-out: the sockets opened with this session end."""
     session = getattr(request, "session", None)
     if user is not None and session is not None and session.session_key:
         end_sessions(user.pk, session.session_key)
 
 
-def on_user_saving(sender, instance, update_fields=None, using=None, **kwargs) -> None:
+def on_user_saving(
+    sender: type[User],
+    instance: User,
+    update_fields: frozenset[str] | None = None,
+    using: str | None = None,
+    **kwargs: object,
+) -> None:
     """Before a user is saved: note whether the stored password hash is being replaced.
 
     Reads a library internal: ``pokersite.library_overrides`` (DJANGO_PASSWORD_CHANGED)."""
-    instance._password_replaced = False
+    setattr(instance, PASSWORD_REPLACED, False)
     if instance.pk is None or (update_fields is not None and "password" not in update_fields):
         return
     if update_fields == frozenset({"password"}) and getattr(instance, "_password", None) is None:
@@ -176,17 +207,23 @@ def on_user_saving(sender, instance, update_fields=None, using=None, **kwargs) -
         .values_list("password", flat=True)
         .first()
     )
-    instance._password_replaced = stored is not None and stored != instance.password
+    setattr(instance, PASSWORD_REPLACED, stored is not None and stored != instance.password)
 
 
-def on_user_saved(sender, instance, created=False, using=None, **kwargs) -> None:
+def on_user_saved(
+    sender: type[User],
+    instance: User,
+    created: bool = False,
+    using: str | None = None,
+    **kwargs: object,
+) -> None:
     """After a user's password was replaced: their API token goes (in the same transaction),
     and once that commits, all their sockets close."""
-    if created or not getattr(instance, "_password_replaced", False):
+    if created or not getattr(instance, PASSWORD_REPLACED, False):
         return
     from rest_framework.authtoken.models import Token
 
-    instance._password_replaced = False
+    setattr(instance, PASSWORD_REPLACED, False)
     Token.objects.using(using).filter(user_id=instance.pk).delete()
     user_id = instance.pk
     transaction.on_commit(lambda: end_sessions(user_id), using=using)

@@ -7,7 +7,7 @@ the one viewer who was dealt them, and drops for everyone else.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
@@ -85,15 +85,6 @@ def log_entries(
         kind, amount = event.kind, event.amount
         if tracker.see(event) and stud:
             lines.append(LogLine(f"{next(streets, 'Board')}:"))
-        if kind is EventKind.DEAL_HOLE:
-            count = (2 if dealt[event.seat] == 0 else 1) if stud else 0
-            lines.append(Dealt(event.seat, dealt[event.seat], count))
-            dealt[event.seat] += count
-            continue
-        if kind is EventKind.DEAL_UP:
-            dealt[event.seat] += len(event.cards)
-            lines.append(LogLine(f"{names[event.seat]} gets (up)", _faces(event.cards)))
-            continue
         if kind is EventKind.DEAL_BOARD:
             words = "Common card" if stud else next(streets, "Board")
             lines.append(LogLine(f"{words}:", _faces(event.cards)))
@@ -104,7 +95,18 @@ def log_entries(
         if kind is EventKind.DEAL_SECOND_BOARD:
             lines.append(LogLine("Second run:", _faces(event.cards)))
             continue
-        name = names[event.seat]
+        seat = event.seat
+        assert seat is not None  # every other event is a seat's
+        if kind is EventKind.DEAL_HOLE:
+            count = (2 if dealt[seat] == 0 else 1) if stud else 0
+            lines.append(Dealt(seat, dealt[seat], count))
+            dealt[seat] += count
+            continue
+        if kind is EventKind.DEAL_UP:
+            dealt[seat] += len(event.cards)
+            lines.append(LogLine(f"{names[seat]} gets (up)", _faces(event.cards)))
+            continue
+        name = names[seat]
         if kind in FORCED_BETS:
             lines.append(LogLine(f"{name} posts {kind.replace('_', ' ')} {chips(amount)}"))
         elif kind is EventKind.RETURN:
@@ -140,7 +142,7 @@ def notice_lines(notices: Iterable[NoticeRow]) -> list[LogLine | Dealt]:
     return [LogLine(notice.text, kind="notice") for notice in notices]
 
 
-_DECISION_WORDS = {
+_DECISION_WORDS: dict[EventKind, Callable[[int], str]] = {
     EventKind.FOLD: lambda amount: "folds",
     EventKind.CHECK: lambda amount: "checks",
     EventKind.CALL: lambda amount: "calls",
@@ -159,7 +161,7 @@ def _all_in_decisions(view: View) -> set[int]:
     seat the engine holds all in (a player all in makes no decision after it)."""
     last: dict[int, int] = {}
     for number, event in enumerate(view.events):
-        if event.kind in _CHIP_DECISIONS:
+        if event.kind in _CHIP_DECISIONS and event.seat is not None:  # a decision has a seat
             last[event.seat] = number
     return {number for seat, number in last.items() if view.seats[seat].all_in}
 

@@ -8,7 +8,7 @@ else. A template reads only its model's attributes (and HTML rendered from its p
 
 from __future__ import annotations
 
-from collections.abc import Hashable
+from collections.abc import Hashable, Iterable
 from dataclasses import dataclass, field
 from typing import Any, TypeVar, dataclass_transform
 
@@ -74,6 +74,11 @@ class CardFace:
 def faces(cards: Any) -> tuple[CardFace | None, ...]:
     """Cards of an engine view: a card -> its face, ``None`` (hidden) stays ``None``."""
     return tuple(CardFace(str(c)) if c is not None else None for c in cards)
+
+
+def shown_faces(cards: Iterable[object]) -> tuple[CardFace, ...]:
+    """Cards every viewer sees (a board, a rabbit hunt's cards; a card or its text): faces."""
+    return tuple(CardFace(str(c)) for c in cards)
 
 
 # --- seats ----------------------------------------------------------------------------------

@@ -16,7 +16,7 @@ from __future__ import annotations
 import json
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol
 
 from django.utils import timezone
 
@@ -26,6 +26,52 @@ from tables.presenters.screen import hand_seat_numbers
 if TYPE_CHECKING:
     from engine.view import View
     from tables.selectors.snapshot import Snapshot
+
+
+class TableFacts(Protocol):
+    """What the play state reads of its table (a ``Table``: presenters import no model)."""
+
+    @property
+    def pk(self) -> int: ...
+    @property
+    def name(self) -> str: ...
+    @property
+    def variant(self) -> str: ...
+    @property
+    def game(self) -> str: ...
+    @property
+    def betting(self) -> str: ...
+    @property
+    def stakes(self) -> str: ...
+    @property
+    def small_blind(self) -> int: ...
+    @property
+    def big_blind(self) -> int: ...
+    @property
+    def ante(self) -> int: ...
+    @property
+    def straddle(self) -> int: ...
+    @property
+    def straddles(self) -> int: ...
+    @property
+    def button_straddle(self) -> bool: ...
+    @property
+    def bring_in(self) -> int: ...
+    @property
+    def small_bet(self) -> int | None: ...
+    @property
+    def big_bet(self) -> int | None: ...
+    @property
+    def max_seats(self) -> int: ...
+    @property
+    def effective_min_buy_in(self) -> int: ...
+    @property
+    def effective_max_buy_in(self) -> int: ...
+    @property
+    def action_seconds(self) -> int: ...
+    @property
+    def status(self) -> str: ...
+
 
 #: The play state's JSON Schema (2020-12): answered by the REST play endpoints and carried by
 #: the ``?state=json`` socket's state frames, which both publish it.
@@ -91,7 +137,7 @@ def _label(number: int | None) -> int | None:
     return None if number is None else number + 1
 
 
-def _table(table, default_buy_in: int, cash: bool) -> dict[str, Any]:
+def _table(table: TableFacts, default_buy_in: int, cash: bool) -> dict[str, Any]:
     """The table and its stakes; ``default_buy_in`` is the buy-in the browser's form offers
     (no buy-in at all unless ``cash``)."""
     return {
@@ -243,7 +289,7 @@ def _legal(bar: ActionBar, view: View | None) -> dict[str, Any]:
 
 
 def _clock(
-    table, screen: Screen, you: dict[str, Any] | None, now: datetime | None
+    table: TableFacts, screen: Screen, you: dict[str, Any] | None, now: datetime | None
 ) -> dict[str, Any]:
     deadline_ms = screen.actions.deadline_ms
     deadline = seconds_left = None

@@ -10,7 +10,15 @@ from dataclasses import replace
 from typing import TYPE_CHECKING
 
 from engine.view import View
-from tables.presenters.models import BoardRegion, Plate, PotLine, SeatPanel, SeatsRegion, faces
+from tables.presenters.models import (
+    BoardRegion,
+    Plate,
+    PotLine,
+    SeatPanel,
+    SeatsRegion,
+    faces,
+    shown_faces,
+)
 from tables.presenters.render import render_felt
 from tables.presenters.screen import HALF_LABELS, awarded_pot_lines, pot_label
 
@@ -40,11 +48,11 @@ def replay_regions(
         pots = awarded_pot_lines(view)
     elif view.result is not None:
         # The hand's last decision and its run-out: the chips are in the pots, not yet paid.
+        awards = view.result.awards
         view = _before_awards(view)
-        count = len({a.pot for a in view.result.awards})
+        count = len({a.pot for a in awards})
         pots = tuple(
-            PotLine(pot_label(a.pot, count) + HALF_LABELS.get(a.half, ""), a.amount)
-            for a in view.result.awards
+            PotLine(pot_label(a.pot, count) + HALF_LABELS.get(a.half, ""), a.amount) for a in awards
         )
     else:
         pots = tuple(
@@ -81,7 +89,7 @@ def replay_regions(
     board = BoardRegion(
         hand_id,
         view.street,
-        faces(view.board),
+        shown_faces(view.board),
         pots,
         not step.awarded,
         view.total_pot if not step.awarded else 0,
@@ -92,6 +100,7 @@ def replay_regions(
 
 def _before_awards(view: View) -> View:
     """The final view with the winnings taken back off the stacks and the bets in the pots."""
+    assert view.result is not None  # called with a finished hand's view only
     won: dict[int, int] = {}
     for award in view.result.awards:
         for w, amount in zip(award.winners, award.amounts, strict=True):

@@ -14,17 +14,18 @@ controls and the "Your cards" line of the log are built.
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol
 
 from engine.types import Legal
-from engine.view import View
-from tables.presenters.log import Dealt, LogLine, log_entries, notice_lines, viewer_log
+from engine.view import SeatView, View
+from tables.presenters.log import Dealt, log_entries, notice_lines, viewer_log
 from tables.presenters.models import (
     ActionBar,
     ActionsRegion,
     BoardRegion,
     ControlsRegion,
     HandLink,
+    LogLine,
     LogRegion,
     Plate,
     PotLine,
@@ -35,6 +36,7 @@ from tables.presenters.models import (
     SeatsRegion,
     Viewer,
     faces,
+    shown_faces,
 )
 from tables.presenters.runout import runout_chances
 from tables.streets import STUD_STREET_NAMES
@@ -78,15 +80,26 @@ def table_screen(
     player_id = player.pk if player is not None else None
     my_seat = snapshot.seat_of(player_id)
     index = snapshot.hand_index_of(player_id)
-    view = snapshot.view(index) if snapshot.hand is not None else None
+    hand = snapshot.hand
+    view = snapshot.view(index) if hand is not None else None
     running = snapshot.running
     seats = _viewer_seats(snapshot, shared, my_seat.number if my_seat else None, index, view)
     legal = view.legal if (view is not None and running) else None
     actions = (
-        shared.watching if legal is None else replace(shared.watching, bar=_action_bar(view, legal))
+        shared.watching
+        if view is None or legal is None
+        else replace(shared.watching, bar=_action_bar(view, legal))
     )
-    if running and view.runs_due and index is not None and not view.seats[index].folded:
-        answered = str(index) in (snapshot.hand.run_answers or {})
+    # running: there is a hand and its view (the checks of both say so to the type checker)
+    if (
+        running
+        and hand is not None
+        and view is not None
+        and view.runs_due
+        and index is not None
+        and not view.seats[index].folded
+    ):
+        answered = str(index) in (hand.run_answers or {})
         actions = replace(actions, runs_ask=not answered)
     viewer = None
     if player is not None:
@@ -96,7 +109,9 @@ def table_screen(
             raise ValueError("the bankroll of a viewer without a seat is the caller's to read")
         table = snapshot.table
         stack = my_seat.stack if my_seat else 0
-        if my_seat is not None and index is not None and snapshot.hand.runout_showing:
+        showing = hand is not None and view is not None and hand.runout_showing
+        if my_seat is not None and index is not None and showing:
+            assert view is not None  # showing: a hand's run-out, with its view
             stack = view.seats[index].stack  # the chips won are not shown before the river
         viewer = Viewer(
             name=player.name,
@@ -154,6 +169,7 @@ def _viewer_seats(
     panels = list(shared.seats.seats)
     own_number = shared.hand_seats.get(index) if index is not None else None
     if own_number is not None:
+        assert index is not None and view is not None  # a seat of the hand on screen
         own = view.seats[index]
         panels[own_number] = replace(
             panels[own_number],
@@ -188,7 +204,7 @@ def _shared(snapshot: Snapshot) -> _Shared:
     return shared
 
 
-def _chances(runout, seat: int, no_more_betting: bool) -> dict:
+def _chances(runout: dict[str, Any] | None, seat: int, no_more_betting: bool) -> dict[str, Any]:
     """A plate's chances in an all-in run-out (``Plate.chances``, ``chances_pending``)."""
     chances = runout_chances(runout, seat) if no_more_betting else ()
     return {"chances": chances or (), "chances_pending": chances is None}
@@ -202,7 +218,7 @@ def _build_shared(snapshot: Snapshot) -> _Shared:
     result = view.result if view is not None else None
     winnings: dict[int, int] = {}
     pots = []
-    if result is not None:
+    if view is not None and result is not None:
         for award in result.awards:
             for w, amount in zip(award.winners, award.amounts, strict=True):
                 winnings[w] = winnings.get(w, 0) + amount
@@ -216,16 +232,16 @@ def _build_shared(snapshot: Snapshot) -> _Shared:
     # off the stacks and who went bust keeps their plate until the river.
     engine_stacks = running or (hand is not None and hand.runout_showing)
     # Each hand seat that still belongs to the player dealt in: by table seat number.
-    dealt = {}
-    if view is not None:
-        for start, seen in zip(hand.seats, view.seats, strict=True):
+    dealt: dict[int, SeatView] = {}
+    if hand is not None and view is not None:
+        for start, in_hand in zip(hand.seats, view.seats, strict=True):
             seat = snapshot.seats.get(start["seat"])
             # Who left during a hand keeps their plate while it runs; once it is over their
             # seat is free, and drawn as free (the sit-down form offers it).
             if (seat is None and engine_stacks) or (
                 seat is not None and seat.player_id == start["player_id"]
             ):
-                dealt[start["seat"]] = seen
+                dealt[start["seat"]] = in_hand
     hand_id = hand.pk if hand is not None else None
     street = view.street if view is not None else ""
     stud = view is not None and view.config.is_stud
@@ -234,6 +250,7 @@ def _build_shared(snapshot: Snapshot) -> _Shared:
         seat, seen = snapshot.seats.get(number), dealt.get(number)
         plate = None
         if seen is not None:
+            assert view is not None  # a seat dealt in is the view's
             shown = result.shown.get(seen.seat) if result is not None else None
             plate = Plate(
                 name=seen.name if seat is None else seat.player.name,
@@ -265,15 +282,18 @@ def _build_shared(snapshot: Snapshot) -> _Shared:
                 number,
                 plate,
                 cards=faces(seen.cards) if seen is not None else (),
-                is_actor=seen is not None and running and view.actor == seen.seat,
+                is_actor=seen is not None
+                and running
+                and view is not None
+                and view.actor == seen.seat,
                 up=seen.up if seen is not None and stud else (),
             )
         )
     deadline = table.action_deadline if running else None
     actor_name = None
-    if running and view.actor is not None:
+    if running and view is not None and view.actor is not None:
         actor_name = view.seats[view.actor].name
-    if hand is not None:
+    if hand is not None and view is not None:
         entries = log_entries(
             view,
             [s["name"] for s in hand.seats],
@@ -302,15 +322,15 @@ def _build_shared(snapshot: Snapshot) -> _Shared:
         board=BoardRegion(
             hand_id,
             street,
-            faces(view.board) if view is not None else (),
+            shown_faces(view.board) if view is not None else (),
             tuple(pots),
             running,
             view.total_pot if view is not None and running else 0,
             hand.number if hand is not None else None,
             runs=len(runout["runs"]) if runout else 1,
-            second_cards=faces(view.second_board) if view is not None else (),
+            second_cards=shown_faces(view.second_board) if view is not None else (),
             runs_due=view is not None and view.runs_due,
-            rabbit=faces(hand.rabbit["cards"]) if hand is not None and hand.rabbit else (),
+            rabbit=shown_faces(hand.rabbit["cards"]) if hand is not None and hand.rabbit else (),
             rabbit_open=_rabbit_open(hand, view),
             street_name=STUD_STREET_NAMES.get(street, "") if stud else "",
         ),
@@ -333,7 +353,18 @@ def _build_shared(snapshot: Snapshot) -> _Shared:
     )
 
 
-def _rabbit_open(hand, view: View | None) -> bool:
+class _HandFacts(Protocol):
+    """What ``_rabbit_open`` reads of a hand (a ``Hand``: presenters import no model)."""
+
+    @property
+    def is_running(self) -> bool: ...
+    @property
+    def rabbit(self) -> Any: ...
+    @property
+    def runout_showing(self) -> bool: ...
+
+
+def _rabbit_open(hand: _HandFacts | None, view: View | None) -> bool:
     """A rabbit hunt may be asked: the hand is over (and shown) before the river, not yet
     hunted (``tables.services.runouts.rabbit_hunt`` decides)."""
     if hand is None or view is None or hand.is_running or hand.rabbit or hand.runout_showing:
@@ -348,6 +379,7 @@ HALF_LABELS = {"high": " · high", "low": " · low", "whole": " · high, no low"
 def awarded_pot_lines(view: View) -> tuple[PotLine, ...]:
     """The finished hand's awards as pot lines: who won each pot with what; a hi-lo pot's
     halves labelled ("Pot · high", "Pot · low", "Pot · high, no low")."""
+    assert view.result is not None  # a finished hand's view
     awards = view.result.awards
     count = len({award.pot for award in awards})
     return tuple(
@@ -398,6 +430,8 @@ def _action_bar(view: View, legal: Legal) -> ActionBar:
 def _quick_sizes(view: View, legal: Legal) -> tuple[QuickSize, ...]:
     """Min, half pot, pot and all-in as raise-to amounts within the legal range."""
     lo, hi = legal.min_raise_to, legal.max_raise_to
+    assert lo is not None and hi is not None  # asked only when a raise is legal
+    assert view.viewer is not None  # the legal actions are the viewer's
     me = view.seats[view.viewer]
     pot_after_call = view.total_pot + legal.call
     base = view.current_bet

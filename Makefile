@@ -79,7 +79,7 @@ chromium:
 # `make check` first (the lint and the fast tests), then every other test: each runs once.
 test: install test-deps chromium check test-sqlite test-services
 
-# Lint and format checks on the whole tree, mypy --strict on engine/, the import layers
+# Lint and format checks on the whole tree, mypy --strict on every package, the import layers
 # (lint-imports: the contracts in pyproject.toml).
 LINT_PATHS := .
 lint: install

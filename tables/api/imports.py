@@ -21,6 +21,7 @@ from rest_framework.views import APIView
 from tables.api.exceptions import ErrorSerializer
 from tables.api.pagination import Pagination
 from tables.api.permissions import IsAuthenticated
+from tables.api.serializers import StatCountsSerializer
 from tables.api.views import ID, _id
 from tables.imports import services
 from tables.imports.errors import ImportRefused, ImportTooLarge, NotPokerNowLog
@@ -87,18 +88,6 @@ class ImportedHandRowSerializer(ImportedHandSerializer):
         return "pokernow"
 
 
-class ImportStatsCountsSerializer(serializers.Serializer[Any]):
-    vpip = serializers.IntegerField()
-    pfr = serializers.IntegerField()
-    three_bet_chances = serializers.IntegerField()
-    three_bets = serializers.IntegerField()
-    saw_flop = serializers.IntegerField()
-    showdowns = serializers.IntegerField()
-    won_at_showdown = serializers.IntegerField()
-    postflop_bets_raises = serializers.IntegerField()
-    postflop_calls = serializers.IntegerField()
-
-
 class ImportStatsSerializer(serializers.Serializer[Any]):
     """The figures of ``/api/players/<id>/stats/`` over the import's hands (their engine
     replays), in the import's unit: never added to play chips or the leaderboard."""
@@ -116,7 +105,7 @@ class ImportStatsSerializer(serializers.Serializer[Any]):
     net_won = serializers.IntegerField()
     bb_per_100 = serializers.FloatField(allow_null=True)
     biggest_pot_won = serializers.IntegerField()
-    counts = ImportStatsCountsSerializer()
+    counts = StatCountsSerializer()  # the same counts as a player's own statistics
 
 
 class ImportSerializer(serializers.Serializer[Any]):

@@ -170,7 +170,12 @@ def test_a_host_runs_a_private_game_for_two_friends(server, browser):
         if (small.input_value(), big.input_value()) == ("2", "4"):
             break
     host.click("form.change-stakes button[type=submit]")
-    host.wait_for_selector(".host-messages li")
+    # The panel's answer replaces its messages (the approvals' "Approved." may still show
+    # until then, now that frames no longer refresh the panel): wait for the change's own.
+    host.wait_for_function(
+        "() => /From the next hand|Changed|Nothing changed/.test("
+        "document.querySelector('.host-messages')?.innerText || '')"
+    )
     message = host.inner_text(".host-messages")
     assert "From the next hand" in message or "Changed" in message, message
     # in effect now (between hands) or waiting for the hand being played

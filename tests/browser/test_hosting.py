@@ -160,7 +160,9 @@ def test_a_host_runs_a_private_game_for_two_friends(server, browser):
     polls = 1 + int((time.monotonic() - started) / 15)
     frames_seen = bea.evaluate("window.framesSeen")
     assert frames_seen >= 10, frames_seen
-    assert len(panel_gets) <= polls, (len(panel_gets), polls, frames_seen)
+    # Its 15 s polls, and the few frames that carry what may change the panel for her (a
+    # host notice in the log, an answer to her): never one request per frame, as before.
+    assert len(panel_gets) <= polls + 2 < frames_seen, (len(panel_gets), polls, frames_seen)
     # the host raises the blinds while a hand is being dealt or played: from the next hand
     small = host.locator("form.change-stakes input[name=small_blind]")
     big = host.locator("form.change-stakes input[name=big_blind]")

@@ -29,15 +29,20 @@ from rest_framework.views import APIView
 
 from tables.api import views
 from tables.api.exceptions import ErrorSerializer
+from tables.api.hosting_serializers import (
+    AskSerializer,
+    GameSettingsSerializer,
+    HostedTableSerializer,
+    NewGameSerializer,
+    PlayerControlSerializer,
+    SeatRequestSerializer,
+)
 from tables.api.permissions import AuthenticatedApiRequest, ReadOrLoggedIn
-from tables.api.serializers import TableSerializer
-from tables.api.strict import StrictBooleanField, StrictCharField, StrictWholeNumberField
 from tables.clubs import services as club_services
 from tables.clubs.errors import NoSuchClub
 from tables.models import Player, SeatRequest, Table
-from tables.names import validate_name
 from tables.selectors.access import can_host, can_see_table
-from tables.selectors.hosting import live_requests, request_status
+from tables.selectors.hosting import live_requests
 from tables.services import hosting, seat_requests
 from tables.services.errors import InvalidSettings, NoSuchRequest, NotHost, ServiceError
 from tables.services.players import player_get_or_create
@@ -71,132 +76,6 @@ def refused(error: ServiceError) -> exceptions.APIException:
 
 
 # --- serializers --------------------------------------------------------------------------
-class HostedTableSerializer(TableSerializer):
-    """A table with its hosting: the host, whether private, and for the host the invite URL."""
-
-    host = serializers.CharField(source="host.name", default=None, read_only=True, allow_null=True)
-    host_id = serializers.IntegerField(read_only=True, allow_null=True)
-    invite_url = serializers.SerializerMethodField(help_text="Only for the host (else null).")
-
-    class Meta(TableSerializer.Meta):
-        fields = [
-            *TableSerializer.Meta.fields,
-            "host",
-            "host_id",
-            "private",
-            "seat_approval",
-            "top_up_approval",
-            "spectator_chat",
-            "bot_seats",
-            "run_it_twice",
-            "bomb_pot_ante",
-            "bomb_pot_every",
-            "bomb_pot_next",
-            "closed_at",
-            "invite_url",
-        ]
-        read_only_fields = fields
-
-    def get_invite_url(self, table: Table) -> str | None:
-        request: Request | None = self.context.get("request")
-        if request is None or not table.invite_token or not can_host(table, request.user):
-            return None
-        return request.build_absolute_uri(f"/join/{table.invite_token}/")
-
-
-class GameSettingsSerializer(serializers.Serializer[Any]):
-    """The settings of a game (all optional: the defaults make a good night). Checked as a
-    whole by the service (``Table.clean``); a wrong one is a 400 naming it."""
-
-    name = StrictCharField(max_length=80, required=False, validators=[validate_name])
-    game = serializers.ChoiceField(Table.Game.choices, required=False)
-    betting = serializers.ChoiceField(Table.Betting.choices, required=False)
-    ante_mode = serializers.ChoiceField(Table.AnteMode.choices, required=False)
-    small_blind = StrictWholeNumberField(min_value=0, required=False)
-    big_blind = StrictWholeNumberField(min_value=1, required=False)
-    ante = StrictWholeNumberField(min_value=0, required=False)
-    straddle = StrictWholeNumberField(
-        min_value=0, required=False, help_text="The first straddle's amount (0: none)."
-    )
-    straddles = StrictWholeNumberField(
-        min_value=0,
-        max_value=10,
-        required=False,
-        help_text="How many straddles: under the gun, then re-straddles each double the last.",
-    )
-    button_straddle = StrictBooleanField(
-        required=False, help_text="The one straddle is posted by the button."
-    )
-    bring_in = StrictWholeNumberField(
-        min_value=0, required=False, help_text="Stud games: the bring-in, below the small bet."
-    )
-    small_bet = StrictWholeNumberField(
-        required=False,
-        allow_null=True,
-        help_text="Fixed limit (required for stud games): the bet of the first streets.",
-    )
-    big_bet = StrictWholeNumberField(
-        required=False,
-        allow_null=True,
-        help_text="Fixed limit: the bet of the later streets (default: twice the small bet).",
-    )
-    max_seats = StrictWholeNumberField(min_value=2, max_value=12, required=False)
-    min_buy_in = StrictWholeNumberField(required=False)
-    max_buy_in = StrictWholeNumberField(required=False)
-    action_seconds = StrictWholeNumberField(min_value=3, max_value=600, required=False)
-    time_bank_seconds = StrictWholeNumberField(min_value=0, max_value=3600, required=False)
-    bot_seats = StrictWholeNumberField(min_value=0, max_value=10, required=False)
-    private = StrictBooleanField(required=False)
-    seat_approval = StrictBooleanField(required=False)
-    top_up_approval = StrictBooleanField(required=False)
-    spectator_chat = StrictBooleanField(required=False)
-    run_it_twice = StrictBooleanField(required=False)
-    bomb_pot_ante = StrictWholeNumberField(min_value=0, required=False)
-    bomb_pot_every = StrictWholeNumberField(min_value=0, max_value=1000, required=False)
-
-    def to_internal_value(self, data: Any) -> Any:
-        if hasattr(data, "keys"):
-            unknown = sorted(set(data.keys()) - set(self.fields))
-            if unknown:
-                raise exceptions.ValidationError(
-                    dict.fromkeys(unknown, ["Not a setting a host can change."])
-                )
-        return super().to_internal_value(data)
-
-
-class NewGameSerializer(GameSettingsSerializer):
-    """A new game's settings, and the club it belongs to (``club``: its members see it)."""
-
-    club = StrictWholeNumberField(
-        min_value=1, required=False, help_text="A club you belong to: the game is its members'."
-    )
-
-
-class SeatRequestSerializer(serializers.ModelSerializer[Any]):
-    player = serializers.CharField(source="player.name", read_only=True)
-    status = serializers.SerializerMethodField(help_text="pending, approved, declined, expired")
-
-    class Meta:
-        model = SeatRequest
-        fields = ["id", "player_id", "player", "kind", "amount", "seat_number", "status"]
-        read_only_fields = fields
-
-    def get_status(self, seat_request: SeatRequest) -> str:
-        return request_status(seat_request)
-
-
-class AskSerializer(serializers.Serializer[Any]):
-    kind = serializers.ChoiceField(SeatRequest.Kind.choices, default=SeatRequest.Kind.SEAT)
-    amount = StrictWholeNumberField(help_text="The buy-in, or the chips to add.")
-    seat = StrictWholeNumberField(required=False, max_value=12, help_text="1 to the table's seats.")
-
-
-class PlayerControlSerializer(serializers.Serializer[Any]):
-    action = serializers.ChoiceField(["remove", "sit_out", "make_host", "correct_stack"])
-    stack = StrictWholeNumberField(required=False, help_text="The corrected stack (correct_stack).")
-
-
-# --- helpers --------------------------------------------------------------------------------
 def _visible(request: Request, pk: int) -> Table:
     table = Table.objects.filter(pk=views._id(pk)).select_related("host__user").first()
     if table is None or not can_see_table(table, request.user):

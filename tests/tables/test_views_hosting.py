@@ -8,7 +8,7 @@ import re
 import pytest
 from django.test import Client
 
-from tables.api.hosting import GameSettingsSerializer
+from tables.api.hosting_serializers import GameSettingsSerializer
 from tables.models import Seat, Table, TableGuest
 from tables.services import hand_start, seat_leave, seat_take
 from tables.services.errors import BuyInOutOfRange

@@ -19,7 +19,7 @@ hand: the stacks printed next are read as before it); hand lines with and withou
 ``(id: ...)``; run it twice (both boards: the engine's PHH reads more than five board cards
 as two runs). What is skipped, by name: a board run twice that the deck cannot deal with
 its burns, a hand mucked at showdown (the engine judges every live hand; the log never
-shows that one), a bomb pot not everyone put the same bet in. A dead button plays as the
+shows that one), a bomb pot where not every seat put the same bet in. A dead button plays as the
 seat before the small blind holding it (the same order of action).
 """
 
@@ -219,7 +219,7 @@ def _bomb_pot(
     the flop comes first (the engine's bomb pot: PHH antes for everyone and no blinds)."""
     bets = {name: posted.get("bomb") for name, posted in posts.items()}
     if set(bets) != set(names) or len(set(bets.values())) != 1:
-        raise PokerError("a bomb pot not every seat put the same bet in")
+        raise PokerError("a bomb pot where not every seat put the same bet in")
     if raw.dealer is None or len(names) == 2:
         raise PokerError("a bomb pot with a dead button or heads-up")
     at = names.index(raw.dealer)
@@ -342,10 +342,10 @@ def _history(raw: _RawHand, unit: Decimal, big_blind: int) -> HandHistory:
 def _big_blinds(hands: Sequence[_RawHand], unit: Decimal) -> list[int]:
     """Each hand's big blind: the one posted there, else the one before (a bomb pot posts
     none), else the first after."""
-    pattern = _ACTIONS[1][1]
+    big_blind = dict(_ACTIONS)["bb"]
     posted: list[int | None] = []
     for raw in hands:
-        found = (pattern.match(entry) for entry in raw.entries)
+        found = (big_blind.match(entry) for entry in raw.entries)
         m = next((m for m in found if m), None)
         posted.append(_chips(m["amount"], unit) if m else None)
     known = [amount for amount in posted if amount is not None] or [1]

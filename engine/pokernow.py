@@ -10,8 +10,8 @@ player seated in both. Every other hand is skipped with its reason. Names keep P
 ``pokernow_unit`` in each file.
 
 What is read: hold'em, Omaha and Omaha hi-lo (pot limit), blinds, a dead small blind,
-straddles and antes (no real log in the tests has antes yet), missed blinds posted on coming
-back (the small blind dead, as a PHH ante of that seat; the big blind live, as its blind:
+straddles, antes (everyone's), missed blinds posted on coming back (the small blind dead,
+as a PHH ante of that seat; the big blind live, as its blind:
 ``HandConfig.posts``), bomb pots (everyone's bet as PHH antes and no blinds: the engine's
 bomb pot, the game's big blind its minimum bet), bets, raises and calls (all in too), the
 board, ``shows``, the stacks printed between hands, and the host's 7-2 bounty (paid beside the
@@ -19,8 +19,8 @@ hand: the stacks printed next are read as before it); hand lines with and withou
 ``(id: ...)``; run it twice (both boards: the engine's PHH reads more than five board cards
 as two runs). What is skipped, by name: a board run twice that the deck cannot deal with
 its burns, a hand mucked at showdown (the engine judges every live hand; the log never
-shows that one), a bomb pot where not every seat put the same bet in. A dead button plays as the
-seat before the small blind holding it (the same order of action).
+shows that one), a bomb pot where not every seat put the same bet in. A dead button plays
+as the seat before the small blind holding it (the same order of action).
 """
 
 from __future__ import annotations

@@ -67,6 +67,7 @@ LOGS = {
     "drkyoda_tournament_pglhTdT0g-V_oxxMaQxatNdFk.csv.gz": (48, 59),
     "whitlock23_pglnMFhFI9KhboCBC09b_dE3b.csv.gz": (166, 194),
     "ahui21_pgljGheBAGUrRc9Fql_HCShCm.csv.gz": (148, 177),
+    "drkyoda_antes_pglX9qKFV2jh2BntjoUQVj0MP.csv.gz": (72, 86),
 }
 
 

@@ -1,4 +1,4 @@
-"""PokerNow's missed blinds, bomb pots and 7-2 bounties in real logs (SOURCES.md beside
+"""PokerNow's missed blinds, bomb pots, 7-2 bounties and antes in real logs (SOURCES.md beside
 them): imported, and each imported hand replays to the stacks PokerNow printed next (the
 parametrized test of test_pokernow.py checks every hand; these name the cases)."""
 
@@ -67,3 +67,16 @@ def test_a_7_2_bounty_is_paid_beside_the_hand() -> None:
     assert ended["nw @ gTBoFhSFHs"] == 236
     assert ended["wjh @ yQzNmdWzgU"] == 569
     assert {83, 143, 175} <= set(hands)  # the night's other 7-2 winners
+
+
+def test_antes_come_in_as_everyones_ante() -> None:
+    # a PokerNow tournament whose host set an ante of 25 from hand 75 ("The game's ante was
+    # changed from 0 to 25."): 12 hands with antes, 10 imported (two mucked at showdown)
+    result = import_log(_text("drkyoda_antes_pglX9qKFV2jh2BntjoUQVj0MP.csv.gz"))
+    with_antes = [h for h in result.hands if any(phh.loads(h.phh).antes)]
+    assert [h.number for h in with_antes] == [75, 76, 77, 79, 80, 82, 83, 84, 85, 86]
+    history = phh.loads(with_antes[0].phh)
+    assert history.antes == [25] * 6 and history.blinds_or_straddles[:2] == [150, 300]
+    assert (history.config().ante, history.config().ante_mode) == (25, "per-player")
+    # jeangreen7 raises to 1200 and takes the blinds and the antes: 3365 + 450 + 125
+    assert _ended(with_antes[0].phh)["jeangreen7 @ QLHzuQRo1C"] == 3940

@@ -14,7 +14,8 @@ straddles, antes (everyone's), missed blinds posted on coming back (the small bl
 as a PHH ante of that seat; the big blind live, as its blind:
 ``HandConfig.posts``), bomb pots (everyone's bet as PHH antes and no blinds: the engine's
 bomb pot, the game's big blind its minimum bet), bets, raises and calls (all in too), the
-board, ``shows``, the stacks printed between hands, and the host's 7-2 bounty (paid beside the
+board, ``shows`` (a whole hand shown after the hand is over too: the player's cards), the
+stacks printed between hands, and the host's 7-2 bounty (paid beside the
 hand: the stacks printed next are read as before it); hand lines with and without
 ``(id: ...)``; run it twice (both boards: the engine's PHH reads more than five board cards
 as two runs). What is skipped, by name: a board run twice that the deck cannot deal with
@@ -74,6 +75,7 @@ _ACTIONS = [
     ("sm", re.compile(_PLAYER + r"shows a (?P<cards>.+)\.$")),
 ]
 _POSTS = 7  # the forced bets among _ACTIONS
+_SHOWN = dict(_ACTIONS)["sm"]
 _BOARD = re.compile(
     r"^(?P<street>Flop|Turn|River)(?P<run> \(second run\))?:.*?\[(?P<cards>[^\]]+)\]$"
 )
@@ -130,6 +132,7 @@ class _RawHand:
     entries: list[str]
     after: dict[str, str] = field(default_factory=dict)  # name -> stack text, left with
     bounties: dict[str, Decimal] = field(default_factory=dict)  # name -> paid (+) or won (-)
+    shown_after: dict[str, str] = field(default_factory=dict)  # name -> cards shown once over
 
 
 def read_entries(text: str) -> list[str]:
@@ -154,6 +157,7 @@ def read_entries(text: str) -> list[str]:
 def _split(entries: Sequence[str]) -> list[_RawHand]:
     hands: list[_RawHand] = []
     current: _RawHand | None = None
+    ended: _RawHand | None = None  # the hand just over: cards shown after it are its
     for entry in entries:
         start = _START.match(entry)
         if start:
@@ -163,9 +167,12 @@ def _split(entries: Sequence[str]) -> list[_RawHand]:
             hands.append(current)
             continue
         if current is None:
+            shown = _SHOWN.match(entry)
+            if shown and ended is not None:
+                ended.shown_after.setdefault(shown["name"], shown["cards"])
             continue
         if _END.match(entry):
-            current = None
+            ended, current = current, None
             continue
         if entry.startswith("Player stacks:") and not current.seats:
             current.seats = [(int(s), n, v) for s, n, v in _STACKS.findall(entry)]
@@ -316,8 +323,11 @@ def _history(raw: _RawHand, unit: Decimal, big_blind: int) -> HandHistory:
                 if kind == "f":
                     folded.add(m["name"])
             break
+    # a hand shown once the hand is over (PokerNow lets anyone show then), if it is whole
+    after = {n: _cards(c) for n, c in raw.shown_after.items() if n in player}
+    after = {n: c for n, c in after.items() if len(c) == 2 * hole and n not in shown}
     live = [n for n in order if n not in folded]
-    mucked = [n for n in live if n not in shown]
+    mucked = [n for n in live if n not in shown and n not in after]
     if len(live) > 1 and mucked:
         # the engine judges the showdown from every live hand's cards; these were never shown
         raise PokerError(f"{', '.join(mucked)} mucked at showdown (cards the log never shows)")
@@ -325,7 +335,7 @@ def _history(raw: _RawHand, unit: Decimal, big_blind: int) -> HandHistory:
     dealt = hole * len(order) + sum(len(b) - 5 for b in boards) // 2 + len(boards)
     if dealt > 52:  # PokerNow deals a second run without burns, or from a fresh deck
         raise PokerError(f"the deck runs out: {dealt} cards with the burns, for two boards")
-    deals = [f"d dh {player[n]} {shown.get(n, '??' * hole)}" for n in order]
+    deals = [f"d dh {player[n]} {shown.get(n) or after.get(n) or '??' * hole}" for n in order]
     stacks = {name: _chips(stack, unit) for _, name, stack in raw.seats}
     return HandHistory(
         variant=variant,

@@ -63,11 +63,11 @@ def _printed(
 LOGS = {
     # log: (hands imported, hands in the log)
     "charlestudor_input_log_002.csv": (4, 4),
-    "drkyoda_pglDepIXhH9TNyXaFfbHYetk-.csv.gz": (266, 312),
-    "drkyoda_tournament_pglhTdT0g-V_oxxMaQxatNdFk.csv.gz": (48, 59),
+    "drkyoda_pglDepIXhH9TNyXaFfbHYetk-.csv.gz": (270, 312),
+    "drkyoda_tournament_pglhTdT0g-V_oxxMaQxatNdFk.csv.gz": (49, 59),
     "whitlock23_pglnMFhFI9KhboCBC09b_dE3b.csv.gz": (166, 194),
-    "ahui21_pgljGheBAGUrRc9Fql_HCShCm.csv.gz": (148, 177),
-    "drkyoda_antes_pglX9qKFV2jh2BntjoUQVj0MP.csv.gz": (72, 86),
+    "ahui21_pgljGheBAGUrRc9Fql_HCShCm.csv.gz": (149, 177),
+    "drkyoda_antes_pglX9qKFV2jh2BntjoUQVj0MP.csv.gz": (73, 86),
 }
 
 

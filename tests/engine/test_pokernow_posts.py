@@ -1,4 +1,5 @@
-"""PokerNow's missed blinds, bomb pots, 7-2 bounties and antes in real logs (SOURCES.md beside
+"""PokerNow's missed blinds, bomb pots, 7-2 bounties, antes and hands shown after the end
+in real logs (SOURCES.md beside
 them): imported, and each imported hand replays to the stacks PokerNow printed next (the
 parametrized test of test_pokernow.py checks every hand; these name the cases)."""
 
@@ -80,3 +81,16 @@ def test_antes_come_in_as_everyones_ante() -> None:
     assert (history.config().ante, history.config().ante_mode) == (25, "per-player")
     # jeangreen7 raises to 1200 and takes the blinds and the antes: 3365 + 450 + 125
     assert _ended(with_antes[0].phh)["jeangreen7 @ QLHzuQRo1C"] == 3940
+
+
+def test_a_hand_mucked_at_showdown_then_shown_after_the_end_is_judged_with_it() -> None:
+    # hand 5 of the cash game: K Godel checks the river down and mucks; once the hand is over
+    # he shows 7c Ah ("shows a 7♣, A♥." after "-- ending hand #5 --"): those are his cards
+    result = import_log(_text(CASH))
+    hand = next(h for h in result.hands if h.number == 5)
+    history = phh.loads(hand.phh)
+    godel = (history.players or []).index("K Godel @ TN11URmFSv")
+    assert history.actions[godel] == f"d dh p{godel + 1} 7cAh"
+    assert _ended(hand.phh)["K Godel @ TN11URmFSv"] == 1512  # 15.12 printed at hand 6
+    # one card shown alone after a hand is not a hand: such hands still come in, unknown
+    assert all("holdem deals 2 hole cards" not in s.reason for s in result.skipped)

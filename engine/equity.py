@@ -170,6 +170,8 @@ def equity(
         for column in range(missing):
             board_keys += stub_keys[picks[:, column]]
         values = np.vstack([hand_values(hand, board_keys, boards) for hand in hands_])
+    if len(hands_) == 2:  # the usual all-in: two counts instead of the general tally
+        return _heads_up(hands_, board_, values, exact)
     best = values.max(axis=0)
     is_best = values == best
     winners = is_best.sum(axis=0)
@@ -182,6 +184,29 @@ def equity(
     else:
         stderr = tuple(float(s) / sqrt(len(picks)) for s in share.std(axis=1))
     return EquityResult(hands_, board_, len(picks), exact, wins, ties, shares, stderr)
+
+
+def _heads_up(
+    hands: tuple[tuple[Card, ...], ...],
+    board: tuple[Card, ...],
+    values: npt.NDArray[np.integer],
+    exact: bool,
+) -> EquityResult:
+    """``equity``'s result for two hands from their values on each board (a tie shares the
+    pot half and half), as the general tally gives it."""
+    boards = values.shape[1]
+    first, second = values
+    wins = (int(np.count_nonzero(first > second)), int(np.count_nonzero(second > first)))
+    tied = boards - sum(wins)
+    shares = (wins[0] + tied / 2, wins[1] + tied / 2)
+    stderr: tuple[float, ...] = (0.0, 0.0)
+    if not exact:
+        # a hand's share per board is 1, 1/2 or 0: its spread from the counts
+        stderr = tuple(
+            sqrt(max(0.0, (won + tied / 4) / boards - (share / boards) ** 2) / boards)
+            for won, share in zip(wins, shares, strict=True)
+        )
+    return EquityResult(hands, board, boards, exact, wins, (tied, tied), shares, stderr)
 
 
 @cache

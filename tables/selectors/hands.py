@@ -76,14 +76,30 @@ def hand_state(hand: Hand, decisions: list[Decision] | None = None) -> EngineHan
 
 def running_hand(table: Table) -> Hand | None:
     """The hand being played at ``table``, if any (at most one at a time), with its deck
-    (``with_deck``)."""
-    return with_deck(table.hands.filter(status=Hand.Status.RUNNING)).order_by("-number").first()
+    (``with_deck``). One compiled statement (every action and clock tick asks)."""
+    return statements.select_first(
+        Hand, "running-hand", _running_hand_query, Hand.Status.RUNNING, table.pk
+    )
+
+
+def _running_hand_query(running: str, table_id: int) -> QuerySet[Hand]:
+    # the parameters in the order of the statement's (checked when it is compiled)
+    hands = Hand.objects.filter(status=running, table_id=table_id)
+    return with_deck(hands).order_by("-number")[:1]
 
 
 def last_hand(table: Table) -> Hand | None:
-    """The table's latest hand that was not voided (running or over), with its deck."""
-    hands = table.hands.exclude(status=Hand.Status.VOIDED)
-    return with_deck(hands).order_by("-number").first()
+    """The table's latest hand that was not voided (running or over), with its deck: the
+    hand on screen. One compiled statement."""
+    return statements.select_first(
+        Hand, "last-hand", _last_hand_query, table.pk, Hand.Status.VOIDED
+    )
+
+
+def _last_hand_query(table_id: int, voided: str) -> QuerySet[Hand]:
+    return with_deck(Hand.objects.filter(table_id=table_id).exclude(status=voided)).order_by(
+        "-number"
+    )[:1]
 
 
 def player_in_running_hand(table: Table, player_id: int) -> bool:

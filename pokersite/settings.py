@@ -262,7 +262,7 @@ RATELIMIT_ENABLED = env_bool("RATELIMIT_ENABLED", True)
 # Addresses never limited, comma-separated: none unless set ("" is none too).
 RATELIMIT_EXEMPT = env_list("RATELIMIT_EXEMPT", [])
 # Sign-up throttle: (url name, POSTs allowed, per seconds) per address, counted in this cache.
-RATELIMIT_RULES = (("signup", 10, 3600),)
+RATELIMIT_RULES = (("signup", 10, 3600), ("join_guest", 10, 3600))
 RATELIMIT_CACHE = "default"
 # Log-in lock-outs, by django-axes: 10 failures for one account (its canonical name) or from
 # one address lock both out for 15 minutes after the last; counted in the database, so every

@@ -415,6 +415,9 @@ POKER_WRITE_THREADS = env_int("POKER_WRITE_THREADS", 4)
 # are closed with 4429; nginx sends all of a table's sockets to one process).
 POKER_SOCKETS_PER_USER_TABLE = env_int("POKER_SOCKETS_PER_USER_TABLE", 4, minimum=1)
 POKER_SOCKETS_PER_USER = env_int("POKER_SOCKETS_PER_USER", 24, minimum=1)
+# Logged-out visitors' (spectators') table sockets per address (an IPv6 /64) per server
+# process: they have no user to count under.
+POKER_SPECTATOR_SOCKETS_PER_ADDRESS = env_int("POKER_SPECTATOR_SOCKETS_PER_ADDRESS", 8, minimum=1)
 # A server process's garbage-collector thresholds (pokersite/gc_policy.py): three whole
 # numbers, like the interpreter's own 700,10,10.
 POKER_GC_THRESHOLDS = env_numbers(

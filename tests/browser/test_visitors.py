@@ -4,7 +4,8 @@ real daphne server.
 alice plays a public table with two bots (she checks or calls). A visitor who is not logged
 in opens its page: the socket opens as a spectator, hands go by live (new hands, new log
 lines) and no hole card is ever face up on their screen while betting is open (only what
-everyone may see). They open the replayer of a finished hand without logging in. A private game stays a 404.
+everyone may see). They open the replayer of a finished hand without logging in. A private
+game stays a 404.
 """
 
 from __future__ import annotations

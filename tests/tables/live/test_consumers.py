@@ -1,7 +1,8 @@
 """The table socket with several users: everyone gets each update; refused actions change
 nothing and only their sender hears why; unknown tables are closed with a code (logged-out
 visitors watch: ``test_spectators.py``), foreign origins refused at the handshake; floods,
-oversized and malformed frames are answered or closed while the table goes on. (More attacks: ``test_socket_hardening.py``.)"""
+oversized and malformed frames are answered or closed while the table goes on. (More
+attacks: ``test_socket_hardening.py``.)"""
 
 import re
 

@@ -124,3 +124,24 @@ def test_a_viewer_without_a_seat_needs_the_bankroll_the_caller_read(dealt):
     table, hand, alice, bob, carol = dealt
     with pytest.raises(ValueError, match="bankroll"):
         table_screen(load_snapshot(table.pk), carol)
+
+
+def test_after_a_fold_the_folder_is_offered_to_show_and_others_see_only_what_is_shown(dealt, play):
+    table, hand, alice, bob, carol = dealt
+    folder = play.actor(hand)
+    play.act(table, "fold")
+    table.refresh_from_db()
+    mine = [
+        str(c) for c in hand_state(Hand.objects.get(pk=hand.pk)).hole[hand.seat_index_of(folder.pk)]
+    ]
+    offer = screen_of(table, folder).actions.can_show
+    assert [c.code for c in offer] == mine
+    assert 'class="show-cards"' in render_regions(screen_of(table, folder))
+    assert screen_of(table, carol).actions.can_show == ()
+    from tables.services import cards_show
+
+    cards_show(table=table, player=folder, hand_id=hand.pk, cards=[mine[0]])
+    table.refresh_from_db()
+    assert [c.code for c in screen_of(table, folder).actions.can_show] == [mine[1]]
+    seen = set(cards_in_html(render_regions(screen_of(table, carol))))
+    assert mine[0] in seen and mine[1] not in seen

@@ -1,6 +1,7 @@
 """Logged-out visitors watch public tables live (issue 31 item 5): a page socket without a
 log-in is a spectator with the view of anyone not dealt in (never a hole card), no player and
-no bankroll; it may not act; private games stay refused as if missing; spectators are counted
+no bankroll, who gets a card a player shows after the hand (issue 31 item 6) and no other; it
+may not act; private games stay refused as if missing; spectators are counted
 per address."""
 
 from __future__ import annotations
@@ -35,6 +36,13 @@ def dealt(table):
     return {str(c) for seat in state.hole for c in seat}, [str(c) for c in state.board]
 
 
+def folded_cards(table) -> tuple[int, str, list[str]]:
+    hand = table.hands.order_by("-number").first()
+    state = hand_state(hand)
+    seat = next(i for i in range(state.seats) if state.view(None).seats[i].folded)
+    return hand.pk, hand.seats[seat]["name"], [str(c) for c in state.hole[seat]]
+
+
 async def caught_up(table, sockets) -> None:
     version = await sync_to_async(lambda: Table.objects.get(pk=table.pk).version)()
     for socket in sockets:
@@ -63,6 +71,12 @@ async def test_a_spectator_watches_a_hand_live_and_never_gets_a_hole_card(player
     seen = {card for frame in watcher.frames for card in cards_in_html(frame)}
     assert not seen & holes, f"a spectator saw hole cards {seen & holes}"
     assert seen <= set(board) and len(seen) >= 3  # it saw the flop, and nothing else
+    # The folder shows one card over the socket: the spectator gets it, never the other.
+    hand_id, folder, folded = await sync_to_async(folded_cards)(table)
+    await sockets[folder].send(op="show_cards", hand=str(hand_id), cards=folded[0])
+    await watcher.until(lambda f: f"{folder} shows" in f and folded[0] in cards_in_html(f))
+    seen = {card for frame in watcher.frames for card in cards_in_html(frame)}
+    assert folded[1] not in seen and not seen & (holes - {folded[0]})
     # It may not act: refused on the socket, nothing changes.
     await watcher.send(op="take_seat", seat="3", buy_in="100")
     answer = await watcher.until(lambda f: "Log in to play" in f)

@@ -13,7 +13,7 @@ from tables.models import Hand
 from tables.operations import run_op
 from tables.selectors.hands import hand_state
 from tables.selectors.replay import hand_replay_steps
-from tables.services import cards_show
+from tables.services import cards_show, hand_start, seat_take
 from tables.services.errors import HandNotRunning, IllegalMove, NotSeated
 from tests.api.helpers import engine_hand, store_hand
 
@@ -99,3 +99,21 @@ def test_once_the_next_hand_started_it_is_too_late(players, table, folded):
     with pytest.raises(HandNotRunning, match="next one starts"):
         cards_show(table=table, player=players[0], hand_id=folded.pk)
     assert Hand.objects.get(pk=folded.pk).shown_cards == []
+
+
+@pytest.mark.django_db
+def test_the_play_api_shows_cards_and_answers_the_state(players, table, play):
+    alice, bob, _ = players
+    seat_take(table=table, player=alice, buy_in=200, seat_number=0)
+    seat_take(table=table, player=bob, buy_in=200, seat_number=1)
+    hand = hand_start(table=table)
+    folder = play.actor(hand)
+    other = bob if folder == alice else alice
+    play.act(table, "fold")
+    mine = [str(c) for c in hand_state(hand).hole[hand.seat_index_of(folder.pk)]]
+    url = f"/api/tables/{table.pk}/show/"
+    answer = api(folder).post(url, {"hand": hand.pk, "cards": [mine[1]]}, format="json")
+    assert answer.status_code == 200, answer.content
+    assert mine[1] in seen_by(hand, None) and mine[0] not in seen_by(hand, None)
+    refused = api(other).post(url, {"hand": hand.pk, "cards": [mine[0]]}, format="json")
+    assert refused.status_code == 400 and refused.json()["code"] == "cannot_show"

@@ -3,16 +3,16 @@
 What a frame may ask, what it is answered and sent, and the close codes: ``tables.live.protocol``.
 
 - Connect: the socket is accepted at once (before any database work), then closed with a
-  code the client can read if it may not stay: no such table (a logged-out visitor's page
-  socket is a spectator of a public table: ``tables.live.spectators``), too many sockets of
-  its user (or a spectator's address), or the server too busy to serve it soon
-  (``SERVER_BUSY``: a connect rush; joins wait their turn, ``tables.live.admission``).
+  code the client can read if it may not stay: not logged in, no such table, too many
+  sockets of its user (a spectator's: of its address), or the server too busy to serve it
+  soon (``SERVER_BUSY``: a connect rush; joins wait their turn, ``tables.live.admission``).
   A program's socket logs in with an API token instead of the session cookie
   (``tables.live.auth``): in a handshake header, or in the first frame of a ``?state=json``
-  socket, which then joins the table. A handshake from a foreign page is refused before
-  this, with HTTP 403 (``pokersite.origins``). The socket joins the process's ``TableFeed``
-  of the table (``tables.live.feed``: one member of the group ``table-<id>`` per process)
-  and gets the whole table rendered for its viewer.
+  socket, which then joins the table; a page socket without a log-in is a spectator of a
+  public table (``tables.live.spectators``). A handshake from a foreign page is refused
+  before this, with HTTP 403 (``pokersite.origins``). The socket joins the process's
+  ``TableFeed`` of the table (``tables.live.feed``: one member of the group ``table-<id>``
+  per process) and gets the whole table rendered for its viewer.
 - ``table.chat``: a chat line or a mute, no version (``tables.live.chat``).
 - ``table.changed`` (table id + version, no cards): the snapshot at that version
   (``tables.live.caches``), for this socket's viewer, sent as what changed since what the
@@ -77,7 +77,7 @@ from tables.live.protocol import (
     request_id_of,
 )
 from tables.live.sessions import LiveSockets
-from tables.live.spectators import spectator_address, spectator_admit, spectator_release
+from tables.live.spectators import spectator_admit, spectator_release
 from tables.models import Player, Table
 from tables.operations import BadFrame, run_op
 from tables.presenters.render import render_message
@@ -268,13 +268,9 @@ class TableConsumer(ChatSocket, AsyncWebsocketConsumer):
         """Count the socket under its user (heard of if the log-in ends) or, a logged-out
         spectator's, under its address (``tables.live.spectators``); False past the caps."""
         user = self.user
-        if user is None or not user.is_authenticated:
-            address = spectator_address(self.scope.get("client"))
-            if not spectator_admit(address):
-                log.info("address %s: too many spectator sockets", address)
-                return False
-            self.spectator_of = address
-            return True
+        if user is None or not user.is_authenticated:  # a spectator: by its address
+            self.spectator_of = spectator_admit(self.scope.get("client"))
+            return self.spectator_of is not None
         self.user_id = user.pk
         self.session_key = getattr(self.scope.get("session"), "session_key", None)
         on_table, in_all = LiveSockets.counts(self.channel_layer, self.user_id, self.table_id)

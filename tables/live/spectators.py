@@ -9,28 +9,34 @@ table's sockets to one process), more are closed with ``TOO_MANY_SOCKETS``.
 
 from __future__ import annotations
 
+import logging
 from collections import Counter
 
 from django.conf import settings
 
 from tables.ratelimit import address_key
 
+log = logging.getLogger(__name__)
+
 _open: Counter[str] = Counter()
 
 
-def spectator_address(client: object) -> str:
+def _address(client: object) -> str:
     """The counting key of an ASGI scope's ``client`` (``[host, port]``; "unknown" when the
     server was given none: all such sockets share one count)."""
     host = client[0] if isinstance(client, list | tuple) and client else None
     return address_key(host if isinstance(host, str) else None) or "unknown"
 
 
-def spectator_admit(address: str) -> bool:
-    """Count one more socket of ``address``: False (not counted) past the limit."""
+def spectator_admit(client: object) -> str | None:
+    """Count one more spectator's socket of the ASGI scope's ``client``: the address it is
+    counted under, or None (not counted) past the limit."""
+    address = _address(client)
     if _open[address] >= settings.POKER_SPECTATOR_SOCKETS_PER_ADDRESS:
-        return False
+        log.info("address %s: too many spectator sockets", address)
+        return None
     _open[address] += 1
-    return True
+    return address
 
 
 def spectator_release(address: str) -> None:

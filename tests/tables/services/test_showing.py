@@ -58,6 +58,7 @@ def test_a_folded_player_shows_one_card_and_only_that_card_is_seen(players, tabl
     phh = outsider.get(f"/api/hands/{folded.pk}/phh/").content.decode()
     assert "As??" in phh
     assert "Ah" not in phh
+    assert outsider.get(f"/api/hands/{folded.pk}/yaml/").status_code == 200
     stars = outsider.get(f"/api/hands/{folded.pk}/pokerstars/").content.decode()
     assert "alice: shows [As]" in stars and "carol: shows [Ks Kh]" in stars
     assert "Ah" not in stars

@@ -7,6 +7,7 @@ from typing import NamedTuple
 
 from django.db.models import Manager, OuterRef, QuerySet, Subquery
 
+from engine.cards import Card
 from engine.hand import Hand as EngineHand
 from engine.types import Action, HandConfig, action_kind
 from tables.db import statements
@@ -64,7 +65,7 @@ def hand_state(hand: Hand, decisions: list[Decision] | None = None) -> EngineHan
     """
     if decisions is None:
         decisions = hand_decisions(hand)
-    return EngineHand.replay(
+    state = EngineHand.replay(
         HandConfig.from_dict(hand.config),
         [s["stack"] for s in hand.seats],
         hand.button,
@@ -72,6 +73,10 @@ def hand_state(hand: Hand, decisions: list[Decision] | None = None) -> EngineHan
         [Action(action_kind(kind), amount) for kind, amount, *_ in decisions],
         players=[s["name"] for s in hand.seats],
     )
+    if state.is_over:  # the cards shown by choice once it was over, in their order
+        for seat, cards in hand.shown_cards or ():
+            state.reveal(seat, tuple(Card.parse(card) for card in cards))
+    return state
 
 
 def running_hand(table: Table) -> Hand | None:

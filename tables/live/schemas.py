@@ -17,8 +17,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from engine.config import STUD_STREETS
-from engine.types import STREETS
+from engine.variants import ALL_STREETS
 from tables import operations
 from tables.live import protocol
 from tables.presenters.play_state import PLAY_STATE
@@ -258,7 +257,7 @@ VIEW = {
     "properties": {
         "viewer": {"type": ["integer", "null"]},
         "config": {"type": "object"},
-        "street": {"enum": [*STREETS, *STUD_STREETS, "over"]},
+        "street": {"enum": [*ALL_STREETS, "over"]},
         "button": _SEAT_INDEX,
         "seats": {"type": "array", "items": _SEAT_VIEW},
         "board": {"type": "array", "items": _CARD, "maxItems": 5},

@@ -45,7 +45,7 @@ from tables.selectors.hands import (
     last_hand,
     running_hand,
 )
-from tables.services import runouts
+from tables.services import mixed, runouts
 from tables.services.errors import ServiceError
 from tables.services.events import table_touch
 from tables.services.hands import hand_act, hand_start
@@ -137,6 +137,14 @@ def _hand_can_start(table: Table, now: datetime) -> bool:
     return len(ready) >= 2 and (rules.bots_alone or not all(ready))
 
 
+def _dealt_seat_numbers(table: Table, now: datetime) -> list[int]:
+    """The seat numbers the next hand would deal in (as ``hand_start`` picks them)."""
+    seats = table.seats.filter(leave_after_hand=False, stack__gt=0)
+    if not rules_for(table, now).deal_sitting_out:
+        seats = seats.filter(sitting_out=False)
+    return sorted(seats.values_list("number", flat=True))
+
+
 def clock_tick(*, table: Table | int, now: datetime, skip_busy: bool = False) -> str | None:
     """Do what is due at ``table`` at ``now`` (see the module docstring); say what was done.
 
@@ -167,6 +175,8 @@ def clock_tick(*, table: Table | int, now: datetime, skip_busy: bool = False) ->
                 return None
             if not _hand_can_start(table, now):
                 return None
+            if mixed.choice_wait(table, _dealt_seat_numbers(table, now), now):
+                return "choosing"
             hand_start(table=table, now=now)
             _set_clock(table, now)
             return "started"

@@ -377,4 +377,4 @@ def test_the_lobby_names_each_game_and_its_stakes(players, make_table):
     make_table(name="Split pots", game="omaha-hilo", betting="pot-limit", straddle=4)
     page = web(players[0]).get("/").content.decode()
     assert "Fixed-limit Razz" in page and "4/8 ante 1 bring-in 1" in page
-    assert "Pot-limit Omaha Hi-Lo" in page and "1/2/4" in page
+    assert "Pot-limit Omaha Hi/Lo" in page and "1/2/4" in page

@@ -167,6 +167,13 @@ class HandAction(AppendOnlyModel):
     seat = models.PositiveSmallIntegerField(help_text="Engine seat index.")
     kind = models.CharField(max_length=16)
     amount = models.PositiveBigIntegerField(null=True, blank=True)
+    cards = models.CharField(
+        max_length=16,
+        blank=True,
+        default="",
+        help_text='A draw game\'s discard: the cards thrown away ("7h2c"; empty: stood pat). '
+        "Hidden information: only the engine's replay reads it, never another player.",
+    )
     source = models.CharField(max_length=8, choices=Source.choices, default=Source.PLAYER)
     created_at = models.DateTimeField(auto_now_add=True)
 

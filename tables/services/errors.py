@@ -204,3 +204,15 @@ class TableClosed(ServiceError):
     """The game is closed: read-only, its history kept."""
 
     code = "table_closed"
+
+
+class NoChoiceNow(ServiceError):
+    """Dealer's choice: nobody is picking the game now."""
+
+    code = "no_choice_now"
+
+
+class BadChoice(ServiceError):
+    """Dealer's choice: a game that is not on the host's list (or not a game)."""
+
+    code = "bad_choice"

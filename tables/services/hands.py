@@ -21,6 +21,7 @@ from django.db.models.functions import Cast
 from django.utils import timezone
 
 from engine.button import next_button
+from engine.cards import format_cards
 from engine.deck import commitment, new_seed, seeded_deck
 from engine.errors import PokerError
 from engine.hand import Hand as EngineHand
@@ -211,12 +212,14 @@ def hand_act(
                 seat=index,
                 kind=kind,
                 amount=amount,
+                cards=format_cards(engine_action.cards),
                 source=source,
             )
         )
         if source == HandAction.Source.TIMEOUT and kind not in runouts.RUN_CHOICES:
             Seat.objects.filter(table=table, player_id=player.pk).update(sitting_out=True)
-        _after_change(table, hand, state, before, [*decisions, Decision(kind, amount, source)])
+        decision = Decision(kind, amount, source, format_cards(engine_action.cards))
+        _after_change(table, hand, state, before, [*decisions, decision])
         return hand
 
 

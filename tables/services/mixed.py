@@ -19,22 +19,10 @@ from engine.button import next_button
 from engine.errors import PokerError
 from engine.variants import Pick, parse_game_pick, pick_text
 from tables.models import Player, Seat, Table
-from tables.services.errors import NotYourTurn, ServiceError
+from tables.selectors.mixed import orbit_over
+from tables.services.errors import BadChoice, NoChoiceNow, NotYourTurn
 from tables.services.events import table_touch
 from tables.services.locks import table_lock
-
-
-class NoChoiceNow(ServiceError):
-    code = "no_choice_now"
-
-
-class BadChoice(ServiceError):
-    code = "bad_choice"
-
-
-def orbit_over(table: Table, players: int) -> bool:
-    """Whether the game being dealt has had its hands (or none is being dealt yet)."""
-    return not table.dealt_game or table.dealt_game_hands >= (table.rotation_hands or players)
 
 
 def rotation_turn(table: Table, players: int, now: datetime) -> list[str]:
@@ -54,17 +42,6 @@ def rotation_turn(table: Table, players: int, now: datetime) -> list[str]:
     table.dealt_game_hands += 1
     table.choice_seat = table.choice_deadline = None
     return ["dealt_game", "dealt_game_hands", "choice_seat", "choice_deadline"]
-
-
-def next_game(table: Table, players: int) -> tuple[str, int] | None:
-    """What the table shows of the rotation: the next game in words and how many hands of
-    the current one are left (None at a single game's table or dealer's choice)."""
-    mixed = table.mixed
-    if mixed is None or mixed.dealers_choice or not table.dealt_game:
-        return None
-    game, betting = mixed.next_pick(table.pick)
-    left = max((table.rotation_hands or players) - table.dealt_game_hands, 0)
-    return table.words_of((game, betting)), left
 
 
 def choice_wait(table: Table, seated: list[int], now: datetime) -> bool:

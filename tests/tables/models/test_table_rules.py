@@ -5,7 +5,6 @@ from django.core.exceptions import ValidationError
 
 from engine.errors import PokerError
 from engine.hand import HandConfig
-from engine.types import MAX_SEATS
 from tables.models import Table
 
 pytestmark = pytest.mark.django_db

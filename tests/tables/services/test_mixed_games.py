@@ -12,10 +12,11 @@ from django.utils import timezone
 
 from engine.variants import VARIANTS, variant
 from tables.models import Table
+from tables.selectors.mixed import next_game
 from tables.services import hand_start, seat_take
 from tables.services.clock import clock_tick
-from tables.services.errors import NotYourTurn
-from tables.services.mixed import BadChoice, NoChoiceNow, choose_game, next_game
+from tables.services.errors import BadChoice, NoChoiceNow, NotYourTurn
+from tables.services.mixed import choose_game
 from tests.tables.helpers import fresh, play_out
 
 pytestmark = pytest.mark.django_db

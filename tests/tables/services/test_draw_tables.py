@@ -1,0 +1,174 @@
+"""The draw games at a table: the discard goes through the one service that acts (the socket
+operation and the REST play API carry its cards), the table page offers the draw, and hidden
+cards stay hidden: nobody sees another player's discards or drawn cards, only how many."""
+
+from __future__ import annotations
+
+import pytest
+from rest_framework.authtoken.models import Token
+from rest_framework.test import APIClient
+
+from tables.models import HandAction, Table
+from tables.operations import BadFrame, run_op
+from tables.presenters.play_state import play_state
+from tables.presenters.render import render_regions
+from tables.selectors.hands import hand_state
+from tables.selectors.snapshot import load_snapshot
+from tables.services import hand_start, seat_take
+from tables.services.errors import IllegalMove
+from tests.api.test_hidden_cards import card_tokens
+from tests.tables.helpers import act, current_hand, fresh, screen_of
+
+pytestmark = pytest.mark.django_db
+
+TRIPLE_DRAW = {"game": "27-triple-draw", "betting": "fixed-limit", "max_seats": 6}
+
+
+@pytest.fixture
+def draw_table(make_table, players):
+    table = make_table(name="Deuce", **TRIPLE_DRAW)
+    for number, person in enumerate(players):
+        seat_take(table=table, player=person, buy_in=200, seat_number=number)
+    hand_start(table=table)
+    return table
+
+
+def to_the_draw(table):
+    """Everyone calls or checks until the first draw."""
+    for _ in range(10):
+        legal = hand_state(current_hand(table)).legal
+        if legal.discard:
+            return
+        act(table, "check" if legal.check else "call")
+    raise AssertionError("no draw came")
+
+
+def seat_player(table, players, index):
+    hand = current_hand(table)
+    return next(p for p in players if p.pk == hand.seats[index]["player_id"])
+
+
+def test_a_discard_is_dealt_as_many_new_cards_and_stored_for_the_replay(draw_table, players):
+    table = draw_table
+    to_the_draw(table)
+    state = hand_state(current_hand(table))
+    drawer = state.actor
+    old = state.hole[drawer]
+    thrown = [str(old[0]), str(old[3])]
+    act(table, {"kind": "discard", "cards": thrown})
+    row = HandAction.objects.filter(kind="discard").get()
+    assert row.cards == "".join(thrown)
+    for _ in range(2):
+        act(table, {"kind": "discard", "cards": []})  # the others stand pat
+    state = hand_state(current_hand(table))
+    new = state.hole[drawer]
+    assert len(new) == 5 and not {str(c) for c in new} & set(thrown)
+    assert state.drawn[drawer] == [2]
+
+
+def test_a_discard_of_a_card_not_held_or_outside_the_draw_is_refused(draw_table, players):
+    table = draw_table
+    with pytest.raises(IllegalMove) as refused:
+        act(table, {"kind": "discard", "cards": []})
+    assert refused.value.code == "no_draw_now"
+    to_the_draw(table)
+    state = hand_state(current_hand(table))
+    others = {c for i, hole in enumerate(state.hole) if i != state.actor for c in hole}
+    with pytest.raises(IllegalMove) as refused:
+        act(table, {"kind": "discard", "cards": [str(next(iter(others)))]})
+    assert refused.value.code == "discard_not_held"
+    assert not HandAction.objects.filter(kind="discard").exists(), "nothing changed"
+
+
+def test_the_socket_operation_reads_the_cards_and_refuses_a_bad_one(draw_table, players):
+    table = draw_table
+    to_the_draw(table)
+    hand = current_hand(table)
+    state = hand_state(hand)
+    drawer = seat_player(table, players, state.actor)
+    frame = {"op": "act", "kind": "discard", "hand": hand.pk, "version": fresh(table).version}
+    with pytest.raises(BadFrame):
+        run_op(table_id=table.pk, user=drawer.user, data={**frame, "cards": ["Zz"]})
+    card = str(state.hole[state.actor][1])
+    run_op(table_id=table.pk, user=drawer.user, data={**frame, "cards": card})  # one: a text
+    assert HandAction.objects.get(kind="discard").cards == card
+
+
+def test_the_play_api_discards_with_the_cards(draw_table, players):
+    table = draw_table
+    to_the_draw(table)
+    hand = current_hand(table)
+    state = hand_state(hand)
+    drawer = seat_player(table, players, state.actor)
+    client = APIClient()
+    client.credentials(
+        HTTP_AUTHORIZATION=f"Token {Token.objects.get_or_create(user=drawer.user)[0].key}"
+    )
+    seen = client.get(f"/api/tables/{table.pk}/state/").json()
+    assert seen["legal"]["actions"] == ["discard"] and seen["legal"]["hand_words"]
+    thrown = [str(c) for c in state.hole[state.actor][:3]]
+    body = {"hand": hand.pk, "version": seen["version"], "action": "discard", "cards": thrown}
+    bad = client.post(
+        f"/api/tables/{table.pk}/actions/", {**body, "cards": ["As", "As"]}, format="json"
+    )
+    assert bad.status_code == 400 and "cards" in bad.content.decode()
+    answer = client.post(f"/api/tables/{table.pk}/actions/", body, format="json")
+    assert answer.status_code == 200, answer.content
+    assert HandAction.objects.get(kind="discard").cards == "".join(thrown)
+
+
+def test_nobody_sees_another_players_discards_or_drawn_cards_only_the_counts(
+    draw_table, players, make_player
+):
+    table = draw_table
+    to_the_draw(table)
+    state = hand_state(current_hand(table))
+    drawer_index = state.actor
+    drawer = seat_player(table, players, drawer_index)
+    thrown = [str(c) for c in state.hole[drawer_index][:2]]
+    act(table, {"kind": "discard", "cards": thrown})
+    act(table, {"kind": "discard", "cards": []})
+    act(table, {"kind": "discard", "cards": []})
+    state = hand_state(current_hand(table))
+    drawn = {str(c) for c in state.hole[drawer_index]} - {
+        str(c) for c in state.hole[drawer_index][:3]
+    }
+    secret = set(thrown) | drawn
+    watcher = make_player("dave")
+    snapshot = load_snapshot(fresh(table))
+    for viewer in [p for p in players if p != drawer] + [watcher, None]:
+        screen = screen_of(table, viewer)
+        assert not card_tokens(repr(screen)) & secret, viewer
+        as_json = repr(play_state(snapshot, screen))
+        assert not card_tokens(as_json) & secret, viewer
+        lines = [line.text for line in screen.log.lines]
+        assert f"{drawer.name} draws 2" in lines and f"{drawer.name} is dealt 2" in lines
+        plates = [p.plate for p in screen.seats.seats if p.plate is not None]
+        assert any(plate.drew == "draws 2" for plate in plates)
+    own = screen_of(table, drawer)
+    assert drawn <= card_tokens(repr(own.seats)), "the drawer sees the new cards"
+
+
+def test_the_draw_bar_offers_the_cards_and_names_the_hand(draw_table, players):
+    table = draw_table
+    to_the_draw(table)
+    state = hand_state(current_hand(table))
+    drawer = seat_player(table, players, state.actor)
+    screen = screen_of(table, drawer)
+    bar = screen.actions.bar
+    assert bar is not None and len(bar.draw) == 5 and bar.hand_words
+    assert {face.code for face in bar.draw} == {str(c) for c in state.hole[state.actor]}
+    html = render_regions(screen)
+    assert 'class="act draw"' in html and "Stand pat" in html and bar.hand_words in html
+    for card in bar.draw:
+        assert f'name="cards" value="{card.code}"' in html
+
+
+def test_a_mixed_table_shows_the_game_dealt_and_the_next(make_table, players):
+    table = make_table(name="Horse", game="horse", small_bet=4, ante=1, bring_in=1)
+    for number, person in enumerate(players):
+        seat_take(table=table, player=person, buy_in=200, seat_number=number)
+    hand_start(table=table)
+    line = screen_of(fresh(table), players[0]).board.game_line
+    assert line == "HORSE: Fixed-limit Hold'em · next: Fixed-limit Omaha Hi/Lo in 2 hands"
+    assert Table.objects.get(pk=table.pk).dealt_game == "holdem/fixed-limit"

@@ -172,3 +172,45 @@ def test_a_mixed_table_shows_the_game_dealt_and_the_next(make_table, players):
     line = screen_of(fresh(table), players[0]).board.game_line
     assert line == "HORSE: Fixed-limit Hold'em · next: Fixed-limit Omaha Hi/Lo in 2 hands"
     assert Table.objects.get(pk=table.pk).dealt_game == "holdem/fixed-limit"
+
+
+@pytest.mark.parametrize("game", ["27-triple-draw", "badugi", "five-card-draw", "short-deck"])
+def test_the_croupiers_bots_play_the_new_games_legally(make_table, make_player, game):
+    from datetime import timedelta
+
+    from django.utils import timezone
+
+    from engine.variants import variant
+    from tables.services.clock import clock_tick
+
+    rules = variant(game)
+    table = make_table(
+        name=f"Bots {game}",
+        game=game,
+        betting=rules.bettings[0],
+        bots_allowed=True,
+        bot_seats=3,
+        max_seats=5,
+    )
+    dora = make_player("dora")
+    now = timezone.now()
+    clock_tick(table=table, now=now)
+    seat_take(table=table, player=dora, buy_in=200)
+    finished = 0
+    for _ in range(400):
+        now += timedelta(seconds=5)
+        running = table.hands.filter(status="running").first()
+        if running is not None and (state := hand_state(running)).actor is not None:
+            if running.seats[state.actor]["player_id"] == dora.pk:
+                legal = state.legal
+                move = "discard" if legal.discard else "check" if legal.check else "fold"
+                act(table, move, player=dora)
+                continue
+        clock_tick(table=table, now=now)
+        finished = table.hands.filter(status="finished").count()
+        if finished >= 3:
+            break
+    assert finished >= 3
+    if rules.is_draw:
+        bot_draws = HandAction.objects.filter(hand__table=table, kind="discard", source="bot")
+        assert bot_draws.exclude(cards="").exists(), "the bots threw cards away"

@@ -308,6 +308,26 @@ class TableGame:
             "run_it_twice": self.run_it_twice and self.runs_twice(rules),
         }
 
+    def level_stakes(self, small_blind: int, big_blind: int, ante: int) -> dict[str, Any]:
+        """A tournament level's blinds as this table's stakes, by the usual convention: the
+        games with blinds play them; a fixed-limit game (and every game of a mixed one) bets
+        the big blind and twice it; a stud game's bring-in is a quarter of its small bet."""
+        fields: dict[str, Any] = {
+            "small_blind": small_blind,
+            "big_blind": big_blind,
+            "ante": ante,
+            "small_bet": None,
+            "big_bet": None,
+            "bring_in": 0,
+        }
+        if self.mixed is not None or self.is_stud or self.betting == FIXED_LIMIT:
+            fields.update(small_bet=big_blind, big_bet=2 * big_blind)
+        if any(variant(game).forced == "bring-in" for game, _ in self.choices):
+            fields["bring_in"] = max(1, big_blind // 4)
+        if self.mixed is None and self.is_stud:
+            fields.update(small_blind=0, big_blind=0)
+        return fields
+
     @property
     def has_bomb_pots(self) -> bool:
         """Bomb pots are played here: an ante is set and the game has them (a flop)."""

@@ -36,6 +36,7 @@ from django.db.models import Exists, OuterRef, Q, QuerySet
 
 from engine.bots import SensibleBot
 from engine.hand import Hand as EngineHand
+from engine.types import Legal
 from tables.db import statements
 from tables.models import Hand, HandAction, Player, Seat, Table
 from tables.selectors.hands import (
@@ -230,7 +231,7 @@ def clock_tick(*, table: Table | int, now: datetime, skip_busy: bool = False) ->
             table_touch(table)
             return "time-bank"
         assert state.legal is not None  # the hand has an actor: it has legal actions
-        move = "check" if state.legal.check else "fold"
+        move = timeout_move(state.legal)
         try:
             hand_act(
                 table=table,
@@ -244,6 +245,16 @@ def clock_tick(*, table: Table | int, now: datetime, skip_busy: bool = False) ->
             return None
         _set_clock(table, now)
         return "sat-out" if away else "timeout"
+
+
+def timeout_move(legal: Legal) -> str:
+    """What the clock does for a player out of time: stand pat at a draw, check, else fold;
+    where none is open (stud's bring-in) the forced bet is posted by calling."""
+    if legal.discard:
+        return "discard"
+    if legal.check:
+        return "check"
+    return "fold" if legal.fold else "call"
 
 
 def _runs_due_tick(table: Table, hand: Hand, state: EngineHand, now: datetime) -> str | None:

@@ -59,13 +59,12 @@ def _whole(value: object, field: str, *, low: int, high: int | None = None) -> i
 
 
 def tournament_game_problem(game: str, betting: str) -> str:
-    """Why ``game`` played ``betting`` cannot be a tournament's ("" when it can): the blind
-    levels make a tournament's structure, so its game opens with two blinds."""
+    """Why ``game`` played ``betting`` cannot be a tournament's ("" when it can). Every game
+    can: the levels' blinds become each game's stakes (``Table.level_stakes``); a mixed
+    game's games bring their own bettings."""
     if game not in VARIANTS:
-        return "Tournaments play one game (a mixed game's rotation is not dealt there yet)."
+        return ""
     rules = variant(game)
-    if rules.forced != "blinds":
-        return f"Tournaments play games with blinds (their blinds rise): not {rules.label}."
     if betting not in rules.bettings:
         return f"{rules.label} is played {' or '.join(rules.bettings)}."
     return ""
@@ -456,9 +455,9 @@ def _start(tournament: Tournament, rng: random.Random) -> None:
             name=f"{tournament.name[:50]} #{tournament.pk}.{number}",
             game=tournament.game,
             betting=tournament.betting,
-            small_blind=level["small_blind"],
-            big_blind=level["big_blind"],
-            ante=level["ante"],
+            **Table(game=tournament.game, betting=tournament.betting).level_stakes(
+                level["small_blind"], level["big_blind"], level["ante"]
+            ),
             max_seats=seats,
             action_seconds=tournament.action_seconds,
             time_bank_seconds=30,

@@ -162,15 +162,3 @@ def test_a_table_with_two_straddles_deals_and_plays_a_hand(make_table, make_play
     finished = play.play_out(table)
     assert not finished.is_running
     assert sum(finished.result["net"]) == 0
-
-
-@pytest.mark.parametrize("game", ["stud", "stud-hilo", "razz"])
-def test_a_tournament_is_not_a_stud_game_its_levels_are_blinds(players, game):
-    from tables.tournaments.errors import TournamentInvalid
-    from tables.tournaments.models import Tournament
-    from tables.tournaments.services.setup import tournament_create
-
-    with pytest.raises(TournamentInvalid) as refused:
-        tournament_create(organiser=players[0], name="Stud cup", game=game, betting="fixed-limit")
-    assert refused.value.field == "game"
-    assert not Tournament.objects.exists()

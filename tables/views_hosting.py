@@ -52,6 +52,7 @@ OPTIONAL_FIELDS = (
     "big_bet",
     "bomb_pot_ante",
     "bomb_pot_every",
+    "choice_games",
 )
 
 

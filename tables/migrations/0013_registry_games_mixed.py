@@ -32,7 +32,7 @@ class Migration(migrations.Migration):
             name="choice_seat",
             field=models.PositiveSmallIntegerField(
                 blank=True,
-                help_text="Dealer's choice: the seat (the next button) picking the next game.",
+                help_text="Dealer's choice: the seat picking the game (while choice_deadline is set), else the seat that picked last; the next orbit is picked by the seat after it.",
                 null=True,
             ),
         ),

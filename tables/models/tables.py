@@ -142,7 +142,8 @@ class Table(TableGame, models.Model):
     choice_seat = models.PositiveSmallIntegerField(
         null=True,
         blank=True,
-        help_text="Dealer's choice: the seat (the next button) picking the next game.",
+        help_text="Dealer's choice: the seat picking the game (while choice_deadline is "
+        "set), else the seat that picked last; the next orbit is picked by the seat after it.",
     )
     choice_deadline = models.DateTimeField(
         null=True, blank=True, help_text="Dealer's choice: when the table's default is dealt."

@@ -104,7 +104,7 @@ def table_screen(
         answered = str(index) in (hand.run_answers or {})
         actions = replace(actions, runs_ask=not answered)
     table = snapshot.table
-    if my_seat is not None and table.choice_seat == my_seat.number:
+    if my_seat is not None and table.choice_deadline and table.choice_seat == my_seat.number:
         words = dict(table.PICKS)
         picks = tuple((pick_text(pick), words[pick_text(pick)]) for pick in table.choices)
         actions = replace(actions, choice=picks)
@@ -376,7 +376,7 @@ def mixed_game_line(table: Any, snapshot: Snapshot) -> str:
     mixed = table.mixed
     if mixed is None:
         return ""
-    if table.choice_seat is not None:
+    if table.choice_deadline is not None and table.choice_seat is not None:
         seat = snapshot.seats.get(table.choice_seat)
         who = seat.player.name if seat is not None else "The button"
         return f"{mixed.label}: {who} is picking the game"

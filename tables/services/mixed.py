@@ -2,8 +2,8 @@
 
 A mixed table deals one game of its rotation for ``Table.rotation_hands`` hands (0: one orbit,
 a hand per player dealt in), then the next. At a dealer's-choice table the player on the next
-hand's button picks the game and betting for the orbit from the host's list
-(``Table.choices``) within ``Table.choice_seconds``; a bot picks at once; when the time is up
+hand's button picks the game and betting of the first orbit, the seat after the last chooser
+each next orbit's, from the host's list (``Table.choices``) within ``Table.choice_seconds``; a bot picks at once; when the time is up
 the list's first is dealt. The game being dealt (``Table.dealt_game``) is the table's
 ``pick``: ``Table.hand_config`` deals it.
 """
@@ -40,27 +40,31 @@ def rotation_turn(table: Table, players: int, now: datetime) -> list[str]:
             pick = mixed.next_pick(current) if current is not None else mixed.games[0]
         table.dealt_game, table.dealt_game_hands = pick_text(pick), 0
     table.dealt_game_hands += 1
-    table.choice_seat = table.choice_deadline = None
-    return ["dealt_game", "dealt_game_hands", "choice_seat", "choice_deadline"]
+    table.choice_deadline = None
+    return ["dealt_game", "dealt_game_hands", "choice_deadline"]
 
 
 def choice_wait(table: Table, seated: list[int], now: datetime) -> bool:
     """Dealer's choice, before a hand (the clock, under the table's lock): true while the next
     button is to pick the game (the hand waits for the pick or ``choice_deadline``). Asks the
-    next button when a pick is due; a bot picks at once. ``seated``: the seat numbers to be
+    next chooser when a pick is due; a bot picks at once. ``seated``: the seat numbers to be
     dealt in."""
     mixed = table.mixed
     if mixed is None or not mixed.dealers_choice or not orbit_over(table, len(seated)):
         return False
     if table.choice_deadline is not None:
         return now < table.choice_deadline
-    chooser = next_button(seated, table.button_seat)
+    # the first pick is the next button's; each later one the seat after the last chooser's
+    chooser = next_button(
+        seated, table.choice_seat if table.choice_seat is not None else table.button_seat
+    )
     seat = Seat.objects.filter(table=table, number=chooser).select_related("player").first()
     if seat is None:
         return False
     if seat.player.is_bot:
         pick = random.Random(f"{table.pk}:{table.version}").choice(table.choices)
-        _apply_choice(table, pick)
+        _apply_choice(table, pick, chooser)
+        table_touch(table, "dealt_game", "dealt_game_hands", "choice_seat", "choice_deadline")
         return False
     table.choice_seat = chooser
     table.choice_deadline = now + timedelta(seconds=table.choice_seconds)
@@ -70,13 +74,13 @@ def choice_wait(table: Table, seated: list[int], now: datetime) -> bool:
 
 
 def choose_game(*, table: Table | int, player: Player, pick: object) -> Table:
-    """The player on the next button picks the game and betting (``"game/betting"``) of the
+    """The player asked (``choice_wait``) picks the game and betting (``"game/betting"``) of the
     orbit at a dealer's-choice table. Lock: table row. ``NoChoiceNow`` when no pick is asked
     of anyone, ``NotYourTurn`` when it is another's, ``BadChoice`` for a game not on the
     host's list."""
     with transaction.atomic():
         table = table_lock(table)
-        if table.choice_seat is None or table.choice_deadline is None:
+        if table.choice_deadline is None or table.choice_seat is None:
             raise NoChoiceNow("Nobody is picking the game now.")
         chooser = Seat.objects.filter(table=table, number=table.choice_seat).first()
         if chooser is None or chooser.player_id != player.pk:
@@ -100,6 +104,8 @@ def choose_game(*, table: Table | int, player: Player, pick: object) -> Table:
         return table
 
 
-def _apply_choice(table: Table, pick: Pick) -> None:
+def _apply_choice(table: Table, pick: Pick, chooser: int | None = None) -> None:
     table.dealt_game, table.dealt_game_hands = pick_text(pick), 0
-    table.choice_seat = table.choice_deadline = None
+    table.choice_deadline = None
+    if chooser is not None:
+        table.choice_seat = chooser

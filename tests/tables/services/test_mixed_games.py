@@ -147,7 +147,8 @@ def test_dealers_choice_the_button_picks_else_the_hosts_first_is_dealt(make_tabl
     now = timezone.now()
     assert clock_tick(table=table, now=now) == "choosing"
     table = fresh(table)
-    chooser = table.seats.get(number=table.choice_seat).player
+    chooser_seat = table.choice_seat
+    chooser = table.seats.get(number=chooser_seat).player
     other = next(p for p in players if p != chooser)
     with pytest.raises(NotYourTurn):
         choose_game(table=table, player=other, pick="omaha/pot-limit")
@@ -166,7 +167,8 @@ def test_dealers_choice_the_button_picks_else_the_hosts_first_is_dealt(make_tabl
         assert clock_tick(table=table, now=now) == "started"
     play_out(table, choose=fold_or_check)
     Table.objects.filter(pk=table.pk).update(next_hand_at=None)
-    assert clock_tick(table=table, now=now) == "choosing", "an orbit later the next button picks"
+    assert clock_tick(table=table, now=now) == "choosing", "an orbit later the next player picks"
+    assert fresh(table).choice_seat != chooser_seat
     late = now + timedelta(seconds=11)
     assert clock_tick(table=table, now=late) == "started"
     assert table.hands.order_by("-number").first().config["game"] == "badugi", "the host's first"

@@ -3,9 +3,9 @@
 A mixed table deals one game of its rotation for ``Table.rotation_hands`` hands (0: one orbit,
 a hand per player dealt in), then the next. At a dealer's-choice table the player on the next
 hand's button picks the game and betting of the first orbit, the seat after the last chooser
-each next orbit's, from the host's list (``Table.choices``) within ``Table.choice_seconds``; a bot picks at once; when the time is up
-the list's first is dealt. The game being dealt (``Table.dealt_game``) is the table's
-``pick``: ``Table.hand_config`` deals it.
+each next orbit's, from the host's list (``Table.choices``) within ``Table.choice_seconds``;
+a bot picks at once; when the time is up the list's first is dealt. The game being dealt
+(``Table.dealt_game``) is the table's ``pick``: ``Table.hand_config`` deals it.
 """
 
 from __future__ import annotations

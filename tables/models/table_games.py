@@ -89,6 +89,8 @@ class TableGame:
         choice_games: Any
         choice_seconds: int
         dealt_game: str
+        dealt_game_hands: int
+        rotation_hands: int
 
         def get_game_display(self) -> str: ...
 
@@ -247,6 +249,20 @@ class TableGame:
         if self.ante:
             text += f" ante {self.ante}"
         return text
+
+    def orbit_over(self, players: int) -> bool:
+        """A mixed table: the game being dealt has had its hands (or none is dealt yet);
+        ``players``: how many are dealt in (an orbit's hands when ``rotation_hands`` is 0)."""
+        return not self.dealt_game or self.dealt_game_hands >= (self.rotation_hands or players)
+
+    def next_game(self, players: int) -> tuple[str, int] | None:
+        """What the table shows of a rotation: the next game in words and how many hands of
+        the current one are left (None at a single game's table or dealer's choice)."""
+        mixed = self.mixed
+        if mixed is None or mixed.dealers_choice or not self.dealt_game:
+            return None
+        left = max((self.rotation_hands or players) - self.dealt_game_hands, 0)
+        return self.words_of(mixed.next_pick(self.pick)), left
 
     @staticmethod
     def words_of(pick: Pick) -> str:

@@ -40,7 +40,6 @@ from tables.presenters.models import (
     shown_faces,
 )
 from tables.presenters.runout import runout_chances
-from tables.selectors.mixed import next_game
 from tables.streets import street_names
 
 if TYPE_CHECKING:
@@ -381,7 +380,7 @@ def mixed_game_line(table: Any, snapshot: Snapshot) -> str:
         who = seat.player.name if seat is not None else "The button"
         return f"{mixed.label}: {who} is picking the game"
     dealt = str(table.variant)
-    coming = next_game(table, len(snapshot.seats))
+    coming = table.next_game(len(snapshot.seats))
     if coming is None:
         return dealt
     words, left = coming

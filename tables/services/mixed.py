@@ -19,7 +19,6 @@ from engine.button import next_button
 from engine.errors import PokerError
 from engine.variants import Pick, parse_game_pick, pick_text
 from tables.models import Player, Seat, Table
-from tables.selectors.mixed import orbit_over
 from tables.services.errors import BadChoice, NoChoiceNow, NotYourTurn
 from tables.services.events import table_touch
 from tables.services.locks import table_lock
@@ -32,7 +31,7 @@ def rotation_turn(table: Table, players: int, now: datetime) -> list[str]:
     mixed = table.mixed
     if mixed is None:
         return []
-    if orbit_over(table, players):
+    if table.orbit_over(players):
         if mixed.dealers_choice:
             pick = table.choices[0]  # the button did not pick (``choose_game`` resets the count)
         else:
@@ -50,7 +49,7 @@ def choice_wait(table: Table, seated: list[int], now: datetime) -> bool:
     next chooser when a pick is due; a bot picks at once. ``seated``: the seat numbers to be
     dealt in."""
     mixed = table.mixed
-    if mixed is None or not mixed.dealers_choice or not orbit_over(table, len(seated)):
+    if mixed is None or not mixed.dealers_choice or not table.orbit_over(len(seated)):
         return False
     if table.choice_deadline is not None:
         return now < table.choice_deadline

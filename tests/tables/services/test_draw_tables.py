@@ -200,12 +200,13 @@ def test_the_croupiers_bots_play_the_new_games_legally(make_table, make_player, 
     for _ in range(400):
         now += timedelta(seconds=5)
         running = table.hands.filter(status="running").first()
-        if running is not None and (state := hand_state(running)).actor is not None:
-            if running.seats[state.actor]["player_id"] == dora.pk:
-                legal = state.legal
-                move = "discard" if legal.discard else "check" if legal.check else "fold"
-                act(table, move, player=dora)
-                continue
+        state = hand_state(running) if running is not None else None
+        dora_acts = state is not None and state.actor is not None
+        if dora_acts and running.seats[state.actor]["player_id"] == dora.pk:
+            legal = state.legal
+            move = "discard" if legal.discard else "check" if legal.check else "fold"
+            act(table, move, player=dora)
+            continue
         clock_tick(table=table, now=now)
         finished = table.hands.filter(status="finished").count()
         if finished >= 3:

@@ -12,7 +12,6 @@ from django.utils import timezone
 
 from engine.variants import VARIANTS, variant
 from tables.models import Table
-from tables.selectors.mixed import next_game
 from tables.services import hand_start, seat_take
 from tables.services.clock import clock_tick
 from tables.services.errors import BadChoice, NoChoiceNow, NotYourTurn
@@ -121,7 +120,7 @@ def test_horse_rotates_every_orbit_and_names_the_next_game(make_table, players):
         hand = hand_start(table=table)
         dealt.append(hand.config["game"])
         if len(dealt) == 1:
-            assert next_game(fresh(table), 3) == ("Fixed-limit Omaha Hi/Lo", 2)
+            assert fresh(table).next_game(3) == ("Fixed-limit Omaha Hi/Lo", 2)
         play_out(table, choose=fold_or_check)
     assert dealt == ["holdem"] * 3 + ["omaha-hilo"] * 3 + ["razz"]
     assert fresh(table).variant == "HORSE: Fixed-limit Razz"

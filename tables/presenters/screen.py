@@ -16,9 +16,10 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any, Protocol
 
-from engine.types import EventKind, Legal
+from engine.types import Legal
 from engine.variants import pick_text
 from engine.view import SeatView, View
+from tables.presenters.games import draw_bar, draw_counts, mixed_game_line, street_name
 from tables.presenters.log import Dealt, log_entries, notice_lines, viewer_log
 from tables.presenters.models import (
     ActionBar,
@@ -40,7 +41,6 @@ from tables.presenters.models import (
     shown_faces,
 )
 from tables.presenters.runout import runout_chances
-from tables.streets import street_names
 
 if TYPE_CHECKING:
     from tables.selectors.snapshot import Snapshot
@@ -340,7 +340,7 @@ def _build_shared(snapshot: Snapshot) -> _Shared:
             runs_due=view is not None and view.runs_due,
             rabbit=shown_faces(hand.rabbit["cards"]) if hand is not None and hand.rabbit else (),
             rabbit_open=_rabbit_open(hand, view),
-            street_name=_street_name(view),
+            street_name=street_name(view),
             game_line=mixed_game_line(table, snapshot),
         ),
         watching=ActionsRegion(
@@ -360,32 +360,6 @@ def _build_shared(snapshot: Snapshot) -> _Shared:
             table.effective_max_buy_in, max(table.effective_min_buy_in, 50 * table.unit)
         ),
     )
-
-
-def _street_name(view: View | None) -> str:
-    """Stud's streets and a draw game's rounds in words (a board game's board says it)."""
-    if view is None or view.config.variant.structure == "board":
-        return ""
-    return street_names(view.config).get(view.street, "")
-
-
-def mixed_game_line(table: Any, snapshot: Snapshot) -> str:
-    """A mixed table's line over the board: the game being dealt and the next one ("HORSE:
-    Fixed-limit Razz · next: Fixed-limit 7 Card Stud in 2 hands"), or who picks the game."""
-    mixed = table.mixed
-    if mixed is None:
-        return ""
-    if table.choice_deadline is not None and table.choice_seat is not None:
-        seat = snapshot.seats.get(table.choice_seat)
-        who = seat.player.name if seat is not None else "The button"
-        return f"{mixed.label}: {who} is picking the game"
-    dealt = str(table.variant)
-    coming = table.next_game(len(snapshot.seats))
-    if coming is None:
-        return dealt
-    words, left = coming
-    when = "next hand" if left == 0 else f"in {left} hand{'s' if left != 1 else ''}"
-    return f"{dealt} · next: {words} {when}"
 
 
 class _HandFacts(Protocol):
@@ -436,39 +410,9 @@ def pot_label(number: int, count: int) -> str:
     return "Main pot" if number == 0 else f"Side pot {number}"
 
 
-def _draw_bar(view: View) -> ActionBar:
-    """A draw game's draw: the viewer's cards to throw away (none: stand pat), their hand
-    in words (the game's own evaluator: a 2-7 low, a badugi)."""
-    assert view.viewer is not None  # the legal actions are the viewer's
-    cards = tuple(c for c in view.seats[view.viewer].cards if c is not None)
-    words = str(view.config.variant.strength(cards, ())) if cards else ""
-    return ActionBar(
-        fold=False,
-        check=False,
-        call=0,
-        can_raise=False,
-        min_raise_to=None,
-        max_raise_to=None,
-        word="Discard",
-        sizes=(),
-        draw=shown_faces(cards),
-        hand_words=words,
-    )
-
-
-def draw_counts(view: View) -> dict[int, str]:
-    """Each seat's last draw in words ("draws 2", "stands pat"), from the public events: how
-    many cards, never which."""
-    said: dict[int, str] = {}
-    for event in view.events:
-        if event.kind is EventKind.DISCARD and event.seat is not None:
-            said[event.seat] = f"draws {event.amount}" if event.amount else "stands pat"
-    return said
-
-
 def _action_bar(view: View, legal: Legal) -> ActionBar:
     if legal.discard:
-        return _draw_bar(view)
+        return draw_bar(view)
     can_raise = legal.min_raise_to is not None
     word = "Bet" if view.current_bet == 0 else "Raise"
     call_word = "Call"

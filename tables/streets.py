@@ -78,16 +78,15 @@ def street_names(config: HandConfig) -> dict[str, str]:
 
 
 def decisions(state: EngineHand) -> list[dict[str, Any]]:
-    """The players' decisions of an engine hand, with their street (no cards in them)."""
+    """The players' decisions of an engine hand, with their street (no cards in them: a
+    draw's ``amount`` is how many cards, never which)."""
     names = state.config.streets
     streets = StreetTracker(state.config.variant.structure)
     out = []
     for event in state.events:
         kind = event.kind
         streets.see(event)
-        if (
-            kind in DECISIONS and kind is not EventKind.DISCARD and event.seat is not None
-        ):  # a decision is always a seat's
+        if kind in DECISIONS and event.seat is not None:  # a decision is always a seat's
             out.append(
                 {
                     "street": names[min(streets.street, len(names) - 1)],

@@ -215,3 +215,59 @@ def test_the_croupiers_bots_play_the_new_games_legally(make_table, make_player, 
     if rules.is_draw:
         bot_draws = HandAction.objects.filter(hand__table=table, kind="discard", source="bot")
         assert bot_draws.exclude(cards="").exists(), "the bots threw cards away"
+
+
+def test_vpip_and_pfr_count_the_round_before_the_first_draw():
+    from engine.config import HandConfig
+    from engine.hand import Hand as EngineHand
+    from tables.stats.figures import seat_figures
+
+    config = HandConfig(game="27-triple-draw", betting="fixed-limit", small_blind=1, big_blind=2)
+    hand = EngineHand(config, stacks=[100, 100, 100], button=0, deck=list(range(52)))
+    # before the draw: the button calls, the small blind folds, the big blind checks
+    for move in ("call", "fold", "check"):
+        hand.act(move)
+    for _ in range(2):
+        hand.act("discard")
+    # after the first draw the big blind bets and the button raises: not preflop figures
+    hand.act("raise 2")
+    hand.act("raise 4")
+    hand.act("call")
+    while not hand.is_over:
+        hand.act("discard" if hand.legal.discard else "check")
+    figures = {f.seat: f for f in seat_figures(hand)}
+    assert figures[0].vpip and not figures[0].pfr, "the button called before the draw"
+    assert not figures[2].vpip and not figures[2].pfr, "the big blind only checked then"
+    assert figures[0].saw_flop and figures[2].saw_flop and not figures[1].saw_flop
+    assert figures[2].postflop_aggressive == 1 and figures[0].postflop_aggressive == 1
+
+
+def test_the_replayer_steps_through_the_draws_showing_counts_not_cards(draw_table, players):
+    from tables.selectors.replay import hand_replay_steps
+
+    table = draw_table
+    to_the_draw(table)
+    state = hand_state(current_hand(table))
+    drawer = state.actor
+    thrown = [str(c) for c in state.hole[drawer][:2]]
+    act(table, {"kind": "discard", "cards": thrown})
+    hand = current_hand(table)
+    while hand.is_running:
+        legal = hand_state(hand).legal
+        act(table, "discard" if legal.discard else "check" if legal.check else "call")
+        hand.refresh_from_db()
+    name = hand.seats[drawer]["name"]
+    for seat in (None, (drawer + 1) % 3):
+        steps = hand_replay_steps(hand, seat)
+        labels = [step.label for step in steps]
+        assert f"{name} draws 2" in labels and any("stands pat" in label for label in labels)
+        for step in steps:
+            assert not seen_cards(step.view) & set(thrown), (seat, step.label)
+    own = hand_replay_steps(hand, drawer)
+    assert any(set(thrown) <= seen_cards(step.view) for step in own), "the drawer's own"
+
+
+def seen_cards(view) -> set[str]:
+    """Every card a view shows: the seats' and the events'."""
+    cards = {str(c) for seat in view.seats for c in seat.cards if c is not None}
+    return cards | {str(c) for event in view.events for c in event.cards}

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from engine.cards import Card
 from engine.types import EventKind
 from engine.view import View
 from tables.presenters.models import ActionBar, shown_faces
@@ -69,3 +70,14 @@ def draw_counts(view: View) -> dict[int, str]:
         if event.kind is EventKind.DISCARD and event.seat is not None:
             said[event.seat] = f"draws {event.amount}" if event.amount else "stands pat"
     return said
+
+
+def dealt_cards(view: View, seat: int) -> tuple[Card | None, ...]:
+    """The cards ``seat`` was dealt, as its own ``view`` shows them: its hole cards now, or in
+    a draw game the hand first dealt (the log's "Your cards" at the deal; the draws change
+    the hand after it)."""
+    if view.config.variant.is_draw:
+        for event in view.events:
+            if event.kind is EventKind.DEAL_HOLE and event.seat == seat and event.cards:
+                return tuple(event.cards)
+    return view.seats[seat].cards

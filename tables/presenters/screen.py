@@ -19,7 +19,13 @@ from typing import TYPE_CHECKING, Any, Protocol
 from engine.types import Legal
 from engine.variants import pick_text
 from engine.view import SeatView, View
-from tables.presenters.games import draw_bar, draw_counts, mixed_game_line, street_name
+from tables.presenters.games import (
+    dealt_cards,
+    draw_bar,
+    draw_counts,
+    mixed_game_line,
+    street_name,
+)
 from tables.presenters.log import Dealt, log_entries, notice_lines, viewer_log
 from tables.presenters.models import (
     ActionBar,
@@ -194,7 +200,7 @@ def _viewer_log(snapshot: Snapshot, shared: _Shared, index: int | None) -> LogRe
     region = snapshot.memo.get(key)
     if region is None:
         shown = snapshot.hand if shared.board.hand_id is not None else None
-        cards = snapshot.view(index).seats[index].cards if shown and index is not None else ()
+        cards = dealt_cards(snapshot.view(index), index) if shown and index is not None else ()
         lines = viewer_log(shared.log_entries, index if shown else None, cards)
         hand_number = shown.number if shown is not None else None
         region = snapshot.memo[key] = LogRegion(hand_number, lines, shared.recent)

@@ -271,3 +271,17 @@ def seen_cards(view) -> set[str]:
     """Every card a view shows: the seats' and the events'."""
     cards = {str(c) for seat in view.seats for c in seat.cards if c is not None}
     return cards | {str(c) for event in view.events for c in event.cards}
+
+
+def test_the_log_shows_the_hand_as_dealt_not_as_drawn(draw_table, players):
+    table = draw_table
+    to_the_draw(table)
+    state = hand_state(current_hand(table))
+    drawer = state.actor
+    dealt = {str(c) for c in state.hole[drawer]}
+    act(table, {"kind": "discard", "cards": [str(state.hole[drawer][0])]})
+    for _ in range(2):
+        act(table, {"kind": "discard", "cards": []})
+    screen = screen_of(fresh(table), seat_player(table, players, drawer))
+    (yours,) = [line for line in screen.log.lines if line.text == "Your cards"]
+    assert {face.code for face in yours.cards} == dealt

@@ -384,7 +384,7 @@ def _rabbit_open(hand: _HandFacts | None, view: View | None) -> bool:
     hunted (``tables.services.runouts.rabbit_hunt`` decides)."""
     if hand is None or view is None or hand.is_running or hand.rabbit or hand.runout_showing:
         return False
-    return not view.config.is_stud and len(view.board) < 5
+    return view.config.variant.structure == "board" and len(view.board) < 5
 
 
 #: A hi-lo pot's parts, after its label ("Pot · high", "Main pot · low").

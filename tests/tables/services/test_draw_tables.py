@@ -285,3 +285,17 @@ def test_the_log_shows_the_hand_as_dealt_not_as_drawn(draw_table, players):
     screen = screen_of(fresh(table), seat_player(table, players, drawer))
     (yours,) = [line for line in screen.log.lines if line.text == "Your cards"]
     assert {face.code for face in yours.cards} == dealt
+
+
+def test_a_draw_game_offers_no_rabbit_hunt_and_no_board_run_out(draw_table, players):
+    from tables.services import rabbit_hunt
+
+    table = draw_table
+    act(table, "fold")
+    act(table, "fold")
+    hand = table.hands.get()
+    assert not hand.is_running and hand.runout is None
+    assert not screen_of(fresh(table), players[0]).board.rabbit_open
+    with pytest.raises(IllegalMove) as refused:
+        rabbit_hunt(table=table, player=players[0], hand_id=hand.pk)
+    assert refused.value.code == "no_rabbit"

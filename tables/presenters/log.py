@@ -131,6 +131,8 @@ def log_entries(
             lines.append(LogLine(f"{name} mucks"))
         elif kind is EventKind.DRAW:  # how many, never which: the log is everyone's
             lines.append(LogLine(f"{name} is dealt {amount}"))
+        elif kind is EventKind.REVEAL:  # by choice, once the hand was over
+            lines.append(LogLine(f"{name} shows", _faces(event.cards)))
         else:
             lines += notice_lines(n for n in during if n.after_actions == made)
             made += 1

@@ -222,6 +222,8 @@ class ActionsRegion:
     runs_ask: bool = False  # this viewer is asked: run it twice or once
     # dealer's choice, for the player on the next button: the games to pick from (value, words)
     choice: tuple[tuple[str, str], ...] = ()
+    # The hand is over: the viewer's cards from it that others do not see, to show (all or one)
+    can_show: tuple[CardFace, ...] = ()
 
 
 # --- controls -------------------------------------------------------------------------------

@@ -13,7 +13,7 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from engine.hand import Hand as EngineHand
-from engine.types import Action
+from engine.types import Action, EventKind
 from engine.view import View
 from tables.formatting import chips
 from tables.models import Hand
@@ -83,8 +83,9 @@ def engine_replay_steps(
     )
     stud = state.config.is_stud
     first = "3rd street dealt, antes posted" if stud else "Cards dealt, blinds posted"
-    steps = [ReplayStep(0, first, seen(state.view(seat)))]
-    dealt = 0  # board cards shown so far
+    opening = seen(state.view(seat))
+    steps = [ReplayStep(0, first, replace(opening, board=opening.board[:0]))]
+    dealt = _streets_dealt(steps, opening, 0)  # a bomb pot's flop, before any decision
     for k, action in enumerate(actions, start=1):
         state.act(action)
         view = seen(final_view if k == len(actions) else state.view(seat))
@@ -100,18 +101,28 @@ def engine_replay_steps(
                 steps.append(ReplayStep(len(steps), f"{street} dealt", view))
             continue
         steps.append(ReplayStep(len(steps), label, replace(view, board=view.board[:dealt]), acted))
-        for end, street in STREET_ENDS:
-            if dealt < end <= len(view.board):
-                cards = " ".join(str(c) for c in view.board[dealt:end])
-                board = view.board[:end]
-                steps.append(
-                    ReplayStep(len(steps), f"{street}: {cards}", replace(view, board=board))
-                )
-                dealt = end
+        dealt = _streets_dealt(steps, view, dealt)
     if final_view.result is not None:
         awarded = seen(final_view)  # its label too: no description of a hidden hand
         steps.append(ReplayStep(len(steps), result_label(awarded), awarded, awarded=True))
+        for event in final_view.events:  # cards shown by choice once the hand was over
+            if event.kind is EventKind.REVEAL and event.seat is not None:
+                cards = " ".join(str(card) for card in event.cards)
+                label = f"{final.players[event.seat]} shows {cards}"
+                steps.append(ReplayStep(len(steps), label, awarded, event.seat, awarded=True))
     return steps
+
+
+def _streets_dealt(steps: list[ReplayStep], view: View, dealt: int) -> int:
+    """A step for each street of ``view``'s board past the ``dealt`` cards shown so far,
+    appended to ``steps``; how many board cards are shown now."""
+    for end, street in STREET_ENDS:
+        if dealt < end <= len(view.board):
+            cards = " ".join(str(c) for c in view.board[dealt:end])
+            board = view.board[:end]
+            steps.append(ReplayStep(len(steps), f"{street}: {cards}", replace(view, board=board)))
+            dealt = end
+    return dealt
 
 
 def _only_known(view: View, known: Collection[int]) -> View:

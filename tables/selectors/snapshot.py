@@ -13,19 +13,21 @@ from __future__ import annotations
 import copy
 from collections.abc import Hashable, Iterable
 from dataclasses import dataclass, replace
+from functools import lru_cache
 from typing import Any, NamedTuple
 
 from django.contrib.auth import get_user_model
 from django.db import router
 from django.db.models import QuerySet
 
+from engine.config import HandConfig
 from engine.hand import Hand as EngineHand
-from engine.view import View
+from engine.view import SeatView, View
 from tables.db import statements
 from tables.models import Hand, HandAction, Seat, Table
 from tables.selectors import hand_cache
 from tables.selectors.banners import banner_for, seating_notice_for
-from tables.selectors.hands import Decision, hand_decisions, hand_state, with_deck
+from tables.selectors.hands import Decision, hand_decisions, hand_state, last_hand
 from tables.selectors.hosting import NoticeRow, log_notices
 from tables.selectors.runout import runout_frame
 
@@ -124,7 +126,13 @@ class Snapshot:
     def view_dict(self, index: int | None) -> dict[str, Any]:
         """``view(index)`` as JSON data (``View.to_dict``), computed once."""
         if index not in self._view_dicts:
-            self._view_dicts[index] = self.view(index).to_dict()
+            view = self.view(index)
+            data = view.to_dict()
+            # The seats and stakes that did not change are the very dicts of the last version
+            # (an update's diff passes them over: ``tables.live.patch``).
+            data["config"] = _config_data(view.config)
+            data["seats"] = [_seat_data(seat) for seat in view.seats]
+            self._view_dicts[index] = data
         return self._view_dicts[index]
 
     def seat_of(self, player_id: int | None) -> SeatRow | None:
@@ -142,20 +150,6 @@ class Snapshot:
         """A seated player's bankroll as read with this version (else None: ask the database)."""
         seat = self.seat_of(player_id)
         return seat.player.bankroll if seat is not None else None
-
-
-def shown_hand(table: Table) -> Hand | None:
-    """The hand on screen: the running one, else the last finished one (its showdown); its
-    deck (for the replay) in the same statement."""
-    return statements.select_first(
-        Hand, "shown-hand", _shown_hand_query, table.pk, Hand.Status.VOIDED
-    )
-
-
-def _shown_hand_query(table_id: int, voided: str) -> QuerySet[Hand]:
-    return with_deck(Hand.objects.filter(table_id=table_id).exclude(status=voided)).order_by(
-        "-number"
-    )[:1]
 
 
 def table_and_seats(
@@ -302,7 +296,7 @@ def load_snapshot(table: Table | int, previous: Snapshot | None = None) -> Snaps
                     previous.notices,
                     previous.seating_closed,
                 )
-    hand = shown_hand(table)
+    hand = last_hand(table)  # the hand on screen: running, else the last one's showdown
     decisions = hand_decisions(hand) if hand is not None else []
     notices = log_notices(table.pk, hand.number if hand is not None else None)
     return Snapshot(
@@ -365,3 +359,14 @@ def following_snapshot(previous: Snapshot | None) -> Snapshot | None:
         previous.notices,
         previous.seating_closed,
     )
+
+
+# Shared by every version that has an equal seat or config: nothing may change these dicts.
+@lru_cache(maxsize=4096)
+def _seat_data(seat: SeatView) -> dict[str, Any]:
+    return seat.to_dict()
+
+
+@lru_cache(maxsize=256)
+def _config_data(config: HandConfig) -> dict[str, Any]:
+    return config.to_dict()

@@ -216,3 +216,15 @@ class BadChoice(ServiceError):
     """Dealer's choice: a game that is not on the host's list (or not a game)."""
 
     code = "bad_choice"
+
+
+class NotAGuest(ServiceError):
+    """Only a guest account (made with a name alone) is kept by choosing a password."""
+
+    code = "not_a_guest"
+
+
+class InvalidPassword(ServiceError):
+    """A password Django's validators refuse (too short, too common, like the name)."""
+
+    code = "invalid_password"

@@ -35,6 +35,7 @@ PLAY_ENDPOINTS = {
     ("/api/tables/{id}/top-up/", "post"),
     ("/api/tables/{id}/rabbit/", "post"),
     ("/api/tables/{id}/game/", "post"),
+    ("/api/tables/{id}/show/", "post"),
 }
 
 

@@ -5,7 +5,7 @@ from django.db import migrations, models
 
 class Migration(migrations.Migration):
     dependencies = [
-        ("tables", "0013_registry_games_mixed"),
+        ("tables", "0015_registry_games_mixed"),
     ]
 
     operations = [

@@ -5,7 +5,7 @@ from django.db import migrations, models
 
 class Migration(migrations.Migration):
     dependencies = [
-        ("tables", "0012_odds_pending"),
+        ("tables", "0014_hand_shown_cards"),
     ]
 
     operations = [

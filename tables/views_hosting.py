@@ -55,7 +55,9 @@ OPTIONAL_FIELDS = (
     "big_bet",
     "bomb_pot_ante",
     "bomb_pot_every",
+    "rotation_hands",
     "choice_games",
+    "choice_seconds",
 )
 
 

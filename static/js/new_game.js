@@ -1,5 +1,6 @@
 // The new-game form shows only the settings that apply to the game and betting chosen
-// (stud: a bring-in and bets, no blinds or straddles; fixed limit: its bets) and offers
+// (stud: a bring-in and bets, no blinds or straddles; fixed limit: its bets; a mixed game:
+// its rotation, or dealer's choice's games) and offers
 // each game's bettings and seats. Without this script every field shows, each explained by
 // its help text, and the server ignores the ones that do not apply.
 (function () {
@@ -16,7 +17,9 @@
 
   function fieldOf(name) {
     const input = form.elements[name];
-    return input ? input.closest(".field") : null;
+    // a group of check boxes (dealer's choice's games) is a list of inputs
+    const first = input && !input.closest ? input[0] : input;
+    return first ? first.closest(".field") : null;
   }
 
   function update() {

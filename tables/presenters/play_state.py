@@ -123,13 +123,13 @@ def play_state(snapshot: Snapshot, screen: Screen, now: datetime | None = None) 
         "log": _log(screen),
         "result": _result(snapshot, screen, view) if not screen.running else None,
         "tournament": snapshot.banner,
-        "choice": [{"game": game, "name": name} for game, name in screen.actions.choice] or None,
+        "choice": _choice(screen),
     }
 
 
 #: The members of the play state that differ from one viewer to another (besides the seats
 #: they see as theirs): ``viewer_members`` builds only these.
-VIEWER_MEMBERS = ("you", "legal", "clock", "log", "result")
+VIEWER_MEMBERS = ("you", "legal", "clock", "log", "result", "choice")
 
 
 def viewer_members(
@@ -150,6 +150,7 @@ def viewer_members(
         "clock": _clock(snapshot.table, screen, you, now),
         "log": _log(screen),
         "result": _result(snapshot, screen, view) if not screen.running else None,
+        "choice": _choice(screen),
     }
     # the buy-in the form offers depends on what the viewer left this table with
     members["default_buy_in"] = _table_default_buy_in(screen)
@@ -167,6 +168,11 @@ def _legal_of(screen: Screen, view: View | None) -> dict[str, Any] | None:
     if screen.actions.bar is not None:
         return _legal(screen.actions.bar, view)
     return _runs_legal() if screen.actions.runs_ask else None
+
+
+def _choice(screen: Screen) -> list[dict[str, str]] | None:
+    """The games the viewer may pick from, when it is theirs to pick (dealer's choice)."""
+    return [{"game": game, "name": name} for game, name in screen.actions.choice] or None
 
 
 def _log(screen: Screen) -> list[dict[str, Any]]:

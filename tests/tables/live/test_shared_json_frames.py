@@ -18,16 +18,19 @@ import random
 import pytest
 from django.utils import timezone
 
+from engine.bots import RandomBot
 from pokerclient.live import apply_patch
 from tables.live.frames import JsonState, json_state, json_update
-from tables.models import Table
+from tables.models import Hand, Table
 from tables.presenters.play_state import play_state
 from tables.presenters.screen import table_screen
+from tables.selectors.hands import hand_state
 from tables.selectors.hosting import rejoin_minimum
 from tables.selectors.players import player_bankroll
 from tables.selectors.snapshot import Snapshot, load_snapshot
 from tables.services import hand_act, hand_start, player_grant, seat_leave, seat_take
-from tests.tables.live.test_diff_frames import decide, seat_again
+from tables.services.clock import clock_tick
+from tests.tables.live.test_diff_frames import seat_again
 
 pytestmark = pytest.mark.django_db
 
@@ -72,8 +75,35 @@ def states_of(table: Table, viewers: dict) -> dict[str, tuple[JsonState, dict, d
     return out
 
 
-def test_viewers_states_and_updates_are_their_whole_states(make_player, make_table):
-    table = make_table(name="Shared", max_seats=4, run_it_twice=True, min_buy_in=10)
+def decide(table: Table, players_by_id: dict, rng: random.Random):
+    """(player, hand id, action) for the running hand's actor (a draw's cards included), or
+    None when it is over."""
+    hand = table.hands.filter(status=Hand.Status.RUNNING).first()
+    if hand is None:
+        return None
+    state = hand_state(hand)
+    if state.runs_due:
+        for seat in range(state.seats):
+            if not state.folded[seat] and str(seat) not in hand.run_answers:
+                return players_by_id[hand.seats[seat]["player_id"]], hand.pk, "run_twice"
+        return None
+    if state.actor is None:
+        return None
+    action = RandomBot(rng).decide(state.view(state.actor))
+    who = players_by_id[hand.seats[state.actor]["player_id"]]
+    cards = [str(card) for card in action.cards]
+    return who, hand.pk, {"kind": str(action.kind), "amount": action.amount, "cards": cards}
+
+
+GAMES = {
+    "holdem": {"run_it_twice": True},
+    "triple-draw": {"game": "27-triple-draw", "betting": "fixed-limit"},
+}
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_viewers_states_and_updates_are_their_whole_states(make_player, make_table, game):
+    table = make_table(name="Shared", max_seats=4, min_buy_in=10, **GAMES[game])
     people = {name: make_player(name) for name in (*SEATED, "carol", "erin")}
     for person in people.values():
         player_grant(player=person, amount=100_000, reason="shared frames test")
@@ -124,3 +154,20 @@ def test_viewers_states_and_updates_are_their_whole_states(make_player, make_tab
     # Not vacuous: many versions, players with their own parts, updates from both distances.
     assert checked > 6 * 20 * HANDS // 4 and updates > checked
     assert owned > checked // 2
+
+
+def test_the_dealers_choice_is_the_choosers_own(make_player, make_table):
+    picks = ["badugi/fixed-limit", "omaha/pot-limit"]
+    table = make_table(name="Choice", game="dealers-choice", choice_games=picks, small_bet=4)
+    people = {name: make_player(name) for name in (*SEATED, "carol")}
+    for number, name in enumerate(SEATED):
+        seat_take(table=table, player=people[name], buy_in=100, seat_number=number)
+    before = states_of(table, {"spectator": None, **people})
+    assert clock_tick(table=table, now=timezone.now()) == "choosing"
+    now = states_of(table, {"spectator": None, **people})
+    choosers = [name for name, (state, _, _) in now.items() if state.data["state"]["choice"]]
+    assert len(choosers) == 1, choosers
+    for name, (state, whole, memo) in now.items():
+        assert state.data == whole, f"{name}: not their whole state"
+        frame = json.loads(json_update(before[name][0], state, memo))
+        assert apply_patch(before[name][0].data, frame["patch"]) == whole, name

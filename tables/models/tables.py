@@ -290,6 +290,11 @@ class Table(models.Model):
     def variant(self) -> str:
         return f"{self.get_betting_display()} {self.get_game_display()}"
 
+    @property
+    def heading(self) -> str:
+        """The line under the table's name: "No-limit Hold'em · 1/2 · Open"."""
+        return f"{self.variant} · {self.stakes} · {self.get_status_display()}"
+
     def hand_config(self) -> dict[str, Any]:
         """The engine ``HandConfig`` (as a dict) for the next hand at this table."""
         fixed = self.betting == self.Betting.FIXED_LIMIT

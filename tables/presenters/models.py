@@ -250,6 +250,10 @@ class ControlsRegion:
     #: Why nobody sits down, leaves or tops up here (a tournament seats its players), or None:
     #: then only "I'm back" is offered to a player sitting out.
     seating_closed: str | None = None
+    #: The page's heading under the table's name (``Table.heading``: game, stakes, status),
+    #: and the header's bankroll: kept live from here (``static/js/table.js``).
+    heading: str = ""
+    result_url: str = ""  # a closed game: its ledger (its result and settle-up)
 
 
 # --- log ------------------------------------------------------------------------------------

@@ -16,6 +16,8 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any, Protocol
 
+from django.urls import reverse
+
 from engine.types import Legal
 from engine.view import SeatView, View
 from tables.presenters.log import Dealt, log_entries, notice_lines, viewer_log
@@ -129,6 +131,7 @@ def table_screen(
         table = snapshot.table
         low, high = table.buy_in_range(left_with)
         default, rule = min(high, max(low, default)), table.rejoin_rule(left_with)
+    closed = snapshot.table.status == "closed"  # (``Table.Status.CLOSED``)
     controls = ControlsRegion(
         viewer,
         shared.free_seats,
@@ -137,7 +140,9 @@ def table_screen(
         default,
         request_path,
         rule,
-        snapshot.seating_closed,
+        _seating_closed(snapshot),
+        snapshot.table.heading,
+        reverse("tables:ledger", args=[snapshot.table.pk]) if closed else "",
     )
     return Screen(
         version=snapshot.version,
@@ -152,6 +157,17 @@ def table_screen(
         log=_viewer_log(snapshot, shared, index),
         html=snapshot.memo["html"],
     )
+
+
+#: The controls of a closed game: nobody sits down or buys in any more.
+GAME_CLOSED = "This game is closed."
+
+
+def _seating_closed(snapshot: Snapshot) -> str | None:
+    """Why nobody sits down here (``ControlsRegion.seating_closed``), or None."""
+    if snapshot.table.status == "closed":
+        return GAME_CLOSED
+    return snapshot.seating_closed
 
 
 def hand_seat_numbers(snapshot: Snapshot) -> dict[int, int]:

@@ -11,8 +11,8 @@ from tables.presenters.render import region_html, render_message
 from tables.presenters.screen import table_screen
 from tables.selectors.access import can_see_hand, can_see_table, tables_visible_to
 from tables.selectors.hosting import rejoin_minimum
-from tables.selectors.lobby import lobby_tables
 from tables.selectors.ledger import table_ledger
+from tables.selectors.lobby import lobby_tables
 from tables.selectors.players import recent_games, viewer_player
 from tables.selectors.snapshot import load_snapshot
 

@@ -112,3 +112,26 @@ def test_a_viewer_without_a_seat_needs_the_bankroll_the_caller_read(dealt):
     table, hand, alice, bob, carol = dealt
     with pytest.raises(ValueError, match="bankroll"):
         table_screen(load_snapshot(table.pk), carol)
+
+
+def test_the_controls_carry_the_heading_and_bankroll_the_page_keeps_live(dealt):
+    table, hand, alice, bob, carol = dealt
+    controls = screen_of(table, alice).controls
+    assert controls.heading == "No-limit Texas Hold'em · 1/2 · Open" == table.heading
+    html = render_regions(screen_of(table, alice))
+    assert f'data-heading="{table.heading}"' in html.replace("&#39;", "'")
+    assert 'data-bankroll="9,800"' in html and controls.result_url == ""
+
+
+def test_a_closed_game_offers_no_seat_and_links_its_result(players, table):
+    from tables.services.host_pending import close_now
+
+    alice = players[0]
+    seat_take(table=table, player=alice, buy_in=200, seat_number=0)
+    close_now(table, reason="closed by the host")
+    table.refresh_from_db()
+    controls = screen_of(table, alice).controls
+    assert controls.result_url == reverse("tables:ledger", args=[table.pk])
+    assert controls.seating_closed and "Closed" in controls.heading
+    html = render_regions(screen_of(table, alice))
+    assert "sit-down" not in html and "game-result-link" in html

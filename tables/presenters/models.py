@@ -103,6 +103,7 @@ class Plate:
     bet: int = 0
     chances: tuple[float, ...] = ()  # all-in run-out: the chance (%) on each run's board
     chances_pending: bool = False  # all-in run-out: the chances are being computed ("…")
+    busted: bool = False  # lost every chip in the finished hand on screen (seat freed)
 
 
 @view_model
@@ -234,6 +235,7 @@ class Viewer:
     leaving: bool
     in_hand: bool
     room: int  # how many chips a top-up may add
+    busted: bool = False  # lost every chip (and the seat) in the finished hand on screen
 
 
 @view_model

@@ -125,6 +125,7 @@ def table_screen(
             leaving=bool(my_seat and my_seat.leave_after_hand),
             in_hand=running and index is not None,
             room=max(table.effective_max_buy_in - stack, 0) if my_seat else 0,
+            busted=_went_bust(snapshot, my_seat is None, index, view),
         )
     low, high, default, rule = shared.min_buy_in, shared.max_buy_in, shared.default_buy_in, ""
     if viewer is not None and not viewer.seated and left_with:
@@ -157,6 +158,14 @@ def table_screen(
         log=_viewer_log(snapshot, shared, index),
         html=snapshot.memo["html"],
     )
+
+
+def _went_bust(snapshot: Snapshot, seatless: bool, index: int | None, view: View | None) -> bool:
+    """Whether the viewer lost every chip in the finished hand on screen (and so their seat)."""
+    if not seatless or index is None or view is None or snapshot.running:
+        return False
+    hand = snapshot.hand
+    return hand is not None and not hand.runout_showing and view.seats[index].stack == 0
 
 
 #: The controls of a closed game: nobody sits down or buys in any more.
@@ -254,7 +263,8 @@ def _build_shared(snapshot: Snapshot) -> _Shared:
             seat = snapshot.seats.get(start["seat"])
             # Who left during a hand keeps their plate while it runs; once it is over their
             # seat is free, and drawn as free (the sit-down form offers it).
-            if (seat is None and engine_stacks) or (
+            # Who went bust keeps it too until the next hand, their cards and result shown.
+            if (seat is None and (engine_stacks or in_hand.stack == 0)) or (
                 seat is not None and seat.player_id == start["player_id"]
             ):
                 dealt[start["seat"]] = in_hand
@@ -275,6 +285,7 @@ def _build_shared(snapshot: Snapshot) -> _Shared:
                 stack=seen.stack if engine_stacks or seat is None else seat.stack,
                 sitting_out=seat is not None and seat.sitting_out,
                 leaving=seat is None or seat.leave_after_hand,
+                busted=seat is None and not engine_stacks and seen.stack == 0,
                 all_in=seen.all_in,
                 folded=seen.folded,
                 description=shown[1] if shown is not None else "",

@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING
 from engine.cards import Card
 from engine.types import FORCED_BETS, EventKind
 from engine.view import View
-from tables.formatting import chips
+from tables.formatting import chips, without_board_codes
 from tables.presenters.models import CardFace, LogLine
 from tables.streets import STUD_STREET_NAMES, StreetTracker
 
@@ -116,7 +116,7 @@ def log_entries(
             lines.append(
                 LogLine(
                     f"{name} wins {chips(amount)}{half}"
-                    + (f" ({event.text})" if event.text else "")
+                    + (f" ({without_board_codes(event.text)})" if event.text else "")
                 )
             )
         elif kind is EventKind.SHOW:

@@ -20,6 +20,7 @@ from django.urls import reverse
 
 from engine.types import Legal
 from engine.view import SeatView, View
+from tables.formatting import without_board_codes
 from tables.presenters.log import Dealt, log_entries, notice_lines, viewer_log
 from tables.presenters.models import (
     ActionBar,
@@ -414,7 +415,7 @@ def awarded_pot_lines(view: View) -> tuple[PotLine, ...]:
             pot_label(award.pot, count) + HALF_LABELS.get(award.half, ""),
             award.amount,
             tuple(view.seats[w].name for w in award.winners),
-            award.description,
+            without_board_codes(award.description),
             award.half,
         )
         for award in awards

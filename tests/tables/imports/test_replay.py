@@ -57,15 +57,17 @@ def test_hand_one_uploader_folded_unseen_cards_and_the_showdown_is_public(import
         "Cards dealt, blinds posted",
         "spa @ ces calls 20",
         "P1 folds",
-        "@atsymbols@@@ calls 20",
+        "@atsymbols@@@ calls 10",  # the chips a call puts in (its small blind was in)
         "\"quotes\"\"''' raises to 50",
-        "spa @ ces calls 50",
+        "spa @ ces calls 30",
         "@atsymbols@@@ folds",
-        "Flop: 9h Qh Ah",
-        "Turn: Jc",
-        "River: 8s",
+        "Flop",
+        "Turn",
+        "River",
         "spa @ ces wins 120 (Straight, Queen high)",
     ]
+    dealt = [" ".join(map(str, s.cards)) for s in steps if s.cards]
+    assert dealt == ["9h Qh Ah", "Jc", "8s"]  # drawn as cards beside the street's label
     last = steps[-1].view
     assert steps[-1].awarded and [str(c) for c in last.seats[2].cards] == ["Tc", "5c"]
     # the first seat's cards were never shown: hidden even at the end

@@ -177,6 +177,7 @@ class BoardRegion:
     rabbit: tuple[CardFace, ...] = ()  # the rabbit hunt's cards, once asked
     rabbit_open: bool = False  # the hand ended before the river: a rabbit hunt may be asked
     street_name: str = ""  # stud: "3rd street" to "7th street" (its board: a common card)
+    paused: bool = False  # the host paused the game: no hand on the felt, none starts
 
 
 # --- actions --------------------------------------------------------------------------------

@@ -238,7 +238,10 @@ def _chances(runout: dict[str, Any] | None, seat: int, no_more_betting: bool) ->
 
 def _build_shared(snapshot: Snapshot) -> _Shared:
     table, hand, running = snapshot.table, snapshot.hand, snapshot.running
-    if not running and not snapshot.seats:
+    showing = hand is not None and hand.runout_showing  # a run-out still being dealt
+    # A paused game says so on the felt, not with the last hand's result as if it were live.
+    paused = table.status == "paused" and not running and not showing
+    if (not running and not snapshot.seats) or paused:
         hand = None  # everyone left: an empty table waits for players, not the last hand
     view = snapshot.view(None) if hand is not None else None
     result = view.result if view is not None else None
@@ -361,6 +364,7 @@ def _build_shared(snapshot: Snapshot) -> _Shared:
             rabbit=shown_faces(hand.rabbit["cards"]) if hand is not None and hand.rabbit else (),
             rabbit_open=_rabbit_open(hand, view),
             street_name=STUD_STREET_NAMES.get(street, "") if stud else "",
+            paused=paused,
         ),
         watching=ActionsRegion(
             table.version,

@@ -3,6 +3,7 @@
 A host and a friend play a private game in two browsers against a real daphne server:
 
 - the site header's bankroll follows the sit-down live (10,000 -> 9,800 without a reload);
+- a paused game says so on the felt, without the last hand's result (item 8);
 - the table's heading follows the stakes (2/4 once the raised blinds are in play), a pause
   ("Paused") and the close ("Closed") on the friend's open page, without a reload;
 - once closed, the page shows the game's result and settle-up and offers no sit-down,
@@ -103,7 +104,19 @@ def test_the_header_and_heading_stay_live_and_a_closed_game_keeps_its_result(ser
         "() => document.getElementById('table-heading').textContent.includes('Paused')",
         timeout=15_000,
     )
-    ben.screenshot(path=str(ARTIFACTS / "night-paused-heading.png"))
+    # item 8: once the hand being played ends, the felt says so, not the last result as if live
+    play_until(
+        pages,
+        lambda: (
+            not db_rows(
+                server, "SELECT 1 FROM tables_hand WHERE table_id=? AND status='running'", table_id
+            )
+        ),
+    )
+    ben.locator("#table-board .waiting.paused").wait_for(timeout=15_000)
+    assert "Paused by the host" in ben.inner_text("#table-board")
+    assert ben.locator("#table-board .pot.awarded, #table-seats .plate .won").count() == 0
+    ben.screenshot(path=str(ARTIFACTS / "night-paused.png"))
     host.click(".host-panel button.resume")
     ben.wait_for_function(
         "() => document.getElementById('table-heading').textContent.includes('Open')",

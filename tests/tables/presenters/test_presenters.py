@@ -3,7 +3,7 @@
 import pytest
 from django.urls import reverse
 
-from tables.models import Hand
+from tables.models import Hand, Table
 from tables.presenters.render import cards_in_html, render_regions
 from tables.presenters.screen import table_screen
 from tables.selectors.hands import hand_state
@@ -135,3 +135,17 @@ def test_a_closed_game_offers_no_seat_and_links_its_result(players, table):
     assert controls.seating_closed and "Closed" in controls.heading
     html = render_regions(screen_of(table, alice))
     assert "sit-down" not in html and "game-result-link" in html
+
+
+def test_a_paused_game_says_so_on_the_felt_without_the_last_result(dealt, play):
+    table, hand, alice, bob, carol = dealt
+    play.play_out(table)
+    Table.objects.filter(pk=table.pk).update(status=Table.Status.PAUSED)
+    table.refresh_from_db()
+    screen = screen_of(table, carol)
+    assert screen.board.paused and screen.board.hand_id is None and screen.board.pots == ()
+    assert all(not s.plate or not s.plate.won for s in screen.seats.seats)
+    assert "Paused by the host" in render_regions(screen)
+    Table.objects.filter(pk=table.pk).update(status=Table.Status.OPEN)
+    table.refresh_from_db()
+    assert not screen_of(table, carol).board.paused  # the last hand, until the next is dealt

@@ -78,9 +78,9 @@ def log_entries(
     went_all_in = _all_in_decisions(view)
     dealt = [0] * len(names)  # stud: cards dealt to each seat so far
     tracker = StreetTracker(stud)
+    # Stud's 3rd street opens the hand, as preflop does (no "Preflop:" line): no line of its
+    # own, which read as an empty one; each later street has its line, as the flop has.
     lines: list[LogLine | Dealt] = notice_lines(before)
-    if stud:
-        lines.append(LogLine(f"{STUD_STREET_LINES[0]}:"))
     for number, event in enumerate(view.events):
         kind, amount = event.kind, event.amount
         if tracker.see(event) and stud:

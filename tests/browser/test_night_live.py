@@ -8,7 +8,8 @@ A host and a friend play a private game in two browsers against a real daphne se
   ("Paused") and the close ("Closed") on the friend's open page, without a reload;
 - once closed, the page shows the game's result and settle-up and offers no sit-down,
   buy-in or chat; the game stays reachable from the lobby's and the profile's "Your recent
-  games"; a game whose Private was turned off mid-night says why its seeds stay secret.
+  games"; a game whose Private was turned off mid-night says why its seeds stay secret;
+- "No messages yet." leaves the chat once a message arrives (item 19).
 """
 
 from __future__ import annotations
@@ -122,6 +123,16 @@ def test_the_header_and_heading_stay_live_and_a_closed_game_keeps_its_result(ser
         "() => document.getElementById('table-heading').textContent.includes('Open')",
         timeout=15_000,
     )
+
+    # item 19: "No messages yet." goes once a message arrives, on every page
+    for page in pages:
+        assert page.locator("#chat-lines li.empty").is_visible()
+    ben.fill("#chat-form input[name=text]", "nice hand")
+    ben.press("#chat-form input[name=text]", "Enter")
+    for page in pages:
+        page.locator("#chat-lines li", has_text="nice hand").wait_for(timeout=15_000)
+        assert not page.locator("#chat-lines li.empty").is_visible()
+        assert "No messages yet." not in page.inner_text("#chat-lines")
 
     # Private turned off mid-night, then the host closes the game
     host_change(host, private=False)

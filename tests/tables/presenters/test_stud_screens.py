@@ -178,8 +178,9 @@ def test_razz_names_its_lows_and_the_log_names_the_streets(stud_table, players):
     shown = json_state["result"]["shown"]
     assert shown and all(re.search(r"\blow\b", s["description"]) for s in shown), shown
     assert all(len(s["cards"]) == 7 for s in shown)
-    for street in ("3rd street:", "4th street:", "7th street:"):
+    for street in ("4th street:", "7th street:"):
         assert street in html
+    assert "3rd street:" not in html  # it opens the hand, as preflop does: no empty line
 
 
 def allowed_cards(hand: Hand, viewer_id: int | None) -> set[str]:

@@ -76,7 +76,7 @@ def replay_regions(
                 folded=s.folded,
                 description=shown[s.seat][1] if s.seat in shown else "",
                 won=won.get(s.seat, 0),
-                is_button=s.is_button,
+                is_button=s.is_button and not view.config.is_stud,  # stud deals no button
                 is_small_blind=s.is_small_blind,
                 is_big_blind=s.is_big_blind,
                 bet=s.bet,

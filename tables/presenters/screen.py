@@ -294,7 +294,7 @@ def _build_shared(snapshot: Snapshot) -> _Shared:
                 folded=seen.folded,
                 description=shown[1] if shown is not None else "",
                 won=winnings.get(seen.seat, 0),
-                is_button=seen.is_button,
+                is_button=seen.is_button and not stud,  # stud deals no button
                 is_small_blind=seen.is_small_blind,
                 is_big_blind=seen.is_big_blind,
                 bet=seen.bet,

@@ -221,3 +221,13 @@ def test_no_viewer_ever_sees_another_players_down_cards(stud_table, players, gam
     for _ in range(12):
         play_to_the_end(table, rng, check)
     assert checked > 300
+
+
+def test_stud_plates_show_no_dealer_button(stud_table, players):
+    table = stud_table("stud")
+    hand_start(table=table)
+    table.refresh_from_db()
+    html, _ = view_of(table, players[0])
+    screen = table_screen(load_snapshot(table), players[0], None)
+    assert not any(s.plate and s.plate.is_button for s in screen.seats.seats)
+    assert 'class="dealer"' not in html

@@ -69,3 +69,16 @@ def play_until(pages, done, limit=120.0):
     while not done():
         assert time.monotonic() < deadline, "the game did not get there in time"
         play_a_little(pages)
+
+
+def axe_violations(page: Page) -> list[str]:
+    """Every axe-core finding on ``page`` as Chromium renders it now, of any impact, each
+    named with the elements it found (axe-core's own script, from ``axe-playwright-python``)."""
+    from axe_playwright_python.sync_playwright import Axe
+
+    results = Axe().run(page)
+    return [
+        f"{v['id']} ({v['impact']}): {v['help']} at "
+        + "; ".join(" ".join(node["target"]) for node in v["nodes"])
+        for v in results.response["violations"]
+    ]

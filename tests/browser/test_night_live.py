@@ -17,7 +17,7 @@ from __future__ import annotations
 import pytest
 
 from tests.browser.conftest import ARTIFACTS
-from tests.browser.steps import db_rows, open_table, play_until, sign_up, sit_down
+from tests.browser.steps import axe_violations, db_rows, open_table, play_until, sign_up, sit_down
 
 pytestmark = pytest.mark.browser
 
@@ -118,6 +118,7 @@ def test_the_header_and_heading_stay_live_and_a_closed_game_keeps_its_result(ser
     assert "Paused by the host" in ben.inner_text("#table-board")
     assert ben.locator("#table-board .pot.awarded, #table-seats .plate .won").count() == 0
     ben.screenshot(path=str(ARTIFACTS / "night-paused.png"))
+    assert axe_violations(ben) == []  # item 17: a paused felt
     host.click(".host-panel button.resume")
     ben.wait_for_function(
         "() => document.getElementById('table-heading').textContent.includes('Open')",
@@ -166,15 +167,18 @@ def test_the_header_and_heading_stay_live_and_a_closed_game_keeps_its_result(ser
         assert f"{loser} pays" in settlement, settlement
     assert ben.locator("form.sit-down, input[name=buy_in], #table-chat, #chat-form").count() == 0
     ben.screenshot(path=str(ARTIFACTS / "night-closed-result.png"), full_page=True)
+    assert axe_violations(ben) == []  # item 17: a closed game's result
 
     # reachable from the lobby's and the profile's recent games
     for path in ("/", "/accounts/profile/"):
         ben.goto(server.url + path)
         link = ben.locator(f"#recent-games a[href='/tables/{table_id}/']")
         assert link.inner_text() == "Ana's night", path
+        assert axe_violations(ben) == [], path
     ben.locator(f"#recent-games a[href='/tables/{table_id}/ledger/']").click()
     deals = ben.inner_text("#deals-secret")
     assert "until the host closes" not in deals
     assert "not private when it closed" in deals
+    assert axe_violations(ben) == []
     for page in pages:
         page.context.close()

@@ -106,6 +106,9 @@ def test_who_goes_bust_keeps_their_plate_and_is_offered_a_rebuy(browser, server)
     note = pages[loser].locator("#table-controls .busted-note")
     assert "You went bust" in note.inner_text() and "buy in again" in note.inner_text()
     pages[loser].screenshot(path=str(ARTIFACTS / "night-busted.png"), full_page=True)
+    # item 17: the hand's end (a winner's plate, a bust plate, the rebuy offer) passes axe-core
+    for page in pages.values():
+        assert steps.axe_violations(page) == []
     steps.sit_down(pages[loser], 100)  # the rebuy the form offers
     for page in pages.values():
         page.context.close()
@@ -154,5 +157,6 @@ def test_the_replayer_of_a_run_twice_hand(browser, server):
     final = page.inner_text("#replay-now")
     assert not CODE.search(final), final
     page.screenshot(path=str(ARTIFACTS / "night-replayer-run-twice.png"), full_page=True)
+    assert steps.axe_violations(page) == []  # item 17
     for each in pages.values():
         each.context.close()

@@ -95,6 +95,7 @@ def test_stud_has_no_dealer_button_and_seven_card_rows_fit(browser, server):
     seen_buttons += page.locator(".markers .dealer").count()
     assert seen_buttons == 0  # stud deals no button
     page.screenshot(path=str(ARTIFACTS / "night-stud-seven-cards.png"), full_page=True)
+    assert steps.axe_violations(page) == []  # item 17: seven cards a seat
     for fit in page.evaluate(FIT):
         if fit["cards"] < 7:
             continue

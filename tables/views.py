@@ -9,7 +9,7 @@ from tables.clubs.selectors import upcoming_for
 from tables.models import Hand, Table
 from tables.presenters.render import region_html, render_message
 from tables.presenters.screen import table_screen
-from tables.selectors.access import can_see_hand, can_see_table, tables_visible_to
+from tables.selectors.access import can_host, can_see_hand, can_see_table, tables_visible_to
 from tables.selectors.hosting import rejoin_minimum
 from tables.selectors.ledger import table_ledger
 from tables.selectors.lobby import lobby_tables
@@ -61,6 +61,7 @@ def table_detail(request: HttpRequest, table_id: int) -> HttpResponse:
         "tables/table.html",
         {
             "closed": closed,
+            "is_host": can_host(snapshot.table, request.user),  # the host drawer's button
             "ledger": ledger,
             "transfers": ledger.settle_up() if ledger is not None else None,
             "table": snapshot.table,

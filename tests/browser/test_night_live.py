@@ -9,7 +9,8 @@ A host and a friend play a private game in two browsers against a real daphne se
 - once closed, the page shows the game's result and settle-up and offers no sit-down,
   buy-in or chat; the game stays reachable from the lobby's and the profile's "Your recent
   games"; a game whose Private was turned off mid-night says why its seeds stay secret;
-- "No messages yet." leaves the chat once a message arrives (item 19).
+- item 19: "No messages yet." leaves the chat once a message arrives; the host's changes
+  read as sentences; the sign-up welcome is not shown on the table page.
 """
 
 from __future__ import annotations
@@ -77,6 +78,7 @@ def test_the_header_and_heading_stay_live_and_a_closed_game_keeps_its_result(ser
     sign_up(ben, server.url, "ben")
     ben.goto(invite)
     ben.wait_for_selector("#conn[data-state=open]")
+    assert ben.locator("ul.messages").count() == 0  # item 19: no sign-up banner here
     assert "1/2 · Open" in heading(ben)
     sit_down(ben, 150)
     ben.wait_for_function(
@@ -137,6 +139,11 @@ def test_the_header_and_heading_stay_live_and_a_closed_game_keeps_its_result(ser
 
     # Private turned off mid-night, then the host closes the game
     host_change(host, private=False)
+    # item 19: the host's change reads as a sentence in the others' logs
+    notice = ben.locator("#table-log li.notice", has_text="private")
+    notice.first.wait_for(timeout=15_000)
+    assert "The host set private off." in notice.first.inner_text()
+    assert "False" not in ben.inner_text("#table-log")
     host.click(".host-panel button.close-game")
     play_until(
         pages,

@@ -3,7 +3,7 @@
 dora plays stud against the croupier's bots (fixed decks, ``tests/browser/seeded``): no
 plate ever shows a dealer button (stud deals none); with seven cards dealt, each seat's row
 of cards fits its plate's width and the felt's rail; the hand's log opens with the antes,
-with no empty "3rd street:" line.
+with no empty "3rd street:" line; the lobby lists the bots without stray spaces.
 """
 
 from __future__ import annotations
@@ -102,4 +102,14 @@ def test_stud_has_no_dealer_button_and_seven_card_rows_fit(browser, server):
         (row_left, row_right), (plate_left, plate_right) = fit["row"], fit["plate"]
         assert plate_left - 1 <= row_left and row_right <= plate_right + 1, fit  # its plate
         assert fit["felt"][0] <= row_left and row_right <= fit["felt"][1], fit  # the rail
+    # item 19: the lobby lists the bots without stray spaces ("bot_ada 🤖, bot_bo 🤖")
+    page.goto(server.url + "/")
+    # (read as drawn: each bot icon as the 🤖 it shows)
+    players = page.locator(f"#table-{table_id} td[data-label=Players]").evaluate(
+        "(td) => { const copy = td.cloneNode(true);"
+        " copy.querySelectorAll('svg').forEach(svg => svg.replaceWith('🤖'));"
+        " return copy.textContent.replace(/\\s+/g, ' ').trim(); }"
+    )
+    names = sorted(players.split(", "))  # in seat order: dora's seat is hers to pick
+    assert names == ["bot_ada 🤖", "bot_bo 🤖", "bot_cy 🤖", "dora"], players
     context.close()

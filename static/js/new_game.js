@@ -59,11 +59,15 @@
     // A stud game chosen with its bets still empty: its defaults, from the stakes typed
     // (the small bet the big blind, the big bet twice it, a bring-in of half the small bet
     // and an ante of a fifth, each at least 1 chip).
+    function fromSmallBet(small) {
+      return { big_bet: 2 * small, bring_in: Math.max(1, Math.floor(small / 2)),
+               ante: Math.max(1, Math.floor(small / 5)) };
+    }
+
     function studDefaults() {
       const big = Number(form.elements.big_blind && form.elements.big_blind.value) || 2;
       const small = Math.max(2, big);
-      const fill = { small_bet: small, big_bet: 2 * small,
-                     bring_in: Math.max(1, Math.floor(small / 2)), ante: Math.max(1, Math.floor(small / 5)) };
+      const fill = { small_bet: small, ...fromSmallBet(small) };
       for (const [name, value] of Object.entries(fill)) {
         const input = form.elements[name];
         if (input && (input.value === "" || Number(input.value) === 0)) {
@@ -71,6 +75,22 @@
           input.value = input.dataset.filled = value;
         }
       }
+    }
+
+    // A small bet typed over the one filled: the values filled from it (and not typed over
+    // since) follow it.
+    const smallBet = form.elements.small_bet;
+    if (smallBet) {
+      smallBet.addEventListener("input", () => {
+        const small = Number(smallBet.value);
+        if (!small) return;
+        for (const [name, value] of Object.entries(fromSmallBet(small))) {
+          const input = form.elements[name];
+          if (input && input.dataset.filled !== undefined && input.value === input.dataset.filled) {
+            input.value = input.dataset.filled = value;
+          }
+        }
+      });
     }
 
     // Back to a flop game: what was filled for stud and left as it was goes back.

@@ -81,6 +81,7 @@ from tests.load.harness import (  # noqa: E402
     percentile,
     server_env,
 )
+from tests.load.processes import python_path  # noqa: E402
 
 MAX_TABLES = 1000
 MAX_SECONDS = 120
@@ -123,6 +124,7 @@ class Options:
     rush: bool = False
     profile: bool = False
     connect_deadline: float = CONNECT_DEADLINE
+    server_cpus: str | None = None
 
 
 def table_counts(text: str) -> list[int]:
@@ -187,7 +189,7 @@ async def run_workers(kind: str, servers: list[Server], world: dict, options: Op
                 stdin=asyncio.subprocess.PIPE,
                 stdout=asyncio.subprocess.PIPE,
                 limit=2**26,
-                env={**os.environ, "PYTHONPATH": str(ROOT)},
+                env={**os.environ, "PYTHONPATH": python_path(ROOT)},
             )
         )
 
@@ -337,6 +339,7 @@ def run_setup(
     servers: list[Server] = []
     app = "bench.echo_asgi:application"
     where = {"python": checkout.python, "root": checkout.root}
+    pinned = {"cpus": options.server_cpus}
     try:
         if setup == "embedded":
             path = Path(tempfile.mkdtemp(prefix="bench-load-")) / "db.sqlite3"
@@ -344,11 +347,11 @@ def run_setup(
             subprocess.run(
                 [checkout.python, "manage.py", "migrate", "--noinput", "-v", "0"],
                 cwd=checkout.root,
-                env={**os.environ, **env, "PYTHONPATH": str(checkout.root)},
+                env={**os.environ, **env, "PYTHONPATH": python_path(checkout.root)},
                 check=True,
                 timeout=300,
             )
-            servers = [Server(env, app=app, name="embedded", **where)]
+            servers = [Server(env, app=app, name="embedded", **where, **pinned)]
         else:
             db = FreshDatabase(
                 os.environ.get("DATABASE_URL") or "postgres://postgres@127.0.0.1:5432/test",
@@ -362,7 +365,7 @@ def run_setup(
             # Persistent connections, as in production (docs/production.md): a new
             # PostgreSQL connection per database call costs more than the call.
             env = server_env(db.url, redis.url, CONN_MAX_AGE="60", **extra)
-            servers = [Server(env, app=app, name=f"p{i}", **where) for i in range(2)]
+            servers = [Server(env, app=app, name=f"p{i}", **where, **pinned) for i in range(2)]
         world = build_world(env, spec, **where)
         for server in servers:
             server.start()
@@ -438,6 +441,12 @@ def main() -> None:
         " twice (e.g. old=/work/baseline new=.) to measure both, one after the other, in"
         " one run",
     )
+    parser.add_argument(
+        "--server-cpus",
+        metavar="CPUS",
+        help="pin the servers to these CPUs (taskset -c, e.g. 0,1: a 2-core server on a"
+        " bigger machine, its clients on the other cores)",
+    )
     parser.add_argument("--worker", help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.worker:
@@ -458,6 +467,7 @@ def main() -> None:
         rush=args.rush,
         profile=args.profile,
         connect_deadline=args.connect_deadline,
+        server_cpus=args.server_cpus,
     )
     think = options.think
     setups = ["embedded", "redis"] if args.setup == "both" else [args.setup]

@@ -64,6 +64,12 @@ class HandConfig:
     button instead. ``bomb_pot``: every seat antes this amount instead of the blinds and the
     flop comes with no preflop betting. ``run_it_twice``: when nobody can bet any more before
     the river, the hand waits for ``run_once`` or ``run_twice`` (the players' agreement).
+
+    ``posts``: one hand's posts besides the blinds, as ``(seat, dead, live)``: a player coming
+    back after missing their blinds (PokerNow's "posts a missing small blind" and "posts a
+    missed big blind"). ``dead`` chips go into the pot as no bet (as an ante); ``live`` is a
+    big blind's bet posted out of turn, so that seat may check when the action reaches it.
+    Written by ``to_dict`` only when there are some (a table's stakes never have them).
     """
 
     game: str = "holdem"
@@ -80,9 +86,11 @@ class HandConfig:
     button_straddle: bool = False
     bomb_pot: int = 0
     run_it_twice: bool = False
+    posts: tuple[tuple[int, int, int], ...] = ()
 
     def __post_init__(self) -> None:
         game = variant(self.game)
+        self._check_posts()
         if self.betting not in BETTINGS:
             raise PokerError(f"unknown betting {self.betting!r} (one of {', '.join(BETTINGS)})")
         if self.ante_mode not in ANTE_MODES:
@@ -127,6 +135,24 @@ class HandConfig:
             raise PokerError("small_blind must not be larger than big_blind")
         check_straddle(self.big_blind, self.straddle)
         self._check_straddles()
+
+    def _check_posts(self) -> None:
+        try:
+            posts = tuple((int(seat), int(dead), int(live)) for seat, dead, live in self.posts)
+        except (TypeError, ValueError):
+            raise PokerError(f"posts are (seat, dead, live) triples, got {self.posts!r}") from None
+        object.__setattr__(self, "posts", posts)  # JSON gives lists
+        seats = [seat for seat, _, _ in posts]
+        if len(set(seats)) != len(seats) or any(seat < 0 for seat in seats):
+            raise PokerError(f"posts name each seat once, by index >= 0: {seats}")
+        for _, dead, live in posts:
+            if dead < 0 or live not in (0, self.big_blind) or not (dead or live):
+                raise PokerError(
+                    f"a post is dead chips >= 0 and a live big blind ({self.big_blind}) or "
+                    f"nothing, got dead {dead} live {live}"
+                )
+        if posts and (self.variant.is_stud or self.variant.button_blind or self.bomb_pot):
+            raise PokerError(f"posts besides the blinds need the two blinds ({self.game})")
 
     def _check_button_blind(self) -> None:
         """Short deck: antes and the button's one blind (``big_blind``), nothing else."""
@@ -230,7 +256,7 @@ class HandConfig:
             "button_straddle": self.button_straddle,
             "bomb_pot": self.bomb_pot,
             "run_it_twice": self.run_it_twice,
-        }
+        } | ({"posts": [list(post) for post in self.posts]} if self.posts else {})
 
     @classmethod
     def from_dict(cls, data: Mapping[str, Any] | HandConfig) -> HandConfig:

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from functools import cache
 from itertools import combinations
 from math import comb, sqrt
 
@@ -143,8 +144,9 @@ def equity(
     omaha = size > 2
     count = comb(len(stub), missing)
     limit = max_boards // OMAHA_COST if omaha else max_boards
+    picks: npt.NDArray[np.integer]
     if samples is None and count <= limit:
-        picks = combinations_array(len(stub), missing)
+        picks = _board_picks(len(stub), missing)
         exact = True
     else:
         samples = DEFAULT_SAMPLES if samples is None else int(samples)
@@ -162,8 +164,14 @@ def equity(
     if omaha:
         values = np.vstack([_omaha_values(hand, boards) for hand in hands_])
     else:
-        board_keys = _board_keys(boards)
+        # The dealt cards' keys once, then each drawn column's keys from the stub's.
+        board_keys = np.full(len(picks), int(KEYS[list(board_)].sum()), dtype=np.int64)
+        stub_keys = KEYS[stub]
+        for column in range(missing):
+            board_keys += stub_keys[picks[:, column]]
         values = np.vstack([hand_values(hand, board_keys, boards) for hand in hands_])
+    if len(hands_) == 2:  # the usual all-in: two counts instead of the general tally
+        return _heads_up(hands_, board_, values, exact)
     best = values.max(axis=0)
     is_best = values == best
     winners = is_best.sum(axis=0)
@@ -178,11 +186,37 @@ def equity(
     return EquityResult(hands_, board_, len(picks), exact, wins, ties, shares, stderr)
 
 
-def _board_keys(boards: npt.NDArray[np.integer]) -> npt.NDArray[np.int64]:
-    key: npt.NDArray[np.int64] = KEYS[boards[:, 0]]
-    for j in range(1, boards.shape[1]):
-        key = key + KEYS[boards[:, j]]
-    return key
+def _heads_up(
+    hands: tuple[tuple[Card, ...], ...],
+    board: tuple[Card, ...],
+    values: npt.NDArray[np.integer],
+    exact: bool,
+) -> EquityResult:
+    """``equity``'s result for two hands from their values on each board (a tie shares the
+    pot half and half), as the general tally gives it."""
+    boards = values.shape[1]
+    first, second = values
+    wins = (int(np.count_nonzero(first > second)), int(np.count_nonzero(second > first)))
+    tied = boards - sum(wins)
+    shares = (wins[0] + tied / 2, wins[1] + tied / 2)
+    stderr: tuple[float, ...] = (0.0, 0.0)
+    if not exact:
+        # a hand's share per board is 1, 1/2 or 0: its spread from the counts
+        stderr = tuple(
+            sqrt(max(0.0, (won + tied / 4) / boards - (share / boards) ** 2) / boards)
+            for won, share in zip(wins, shares, strict=True)
+        )
+    return EquityResult(hands, board, boards, exact, wins, (tied, tied), shares, stderr)
+
+
+@cache
+def _board_picks(stub: int, missing: int) -> npt.NDArray[np.int8]:
+    """Every way to draw ``missing`` of ``stub`` cards (``combinations_array``), kept: the
+    same few shapes come back at every all-in (48 cards and 5 to draw: any heads-up Hold'em
+    hand preflop). Read-only, as it is shared."""
+    picks = np.asfortranarray(combinations_array(stub, missing))  # columns read one by one
+    picks.setflags(write=False)
+    return picks
 
 
 def _omaha_values(hole: Sequence[int], boards: np.ndarray) -> np.ndarray:

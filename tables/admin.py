@@ -16,7 +16,7 @@ from datetime import datetime
 from typing import Any
 
 from django import forms
-from django.contrib import admin, messages
+from django.contrib import admin
 from django.contrib.admin import helpers
 from django.db.models import Count, QuerySet
 from django.http import HttpRequest
@@ -27,32 +27,11 @@ from django.utils.timezone import localtime
 
 from engine.cards import Card
 from tables import services
+from tables.admin_helpers import ReadOnlyAdminMixin, report, run_on_each
 from tables.models import Hand, HandAction, LedgerEntry, Player, Seat, Table
 from tables.selectors.hands import hand_secret
 
 HIDDEN = "hidden until the hand is over"
-
-
-class ReadOnlyAdminMixin:
-    """View-only: no add, change or delete through admin."""
-
-    def has_add_permission(self, request: HttpRequest, obj: Any = None) -> bool:
-        return False
-
-    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
-        return False
-
-    def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
-        return False
-
-
-def _report(
-    modeladmin: admin.ModelAdmin[Any], request: HttpRequest, done: int, errors: list[str], what: str
-) -> None:
-    if done:
-        modeladmin.message_user(request, f"{what}: {done}.", messages.SUCCESS)
-    for error in errors:
-        modeladmin.message_user(request, error, messages.ERROR)
 
 
 # --- Tables and seats ------------------------------------------------------------------------
@@ -162,14 +141,7 @@ class TableAdmin(admin.ModelAdmin[Table]):
         service: Callable[..., Any],
         what: str,
     ) -> None:
-        done, errors = 0, []
-        for table in queryset:
-            try:
-                service(table=table)
-                done += 1
-            except services.ServiceError as error:
-                errors.append(f"{table}: {error}")
-        _report(self, request, done, errors, what)
+        run_on_each(self, request, queryset, lambda table: service(table=table), what)
 
     @admin.action(description="Pause (the current hand finishes, no new hands)")
     def pause_tables(self, request: HttpRequest, queryset: QuerySet[Table]) -> None:
@@ -213,7 +185,7 @@ class SeatAdmin(ReadOnlyAdminMixin, admin.ModelAdmin[Seat]):
                     )
             except services.ServiceError as error:
                 errors.append(str(error))
-        _report(self, request, done, errors, "Players removed")
+        report(self, request, done, errors, "Players removed")
 
 
 # --- Players and the ledger ---------------------------------------------------------------
@@ -264,18 +236,14 @@ class PlayerAdmin(admin.ModelAdmin[Player]):
     ) -> TemplateResponse | None:
         form = GrantForm(request.POST if "apply" in request.POST else None)
         if form.is_bound and form.is_valid():
-            done, errors = 0, []
-            for player in queryset:
-                try:
-                    services.player_grant(
-                        player=player,
-                        amount=form.cleaned_data["amount"],
-                        reason=form.cleaned_data["reason"],
-                    )
-                    done += 1
-                except services.ServiceError as error:
-                    errors.append(f"{player}: {error}")
-            _report(self, request, done, errors, f"Granted {form.cleaned_data['amount']} chips")
+            chips, reason = form.cleaned_data["amount"], form.cleaned_data["reason"]
+            run_on_each(
+                self,
+                request,
+                queryset,
+                lambda player: services.player_grant(player=player, amount=chips, reason=reason),
+                f"Granted {chips} chips",
+            )
             return None
         return TemplateResponse(
             request,

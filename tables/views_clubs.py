@@ -8,6 +8,7 @@ and changes nothing. A non-member gets 404 for every club page but the invitatio
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from datetime import date, datetime
 from typing import Any
 
@@ -97,6 +98,22 @@ def _page(
     return render(request, "clubs/detail.html", context, status=400 if error else 200)
 
 
+def _act(
+    request: AuthenticatedRequest,
+    club: Club,
+    member: Membership,
+    service: Callable[[], object],
+    then: HttpResponse | None = None,
+) -> HttpResponse:
+    """A member's or admin's POST: its one service, then ``then`` (the club's page by
+    default); a refusal shows the club's page again with it (400), nothing changed."""
+    try:
+        service()
+    except ServiceError as refused:
+        return _page(request, club, member, str(refused))
+    return then or redirect("clubs:detail", club_id=club.pk)
+
+
 @login_required
 def club_detail(request: AuthenticatedRequest, club_id: int) -> HttpResponse:
     club, member = _member_club(request, club_id)
@@ -141,22 +158,27 @@ def club_member(
     request: AuthenticatedRequest, club_id: int, player_id: int, action: str
 ) -> HttpResponse:
     club, member = _member_club(request, club_id)
-    try:
-        services.club_member_update(club=club, by=member.player, player=player_id, action=action)
-    except ServiceError as refused:
-        return _page(request, club, member, str(refused))
-    return redirect("clubs:detail", club_id=club.pk)
+    return _act(
+        request,
+        club,
+        member,
+        lambda: services.club_member_update(
+            club=club, by=member.player, player=player_id, action=action
+        ),
+    )
 
 
 @login_required
 @require_POST
 def club_leave(request: AuthenticatedRequest, club_id: int) -> HttpResponse:
     club, member = _member_club(request, club_id)
-    try:
-        services.club_leave(club=club, player=member.player)
-    except ServiceError as refused:
-        return _page(request, club, member, str(refused))
-    return redirect("clubs:list")
+    return _act(
+        request,
+        club,
+        member,
+        lambda: services.club_leave(club=club, player=member.player),
+        then=redirect("clubs:list"),
+    )
 
 
 def _when(text: str) -> datetime | None:
@@ -219,18 +241,19 @@ def club_schedule(request: AuthenticatedRequest, club_id: int) -> HttpResponse:
         for name in ("game", "betting"):
             if request.POST.get(name):
                 settings[name] = request.POST[name]
-    try:
-        services.club_schedule(
+    return _act(
+        request,
+        club,
+        member,
+        lambda: services.club_schedule(
             club=club,
             by=member.player,
             kind=kind,
             name=request.POST.get("name", ""),
             starts_at=starts_at,
             settings=settings,
-        )
-    except ServiceError as refused:
-        return _page(request, club, member, str(refused))
-    return redirect("clubs:detail", club_id=club.pk)
+        ),
+    )
 
 
 def _number_or_text(cell: str) -> int | str:
@@ -256,8 +279,11 @@ def club_season(request: AuthenticatedRequest, club_id: int) -> HttpResponse:
         cell.strip() for cell in request.POST.get("points_table", "").split(",") if cell.strip()
     ]
     table: list[Any] = [_number_or_text(cell) for cell in cells]
-    try:
-        services.season_open(
+    return _act(
+        request,
+        club,
+        member,
+        lambda: services.season_open(
             club=club,
             by=member.player,
             name=request.POST.get("name", ""),
@@ -265,10 +291,8 @@ def club_season(request: AuthenticatedRequest, club_id: int) -> HttpResponse:
             ends_on=ends_on,
             rule=request.POST.get("rule", "sqrt"),
             points_table=table,
-        )
-    except ServiceError as refused:
-        return _page(request, club, member, str(refused))
-    return redirect("clubs:detail", club_id=club.pk)
+        ),
+    )
 
 
 @login_required
@@ -276,11 +300,12 @@ def club_season(request: AuthenticatedRequest, club_id: int) -> HttpResponse:
 def club_invite_reset(request: AuthenticatedRequest, club_id: int) -> HttpResponse:
     """An admin replaces the invitation code (the old one is refused from now on)."""
     club, member = _member_club(request, club_id)
-    try:
-        services.club_invite_reset(club=club, by=member.player)
-    except ServiceError as refused:
-        return _page(request, club, member, str(refused))
-    return redirect("clubs:detail", club_id=club.pk)
+    return _act(
+        request,
+        club,
+        member,
+        lambda: services.club_invite_reset(club=club, by=member.player),
+    )
 
 
 @login_required
@@ -290,13 +315,14 @@ def club_attend(request: AuthenticatedRequest, club_id: int, game_id: int) -> Ht
     club, member = _member_club(request, club_id)
     if not club.scheduled.filter(pk=game_id).exists():
         raise Http404("No such game.")
-    try:
-        services.club_attend(
+    return _act(
+        request,
+        club,
+        member,
+        lambda: services.club_attend(
             game=game_id, player=member.player, going=request.POST.get("going") == "1"
-        )
-    except ServiceError as refused:
-        return _page(request, club, member, str(refused))
-    return redirect("clubs:detail", club_id=club.pk)
+        ),
+    )
 
 
 @login_required
@@ -305,11 +331,12 @@ def club_season_close(request: AuthenticatedRequest, club_id: int, season_id: in
     club, member = _member_club(request, club_id)
     if not club.seasons.filter(pk=season_id).exists():
         raise Http404("No such season.")
-    try:
-        services.season_close(season=season_id, by=member.player)
-    except ServiceError as refused:
-        return _page(request, club, member, str(refused))
-    return redirect("clubs:detail", club_id=club.pk)
+    return _act(
+        request,
+        club,
+        member,
+        lambda: services.season_close(season=season_id, by=member.player),
+    )
 
 
 urlpatterns = [

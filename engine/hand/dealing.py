@@ -24,6 +24,9 @@ Forced bets, with the choices this engine makes where the rules leave room:
   bet. Per-player antes are dead too (they never count as a bet).
 * A big blind (or small blind) posted all-in for less still makes the others call the full
   big blind. A full straddle is a blind raise: the next full raise is to twice the straddle.
+* Posts besides the blinds (``HandConfig.posts``, a player back from missing their blinds)
+  come last: the dead part is in the pot as an ante is, the live big blind is that seat's bet
+  (it acts in its turn and may check if nobody raised).
 * Bomb pot: every seat antes ``bomb_pot`` (no blinds) and the flop comes at once.
 * Stud: per-player antes, then the bring-in (``engine.hand.stud``) acts first.
 * Short deck: per-player antes, then the button's blind (heads-up the other seat's, as
@@ -89,6 +92,9 @@ class Dealing(HandState):
                     self._last_full = amount
                     self._raises += 1
                 first = (s + 1) % n  # the last straddle that raised the bet acts last
+        for seat, dead, live in c.posts:  # missed blinds: dead chips, a live big blind
+            self._post(seat, dead, EventKind.ANTE, False)
+            self._post(seat, live, EventKind.BIG_BLIND, True)
         self._deal_holes(order)
         return first
 

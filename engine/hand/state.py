@@ -64,6 +64,8 @@ class HandState:
                 if config.straddles == 1
                 else f"{config.straddles} straddles need {config.straddles + 2} or more players"
             )
+        if any(seat >= n for seat, _, _ in config.posts):
+            raise PokerError(f"a post names a seat past the {n} seats")
         stud = config.is_stud
 
         self.config = config

@@ -64,18 +64,21 @@ class HandHistory:
         blinds = list(self.blinds_or_straddles) + [0] * 3
         if VARIANT_GAMES[game].button_blind:
             return self._button_blind_config(game, betting, antes, blinds[:n])
+        antes = (antes + [0] * n)[:n]
         nonzero = {i for i, a in enumerate(antes) if a}
-        if not nonzero:
-            ante, mode = 0, "per-player"
-        elif len(nonzero) == n and len(set(antes)) == 1:
-            ante, mode = antes[0], "per-player"
-        elif nonzero == {1}:
+        dead = [0] * n
+        if nonzero == {1}:
             ante, mode = antes[1], "big-blind"
         else:
-            raise self._fail(
-                f"unsupported antes {antes}: use one ante for everyone or a big-blind ante"
-            )
-        straddle, straddles, on_button = self._straddles(blinds[2:n])
+            # one ante for everyone (or none), and above it the dead part of missed blinds
+            ante, mode = (min(antes) if len(nonzero) == n else 0), "per-player"
+            dead = [a - ante for a in antes]
+        # a big blind's amount after the blinds is a missed big blind posted live (a
+        # straddle is at least twice the big blind)
+        live = [a if k >= 2 and blinds[1] and a == blinds[1] else 0 for k, a in enumerate(blinds)]
+        posted = [a - b for a, b in zip(blinds[2:n], live[2:n], strict=True)]
+        straddle, straddles, on_button = self._straddles(posted)
+        posts = tuple((k, dead[k], live[k]) for k in range(n) if dead[k] or live[k])
         # more board cards than one board has: the rest of the board was run twice
         twice = (
             sum(len(cards or ()) for kind, _, cards, _, _ in self._parse_lines() if kind == "db")
@@ -100,6 +103,7 @@ class HandHistory:
                 big_bet=self.big_bet,
                 bomb_pot=bomb_pot,
                 run_it_twice=twice,
+                posts=posts,
             )
         except PokerError as error:
             raise self._fail(str(error)) from None

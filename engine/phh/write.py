@@ -61,6 +61,11 @@ def dumps(
         blinds[n - 1] = c.straddle
     else:
         blinds[2 : 2 + c.straddles] = c.straddle_amounts
+    for seat, dead, live in c.posts:  # missed blinds: dead as an ante, live as a blind
+        antes[phh[seat] - 1] += dead
+        if live and blinds[phh[seat] - 1]:
+            raise HandHistoryError(f"seat {seat} posts a big blind besides its own blind")
+        blinds[phh[seat] - 1] = live or blinds[phh[seat] - 1]
     shown = set(hand.result.shown) if hand.result else set()
     lines = []
     for e in hand.events:

@@ -28,8 +28,10 @@ def from_hand(
     game = GAME_OF.get((c.game, c.betting))
     if game is None:
         raise HandHistoryError(f"pkstate has no game for {c.game} {c.betting}: write PHH instead")
-    if c.button_straddle or c.bomb_pot:
-        raise HandHistoryError("pkstate has no button straddle or bomb pot: write PHH instead")
+    if c.button_straddle or c.bomb_pot or c.posts:
+        raise HandHistoryError(
+            "pkstate has no button straddle, bomb pot or missed blinds: write PHH instead"
+        )
     rounds: list[list[Entry]] = [[]]
     board_known = True
     for e in hand.events:

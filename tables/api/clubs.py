@@ -29,7 +29,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from tables.api.files import FileDownloadView
-from tables.api.hosting import refused
+from tables.api.hosting import CONFLICT, refused
 from tables.api.ledger import CSVRenderer, spreadsheet_safe
 from tables.api.permissions import AuthenticatedApiRequest
 from tables.api.serializers import WholeNumberField
@@ -158,7 +158,9 @@ class ClubListCreate(APIView):
         )
 
     @extend_schema(
-        summary="Create a club", request=NewClubSerializer, responses={201: ClubSerializer}
+        summary="Create a club",
+        request=NewClubSerializer,
+        responses={201: ClubSerializer, 409: CONFLICT},
     )
     def post(self, request: AuthenticatedApiRequest) -> Response:
         data = NewClubSerializer(data=request.data)
@@ -194,7 +196,10 @@ class ClubJoin(APIView):
     @extend_schema(
         summary="Join a club",
         request=JoinSerializer,
-        responses=inline_serializer("ClubJoined", {"status": serializers.CharField()}),
+        responses={
+            200: inline_serializer("ClubJoined", {"status": serializers.CharField()}),
+            409: CONFLICT,
+        },
     )
     def post(self, request: AuthenticatedApiRequest, pk: str) -> Response:
         data = JoinSerializer(data=request.data)
@@ -230,7 +235,7 @@ class ClubMembers(APIView):
     @extend_schema(
         summary="Approve, promote, demote or remove a member",
         request=MemberActionSerializer,
-        responses=MemberSerializer,
+        responses={200: MemberSerializer, 409: CONFLICT},
     )
     def post(self, request: AuthenticatedApiRequest, pk: str) -> Response:
         club, member = _club(request, pk)

@@ -38,9 +38,10 @@ from tables.clubs.models import (
     ScheduledGame,
     Season,
 )
-from tables.models import Player, Table
+from tables.models import Player, SeatRequest, Table
 from tables.names import name_problem
 from tables.services import hosting
+from tables.services.seat_requests import seat_request_cancel
 from tables.tournaments.models import Tournament
 from tables.tournaments.services.organise import tournament_organise
 
@@ -174,6 +175,7 @@ def club_member_update(
             if member.status == Status.REMOVED:
                 raise NotAMember("That player was removed already.")
             member.status = Status.REMOVED
+            _seat_requests_withdrawn(club, member.player)
         else:
             raise ClubInvalid("action", "The action is one of: approve, promote, demote, remove.")
         member.save(update_fields=["status", "role"])
@@ -191,9 +193,21 @@ def club_leave(*, club: Club | int, player: Player) -> Membership:
         if member.status != ACTIVE:
             raise NotAMember("You are not a member of this club.")
         member.status, member.role = Status.LEFT, Role.MEMBER
+        _seat_requests_withdrawn(club, member.player)
         member.save(update_fields=["status", "role"])
         _event(club, "member_left", player)
         return member
+
+
+def _seat_requests_withdrawn(club: Club, player: Player) -> None:
+    """Someone out of the club (removed, or gone) waits for no seat at its games: their
+    pending requests are cancelled, or the host could still seat them by approving one.
+    Caller holds the club row lock (then each table's, in the core's order)."""
+    waiting = SeatRequest.objects.filter(
+        table__club_link__club=club, player=player, status=SeatRequest.Status.PENDING
+    ).values_list("table_id", flat=True)
+    for table_id in sorted(set(waiting)):
+        seat_request_cancel(table=table_id, player=player)
 
 
 def club_table_create(*, club: Club | int, by: Player, **fields: Any) -> Table:

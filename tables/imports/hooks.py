@@ -4,12 +4,14 @@
 - ``hands_imported``: ``f(upload, hands) -> None`` once an import's new hands are stored,
   inside its transaction (``hands``: the new ``ImportedHand`` rows). The statistics
   (``tables.stats.pokernow``) keep the import's figures with it here: its hands never change.
+- ``import_figures``: ``f(upload) -> dict`` the statistics page's figures of one import, its
+  amounts as PokerNow printed them, for the import's own page (``tables.stats.pokernow``).
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from tables.imports.models import ImportedHand, PokerNowImport
@@ -17,3 +19,7 @@ if TYPE_CHECKING:
 HandsImported = Callable[["PokerNowImport", "list[ImportedHand]"], None]
 
 hands_imported: list[HandsImported] = []
+
+ImportFigures = Callable[["PokerNowImport"], dict[str, Any]]
+
+import_figures: list[ImportFigures] = []

@@ -8,7 +8,7 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 
 from engine import phh
-from tables.imports import services
+from tables.imports import hooks, services
 from tables.imports.errors import ImportRefused, ImportTooLarge, NameNotInLog, NotPokerNowLog
 from tables.imports.models import ImportedHand
 from tables.imports.selectors import (
@@ -99,11 +99,14 @@ def import_page(request: HttpRequest, import_id: int) -> HttpResponse:
         raise Http404("No such import.")
     totals = import_totals(upload)
     hands = [(hand, amount(hand.net, upload.unit)) for hand in import_hands(upload)]
+    # the statistics page's figures, when the statistics app is there to give them
+    figures = [give(upload) for give in hooks.import_figures]
     context = {
         "upload": upload,
         "totals": totals,
         "net": amount(totals.net, upload.unit),
         "hands": hands,
+        "figures": figures[0] if figures else None,
     }
     return render(request, "imports/import.html", context)
 

@@ -28,6 +28,7 @@ not.
 
 from __future__ import annotations
 
+from collections.abc import Hashable
 from typing import Any
 
 import orjson
@@ -35,20 +36,48 @@ import orjson
 from tables.live.patch import diff
 from tables.live.protocol import STATE_ME_FIELDS, render_viewer
 from tables.presenters.models import Screen
-from tables.presenters.play_state import play_state
+from tables.presenters.play_state import play_state, viewer_members
 from tables.presenters.render import PageParts, log_lines_oob_html, page_parts
 from tables.presenters.screen import table_screen
 from tables.selectors.snapshot import Snapshot
 
 
-class JsonState:
-    """One viewer's state at one version as a ``frames=diff`` socket holds it (``data``:
-    the whole frame less its ``type`` and ``version``). Compared by identity."""
+class SharedJson:
+    """The JSON state of one version as a spectator sees it, built once for every viewer:
+    each viewer's state is this with their own parts put in (``JsonState``)."""
 
-    __slots__ = ("data", "version", "_text")
+    __slots__ = ("version", "data", "__weakref__")
 
     def __init__(self, version: int, data: dict[str, Any]) -> None:
-        self.version, self.data, self._text = version, data, ""
+        self.version, self.data = version, data
+
+
+class JsonState:
+    """One viewer's state at one version as a ``frames=diff`` socket holds it: the version's
+    ``shared`` state with the viewer's ``own`` parts (JSON Pointer -> value: their seat, their
+    controls, their log, their engine view's private members; none for a spectator). ``data``
+    is the whole frame less its ``type`` and ``version``. Compared by identity."""
+
+    __slots__ = ("shared", "own", "_data", "_text")
+
+    def __init__(self, shared: SharedJson, own: dict[str, Any]) -> None:
+        self.shared, self.own = shared, own
+        self._data: dict[str, Any] | None = None
+        self._text = ""
+
+    @property
+    def version(self) -> int:
+        return self.shared.version
+
+    @property
+    def data(self) -> dict[str, Any]:
+        """The viewer's whole state (the shared one with their own parts put in)."""
+        if self._data is None:
+            data = self.shared.data
+            for pointer, value in self.own.items():
+                data = _put(data, pointer.split("/")[1:], value)
+            self._data = data
+        return self._data
 
     @property
     def text(self) -> str:
@@ -60,20 +89,69 @@ class JsonState:
         return self._text
 
 
+def _put(container: Any, keys: list[str], value: Any) -> Any:
+    """A copy of ``container`` with ``value`` at ``keys`` (each container on the way copied,
+    the rest shared)."""
+    if not keys:
+        return value
+    key, rest = keys[0], keys[1:]
+    if isinstance(container, list):
+        index = int(key)
+        copied = list(container)
+        copied[index] = _put(copied[index], rest, value)
+        return copied
+    copied_dict = dict(container)
+    copied_dict[key] = _put(copied_dict[key], rest, value)
+    return copied_dict
+
+
+#: The members of the engine's view that differ from one viewer to another (besides the
+#: viewer's own seat).
+_OWN_VIEW_MEMBERS = ("viewer", "legal", "log", "result")
+
+
 def json_state(snapshot: Snapshot, screen: Screen) -> JsonState:
-    """The viewer's JSON state: the play state and the engine's view (no HTML)."""
+    """The viewer's JSON state: the play state and the engine's view (no HTML), as the
+    version's shared state and what only this viewer sees."""
+    shared, spectator = _shared_json(snapshot)
+    if screen.viewer is None and screen.viewer_index is None:
+        return JsonState(shared, {})
+    theirs = spectator.seats.seats
+    seats = [n for n, panel in enumerate(screen.seats.seats) if panel is not theirs[n]]
+    members, own_seats = viewer_members(snapshot, screen, seats)
+    own = {f"/state/{key}": value for key, value in members.items() if key != "default_buy_in"}
+    own["/state/table/default_buy_in"] = members["default_buy_in"]
+    own.update((f"/state/seats/{number}", seat) for number, seat in own_seats.items())
+    index = screen.viewer_index
+    if snapshot.hand is not None:
+        view = snapshot.view_dict(index)
+        own.update((f"/view/{key}", view[key]) for key in _OWN_VIEW_MEMBERS)
+        if index is not None:
+            own[f"/view/seats/{index}"] = view["seats"][index]
+    own["/me"] = _me(screen)
+    return JsonState(shared, own)
+
+
+def _me(screen: Screen) -> dict[str, Any]:
     me = screen.viewer
-    view = snapshot.view_dict(screen.viewer_index) if snapshot.hand is not None else None
-    return JsonState(
-        snapshot.version,
-        {
+    return {k: getattr(me, k) if me is not None else None for k in STATE_ME_FIELDS}
+
+
+def _shared_json(snapshot: Snapshot) -> tuple[SharedJson, Screen]:
+    """The spectator's JSON state of ``snapshot`` and their screen, built once per version."""
+    found: tuple[SharedJson, Screen] | None = snapshot.memo.get("json")
+    if found is None:
+        screen = table_screen(snapshot, None)
+        view = snapshot.view_dict(None) if snapshot.hand is not None else None
+        data = {
             "hand": screen.hand_id,
             "running": screen.running,
             "state": play_state(snapshot, screen),
             "view": view,
-            "me": {k: getattr(me, k) if me is not None else None for k in STATE_ME_FIELDS},
-        },
-    )
+            "me": _me(screen),
+        }
+        found = snapshot.memo["json"] = (SharedJson(snapshot.version, data), screen)
+    return found
 
 
 def page_update(held: PageParts | None, now: PageParts) -> str:
@@ -107,15 +185,53 @@ def page_update(held: PageParts | None, now: PageParts) -> str:
     return "".join(out)
 
 
-def json_update(held: JsonState, now: JsonState) -> str:
-    """The ``update`` frame from ``held`` to ``now``."""
-    return orjson.dumps(
-        {
-            "type": "update",
-            "version": now.version,
-            "base": held.version,
-            "patch": diff(held.data, now.data),
-        }
+def json_update(held: JsonState, now: JsonState, memo: dict[Hashable, Any]) -> str:
+    """The ``update`` frame from ``held`` to ``now``.
+
+    The shared states' patch is made once per pair of versions for every viewer (``memo``:
+    the newer snapshot's); each viewer's frame is that patch less what it says of their own
+    parts, then their own parts' patch. A viewer whose own parts moved (they sat down, a new
+    hand dealt them another seat) gets the patch of their whole states."""
+    if held.own.keys() != now.own.keys():
+        return _update_frame(now, held, [orjson.dumps(op) for op in diff(held.data, now.data)])
+    key = ("shared patch", held.shared, now.shared)
+    shared_ops: list[tuple[tuple[str, ...], bytes]] | None = memo.get(key)
+    if shared_ops is None:
+        shared_ops = memo[key] = [
+            (_pointers_to(op[0]), orjson.dumps(op))
+            for op in diff(held.shared.data, now.shared.data)
+        ]
+    own = now.own
+    above = {"", *(pointer for mine in own for pointer in _pointers_to(mine)[:-1])}
+    parts: list[bytes] = []
+    overwritten: set[str] = set()
+    for pointers, text in shared_ops:
+        if any(pointer in own for pointer in pointers):
+            continue  # the spectator's value of a part this viewer has their own of
+        path = pointers[-1] if pointers else ""
+        if path in above:
+            overwritten.update(mine for mine in own if mine.startswith(path + "/"))
+        parts.append(text)
+    for mine, value in own.items():
+        before = held.own[mine]
+        if mine in overwritten:  # set whole by a shared operation above it: put it back
+            parts.append(orjson.dumps([mine, value]))
+        elif before is not value:
+            parts.extend(orjson.dumps([mine + op[0], *op[1:]]) for op in diff(before, value))
+    return _update_frame(now, held, parts)
+
+
+def _pointers_to(path: str) -> tuple[str, ...]:
+    """``path`` and the pointers above it, the document's own ("") left out: ``/a/b`` ->
+    ``("/a", "/a/b")``."""
+    parts = path.split("/")
+    return tuple("/".join(parts[:n]) for n in range(2, len(parts) + 1))
+
+
+def _update_frame(now: JsonState, held: JsonState, operations: list[bytes]) -> str:
+    return (
+        b'{"type":"update","version":%d,"base":%d,"patch":[%b]}'
+        % (now.version, held.version, b",".join(operations))
     ).decode()
 
 
@@ -159,6 +275,8 @@ class SocketFrames:
         if frame is None:
             # A page socket holds page parts, the others JSON states (``held`` too).
             frame = memo[key] = (
-                page_update(held, now) if isinstance(now, PageParts) else json_update(held, now)
+                page_update(held, now)
+                if isinstance(now, PageParts)
+                else json_update(held, now, memo)
             )
         return frame

@@ -62,6 +62,8 @@ def _diff(old: Any, new: Any, path: str, ops: list[Operation]) -> None:
                 ops.append([f"{path}/{_escape(key)}"])
         for key, value in new.items():
             before = old.get(key, _MISSING)
+            if before is value:  # the presenters share what did not change: nothing to walk
+                continue
             kind = type(value)
             if kind is type(before) and (kind is dict or kind is list):
                 _diff(before, value, f"{path}/{_escape(key)}", ops)  # nothing if the same
@@ -70,7 +72,7 @@ def _diff(old: Any, new: Any, path: str, ops: list[Operation]) -> None:
         return
     if type(old) is list and type(new) is list and (new or not old):
         common = min(len(old), len(new))
-        changed = [i for i in range(common) if not _same(old[i], new[i])]
+        changed = [i for i in range(common) if old[i] is not new[i] and not _same(old[i], new[i])]
         if 2 * len(changed) <= common:
             for index in changed:
                 _diff(old[index], new[index], f"{path}/{index}", ops)

@@ -14,13 +14,15 @@ Pure: reads nothing but the snapshot and the screen.
 from __future__ import annotations
 
 import json
+from collections.abc import Iterable
 from datetime import UTC, datetime
+from functools import lru_cache
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol
 
 from django.utils import timezone
 
-from tables.presenters.models import ActionBar, Screen, SeatPanel
+from tables.presenters.models import ActionBar, LogLine, Screen, SeatPanel
 from tables.presenters.screen import hand_seat_numbers
 
 if TYPE_CHECKING:
@@ -95,12 +97,10 @@ def play_state(snapshot: Snapshot, screen: Screen, now: datetime | None = None) 
     numbers = hand_seat_numbers(snapshot) if hand is not None else {}
     dealt = set(numbers.values()) if screen.running else set()
     panels = screen.seats.seats
-    # A tournament seats its players with its own chips: no buy-in, bankroll or top-up there.
-    cash = screen.controls.seating_closed is None
-    you = _you(snapshot, screen, cash)
+    you = _you(snapshot, screen, _cash(screen))
     return {
         "protocol": PROTOCOL,
-        "table": _table(table, screen.controls.default_buy_in, cash),
+        "table": _table(table, _table_default_buy_in(screen), _cash(screen)),
         "version": screen.version,
         "hand": hand.pk if screen.running and hand is not None else None,
         "hand_number": hand.number if hand is not None else None,
@@ -118,28 +118,71 @@ def play_state(snapshot: Snapshot, screen: Screen, now: datetime | None = None) 
         "button": _label(numbers.get(view.button)) if view is not None else None,
         "actor": next((panel.label for panel in panels if panel.is_actor), None),
         "you": you,
-        "legal": _legal(screen.actions.bar, view)
-        if screen.actions.bar is not None
-        else _runs_legal()
-        if screen.actions.runs_ask
-        else None,
+        "legal": _legal_of(screen, view),
         "clock": _clock(table, screen, you, now),
-        "log": [
-            {"kind": line.kind, "text": line.text, "cards": [str(card) for card in line.cards]}
-            for line in screen.log.lines[-LOG_LINES:]
-        ],
+        "log": _log(screen),
         "result": _result(snapshot, screen, view) if not screen.running else None,
         "tournament": snapshot.banner,
     }
+
+
+#: The members of the play state that differ from one viewer to another (besides the seats
+#: they see as theirs): ``viewer_members`` builds only these.
+VIEWER_MEMBERS = ("you", "legal", "clock", "log", "result")
+
+
+def viewer_members(
+    snapshot: Snapshot, screen: Screen, seat_numbers: Iterable[int], now: datetime | None = None
+) -> tuple[dict[str, Any], dict[int, dict[str, Any]]]:
+    """What ``play_state(snapshot, screen, now)`` holds for this viewer alone: the members
+    ``VIEWER_MEMBERS`` by name, the table's ``default_buy_in``, and each seat of
+    ``seat_numbers`` (the table's, from 0: those the viewer sees as theirs) by its number.
+    Everything else of the viewer's play state is the spectator's (``tables.live.frames``
+    builds it once per version for all viewers)."""
+    view = snapshot.view(screen.viewer_index) if snapshot.hand is not None else None
+    you = _you(snapshot, screen, _cash(screen))
+    dealt = set(hand_seat_numbers(snapshot).values()) if screen.running else set()
+    panels = screen.seats.seats
+    members: dict[str, Any] = {
+        "you": you,
+        "legal": _legal_of(screen, view),
+        "clock": _clock(snapshot.table, screen, you, now),
+        "log": _log(screen),
+        "result": _result(snapshot, screen, view) if not screen.running else None,
+    }
+    # the buy-in the form offers depends on what the viewer left this table with
+    members["default_buy_in"] = _table_default_buy_in(screen)
+    seats = {n: _seat(panels[n], panels[n].number in dealt) for n in seat_numbers}
+    return members, seats
+
+
+def _cash(screen: Screen) -> bool:
+    """A cash table: a tournament seats its players with its own chips (no buy-in, bankroll
+    or top-up there)."""
+    return screen.controls.seating_closed is None
+
+
+def _legal_of(screen: Screen, view: View | None) -> dict[str, Any] | None:
+    if screen.actions.bar is not None:
+        return _legal(screen.actions.bar, view)
+    return _runs_legal() if screen.actions.runs_ask else None
+
+
+def _log(screen: Screen) -> list[dict[str, Any]]:
+    return [_log_line(line) for line in screen.log.lines[-LOG_LINES:]]
+
+
+def _table_default_buy_in(screen: Screen) -> int | None:
+    return screen.controls.default_buy_in if _cash(screen) else None
 
 
 def _label(number: int | None) -> int | None:
     return None if number is None else number + 1
 
 
-def _table(table: TableFacts, default_buy_in: int, cash: bool) -> dict[str, Any]:
+def _table(table: TableFacts, default_buy_in: int | None, cash: bool) -> dict[str, Any]:
     """The table and its stakes; ``default_buy_in`` is the buy-in the browser's form offers
-    (no buy-in at all unless ``cash``)."""
+    (None, as every buy-in, unless ``cash``)."""
     return {
         "id": table.pk,
         "name": table.name,
@@ -159,12 +202,24 @@ def _table(table: TableFacts, default_buy_in: int, cash: bool) -> dict[str, Any]
         "max_seats": table.max_seats,
         "min_buy_in": table.effective_min_buy_in if cash else None,
         "max_buy_in": table.effective_max_buy_in if cash else None,
-        "default_buy_in": default_buy_in if cash else None,
+        "default_buy_in": default_buy_in,
         "action_seconds": table.action_seconds,
         "status": table.status,
     }
 
 
+# What did not change from one version to the next is the very same object in both states
+# (a seat, a log line: equal view models give the one dict), so an update's diff passes it
+# over without walking it (``tables.live.patch``). Nothing may change these dicts.
+_SHARED_PARTS = 4096
+
+
+@lru_cache(maxsize=_SHARED_PARTS)
+def _log_line(line: LogLine) -> dict[str, Any]:
+    return {"kind": line.kind, "text": line.text, "cards": [str(card) for card in line.cards]}
+
+
+@lru_cache(maxsize=_SHARED_PARTS)
 def _seat(panel: SeatPanel, in_hand: bool) -> dict[str, Any]:
     """One seat: ``in_hand`` when it was dealt into the running hand."""
     plate = panel.plate

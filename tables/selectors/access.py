@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING
 from django.db.models import Exists, OuterRef, Q, QuerySet
 
 from tables.models import Hand, LedgerEntry, Player, Seat, Table, TableGuest
+from tables.selectors.players import viewer_player
 
 if TYPE_CHECKING:
     from django.contrib.auth.models import AnonymousUser, User
@@ -29,21 +30,12 @@ visibility_grants: list[Callable[[Player], Q]] = []
 visibility_denials: list[Callable[[Player], Q]] = []
 
 
-def _player_of(user: Viewer) -> Player | None:
-    if user is None or not user.is_authenticated:
-        return None
-    try:
-        return user.player
-    except Player.DoesNotExist:
-        return None
-
-
 def tables_visible_to(user: Viewer, tables: QuerySet[Table] | None = None) -> QuerySet[Table]:
     """``tables`` (every table by default) without the private games ``user`` may not see."""
     tables = Table.objects.all() if tables is None else tables
     if user is not None and getattr(user, "is_staff", False):
         return tables
-    player = _player_of(user)
+    player = viewer_player(user)
     if player is None:
         return tables.filter(private=False)
     seated = Seat.objects.filter(table=OuterRef("pk"), player=player)
@@ -80,7 +72,7 @@ def can_see_hand(hand: Hand, user: Viewer) -> bool:
     """Whether ``user`` may see ``hand``: its table is visible to them, or they played it."""
     if can_see_table(hand.table, user):
         return True
-    player = _player_of(user)
+    player = viewer_player(user)
     return player is not None and hand.seat_index_of(player.pk) is not None
 
 
@@ -88,7 +80,7 @@ def can_host(table: Table, user: Viewer) -> bool:
     """Whether ``user`` may use the host controls of ``table``: its host, or staff."""
     if user is not None and getattr(user, "is_staff", False):
         return True
-    return hosts(table, user, _player_of(user))
+    return hosts(table, user, viewer_player(user))
 
 
 def hosts(table: Table, user: Viewer, player: Player | None) -> bool:

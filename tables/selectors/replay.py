@@ -88,8 +88,9 @@ def engine_replay_steps(
     )
     stud = state.config.is_stud
     first = "3rd street dealt, antes posted" if stud else "Cards dealt, blinds posted"
-    steps = [ReplayStep(0, first, seen(state.view(seat)))]
-    dealt = 0  # board cards shown so far
+    opening = seen(state.view(seat))
+    steps = [ReplayStep(0, first, replace(opening, board=opening.board[:0]))]
+    dealt = _streets_dealt(steps, opening, 0)  # a bomb pot's flop, before any decision
     for k, action in enumerate(actions, start=1):
         legal = state.legal
         to_call = legal.call if legal is not None else None  # what the "Call" button said
@@ -109,7 +110,6 @@ def engine_replay_steps(
                 street = STUD_STREET_NAMES.get(view.street, "The last cards")
                 steps.append(ReplayStep(len(steps), f"{street} dealt", view))
             continue
-        shared = _shared_board(view)  # a run-twice board's cards common to both runs
         steps.append(
             ReplayStep(
                 len(steps),
@@ -118,20 +118,7 @@ def engine_replay_steps(
                 acted,
             )
         )
-        for end, street in STREET_ENDS:
-            if dealt < end <= len(view.board):
-                second = view.second_board[:end] if len(view.second_board) >= end else ()
-                twice = bool(second) and end > shared
-                steps.append(
-                    ReplayStep(
-                        len(steps),
-                        f"{street}, both runs" if twice else street,
-                        replace(view, board=view.board[:end], second_board=second),
-                        cards=view.board[dealt:end],
-                        second_cards=second[dealt:end] if twice else (),
-                    )
-                )
-                dealt = end
+        dealt = _streets_dealt(steps, view, dealt)
     if final_view.result is not None:
         awarded = seen(final_view)  # its label too: no description of a hidden hand
         steps.append(ReplayStep(len(steps), result_label(awarded), awarded, awarded=True))
@@ -143,6 +130,28 @@ RUN_CHOICES = {
     ActionKind.RUN_ONCE: "The board is run once",
     ActionKind.RUN_TWICE: "The board is run twice",
 }
+
+
+def _streets_dealt(steps: list[ReplayStep], view: View, dealt: int) -> int:
+    """A step for each street of ``view``'s board past the ``dealt`` cards shown so far,
+    appended to ``steps``, its cards beside its name (run twice: both runs', the boards
+    growing together); how many board cards are shown now."""
+    shared = _shared_board(view)  # a run-twice board's cards common to both runs
+    for end, street in STREET_ENDS:
+        if dealt < end <= len(view.board):
+            second = view.second_board[:end] if len(view.second_board) >= end else ()
+            twice = bool(second) and end > shared
+            steps.append(
+                ReplayStep(
+                    len(steps),
+                    f"{street}, both runs" if twice else street,
+                    replace(view, board=view.board[:end], second_board=second),
+                    cards=view.board[dealt:end],
+                    second_cards=second[dealt:end] if twice else (),
+                )
+            )
+            dealt = end
+    return dealt
 
 
 def _shared_board(view: View) -> int:

@@ -13,14 +13,16 @@ from __future__ import annotations
 import copy
 from collections.abc import Hashable, Iterable
 from dataclasses import dataclass, replace
+from functools import lru_cache
 from typing import Any, NamedTuple
 
 from django.contrib.auth import get_user_model
 from django.db import router
 from django.db.models import QuerySet
 
+from engine.config import HandConfig
 from engine.hand import Hand as EngineHand
-from engine.view import View
+from engine.view import SeatView, View
 from tables.db import statements
 from tables.models import Hand, HandAction, Seat, Table
 from tables.selectors import hand_cache
@@ -124,7 +126,13 @@ class Snapshot:
     def view_dict(self, index: int | None) -> dict[str, Any]:
         """``view(index)`` as JSON data (``View.to_dict``), computed once."""
         if index not in self._view_dicts:
-            self._view_dicts[index] = self.view(index).to_dict()
+            view = self.view(index)
+            data = view.to_dict()
+            # The seats and stakes that did not change are the very dicts of the last version
+            # (an update's diff passes them over: ``tables.live.patch``).
+            data["config"] = _config_data(view.config)
+            data["seats"] = [_seat_data(seat) for seat in view.seats]
+            self._view_dicts[index] = data
         return self._view_dicts[index]
 
     def seat_of(self, player_id: int | None) -> SeatRow | None:
@@ -365,3 +373,14 @@ def following_snapshot(previous: Snapshot | None) -> Snapshot | None:
         previous.notices,
         previous.seating_closed,
     )
+
+
+# Shared by every version that has an equal seat or config: nothing may change these dicts.
+@lru_cache(maxsize=4096)
+def _seat_data(seat: SeatView) -> dict[str, Any]:
+    return seat.to_dict()
+
+
+@lru_cache(maxsize=256)
+def _config_data(config: HandConfig) -> dict[str, Any]:
+    return config.to_dict()

@@ -15,3 +15,5 @@ class StatsConfig(AppConfig):
         hooks.register(hooks.hand_finished, player_hands.player_hands_record)
         # An imported game's figures are counted once, as it comes in.
         hooks.register(import_hooks.hands_imported, pokernow.record_import_figures)
+        # ... and shown on the import's own page as on the stats page.
+        hooks.register(import_hooks.import_figures, pokernow.import_page_figures)

@@ -15,7 +15,7 @@ from typing import Any
 
 from engine import phh
 from tables.imports.models import ImportedHand, PokerNowImport
-from tables.imports.selectors import import_hands, player_imports
+from tables.imports.selectors import amount, import_hands, player_imports
 from tables.models import Player
 from tables.stats.figures import SeatFigures, Totals, seat_figures
 
@@ -62,6 +62,19 @@ def _combined(parts: Iterable[Totals]) -> Totals:
 def import_stats(upload: PokerNowImport) -> dict[str, Any]:
     """One import's figures (``Totals.stats()``: VPIP, PFR, … and net in its unit)."""
     return {**_import_totals(upload).stats(), "unit": upload.unit, "imported_from": "pokernow"}
+
+
+def with_amount_texts(figures: dict[str, Any], unit: str | None) -> dict[str, Any]:
+    """``figures`` with their amounts as PokerNow printed them (``net_won_text``,
+    ``biggest_pot_won_text``), "–" where there is no one unit."""
+    for name in ("net_won", "biggest_pot_won"):
+        figures[name + "_text"] = "–" if unit is None else amount(figures[name], unit)
+    return figures
+
+
+def import_page_figures(upload: PokerNowImport) -> dict[str, Any]:
+    """One import's figures for its own page (``tables.imports.hooks.import_figures``)."""
+    return with_amount_texts(import_stats(upload), upload.unit)
 
 
 def player_pokernow_stats(player: Player) -> dict[str, Any] | None:

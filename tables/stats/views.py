@@ -18,7 +18,7 @@ from tables.models import Hand, Player, Table
 from tables.presenters.replay import replay_felt, replay_label_html
 from tables.selectors.access import can_see_hand, tables_visible_to
 from tables.selectors.replay import hand_replay_steps
-from tables.stats.pokernow import player_pokernow_stats
+from tables.stats.pokernow import player_pokernow_stats, with_amount_texts
 from tables.stats.selectors import (
     HandFilter,
     finished_hand,
@@ -104,12 +104,7 @@ def pokernow_figures(player: Player) -> dict[str, Any] | None:
     """The player's PokerNow figures with their amounts as PokerNow printed them ("–" where
     the imports' units differ)."""
     figures = player_pokernow_stats(player)
-    if figures is None:
-        return None
-    unit = figures["unit"]
-    for name in ("net_won", "biggest_pot_won"):
-        figures[name + "_text"] = "–" if unit is None else amount(figures[name], unit)
-    return figures
+    return None if figures is None else with_amount_texts(figures, figures["unit"])
 
 
 #: The page's minimum of cash hands (the API's is a parameter).

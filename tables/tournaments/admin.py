@@ -8,7 +8,6 @@ only through the services (and the ledger).
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from typing import Any
 
 from django.contrib import admin, messages
@@ -17,26 +16,17 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect
 from django.template.response import TemplateResponse
 
+from tables.admin_helpers import ReadOnlyAdminMixin, run_on_each
 from tables.http import AuthenticatedRequest
-from tables.services.errors import ServiceError
 from tables.services.players import player_get_or_create
 from tables.tournaments.forms import TournamentForm
 from tables.tournaments.models import Entry, Tournament, TournamentTable
 from tables.tournaments.services import organise, setup
 
 
-class _ReadOnlyInline(admin.TabularInline[Any, Tournament]):
+class _ReadOnlyInline(ReadOnlyAdminMixin, admin.TabularInline[Any, Tournament]):
     extra = 0
     can_delete = False
-
-    def has_add_permission(self, request: HttpRequest, obj: Any = None) -> bool:
-        return False
-
-    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
-        return False
-
-    def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
-        return False
 
 
 class EntryInline(_ReadOnlyInline):
@@ -179,31 +169,13 @@ class TournamentAdmin(admin.ModelAdmin[Tournament]):
             )
         return ", ".join(parts) or "freezeout"
 
-    def _each(
-        self,
-        request: HttpRequest,
-        queryset: QuerySet[Tournament],
-        run: Callable[[Tournament], object],
-        what: str,
-    ) -> None:
-        done, errors = 0, []
-        for tournament in queryset:
-            try:
-                run(tournament)
-                done += 1
-            except ServiceError as error:
-                errors.append(f"{tournament}: {error}")
-        if done:
-            self.message_user(request, f"{what}: {done}.", messages.SUCCESS)
-        for refusal in errors:
-            self.message_user(request, refusal, messages.ERROR)
-
     @admin.action(description="Start now (random seating)")
     def start_tournaments(
         self, request: AuthenticatedRequest, queryset: QuerySet[Tournament]
     ) -> None:
         by = player_get_or_create(user=request.user)
-        self._each(
+        run_on_each(
+            self,
             request,
             queryset,
             lambda t: setup.tournament_start(tournament=t, by=by),
@@ -214,7 +186,8 @@ class TournamentAdmin(admin.ModelAdmin[Tournament]):
     def cancel_tournaments(
         self, request: AuthenticatedRequest, queryset: QuerySet[Tournament]
     ) -> None:
-        self._each(
+        run_on_each(
+            self,
             request,
             queryset,
             lambda t: organise.tournament_cancel(tournament=t, by=request.user),

@@ -202,3 +202,26 @@ def test_convert_to_phh_refuses_several_files_in_one_line() -> None:
     path = str(PHH_DIR / "pluribus_102_0.phh")
     done = _convert(path, path, "--to", "phh")
     assert (done.returncode, done.stderr) == (2, "error: --to phh converts one file at a time\n")
+
+
+def test_pokerkit_reads_the_missed_blinds_of_real_pokernow_hands_back() -> None:
+    """Hold'em hands imported from PokerNow where a player came back posting missed blinds
+    (the small blind dead: their ante here; the big blind live: a blind): pokerkit's parser
+    ends them at the engine's stacks, PokerNow's printed ones."""
+    from engine.pokernow import import_log
+    from tests.engine.test_pokernow import _text
+
+    comebacks = [
+        hand
+        for log in (
+            "drkyoda_pglDepIXhH9TNyXaFfbHYetk-.csv.gz",
+            "whitlock23_pglnMFhFI9KhboCBC09b_dE3b.csv.gz",
+        )
+        for hand in import_log(_text(log)).hands
+        if hand.history.variant == "NT" and hand.history.config().posts
+    ]
+    assert [h.number for h in comebacks] == [69, 267, 108, 126]
+    for imported in comebacks:
+        hand = phh.loads(imported.phh).replay()
+        text = hand_text(hand, header=Header(hand_id=imported.number), everything=True)
+        assert _pokerkit_stacks(text) == dict(zip(hand.players, hand.stacks, strict=True)), text

@@ -57,7 +57,7 @@ class FreshDatabase:
             **os.environ,
             "DATABASE_URL": self.url,
             "DJANGO_SETTINGS_MODULE": self.settings,
-            "PYTHONPATH": str(self.root),
+            "PYTHONPATH": python_path(self.root),
         }
         env.pop("REDIS_URL", None)
         subprocess.run(
@@ -173,6 +173,12 @@ def listening_socket() -> socket.socket:
     return sock
 
 
+def python_path(root: Path) -> str:
+    """``PYTHONPATH`` for a process of the checkout ``root``: the checkout first, then what
+    this environment adds (packages installed beside it, as on a machine without pip access)."""
+    return os.pathsep.join(filter(None, (str(root), os.environ.get("PYTHONPATH"))))
+
+
 @dataclass
 class Server:
     """One daphne process serving ``app`` on a socket the harness owns, from the checkout
@@ -188,6 +194,8 @@ class Server:
     sock: socket.socket = field(default_factory=listening_socket)
     proc: subprocess.Popen | None = None
     starts: int = 0
+    #: The CPUs the server may run on (``taskset -c``: "0,1"), or any.
+    cpus: str | None = None
 
     @property
     def port(self) -> int:
@@ -211,10 +219,11 @@ class Server:
         log = open(self.log_path, "ab")  # noqa: SIM115 - the server's log while it runs
         log.write(f"\n--- start {self.starts}\n".encode())
         fd = self.sock.fileno()
+        pinned = ["taskset", "-c", self.cpus] if self.cpus else []
         self.proc = subprocess.Popen(
-            [self.python, "-m", "daphne", "--fd", str(fd), "--proxy-headers", self.app],
+            [*pinned, self.python, "-m", "daphne", "--fd", str(fd), "--proxy-headers", self.app],
             cwd=self.root,
-            env={**os.environ, **self.env, "PYTHONPATH": str(self.root)},
+            env={**os.environ, **self.env, "PYTHONPATH": python_path(self.root)},
             pass_fds=[fd],
             stdout=log,
             stderr=subprocess.STDOUT,
@@ -285,7 +294,7 @@ def build_world(env: dict, spec: dict, python: str = PYTHON, root: Path = ROOT) 
     out = subprocess.run(
         [python, "-m", "tests.load.world", json.dumps(spec)],
         cwd=root,
-        env={**os.environ, **env, "PYTHONPATH": str(root)},
+        env={**os.environ, **env, "PYTHONPATH": python_path(root)},
         check=True,
         timeout=600,
         capture_output=True,

@@ -5,6 +5,7 @@ seats carry PokerNow's names, and the page is the replayer's, marked as PokerNow
 
 from __future__ import annotations
 
+import gzip
 from pathlib import Path
 
 import pytest
@@ -20,9 +21,8 @@ from tables.selectors.replay import engine_replay_steps
 
 pytestmark = pytest.mark.django_db
 
-LOG = (
-    Path(__file__).parents[2] / "engine/data/pokernow/charlestudor_input_log_002.csv"
-).read_text()
+DATA = Path(__file__).parents[2] / "engine/data/pokernow"
+LOG = (DATA / "charlestudor_input_log_002.csv").read_text()
 NAME = "P1 @ eNVKMq2Tcb"
 
 
@@ -123,3 +123,30 @@ def test_the_replayer_page_is_marked_and_private(imported, players) -> None:
 def test_nickname_drops_only_the_last_id() -> None:
     assert nickname("spa @ ces @ ZQfm6ZDMPO") == "spa @ ces"
     assert nickname("plain") == "plain"
+
+
+@pytest.mark.parametrize(
+    ("log", "name", "number"),
+    [
+        # Deckhole back from missing his blinds: 0.10 dead and 0.25 live, then a raise
+        ("drkyoda_pglDepIXhH9TNyXaFfbHYetk-.csv.gz", "Deckhole @ 3URETjsK60", 69),
+        # a bomb pot of 4 each: the flop comes first
+        ("whitlock23_pglnMFhFI9KhboCBC09b_dE3b.csv.gz", "lmm @ 4Iies5lZZX", 18),
+    ],
+)
+def test_missed_blinds_and_a_bomb_pot_in_the_replayer(players, log, name, number) -> None:
+    text = gzip.decompress((DATA / log).read_bytes()).decode()
+    pokernow_import(player=players[0], log_text=text, pokernow_name=name)
+    hand = ImportedHand.objects.get(number=number)
+    steps = imported_hand_replay(hand)
+    final = phh.loads(hand.phh).replay()
+    labels = [s.label for s in steps]
+    assert steps[-1].awarded
+    assert [s.stack for s in steps[-1].view.seats] == list(final.stacks)
+    if number == 69:
+        assert labels[:2] == ["Cards dealt, blinds posted", "Deckhole raises to 95"]
+        assert labels[-1] == "Deckhole wins 70"
+    else:  # no decision before the flop, shown at once
+        assert labels[:3] == ["Cards dealt, blinds posted", "Flop", "wmy checks"]
+        assert " ".join(map(str, steps[1].cards)) == "5s Ah Ks"  # drawn beside its name
+        assert not steps[0].view.board and len(steps[1].view.board) == 3

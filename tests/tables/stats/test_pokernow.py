@@ -111,3 +111,18 @@ def test_never_on_the_leaderboard(upload, players) -> None:
     answer = client.get("/api/leaderboard/?min_hands=1")
     assert answer.status_code == 200, answer.content
     assert answer.json()["results"] == []
+
+
+def test_the_import_page_shows_the_same_figures(upload, players) -> None:
+    """The import's own page: the stats page's figures over this game's hands (VPIP 50%,
+    W$SD 100%, net 150, biggest pot 200), not only hands, won and net."""
+    client = Client()
+    client.force_login(players[0].user)
+    page = client.get(f"/imports/{upload.pk}/")
+    figures = page.context["figures"]
+    assert {k: v for k, v in figures.items() if not k.endswith("_text")} == import_stats(upload)
+    text = page.content.decode()
+    section = text[text.index('id="import-figures"') :]
+    section = section[: section.index("</dl>")]
+    assert "<dd>4</dd>" in section and section.count("50.0%") == 2  # VPIP and PFR
+    assert section.count("100.0%") == 2 and ">150<" in section and ">200<" in section

@@ -68,6 +68,8 @@ def test_a_stud_game_starts_from_its_defaults_and_the_host_drawer_opens_on_scree
     assert on_screen(page, "a.host-open")
     page.click("a.host-open")
     page.wait_for_selector(".host-panel input.invite-url")
+    page.wait_for_selector("form.change-settings[data-rules-ready]")  # its script has run
+    page.screenshot(path=str(ARTIFACTS / "night-host-drawer.png"))
     assert on_screen(page, ".host-panel input.invite-url")
     assert on_screen(page, "form.change-settings button[type=submit]")
     shown = shown_settings(page)

@@ -217,6 +217,8 @@ class _Writer:
                     self.lines.append(f"{name}: shows {_cards(e.cards)} ({_first_run(e.text)})")
                 else:
                     self.lines.append(f"{name}: mucks hand")
+            elif k is EventKind.REVEAL:  # shown by choice once the hand was over
+                self.lines.append(f"{name}: shows {_cards(e.cards)}")
         if stud and self.new:
             self._flush_stud_deals()
         return self.lines

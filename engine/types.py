@@ -89,6 +89,9 @@ class EventKind(_Kind):
     DISCARD = "discard"
     DRAW = "draw"
     RESHUFFLE = "reshuffle"
+    # Once the hand is over: a player shows cards of their own choice (all or some of them:
+    # after a fold, winning without a showdown, or losing at one). Everyone sees those cards.
+    REVEAL = "reveal"
 
 
 #: The events that are a player's decision.
@@ -318,6 +321,8 @@ class Event:
             return f"{p} sm {format_cards(self.cards)}"
         if k is EventKind.MUCK:
             return f"{p} sm"
+        if k is EventKind.REVEAL:
+            return f"# {p} shows {format_cards(self.cards)} after the hand"
         if k is EventKind.RETURN:
             return f"# {p} takes back {self.amount} uncalled"
         if k is EventKind.DEAL_SECOND_BOARD:

@@ -15,14 +15,13 @@ from django.contrib import messages
 from django.contrib.auth import (
     authenticate,
     forms as auth_forms,
-    get_user_model,
     login,
+    update_session_auth_hash,
     views as auth_views,
 )
 from django.contrib.auth.decorators import login_required
 from django.contrib.auth.forms import UserCreationForm
 from django.contrib.auth.models import User
-from django.db.models.functions import Length
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import path, reverse_lazy
@@ -32,9 +31,10 @@ from django.views.decorators.http import require_http_methods
 from tables.formatting import chips
 from tables.http import AuthenticatedRequest
 from tables.imports.selectors import player_ledger_nights
-from tables.selectors.players import player_ledger, recent_games
+from tables.selectors.players import name_like_taken, player_ledger, recent_games
 from tables.services import player_get_or_create, player_mark_bot, player_sign_up
-from tables.usernames import lookalike
+from tables.services.errors import ServiceError
+from tables.services.guests import LOOKALIKE, guest_keep
 
 
 class SignUpForm(UserCreationForm[User]):
@@ -49,19 +49,8 @@ class SignUpForm(UserCreationForm[User]):
         """Django's checks (NFKC, not taken in any case), then no look-alike of a taken name:
         ``аlice`` with a Cyrillic ``а`` beside ``alice`` would pass for her at the table."""
         username = super().clean_username()
-        if username:
-            # A look-alike has as many characters: only those names are compared.
-            same_length = (
-                get_user_model()
-                .objects.annotate(length=Length("username"))
-                .filter(length=len(username))
-                .values_list("username", flat=True)
-            )
-            if lookalike(username, same_length.iterator()):
-                raise forms.ValidationError(
-                    "This name looks like an existing player's name: please choose another.",
-                    code="lookalike",
-                )
+        if username and name_like_taken(username):
+            raise forms.ValidationError(LOOKALIKE, code="lookalike")
         return username
 
 
@@ -151,6 +140,31 @@ def profile_bot(request: AuthenticatedRequest) -> HttpResponse:
     return redirect("profile")
 
 
+@login_required
+@require_http_methods(["GET", "POST"])
+def keep_account(request: AuthenticatedRequest) -> HttpResponse:
+    """``/accounts/keep/``: a guest (joined by name from an invite link) chooses a password and
+    keeps the account: its chips, ledger and hands stay theirs; they stay logged in."""
+    player = player_get_or_create(user=request.user)
+    if not player.is_guest:
+        return redirect("password_change")
+    form = auth_forms.SetPasswordForm(request.user, request.POST or None)
+    if request.method == "POST" and form.is_valid():
+        try:
+            guest_keep(player=player, password=form.cleaned_data["new_password1"])
+        except ServiceError as error:
+            form.add_error(None, str(error))
+        else:
+            request.user.refresh_from_db()
+            update_session_auth_hash(request, request.user)
+            request.session.set_expiry(None)  # the site's usual session, no longer a night's
+            messages.success(
+                request, f"The account is yours: log in as {player.name} with your password."
+            )
+            return redirect("profile")
+    return render(request, "accounts/keep.html", {"form": form})
+
+
 urlpatterns = [
     path("signup/", signup, name="signup"),
     path(
@@ -174,6 +188,7 @@ urlpatterns = [
         ),
         name="password_change_done",
     ),
+    path("keep/", keep_account, name="keep_account"),
     path("profile/", profile, name="profile"),
     path("profile/bot/", profile_bot, name="profile_bot"),
 ]

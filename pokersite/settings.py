@@ -262,7 +262,7 @@ RATELIMIT_ENABLED = env_bool("RATELIMIT_ENABLED", True)
 # Addresses never limited, comma-separated: none unless set ("" is none too).
 RATELIMIT_EXEMPT = env_list("RATELIMIT_EXEMPT", [])
 # Sign-up throttle: (url name, POSTs allowed, per seconds) per address, counted in this cache.
-RATELIMIT_RULES = (("signup", 10, 3600),)
+RATELIMIT_RULES = (("signup", 10, 3600), ("join_guest", 10, 3600))
 RATELIMIT_CACHE = "default"
 # Log-in lock-outs, by django-axes: 10 failures for one account (its canonical name) or from
 # one address lock both out for 15 minutes after the last; counted in the database, so every
@@ -415,6 +415,9 @@ POKER_WRITE_THREADS = env_int("POKER_WRITE_THREADS", 4)
 # are closed with 4429; nginx sends all of a table's sockets to one process).
 POKER_SOCKETS_PER_USER_TABLE = env_int("POKER_SOCKETS_PER_USER_TABLE", 4, minimum=1)
 POKER_SOCKETS_PER_USER = env_int("POKER_SOCKETS_PER_USER", 24, minimum=1)
+# Logged-out visitors' (spectators') table sockets per address (an IPv6 /64) per server
+# process: they have no user to count under.
+POKER_SPECTATOR_SOCKETS_PER_ADDRESS = env_int("POKER_SPECTATOR_SOCKETS_PER_ADDRESS", 8, minimum=1)
 # A server process's garbage-collector thresholds (pokersite/gc_policy.py): three whole
 # numbers, like the interpreter's own 700,10,10.
 POKER_GC_THRESHOLDS = env_numbers(

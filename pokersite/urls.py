@@ -18,6 +18,7 @@ urlpatterns = [
     path("accounts/", include(accounts.urlpatterns)),
     path("tables/", include("tables.urls")),
     path("join/<str:token>/", views_hosting.join, name="join"),
+    path("join/<str:token>/guest/", views_hosting.join_guest, name="join_guest"),
     path("tournaments/", include("tables.tournaments.urls")),
     path("clubs/", include((views_clubs.urlpatterns, "clubs"))),
     path("imports/", include("tables.imports.urls")),

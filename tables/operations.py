@@ -124,6 +124,24 @@ def _rabbit_hunt(table_id: int, player: Player, hand_id: int) -> str:
     return ""
 
 
+def _show_fields(data: dict[str, Any]) -> dict[str, Any]:
+    """``cards``: card codes (a list, or text like ``"Ah"`` or ``"Ah Kd"``); none or ``"all"``
+    shows every card."""
+    cards = data.get("cards")
+    if cards in (None, "", "all"):
+        return {"hand_id": _number(data, "hand", "The hand"), "cards": None}
+    if isinstance(cards, str):
+        cards = cards.replace(",", " ").split()
+    if not isinstance(cards, list) or not all(isinstance(c, str) for c in cards) or len(cards) > 7:
+        raise BadFrame('cards are card codes, like "Ah" or ["Ah", "Kd"] (or "all").')
+    return {"hand_id": _number(data, "hand", "The hand"), "cards": cards}
+
+
+def _show_cards(table_id: int, player: Player, hand_id: int, cards: list[str] | None) -> str:
+    shown = services.cards_show(table=table_id, player=player, hand_id=hand_id, cards=cards)
+    return f"You showed {' '.join(str(card) for card in shown)}."
+
+
 def _chat_fields(data: dict[str, Any]) -> dict[str, Any]:
     text = data.get("text")
     if not isinstance(text, str):
@@ -164,6 +182,7 @@ OPERATIONS: dict[str, Operation] = {
     "chat": Operation(_chat_fields, _chat),
     "chat_mute": Operation(_chat_mute_fields, _chat_mute),
     "rabbit_hunt": Operation(_rabbit_fields, _rabbit_hunt),
+    "show_cards": Operation(_show_fields, _show_cards),
 }
 
 

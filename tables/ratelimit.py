@@ -65,8 +65,14 @@ def client_address(request: HttpRequest) -> str | None:
     """The address limits count against (axes' address callable): the client's IPv4 address,
     or its IPv6 /64 (one machine or home network usually holds a whole /64); ``None`` when
     the server was given no valid address."""
+    return address_key(request.META.get("REMOTE_ADDR"))
+
+
+def address_key(raw: str | None) -> str | None:
+    """``raw`` (a request's or a socket's peer address) as limits count it: IPv4 as it is,
+    IPv6 as its /64; ``None`` when it is no valid address."""
     try:
-        address = ipaddress.ip_address(request.META.get("REMOTE_ADDR") or "")
+        address = ipaddress.ip_address(raw or "")
     except ValueError:
         return None
     if address.version == 6:

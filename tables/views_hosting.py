@@ -1,4 +1,5 @@
-"""Pages for hosted games: start one (``/tables/new/``), the invite link (``/join/<token>/``),
+"""Pages for hosted games: start one (``/tables/new/``), the invite link (``/join/<token>/``,
+where a friend without an account joins as a guest by name),
 and the host's panel on the table page with its controls.
 
 Thin: every change is one service of ``tables.services.hosting`` / ``seat_requests``; a
@@ -13,6 +14,7 @@ from typing import Any
 
 from django import forms
 from django.contrib import messages
+from django.contrib.auth import login
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
 from django.db.models import Field
@@ -20,7 +22,6 @@ from django.forms.models import fields_for_model
 from django.http import Http404, HttpRequest, HttpResponse, QueryDict
 from django.shortcuts import redirect, render
 from django.urls import reverse
-from django.utils.http import urlencode
 from django.views.decorators.http import require_http_methods, require_POST
 
 from tables.http import AuthenticatedRequest, HtmxRequest
@@ -28,13 +29,15 @@ from tables.inputs import NumberError, parse_whole_number
 from tables.models import Player, Table
 from tables.selectors.access import can_host, can_see_table
 from tables.selectors.hosting import (
+    invite_table,
     live_requests,
     request_of,
     request_status,
+    seated_names,
 )
 from tables.selectors.players import viewer_player
-from tables.services import hosting, seat_requests
-from tables.services.errors import InvalidSettings, ServiceError
+from tables.services import guests, hosting, seat_requests
+from tables.services.errors import InvalidSettings, NoSuchInvite, ServiceError
 from tables.services.players import player_get_or_create
 
 #: The settings of the new-game form and of the panel's change form, in the order shown:
@@ -143,16 +146,77 @@ def game_rules() -> dict[str, Any]:
     }
 
 
+#: How long a guest's cookie session lasts (a night, with room): the account stays, and its
+#: owner keeps it by choosing a password (``accounts/keep/``).
+GUEST_SESSION_SECONDS = 24 * 3600
+
+
+class GuestForm(forms.Form):
+    """ "Join as guest": a name alone (checked by ``guests.guest_join``)."""
+
+    name = forms.CharField(
+        max_length=150,
+        label="Your name",
+        help_text="What the table calls you: letters, digits and @ . + - _ (no spaces).",
+    )
+
+
 def join(request: HttpRequest, token: str) -> HttpResponse:
-    """``/join/<token>/``: the invite link. Logged out: log in (or sign up) and come back."""
+    """``/join/<token>/``: the invite link. Logged in: in, to the table. Logged out: the game
+    (name, host, game, stakes, who sits) with "Join as guest" by a name, or log in / sign up
+    and come back. A replaced link says so, logged in or out."""
+    table = invite_table(token)
+    if table is None:
+        return _invite_gone(request)
     if not request.user.is_authenticated:
-        return redirect(f"{reverse('login')}?{urlencode({'next': request.path})}")
+        return _join_page(request, table, token, GuestForm())
     player = player_get_or_create(user=request.user)
     try:
         table = hosting.table_guest_join(token=token, player=player)
     except ServiceError:
-        raise Http404("That invite link does not work (it may have been replaced).") from None
+        return _invite_gone(request)
     return redirect("tables:detail", table_id=table.pk)
+
+
+@require_POST
+def join_guest(request: HttpRequest, token: str) -> HttpResponse:
+    """``POST /join/<token>/guest/``: a guest account by the name given, logged in (a cookie
+    session) and sent to the table; the name's problem on the page otherwise."""
+    if request.user.is_authenticated:
+        return redirect("join", token=token)
+    form = GuestForm(request.POST)
+    table = invite_table(token)
+    if table is None:
+        return _invite_gone(request)
+    if form.is_valid():
+        try:
+            player = guests.guest_join(name=form.cleaned_data["name"], token=token)
+        except NoSuchInvite:
+            return _invite_gone(request)
+        except ServiceError as error:
+            form.add_error("name", str(error))
+        else:
+            login(request, player.user, backend="django.contrib.auth.backends.ModelBackend")
+            request.session.set_expiry(GUEST_SESSION_SECONDS)
+            return redirect("tables:detail", table_id=table.pk)
+    return _join_page(request, table, token, form, status=400)
+
+
+def _join_page(
+    request: HttpRequest, table: Table, token: str, form: GuestForm, status: int = 200
+) -> HttpResponse:
+    context = {
+        "table": table,
+        "seated": seated_names(table),
+        "form": form,
+        "next": reverse("join", kwargs={"token": token}),
+        "token": token,
+    }
+    return render(request, "tables/join.html", context, status=status)
+
+
+def _invite_gone(request: HttpRequest) -> HttpResponse:
+    return render(request, "tables/join_gone.html", status=404)
 
 
 def _visible_table(request: HttpRequest, table_id: int) -> Table:

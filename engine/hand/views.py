@@ -1,9 +1,10 @@
 """What each viewer may see of a hand: the one place hidden information is filtered.
 
 A viewer sees its own hole cards, the up-cards of seats still in the hand, the hands shown at
-showdown and, once nobody can bet any more with two or more hands live, every live hand face
-up for the run-out. Never the deck, burn cards or mucked cards; ``legal`` only in the actor's
-own view.
+showdown, the cards a player chose to show once the hand was over (``reveal``: only those)
+and, once nobody can bet any more with two or more hands live, every live hand face up for
+the run-out. Never the deck, burn cards or mucked cards; ``legal`` only in the actor's own
+view.
 """
 
 from __future__ import annotations
@@ -11,9 +12,9 @@ from __future__ import annotations
 from dataclasses import replace
 
 from engine.cards import Card
-from engine.errors import PokerError
+from engine.errors import IllegalAction, PokerError
 from engine.hand.betting import BettingRules
-from engine.types import EventKind, is_whole
+from engine.types import Event, EventKind, is_whole
 from engine.view import SeatView, View
 
 __all__ = ["Views"]
@@ -45,8 +46,10 @@ class Views(BettingRules):
         """``seat``'s cards as ``viewer`` sees them: ``None`` for each hidden one."""
         if self._sees_hole(viewer, seat):
             return self.hole[seat]
+        revealed = self._revealed.get(seat, ())
         return tuple(
-            card if up else None for card, up in zip(self.hole[seat], self.up[seat], strict=True)
+            card if up or card in revealed else None
+            for card, up in zip(self.hole[seat], self.up[seat], strict=True)
         )
 
     def visible_cards(self, seat: int | None = None) -> frozenset[Card]:
@@ -60,7 +63,33 @@ class Views(BettingRules):
         for i in range(self._n):
             if self._sees_hole(seat, i) or not (self._folded[i] or i in self._mucked):
                 seen.update(c for c in self._seen_cards(seat, i) if c is not None)
+            seen.update(self._revealed.get(i, ()))
         return frozenset(seen)
+
+    def reveal(self, seat: int, cards: tuple[Card, ...]) -> tuple[Card, ...]:
+        """Once the hand is over, ``seat`` shows ``cards`` of its own (all or some) to
+        everyone: after a fold, winning without a showdown, or losing at one. Only those cards
+        are seen (the hidden-card rule); a ``REVEAL`` event says so. Returns the cards newly
+        shown, in the hand's order. ``IllegalAction`` (nothing changes) while the hand is
+        played, for a card not in the seat's hand, or when every card given is seen already."""
+        if not self._over:
+            raise IllegalAction("cards are shown once the hand is over")
+        if not (is_whole(seat) and 0 <= seat < self._n):
+            raise PokerError(f"no seat {seat!r} in this hand")
+        hole = self.hole[seat]
+        wanted = set(cards)
+        if not wanted or not wanted <= set(hole):
+            raise IllegalAction("only cards of your own hand can be shown")
+        seen = set(self._revealed.get(seat, ()))
+        if seat in self._shown:
+            seen.update(hole)
+        seen.update(card for card, up in zip(hole, self.up[seat], strict=True) if up)
+        new = tuple(card for card in hole if card in wanted and card not in seen)
+        if not new:
+            raise IllegalAction("everyone sees those cards already")
+        self._revealed[seat] = tuple(card for card in hole if card in seen | wanted)
+        self.events.append(Event(EventKind.REVEAL, seat, 0, new))
+        return new
 
     def view(self, seat: int | None = None) -> View:
         """The hand as ``seat`` (or a spectator, ``None``) may see it.
@@ -129,10 +158,13 @@ class Views(BettingRules):
 
     def _seat_view(self, i: int, viewer: int | None) -> SeatView:
         cards: tuple[Card | None, ...]
+        up = self.up[i]
         if self._sees_hole(viewer, i):
             cards = self.hole[i]
         elif self._folded[i] or i in self._mucked:
-            cards = ()
+            # out of the hand: nothing, but the cards its player chose to show afterwards
+            cards = self._revealed.get(i, ())
+            up = tuple(True for _ in cards)
         else:
             cards = self._seen_cards(viewer, i)
         return SeatView(
@@ -144,7 +176,7 @@ class Views(BettingRules):
             self._folded[i],
             self._all_in[i],
             cards,
-            self.up[i] if cards else (),
+            up if cards else (),
             i in self._shown,
             i == self.button,
             i == self.small_blind_seat,

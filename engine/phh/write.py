@@ -29,15 +29,17 @@ def dumps(
     """The hand as PHH text (``finishing_stacks`` once it is over).
 
     Hole cards are written for every seat (PHH convention) unless ``reveal_mucked`` is false:
-    then only shown hands are written and the others are ``????``. With ``known_cards``, any
-    dealt or shown cards not all among them are written as ``?`` too (a viewer's history,
+    then only shown hands are written and the others are ``????``, but for the cards a player
+    chose to show after the hand (``reveal``: ``Ah??``). With ``known_cards``, each dealt or
+    shown card not among them is written as ``??`` too (a viewer's history,
     ``Hand.visible_cards``, or a hand read from a file that did not name them).
     """
 
     def written(cards: Sequence[int]) -> str:
         if known_cards is None or all(card in known_cards for card in cards):
             return format_cards(cards)
-        return "??" * len(cards)
+        # each card as far as it is known (one card shown after the hand: ``As??``)
+        return "".join(format_cards((card,)) if card in known_cards else "??" for card in cards)
 
     c = hand.config
     variant = phh_code(c.game, c.betting)
@@ -67,13 +69,18 @@ def dumps(
             raise HandHistoryError(f"seat {seat} posts a big blind besides its own blind")
         blinds[phh[seat] - 1] = live or blinds[phh[seat] - 1]
     shown = set(hand.result.shown) if hand.result else set()
+    revealed = {card for e in hand.events if e.kind == "reveal" for card in e.cards}
+
+    def hidden_but_revealed(cards: Sequence[int]) -> str:
+        return "".join(written((card,)) if card in revealed else "??" for card in cards)
+
     lines = []
     for e in hand.events:
         k = e.kind
         if k == "deal_hole":
             cards = written(e.cards)
             if not reveal_mucked and e.seat not in shown:
-                cards = "??" * len(e.cards)
+                cards = hidden_but_revealed(e.cards)
             lines.append(f"d dh p{phh[e.seat]} {cards}")
         elif k == "discard":
             thrown = written(e.cards) if reveal_mucked or known_cards else "??" * e.amount

@@ -273,6 +273,39 @@ class TableRabbitHunt(_PlayView):
         return self.move(request, table, "rabbit_hunt", hand_id=body.validated_data["hand"])
 
 
+class ShowCardsSerializer(serializers.Serializer[Any]):
+    hand = WholeNumberField(help_text="The finished hand's id (the state's result.hand).")
+    cards = serializers.ListField(
+        child=serializers.CharField(max_length=4),
+        required=False,
+        max_length=7,
+        help_text='The cards to show, like ["Ah"]; left out: all of them.',
+    )
+
+
+@extend_schema(
+    tags=["play"],
+    summary="Show your cards",
+    parameters=[ID, IDEMPOTENCY_KEY],
+    request=ShowCardsSerializer,
+    responses={200: STATE, **ERRORS},
+)
+class TableShowCards(_PlayView):
+    """Once a hand is over and until the next one starts, show everyone all or some of your
+    cards from it (after a fold, winning without a showdown, or losing at one): everyone sees
+    exactly those cards, in the log, the replayer and the histories. ``cannot_show`` for a
+    card not yours or cards seen already, ``hand_not_running`` once the next hand started."""
+
+    def post(self, request: AuthenticatedApiRequest, pk: int) -> Response:
+        table = self.table(request, pk)
+        body = ShowCardsSerializer(data=request.data)
+        body.is_valid(raise_exception=True)
+        data = body.validated_data
+        return self.move(
+            request, table, "show_cards", hand_id=data["hand"], cards=data.get("cards") or None
+        )
+
+
 # --- seats --------------------------------------------------------------------------------
 class TakeSeatSerializer(serializers.Serializer[Any]):
     buy_in = WholeNumberField(help_text="Chips from your bankroll (within the table's limits).")

@@ -4,14 +4,15 @@ What a frame may ask, what it is answered and sent, and the close codes: ``table
 
 - Connect: the socket is accepted at once (before any database work), then closed with a
   code the client can read if it may not stay: not logged in, no such table, too many
-  sockets of its user, or the server too busy to serve it soon (``SERVER_BUSY``: a connect
-  rush; joins wait their turn, ``tables.live.admission``). A program's socket logs
-  in with an API token instead of the session cookie (``tables.live.auth``): in a handshake
-  header, or in the first frame of a ``?state=json`` socket, which then joins the table.
-  A handshake from a foreign page is refused before this, with HTTP 403
-  (``pokersite.origins``). The socket joins the
-  process's ``TableFeed`` of the table (``tables.live.feed``: one member of the group
-  ``table-<id>`` per process) and gets the whole table rendered for its viewer.
+  sockets of its user (a spectator's: of its address), or the server too busy to serve it
+  soon (``SERVER_BUSY``: a connect rush; joins wait their turn, ``tables.live.admission``).
+  A program's socket logs in with an API token instead of the session cookie
+  (``tables.live.auth``): in a handshake header, or in the first frame of a ``?state=json``
+  socket, which then joins the table; a page socket without a log-in is a spectator of a
+  public table (``tables.live.spectators``). A handshake from a foreign page is refused
+  before this, with HTTP 403 (``pokersite.origins``). The socket joins the process's
+  ``TableFeed`` of the table (``tables.live.feed``: one member of the group ``table-<id>``
+  per process) and gets the whole table rendered for its viewer.
 - ``table.chat``: a chat line or a mute, no version (``tables.live.chat``).
 - ``table.changed`` (table id + version, no cards): the snapshot at that version
   (``tables.live.caches``), for this socket's viewer, sent as what changed since what the
@@ -25,7 +26,8 @@ What a frame may ask, what it is answered and sent, and the close codes: ``table
   frame without one is answered "slow down" (once) and ignored, and ``FLOOD_CLOSE_AFTER``
   such frames within ``FLOOD_WINDOW_SECONDS`` close the socket. A user may have
   ``POKER_SOCKETS_PER_USER_TABLE`` sockets on one table and ``POKER_SOCKETS_PER_USER`` in
-  all, per server process (nginx sends a table's sockets to one process).
+  all, an address ``POKER_SPECTATOR_SOCKETS_PER_ADDRESS`` spectators, per server process
+  (nginx sends a table's sockets to one process).
 - A log-out closes that session's sockets, a password change all the user's
   (``tables.live.sessions``). However a socket ends (a close sent here, an error in a
   handler, the client gone), it leaves its feed and the registry at once.
@@ -75,7 +77,8 @@ from tables.live.protocol import (
     request_id_of,
 )
 from tables.live.sessions import LiveSockets
-from tables.models import Table
+from tables.live.spectators import spectator_admit, spectator_release
+from tables.models import Player, Table
 from tables.operations import BadFrame, run_op
 from tables.presenters.render import render_message
 from tables.selectors.access import can_see_table
@@ -109,6 +112,8 @@ class TableConsumer(ChatSocket, AsyncWebsocketConsumer):
     closed = False  # closed here or by the client: frames and changes are ignored from then
     feed: TableFeed | None = None
     live: LiveSockets | None = None  # this process's sockets by user, while registered
+    spectator_of: str | None = None  # a logged-out spectator's address, while counted
+    player: Player | None = None  # the viewer's player (None: a spectator), resolved at join
     accepted = False
     awaiting_auth: asyncio.Task[None] | None = None  # closes a socket not logged in in time
 
@@ -139,6 +144,9 @@ class TableConsumer(ChatSocket, AsyncWebsocketConsumer):
         live, self.live = self.live, None
         if live is not None:
             live.discard(self)
+        spectator_of, self.spectator_of = self.spectator_of, None
+        if spectator_of is not None:
+            spectator_release(spectator_of)
         feed, self.feed = self.feed, None
         if feed is not None:
             await feed.leave(self)
@@ -215,9 +223,7 @@ class TableConsumer(ChatSocket, AsyncWebsocketConsumer):
             elif self.json_state:  # the first frame logs in (``_log_in``)
                 self.awaiting_auth = asyncio.ensure_future(self._auth_deadline())
                 return
-            else:
-                await self.refuse(NOT_LOGGED_IN)
-                return
+            # else a logged-out visitor's page: a spectator of a public table (``_may_see``)
         await self._join()
 
     async def _join(self) -> None:
@@ -237,23 +243,9 @@ class TableConsumer(ChatSocket, AsyncWebsocketConsumer):
 
     async def _join_table(self) -> None:
         """Counted, its table followed, the table sent."""
-        user = self.user
-        assert user is not None and user.is_authenticated  # connect joins a logged-in socket
-        self.user_id = user.pk
-        self.session_key = getattr(self.scope.get("session"), "session_key", None)
-        on_table, in_all = LiveSockets.counts(self.channel_layer, self.user_id, self.table_id)
-        if (
-            on_table >= settings.POKER_SOCKETS_PER_USER_TABLE
-            or in_all >= settings.POKER_SOCKETS_PER_USER
-        ):
-            log.info(
-                "user %s: too many sockets (%s here, %s in all)", self.user_id, on_table, in_all
-            )
+        if not await self._counted():
             await self.refuse(TOO_MANY_SOCKETS)
             return
-        # Counted from now (no wait between the check and this), heard of if the log-in ends.
-        self.live = live = LiveSockets.add(self.channel_layer, self)
-        await live.followed()
         self.player = await read_async(viewer_player)(self.user)  # resolved once
         found = await read_async(self._table_row)()
         if found is None or not await read_async(self._may_see)():
@@ -271,6 +263,29 @@ class TableConsumer(ChatSocket, AsyncWebsocketConsumer):
         if self.feed is not None:
             self.feed.saw(self.sent_version)
         await self.chat_join()
+
+    async def _counted(self) -> bool:
+        """Count the socket under its user (heard of if the log-in ends) or, a logged-out
+        spectator's, under its address (``tables.live.spectators``); False past the caps."""
+        user = self.user
+        if user is None or not user.is_authenticated:  # a spectator: by its address
+            self.spectator_of = spectator_admit(self.scope.get("client"))
+            return self.spectator_of is not None
+        self.user_id = user.pk
+        self.session_key = getattr(self.scope.get("session"), "session_key", None)
+        on_table, in_all = LiveSockets.counts(self.channel_layer, self.user_id, self.table_id)
+        if (
+            on_table >= settings.POKER_SOCKETS_PER_USER_TABLE
+            or in_all >= settings.POKER_SOCKETS_PER_USER
+        ):
+            log.info(
+                "user %s: too many sockets (%s here, %s in all)", self.user_id, on_table, in_all
+            )
+            return False
+        # Counted from now (no wait between the check and this), heard of if the log-in ends.
+        self.live = live = LiveSockets.add(self.channel_layer, self)
+        await live.followed()
+        return True
 
     def ended_meanwhile(self) -> bool:
         """Closed while this socket awaited (the type checker takes ``closed`` as it was
@@ -476,6 +491,9 @@ class TableConsumer(ChatSocket, AsyncWebsocketConsumer):
             return
         # Not logged in, a socket is closed or awaits its auth frame (handled above).
         assert self.user is not None
+        if self.player is None:  # a spectator: refused here, not on the table's write thread
+            await self.answer("Log in to play: you are watching.", code="bad_request")
+            return
         async with self.answering:
             try:
                 message = await write_async(self.table_id, run_op)(

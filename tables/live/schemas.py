@@ -173,6 +173,25 @@ REQUESTS: dict[str, JsonSchema] = {
         {"hand": _whole(1, "The finished hand's id (the state's result.hand).")},
         required=("hand",),
     ),
+    "show_cards": _request(
+        "show_cards",
+        "Once a hand is over and until the next one starts, show everyone all or some of your "
+        "cards from it (after a fold, winning without a showdown, or losing at one): only "
+        "those cards are seen. Refused with cannot_show, runout_showing, hand_not_running or "
+        "not_seated.",
+        {
+            "hand": _whole(1, "The finished hand's id (the state's result.hand)."),
+            "cards": {
+                "description": 'The cards to show: codes like "Ah", a list or a text '
+                '("Ah Kd"); none or "all" shows every card.',
+                "oneOf": [
+                    {"type": "string", "maxLength": 32},
+                    {"type": "array", "items": {"type": "string"}, "maxItems": 7},
+                ],
+            },
+        },
+        required=("hand",),
+    ),
 }
 REQUESTS["sync"] = _request(
     "sync",

@@ -64,6 +64,12 @@ class Hand(models.Model):
         blank=True,
         help_text="The rabbit hunt, once asked: the cards that would have come and who asked.",
     )
+    shown_cards = models.JSONField(
+        default=list,
+        blank=True,
+        help_text="Cards players chose to show once the hand was over, in order: "
+        '[[engine seat, ["Ah", ...]], ...] (tables.services.showing; the engine\'s reveal).',
+    )
     finished_at = models.DateTimeField(null=True, blank=True)
 
     # Set on an instance only, never fields: the deck ``tables.selectors.hands.with_deck``

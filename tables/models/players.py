@@ -24,6 +24,15 @@ class Player(models.Model):
         help_text="Played by its owner's program through the play API (their choice, or an "
         "admin's): shown with a bot badge.",
     )
+    guest_table = models.ForeignKey(
+        "Table",
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="guest_accounts",
+        help_text="A guest account, made with only a name from this game's invite link: it has "
+        "no password until its owner keeps it by choosing one.",
+    )
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
@@ -40,6 +49,11 @@ class Player(models.Model):
     @property
     def name(self) -> str:
         return self.user.get_username()
+
+    @property
+    def is_guest(self) -> bool:
+        """A guest account not kept yet (no password: its cookie session is the way in)."""
+        return self.guest_table_id is not None
 
     @property
     def shown_as_bot(self) -> bool:

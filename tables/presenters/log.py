@@ -123,6 +123,8 @@ def log_entries(
             lines.append(LogLine(f"{name} shows", _faces(event.cards)))
         elif kind is EventKind.MUCK:
             lines.append(LogLine(f"{name} mucks"))
+        elif kind is EventKind.REVEAL:  # by choice, once the hand was over
+            lines.append(LogLine(f"{name} shows", _faces(event.cards)))
         else:
             lines += notice_lines(n for n in during if n.after_actions == made)
             made += 1

@@ -218,6 +218,8 @@ class ActionsRegion:
     bar: ActionBar | None = None
     turn_ms: int = 0  # a turn's clock before any time bank: how far the seat's bar runs
     runs_ask: bool = False  # this viewer is asked: run it twice or once
+    # The hand is over: the viewer's cards from it that others do not see, to show (all or one)
+    can_show: tuple[CardFace, ...] = ()
 
 
 # --- controls -------------------------------------------------------------------------------

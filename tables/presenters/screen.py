@@ -26,6 +26,7 @@ from tables.presenters.models import (
     ActionBar,
     ActionsRegion,
     BoardRegion,
+    CardFace,
     ControlsRegion,
     HandLink,
     LogLine,
@@ -104,6 +105,8 @@ def table_screen(
     ):
         answered = str(index) in (hand.run_answers or {})
         actions = replace(actions, runs_ask=not answered)
+    if not running and hand is not None and view is not None and index is not None:
+        actions = replace(actions, can_show=_showable(snapshot, view, index, hand))
     viewer = None
     if player is not None:
         if my_seat is not None:
@@ -394,6 +397,17 @@ class _HandFacts(Protocol):
     def rabbit(self) -> Any: ...
     @property
     def runout_showing(self) -> bool: ...
+
+
+def _showable(snapshot: Snapshot, view: View, index: int, hand: _HandFacts) -> tuple[CardFace, ...]:
+    """The viewer's cards of the hand on screen, over, that the others do not see (what they
+    may show: ``tables.services.showing``); none while its run-out is being dealt."""
+    if hand.runout_showing:
+        return ()
+    public = snapshot.view(None).seats[index].cards
+    return tuple(
+        CardFace(str(card)) for card in view.seats[index].cards if card and card not in public
+    )
 
 
 def _rabbit_open(hand: _HandFacts | None, view: View | None) -> bool:

@@ -7,6 +7,7 @@ from typing import NamedTuple
 
 from django.db.models import Manager, OuterRef, QuerySet, Subquery
 
+from engine.cards import Card
 from engine.hand import Hand as EngineHand
 from engine.types import Action, HandConfig, action_kind
 from tables.db import statements
@@ -64,7 +65,7 @@ def hand_state(hand: Hand, decisions: list[Decision] | None = None) -> EngineHan
     """
     if decisions is None:
         decisions = hand_decisions(hand)
-    return EngineHand.replay(
+    state = EngineHand.replay(
         HandConfig.from_dict(hand.config),
         [s["stack"] for s in hand.seats],
         hand.button,
@@ -72,18 +73,38 @@ def hand_state(hand: Hand, decisions: list[Decision] | None = None) -> EngineHan
         [Action(action_kind(kind), amount) for kind, amount, *_ in decisions],
         players=[s["name"] for s in hand.seats],
     )
+    if state.is_over:  # the cards shown by choice once it was over, in their order
+        for seat, cards in hand.shown_cards or ():
+            state.reveal(seat, tuple(Card.parse(card) for card in cards))
+    return state
 
 
 def running_hand(table: Table) -> Hand | None:
     """The hand being played at ``table``, if any (at most one at a time), with its deck
-    (``with_deck``)."""
-    return with_deck(table.hands.filter(status=Hand.Status.RUNNING)).order_by("-number").first()
+    (``with_deck``). One compiled statement (every action and clock tick asks)."""
+    return statements.select_first(
+        Hand, "running-hand", _running_hand_query, Hand.Status.RUNNING, table.pk
+    )
+
+
+def _running_hand_query(running: str, table_id: int) -> QuerySet[Hand]:
+    # the parameters in the order of the statement's (checked when it is compiled)
+    hands = Hand.objects.filter(status=running, table_id=table_id)
+    return with_deck(hands).order_by("-number")[:1]
 
 
 def last_hand(table: Table) -> Hand | None:
-    """The table's latest hand that was not voided (running or over), with its deck."""
-    hands = table.hands.exclude(status=Hand.Status.VOIDED)
-    return with_deck(hands).order_by("-number").first()
+    """The table's latest hand that was not voided (running or over), with its deck: the
+    hand on screen. One compiled statement."""
+    return statements.select_first(
+        Hand, "last-hand", _last_hand_query, table.pk, Hand.Status.VOIDED
+    )
+
+
+def _last_hand_query(table_id: int, voided: str) -> QuerySet[Hand]:
+    return with_deck(Hand.objects.filter(table_id=table_id).exclude(status=voided)).order_by(
+        "-number"
+    )[:1]
 
 
 def player_in_running_hand(table: Table, player_id: int) -> bool:

@@ -126,3 +126,21 @@ def _around_query(table_id: int, hand_number: int, hand_before: int) -> NoticeRo
 
 def _latest(notices: QuerySet[TableNotice]) -> NoticeRows:
     return notices.order_by("-id").values_list("text", "hand_number", "after_actions")[:LOG_NOTICES]
+
+
+def invite_table(token: str) -> Table | None:
+    """The open game whose invite link is ``token`` (``None``: a wrong or replaced link, or a
+    closed game), with its host."""
+    if not isinstance(token, str) or not token:
+        return None
+    return (
+        Table.objects.select_related("host__user")
+        .filter(invite_token=token)
+        .exclude(status=Table.Status.CLOSED)
+        .first()
+    )
+
+
+def seated_names(table: Table) -> list[str]:
+    """Who sits at ``table``, by seat number."""
+    return list(table.seats.order_by("number").values_list("player__user__username", flat=True))

@@ -1,12 +1,15 @@
-"""Reads of players: the player behind a user, a bankroll, a ledger."""
+"""Reads of players: the player behind a user, a bankroll, a ledger, a name like a taken one."""
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from django.contrib.auth import get_user_model
 from django.db.models import BooleanField, ExpressionWrapper, Max, Q, QuerySet
+from django.db.models.functions import Length
 
 from tables.models import LedgerEntry, Player, Table
+from tables.usernames import lookalike
 
 if TYPE_CHECKING:
     from django.contrib.auth.models import AnonymousUser, User
@@ -50,3 +53,16 @@ def shown_as_bot(player: str = "player") -> ExpressionWrapper[Q]:
         Q(**{f"{player}__is_bot": True}) | Q(**{f"{player}__bot_account": True}),
         output_field=BooleanField(),
     )
+
+
+def name_like_taken(username: str) -> str | None:
+    """A taken username that reads the same as ``username`` (``tables.usernames.lookalike``),
+    or ``None``: ``аlice`` with a Cyrillic ``а`` beside ``alice`` would pass for her."""
+    # A look-alike has as many characters: only those names are compared.
+    same_length = (
+        get_user_model()
+        .objects.annotate(length=Length("username"))
+        .filter(length=len(username))
+        .values_list("username", flat=True)
+    )
+    return lookalike(username, same_length.iterator())

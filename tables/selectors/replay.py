@@ -14,7 +14,7 @@ from typing import Any
 
 from engine.cards import Card
 from engine.hand import Hand as EngineHand
-from engine.types import Action, ActionKind
+from engine.types import Action, ActionKind, EventKind
 from engine.view import View
 from tables.formatting import chips, without_board_codes
 from tables.models import Hand
@@ -122,6 +122,11 @@ def engine_replay_steps(
     if final_view.result is not None:
         awarded = seen(final_view)  # its label too: no description of a hidden hand
         steps.append(ReplayStep(len(steps), result_label(awarded), awarded, awarded=True))
+        for event in final_view.events:  # cards shown by choice once the hand was over
+            if event.kind is EventKind.REVEAL and event.seat is not None:
+                cards = " ".join(str(card) for card in event.cards)
+                label = f"{final.players[event.seat]} shows {cards}"
+                steps.append(ReplayStep(len(steps), label, awarded, event.seat, awarded=True))
     return steps
 
 

@@ -27,7 +27,7 @@ from tables.db import statements
 from tables.models import Hand, HandAction, Seat, Table
 from tables.selectors import hand_cache
 from tables.selectors.banners import banner_for, seating_notice_for
-from tables.selectors.hands import Decision, hand_decisions, hand_state, with_deck
+from tables.selectors.hands import Decision, hand_decisions, hand_state, last_hand
 from tables.selectors.hosting import NoticeRow, log_notices
 from tables.selectors.runout import runout_frame
 
@@ -150,20 +150,6 @@ class Snapshot:
         """A seated player's bankroll as read with this version (else None: ask the database)."""
         seat = self.seat_of(player_id)
         return seat.player.bankroll if seat is not None else None
-
-
-def shown_hand(table: Table) -> Hand | None:
-    """The hand on screen: the running one, else the last finished one (its showdown); its
-    deck (for the replay) in the same statement."""
-    return statements.select_first(
-        Hand, "shown-hand", _shown_hand_query, table.pk, Hand.Status.VOIDED
-    )
-
-
-def _shown_hand_query(table_id: int, voided: str) -> QuerySet[Hand]:
-    return with_deck(Hand.objects.filter(table_id=table_id).exclude(status=voided)).order_by(
-        "-number"
-    )[:1]
 
 
 def table_and_seats(
@@ -310,7 +296,7 @@ def load_snapshot(table: Table | int, previous: Snapshot | None = None) -> Snaps
                     previous.notices,
                     previous.seating_closed,
                 )
-    hand = shown_hand(table)
+    hand = last_hand(table)  # the hand on screen: running, else the last one's showdown
     decisions = hand_decisions(hand) if hand is not None else []
     notices = log_notices(table.pk, hand.number if hand is not None else None)
     return Snapshot(

@@ -36,6 +36,7 @@ from tables.services.seats import (
     seat_take as seat_take,
     seat_top_up as seat_top_up,
 )
+from tables.services.showing import cards_show as cards_show
 from tables.services.table import (
     table_close as table_close,
     table_pause as table_pause,

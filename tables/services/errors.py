@@ -204,3 +204,15 @@ class TableClosed(ServiceError):
     """The game is closed: read-only, its history kept."""
 
     code = "table_closed"
+
+
+class NotAGuest(ServiceError):
+    """Only a guest account (made with a name alone) is kept by choosing a password."""
+
+    code = "not_a_guest"
+
+
+class InvalidPassword(ServiceError):
+    """A password Django's validators refuse (too short, too common, like the name)."""
+
+    code = "invalid_password"

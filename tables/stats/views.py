@@ -135,8 +135,9 @@ def leaderboard_page(request: HttpRequest) -> HttpResponse:
     )
 
 
-@login_required
-def hand_replayer(request: AuthenticatedRequest, hand_id: int) -> HttpResponse:
+def hand_replayer(request: HttpRequest, hand_id: int) -> HttpResponse:
+    """A finished hand step by step, as its viewer may see it: logged out, a public table's
+    (what anyone not dealt in saw)."""
     hand = finished_hand(hand_id)
     if hand is None or hand.status == Hand.Status.VOIDED or not can_see_hand(hand, request.user):
         raise Http404("No such finished hand.")

@@ -1,7 +1,8 @@
 """The table socket with several users: everyone gets each update; refused actions change
-nothing and only their sender hears why; anonymous sockets and unknown tables are closed with
-a code, foreign origins refused at the handshake; floods, oversized and malformed frames are
-answered or closed while the table goes on. (More attacks: ``test_socket_hardening.py``.)"""
+nothing and only their sender hears why; unknown tables are closed with a code (logged-out
+visitors watch: ``test_spectators.py``), foreign origins refused at the handshake; floods,
+oversized and malformed frames are answered or closed while the table goes on. (More
+attacks: ``test_socket_hardening.py``.)"""
 
 import re
 
@@ -204,10 +205,6 @@ async def test_seat_requests_over_the_socket(seated):
     await carol.send(op="dance")
     assert "Unknown request" in await answer(carol)
     await close_all(sockets)
-
-
-async def test_anonymous_sockets_are_closed_with_4401(table):
-    assert await refused_with(communicator(table.pk, cookie=None)) == 4401
 
 
 async def test_foreign_origins_are_refused(seated):

@@ -18,7 +18,6 @@ from tests.tables.wsclient import (
     communicator,
     handled_to_the_end,
     json_socket,
-    refused_with,
 )
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -66,8 +65,13 @@ async def test_log_out_closes_that_sessions_sockets_and_they_can_no_longer_act(p
     await mine.comm.send_to(text_data=json.dumps({"op": "take_seat", "seat": 4, "buy_in": 100}))
     assert await handled_to_the_end(mine.comm) == []
     assert not await sync_to_async(Seat.objects.filter(player=carol).exists)()
-    # Reconnecting with the ended session is refused; other sessions and users go on.
-    assert await refused_with(communicator(table.pk, cookie)) == 4401
+    # Reconnecting with the ended session is a logged-out visitor's: a spectator who may not
+    # act; other sessions and users go on.
+    watcher = await Socket("ended", communicator(table.pk, cookie)).connect()
+    await watcher.send(op="take_seat", seat="4", buy_in="100")
+    await watcher.until(lambda frame: "Log in to play" in frame)
+    await watcher.close()
+    assert not await sync_to_async(Seat.objects.filter(player=carol).exists)()
     assert await still_open(elsewhere)
     assert await still_open(bobs)
     await elsewhere.close()

@@ -111,9 +111,12 @@ async def test_a_socket_that_never_logs_in_is_closed(table, token, monkeypatch):
     assert await closed_with(comm) == 4401
 
 
-async def test_an_anonymous_html_socket_is_still_closed_at_once(table):
+async def test_an_anonymous_html_socket_watches_as_a_spectator(table):
+    """No token, no cookie, no JSON: a logged-out visitor's page, shown the public table (what
+    a spectator may do and see: ``test_spectators.py``)."""
     comm = await program_socket(table, query="")
-    assert await closed_with(comm) == 4401
+    assert 'id="table-seats"' in await comm.receive_from(timeout=5)
+    await comm.disconnect()
 
 
 async def test_a_cookie_without_an_origin_is_still_refused_at_the_handshake(table, token):

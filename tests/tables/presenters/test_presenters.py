@@ -81,10 +81,22 @@ def test_page_renders_the_same_regions_for_the_first_load(client, dealt):
     assert not hole(hand, hand.seat_index_of(bob.pk)) & set(cards_in_html(html))
 
 
-def test_anonymous_visitors_get_a_static_page_without_a_socket(client, dealt):
+def test_anonymous_visitors_watch_live_without_any_hole_card(client, dealt):
     table, *_ = dealt
     html = client.get(reverse("tables:detail", args=[table.pk])).content.decode()
-    assert "ws-connect" not in html and cards_in_html(html) == []
+    assert 'ws-connect="/ws/tables/' in html and cards_in_html(html) == []
+    assert "You are watching." in html
+
+
+def test_anonymous_visitors_open_the_replayer_of_public_tables_only(client, dealt, play):
+    table, hand, alice, *_ = dealt
+    hand = play.play_out(table)
+    replay = client.get(reverse("stats:hand", args=[hand.pk]))
+    assert replay.status_code == 200
+    anyone_sees = {str(c) for c in hand_state(hand).visible_cards(None)}
+    assert set(cards_in_html(replay.content.decode())) <= anyone_sees
+    Table.objects.filter(pk=table.pk).update(private=True)
+    assert client.get(reverse("stats:hand", args=[hand.pk])).status_code == 404
 
 
 def test_a_finished_hand_link_from_the_table_opens_its_replayer(client, dealt, play):
@@ -149,3 +161,24 @@ def test_a_paused_game_says_so_on_the_felt_without_the_last_result(dealt, play):
     Table.objects.filter(pk=table.pk).update(status=Table.Status.OPEN)
     table.refresh_from_db()
     assert not screen_of(table, carol).board.paused  # the last hand, until the next is dealt
+
+
+def test_after_a_fold_the_folder_is_offered_to_show_and_others_see_only_what_is_shown(dealt, play):
+    table, hand, alice, bob, carol = dealt
+    folder = play.actor(hand)
+    play.act(table, "fold")
+    table.refresh_from_db()
+    mine = [
+        str(c) for c in hand_state(Hand.objects.get(pk=hand.pk)).hole[hand.seat_index_of(folder.pk)]
+    ]
+    offer = screen_of(table, folder).actions.can_show
+    assert [c.code for c in offer] == mine
+    assert 'class="show-cards"' in render_regions(screen_of(table, folder))
+    assert screen_of(table, carol).actions.can_show == ()
+    from tables.services import cards_show
+
+    cards_show(table=table, player=folder, hand_id=hand.pk, cards=[mine[0]])
+    table.refresh_from_db()
+    assert [c.code for c in screen_of(table, folder).actions.can_show] == [mine[1]]
+    seen = set(cards_in_html(render_regions(screen_of(table, carol))))
+    assert mine[0] in seen and mine[1] not in seen

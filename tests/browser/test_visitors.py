@@ -1,0 +1,104 @@
+"""Logged-out visitors watch public tables live (issue 31 item 5), in a browser against a
+real daphne server.
+
+alice plays a public table with two bots (she checks or calls). A visitor who is not logged
+in opens its page: the socket opens as a spectator, hands go by live (new hands, new log
+lines) and no hole card is ever face up on their screen while betting is open (only what
+everyone may see). They open the replayer of a finished hand without logging in. A private
+game stays a 404.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import sqlite3
+import time
+
+import pytest
+
+from tests.browser import steps
+from tests.browser.conftest import ARTIFACTS
+
+pytestmark = pytest.mark.browser
+
+SETUP = """
+import json
+from tables.models import Table
+from tables.services import player_sign_up, table_save
+from tables.services.hosting import table_create
+t = table_save(table=Table(name="Open bots", max_seats=4, bots_allowed=True, bot_seats=2))
+host = player_sign_up(username="hostess", password="pw-hostess-Secret1")
+secret = table_create(host=host, name="Secret", private=True)
+print(json.dumps([t.pk, secret.pk]))
+"""
+WAIT = 30_000  # ms: every wait is bounded
+
+# Every time the seats change, a hole card face up while betting is open (no face-up
+# run-out, no hand over) is written down.
+WATCH_HOLES = """() => {
+  window.leaks = [];
+  const check = () => {
+    const seats = document.querySelector('#table-seats');
+    if (!seats || !seats.dataset.hand || seats.dataset.faceUp) return;
+    if (!['preflop', 'flop', 'turn', 'river'].includes(seats.dataset.street)) return;
+    for (const card of seats.querySelectorAll('.hole .pc:not(.back)'))
+      window.leaks.push(seats.dataset.hand + ' ' + seats.dataset.street + ' ' + card.outerHTML);
+  };
+  new MutationObserver(check).observe(document.body, {subtree: true, childList: true,
+    attributes: true});
+  check();
+}"""
+
+
+def finished_hand(server, table_id) -> int | None:
+    with sqlite3.connect(f"file:{server.db}?mode=ro", uri=True, timeout=20) as db:
+        row = db.execute(
+            "SELECT id FROM tables_hand WHERE table_id=? AND status='finished' ORDER BY number "
+            "LIMIT 1",
+            (table_id,),
+        ).fetchone()
+    return row[0] if row else None
+
+
+def hand_number(page) -> int:
+    return int(page.eval_on_selector("#table-seats", "s => s.dataset.hand") or 0)
+
+
+def play_until(alice, done, limit: float = 90.0) -> None:
+    """alice checks or calls whenever it is her turn, until ``done()`` (bounded)."""
+    deadline = time.monotonic() + limit
+    while not done():
+        assert time.monotonic() < deadline, "the table did not get there in time"
+        button = alice.locator("form.act button.check, form.act button.call").first
+        with contextlib.suppress(Exception):  # not her turn, or the hand moved on: look again
+            button.wait_for(state="visible", timeout=200)
+            button.click(timeout=2000)
+
+
+def test_a_visitor_watches_a_hand_live_and_opens_the_replayer(browser, server):
+    table_id, secret_id = server.shell(SETUP)
+    alice = browser.new_context(viewport={"width": 1280, "height": 900}).new_page()
+    steps.sign_up(alice, server.url, "alice")
+    steps.open_table(alice, server.url, table_id)
+    steps.sit_down(alice, 200)
+    page = browser.new_context(viewport={"width": 1280, "height": 900}).new_page()
+    page.goto(f"{server.url}/tables/{table_id}/")
+    page.wait_for_selector("#conn[data-state=open]", timeout=WAIT)
+    assert "You are watching." in page.inner_text("#table-controls")
+    page.evaluate(WATCH_HOLES)
+    # Live: two hands after the first one seen (the page was never reloaded).
+    play_until(alice, lambda: hand_number(page) > 0)
+    first = hand_number(page)
+    play_until(alice, lambda: hand_number(page) >= first + 2)
+    assert page.evaluate("window.leaks") == []
+    assert page.locator("#table-log li").count() > 0
+    page.screenshot(path=str(ARTIFACTS / "visitor-watching.png"), full_page=True)
+
+    hand_id = finished_hand(server, table_id)
+    assert hand_id is not None
+    replay = page.goto(f"{server.url}/hands/{hand_id}/")
+    assert replay is not None and replay.status == 200 and "/accounts/login/" not in page.url
+    page.wait_for_selector("#replayer")
+
+    secret = page.goto(f"{server.url}/tables/{secret_id}/")
+    assert secret is not None and secret.status == 404

@@ -4,7 +4,9 @@ A policy is ``sensible`` or ``random`` (``engine.bots``, given the engine's view
 from the state frame) or ``package.module:function``, your own: it is called with the play
 state (the same object ``GET /api/tables/<id>/state/`` answers, ``legal`` included) whenever
 it is your turn, and returns an action: ``"fold"``, ``"check"``, ``"call"``, ``"all_in"``,
-``"raise 120"``, ``("raise", 120)`` or ``{"kind": "raise", "amount": 120}`` (raise *to*).
+``"raise 120"``, ``("raise", 120)`` or ``{"kind": "raise", "amount": 120}`` (raise *to*);
+in a draw game's draw ``"discard 7h2c"`` or ``{"kind": "discard", "cards": ["7h", "2c"]}``
+(``"discard"`` stands pat). At a dealer's-choice table it picks the host's first game.
 """
 
 from __future__ import annotations
@@ -16,7 +18,7 @@ from collections.abc import Callable, Coroutine
 from typing import Any
 
 from engine.bots import RandomBot, SensibleBot
-from engine.types import Action
+from engine.types import Action, ActionKind
 from pokerclient.config import ClientError
 from pokerclient.live import TableSocket
 
@@ -47,7 +49,18 @@ def request_of(action: Any) -> dict[str, Any]:
     fields: dict[str, Any] = {"kind": str(action.kind)}
     if action.amount is not None:
         fields["amount"] = action.amount
+    if action.kind is ActionKind.DISCARD:
+        fields["cards"] = [str(card) for card in action.cards]
     return fields
+
+
+def safe_fields(actions: list[str]) -> dict[str, Any]:
+    """The move that is always legal: stand pat at a draw, else check, else fold (a stud
+    bring-in, where neither is open, is posted by calling)."""
+    for kind in ("discard", "check", "fold", "call"):
+        if kind in actions:
+            return {"kind": kind}
+    return {"kind": actions[0]}
 
 
 class BotRunner:
@@ -64,7 +77,7 @@ class BotRunner:
     ) -> None:
         self.socket = socket_of(on_state=self.on_state, on_status=say)
         self.policy, self.buy_in, self.hands, self.say = policy, buy_in, hands, say
-        self.acted: set[tuple[int, int]] = set()
+        self.acted: set[tuple[int | str, int]] = set()
         self.dealt: set[int] = set()
         self.finished: set[int] = set()
         self.sitting = False
@@ -103,6 +116,9 @@ class BotRunner:
         if you.get("seat") is None and self.buy_in and not self.sitting:
             self.sitting = True
             self._spawn(self._sit_down())
+        if state.get("choice") and ("choice", state["version"]) not in self.acted:
+            self.acted.add(("choice", state["version"]))  # dealer's choice: the list's first
+            self._spawn(self._choose(state["choice"][0]["game"]))
         legal = state.get("legal")
         key = (hand, state["version"])
         if legal is not None and hand is not None and key not in self.acted:
@@ -123,6 +139,13 @@ class BotRunner:
         finally:
             self.sitting = False
 
+    async def _choose(self, game: str) -> None:
+        try:
+            answer = await self.socket.request("choose_game", game=game)
+            self.say(answer["message"])
+        except ClientError as error:
+            self.say(str(error))
+
     async def _act(self, frame: dict[str, Any], hand: int, version: int) -> None:
         try:
             if "run_once" in frame["state"]["legal"]["actions"]:
@@ -131,7 +154,7 @@ class BotRunner:
                 fields = request_of(self.policy(frame))
         except Exception as error:  # the user's policy failed: play safe, say why in a line
             self.say(f"policy failed ({type(error).__name__}: {error}): checking or folding")
-            fields = {"kind": "check" if "check" in frame["state"]["legal"]["actions"] else "fold"}
+            fields = safe_fields(frame["state"]["legal"]["actions"])
         try:
             answer = await self.socket.request("act", hand=hand, version=version, **fields)
         except ClientError as error:

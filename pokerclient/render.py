@@ -196,6 +196,7 @@ def turn_text(
             "all_in": "[a] all-in",
             "run_twice": "[2] run it twice",
             "run_once": "[1] once",
+            "discard": f"[d] draw ({legal.get('hand_words', '')})",
         }
         text.append("   ".join(keys[kind] for kind in legal["actions"]))
         if legal["min_raise_to"] is not None:

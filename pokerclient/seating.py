@@ -10,6 +10,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from engine.errors import PokerError
+from engine.types import discard_cards
 from pokerclient.config import ClientError
 
 
@@ -80,3 +82,27 @@ def parse_top_up(text: str, state: dict[str, Any]) -> int:
     if amount > room:
         raise ClientError(f"You can add at most {room} chips now.")
     return amount
+
+
+def parse_discard(text: str, state: dict[str, Any]) -> list[str]:
+    """The cards typed to throw away ("7h 2c", "7h2c"; blank: stand pat), each in your hand;
+    a ``ClientError`` saying what is wrong otherwise."""
+    try:
+        cards = [str(card) for card in discard_cards(text.replace(",", " ").replace(" ", ""))]
+    except PokerError as error:
+        raise ClientError(f"Not cards: {error}.") from None
+    you = state.get("you") or {}
+    mine: list[str | None] = next(
+        (s["cards"] for s in state["seats"] if s["seat"] == you.get("seat")), []
+    )
+    foreign = [card for card in cards if card not in mine]
+    if foreign:
+        raise ClientError(f"Not in your hand: {' '.join(foreign)}.")
+    return cards
+
+
+def parse_pick(text: str, picks: list[dict[str, Any]]) -> str:
+    """Dealer's choice: the game numbered ``text`` in ``picks`` (as the state lists them)."""
+    if not (text.isascii() and text.isdigit()) or not 1 <= int(text) <= len(picks):
+        raise ClientError(f"Type a number from 1 to {len(picks)}.")
+    return str(picks[int(text) - 1]["game"])

@@ -31,6 +31,8 @@ PLAY_KEYS = [
     Binding("a", "act('all_in')", "All-in"),
     Binding("2", "act('run_twice')", "Run twice"),
     Binding("1", "act('run_once')", "Once"),
+    Binding("d", "discard", "Draw"),
+    Binding("g", "choose_game", "Pick game"),
     Binding("plus,equals_sign,up", "size(1)", "+BB"),
     Binding("minus,down", "size(-1)", "-BB"),
     Binding("m", "size_to('min')", "Min"),
@@ -69,16 +71,21 @@ class AmountPrompt(ModalScreen[dict[str, Any] | None]):
         amount: int,
         read: Callable[[dict[str, Any]], dict[str, Any]],
         ask_seat: bool = False,
+        text: bool = False,
     ) -> None:
         super().__init__()
         self.title_line, self.hint, self.amount, self.read = title, hint, amount, read
         self.ask_seat = ask_seat
+        self.text = text  # any text (cards to throw away), not only a number
 
     def compose(self) -> ComposeResult:
         with Vertical():
             yield Static(Text(self.title_line, style="bold"), id="prompt-title")
             yield Static(Text(self.hint + "   Enter: OK, Escape: cancel"), id="prompt-hint")
-            yield Input(str(self.amount), id="amount", restrict=r"[0-9]*")
+            if self.text:
+                yield Input("", id="amount")
+            else:
+                yield Input(str(self.amount), id="amount", restrict=r"[0-9]*")
             if self.ask_seat:
                 yield Input(placeholder="seat (blank: the first free one)", id="seat")
             yield Static(id="prompt-error")
@@ -286,6 +293,43 @@ class TableApp(App[None]):
             lambda values: {"amount": seating.parse_top_up(values["amount"], state)},
         )
         self.push_screen(prompt, callback=self._send_chosen("top_up"))
+
+    def action_discard(self) -> None:
+        """A draw game's draw: type the cards to throw away (blank: stand pat)."""
+        state = self.state
+        legal = state.get("legal") if state else None
+        if state is None or legal is None or "discard" not in legal["actions"]:
+            self.show_status("There is no draw now.")
+            return
+        hand, version = state["hand"], state["version"]
+
+        def read(values: dict[str, Any]) -> dict[str, Any]:
+            cards = seating.parse_discard(values["amount"], state)
+            return {"kind": "discard", "cards": cards, "hand": hand, "version": version}
+
+        prompt = AmountPrompt(
+            f"Your draw: {legal.get('hand_words', '')}",
+            "The cards to throw away, e.g. 7h 2c (blank: stand pat).",
+            0,
+            read,
+            text=True,
+        )
+        self.push_screen(prompt, callback=self._send_chosen("act"))
+
+    def action_choose_game(self) -> None:
+        """Dealer's choice: pick the orbit's game by its number in the list."""
+        state = self.state
+        picks = (state or {}).get("choice") or []
+        if not picks:
+            self.show_status("You are not picking the game now.")
+            return
+        listed = ", ".join(f"{n}: {pick['name']}" for n, pick in enumerate(picks, start=1))
+
+        def read(values: dict[str, Any]) -> dict[str, Any]:
+            return {"game": seating.parse_pick(values["amount"], picks)}
+
+        prompt = AmountPrompt("Dealer's choice: pick the game", listed, 1, read)
+        self.push_screen(prompt, callback=self._send_chosen("choose_game"))
 
     def _send_chosen(self, op: str) -> Callable[[dict[str, Any] | None], Awaitable[None]]:
         """The prompt's callback: send ``op`` with the fields chosen (nothing if cancelled)."""

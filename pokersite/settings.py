@@ -371,6 +371,10 @@ SPECTACULAR_SETTINGS = {
     "ENUM_NAME_OVERRIDES": {
         "SeatRequestKindEnum": "tables.models.SeatRequest.Kind",
         "TournamentStatusEnum": "tables.tournaments.models.Tournament.Status",
+        # the games of engine.variants: a table's (mixed games too), a hand's, dealer's choice's
+        "GameEnum": "tables.models.Table.GAME_CHOICES",
+        "HandGameEnum": "tables.models.Table.HAND_GAMES",
+        "GamePickEnum": "tables.models.Table.PICKS",
     },
 }
 

@@ -16,18 +16,22 @@ from typing import Any
 
 from django.contrib.auth.models import AnonymousUser, User
 
+from engine.errors import PokerError
+from engine.types import discard_cards
 from tables import services
 from tables.inputs import parse_whole_number
 from tables.models import Player, Table
 from tables.selectors.hands import player_in_running_hand
 from tables.selectors.players import viewer_player
 from tables.services.hooks import rules_for
+from tables.services.mixed import choose_game
 from tables.services.seat_requests import seat_ask, top_up_ask
 
 #: The highest seat number a frame may name (the largest table).
 MOST_SEATS = max(Table.MAX_SEATS.values())
-#: The decisions of ``act``: the betting ones, and the answers to "run it twice?".
-ACTION_KINDS = ("fold", "check", "call", "raise", "all_in", "run_once", "run_twice")
+#: The decisions of ``act``: the betting ones, the answers to "run it twice?", and a draw
+#: game's discard (``cards``: the cards thrown away; none stands pat).
+ACTION_KINDS = ("fold", "check", "call", "raise", "all_in", "run_once", "run_twice", "discard")
 
 
 class BadFrame(ValueError):
@@ -50,11 +54,22 @@ def _act_fields(data: dict[str, Any]) -> dict[str, Any]:
     if kind not in ACTION_KINDS:
         raise BadFrame("Unknown action.")
     amount = _number(data, "amount", "The amount") if kind == "raise" else None
+    action: dict[str, Any] = {"kind": kind, "amount": amount}
+    if kind == "discard":
+        action["cards"] = discard_card_texts(data.get("cards", []))
     return {
         "hand_id": _number(data, "hand", "The hand"),
         "version": _number(data, "version", "The version", minimum=0),
-        "action": {"kind": kind, "amount": amount},
+        "action": action,
     }
+
+
+def discard_card_texts(value: object) -> list[str]:
+    """A discard's cards: a list of card texts (``["7h", "2c"]``) or one text (``"7h2c"``)."""
+    try:
+        return [str(card) for card in discard_cards(value)]
+    except PokerError as error:
+        raise BadFrame(f"The cards to discard: {error}.") from None
 
 
 def _act(table_id: int, player: Player, **fields: Any) -> str:
@@ -166,6 +181,18 @@ def _chat_mute(table_id: int, player: Player, player_id: int, muted: bool) -> st
     return f"{guest.player.name} is {'muted' if muted else 'no longer muted'}."
 
 
+def _choose_game_fields(data: dict[str, Any]) -> dict[str, Any]:
+    game = data.get("game")
+    if not isinstance(game, str) or not game:
+        raise BadFrame("Name the game as game/betting (e.g. holdem/no-limit).")
+    return {"pick": game}
+
+
+def _choose_game(table_id: int, player: Player, pick: str) -> str:
+    table = choose_game(table=table_id, player=player, pick=pick)
+    return f"{table.words_of(table.pick)} it is."
+
+
 @dataclass(frozen=True)
 class Operation:
     parse: Callable[[dict[str, Any]], dict[str, Any]]  # the frame -> ``carry_out``'s fields
@@ -182,6 +209,7 @@ OPERATIONS: dict[str, Operation] = {
     "chat": Operation(_chat_fields, _chat),
     "chat_mute": Operation(_chat_mute_fields, _chat_mute),
     "rabbit_hunt": Operation(_rabbit_fields, _rabbit_hunt),
+    "choose_game": Operation(_choose_game_fields, _choose_game),
     "show_cards": Operation(_show_fields, _show_cards),
 }
 

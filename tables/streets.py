@@ -5,9 +5,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from engine.config import STUD_STREETS
+from engine.config import HandConfig
 from engine.hand import Hand as EngineHand
-from engine.types import DECISIONS, STREETS, Event, EventKind
+from engine.types import DECISIONS, Event, EventKind
 
 #: Stud's streets as players name them (the engine's ``STUD_STREETS``).
 STUD_STREET_NAMES = {
@@ -17,25 +17,43 @@ STUD_STREET_NAMES = {
     "sixth": "6th street",
     "seventh": "7th street",
 }
+#: The draw games' betting rounds as players name them (the engine's ``DRAW_STREETS``).
+DRAW_STREET_NAMES = {
+    "predraw": "Before the draw",
+    "draw1": "After the first draw",
+    "draw2": "After the second draw",
+    "draw3": "After the third draw",
+}
 _DEALS = frozenset({EventKind.DEAL_UP, EventKind.DEAL_HOLE, EventKind.DEAL_BOARD})
 
 
 class StreetTracker:
     """Which betting street a hand's events are on, as the site counts them (statistics, the
-    log, hand histories): 0 for the first (preflop, stud's 3rd street). A flop game moves on
-    at each board card dealt (flop, turn, river); a stud game at the first card dealt after a
-    decision, so a run-out with nobody left to bet is one move."""
+    log, hand histories): 0 for the first (preflop, stud's 3rd street, a draw game's betting
+    before the draw). A flop game moves on at each board card dealt (flop, turn, river); a
+    stud game at the first card dealt after a decision, so a run-out with nobody left to bet
+    is one move; a draw game at each draw round's first discard (the betting after it).
+    ``structure``: the game's (``Variant.structure``: board, stud or draw)."""
 
-    def __init__(self, stud: bool) -> None:
-        self.stud = stud
+    def __init__(self, structure: str) -> None:
+        self.stud = structure == "stud"
+        self.draw = structure == "draw"
         self.street = 0
         self._decided = False
+        self._drawing = False
 
     def see(self, event: Event) -> bool:
         """Count ``event``; true when it opens a new street."""
         kind = event.kind
+        if self.draw and kind is EventKind.DISCARD:
+            if self._drawing:
+                return False
+            self._drawing = True
+            self.street += 1
+            return True
         if kind in DECISIONS:
             self._decided = True
+            self._drawing = False
             return False
         if self.stud:
             if kind in _DEALS and self._decided:
@@ -49,10 +67,21 @@ class StreetTracker:
         return False
 
 
+def street_names(config: HandConfig) -> dict[str, str]:
+    """The game's streets as players name them (a board game's are the engine's words)."""
+    structure = config.variant.structure
+    if structure == "stud":
+        return STUD_STREET_NAMES
+    if structure == "draw":
+        return {street: DRAW_STREET_NAMES[street] for street in config.streets}
+    return {street: street.capitalize() for street in config.streets}
+
+
 def decisions(state: EngineHand) -> list[dict[str, Any]]:
-    """The players' decisions of an engine hand, with their street (no cards in them)."""
-    names = STUD_STREETS if state.config.is_stud else STREETS
-    streets = StreetTracker(state.config.is_stud)
+    """The players' decisions of an engine hand, with their street (no cards in them: a
+    draw's ``amount`` is how many cards, never which)."""
+    names = state.config.streets
+    streets = StreetTracker(state.config.variant.structure)
     out = []
     for event in state.events:
         kind = event.kind

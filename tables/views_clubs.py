@@ -92,7 +92,7 @@ def _page(
             else None
         ),
         "error": error,
-        "games": Table.Game.choices,
+        "games": Table.GAME_CHOICES,
         "bettings": Table.Betting.choices,
     }
     return render(request, "clubs/detail.html", context, status=400 if error else 200)

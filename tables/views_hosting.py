@@ -24,6 +24,7 @@ from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_http_methods, require_POST
 
+from engine.config import STUD_GAMES
 from tables.http import AuthenticatedRequest, HtmxRequest
 from tables.inputs import NumberError, parse_whole_number
 from tables.models import Player, Table
@@ -55,6 +56,9 @@ OPTIONAL_FIELDS = (
     "big_bet",
     "bomb_pot_ante",
     "bomb_pot_every",
+    "rotation_hands",
+    "choice_games",
+    "choice_seconds",
 )
 
 
@@ -79,8 +83,17 @@ class GameForm(forms.Form):
             "bring_in": "Stud, stud hi-lo and razz: the lowest up-card (razz: highest) "
             "opens with it; below the small bet.",
             "small_bet": "Fixed limit: stud's 3rd and 4th street bet (required for stud "
-            "games); empty means the big blind.",
+            "games and fixed-limit mixed games); empty means the big blind.",
+            "rotation_hands": "HORSE, 8-game: hands of each game before the next (0: one orbit).",
         }
+        if "choice_games" in self.fields:  # a box per game rather than a JSON text
+            self.fields["choice_games"] = forms.MultipleChoiceField(
+                choices=Table.PICKS,
+                required=False,
+                widget=forms.CheckboxSelectMultiple,
+                label="Dealer's choice games",
+                help_text=str(Table._meta.get_field("choice_games").help_text),
+            )
         for name, field in self.fields.items():
             field.required = name not in ("name", *OPTIONAL_FIELDS) and not isinstance(
                 field, forms.BooleanField
@@ -134,14 +147,14 @@ def game_rules() -> dict[str, Any]:
     and betting leaves out (the script hides them; the view ignores them)."""
     return {
         "bettings": Table.BETTINGS_OF,
-        "stud": sorted(Table.STUD_GAMES),
-        "seats": {game: Table.MAX_SEATS[game] for game in Table.Game.values},
+        "stud": sorted(STUD_GAMES),
+        "seats": {game: Table.MAX_SEATS[game] for game in Table.GAMES},
         "hidden": {
             game: {
                 betting: sorted(Table.settings_not_for(game, betting))
                 for betting in Table.Betting.values
             }
-            for game in Table.Game.values
+            for game in Table.GAMES
         },
     }
 

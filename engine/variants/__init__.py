@@ -34,6 +34,17 @@ from engine.variants.base import (
 from engine.variants.deuce_seven import DEUCE_SEVEN_SINGLE_DRAW, DEUCE_SEVEN_TRIPLE_DRAW
 from engine.variants.five_card_draw import FIVE_CARD_DRAW
 from engine.variants.holdem import HOLDEM
+from engine.variants.mixed import (
+    EIGHT_GAME,
+    HORSE,
+    MixedGame,
+    Pick,
+    Stakes,
+    dealers_choice,
+    parse_pick,
+    pick_text,
+    stakes_for,
+)
 from engine.variants.omaha import OMAHA
 from engine.variants.omaha_hilo import OMAHA_HILO
 from engine.variants.razz import RAZZ
@@ -59,6 +70,27 @@ VARIANTS: dict[str, Variant] = {
     )
 }
 
+#: Every betting round's name of every game, in order (preflop..river, third..seventh, ...).
+ALL_STREETS: tuple[str, ...] = tuple(
+    dict.fromkeys(street for game in VARIANTS.values() for street in game.streets)
+)
+#: The game a table or tournament gets when none is named.
+DEFAULT_GAME = HOLDEM.name
+#: The mixed games, by name: a rotation of the games above, or dealer's choice.
+MIXED_GAMES: dict[str, MixedGame] = {
+    mixed.name: mixed for mixed in (HORSE, EIGHT_GAME, dealers_choice(VARIANTS))
+}
+
+
+def mixed_game(name: str) -> MixedGame | None:
+    """The mixed game called ``name``; None for a single game (or an unknown name)."""
+    return MIXED_GAMES.get(name)
+
+
+def parse_game_pick(text: object) -> Pick:
+    """The (game, betting) named ``"game/betting"``, checked against the registry."""
+    return parse_pick(text, VARIANTS)
+
 
 def variant(name: str) -> Variant:
     """The game called ``name``, or a ``PokerError`` naming the games there are."""
@@ -70,6 +102,9 @@ def variant(name: str) -> Variant:
 
 __all__ = [
     "ALL_BETTINGS",
+    "ALL_STREETS",
+    "DEFAULT_GAME",
+    "MIXED_GAMES",
     "BOARD_STREETS",
     "DRAW_STREETS",
     "FULL_DECK",
@@ -79,7 +114,14 @@ __all__ = [
     "Evaluator",
     "ForcedBet",
     "LowEvaluator",
+    "MixedGame",
+    "Pick",
+    "Stakes",
     "Structure",
     "Variant",
+    "mixed_game",
+    "parse_game_pick",
+    "pick_text",
+    "stakes_for",
     "variant",
 ]

@@ -96,6 +96,23 @@ class Variant:
         return self.structure == "draw"
 
     @property
+    def family(self) -> str:
+        """The family a game is listed under: Hold'em, Omaha, Stud or Draw."""
+        if self.structure == "stud":
+            return "Stud"
+        if self.structure == "draw":
+            return "Draw"
+        return "Omaha" if self.hole_cards_used == 2 else "Hold'em"
+
+    @property
+    def forced(self) -> str:
+        """What opens the pot, for the forms and stakes: ``"blinds"``, the ``"button-blind"``
+        (one blind) or stud's ``"bring-in"``."""
+        if "bring-in" in self.forced_bets:
+            return "bring-in"
+        return "button-blind" if self.button_blind else "blinds"
+
+    @property
     def streets(self) -> tuple[str, ...]:
         if self.structure == "stud":
             return STUD_STREETS

@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from engine.evaluate import HandRank, evaluate_omaha
-from engine.variants.base import ALL_BETTINGS, Variant
+from engine.variants.base import Variant
 
 
 def omaha_strength(hole: Sequence[int], board: Sequence[int]) -> HandRank:
@@ -20,7 +20,7 @@ OMAHA = Variant(
     structure="board",
     hole_cards=4,
     max_seats=10,
-    bettings=ALL_BETTINGS,
+    bettings=("pot-limit", "no-limit", "fixed-limit"),
     forced_bets=frozenset({"blinds", "antes", "straddles", "bomb-pot"}),
     strength=omaha_strength,
     hole_cards_used=2,

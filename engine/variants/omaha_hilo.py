@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from engine.evaluate import LowRank, evaluate_omaha_low8
-from engine.variants.base import ALL_BETTINGS, Variant
+from engine.variants.base import Variant
 from engine.variants.omaha import omaha_strength
 
 
@@ -21,7 +21,7 @@ OMAHA_HILO = Variant(
     structure="board",
     hole_cards=4,
     max_seats=10,
-    bettings=ALL_BETTINGS,
+    bettings=("pot-limit", "no-limit", "fixed-limit"),
     forced_bets=frozenset({"blinds", "antes", "straddles", "bomb-pot"}),
     strength=omaha_strength,
     low8=omaha_low8,

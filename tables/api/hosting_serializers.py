@@ -54,7 +54,7 @@ class GameSettingsSerializer(serializers.Serializer[Any]):
     whole by the service (``Table.clean``); a wrong one is a 400 naming it."""
 
     name = StrictCharField(max_length=80, required=False, validators=[validate_name])
-    game = serializers.ChoiceField(Table.Game.choices, required=False)
+    game = serializers.ChoiceField(Table.GAME_CHOICES, required=False)
     betting = serializers.ChoiceField(Table.Betting.choices, required=False)
     ante_mode = serializers.ChoiceField(Table.AnteMode.choices, required=False)
     small_blind = StrictWholeNumberField(min_value=0, required=False)
@@ -98,6 +98,25 @@ class GameSettingsSerializer(serializers.Serializer[Any]):
     run_it_twice = StrictBooleanField(required=False)
     bomb_pot_ante = StrictWholeNumberField(min_value=0, required=False)
     bomb_pot_every = StrictWholeNumberField(min_value=0, max_value=1000, required=False)
+    rotation_hands = StrictWholeNumberField(
+        min_value=0,
+        max_value=1000,
+        required=False,
+        help_text="Mixed games: hands of each game before the next (0: one orbit).",
+    )
+    choice_games = serializers.ListField(
+        child=serializers.ChoiceField(Table.PICKS),
+        required=False,
+        max_length=len(Table.PICKS),
+        help_text="Dealer's choice: the games the button may pick, as game/betting "
+        "(e.g. holdem/no-limit); the first is dealt when the button does not pick in time.",
+    )
+    choice_seconds = StrictWholeNumberField(
+        min_value=5,
+        max_value=600,
+        required=False,
+        help_text="Dealer's choice: seconds the button has to pick.",
+    )
 
     def to_internal_value(self, data: Any) -> Any:
         if hasattr(data, "keys"):

@@ -39,7 +39,7 @@ from tables.api.throttling import AnonRateThrottle, PlayRateThrottle
 from tables.api.views import ID, _id
 from tables.http import Viewer
 from tables.models import Table
-from tables.operations import ACTION_KINDS, MOST_SEATS, OPERATIONS
+from tables.operations import ACTION_KINDS, MOST_SEATS, OPERATIONS, BadFrame, discard_card_texts
 from tables.presenters.play_state import PLAY_STATE, play_state
 from tables.presenters.screen import table_screen
 from tables.selectors.access import can_see_table
@@ -207,7 +207,9 @@ class MoveSerializer(serializers.Serializer[Any]):
 
     hand = WholeNumberField(help_text="The running hand's id (the state's hand).")
     version = WholeNumberField(min_value=0, help_text="The state's version you acted on.")
-    action = serializers.ChoiceField(choices=[k for k in ACTION_KINDS if k != "raise"])
+    action = serializers.ChoiceField(
+        choices=[k for k in ACTION_KINDS if k not in ("raise", "discard")]
+    )
 
 
 class RaiseSerializer(MoveSerializer):
@@ -217,11 +219,36 @@ class RaiseSerializer(MoveSerializer):
     amount = WholeNumberField(help_text="The street total to bet or raise to.")
 
 
+class DiscardSerializer(MoveSerializer):
+    """A draw game's draw: the cards thrown away (none: stand pat); as many are dealt."""
+
+    action = serializers.ChoiceField(choices=["discard"])
+    cards = serializers.ListField(
+        child=serializers.CharField(max_length=2, min_length=2),
+        max_length=5,
+        default=list,
+        help_text='The cards to throw away, from your hand ("7h", "2c"); [] stands pat.',
+    )
+
+
 ACTION_REQUEST = PolymorphicProxySerializer(
     component_name="PlayAction",
-    serializers=[MoveSerializer, RaiseSerializer],
+    serializers=[MoveSerializer, RaiseSerializer, DiscardSerializer],
     resource_type_field_name=None,
 )
+#: The body each kind of action is read with (the rest: ``MoveSerializer``).
+ACTION_BODIES: dict[str, type[MoveSerializer]] = {
+    "raise": RaiseSerializer,
+    "discard": DiscardSerializer,
+}
+
+
+def _discard_cards(cards: list[str]) -> list[str]:
+    """The discard's cards checked (each a card, each once), else a 400 naming ``cards``."""
+    try:
+        return discard_card_texts(cards)
+    except BadFrame as error:
+        raise serializers.ValidationError({"cards": [str(error)]}) from None
 
 
 @extend_schema(
@@ -233,17 +260,23 @@ ACTION_REQUEST = PolymorphicProxySerializer(
 )
 class TableActions(_PlayView):
     """Fold, check, call, raise (to ``amount``, the street total) or go all-in, in the hand
-    ``hand`` as you saw it at ``version``. 409 ``stale_version`` if the hand moved on since
+    ``hand`` as you saw it at ``version``; in a draw game's draw, discard ``cards`` (none:
+    stand pat; ``discard_not_held`` for a card not in your hand, ``no_draw_now`` outside a
+    draw). 409 ``stale_version`` if the hand moved on since
     (nothing was done: look again), ``not_your_turn``; 400 with the rule's code and words for
     an illegal move (``below_min_raise``, ``check_facing_bet``, ``nothing_to_call``...)."""
 
     def post(self, request: AuthenticatedApiRequest, pk: int) -> Response:
         table = self.table(request, pk)
-        is_raise = isinstance(request.data, dict) and request.data.get("action") == "raise"
-        body = (RaiseSerializer if is_raise else MoveSerializer)(data=request.data)
+        kind = request.data.get("action") if isinstance(request.data, dict) else None
+        body = ACTION_BODIES.get(kind if isinstance(kind, str) else "", MoveSerializer)(
+            data=request.data
+        )
         body.is_valid(raise_exception=True)
         data = body.validated_data
         action = {"kind": data["action"], "amount": data.get("amount")}
+        if data["action"] == "discard":
+            action["cards"] = _discard_cards(data["cards"])
         return self.move(
             request, table, "act", hand_id=data["hand"], version=data["version"], action=action
         )
@@ -271,6 +304,32 @@ class TableRabbitHunt(_PlayView):
         body = RabbitHuntSerializer(data=request.data)
         body.is_valid(raise_exception=True)
         return self.move(request, table, "rabbit_hunt", hand_id=body.validated_data["hand"])
+
+
+class ChooseGameSerializer(serializers.Serializer[Any]):
+    game = serializers.ChoiceField(
+        choices=Table.PICKS, help_text="The game and betting, as game/betting (holdem/no-limit)."
+    )
+
+
+@extend_schema(
+    tags=["play"],
+    summary="Dealer's choice: pick the game",
+    parameters=[ID, IDEMPOTENCY_KEY],
+    request=ChooseGameSerializer,
+    responses={200: STATE, **ERRORS},
+)
+class TableChooseGame(_PlayView):
+    """At a dealer's-choice table, the player on the next button picks the orbit's game and
+    betting from the host's list before the time is up (else the list's first is dealt).
+    ``no_choice_now`` when nobody is picking, ``not_your_turn`` for another player,
+    ``bad_choice`` for a game not on the list."""
+
+    def post(self, request: AuthenticatedApiRequest, pk: int) -> Response:
+        table = self.table(request, pk)
+        body = ChooseGameSerializer(data=request.data)
+        body.is_valid(raise_exception=True)
+        return self.move(request, table, "choose_game", pick=body.validated_data["game"])
 
 
 class ShowCardsSerializer(serializers.Serializer[Any]):

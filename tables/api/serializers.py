@@ -10,7 +10,7 @@ from django.core.exceptions import ObjectDoesNotExist
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
-from engine.config import STUD_STREETS
+from engine.variants import ALL_STREETS
 from tables.inputs import LARGEST, NumberError, parse_whole_number
 from tables.models import Player, PlayerHand, Seat, Table
 from tables.stats.selectors import LEADERBOARD_ORDERS, RESULTS, HandFilter
@@ -336,7 +336,7 @@ class AsciiDateField(serializers.DateField):
 class HandFilterSerializer(serializers.Serializer[Any]):
     table = WholeNumberField(required=False)
     game = serializers.ChoiceField(
-        choices=Table.Game.choices, required=False, help_text="Only hands of this game."
+        choices=Table.HAND_GAMES, required=False, help_text="Only hands of this game."
     )
     since = AsciiDateField(required=False, help_text="First day (UTC), inclusive.")
     until = AsciiDateField(
@@ -414,14 +414,16 @@ class HandSeatSerializer(serializers.Serializer[Any]):
 
 class DecisionSerializer(serializers.Serializer[Any]):
     street = serializers.ChoiceField(
-        choices=["preflop", "flop", "turn", "river", *STUD_STREETS],
-        help_text="Stud games: third to seventh.",
+        choices=list(ALL_STREETS),
+        help_text="The game's betting rounds: preflop to river, stud's third to seventh, a "
+        "draw game's predraw and after each draw (draw1 to draw3).",
     )
     seat = serializers.IntegerField()
     name = serializers.CharField()
     kind = serializers.ChoiceField(
-        choices=["fold", "check", "call", "bet", "raise", "bring_in"],
-        help_text="bring_in: stud's forced opening bet.",
+        choices=["fold", "check", "call", "bet", "raise", "bring_in", "discard"],
+        help_text="bring_in: stud's forced opening bet; discard: a draw (amount: how many "
+        "cards, never which).",
     )
     amount = serializers.IntegerField(
         allow_null=True, help_text="Street total after a call, bet or raise."

@@ -102,7 +102,7 @@ class OrganiseSerializer(serializers.Serializer[Any]):
 
     name = StrictCharField(max_length=60, validators=[validate_name])
     format = serializers.ChoiceField(Tournament.Format.choices, default="sit-and-go")
-    game = serializers.ChoiceField(Table.Game.choices, default=Table.Game.HOLDEM)
+    game = serializers.ChoiceField(Table.GAME_CHOICES, default=Table.DEFAULT_GAME)
     betting = serializers.ChoiceField(Table.Betting.choices, default=Table.Betting.NO_LIMIT)
     seats_per_table = StrictWholeNumberField(min_value=2, max_value=10, default=6)
     max_entrants = StrictWholeNumberField(

@@ -20,6 +20,7 @@ urlpatterns = [
     path("tables/<str:pk>/actions/", play.TableActions.as_view(), name="table-actions"),
     path("tables/<str:pk>/seat/", play.TableSeat.as_view(), name="table-seat"),
     path("tables/<str:pk>/rabbit/", play.TableRabbitHunt.as_view(), name="table-rabbit"),
+    path("tables/<str:pk>/game/", play.TableChooseGame.as_view(), name="table-choose-game"),
     path("tables/<str:pk>/show/", play.TableShowCards.as_view(), name="table-show"),
     path("tables/<str:pk>/sit-out/", play.TableSitOut.as_view(), name="table-sit-out"),
     path("tables/<str:pk>/sit-in/", play.TableSitIn.as_view(), name="table-sit-in"),

@@ -22,10 +22,9 @@ What a frame may ask, what it is answered and sent, and the close codes: ``table
   (``tables.db.threads``); a refusal or a malformed frame is answered to the sender only,
   nothing changes.
 - Limits: a frame over ``MAX_FRAME_BYTES`` closes the socket; every frame, binary ones
-  included (refused), takes a token (``RATE_BURST``, refilled at ``RATE_PER_SECOND``); a
-  frame without one is answered "slow down" (once) and ignored, and ``FLOOD_CLOSE_AFTER``
-  such frames within ``FLOOD_WINDOW_SECONDS`` close the socket. A user may have
-  ``POKER_SOCKETS_PER_USER_TABLE`` sockets on one table and ``POKER_SOCKETS_PER_USER`` in
+  included (refused), takes a token (``tables.live.frame_budget``); a frame without one is
+  answered "slow down" (once) and ignored, and a flood of them closes the socket. A user
+  may have ``POKER_SOCKETS_PER_USER_TABLE`` sockets on one table and ``POKER_SOCKETS_PER_USER`` in
   all, an address ``POKER_SPECTATOR_SOCKETS_PER_ADDRESS`` spectators, per server process
   (nginx sends a table's sockets to one process).
 - A log-out closes that session's sockets, a password change all the user's
@@ -63,6 +62,7 @@ from tables.live.auth import (
 from tables.live.caches import snapshots
 from tables.live.chat import ChatSocket
 from tables.live.feed import TableFeed
+from tables.live.frame_budget import FrameBudget
 from tables.live.frames import SocketFrames
 from tables.live.protocol import (
     FLOODING,
@@ -96,12 +96,6 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 
 MAX_FRAME_BYTES = 4096
-RATE_PER_SECOND = 5.0
-RATE_BURST = 10
-#: Frames refused for the rate within ``FLOOD_WINDOW_SECONDS`` that close the socket: a
-#: steady flood above the rate is closed too, though a token refills now and then.
-FLOOD_CLOSE_AFTER = 30
-FLOOD_WINDOW_SECONDS = 10.0
 #: How stale the bankroll shown to a viewer without a seat may get while the table changes.
 BANKROLL_REFRESH_SECONDS = 5.0
 
@@ -191,9 +185,7 @@ class TableConsumer(ChatSocket, AsyncWebsocketConsumer):
         self.user = cast("Viewer | None", self.scope.get("user"))
         self.table_id = int(self.scope["url_route"]["kwargs"]["table_id"])
         self.sent_version = -1  # nothing sent yet: the first frame goes whatever its version
-        self.tokens = float(RATE_BURST)
-        self.last_refill = time.monotonic()
-        self.refused_since, self.refused = 0.0, 0  # frames refused for the rate in a window
+        self.budget = FrameBudget()
         self.told_to_slow_down = False
         self.request_id: int | str | None = None  # of the request being answered (``answer``)
         query = self.scope.get("query_string", b"")
@@ -431,21 +423,6 @@ class TableConsumer(ChatSocket, AsyncWebsocketConsumer):
             await self.send(text_data=render_message(message, oob=True, error=error))
             self.message_shown = self.spoke = bool(message)
 
-    def _take_token(self, now: float) -> bool:
-        self.tokens = min(RATE_BURST, self.tokens + (now - self.last_refill) * RATE_PER_SECOND)
-        self.last_refill = now
-        if self.tokens >= 1:
-            self.tokens -= 1
-            return True
-        return False
-
-    def _flooding(self, now: float) -> bool:
-        """Count a frame refused for the rate; True once the window holds too many."""
-        if now - self.refused_since > FLOOD_WINDOW_SECONDS:
-            self.refused_since, self.refused = now, 0
-        self.refused += 1
-        return self.refused >= FLOOD_CLOSE_AFTER
-
     async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
         if self.closed:
             return
@@ -459,8 +436,8 @@ class TableConsumer(ChatSocket, AsyncWebsocketConsumer):
             await self.close(code=FRAME_TOO_BIG)
             return
         now = time.monotonic()
-        if not self._take_token(now):
-            if self._flooding(now):
+        if not self.budget.take(now):
+            if self.budget.flooding(now):
                 await self.close(code=FLOODING)
             elif not self.told_to_slow_down:
                 self.told_to_slow_down = True

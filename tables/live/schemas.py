@@ -17,8 +17,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from engine.config import STUD_STREETS
-from engine.types import STREETS
+from engine.variants import ALL_STREETS
 from tables import operations
 from tables.live import protocol
 from tables.presenters.play_state import PLAY_STATE
@@ -109,12 +108,21 @@ def _request(
 _ACT = _request(
     "act",
     "Act in the running hand: the hand and version you saw (a stale one changes nothing "
-    "and is refused with stale_version); amount is the street total to raise to.",
+    "and is refused with stale_version); amount is the street total to raise to; a draw "
+    "game's discard names the cards thrown away (none: stand pat; as many are dealt).",
     {
         "kind": {"enum": list(operations.ACTION_KINDS)},
         "hand": _whole(1, "The running hand's id (the state's hand)."),
         "version": _whole(0, "The table version you saw (the state's version)."),
         "amount": _optional(_whole(1, "For a raise: the street total to raise to.")),
+        "cards": {
+            "description": 'For a discard: the cards thrown away, from your hand (["7h", '
+            '"2c"], or "7h2c"); none or [] stands pat.',
+            "oneOf": [
+                {"type": "array", "items": {"type": "string", "pattern": "^[2-9TJQKA][cdhs]$"}},
+                {"type": "string", "maxLength": 10},
+            ],
+        },
     },
     required=("kind", "hand", "version"),
 )
@@ -131,6 +139,13 @@ REQUESTS: dict[str, JsonSchema] = {
         required=("token",),
     ),
     "act": _ACT,
+    "choose_game": _request(
+        "choose_game",
+        "Dealer's choice: the player on the next button picks the orbit's game and betting "
+        "(the state's choice lists them) before its time is up; no_choice_now, bad_choice.",
+        {"game": {"type": "string", "maxLength": 40, "description": "game/betting"}},
+        required=("game",),
+    ),
     "sit_out": _request("sit_out", "Be dealt out from the next hand."),
     "sit_in": _request("sit_in", "Be dealt in again."),
     "leave": _request("leave", "Leave your seat: now, or when the running hand ends."),
@@ -265,6 +280,11 @@ _LEGAL = {
         "call": _COUNT,
         "min_raise_to": {"type": ["integer", "null"]},
         "max_raise_to": {"type": ["integer", "null"]},
+        "discard": {
+            "const": True,
+            "description": "A draw game's draw: discard (none to all of your cards) is the "
+            "only move.",
+        },
     },
     "required": ["fold", "check", "call", "min_raise_to", "max_raise_to"],
     "additionalProperties": False,
@@ -277,7 +297,7 @@ VIEW = {
     "properties": {
         "viewer": {"type": ["integer", "null"]},
         "config": {"type": "object"},
-        "street": {"enum": [*STREETS, *STUD_STREETS, "over"]},
+        "street": {"enum": [*ALL_STREETS, "over"]},
         "button": _SEAT_INDEX,
         "seats": {"type": "array", "items": _SEAT_VIEW},
         "board": {"type": "array", "items": _CARD, "maxItems": 5},

@@ -8,6 +8,7 @@ from operator import or_
 from django.db import models
 from django.db.models import Q
 
+from engine.variants import DEFAULT_GAME
 from tables.models.base import AppendOnlyModel
 from tables.models.players import Player
 from tables.models.tables import Table
@@ -173,6 +174,13 @@ class HandAction(AppendOnlyModel):
     seat = models.PositiveSmallIntegerField(help_text="Engine seat index.")
     kind = models.CharField(max_length=16)
     amount = models.PositiveBigIntegerField(null=True, blank=True)
+    cards = models.CharField(
+        max_length=16,
+        blank=True,
+        default="",
+        help_text='A draw game\'s discard: the cards thrown away ("7h2c"; empty: stood pat). '
+        "Hidden information: only the engine's replay reads it, never another player.",
+    )
     source = models.CharField(max_length=8, choices=Source.choices, default=Source.PLAYER)
     created_at = models.DateTimeField(auto_now_add=True)
 
@@ -202,7 +210,7 @@ class PlayerHand(models.Model):
     seat = models.PositiveSmallIntegerField(help_text="Engine seat index in the hand.")
     started_at = models.DateTimeField(help_text="When the hand started (copied from it).")
     game = models.CharField(
-        max_length=16, default="holdem", help_text="The hand's game (copied from its config)."
+        max_length=16, default=DEFAULT_GAME, help_text="The hand's game (copied from its config)."
     )
     big_blind = models.PositiveIntegerField(
         help_text="The hand's unit: its big blind, or a stud game's small bet."

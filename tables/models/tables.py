@@ -2,33 +2,24 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 from django.core.exceptions import ValidationError
 from django.db import models
 
-from engine.config import HILO_GAMES, STUD_GAMES, HandConfig
+from engine.config import HandConfig
 from engine.errors import PokerError
-from engine.types import MAX_SEATS as ENGINE_MAX_SEATS, check_straddle
+from engine.variants import DEFAULT_GAME, MIXED_GAMES, VARIANTS
 from tables.models.players import Player
+from tables.models.table_games import TableGame, game_choices, hand_game_choices, pick_choices
 from tables.names import name_problem
 
 
-class Table(models.Model):
+class Table(TableGame, models.Model):
     """A persistent table: variant, stakes, seats, timers and its live status.
 
     Stake and variant changes take effect at the next hand: every ``Hand`` stores its own
     ``config``. ``version`` is bumped on every change to the table, its seats or its running
     hand; a player's action carries the version they saw and is refused when it is stale.
     """
-
-    class Game(models.TextChoices):
-        HOLDEM = "holdem", "Texas Hold'em"
-        OMAHA = "omaha", "Omaha"
-        OMAHA_HILO = "omaha-hilo", "Omaha Hi-Lo"
-        STUD = "stud", "Seven-card Stud"
-        STUD_HILO = "stud-hilo", "Stud Hi-Lo"
-        RAZZ = "razz", "Razz"
 
     class Betting(models.TextChoices):
         NO_LIMIT = "no-limit", "No-limit"
@@ -44,24 +35,18 @@ class Table(models.Model):
         PAUSED = "paused", "Paused"
         CLOSED = "closed", "Closed"
 
-    #: Most seats per game: the engine's limit (by game name, as ``game`` stores it).
-    MAX_SEATS = ENGINE_MAX_SEATS
-    #: The seven-card games (antes, a bring-in and small/big bets; no blinds, no straddle)
-    #: and the games that split each pot between a high and an eight-or-better low.
-    STUD_GAMES = STUD_GAMES
-    HILO_GAMES = HILO_GAMES
-    #: The bettings each game is played with (the first is the one a new table gets).
-    BETTINGS_OF = {
-        "holdem": ("no-limit", "pot-limit", "fixed-limit"),
-        "omaha": ("pot-limit", "no-limit", "fixed-limit"),
-        "omaha-hilo": ("pot-limit", "fixed-limit"),
-        "stud": ("fixed-limit",),
-        "stud-hilo": ("fixed-limit",),
-        "razz": ("fixed-limit",),
-    }
-
+    #: Every game a table may deal, as ``game`` stores it: the engine's games, then the
+    #: mixed games (a rotation of them, or dealer's choice).
+    GAMES: tuple[str, ...] = (*VARIANTS, *MIXED_GAMES)
+    #: The games as a form lists them, grouped by family (Hold'em, Omaha, Stud, Draw, Mixed).
+    GAME_CHOICES = game_choices()
+    #: The games a hand is dealt in (statistics and hand filters: no mixed game).
+    HAND_GAMES = hand_game_choices()
+    #: Dealer's choice: every game and betting the button may pick ("holdem/no-limit").
+    PICKS = pick_choices()
+    DEFAULT_GAME = DEFAULT_GAME
     name = models.CharField(max_length=80, unique=True)
-    game = models.CharField(max_length=16, choices=Game.choices, default=Game.HOLDEM)
+    game = models.CharField(max_length=16, choices=GAME_CHOICES, default=DEFAULT_GAME)
     betting = models.CharField(max_length=16, choices=Betting.choices, default=Betting.NO_LIMIT)
     small_blind = models.PositiveIntegerField(default=1)
     big_blind = models.PositiveIntegerField(default=2)
@@ -96,7 +81,7 @@ class Table(models.Model):
         help_text="Fixed limit: the bet of the later streets; empty means twice the small bet.",
     )
     max_seats = models.PositiveSmallIntegerField(
-        default=6, help_text="2 to 12 for Hold'em, 2 to 10 for Omaha, 2 to 8 for stud games."
+        default=6, help_text="2 up to the game's most (12 for Hold'em, 6 for the draw games)."
     )
     min_buy_in = models.PositiveIntegerField(
         null=True, blank=True, help_text="Chips; empty means 20 big blinds."
@@ -129,6 +114,39 @@ class Table(models.Model):
     )
     bomb_pot_next = models.BooleanField(
         default=False, help_text="The host called a bomb pot for the next hand."
+    )
+    # --- mixed games (issue 30) --------------------------------------------------------------
+    rotation_hands = models.PositiveSmallIntegerField(
+        default=0,
+        help_text="Mixed games: hands of each game before the next (0: one orbit, a hand for "
+        "each player).",
+    )
+    choice_games = models.JSONField(
+        default=list,
+        blank=True,
+        help_text="Dealer's choice: the games the button may pick, as game/betting "
+        "(e.g. holdem/no-limit); the first is dealt when the button does not pick.",
+    )
+    choice_seconds = models.PositiveSmallIntegerField(
+        default=20, help_text="Dealer's choice: seconds the button has to pick the game."
+    )
+    dealt_game = models.CharField(
+        max_length=40,
+        blank=True,
+        default="",
+        help_text="Mixed games: the game/betting being dealt (empty before the first hand).",
+    )
+    dealt_game_hands = models.PositiveSmallIntegerField(
+        default=0, help_text="Mixed games: hands dealt of the game being dealt."
+    )
+    choice_seat = models.PositiveSmallIntegerField(
+        null=True,
+        blank=True,
+        help_text="Dealer's choice: the seat picking the game (while choice_deadline is "
+        "set), else the seat that picked last; the next orbit is picked by the seat after it.",
+    )
+    choice_deadline = models.DateTimeField(
+        null=True, blank=True, help_text="Dealer's choice: when the table's default is dealt."
     )
     version = models.PositiveBigIntegerField(
         default=1, help_text="Bumped on every change; actions carry the version they saw."
@@ -196,50 +214,6 @@ class Table(models.Model):
     def __str__(self) -> str:
         return self.name
 
-    #: Settings that apply only to some games: flop games' blinds, straddles, run-outs and
-    #: bomb pots, stud's
-    #: bring-in, fixed limit's bets. Forms show them only where they apply.
-    FLOP_GAME_SETTINGS = (
-        "small_blind",
-        "big_blind",
-        "ante_mode",
-        "straddle",
-        "straddles",
-        "button_straddle",
-        "run_it_twice",
-        "bomb_pot_ante",
-        "bomb_pot_every",
-    )
-    STUD_SETTINGS = ("bring_in",)
-    FIXED_LIMIT_SETTINGS = ("small_bet", "big_bet")
-
-    @classmethod
-    def settings_not_for(cls, game: str, betting: str) -> frozenset[str]:
-        """The settings that do not apply to ``game`` played ``betting`` (a form leaves
-        them at their defaults)."""
-        stud = game in STUD_GAMES
-        apart = set(cls.FLOP_GAME_SETTINGS if stud else cls.STUD_SETTINGS)
-        if not stud and betting != cls.Betting.FIXED_LIMIT:
-            apart.update(cls.FIXED_LIMIT_SETTINGS)
-        return frozenset(apart)
-
-    # --- derived values ------------------------------------------------------------------
-    @property
-    def is_stud(self) -> bool:
-        return self.game in STUD_GAMES
-
-    @property
-    def is_hilo(self) -> bool:
-        return self.game in HILO_GAMES
-
-    @property
-    def unit(self) -> int:
-        """The stake buy-ins and bb/100 count in: the big blind, or a stud game's small bet
-        (stud has no blinds; its small bet is what fixed-limit hold'em's big blind is)."""
-        if self.is_stud:
-            return self.small_bet or 0
-        return self.big_blind
-
     @property
     def effective_min_buy_in(self) -> int:
         return self.min_buy_in if self.min_buy_in is not None else 20 * self.unit
@@ -267,93 +241,16 @@ class Table(models.Model):
         )
 
     @property
-    def stakes(self) -> str:
-        """The stakes in one line: "1/2/4/8 ante 1" (blinds, then each straddle), "1/2/4
-        button straddle", stud's "5/10 ante 1 bring-in 2" (small/big bet)."""
-        if self.is_stud:
-            small = self.small_bet or 0
-            text = f"{small}/{self.big_bet or 2 * small}"
-            if self.ante:
-                text += f" ante {self.ante}"
-            return f"{text} bring-in {self.bring_in}"
-        text = f"{self.small_blind}/{self.big_blind}"
-        if self.straddle:
-            count = 1 if self.button_straddle else max(self.straddles, 1)
-            text += "".join(f"/{self.straddle << k}" for k in range(count))
-            if self.button_straddle:
-                text += " button straddle"
-        if self.ante:
-            text += f" ante {self.ante}"
-        return text
-
-    @property
-    def variant(self) -> str:
-        return f"{self.get_betting_display()} {self.get_game_display()}"
-
-    @property
     def heading(self) -> str:
         """The line under the table's name: "No-limit Hold'em · 1/2 · Open"."""
         return f"{self.variant} · {self.stakes} · {self.get_status_display()}"
-
-    def hand_config(self) -> dict[str, Any]:
-        """The engine ``HandConfig`` (as a dict) for the next hand at this table."""
-        fixed = self.betting == self.Betting.FIXED_LIMIT
-        if self.is_stud:
-            return {
-                "game": self.game,
-                "betting": self.betting,
-                "small_blind": 0,
-                "big_blind": 0,
-                "ante": self.ante,
-                "ante_mode": self.AnteMode.PER_PLAYER,
-                "small_bet": self.small_bet,
-                "big_bet": self.big_bet,
-                "bring_in": self.bring_in,
-            }
-        return {
-            "game": self.game,
-            "betting": self.betting,
-            "small_blind": self.small_blind,
-            "big_blind": self.big_blind,
-            "ante": self.ante,
-            "ante_mode": self.ante_mode,
-            "straddle": self.straddle,
-            "straddles": (self.straddles or 1) if self.straddle else 0,
-            "button_straddle": self.button_straddle and bool(self.straddle),
-            "small_bet": self.small_bet if fixed else None,
-            "big_bet": self.big_bet if fixed else None,
-            "run_it_twice": self.run_it_twice,
-        }
-
-    @property
-    def has_bomb_pots(self) -> bool:
-        """Bomb pots are played here: an ante is set and the game has a flop."""
-        return bool(self.bomb_pot_ante) and self.game not in STUD_GAMES
-
-    def bomb_pot_due(self, number: int) -> bool:
-        """Whether hand ``number`` here is a bomb pot: the host called one, or every
-        ``bomb_pot_every`` hands (stud games have no bomb pots)."""
-        if not self.has_bomb_pots:
-            return False
-        return self.bomb_pot_next or bool(self.bomb_pot_every and number % self.bomb_pot_every == 0)
 
     def clean(self) -> None:
         errors: dict[str, str] = {}
         name_refused = name_problem(self.name or "", "The table's name")
         if name_refused:
             errors["name"] = name_refused
-        game_name = self.get_game_display()
-        most = self.MAX_SEATS.get(self.game, 10)
-        if self.max_seats is not None and not 2 <= self.max_seats <= most:
-            errors["max_seats"] = f"{game_name} seats 2 to {most} players."
-        bettings = self.BETTINGS_OF.get(self.game, ())
-        if self.betting not in bettings and self.game in self.BETTINGS_OF:
-            names = " or ".join(self.Betting(b).label.lower() for b in bettings)
-            errors["betting"] = f"{game_name} is played {names}."
-        if self.is_stud:
-            self._clean_stud(errors)
-        else:
-            self._clean_flop_game(errors)
+        self._clean_game(errors)
         if self.unit:
             low, high = self.effective_min_buy_in, self.effective_max_buy_in
             if low < self.unit:
@@ -383,72 +280,12 @@ class Table(models.Model):
                 )
         if not errors:
             try:  # the engine's own check, so no table can hold a game it cannot deal
-                HandConfig(**self.hand_config())
+                for pick in self.choices:
+                    HandConfig(**self.hand_config(pick))
             except PokerError as error:
                 errors["game"] = f"{str(error).capitalize()}."
         if errors:
             raise ValidationError(errors)
-
-    def _clean_stud(self, errors: dict[str, str]) -> None:
-        """Stud, stud hi-lo, razz: antes, a bring-in, small and big bets. They have no blinds
-        (set to 0 here, so the blinds a form left at its defaults do not matter)."""
-        name = self.get_game_display()
-        self.small_blind = self.big_blind = 0
-        if self.straddle or self.straddles or self.button_straddle:
-            field = "button_straddle" if self.button_straddle else "straddle"
-            errors[field] = f"{name} has no blinds, so no straddle: set it to 0."
-        if self.ante_mode != self.AnteMode.PER_PLAYER:
-            errors["ante_mode"] = f"{name} antes are paid by every player."
-        if self.run_it_twice:
-            errors["run_it_twice"] = f"{name} is not run twice: its cards are dealt to players."
-        if self.bomb_pot_ante or self.bomb_pot_every:
-            field = "bomb_pot_ante" if self.bomb_pot_ante else "bomb_pot_every"
-            errors[field] = f"{name} has no flop, so no bomb pots: set it to 0."
-        if not self.small_bet:
-            errors["small_bet"] = f"{name} needs its small bet (the bet on 3rd and 4th street)."
-            return
-        if self.big_bet is not None and self.big_bet < self.small_bet:
-            errors["big_bet"] = "The big bet cannot be below the small bet."
-        if not 1 <= (self.bring_in or 0) < self.small_bet:
-            errors["bring_in"] = (
-                f"The bring-in is at least 1 chip and below the small bet ({self.small_bet})."
-            )
-
-    def _clean_flop_game(self, errors: dict[str, str]) -> None:
-        """Hold'em and Omaha: blinds, antes, straddles; a fixed-limit table's bets."""
-        if self.bring_in:
-            errors["bring_in"] = "Only stud games have a bring-in: set it to 0."
-        if self.betting != self.Betting.FIXED_LIMIT and (self.small_bet or self.big_bet):
-            errors["small_bet" if self.small_bet else "big_bet"] = (
-                "Only fixed-limit games have a small and a big bet: leave it empty."
-            )
-        if self.small_bet and self.big_bet and self.big_bet < self.small_bet:
-            errors["big_bet"] = "The big bet cannot be below the small bet."
-        if self.small_blind is None or self.big_blind is None:
-            # full_clean() runs clean() even after clean_fields() found a blind left empty.
-            return  # type: ignore[unreachable]
-        if self.big_blind < 1:
-            errors["big_blind"] = "The big blind must be at least 1 chip."
-            return
-        if self.small_blind > self.big_blind:
-            errors["small_blind"] = "The small blind cannot be more than the big blind."
-        try:
-            check_straddle(self.big_blind, self.straddle or 0)
-        except PokerError as error:
-            errors["straddle"] = f"{str(error).capitalize()}."
-        if self.straddle and not self.straddles:
-            self.straddles = 1  # the one straddle of tables made before re-straddles
-        if self.straddles and not self.straddle:
-            errors["straddle"] = "Set the first straddle's amount (twice the big blind or more)."
-        most = (self.max_seats or 2) - 2
-        if self.straddles > most:
-            errors["straddles"] = (
-                f"At most {most} straddles at {self.max_seats} seats (every seat but the blinds)."
-            )
-        if self.button_straddle and self.straddles > 1:
-            errors["button_straddle"] = (
-                "The button straddle is the only straddle: set straddles to 1."
-            )
 
 
 class Seat(models.Model):

@@ -77,14 +77,17 @@ def log_entries(
     )
     went_all_in = _all_in_decisions(view)
     dealt = [0] * len(names)  # stud: cards dealt to each seat so far
-    tracker = StreetTracker(stud)
+    tracker = StreetTracker(view.config.variant.structure)
     # Stud's 3rd street opens the hand, as preflop does (no "Preflop:" line): no line of its
     # own, which read as an empty one; each later street has its line, as the flop has.
     lines: list[LogLine | Dealt] = notice_lines(before)
     for number, event in enumerate(view.events):
         kind, amount = event.kind, event.amount
-        if tracker.see(event) and stud:
-            lines.append(LogLine(f"{next(streets, 'Board')}:"))
+        if tracker.see(event):
+            if stud:
+                lines.append(LogLine(f"{next(streets, 'Board')}:"))
+            elif tracker.draw:
+                lines.append(LogLine(f"Draw {tracker.street}:"))
         if kind is EventKind.DEAL_BOARD:
             words = "Common card" if stud else next(streets, "Board")
             lines.append(LogLine(f"{words}:", _faces(event.cards)))
@@ -94,6 +97,9 @@ def log_entries(
             continue
         if kind is EventKind.DEAL_SECOND_BOARD:
             lines.append(LogLine("Second run:", _faces(event.cards)))
+            continue
+        if kind is EventKind.RESHUFFLE:
+            lines.append(LogLine("The deck ran out: the discards are shuffled into a new stub"))
             continue
         seat = event.seat
         assert seat is not None  # every other event is a seat's
@@ -123,6 +129,8 @@ def log_entries(
             lines.append(LogLine(f"{name} shows", _faces(event.cards)))
         elif kind is EventKind.MUCK:
             lines.append(LogLine(f"{name} mucks"))
+        elif kind is EventKind.DRAW:  # how many, never which: the log is everyone's
+            lines.append(LogLine(f"{name} is dealt {amount}"))
         elif kind is EventKind.REVEAL:  # by choice, once the hand was over
             lines.append(LogLine(f"{name} shows", _faces(event.cards)))
         else:
@@ -151,6 +159,7 @@ _DECISION_WORDS: dict[EventKind, Callable[[int], str]] = {
     EventKind.BET: lambda amount: f"bets to {chips(amount)}",
     EventKind.RAISE: lambda amount: f"raises to {chips(amount)}",
     EventKind.BRING_IN: lambda amount: f"brings in for {chips(amount)}",
+    EventKind.DISCARD: lambda amount: f"draws {amount}" if amount else "stands pat",
 }
 
 

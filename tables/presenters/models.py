@@ -104,6 +104,7 @@ class Plate:
     chances: tuple[float, ...] = ()  # all-in run-out: the chance (%) on each run's board
     chances_pending: bool = False  # all-in run-out: the chances are being computed ("…")
     busted: bool = False  # lost every chip in the finished hand on screen (seat freed)
+    drew: str = ""  # a draw game: "draws 2" or "stands pat" at the last draw (counts only)
 
 
 @view_model
@@ -176,7 +177,8 @@ class BoardRegion:
     runs_due: bool = False  # the players are asked to run it once or twice
     rabbit: tuple[CardFace, ...] = ()  # the rabbit hunt's cards, once asked
     rabbit_open: bool = False  # the hand ended before the river: a rabbit hunt may be asked
-    street_name: str = ""  # stud: "3rd street" to "7th street" (its board: a common card)
+    street_name: str = ""  # stud: "3rd street" to "7th street"; a draw game's round
+    game_line: str = ""  # a mixed game: the game dealt and what comes next, or who picks it
     paused: bool = False  # the host paused the game: no hand on the felt, none starts
 
 
@@ -204,6 +206,8 @@ class ActionBar:
     word: str  # "Bet", "Raise" or stud's "Complete" (to the small bet after the bring-in)
     sizes: tuple[QuickSize, ...]
     call_word: str = "Call"  # or stud's "Bring in" (the forced opening bet, a call)
+    draw: tuple[CardFace, ...] = ()  # a draw game's draw: the viewer's cards to pick from
+    hand_words: str = ""  # the draw: the viewer's hand in words ("8-6-4-3-2", "a 3-card badugi")
 
 
 @view_model
@@ -218,6 +222,8 @@ class ActionsRegion:
     bar: ActionBar | None = None
     turn_ms: int = 0  # a turn's clock before any time bank: how far the seat's bar runs
     runs_ask: bool = False  # this viewer is asked: run it twice or once
+    # dealer's choice, for the player on the next button: the games to pick from (value, words)
+    choice: tuple[tuple[str, str], ...] = ()
     # The hand is over: the viewer's cards from it that others do not see, to show (all or one)
     can_show: tuple[CardFace, ...] = ()
 

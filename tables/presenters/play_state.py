@@ -123,6 +123,7 @@ def play_state(snapshot: Snapshot, screen: Screen, now: datetime | None = None) 
         "log": _log(screen),
         "result": _result(snapshot, screen, view) if not screen.running else None,
         "tournament": snapshot.banner,
+        "choice": [{"game": game, "name": name} for game, name in screen.actions.choice] or None,
     }
 
 
@@ -328,11 +329,14 @@ def _legal(bar: ActionBar, view: View | None) -> dict[str, Any]:
             ("check", bar.check),
             ("call", bar.call > 0),
             ("raise", bar.can_raise),
-            ("all_in", all_in),
+            ("all_in", all_in and not bar.draw),
+            ("discard", bool(bar.draw)),
         )
         if allowed
     ]
+    extra = {"hand_words": bar.hand_words} if bar.draw else {}
     return {
+        **extra,
         "actions": actions,
         "call": bar.call,
         "min_raise_to": bar.min_raise_to,

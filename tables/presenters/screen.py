@@ -19,8 +19,16 @@ from typing import TYPE_CHECKING, Any, Protocol
 from django.urls import reverse
 
 from engine.types import Legal
+from engine.variants import pick_text
 from engine.view import SeatView, View
 from tables.formatting import without_board_codes
+from tables.presenters.games import (
+    dealt_cards,
+    draw_bar,
+    draw_counts,
+    mixed_game_line,
+    street_name,
+)
 from tables.presenters.log import Dealt, log_entries, notice_lines, viewer_log
 from tables.presenters.models import (
     ActionBar,
@@ -43,7 +51,6 @@ from tables.presenters.models import (
     shown_faces,
 )
 from tables.presenters.runout import runout_chances
-from tables.streets import STUD_STREET_NAMES
 
 if TYPE_CHECKING:
     from tables.selectors.snapshot import Snapshot
@@ -105,6 +112,11 @@ def table_screen(
     ):
         answered = str(index) in (hand.run_answers or {})
         actions = replace(actions, runs_ask=not answered)
+    table = snapshot.table
+    if my_seat is not None and table.choice_deadline and table.choice_seat == my_seat.number:
+        words = dict(table.PICKS)
+        picks = tuple((pick_text(pick), words[pick_text(pick)]) for pick in table.choices)
+        actions = replace(actions, choice=picks)
     if not running and hand is not None and view is not None and index is not None:
         actions = replace(actions, can_show=_showable(snapshot, view, index, hand))
     viewer = None
@@ -217,7 +229,7 @@ def _viewer_log(snapshot: Snapshot, shared: _Shared, index: int | None) -> LogRe
     region = snapshot.memo.get(key)
     if region is None:
         shown = snapshot.hand if shared.board.hand_id is not None else None
-        cards = snapshot.view(index).seats[index].cards if shown and index is not None else ()
+        cards = dealt_cards(snapshot.view(index), index) if shown and index is not None else ()
         lines = viewer_log(shared.log_entries, index if shown else None, cards)
         hand_number = shown.number if shown is not None else None
         region = snapshot.memo[key] = LogRegion(hand_number, lines, shared.recent)
@@ -278,6 +290,7 @@ def _build_shared(snapshot: Snapshot) -> _Shared:
     hand_id = hand.pk if hand is not None else None
     street = view.street if view is not None else ""
     stud = view is not None and view.config.is_stud
+    drew = draw_counts(view) if view is not None and view.config.variant.is_draw else {}
     panels = []
     for number in range(table.max_seats):
         seat, seen = snapshot.seats.get(number), dealt.get(number)
@@ -301,6 +314,7 @@ def _build_shared(snapshot: Snapshot) -> _Shared:
                 is_small_blind=seen.is_small_blind,
                 is_big_blind=seen.is_big_blind,
                 bet=seen.bet,
+                drew=drew.get(seen.seat, ""),
                 **_chances(runout, seen.seat, view.no_more_betting),
             )
         elif seat is not None:
@@ -366,7 +380,8 @@ def _build_shared(snapshot: Snapshot) -> _Shared:
             runs_due=view is not None and view.runs_due,
             rabbit=shown_faces(hand.rabbit["cards"]) if hand is not None and hand.rabbit else (),
             rabbit_open=_rabbit_open(hand, view),
-            street_name=STUD_STREET_NAMES.get(street, "") if stud else "",
+            street_name=street_name(view),
+            game_line=mixed_game_line(table, snapshot),
             paused=paused,
         ),
         watching=ActionsRegion(
@@ -415,7 +430,7 @@ def _rabbit_open(hand: _HandFacts | None, view: View | None) -> bool:
     hunted (``tables.services.runouts.rabbit_hunt`` decides)."""
     if hand is None or view is None or hand.is_running or hand.rabbit or hand.runout_showing:
         return False
-    return not view.config.is_stud and len(view.board) < 5
+    return view.config.variant.structure == "board" and len(view.board) < 5
 
 
 #: A hi-lo pot's parts, after its label ("Pot · high", "Main pot · low").
@@ -448,6 +463,8 @@ def pot_label(number: int, count: int) -> str:
 
 
 def _action_bar(view: View, legal: Legal) -> ActionBar:
+    if legal.discard:
+        return draw_bar(view)
     can_raise = legal.min_raise_to is not None
     word = "Bet" if view.current_bet == 0 else "Raise"
     call_word = "Call"

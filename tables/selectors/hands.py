@@ -9,7 +9,7 @@ from django.db.models import Manager, OuterRef, QuerySet, Subquery
 
 from engine.cards import Card
 from engine.hand import Hand as EngineHand
-from engine.types import Action, HandConfig, action_kind
+from engine.types import Action, ActionKind, HandConfig, action_kind, discard_cards
 from tables.db import statements
 from tables.models import Hand, HandAction, HandSecret, Table
 from tables.models.hands import runout_showing_q
@@ -21,6 +21,7 @@ class Decision(NamedTuple):
     kind: str  # an engine action kind, "all_in" included
     amount: int | None
     source: str  # HandAction.Source: the player, the clock (a timeout) or a bot
+    cards: str = ""  # a discard's cards ("7h2c"): hidden, for the engine's replay only
 
     @property
     def all_in(self) -> bool:
@@ -41,18 +42,28 @@ def hand_decisions(hand: Hand, start: int = 0) -> list[Decision]:
     cached = getattr(hand, "_prefetched_objects_cache", {}).get("actions")
     if cached is not None:
         ordered = sorted(cached, key=lambda a: a.index)
-        return [Decision(a.kind, a.amount, a.source) for a in ordered if a.index >= start]
+        return [Decision(a.kind, a.amount, a.source, a.cards) for a in ordered if a.index >= start]
     rows = statements.select_values(HandAction, "hand-decisions", _decisions_query, hand.pk, start)
     return list(map(Decision._make, rows))
 
 
-def _decisions_query(hand_id: int, start: int) -> QuerySet[HandAction, tuple[str, int | None, str]]:
+def _decisions_query(
+    hand_id: int, start: int
+) -> QuerySet[HandAction, tuple[str, int | None, str, str]]:
     return (
         HandAction.objects.filter(hand_id=hand_id)
         .filter(index__gte=start)
         .order_by("index")
-        .values_list("kind", "amount", "source")
+        .values_list("kind", "amount", "source", "cards")
     )
+
+
+def decision_action(decision: Decision) -> Action:
+    """The engine ``Action`` of a stored decision (a discard with its cards)."""
+    kind = action_kind(decision.kind)
+    if kind is ActionKind.DISCARD:
+        return Action(kind, cards=discard_cards(decision.cards))
+    return Action(kind, decision.amount)
 
 
 def hand_state(hand: Hand, decisions: list[Decision] | None = None) -> EngineHand:
@@ -70,7 +81,7 @@ def hand_state(hand: Hand, decisions: list[Decision] | None = None) -> EngineHan
         [s["stack"] for s in hand.seats],
         hand.button,
         hand_deck(hand),
-        [Action(action_kind(kind), amount) for kind, amount, *_ in decisions],
+        [decision_action(decision) for decision in decisions],
         players=[s["name"] for s in hand.seats],
     )
     if state.is_over:  # the cards shown by choice once it was over, in their order

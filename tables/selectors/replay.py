@@ -18,7 +18,7 @@ from engine.types import Action, ActionKind, EventKind
 from engine.view import View
 from tables.formatting import chips, without_board_codes
 from tables.models import Hand
-from tables.selectors.hands import hand_decisions, hand_deck, hand_state
+from tables.selectors.hands import decision_action, hand_decisions, hand_deck, hand_state
 from tables.streets import STUD_STREET_NAMES, decisions
 
 # The board's length after each street is dealt, and the street's name.
@@ -46,7 +46,7 @@ def hand_replay_steps(hand: Hand, seat: int | None) -> list[ReplayStep]:
     if hand.status != Hand.Status.FINISHED or hand.in_play:
         raise ValueError("only a finished hand can be replayed")
     decided = hand_decisions(hand)
-    actions = [Action(ActionKind(kind), amount) for kind, amount, _ in decided]
+    actions = [decision_action(decision) for decision in decided]
     return engine_replay_steps(hand_state(hand, decided), hand_deck(hand), seat, actions=actions)
 
 
@@ -220,6 +220,8 @@ def describe(decision: dict[str, Any], to_call: int | None = None) -> str:
         return f"{name} calls {chips(amount)}"
     if kind == "bet":
         return f"{name} bets {chips(amount)}"
+    if kind == "discard":  # how many, never which: the replay is everyone's
+        return f"{name} draws {amount}" if amount else f"{name} stands pat"
     return f"{name} raises to {chips(amount)}"
 
 

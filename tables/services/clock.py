@@ -36,6 +36,7 @@ from django.db.models import Exists, OuterRef, Q, QuerySet
 
 from engine.bots import SensibleBot
 from engine.hand import Hand as EngineHand
+from engine.types import Legal
 from tables.db import statements
 from tables.models import Hand, HandAction, Player, Seat, Table
 from tables.selectors.hands import (
@@ -45,7 +46,7 @@ from tables.selectors.hands import (
     last_hand,
     running_hand,
 )
-from tables.services import runouts
+from tables.services import mixed, runouts
 from tables.services.errors import ServiceError
 from tables.services.events import table_touch
 from tables.services.hands import hand_act, hand_start
@@ -137,6 +138,14 @@ def _hand_can_start(table: Table, now: datetime) -> bool:
     return len(ready) >= 2 and (rules.bots_alone or not all(ready))
 
 
+def _dealt_seat_numbers(table: Table, now: datetime) -> list[int]:
+    """The seat numbers the next hand would deal in (as ``hand_start`` picks them)."""
+    seats = table.seats.filter(leave_after_hand=False, stack__gt=0)
+    if not rules_for(table, now).deal_sitting_out:
+        seats = seats.filter(sitting_out=False)
+    return sorted(seats.values_list("number", flat=True))
+
+
 def clock_tick(*, table: Table | int, now: datetime, skip_busy: bool = False) -> str | None:
     """Do what is due at ``table`` at ``now`` (see the module docstring); say what was done.
 
@@ -167,6 +176,8 @@ def clock_tick(*, table: Table | int, now: datetime, skip_busy: bool = False) ->
                 return None
             if not _hand_can_start(table, now):
                 return None
+            if mixed.choice_wait(table, _dealt_seat_numbers(table, now), now):
+                return "choosing"
             hand_start(table=table, now=now)
             _set_clock(table, now)
             return "started"
@@ -220,7 +231,7 @@ def clock_tick(*, table: Table | int, now: datetime, skip_busy: bool = False) ->
             table_touch(table)
             return "time-bank"
         assert state.legal is not None  # the hand has an actor: it has legal actions
-        move = "check" if state.legal.check else "fold"
+        move = timeout_move(state.legal)
         try:
             hand_act(
                 table=table,
@@ -234,6 +245,16 @@ def clock_tick(*, table: Table | int, now: datetime, skip_busy: bool = False) ->
             return None
         _set_clock(table, now)
         return "sat-out" if away else "timeout"
+
+
+def timeout_move(legal: Legal) -> str:
+    """What the clock does for a player out of time: stand pat at a draw, check, else fold;
+    where none is open (stud's bring-in) the forced bet is posted by calling."""
+    if legal.discard:
+        return "discard"
+    if legal.check:
+        return "check"
+    return "fold" if legal.fold else "call"
 
 
 def _runs_due_tick(table: Table, hand: Hand, state: EngineHand, now: datetime) -> str | None:

@@ -206,6 +206,18 @@ class TableClosed(ServiceError):
     code = "table_closed"
 
 
+class NoChoiceNow(ServiceError):
+    """Dealer's choice: nobody is picking the game now."""
+
+    code = "no_choice_now"
+
+
+class BadChoice(ServiceError):
+    """Dealer's choice: a game that is not on the host's list (or not a game)."""
+
+    code = "bad_choice"
+
+
 class NotAGuest(ServiceError):
     """Only a guest account (made with a name alone) is kept by choosing a password."""
 

@@ -21,6 +21,7 @@ from django.db.models.functions import Cast
 from django.utils import timezone
 
 from engine.button import next_button
+from engine.cards import format_cards
 from engine.deck import commitment, new_seed, seeded_deck
 from engine.errors import PokerError
 from engine.hand import Hand as EngineHand
@@ -28,7 +29,7 @@ from engine.types import Action, ActionKind, HandConfig
 from tables.db import statements
 from tables.models import Hand, HandAction, HandSecret, Player, Seat, Table
 from tables.selectors.hands import Decision, hand_decisions, hand_state, with_deck
-from tables.services import hand_cache, hooks, runouts
+from tables.services import hand_cache, hooks, mixed, runouts
 from tables.services.errors import (
     HandInProgress,
     HandNotRunning,
@@ -91,6 +92,7 @@ def hand_start(*, table: Table, now: datetime | None = None) -> Hand:
         numbers = [number for number, _, _, _ in seats]
         button_seat = next_button(numbers, table.button_seat)
         button = numbers.index(button_seat)
+        rotated = mixed.rotation_turn(table, len(seats), now)
         settings_now = straddles_for(table.hand_config(), len(seats))
         number = (last[0] if last is not None else 0) + 1
         if table.bomb_pot_due(number):
@@ -134,7 +136,7 @@ def hand_start(*, table: Table, now: datetime | None = None) -> Hand:
         table.button_seat = button_seat
         table.next_hand_at = None
         _after_change(
-            table, hand, state, stacks, [], "button_seat", "next_hand_at", "bomb_pot_next"
+            table, hand, state, stacks, [], "button_seat", "next_hand_at", "bomb_pot_next", *rotated
         )
         return hand
 
@@ -210,12 +212,14 @@ def hand_act(
                 seat=index,
                 kind=kind,
                 amount=amount,
+                cards=format_cards(engine_action.cards),
                 source=source,
             )
         )
         if source == HandAction.Source.TIMEOUT and kind not in runouts.RUN_CHOICES:
             Seat.objects.filter(table=table, player_id=player.pk).update(sitting_out=True)
-        _after_change(table, hand, state, before, [*decisions, Decision(kind, amount, source)])
+        decision = Decision(kind, amount, source, format_cards(engine_action.cards))
+        _after_change(table, hand, state, before, [*decisions, decision])
         return hand
 
 

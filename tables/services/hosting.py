@@ -54,7 +54,7 @@ MAX_OPEN_GAMES = 10
 EMPTY_GAME_LIFETIME = timedelta(hours=24)
 #: What a new game is when its host changes nothing: a good night among friends.
 GAME_DEFAULTS = {
-    "game": Table.Game.HOLDEM,
+    "game": Table.DEFAULT_GAME,
     "betting": Table.Betting.NO_LIMIT,
     "small_blind": 1,
     "big_blind": 2,
@@ -80,6 +80,10 @@ GAME_DEFAULTS = {
     "run_it_twice": False,
     "bomb_pot_ante": 0,
     "bomb_pot_every": 0,
+    # mixed games (issue 30): each game for an orbit; dealer's choice from every game
+    "rotation_hands": 0,
+    "choice_games": [],
+    "choice_seconds": 20,
 }
 #: Settings a host may choose (at the start and later).
 HOST_FIELDS = ("name", *GAME_DEFAULTS)
@@ -100,6 +104,8 @@ NEXT_HAND_FIELDS = (
     "max_seats",
     "action_seconds",
     "time_bank_seconds",
+    "rotation_hands",
+    "choice_games",
 )
 
 

@@ -87,7 +87,8 @@ def runout_record(hand: Hand, state: EngineHand) -> bool:
     Writes it while the hand waits for that choice; a finished hand's caller writes it (and
     ``odds_pending``) with the hand's end (one UPDATE). Returns whether its streets are to
     be shown one by one."""
-    if not state.no_more_betting or state.config.is_stud:
+    # a run-out is a board's: stud and the draw games deal theirs to the players
+    if not state.no_more_betting or state.config.variant.structure != "board":
         return False
     if not (state.is_over or state.runs_due):
         return False

@@ -97,7 +97,7 @@ def seat_figures(hand: EngineHand) -> list[SeatFigures]:
     calls = [0] * n
     preflop_raises = 0
     stud = hand.config.is_stud
-    streets = StreetTracker(stud)
+    streets = StreetTracker(hand.config.variant.structure)
     for event in hand.events:
         kind, seat = event.kind, event.seat
         if streets.see(event) and streets.street == 1:

@@ -11,6 +11,7 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils import timezone
 
+from engine.variants import VARIANTS
 from tables.http import AuthenticatedRequest
 from tables.imports.selectors import amount, player_imported_hands, player_imports
 from tables.inputs import NumberError, parse_optional_number
@@ -58,7 +59,7 @@ def player_stats_page(request: HttpRequest, player_id: int) -> HttpResponse:
             content_type="text/plain",
         )
     game = request.GET.get("game") or None
-    if game is not None and game not in Table.Game.values:
+    if game is not None and game not in VARIANTS:
         return HttpResponse(
             "There is no such game. Choose a game from the list, or all games.",
             status=400,
@@ -82,7 +83,7 @@ def player_stats_page(request: HttpRequest, player_id: int) -> HttpResponse:
             "recent": recent,
             "filters": filters,
             "tables": [t for t in player_tables(player) if t["id"] in shown],
-            "games": Table.Game.choices,
+            "games": Table.HAND_GAMES,
             "tournaments": tournament_record(player, request.user),
             "own": (own := getattr(request.user, "player", None) == player),
             # games brought from PokerNow: listed apart, never in the figures above

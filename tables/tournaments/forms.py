@@ -36,7 +36,7 @@ OPTIONAL_DEFAULTS = (
 class TournamentForm(forms.Form):
     name = forms.CharField(max_length=60)
     format = forms.ChoiceField(choices=Tournament.Format.choices, initial="sit-and-go")
-    game = forms.ChoiceField(choices=Table.Game.choices, initial=Table.Game.HOLDEM)
+    game = forms.ChoiceField(choices=Table.GAME_CHOICES, initial=Table.DEFAULT_GAME)
     betting = forms.ChoiceField(choices=Table.Betting.choices, initial=Table.Betting.NO_LIMIT)
     seats_per_table = forms.IntegerField(min_value=2, max_value=10, initial=6)
     max_entrants = forms.IntegerField(

@@ -42,7 +42,7 @@ class Tournament(models.Model):
         Player, null=True, blank=True, on_delete=models.SET_NULL, related_name="organised"
     )
     format = models.CharField(max_length=12, choices=Format.choices, default=Format.SIT_AND_GO)
-    game = models.CharField(max_length=16, choices=Table.Game.choices, default=Table.Game.HOLDEM)
+    game = models.CharField(max_length=16, choices=Table.GAME_CHOICES, default=Table.DEFAULT_GAME)
     betting = models.CharField(
         max_length=16, choices=Table.Betting.choices, default=Table.Betting.NO_LIMIT
     )

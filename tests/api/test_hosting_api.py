@@ -298,7 +298,7 @@ def test_post_starts_a_stud_hi_lo_game_with_its_stakes(client_for, host):
     assert answer.status_code == 201, answer.json()
     table = answer.json()
     assert (table["variant"], table["stakes"]) == (
-        "Fixed-limit Stud Hi-Lo",
+        "Fixed-limit 7 Card Stud Hi/Lo",
         "5/10 ante 1 bring-in 2",
     )
     assert (table["small_blind"], table["big_blind"], table["bring_in"]) == (0, 0, 2)
@@ -309,7 +309,7 @@ def test_post_starts_a_stud_hi_lo_game_with_its_stakes(client_for, host):
     [
         ({"game": "stud", "betting": "fixed-limit", "bring_in": 2}, "small_bet"),
         ({"game": "razz", "betting": "no-limit", "bring_in": 1, "small_bet": 2}, "betting"),
-        ({"game": "omaha-hilo", "betting": "no-limit"}, "betting"),
+        ({"game": "badugi", "betting": "no-limit"}, "betting"),
         ({"straddle": 4, "straddles": 8}, "straddles"),
         ({"straddle": 4, "straddles": 2, "button_straddle": True}, "button_straddle"),
         ({"button_straddle": "yes"}, "button_straddle"),

@@ -34,6 +34,7 @@ PLAY_ENDPOINTS = {
     ("/api/tables/{id}/sit-in/", "post"),
     ("/api/tables/{id}/top-up/", "post"),
     ("/api/tables/{id}/rabbit/", "post"),
+    ("/api/tables/{id}/game/", "post"),
     ("/api/tables/{id}/show/", "post"),
 }
 

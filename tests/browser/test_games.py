@@ -141,3 +141,203 @@ def test_two_players_play_a_new_game_to_a_showdown(server, browser, game):
         page.screenshot(path=str(ARTIFACTS / f"games-{game}-showdown-{name}.png"), full_page=True)
     for page in pages:
         page.context.close()
+
+
+# --- issue 30: dealer's choice with a triple-draw hand, and a HORSE rotation ------------------
+@pytest.fixture(scope="module")
+def quick_server(tmp_path_factory):
+    """A server that deals the next hand soon after one ends (the mixed games' tests play
+    several hands)."""
+    with running_server(tmp_path_factory, POKER_HAND_PAUSE_SECONDS="1") as running:
+        yield running
+
+
+def start_game(server, browser, names, game, fields, boxes=()):
+    """The first of ``names`` starts ``game`` from the form (``fields``: selector -> value;
+    ``boxes``: check boxes to tick), the others join by the invite; all sit down. Returns the
+    pages in seat order and the table's id."""
+    host = new_page(browser)
+    sign_up(host, server, names[0])
+    host.goto(server.url + "/tables/new/")
+    host.fill("#id_name", f"{game} night")
+    host.select_option("#id_game", game)
+    for selector, value in fields.items():
+        host.fill(selector, value)
+    for box in boxes:
+        host.check(box)
+    host.click("form.new-game button[type=submit]")
+    host.wait_for_selector("#conn[data-state=open]")
+    table_id = int(host.url.rstrip("/").split("/")[-1])
+    invite = host.input_value(".host-panel input.invite-url")
+    pages = [host]
+    for name in names[1:]:
+        page = new_page(browser)
+        sign_up(page, server, name)
+        page.goto(invite)
+        page.wait_for_selector("#conn[data-state=open]")
+        pages.append(page)
+    for page in pages:
+        steps.sit_down(page, 100)
+    return pages, table_id
+
+
+def hands_of(server, table_id):
+    rows = db_rows(
+        server,
+        "SELECT number, status, config FROM tables_hand WHERE table_id=? ORDER BY number",
+        table_id,
+    )
+    return [(number, status, json.loads(config)) for number, status, config in rows]
+
+
+def click_first(page, selectors, timeout=100) -> bool:
+    for selector in selectors:
+        button = page.locator(selector).first
+        with contextlib.suppress(Exception):
+            button.wait_for(state="visible", timeout=timeout)
+            button.click(timeout=1000)
+            return True
+    return False
+
+
+def page_cards(page) -> set[str]:
+    """Every face-up card anywhere on the page."""
+    return set(page.eval_on_selector_all("[data-card]", "els => els.map(e => e.dataset.card)"))
+
+
+def test_a_dealers_choice_orbit_with_a_triple_draw_hand(quick_server, browser):
+    server = quick_server
+    names = ["dc-host", "dc-bea", "dc-cy"]
+    pages, table_id = start_game(
+        server,
+        browser,
+        names,
+        "dealers-choice",
+        {"#id_small_bet": "2"},
+        boxes=[
+            "input[name=choice_games][value='27-triple-draw/fixed-limit']",
+            "input[name=choice_games][value='holdem/no-limit']",
+        ],
+    )
+    # the next button picks the orbit's game on their page
+    chooser = None
+    deadline = time.monotonic() + 30
+    while chooser is None:
+        assert time.monotonic() < deadline, "nobody was asked to pick the game"
+        chooser = next((p for p in pages if p.locator("form.choose-game").count()), None)
+        if chooser is None:
+            pages[0].wait_for_timeout(200)
+    assert "is picking the game" in pages[1 if chooser is pages[0] else 0].inner_text(
+        "#table-board"
+    )
+    chooser.select_option("form.choose-game select[name=game]", "27-triple-draw/fixed-limit")
+    chooser.click("form.choose-game button.choose")
+    pages[0].wait_for_selector("#table-board .game-line:has-text('2-7 Triple Draw')")
+
+    # the first hand: check and call to each draw; the first to draw throws two cards away
+    # (clicked), the others stand pat (key P); nobody else ever sees the two or what came
+    drawer, thrown, held, dealt_to_drawer = None, [], set(), set()
+    deadline = time.monotonic() + 90
+    while not any(status == "finished" for _, status, _ in hands_of(server, table_id)):
+        assert time.monotonic() < deadline, "the triple-draw hand did not finish"
+        for page in pages:
+            if page.locator("form.act.draw").count():
+                if drawer is None:
+                    drawer = page
+                    cards = page.locator("form.act.draw .draw-card")
+                    thrown = [cards.nth(i).locator("input").get_attribute("value") for i in (0, 1)]
+                    cards.nth(0).click()
+                    page.keyboard.press("2")  # the second card by its key
+                    assert page.inner_text("form.act.draw .draw-count") == "2"
+                    held = {
+                        c.get_attribute("value") for c in page.locator("input[name=cards]").all()
+                    }
+                    page.click("form.act.draw button.discard")
+                    page.wait_for_selector(".seat.me .drew:has-text('draws 2')")
+                else:
+                    page.keyboard.press("p")
+                    page.wait_for_timeout(100)
+            else:
+                click_first(page, ["form.act button.check", "form.act button.call"])
+        if drawer is not None and not dealt_to_drawer:
+            mine = set(
+                drawer.eval_on_selector_all(
+                    ".seat.me .hole .pc[data-card]", "els => els.map(e => e.dataset.card)"
+                )
+            )
+            if len(mine) == 5:  # the draw was dealt: two new cards for the two thrown away
+                dealt_to_drawer = mine - held
+                assert len(dealt_to_drawer) == 2 and not mine & set(thrown)
+        if drawer is not None and dealt_to_drawer:
+            for other in (p for p in pages if p is not drawer):
+                seen = page_cards(other)
+                assert not seen & set(thrown), "another player saw the discards"
+                shown = other.locator("#table-board .pot.awarded").count()  # the showdown
+                assert shown or not seen & dealt_to_drawer, "another saw the cards drawn"
+    assert drawer is not None and dealt_to_drawer, "nobody drew"
+    discards = db_rows(
+        server,
+        "SELECT cards FROM tables_handaction WHERE kind='discard' AND cards != ''",
+    )
+    assert ["".join(thrown)] in [list(row) for row in discards]
+    log = pages[0].inner_text("#table-log")
+    assert "draws 2" in log and "stands pat" in log
+
+    # the rest of the orbit: everyone folds what they can; then the next button picks
+    deadline = time.monotonic() + 90
+    while len(hands_of(server, table_id)) < 3 or hands_of(server, table_id)[-1][1] == "running":
+        assert time.monotonic() < deadline, "the orbit did not end"
+        for page in pages:
+            if page.locator("form.act.draw").count():
+                page.keyboard.press("p")
+            else:
+                click_first(page, ["form.act button.fold", "form.act button.check"])
+    games = [config["game"] for _, _, config in hands_of(server, table_id)]
+    assert games == ["27-triple-draw"] * 3, games
+    deadline = time.monotonic() + 30
+    second = None
+    while second is None:
+        assert time.monotonic() < deadline, "the next button was not asked to pick"
+        second = next((p for p in pages if p.locator("form.choose-game").count()), None)
+        if second is None:
+            pages[0].wait_for_timeout(200)
+    assert second is not chooser, "the button moved on: the next player picks"
+    second.select_option("form.choose-game select[name=game]", "holdem/no-limit")
+    second.click("form.choose-game button.choose")
+    deadline = time.monotonic() + 20
+    while len(hands_of(server, table_id)) < 4:
+        assert time.monotonic() < deadline, "the chosen game was not dealt"
+        pages[0].wait_for_timeout(200)
+    assert hands_of(server, table_id)[3][2]["game"] == "holdem"
+    pages[0].screenshot(path=str(ARTIFACTS / "games-dealers-choice.png"), full_page=True)
+    for page in pages:
+        page.context.close()
+
+
+def test_a_horse_rotation_changes_game_on_schedule(quick_server, browser):
+    server = quick_server
+    pages, table_id = start_game(
+        server,
+        browser,
+        ["horse-host", "horse-bo"],
+        "horse",
+        {"#id_small_bet": "2", "#id_bring_in": "1", "#id_rotation_hands": "1"},
+    )
+    lines = set()
+    deadline = time.monotonic() + 90
+    while len(hands_of(server, table_id)) < 4:
+        if time.monotonic() > deadline:
+            pages[0].screenshot(path=str(ARTIFACTS / "games-horse-stuck.png"), full_page=True)
+            raise AssertionError(f"the rotation stopped: {hands_of(server, table_id)}")
+        with contextlib.suppress(Exception):
+            lines.add(pages[0].inner_text("#table-board .game-line", timeout=200))
+        for page in pages:
+            # fold where one may, else check; a stud bring-in is posted by calling
+            moves = ["form.act button.fold", "form.act button.check", "form.act button.call"]
+            click_first(page, moves, timeout=50)
+    games = [config["game"] for _, _, config in hands_of(server, table_id)]
+    assert games[:4] == ["holdem", "omaha-hilo", "razz", "stud"], games
+    assert any("next: Fixed-limit Omaha Hi/Lo" in line for line in lines), lines
+    assert any(line.startswith("HORSE: Fixed-limit Razz") for line in lines), lines
+    for page in pages:
+        page.context.close()

@@ -377,4 +377,38 @@ def test_the_lobby_names_each_game_and_its_stakes(players, make_table):
     make_table(name="Split pots", game="omaha-hilo", betting="pot-limit", straddle=4)
     page = web(players[0]).get("/").content.decode()
     assert "Fixed-limit Razz" in page and "4/8 ante 1 bring-in 1" in page
-    assert "Pot-limit Omaha Hi-Lo" in page and "1/2/4" in page
+    assert "Pot-limit Omaha Hi/Lo" in page and "1/2/4" in page
+
+
+def test_the_new_game_form_starts_horse_and_dealers_choice_with_their_settings(client, players):
+    client.force_login(players[0].user)
+    base = {
+        "betting": "no-limit",
+        "small_blind": 1,
+        "big_blind": 2,
+        "ante": 0,
+        "ante_mode": "per-player",
+        "straddle": 0,
+        "max_seats": 6,
+        "min_buy_in": 40,
+        "max_buy_in": 200,
+        "action_seconds": 30,
+        "time_bank_seconds": 60,
+        "bot_seats": 0,
+        "rotation_hands": 1,
+        "choice_seconds": 20,
+    }
+    page = client.get("/tables/new/").content.decode()
+    assert '<optgroup label="Draw">' in page and '<optgroup label="Mixed">' in page
+    answer = client.post(
+        "/tables/new/", {**base, "name": "H", "game": "horse", "small_bet": 2, "bring_in": 1}
+    )
+    assert answer.status_code == 302, answer.content.decode()
+    picks = ["27-triple-draw/fixed-limit", "holdem/no-limit"]
+    answer = client.post(
+        "/tables/new/",
+        {**base, "name": "D", "game": "dealers-choice", "small_bet": 2, "choice_games": picks},
+    )
+    assert answer.status_code == 302, answer.content.decode()
+    assert Table.objects.get(name="D").choice_games == picks
+    assert Table.objects.get(name="H").rotation_hands == 1

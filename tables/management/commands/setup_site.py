@@ -49,7 +49,7 @@ class Command(BaseCommand):
                 table_save(
                     table=Table(
                         name=DEMO_TABLE,
-                        game=Table.Game.HOLDEM,
+                        game=Table.DEFAULT_GAME,
                         betting=Table.Betting.NO_LIMIT,
                         small_blind=1,
                         big_blind=2,

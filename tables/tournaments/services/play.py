@@ -89,12 +89,11 @@ def before_hand(table: Table, now: datetime) -> None:
     else:
         index = selectors.tournament_clock(tournament, now).level
     level = tournament.levels[index]
-    stakes = (level["small_blind"], level["big_blind"], level["ante"])
-    if stakes != (table.small_blind, table.big_blind, table.ante):
-        table.small_blind, table.big_blind, table.ante = stakes
-        Table.objects.filter(pk=table.pk).update(
-            small_blind=table.small_blind, big_blind=table.big_blind, ante=table.ante
-        )
+    stakes = table.level_stakes(level["small_blind"], level["big_blind"], level["ante"])
+    if any(getattr(table, name) != value for name, value in stakes.items()):
+        for name, value in stakes.items():
+            setattr(table, name, value)
+        Table.objects.filter(pk=table.pk).update(**stakes)
     closing = False
     if tournament.registration_open and index >= tournament.late_registration_levels:
         tournament.registration_open, closing = False, True

@@ -17,6 +17,7 @@ from django.db import models, transaction
 from django.utils import timezone
 
 from engine.types import MAX_SEATS
+from engine.variants import VARIANTS, variant
 from tables.models import LedgerEntry, Player, Seat, Table
 from tables.names import name_problem
 from tables.services.events import table_touch
@@ -57,6 +58,18 @@ def _whole(value: object, field: str, *, low: int, high: int | None = None) -> i
     return value
 
 
+def tournament_game_problem(game: str, betting: str) -> str:
+    """Why ``game`` played ``betting`` cannot be a tournament's ("" when it can). Every game
+    can: the levels' blinds become each game's stakes (``Table.level_stakes``); a mixed
+    game's games bring their own bettings."""
+    if game not in VARIANTS:
+        return ""
+    rules = variant(game)
+    if betting not in rules.bettings:
+        return f"{rules.label} is played {' or '.join(rules.bettings)}."
+    return ""
+
+
 def _choice(value: object, field: str, choices: type[models.TextChoices]) -> str:
     if not isinstance(value, str) or value not in choices.values:
         raise TournamentInvalid(field, f"{field} is one of: {', '.join(choices.values)}.")
@@ -68,7 +81,7 @@ def tournament_create(
     organiser: Player | None,
     name: str,
     format: str = Format.SIT_AND_GO,
-    game: str = Table.Game.HOLDEM,
+    game: str = Table.DEFAULT_GAME,
     betting: str = Table.Betting.NO_LIMIT,
     seats_per_table: int = 6,
     max_entrants: int | None = None,
@@ -104,10 +117,12 @@ def tournament_create(
     if name_refused:
         raise TournamentInvalid("name", name_refused)
     _choice(format, "format", Format)
-    _choice(game, "game", Table.Game)
-    if game in Table.STUD_GAMES:  # blind levels make the structure: stud has no blinds
-        raise TournamentInvalid("game", "Tournaments play hold'em or Omaha (their blinds rise).")
+    if not isinstance(game, str) or game not in Table.GAMES:
+        raise TournamentInvalid("game", f"game is one of: {', '.join(Table.GAMES)}.")
     _choice(betting, "betting", Table.Betting)
+    game_problem = tournament_game_problem(game, betting)
+    if game_problem:
+        raise TournamentInvalid("game", game_problem)
     most = min(MOST_SEATS, MAX_SEATS.get(game, MOST_SEATS))
     _whole(seats_per_table, "seats_per_table", low=2, high=most)
     if format == Format.MULTI_TABLE:
@@ -440,9 +455,9 @@ def _start(tournament: Tournament, rng: random.Random) -> None:
             name=f"{tournament.name[:50]} #{tournament.pk}.{number}",
             game=tournament.game,
             betting=tournament.betting,
-            small_blind=level["small_blind"],
-            big_blind=level["big_blind"],
-            ante=level["ante"],
+            **Table(game=tournament.game, betting=tournament.betting).level_stakes(
+                level["small_blind"], level["big_blind"], level["ante"]
+            ),
             max_seats=seats,
             action_seconds=tournament.action_seconds,
             time_bank_seconds=30,

@@ -5,7 +5,6 @@ from django.core.exceptions import ValidationError
 
 from engine.errors import PokerError
 from engine.hand import HandConfig
-from engine.types import MAX_SEATS
 from tables.models import Table
 
 pytestmark = pytest.mark.django_db
@@ -36,8 +35,8 @@ def test_a_straddle_is_at_least_twice_the_big_blind_for_the_engine_and_the_admin
 
 
 # Every game a table offers, stud, razz and the hi-lo games included.
-@pytest.mark.parametrize("game", sorted(Table.Game.values))
+@pytest.mark.parametrize("game", sorted(Table.GAMES))
 def test_a_table_seats_as_many_as_the_engine_deals_to(game):
-    most = MAX_SEATS[game]
+    most = Table.MAX_SEATS[game]
     assert admin_accepts(game=game, max_seats=most)
     assert not admin_accepts(game=game, max_seats=most + 1)

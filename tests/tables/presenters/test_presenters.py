@@ -129,7 +129,7 @@ def test_a_viewer_without_a_seat_needs_the_bankroll_the_caller_read(dealt):
 def test_the_controls_carry_the_heading_and_bankroll_the_page_keeps_live(dealt):
     table, hand, alice, bob, carol = dealt
     controls = screen_of(table, alice).controls
-    assert controls.heading == "No-limit Texas Hold'em · 1/2 · Open" == table.heading
+    assert controls.heading == f"{table.variant} · 1/2 · Open" == table.heading
     html = render_regions(screen_of(table, alice))
     assert f'data-heading="{table.heading}"' in html.replace("&#39;", "'")
     assert 'data-bankroll="9,800"' in html and controls.result_url == ""

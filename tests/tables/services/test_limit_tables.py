@@ -119,7 +119,7 @@ def actor_bar(client, table, play) -> tuple[ActionBar, dict]:
 
 
 def test_pot_limit_omaha_offers_raises_up_to_the_pot_and_no_bigger_all_in(client, deal, play):
-    table, hand = deal(Table.Game.OMAHA, Table.Betting.POT_LIMIT)
+    table, hand = deal("omaha", Table.Betting.POT_LIMIT)
     assert len(hand_state(hand).hole[0]) == 4  # Omaha
 
     # First to act preflop: call 2, raise to 4 .. 7 (not to the 200 behind).
@@ -146,7 +146,7 @@ def test_pot_limit_omaha_offers_raises_up_to_the_pot_and_no_bigger_all_in(client
 
 
 def test_fixed_limit_holdem_offers_one_raise_size_and_none_after_the_cap(client, deal, play):
-    table, hand = deal(Table.Game.HOLDEM, Table.Betting.FIXED_LIMIT)
+    table, hand = deal("holdem", Table.Betting.FIXED_LIMIT)
 
     # Raise to 4, 6, 8: each actor is offered exactly that one size, nothing else.
     for call, target in ((2, 4), (3, 6), (4, 8)):

@@ -9,6 +9,7 @@ import pytest
 from django.core.exceptions import ValidationError
 
 from engine.hand import HandConfig
+from engine.variants import variant
 from tables.models import Table
 from tables.selectors.hands import hand_state
 from tables.services import hand_start, seat_take
@@ -33,7 +34,7 @@ def errors_of(**fields) -> dict[str, list[str]]:
     [
         ("omaha-hilo", "pot-limit", True),
         ("omaha-hilo", "fixed-limit", True),
-        ("omaha-hilo", "no-limit", False),
+        ("omaha-hilo", "no-limit", True),
         ("stud", "fixed-limit", True),
         ("stud", "no-limit", False),
         ("stud-hilo", "pot-limit", False),
@@ -42,7 +43,7 @@ def errors_of(**fields) -> dict[str, list[str]]:
     ],
 )
 def test_each_game_is_offered_with_the_bettings_it_is_played_with(game, betting, allowed):
-    fields = {**STUD, "game": game, "betting": betting} if game in Table.STUD_GAMES else {}
+    fields = {**STUD, "game": game, "betting": betting} if variant(game).is_stud else {}
     fields.update(game=game, betting=betting)
     errors = errors_of(**fields)
     assert ("betting" not in errors) == allowed, errors
@@ -161,15 +162,3 @@ def test_a_table_with_two_straddles_deals_and_plays_a_hand(make_table, make_play
     finished = play.play_out(table)
     assert not finished.is_running
     assert sum(finished.result["net"]) == 0
-
-
-@pytest.mark.parametrize("game", ["stud", "stud-hilo", "razz"])
-def test_a_tournament_is_not_a_stud_game_its_levels_are_blinds(players, game):
-    from tables.tournaments.errors import TournamentInvalid
-    from tables.tournaments.models import Tournament
-    from tables.tournaments.services.setup import tournament_create
-
-    with pytest.raises(TournamentInvalid) as refused:
-        tournament_create(organiser=players[0], name="Stud cup", game=game, betting="fixed-limit")
-    assert refused.value.field == "game"
-    assert not Tournament.objects.exists()

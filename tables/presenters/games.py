@@ -1,0 +1,83 @@
+"""The parts of the table screen that depend on the game (``tables.presenters.screen`` asks
+them): a draw game's draw bar and each seat's draw count (counts only, never the cards), the
+streets' names, and a mixed table's line (the game dealt, the next, who picks)."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from engine.cards import Card
+from engine.types import EventKind
+from engine.view import View
+from tables.presenters.models import ActionBar, shown_faces
+from tables.streets import street_names
+
+if TYPE_CHECKING:
+    from tables.selectors.snapshot import Snapshot
+
+
+def street_name(view: View | None) -> str:
+    """Stud's streets and a draw game's rounds in words (a board game's board says it)."""
+    if view is None or view.config.variant.structure == "board":
+        return ""
+    return street_names(view.config).get(view.street, "")
+
+
+def mixed_game_line(table: Any, snapshot: Snapshot) -> str:
+    """A mixed table's line over the board: the game being dealt and the next one ("HORSE:
+    Fixed-limit Razz · next: Fixed-limit 7 Card Stud in 2 hands"), or who picks the game."""
+    mixed = table.mixed
+    if mixed is None:
+        return ""
+    if table.choice_deadline is not None and table.choice_seat is not None:
+        seat = snapshot.seats.get(table.choice_seat)
+        who = seat.player.name if seat is not None else "The button"
+        return f"{mixed.label}: {who} is picking the game"
+    dealt = str(table.variant)
+    coming = table.next_game(len(snapshot.seats))
+    if coming is None:
+        return dealt
+    words, left = coming
+    when = "next hand" if left == 0 else f"in {left} hand{'s' if left != 1 else ''}"
+    return f"{dealt} · next: {words} {when}"
+
+
+def draw_bar(view: View) -> ActionBar:
+    """A draw game's draw: the viewer's cards to throw away (none: stand pat), their hand
+    in words (the game's own evaluator: a 2-7 low, a badugi)."""
+    assert view.viewer is not None  # the legal actions are the viewer's
+    cards = tuple(c for c in view.seats[view.viewer].cards if c is not None)
+    words = str(view.config.variant.strength(cards, ())) if cards else ""
+    return ActionBar(
+        fold=False,
+        check=False,
+        call=0,
+        can_raise=False,
+        min_raise_to=None,
+        max_raise_to=None,
+        word="Discard",
+        sizes=(),
+        draw=shown_faces(cards),
+        hand_words=words,
+    )
+
+
+def draw_counts(view: View) -> dict[int, str]:
+    """Each seat's last draw in words ("draws 2", "stands pat"), from the public events: how
+    many cards, never which."""
+    said: dict[int, str] = {}
+    for event in view.events:
+        if event.kind is EventKind.DISCARD and event.seat is not None:
+            said[event.seat] = f"draws {event.amount}" if event.amount else "stands pat"
+    return said
+
+
+def dealt_cards(view: View, seat: int) -> tuple[Card | None, ...]:
+    """The cards ``seat`` was dealt, as its own ``view`` shows them: its hole cards now, or in
+    a draw game the hand first dealt (the log's "Your cards" at the deal; the draws change
+    the hand after it)."""
+    if view.config.variant.is_draw:
+        for event in view.events:
+            if event.kind is EventKind.DEAL_HOLE and event.seat == seat and event.cards:
+                return tuple(event.cards)
+    return view.seats[seat].cards

@@ -61,7 +61,7 @@ def test_a_stud_game_starts_from_its_defaults_and_the_host_drawer_opens_on_scree
     page.click("form.new-game button[type=submit]")
     page.wait_for_selector("#conn[data-state=open]")
     heading = page.inner_text("#table-heading")
-    assert "Seven-card Stud" in heading and "10/20 ante 2 bring-in 5" in heading, heading
+    assert "Stud" in heading and "10/20 ante 2 bring-in 5" in heading, heading
 
     # the host's drawer: its button on screen at the top, the panel on screen once opened
     page.evaluate("window.scrollTo(0, 0)")

@@ -31,7 +31,7 @@ from django.views.decorators.http import require_http_methods
 from tables.formatting import chips
 from tables.http import AuthenticatedRequest
 from tables.imports.selectors import player_ledger_nights
-from tables.selectors.players import name_like_taken, player_ledger
+from tables.selectors.players import name_like_taken, player_ledger, recent_games
 from tables.services import player_get_or_create, player_mark_bot, player_sign_up
 from tables.services.errors import ServiceError
 from tables.services.guests import LOOKALIKE, guest_keep
@@ -123,6 +123,7 @@ def profile(request: AuthenticatedRequest) -> HttpResponse:
         "player": player,
         "seats": player.seats.select_related("table").order_by("table__name"),
         "ledger": player_ledger(player),
+        "recent_games": recent_games(player),  # closed games too: their result stays reachable
         # nights brought from PokerNow: beside the ledger, never in its play chips
         "pokernow_nights": player_ledger_nights(player),
     }

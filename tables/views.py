@@ -9,10 +9,11 @@ from tables.clubs.selectors import upcoming_for
 from tables.models import Hand, Table
 from tables.presenters.render import region_html, render_message
 from tables.presenters.screen import table_screen
-from tables.selectors.access import can_see_hand, can_see_table, tables_visible_to
+from tables.selectors.access import can_host, can_see_hand, can_see_table, tables_visible_to
 from tables.selectors.hosting import rejoin_minimum
+from tables.selectors.ledger import table_ledger
 from tables.selectors.lobby import lobby_tables
-from tables.selectors.players import viewer_player
+from tables.selectors.players import recent_games, viewer_player
 from tables.selectors.snapshot import load_snapshot
 
 
@@ -21,11 +22,17 @@ def lobby(request: HttpRequest) -> HttpResponse:
     tables = list(tables_visible_to(request.user, lobby_tables()))
     # Where this viewer sits: from the prefetched seats, no further query.
     seated_at = {t.pk for t in tables for s in t.seats.all() if s.player.user_id == request.user.pk}
-    club_games = upcoming_for(viewer_player(request.user))  # the viewer's clubs' schedule
+    player = viewer_player(request.user)
+    club_games = upcoming_for(player)  # the viewer's clubs' schedule
     return render(
         request,
         "lobby/lobby.html",
-        {"tables": tables, "seated_at": seated_at, "club_games": club_games},
+        {
+            "tables": tables,
+            "seated_at": seated_at,
+            "club_games": club_games,
+            "recent_games": recent_games(player) if player is not None else [],
+        },
     )
 
 
@@ -47,10 +54,16 @@ def table_detail(request: HttpRequest, table_id: int) -> HttpResponse:
         left_with=rejoin_minimum(table, player) if player else 0,
     )
     regions = {**region_html(screen, oob=False), "message": render_message("", oob=False)}
+    closed = snapshot.table.status == Table.Status.CLOSED
+    ledger = table_ledger(snapshot.table) if closed else None  # its result and settle-up
     return render(
         request,
         "tables/table.html",
         {
+            "closed": closed,
+            "is_host": can_host(snapshot.table, request.user),  # the host drawer's button
+            "ledger": ledger,
+            "transfers": ledger.settle_up() if ledger is not None else None,
             "table": snapshot.table,
             "me": screen.viewer,
             "regions": regions,

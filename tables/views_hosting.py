@@ -24,6 +24,7 @@ from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_http_methods, require_POST
 
+from engine.config import STUD_GAMES
 from tables.http import AuthenticatedRequest, HtmxRequest
 from tables.inputs import NumberError, parse_whole_number
 from tables.models import Player, Table
@@ -98,6 +99,16 @@ class GameForm(forms.Form):
                 field, forms.BooleanField
             )
             field.help_text = help_texts.get(name, field.help_text)
+        # What a help text says in a stud game (no blinds: its stakes are its bets); the
+        # form's script shows it when a stud game is chosen.
+        stud_help = {
+            "min_buy_in": "Chips; empty means 20 small bets.",
+            "max_buy_in": "Chips; empty means 100 small bets.",
+            "ante": "Chips each player antes before 3rd street.",
+        }
+        for name, text in stud_help.items():
+            if name in self.fields:
+                self.fields[name].widget.attrs["data-stud-help"] = text
         if "name" in self.fields:
             self.fields["name"].required = True
         for name, value in hosting.GAME_DEFAULTS.items():
@@ -136,6 +147,7 @@ def game_rules() -> dict[str, Any]:
     and betting leaves out (the script hides them; the view ignores them)."""
     return {
         "bettings": Table.BETTINGS_OF,
+        "stud": sorted(STUD_GAMES),
         "seats": {game: Table.MAX_SEATS[game] for game in Table.GAMES},
         "hidden": {
             game: {
@@ -268,6 +280,9 @@ def hosting_panel(
                 "seats": list(table.seats.select_related("player__user").order_by("number")),
                 "guests": list(table.guests.select_related("player__user")),
                 "change_form": change_form or change_form_for(table),
+                # the settings of the table's game only (the form's script follows a change)
+                "games": game_rules(),
+                "not_for_game": Table.settings_not_for(table.game, table.betting),
                 "pending": table.pending_changes or {},
             }
         )

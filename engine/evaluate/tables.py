@@ -25,6 +25,7 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Iterable
+from functools import lru_cache
 from itertools import combinations, combinations_with_replacement
 
 from engine.cards import RANK_NAMES, RANK_PLURALS, RANKS
@@ -245,3 +246,22 @@ __all__ = [
     "build_high",
     "build_low",
 ]
+
+
+@lru_cache(maxsize=1)
+def _tiebreaks() -> tuple[tuple[int, ...], ...]:
+    """Each high-hand value's ranks in the order they break ties (made ranks, then kickers,
+    highest first); built on first use only: a kicker is named at a few showdowns."""
+    return ((), *(key[1] for key, *_ in _five_card_classes()))
+
+
+def kicker_over(value: int, rival: int) -> str | None:
+    """The rank by which high hand ``value`` beats ``rival``, a hand of the same description
+    ("Pair of Kings" over "Pair of Kings"): "Ace", or None when they are not told apart by
+    a kicker (another description, or no better)."""
+    if not 1 <= rival < value <= len(_tiebreaks()) - 1 or DESCRIPTION[value] != DESCRIPTION[rival]:
+        return None
+    for mine, theirs in zip(_tiebreaks()[value], _tiebreaks()[rival], strict=True):
+        if mine != theirs:
+            return RANK_NAMES[mine]
+    return None

@@ -16,9 +16,11 @@ live hand, evaluates them on each board and pays each pot out (who wins each pot
 from __future__ import annotations
 
 from dataclasses import replace
+from typing import Any
 
 from engine.cards import Card
-from engine.evaluate import LowRank
+from engine.evaluate import HandRank, LowRank
+from engine.evaluate.tables import kicker_over
 from engine.hand.runouts import Runouts
 from engine.hand.showdown import award_pots, split_between_runs
 from engine.pots import build_pots
@@ -106,7 +108,7 @@ class Settlement(Runouts):
         for k, (run_pots, (run_high, run_low, _)) in enumerate(
             zip(split_between_runs(pots, len(runs)), runs, strict=True)
         ):
-            names = {s: str(h) for s, h in run_high.items()}
+            names = _with_kickers(run_high)
             low_names = {s: str(v) for s, v in (run_low or {}).items() if v is not None}
             for award in award_pots(run_pots, run_high, run_low, self.button, n, names, low_names):
                 if not award.amount:
@@ -121,3 +123,18 @@ class Settlement(Runouts):
                 self._stacks[w] += share
                 self.events.append(Event(EventKind.WIN, w, share, (), award.description))
         self._finish(tuple(awards))
+
+
+def _with_kickers(high: dict[int, Any]) -> dict[int, str]:
+    """Each live seat's hand in words, a kicker named where it beats another shown hand of
+    the same words ("Pair of Kings, Ace kicker" over "Pair of Kings")."""
+    names = {}
+    for seat, rank in high.items():
+        name = str(rank)
+        if isinstance(rank, HandRank):
+            below = [r for t, r in high.items() if t != seat and str(r) == name and r < rank]
+            kicker = kicker_over(rank, max(below)) if below else None
+            if kicker is not None:
+                name += f", {kicker} kicker"
+        names[seat] = name
+    return names

@@ -34,7 +34,7 @@
     var item = items[index];
     felt.replaceChildren(item.querySelector("template.replay-felt").content.cloneNode(true));
     position.textContent = "Step " + index + " of " + last;
-    label.textContent = item.querySelector("a").textContent;
+    label.innerHTML = item.querySelector("a").innerHTML;  // its cards drawn as cards
     slider.value = index;
     root.dataset.step = index;
     items.forEach(function (li, i) {

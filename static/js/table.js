@@ -177,7 +177,20 @@
     }
   }
 
+  // The page's heading (game, stakes, status) and the site header's bankroll live outside
+  // the regions a frame swaps: the controls carry them (data-heading, data-bankroll).
+  function syncHeader() {
+    var controls = document.getElementById("table-controls");
+    if (!controls) return;
+    var pairs = [["table-heading", controls.dataset.heading], ["header-bankroll", controls.dataset.bankroll]];
+    pairs.forEach(function (pair) {
+      var out = document.getElementById(pair[0]);
+      if (out && pair[1] !== undefined && out.textContent !== pair[1]) out.textContent = pair[1];
+    });
+  }
+
   document.addEventListener("htmx:wsAfterMessage", function () {
+    syncHeader();
     restoreFocus();
     var form = document.querySelector("form.act");
     var amount = form && form.querySelector(".amount");

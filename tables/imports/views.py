@@ -23,7 +23,7 @@ from tables.imports.selectors import (
 )
 from tables.inputs import NumberError, parse_optional_number
 from tables.models import Player
-from tables.presenters.replay import replay_felt
+from tables.presenters.replay import replay_felt, replay_label_html
 
 LIMITS = {
     "log_mib": services.MAX_LOG_BYTES // (1024 * 1024),
@@ -171,6 +171,7 @@ def imported_hand_replayer(request: HttpRequest, hand_id: int) -> HttpResponse:
         )
         for step in steps
     ]
+    labels = [replay_label_html(step) for step in steps]  # its cards drawn as cards
     last = len(steps) - 1
     try:
         current = parse_optional_number(request.GET.get("step"), what="step", maximum=last) or 0
@@ -183,8 +184,9 @@ def imported_hand_replayer(request: HttpRequest, hand_id: int) -> HttpResponse:
         {
             "hand": hand,
             "imported": {"upload": upload, "net": amount(hand.net, upload.unit)},
-            "steps": list(zip(steps, felts, strict=True)),
+            "steps": list(zip(steps, felts, labels, strict=True)),
             "current": steps[current],
+            "current_label": labels[current],
             "current_felt": felts[current],
             "last": last,
         },

@@ -240,6 +240,11 @@ class Table(TableGame, models.Model):
             f"buy in for at least {left_with}."
         )
 
+    @property
+    def heading(self) -> str:
+        """The line under the table's name: "No-limit Hold'em · 1/2 · Open"."""
+        return f"{self.variant} · {self.stakes} · {self.get_status_display()}"
+
     def clean(self) -> None:
         errors: dict[str, str] = {}
         name_refused = name_problem(self.name or "", "The table's name")

@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING
 from engine.cards import Card
 from engine.types import FORCED_BETS, EventKind
 from engine.view import View
-from tables.formatting import chips
+from tables.formatting import chips, without_board_codes
 from tables.presenters.models import CardFace, LogLine
 from tables.streets import STUD_STREET_NAMES, StreetTracker
 
@@ -78,9 +78,9 @@ def log_entries(
     went_all_in = _all_in_decisions(view)
     dealt = [0] * len(names)  # stud: cards dealt to each seat so far
     tracker = StreetTracker(view.config.variant.structure)
+    # Stud's 3rd street opens the hand, as preflop does (no "Preflop:" line): no line of its
+    # own, which read as an empty one; each later street has its line, as the flop has.
     lines: list[LogLine | Dealt] = notice_lines(before)
-    if stud:
-        lines.append(LogLine(f"{STUD_STREET_LINES[0]}:"))
     for number, event in enumerate(view.events):
         kind, amount = event.kind, event.amount
         if tracker.see(event):
@@ -122,7 +122,7 @@ def log_entries(
             lines.append(
                 LogLine(
                     f"{name} wins {chips(amount)}{half}"
-                    + (f" ({event.text})" if event.text else "")
+                    + (f" ({without_board_codes(event.text)})" if event.text else "")
                 )
             )
         elif kind is EventKind.SHOW:

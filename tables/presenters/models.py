@@ -103,6 +103,7 @@ class Plate:
     bet: int = 0
     chances: tuple[float, ...] = ()  # all-in run-out: the chance (%) on each run's board
     chances_pending: bool = False  # all-in run-out: the chances are being computed ("…")
+    busted: bool = False  # lost every chip in the finished hand on screen (seat freed)
     drew: str = ""  # a draw game: "draws 2" or "stands pat" at the last draw (counts only)
 
 
@@ -178,6 +179,7 @@ class BoardRegion:
     rabbit_open: bool = False  # the hand ended before the river: a rabbit hunt may be asked
     street_name: str = ""  # stud: "3rd street" to "7th street"; a draw game's round
     game_line: str = ""  # a mixed game: the game dealt and what comes next, or who picks it
+    paused: bool = False  # the host paused the game: no hand on the felt, none starts
 
 
 # --- actions --------------------------------------------------------------------------------
@@ -242,6 +244,7 @@ class Viewer:
     leaving: bool
     in_hand: bool
     room: int  # how many chips a top-up may add
+    busted: bool = False  # lost every chip (and the seat) in the finished hand on screen
 
 
 @view_model
@@ -258,6 +261,10 @@ class ControlsRegion:
     #: Why nobody sits down, leaves or tops up here (a tournament seats its players), or None:
     #: then only "I'm back" is offered to a player sitting out.
     seating_closed: str | None = None
+    #: The page's heading under the table's name (``Table.heading``: game, stakes, status),
+    #: and the header's bankroll: kept live from here (``static/js/table.js``).
+    heading: str = ""
+    result_url: str = ""  # a closed game: its ledger (its result and settle-up)
 
 
 # --- log ------------------------------------------------------------------------------------

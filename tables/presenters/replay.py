@@ -9,6 +9,10 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import TYPE_CHECKING
 
+from django.utils.html import escape
+from django.utils.safestring import SafeString
+
+from engine.cards import Card
 from engine.view import View
 from tables.presenters.models import (
     BoardRegion,
@@ -19,7 +23,7 @@ from tables.presenters.models import (
     faces,
     shown_faces,
 )
-from tables.presenters.render import render_felt
+from tables.presenters.render import card_html, render_felt
 from tables.presenters.screen import HALF_LABELS, awarded_pot_lines, pot_label
 
 if TYPE_CHECKING:
@@ -72,7 +76,7 @@ def replay_regions(
                 folded=s.folded,
                 description=shown[s.seat][1] if s.seat in shown else "",
                 won=won.get(s.seat, 0),
-                is_button=s.is_button,
+                is_button=s.is_button and not view.config.is_stud,  # stud deals no button
                 is_small_blind=s.is_small_blind,
                 is_big_blind=s.is_big_blind,
                 bet=s.bet,
@@ -94,8 +98,25 @@ def replay_regions(
         not step.awarded,
         view.total_pot if not step.awarded else 0,
         hand_number,
+        runs=2 if view.second_board else 1,
+        second_cards=shown_faces(view.second_board),
     )
     return seats, board
+
+
+def replay_label_html(step: ReplayStep) -> SafeString:
+    """A step's label with the cards it deals drawn as cards (both runs' on a run-twice
+    board), as the log draws them."""
+    html = str(escape(step.label))
+    if step.cards:
+        html += f' <span class="label-cards">{_cards(step.cards)}</span>'
+    if step.second_cards:
+        html += f' · second run <span class="label-cards">{_cards(step.second_cards)}</span>'
+    return SafeString(html)
+
+
+def _cards(cards: tuple[Card, ...]) -> str:
+    return "".join(card_html(face) for face in shown_faces(cards))
 
 
 def _before_awards(view: View) -> View:

@@ -16,9 +16,12 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any, Protocol
 
+from django.urls import reverse
+
 from engine.types import Legal
 from engine.variants import pick_text
 from engine.view import SeatView, View
+from tables.formatting import without_board_codes
 from tables.presenters.games import (
     dealt_cards,
     draw_bar,
@@ -138,12 +141,14 @@ def table_screen(
             leaving=bool(my_seat and my_seat.leave_after_hand),
             in_hand=running and index is not None,
             room=max(table.effective_max_buy_in - stack, 0) if my_seat else 0,
+            busted=_went_bust(snapshot, my_seat is None, index, view),
         )
     low, high, default, rule = shared.min_buy_in, shared.max_buy_in, shared.default_buy_in, ""
     if viewer is not None and not viewer.seated and left_with:
         table = snapshot.table
         low, high = table.buy_in_range(left_with)
         default, rule = min(high, max(low, default)), table.rejoin_rule(left_with)
+    closed = snapshot.table.status == "closed"  # (``Table.Status.CLOSED``)
     controls = ControlsRegion(
         viewer,
         shared.free_seats,
@@ -152,7 +157,9 @@ def table_screen(
         default,
         request_path,
         rule,
-        snapshot.seating_closed,
+        _seating_closed(snapshot),
+        snapshot.table.heading,
+        reverse("tables:ledger", args=[snapshot.table.pk]) if closed else "",
     )
     return Screen(
         version=snapshot.version,
@@ -167,6 +174,25 @@ def table_screen(
         log=_viewer_log(snapshot, shared, index),
         html=snapshot.memo["html"],
     )
+
+
+def _went_bust(snapshot: Snapshot, seatless: bool, index: int | None, view: View | None) -> bool:
+    """Whether the viewer lost every chip in the finished hand on screen (and so their seat)."""
+    if not seatless or index is None or view is None or snapshot.running:
+        return False
+    hand = snapshot.hand
+    return hand is not None and not hand.runout_showing and view.seats[index].stack == 0
+
+
+#: The controls of a closed game: nobody sits down or buys in any more.
+GAME_CLOSED = "This game is closed."
+
+
+def _seating_closed(snapshot: Snapshot) -> str | None:
+    """Why nobody sits down here (``ControlsRegion.seating_closed``), or None."""
+    if snapshot.table.status == "closed":
+        return GAME_CLOSED
+    return snapshot.seating_closed
 
 
 def hand_seat_numbers(snapshot: Snapshot) -> dict[int, int]:
@@ -227,7 +253,10 @@ def _chances(runout: dict[str, Any] | None, seat: int, no_more_betting: bool) ->
 
 def _build_shared(snapshot: Snapshot) -> _Shared:
     table, hand, running = snapshot.table, snapshot.hand, snapshot.running
-    if not running and not snapshot.seats:
+    showing = hand is not None and hand.runout_showing  # a run-out still being dealt
+    # A paused game says so on the felt, not with the last hand's result as if it were live.
+    paused = table.status == "paused" and not running and not showing
+    if (not running and not snapshot.seats) or paused:
         hand = None  # everyone left: an empty table waits for players, not the last hand
     view = snapshot.view(None) if hand is not None else None
     result = view.result if view is not None else None
@@ -253,7 +282,8 @@ def _build_shared(snapshot: Snapshot) -> _Shared:
             seat = snapshot.seats.get(start["seat"])
             # Who left during a hand keeps their plate while it runs; once it is over their
             # seat is free, and drawn as free (the sit-down form offers it).
-            if (seat is None and engine_stacks) or (
+            # Who went bust keeps it too until the next hand, their cards and result shown.
+            if (seat is None and (engine_stacks or in_hand.stack == 0)) or (
                 seat is not None and seat.player_id == start["player_id"]
             ):
                 dealt[start["seat"]] = in_hand
@@ -275,11 +305,12 @@ def _build_shared(snapshot: Snapshot) -> _Shared:
                 stack=seen.stack if engine_stacks or seat is None else seat.stack,
                 sitting_out=seat is not None and seat.sitting_out,
                 leaving=seat is None or seat.leave_after_hand,
+                busted=seat is None and not engine_stacks and seen.stack == 0,
                 all_in=seen.all_in,
                 folded=seen.folded,
                 description=shown[1] if shown is not None else "",
                 won=winnings.get(seen.seat, 0),
-                is_button=seen.is_button,
+                is_button=seen.is_button and not stud,  # stud deals no button
                 is_small_blind=seen.is_small_blind,
                 is_big_blind=seen.is_big_blind,
                 bet=seen.bet,
@@ -351,6 +382,7 @@ def _build_shared(snapshot: Snapshot) -> _Shared:
             rabbit_open=_rabbit_open(hand, view),
             street_name=street_name(view),
             game_line=mixed_game_line(table, snapshot),
+            paused=paused,
         ),
         watching=ActionsRegion(
             table.version,
@@ -416,7 +448,7 @@ def awarded_pot_lines(view: View) -> tuple[PotLine, ...]:
             pot_label(award.pot, count) + HALF_LABELS.get(award.half, ""),
             award.amount,
             tuple(view.seats[w].name for w in award.winners),
-            award.description,
+            without_board_codes(award.description),
             award.half,
         )
         for award in awards

@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING
 
 from django.db.models import Exists, OuterRef, Q, QuerySet
 
-from tables.models import Hand, Player, Seat, Table, TableGuest
+from tables.models import Hand, LedgerEntry, Player, Seat, Table, TableGuest
 from tables.selectors.players import viewer_player
 
 if TYPE_CHECKING:
@@ -48,7 +48,10 @@ def tables_visible_to(user: Viewer, tables: QuerySet[Table] | None = None) -> Qu
         | Q(tournament_table__tournament__entries__player=player)
         | Q(tournament_table__tournament__guests=player)
     )
+    # who bought in at a game keeps seeing it (its result and settle-up) once they left it
+    played = LedgerEntry.objects.filter(table=OuterRef("pk"), player=player)
     visible = Q(private=False) | Q(host=player) | Q(Exists(seated)) | Q(Exists(guest))
+    visible |= Q(Exists(played))
     visible |= Q(Exists(in_tournament))
     for grant in visibility_grants:
         visible |= grant(player)

@@ -12,10 +12,11 @@ from collections.abc import Collection, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
+from engine.cards import Card
 from engine.hand import Hand as EngineHand
-from engine.types import Action, EventKind
+from engine.types import Action, ActionKind, EventKind
 from engine.view import View
-from tables.formatting import chips
+from tables.formatting import chips, without_board_codes
 from tables.models import Hand
 from tables.selectors.hands import decision_action, hand_decisions, hand_deck, hand_state
 from tables.streets import STUD_STREET_NAMES, decisions
@@ -34,6 +35,10 @@ class ReplayStep:
     view: View
     acted: int | None = None
     awarded: bool = False
+    #: The cards a street's step deals (drawn as cards beside its label), and on a run-twice
+    #: board the second run's.
+    cards: tuple[Card, ...] = ()
+    second_cards: tuple[Card, ...] = ()
 
 
 def hand_replay_steps(hand: Hand, seat: int | None) -> list[ReplayStep]:
@@ -87,11 +92,16 @@ def engine_replay_steps(
     steps = [ReplayStep(0, first, replace(opening, board=opening.board[:0]))]
     dealt = _streets_dealt(steps, opening, 0)  # a bomb pot's flop, before any decision
     for k, action in enumerate(actions, start=1):
+        legal = state.legal
+        to_call = legal.call if legal is not None else None  # what the "Call" button said
         state.act(action)
         view = seen(final_view if k == len(actions) else state.view(seat))
         decision = said[k - 1] if k - 1 < len(said) else None
-        label = describe(decision) if decision else str(action)
-        acted = decision["seat"] if decision else None
+        if action.kind in RUN_CHOICES:  # the players' agreement, not a seat's decision
+            label, acted = RUN_CHOICES[action.kind], None
+        else:
+            label = describe(decision, to_call) if decision else str(action)
+            acted = decision["seat"] if decision else None
         if stud:
             # The decision with the cards as they were; then the street dealt, its own step.
             before = steps[-1].view
@@ -100,7 +110,14 @@ def engine_replay_steps(
                 street = STUD_STREET_NAMES.get(view.street, "The last cards")
                 steps.append(ReplayStep(len(steps), f"{street} dealt", view))
             continue
-        steps.append(ReplayStep(len(steps), label, replace(view, board=view.board[:dealt]), acted))
+        steps.append(
+            ReplayStep(
+                len(steps),
+                label,
+                replace(view, board=view.board[:dealt], second_board=()),
+                acted,
+            )
+        )
         dealt = _streets_dealt(steps, view, dealt)
     if final_view.result is not None:
         awarded = seen(final_view)  # its label too: no description of a hidden hand
@@ -113,16 +130,43 @@ def engine_replay_steps(
     return steps
 
 
+#: The step of the players' choice to run the rest of the board once or twice.
+RUN_CHOICES = {
+    ActionKind.RUN_ONCE: "The board is run once",
+    ActionKind.RUN_TWICE: "The board is run twice",
+}
+
+
 def _streets_dealt(steps: list[ReplayStep], view: View, dealt: int) -> int:
     """A step for each street of ``view``'s board past the ``dealt`` cards shown so far,
-    appended to ``steps``; how many board cards are shown now."""
+    appended to ``steps``, its cards beside its name (run twice: both runs', the boards
+    growing together); how many board cards are shown now."""
+    shared = _shared_board(view)  # a run-twice board's cards common to both runs
     for end, street in STREET_ENDS:
         if dealt < end <= len(view.board):
-            cards = " ".join(str(c) for c in view.board[dealt:end])
-            board = view.board[:end]
-            steps.append(ReplayStep(len(steps), f"{street}: {cards}", replace(view, board=board)))
+            second = view.second_board[:end] if len(view.second_board) >= end else ()
+            twice = bool(second) and end > shared
+            steps.append(
+                ReplayStep(
+                    len(steps),
+                    f"{street}, both runs" if twice else street,
+                    replace(view, board=view.board[:end], second_board=second),
+                    cards=view.board[dealt:end],
+                    second_cards=second[dealt:end] if twice else (),
+                )
+            )
             dealt = end
     return dealt
+
+
+def _shared_board(view: View) -> int:
+    """How many board cards both runs of a run-twice board share (all of them: run once)."""
+    if not view.second_board:
+        return len(view.board)
+    return next(
+        (k for k, (a, b) in enumerate(zip(view.board, view.second_board, strict=False)) if a != b),
+        len(view.board),
+    )
 
 
 def _only_known(view: View, known: Collection[int]) -> View:
@@ -161,9 +205,13 @@ def _cards_as_in(view: View, before: View) -> View:
     return replace(view, seats=seats, board=view.board[: len(before.board)])
 
 
-def describe(decision: dict[str, Any]) -> str:
-    """ "bob calls 4", "alice raises to 12" (chips with thousands separators)."""
+def describe(decision: dict[str, Any], to_call: int | None = None) -> str:
+    """ "bob calls 4", "alice raises to 12" (chips with thousands separators). A call says
+    the chips it put in (``to_call``: what the live "Call" button said), not its street
+    total (the decision's amount)."""
     name, kind, amount = decision["name"], decision["kind"], decision["amount"]
+    if kind == "call" and to_call is not None:
+        amount = to_call
     if kind in ("fold", "check"):
         return f"{name} {kind}s"
     if kind == "bring_in":
@@ -186,5 +234,6 @@ def result_label(view: View) -> str:
         who = " and ".join(view.seats[w].name for w in award.winners)
         verb = "wins" if len(award.winners) == 1 else "split"
         text = f"{who} {verb} {chips(award.amount)}"
-        parts.append(text + (f" ({award.description})" if award.description else ""))
+        description = without_board_codes(award.description)
+        parts.append(text + (f" ({description})" if description else ""))
     return "; ".join(parts)

@@ -16,7 +16,7 @@ from tables.http import AuthenticatedRequest
 from tables.imports.selectors import amount, player_imported_hands, player_imports
 from tables.inputs import NumberError, parse_optional_number
 from tables.models import Hand, Player, Table
-from tables.presenters.replay import replay_felt
+from tables.presenters.replay import replay_felt, replay_label_html
 from tables.selectors.access import can_see_hand, tables_visible_to
 from tables.selectors.replay import hand_replay_steps
 from tables.stats.pokernow import player_pokernow_stats, with_amount_texts
@@ -162,6 +162,7 @@ def hand_replayer(request: HttpRequest, hand_id: int) -> HttpResponse:
         )
         for step in steps
     ]
+    labels = [replay_label_html(step) for step in steps]  # its cards drawn as cards
     last = len(steps) - 1
     # ?step=N opens that step (a link to any step; without JavaScript, the controls' links)
     try:
@@ -173,8 +174,9 @@ def hand_replayer(request: HttpRequest, hand_id: int) -> HttpResponse:
         "hands/replayer.html",
         {
             "hand": hand,
-            "steps": list(zip(steps, felts, strict=True)),
+            "steps": list(zip(steps, felts, labels, strict=True)),
             "current": steps[current],
+            "current_label": labels[current],
             "current_felt": felts[current],
             "last": last,
         },

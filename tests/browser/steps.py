@@ -2,6 +2,10 @@
 
 from __future__ import annotations
 
+import contextlib
+import sqlite3
+import time
+
 from playwright.sync_api import Page
 
 
@@ -39,3 +43,42 @@ def sit_down(page: Page, buy_in: int) -> None:
     page.fill("form.sit-down input[name=buy_in]", str(buy_in))
     page.click("form.sit-down button[type=submit]")
     page.wait_for_selector(".seat.me")
+
+
+def db_rows(server, sql, *args):
+    """Rows of ``sql`` read from the browser server's SQLite file (read-only)."""
+    with sqlite3.connect(f"file:{server.db}?mode=ro", uri=True, timeout=20) as db:
+        return db.execute(sql, args).fetchall()
+
+
+def play_a_little(pages, seconds=1.0):
+    """Everyone who is to act checks or calls (by clicking), for ``seconds``."""
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        for page in pages:
+            button = page.locator("form.act button.check, form.act button.call").first
+            # Wait briefly for this player's turn; the hand may also move on under the click:
+            # either way, look at the next page and come back.
+            with contextlib.suppress(Exception):
+                button.wait_for(state="visible", timeout=100)
+                button.click(timeout=2000)
+
+
+def play_until(pages, done, limit=120.0):
+    deadline = time.monotonic() + limit
+    while not done():
+        assert time.monotonic() < deadline, "the game did not get there in time"
+        play_a_little(pages)
+
+
+def axe_violations(page: Page) -> list[str]:
+    """Every axe-core finding on ``page`` as Chromium renders it now, of any impact, each
+    named with the elements it found (axe-core's own script, from ``axe-playwright-python``)."""
+    from axe_playwright_python.sync_playwright import Axe
+
+    results = Axe().run(page)
+    return [
+        f"{v['id']} ({v['impact']}): {v['help']} at "
+        + "; ".join(" ".join(node["target"]) for node in v["nodes"])
+        for v in results.response["violations"]
+    ]

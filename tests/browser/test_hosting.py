@@ -11,14 +11,13 @@ for; screenshots go to ``test-artifacts/``.
 
 from __future__ import annotations
 
-import contextlib
 import json
-import sqlite3
 import time
 
 import pytest
 
 from tests.browser.conftest import ARTIFACTS
+from tests.browser.steps import db_rows, play_until
 
 pytestmark = pytest.mark.browser
 
@@ -29,11 +28,6 @@ from tables.selectors.chips import chips_total
 with transaction.atomic():
     print(json.dumps(chips_total()))
 """
-
-
-def db_rows(server, sql, *args):
-    with sqlite3.connect(f"file:{server.db}?mode=ro", uri=True, timeout=20) as db:
-        return db.execute(sql, args).fetchall()
 
 
 def new_page(browser):
@@ -71,26 +65,6 @@ def seated(server, table_id, name) -> bool:
             name,
         )
     )
-
-
-def play_a_little(pages, seconds=1.0):
-    """Everyone who is to act checks or calls (by clicking), for ``seconds``."""
-    deadline = time.monotonic() + seconds
-    while time.monotonic() < deadline:
-        for page in pages:
-            button = page.locator("form.act button.check, form.act button.call").first
-            # Wait briefly for this player's turn; the hand may also move on under the click:
-            # either way, look at the next page and come back.
-            with contextlib.suppress(Exception):
-                button.wait_for(state="visible", timeout=100)
-                button.click(timeout=2000)
-
-
-def play_until(pages, done, limit=120.0):
-    deadline = time.monotonic() + limit
-    while not done():
-        assert time.monotonic() < deadline, "the game did not get there in time"
-        play_a_little(pages)
 
 
 def test_a_host_runs_a_private_game_for_two_friends(server, browser):

@@ -60,7 +60,7 @@ def test_upload_a_pokernow_log_pick_the_name_and_see_the_hands(browser, server, 
     # the uploader's own cards face up; the other hand, shown at the end, public as here
     assert page.locator("#replay-felt .pc").count() == 4
     page.keyboard.press("ArrowRight")
-    assert replay_step(page) == (1, "spa @ ces calls 20", 0)
+    assert replay_step(page) == (1, "spa @ ces calls 10", 0)  # the chips it put in
     page.click('[data-step="next"]')
     assert replay_step(page) == (2, "P1 raises to 50", 0)
     assert "?step=2" in page.url

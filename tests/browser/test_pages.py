@@ -10,6 +10,7 @@ from __future__ import annotations
 import pytest
 
 from tests.browser.conftest import ARTIFACTS
+from tests.browser.steps import axe_violations
 
 pytestmark = pytest.mark.browser
 
@@ -154,18 +155,6 @@ def open_page(logged_in, server, site, name, size, failed_loads: list[str] | Non
     return page
 
 
-def serious_violations(page) -> list[str]:
-    from axe_playwright_python.sync_playwright import Axe
-
-    results = Axe().run(page)
-    return [
-        f"{v['id']} ({v['impact']}): {v['help']} at "
-        + "; ".join(" ".join(node["target"]) for node in v["nodes"])
-        for v in results.response["violations"]
-        if v["impact"] in {"serious", "critical"}
-    ]
-
-
 LAYOUT = """() => {
   const box = (el) => el.getBoundingClientRect();
   const overlap = (a, b) =>
@@ -204,7 +193,7 @@ def test_page_has_no_serious_accessibility_violation_and_fits_the_screen(
     page = open_page(logged_in, server, site, name, size, failed_loads)
     try:
         page.screenshot(path=str(ARTIFACTS / f"page-{name}-{size}.png"), full_page=True)
-        assert serious_violations(page) + page.evaluate(LAYOUT) == []
+        assert axe_violations(page) + page.evaluate(LAYOUT) == []
         assert failed_loads == []
         assert page.evaluate(ICONS_LINKED) == ICONS_WANTED
     finally:

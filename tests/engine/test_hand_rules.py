@@ -366,3 +366,17 @@ def test_omaha_uses_exactly_two_hole_cards():
     while not h2.is_over:
         h2.check()
     assert h2.result.awards[0].winners == (1,)  # one spade in hand: no flush for seat 0
+
+
+def test_a_pot_decided_by_a_kicker_names_the_kicker():
+    # both hold a pair of kings on K-7-4-3-2: seat 0's ace beats seat 1's queen
+    h = hand([100, 100], holes={0: "As Kh", 1: "Qs Kd"}, board="Kc 7d 4h 3s 2c")
+    while not h.is_over:
+        if h.legal.check:
+            h.check()
+        else:
+            h.call()
+    (award,) = h.result.awards
+    assert award.winners == (0,)
+    assert award.description == "Pair of Kings, Ace kicker"
+    assert h.result.shown[1][1] == "Pair of Kings"  # the loser's hand: no kicker to name

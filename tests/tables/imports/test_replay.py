@@ -57,15 +57,17 @@ def test_hand_one_uploader_folded_unseen_cards_and_the_showdown_is_public(import
         "Cards dealt, blinds posted",
         "spa @ ces calls 20",
         "P1 folds",
-        "@atsymbols@@@ calls 20",
+        "@atsymbols@@@ calls 10",  # the chips a call puts in (its small blind was in)
         "\"quotes\"\"''' raises to 50",
-        "spa @ ces calls 50",
+        "spa @ ces calls 30",
         "@atsymbols@@@ folds",
-        "Flop: 9h Qh Ah",
-        "Turn: Jc",
-        "River: 8s",
+        "Flop",
+        "Turn",
+        "River",
         "spa @ ces wins 120 (Straight, Queen high)",
     ]
+    dealt = [" ".join(map(str, s.cards)) for s in steps if s.cards]
+    assert dealt == ["9h Qh Ah", "Jc", "8s"]  # drawn as cards beside the street's label
     last = steps[-1].view
     assert steps[-1].awarded and [str(c) for c in last.seats[2].cards] == ["Tc", "5c"]
     # the first seat's cards were never shown: hidden even at the end
@@ -145,5 +147,6 @@ def test_missed_blinds_and_a_bomb_pot_in_the_replayer(players, log, name, number
         assert labels[:2] == ["Cards dealt, blinds posted", "Deckhole raises to 95"]
         assert labels[-1] == "Deckhole wins 70"
     else:  # no decision before the flop, shown at once
-        assert labels[:3] == ["Cards dealt, blinds posted", "Flop: 5s Ah Ks", "wmy checks"]
+        assert labels[:3] == ["Cards dealt, blinds posted", "Flop", "wmy checks"]
+        assert " ".join(map(str, steps[1].cards)) == "5s Ah Ks"  # drawn beside its name
         assert not steps[0].view.board and len(steps[1].view.board) == 3

@@ -126,6 +126,43 @@ def test_a_viewer_without_a_seat_needs_the_bankroll_the_caller_read(dealt):
         table_screen(load_snapshot(table.pk), carol)
 
 
+def test_the_controls_carry_the_heading_and_bankroll_the_page_keeps_live(dealt):
+    table, hand, alice, bob, carol = dealt
+    controls = screen_of(table, alice).controls
+    assert controls.heading == f"{table.variant} · 1/2 · Open" == table.heading
+    html = render_regions(screen_of(table, alice))
+    assert f'data-heading="{table.heading}"' in html.replace("&#39;", "'")
+    assert 'data-bankroll="9,800"' in html and controls.result_url == ""
+
+
+def test_a_closed_game_offers_no_seat_and_links_its_result(players, table):
+    from tables.services.host_pending import close_now
+
+    alice = players[0]
+    seat_take(table=table, player=alice, buy_in=200, seat_number=0)
+    close_now(table, reason="closed by the host")
+    table.refresh_from_db()
+    controls = screen_of(table, alice).controls
+    assert controls.result_url == reverse("tables:ledger", args=[table.pk])
+    assert controls.seating_closed and "Closed" in controls.heading
+    html = render_regions(screen_of(table, alice))
+    assert "sit-down" not in html and "game-result-link" in html
+
+
+def test_a_paused_game_says_so_on_the_felt_without_the_last_result(dealt, play):
+    table, hand, alice, bob, carol = dealt
+    play.play_out(table)
+    Table.objects.filter(pk=table.pk).update(status=Table.Status.PAUSED)
+    table.refresh_from_db()
+    screen = screen_of(table, carol)
+    assert screen.board.paused and screen.board.hand_id is None and screen.board.pots == ()
+    assert all(not s.plate or not s.plate.won for s in screen.seats.seats)
+    assert "Paused by the host" in render_regions(screen)
+    Table.objects.filter(pk=table.pk).update(status=Table.Status.OPEN)
+    table.refresh_from_db()
+    assert not screen_of(table, carol).board.paused  # the last hand, until the next is dealt
+
+
 def test_after_a_fold_the_folder_is_offered_to_show_and_others_see_only_what_is_shown(dealt, play):
     table, hand, alice, bob, carol = dealt
     folder = play.actor(hand)

@@ -178,8 +178,9 @@ def test_razz_names_its_lows_and_the_log_names_the_streets(stud_table, players):
     shown = json_state["result"]["shown"]
     assert shown and all(re.search(r"\blow\b", s["description"]) for s in shown), shown
     assert all(len(s["cards"]) == 7 for s in shown)
-    for street in ("3rd street:", "4th street:", "7th street:"):
+    for street in ("4th street:", "7th street:"):
         assert street in html
+    assert "3rd street:" not in html  # it opens the hand, as preflop does: no empty line
 
 
 def allowed_cards(hand: Hand, viewer_id: int | None) -> set[str]:
@@ -220,3 +221,13 @@ def test_no_viewer_ever_sees_another_players_down_cards(stud_table, players, gam
     for _ in range(12):
         play_to_the_end(table, rng, check)
     assert checked > 300
+
+
+def test_stud_plates_show_no_dealer_button(stud_table, players):
+    table = stud_table("stud")
+    hand_start(table=table)
+    table.refresh_from_db()
+    html, _ = view_of(table, players[0])
+    screen = table_screen(load_snapshot(table), players[0], None)
+    assert not any(s.plate and s.plate.is_button for s in screen.seats.seats)
+    assert 'class="dealer"' not in html

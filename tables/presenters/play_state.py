@@ -252,6 +252,10 @@ def _seat(panel: SeatPanel, in_hand: bool) -> dict[str, Any]:
     }
     if plate is None:
         return seat
+    if plate.busted:
+        # The page keeps a busted player's plate until the next hand; to a program the seat
+        # is what it is, free (the hand's result still names them and what they showed).
+        return {**seat, "cards": [], "up": []}
     if in_hand:
         status = "all_in" if plate.all_in else "folded" if plate.folded else "playing"
     else:

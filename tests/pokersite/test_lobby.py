@@ -38,7 +38,7 @@ def test_lobby_lists_open_tables_with_seats_players_and_average_pot(
     assert (listed["Main"].seats_taken, listed["Main"].seats_free) == (2, 4)
     assert listed["Main"].average_pot == hand.pot
     assert listed["Big Omaha"].average_pot is None
-    assert "Pot-limit Omaha" in html and "5/10" in html and "No-limit Texas Hold" in html
+    assert "Pot-limit Omaha" in html and "5/10" in html and "No-limit Hold" in html
     assert "alice" in html and "bob" in html
     assert reverse("tables:detail", args=[main.pk]) in html
     assert reverse("tables:detail", args=[omaha.pk]) in html

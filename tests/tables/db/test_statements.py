@@ -67,10 +67,11 @@ def test_insert_fills_auto_now_add_and_update_changes_only_the_matching_rows(pla
 
 
 def test_compiled_reads_return_what_the_orm_returns_for_any_parameters(players, table):
-    """The snapshot's reads (seats with their players and table, the hand on screen, its log)
-    compiled once and run with other parameters equal the ORM's answers."""
-    from tables.selectors.hands import hand_decisions
-    from tables.selectors.snapshot import shown_hand, table_and_seats
+    """The snapshot's reads (seats with their players and table, the hand on screen and the
+    running one, its log) compiled once and run with other parameters equal the ORM's
+    answers."""
+    from tables.selectors.hands import hand_decisions, last_hand, running_hand
+    from tables.selectors.snapshot import table_and_seats
 
     alice, bob, _ = players
     other = Table.objects.create(name="Other", small_blind=1, big_blind=2)
@@ -109,9 +110,11 @@ def test_compiled_reads_return_what_the_orm_returns_for_any_parameters(players, 
             )
             for n, s in orm_seats.items()
         }
-        hand = shown_hand(orm_table)
+        hand = last_hand(orm_table)
         orm_hand = orm_table.hands.order_by("-number").first()
         assert hand == orm_hand and model_to_dict(hand) == model_to_dict(orm_hand)
+        running = running_hand(orm_table)
+        assert running == orm_hand and model_to_dict(running) == model_to_dict(orm_hand)
         assert hand.seats == orm_hand.seats and hand.config == orm_hand.config  # JSON decoded
         assert hand_decisions(hand) == list(
             hand.actions.order_by("index").values_list("kind", "amount", "source")

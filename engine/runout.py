@@ -30,10 +30,11 @@ from engine.cards import ALL_CARDS, Card
 from engine.equity import DEFAULT_MAX_BOARDS, equity
 from engine.errors import PokerError
 from engine.evaluate import evaluate_omaha, evaluate_omaha_low8
+from engine.config import HandConfig
 from engine.hand import Hand
 from engine.types import EventKind
 
-__all__ = ["StreetOdds", "runout_odds", "runout_streets"]
+__all__ = ["StreetOdds", "has_runout_odds", "runout_odds", "runout_streets"]
 
 _STREET_OF_SIZE = {0: "preflop", 3: "flop", 4: "turn", 5: "river"}
 #: Omaha hi-lo boards enumerated at most (a flop leaves about a thousand); more are sampled.
@@ -61,12 +62,17 @@ def runout_streets(hand: Hand, board: Sequence[Card] | None = None) -> list[tupl
     start = hand.runout_start
     if start is None:
         return []
-    game = hand.config.variant
-    if game.is_stud or game.is_draw or game.deck_size != 52:
-        raise PokerError(f"run-out odds are for the 52-card board games, not {hand.config.game}")
+    if hand.config.variant.structure != "board":
+        raise PokerError(f"a run-out is a board game's, not {hand.config.game}'s")
     dealt = len(hand.board if board is None else board)
     before = sum(len(e.cards) for e in hand.events[:start] if e.kind is EventKind.DEAL_BOARD)
     return [(_STREET_OF_SIZE[size], size) for size in (0, 3, 4, 5) if before <= size <= dealt]
+
+
+def has_runout_odds(config: HandConfig) -> bool:
+    """Whether ``runout_odds`` gives this game's chances: the 52-card board games, whose
+    ranks ``engine.equity`` evaluates (short deck's differ: its run-outs show no odds)."""
+    return config.variant.structure == "board" and config.variant.deck_size == 52
 
 
 def runout_odds(
@@ -75,7 +81,9 @@ def runout_odds(
     """Street by street from the moment no more betting was possible (``Hand.runout_start``)
     to the river; ``board``: the run to follow (default ``hand.board``; a board run twice:
     ``hand.second_board``). Empty when the hand had no run-out. The streets are
-    ``runout_streets``'s."""
+    ``runout_streets``'s; only for the games of ``has_runout_odds``."""
+    if not has_runout_odds(hand.config):
+        raise PokerError(f"run-out odds are for the 52-card board games, not {hand.config.game}")
     run = list(hand.board if board is None else board)
     seats = tuple(s for s in range(hand.seats) if not hand.folded[s])
     holes = [[int(c) for c in hand.hole[s]] for s in seats]

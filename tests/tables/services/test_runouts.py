@@ -57,6 +57,35 @@ def _live_cards(state: dict) -> dict[str, list]:
     return {s["name"]: s["cards"] for s in state["seats"] if s["status"] != "empty"}
 
 
+def test_a_short_deck_all_in_runs_out_street_by_street_without_odds(make_table, players):
+    """Short deck's ranks are not the 52-card deck's that ``engine.equity`` evaluates: its
+    run-out is dealt street by street like any board game's, with no chances (none pending
+    for the croupier), and the all-in that starts it is taken (it was refused)."""
+    alice, bob, carol = players
+    table = _heads_up(make_table, players, game="short-deck", ante=1)
+    hand = current_hand(table)
+    before = _chips(table, players) + hand_state(hand).total_pot
+    act(table, "all_in")
+    act(table, "call")
+    hand.refresh_from_db()
+    assert hand.status == Hand.Status.FINISHED and _chips(fresh(table), players) == before
+    assert [step["street"] for step in hand.runout["runs"][0]] == [
+        "preflop",
+        "flop",
+        "turn",
+        "river",
+    ]
+    assert not hand.odds_pending and _unknown_chances(hand) == 0
+    croupier = Croupier()
+    for _ in range(5):
+        state = _state(table, carol)
+        assert all(seat["chances"] == [] for seat in state["seats"])
+        if state["result"] is not None:
+            break
+        assert croupier.tick(fresh(table).next_hand_at) == [(table.pk, "runout")]
+    assert state["result"] is not None and len(state["board"]) == 5
+
+
 def test_all_in_preflop_the_board_comes_street_by_street_with_the_odds(make_table, players):
     alice, bob, carol = players
     table = _heads_up(make_table, players)

@@ -27,10 +27,10 @@ from itertools import combinations
 from math import comb
 
 from engine.cards import ALL_CARDS, Card
+from engine.config import HandConfig
 from engine.equity import DEFAULT_MAX_BOARDS, equity
 from engine.errors import PokerError
 from engine.evaluate import evaluate_omaha, evaluate_omaha_low8
-from engine.config import HandConfig
 from engine.hand import Hand
 from engine.types import EventKind
 

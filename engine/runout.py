@@ -9,7 +9,9 @@ table has seen them. A board run twice is read through ``board``.
 
 Omaha hi-lo: ``win`` is the chance of scooping (the whole pot alone), ``tie`` of taking part
 of it, ``share`` the pot expected; the boards are enumerated one by one in Python (exact up
-to ``HILO_MAX_BOARDS``, from the flop always; preflop a seeded sample).
+to ``HILO_MAX_BOARDS``, from the flop always; preflop a seeded sample). Short deck: its own
+deck and ranks (``engine.evaluate.shortdeck``: a flush beats a full house), boards one by one
+(exact up to ``DECK_MAX_BOARDS``, from the flop always; preflop a seeded sample).
 
     >>> from engine.hand import Hand, HandConfig
     >>> hand = Hand(HandConfig(), [50, 50], 0, range(52))
@@ -27,18 +29,19 @@ from itertools import combinations
 from math import comb
 
 from engine.cards import ALL_CARDS, Card
-from engine.config import HandConfig
 from engine.equity import DEFAULT_MAX_BOARDS, equity
 from engine.errors import PokerError
 from engine.evaluate import evaluate_omaha, evaluate_omaha_low8
 from engine.hand import Hand
 from engine.types import EventKind
 
-__all__ = ["StreetOdds", "has_runout_odds", "runout_odds", "runout_streets"]
+__all__ = ["StreetOdds", "runout_odds", "runout_streets"]
 
 _STREET_OF_SIZE = {0: "preflop", 3: "flop", 4: "turn", 5: "river"}
 #: Omaha hi-lo boards enumerated at most (a flop leaves about a thousand); more are sampled.
 HILO_MAX_BOARDS = 20_000
+#: Short-deck boards enumerated at most (a flop leaves a few hundred); more are sampled.
+DECK_MAX_BOARDS = 20_000
 
 
 @dataclass(frozen=True, slots=True)
@@ -69,21 +72,13 @@ def runout_streets(hand: Hand, board: Sequence[Card] | None = None) -> list[tupl
     return [(_STREET_OF_SIZE[size], size) for size in (0, 3, 4, 5) if before <= size <= dealt]
 
 
-def has_runout_odds(config: HandConfig) -> bool:
-    """Whether ``runout_odds`` gives this game's chances: the 52-card board games, whose
-    ranks ``engine.equity`` evaluates (short deck's differ: its run-outs show no odds)."""
-    return config.variant.structure == "board" and config.variant.deck_size == 52
-
-
 def runout_odds(
     hand: Hand, board: Sequence[Card] | None = None, *, max_boards: int = DEFAULT_MAX_BOARDS
 ) -> list[StreetOdds]:
     """Street by street from the moment no more betting was possible (``Hand.runout_start``)
     to the river; ``board``: the run to follow (default ``hand.board``; a board run twice:
     ``hand.second_board``). Empty when the hand had no run-out. The streets are
-    ``runout_streets``'s; only for the games of ``has_runout_odds``."""
-    if not has_runout_odds(hand.config):
-        raise PokerError(f"run-out odds are for the 52-card board games, not {hand.config.game}")
+    ``runout_streets``'s (a board game's)."""
     run = list(hand.board if board is None else board)
     seats = tuple(s for s in range(hand.seats) if not hand.folded[s])
     holes = [[int(c) for c in hand.hole[s]] for s in seats]
@@ -92,6 +87,9 @@ def runout_odds(
         known = [int(c) for c in run[:size]]
         if hand.config.is_hilo:
             odds.append(_hilo_odds(street, tuple(run[:size]), seats, holes, known))
+            continue
+        if hand.config.variant.deck_size != len(ALL_CARDS):
+            odds.append(_deck_odds(hand, street, tuple(run[:size]), seats, holes, known))
             continue
         result = equity(holes, known, max_boards=max_boards)
         odds.append(
@@ -106,6 +104,52 @@ def runout_odds(
             )
         )
     return odds
+
+
+def _deck_odds(
+    hand: Hand,
+    street: str,
+    board: tuple[Card, ...],
+    seats: tuple[int, ...],
+    holes: list[list[int]],
+    known: list[int],
+) -> StreetOdds:
+    """A high-hand game of its own deck (short deck) over every board still to come from
+    that deck, by the game's own ranks (a seeded sample past ``DECK_MAX_BOARDS``: its ranks
+    are evaluated one hand at a time)."""
+    variant = hand.config.variant
+    used = {c for hole in holes for c in hole} | set(known)
+    stub = sorted(c for c in variant.deck if c not in used)
+    missing = 5 - len(known)
+    exact = comb(len(stub), missing) <= DECK_MAX_BOARDS
+    if exact:
+        boards: Sequence[tuple[int, ...]] = list(combinations(stub, missing))
+    else:
+        rng = random.Random(0)  # the same sample each time: the odds do not flicker
+        boards = [tuple(rng.sample(stub, missing)) for _ in range(DECK_MAX_BOARDS)]
+    players = len(holes)
+    wins, ties, shares = [0] * players, [0] * players, [0.0] * players
+    for rest in boards:
+        full = [*known, *rest]
+        values = [variant.strength(hole, full) for hole in holes]
+        top = max(values)
+        winners = [i for i in range(players) if values[i] == top]
+        for i in winners:
+            shares[i] += 1 / len(winners)
+            if len(winners) == 1:
+                wins[i] += 1
+            else:
+                ties[i] += 1
+    total = len(boards)
+    return StreetOdds(
+        street,
+        board,
+        seats,
+        tuple(w / total for w in wins),
+        tuple(t / total for t in ties),
+        tuple(s / total for s in shares),
+        exact,
+    )
 
 
 def _hilo_odds(

@@ -40,7 +40,7 @@ from django.db import transaction
 
 from engine.errors import PokerError
 from engine.hand import Hand as EngineHand
-from engine.runout import has_runout_odds, runout_streets
+from engine.runout import runout_streets
 from tables.models import Hand, Player, Seat, Table
 from tables.selectors.hands import hand_state, last_hand
 from tables.services.errors import HandNotRunning, IllegalMove, NotSeated, NotYourTurn
@@ -62,15 +62,13 @@ UNKNOWN = None
 def runout_shape(state: EngineHand) -> list[list[dict[str, Any]]]:
     """Each run's streets from the moment no more betting was possible: the street, the
     board's size and every live hand's chance, unknown yet (``UNKNOWN``; once known: engine
-    seat as text -> expected share of the pot, 0..1; none at all, ``{}``, in a game whose
-    odds the engine does not compute: ``has_runout_odds``). Cheap: no odds are computed."""
+    seat as text -> expected share of the pot, 0..1). Cheap: no odds are computed."""
     boards = [state.board]
     if state.runs == 2:
         boards.append(state.second_board)
-    odds = has_runout_odds(state.config)
     return [
         [
-            {"street": street, "cards": cards, "chances": UNKNOWN if odds else {}}
+            {"street": street, "cards": cards, "chances": UNKNOWN}
             for street, cards in runout_streets(state, board)
         ]
         for board in boards

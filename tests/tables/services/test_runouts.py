@@ -10,6 +10,8 @@ from datetime import timedelta
 
 import pytest
 
+from engine.evaluate import evaluate_short_deck
+from engine.variants.base import SHORT_DECK
 from tables.croupier import Croupier
 from tables.models import Hand, HandAction, Seat, Table
 from tables.presenters.play_state import play_state
@@ -57,10 +59,10 @@ def _live_cards(state: dict) -> dict[str, list]:
     return {s["name"]: s["cards"] for s in state["seats"] if s["status"] != "empty"}
 
 
-def test_a_short_deck_all_in_runs_out_street_by_street_without_odds(make_table, players):
-    """Short deck's ranks are not the 52-card deck's that ``engine.equity`` evaluates: its
-    run-out is dealt street by street like any board game's, with no chances (none pending
-    for the croupier), and the all-in that starts it is taken (it was refused)."""
+def test_a_short_deck_all_in_runs_out_with_odds_by_its_own_ranks(make_table, players):
+    """Short deck's run-out, street by street, with each hand's chance by short deck's own
+    deck and ranks (the all-in and call that start it were once refused: the 52-card equity
+    engine was asked). From the turn the odds are exact: every river card of the 36."""
     alice, bob, carol = players
     table = _heads_up(make_table, players, game="short-deck", ante=1)
     hand = current_hand(table)
@@ -69,21 +71,30 @@ def test_a_short_deck_all_in_runs_out_street_by_street_without_odds(make_table, 
     act(table, "call")
     hand.refresh_from_db()
     assert hand.status == Hand.Status.FINISHED and _chips(fresh(table), players) == before
-    assert [step["street"] for step in hand.runout["runs"][0]] == [
-        "preflop",
-        "flop",
-        "turn",
-        "river",
-    ]
-    assert not hand.odds_pending and _unknown_chances(hand) == 0
+    streets = hand.runout["runs"][0]
+    assert [step["street"] for step in streets] == ["preflop", "flop", "turn", "river"]
+    assert hand.odds_pending
     croupier = Croupier()
-    for _ in range(5):
-        state = _state(table, carol)
-        assert all(seat["chances"] == [] for seat in state["seats"])
-        if state["result"] is not None:
-            break
-        assert croupier.tick(fresh(table).next_hand_at) == [(table.pk, "runout")]
-    assert state["result"] is not None and len(state["board"]) == 5
+    assert croupier.tick(fresh(table).next_hand_at - timedelta(seconds=0.2)) == [(table.pk, "odds")]
+    hand.refresh_from_db()
+    assert not hand.odds_pending and _unknown_chances(hand) == 0
+    for step in hand.runout["runs"][0][:-1]:
+        assert sum(step["chances"].values()) == pytest.approx(1.0)
+    # the turn's chances by hand: every river card left in the short deck
+    state = hand_state(hand)
+    holes = [[int(c) for c in state.hole[seat]] for seat in range(2)]
+    turn = [int(c) for c in state.board[:4]]
+    rivers = [c for c in SHORT_DECK if c not in {*turn, *holes[0], *holes[1]}]
+    shares = [0.0, 0.0]
+    for river in rivers:
+        values = [evaluate_short_deck([*hole, *turn, river]) for hole in holes]
+        for seat in range(2):
+            if values[seat] == max(values):
+                shares[seat] += 1 / values.count(max(values))
+    chances = hand.runout["runs"][0][2]["chances"]
+    assert [chances[str(seat)] for seat in range(2)] == pytest.approx(
+        [share / len(rivers) for share in shares]
+    )
 
 
 def test_all_in_preflop_the_board_comes_street_by_street_with_the_odds(make_table, players):

@@ -131,9 +131,9 @@ def test_the_header_and_heading_stay_live_and_a_closed_game_keeps_its_result(ser
     for page in pages:
         assert page.locator("#chat-lines li.empty").is_visible()
     ben.fill("#chat-form input[name=text]", "nice hand")
-    ben.press("#chat-form input[name=text]", "Enter")
-    for page in pages:
-        page.locator("#chat-lines li", has_text="nice hand").wait_for(timeout=15_000)
+    ben.click("#chat-form button[type=submit]")
+    for page in pages:  # a loaded machine's pages may take a while (no wall clock asserted)
+        page.locator("#chat-lines li", has_text="nice hand").wait_for(timeout=30_000)
         assert not page.locator("#chat-lines li.empty").is_visible()
         assert "No messages yet." not in page.inner_text("#chat-lines")
 

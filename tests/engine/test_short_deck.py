@@ -75,7 +75,7 @@ def test_config_refusals(fields, error):
         HandConfig(**{**SHORT.to_dict(), **fields})
 
 
-def test_no_pkstate_and_no_52_card_odds():
+def test_no_pkstate_and_run_out_odds_by_short_decks_own_ranks():
     from engine import pkstate
 
     hand = Hand(SHORT, [100, 100], 0, deck(""))
@@ -83,5 +83,9 @@ def test_no_pkstate_and_no_52_card_odds():
     hand.act("call")
     with pytest.raises(HandHistoryError, match="pkstate has no game for short-deck"):
         pkstate.from_hand(hand)
-    with pytest.raises(PokerError, match="52-card board games"):
-        runout_odds(hand)
+    odds = runout_odds(hand)
+    assert [street.street for street in odds] == ["preflop", "flop", "turn", "river"]
+    # sampled before the flop (too many boards), exact from it; a pot's shares sum to one
+    assert [street.exact for street in odds] == [False, True, True, True]
+    for street in odds:
+        assert sum(street.share) == pytest.approx(1.0)

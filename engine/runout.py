@@ -106,6 +106,17 @@ def runout_odds(
     return odds
 
 
+def _boards_to_come(
+    stub: list[int], missing: int, limit: int
+) -> tuple[Sequence[tuple[int, ...]], bool]:
+    """Every way to deal the ``missing`` board cards from ``stub`` and True (exact), or past
+    ``limit`` boards a seeded sample of ``limit`` and False."""
+    if comb(len(stub), missing) <= limit:
+        return list(combinations(stub, missing)), True
+    rng = random.Random(0)  # the same sample each time: the odds do not flicker
+    return [tuple(rng.sample(stub, missing)) for _ in range(limit)], False
+
+
 def _deck_odds(
     hand: Hand,
     street: str,
@@ -120,13 +131,7 @@ def _deck_odds(
     variant = hand.config.variant
     used = {c for hole in holes for c in hole} | set(known)
     stub = sorted(c for c in variant.deck if c not in used)
-    missing = 5 - len(known)
-    exact = comb(len(stub), missing) <= DECK_MAX_BOARDS
-    if exact:
-        boards: Sequence[tuple[int, ...]] = list(combinations(stub, missing))
-    else:
-        rng = random.Random(0)  # the same sample each time: the odds do not flicker
-        boards = [tuple(rng.sample(stub, missing)) for _ in range(DECK_MAX_BOARDS)]
+    boards, exact = _boards_to_come(stub, 5 - len(known), DECK_MAX_BOARDS)
     players = len(holes)
     wins, ties, shares = [0] * players, [0] * players, [0.0] * players
     for rest in boards:
@@ -164,14 +169,7 @@ def _hilo_odds(
     ties split their half."""
     used = {c for hole in holes for c in hole} | set(known)
     stub = [c for c in range(len(ALL_CARDS)) if c not in used]
-    missing = 5 - len(known)
-    count = comb(len(stub), missing)
-    exact = count <= HILO_MAX_BOARDS
-    if exact:
-        boards: Sequence[tuple[int, ...]] = list(combinations(stub, missing))
-    else:
-        rng = random.Random(0)  # the same sample each time: the odds do not flicker
-        boards = [tuple(rng.sample(stub, missing)) for _ in range(HILO_MAX_BOARDS)]
+    boards, exact = _boards_to_come(stub, 5 - len(known), HILO_MAX_BOARDS)
     players = len(holes)
     scoops, parts, shares = [0] * players, [0] * players, [0.0] * players
     for rest in boards:

@@ -156,7 +156,8 @@ def decide(table: Table, players_by_id: dict, rng: random.Random):
         return None
     action = RandomBot(rng).decide(state.view(state.actor))
     who = players_by_id[hand.seats[state.actor]["player_id"]]
-    return who, hand.pk, {"kind": action.kind, "amount": action.amount}
+    cards = [str(card) for card in action.cards]  # a draw's (none in the board games)
+    return who, hand.pk, {"kind": str(action.kind), "amount": action.amount, "cards": cards}
 
 
 async def test_diff_frames_rebuild_the_live_table_and_show_no_hidden_card(make_player, make_table):

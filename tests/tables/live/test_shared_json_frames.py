@@ -18,19 +18,17 @@ import random
 import pytest
 from django.utils import timezone
 
-from engine.bots import RandomBot
 from pokerclient.live import apply_patch
 from tables.live.frames import JsonState, json_state, json_update
-from tables.models import Hand, Table
+from tables.models import Table
 from tables.presenters.play_state import play_state
 from tables.presenters.screen import table_screen
-from tables.selectors.hands import hand_state
 from tables.selectors.hosting import rejoin_minimum
 from tables.selectors.players import player_bankroll
 from tables.selectors.snapshot import Snapshot, load_snapshot
 from tables.services import hand_act, hand_start, player_grant, seat_leave, seat_take
 from tables.services.clock import clock_tick
-from tests.tables.live.test_diff_frames import seat_again
+from tests.tables.live.test_diff_frames import decide, seat_again
 
 pytestmark = pytest.mark.django_db
 
@@ -73,26 +71,6 @@ def states_of(table: Table, viewers: dict) -> dict[str, tuple[JsonState, dict, d
         screen = table_screen(snapshot, player, bankroll, left_with=left_with)
         out[name] = (json_state(snapshot, screen), whole_state(snapshot, screen), snapshot.memo)
     return out
-
-
-def decide(table: Table, players_by_id: dict, rng: random.Random):
-    """(player, hand id, action) for the running hand's actor (a draw's cards included), or
-    None when it is over."""
-    hand = table.hands.filter(status=Hand.Status.RUNNING).first()
-    if hand is None:
-        return None
-    state = hand_state(hand)
-    if state.runs_due:
-        for seat in range(state.seats):
-            if not state.folded[seat] and str(seat) not in hand.run_answers:
-                return players_by_id[hand.seats[seat]["player_id"]], hand.pk, "run_twice"
-        return None
-    if state.actor is None:
-        return None
-    action = RandomBot(rng).decide(state.view(state.actor))
-    who = players_by_id[hand.seats[state.actor]["player_id"]]
-    cards = [str(card) for card in action.cards]
-    return who, hand.pk, {"kind": str(action.kind), "amount": action.amount, "cards": cards}
 
 
 GAMES = {

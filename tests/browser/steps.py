@@ -6,7 +6,7 @@ import contextlib
 import sqlite3
 import time
 
-from playwright.sync_api import Page
+from playwright.sync_api import Page, TimeoutError as PlaywrightTimeout
 
 
 def password_for(name: str) -> str:
@@ -38,11 +38,23 @@ def open_table(page: Page, base_url: str, table_id: int) -> None:
     page.wait_for_selector("#conn[data-state=open]")
 
 
-def sit_down(page: Page, buy_in: int) -> None:
-    """Buy in from the table page's sit-down form and wait for the own seat."""
-    page.fill("form.sit-down input[name=buy_in]", str(buy_in))
-    page.click("form.sit-down button[type=submit]")
-    page.wait_for_selector(".seat.me")
+def sit_down(page: Page, buy_in: int, tries: int = 3) -> None:
+    """Buy in from the table page's sit-down form and wait for the own seat.
+
+    The form's seat list can be a frame behind another player who just sat (under load):
+    the server then refuses the taken seat and the form comes back with the seats still
+    free, so the player tries again, as a person would."""
+    for attempt in range(tries):
+        page.fill("form.sit-down input[name=buy_in]", str(buy_in))
+        page.click("form.sit-down button[type=submit]")
+        try:
+            page.wait_for_selector(".seat.me", timeout=15_000)
+            return
+        except PlaywrightTimeout:
+            if attempt == tries - 1 or page.locator(".seat.me").count():
+                break
+            page.wait_for_selector("form.sit-down", timeout=15_000)
+    page.wait_for_selector(".seat.me", timeout=5_000)
 
 
 def db_rows(server, sql, *args):

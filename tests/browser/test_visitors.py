@@ -64,11 +64,25 @@ def hand_number(page) -> int:
     return int(page.eval_on_selector("#table-seats", "s => s.dataset.hand") or 0)
 
 
-def play_until(alice, done, limit: float = 90.0) -> None:
-    """alice checks or calls whenever it is her turn, until ``done()`` (bounded)."""
+def table_story(server, table_id) -> str:
+    """The table's hands and seats as the database has them (said when a wait fails)."""
+    with sqlite3.connect(f"file:{server.db}?mode=ro", uri=True, timeout=20) as db:
+        hands = db.execute(
+            "SELECT number, status FROM tables_hand WHERE table_id=? ORDER BY number",
+            (table_id,),
+        ).fetchall()
+        seats = db.execute(
+            "SELECT number, stack, sitting_out FROM tables_seat WHERE table_id=?", (table_id,)
+        ).fetchall()
+    return f"hands {hands}, seats {seats}"
+
+
+def play_until(alice, done, story, limit: float = 150.0) -> None:
+    """alice checks or calls whenever it is her turn, until ``done()`` (bounded; ``story()``
+    says where the table was when it failed)."""
     deadline = time.monotonic() + limit
     while not done():
-        assert time.monotonic() < deadline, "the table did not get there in time"
+        assert time.monotonic() < deadline, f"the table did not get there in time: {story()}"
         button = alice.locator("form.act button.check, form.act button.call").first
         with contextlib.suppress(Exception):  # not her turn, or the hand moved on: look again
             button.wait_for(state="visible", timeout=200)
@@ -86,10 +100,14 @@ def test_a_visitor_watches_a_hand_live_and_opens_the_replayer(browser, server):
     page.wait_for_selector("#conn[data-state=open]", timeout=WAIT)
     assert "You are watching." in page.inner_text("#table-controls")
     page.evaluate(WATCH_HOLES)
+
     # Live: two hands after the first one seen (the page was never reloaded).
-    play_until(alice, lambda: hand_number(page) > 0)
+    def story() -> str:
+        return f"{table_story(server, table_id)}; the visitor sees hand {hand_number(page)}"
+
+    play_until(alice, lambda: hand_number(page) > 0, story)
     first = hand_number(page)
-    play_until(alice, lambda: hand_number(page) >= first + 2)
+    play_until(alice, lambda: hand_number(page) >= first + 2, story)
     assert page.evaluate("window.leaks") == []
     assert page.locator("#table-log li").count() > 0
     page.screenshot(path=str(ARTIFACTS / "visitor-watching.png"), full_page=True)

@@ -23,8 +23,8 @@ from tables.presenters.models import (
     faces,
     shown_faces,
 )
+from tables.presenters.pots import HALF_LABELS, awarded_pot_lines, pot_label
 from tables.presenters.render import card_html, render_felt
-from tables.presenters.screen import HALF_LABELS, awarded_pot_lines, pot_label
 
 if TYPE_CHECKING:
     from tables.selectors.replay import ReplayStep

@@ -18,20 +18,17 @@ from typing import TYPE_CHECKING, Any, Protocol
 
 from django.urls import reverse
 
-from engine.types import Legal
 from engine.variants import pick_text
 from engine.view import SeatView, View
-from tables.formatting import without_board_codes
+from tables.presenters.action_bar import action_bar
 from tables.presenters.games import (
     dealt_cards,
-    draw_bar,
     draw_counts,
     mixed_game_line,
     street_name,
 )
 from tables.presenters.log import Dealt, log_entries, notice_lines, viewer_log
 from tables.presenters.models import (
-    ActionBar,
     ActionsRegion,
     BoardRegion,
     CardFace,
@@ -41,7 +38,6 @@ from tables.presenters.models import (
     LogRegion,
     Plate,
     PotLine,
-    QuickSize,
     RecentHands,
     Screen,
     SeatPanel,
@@ -50,6 +46,7 @@ from tables.presenters.models import (
     faces,
     shown_faces,
 )
+from tables.presenters.pots import awarded_pot_lines, pot_label
 from tables.presenters.runout import runout_chances
 
 if TYPE_CHECKING:
@@ -70,6 +67,7 @@ class _Shared:
     min_buy_in: int
     max_buy_in: int
     default_buy_in: int
+    heading: str  # ``Table.heading``
 
 
 def table_screen(
@@ -99,7 +97,7 @@ def table_screen(
     actions = (
         shared.watching
         if view is None or legal is None
-        else replace(shared.watching, bar=_action_bar(view, legal))
+        else replace(shared.watching, bar=action_bar(view, legal))
     )
     # running: there is a hand and its view (the checks of both say so to the type checker)
     if (
@@ -158,7 +156,7 @@ def table_screen(
         request_path,
         rule,
         _seating_closed(snapshot),
-        snapshot.table.heading,
+        shared.heading,
         reverse("tables:ledger", args=[snapshot.table.pk]) if closed else "",
     )
     return Screen(
@@ -400,6 +398,7 @@ def _build_shared(snapshot: Snapshot) -> _Shared:
         default_buy_in=min(
             table.effective_max_buy_in, max(table.effective_min_buy_in, 50 * table.unit)
         ),
+        heading=table.heading,
     )
 
 
@@ -431,83 +430,3 @@ def _rabbit_open(hand: _HandFacts | None, view: View | None) -> bool:
     if hand is None or view is None or hand.is_running or hand.rabbit or hand.runout_showing:
         return False
     return view.config.variant.structure == "board" and len(view.board) < 5
-
-
-#: A hi-lo pot's parts, after its label ("Pot · high", "Main pot · low").
-HALF_LABELS = {"high": " · high", "low": " · low", "whole": " · high, no low"}
-
-
-def awarded_pot_lines(view: View) -> tuple[PotLine, ...]:
-    """The finished hand's awards as pot lines: who won each pot with what; a hi-lo pot's
-    halves labelled ("Pot · high", "Pot · low", "Pot · high, no low")."""
-    assert view.result is not None  # a finished hand's view
-    awards = view.result.awards
-    count = len({award.pot for award in awards})
-    return tuple(
-        PotLine(
-            pot_label(award.pot, count) + HALF_LABELS.get(award.half, ""),
-            award.amount,
-            tuple(view.seats[w].name for w in award.winners),
-            without_board_codes(award.description),
-            award.half,
-        )
-        for award in awards
-    )
-
-
-def pot_label(number: int, count: int) -> str:
-    """ "Pot" when there is one; else "Main pot", "Side pot 1", ..."""
-    if count == 1:
-        return "Pot"
-    return "Main pot" if number == 0 else f"Side pot {number}"
-
-
-def _action_bar(view: View, legal: Legal) -> ActionBar:
-    if legal.discard:
-        return draw_bar(view)
-    can_raise = legal.min_raise_to is not None
-    word = "Bet" if view.current_bet == 0 else "Raise"
-    call_word = "Call"
-    config = view.config
-    if config.is_stud and view.street == "third":
-        # The one spot where a player may neither fold nor check is the bring-in: posting
-        # it is a call, completing to the small bet a raise. After it, raising the bring-in
-        # to the small bet is still completing.
-        if not legal.fold and not legal.check:
-            call_word = "Bring in"
-        if view.current_bet < config.fixed_small_bet:
-            word = "Complete"
-    return ActionBar(
-        fold=legal.fold,
-        check=legal.check,
-        call=legal.call,
-        can_raise=can_raise,
-        min_raise_to=legal.min_raise_to,
-        max_raise_to=legal.max_raise_to,
-        word=word,
-        sizes=_quick_sizes(view, legal) if can_raise else (),
-        call_word=call_word,
-    )
-
-
-def _quick_sizes(view: View, legal: Legal) -> tuple[QuickSize, ...]:
-    """Min, half pot, pot and all-in as raise-to amounts within the legal range."""
-    lo, hi = legal.min_raise_to, legal.max_raise_to
-    assert lo is not None and hi is not None  # asked only when a raise is legal
-    assert view.viewer is not None  # the legal actions are the viewer's
-    me = view.seats[view.viewer]
-    pot_after_call = view.total_pot + legal.call
-    base = view.current_bet
-    sizes = [
-        ("Min", lo),
-        ("½ pot", base + pot_after_call // 2),
-        ("Pot", base + pot_after_call),
-        ("All-in", me.bet + me.stack),
-    ]
-    out, seen = [], set()
-    for label, amount in sizes:
-        amount = max(lo, min(hi, amount))
-        if amount not in seen:
-            seen.add(amount)
-            out.append(QuickSize(label, amount))
-    return tuple(out)

@@ -28,6 +28,7 @@ not.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Hashable
 from typing import Any
 
@@ -124,10 +125,10 @@ def json_state(snapshot: Snapshot, screen: Screen) -> JsonState:
     own.update((f"/state/seats/{number}", seat) for number, seat in own_seats.items())
     index = screen.viewer_index
     if snapshot.hand is not None:
-        view = snapshot.view_dict(index)
+        view = snapshot.view_members(index, _OWN_VIEW_MEMBERS)
         own.update((f"/view/{key}", view[key]) for key in _OWN_VIEW_MEMBERS)
         if index is not None:
-            own[f"/view/seats/{index}"] = view["seats"][index]
+            own[f"/view/seats/{index}"] = view["seat"]
     own["/me"] = _me(screen)
     return JsonState(shared, own)
 
@@ -202,11 +203,11 @@ def json_update(held: JsonState, now: JsonState, memo: dict[Hashable, Any]) -> s
             for op in diff(held.shared.data, now.shared.data)
         ]
     own = now.own
-    above = {"", *(pointer for mine in own for pointer in _pointers_to(mine)[:-1])}
+    above = _above(tuple(own))
     parts: list[bytes] = []
     overwritten: set[str] = set()
     for pointers, text in shared_ops:
-        if any(pointer in own for pointer in pointers):
+        if not own.keys().isdisjoint(pointers):
             continue  # the spectator's value of a part this viewer has their own of
         path = pointers[-1] if pointers else ""
         if path in above:
@@ -221,6 +222,13 @@ def json_update(held: JsonState, now: JsonState, memo: dict[Hashable, Any]) -> s
     return _update_frame(now, held, parts)
 
 
+@functools.lru_cache(maxsize=256)
+def _above(own: tuple[str, ...]) -> frozenset[str]:
+    """The pointers above a viewer's own parts, and the document's own ("")."""
+    return frozenset(("", *(pointer for mine in own for pointer in _pointers_to(mine)[:-1])))
+
+
+@functools.lru_cache(maxsize=4096)
 def _pointers_to(path: str) -> tuple[str, ...]:
     """``path`` and the pointers above it, the document's own ("") left out: ``/a/b`` ->
     ``("/a", "/a/b")``."""

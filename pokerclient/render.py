@@ -177,6 +177,9 @@ def turn_text(
             for pot in result["pots"]:
                 winners = ", ".join(f"{w['name']} {w['amount']}" for w in pot["winners"])
                 text.append(f"{pot['name']}: {winners}  {pot['description']}\n")
+        shown = (you or {}).get("can_show") or []
+        if playing and shown:
+            text.append(f"[w] show your cards ({' '.join(shown)})\n", style="bold")
         text.append("Waiting for the next hand.", style="dim")
         return text
     who = next((s["name"] for s in state["seats"] if s["seat"] == actor), None)

@@ -33,6 +33,7 @@ PLAY_KEYS = [
     Binding("1", "act('run_once')", "Once"),
     Binding("d", "discard", "Draw"),
     Binding("g", "choose_game", "Pick game"),
+    Binding("w", "show_cards", "Show cards"),
     Binding("plus,equals_sign,up", "size(1)", "+BB"),
     Binding("minus,down", "size(-1)", "-BB"),
     Binding("m", "size_to('min')", "Min"),
@@ -243,6 +244,16 @@ class TableApp(App[None]):
         if self.bet_size is not None and legal is not None:
             self.bet_size = legal[f"{end}_raise_to"]
             self._draw_turn()
+
+    async def action_show_cards(self) -> None:
+        """Show every card of the hand just over (while the play state offers them)."""
+        state = self.state
+        you = state.get("you") if state else None
+        if state is None or you is None or not you.get("can_show") or not state.get("result"):
+            self.show_status("You have no cards to show now.")
+            return
+        # the hand is over: the state names it in its result (``hand`` is the running one's)
+        await self._request("show_cards", hand=state["result"]["hand"])
 
     async def action_seat(self, op: str) -> None:
         await self._request(op)

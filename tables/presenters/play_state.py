@@ -294,6 +294,8 @@ def _you(snapshot: Snapshot, screen: Screen, cash: bool) -> dict[str, Any] | Non
         "in_hand": viewer.in_hand,
         "top_up_room": viewer.room if cash else None,
         "time_bank": seat.time_bank if seat is not None else None,
+        # the cards of the hand just over this viewer may still show (``show_cards``)
+        "can_show": [card.code for card in screen.actions.can_show],
     }
 
 

@@ -4,6 +4,7 @@ import pytest
 from django.urls import reverse
 
 from tables.models import Hand, Table
+from tables.presenters.play_state import play_state
 from tables.presenters.render import cards_in_html, render_regions
 from tables.presenters.screen import table_screen
 from tables.selectors.hands import hand_state
@@ -182,3 +183,26 @@ def test_after_a_fold_the_folder_is_offered_to_show_and_others_see_only_what_is_
     assert [c.code for c in screen_of(table, folder).actions.can_show] == [mine[1]]
     seen = set(cards_in_html(render_regions(screen_of(table, carol))))
     assert mine[0] in seen and mine[1] not in seen
+
+
+def test_programs_read_the_cards_they_may_still_show_in_their_play_state(dealt, play):
+    table, hand, alice, bob, carol = dealt
+    folder = play.actor(hand)
+    play.act(table, "fold")
+    table.refresh_from_db()
+    mine = [
+        str(c) for c in hand_state(Hand.objects.get(pk=hand.pk)).hole[hand.seat_index_of(folder.pk)]
+    ]
+
+    def offered(player):
+        snapshot = load_snapshot(table)
+        screen = screen_of(table, player)
+        return play_state(snapshot, screen)["you"]["can_show"]
+
+    assert offered(folder) == mine
+    assert offered(carol) == []
+    from tables.services import cards_show
+
+    cards_show(table=table, player=folder, hand_id=hand.pk, cards=[mine[0]])
+    table.refresh_from_db()
+    assert offered(folder) == [mine[1]]

@@ -33,7 +33,22 @@ WAIT = 30_000  # ms: every browser wait is bounded (CI's loaded 2-core machine)
 BUY_IN = 200
 HANDS = 30
 #: ms: a click on a bar that went away (the hand moved on under it) is given up this soon.
-CLICK = 400
+CLICK = 5_000
+#: s: a bar clicked and still shown with the same version after this long is clicked again.
+AGAIN = 5.0
+#: The action bar the page shows, if any: its version, the hand's id and the buttons it has.
+BAR = """() => {
+  const form = document.querySelector('form.act');
+  if (!form) return null;
+  return {
+    version: document.getElementById('table-actions')?.dataset.version || '',
+    hand: document.getElementById('table-seats')?.dataset.hand || '',
+    fold: !!form.querySelector('button.fold'),
+    check: !!form.querySelector('button.check'),
+  };
+}"""
+#: The bar each page clicked last: (its version, when).
+CLICKED: dict = {}
 
 #: Chips everywhere, read in one statement (one snapshot of the database): bankrolls, seat
 #: stacks and the chips bet in running hands (their starting stacks less the seats' now), and
@@ -156,26 +171,22 @@ class Night:
 
 def act(pages, quick: bool = True) -> bool:
     """Whoever has the action bar clicks once: in four hands of five (by id), ``quick``, fold
-    whenever there is something to call (the big blind's hand); otherwise check or call. True if
-    anyone clicked (a hand may move on under a click: that page is looked at again later)."""
+    whenever there is something to call (the big blind's hand); otherwise check or call. A bar
+    clicked already (the same version) is left alone while its answer comes: clicking it again
+    would wait on a button that goes away. True if anyone clicked."""
     clicked = False
     for page in pages:
-        with contextlib.suppress(Exception):
-            if not page.locator("form.act").count():
+        with contextlib.suppress(Exception):  # the hand moved on under the click: look again
+            bar = page.evaluate(BAR)
+            if not bar:
                 continue
-            hand = page.get_attribute("#table-seats", "data-hand", timeout=1000) or "1"
-            fold = page.locator("form.act button.fold")
-            if (
-                quick
-                and int(hand) % 5 != 0
-                and fold.count()
-                and not page.locator("form.act button.check").count()
-            ):
-                fold.click(timeout=CLICK)
-            else:
-                page.locator("form.act button.check, form.act button.call").first.click(
-                    timeout=CLICK
-                )
+            seen = CLICKED.get(page)
+            if seen and seen[0] == bar["version"] and time.monotonic() - seen[1] < AGAIN:
+                continue
+            fold = quick and bar["fold"] and not bar["check"] and int(bar["hand"] or 0) % 5
+            button = "button.fold" if fold else "button.check, form.act button.call"
+            CLICKED[page] = (bar["version"], time.monotonic())
+            page.locator(f"form.act {button}").first.click(timeout=CLICK)
             clicked = True
     if not clicked:
         time.sleep(0.05)

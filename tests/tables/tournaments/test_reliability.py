@@ -166,7 +166,7 @@ def watch(db, tournament_id: int, *, on_progress=None) -> int:
             return checked
         if on_progress is not None:
             on_progress(shot["hands_over"])
-        time.sleep(0.05)  # noqa: sleep (sampling interval between snapshots, not a wait for an event)
+        time.sleep(0.05)  # the sampling interval between snapshots, not a wait for an event
     raise TimeoutError(f"the tournament did not finish within {PLAY_SECONDS}s: {shot}")
 
 

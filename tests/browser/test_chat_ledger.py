@@ -26,7 +26,7 @@ from tables.services import table_save
 alice = Player.objects.get(user__username="alice_n")
 bob = Player.objects.get(user__username="bob_n")
 t = table_save(table=Table(name="Friday night", host=alice, private=True, max_seats=6,
-    action_seconds=4, time_bank_seconds=0, min_buy_in=20, max_buy_in=400))
+    action_seconds=30, time_bank_seconds=0, min_buy_in=20, max_buy_in=400))
 TableGuest.objects.create(table=t, player=bob)  # bob opened the invite link
 print(json.dumps(t.pk))
 """

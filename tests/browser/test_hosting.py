@@ -75,7 +75,7 @@ def test_a_host_runs_a_private_game_for_two_friends(server, browser):
     host.click("header a.new-game")
     host.fill("#id_name", "Friday at hostess's")
     host.check("#id_seat_approval")
-    host.fill("#id_action_seconds", "15")
+    host.fill("#id_action_seconds", "30")
     host.click("form.new-game button[type=submit]")
     host.wait_for_selector("#conn[data-state=open]")
     table_id = int(host.url.rstrip("/").split("/")[-1])

@@ -21,7 +21,7 @@ import json
 from tables.models import Table
 from tables.services import table_save
 t = table_save(table=Table(name="Typing table", max_seats=6, bots_allowed=True, bot_seats=2,
-    action_seconds=6, time_bank_seconds=0, min_buy_in=20, max_buy_in=400))
+    action_seconds=30, time_bank_seconds=0, min_buy_in=20, max_buy_in=400))
 print(json.dumps(t.pk))
 """
 FRAMES_TO_SEE = 4

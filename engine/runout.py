@@ -145,16 +145,7 @@ def _deck_odds(
                 wins[i] += 1
             else:
                 ties[i] += 1
-    total = len(boards)
-    return StreetOdds(
-        street,
-        board,
-        seats,
-        tuple(w / total for w in wins),
-        tuple(t / total for t in ties),
-        tuple(s / total for s in shares),
-        exact,
-    )
+    return _counted_odds(street, board, seats, (wins, ties, shares), len(boards), exact)
 
 
 def _hilo_odds(
@@ -193,13 +184,26 @@ def _hilo_odds(
                 scoops[i] += 1
             elif got[i]:
                 parts[i] += 1
-    total = len(boards)
+    return _counted_odds(street, board, seats, (scoops, parts, shares), len(boards), exact)
+
+
+def _counted_odds(
+    street: str,
+    board: tuple[Card, ...],
+    seats: tuple[int, ...],
+    counts: tuple[Sequence[float], Sequence[float], Sequence[float]],
+    total: int,
+    exact: bool,
+) -> StreetOdds:
+    """The odds of a street from what was counted over ``total`` boards: per seat the boards
+    won whole, the boards won in part (a tie, or a hi-lo half) and the pots' shares."""
+    won, part, shares = counts
     return StreetOdds(
         street,
         board,
         seats,
-        tuple(s / total for s in scoops),
-        tuple(p / total for p in parts),
+        tuple(w / total for w in won),
+        tuple(p / total for p in part),
         tuple(s / total for s in shares),
         exact,
     )

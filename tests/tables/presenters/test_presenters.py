@@ -9,7 +9,7 @@ from tables.presenters.render import cards_in_html, render_regions
 from tables.presenters.screen import table_screen
 from tables.selectors.hands import hand_state
 from tables.selectors.snapshot import load_snapshot
-from tables.services import hand_start, seat_take
+from tables.services import cards_show, hand_start, seat_take
 from tests.tables.helpers import screen_of
 
 pytestmark = pytest.mark.django_db
@@ -164,20 +164,24 @@ def test_a_paused_game_says_so_on_the_felt_without_the_last_result(dealt, play):
     assert not screen_of(table, carol).board.paused  # the last hand, until the next is dealt
 
 
-def test_after_a_fold_the_folder_is_offered_to_show_and_others_see_only_what_is_shown(dealt, play):
-    table, hand, alice, bob, carol = dealt
+def fold_first(table, hand, play):
+    """The player to act folds: (that player, their hole cards as text)."""
     folder = play.actor(hand)
     play.act(table, "fold")
     table.refresh_from_db()
     mine = [
         str(c) for c in hand_state(Hand.objects.get(pk=hand.pk)).hole[hand.seat_index_of(folder.pk)]
     ]
+    return folder, mine
+
+
+def test_after_a_fold_the_folder_is_offered_to_show_and_others_see_only_what_is_shown(dealt, play):
+    table, hand, alice, bob, carol = dealt
+    folder, mine = fold_first(table, hand, play)
     offer = screen_of(table, folder).actions.can_show
     assert [c.code for c in offer] == mine
     assert 'class="show-cards"' in render_regions(screen_of(table, folder))
     assert screen_of(table, carol).actions.can_show == ()
-    from tables.services import cards_show
-
     cards_show(table=table, player=folder, hand_id=hand.pk, cards=[mine[0]])
     table.refresh_from_db()
     assert [c.code for c in screen_of(table, folder).actions.can_show] == [mine[1]]
@@ -187,12 +191,7 @@ def test_after_a_fold_the_folder_is_offered_to_show_and_others_see_only_what_is_
 
 def test_programs_read_the_cards_they_may_still_show_in_their_play_state(dealt, play):
     table, hand, alice, bob, carol = dealt
-    folder = play.actor(hand)
-    play.act(table, "fold")
-    table.refresh_from_db()
-    mine = [
-        str(c) for c in hand_state(Hand.objects.get(pk=hand.pk)).hole[hand.seat_index_of(folder.pk)]
-    ]
+    folder, mine = fold_first(table, hand, play)
 
     def offered(player):
         snapshot = load_snapshot(table)
@@ -201,8 +200,6 @@ def test_programs_read_the_cards_they_may_still_show_in_their_play_state(dealt, 
 
     assert offered(folder) == mine
     assert offered(carol) == []
-    from tables.services import cards_show
-
     cards_show(table=table, player=folder, hand_id=hand.pk, cards=[mine[0]])
     table.refresh_from_db()
     assert offered(folder) == [mine[1]]

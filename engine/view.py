@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, ClassVar
 
 from engine.cards import Card
 from engine.pots import Pot
@@ -112,11 +112,25 @@ class View:
         """The viewer's own seat (``None`` for a spectator)."""
         return None if self.viewer is None else self.seats[self.viewer]
 
+    #: The members of ``to_dict`` that differ from one viewer to another (besides the
+    #: viewer's own seat), as ``own_members`` gives them.
+    OWN_MEMBERS: ClassVar[tuple[str, ...]] = ("viewer", "legal", "log", "result")
+
+    def own_members(self) -> dict[str, Any]:
+        """``OWN_MEMBERS`` as ``to_dict`` has them."""
+        return {
+            "viewer": self.viewer,
+            "legal": self.legal.to_dict() if self.legal is not None else None,
+            "log": [e.line for e in self.events],
+            "result": self.result.to_dict() if self.result is not None else None,
+        }
+
     def to_dict(self) -> dict[str, Any]:
         """JSON-able, as the ``?state=json`` socket frame and the API send it: cards as
         text, the events as their ``line`` under ``"log"``."""
+        own = self.own_members()
         return {
-            "viewer": self.viewer,
+            "viewer": own["viewer"],
             "config": self.config.to_dict(),
             "street": self.street,
             "button": self.button,
@@ -126,9 +140,9 @@ class View:
             "total_pot": self.total_pot,
             "current_bet": self.current_bet,
             "actor": self.actor,
-            "legal": self.legal.to_dict() if self.legal is not None else None,
-            "log": [e.line for e in self.events],
-            "result": self.result.to_dict() if self.result is not None else None,
+            "legal": own["legal"],
+            "log": own["log"],
+            "result": own["result"],
             "no_more_betting": self.no_more_betting,
             "runs_due": self.runs_due,
             "second_board": [str(c) for c in self.second_board],

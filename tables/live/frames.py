@@ -106,11 +106,6 @@ def _put(container: Any, keys: list[str], value: Any) -> Any:
     return copied_dict
 
 
-#: The members of the engine's view that differ from one viewer to another (besides the
-#: viewer's own seat).
-_OWN_VIEW_MEMBERS = ("viewer", "legal", "log", "result")
-
-
 def json_state(snapshot: Snapshot, screen: Screen) -> JsonState:
     """The viewer's JSON state: the play state and the engine's view (no HTML), as the
     version's shared state and what only this viewer sees."""
@@ -125,8 +120,8 @@ def json_state(snapshot: Snapshot, screen: Screen) -> JsonState:
     own.update((f"/state/seats/{number}", seat) for number, seat in own_seats.items())
     index = screen.viewer_index
     if snapshot.hand is not None:
-        view = snapshot.view_members(index, _OWN_VIEW_MEMBERS)
-        own.update((f"/view/{key}", view[key]) for key in _OWN_VIEW_MEMBERS)
+        view = snapshot.view_own(index)
+        own.update((f"/view/{key}", value) for key, value in view.items() if key != "seat")
         if index is not None:
             own[f"/view/seats/{index}"] = view["seat"]
     own["/me"] = _me(screen)

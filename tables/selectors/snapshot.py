@@ -135,24 +135,20 @@ class Snapshot:
             self._view_dicts[index] = data
         return self._view_dicts[index]
 
-    def view_members(self, index: int | None, members: tuple[str, ...]) -> dict[str, Any]:
-        """Some top-level ``members`` of ``view_dict(index)`` and, for a seat, its own entry
-        of ``seats`` (key ``"seat"``), without building the rest when it was not built."""
+    def view_own(self, index: int | None) -> dict[str, Any]:
+        """The viewer's own members of ``view_dict(index)`` (``View.OWN_MEMBERS``) and, for
+        a seat, its own entry of ``seats`` (key ``"seat"``), without building the whole dict
+        when it was not built."""
         built = self._view_dicts.get(index)
-        if built is None:
-            view = self.view(index)
-            built = {
-                "viewer": view.viewer,
-                "legal": view.legal.to_dict() if view.legal is not None else None,
-                "log": [e.line for e in view.events],
-                "result": view.result.to_dict() if view.result is not None else None,
-            }
+        if built is not None:
+            out = {key: built[key] for key in View.OWN_MEMBERS}
             if index is not None:
-                built["seat"] = _seat_data(view.seats[index])
-            return {key: built[key] for key in (*members, "seat") if key in built}
-        out = {key: built[key] for key in members}
+                out["seat"] = built["seats"][index]
+            return out
+        view = self.view(index)
+        out = view.own_members()
         if index is not None:
-            out["seat"] = built["seats"][index]
+            out["seat"] = _seat_data(view.seats[index])
         return out
 
     def seat_of(self, player_id: int | None) -> SeatRow | None:

@@ -4,7 +4,9 @@
 holds. When the boards can be enumerated (up to ``max_boards``; heads-up Hold'em preflop is
 1,712,304 boards) the answer is exact; otherwise, or when ``samples`` is given, it is a
 Monte Carlo estimate whose standard error is reported per hand. Boards are evaluated in
-NumPy batches (``engine.evaluate.batch``) with the same tables as ``evaluate``.
+NumPy batches (``engine.evaluate.batch``) with the same tables as ``evaluate``; an exact
+Hold'em run from no board (the all-in preflop) is counted by rank class instead
+(``engine.evaluate.boards``), its pot shares summed exactly before one rounding.
 
 Hands of two cards are Hold'em; hands of four (to six) cards are Omaha: exactly two hole
 cards and three board cards. All hands in one call are the same game.
@@ -21,7 +23,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from functools import cache
 from itertools import combinations
-from math import comb, sqrt
+from math import comb, lcm, sqrt
 
 import numpy as np
 import numpy.typing as npt
@@ -37,6 +39,7 @@ from engine.evaluate.batch import (
     hand_values,
     rank_table,
 )
+from engine.evaluate.boards import tally_every_board
 
 __all__ = ["EquityResult", "equity"]
 
@@ -145,6 +148,9 @@ def equity(
     count = comb(len(stub), missing)
     limit = max_boards // OMAHA_COST if omaha else max_boards
     picks: npt.NDArray[np.integer]
+    if samples is None and count <= limit and not omaha and missing == 5:
+        # the all-in preflop: counted by rank class instead of board by board
+        return _tallied(hands_, board_, count, tally_every_board(hands_, stub))
     if samples is None and count <= limit:
         picks = _board_picks(len(stub), missing)
         exact = True
@@ -207,6 +213,27 @@ def _heads_up(
             for won, share in zip(wins, shares, strict=True)
         )
     return EquityResult(hands, board, boards, exact, wins, (tied, tied), shares, stderr)
+
+
+def _tallied(
+    hands: tuple[tuple[Card, ...], ...],
+    board: tuple[Card, ...],
+    boards: int,
+    counts: npt.NDArray[np.int64],
+) -> EquityResult:
+    """``equity``'s exact result from ``tally_every_board``'s counts (hand ``i`` tied for
+    best with ``k - 1`` others on ``counts[i, k]`` boards)."""
+    wins = tuple(int(row[1]) for row in counts)
+    ties = tuple(int(row[2:].sum()) for row in counts)
+    if len(hands) == 2:  # as ``_heads_up`` gives it
+        shares = tuple(won + ties[0] / 2 for won in wins)
+    else:
+        # a k-way tie is 1/k of a pot: summed as whole 1/lcm parts, then divided once
+        parts = lcm(*range(1, len(hands) + 1))
+        shares = tuple(
+            sum(int(n) * (parts // k) for k, n in enumerate(row) if k) / parts for row in counts
+        )
+    return EquityResult(hands, board, boards, True, wins, ties, shares, (0.0,) * len(hands))
 
 
 @cache

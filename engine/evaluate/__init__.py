@@ -8,7 +8,9 @@
 * ``lowball``: the draw games' deuce-to-seven and badugi (``evaluate_deuce_seven``,
   ``evaluate_badugi``); ``shortdeck``: short-deck hold'em (``evaluate_short_deck``), each
   with its own ``NamedRank`` (``named``);
-* ``batch``: millions of hands as NumPy arrays (``evaluate_batch``), the same values.
+* ``batch``: millions of hands as NumPy arrays (``evaluate_batch``), the same values;
+  ``boards``: exact Hold'em tallies over every five-card board, counted by rank class
+  (``engine.equity`` preflop).
 
 ``single`` and ``batch`` both read ``tables`` and not each other. ``evaluate_batch`` is
 named here too but loads NumPy only when first asked for (the site never needs it).

@@ -1,13 +1,17 @@
 """engine/equity.py: exact figures checked by brute force, Monte Carlo with its error."""
 
+from fractions import Fraction
 from itertools import combinations
 
+import numpy as np
 import pytest
+from hypothesis import example, given, settings, strategies as st
 
 from engine import evaluate, evaluate_omaha
 from engine.cards import ALL_CARDS, parse_cards
 from engine.equity import equity
 from engine.errors import CardError
+from engine.evaluate.batch import combinations_array, evaluate_batch
 
 
 def brute_force(hands, board=(), dead=(), omaha=False):
@@ -23,6 +27,87 @@ def brute_force(hands, board=(), dead=(), omaha=False):
         for i in top:
             (wins if len(top) == 1 else ties)[i] += 1
     return tuple(wins), tuple(ties)
+
+
+def every_board(hands, board=(), dead=()):
+    """(boards, wins, ties, shares) per hand by evaluating every completed board with
+    ``evaluate_batch``, one board at a time as rows; shares summed as exact fractions."""
+    used = {c for hand in hands for c in hand} | set(board) | set(dead)
+    stub = np.array([c for c in ALL_CARDS if c not in used], dtype=np.int8)
+    rest = stub[combinations_array(len(stub), 5 - len(board))]
+    boards = np.hstack([np.tile(np.array(board, dtype=np.int8), (len(rest), 1)), rest])
+    values = np.vstack(
+        [
+            evaluate_batch(np.hstack([np.tile(np.int8(hand), (len(boards), 1)), boards]))
+            for hand in hands
+        ]
+    )
+    is_best = values == values.max(axis=0)
+    winners = is_best.sum(axis=0)
+    wins = tuple(int(n) for n in (is_best & (winners == 1)).sum(axis=1))
+    ties = tuple(int(n) for n in (is_best & (winners > 1)).sum(axis=1))
+    shares = tuple(
+        float(sum(Fraction(int((row & (winners == k)).sum()), k) for k in range(1, len(hands) + 1)))
+        for row in is_best
+    )
+    return len(boards), wins, ties, shares
+
+
+TWO_SUITS = [c for c in ALL_CARDS if c & 3 >= 2]  # suited hands, flush-heavy boards
+FIVE_RANKS = [c for c in ALL_CARDS if c >> 2 in (0, 1, 2, 3, 12)]  # shared ranks, wheels
+
+
+@st.composite
+def deal(draw, board_sizes, least_left=52, most_left=52):
+    """(hands, board, dead): 2 to 6 two-card hands and the board from one of a few decks
+    (all cards, two suits, five ranks), then dead cards from the rest of the full deck until
+    ``least_left`` to ``most_left`` cards are left to deal the board from (all of the rest
+    when fewer)."""
+    players = draw(st.integers(2, 6))
+    board_size = draw(st.sampled_from(board_sizes))
+    deck = draw(st.sampled_from([ALL_CARDS, TWO_SUITS, FIVE_RANKS]))
+    needed = 2 * players + board_size
+    if len(deck) < needed:
+        deck = ALL_CARDS
+    cards = draw(st.permutations(deck))[:needed]
+    rest = draw(st.permutations([c for c in ALL_CARDS if c not in cards]))
+    left = draw(st.integers(min(least_left, len(rest)), min(most_left, len(rest))))
+    hands = [cards[2 * i : 2 * i + 2] for i in range(players)]
+    return hands, cards[2 * players :], rest[left:]
+
+
+def assert_same_as_every_board(hands, board, dead):
+    result = equity(hands, board, dead)
+    boards, wins, ties, shares = every_board(hands, board, dead)
+    assert result.exact and (result.boards, result.wins, result.ties) == (boards, wins, ties)
+    if not board or len(hands) == 2:
+        assert result.shares == shares  # summed exactly, so rounded once
+    else:  # the flop and turn sum their boards' float shares
+        assert result.shares == pytest.approx(shares, rel=1e-12)
+
+
+@settings(max_examples=150, deadline=None)
+@given(deal(board_sizes=[0], least_left=5, most_left=28))
+def test_preflop_counts_match_every_board_on_short_stubs(dealt):
+    """Preflop is counted by rank class (engine.evaluate.boards): dead cards shrink the stub
+    so that many deals are cheap, and empty a suit or a rank now and then."""
+    assert_same_as_every_board(*dealt)
+
+
+@settings(max_examples=3, deadline=None)
+@given(deal(board_sizes=[0]))
+@example(([parse_cards(h) for h in ("AhKh", "QsJs", "Td9d", "8c7c", "6h6s", "5d5c")], [], []))
+@example(([parse_cards(h) for h in ("AhKd", "AsKc", "AdKh")], [], []))
+@example(([parse_cards(h) for h in ("2h3h", "4h5h")], [], []))
+def test_preflop_counts_match_every_board(dealt):
+    """The full stub: each suit suited in some hand; hands of the same ranks; one suit only."""
+    assert_same_as_every_board(*dealt)
+
+
+@settings(max_examples=60, deadline=None)
+@given(deal(board_sizes=[3, 4], least_left=5))
+def test_flop_and_turn_counts_match_every_board(dealt):
+    assert_same_as_every_board(*dealt)
 
 
 def test_aces_against_kings_preflop_exact():

@@ -224,6 +224,7 @@ class ActionsRegion:
     runs_ask: bool = False  # this viewer is asked: run it twice or once
     # dealer's choice, for the player on the next button: the games to pick from (value, words)
     choice: tuple[tuple[str, str], ...] = ()
+    choice_deadline_ms: int | None = None  # when the host's first game is dealt for them
     # The hand is over: the viewer's cards from it that others do not see, to show (all or one)
     can_show: tuple[CardFace, ...] = ()
 

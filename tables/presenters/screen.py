@@ -114,7 +114,8 @@ def table_screen(
     if my_seat is not None and table.choice_deadline and table.choice_seat == my_seat.number:
         words = dict(table.PICKS)
         picks = tuple((pick_text(pick), words[pick_text(pick)]) for pick in table.choices)
-        actions = replace(actions, choice=picks)
+        deadline_ms = int(table.choice_deadline.timestamp() * 1000)
+        actions = replace(actions, choice=picks, choice_deadline_ms=deadline_ms)
     if not running and hand is not None and view is not None and index is not None:
         actions = replace(actions, can_show=_showable(snapshot, view, index, hand))
     viewer = None

@@ -12,11 +12,12 @@ from django.utils import timezone
 
 from engine.variants import VARIANTS, variant
 from tables.models import Table
+from tables.presenters.render import render_regions
 from tables.services import hand_start, seat_take
 from tables.services.clock import clock_tick
 from tables.services.errors import BadChoice, NoChoiceNow, NotYourTurn
 from tables.services.mixed import choose_game
-from tests.tables.helpers import fresh, play_out
+from tests.tables.helpers import fresh, play_out, screen_of
 
 pytestmark = pytest.mark.django_db
 
@@ -149,6 +150,14 @@ def test_dealers_choice_the_button_picks_else_the_hosts_first_is_dealt(make_tabl
     chooser_seat = table.choice_seat
     chooser = table.seats.get(number=chooser_seat).player
     other = next(p for p in players if p != chooser)
+    # the chooser's bar counts down to the moment the host's first game is dealt for them
+    asked = screen_of(table, chooser).actions
+    assert [game for game, _ in asked.choice] == picks
+    assert asked.choice_deadline_ms == int(table.choice_deadline.timestamp() * 1000)
+    assert f'class="clock" data-deadline="{asked.choice_deadline_ms}"' in render_regions(
+        screen_of(table, chooser)
+    )
+    assert screen_of(table, other).actions.choice_deadline_ms is None
     with pytest.raises(NotYourTurn):
         choose_game(table=table, player=other, pick="omaha/pot-limit")
     with pytest.raises(BadChoice):

@@ -7,7 +7,9 @@ and re-armed whenever the table changes. Nothing polls the tables.
   read again and its timer armed for it.
 - A change this process made (``tables.services.events.local_listeners``, after its commit)
   reads that table's next moment and re-arms its timer: an action moves the deadline, a hand
-  that ended sets the next one's start.
+  that ended sets the next one's start. One such read is in flight at a time: the tables
+  that change meanwhile are read together by the next, in one query (a busy server reads
+  a handful of tables per query instead of one query per action; an idle one at once).
 - The deadlines live in the database, so every ``RESYNC_SECONDS`` (and at start) one query
   reads every table's next moment and re-arms what moved: a restarted process carries on
   where the stopped one left off, and the changes another process made are heard in time
@@ -60,8 +62,10 @@ class TableTimers:
         self.handles: dict[int, asyncio.TimerHandle] = {}
         self.due: dict[int, datetime] = {}  # when each armed timer fires (wall clock)
         self.ticking: dict[int, asyncio.Task[Any]] = {}
-        self.rereading: set[int] = set()  # tables whose next moment is about to be read
+        self.changed_tables: set[int] = set()  # changed since the re-read in flight began
+        self.rereader: asyncio.Task[None] | None = None  # the re-read in flight
         self.fired = 0  # timers that fired (for operators and tests)
+        self.rereads = 0  # re-reads after changes (for operators and tests)
 
     # --- arming ------------------------------------------------------------------------
     def arm(self, table_id: int, at: datetime | None) -> None:
@@ -101,15 +105,21 @@ class TableTimers:
             return
         if asyncio.get_running_loop() is not self.loop:  # another loop's change (tests)
             return
-        if table_id in self.ticking or table_id in self.rereading:
-            return  # its tick re-arms it, or a read not yet begun will see this change too
-        self.rereading.add(table_id)
-        task = self.loop.create_task(self._reread(table_id), context=self.context.copy())
-        task.add_done_callback(_log_failure)
+        if table_id in self.ticking:
+            return  # its tick re-arms it
+        self.changed_tables.add(table_id)
+        if self.rereader is None or self.rereader.done():
+            self.rereader = self.loop.create_task(self._reread(), context=self.context.copy())
+            self.rereader.add_done_callback(_log_failure)
 
-    async def _reread(self, table_id: int) -> None:
-        self.rereading.discard(table_id)  # a change from now on asks for a read of its own
-        await self._quietly(self.resync([table_id]))
+    async def _reread(self) -> None:
+        """Re-read the changed tables until none is left: those that change while a read is
+        in flight (it may have begun before their commit) go in the next."""
+        while self.changed_tables:
+            batch = sorted(self.changed_tables)[: clock.DUE_COMPILED_UP_TO]
+            self.changed_tables.difference_update(batch)
+            self.rereads += 1
+            await self._quietly(self.resync(batch))
 
     # --- firing ------------------------------------------------------------------------
     def _fire(self, table_id: int) -> None:
@@ -156,6 +166,8 @@ class TableTimers:
             self.close()
 
     def close(self) -> None:
+        if self.rereader is not None:
+            self.rereader.cancel()
         for handle in self.handles.values():
             handle.cancel()
         self.handles.clear()

@@ -290,6 +290,9 @@ def tables_due(now: datetime) -> list[int]:
     return [pk for pk, at in tables_due_at().items() if at is not None and at <= now]
 
 
+#: The most tables whose next moments one compiled statement reads (``tables_due_at``).
+DUE_COMPILED_UP_TO = 32
+
 #: "Due now, whenever you look": a table with something to do that no deadline says.
 DUE_NOW = datetime.min.replace(tzinfo=UTC)
 
@@ -309,22 +312,27 @@ def tables_due_at(table_ids: list[int] | None = None) -> dict[int, datetime | No
     """
 
     rows: Iterable[tuple[Any, ...]]
-    if table_ids is not None and len(table_ids) == 1:
-        # One table after each of its changes and ticks: the statement compiled once.
-        rows = statements.select_values_by_ids(Table, "clock-due-one", _due_query, table_ids[0])
+    if table_ids is not None and 0 < len(table_ids) <= DUE_COMPILED_UP_TO:
+        # A table after each of its changes and ticks, or the tables changed while the
+        # timers' previous read was in flight: the statement compiled once per count.
+        rows = statements.select_values_by_ids(
+            Table, f"clock-due-{len(table_ids)}", _due_of_ids, *table_ids
+        )
     else:
         rows = _due_query(table_ids)
     return _due_from_rows(rows)
 
 
-def _due_query(table_ids: list[int] | int | None) -> QuerySet[Table, tuple[Any, ...]]:
-    """The rows ``tables_due_at`` reads: of every table, of ``table_ids``, or of one."""
+def _due_of_ids(*table_ids: int) -> QuerySet[Table, tuple[Any, ...]]:
+    return _due_query(list(table_ids))
+
+
+def _due_query(table_ids: list[int] | None) -> QuerySet[Table, tuple[Any, ...]]:
+    """The rows ``tables_due_at`` reads: of every table, or of ``table_ids``."""
     running = Hand.objects.filter(table=OuterRef("pk"), status=Hand.Status.RUNNING)
     seats = Seat.objects.filter(table=OuterRef("pk"))
     tables = Table.objects.exclude(status=Table.Status.CLOSED)
-    if isinstance(table_ids, int):
-        tables = tables.filter(pk=table_ids)
-    elif table_ids is not None:
+    if table_ids is not None:
         tables = tables.filter(pk__in=table_ids)
     return (
         tables.filter(Q(seats__isnull=False) | Q(bots_allowed=True, bot_seats__gt=0))

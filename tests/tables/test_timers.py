@@ -21,9 +21,9 @@ from tables.timers import RETRY_SECONDS, TableTimers, write_tick
 pytestmark = pytest.mark.django_db(transaction=True)
 
 
-def heads_up_hand(make_table, players) -> Table:
+def heads_up_hand(make_table, players, name: str = "Timers") -> Table:
     """A heads-up hand under way with a 10 s clock (started by the clock service)."""
-    table = make_table(name="Timers", action_seconds=10, time_bank_seconds=0)
+    table = make_table(name=name, action_seconds=10, time_bank_seconds=0)
     alice, bob, _ = players
     seat_take(table=table, player=alice, buy_in=200, seat_number=0)
     seat_take(table=table, player=bob, buy_in=200, seat_number=1)
@@ -90,6 +90,40 @@ async def test_a_table_clock_is_armed_at_its_deadline_and_moves_with_the_table(
     finally:
         local_listeners.remove(clocks.changed)
     assert clocks.fired == 0  # nothing polled: no timer fired before its deadline
+
+
+async def test_tables_changed_while_a_read_is_on_its_way_are_read_together(
+    make_table, players, timers
+):
+    """Three tables change before the timers' re-read has begun: one query reads all
+    three and arms each at its own deadline; a table that changes during that read is read
+    again after it."""
+    tables = []
+    for seconds in (20, 40, 60):
+        table = await sync_to_async(heads_up_hand)(make_table, players, f"Timers {seconds}")
+        tables.append(await sync_to_async(deadline_in)(table, seconds))
+    clocks = timers()
+    for table in tables:  # no await between them: the read has not begun
+        clocks.changed({"type": "table.changed", "table_id": table.pk, "version": table.version})
+    await wait_until(
+        lambda: clocks.rereader is not None and clocks.rereader.done(),
+        timeout=10,
+        what="the re-read of the changed tables",
+    )
+    assert clocks.rereads == 1
+    assert [clocks.armed_at(t.pk) for t in tables] == [t.action_deadline for t in tables]
+
+    # a change during a read in flight is read once more, after it
+    moved = await sync_to_async(deadline_in)(tables[0], 90)
+    clocks.changed({"type": "table.changed", "table_id": tables[1].pk, "version": 0})
+    await asyncio.sleep(0)  # the read of tables[1] has begun
+    clocks.changed({"type": "table.changed", "table_id": tables[0].pk, "version": 0})
+    await wait_until(
+        lambda: clocks.rereader.done() and clocks.armed_at(tables[0].pk) == moved.action_deadline,
+        timeout=10,
+        what="the table changed during the read, read again",
+    )
+    assert clocks.rereads == 3
 
 
 async def test_a_clock_fires_at_its_deadline_and_the_clock_acts_once(make_table, players, timers):

@@ -52,8 +52,8 @@ CHANNELS_DISPATCH = Override(
     where="tables.live.consumer.TableConsumer.dispatch",
     why="aclose_old_connections is a hop to the one thread shared by every write, for every "
     "table.changed of every socket; under load the writes queued behind it. Every database "
-    "call of the consumer goes through database_sync_to_async, which closes stale "
-    "connections on its own thread.",
+    "call of the consumer goes through tables.db.threads, which has Django look at its "
+    "thread's connections there.",
 )
 ASGIREF_MAIN_EVENT_LOOP = Override(
     library="asgiref",

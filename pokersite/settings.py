@@ -197,9 +197,12 @@ ASGI_APPLICATION = "pokersite.asgi.application"
 DATABASES = {
     "default": dj_database_url.config(
         default=f"sqlite:///{BASE_DIR / 'db.sqlite3'}",
-        conn_max_age=env_int("CONN_MAX_AGE", 0),
-        # A persistent connection (CONN_MAX_AGE > 0) that a database blip broke is checked
-        # and replaced before its next use, instead of failing that request (issue 7).
+        # A server database's connections are kept for a minute: the server's threads make
+        # a database call for every action and update, and a new PostgreSQL connection for
+        # each (CONN_MAX_AGE=0) cost more than most of those calls.
+        conn_max_age=env_int("CONN_MAX_AGE", 60),
+        # A persistent connection that a database blip broke is checked and replaced before
+        # its next use, instead of failing that request (issue 7).
         conn_health_checks=True,
     )
 }

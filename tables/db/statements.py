@@ -100,7 +100,15 @@ def lock_row(model: type[M], pk: object, *, skip_locked: bool = False) -> M | No
 def insert(obj: models.Model) -> None:
     """``obj.save(force_insert=True)`` for a row nobody needs the primary key of (an
     append-only log entry): ``auto_now_add`` fields are filled in as the ORM does."""
-    model = type(obj)
+    insert_many([obj])
+
+
+def insert_many(objs: Sequence[models.Model]) -> None:
+    """``Model.objects.bulk_create(objs)`` for rows of one model nobody needs the primary
+    keys of (a finished hand's summary rows), in one ``executemany``."""
+    if not objs:
+        return
+    model = type(objs[0])
     connection = _connection(model)
     fields = [f for f in model._meta.concrete_fields if not f.primary_key]
     key = (connection.alias, connection.vendor, "insert", model)
@@ -112,9 +120,16 @@ def insert(obj: models.Model) -> None:
             f"({', '.join(quote(_column(f)) for f in fields)}) "
             f"VALUES ({', '.join(['%s'] * len(fields))})"
         )
-    values = [f.get_db_prep_save(f.pre_save(obj, True), connection) for f in fields]
+    rows = []
+    for obj in objs:
+        if type(obj) is not model:
+            raise ValueError(f"insert_many: a {type(obj).__name__} among {model.__name__} rows")
+        rows.append([f.get_db_prep_save(f.pre_save(obj, True), connection) for f in fields])
     with connection.cursor() as cursor:
-        cursor.execute(sql, values)
+        if len(rows) == 1:
+            cursor.execute(sql, rows[0])
+        else:
+            cursor.executemany(sql, rows)
 
 
 def update(model: type[models.Model], where: dict[str, Any], **values: Any) -> int:
@@ -141,6 +156,48 @@ def update(model: type[models.Model], where: dict[str, Any], **values: Any) -> i
     params += [
         f.get_db_prep_save(v, connection) for f, v in zip(where_fields, where.values(), strict=True)
     ]
+    with connection.cursor() as cursor:
+        cursor.execute(sql, params)
+        return int(cursor.rowcount)
+
+
+def update_each(
+    model: type[models.Model], where: dict[str, Any], key: str, column: str, values: dict[Any, Any]
+) -> int:
+    """``model.objects.filter(**where, **{key: k}).update(**{column: v})`` for each ``k: v``
+    of ``values``, in one statement (a ``CASE`` on ``key``, as ``bulk_update`` writes it),
+    compiled once per number of rows; returns the number of rows changed."""
+    if not values:
+        return 0
+    connection = _connection(model)
+    meta = model._meta
+    cache_key = (
+        connection.alias, connection.vendor, "update each", model, tuple(where), key, column,
+        len(values),
+    )  # fmt: skip
+    entry = _compiled.get(cache_key)
+    if entry is None:
+        quote = connection.ops.quote_name
+        key_field, set_field = _own_field(model, key), _own_field(model, column)
+        where_fields = [_own_field(model, name) for name in where]
+        case = f"CASE {quote(_column(key_field))}{' WHEN %s THEN %s' * len(values)} END"
+        if connection.features.requires_casted_case_in_updates:  # PostgreSQL, as bulk_update
+            case = f"CAST({case} AS {set_field.cast_db_type(connection)})"
+        sql = (
+            f"UPDATE {quote(meta.db_table)} SET {quote(_column(set_field))} = {case} WHERE "
+            f"{' AND '.join(f'{quote(_column(f))} = %s' for f in where_fields)} AND "
+            f"{quote(_column(key_field))} IN ({', '.join(['%s'] * len(values))})"
+        )
+        entry = _compiled[cache_key] = (sql, key_field, set_field, where_fields)
+    sql, key_field, set_field, where_fields = entry
+    keys = [key_field.get_db_prep_save(k, connection) for k in values]
+    params: list[Any] = []
+    for k, v in zip(keys, values.values(), strict=True):
+        params += [k, set_field.get_db_prep_save(v, connection)]
+    params += [
+        f.get_db_prep_save(v, connection) for f, v in zip(where_fields, where.values(), strict=True)
+    ]
+    params += keys
     with connection.cursor() as cursor:
         cursor.execute(sql, params)
         return int(cursor.rowcount)

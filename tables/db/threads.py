@@ -1,7 +1,13 @@
 """The threads that run database work for the server's event loop.
 
-Django's database calls block, so the event loop hands them to threads through
-``database_sync_to_async`` (which also closes stale connections on that thread):
+Django's database calls block, so the event loop hands them to threads. A write goes
+through Channels' ``database_sync_to_async``: Django looks at that thread's connections
+before and after it (``close_old_connections``: drop a broken or old one and, with
+``conn_health_checks``, ping a kept-open one before its next query), so it is run once, on a
+connection checked first. A read (``read_async``) skips the look, and its ``SELECT 1`` round
+trip, while its thread looked less than ``RECHECK_SECONDS`` ago and its calls since
+succeeded; a read that then meets a connection broken meanwhile has Django look and is run
+once more (a read changes nothing).
 
 - reads (``read_async``) go to a worker thread of their own where that is safe, so a
   socket's render never queues behind the writes;
@@ -11,16 +17,85 @@ Django's database calls block, so the event loop hands them to threads through
 
 from __future__ import annotations
 
+import functools
+import math
+import threading
+import time
 from collections.abc import Callable, Coroutine
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any, ParamSpec, TypeVar
 
+from asgiref.sync import sync_to_async
 from channels.db import database_sync_to_async
 from django.conf import settings
-from django.db import connections
+from django.db import InterfaceError, OperationalError, close_old_connections, connections
 
 P = ParamSpec("P")
 R = TypeVar("R")
+
+#: Seconds a thread's reads go on using its connections without Django looking at them
+#: again (while they succeed).
+RECHECK_SECONDS = 1.0
+
+
+class _Looked(threading.local):
+    """When this thread last had Django look at its connections, and whether a call failed
+    since."""
+
+    at = -math.inf
+    failed = False
+
+
+_looked = _Looked()
+
+
+def _look(now: float) -> None:
+    close_old_connections()
+    _looked.at, _looked.failed = now, False
+
+
+def looked_at_now_and_then(function: Callable[P, R]) -> Callable[P, R]:
+    """``function`` (a read) run after Django's look at the thread's connections when one is
+    due; run again after a look when it met a broken connection it had not looked at. Where
+    connections are not kept (``CONN_MAX_AGE`` 0), Django looks before and after every read,
+    as ``database_sync_to_async`` does."""
+
+    @functools.wraps(function)
+    def run(*args: P.args, **kwargs: P.kwargs) -> R:
+        now = time.monotonic()
+        if not _kept():
+            _look(now)
+            try:
+                return function(*args, **kwargs)
+            finally:
+                close_old_connections()
+        trusted = not _looked.failed and now - _looked.at < RECHECK_SECONDS
+        if not trusted:
+            _look(now)
+        try:
+            return function(*args, **kwargs)
+        except (OperationalError, InterfaceError):
+            if not trusted:
+                _looked.failed = True
+                raise
+        except BaseException:
+            _looked.failed = True
+            raise
+        # it broke since the last look: Django replaces it, and the read runs again
+        _look(time.monotonic())
+        try:
+            return function(*args, **kwargs)
+        except BaseException:
+            _looked.failed = True
+            raise
+
+    return run
+
+
+def _kept() -> bool:
+    """Whether connections are kept between calls (not with ``CONN_MAX_AGE`` 0)."""
+    max_age: int | None = connections["default"].settings_dict["CONN_MAX_AGE"]
+    return max_age != 0
 
 
 def reads_off_thread() -> bool:
@@ -33,8 +108,8 @@ def reads_off_thread() -> bool:
 
 
 def read_async(function: Callable[P, R]) -> Callable[P, Coroutine[Any, Any, R]]:
-    """``database_sync_to_async`` for reads: off the shared sync thread where that is safe."""
-    return database_sync_to_async(function, thread_sensitive=not reads_off_thread())
+    """A read from the event loop: off the shared sync thread where that is safe."""
+    return sync_to_async(looked_at_now_and_then(function), thread_sensitive=not reads_off_thread())
 
 
 #: The write threads of this process (``write_async``), made on first use.
@@ -64,7 +139,8 @@ def write_executor(table_id: int) -> ThreadPoolExecutor | None:
 
 
 def write_async(table_id: int, function: Callable[P, R]) -> Callable[P, Coroutine[Any, Any, R]]:
-    """``database_sync_to_async`` for a service that writes to table ``table_id``."""
+    """``database_sync_to_async`` for a service that writes to table ``table_id`` (Django looks
+    at the connections before and after each write)."""
     executor = write_executor(table_id)
     if executor is None:
         return database_sync_to_async(function)

@@ -171,7 +171,7 @@ class TableConsumer(ChatSocket, AsyncWebsocketConsumer):
         That is a hop to the one thread shared by every write of the process, for every
         ``table.changed`` of every socket (six per action at a full table), which queued the
         writes behind it under load. Every database call of this consumer goes through
-        ``database_sync_to_async``, which closes stale connections on its own thread.
+        ``tables.db.threads``, which has Django look at its thread's connections there.
         Overrides a library internal: ``pokersite.library_overrides`` (CHANNELS_DISPATCH).
         """
         handler = getattr(self, get_handler_name(message), None)

@@ -15,9 +15,8 @@ from typing import Any
 
 from django.conf import settings
 from django.contrib.auth import get_user_model
-from django.db import connection, transaction
-from django.db.models import Case, PositiveBigIntegerField, Q, Value, When
-from django.db.models.functions import Cast
+from django.db import transaction
+from django.db.models import Q
 from django.utils import timezone
 
 from engine.button import next_button
@@ -324,21 +323,8 @@ def _table_hand(table: Table, hand_id: int) -> Hand | None:
 
 def _write_stacks(table: Table, stacks: dict[int, int]) -> None:
     """Set the stacks of the seats of ``table`` held by these players (player id -> chips):
-    one UPDATE, none when there is nothing to write."""
-    if not stacks:
-        return
-    if len(stacks) == 1:
-        ((player_id, stack),) = stacks.items()
-        statements.update(Seat, {"table_id": table.pk, "player_id": player_id}, stack=stack)
-        return
-    field = PositiveBigIntegerField()
-    chips: Case | Cast = Case(
-        *(When(player_id=player_id, then=Value(stack)) for player_id, stack in stacks.items()),
-        output_field=field,
-    )
-    if connection.features.requires_casted_case_in_updates:  # as bulk_update does (PostgreSQL)
-        chips = Cast(chips, output_field=field)
-    Seat.objects.filter(table_id=table.pk, player_id__in=list(stacks)).update(stack=chips)
+    one compiled UPDATE, none when there is nothing to write."""
+    statements.update_each(Seat, {"table_id": table.pk}, "player_id", "stack", stacks)
 
 
 def _settle_seats(table: Table, hand: Hand) -> None:

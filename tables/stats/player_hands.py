@@ -7,6 +7,7 @@ registered by ``StatsConfig.ready``), inside its transaction (table row locked).
 from __future__ import annotations
 
 from engine.hand import Hand as EngineHand
+from tables.db import statements
 from tables.models import Hand, PlayerHand
 from tables.stats.figures import seat_figures
 
@@ -42,6 +43,6 @@ def player_hands_rows(hand: Hand, state: EngineHand) -> list[PlayerHand]:
     return rows
 
 
-def player_hands_record(hand: Hand, state: EngineHand) -> list[PlayerHand]:
+def player_hands_record(hand: Hand, state: EngineHand) -> None:
     """Store the rows of a hand that just finished. Lock: the caller's (table row)."""
-    return PlayerHand.objects.bulk_create(player_hands_rows(hand, state))
+    statements.insert_many(player_hands_rows(hand, state))

@@ -48,6 +48,12 @@ def test_defaults_are_named_in_the_settings():
     }
 
 
+def test_a_server_database_keeps_its_connections_for_a_minute_unless_told():
+    postgres = "postgres://poker@127.0.0.1:5432/poker"
+    assert read(DATABASE_URL=postgres)["CONN_MAX_AGE"] == 60
+    assert read(DATABASE_URL=postgres, CONN_MAX_AGE="0")["CONN_MAX_AGE"] == 0
+
+
 def test_well_formed_values_are_read():
     found = read(
         POKER_CROUPIER="off",

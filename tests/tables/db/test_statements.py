@@ -66,6 +66,54 @@ def test_insert_fills_auto_now_add_and_update_changes_only_the_matching_rows(pla
     assert (row.version, row.action_deadline) == (41, deadline)
 
 
+def test_update_each_sets_each_rows_own_value_and_only_theirs(players, table):
+    """Two, then three rows in one statement (one compiled form per count), the others and
+    another table's untouched; an empty set writes nothing."""
+    alice, bob, carol = players
+    other = Table.objects.create(name="Other", small_blind=1, big_blind=2)
+    for number, player in enumerate(players):
+        seat_take(table=table, player=player, buy_in=100, seat_number=number)
+    seat_take(table=other, player=alice, buy_in=100, seat_number=0)
+
+    def stacks(t):
+        return dict(Seat.objects.filter(table=t).values_list("player_id", "stack"))
+
+    with transaction.atomic():
+        changed = statements.update_each(
+            Seat, {"table_id": table.pk}, "player_id", "stack", {alice.pk: 7, carol.pk: 9}
+        )
+    assert changed == 2
+    assert stacks(table) == {alice.pk: 7, bob.pk: 100, carol.pk: 9}
+    with transaction.atomic():
+        values = {bob.pk: 2**40, carol.pk: 0, alice.pk: 31}  # a big stack, a bust one
+        assert statements.update_each(Seat, {"table_id": table.pk}, "player_id", "stack", values)
+        assert statements.update_each(Seat, {"table_id": table.pk}, "player_id", "stack", {}) == 0
+    assert stacks(table) == values
+    assert stacks(other) == {alice.pk: 100}
+
+
+def test_insert_many_stores_every_row_and_refuses_a_mixed_batch(players, table):
+    alice, bob, _ = players
+    seat_take(table=table, player=alice, buy_in=100, seat_number=0)
+    seat_take(table=table, player=bob, buy_in=100, seat_number=1)
+    hand = hand_start(table=table)
+    actions = [
+        HandAction(hand=hand, index=n, seat=n % 2, kind="call", source=HandAction.Source.PLAYER)
+        for n in range(3)
+    ]
+    with transaction.atomic():
+        statements.insert_many(actions)
+        statements.insert_many([])
+    rows = HandAction.objects.filter(hand=hand).order_by("index")
+    assert [(a.index, a.seat, a.kind) for a in rows] == [
+        (0, 0, "call"),
+        (1, 1, "call"),
+        (2, 0, "call"),
+    ]
+    with transaction.atomic(), pytest.raises(ValueError, match="a Seat among HandAction rows"):
+        statements.insert_many([actions[0], Seat(table=table, player=bob, number=4)])
+
+
 def test_compiled_reads_return_what_the_orm_returns_for_any_parameters(players, table):
     """The snapshot's reads (seats with their players and table, the hand on screen and the
     running one, its log) compiled once and run with other parameters equal the ORM's

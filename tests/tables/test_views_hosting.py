@@ -182,7 +182,9 @@ def test_approving_from_the_panel_seats_the_player(players):
 
 def test_the_panel_is_on_hosted_games_pages_only(players, table):
     game = table_create(host=players[0], name="Hosted")
-    assert 'id="hosting"' in web(players[0]).get(f"/tables/{game.pk}/").content.decode()
+    page = web(players[0]).get(f"/tables/{game.pk}/").content.decode()
+    assert 'id="hosting"' in page
+    assert "{#" not in page and "#}" not in page  # no template comment shown as text
     assert 'id="hosting"' not in web(players[0]).get(f"/tables/{table.pk}/").content.decode()
 
 

@@ -24,7 +24,7 @@ from tables.selectors.hands import hand_state
 from tables.services import hand_start, player_grant, seat_take
 from tests.api.test_hidden_cards import card_tokens
 
-pytestmark = [pytest.mark.django_db, pytest.mark.slow]
+pytestmark = [pytest.mark.django_db, pytest.mark.slow, pytest.mark.one_pass]
 
 HANDS = int(os.environ.get("LEAK_HANDS", "200"))
 BOARD_DEALT = {"preflop": 0, "flop": 3, "turn": 4, "river": 5, "over": 5}

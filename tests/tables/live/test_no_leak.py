@@ -34,6 +34,7 @@ from tests.tables.wsclient import Socket, communicator, session_cookie, version_
 pytestmark = [
     pytest.mark.django_db(transaction=True),
     pytest.mark.slow,
+    pytest.mark.one_pass,  # the filter is the engine's; the channel layers have tests of their own
 ]
 
 HANDS = int(os.environ.get("LEAK_HANDS", "200"))

@@ -199,6 +199,7 @@ def allowed_cards(hand: Hand, viewer_id: int | None) -> set[str]:
     return seen
 
 
+@pytest.mark.one_pass
 @pytest.mark.parametrize("game", ["stud", "stud-hilo", "razz"])
 def test_no_viewer_ever_sees_another_players_down_cards(stud_table, players, game):
     table = stud_table(game, seated=3)

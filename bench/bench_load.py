@@ -41,7 +41,9 @@ example routes a table's sockets, so half the tables live on each). Only 127.0.0
 ``--profile`` samples the first server with py-spy while the game is measured, only the thread
 holding the GIL (a server process is bound by it: its CPU time, not its waits), and prints where
 that time goes: the functions most often on top of the stack (self time) and the project
-functions most often anywhere on it (inclusive time).
+functions most often anywhere on it (inclusive time). ``--profile-threads`` samples every
+thread instead (py-spy ``--threads``): the time of a worker thread that has let the GIL go
+(SQLite's statements, NumPy's loops: the all-in odds) shows too.
 PostgreSQL comes from ``DATABASE_URL`` (default ``postgres://postgres@127.0.0.1:5432/test``:
 a new database is created next to it and dropped afterwards); Redis is a private
 ``redis-server`` on a free port.
@@ -53,12 +55,13 @@ import argparse
 import asyncio
 import json
 import os
-import statistics
+import shutil
 import subprocess
 import sys
 import tempfile
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TypeVar
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
@@ -69,6 +72,7 @@ from bench.load_report import (  # noqa: E402
     HEADER,
     machine,
     print_game_details,
+    print_medians,
     print_profile,
     print_rows,
 )
@@ -82,6 +86,8 @@ from tests.load.harness import (  # noqa: E402
     server_env,
 )
 from tests.load.processes import python_path  # noqa: E402
+
+T = TypeVar("T")
 
 MAX_TABLES = 1000
 MAX_SECONDS = 120
@@ -123,6 +129,7 @@ class Options:
     warm_up: float = WARM_UP_SECONDS
     rush: bool = False
     profile: bool = False
+    profile_threads: bool = False
     connect_deadline: float = CONNECT_DEADLINE
     server_cpus: str | None = None
 
@@ -284,6 +291,16 @@ def frame_figures(results: list[dict], actions: int) -> dict:
     }
 
 
+def taking_turns(checkouts: list[T], runs: int) -> list[T]:
+    """The order of ``runs`` runs of each checkout: they take turns, the first going first
+    and last in alternate runs (A B, B A, A B...), so that a machine that drifts (a
+    neighbour's load, a throttled host) weighs on each alike, not on whichever ran last."""
+    order: list[T] = []
+    for run in range(max(1, runs)):
+        order.extend(checkouts if run % 2 == 0 else checkouts[::-1])
+    return order
+
+
 def profile_file(server: Server) -> Path:
     """Where py-spy writes the server's profile: outside its log folder, which is removed
     when the server closes, before the profile is printed."""
@@ -292,25 +309,24 @@ def profile_file(server: Server) -> Path:
 
 def start_profile(server: Server, options: Options) -> subprocess.Popen:
     return subprocess.Popen(
-        [
-            str(Path(PYTHON).parent / "py-spy"),
-            "record",
-            "--nonblocking",
-            "--gil",
-            "-r",
-            "50",
-            "-d",
-            str(int(options.seconds)),
-            "-f",
-            "raw",
-            "-o",
-            str(profile_file(server)),
-            "-p",
-            str(server.proc.pid),
-        ],
+        profile_command(server.proc.pid, profile_file(server), options),
         stdout=subprocess.DEVNULL,
         stderr=subprocess.DEVNULL,
     )
+
+
+def profile_command(pid: int, out: Path, options: Options) -> list[str]:
+    """py-spy sampling process ``pid`` while the game is measured, raw stacks into ``out``:
+    the thread holding the GIL, or every thread (``profile_threads``)."""
+    beside = Path(PYTHON).parent / "py-spy"  # a virtualenv's, else the one on the PATH
+    return [
+        str(beside) if beside.exists() else shutil.which("py-spy") or "py-spy",
+        "record",
+        "--nonblocking",
+        "--threads" if options.profile_threads else "--gil",
+        *("-r", "50", "-d", str(int(options.seconds)), "-f", "raw"),
+        *("-o", str(out), "-p", str(pid)),
+    ]
 
 
 def process_cpu_seconds(pid: int) -> float:
@@ -394,6 +410,11 @@ def main() -> None:
     parser.add_argument("--seconds", type=float, default=15)
     parser.add_argument("--profile", action="store_true")
     parser.add_argument(
+        "--profile-threads",
+        action="store_true",
+        help="with --profile: sample every thread, not only the one holding the GIL",
+    )
+    parser.add_argument(
         "--think",
         default="0.5-1.5",
         help="seconds each player thinks before each decision, drawn uniformly"
@@ -416,8 +437,8 @@ def main() -> None:
         type=int,
         default=1,
         help="measure each set-up and table count this many times, each on"
-        " fresh servers and a fresh database, and print the median p99"
-        " (on a shared 2-core machine one run's p99 moves a lot)",
+        " fresh servers and a fresh database, and print the median p99 and CPU per action"
+        " (on a shared 2-core machine one run's p99 moves a lot); two checkouts take turns",
     )
     parser.add_argument(
         "--rush",
@@ -465,7 +486,8 @@ def main() -> None:
         workers=args.workers,
         warm_up=0.0 if args.rush else max(0.0, args.warm_up),
         rush=args.rush,
-        profile=args.profile,
+        profile=args.profile or args.profile_threads,
+        profile_threads=args.profile_threads,
         connect_deadline=args.connect_deadline,
         server_cpus=args.server_cpus,
     )
@@ -482,29 +504,22 @@ def main() -> None:
     print(HEADER, flush=True)
     for setup in setups:
         for n in counts:
-            for checkout in checkouts:
-                p99s = []
-                for _ in range(max(1, args.runs)):
-                    out = run_setup(
-                        setup,
-                        n,
-                        options,
-                        checkout,
-                        lambda game, c=checkout, s=setup, n=n: print_game_details(
-                            c.label, s, n, game
-                        ),
-                    )
-                    p99s.append(out["game"]["p99"])
-                    print_rows(checkout.label, setup, n, out)
-                    if out["profile"] and out["profile"].exists():
-                        print_profile(out["profile"])
-                if len(p99s) > 1:
-                    print(
-                        f"{checkout.label:6} {setup:9} {n:6d} game p99 over {len(p99s)} runs:"
-                        f" median {statistics.median(p99s):.1f} ms (from {min(p99s):.1f} to"
-                        f" {max(p99s):.1f} ms)",
-                        flush=True,
-                    )
+            measured: dict[str, list[dict]] = {checkout.label: [] for checkout in checkouts}
+            for checkout in taking_turns(checkouts, args.runs):
+                out = run_setup(
+                    setup,
+                    n,
+                    options,
+                    checkout,
+                    lambda game, c=checkout, s=setup, n=n: print_game_details(c.label, s, n, game),
+                )
+                measured[checkout.label].append(out["game"])
+                print_rows(checkout.label, setup, n, out)
+                if out["profile"] and out["profile"].exists():
+                    print_profile(out["profile"])
+            for label, games in measured.items():
+                if len(games) > 1:
+                    print_medians(label, setup, n, games)
     print(machine())
 
 

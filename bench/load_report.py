@@ -4,6 +4,7 @@ frames) and a py-spy profile's hot path."""
 from __future__ import annotations
 
 import os
+import statistics
 from pathlib import Path
 
 from bench.echo_clients import PLAYERS
@@ -36,6 +37,23 @@ def print_rows(label: str, setup: str, tables: int, out: dict) -> None:
         f" {game['p50']:6.1f}m {game['p95']:6.1f}m {game['p99']:6.1f}m {game['cpu']:5.2f}"
         f" {per_action:6.1f} | {echo['per_s']:10.1f} {echo['p50']:5.1f}m {echo['p99']:5.1f}m"
         f" {per_message:6.1f} | {ratio:9.1f}",
+        flush=True,
+    )
+
+
+def print_medians(label: str, setup: str, tables: int, games: list[dict]) -> None:
+    """The medians of several runs of one checkout: p99 and server CPU per action."""
+    p99s = [game["p99"] for game in games]
+    per_action = [1000 * g["cpu"] / g["per_s"] for g in games if g["per_s"]]
+    cpu = (
+        f"; ms/act median {statistics.median(per_action):.1f} (from {min(per_action):.1f}"
+        f" to {max(per_action):.1f})"
+        if per_action
+        else ""
+    )
+    print(
+        f"{label:6} {setup:9} {tables:6d} game p99 over {len(games)} runs: median"
+        f" {statistics.median(p99s):.1f} ms (from {min(p99s):.1f} to {max(p99s):.1f} ms){cpu}",
         flush=True,
     )
 

@@ -3,11 +3,20 @@ above the cap is refused with a message, never cut; another checkout can be serv
 one; the connect phase and the frame figures add up across the client processes."""
 
 import subprocess
+from dataclasses import replace
 
 import pytest
 
 from bench import bench_load
-from bench.bench_load import MAX_TABLES, Checkout, frame_figures, merge_connects, table_counts
+from bench.bench_load import (
+    MAX_TABLES,
+    Checkout,
+    Options,
+    frame_figures,
+    merge_connects,
+    profile_command,
+    table_counts,
+)
 from tests.load.processes import PYTHON, ROOT
 
 
@@ -80,3 +89,32 @@ def test_frame_figures_per_kind_of_client():
     assert figures["browser"]["frames"] == 2
     assert figures["browser"]["per_action"] == 2000  # 4000 B over the 2 actions at its table
     assert bench_load.PLAYERS == 6
+
+
+def test_the_profile_samples_the_gil_holder_or_every_thread(tmp_path):
+    options = Options(seconds=12.5, think=(0.5, 1.5))
+    gil = profile_command(4242, tmp_path / "p.txt", options)
+    assert "--gil" in gil and "--threads" not in gil
+    assert gil[gil.index("-d") + 1] == "12" and gil[gil.index("-p") + 1] == "4242"
+    every = profile_command(4242, tmp_path / "p.txt", replace(options, profile_threads=True))
+    assert "--threads" in every and "--gil" not in every
+
+
+def test_two_checkouts_take_turns_first_and_last_alternately():
+    assert bench_load.taking_turns(["old", "new"], 3) == ["old", "new", "new", "old", "old", "new"]
+    assert bench_load.taking_turns(["this"], 2) == ["this", "this"]
+    assert bench_load.taking_turns(["old", "new"], 0) == ["old", "new"]  # one run at least
+
+
+def test_the_medians_of_several_runs_name_p99_and_cpu_per_action(capsys):
+    from bench.load_report import print_medians
+
+    games = [
+        {"p99": 90.0, "cpu": 0.8, "per_s": 100.0},
+        {"p99": 300.0, "cpu": 1.0, "per_s": 100.0},
+        {"p99": 120.0, "cpu": 0.9, "per_s": 100.0},
+    ]
+    print_medians("new", "embedded", 150, games)
+    line = capsys.readouterr().out
+    assert "p99 over 3 runs: median 120.0 ms (from 90.0 to 300.0 ms)" in line
+    assert "ms/act median 9.0 (from 8.0 to 10.0)" in line

@@ -10,6 +10,7 @@ import contextlib
 import json
 import os
 import socket
+import sqlite3
 import subprocess
 import sys
 import time
@@ -52,13 +53,37 @@ class Server:
                 env=self.env,
                 capture_output=True,
                 text=True,
-                timeout=60,
+                timeout=180,  # a bound: a tournament played in the shell on a slow machine
                 check=True,
             )
             .stdout.strip()
             .splitlines()
         )
         return json.loads(out[-1]) if out else None
+
+
+#: This test process's migrated database, copied for each server: a migrate costs seconds
+#: of CPU, and the suite starts a server per browser module.
+_migrated: Path | None = None
+
+
+def copy_migrated(tmp_path_factory, env: dict, db: Path) -> None:
+    """Give ``db`` the schema: ``manage.py migrate`` once per test process, then a copy (SQLite's
+    backup, which also takes what is still in the write-ahead log)."""
+    global _migrated
+    if _migrated is None:
+        template = tmp_path_factory.mktemp("migrated") / "template.sqlite3"
+        subprocess.run(
+            [sys.executable, "manage.py", "migrate", "--noinput", "-v", "0"],
+            cwd=ROOT,
+            env={**env, "DATABASE_URL": f"sqlite:///{template}"},
+            check=True,
+            timeout=120,
+        )
+        _migrated = template
+    source, target = sqlite3.connect(_migrated), sqlite3.connect(db)
+    with contextlib.closing(source), contextlib.closing(target):
+        source.backup(target)
 
 
 @contextlib.contextmanager
@@ -78,13 +103,7 @@ def running_server(tmp_path_factory, **settings: str):
         **settings,
     }
     env.pop("REDIS_URL", None)  # one process: the in-memory channel layer
-    subprocess.run(
-        [sys.executable, "manage.py", "migrate", "--noinput", "-v", "0"],
-        cwd=ROOT,
-        env=env,
-        check=True,
-        timeout=120,
-    )
+    copy_migrated(tmp_path_factory, env, db)
     port = free_port()
     log = open(tmp_path_factory.mktemp("logs") / "daphne.log", "w")  # noqa: SIM115 - the server's log while it runs
     proc = subprocess.Popen(

@@ -8,6 +8,75 @@ import time
 
 from playwright.sync_api import Page, TimeoutError as PlaywrightTimeout
 
+#: Counts the frames a page has taken in (``window.framesSeen``): every change of a table
+#: brings one, so a test waits for the next rather than looking again after a pause.
+COUNT_FRAMES = """
+window.framesSeen = 0;
+document.addEventListener('htmx:wsAfterMessage', () => { window.framesSeen += 1; });
+"""
+#: Resolves at the page's first frame past ``seen`` or after ``limit`` ms (while only a clock
+#: runs, no frame comes).
+NEXT_FRAME = """([seen, limit]) => new Promise(resolve => {
+  if (window.framesSeen > seen) return resolve();
+  document.addEventListener('htmx:wsAfterMessage', () => resolve(), {once: true});
+  setTimeout(resolve, limit);
+})"""
+#: ms: the longest wait for a frame before looking again.
+FRAME_WAIT = 2_000
+
+
+def count_frames(page: Page) -> Page:
+    """Have ``page`` count its frames from its next load on (``frames_seen``)."""
+    page.add_init_script(COUNT_FRAMES)
+    return page
+
+
+def frames_seen(page: Page) -> int:
+    """How many frames ``page`` has taken in (0 while it loads)."""
+    try:
+        return int(page.evaluate("() => window.framesSeen || 0"))
+    except Exception:  # navigating: its count starts again
+        return 0
+
+
+def next_frame(page: Page, seen: int) -> None:
+    """Wait until ``page`` takes in a frame past ``seen`` (bounded: ``FRAME_WAIT``): take
+    ``seen`` before looking at the page, so a frame that comes meanwhile ends the wait."""
+    with contextlib.suppress(Exception):  # navigating: look again at once
+        page.evaluate(NEXT_FRAME, [seen, FRAME_WAIT])
+
+
+def count_frames_from_now(page: Page) -> None:
+    """Have a page already loaded count its frames from now on (``frames_seen``)."""
+    page.evaluate(COUNT_FRAMES)
+
+
+def table_version(page: Page) -> str | None:
+    """The version of the table the page shows (``#table-actions[data-version]``)."""
+    return page.get_attribute("#table-actions", "data-version")
+
+
+def next_version(page: Page, version: str | None, timeout: float) -> None:
+    """Wait (at most ``timeout`` ms) until the page shows a table version other than
+    ``version`` (``table_version``, taken before the click or key that should move it)."""
+    page.wait_for_function(
+        "v => document.querySelector('#table-actions').dataset.version !== v",
+        arg=version,
+        timeout=timeout,
+    )
+
+
+def until(page: Page, done, limit: float, failed) -> object:
+    """``done()``'s first true value, looked at again after each frame ``page`` takes in;
+    past ``limit`` seconds the test fails with ``failed()``'s words."""
+    deadline = time.monotonic() + limit
+    while True:
+        seen = frames_seen(page)
+        if found := done():
+            return found
+        assert time.monotonic() < deadline, failed()
+        next_frame(page, seen)
+
 
 def password_for(name: str) -> str:
     """A password Django's validators accept and that is not like the name."""

@@ -16,6 +16,7 @@ import time
 
 import pytest
 
+from tests.browser import steps
 from tests.browser.conftest import ARTIFACTS
 from tests.browser.steps import db_rows, play_until
 
@@ -125,14 +126,11 @@ def test_a_host_runs_a_private_game_for_two_friends(server, browser):
     bea.wait_for_selector(".my-request[data-status=approved]")
     panel_gets = []
     bea.on("request", lambda r: r.url.endswith("/hosting/") and panel_gets.append(r.url))
-    bea.evaluate(
-        "window.framesSeen = 0;"
-        "document.addEventListener('htmx:wsAfterMessage', () => { window.framesSeen++; })"
-    )
+    steps.count_frames_from_now(bea)
     started = time.monotonic()
     play_until(pages, lambda: len(finished_hands(server, table_id)) >= 2)
     polls = 1 + int((time.monotonic() - started) / 15)
-    frames_seen = bea.evaluate("window.framesSeen")
+    frames_seen = steps.frames_seen(bea)
     assert frames_seen >= 10, frames_seen
     # Its 15 s polls, and the few frames that carry what may change the panel for her (a
     # host notice in the log, an answer to her): never one request per frame, as before.

@@ -55,6 +55,7 @@ def test_upload_a_pokernow_log_pick_the_name_and_see_the_hands(browser, server, 
     page.goto(import_page)
     page.click("#imported-hands tbody tr >> nth=2 >> a.replay-link")
     page.wait_for_selector("#replayer[data-step='0']")
+    page.wait_for_selector("#replayer .replay-slider", state="visible")  # its script runs
     assert page.inner_text("#imported-mark") == "Imported from PokerNow"
     assert replay_step(page) == (0, "Cards dealt, blinds posted", 0)
     # the uploader's own cards face up; the other hand, shown at the end, public as here

@@ -12,6 +12,7 @@
 from __future__ import annotations
 
 import pytest
+from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
 from tests.browser import steps
 from tests.browser.conftest import ARTIFACTS
@@ -21,10 +22,24 @@ pytestmark = pytest.mark.browser
 HEIGHT = 800
 
 
+#: Whether the first element ``sel`` picks is wholly within the window as the page is scrolled.
+ON_SCREEN = """sel => {
+  const element = document.querySelector(sel);
+  if (!element) return false;
+  const box = element.getBoundingClientRect();
+  return box.height > 0 && box.top >= 0 && box.bottom <= window.innerHeight;
+}"""
+
+
 def on_screen(page, selector: str) -> bool:
-    """Whether the element is wholly within the window as the page is scrolled now."""
-    box = page.locator(selector).first.bounding_box()
-    return box is not None and box["y"] >= 0 and box["y"] + box["height"] <= HEIGHT
+    """Whether the element is (or within a few seconds comes to be) wholly within the window
+    as the page is scrolled now: the host panel refreshes itself after live frames, and an
+    element being swapped in at that moment has no place yet."""
+    try:
+        page.wait_for_function(ON_SCREEN, arg=selector, timeout=5_000)
+    except PlaywrightTimeout:
+        return False
+    return True
 
 
 def shown_settings(page) -> set[str]:

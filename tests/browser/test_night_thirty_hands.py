@@ -94,15 +94,16 @@ def server(tmp_path_factory):
 def new_page(browser):
     page = browser.new_context(viewport={"width": 1280, "height": 1000}).new_page()
     page.on("dialog", lambda dialog: dialog.accept())  # hx-confirm: the host means it
-    return page
+    return steps.count_frames(page)
 
 
 class Night:
     """The table as the database has it, read from the server's SQLite file."""
 
-    def __init__(self, server, table_id: int):
+    def __init__(self, server, table_id: int, page):
         self.server = server
         self.table_id = table_id
+        self.page = page  # the host's: its frames tell when the table changed
 
     def rows(self, sql, *args):
         return steps.db_rows(self.server, sql, *args)
@@ -182,6 +183,7 @@ def act(pages, quick: bool = True) -> bool:
     clicked already (the same version) is left alone while its answer comes: clicking it again
     would wait on a button that goes away. True if anyone clicked."""
     clicked = False
+    seen = steps.frames_seen(pages[0])  # before looking: a frame that comes meanwhile ends the wait
     for page in pages:
         with contextlib.suppress(Exception):  # the hand moved on under the click: look again
             bar = page.evaluate(BAR)
@@ -195,8 +197,8 @@ def act(pages, quick: bool = True) -> bool:
             CLICKED[page] = (bar["version"], time.monotonic())
             page.locator(f"form.act {button}").first.click(timeout=CLICK)
             clicked = True
-    if not clicked:  # nobody's turn yet: look again soon, without spinning (CI's 2 cores)
-        time.sleep(0.15)
+    if not clicked:  # nobody's turn yet: look again at the table's next change
+        steps.next_frame(pages[0], seen)
     return clicked
 
 
@@ -208,12 +210,9 @@ def play_until(night: Night, pages, done, limit: float = 120.0, quick: bool = Tr
 
 
 def wait_for(night: Night, done, what: str, limit: float = 30.0):
-    """Wait, without anyone acting, until ``done()``."""
-    deadline = time.monotonic() + limit
-    while not (found := done()):
-        assert time.monotonic() < deadline, f"no {what} in time: {night.story()}"
-        time.sleep(0.05)
-    return found
+    """Wait, without anyone acting, until ``done()`` (looked at again after each change of the
+    table, as the host's page sees it)."""
+    return steps.until(night.page, done, limit, lambda: f"no {what} in time: {night.story()}")
 
 
 def host_click(host, row_player: str, selector: str) -> str:
@@ -248,7 +247,7 @@ def test_a_night_of_thirty_hands_with_a_guest_and_the_host_controls(server, brow
     ana.click("form.new-game button[type=submit]")
     ana.wait_for_selector("#conn[data-state=open]", timeout=WAIT)
     table_id = int(ana.url.rstrip("/").split("/")[-1])
-    night = Night(server, table_id)
+    night = Night(server, table_id, ana)
     invite = ana.input_value(".host-panel input.invite-url")
     steps.sit_down(ana, BUY_IN)
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import pytest
 
+from tests.browser import steps
 from tests.browser.conftest import ARTIFACTS
 from tests.browser.steps import axe_violations
 
@@ -139,7 +140,7 @@ def open_page(logged_in, server, site, name, size, failed_loads: list[str] | Non
     a script, a stylesheet: 400 or above) is added to ``failed_loads``."""
     (entry,) = [p for p in pages(site) if p[0] == name]
     _, viewer, path, ready = entry
-    page = logged_in(viewer, size).new_page()
+    page = steps.count_frames(logged_in(viewer, size).new_page())
     if failed_loads is not None:
         page.on(
             "response",
@@ -320,11 +321,13 @@ def test_at_1280x800_the_table_its_action_bar_and_log_fit_one_screen_and_keys_wo
         page.keyboard.press("Escape")
         page.evaluate("() => document.activeElement.blur()")
         decided = server.shell(ALICE_DECISIONS % (hand, site["alice"]))
+        seen = steps.frames_seen(page)
         page.keyboard.press("c")  # check or call, by its key
-        for _ in range(40):  # the action reaches the server over the socket
+        for _ in range(10):  # the action reaches the server over the socket: a frame comes
+            steps.next_frame(page, seen)
+            seen = steps.frames_seen(page)
             if server.shell(ALICE_DECISIONS % (hand, site["alice"])) == decided + 1:
                 break
-            page.wait_for_timeout(250)
         else:
             pytest.fail("the C key did not act for alice")
     finally:

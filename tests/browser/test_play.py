@@ -9,7 +9,6 @@ table go to ``test-artifacts/`` and are checked through the DOM they were taken 
 from __future__ import annotations
 
 import json
-import sqlite3
 import time
 
 import pytest
@@ -40,13 +39,8 @@ BUY_IN = {"alice": 40, "bob": 150, "carol": 300}
 PLAY_SECONDS = 420
 
 
-def db_rows(server, sql, *args):
-    with sqlite3.connect(f"file:{server.db}?mode=ro", uri=True, timeout=20) as db:
-        return db.execute(sql, args).fetchall()
-
-
 def finished_results(server, table_id):
-    rows = db_rows(
+    rows = steps.db_rows(
         server, "SELECT result FROM tables_hand WHERE table_id=? AND status='finished'", table_id
     )
     return [json.loads(r[0]) for r in rows]
@@ -62,9 +56,8 @@ def sign_up_and_sit(browser, server, table_id, name):
 
 
 def sit(page, name):
-    page.fill("form.sit-down input[name=buy_in]", str(BUY_IN[name]))
-    page.click("form.sit-down button[type=submit]")
-    page.wait_for_selector(".seat.me")
+    # the clock seats the bots and the others sit meanwhile: the form can be a frame behind
+    steps.sit_down(page, BUY_IN[name])
 
 
 def check_only_own_cards(page, name):
@@ -90,10 +83,16 @@ def check_only_own_cards(page, name):
 
 def act(page, name, *, idle=False):
     """Act if it is this player's turn: alice shoves, carol raises bets, bob calls."""
-    form = page.locator("form.act")
-    if idle or form.count() == 0:
+    if idle:
         return False
-    version = page.get_attribute("#table-actions", "data-version")
+    sit_in = page.locator("#table-controls button.sit-in")
+    if sit_in.count():  # their clock ran out while the others were looked at: back in
+        sit_in.click()
+        return False
+    form = page.locator("form.act")
+    if form.count() == 0:
+        return False
+    version = steps.table_version(page)
     raise_button = page.locator("form.act button.raise")
     call_button = page.locator("form.act button.call")
     try:
@@ -104,11 +103,7 @@ def act(page, name, *, idle=False):
             raise_button.click()  # a min-raise over a bet: builds a side pot behind an all-in
         else:
             page.keyboard.press("c")  # check or call, by keyboard shortcut
-        page.wait_for_function(
-            "v => document.querySelector('#table-actions').dataset.version !== v",
-            arg=version,
-            timeout=10_000,
-        )
+        steps.next_version(page, version, timeout=10_000)
     except Exception:  # the table moved on under the click (e.g. the hand ended): look again
         return False
     return True
@@ -236,22 +231,20 @@ def test_three_players_play_with_bots_reload_and_time_out(server, browser):
         )
     assert reloaded and shots
     # carol timed out: the clock acted for her and sat her out; she comes back
-    carol_id = db_rows(
+    carol_id = steps.db_rows(
         server,
         "SELECT p.id FROM tables_player p JOIN auth_user u "
         "ON u.id = p.user_id WHERE u.username='carol'",
     )[0][0]
-    timeouts = db_rows(
+    timeouts = steps.db_rows(
         server,
         "SELECT COUNT(*) FROM tables_handaction a JOIN tables_hand h ON "
         "h.id = a.hand_id WHERE a.source='timeout' AND h.table_id=?",
         table_id,
     )
     assert timeouts[0][0] >= 1
-    assert (
-        db_rows(server, "SELECT sitting_out FROM tables_seat WHERE player_id=?", carol_id)[0][0]
-        == 1
-    )
+    sitting_out = "SELECT sitting_out FROM tables_seat WHERE player_id=?"
+    assert steps.db_rows(server, sitting_out, carol_id)[0][0] == 1
     pages["carol"].click("#table-controls button.sit-in")
     pages["carol"].wait_for_selector("#table-controls button.sit-out")
     # a phone-sized screenshot too

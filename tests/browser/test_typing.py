@@ -39,9 +39,9 @@ def test_typing_in_the_sit_down_form_survives_live_frames(server, browser):
     table_id = server.shell(SETUP)
     # The bots play once a person sits and plays.
     player_context, player = open_table(browser, server, table_id, "sitter")
-    player.fill("form.sit-down input[name=buy_in]", "100")
-    player.click("form.sit-down button[type=submit]")
-    player.wait_for_selector(".seat.me")
+    # the clock seats the bots meanwhile: the form's seat can be a frame behind (sit_down
+    # tries again)
+    steps.sit_down(player, 100)
     context, page = open_table(browser, server, table_id, "typist")
 
     seats = page.locator("form.sit-down select[name=seat] option").all_inner_texts()
@@ -52,18 +52,17 @@ def test_typing_in_the_sit_down_form_survives_live_frames(server, browser):
         buy_in.fill("123")  # leaves the focus in the field, as a person typing would
         if buy_in.input_value() == "123":
             break
-    page.evaluate(
-        """() => {
-            window.framesSeen = 0;
-            document.addEventListener('htmx:wsAfterMessage', () => { window.framesSeen += 1; });
-        }"""
-    )
-    while page.evaluate("window.framesSeen") < FRAMES_TO_SEE:
+    steps.count_frames_from_now(page)
+    while steps.frames_seen(page) < FRAMES_TO_SEE:
         # The sitter plays on (the bots stop dealing to a table whose person sat out): each of
         # their actions, and the bots' answers, reach the typist as frames.
         player.locator("form.act button").first.wait_for(timeout=60_000)
+        version = steps.table_version(player)
         player.locator("form.act button.call, form.act button.check").first.click()
-        player.wait_for_selector("form.act", state="detached", timeout=30_000)
+        # the table's next version: the action taken (the bots may answer before the form
+        # goes, so it need not leave the page), or a frame that replaced the form as it was
+        # clicked, which the next pass clicks again
+        steps.next_version(player, version, timeout=30_000)
 
     after = page.evaluate("""() => {
         const form = document.querySelector('form.sit-down');

@@ -77,12 +77,17 @@ def table_story(server, table_id) -> str:
     return f"hands {hands}, seats {seats}"
 
 
-def play_until(alice, done, story, limit: float = 150.0) -> None:
-    """alice checks or calls whenever it is her turn, until ``done()`` (bounded; ``story()``
-    says where the table was when it failed)."""
+def play_until(alice, done, story, limit: float = 300.0) -> None:
+    """alice checks or calls whenever it is her turn, and buys in again when she went bust,
+    until ``done()`` (bounded; ``story()`` says where the table was when it failed)."""
     deadline = time.monotonic() + limit
     while not done():
         assert time.monotonic() < deadline, f"the table did not get there in time: {story()}"
+        if alice.locator("form.sit-down").count():
+            # she went bust (the server shuffles at random): she buys in again, or the two
+            # bots left would not deal to each other alone
+            steps.sit_down(alice, 200)
+            continue
         button = alice.locator("form.act button.check, form.act button.call").first
         with contextlib.suppress(Exception):  # not her turn, or the hand moved on: look again
             button.wait_for(state="visible", timeout=200)

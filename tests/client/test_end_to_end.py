@@ -68,7 +68,7 @@ def test_two_bots_and_a_browser_play_fifty_hands(server, browser, tmp_path):
                 ),
             )
         )
-    page = browser.new_context().new_page()
+    page = steps.count_frames(browser.new_context().new_page())
     page_frames: list[tuple[str, str | bytes]] = []  # (">" sent or "<" received, the frame)
 
     def capture(socket) -> None:
@@ -82,12 +82,13 @@ def test_two_bots_and_a_browser_play_fifty_hands(server, browser, tmp_path):
     steps.sit_down(page, 400)
     page.fill("#chat-form input[name=text]", "good luck all")
     page.press("#chat-form input[name=text]", "Enter")
-    page.wait_for_selector("#chat-lines li:has-text('good luck all')")
+    page.wait_for_selector("#chat-lines li:has-text('good luck all')", timeout=90_000)
     page.locator("#chat-form input[name=text]").blur()  # the keys below are for the table
 
     deadline = time.monotonic() + 600
     finished = 0
     while time.monotonic() < deadline and finished < HANDS:
+        seen = steps.frames_seen(page)
         if page.locator("form.act").count():
             page.keyboard.press("c")  # the human checks or calls, by keyboard
         if page.locator("form.sit-down").count():  # went broke: buys in again
@@ -95,7 +96,7 @@ def test_two_bots_and_a_browser_play_fifty_hands(server, browser, tmp_path):
             # then a click may each meet another copy of the form (the fill waited for a
             # stable element for 30 s and failed while hands went on).
             page.evaluate(REBUY)
-        page.wait_for_timeout(100)
+        steps.next_frame(page, seen)  # the table's next change
         finished = finished_hands(server, table)
     assert finished >= HANDS, f"only {finished} hands in 10 minutes"
 

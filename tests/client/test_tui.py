@@ -4,8 +4,6 @@ topped up and left with them."""
 
 from __future__ import annotations
 
-import asyncio
-
 import pytest
 from textual.widgets import Input, Static
 
@@ -59,9 +57,12 @@ async def test_a_hand_played_with_keys(server):
                 key = "r"
             else:
                 key = "c"
+            version = state["version"]
             await pilot.press(key)
             pressed.append(key)
-            await asyncio.sleep(0.3)
+            # the action reached the table: its next version (the same decision is not
+            # pressed twice)
+            await until(pilot, app, lambda s, v=version: s["version"] != v, "the next version")
         assert done, f"no hand finished; pressed {pressed}"
         screen = app.screen
         turn = str(screen.query_one("#turn").render())

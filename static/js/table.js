@@ -84,7 +84,10 @@
       }
       return;
     }
-    if (tag === "input" && e.key !== "Enter") return;
+    // Typing elsewhere (the chat, a form) is never a table key; Enter confirms a bet only
+    // from the action bar's own amount field.
+    var typing = tag === "input" || tag === "textarea" || tag === "select" || e.target.isContentEditable;
+    if (typing && !(e.key === "Enter" && e.target.closest("form.act") === form)) return;
     var key = e.key === "Enter" ? "r" : e.key.toLowerCase();
     var button = form.querySelector('button[data-key="' + key + '"]');
     if (button) { e.preventDefault(); button.click(); }

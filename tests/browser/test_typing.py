@@ -83,3 +83,34 @@ def test_typing_in_the_sit_down_form_survives_live_frames(server, browser):
     assert "123" in stack.replace(",", ""), stack
     context.close()
     player_context.close()
+
+
+def test_enter_in_the_chat_on_ones_turn_sends_the_line_and_acts_for_nobody(server, browser):
+    """The table's keys belong to the action bar: a player whose turn it is who types a chat
+    line and presses Enter says it, and has not bet; Enter in the bar's amount field bets."""
+    table_id = server.shell(SETUP)
+    context, page = open_table(browser, server, table_id, "chatter")
+    steps.sit_down(page, 100)
+    page.locator("form.act button").first.wait_for(timeout=60_000)  # their turn
+    version = steps.table_version(page)
+    page.fill("#chat-form input[name=text]", "my turn, one moment")
+    page.press("#chat-form input[name=text]", "Enter")
+    page.locator("#chat-lines li", has_text="my turn, one moment").wait_for(timeout=30_000)
+    # Only the chatter may act (the bots wait for them, the clock gives 30 s): the table has
+    # not changed and they are still asked.
+    assert steps.table_version(page) == version
+    assert page.locator("form.act button").count()
+    assert page.input_value("#chat-form input[name=text]") == ""
+    # Enter in the bar's own amount field is still the bet's confirmation
+    amount = page.locator("form.act input.amount")
+    amount.fill(amount.get_attribute("min") or "")
+    amount.press("Enter")
+    steps.next_version(page, version, timeout=30_000)
+    taken = steps.db_rows(
+        server,
+        "SELECT a.kind FROM tables_handaction a JOIN tables_hand h ON a.hand_id = h.id "
+        "WHERE h.table_id = ? AND a.source = 'player'",
+        table_id,
+    )
+    assert taken == [("raise",)], taken  # the chatter's one action: this bet
+    context.close()

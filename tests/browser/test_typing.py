@@ -20,7 +20,7 @@ SETUP = """
 import json
 from tables.models import Table
 from tables.services import table_save
-t = table_save(table=Table(name="Typing table", max_seats=6, bots_allowed=True, bot_seats=2,
+t = table_save(table=Table(name=NAME, max_seats=6, bots_allowed=True, bot_seats=2,
     action_seconds=30, time_bank_seconds=0, min_buy_in=20, max_buy_in=400))
 print(json.dumps(t.pk))
 """
@@ -36,7 +36,7 @@ def open_table(browser, server, table_id, name):
 
 
 def test_typing_in_the_sit_down_form_survives_live_frames(server, browser):
-    table_id = server.shell(SETUP)
+    table_id = server.shell(SETUP.replace("NAME", repr("Typing table")))
     # The bots play once a person sits and plays.
     player_context, player = open_table(browser, server, table_id, "sitter")
     # the clock seats the bots meanwhile: the form's seat can be a frame behind (sit_down
@@ -88,7 +88,7 @@ def test_typing_in_the_sit_down_form_survives_live_frames(server, browser):
 def test_enter_in_the_chat_on_ones_turn_sends_the_line_and_acts_for_nobody(server, browser):
     """The table's keys belong to the action bar: a player whose turn it is who types a chat
     line and presses Enter says it, and has not bet; Enter in the bar's amount field bets."""
-    table_id = server.shell(SETUP)
+    table_id = server.shell(SETUP.replace("NAME", repr("Chatting table")))  # names are unique
     context, page = open_table(browser, server, table_id, "chatter")
     steps.sit_down(page, 100)
     page.locator("form.act button").first.wait_for(timeout=60_000)  # their turn

@@ -9,8 +9,10 @@ skips reading the hand row and its action log, and the table sockets' snapshot
 is ignored (another process, the clock or an admin changed the table since) and the database
 is read as before.
 
-An entry holds the hand's stored inputs, which never change while it runs, and its decisions
-as a tuple; each user replays its own engine hand from them. One of the per-process caches
+An entry holds the hand's stored inputs, which never change while it runs, its decisions as
+a tuple, and the engine hand the write left after them. Nobody changes that engine hand once
+it is remembered: the sockets' snapshot shows it as it is (no replay on the event loop), and
+a write that goes on with the hand replays its own from the decisions. One of the per-process caches
 that depend on the table version; the invariant they all keep is stated once, in
 ``tables.live.caches``.
 """
@@ -20,6 +22,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import datetime
 
+from engine.hand import Hand as EngineHand
 from tables.models import Hand, Table
 from tables.selectors.hands import Decision
 
@@ -33,6 +36,7 @@ class PlayedHand:
     hand: Hand  # the running hand's row (inputs only: config, seats, button) and its deck
     decisions: tuple[Decision, ...]  # in order
     deadline: datetime | None  # Table.action_deadline as that write left it
+    state: EngineHand  # the engine hand after ``decisions``: read only, never changed
 
 
 #: (table id, its creation time: a table that had the same id in a database since emptied

@@ -351,7 +351,7 @@ def following_snapshot(previous: Snapshot | None) -> Snapshot | None:
         or played.decisions[-1].source != HandAction.Source.PLAYER
     ):
         return None
-    state = hand_state(previous.hand, list(played.decisions))
+    state = played.state  # as the write left it (nobody changes it): no replay here
     if state.no_more_betting:
         return None  # the run-out's odds were written to the hand's row: read it
     table = copy.copy(previous.table)

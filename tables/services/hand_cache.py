@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from django.db import transaction
 
+from engine.hand import Hand as EngineHand
 from tables.models import Hand, Table
 from tables.selectors.hand_cache import MAX_TABLES, PlayedHand, entries, entry_key
 from tables.selectors.hands import Decision
@@ -22,12 +23,15 @@ def take(table: Table) -> PlayedHand | None:
     return entry if entry is not None and entry.version == table.version else None
 
 
-def remember_on_commit(table: Table, version: int, hand: Hand, decisions: list[Decision]) -> None:
+def remember_on_commit(
+    table: Table, version: int, hand: Hand, decisions: list[Decision], state: EngineHand
+) -> None:
     """Once the transaction commits, remember ``hand`` (running) after ``decisions`` at the
-    table's new ``version``. Call before the change is published (``table_touch``), with
-    ``table.action_deadline`` as it is written."""
+    table's new ``version``, and ``state``, its engine hand after them, which the caller
+    hands over: nothing may change it from here on. Call before the change is published
+    (``table_touch``), with ``table.action_deadline`` as it is written."""
     key = entry_key(table)
-    entry = PlayedHand(version, hand, tuple(decisions), table.action_deadline)
+    entry = PlayedHand(version, hand, tuple(decisions), table.action_deadline, state)
 
     def put() -> None:
         if len(entries) >= MAX_TABLES:

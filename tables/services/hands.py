@@ -308,7 +308,8 @@ def _after_change(
         statements.commit_without_waiting_for_the_disk(Table)
         table.action_deadline = now + timedelta(seconds=table.action_seconds)
         # At the version table_touch is about to write, and before it publishes the change.
-        hand_cache.remember_on_commit(table, table.version + 1, hand, decisions)
+        # ``state`` is handed over: neither this write nor its caller changes it again.
+        hand_cache.remember_on_commit(table, table.version + 1, hand, decisions, state)
     table.hand_version = table.version + 1  # the version table_touch is about to write
     table_touch(table, *dict.fromkeys(("action_deadline", "hand_version", *changed)))
 

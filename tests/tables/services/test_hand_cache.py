@@ -71,6 +71,27 @@ def test_an_action_after_this_process_wrote_the_table_reads_neither_hand_nor_log
     assert hand_state(hand).actor == hand_state(cached.hand, cached.decisions).actor
 
 
+def test_the_engine_hand_handed_over_is_the_replay_and_no_later_write_changes_it(
+    dealt, django_capture_on_commit_callbacks
+):
+    """The entry's engine hand is what the sockets' snapshot shows without replaying: it
+    equals the replay of its decisions, and stays so while the hand goes on (each write
+    replays its own)."""
+    table, hand = dealt
+    entries = []
+    for _ in range(3):
+        move(table, django_capture_on_commit_callbacks)
+        entry = hand_cache.peek(fresh(table))
+        assert entry is not None
+        entries.append((entry, entry.state.view(None).to_dict(), entry.state.stacks))
+    for entry, view, stacks in entries:
+        replayed = hand_state(entry.hand, list(entry.decisions))
+        assert entry.state.view(None).to_dict() == view == replayed.view(None).to_dict()
+        assert entry.state.stacks == stacks == replayed.stacks
+        for seat in range(len(entry.hand.seats)):
+            assert entry.state.view(seat).to_dict() == replayed.view(seat).to_dict()
+
+
 def test_a_table_changed_by_anything_else_is_read_again(
     dealt, django_capture_on_commit_callbacks, players
 ):

@@ -36,7 +36,7 @@ import orjson
 
 from tables.live.patch import diff
 from tables.live.protocol import STATE_ME_FIELDS, render_viewer
-from tables.presenters.models import Screen
+from tables.presenters.models import Screen, Viewer
 from tables.presenters.play_state import play_state, viewer_members
 from tables.presenters.render import PageParts, log_lines_oob_html, page_parts
 from tables.presenters.screen import table_screen
@@ -129,7 +129,13 @@ def json_state(snapshot: Snapshot, screen: Screen) -> JsonState:
 
 
 def _me(screen: Screen) -> dict[str, Any]:
-    me = screen.viewer
+    return _me_data(screen.viewer)
+
+
+@functools.lru_cache(maxsize=4096)
+def _me_data(me: Viewer | None) -> dict[str, Any]:
+    """The very same dict while the viewer's facts stay the same (an update's diff passes it
+    over); nothing may change it."""
     return {k: getattr(me, k) if me is not None else None for k in STATE_ME_FIELDS}
 
 

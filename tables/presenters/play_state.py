@@ -22,7 +22,7 @@ from typing import TYPE_CHECKING, Any, Protocol
 
 from django.utils import timezone
 
-from tables.presenters.models import ActionBar, LogLine, Screen, SeatPanel
+from tables.presenters.models import ActionBar, CardFace, LogLine, Screen, SeatPanel, Viewer
 from tables.presenters.screen import hand_seat_numbers
 
 if TYPE_CHECKING:
@@ -284,6 +284,15 @@ def _you(snapshot: Snapshot, screen: Screen, cash: bool) -> dict[str, Any] | Non
     if viewer is None:
         return None
     seat = snapshot.seats.get(viewer.seat - 1) if viewer.seat is not None else None
+    time_bank = seat.time_bank if seat is not None else None
+    return _you_data(viewer, cash, time_bank, screen.actions.can_show)
+
+
+@lru_cache(maxsize=_SHARED_PARTS)
+def _you_data(
+    viewer: Viewer, cash: bool, time_bank: int | None, can_show: tuple[CardFace, ...]
+) -> dict[str, Any]:
+    """``_you``'s dict: the very same object while nothing of it changed (most versions)."""
     return {
         "name": viewer.name,
         "seat": viewer.seat,
@@ -293,9 +302,9 @@ def _you(snapshot: Snapshot, screen: Screen, cash: bool) -> dict[str, Any] | Non
         "leaving": viewer.leaving,
         "in_hand": viewer.in_hand,
         "top_up_room": viewer.room if cash else None,
-        "time_bank": seat.time_bank if seat is not None else None,
+        "time_bank": time_bank,
         # the cards of the hand just over this viewer may still show (``show_cards``)
-        "can_show": [card.code for card in screen.actions.can_show],
+        "can_show": [card.code for card in can_show],
     }
 
 

@@ -70,6 +70,7 @@ from tables.live.protocol import (
     NO_SUCH_TABLE,
     NOT_LOGGED_IN,
     SERVER_BUSY,
+    SERVER_TROUBLE,
     TOO_MANY_SOCKETS,
     answer_json,
     decode_frame,
@@ -252,6 +253,12 @@ class TableConsumer(ChatSocket, AsyncWebsocketConsumer):
         # The version after joining the feed: anything later reaches us as table.changed.
         found = await read_async(self._table_row)()
         await self.send_state(version=found[0] if found else 0)
+        if self.sent_version < 0 and not self.closed:
+            # The first state could not be read (the database failed meanwhile: send_state
+            # logged it). Left open, the socket would wait for the table's next change with
+            # nothing on screen; closed, its client reconnects after its backoff.
+            await self.close(code=SERVER_TROUBLE)
+            return
         if self.feed is not None:
             self.feed.saw(self.sent_version)
         await self.chat_join()

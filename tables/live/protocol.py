@@ -42,7 +42,7 @@ NO_SUCH_TABLE = 4404
 TOO_MANY_SOCKETS = 4429
 FLOODING = 4008
 FRAME_TOO_BIG = 4009
-SERVER_TROUBLE = 4011  # the channel layer failed under the feed: reconnect
+SERVER_TROUBLE = 4011  # the channel layer failed, or the first state could not be read: reconnect
 #: The server is too busy to send this socket its table soon (a connect rush,
 #: ``tables.live.admission``): reconnect after a jittered, growing pause (``pokerclient.backoff``).
 #: 1013 "try again later" is the standard code, but a server may send only 1000 and 3000-4999.

@@ -33,7 +33,8 @@ CLOSE_CODES: dict[int, str] = {
     protocol.TOO_MANY_SOCKETS: "Too many sockets of this user (on this table or in all).",
     protocol.FLOODING: "Too many frames over the rate limit.",
     protocol.FRAME_TOO_BIG: "A frame over 4096 bytes.",
-    protocol.SERVER_TROUBLE: "The server's channel layer failed: reconnect.",
+    protocol.SERVER_TROUBLE: "The server's channel layer failed, or its database before the "
+    "socket's first state: reconnect.",
     protocol.SERVER_BUSY: "The server is too busy to send the table soon (a connect rush): "
     "reconnect after a pause that grows and is jittered (e.g. a random 0.25-0.5 s, then "
     "0.5-1 s, ... up to 15 s); the socket was shed, nothing else happened.",

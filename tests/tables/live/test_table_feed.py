@@ -187,6 +187,40 @@ async def test_an_update_that_overtakes_the_first_frame_is_not_undone_by_it(
     await socket.close()
 
 
+async def test_a_first_state_the_database_failed_closes_the_socket_to_reconnect(
+    table, cookies, monkeypatch
+):
+    """The database fails at the connect's snapshot read (after the reads before it): the
+    socket is closed with the code that asks its client to reconnect, not left open with
+    nothing on screen until the table next changes."""
+    from django.db import OperationalError
+
+    from tables.live.caches import snapshots
+
+    real_get = snapshots.get
+    failed = []
+
+    async def failing_first_read(table_id, version=0, created_at=None):
+        if not failed:
+            failed.append(table_id)
+            raise OperationalError("the database went away")
+        return await real_get(table_id, version, created_at)
+
+    monkeypatch.setattr(snapshots, "get", failing_first_read)
+    comm = communicator(table.pk, cookies[0])
+    connected, _ = await comm.connect(timeout=10)
+    assert connected
+    frame = await comm.receive_output(timeout=5)
+    while frame["type"] != "websocket.close":  # nothing but the close: no state was read
+        assert frame["type"] != "websocket.send", frame
+        frame = await comm.receive_output(timeout=5)
+    assert frame["code"] == 4011 and failed == [table.pk]
+    # Reconnecting, the socket gets its state.
+    socket = await Socket("again", communicator(table.pk, cookies[0])).connect()
+    assert socket.version == (await Table.objects.aget(pk=table.pk)).version
+    await socket.close()
+
+
 async def test_a_change_the_layer_never_brought_is_caught_up_from_the_database(table, cookies):
     """A lost message (pub/sub keeps nothing for a process that was not listening, e.g. while
     Redis restarted) leaves no socket behind: the catch-up hands the feed the change."""

@@ -6,7 +6,8 @@ URL), hands every state to ``on_state`` and keeps going: the first frame is the 
 each ``update`` after it a patch on the version it names, applied here (``StateFrames``;
 on another base it asks for the whole state again). A dropped connection (or one the server
 shed while busy, close 4013) is opened again after a growing, jittered pause
-(``pokerclient.backoff``), and the first frame after it is the whole table again. A close
+(``pokerclient.backoff``, started over once a socket has given the table), and the first
+frame after it is the whole table again. A close
 the client cannot cure (logged out, no such table, too many sockets) ends it with a
 ``ClientError``. ``request`` sends one request and waits for its answer (matched by ``id``).
 """
@@ -167,7 +168,6 @@ class TableSocket:
                     self.frames = StateFrames()  # the first frame is the whole state
                     self.connected.set()
                     self.on_status("connected")
-                    self.backoff.reset()
                     async for text in connection:
                         # the server sends text frames only; a binary one is not JSON
                         if isinstance(text, str):
@@ -218,6 +218,9 @@ class TableSocket:
                 if self.frames.stale and not was_stale and self.connection is not None:
                     await self.connection.send(json.dumps({"op": "sync"}))  # the whole again
                 return
+            # It had the table: a later drop starts the pauses over. (Not on opening: the
+            # server accepts at once and may then shed the socket, 4013, or close it, 4011.)
+            self.backoff.reset()
             result = self.on_state(state)
             if asyncio.iscoroutine(result):
                 await result

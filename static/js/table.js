@@ -99,20 +99,29 @@
   // only after the standard closes (1006, 1011-1013); a server may send only 3000-4999, so
   // its "try again" closes (4011 the channel layer failed, 4013 busy: shed in a connect
   // rush) reach the extension as 1013. Other closes (logged out, no such table) stay final.
+  // The extension counts its retries from the last open, but the server accepts at once and
+  // may shed the socket (or close it) before sending anything: sockets closed in a row
+  // before their first message count here, so the pause goes on growing until the table
+  // comes.
+  var closedUnserved = 0;
   htmx.config.wsReconnectDelay = function (retries) {
-    var bound = Math.min(15000, 500 * Math.pow(2, Math.min(retries, 10)));
+    var steps = Math.max(retries, closedUnserved - 1);
+    var bound = Math.min(15000, 500 * Math.pow(2, Math.min(steps, 10)));
     return bound / 2 + Math.random() * (bound / 2);
   };
   var RETRY_CLOSES = [4011, 4013];
   htmx.createWebSocket = function (url) {
     var socket = new WebSocket(url, []);
     socket.binaryType = htmx.config.wsBinaryType;
+    var served = false;
+    socket.addEventListener("message", function () { served = true; closedUnserved = 0; });
     var onclose = null;
     Object.defineProperty(socket, "onclose", {
       get: function () { return onclose; },
       set: function (handler) { onclose = handler; },
     });
     socket.addEventListener("close", function (e) {
+      if (!served) closedUnserved += 1;
       if (!onclose) return;
       if (RETRY_CLOSES.indexOf(e.code) < 0) { onclose.call(socket, e); return; }
       onclose.call(socket, new CloseEvent("close", { code: 1013, reason: e.reason, wasClean: e.wasClean }));

@@ -6,7 +6,9 @@ server that closes the first socket with the code."""
 
 from __future__ import annotations
 
+import itertools
 import threading
+import time
 from pathlib import Path
 
 import django_htmx
@@ -32,15 +34,17 @@ FILES = {
 
 
 class ClosingServer:
-    """A websocket server (on ``/ws``, the page and its scripts on the other paths) that closes
-    its first socket with ``code``; the next one gets a region swapped in by id, as the site's
-    frames are."""
+    """A websocket server (on ``/ws``, the page and its scripts on the other paths) that accepts
+    every socket and closes the first ``closes`` with ``code``; the next one gets a region
+    swapped in by id, as the site's frames are."""
 
-    def __init__(self, code: int) -> None:
+    def __init__(self, code: int, closes: int = 1) -> None:
         from websockets.sync.server import serve
 
         self.code = code
+        self.closes = closes  # how many sockets in a row it closes
         self.sockets = 0
+        self.opened: list[float] = []  # when each socket came (monotonic seconds)
         self.server = serve(self._handle, "127.0.0.1", 0, process_request=self._page)
         self.port = self.server.socket.getsockname()[1]
         threading.Thread(target=self.server.serve_forever, daemon=True).start()
@@ -62,8 +66,9 @@ class ClosingServer:
         return Response(200, "OK", Headers([("Content-Type", kind)]), body)
 
     def _handle(self, connection) -> None:
+        self.opened.append(time.monotonic())
         self.sockets += 1
-        if self.sockets == 1:
+        if self.sockets <= self.closes:
             connection.close(code=self.code, reason="try again")
             return
         connection.send('<div id="region" hx-swap-oob="true">back</div>')
@@ -120,6 +125,26 @@ def test_the_reconnect_pause_doubles_up_to_15_s_and_is_jittered(chromium):
         for bound, drawn in zip(bounds, pauses, strict=True):
             assert all(bound / 2 <= p <= bound for p in drawn)
             assert len(set(drawn)) > 100  # jittered, not one pause for everyone
+    finally:
+        page.close()
+        server.close()
+
+
+def test_the_pause_goes_on_growing_while_the_server_sheds_every_socket_it_accepts(chromium):
+    """The server accepts each handshake at once and sheds the socket before sending anything
+    (a connect rush): the page does not start its pauses over at each open, they double
+    (a random half to all of 0.5, 1, 2, 4 s) until a socket gives the table."""
+    server = ClosingServer(4013, closes=4)
+    page = open_page(chromium, server)
+    try:
+        page.wait_for_function(
+            "document.getElementById('region').textContent === 'back'", timeout=30_000
+        )
+        gaps = [b - a for a, b in itertools.pairwise(server.opened)]
+        assert len(gaps) == 4, gaps
+        for gap, bound in zip(gaps, [0.5, 1.0, 2.0, 4.0], strict=True):
+            assert gap >= bound / 2, gaps  # at each open the extension counted from 0 again
+        assert page.text_content("#conn") == "live"
     finally:
         page.close()
         server.close()

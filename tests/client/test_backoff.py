@@ -95,3 +95,44 @@ async def test_the_terminal_client_retries_a_refused_socket_after_each_pause():
     assert table_socket.reconnects >= 4
     assert table_socket.backoff.failures == table_socket.reconnects
     assert sum("reconnecting in" in line for line in statuses) == table_socket.reconnects
+
+
+async def test_the_terminal_client_backs_off_from_a_server_that_accepts_then_sheds_it():
+    """The server accepts every handshake at once and may then close the socket with 4013
+    (busy) or 4011 (trouble) before any state: the pauses keep growing until a socket gives
+    the table, and then start over."""
+    import asyncio
+    import json
+
+    from websockets.asyncio.server import serve
+
+    from pokerclient.live import TableSocket
+
+    opened = []
+
+    async def shed_then_serve(connection) -> None:
+        opened.append(connection)
+        if len(opened) <= 4:
+            await connection.close(4013 if len(opened) % 2 else 4011, "busy")
+            return
+        await connection.send(json.dumps({"type": "state", "version": 7, "state": {}}))
+        await connection.wait_closed()
+
+    async with serve(shed_then_serve, "127.0.0.1", 0) as server:
+        port = server.sockets[0].getsockname()[1]
+        states = []
+        table_socket = TableSocket(f"http://127.0.0.1:{port}", 1, "token", on_state=states.append)
+        table_socket.backoff = Backoff(0.01, 1.0, rng=random.Random(6))
+        running = asyncio.create_task(table_socket.run())
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + 20
+        failures = []
+        while not states and loop.time() < deadline:
+            failures.append(table_socket.backoff.failures)
+            await asyncio.sleep(0.005)
+        await table_socket.stop()
+        running.cancel()
+    assert table_socket.reconnects == 4 and len(opened) == 5
+    assert max(failures) == 4  # four sheds in a row: four pauses, each bound twice the last
+    assert [state["version"] for state in states] == [7]
+    assert table_socket.backoff.failures == 0  # the table came: the next drop starts over

@@ -35,8 +35,8 @@ from typing import Any
 import orjson
 
 from tables.live.patch import diff
-from tables.live.protocol import STATE_ME_FIELDS, render_viewer
-from tables.presenters.models import Screen, Viewer
+from tables.live.protocol import render_viewer, state_me
+from tables.presenters.models import Screen
 from tables.presenters.play_state import play_state, viewer_members
 from tables.presenters.render import PageParts, log_lines_oob_html, page_parts
 from tables.presenters.screen import table_screen
@@ -124,19 +124,8 @@ def json_state(snapshot: Snapshot, screen: Screen) -> JsonState:
         own.update((f"/view/{key}", value) for key, value in view.items() if key != "seat")
         if index is not None:
             own[f"/view/seats/{index}"] = view["seat"]
-    own["/me"] = _me(screen)
+    own["/me"] = state_me(screen.viewer)
     return JsonState(shared, own)
-
-
-def _me(screen: Screen) -> dict[str, Any]:
-    return _me_data(screen.viewer)
-
-
-@functools.lru_cache(maxsize=4096)
-def _me_data(me: Viewer | None) -> dict[str, Any]:
-    """The very same dict while the viewer's facts stay the same (an update's diff passes it
-    over); nothing may change it."""
-    return {k: getattr(me, k) if me is not None else None for k in STATE_ME_FIELDS}
 
 
 def _shared_json(snapshot: Snapshot) -> tuple[SharedJson, Screen]:
@@ -150,7 +139,7 @@ def _shared_json(snapshot: Snapshot) -> tuple[SharedJson, Screen]:
             "running": screen.running,
             "state": play_state(snapshot, screen),
             "view": view,
-            "me": _me(screen),
+            "me": state_me(screen.viewer),
         }
         found = snapshot.memo["json"] = (SharedJson(snapshot.version, data), screen)
     return found

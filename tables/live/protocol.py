@@ -22,6 +22,7 @@
 
 from __future__ import annotations
 
+import functools
 import json
 from datetime import datetime
 from typing import Any
@@ -30,7 +31,7 @@ import orjson
 
 from tables.inputs import NumberError
 from tables.operations import BadFrame
-from tables.presenters.models import Screen
+from tables.presenters.models import Screen, Viewer
 from tables.presenters.play_state import play_state
 from tables.presenters.render import render_regions
 from tables.presenters.screen import table_screen
@@ -102,13 +103,19 @@ def answer_json(
 STATE_ME_FIELDS = ("seated", "sitting_out", "in_hand", "stack")
 
 
+@functools.lru_cache(maxsize=4096)
+def state_me(me: Viewer | None) -> dict[str, Any]:
+    """A frame's ``me``: the very same dict while the viewer's facts stay the same (an
+    update's diff passes it over); nothing may change it."""
+    return {k: getattr(me, k) if me is not None else None for k in STATE_ME_FIELDS}
+
+
 def state_json(
     screen: Screen, view: dict[str, Any] | None, html: str, state: dict[str, Any]
 ) -> str:
     """The ``?state=json`` frame: what the viewer may see, as data (``state``: the play
     state; ``view``: the engine's view for this viewer as JSON data, None without a hand) and
     as the browser's HTML."""
-    me = screen.viewer
     # orjson: this frame goes to every JSON socket on every change (the stdlib's encoder was
     # a tenth of a render).
     return orjson.dumps(
@@ -119,7 +126,7 @@ def state_json(
             "hand": screen.hand_id,
             "running": screen.running,
             "view": view,
-            "me": {k: getattr(me, k) if me is not None else None for k in STATE_ME_FIELDS},
+            "me": state_me(screen.viewer),
             "html": html,
         }
     ).decode()

@@ -9,12 +9,12 @@ from __future__ import annotations
 
 import contextlib
 import math
-import sqlite3
 import time
 from datetime import UTC, datetime, timedelta
 
 import pytest
 
+from tests.browser import steps
 from tests.browser.conftest import running_server
 from tests.browser.test_tournament import CHIPS, SETUP, logged_in_page, status_of
 
@@ -44,16 +44,16 @@ def play_a_little(pages):
 
 
 def places_of(server, tournament_id) -> tuple[dict[str, int], int]:
-    with sqlite3.connect(f"file:{server.db}?mode=ro", uri=True, timeout=20) as db:
-        rows = db.execute(
-            "SELECT u.username, e.place FROM tournaments_entry e"
-            " JOIN tables_player p ON p.id = e.player_id"
-            " JOIN auth_user u ON u.id = p.user_id WHERE e.tournament_id=?",
-            (tournament_id,),
-        ).fetchall()
-        entrants = db.execute(
-            "SELECT COUNT(*) FROM tournaments_entry WHERE tournament_id=?", (tournament_id,)
-        ).fetchone()[0]
+    rows = steps.db_rows(
+        server,
+        "SELECT u.username, e.place FROM tournaments_entry e"
+        " JOIN tables_player p ON p.id = e.player_id"
+        " JOIN auth_user u ON u.id = p.user_id WHERE e.tournament_id=?",
+        tournament_id,
+    )
+    ((entrants,),) = steps.db_rows(
+        server, "SELECT COUNT(*) FROM tournaments_entry WHERE tournament_id=?", tournament_id
+    )
     return dict(rows), entrants
 
 

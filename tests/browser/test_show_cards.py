@@ -9,7 +9,6 @@ ends with it. When the next hand starts the offer is gone.
 from __future__ import annotations
 
 import re
-import sqlite3
 from pathlib import Path
 
 import pytest
@@ -129,8 +128,5 @@ def test_a_folder_shows_one_card_and_everyone_sees_only_it(browser, server):
         f"() => +document.querySelector('#table-seats').dataset.hand > {hand_id}", timeout=WAIT
     )
     pages[folder].wait_for_selector("form.show-cards", state="detached", timeout=WAIT)
-    with sqlite3.connect(f"file:{server.db}?mode=ro", uri=True, timeout=20) as db:
-        (stored,) = db.execute(
-            "SELECT shown_cards FROM tables_hand WHERE id=?", (hand_id,)
-        ).fetchone()
+    ((stored,),) = steps.db_rows(server, "SELECT shown_cards FROM tables_hand WHERE id=?", hand_id)
     assert mine[0] in stored and mine[1] not in stored

@@ -9,11 +9,11 @@ accounted for; screenshots go to ``test-artifacts/``.
 from __future__ import annotations
 
 import contextlib
-import sqlite3
 import time
 
 import pytest
 
+from tests.browser import steps
 from tests.browser.conftest import ARTIFACTS, running_server
 
 pytestmark = pytest.mark.browser
@@ -48,11 +48,10 @@ def server(tmp_path_factory):
 
 
 def status_of(server, tournament_id) -> str:
-    with sqlite3.connect(f"file:{server.db}?mode=ro", uri=True, timeout=20) as db:
-        row = db.execute(
-            "SELECT status FROM tournaments_tournament WHERE id=?", (tournament_id,)
-        ).fetchone()
-    return row[0]
+    ((status,),) = steps.db_rows(
+        server, "SELECT status FROM tournaments_tournament WHERE id=?", tournament_id
+    )
+    return status
 
 
 def logged_in_page(browser, server, name):

@@ -11,7 +11,6 @@ game stays a 404.
 from __future__ import annotations
 
 import contextlib
-import sqlite3
 import time
 
 import pytest
@@ -51,13 +50,12 @@ WATCH_HOLES = """() => {
 
 
 def finished_hand(server, table_id) -> int | None:
-    with sqlite3.connect(f"file:{server.db}?mode=ro", uri=True, timeout=20) as db:
-        row = db.execute(
-            "SELECT id FROM tables_hand WHERE table_id=? AND status='finished' ORDER BY number "
-            "LIMIT 1",
-            (table_id,),
-        ).fetchone()
-    return row[0] if row else None
+    rows = steps.db_rows(
+        server,
+        "SELECT id FROM tables_hand WHERE table_id=? AND status='finished' ORDER BY number LIMIT 1",
+        table_id,
+    )
+    return rows[0][0] if rows else None
 
 
 def hand_number(page) -> int:
@@ -66,14 +64,12 @@ def hand_number(page) -> int:
 
 def table_story(server, table_id) -> str:
     """The table's hands and seats as the database has them (said when a wait fails)."""
-    with sqlite3.connect(f"file:{server.db}?mode=ro", uri=True, timeout=20) as db:
-        hands = db.execute(
-            "SELECT number, status FROM tables_hand WHERE table_id=? ORDER BY number",
-            (table_id,),
-        ).fetchall()
-        seats = db.execute(
-            "SELECT number, stack, sitting_out FROM tables_seat WHERE table_id=?", (table_id,)
-        ).fetchall()
+    hands = steps.db_rows(
+        server, "SELECT number, status FROM tables_hand WHERE table_id=? ORDER BY number", table_id
+    )
+    seats = steps.db_rows(
+        server, "SELECT number, stack, sitting_out FROM tables_seat WHERE table_id=?", table_id
+    )
     return f"hands {hands}, seats {seats}"
 
 

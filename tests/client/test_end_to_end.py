@@ -6,7 +6,6 @@ JSON requests out, HTML swaps in, captured from Chromium's own socket)."""
 from __future__ import annotations
 
 import json
-import sqlite3
 import subprocess
 import time
 import urllib.request
@@ -29,9 +28,9 @@ REBUY = """() => {
 
 def finished_hands(server, table: int) -> int:
     """Read straight from the server's database file (a shell per look would be slow)."""
-    with sqlite3.connect(f"file:{server.db}?mode=ro", uri=True, timeout=20) as db:
-        query = "SELECT count(*) FROM tables_hand WHERE table_id=? AND status='finished'"
-        return db.execute(query, (table,)).fetchone()[0]
+    query = "SELECT count(*) FROM tables_hand WHERE table_id=? AND status='finished'"
+    ((count,),) = steps.db_rows(server, query, table)
+    return count
 
 
 def test_two_bots_and_a_browser_play_fifty_hands(server, browser, tmp_path):

@@ -32,7 +32,7 @@ def new_page(browser):
 
 def host_change(host, **settings):
     """Change the game's settings from the host panel (a frame may replace the form between
-    two fills: fill again), and wait for the panel's answer."""
+    two fills: fill again); the panel's answer."""
     form = host.locator("form.change-settings")
 
     def put(name, value):
@@ -49,7 +49,7 @@ def host_change(host, **settings):
             break
     host.evaluate("document.querySelector('.host-messages')?.remove()")
     form.locator("button[type=submit]").click()
-    host.wait_for_selector(".host-messages")
+    return host.inner_text(".host-messages")  # waits for the panel's answer
 
 
 def heading(page) -> str:
@@ -90,12 +90,21 @@ def test_the_header_and_heading_stay_live_and_a_closed_game_keeps_its_result(ser
     )
 
     # the host raises the blinds: from the next hand, and the heading says so when they are in play
-    host_change(host, small_blind=2, big_blind=4)
+    answer = host_change(host, small_blind=2, big_blind=4)
+    assert "From the next hand" in answer or "Changed now" in answer, answer
+    host.evaluate(
+        "window.panelRefreshes = 0; document.getElementById('hosting').addEventListener("
+        "'htmx:afterSettle',"
+        " e => { if (e.detail.requestConfig?.verb === 'get') window.panelRefreshes++ })"
+    )
     play_until(
         pages,
         lambda: db_rows(server, "SELECT 1 FROM tables_table WHERE id=? AND big_blind=4", table_id),
         limit=60,
     )
+    # The answer stays while frames refresh the panel (the first refresh used to wipe it).
+    host.wait_for_function("() => window.panelRefreshes > 0", timeout=30_000)
+    assert host.inner_text(".host-messages") == answer
     ben.wait_for_function(
         "() => document.getElementById('table-heading').textContent.includes('2/4 · Open')",
         timeout=15_000,

@@ -44,6 +44,9 @@ that time goes: the functions most often on top of the stack (self time) and the
 functions most often anywhere on it (inclusive time). ``--profile-threads`` samples every
 thread instead (py-spy ``--threads``): the time of a worker thread that has let the GIL go
 (SQLite's statements, NumPy's loops: the all-in odds) shows too.
+``--rush`` connects every socket at one moment and reports the time until each has its state
+(and names the first sockets that never got one); ``--keep-logs DIR`` keeps the servers' logs
+(removed with their servers otherwise) to look those sockets up in.
 PostgreSQL comes from ``DATABASE_URL`` (default ``postgres://postgres@127.0.0.1:5432/test``:
 a new database is created next to it and dropped afterwards); Redis is a private
 ``redis-server`` on a free port.
@@ -132,6 +135,8 @@ class Options:
     profile_threads: bool = False
     connect_deadline: float = CONNECT_DEADLINE
     server_cpus: str | None = None
+    #: A folder the servers' logs are copied to when they close (None: removed with them).
+    keep_logs: Path | None = None
 
 
 def table_counts(text: str) -> list[int]:
@@ -255,6 +260,7 @@ def merge_connects(connects: list[dict]) -> dict:
         "attempts": attempts,
         "retried": attempts - sockets,
         "shed": sum(c["shed"] for c in connects),
+        "without_state": [socket for c in connects for socket in c.get("without_state", ())],
     }
 
 
@@ -396,6 +402,12 @@ def run_setup(
         return {"game": game, "echo": echo, "profile": prof if options.profile else None}
     finally:
         for server in servers:
+            server.stop()
+            if options.keep_logs is not None and server.log_path.exists():
+                kept = options.keep_logs / f"{checkout.label}-{setup}-{tables}-{server.name}.log"
+                kept.parent.mkdir(parents=True, exist_ok=True)
+                with kept.open("ab") as out:  # several runs of one size: one after another
+                    out.write(server.log_path.read_bytes())
             server.close()
         for step in reversed(cleanup):
             step()
@@ -468,6 +480,12 @@ def main() -> None:
         help="pin the servers to these CPUs (taskset -c, e.g. 0,1: a 2-core server on a"
         " bigger machine, its clients on the other cores)",
     )
+    parser.add_argument(
+        "--keep-logs",
+        type=Path,
+        metavar="DIR",
+        help="copy each server's log to DIR when it closes (named by checkout, setup, tables)",
+    )
     parser.add_argument("--worker", help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.worker:
@@ -490,6 +508,7 @@ def main() -> None:
         profile_threads=args.profile_threads,
         connect_deadline=args.connect_deadline,
         server_cpus=args.server_cpus,
+        keep_logs=args.keep_logs,
     )
     think = options.think
     setups = ["embedded", "redis"] if args.setup == "both" else [args.setup]

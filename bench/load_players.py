@@ -31,6 +31,8 @@ from tests.load.clients import RECONNECT_FIRST, RECONNECT_MOST, Client, Tracker
 #: Tables (per worker) where the first player also has a browser's socket (HTML frames).
 BROWSER_TABLES = 5
 BUY_IN = 200
+#: Sockets without a state after the connect deadline named in a worker's report, at most.
+WITHOUT_STATE_SHOWN = 10
 
 
 class CountingTracker(Tracker):
@@ -166,6 +168,18 @@ async def play_tables(spec: dict) -> dict:
         "with_state": sum(1 for c in clients if c.versions),
         "attempts": sum(c.attempts for c in clients),
         "shed": sum(c.shed for c in clients),
+        # The first few sockets still without a state: where to look in the servers' logs.
+        "without_state": [
+            {
+                "table": c.table_id,
+                "player": c.name,
+                "attempts": c.attempts,
+                "connects": c.connects,
+                "frames": c.frames,
+            }
+            for c in clients
+            if not c.versions
+        ][:WITHOUT_STATE_SHOWN],
     }
     if all_in is None and not spec["rush"]:
         raise TimeoutError(f"clients did not all get a state within {spec['connect_deadline']} s")

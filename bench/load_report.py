@@ -69,6 +69,13 @@ def print_game_details(label: str, setup: str, tables: int, game: dict) -> None:
         f" retried ({retried:.1f}%), {c['shed']} shed (busy)",
         flush=True,
     )
+    for socket in c.get("without_state", ()):
+        print(
+            f"{label:6} {setup:9} {tables:6d} no state: table {socket['table']}"
+            f" {socket['player']}: {socket['attempts']} handshakes, {socket['connects']}"
+            f" opened, {socket['frames']} frames",
+            flush=True,
+        )
     for kind in ("json", "browser"):
         f = game["frames"][kind]
         print(

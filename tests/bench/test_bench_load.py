@@ -17,6 +17,7 @@ from bench.bench_load import (
     profile_command,
     table_counts,
 )
+from bench.load_report import print_game_details
 from tests.load.processes import PYTHON, ROOT
 
 
@@ -66,11 +67,32 @@ def test_the_connect_phase_is_the_slowest_worker_and_retries_are_the_extra_hands
         "attempts": 1210,
         "retried": 10,
         "shed": 4,
+        "without_state": [],
     }
+    stuck = {"table": 7, "player": "p3", "attempts": 1, "connects": 1, "frames": 0}
     late = merge_connects(
-        [{"seconds": None, "sockets": 6, "with_state": 5, "attempts": 9, "shed": 0}]
+        [
+            {"seconds": None, "sockets": 6, "with_state": 5, "attempts": 9, "shed": 0},
+            {"seconds": 1.0, "sockets": 6, "with_state": 5, "attempts": 6, "shed": 0}
+            | {"without_state": [stuck]},
+        ]
     )
-    assert late["seconds"] is None and late["with_state"] == 5
+    assert late["seconds"] is None and late["with_state"] == 10
+    assert late["without_state"] == [stuck]  # named, to look up in the servers' logs
+
+
+def test_the_report_names_the_sockets_that_never_got_a_state(capsys):
+    stuck = {"table": 7, "player": "p3", "attempts": 1, "connects": 1, "frames": 0}
+    connect = {"seconds": None, "sockets": 6, "with_state": 5, "attempts": 6, "shed": 0}
+    frames = {"frames": 0, "median": 0.0, "p99": 0.0, "per_action": 0.0}
+    game = {
+        "connect": connect | {"retried": 0, "without_state": [stuck]},
+        "frames": {"json": frames, "browser": frames},
+    }
+    print_game_details("new", "redis", 1, game)
+    out = capsys.readouterr().out
+    assert "5/6 sockets had their state, all in NOT within the deadline" in out
+    assert "no state: table 7 p3: 1 handshakes, 1 opened, 0 frames" in out
 
 
 def test_frame_figures_per_kind_of_client():

@@ -210,4 +210,24 @@
     tickClock(); announceTurn();
   });
   announceTurn();
+
+  // A host control (or a seat request) the server did not answer, an error page or no
+  // connection at all, says so where its answer goes instead of leaving the click unanswered.
+  // The panel's own refreshes (GET) fail quietly: the next one comes anyway.
+  function controlFailed(e) {
+    var config = e.detail.requestConfig;
+    var answer = document.getElementById("host-answer");
+    if (!answer || !config || config.verb === "get") return;
+    var status = e.detail.xhr ? e.detail.xhr.status : 0;
+    var why = e.type === "htmx:sendError" || !status ? "not reachable" : "error " + status;
+    var list = document.createElement("ul");
+    list.className = "messages host-messages";
+    var line = document.createElement("li");
+    line.className = "error";
+    line.textContent = "No answer from the server (" + why + "): check the table, then try again.";
+    list.appendChild(line);
+    answer.replaceChildren(list);
+  }
+  document.addEventListener("htmx:responseError", controlFailed);
+  document.addEventListener("htmx:sendError", controlFailed);
 })();

@@ -9,6 +9,8 @@ A host and a friend play a private game in two browsers against a real daphne se
 - once closed, the page shows the game's result and settle-up and offers no sit-down,
   buy-in or chat; the game stays reachable from the lobby's and the profile's "Your recent
   games"; a game whose Private was turned off mid-night says why its seeds stay secret;
+- a host control the server cannot be reached for says so on the panel, and changes nothing;
+  each control's answer stays on the panel while table changes refresh it;
 - item 19: "No messages yet." leaves the chat once a message arrives; the host's changes
   read as sentences; the sign-up welcome is not shown on the table page.
 """
@@ -111,6 +113,14 @@ def test_the_header_and_heading_stay_live_and_a_closed_game_keeps_its_result(ser
     )
 
     # a pause: "Paused" on the friend's open page
+    # ... first with the server out of reach: the panel says so, nothing is paused
+    host.route("**/host/pause/", lambda route: route.abort())
+    host.click(".host-panel button.pause")
+    failed = host.locator("#host-answer li.error", has_text="No answer from the server")
+    failed.wait_for(timeout=15_000)
+    assert "(not reachable)" in failed.inner_text()
+    assert db_rows(server, "SELECT status FROM tables_table WHERE id=?", table_id) == [("open",)]
+    host.unroute("**/host/pause/")
     host.click(".host-panel button.pause")
     ben.wait_for_function(
         "() => document.getElementById('table-heading').textContent.includes('Paused')",

@@ -16,6 +16,7 @@ The client kit applies them (``pokerclient.live.apply_patch``):
 
 from __future__ import annotations
 
+import operator
 from typing import Any
 
 import orjson
@@ -72,7 +73,12 @@ def _diff(old: Any, new: Any, path: str, ops: list[Operation]) -> None:
         return
     if type(old) is list and type(new) is list and (new or not old):
         common = min(len(old), len(new))
-        changed = [i for i in range(common) if old[i] is not new[i] and not _same(old[i], new[i])]
+        if _same_prefix(old, new, common):  # most often a log that grew: only appends
+            changed = []
+        else:
+            changed = [
+                i for i in range(common) if old[i] is not new[i] and not _same(old[i], new[i])
+            ]
         if 2 * len(changed) <= common:
             for index in changed:
                 _diff(old[index], new[index], f"{path}/{index}", ops)
@@ -80,6 +86,17 @@ def _diff(old: Any, new: Any, path: str, ops: list[Operation]) -> None:
             ops.extend([f"{path}/{index}"] for index in range(len(old) - 1, common - 1, -1))
             return
     ops.append([path, new])
+
+
+def _same_prefix(old: list[Any], new: list[Any], common: int) -> bool:
+    """Whether the first ``common`` items of the two lists are equal as JSON, checked in C
+    rather than item by item: the very same objects, or equal ones whose JSON text is the
+    same (Python's ``==`` alone would take ``True`` for ``1``)."""
+    first = old if len(old) == common else old[:common]
+    second = new if len(new) == common else new[:common]
+    if all(map(operator.is_, first, second)):
+        return True
+    return first == second and _json(first) == _json(second)
 
 
 def _escape(key: object) -> str:

@@ -22,6 +22,8 @@ CASES = [
     ({"l": []}, {"l": []}),
     ({"l": [1, 2]}, {"l": []}),
     ({"l": [{"a": 1}]}, {"l": [{"a": True}]}),
+    ({"l": [1, 2.0]}, {"l": [True, 2, 3]}),  # grown, with a start Python's == takes as equal
+    ({"log": [{"a": 1}, "x"]}, {"log": [{"a": 1}, "x", "y"]}),  # equal copies, then appended
     ({"a/b": 1, "c~d": {"e": 1}}, {"a/b": 2, "c~d": {"e": 2}}),  # keys a pointer escapes
     ({"x": {"y": {"z": [1, {"w": 2}]}}}, {"x": {"y": {"z": [1, {"w": 3, "v": None}]}}}),
     ([1, 2], {"now": "an object"}),  # the whole document
@@ -49,6 +51,9 @@ def test_only_what_changed_is_sent():
         ["/state/seats/2/bet", 2],
         ["/state/log/-", "b"],
     ]
+    rebuilt = copy.deepcopy(new)  # equal lists of other objects: still only what changed
+    rebuilt["state"]["log"].append("c")
+    assert diff(new, rebuilt) == [["/state/log/-", "c"]]
 
 
 @pytest.mark.parametrize(

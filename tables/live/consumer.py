@@ -99,6 +99,8 @@ log = logging.getLogger(__name__)
 MAX_FRAME_BYTES = 4096
 #: How stale the bankroll shown to a viewer without a seat may get while the table changes.
 BANKROLL_REFRESH_SECONDS = 5.0
+#: A socket that leaves without its first state after this long is logged with where it waited.
+SLOW_JOIN_SECONDS = 10.0
 
 DATABASE_DOWN = "The database is not reachable just now: nothing was done, try again."
 
@@ -111,6 +113,10 @@ class TableConsumer(ChatSocket, AsyncWebsocketConsumer):
     player: Player | None = None  # the viewer's player (None: a spectator), resolved at join
     accepted = False
     awaiting_auth: asyncio.Task[None] | None = None  # closes a socket not logged in in time
+    #: Where the socket's join stands: one that leaves without its first state says where it
+    #: waited (``disconnect``).
+    join_stage = "accepted"
+    connected_at = 0.0
 
     async def __call__(
         self, scope: _ChannelScope, receive: ASGIReceiveCallable, send: ASGISendCallable
@@ -121,6 +127,7 @@ class TableConsumer(ChatSocket, AsyncWebsocketConsumer):
             await super().__call__(scope, receive, send)
         finally:
             self.closed = True
+            self._ended_without_state()
             await self._detach()
 
     async def accept(
@@ -186,6 +193,7 @@ class TableConsumer(ChatSocket, AsyncWebsocketConsumer):
         self.user = cast("Viewer | None", self.scope.get("user"))
         self.table_id = int(self.scope["url_route"]["kwargs"]["table_id"])
         self.sent_version = -1  # nothing sent yet: the first frame goes whatever its version
+        self.connected_at = time.monotonic()
         self.budget = FrameBudget()
         self.told_to_slow_down = False
         self.request_id: int | str | None = None  # of the request being answered (``answer``)
@@ -224,11 +232,13 @@ class TableConsumer(ChatSocket, AsyncWebsocketConsumer):
         at once, so a rush of first states never starves the players' actions), or is shed
         with ``SERVER_BUSY`` when its turn would come too late."""
         gate = admission()
+        self.join_stage = "waiting its turn to join"
         if not gate.admit():
             log.info("table %s: busy, socket shed (%s so far)", self.table_id, gate.shed)
             await self.close(code=SERVER_BUSY)
             return
         async with gate.turn():
+            self.join_stage = "joining"
             gone = self.scope.get(CLIENT_GONE)
             if isinstance(gone, asyncio.Event) and gone.is_set():
                 return  # left while it waited: its join would be work for nobody
@@ -247,11 +257,13 @@ class TableConsumer(ChatSocket, AsyncWebsocketConsumer):
         self.created_at = found[1]
         if self.ended_meanwhile():  # its log-in ended meanwhile
             return
+        self.join_stage = "following the table"
         await TableFeed.join(self)
         if self.ended_meanwhile():  # ended while joining (and so left the feed)
             return
         # The version after joining the feed: anything later reaches us as table.changed.
         found = await read_async(self._table_row)()
+        self.join_stage = "reading its first state"
         await self.send_state(version=found[0] if found else 0)
         if self.sent_version < 0 and not self.closed:
             # The first state could not be read (the database failed meanwhile: send_state
@@ -330,6 +342,23 @@ class TableConsumer(ChatSocket, AsyncWebsocketConsumer):
     async def disconnect(self, code: int) -> None:
         self.closed = True
         await self._detach()
+
+    def _ended_without_state(self) -> None:
+        """A socket that ends without its first state after ``SLOW_JOIN_SECONDS`` (its client
+        gave up waiting; the server cancels a join still under way) says where its join
+        stood: it tells a rush's stuck socket from a slow one."""
+        waited = time.monotonic() - self.connected_at
+        if (
+            self.connected_at
+            and getattr(self, "sent_version", 0) < 0
+            and waited >= SLOW_JOIN_SECONDS
+        ):
+            log.warning(
+                "table %s: socket ended after %.0f s without its first state (at: %s)",
+                self.table_id,
+                waited,
+                self.join_stage,
+            )
 
     async def table_changed(self, event: dict[str, Any]) -> None:
         version = event.get("version", 0)

@@ -264,3 +264,30 @@ async def test_over_redis_every_process_catches_up_on_its_own(table, cookies, mo
         assert TableFeed.catching_up()
     await socket.close()
     await until(lambda: not TableFeed.catching_up())  # it ends with the last feed here
+
+
+async def test_a_socket_that_leaves_without_its_first_state_says_where_it_waited(
+    table, cookies, monkeypatch, caplog
+):
+    """A client that gives up before its first state came (a rush's stuck socket) leaves a
+    warning naming where its join stood, to tell a stuck socket from a slow one."""
+    from tables.live import consumer
+    from tables.live.caches import snapshots
+
+    never = asyncio.Event()
+
+    async def first_read_never_comes(table_id, version=0, created_at=None):
+        await never.wait()
+
+    monkeypatch.setattr(consumer, "SLOW_JOIN_SECONDS", 0.0)
+    monkeypatch.setattr(snapshots, "get", first_read_never_comes)
+    comm = communicator(table.pk, cookies[0])
+    connected, _ = await comm.connect(timeout=10)
+    assert connected
+    await until(lambda: TableFeed.following(table.pk) is not None)
+    with caplog.at_level("WARNING", logger="tables.live.consumer"):
+        await comm.disconnect()
+    (record,) = [r for r in caplog.records if "without its first state" in r.getMessage()]
+    assert f"table {table.pk}:" in record.getMessage()
+    assert "(at: reading its first state)" in record.getMessage()
+    assert "ended after" in record.getMessage()

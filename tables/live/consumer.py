@@ -241,14 +241,17 @@ class TableConsumer(ChatSocket, AsyncWebsocketConsumer):
             self.join_stage = "joining"
             gone = self.scope.get(CLIENT_GONE)
             if isinstance(gone, asyncio.Event) and gone.is_set():
+                self.join_stage = "left before its turn"
                 return  # left while it waited: its join would be work for nobody
             await self._join_table()
 
     async def _join_table(self) -> None:
         """Counted, its table followed, the table sent."""
+        self.join_stage = "counted"
         if not await self._counted():
             await self.refuse(TOO_MANY_SOCKETS)
             return
+        self.join_stage = "reading the viewer and the table"
         self.player = await read_async(viewer_player)(self.user)  # resolved once
         found = await read_async(self._table_row)()
         if found is None or not await read_async(self._may_see)():
@@ -256,10 +259,12 @@ class TableConsumer(ChatSocket, AsyncWebsocketConsumer):
             return
         self.created_at = found[1]
         if self.ended_meanwhile():  # its log-in ended meanwhile
+            self.join_stage = "closed while joining"
             return
         self.join_stage = "following the table"
         await TableFeed.join(self)
         if self.ended_meanwhile():  # ended while joining (and so left the feed)
+            self.join_stage = "closed while following the table"
             return
         # The version after joining the feed: anything later reaches us as table.changed.
         found = await read_async(self._table_row)()

@@ -224,7 +224,7 @@ class TableConsumer(ChatSocket, AsyncWebsocketConsumer):
             elif self.json_state:  # the first frame logs in (``_log_in``)
                 self.awaiting_auth = asyncio.ensure_future(self._auth_deadline())
                 return
-            # else a logged-out visitor's page: a spectator of a public table (``_may_see``)
+            # else a logged-out visitor's page: a spectator of a public table
         await self._join()
 
     async def _join(self) -> None:
@@ -252,9 +252,8 @@ class TableConsumer(ChatSocket, AsyncWebsocketConsumer):
             await self.refuse(TOO_MANY_SOCKETS)
             return
         self.join_stage = "reading the viewer and the table"
-        self.player = await read_async(viewer_player)(self.user)  # resolved once
-        found = await read_async(self._table_row)()
-        if found is None or not await read_async(self._may_see)():
+        self.player, found = await read_async(self._viewer_and_table)()  # resolved once
+        if found is None:
             await self.refuse(NO_SUCH_TABLE)
             return
         self.created_at = found[1]
@@ -266,10 +265,15 @@ class TableConsumer(ChatSocket, AsyncWebsocketConsumer):
         if self.ended_meanwhile():  # ended while joining (and so left the feed)
             self.join_stage = "closed while following the table"
             return
-        # The version after joining the feed: anything later reaches us as table.changed.
-        found = await read_async(self._table_row)()
+        # The version after joining the feed: anything later reaches us as table.changed. A
+        # feed already following the table knows it (the newest it handed on; a later one
+        # comes to this socket too), which spares a rush's joins a read each.
+        version = self.feed.version if self.feed is not None else 0
+        if not version:
+            found = await read_async(self._table_row)()
+            version = found[0] if found else 0
         self.join_stage = "reading its first state"
-        await self.send_state(version=found[0] if found else 0)
+        await self.send_state(version=version)
         if self.sent_version < 0 and not self.closed:
             # The first state could not be read (the database failed meanwhile: send_state
             # logged it). Left open, the socket would wait for the table's next change with
@@ -308,10 +312,19 @@ class TableConsumer(ChatSocket, AsyncWebsocketConsumer):
         before the await)."""
         return self.closed
 
-    def _may_see(self) -> bool:
-        """A private game is refused to outsiders as if it did not exist."""
-        table = Table.objects.filter(pk=self.table_id).only("pk", "private").first()
-        return table is not None and can_see_table(table, self.user)
+    def _viewer_and_table(self) -> tuple[Player | None, tuple[int, datetime] | None]:
+        """The viewer's player and the table's (version, created_at), None for a table this
+        viewer may not see (a private game is refused to outsiders as if it did not exist):
+        a join's reads in one trip to a thread, which a rush's joins queue for."""
+        player = viewer_player(self.user)
+        table = (
+            Table.objects.filter(pk=self.table_id)
+            .only("pk", "private", "version", "created_at")
+            .first()
+        )
+        if table is None or not can_see_table(table, self.user):
+            return player, None
+        return player, (table.version, table.created_at)
 
     def _table_row(self) -> tuple[int, datetime] | None:
         return Table.objects.filter(pk=self.table_id).values_list("version", "created_at").first()

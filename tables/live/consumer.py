@@ -243,28 +243,30 @@ class TableConsumer(ChatSocket, AsyncWebsocketConsumer):
             if isinstance(gone, asyncio.Event) and gone.is_set():
                 self.join_stage = "left before its turn"
                 return  # left while it waited: its join would be work for nobody
-            await self._join_table()
+            joined = await self._join_table()
+        if joined:  # the chat's last lines after its turn: a read the next join need not wait for
+            await self.chat_join()
 
-    async def _join_table(self) -> None:
-        """Counted, its table followed, the table sent."""
+    async def _join_table(self) -> bool:
+        """Counted, its table followed, the table sent; False if it was not."""
         self.join_stage = "counted"
         if not await self._counted():
             await self.refuse(TOO_MANY_SOCKETS)
-            return
+            return False
         self.join_stage = "reading the viewer and the table"
         self.player, found = await read_async(self._viewer_and_table)()  # resolved once
         if found is None:
             await self.refuse(NO_SUCH_TABLE)
-            return
+            return False
         self.created_at = found[1]
         if self.ended_meanwhile():  # its log-in ended meanwhile
             self.join_stage = "closed while joining"
-            return
+            return False
         self.join_stage = "following the table"
         await TableFeed.join(self)
         if self.ended_meanwhile():  # ended while joining (and so left the feed)
             self.join_stage = "closed while following the table"
-            return
+            return False
         # The version after joining the feed: anything later reaches us as table.changed. A
         # feed already following the table knows it (the newest it handed on; a later one
         # comes to this socket too), which spares a rush's joins a read each.
@@ -279,10 +281,10 @@ class TableConsumer(ChatSocket, AsyncWebsocketConsumer):
             # logged it). Left open, the socket would wait for the table's next change with
             # nothing on screen; closed, its client reconnects after its backoff.
             await self.close(code=SERVER_TROUBLE)
-            return
+            return False
         if self.feed is not None:
             self.feed.saw(self.sent_version)
-        await self.chat_join()
+        return True
 
     async def _counted(self) -> bool:
         """Count the socket under its user (heard of if the log-in ends) or, a logged-out

@@ -394,9 +394,15 @@ class TableConsumer(ChatSocket, AsyncWebsocketConsumer):
         await self.send_state(version=version)
 
     async def _after_answer(self, version: int) -> None:
+        """The update held back by this socket's own answer, in a task of its own: what it
+        raises is logged here (as the feed logs a socket's failed update), not left to a
+        task nobody awaits. Most often its client has just left: the socket refuses a send
+        between the client's goodbye and the server hearing of it."""
         try:
             async with self.answering:
                 await self.send_state(version=version)
+        except Exception as error:
+            log.warning("table %s: update after an answer not sent (%r)", self.table_id, error)
         finally:
             self.deferred -= 1
 

@@ -28,6 +28,13 @@ def cookies(players, table):
     return [session_cookie(p.user) for p in players]
 
 
+@pytest.fixture
+def asgi_loaded():
+    """The ASGI application imported before the test runs: its first import configures
+    logging anew, which takes pytest's log capture (``caplog``) off the test that made it."""
+    import pokersite.asgi  # noqa: F401
+
+
 def in_process(layer) -> bool:
     return isinstance(layer, InMemoryChannelLayer)
 
@@ -267,7 +274,7 @@ async def test_over_redis_every_process_catches_up_on_its_own(table, cookies, mo
 
 
 async def test_a_socket_that_leaves_without_its_first_state_says_where_it_waited(
-    table, cookies, monkeypatch, caplog
+    table, cookies, monkeypatch, caplog, asgi_loaded
 ):
     """A client that gives up before its first state came (a rush's stuck socket) leaves a
     warning naming where its join stood, to tell a stuck socket from a slow one."""
@@ -291,3 +298,36 @@ async def test_a_socket_that_leaves_without_its_first_state_says_where_it_waited
     assert f"table {table.pk}:" in record.getMessage()
     assert "(at: reading its first state)" in record.getMessage()
     assert "ended after" in record.getMessage()
+
+
+async def test_an_update_held_behind_an_answer_that_cannot_be_sent_is_logged(
+    table, players, cookies, monkeypatch, caplog, asgi_loaded
+):
+    """An update that waited for the socket's own answer goes out in a task of its own; when
+    its send fails (the client has just left: the socket refuses it), the failure is logged
+    there, not raised in a task nobody awaits, and the socket's count of held updates is
+    right again."""
+    from tables.db.threads import write_async
+
+    socket = await Socket("alice", communicator(table.pk, cookies[0])).connect()
+    (consumer,) = TableFeed.following(table.pk).sockets
+    refused = []
+
+    async def closed_protocol(*args, **kwargs):
+        refused.append(kwargs)
+        raise RuntimeError("Attempt to send on a closed protocol")
+
+    with caplog.at_level("WARNING", logger="tables.live.consumer"):
+        async with consumer.answering:  # the socket's own request is being answered
+            await write_async(
+                table.pk,
+                lambda: seat_take(table=table, player=players[1], buy_in=200, seat_number=1),
+            )()
+            await until(lambda: consumer.deferred == 1)  # the update waits for the answer
+            monkeypatch.setattr(consumer, "send", closed_protocol)
+        await until(lambda: consumer.deferred == 0)
+    assert refused  # the held update was made and its send refused
+    (record,) = [r for r in caplog.records if "update after an answer not sent" in r.getMessage()]
+    assert "closed protocol" in record.getMessage()
+    monkeypatch.undo()
+    await socket.close()

@@ -99,7 +99,7 @@ log = logging.getLogger(__name__)
 MAX_FRAME_BYTES = 4096
 #: How stale the bankroll shown to a viewer without a seat may get while the table changes.
 BANKROLL_REFRESH_SECONDS = 5.0
-#: A socket that leaves without its first state after this long is logged with where it waited.
+#: A socket that ends without its first state after this long is logged with where it waited.
 SLOW_JOIN_SECONDS = 10.0
 
 DATABASE_DOWN = "The database is not reachable just now: nothing was done, try again."
@@ -113,8 +113,8 @@ class TableConsumer(ChatSocket, AsyncWebsocketConsumer):
     player: Player | None = None  # the viewer's player (None: a spectator), resolved at join
     accepted = False
     awaiting_auth: asyncio.Task[None] | None = None  # closes a socket not logged in in time
-    #: Where the socket's join stands: one that leaves without its first state says where it
-    #: waited (``disconnect``).
+    #: Where the socket's join stands: one that ends without its first state says where it
+    #: waited (``_ended_without_state``).
     join_stage = "accepted"
     connected_at = 0.0
 

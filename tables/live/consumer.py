@@ -9,7 +9,8 @@ What a frame may ask, what it is answered and sent, and the close codes: ``table
   A program's socket logs in with an API token instead of the session cookie
   (``tables.live.auth``): in a handshake header, or in the first frame of a ``?state=json``
   socket, which then joins the table; a page socket without a log-in is a spectator of a
-  public table (``tables.live.spectators``). A handshake from a foreign page is refused
+  public table (``tables.live.spectators``); how it joins: ``tables.live.joining``. A
+  handshake from a foreign page is refused
   before this, with HTTP 403 (``pokersite.origins``). The socket joins the process's
   ``TableFeed`` of the table (``tables.live.feed``: one member of the group ``table-<id>``
   per process) and gets the whole table rendered for its viewer.
@@ -40,18 +41,15 @@ from __future__ import annotations
 import asyncio
 import logging
 import time
-from datetime import datetime
 from typing import TYPE_CHECKING, Any, cast
 
 from channels.consumer import get_handler_name
 from channels.generic.websocket import AsyncWebsocketConsumer
-from django.conf import settings
 from django.db import DatabaseError
 
 from tables import croupier
 from tables.db.threads import read_async, write_async
 from tables.inputs import NumberError
-from tables.live.admission import CLIENT_GONE, admission
 from tables.live.auth import (
     AUTH_WAIT_SECONDS,
     INVALID_TOKEN,
@@ -61,30 +59,25 @@ from tables.live.auth import (
 )
 from tables.live.caches import snapshots
 from tables.live.chat import ChatSocket
-from tables.live.feed import TableFeed
 from tables.live.frame_budget import FrameBudget
 from tables.live.frames import SocketFrames
+from tables.live.joining import TableJoin
 from tables.live.protocol import (
     FLOODING,
     FRAME_TOO_BIG,
     NO_SUCH_TABLE,
     NOT_LOGGED_IN,
-    SERVER_BUSY,
-    SERVER_TROUBLE,
-    TOO_MANY_SOCKETS,
     answer_json,
     decode_frame,
     error_code,
     request_id_of,
 )
-from tables.live.sessions import LiveSockets
-from tables.live.spectators import spectator_admit, spectator_release
-from tables.models import Player, Table
+from tables.live.spectators import spectator_release
+from tables.models import Table
 from tables.operations import BadFrame, run_op
 from tables.presenters.render import render_message
-from tables.selectors.access import can_see_table
 from tables.selectors.hosting import rejoin_minimum
-from tables.selectors.players import player_bankroll, viewer_player
+from tables.selectors.players import player_bankroll
 from tables.selectors.snapshot import Snapshot
 from tables.services.errors import ServiceError
 
@@ -99,24 +92,14 @@ log = logging.getLogger(__name__)
 MAX_FRAME_BYTES = 4096
 #: How stale the bankroll shown to a viewer without a seat may get while the table changes.
 BANKROLL_REFRESH_SECONDS = 5.0
-#: A socket that ends without its first state after this long is logged with where it waited.
-SLOW_JOIN_SECONDS = 10.0
 
 DATABASE_DOWN = "The database is not reachable just now: nothing was done, try again."
 
 
-class TableConsumer(ChatSocket, AsyncWebsocketConsumer):
+class TableConsumer(ChatSocket, TableJoin, AsyncWebsocketConsumer):
     closed = False  # closed here or by the client: frames and changes are ignored from then
-    feed: TableFeed | None = None
-    live: LiveSockets | None = None  # this process's sockets by user, while registered
-    spectator_of: str | None = None  # a logged-out spectator's address, while counted
-    player: Player | None = None  # the viewer's player (None: a spectator), resolved at join
     accepted = False
     awaiting_auth: asyncio.Task[None] | None = None  # closes a socket not logged in in time
-    #: Where the socket's join stands: one that ends without its first state says where it
-    #: waited (``_ended_without_state``).
-    join_stage = "accepted"
-    connected_at = 0.0
 
     async def __call__(
         self, scope: _ChannelScope, receive: ASGIReceiveCallable, send: ASGISendCallable
@@ -227,110 +210,6 @@ class TableConsumer(ChatSocket, AsyncWebsocketConsumer):
             # else a logged-out visitor's page: a spectator of a public table
         await self._join()
 
-    async def _join(self) -> None:
-        """A logged-in socket waits its turn to join (``tables.live.admission``: at most a few
-        at once, so a rush of first states never starves the players' actions), or is shed
-        with ``SERVER_BUSY`` when its turn would come too late."""
-        gate = admission()
-        self.join_stage = "waiting its turn to join"
-        if not gate.admit():
-            log.info("table %s: busy, socket shed (%s so far)", self.table_id, gate.shed)
-            await self.close(code=SERVER_BUSY)
-            return
-        async with gate.turn():
-            self.join_stage = "joining"
-            gone = self.scope.get(CLIENT_GONE)
-            if isinstance(gone, asyncio.Event) and gone.is_set():
-                self.join_stage = "left before its turn"
-                return  # left while it waited: its join would be work for nobody
-            joined = await self._join_table()
-        if joined:  # the chat's last lines after its turn: a read the next join need not wait for
-            await self.chat_join()
-
-    async def _join_table(self) -> bool:
-        """Counted, its table followed, the table sent; False if it was not."""
-        self.join_stage = "counted"
-        if not await self._counted():
-            await self.refuse(TOO_MANY_SOCKETS)
-            return False
-        self.join_stage = "reading the viewer and the table"
-        self.player, found = await read_async(self._viewer_and_table)()  # resolved once
-        if found is None:
-            await self.refuse(NO_SUCH_TABLE)
-            return False
-        self.created_at = found[1]
-        if self.ended_meanwhile():  # its log-in ended meanwhile
-            self.join_stage = "closed while joining"
-            return False
-        self.join_stage = "following the table"
-        await TableFeed.join(self)
-        if self.ended_meanwhile():  # ended while joining (and so left the feed)
-            self.join_stage = "closed while following the table"
-            return False
-        # The version after joining the feed: anything later reaches us as table.changed. A
-        # feed already following the table knows it (the newest it handed on; a later one
-        # comes to this socket too), which spares a rush's joins a read each.
-        version = self.feed.version if self.feed is not None else 0
-        if not version:
-            found = await read_async(self._table_row)()
-            version = found[0] if found else 0
-        self.join_stage = "reading its first state"
-        await self.send_state(version=version)
-        if self.sent_version < 0 and not self.closed:
-            # The first state could not be read (the database failed meanwhile: send_state
-            # logged it). Left open, the socket would wait for the table's next change with
-            # nothing on screen; closed, its client reconnects after its backoff.
-            await self.close(code=SERVER_TROUBLE)
-            return False
-        if self.feed is not None:
-            self.feed.saw(self.sent_version)
-        return True
-
-    async def _counted(self) -> bool:
-        """Count the socket under its user (heard of if the log-in ends) or, a logged-out
-        spectator's, under its address (``tables.live.spectators``); False past the caps."""
-        user = self.user
-        if user is None or not user.is_authenticated:  # a spectator: by its address
-            self.spectator_of = spectator_admit(self.scope.get("client"))
-            return self.spectator_of is not None
-        self.user_id = user.pk
-        self.session_key = getattr(self.scope.get("session"), "session_key", None)
-        on_table, in_all = LiveSockets.counts(self.channel_layer, self.user_id, self.table_id)
-        if (
-            on_table >= settings.POKER_SOCKETS_PER_USER_TABLE
-            or in_all >= settings.POKER_SOCKETS_PER_USER
-        ):
-            log.info(
-                "user %s: too many sockets (%s here, %s in all)", self.user_id, on_table, in_all
-            )
-            return False
-        # Counted from now (no wait between the check and this), heard of if the log-in ends.
-        self.live = live = LiveSockets.add(self.channel_layer, self)
-        await live.followed()
-        return True
-
-    def ended_meanwhile(self) -> bool:
-        """Closed while this socket awaited (the type checker takes ``closed`` as it was
-        before the await)."""
-        return self.closed
-
-    def _viewer_and_table(self) -> tuple[Player | None, tuple[int, datetime] | None]:
-        """The viewer's player and the table's (version, created_at), None for a table this
-        viewer may not see (a private game is refused to outsiders as if it did not exist):
-        a join's reads in one trip to a thread, which a rush's joins queue for."""
-        player = viewer_player(self.user)
-        table = (
-            Table.objects.filter(pk=self.table_id)
-            .only("pk", "private", "version", "created_at")
-            .first()
-        )
-        if table is None or not can_see_table(table, self.user):
-            return player, None
-        return player, (table.version, table.created_at)
-
-    def _table_row(self) -> tuple[int, datetime] | None:
-        return Table.objects.filter(pk=self.table_id).values_list("version", "created_at").first()
-
     async def refuse_login(self, message: str, code: str) -> None:
         await self.answer(message, code=code)
         await self.close(code=NOT_LOGGED_IN)
@@ -362,23 +241,6 @@ class TableConsumer(ChatSocket, AsyncWebsocketConsumer):
     async def disconnect(self, code: int) -> None:
         self.closed = True
         await self._detach()
-
-    def _ended_without_state(self) -> None:
-        """A socket that ends without its first state after ``SLOW_JOIN_SECONDS`` (its client
-        gave up waiting; the server cancels a join still under way) says where its join
-        stood: it tells a rush's stuck socket from a slow one."""
-        waited = time.monotonic() - self.connected_at
-        if (
-            self.connected_at
-            and getattr(self, "sent_version", 0) < 0
-            and waited >= SLOW_JOIN_SECONDS
-        ):
-            log.warning(
-                "table %s: socket ended after %.0f s without its first state (at: %s)",
-                self.table_id,
-                waited,
-                self.join_stage,
-            )
 
     async def table_changed(self, event: dict[str, Any]) -> None:
         version = event.get("version", 0)

@@ -278,7 +278,7 @@ async def test_a_socket_that_leaves_without_its_first_state_says_where_it_waited
 ):
     """A client that gives up before its first state came (a rush's stuck socket) leaves a
     warning naming where its join stood, to tell a stuck socket from a slow one."""
-    from tables.live import consumer
+    from tables.live import joining
     from tables.live.caches import snapshots
 
     never = asyncio.Event()
@@ -286,13 +286,13 @@ async def test_a_socket_that_leaves_without_its_first_state_says_where_it_waited
     async def first_read_never_comes(table_id, version=0, created_at=None):
         await never.wait()
 
-    monkeypatch.setattr(consumer, "SLOW_JOIN_SECONDS", 0.0)
+    monkeypatch.setattr(joining, "SLOW_JOIN_SECONDS", 0.0)
     monkeypatch.setattr(snapshots, "get", first_read_never_comes)
     comm = communicator(table.pk, cookies[0])
     connected, _ = await comm.connect(timeout=10)
     assert connected
     await until(lambda: TableFeed.following(table.pk) is not None)
-    with caplog.at_level("WARNING", logger="tables.live.consumer"):
+    with caplog.at_level("WARNING", logger="tables.live.joining"):
         await comm.disconnect()
     (record,) = [r for r in caplog.records if "without its first state" in r.getMessage()]
     assert f"table {table.pk}:" in record.getMessage()

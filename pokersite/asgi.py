@@ -43,7 +43,10 @@ application = autostart(
     )
 )
 
-# Last, once the code is loaded: freeze it and space out collections (see the module).
+# Last, once the code is loaded: freeze it and space out collections, and let the database
+# threads have the interpreter lock sooner (see the modules).
 from pokersite.gc_policy import tune_server_gc  # noqa: E402
+from pokersite.gil_policy import tune_server_switching  # noqa: E402
 
 tune_server_gc()
+tune_server_switching()

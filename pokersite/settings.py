@@ -434,3 +434,6 @@ POKER_GC_THRESHOLDS = env_numbers(
     valid=lambda numbers: numbers[0] >= 1,
     expected="three whole numbers like 700,10,10 (the first at least 1)",
 )
+# Milliseconds a thread waiting for the interpreter lock waits before the thread holding it
+# must let it in (pokersite/gil_policy.py; the interpreter's own default is 5).
+POKER_SWITCH_INTERVAL_MS = env_float("POKER_SWITCH_INTERVAL_MS", 1.0, minimum=0.05)

@@ -89,11 +89,11 @@ class TableJoin(AsyncWebsocketConsumer):
             await self.refuse(TOO_MANY_SOCKETS)
             return False
         self.join_stage = "reading the viewer and the table"
-        self.player, found = await read_async(self._viewer_and_table)()  # resolved once
-        if found is None:
+        self.player, created_at = await read_async(self._viewer_and_table)()  # resolved once
+        if created_at is None:
             await self.refuse(NO_SUCH_TABLE)
             return False
-        self.created_at = found[1]
+        self.created_at = created_at
         if self.ended_meanwhile():  # its log-in ended meanwhile
             self.join_stage = "closed while joining"
             return False
@@ -107,8 +107,7 @@ class TableJoin(AsyncWebsocketConsumer):
         # comes to this socket too), which spares a rush's joins a read each.
         version = self.feed.version if self.feed is not None else 0
         if not version:
-            found = await read_async(self._table_row)()
-            version = found[0] if found else 0
+            version = await read_async(self._table_version)() or 0
         self.join_stage = "reading its first state"
         await self.send_state(version=version)
         if self.sent_version < 0 and not self.closed:
@@ -149,22 +148,20 @@ class TableJoin(AsyncWebsocketConsumer):
         before the await)."""
         return self.closed
 
-    def _viewer_and_table(self) -> tuple[Player | None, tuple[int, datetime] | None]:
-        """The viewer's player and the table's (version, created_at), None for a table this
-        viewer may not see (a private game is refused to outsiders as if it did not exist):
-        a join's reads in one trip to a thread, which a rush's joins queue for."""
+    def _viewer_and_table(self) -> tuple[Player | None, datetime | None]:
+        """The viewer's player and the table's ``created_at``, None for a table this viewer
+        may not see (a private game is refused to outsiders as if it did not exist): a
+        join's reads in one trip to a thread, which a rush's joins queue for. Its version is
+        read after the socket follows the table (``_table_version``), not here: a change in
+        between would be missed."""
         player = viewer_player(self.user)
-        table = (
-            Table.objects.filter(pk=self.table_id)
-            .only("pk", "private", "version", "created_at")
-            .first()
-        )
+        table = Table.objects.filter(pk=self.table_id).only("pk", "private", "created_at").first()
         if table is None or not can_see_table(table, self.user):
             return player, None
-        return player, (table.version, table.created_at)
+        return player, table.created_at
 
-    def _table_row(self) -> tuple[int, datetime] | None:
-        return Table.objects.filter(pk=self.table_id).values_list("version", "created_at").first()
+    def _table_version(self) -> int | None:
+        return Table.objects.filter(pk=self.table_id).values_list("version", flat=True).first()
 
     def _ended_without_state(self) -> None:
         """A socket that ends without its first state after ``SLOW_JOIN_SECONDS`` (its client

@@ -4,12 +4,14 @@ and re-armed whenever the table changes. Nothing polls the tables.
 
 - When a timer fires, ``clock_tick`` runs for its table alone, on the thread of that table's
   writes (a player's action queued there goes in between), then the table's next moment is
-  read again and its timer armed for it.
+  read again (below) and its timer armed for it.
 - A change this process made (``tables.services.events.local_listeners``, after its commit)
   reads that table's next moment and re-arms its timer: an action moves the deadline, a hand
-  that ended sets the next one's start. One such read is in flight at a time: the tables
-  that change meanwhile are read together by the next, in one query (a busy server reads
-  a handful of tables per query instead of one query per action; an idle one at once).
+  that ended sets the next one's start. So does a tick that ended. The reads wait
+  ``REREAD_DELAY_SECONDS`` and one is in flight at a time, so the tables that change and tick
+  meanwhile are read together, in one query: a busy server reads a handful of tables per
+  query instead of one per action (a timer re-armed that much later either fires a little
+  late, or early and finds nothing due under the lock).
 - The deadlines live in the database, so every ``RESYNC_SECONDS`` (and at start) one query
   reads every table's next moment and re-arms what moved: a restarted process carries on
   where the stopped one left off, and the changes another process made are heard in time
@@ -44,6 +46,8 @@ log = logging.getLogger(__name__)
 RESYNC_SECONDS = 5.0
 #: Seconds before a due table where nothing was done is looked at again.
 RETRY_SECONDS = 0.5
+#: Seconds a re-read after a change or a tick waits for the others to join it.
+REREAD_DELAY_SECONDS = 0.05
 
 #: (table id, now) -> what the tick did (None: nothing); on the table's write thread.
 Tick = Callable[[int, datetime], Awaitable[str | None]]
@@ -62,7 +66,9 @@ class TableTimers:
         self.handles: dict[int, asyncio.TimerHandle] = {}
         self.due: dict[int, datetime] = {}  # when each armed timer fires (wall clock)
         self.ticking: dict[int, asyncio.Task[Any]] = {}
-        self.changed_tables: set[int] = set()  # changed since the re-read in flight began
+        # To re-read: each table changed or ticked since the re-read in flight began, with the
+        # moment of its tick when that tick did nothing (None: changed, or the tick did work).
+        self.changed_tables: dict[int, datetime | None] = {}
         self.rereader: asyncio.Task[None] | None = None  # the re-read in flight
         self.fired = 0  # timers that fired (for operators and tests)
         self.rereads = 0  # re-reads after changes (for operators and tests)
@@ -107,19 +113,38 @@ class TableTimers:
             return
         if table_id in self.ticking:
             return  # its tick re-arms it
-        self.changed_tables.add(table_id)
+        self._reread_soon(table_id, None)
+
+    def _reread_soon(self, table_id: int, idle_tick: datetime | None) -> None:
+        """Re-read ``table_id``'s next moment with the next batch (``idle_tick``: the moment
+        of its tick that did nothing)."""
+        # a change since makes it a change (its next moment is news, not a retry)
+        earlier = self.changed_tables.get(table_id, idle_tick)
+        self.changed_tables[table_id] = idle_tick if earlier is not None else None
         if self.rereader is None or self.rereader.done():
             self.rereader = self.loop.create_task(self._reread(), context=self.context.copy())
             self.rereader.add_done_callback(_log_failure)
 
     async def _reread(self) -> None:
-        """Re-read the changed tables until none is left: those that change while a read is
-        in flight (it may have begun before their commit) go in the next."""
+        """Re-read the changed and ticked tables until none is left, a batch at a time: those
+        that change while a read is in flight (it may have begun before their commit) go in
+        the next."""
         while self.changed_tables:
-            batch = sorted(self.changed_tables)[: clock.DUE_COMPILED_UP_TO]
-            self.changed_tables.difference_update(batch)
+            await asyncio.sleep(REREAD_DELAY_SECONDS)
+            batch = dict(sorted(self.changed_tables.items())[: clock.DUE_COMPILED_UP_TO])
+            for table_id in batch:
+                del self.changed_tables[table_id]
             self.rereads += 1
-            await self._quietly(self.resync(batch))
+            try:
+                found = await read_async(clock.tables_due_at)(list(batch))
+            except DatabaseError:
+                log.warning("clock timers: database unreachable, the next resync re-arms them")
+                # a ticked table is looked at again soon; a changed one keeps its timer
+                batch = {table_id: at for table_id, at in batch.items() if at is not None}
+                found = dict.fromkeys(batch, clock.DUE_NOW)
+            for table_id, idle_tick in batch.items():
+                if table_id not in self.ticking:  # a tick under way re-arms it when it ends
+                    self.arm(table_id, _next_look(found.get(table_id), idle_tick))
 
     # --- firing ------------------------------------------------------------------------
     def _fire(self, table_id: int) -> None:
@@ -137,18 +162,11 @@ class TableTimers:
         what = None
         try:
             what = await self.tick(table_id, now)
-            found = await read_async(clock.tables_due_at)([table_id])
         except DatabaseError:
             log.warning("table %s: clock skipped, database unreachable", table_id)
-            found = {table_id: clock.DUE_NOW}
-            what = None
         finally:
             self.ticking.pop(table_id, None)
-        at = found.get(table_id)
-        if at is not None and at <= now and what is None:
-            # Due, yet nothing to do: look again later rather than spin on it.
-            at = max(at, timezone.now()) + timedelta(seconds=RETRY_SECONDS)
-        self.arm(table_id, at)
+            self._reread_soon(table_id, now if what is None else None)
 
     async def _quietly(self, work: Awaitable[None]) -> None:
         try:
@@ -172,6 +190,15 @@ class TableTimers:
             handle.cancel()
         self.handles.clear()
         self.due.clear()
+
+
+def _next_look(at: datetime | None, idle_tick: datetime | None) -> datetime | None:
+    """When to fire a timer next: at ``at``, the table's next moment; but a table that is due
+    at the moment of a tick that did nothing there (``idle_tick``: a bot still thinking, no
+    one to deal to yet) is looked at again ``RETRY_SECONDS`` later, not ticked on and on."""
+    if at is not None and idle_tick is not None and at <= idle_tick:
+        return max(at, timezone.now()) + timedelta(seconds=RETRY_SECONDS)
+    return at
 
 
 def _log_failure(task: asyncio.Task[Any]) -> None:

@@ -97,7 +97,7 @@ async def test_tables_changed_while_a_read_is_on_its_way_are_read_together(
 ):
     """Three tables change before the timers' re-read has begun: one query reads all
     three and arms each at its own deadline; a table that changes during that read is read
-    again after it."""
+    again after it. A tick that ended joins the same reads."""
     tables = []
     for seconds in (20, 40, 60):
         table = await sync_to_async(heads_up_hand)(make_table, players, f"Timers {seconds}")
@@ -116,7 +116,7 @@ async def test_tables_changed_while_a_read_is_on_its_way_are_read_together(
     # a change during a read in flight is read once more, after it
     moved = await sync_to_async(deadline_in)(tables[0], 90)
     clocks.changed({"type": "table.changed", "table_id": tables[1].pk, "version": 0})
-    await asyncio.sleep(0)  # the read of tables[1] has begun
+    await wait_until(lambda: clocks.rereads == 2, timeout=10, what="the read of tables[1] begun")
     clocks.changed({"type": "table.changed", "table_id": tables[0].pk, "version": 0})
     await wait_until(
         lambda: clocks.rereader.done() and clocks.armed_at(tables[0].pk) == moved.action_deadline,
@@ -124,6 +124,37 @@ async def test_tables_changed_while_a_read_is_on_its_way_are_read_together(
         what="the table changed during the read, read again",
     )
     assert clocks.rereads == 3
+
+
+async def test_tables_ticked_together_are_read_again_together(make_table, players):
+    """Two tables due at once: their ticks end together and one query reads both next
+    moments; each tick did nothing there, so each is looked at again ``RETRY_SECONDS``
+    later, not ticked on and on."""
+    tables = []
+    for name in ("Ticked 1", "Ticked 2"):
+        table = await sync_to_async(heads_up_hand)(make_table, players, name)
+        tables.append(await sync_to_async(deadline_in)(table, -1))
+    ticked = []
+
+    async def nothing_done(table_id, now):
+        ticked.append(table_id)
+        return None
+
+    clocks = TableTimers(nothing_done)
+    try:
+        before = timezone.now()
+        await clocks.resync()
+        await wait_until(
+            lambda: len(ticked) == 2 and all(clocks.armed_at(t.pk) for t in tables),
+            timeout=10,
+            what="both tables ticked and armed again",
+        )
+        assert sorted(ticked) == sorted(t.pk for t in tables)
+        assert clocks.rereads == 1
+        for table in tables:
+            assert clocks.armed_at(table.pk) >= before + timedelta(seconds=RETRY_SECONDS)
+    finally:
+        clocks.close()
 
 
 async def test_a_clock_fires_at_its_deadline_and_the_clock_acts_once(make_table, players, timers):
@@ -134,15 +165,20 @@ async def test_a_clock_fires_at_its_deadline_and_the_clock_acts_once(make_table,
     await first.resync()
     await second.resync()
     await wait_until(
-        lambda: first.fired and second.fired and not first.ticking and not second.ticking,
+        lambda: (
+            first.fired
+            and second.fired
+            and not first.ticking
+            and not second.ticking
+            and first.armed_at(table.pk) is not None
+        ),
         timeout=20,
-        what="both timers fired and their ticks ended",
+        what="both timers fired, their ticks ended and the first armed again",
     )
     acted = await sync_to_async(timeouts)(table)
     assert len(acted) == 1
     assert acted[0].created_at >= table.action_deadline  # at its deadline, not before
     later = await Table.objects.aget(pk=table.pk)
-    assert first.armed_at(table.pk) is not None  # armed for what comes next
     assert later.version > table.version
 
 

@@ -429,11 +429,14 @@ POKER_SPECTATOR_SOCKETS_PER_ADDRESS = env_int("POKER_SPECTATOR_SOCKETS_PER_ADDRE
 # numbers, like the interpreter's own 700,10,10.
 POKER_GC_THRESHOLDS = env_numbers(
     "POKER_GC_THRESHOLDS",
-    (10_000, 10, 100),
+    (10_000, 1_000, 100),
     parse=int,
     valid=lambda numbers: numbers[0] >= 1,
     expected="three whole numbers like 700,10,10 (the first at least 1)",
 )
+# Seconds between a server process's collections of the youngest generation (0: only when
+# the thresholds say; pokersite/gc_policy.py).
+POKER_GC_YOUNG_SECONDS = env_float("POKER_GC_YOUNG_SECONDS", 0.1)
 # Milliseconds a thread waiting for the interpreter lock waits before the thread holding it
 # must let it in (pokersite/gil_policy.py; the interpreter's own default is 5).
 POKER_SWITCH_INTERVAL_MS = env_float("POKER_SWITCH_INTERVAL_MS", 1.0, minimum=0.05)

@@ -1,5 +1,5 @@
-"""A server process freezes its start-up objects and spaces out collections
-(pokersite.gc_policy)."""
+"""A server process freezes its start-up objects, collects the youngest generation on a timer
+and spaces out the older ones' collections (pokersite.gc_policy)."""
 
 import subprocess
 
@@ -8,7 +8,7 @@ import pytest
 from tests.pokersite.fresh_python import fresh_json, run_fresh
 
 #: The server's thresholds unless ``POKER_GC_THRESHOLDS`` says otherwise (pokersite/settings.py).
-SERVER_THRESHOLDS = (10_000, 10, 100)
+SERVER_THRESHOLDS = (10_000, 1_000, 100)
 
 PROBE = (
     "import gc, json, pokersite.asgi; "
@@ -16,16 +16,36 @@ PROBE = (
 )
 
 
+GC_VARIABLES = {"POKER_GC_THRESHOLDS", "POKER_GC_YOUNG_SECONDS"}
+
+#: Young collections in 0.5 s of a process that allocates next to nothing meanwhile (none
+#: from the thresholds), and whether the collector's thread runs.
+YOUNG_PROBE = (
+    "import gc, json, threading, time, {module}; "
+    "before = gc.get_stats()[0]['collections']; time.sleep(0.5); "
+    "print(json.dumps({{'young': gc.get_stats()[0]['collections'] - before, "
+    "'thread': any(t.name == 'gc-young-generation' for t in threading.enumerate())}}))"
+)
+
+
+def young_collections(module: str = "pokersite.asgi", **env) -> dict:
+    env["DJANGO_SETTINGS_MODULE"] = "pokersite.settings"
+    code = YOUNG_PROBE.format(module=module)
+    if module != "pokersite.asgi":
+        code = code.replace(f"{module}; ", f"{module}; django.setup(); ")
+    return fresh_json(code, env, drop=GC_VARIABLES)
+
+
 def run_asgi(**env) -> subprocess.CompletedProcess:
     """Import the ASGI module in a fresh interpreter, as daphne does."""
     env["DJANGO_SETTINGS_MODULE"] = "pokersite.settings"
-    return run_fresh(PROBE, env, drop={"POKER_GC_THRESHOLDS"})
+    return run_fresh(PROBE, env, drop=GC_VARIABLES)
 
 
 def load_asgi(**env) -> dict:
     """The gc settings of a freshly imported ASGI module."""
     env["DJANGO_SETTINGS_MODULE"] = "pokersite.settings"
-    return fresh_json(PROBE, env, drop={"POKER_GC_THRESHOLDS"})
+    return fresh_json(PROBE, env, drop=GC_VARIABLES)
 
 
 def test_the_asgi_module_freezes_start_up_objects_and_sets_the_server_thresholds():
@@ -49,3 +69,26 @@ def test_malformed_thresholds_stop_the_server_with_a_clear_error(text):
 
 def test_empty_thresholds_mean_the_server_defaults():
     assert tuple(load_asgi(POKER_GC_THRESHOLDS="  ")["thresholds"]) == SERVER_THRESHOLDS
+
+
+def test_the_server_collects_the_youngest_generation_every_tenth_of_a_second():
+    found = young_collections()
+    assert found["thread"]
+    assert found["young"] >= 3  # 0.5 s at 0.1 s: the timer's, not the thresholds'
+
+
+def test_the_young_collections_can_be_spaced_out_or_left_to_the_thresholds():
+    assert young_collections(POKER_GC_YOUNG_SECONDS="10") == {"young": 0, "thread": True}
+    assert young_collections(POKER_GC_YOUNG_SECONDS="0") == {"young": 0, "thread": False}
+
+
+def test_only_a_server_process_collects_on_a_timer():
+    # management commands and the tests import the settings, not the ASGI module
+    assert young_collections("django") == {"young": 0, "thread": False}
+
+
+@pytest.mark.parametrize("text", ["-1", "often", "0.1,0.2"])
+def test_a_malformed_young_interval_stops_the_server_with_a_clear_error(text):
+    done = run_asgi(POKER_GC_YOUNG_SECONDS=text)
+    assert done.returncode != 0
+    assert "ImproperlyConfigured: POKER_GC_YOUNG_SECONDS must be a number" in done.stderr

@@ -71,7 +71,8 @@ class TableTimers:
         self.changed_tables: dict[int, datetime | None] = {}
         self.rereader: asyncio.Task[None] | None = None  # the re-read in flight
         self.fired = 0  # timers that fired (for operators and tests)
-        self.rereads = 0  # re-reads after changes (for operators and tests)
+        self.rereads = 0  # re-reads after changes and ticks (for operators and tests)
+        self.closed = False
 
     # --- arming ------------------------------------------------------------------------
     def arm(self, table_id: int, at: datetime | None) -> None:
@@ -118,6 +119,8 @@ class TableTimers:
     def _reread_soon(self, table_id: int, idle_tick: datetime | None) -> None:
         """Re-read ``table_id``'s next moment with the next batch (``idle_tick``: the moment
         of its tick that did nothing)."""
+        if self.closed:
+            return
         # a change since makes it a change (its next moment is news, not a retry)
         earlier = self.changed_tables.get(table_id, idle_tick)
         self.changed_tables[table_id] = idle_tick if earlier is not None else None
@@ -166,7 +169,7 @@ class TableTimers:
             log.warning("table %s: clock skipped, database unreachable", table_id)
         finally:
             self.ticking.pop(table_id, None)
-            self._reread_soon(table_id, now if what is None else None)
+        self._reread_soon(table_id, now if what is None else None)  # not once cancelled
 
     async def _quietly(self, work: Awaitable[None]) -> None:
         try:
@@ -184,6 +187,8 @@ class TableTimers:
             self.close()
 
     def close(self) -> None:
+        """Disarm every timer; a tick under way when it closes arms nothing after."""
+        self.closed = True
         if self.rereader is not None:
             self.rereader.cancel()
         for handle in self.handles.values():

@@ -157,6 +157,26 @@ async def test_tables_ticked_together_are_read_again_together(make_table, player
         clocks.close()
 
 
+async def test_a_tick_that_ends_after_the_timers_closed_arms_nothing(make_table, players):
+    table = await sync_to_async(heads_up_hand)(make_table, players, "Closing")
+    table = await sync_to_async(deadline_in)(table, -1)
+    release = asyncio.Event()
+
+    async def slow_tick(table_id, now):
+        await release.wait()
+        return "acted"
+
+    clocks = TableTimers(slow_tick)
+    await clocks.resync()
+    await wait_until(lambda: clocks.ticking, timeout=10, what="the tick under way")
+    clocks.close()
+    release.set()
+    await wait_until(lambda: not clocks.ticking, timeout=10, what="the tick ended")
+    await asyncio.sleep(0.2)  # longer than a re-read's wait
+    assert clocks.rereader is None
+    assert clocks.armed_at(table.pk) is None
+
+
 async def test_a_clock_fires_at_its_deadline_and_the_clock_acts_once(make_table, players, timers):
     table = await sync_to_async(heads_up_hand)(make_table, players)
     table = await sync_to_async(deadline_in)(table, 0.3)

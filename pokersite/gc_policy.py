@@ -24,11 +24,15 @@ So a server process, once its code is loaded (``pokersite.asgi``):
   is still alive, a small part of the tables' versions, so each pause is short. What it
   promotes dies with its version, in the middle generation;
 - collects the middle generation only after ``POKER_GC_THRESHOLDS``' second number of young
-  collections, and the oldest after its third number of middle ones (CPython also waits
-  until a quarter of the oldest generation is new). The first number still collects the
-  youngest generation early when a burst (a rush of sockets) allocates that many objects.
+  collections (100: every 10 s or so), and the oldest after its third number of middle ones
+  (CPython also waits until a quarter of the oldest generation is new). The first number
+  still collects the youngest generation early when a burst (a rush of sockets) allocates
+  that many objects.
 
-Garbage cycles are still collected, only later. The settings and the environment variables
+Garbage cycles are still collected, only later: not much later, as a cycle can hold a
+resource (a database connection dropped with the thread that opened it waits for the middle
+generation's collection; spaced out to every 100 s, the test run's ran out of PostgreSQL
+connections). The settings and the environment variables
 of the same names: ``pokersite.settings``; ``bench/bench_load.py`` measured them
 (docs/benchmarks.md).
 """

@@ -429,7 +429,7 @@ POKER_SPECTATOR_SOCKETS_PER_ADDRESS = env_int("POKER_SPECTATOR_SOCKETS_PER_ADDRE
 # numbers, like the interpreter's own 700,10,10.
 POKER_GC_THRESHOLDS = env_numbers(
     "POKER_GC_THRESHOLDS",
-    (10_000, 1_000, 100),
+    (10_000, 100, 100),
     parse=int,
     valid=lambda numbers: numbers[0] >= 1,
     expected="three whole numbers like 700,10,10 (the first at least 1)",

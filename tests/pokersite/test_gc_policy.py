@@ -8,7 +8,7 @@ import pytest
 from tests.pokersite.fresh_python import fresh_json, run_fresh
 
 #: The server's thresholds unless ``POKER_GC_THRESHOLDS`` says otherwise (pokersite/settings.py).
-SERVER_THRESHOLDS = (10_000, 1_000, 100)
+SERVER_THRESHOLDS = (10_000, 100, 100)
 
 PROBE = (
     "import gc, json, pokersite.asgi; "

@@ -42,7 +42,7 @@ def test_defaults_are_named_in_the_settings():
         "POKER_BOT_DELAY": [0.8, 2.2],
         "POKER_SOCKETS_PER_USER": 24,
         "POKER_HAND_PAUSE_SECONDS": 4.0,
-        "POKER_GC_THRESHOLDS": [10_000, 1_000, 100],
+        "POKER_GC_THRESHOLDS": [10_000, 100, 100],
         "CONN_MAX_AGE": None,
         "CHANNEL_PREFIX": "asgi",  # SQLite: connections kept open
     }

@@ -19,12 +19,11 @@ PROBE = (
 GC_VARIABLES = {"POKER_GC_THRESHOLDS", "POKER_GC_YOUNG_SECONDS"}
 
 #: Young collections of a process that allocates next to nothing meanwhile (none from the
-#: thresholds) in 0.5 s, or until it has seen 3 (a busy machine may wake the collector
-#: late: at most 5 s), and whether the collector's thread runs.
+#: thresholds), waited for until it has seen 3 (a busy machine may wake the collector late:
+#: at most 5 s), and whether the collector's thread runs.
 YOUNG_PROBE = (
     "import gc, json, threading, time, {module}; "
-    "count = lambda: gc.get_stats()[0]['collections']; before = count(); start = time.time(); "
-    "time.sleep(0.5)\n"
+    "count = lambda: gc.get_stats()[0]['collections']; before = count(); start = time.time()\n"
     "while count() - before < 3 and time.time() - start < 5: time.sleep(0.05)\n"
     "print(json.dumps({{'young': count() - before, "
     "'thread': any(t.name == 'gc-young-generation' for t in threading.enumerate())}}))"
@@ -77,7 +76,7 @@ def test_empty_thresholds_mean_the_server_defaults():
 def test_the_server_collects_the_youngest_generation_every_tenth_of_a_second():
     found = young_collections()
     assert found["thread"]
-    assert found["young"] >= 3  # 0.5 s at 0.1 s: the timer's, not the thresholds'
+    assert found["young"] >= 3  # within 5 s at 0.1 s: the timer's, not the thresholds'
 
 
 def test_the_young_collections_can_be_spaced_out_or_left_to_the_thresholds():

@@ -169,10 +169,10 @@ async def test_a_tick_that_ends_after_the_timers_closed_arms_nothing(make_table,
     clocks = TableTimers(slow_tick)
     await clocks.resync()
     await wait_until(lambda: clocks.ticking, timeout=10, what="the tick under way")
+    (tick,) = clocks.ticking.values()
     clocks.close()
     release.set()
-    await wait_until(lambda: not clocks.ticking, timeout=10, what="the tick ended")
-    await asyncio.sleep(0.2)  # longer than a re-read's wait
+    await asyncio.wait_for(tick, timeout=10)  # the tick ends by scheduling its re-read, if any
     assert clocks.rereader is None
     assert clocks.armed_at(table.pk) is None
 

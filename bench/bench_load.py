@@ -173,6 +173,13 @@ def think_range(text: str) -> tuple[float, float]:
     return float(low), float(high or low)
 
 
+def worker_shares(tables: list[dict], workers: int) -> list[list[dict]]:
+    """The tables of each client process, dealt round: no process without a table (fewer
+    tables than ``--workers`` makes fewer processes)."""
+    count = max(1, min(workers, len(tables)))
+    return [tables[w::count] for w in range(count)]
+
+
 async def run_workers(kind: str, servers: list[Server], world: dict, options: Options) -> dict:
     """Play ``world`` (``kind``: the game or the echo) with the clients split by table over
     ``options.workers`` processes (600 sockets in one Python process on this machine would
@@ -180,11 +187,11 @@ async def run_workers(kind: str, servers: list[Server], world: dict, options: Op
     measured at one moment (``bench/load_players.py``)."""
     tables = [{**table, "index": t} for t, table in enumerate(world["tables"])]
     procs = []
-    for w in range(options.workers):
+    for share in worker_shares(tables, options.workers):
         spec = {
             "kind": kind,
             "urls": [s.ws for s in servers],
-            "tables": tables[w :: options.workers],
+            "tables": share,
             "seconds": options.seconds,
             "think": list(options.think),
             "warm_up": options.warm_up,
@@ -365,6 +372,7 @@ def run_setup(
     try:
         if setup == "embedded":
             path = Path(tempfile.mkdtemp(prefix="bench-load-")) / "db.sqlite3"
+            cleanup.append(lambda: shutil.rmtree(path.parent, ignore_errors=True))
             env = server_env(f"sqlite:///{path}", None, **extra)
             subprocess.run(
                 [checkout.python, "manage.py", "migrate", "--noinput", "-v", "0"],

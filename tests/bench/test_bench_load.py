@@ -140,3 +140,26 @@ def test_the_medians_of_several_runs_name_p99_and_cpu_per_action(capsys):
     line = capsys.readouterr().out
     assert "p99 over 3 runs: median 120.0 ms (from 90.0 to 300.0 ms)" in line
     assert "ms/act median 9.0 (from 8.0 to 10.0)" in line
+
+
+def test_every_client_process_gets_a_table_however_few_there_are():
+    tables = [{"id": n} for n in range(5)]
+    assert bench_load.worker_shares(tables[:1], 2) == [[{"id": 0}]]
+    shares = bench_load.worker_shares(tables, 2)
+    assert shares == [[{"id": 0}, {"id": 2}, {"id": 4}], [{"id": 1}, {"id": 3}]]
+    assert sorted(t["id"] for share in bench_load.worker_shares(tables, 8) for t in share) == [
+        0,
+        1,
+        2,
+        3,
+        4,
+    ]
+    assert all(bench_load.worker_shares(tables, 8))
+
+
+def test_a_room_not_all_in_by_the_deadline_is_measured_without_a_warm_up():
+    from bench.load_players import warms_up
+
+    assert warms_up(rush=False, all_in=4.2)
+    assert not warms_up(rush=False, all_in=None)  # was a TimeoutError: the room went unmeasured
+    assert not warms_up(rush=True, all_in=4.2)

@@ -112,10 +112,6 @@ test-sqlite:
 # the tests marked one_pass (the hidden-card checks over many hands: the engine's filter, the
 # same on any database; each channel layer has tests of its own).
 # With REQUIRE_SERVICES=1 (CI) a missing service is an error, not a skip.
-# The pass keeps the collector's earlier settings (TEST_GC): a server's (pokersite/gc_policy.py)
-# move garbage on to the older generations sooner, and there the database connections that the
-# test process's finished threads drop wait in garbage cycles, past PostgreSQL's 100.
-TEST_GC := POKER_GC_YOUNG_SECONDS=0 POKER_GC_THRESHOLDS=10000,10,100
 test-services:
 	@db="$${DATABASE_URL:-}"; redis="$${REDIS_URL:-}"; \
 	if [ -z "$$db" ] && $(PY) -c 'import socket; socket.create_connection(("127.0.0.1", 5432), 1)' 2>/dev/null; then db=$(PG_DEFAULT_URL); fi; \
@@ -125,7 +121,7 @@ test-services:
 		echo "Skipping the PostgreSQL + Redis pass: set DATABASE_URL and REDIS_URL or start them on 127.0.0.1:5432 and :6379."; exit 0; \
 	fi; \
 	echo "PostgreSQL + Redis pass: DATABASE_URL=$$db REDIS_URL=$$redis"; \
-	DATABASE_URL="$$db" REDIS_URL="$$redis" $(TEST_GC) $(PY) -m pytest $(SERVICE_TEST_DIRS) -m "not one_pass" $(PYTEST_PARALLEL) $(PYTEST_ARGS)
+	DATABASE_URL="$$db" REDIS_URL="$$redis" $(PY) -m pytest $(SERVICE_TEST_DIRS) -m "not one_pass" $(PYTEST_PARALLEL) $(PYTEST_ARGS)
 
 bench: install
 	@set -e; for script in bench/bench_*.py; do \

@@ -46,6 +46,27 @@ def pytest_configure(config):
     config.addinivalue_line("markers", "postgres: needs PostgreSQL (DATABASE_URL)")
     config.addinivalue_line("markers", "browser: needs Chromium (Playwright)")
     _own_redis_names_per_worker()
+    _test_process_collector()
+
+
+#: The test process's collector thresholds: the interpreter's middle generation (every 10 young
+#: collections), not a server's (every 100, pokersite/gc_policy.py).
+TEST_PROCESS_GC_THRESHOLDS = (10_000, 10, 100)
+
+
+def _test_process_collector() -> None:
+    """The test process does not take a server's collector settings when a test imports
+    ``pokersite.asgi``: no young-generation thread, the middle generation collected soon.
+
+    Its threads come and go with each test's event loop, and each drops its kept database
+    connections (``CONN_MAX_AGE``) in garbage cycles: with a server's settings they waited for
+    a middle collection every ~10 s, past PostgreSQL's 100 connections. A server's threads live
+    as long as it does. Servers the tests start (tests/browser, tests/load) read their own
+    settings; tests/pokersite/test_gc_policy.py checks a server's."""
+    from django.conf import settings
+
+    settings.POKER_GC_YOUNG_SECONDS = 0
+    settings.POKER_GC_THRESHOLDS = TEST_PROCESS_GC_THRESHOLDS
 
 
 def _own_redis_names_per_worker() -> None:

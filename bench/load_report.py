@@ -61,11 +61,11 @@ def print_medians(label: str, setup: str, tables: int, games: list[dict]) -> Non
 def print_game_details(label: str, setup: str, tables: int, game: dict) -> None:
     """The game's connect phase and frames (printed as soon as the game is measured)."""
     c = game["connect"]
-    took = f"{c['seconds']:.1f} s" if c["seconds"] is not None else "NOT within the deadline"
+    took = f"all in {c['seconds']:.1f} s" if c["seconds"] is not None else "NOT all by the deadline"
     retried = 100 * c["retried"] / c["sockets"] if c["sockets"] else 0.0
     print(
         f"{label:6} {setup:9} {tables:6d} connect: {c['with_state']}/{c['sockets']} sockets"
-        f" had their state, all in {took}; {c['attempts']} handshakes, {c['retried']}"
+        f" had their state, {took}; {c['attempts']} handshakes, {c['retried']}"
         f" retried ({retried:.1f}%), {c['shed']} shed (busy)",
         flush=True,
     )

@@ -91,7 +91,7 @@ def test_the_report_names_the_sockets_that_never_got_a_state(capsys):
     }
     print_game_details("new", "redis", 1, game)
     out = capsys.readouterr().out
-    assert "5/6 sockets had their state, all in NOT within the deadline" in out
+    assert "5/6 sockets had their state, NOT all by the deadline" in out
     assert "no state: table 7 p3: 1 handshakes, 1 opened, 0 frames" in out
 
 

@@ -19,13 +19,17 @@ PROBE = (
 GC_VARIABLES = {"POKER_GC_THRESHOLDS", "POKER_GC_YOUNG_SECONDS"}
 
 #: Young collections of a process that allocates next to nothing meanwhile (none from the
-#: thresholds), waited for until it has seen 3 (a busy machine may wake the collector late:
-#: at most 5 s), and whether the collector's thread runs.
+#: thresholds), seen by a ``gc.callbacks`` hook that wakes the probe at the third (a busy
+#: machine may wake the collector late: at most 5 s), and whether the collector's thread runs.
 YOUNG_PROBE = (
-    "import gc, json, threading, time, {module}; "
-    "count = lambda: gc.get_stats()[0]['collections']; before = count(); start = time.time()\n"
-    "while count() - before < 3 and time.time() - start < 5: time.sleep(0.05)\n"
-    "print(json.dumps({{'young': count() - before, "
+    "import gc, json, threading, {module}; "
+    "young, enough = [], threading.Event()\n"
+    "def seen(phase, info):\n"
+    "    if phase == 'stop' and info['generation'] == 0:\n"
+    "        young.append(1)\n"
+    "        if len(young) >= 3: enough.set()\n"
+    "gc.callbacks.append(seen); enough.wait(5)\n"
+    "print(json.dumps({{'young': len(young), "
     "'thread': any(t.name == 'gc-young-generation' for t in threading.enumerate())}}))"
 )
 

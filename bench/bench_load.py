@@ -273,7 +273,9 @@ def merge_connects(connects: list[dict]) -> dict:
 
 def frame_figures(results: list[dict], actions: int) -> dict:
     """Frame sizes in the measured window, JSON players' and browsers' apart: median, p99 and
-    the bytes one socket received per accepted action at its table."""
+    the bytes one socket received per accepted action at its table; and the versions each
+    JSON socket was sent per accepted action (a deal, a run-out's street, its odds, a re-seat
+    are versions no player's action made: the frames' work is per version)."""
     json_sizes = [n for r in results for n in r["json_sizes"]]
     browser_sizes = [n for r in results for n in r["browser_sizes"]]
     json_sockets = sum(r["json_sockets"] for r in results)
@@ -290,12 +292,18 @@ def frame_figures(results: list[dict], actions: int) -> dict:
         }
 
     nan = float("nan")
+    table_frames = sum(r.get("json_table_frames", 0) for r in results)
     return {
         # each action reaches the six JSON sockets of its table
-        "json": figures(
-            json_sizes,
-            sum(json_sizes) / (actions * PLAYERS) if actions and tables else nan,
-        ),
+        "json": {
+            **figures(
+                json_sizes,
+                sum(json_sizes) / (actions * PLAYERS) if actions and tables else nan,
+            ),
+            "versions_per_action": table_frames / (actions * PLAYERS)
+            if actions and tables
+            else nan,
+        },
         # one browser socket at each sampled table
         "browser": figures(
             browser_sizes,

@@ -194,6 +194,7 @@ async def play_tables(spec: dict) -> dict:
     await _parent_says("GO")
     for client in clients:
         client.frame_sizes.clear()
+        client.table_frames = 0
         client.count_frames = True
     for browser in browsers:
         browser.counting = True
@@ -207,6 +208,7 @@ async def play_tables(spec: dict) -> dict:
         "elapsed": elapsed,
         "json_sizes": [n for c in clients for n in c.frame_sizes],
         "json_sockets": len(clients),
+        "json_table_frames": sum(c.table_frames for c in clients),
         "browser_sizes": [n for b in browsers for n in b.sizes],
         "browser_sockets": len(browsers),
         "browser_table_actions": sum(tracker.per_table[t] for t in browser_tables),

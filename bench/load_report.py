@@ -78,10 +78,12 @@ def print_game_details(label: str, setup: str, tables: int, game: dict) -> None:
         )
     for kind in ("json", "browser"):
         f = game["frames"][kind]
+        versions = f.get("versions_per_action")
         print(
             f"{label:6} {setup:9} {tables:6d} {kind:7} frames: {f['frames']} in the window,"
             f" median {f['median']:.0f} B, p99 {f['p99']:.0f} B, {f['per_action']:.0f} B per"
-            " action per socket",
+            " action per socket"
+            + (f", {versions:.2f} versions per action" if versions is not None else ""),
             flush=True,
         )
 

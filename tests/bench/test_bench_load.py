@@ -87,12 +87,15 @@ def test_the_report_names_the_sockets_that_never_got_a_state(capsys):
     frames = {"frames": 0, "median": 0.0, "p99": 0.0, "per_action": 0.0}
     game = {
         "connect": connect | {"retried": 0, "without_state": [stuck]},
-        "frames": {"json": frames, "browser": frames},
+        "frames": {"json": frames | {"versions_per_action": 1.29}, "browser": frames},
     }
     print_game_details("new", "redis", 1, game)
     out = capsys.readouterr().out
     assert "5/6 sockets had their state, NOT all by the deadline" in out
     assert "no state: table 7 p3: 1 handshakes, 1 opened, 0 frames" in out
+    json_line, browser_line = (line for line in out.splitlines() if " frames: " in line)
+    assert json_line.endswith("per action per socket, 1.29 versions per action")
+    assert "versions" not in browser_line  # a browser's regions are not counted by version
 
 
 def test_frame_figures_per_kind_of_client():
@@ -100,6 +103,7 @@ def test_frame_figures_per_kind_of_client():
         {
             "json_sizes": [500, 700, 900],
             "json_sockets": 6,
+            "json_table_frames": 9,  # e.g. an action and a deal, less one socket's deal
             "browser_sizes": [1000, 3000],
             "browser_sockets": 1,
             "browser_table_actions": 2,
@@ -108,6 +112,7 @@ def test_frame_figures_per_kind_of_client():
     figures = frame_figures(results, actions=1)
     assert figures["json"]["median"] == 700
     assert figures["json"]["per_action"] == pytest.approx(2100 / 6)  # 1 action, 6 sockets
+    assert figures["json"]["versions_per_action"] == pytest.approx(9 / 6)
     assert figures["browser"]["frames"] == 2
     assert figures["browser"]["per_action"] == 2000  # 4000 B over the 2 actions at its table
     assert bench_load.PLAYERS == 6

@@ -113,6 +113,7 @@ class Client:
         self.states = StateFrames()
         self.syncs = 0  # whole states asked for again (an update on another base)
         self.frame_sizes: list[int] = []  # bytes of each frame, while ``count_frames``
+        self.table_frames = 0  # states and updates (one per version it was sent), likewise
         self.count_frames = False
         self.last_state: dict | None = None
         self.acted_on: tuple | None = None
@@ -212,6 +213,8 @@ class Client:
                 continue
             if frame.get("type") not in ("state", "update"):
                 continue
+            if self.count_frames:
+                self.table_frames += 1
             was_stale = self.states.stale
             frame = self.states.take(frame)  # an update applied on the state it is based on
             if frame is None:

@@ -103,7 +103,7 @@ def test_frame_figures_per_kind_of_client():
         {
             "json_sizes": [500, 700, 900],
             "json_sockets": 6,
-            "json_table_frames": 9,  # e.g. an action and a deal, less one socket's deal
+            "json_table_frames": 9,  # the action to all six sockets, a deal to three of them
             "browser_sizes": [1000, 3000],
             "browser_sockets": 1,
             "browser_table_actions": 2,

@@ -292,17 +292,13 @@ def frame_figures(results: list[dict], actions: int) -> dict:
         }
 
     nan = float("nan")
-    table_frames = sum(r.get("json_table_frames", 0) for r in results)
+    # each action reaches the six JSON sockets of its table
+    json_reach = actions * PLAYERS if actions and tables else 0
+    table_frames = sum(r["json_table_frames"] for r in results)
     return {
-        # each action reaches the six JSON sockets of its table
         "json": {
-            **figures(
-                json_sizes,
-                sum(json_sizes) / (actions * PLAYERS) if actions and tables else nan,
-            ),
-            "versions_per_action": table_frames / (actions * PLAYERS)
-            if actions and tables
-            else nan,
+            **figures(json_sizes, sum(json_sizes) / json_reach if json_reach else nan),
+            "versions_per_action": table_frames / json_reach if json_reach else nan,
         },
         # one browser socket at each sampled table
         "browser": figures(

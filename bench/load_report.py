@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import os
 import statistics
+import time
 from pathlib import Path
 
 from bench.echo_clients import PLAYERS
@@ -12,10 +13,31 @@ from bench.echo_clients import PLAYERS
 ROOT = Path(__file__).resolve().parents[1]
 
 
+#: The pure-Python loop every session has timed its machine with (``sum(range(3 * 10**7))``).
+REFERENCE_LOOP = 3 * 10**7
+
+
+def reference_seconds(times: int = 3, loop: int = REFERENCE_LOOP) -> list[float]:
+    """How long the reference loop takes here, ``times`` times in a row, fastest first: the
+    same code's figures move with it from one day (or hour) to the next on a shared machine,
+    so each run says how fast its machine was."""
+    spent = []
+    for _ in range(times):
+        start = time.perf_counter()
+        sum(range(loop))
+        spent.append(time.perf_counter() - start)
+    return sorted(spent)
+
+
 def machine() -> str:
-    """The machine and how busy it is (the benchmark shares it: its load average matters)."""
+    """The machine, how busy it is and how fast it is just now (the benchmark shares it: its
+    load average and its speed matter)."""
     load = " ".join(f"{x:.2f}" for x in os.getloadavg())
-    return f"{os.uname().nodename}: {os.cpu_count()} cores, load average {load}"
+    loop = reference_seconds()
+    return (
+        f"{os.uname().nodename}: {os.cpu_count()} cores, load average {load},"
+        f" sum(range(3 * 10**7)) {loop[0]:.2f}–{loop[-1]:.2f} s"
+    )
 
 
 HEADER = (

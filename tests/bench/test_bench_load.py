@@ -7,7 +7,7 @@ from dataclasses import replace
 
 import pytest
 
-from bench import bench_load
+from bench import bench_load, load_report
 from bench.bench_load import (
     MAX_TABLES,
     Checkout,
@@ -17,7 +17,7 @@ from bench.bench_load import (
     profile_command,
     table_counts,
 )
-from bench.load_report import print_game_details
+from bench.load_report import print_game_details, reference_seconds
 from tests.load.processes import PYTHON, ROOT
 
 
@@ -168,3 +168,17 @@ def test_a_room_not_all_in_by_the_deadline_is_measured_without_a_warm_up():
     assert warms_up(rush=False, all_in=4.2)
     assert not warms_up(rush=False, all_in=None)  # was a TimeoutError: the room went unmeasured
     assert not warms_up(rush=True, all_in=4.2)
+
+
+def test_the_reference_loop_is_timed_fastest_first():
+    spent = reference_seconds(times=4, loop=10_000)
+    assert len(spent) == 4
+    assert spent == sorted(spent)
+    assert spent[0] > 0
+
+
+def test_the_machine_line_says_how_fast_the_machine_was(monkeypatch):
+    monkeypatch.setattr(load_report, "reference_seconds", lambda: [0.412, 0.5, 0.873])
+    line = load_report.machine()
+    assert "load average" in line
+    assert line.endswith("sum(range(3 * 10**7)) 0.41–0.87 s")

@@ -13,7 +13,10 @@ A socket that would wait longer than ``WAIT_LIMIT_SECONDS`` for its turn (the so
 and joining, times the recent mean time of a join, over ``AT_ONCE``) is closed at once with
 ``SERVER_BUSY`` (4013, ``tables.live.protocol``): every client the project ships reconnects
 after a jittered, growing pause (``pokerclient.backoff``), by then the crowd has thinned. A
-clear answer now rather than a handshake that times out and is tried again at once.
+clear answer now rather than a handshake that times out and is tried again at once. The
+estimate can be wrong (in a rush every socket arrives before any join has been timed, and the
+joins slow down as the tables already joined play), so a socket that has waited that long
+all the same is closed with the same code then, not left waiting until its client gives up.
 """
 
 from __future__ import annotations
@@ -40,7 +43,8 @@ SMOOTHING = 0.1
 
 class Admission:
     """One event loop's joins: ``admit()`` says whether a new socket may wait its turn,
-    ``turn()`` holds one of the ``at_once`` places while a socket joins."""
+    ``turn()`` holds one of the ``at_once`` places while a socket joins (or says it waited
+    too long)."""
 
     def __init__(self, at_once: int | None = None) -> None:
         self.at_once = at_once or AT_ONCE
@@ -60,18 +64,29 @@ class Admission:
         return True
 
     @asynccontextmanager
-    async def turn(self) -> AsyncIterator[None]:
+    async def turn(self) -> AsyncIterator[bool]:
+        """Gives True once a place is held for the join, or False when none came within
+        ``WAIT_LIMIT_SECONDS`` (the socket is shed: counted in ``shed``)."""
         self.queued += 1
         try:
-            async with self.places:
-                started = time.monotonic()
-                try:
-                    yield
-                finally:
-                    took = time.monotonic() - started
-                    self.mean_seconds += SMOOTHING * (took - self.mean_seconds)
-                # Let the actions and updates that came in during this join go first.
-                await asyncio.sleep(0)
+            try:
+                if self.places.locked():  # a place to wait for (else it is taken at once)
+                    await asyncio.wait_for(self.places.acquire(), WAIT_LIMIT_SECONDS)
+                else:
+                    await self.places.acquire()
+            except TimeoutError:
+                self.shed += 1
+                yield False
+                return
+            started = time.monotonic()
+            try:
+                yield True
+            finally:
+                self.places.release()
+                took = time.monotonic() - started
+                self.mean_seconds += SMOOTHING * (took - self.mean_seconds)
+            # Let the actions and updates that came in during this join go first.
+            await asyncio.sleep(0)
         finally:
             self.queued -= 1
 

@@ -65,14 +65,22 @@ class TableJoin(AsyncWebsocketConsumer):
     async def _join(self) -> None:
         """A logged-in socket waits its turn to join (``tables.live.admission``: at most a few
         at once, so a rush of first states never starves the players' actions), or is shed
-        with ``SERVER_BUSY`` when its turn would come too late."""
+        with ``SERVER_BUSY`` when its turn would come too late, or has not come in time."""
         gate = admission()
         self.join_stage = "waiting its turn to join"
         if not gate.admit():
             log.info("table %s: busy, socket shed (%s so far)", self.table_id, gate.shed)
             await self.close(code=SERVER_BUSY)
             return
-        async with gate.turn():
+        async with gate.turn() as placed:
+            if not placed:
+                log.info(
+                    "table %s: busy, socket shed after its wait (%s so far)",
+                    self.table_id,
+                    gate.shed,
+                )
+                await self.close(code=SERVER_BUSY)
+                return
             self.join_stage = "joining"
             gone = self.scope.get(CLIENT_GONE)
             if isinstance(gone, asyncio.Event) and gone.is_set():

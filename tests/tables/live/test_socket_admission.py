@@ -1,6 +1,7 @@
 """A connect rush survived (``tables.live.admission``): the handshake is accepted at once, the
 joins (reads, feed, first state) run a few at a time, and a socket whose turn would come too
-late is shed at once with the documented busy close (4013), never left to time out."""
+late is shed at once with the documented busy close (4013), one whose turn has not come by
+the limit then, never left to time out."""
 
 import asyncio
 
@@ -94,6 +95,32 @@ async def test_a_socket_whose_turn_would_come_too_late_is_shed_with_the_busy_clo
     await again.close()
 
 
+async def test_a_socket_still_waiting_for_its_turn_at_the_limit_is_shed_with_the_busy_close(
+    players, table, monkeypatch
+):
+    """The expected wait said it could wait (no join had been timed yet, as at the start of a
+    rush), but its turn did not come: it is closed with the busy code, not left waiting until
+    its client gives up."""
+    monkeypatch.setattr(admission_module, "AT_ONCE", 1)
+    cookie = await sync_to_async(session_cookie)(players[0].user)
+    async with HeldPlaces(1):  # the one place stays taken past the newcomer's limit
+        monkeypatch.setattr(admission_module, "WAIT_LIMIT_SECONDS", 0.2)
+        socket = Socket("alice", communicator(table.pk, cookie))
+        connected, _ = await socket.comm.connect()
+        assert connected  # admitted: its expected wait was under the limit
+        assert await socket.comm.receive_output(timeout=5) == {
+            "type": "websocket.close",
+            "code": SERVER_BUSY,
+        }
+        assert admission().shed == 1
+        assert admission().queued == 1  # only the held place: the shed socket is gone
+    # With the places free again the same client gets its table.
+    monkeypatch.setattr(admission_module, "WAIT_LIMIT_SECONDS", 60.0)
+    again = await Socket("alice", communicator(table.pk, cookie)).connect()
+    await again.close()
+    assert admission().queued == 0
+
+
 def test_the_busy_close_is_documented():
     assert SERVER_BUSY == 4013
     assert "too busy" in CLOSE_CODES[SERVER_BUSY]
@@ -102,7 +129,8 @@ def test_the_busy_close_is_documented():
 async def test_the_expected_wait_follows_the_queue_and_the_joins_measured():
     gate = admission_module.Admission(at_once=2)
     assert gate.expected_wait() == 0 and gate.admit()
-    async with gate.turn():
+    async with gate.turn() as placed:
+        assert placed
         assert gate.queued == 1
         assert gate.expected_wait() == pytest.approx(admission_module.FIRST_GUESS_SECONDS / 2)
     assert gate.queued == 0

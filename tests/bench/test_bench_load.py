@@ -12,11 +12,10 @@ from bench.bench_load import (
     MAX_TABLES,
     Checkout,
     Options,
-    frame_figures,
-    merge_connects,
     profile_command,
     table_counts,
 )
+from bench.load_figures import frame_figures, merge_connects
 from bench.load_report import print_game_details, reference_seconds
 from tests.load.processes import PYTHON, ROOT
 

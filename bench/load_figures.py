@@ -1,0 +1,71 @@
+"""The arithmetic of ``bench_load.py``'s client results: the latencies' summary, the connect
+phase of several client processes as one, the frame figures per kind of client."""
+
+from __future__ import annotations
+
+from bench.echo_clients import PLAYERS
+from tests.load.harness import percentile
+
+
+def summary(latencies: list[float], count: int, seconds: float) -> dict:
+    return {
+        "per_s": count / seconds,
+        "p50": percentile(latencies, 50) * 1000,
+        "p95": percentile(latencies, 95) * 1000,
+        "p99": percentile(latencies, 99) * 1000,
+        "n": count,
+    }
+
+
+def merge_connects(connects: list[dict]) -> dict:
+    """The workers' connect phases as one: every socket had its state after the slowest
+    worker's time (None if one of them ran out of time)."""
+    seconds = [c["seconds"] for c in connects]
+    sockets = sum(c["sockets"] for c in connects)
+    attempts = sum(c["attempts"] for c in connects)
+    return {
+        "seconds": None if None in seconds else max(seconds),
+        "sockets": sockets,
+        "with_state": sum(c["with_state"] for c in connects),
+        "attempts": attempts,
+        "retried": attempts - sockets,
+        "shed": sum(c["shed"] for c in connects),
+        "without_state": [socket for c in connects for socket in c.get("without_state", ())],
+    }
+
+
+def frame_figures(results: list[dict], actions: int) -> dict:
+    """Frame sizes in the measured window, JSON players' and browsers' apart: median, p99 and
+    the bytes one socket received per accepted action at its table; and the versions each
+    JSON socket was sent per accepted action (a deal, a run-out's street, its odds, a re-seat
+    are versions no player's action made: the frames' work is per version)."""
+    json_sizes = [n for r in results for n in r["json_sizes"]]
+    browser_sizes = [n for r in results for n in r["browser_sizes"]]
+    json_sockets = sum(r["json_sockets"] for r in results)
+    tables = json_sockets / PLAYERS
+    browser_actions = sum(r["browser_table_actions"] for r in results)
+    browser_sockets = sum(r["browser_sockets"] for r in results)
+
+    def figures(sizes: list[int], per_action: float) -> dict:
+        return {
+            "frames": len(sizes),
+            "median": percentile(sizes, 50) if sizes else float("nan"),
+            "p99": percentile(sizes, 99) if sizes else float("nan"),
+            "per_action": per_action,
+        }
+
+    nan = float("nan")
+    # each action reaches the six JSON sockets of its table
+    json_reach = actions * PLAYERS if actions and tables else 0
+    table_frames = sum(r["json_table_frames"] for r in results)
+    return {
+        "json": {
+            **figures(json_sizes, sum(json_sizes) / json_reach if json_reach else nan),
+            "versions_per_action": table_frames / json_reach if json_reach else nan,
+        },
+        # one browser socket at each sampled table
+        "browser": figures(
+            browser_sizes,
+            sum(browser_sizes) / browser_actions if browser_actions and browser_sockets else nan,
+        ),
+    }

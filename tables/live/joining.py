@@ -74,6 +74,7 @@ class TableJoin(AsyncWebsocketConsumer):
             return
         async with gate.turn() as placed:
             if not placed:
+                self.join_stage = "shed: its turn did not come in time"
                 log.info(
                     "table %s: busy, socket shed after its wait (%s so far)",
                     self.table_id,

@@ -63,18 +63,24 @@ class Admission:
             return False
         return True
 
+    async def _place(self) -> bool:
+        """Take a place: at once when one is free, else within ``WAIT_LIMIT_SECONDS`` or not."""
+        if not self.places.locked():
+            await self.places.acquire()  # free: taken without waiting
+            return True
+        try:
+            await asyncio.wait_for(self.places.acquire(), WAIT_LIMIT_SECONDS)
+        except TimeoutError:
+            return False
+        return True
+
     @asynccontextmanager
     async def turn(self) -> AsyncIterator[bool]:
         """Gives True once a place is held for the join, or False when none came within
         ``WAIT_LIMIT_SECONDS`` (the socket is shed: counted in ``shed``)."""
         self.queued += 1
         try:
-            try:
-                if self.places.locked():  # a place to wait for (else it is taken at once)
-                    await asyncio.wait_for(self.places.acquire(), WAIT_LIMIT_SECONDS)
-                else:
-                    await self.places.acquire()
-            except TimeoutError:
+            if not await self._place():
                 self.shed += 1
                 yield False
                 return

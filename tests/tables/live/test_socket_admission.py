@@ -137,6 +137,23 @@ async def test_the_expected_wait_follows_the_queue_and_the_joins_measured():
     assert gate.mean_seconds < admission_module.FIRST_GUESS_SECONDS  # an instant join
 
 
+async def test_a_turn_not_come_within_the_limit_is_refused_and_the_places_stay_right(
+    monkeypatch,
+):
+    monkeypatch.setattr(admission_module, "WAIT_LIMIT_SECONDS", 0.05)
+    gate = admission_module.Admission(at_once=1)
+    async with gate.turn() as first:
+        assert first  # a free place: taken at once
+        async with gate.turn() as second:
+            assert not second  # the one place stayed taken past the limit
+        assert gate.shed == 1 and gate.queued == 1
+        assert gate.places.locked()  # still the first turn's
+    assert not gate.places.locked()  # the first turn gave its place back
+    async with gate.turn() as third:
+        assert third and gate.places.locked()  # one place again: given back once, not twice
+    assert gate.queued == 0 and gate.shed == 1
+
+
 async def test_the_handshake_is_accepted_before_the_application_behind_runs():
     """``accept_at_once``: the client has its accept before the session middleware and the
     consumer read anything; their own accept is dropped, their close goes through."""

@@ -32,8 +32,9 @@ from tables.http import Application, Receive, Scope, Send
 #: Joins (reads, feed, first state) one process runs at once: enough to overlap their database
 #: reads (at 4, 300 sockets took 10 s to join against 4 s unbounded), few beside a thousand.
 AT_ONCE = 16
-#: The longest a new socket may expect to wait for its turn before it is shed: long, since an
-#: accepted socket never times out and a shed one comes back as one more handshake.
+#: The longest a new socket may expect to wait for its turn, and then may wait, before it is
+#: shed: long, since an accepted socket never times out and a shed one comes back as one more
+#: handshake.
 WAIT_LIMIT_SECONDS = 60.0
 #: A join's time until one has been measured (a first state on a busy server).
 FIRST_GUESS_SECONDS = 0.05

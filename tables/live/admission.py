@@ -43,9 +43,9 @@ SMOOTHING = 0.1
 
 
 class Admission:
-    """One event loop's joins: ``admit()`` says whether a new socket may wait its turn,
-    ``turn()`` holds one of the ``at_once`` places while a socket joins (or says it waited
-    too long)."""
+    """One event loop's joins: ``turn()`` holds one of the ``at_once`` places while a socket
+    joins, or says it is shed: when ``admit()`` finds its turn would come too late, or when it
+    has not come in time all the same."""
 
     def __init__(self, at_once: int | None = None) -> None:
         self.at_once = at_once or AT_ONCE
@@ -77,8 +77,12 @@ class Admission:
 
     @asynccontextmanager
     async def turn(self) -> AsyncIterator[bool]:
-        """Gives True once a place is held for the join, or False when none came within
-        ``WAIT_LIMIT_SECONDS`` (the socket is shed: counted in ``shed``)."""
+        """Gives True once a place is held for the join, or False when the socket is shed
+        (counted in ``shed``): its expected wait is past ``WAIT_LIMIT_SECONDS``, or no place
+        came within them."""
+        if not self.admit():
+            yield False
+            return
         self.queued += 1
         try:
             if not await self._place():

@@ -68,18 +68,10 @@ class TableJoin(AsyncWebsocketConsumer):
         with ``SERVER_BUSY`` when its turn would come too late, or has not come in time."""
         gate = admission()
         self.join_stage = "waiting its turn to join"
-        if not gate.admit():
-            log.info("table %s: busy, socket shed (%s so far)", self.table_id, gate.shed)
-            await self.close(code=SERVER_BUSY)
-            return
         async with gate.turn() as placed:
             if not placed:
-                self.join_stage = "shed: its turn did not come in time"
-                log.info(
-                    "table %s: busy, socket shed after its wait (%s so far)",
-                    self.table_id,
-                    gate.shed,
-                )
+                self.join_stage = "shed: its turn would not come in time"
+                log.info("table %s: busy, socket shed (%s so far)", self.table_id, gate.shed)
                 await self.close(code=SERVER_BUSY)
                 return
             self.join_stage = "joining"

@@ -30,6 +30,34 @@ for name in ("maximiliana", "dan", "erin", "bartholomew", "fay"):
 print(json.dumps(t.pk))
 """
 
+# The moment the felt holds the most bets: gus in the big blind, everyone else called, gus
+# to act (six bets out). Hands that cannot come to it (gus asked to call) are folded round
+# quickly: the button moves one seat a hand, so one of the next six is gus's big blind.
+EVERYONE_CALLED_TO_GUS = """
+import json
+from tables.models import Table
+from tables.selectors.hands import hand_state, running_hand
+from tables.services import hand_start
+from tables.services.errors import HandInProgress
+from tests.tables.helpers import act, actor
+t = Table.objects.get(pk=%d)
+for _ in range(300):
+    hand = running_hand(t)
+    if hand is None:
+        try:
+            hand_start(table=t)
+        except HandInProgress:
+            pass
+        continue
+    state = hand_state(hand)
+    gus = next((i for i, seat in enumerate(hand.seats) if seat["name"] == "gus"), None)
+    if state.actor == gus and all(state.bets):
+        break
+    gus_out = gus is None or state.folded[gus] or state.actor == gus
+    act(t, "fold" if gus_out and state.legal.fold else ("check" if state.legal.check else "call"))
+print(json.dumps(len([bet for bet in state.bets if bet])))
+"""
+
 #: Boxes on the felt that must not cover one another: each seat's markers and bet against
 #: the other seats' plates and cards, and the pot; each plate against the pot.
 OVERLAPS = """() => {
@@ -93,11 +121,16 @@ def test_a_night_on_a_phone(browser, server):
     page.screenshot(path=str(ARTIFACTS / "night-phone-lobby.png"), full_page=True)
     assert steps.axe_violations(page) == []
 
-    # the table: gus sits down and a hand is dealt; nothing on the felt covers anything
+    # the table: gus sits down, is dealt in, and everyone before him calls; nothing on the
+    # felt covers anything
     steps.open_table(page, server.url, table_id)
     steps.sit_down(page, 100)
+    assert server.shell(EVERYONE_CALLED_TO_GUS % table_id) == 6
+    # the shell's actions were not the server's own: the page is opened again to show them
+    steps.open_table(page, server.url, table_id)
+    page.wait_for_selector(".seat.me.actor", timeout=30_000)
     page.wait_for_selector(".markers .dealer", timeout=30_000)
-    page.wait_for_selector(".seat .bet", timeout=30_000)
+    assert page.locator(".seat .bet").count() == 6
     page.screenshot(path=str(ARTIFACTS / "night-phone-table.png"), full_page=True)
     assert page.evaluate(OVERLAPS) == []
     assert steps.axe_violations(page) == []

@@ -91,15 +91,17 @@ def _own_redis_names_per_worker() -> None:
 
 
 def pytest_collection_modifyitems(config, items):
-    """The files that hold slow or browser tests run first: pytest-xdist hands out whole files
-    in this order, so the longest ones start at once instead of ending the run on one busy
-    worker while the others wait."""
-    slow_files = {
-        item.path
-        for item in items
-        if item.get_closest_marker("slow") or item.get_closest_marker("browser")
-    }
-    items.sort(key=lambda item: item.path not in slow_files)  # stable: same order within
+    """The files that hold browser tests run first, then those that hold slow tests, then the
+    rest: pytest-xdist hands out whole files in this order (``--no-loadscope-reorder``,
+    Makefile), so the longest ones start at once instead of ending the run on one busy worker
+    while the others wait."""
+    rank: dict[object, int] = {}
+    for item in items:
+        mark = (
+            0 if item.get_closest_marker("browser") else 1 if item.get_closest_marker("slow") else 2
+        )
+        rank[item.path] = min(rank.get(item.path, 2), mark)
+    items.sort(key=lambda item: rank[item.path])  # stable: the same order within a file
 
 
 def pytest_runtest_setup(item):

@@ -180,18 +180,10 @@ def run(game: str, count: int, play_hand: Callable[[int, str], PlayedHand] = pla
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize(("game", "count"), [("holdem", 300), ("omaha", 200)])
-def test_pokerkit_run_twice_hands_replay_to_the_same_stacks(game, count):
-    outcome = run(game, count)
-    assert outcome["runs_2"] >= count // 3, outcome  # most hands really ran twice
-    assert outcome["same"] >= count * 93 // 100, outcome
-    # pokerkit gives the odd chip of a pot split between the runs to the first run too
-    assert outcome["odd_pot_split_between_runs"] >= count // 20, outcome
-
-
-@pytest.mark.slow
 @pytest.mark.parametrize("game", ["holdem", "omaha"])
-def test_pokerkit_run_twice_hands_replay_to_the_same_stacks_many(game):
+def test_pokerkit_run_twice_hands_replay_to_the_same_stacks(game):
     outcome = run(game, 800)
-    assert outcome["runs_2"] >= 400, outcome
+    assert outcome["runs_2"] >= 400, outcome  # most hands really ran twice
     assert outcome["same"] >= 760, outcome
+    # pokerkit gives the odd chip of a pot split between the runs to the first run too
+    assert outcome["odd_pot_split_between_runs"] >= 40, outcome

@@ -83,11 +83,13 @@ def test_the_server_collects_the_youngest_generation_every_tenth_of_a_second():
     assert found["young"] >= 3  # within 5 s at 0.1 s: the timer's, not the thresholds'
 
 
+@pytest.mark.slow
 def test_the_young_collections_can_be_spaced_out_or_left_to_the_thresholds():
     assert young_collections(POKER_GC_YOUNG_SECONDS="60") == {"young": 0, "thread": True}
     assert young_collections(POKER_GC_YOUNG_SECONDS="0") == {"young": 0, "thread": False}
 
 
+@pytest.mark.slow
 def test_only_a_server_process_collects_on_a_timer():
     # management commands and the tests import the settings, not the ASGI module
     assert young_collections("django") == {"young": 0, "thread": False}

@@ -53,6 +53,7 @@ def test_the_load_tests_servers_leave_no_folders_behind():
     assert not any(folder.exists() for folder in folders)
 
 
+@pytest.mark.slow
 def test_the_asyncapi_tests_skip_with_a_reason_without_make_test_deps(tmp_path):
     env = {**os.environ, "ASYNCAPI_SPECS": str(tmp_path / "absent"), "REQUIRE_SERVICES": "0"}
     env.pop("DATABASE_URL", None)
@@ -71,6 +72,7 @@ def test_the_asyncapi_tests_skip_with_a_reason_without_make_test_deps(tmp_path):
     assert "make test-deps" in done.stdout
 
 
+@pytest.mark.slow
 @pytest.mark.postgres
 @pytest.mark.django_db
 def test_the_postgresql_pass_drops_its_test_database(tmp_path):

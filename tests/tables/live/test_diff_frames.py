@@ -160,6 +160,7 @@ def decide(table: Table, players_by_id: dict, rng: random.Random):
     return who, hand.pk, {"kind": str(action.kind), "amount": action.amount, "cards": cards}
 
 
+@pytest.mark.slow
 async def test_diff_frames_rebuild_the_live_table_and_show_no_hidden_card(make_player, make_table):
     table = await sync_to_async(make_table)(
         name="Diffs", max_seats=4, run_it_twice=True, min_buy_in=10, max_buy_in=200

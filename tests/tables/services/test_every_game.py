@@ -17,7 +17,7 @@ from tables.selectors.hands import hand_state
 from tables.services import hand_act, hand_start, seat_take
 from tables.services.errors import NotEnoughPlayers
 
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.django_db, pytest.mark.slow]
 
 HANDS = 12
 BUY_INS = (20, 60, 100)

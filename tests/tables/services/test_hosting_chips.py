@@ -33,6 +33,7 @@ NAMES = ("ann", "ben", "cat", "dan")
 RUNS = itertools.count(1)
 
 
+@pytest.mark.slow
 @pytest.mark.django_db
 def test_chips_are_conserved_over_random_host_and_player_actions(settings_fast):
     run = HostedGame.TestCase()

@@ -12,7 +12,7 @@ from tables.tournaments.models import Tournament
 
 from .helpers import assert_places_each_given_once, play
 
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.django_db, pytest.mark.slow]
 
 FAST = [{"small_blind": 25 * 2**n, "big_blind": 50 * 2**n, "hands": 3} for n in range(12)]
 

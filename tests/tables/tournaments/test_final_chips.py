@@ -18,7 +18,7 @@ from tables.tournaments.services import tournament_create, tournament_register, 
 
 from .helpers import make_player, play
 
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.django_db, pytest.mark.slow]
 
 
 @pytest.fixture(autouse=True)

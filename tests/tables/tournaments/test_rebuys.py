@@ -19,7 +19,7 @@ from tables.tournaments.services.rebuys import tournament_rebuy
 
 from .helpers import assert_chips, make_player, open_tables, play_hand
 
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.django_db, pytest.mark.slow]
 
 LEVELS = [{"small_blind": 25 * 2**n, "big_blind": 50 * 2**n, "hands": 3} for n in range(14)]
 

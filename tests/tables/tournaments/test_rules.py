@@ -23,7 +23,7 @@ from tables.tournaments.services.places import entries_out, places_decide
 
 from .helpers import make_player
 
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.django_db, pytest.mark.slow]
 
 
 def test_payouts_are_rounded_so_the_pool_is_paid_exactly():

@@ -36,26 +36,20 @@ print(json.dumps(t.pk))
 EVERYONE_CALLED_TO_GUS = """
 import json
 from tables.models import Table
-from tables.selectors.hands import hand_state, running_hand
-from tables.services import hand_start
-from tables.services.errors import HandInProgress
-from tests.tables.helpers import act, actor
-t = Table.objects.get(pk=%d)
-for _ in range(300):
-    hand = running_hand(t)
-    if hand is None:
-        try:
-            hand_start(table=t)
-        except HandInProgress:
-            pass
-        continue
+from tables.selectors.hands import hand_state
+from tests.tables.helpers import play_until
+def gus(hand):
+    return next((i for i, seat in enumerate(hand.seats) if seat["name"] == "gus"), None)
+def six_bets_to_gus(hand):
     state = hand_state(hand)
-    gus = next((i for i, seat in enumerate(hand.seats) if seat["name"] == "gus"), None)
-    if state.actor == gus and all(state.bets):
-        break
-    gus_out = gus is None or state.folded[gus] or state.actor == gus
-    act(t, "fold" if gus_out and state.legal.fold else ("check" if state.legal.check else "call"))
-print(json.dumps(len([bet for bet in state.bets if bet])))
+    return state.actor == gus(hand) and all(state.bets)
+def fold_round_unless_gus_plays(hand):
+    state, seat = hand_state(hand), gus(hand)
+    gus_out = seat is None or state.folded[seat] or state.actor == seat
+    return "fold" if gus_out and state.legal.fold else ("check" if state.legal.check else "call")
+t = Table.objects.get(pk=%d)
+hand = play_until(t, six_bets_to_gus, fold_round_unless_gus_plays)
+print(json.dumps(len([bet for bet in hand_state(hand).bets if bet])))
 """
 
 #: Boxes on the felt that must not cover one another: each seat's markers and bet against

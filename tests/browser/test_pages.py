@@ -245,25 +245,9 @@ def test_the_site_installs_to_a_home_screen_its_manifest_and_icons_load(browser,
 ALICE_TO_ACT = """
 import json
 from tables.models import Table
-from tables.selectors.hands import running_hand
-from tables.services import hand_start
-from tables.services.errors import HandInProgress
-from tests.tables.helpers import act, actor, passive_action
+from tests.tables.helpers import actor, play_until
 t = Table.objects.get(pk=%d)
-for _ in range(60):
-    hand = running_hand(t)
-    if hand is None:
-        # Between hands: deal the next one now through the same locked service the croupier
-        # uses, instead of waiting for it. If the croupier deals first, the service refuses
-        # and the next pass reads that hand.
-        try:
-            hand_start(table=t)
-        except HandInProgress:
-            pass
-    elif actor(hand).name == "alice":
-        break
-    else:
-        act(t, passive_action(hand))
+hand = play_until(t, lambda hand: actor(hand).name == "alice", limit=60)
 print(json.dumps(hand.pk))
 """
 

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import contextlib
+
 from tables.models import Hand, Player, Table
 from tables.presenters.models import Screen
 from tables.presenters.screen import table_screen
@@ -9,7 +11,8 @@ from tables.selectors.hands import hand_state, running_hand
 from tables.selectors.hosting import rejoin_minimum
 from tables.selectors.players import player_bankroll
 from tables.selectors.snapshot import load_snapshot
-from tables.services import hand_act
+from tables.services import hand_act, hand_start
+from tables.services.errors import HandInProgress
 
 
 def fresh(table: Table) -> Table:
@@ -70,3 +73,22 @@ def play_out(table: Table, choose=passive_action, limit: int = 500) -> Hand:
             return hand
         act(table, choose(hand))
     raise AssertionError(f"hand not over after {limit} actions")
+
+
+def play_until(table: Table, reached, choose=passive_action, limit: int = 300) -> Hand:
+    """Play hand after hand until ``reached(hand)`` holds for the running hand, each actor
+    choosing ``choose(hand)``; returns that hand.
+
+    Between hands the next one is dealt now through the same locked service the croupier uses,
+    instead of waiting for it; if a croupier deals first, the service refuses and the next pass
+    reads that hand."""
+    for _ in range(limit):
+        hand = running_hand(table)
+        if hand is None:
+            with contextlib.suppress(HandInProgress):
+                hand_start(table=table)
+        elif reached(hand):
+            return hand
+        else:
+            act(table, choose(hand))
+    raise AssertionError(f"not reached after {limit} steps")

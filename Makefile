@@ -100,7 +100,7 @@ check: lint
 # spent waiting on timers and sockets, not on the CPU, so more workers than cores pay (not too
 # many: each browser module runs a daphne and a Chromium). Each file stays on one worker
 # (loadfile): a browser or client module shares one server and one browser among its tests.
-# Files go out in the suite's order (tests/conftest.py puts the slow ones first), not in
+# Files go out in the suite's order (tests/conftest.py: browser files, then slow ones), not in
 # pytest-xdist's own (the files with the most tests first), which left the long one-test files
 # (the browser nights, the reliability tests) to the end of a pass, one busy worker and two idle.
 # The slowest tests are listed at the end of each pass, so that growth is seen.

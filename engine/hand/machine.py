@@ -9,7 +9,7 @@ naming the rule broken, changing nothing; otherwise it returns the events it cau
 ``Hand`` is built from the parts of the package, each with the house rules it implements
 (see DESIGN.md): the state and its queries (``engine.hand.state``), forced bets and the
 dealing order (``engine.hand.dealing``), the betting rules (``engine.hand.betting``), the
-run-outs (``engine.hand.runouts``), the showdown (``engine.hand.settle``) and the views
+run-outs (``engine.hand.runouts``), the showdown (``engine.hand.payout``) and the views
 (``engine.hand.views``). Here: the betting rounds and the commands.
 
 * Heads-up the button posts the small blind, acts first before the flop and last after it.
@@ -27,7 +27,7 @@ from typing import Any
 
 from engine.errors import IllegalAction
 from engine.hand.drawing import Drawing
-from engine.hand.settle import Settlement
+from engine.hand.payout import Payout
 from engine.hand.state import BOARD_SIZES
 from engine.hand.views import Views
 from engine.types import (
@@ -53,7 +53,7 @@ _FOLD, _CHECK, _CALL, _ALL_IN, _RUN_ONCE, _RUN_TWICE = (
 )
 
 
-class Hand(Views, Settlement, Drawing):
+class Hand(Views, Payout, Drawing):
     """One hand; see the module docstrings of ``engine.hand``'s parts for the rules."""
 
     def __init__(

@@ -1,6 +1,6 @@
 """Who wins each pot at showdown: high only, low only (razz), or split high-low.
 
-Pure functions of the pots and each live seat's strengths (``engine.hand.settle`` evaluates
+Pure functions of the pots and each live seat's strengths (``engine.hand.payout`` evaluates
 the hands and applies the shares).
 
 Hi-lo (eight or better): each pot is cut in two, the high half taking the odd chip; the best

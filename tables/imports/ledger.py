@@ -1,5 +1,5 @@
 """PokerNow's ledger CSV (``player_nickname,player_id,...,net``) as one night's nets and who
-owes whom (``engine.settlement.settle``, the same settle-up as a game played here)."""
+owes whom (``engine.debts.settle``, the same settle-up as a game played here)."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ import io
 from dataclasses import dataclass
 from decimal import Decimal, InvalidOperation
 
-from engine.settlement import settle
+from engine.debts import settle
 from tables.imports.errors import BadLedger
 
 REQUIRED = ("player_nickname", "player_id", "net")

@@ -25,7 +25,7 @@ from dataclasses import dataclass
 from django.contrib.auth import get_user_model
 from django.db import transaction
 
-from engine.settlement import Transfer, settle
+from engine.debts import Transfer, settle
 from tables.models import LedgerEntry, Player, Table
 from tables.selectors.hands import hand_state, running_hand
 
@@ -70,7 +70,7 @@ class Ledger:
         return sum(row.net for row in self.rows)
 
     def nets(self) -> dict[str, int]:
-        """Player name -> net, for ``engine.settlement.settle``."""
+        """Player name -> net, for ``engine.debts.settle``."""
         return {row.name: row.net for row in self.rows}
 
     def settle_up(self) -> list[Transfer[str]] | None:

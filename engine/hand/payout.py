@@ -26,10 +26,10 @@ from engine.hand.showdown import award_pots, split_between_runs
 from engine.pots import build_pots
 from engine.types import Award, Event, EventKind, Result
 
-__all__ = ["Settlement"]
+__all__ = ["Payout"]
 
 
-class Settlement(Runouts):
+class Payout(Runouts):
     """Winning uncontested, the showdown and the payouts."""
 
     def _win_uncontested(self, winner: int) -> None:

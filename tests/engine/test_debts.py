@@ -1,4 +1,4 @@
-"""engine.settlement: transfers that square every net, at most players - 1 of them, nobody
+"""engine.debts: transfers that square every net, at most players - 1 of them, nobody
 both paying and receiving, and the exact answer never worse than the greedy one."""
 
 from __future__ import annotations
@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 from hypothesis import given, settings, strategies as st
 
-from engine.settlement import EXACT_LIMIT, Transfer, settle, settle_greedy
+from engine.debts import EXACT_LIMIT, Transfer, settle, settle_greedy
 
 
 @st.composite

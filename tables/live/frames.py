@@ -119,7 +119,7 @@ def json_state(snapshot: Snapshot, screen: Screen) -> JsonState:
     own["/state/table/default_buy_in"] = members["default_buy_in"]
     own.update((f"/state/seats/{number}", seat) for number, seat in own_seats.items())
     index = screen.viewer_index
-    if snapshot.hand is not None:
+    if screen.hand_id is not None:  # the view is of the hand on screen (none: none)
         view = snapshot.view_own(index)
         own.update((f"/view/{key}", value) for key, value in view.items() if key != "seat")
         if index is not None:
@@ -133,7 +133,7 @@ def _shared_json(snapshot: Snapshot) -> tuple[SharedJson, Screen]:
     found: tuple[SharedJson, Screen] | None = snapshot.memo.get("json")
     if found is None:
         screen = table_screen(snapshot, None)
-        view = snapshot.view_dict(None) if snapshot.hand is not None else None
+        view = snapshot.view_dict(None) if screen.hand_id is not None else None
         data = {
             "hand": screen.hand_id,
             "running": screen.running,

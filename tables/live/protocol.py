@@ -148,6 +148,6 @@ def render_viewer(
     html = render_regions(screen, oob=True)
     if not json_state:
         return snapshot.version, html, ""
-    view = snapshot.view_dict(screen.viewer_index) if snapshot.hand is not None else None
+    view = snapshot.view_dict(screen.viewer_index) if screen.hand_id is not None else None
     state = play_state(snapshot, screen, now)
     return snapshot.version, html, state_json(screen, view, html, state)

@@ -92,9 +92,9 @@ def play_state(snapshot: Snapshot, screen: Screen, now: datetime | None = None) 
     ``now``: the moment the clock's ``seconds_left`` counts from (default: now).
     """
     table = snapshot.table
-    hand = snapshot.hand
-    view = snapshot.view(screen.viewer_index) if hand is not None else None
-    numbers = hand_seat_numbers(snapshot) if hand is not None else {}
+    view = _view_on_screen(snapshot, screen)
+    hand = snapshot.hand if view is not None else None
+    numbers = hand_seat_numbers(snapshot)
     dealt = set(numbers.values()) if screen.running else set()
     panels = screen.seats.seats
     you = _you(snapshot, screen, _cash(screen))
@@ -103,7 +103,8 @@ def play_state(snapshot: Snapshot, screen: Screen, now: datetime | None = None) 
         "table": _table(table, _table_default_buy_in(screen), _cash(screen)),
         "version": screen.version,
         "hand": hand.pk if screen.running and hand is not None else None,
-        "hand_number": hand.number if hand is not None else None,
+        # the table's last hand's, also when the felt shows none (a paused or emptied table)
+        "hand_number": snapshot.hand.number if snapshot.hand is not None else None,
         "running": screen.running,
         "street": view.street if view is not None else None,
         "seats": [_seat(panel, panel.number in dealt) for panel in panels],
@@ -140,7 +141,7 @@ def viewer_members(
     ``seat_numbers`` (the table's, from 0: those the viewer sees as theirs) by its number.
     Everything else of the viewer's play state is the spectator's (``tables.live.frames``
     builds it once per version for all viewers)."""
-    view = snapshot.view(screen.viewer_index) if snapshot.hand is not None else None
+    view = _view_on_screen(snapshot, screen)
     you = _you(snapshot, screen, _cash(screen))
     dealt = set(hand_seat_numbers(snapshot).values()) if screen.running else set()
     panels = screen.seats.seats
@@ -156,6 +157,13 @@ def viewer_members(
     members["default_buy_in"] = _table_default_buy_in(screen)
     seats = {n: _seat(panels[n], panels[n].number in dealt) for n in seat_numbers}
     return members, seats
+
+
+def _view_on_screen(snapshot: Snapshot, screen: Screen) -> View | None:
+    """The viewer's view of the hand on ``screen``, or None when it shows none: between hands
+    a paused or emptied table shows no hand, though the snapshot holds its last one
+    (``tables.presenters.screen``), and the state holds what the screen shows."""
+    return snapshot.view(screen.viewer_index) if screen.hand_id is not None else None
 
 
 def _cash(screen: Screen) -> bool:

@@ -89,7 +89,7 @@ def table_screen(
     player_id = player.pk if player is not None else None
     my_seat = snapshot.seat_of(player_id)
     index = snapshot.hand_index_of(player_id)
-    hand = snapshot.hand
+    hand = snapshot.hand if shared.board.hand_id is not None else None  # the hand on screen
     view = snapshot.view(index) if hand is not None else None
     running = snapshot.running
     seats = _viewer_seats(snapshot, shared, my_seat.number if my_seat else None, index, view)

@@ -11,13 +11,13 @@ import pytest
 from django.utils import timezone
 
 from tables.live.protocol import render_viewer
-from tables.models import Hand
+from tables.models import Hand, Table
 from tables.presenters.play_state import PLAY_STATE, play_state
 from tables.presenters.screen import table_screen
 from tables.selectors.hands import hand_state
 from tables.selectors.players import player_bankroll
 from tables.selectors.snapshot import load_snapshot
-from tables.services import hand_start, seat_take
+from tables.services import hand_start, seat_leave, seat_take
 
 pytestmark = pytest.mark.django_db
 
@@ -126,6 +126,33 @@ def test_the_result_between_hands_names_winners_and_shown_hands(dealt, play):
         assert shown["cards"] == [str(c) for c in engine.result.shown[index][0]]
     assert len(state["board"]) == 5  # passive play to the end: a showdown
     assert state["log"] and all(isinstance(line["text"], str) for line in state["log"])
+
+
+def pause(table) -> None:
+    Table.objects.filter(pk=table.pk).update(status=Table.Status.PAUSED)
+
+
+def empty(table) -> None:
+    for player in [seat.player for seat in table.seats.all()]:
+        seat_leave(table=table, player=player)
+
+
+@pytest.mark.parametrize("leave_the_felt", [pause, empty])
+def test_a_paused_or_emptied_table_between_hands_has_no_hand_in_its_state(
+    dealt, play, leave_the_felt
+):
+    """Issue 54: its felt shows no hand (issue 31 item 8), and its state was the last hand's
+    result read against the felt's pots: a ValueError, answered 500."""
+    table, hand, alice, bob, carol = dealt
+    play.play_out(table)  # a showdown: cards shown, each player's hand theirs to show
+    leave_the_felt(table)
+    table.refresh_from_db()
+    for viewer in (alice, bob, carol, None):
+        state = state_of(table, viewer)
+        assert state["result"] is None and state["board"] == [] and state["street"] is None
+        assert state["hand_number"] == hand.number  # the table's last hand
+        assert all(not seat["cards"] for seat in state["seats"])
+        assert viewer is None or not state["you"]["can_show"]  # no hand on screen to show
 
 
 def test_the_json_socket_frame_carries_the_play_state(dealt):

@@ -14,7 +14,7 @@ from tables.models import LedgerEntry, Seat
 from tables.services.clock import clock_tick
 from tables.tournaments.errors import DealRefused
 from tables.tournaments.models import Deal, Entry, Tournament
-from tables.tournaments.selectors import prizes_paid
+from tables.tournaments.selectors import prizes_paid, tournament_clock
 from tables.tournaments.services import tournament_create, tournament_register, tournament_start
 from tables.tournaments.services.deals import (
     ANSWER_SECONDS,
@@ -55,7 +55,7 @@ def deal_tournament(**options):
     tournament.refresh_from_db()
     entries_out(tournament, {people[3].pk: 1500})
     places_decide(tournament)
-    assert Entry.objects.get(player=people[3]).place == (None if options else 4)
+    assert Entry.objects.get(player=people[3]).place == (None if "rebuy_levels" in options else 4)
     return tournament, people[:3]
 
 
@@ -230,3 +230,22 @@ def test_an_offer_left_unanswered_lapses_and_the_clock_runs_again():
     assert deal.status == Deal.Status.LAPSED
     assert tournament.paused_at is None
     assert prizes_paid(tournament) == 0
+
+
+def test_the_levels_clock_stands_still_while_a_deal_is_decided():
+    minutes = [{"small_blind": 25 * 2**n, "big_blind": 50 * 2**n, "minutes": 10} for n in range(5)]
+    tournament, people = deal_tournament(levels=minutes)
+    started = tournament.started_at
+    deal_propose(tournament=tournament, player=people[0], now=started + timedelta(minutes=5))
+    tournament.refresh_from_db()
+    assert tournament_clock(tournament, started + timedelta(minutes=25)).level == 0
+    deal_answer(
+        tournament=tournament,
+        player=people[1],
+        accept=False,
+        now=started + timedelta(minutes=25),
+    )
+    tournament.refresh_from_db()
+    assert tournament.paused_for == timedelta(minutes=20)
+    assert tournament_clock(tournament, started + timedelta(minutes=29)).level == 0
+    assert tournament_clock(tournament, started + timedelta(minutes=31)).level == 1

@@ -40,6 +40,8 @@ def deal_refusal(tournament: Tournament, player_id: int | None) -> str | None:
     name = tournament.name
     if tournament.status != Tournament.Status.RUNNING:
         return f"{name} is not running."
+    if tournament.format == Tournament.Format.FIXED_HANDS:
+        return "A fixed-hands game is played to its last hand: no deal."
     left = players_left(tournament)
     if player_id not in left:
         return "Only the players still in make a deal."

@@ -31,6 +31,11 @@ pytestmark = [pytest.mark.django_db, pytest.mark.slow]
 LEVELS = [{"small_blind": 25 * 2**n, "big_blind": 50 * 2**n, "hands": 3} for n in range(14)]
 
 
+@pytest.fixture(autouse=True)
+def _fast_password_hashing(settings):
+    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+
+
 def deal_tournament(**options):
     """A sit & go of four at 100 each paying 50/30/20% (200/120/80), started at one table;
     the fourth is out at once (their chips to the first), fourth and paid nothing: three
@@ -249,3 +254,15 @@ def test_the_levels_clock_stands_still_while_a_deal_is_decided():
     assert tournament.paused_for == timedelta(minutes=20)
     assert tournament_clock(tournament, started + timedelta(minutes=29)).level == 0
     assert tournament_clock(tournament, started + timedelta(minutes=31)).level == 1
+
+
+def test_a_fixed_hands_game_refuses_a_deal():
+    person = make_player("host")
+    tournament = tournament_create(
+        organiser=person, name="Fifty hands", format="fixed-hands", hands=50, seats_per_table=4
+    )
+    tournament_register(tournament=tournament, player=person)
+    tournament_start(tournament=tournament, by=person)
+    with pytest.raises(DealRefused, match="fixed-hands"):
+        deal_propose(tournament=tournament, player=person)
+    assert not Deal.objects.exists()

@@ -4,7 +4,16 @@ leaderboard. The socket publishes its own protocol (``/api/asyncapi.json``: poke
 from django.urls import path
 from drf_spectacular.views import SpectacularAPIView, SpectacularRedocView, SpectacularSwaggerView
 
-from tables.api import clubs, hosting, imports, ledger, play, tournaments, views
+from tables.api import (
+    clubs,
+    hosting,
+    imports,
+    ledger,
+    play,
+    tournament_deals,
+    tournaments,
+    views,
+)
 
 app_name = "api"
 
@@ -96,4 +105,10 @@ tournament_urlpatterns = [
     ),
     path("tournaments/<str:pk>/start/", tournaments.Start.as_view(), name="start"),
     path("tournaments/<str:pk>/rebuy/", tournaments.Rebuy.as_view(), name="rebuy"),
+    path("tournaments/<str:pk>/deal/", tournament_deals.DealView.as_view(), name="deal"),
+    path(
+        "tournaments/<str:pk>/deal/answer/",
+        tournament_deals.DealAnswer.as_view(),
+        name="deal-answer",
+    ),
 ]

@@ -1,5 +1,6 @@
 """Django admin for tournaments: the list (filters by status and format), a tournament with
-its entrants and tables read-only, and the actions start and cancel through the services.
+its entrants, tables and final-table deals read-only, and the actions start and cancel
+through the services.
 
 Read-only apart from organising and the actions: *Add* is the site's organise form (the same
 ``TournamentForm`` and service, the admin as organiser), and entrants, places and prizes move
@@ -20,7 +21,7 @@ from tables.admin_helpers import ReadOnlyAdminMixin, run_on_each
 from tables.http import AuthenticatedRequest
 from tables.services.players import player_get_or_create
 from tables.tournaments.forms import TournamentForm
-from tables.tournaments.models import Entry, Tournament, TournamentTable
+from tables.tournaments.models import Deal, Entry, Tournament, TournamentTable
 from tables.tournaments.services import organise, setup
 
 
@@ -40,7 +41,28 @@ class EntryInline(_ReadOnlyInline):
         "out_chips",
         "place",
         "prize",
+        "deal_share",
         "out_at",
+    )
+    readonly_fields = fields
+
+
+class DealInline(_ReadOnlyInline):
+    """Final-table deals: proposed, refused, lapsed or made (``services.deals``)."""
+
+    model = Deal
+    fk_name = "tournament"
+    fields = (
+        "status",
+        "method",
+        "keep",
+        "proposed_by",
+        "prizes",
+        "offer",
+        "agreed",
+        "refused_by",
+        "created_at",
+        "decided_at",
     )
     readonly_fields = fields
 
@@ -68,7 +90,7 @@ class TournamentAdmin(admin.ModelAdmin[Tournament]):
     )
     list_filter = ("status", "format", "private")
     search_fields = ("name", "organiser__user__username")
-    inlines = [EntryInline, TournamentTableInline]
+    inlines = [EntryInline, DealInline, TournamentTableInline]
     fieldsets = [
         (None, {"fields": ("name", "organiser", "format", "status", "private", "invite_token")}),
         (
@@ -113,6 +135,8 @@ class TournamentAdmin(admin.ModelAdmin[Tournament]):
                     "rebuys_open",
                     "hands_dealt",
                     "hand_for_hand",
+                    "paused_at",
+                    "paused_for",
                     "prize_pool",
                     "created_at",
                     "started_at",

@@ -53,3 +53,9 @@ class RebuyRefused(ServiceError):
     """No rebuy now: rebuys are off or over, none left, too many chips, or during a hand."""
 
     code = "rebuy_refused"
+
+
+class DealRefused(ServiceError):
+    """No deal now, or not this answer: the message says why."""
+
+    code = "deal_refused"

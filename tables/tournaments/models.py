@@ -11,6 +11,8 @@ paid == ``prize_pool`` once finished.
 
 from __future__ import annotations
 
+from datetime import timedelta
+
 from django.db import models
 
 from tables.models import Player, Table
@@ -105,6 +107,13 @@ class Tournament(models.Model):
     private = models.BooleanField(default=False)
     invite_token = models.CharField(max_length=64, unique=True, null=True, blank=True)
     guests = models.ManyToManyField(Player, blank=True, related_name="tournament_invites")
+    # The level clock stands still while the players decide on a deal (``services.deals``).
+    paused_at = models.DateTimeField(
+        null=True, blank=True, help_text="The clock stopped then: a deal is being decided."
+    )
+    paused_for = models.DurationField(
+        default=timedelta(0), help_text="Time the clock stood still for deals, in all."
+    )
 
     class Meta:
         ordering = ["-created_at", "-id"]
@@ -150,7 +159,10 @@ class Entry(models.Model):
     rebuys = models.PositiveSmallIntegerField(default=0)
     reentries = models.PositiveSmallIntegerField(default=0)
     place = models.PositiveIntegerField(null=True, blank=True)
-    prize = models.PositiveBigIntegerField(default=0)
+    prize = models.PositiveBigIntegerField(default=0, help_text="Paid so far (a deal's share too).")
+    deal_share = models.PositiveBigIntegerField(
+        null=True, blank=True, help_text="Their share of a final-table deal (part of the prize)."
+    )
     created_at = models.DateTimeField(auto_now_add=True)
     out_at = models.DateTimeField(null=True, blank=True)
 
@@ -189,3 +201,49 @@ class TournamentTable(models.Model):
 
     def __str__(self) -> str:
         return f"{self.tournament} table {self.number}"
+
+
+class Deal(models.Model):
+    """A deal at the final table: proposed by one of the players left, made once every one of
+    them agrees (``services.deals``). ``offer``: one row per player (``player_id``,
+    ``chips``, ``share``) from the stacks when it was offered, biggest stack first (empty
+    while the hand being played when it was proposed is still on); ``prizes``: the unpaid
+    places' prizes it splits; ``keep``: kept back from them for the eventual winner."""
+
+    class Method(models.TextChoices):
+        ICM = "icm", "ICM"
+        CHIP_CHOP = "chip_chop", "Chip chop"
+
+    class Status(models.TextChoices):
+        PENDING = "pending", "Being decided"
+        MADE = "made", "Made"
+        REFUSED = "refused", "Refused"
+        LAPSED = "lapsed", "Lapsed"
+
+    tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="deals")
+    proposed_by = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="+")
+    method = models.CharField(max_length=10, choices=Method.choices, default=Method.ICM)
+    keep = models.PositiveBigIntegerField(default=0, help_text="Kept back for the winner.")
+    status = models.CharField(max_length=8, choices=Status.choices, default=Status.PENDING)
+    prizes = models.JSONField(default=list, blank=True)
+    offer = models.JSONField(default=list, blank=True)
+    agreed = models.JSONField(default=list, blank=True, help_text="Ids of the players agreed.")
+    refused_by = models.ForeignKey(
+        Player, null=True, blank=True, on_delete=models.PROTECT, related_name="+"
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+    offered_at = models.DateTimeField(null=True, blank=True)
+    decided_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["tournament", "-created_at", "-id"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["tournament"],
+                condition=models.Q(status__in=["pending", "made"]),
+                name="deal_one_open_or_made",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.get_method_display()} deal in {self.tournament}"

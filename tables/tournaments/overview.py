@@ -14,6 +14,7 @@ from tables.http import Viewer
 from tables.selectors.players import viewer_player
 from tables.tournaments import structure
 from tables.tournaments.access import can_run_tournament
+from tables.tournaments.deals import DealView, deal_refusal, deal_view
 from tables.tournaments.level import LevelNow, tournament_level
 from tables.tournaments.models import Tournament
 from tables.tournaments.selectors import Comebacks, Standing, comebacks_for, standings
@@ -43,10 +44,13 @@ class Overview:
     may_unregister: bool
     may_start: bool
     comebacks: Comebacks  # the viewer may rebuy now, or re-enter
+    deal: DealView | None  # the final-table deal being decided or made
+    may_propose_deal: bool
 
 
 def tournament_overview(tournament: Tournament, user: Viewer) -> Overview:
     player = viewer_player(user)
+    player_id = player.pk if player is not None else None
     rows = standings(tournament)
     tables = [
         TableLink(tt.table_id, tt.number, tt.players, tt.broken_at is None)
@@ -74,5 +78,7 @@ def tournament_overview(tournament: Tournament, user: Viewer) -> Overview:
         may_register=player is not None and not registered and taking_entries and room,
         may_unregister=registered and registering,
         may_start=registering and can_run_tournament(tournament, user),
-        comebacks=comebacks_for(tournament, player.pk if player is not None else None),
+        comebacks=comebacks_for(tournament, player_id),
+        deal=deal_view(tournament, player_id) if tournament.status != Status.REGISTERING else None,
+        may_propose_deal=player_id is not None and deal_refusal(tournament, player_id) is None,
     )

@@ -147,7 +147,7 @@ def tournament_clock(tournament: Tournament, now: datetime | None = None) -> str
 
     Levels by hands count the hands dealt at the tournament's leading table (the one that has
     dealt the most), so all its tables play the same level; levels by minutes count from the
-    start, and their clock stands still during breaks.
+    start, and their clock stands still during breaks and while a deal is decided.
     """
     if tournament.by_hands:
         dealt = tournament.hands_dealt
@@ -156,7 +156,9 @@ def tournament_clock(tournament: Tournament, now: datetime | None = None) -> str
     started = tournament.started_at
     if started is None:
         return structure.LevelClock(0, False, None)
-    minutes = ((now or timezone.now()) - started).total_seconds() / 60
+    # The clock stands still while a deal is decided (and for every deal decided before).
+    moment = tournament.paused_at or now or timezone.now()
+    minutes = (moment - started - tournament.paused_for).total_seconds() / 60
     return structure.clock_at(
         tournament.levels,
         minutes,

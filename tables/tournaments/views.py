@@ -1,7 +1,7 @@
 """The tournaments' pages: the lobby (``/tournaments/``), organising one (``new/``), the
 invite link (``join/<token>/``), a tournament's page with its standings (refreshed by htmx),
-register / unregister / start / cancel / new invite link buttons, and the level banner of a
-tournament table.
+register / unregister / start / cancel / new invite link buttons, a final-table deal (propose,
+accept or refuse), and the level banner of a tournament table.
 
 Thin: every change is one service; a refusal is shown as a message (or on the form's field).
 A private tournament is 404 for whoever may not see it.
@@ -33,11 +33,12 @@ from tables.tournaments.access import (
     can_see_tournament,
     tournaments_visible_to,
 )
+from tables.tournaments.errors import DealRefused
 from tables.tournaments.forms import TournamentForm
-from tables.tournaments.models import Tournament
+from tables.tournaments.models import Deal, Tournament
 from tables.tournaments.overview import tournament_overview
 from tables.tournaments.selectors import comebacks_for, tournament_list
-from tables.tournaments.services import organise, rebuys, setup
+from tables.tournaments.services import deals, organise, rebuys, setup
 
 Status = Tournament.Status
 #: Finished tournaments listed in the lobby (the newest).
@@ -177,6 +178,51 @@ def tournament_action(
     return redirect("tournaments:detail", tournament_id=tournament.pk)
 
 
+@login_required
+@require_POST
+def tournament_deal(request: AuthenticatedRequest, tournament_id: int) -> HttpResponse:
+    """``POST /tournaments/<id>/deal/``: propose a final-table deal (``method``: icm or
+    chip_chop; ``keep``: chips kept back for the winner, empty for none)."""
+    tournament = _visible(request, tournament_id)
+    player = player_get_or_create(user=request.user)
+    keep_text = request.POST.get("keep", "").strip() or "0"
+    try:
+        if not keep_text.isdigit():
+            raise DealRefused("The amount kept to play for is a whole number of chips, 0 or more.")
+        deals.deal_propose(
+            tournament=tournament,
+            player=player,
+            method=request.POST.get("method", Deal.Method.ICM),
+            keep=int(keep_text),
+        )
+    except ServiceError as error:
+        messages.error(request, str(error))
+    else:
+        messages.success(request, "Deal proposed: the others see each share and answer.")
+    return redirect("tournaments:detail", tournament_id=tournament.pk)
+
+
+@login_required
+@require_POST
+def tournament_deal_answer(request: AuthenticatedRequest, tournament_id: int) -> HttpResponse:
+    """``POST /tournaments/<id>/deal/answer/``: ``accept`` (yes) or refuse (anything else)."""
+    tournament = _visible(request, tournament_id)
+    player = player_get_or_create(user=request.user)
+    accept = request.POST.get("answer") == "accept"
+    try:
+        deal = deals.deal_answer(tournament=tournament, player=player, accept=accept)
+    except ServiceError as error:
+        messages.error(request, str(error))
+    else:
+        if not accept:
+            messages.success(request, "You refused the deal: play goes on.")
+        elif deal.status == Deal.Status.MADE:
+            messages.success(request, "Everyone agreed: the deal is made and paid.")
+        else:
+            messages.success(request, "You agreed; waiting for the others.")
+    return redirect("tournaments:detail", tournament_id=tournament.pk)
+
+
 def table_level(request: HttpRequest, table_id: int) -> HttpResponse:
     """A tournament table's level banner (the table page polls it); empty for a cash table."""
     table = Table.objects.filter(pk=table_id).first()
@@ -189,8 +235,15 @@ def _table_level_context(request: HttpRequest, table: Table) -> dict[str, Any]:
     """The banner, and whether the viewer may rebuy now (the banner's *Rebuy* button)."""
     banner = banner_for(table)
     player = viewer_player(request.user)
-    may_rebuy, fee = False, 0
+    may_rebuy, fee, deciding = False, 0, False
     if banner is not None and player is not None:
         tournament = Tournament.objects.get(pk=banner["id"])
         may_rebuy, fee = comebacks_for(tournament, player.pk).rebuy, tournament.entry_fee
-    return {"banner": banner, "may_rebuy": may_rebuy, "rebuy_fee": fee, "table": table}
+        deciding = tournament.paused_at is not None  # a deal is being decided
+    return {
+        "banner": banner,
+        "may_rebuy": may_rebuy,
+        "rebuy_fee": fee,
+        "table": table,
+        "deal_deciding": deciding,
+    }

@@ -33,6 +33,8 @@ def tournament_table(table_id: int) -> TournamentTable | None:
             "tournament__break_minutes",
             "tournament__levels",
             "tournament__started_at",
+            "tournament__paused_at",
+            "tournament__paused_for",
         )
         .first()
     )

@@ -4,7 +4,8 @@ Callers hold the tournament row lock (after the table's). A player out is given 
 ``out_order`` at once; places follow once nobody out can come back (late registration and
 rebuys over: until then the number of entrants can still grow and players out can return),
 and each decided place in the money is paid through the ledger at once, exactly once
-(``Entry.place`` is set in the same transaction as the payment).
+(``Entry.place`` is set in the same transaction as the payment). After a final-table deal its
+players' places pay only the amount kept back, to the winner (``services.deals``).
 """
 
 from __future__ import annotations
@@ -17,7 +18,7 @@ from tables.models import Hand, LedgerEntry, Table
 from tables.services.events import table_touch
 from tables.services.players import ledger_record
 from tables.tournaments import structure
-from tables.tournaments.models import Entry, Tournament
+from tables.tournaments.models import Deal, Entry, Tournament
 
 
 def new_batch(tournament: Tournament) -> int:
@@ -94,6 +95,7 @@ def places_decide(tournament: Tournament) -> None:
         tournament.prize_pool, total, tournament.payouts, tournament.payout_percentages
     )
     prizes += [0] * (total - len(prizes))
+    _deal_prizes(tournament, prizes)
     # A group of players out together is given its places together (never half of it).
     for order, group in groupby(undecided, key=lambda e: e.out_order):
         tied = list(group)
@@ -104,7 +106,8 @@ def places_decide(tournament: Tournament) -> None:
         for entry, prize in zip(
             tied, structure.shared_prizes(prizes, best, len(tied)), strict=True
         ):
-            entry.place, entry.prize = best, prize
+            entry.place = best
+            entry.prize += prize  # on top of a deal's share, paid at the deal
             entry.save(update_fields=["place", "prize"])
             if prize:
                 ledger_record(
@@ -113,6 +116,14 @@ def places_decide(tournament: Tournament) -> None:
                     kind=LedgerEntry.Kind.TOURNAMENT_PRIZE,
                     reason=f"Place {best} in {tournament.name}",
                 )
+
+
+def _deal_prizes(tournament: Tournament, prizes: list[int]) -> None:
+    """After a deal its players (places 1 .. n) have their shares: what is left of the
+    places' prizes is the amount kept back, for the winner."""
+    deal = tournament.deals.filter(status=Deal.Status.MADE).only("keep", "offer").first()
+    if deal is not None:
+        prizes[: len(deal.offer)] = [deal.keep] + [0] * (len(deal.offer) - 1)
 
 
 def tournament_finish(tournament: Tournament, standing: dict[int, int]) -> None:

@@ -2,8 +2,8 @@
 
 - ``table_rules``: tournament tables seat their own players, deal players sitting out (they
   post blinds and antes; when the action clock runs out the clock checks or folds for them,
-  until they are blinded away), play with bots only, deal nothing during a break, and wait in
-  hand-for-hand until every table has finished the round.
+  until they are blinded away), play with bots only, deal nothing during a break or while a
+  deal is decided, and wait in hand-for-hand until every table has finished the round.
 - ``before_hand``: the table's stakes become the level's (``selectors.tournament_clock``:
   levels by hands follow the table that has dealt the most hands, so every table of a
   multi-table tournament is at the same level; levels by minutes follow the clock since the
@@ -13,9 +13,9 @@
   out anywhere in one hand-for-hand round are ranked together); the fixed-hands game ends
   after its hands and bots fill its seats; otherwise the tables are balanced and broken
   (``balance``), hand-for-hand is switched on at the bubble, and the last player standing
-  wins.
-- ``croupier_pass``: tournaments due to start start; a table left short (its neighbours were
-  busy when it balanced) is balanced again.
+  wins; a deal proposed during the hand gets its shares (``deals``).
+- ``croupier_pass``: tournaments due to start start; deals left unanswered lapse; a table
+  left short (its neighbours were busy when it balanced) is balanced again.
 
 Locks: the table row (held by the service calling the hook), then the tournament row, then
 other tables only with ``skip_locked`` (never waiting while holding a lock: no deadlock).
@@ -27,13 +27,14 @@ from datetime import datetime
 
 from django.db import transaction
 from django.db.models import Count, Q
+from django.utils import timezone
 
 from tables.models import Hand, Seat, Table
 from tables.services.hooks import TableRules
 from tables.services.locks import table_lock
 from tables.tournaments import selectors, structure
 from tables.tournaments.models import Tournament, TournamentTable
-from tables.tournaments.services import balance, lookup, places, setup
+from tables.tournaments.services import balance, deals, lookup, places, setup
 
 SEATED_BY_TOURNAMENT = "The tournament seats its players: no sitting down, leaving or top-ups."
 
@@ -48,6 +49,7 @@ def table_rules(table: Table, now: datetime) -> TableRules | None:
         return None
     tournament = tt.tournament
     may_deal = tournament.status == Tournament.Status.RUNNING and tt.broken_at is None
+    may_deal = may_deal and tournament.paused_at is None  # a deal is being decided
     if may_deal and tournament.break_every_levels:
         may_deal = not selectors.tournament_clock(tournament, now).on_break
     if may_deal and tournament.hand_for_hand:
@@ -141,6 +143,7 @@ def after_hand(table: Table, hand: Hand) -> None:
     alive = Seat.objects.filter(table__tournament_table__tournament=tournament)
     if alive.count() <= 1:
         places.tournament_finish(tournament, dict(alive.values_list("player_id", "stack")))
+        deals.deal_hand_over(tournament, table, timezone.now())
         return
     paid = structure.paid_places(
         tournament.entries.count(), tournament.payouts, tournament.payout_percentages
@@ -152,6 +155,7 @@ def after_hand(table: Table, hand: Hand) -> None:
     places.places_decide(tournament)
     balance.balance(tournament, table)
     _hand_for_hand_update(tournament, alive.count(), paid)
+    deals.deal_hand_over(tournament, table, timezone.now())
 
 
 def _fixed_hands_after(tournament: Tournament, table: Table, seated: dict[int, int]) -> None:
@@ -178,6 +182,7 @@ def _hand_for_hand_update(tournament: Tournament, alive: int, paid: int) -> None
 
 def croupier_pass(now: datetime) -> None:
     setup.tournaments_start_due(now)
+    deals.deals_lapse(now)
     # A table short of players whose neighbours were busy when it balanced: try again.
     short = (
         TournamentTable.objects.filter(

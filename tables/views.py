@@ -50,7 +50,6 @@ def table_detail(request: HttpRequest, table_id: int) -> HttpResponse:
         snapshot,
         player,
         player.bankroll if player else None,
-        request_path=request.path,
         left_with=rejoin_minimum(table, player) if player else 0,
     )
     regions = {**region_html(screen, oob=False), "message": render_message("", oob=False)}

@@ -257,7 +257,7 @@ class ControlsRegion:
     min_buy_in: int
     max_buy_in: int
     default_buy_in: int
-    request_path: str | None  # where logging in comes back to
+    login_next: str  # the table's page: where a visitor who logs in comes back to
     rejoin_rule: str = ""  # why the least buy-in is above the table's (``Table.rejoin_rule``)
     #: Why nobody sits down, leaves or tops up here (a tournament seats its players), or None:
     #: then only "I'm back" is offered to a player sitting out.

@@ -74,14 +74,12 @@ def table_screen(
     snapshot: Snapshot,
     player: Any | None,
     bankroll: int | None = None,
-    request_path: str | None = None,
     left_with: int = 0,
 ) -> Screen:
     """The table at ``snapshot`` as ``player`` (a ``Player``, or None: a spectator) sees it.
 
     ``bankroll``: the player's bankroll when they have no seat here (a seated player's comes
     with the snapshot); the caller reads it, as nothing here reads the database.
-    ``request_path``: where a visitor who logs in comes back to.
     ``left_with``: the chips a viewer without a seat took from this table less than an hour
     ago (``rejoin_minimum``, the caller's to read): the sit-down form asks at least that.
     """
@@ -154,7 +152,7 @@ def table_screen(
         low,
         high,
         default,
-        request_path,
+        reverse("tables:detail", args=[snapshot.table.pk]),  # a visitor logs in back to it
         rule,
         _seating_closed(snapshot),
         shared.heading,

@@ -5,6 +5,7 @@ throw their first two cards away."""
 
 from __future__ import annotations
 
+from engine.cards import Card
 from engine.deck import seeded_deck
 from engine.hand import Hand
 from engine.variants import MIXED_GAMES, VARIANTS, Stakes, stakes_for
@@ -15,12 +16,17 @@ NAMES = ["Ann", "Bob", "Cat"]
 STAKES = Stakes(small_blind=1, big_blind=2, small_bet=2, big_bet=4, ante=1, bring_in=1)
 
 
+def game_deck(game: str, betting: str) -> list[Card]:
+    """The fixed deck the game is dealt from (all 52 cards: short deck deals its 36 of them)."""
+    return seeded_deck(f"{game} {betting}")
+
+
 def played_hand(game: str, betting: str, stacks: tuple[int, ...] = (200, 200, 200)) -> Hand:
     """``game`` played ``betting`` at three seats from a deck fixed by its name, to the end."""
     config = stakes_for(game, betting, STAKES)
     if not VARIANTS[game].is_stud and not config.get("ante"):
         config["ante"] = 1  # antes too, where the game has blinds
-    hand = Hand(config, list(stacks), 0, seeded_deck(f"{game} {betting}"), NAMES)
+    hand = Hand(config, list(stacks), 0, game_deck(game, betting), NAMES)
     while not hand.is_over:
         legal = hand.legal
         seat = hand.actor

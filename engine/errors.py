@@ -32,8 +32,9 @@ class HandHistoryError(PokerError):
 
 class FormatCannotHold(HandHistoryError):
     """A hand a file format has no way to write (its game, or a rule the format has no field
-    for); ``code`` names the format and what, for programs: ``no_phh_for_five-card-draw``,
-    ``no_yaml_for_stud``, ``no_yaml_for_bomb-pot``."""
+    for); ``code`` names the format and what, for programs: ``no_phh_for_<game>_<betting>``
+    (``no_phh_for_five-card-draw_no-limit``), ``no_yaml_for_stud_fixed-limit``,
+    ``no_yaml_for_bomb-pot``."""
 
     def __init__(self, message: str, file_format: str, what: str) -> None:
         super().__init__(message)

@@ -27,8 +27,9 @@ class HandNotFinished(exceptions.APIException):
 
 class FormatLacksGame(exceptions.APIException):
     """A hand asked for in a file format that cannot hold it (five-card draw as PHH, stud as
-    pkstate YAML...): its code names the format and the game, ``no_phh_for_five-card-draw_
-    no-limit``, or the rule the format has no field for, ``no_yaml_for_bomb-pot``."""
+    pkstate YAML...): its code names the format and the game and betting
+    (``no_phh_for_five-card-draw_no-limit``), or the rule the format has no field for
+    (``no_yaml_for_bomb-pot``)."""
 
     status_code = 422
     default_detail = "This file format cannot hold this hand."

@@ -28,3 +28,14 @@ class IllegalAction(PokerError):
 
 class HandHistoryError(PokerError):
     """A hand history (PHH) that cannot be read or replayed; the message names the problem."""
+
+
+class FormatCannotHold(HandHistoryError):
+    """A hand a file format has no way to write (its game, or a rule the format has no field
+    for); ``code`` names the format and what, for programs: ``no_phh_for_<game>_<betting>``
+    (``no_phh_for_five-card-draw_no-limit``), ``no_yaml_for_stud_fixed-limit``,
+    ``no_yaml_for_bomb-pot``."""
+
+    def __init__(self, message: str, file_format: str, what: str) -> None:
+        super().__init__(message)
+        self.code = f"no_{file_format}_for_{what}"

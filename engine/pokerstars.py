@@ -39,6 +39,18 @@ _BOARD_STREETS = {3: "FLOP", 4: "TURN", 5: "RIVER"}
 _STUD_STREETS = ("3rd STREET", "4th STREET", "5th STREET", "6th STREET", "RIVER")
 _STUD_FOLDED_ON = ("3rd Street", "4th Street", "5th Street", "6th Street", "River")
 _FOLDED_ON = {0: "before Flop", 3: "on the Flop", 4: "on the Turn", 5: "on the River"}
+_DRAWS = ("FIRST", "SECOND", "THIRD")
+_ORDINALS = ("1st", "2nd", "3rd")
+#: The games PokerStars names otherwise than their label (the draw games and six-plus).
+_POKERSTARS_NAMES = {
+    "27-triple-draw": "Triple Draw 2-7 Lowball",
+    "27-single-draw": "Single Draw 2-7 Lowball",
+    "five-card-draw": "5 Card Draw",
+    "short-deck": "6+ Hold'em",
+}
+_FORCED = frozenset(
+    {EventKind.ANTE, EventKind.SMALL_BLIND, EventKind.BIG_BLIND, EventKind.STRADDLE}
+)
 _ROMAN = ((10, "X"), (9, "IX"), (5, "V"), (4, "IV"), (1, "I"))
 
 
@@ -56,8 +68,10 @@ class Header:
 
 
 def game_name(config: HandConfig) -> str:
-    """The game as PokerStars names it, e.g. ``Hold'em No Limit``, ``Razz Limit``."""
-    return f"{config.variant.label} {_BETTINGS[config.betting]}"
+    """The game as PokerStars names it, e.g. ``Hold'em No Limit``, ``Razz Limit``,
+    ``Triple Draw 2-7 Lowball Limit``."""
+    name = _POKERSTARS_NAMES.get(config.game, config.variant.label)
+    return f"{name} {_BETTINGS[config.betting]}"
 
 
 def _roman(number: int) -> str:
@@ -74,6 +88,8 @@ def _cards(cards: Iterable[Card]) -> str:
 
 
 def _stakes(config: HandConfig) -> str:
+    if config.variant.button_blind:  # no small blind: the button's one blind, and antes
+        return f"{config.ante} ante, {config.big_blind} button blind"
     if config.is_stud or config.betting == "fixed-limit":
         return f"{config.fixed_small_bet}/{config.fixed_big_bet}"
     return f"{config.small_blind}/{config.big_blind}"
@@ -112,6 +128,8 @@ class _Writer:
         self.board = 0  # board cards dealt so far (first run)
         self.twice = False
         self.stud_street = -1
+        self.draw = 0  # draw rounds begun so far
+        self.drew: set[int] = set()  # the seats that discarded in this draw round
         self.known: list[list[Card]] = [[] for _ in range(hand.seats)]
         self.new: dict[int, list[Card]] = {}
         self.folded_at: dict[int, str] = {}
@@ -145,11 +163,42 @@ class _Writer:
     def _where(self) -> str:
         if self.hand.config.is_stud:
             return f"on the {_STUD_FOLDED_ON[max(self.stud_street, 0)]}"
+        if self.hand.config.variant.is_draw:
+            return f"after the {_ORDINALS[self.draw - 1]} Draw" if self.draw else "before the Draw"
         return _FOLDED_ON.get(self.board, "before Flop")
+
+    def _discard(self, e: Event, name: str, previous: EventKind | None) -> None:
+        """A seat's discard; the first of a draw round opens its section (a new betting round
+        follows it, so the bets start again from nothing)."""
+        seat = e.seat or 0
+        drawing = previous in (EventKind.DISCARD, EventKind.DRAW, EventKind.RESHUFFLE)
+        if not drawing or seat in self.drew:  # all in: the draws follow each other
+            self.draw += 1
+            self.drew = set()
+            self._street(f"{_DRAWS[self.draw - 1]} DRAW")
+        self.drew.add(seat)
+        if not e.amount:
+            self.lines.append(f"{name}: stands pat")
+            return
+        plural = "card" if e.amount == 1 else "cards"
+        thrown = f" {_cards(e.cards)}" if e.cards else ""  # only the seat's own discards
+        self.lines.append(f"{name}: discards {e.amount} {plural}{thrown}")
+        self.known[seat] = [c for c in self.known[seat] if c not in e.cards]
+
+    def _drawn(self, e: Event, name: str) -> None:
+        """The cards dealt for a discard, as PokerStars writes them: the kept, then the new
+        (only to the seat that drew them)."""
+        seat = e.seat or 0
+        if e.cards:
+            kept = self.known[seat]
+            shown = (_cards(kept) + " " if kept else "") + _cards(e.cards)
+            self.lines.append(f"Dealt to {name} {shown}")
+            self.known[seat] = [*kept, *e.cards]
 
     def write(self) -> list[str]:
         stud = self.hand.config.is_stud
         deals = (EventKind.DEAL_HOLE, EventKind.DEAL_UP)
+        dealing = "DEALING HANDS" if self.hand.config.variant.is_draw else "HOLE CARDS"
         previous: EventKind | None = None
         for e in self.events:
             k = e.kind
@@ -164,10 +213,11 @@ class _Writer:
                 continue
             if stud and previous in deals:
                 self._flush_stud_deals()
-            previous = k
+            previous_kind, previous = previous, k
             if k is EventKind.ANTE:
                 self.stacks[e.seat or 0] -= e.amount
-                self.lines.append(f"{name}: posts the ante {e.amount}")
+                all_in = " and is all-in" if self.stacks[e.seat or 0] == 0 else ""
+                self.lines.append(f"{name}: posts the ante {e.amount}{all_in}")
             elif k in (EventKind.SMALL_BLIND, EventKind.BIG_BLIND, EventKind.STRADDLE):
                 what = {
                     EventKind.SMALL_BLIND: "small blind",
@@ -180,7 +230,7 @@ class _Writer:
             elif k is EventKind.DEAL_HOLE:
                 if not self.dealt:
                     self.dealt = True
-                    self.lines.append("*** HOLE CARDS ***")
+                    self.lines.append(f"*** {dealing} ***")
                 if e.cards:
                     self.known[e.seat or 0] = list(e.cards)
                     self.lines.append(f"Dealt to {name} {_cards(e.cards)}")
@@ -217,6 +267,10 @@ class _Writer:
                     self.lines.append(f"{name}: shows {_cards(e.cards)} ({_first_run(e.text)})")
                 else:
                     self.lines.append(f"{name}: mucks hand")
+            elif k is EventKind.DISCARD:
+                self._discard(e, name, previous_kind)
+            elif k is EventKind.DRAW:
+                self._drawn(e, name)
             elif k is EventKind.REVEAL:  # shown by choice once the hand was over
                 self.lines.append(f"{name}: shows {_cards(e.cards)}")
         if stud and self.new:
@@ -363,7 +417,7 @@ def hand_text(
             else e
             for e in hand.events
         ]
-    writer = _Writer(hand, events)
+    writer = _Writer(hand, _antes_first(events))
     lines = _header_lines(hand, header)
     for seat in range(hand.seats):
         chips = hand.starting_stacks[seat]
@@ -372,6 +426,17 @@ def hand_text(
     lines += _collected_lines(hand, bool(hand.second_board))
     lines += _summary_lines(hand, writer)
     return "\n".join(lines) + "\n"
+
+
+def _antes_first(events: Sequence[Event]) -> Sequence[Event]:
+    """The events with the antes before the blinds, as PokerStars writes them (the engine
+    takes a big-blind ante after the blind; trackers read an ante after it as none)."""
+    antes = [e for e in events if e.kind is EventKind.ANTE]
+    forced = next((i for i, e in enumerate(events) if e.kind in _FORCED), None)
+    if not antes or forced is None:
+        return events
+    rest = [e for e in events if e.kind is not EventKind.ANTE]
+    return [*rest[:forced], *antes, *rest[forced:]]
 
 
 def histories_text(texts: Iterable[str]) -> str:

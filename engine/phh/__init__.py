@@ -27,12 +27,13 @@ any other action before the flop of a bomb pot is refused.
 
 from engine.phh.read import HandHistory, load, loads, read_text
 from engine.phh.variants import VARIANT_OF, VARIANTS
-from engine.phh.write import dumps, seat_of_phh
+from engine.phh.write import check_can_write, dumps, seat_of_phh
 
 __all__ = [
     "VARIANTS",
     "VARIANT_OF",
     "HandHistory",
+    "check_can_write",
     "dumps",
     "load",
     "loads",

@@ -6,8 +6,8 @@ import json
 from collections.abc import Collection, Sequence
 
 from engine.cards import format_cards
-from engine.errors import HandHistoryError
-from engine.hand import Hand
+from engine.errors import FormatCannotHold, HandHistoryError
+from engine.hand import Hand, HandConfig
 from engine.phh.variants import phh_code
 
 
@@ -21,6 +21,12 @@ def _toml_value(value: object) -> str:
     if isinstance(value, (list, tuple)):
         return "[" + ", ".join(_toml_value(v) for v in value) + "]"
     raise HandHistoryError(f"cannot write {value!r} as TOML")
+
+
+def check_can_write(config: HandConfig) -> None:
+    """``FormatCannotHold`` when PHH has no variant for the config's game and betting (five-card
+    draw, pot-limit hold'em, ...)."""
+    phh_code(config.game, config.betting)
 
 
 def dumps(
@@ -66,7 +72,11 @@ def dumps(
     for seat, dead, live in c.posts:  # missed blinds: dead as an ante, live as a blind
         antes[phh[seat] - 1] += dead
         if live and blinds[phh[seat] - 1]:
-            raise HandHistoryError(f"seat {seat} posts a big blind besides its own blind")
+            raise FormatCannotHold(
+                f"PHH cannot write seat {seat}'s big blind besides its own blind",
+                "phh",
+                "missed-blinds",
+            )
         blinds[phh[seat] - 1] = live or blinds[phh[seat] - 1]
     shown = set(hand.result.shown) if hand.result else set()
     revealed = {card for e in hand.events if e.kind == "reveal" for card in e.cards}

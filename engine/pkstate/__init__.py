@@ -50,6 +50,17 @@ every field checked where it is read), ``write`` (``from_hand``/``dumps``: any h
 
 from engine.pkstate.model import GAMES, Entry, ForcedBets, PKState, Seat
 from engine.pkstate.read import load, loads
-from engine.pkstate.write import dumps, from_hand
+from engine.pkstate.write import check_can_write, dumps, from_hand
 
-__all__ = ["GAMES", "Entry", "ForcedBets", "PKState", "Seat", "dumps", "from_hand", "load", "loads"]
+__all__ = [
+    "GAMES",
+    "Entry",
+    "ForcedBets",
+    "PKState",
+    "Seat",
+    "check_can_write",
+    "dumps",
+    "from_hand",
+    "load",
+    "loads",
+]

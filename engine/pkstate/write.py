@@ -5,9 +5,32 @@ from __future__ import annotations
 import datetime as dt
 from collections.abc import Collection, Iterable
 
-from engine.errors import HandHistoryError
-from engine.hand import Hand
+from engine.errors import FormatCannotHold
+from engine.hand import Hand, HandConfig
 from engine.pkstate.model import GAME_OF, Entry, ForcedBets, PKState, Seat
+
+
+def check_can_write(config: HandConfig) -> None:
+    """``FormatCannotHold`` when pkstate has no game for the config's game and betting (it
+    has the board games but Omaha hi-lo and short deck, no stud or draw), or no field for one
+    of its rules (a button straddle, a bomb pot, missed blinds posted)."""
+    if (config.game, config.betting) not in GAME_OF:
+        raise FormatCannotHold(
+            f"pkstate has no game for {config.game} {config.betting}",
+            "yaml",
+            f"{config.game}_{config.betting}",
+        )
+    for what, used in (
+        ("button-straddle", config.button_straddle),
+        ("bomb-pot", config.bomb_pot),
+        ("missed-blinds", config.posts),
+    ):
+        if used:
+            raise FormatCannotHold(
+                f"pkstate has no {what.replace('-', ' ')}: write PHH instead",
+                "yaml",
+                what,
+            )
 
 
 def from_hand(
@@ -25,13 +48,8 @@ def from_hand(
         return known_cards is None or all(card in known_cards for card in cards)
 
     c = hand.config
-    game = GAME_OF.get((c.game, c.betting))
-    if game is None:
-        raise HandHistoryError(f"pkstate has no game for {c.game} {c.betting}: write PHH instead")
-    if c.button_straddle or c.bomb_pot or c.posts:
-        raise HandHistoryError(
-            "pkstate has no button straddle, bomb pot or missed blinds: write PHH instead"
-        )
+    check_can_write(c)
+    game = GAME_OF[(c.game, c.betting)]
     rounds: list[list[Entry]] = [[]]
     board_known = True
     for e in hand.events:

@@ -1,7 +1,8 @@
 """Errors as JSON: ``{"code": "...", "message": "...", "errors": {...}}`` for every API failure.
 
 ``code`` is stable and machine-readable (DRF's codes: ``invalid``, ``not_found``,
-``not_authenticated``, ``throttled``...; ours: ``hand_running``, ``locked_out``, and each
+``not_authenticated``, ``throttled``...; ours: ``hand_running``, ``locked_out``,
+``no_<format>_for_<game>`` (``FormatLacksGame``), and each
 ``tables.services.errors`` class's ``code``); ``message`` is for a person.
 """
 
@@ -22,6 +23,17 @@ class HandNotFinished(exceptions.APIException):
     status_code = 409
     default_detail = "This hand is still being played: its history is served once it is over."
     default_code = "hand_running"
+
+
+class FormatLacksGame(exceptions.APIException):
+    """A hand asked for in a file format that cannot hold it (five-card draw as PHH, stud as
+    pkstate YAML...): its code names the format and the game and betting
+    (``no_phh_for_five-card-draw_no-limit``), or the rule the format has no field for
+    (``no_yaml_for_bomb-pot``)."""
+
+    status_code = 422
+    default_detail = "This file format cannot hold this hand."
+    default_code = "format_lacks_game"
 
 
 class ErrorSerializer(serializers.Serializer[Any]):

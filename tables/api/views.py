@@ -18,8 +18,9 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from engine.errors import FormatCannotHold
 from tables import ratelimit
-from tables.api.exceptions import ErrorSerializer, HandNotFinished
+from tables.api.exceptions import ErrorSerializer, FormatLacksGame, HandNotFinished
 from tables.api.files import FileDownloadView, TextFileRenderer
 from tables.api.pagination import Pagination
 from tables.api.permissions import AllowAny, IsAuthenticated
@@ -202,7 +203,10 @@ class _HandFile(FileDownloadView):
 
     def get(self, request: Request, pk: int) -> HttpResponse:
         hand = _the_finished_hand(pk, request.user)
-        text = self.write(hand, viewer_seat(hand, request.user))
+        try:
+            text = self.write(hand, viewer_seat(hand, request.user))
+        except FormatCannotHold as error:
+            raise FormatLacksGame(str(error), error.code) from None
         file_type = self.renderer_classes[-1]
         name = f"hand-{hand.table_id}-{hand.number}.{file_type.format}"
         return self.download(text, file_type.media_type, name)
@@ -215,6 +219,12 @@ class _HandFile(FileDownloadView):
     responses={
         (200, "text/plain"): OpenApiResponse(OpenApiTypes.STR, "The hand in PHH (TOML)."),
         409: OpenApiResponse(ErrorSerializer, "Running."),
+        422: OpenApiResponse(
+            ErrorSerializer,
+            "PHH has no variant for the hand's game and betting: code "
+            "``no_phh_for_<game>_<betting>`` (five-card draw, pot-limit hold'em, no-limit or "
+            "fixed-limit Omaha, no-limit Omaha hi-lo).",
+        ),
     },
 )
 class HandPHH(_HandFile):
@@ -237,6 +247,13 @@ class HandPHH(_HandFile):
             "DealCommon, P0Wins).",
         ),
         409: OpenApiResponse(ErrorSerializer, "Running."),
+        422: OpenApiResponse(
+            ErrorSerializer,
+            "pkstate has no game for the hand's (it holds hold'em and Omaha: no Omaha hi-lo, "
+            "short deck, stud or draw game): code ``no_yaml_for_<game>_<betting>``; or no "
+            "field for one of its rules: ``no_yaml_for_bomb-pot``, "
+            "``no_yaml_for_button-straddle``, ``no_yaml_for_missed-blinds``.",
+        ),
     },
 )
 class HandYAML(_HandFile):

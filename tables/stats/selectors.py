@@ -31,6 +31,8 @@ from django.db.models import (
 )
 
 from engine import phh, pkstate
+from engine.errors import FormatCannotHold
+from engine.hand import HandConfig
 from tables.http import Viewer
 from tables.models import Hand, Player, PlayerHand
 from tables.models.hands import runout_showing_q
@@ -250,6 +252,21 @@ def hand_yaml(hand: Hand, seat: int | None) -> str:
     return pkstate.dumps(
         state, known_cards=state.visible_cards(seat), id=str(hand.pk), datetime=hand.started_at
     )
+
+
+def hand_downloads(hand: Hand) -> dict[str, bool]:
+    """Which files the hand can be downloaded as (``{"phh": .., "yaml": ..}``): a format
+    without the hand's game (or one of its rules) is not offered (``FormatCannotHold``)."""
+    config = HandConfig.from_dict(hand.config)
+    offered = {}
+    for name, check in (("phh", phh.check_can_write), ("yaml", pkstate.check_can_write)):
+        try:
+            check(config)
+        except FormatCannotHold:
+            offered[name] = False
+        else:
+            offered[name] = True
+    return offered
 
 
 def _toml_string(value: str) -> str:

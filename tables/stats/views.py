@@ -23,6 +23,7 @@ from tables.stats.pokernow import player_pokernow_stats, with_amount_texts
 from tables.stats.selectors import (
     HandFilter,
     finished_hand,
+    hand_downloads,
     hidden_tables_as_missing,
     leaderboard,
     net_curve,
@@ -179,6 +180,7 @@ def hand_replayer(request: HttpRequest, hand_id: int) -> HttpResponse:
             "current_label": labels[current],
             "current_felt": felts[current],
             "last": last,
+            "downloads": hand_downloads(hand),
         },
     )
 

@@ -6,7 +6,6 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 
 from engine.variants import variant
-
 from tables.clubs.selectors import upcoming_for
 from tables.models import Hand, Table
 from tables.presenters.render import region_html, render_message

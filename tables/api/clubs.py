@@ -28,8 +28,8 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from tables.api.files import FileDownloadView
 from tables.api.exceptions import ErrorSerializer
+from tables.api.files import FileDownloadView
 from tables.api.hosting import CONFLICT, refused
 from tables.api.ledger import CSVRenderer, spreadsheet_safe
 from tables.api.permissions import AuthenticatedApiRequest
@@ -332,5 +332,7 @@ class ClubStandingsCSV(FileDownloadView):
                 [place, spreadsheet_safe(row.name), row.points, row.tournaments, row.cash_net]
             )
         return self.download(
-            out.getvalue(), CSVRenderer.media_type, f"standings-{season.club_id}-{season.pk or 'all'}.csv"
+            out.getvalue(),
+            CSVRenderer.media_type,
+            f"standings-{season.club_id}-{season.pk or 'all'}.csv",
         )

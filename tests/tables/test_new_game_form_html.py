@@ -23,7 +23,8 @@ def test_no_field_of_the_form_is_a_paragraph_holding_a_block(players):
     paragraphs = re.findall(r"<p\b[^>]*>(.*?)</p>", form, re.S)
     assert [p for p in paragraphs if re.search(r"<(div|ul|fieldset|table)\b", p)] == []
     boxes = re.search(
-        r'<div class="field">\s*<label>Dealer&#x27;s choice games:</label>\s*<div id="id_choice_games">',
+        r'<div class="field">\s*<label>Dealer&#x27;s choice games:</label>\s*'
+        r'<div id="id_choice_games">',
         form,
     )
     assert boxes, "the boxes are not inside their field"

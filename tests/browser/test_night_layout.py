@@ -1,10 +1,11 @@
 """Issue 49, items 10, 11 and 13: what a third night's host saw on the screen, against a real
 daphne server.
 
-At 1280×800 (a dealer's choice of badugi and razz, badugi dealt): the heading names only the
-badugi's stakes (no bring-in); the key hints name the draw's keys; the host's drawer, opened
-on the host's turn, leaves the Bet/Raise button in view and clickable; while the first draw
-is being made the felt says so (not "After the first draw"). A closed game shows its result
+At 1280×800: the host's drawer, opened on the host's turn at no-limit hold'em, leaves the
+Bet/Raise button in view and clickable; at a dealer's choice of badugi and razz, badugi
+dealt, the heading names only the badugi's stakes (no bring-in), the key hints name the
+draw's keys, and while the first draw is being made the felt says so (not "After the first
+draw"). A closed game shows its result
 first, on screen, with no empty felt nor key hints. On a phone (390×844): the page makes no
 sound context before a tap (the browser refuses one, three warnings a load); the dealer's
 choice line over a draw hand covers no seat; the club page's cash-game settings fit the
@@ -43,13 +44,18 @@ def hana_may_raise(hand):
     return (state.actor is not None and hand.seats[state.actor]["name"] == "hana"
             and state.legal.min_raise_to is not None)
 play_until(draw, hana_may_raise)
+# no-limit hold'em: hana to bet or raise, the sizes and slider before the button
+holdem = table_create(host=hana, name="Hold'em night", **slow)
+for player in (hana, ivo):
+    seat_take(table=holdem, player=player, buy_in=100)
+play_until(holdem, hana_may_raise)
 # a game played and closed
 closed = table_create(host=hana, name="Closed night", **slow)
 for player in (hana, ivo):
     seat_take(table=closed, player=player, buy_in=100)
 table_host_close(table=closed, by=hana.user)
 club = clubs.club_create(owner=hana, name="Hana's club")
-print(json.dumps([draw.pk, closed.pk, club.pk]))
+print(json.dumps([draw.pk, holdem.pk, closed.pk, club.pk]))
 """
 
 #: The first draw being made, hana to draw (ivo stands pat if he is first).
@@ -114,25 +120,26 @@ def log_in(browser, server, name, device):
 
 def test_the_host_s_screens_at_1280x800_and_on_a_phone(browser, server):
     ARTIFACTS.mkdir(exist_ok=True)
-    draw, closed, club = server.shell(SETUP)
+    draw, holdem, closed, club = server.shell(SETUP)
 
-    # 1280×800, the draw game: hana to bet or raise before the draw
+    # 1280×800, no-limit hold'em: the drawer leaves the host's Bet/Raise in view, clickable
     page = log_in(browser, server, "hana", DESKTOP)
-    steps.open_table(page, server.url, draw)
-    page.wait_for_selector(".seat.me.actor")
+    steps.open_table(page, server.url, holdem)
     raise_button = "#table-actions form.act button.raise"
     page.wait_for_selector(raise_button)
-    heading = page.inner_text("#table-heading")
-    assert "Badugi" in heading and "bring-in" not in heading, heading
-    keys = page.inner_text(".keys")
-    assert all(key in keys for key in ("1–5", "D draw", "P stand pat")), keys
-    # the drawer leaves the Bet/Raise button in view and clickable
     page.click("a.host-open")
     page.wait_for_selector(".host-panel form.change-settings")
     page.screenshot(path=str(ARTIFACTS / "layout-host-drawer-raise.png"))
     assert not page.evaluate(COVERS, [raise_button, "#hosting"])
     assert page.evaluate(ON_TOP, raise_button)
-    page.click(".host-panel a.host-close")
+
+    # the draw game: hana to bet or raise before the draw
+    steps.open_table(page, server.url, draw)
+    page.wait_for_selector(raise_button)
+    heading = page.inner_text("#table-heading")
+    assert "Badugi" in heading and "bring-in" not in heading, heading
+    keys = page.inner_text(".keys")
+    assert all(key in keys for key in ("1–5", "D draw", "P stand pat")), keys
     # the first draw being made: the felt says so
     assert server.shell(TO_THE_FIRST_DRAW % draw) == "draw1"
     steps.open_table(page, server.url, draw)

@@ -139,11 +139,12 @@ check-deploy: install
 
 # The docs site (mkdocs.yml, docs/) into site/, warnings as errors. The docs extra's packages
 # only (not the project again) go into the venv the first time. Material's notice about
-# MkDocs 2 is switched off: the extra pins MkDocs below 2.
+# MkDocs 2 is switched off: the extra pins MkDocs below 2. Quiet as `make install` (pip's -qq:
+# errors only; its -q still printed a "Location ... is ignored" warning per package).
 docs: $(DOCS_STAMP)
 	@NO_MKDOCS_2_WARNING=1 $(VENV)/bin/mkdocs build --strict --quiet
 
 $(DOCS_STAMP): pyproject.toml | $(STAMP)
 	@$(PY) -c 'import tomllib; print("\n".join(tomllib.load(open("pyproject.toml", "rb"))["project"]["optional-dependencies"]["docs"]))' > $(VENV)/docs-requirements.txt
-	@$(PY) -m pip install --quiet -r $(VENV)/docs-requirements.txt
+	@$(PY) -m pip install -qq -r $(VENV)/docs-requirements.txt
 	@touch $@

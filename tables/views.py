@@ -5,6 +5,7 @@ from __future__ import annotations
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 
+from engine.variants import variant
 from tables.clubs.selectors import upcoming_for
 from tables.models import Hand, Table
 from tables.presenters.render import region_html, render_message
@@ -60,6 +61,8 @@ def table_detail(request: HttpRequest, table_id: int) -> HttpResponse:
         "tables/table.html",
         {
             "closed": closed,
+            # the draw games' keys, where one may be dealt (a mixed table's games included)
+            "draw_keys": any(variant(game).is_draw for game, _ in snapshot.table.choices),
             "is_host": can_host(snapshot.table, request.user),  # the host drawer's button
             "ledger": ledger,
             "transfers": ledger.settle_up() if ledger is not None else None,

@@ -17,12 +17,20 @@
     button.setAttribute("aria-pressed", on ? "true" : "false");
   }
 
-  function beep(frequency, seconds, times) {
-    if (!soundOn()) return;
+  // The audio context is made at the player's first click, key or tap on the page (the
+  // events that let a page start sound): made before one, the browser refuses to start it
+  // and says so in the console. Until then no sound plays.
+  function startAudio() {
     var Context = window.AudioContext || window.webkitAudioContext;
-    if (!Context) return;
-    audio = audio || new Context();
-    if (audio.state === "suspended") audio.resume();
+    if (!audio && Context) audio = new Context();
+    if (audio && audio.state === "suspended") audio.resume();
+  }
+  ["click", "keydown", "touchend"].forEach(function (type) {
+    document.addEventListener(type, startAudio, { capture: true, passive: true });
+  });
+
+  function beep(frequency, seconds, times) {
+    if (!soundOn() || !audio) return;
     for (var i = 0; i < times; i++) {
       var start = audio.currentTime + i * seconds * 1.6;
       var osc = audio.createOscillator(), gain = audio.createGain();
@@ -50,7 +58,6 @@
   }
 
   document.addEventListener("click", function (e) {
-    if (audio && audio.state === "suspended") audio.resume();  // browsers wait for a gesture
     if (e.target.closest("#sound-switch")) {
       localStorage.setItem(KEY, soundOn() ? "off" : "on");
       showSwitch();

@@ -28,6 +28,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from tables.api.exceptions import ErrorSerializer
 from tables.api.files import FileDownloadView
 from tables.api.hosting import CONFLICT, refused
 from tables.api.ledger import CSVRenderer, spreadsheet_safe
@@ -91,8 +92,16 @@ class ClubSerializer(serializers.Serializer[Any]):
     invite_url = serializers.CharField(required=False)
 
 
+class SeasonSummarySerializer(serializers.Serializer[Any]):
+    id = serializers.IntegerField(
+        allow_null=True, help_text="The season's id; null: the club has no season yet."
+    )
+    name = serializers.CharField(help_text=f'The season\'s name, or "{selectors.ALL_GAMES}".')
+    rule = serializers.ChoiceField(Season.Rule.choices, help_text="How places score points.")
+
+
 class StandingsSerializer(serializers.Serializer[Any]):
-    season = serializers.DictField()
+    season = SeasonSummarySerializer()
     standings = StandingSerializer(many=True)
 
 
@@ -261,7 +270,8 @@ def _season(request: AuthenticatedApiRequest, pk: str) -> Season:
     club, _ = _club(request, pk)
     query = SeasonQuerySerializer(data=request.query_params.dict())
     query.is_valid(raise_exception=True)
-    season = selectors.season_for(club, query.validated_data.get("season"), timezone.localdate())
+    asked = query.validated_data.get("season")
+    season = selectors.standings_season(club, asked, timezone.localdate())
     if season is None:
         raise exceptions.NotFound("The club has no such season.")
     return season
@@ -273,11 +283,19 @@ def _season(request: AuthenticatedApiRequest, pk: str) -> Season:
 )
 class ClubStandings(APIView):
     """The season's standings: points from the club's finished tournaments by the season's
-    rule, and the net at its cash games (recomputed from scratch on every read)."""
+    rule, and the net at its cash games (recomputed from scratch on every read). A club
+    without a season stands by all its games (``season.id`` null); 404 only for a club you
+    do not belong to, or a ``season`` it does not have."""
 
     permission_classes = [IsAuthenticated]
 
-    @extend_schema(summary="A club's standings", responses=StandingsSerializer)
+    @extend_schema(
+        summary="A club's standings",
+        responses={
+            200: StandingsSerializer,
+            404: OpenApiResponse(ErrorSerializer, "No such club (of yours), or no such season."),
+        },
+    )
     def get(self, request: AuthenticatedApiRequest, pk: str) -> Response:
         season = _season(request, pk)
         rows = selectors.standings(season)
@@ -314,5 +332,7 @@ class ClubStandingsCSV(FileDownloadView):
                 [place, spreadsheet_safe(row.name), row.points, row.tournaments, row.cash_net]
             )
         return self.download(
-            out.getvalue(), CSVRenderer.media_type, f"standings-{season.club_id}-{season.pk}.csv"
+            out.getvalue(),
+            CSVRenderer.media_type,
+            f"standings-{season.club_id}-{season.pk or 'all'}.csv",
         )

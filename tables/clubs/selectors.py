@@ -5,7 +5,7 @@ same after a restart), its ledger of nights."""
 from __future__ import annotations
 
 from dataclasses import dataclass
-from datetime import date
+from datetime import date, datetime
 
 from django.db.models import QuerySet
 
@@ -73,8 +73,56 @@ def upcoming_for(player: Player | None, limit: int = 10) -> list[ScheduledGame]:
     return list(games[:limit])
 
 
-def recent_events(club: Club, limit: int = 20) -> list[ClubEvent]:
-    return list(ClubEvent.objects.filter(club=club)[:limit])
+#: What each kind of club event says after who did it ({player}, {season}: their names).
+EVENT_WORDS = {
+    "club_created": "created the club",
+    "invite_reset": "made a new invitation code",
+    "member_joined": "joined",
+    "join_requested": "asked to join",
+    "member_approved": "approved {player}",
+    "member_promoted": "made {player} an admin",
+    "member_demoted": "made {player} a member again",
+    "member_removed": "removed {player}",
+    "member_left": "left the club",
+    "table_opened": "opened a table",
+    "tournament_created": "created a tournament",
+    "game_scheduled": "scheduled a game",
+    "season_opened": "opened the season {season}",
+    "season_closed": "closed the season {season}",
+}
+#: The events nobody did (the croupier's), as whole sentences.
+UNSIGNED_EVENT_WORDS = {
+    "game_opened": "A scheduled cash game opened.",
+    "game_failed": "A scheduled cash game could not open.",
+}
+
+
+@dataclass(frozen=True)
+class EventLine:
+    at: datetime
+    words: str
+
+
+def recent_events(club: Club, limit: int = 20) -> list[EventLine]:
+    """The club's last events, newest first, each in words ("alice opened the season
+    Autumn"): the players and seasons named, never a code."""
+    events = list(ClubEvent.objects.filter(club=club).select_related("actor__user")[:limit])
+    wanted = {e.detail.get("player") for e in events} - {None}
+    players = {p.pk: p.name for p in Player.objects.filter(pk__in=wanted).select_related("user")}
+    seasons = dict(Season.objects.filter(club=club).values_list("pk", "name"))
+    lines = []
+    for event in events:
+        if event.kind in UNSIGNED_EVENT_WORDS:
+            lines.append(EventLine(event.at, UNSIGNED_EVENT_WORDS[event.kind]))
+            continue
+        what = EVENT_WORDS.get(event.kind, event.kind.replace("_", " "))
+        words = what.format(
+            player=players.get(event.detail.get("player"), "a player"),
+            season=seasons.get(event.detail.get("season"), ""),
+        ).strip()
+        who = event.actor.name if event.actor is not None else "Someone"
+        lines.append(EventLine(event.at, f"{who} {words}."))
+    return lines
 
 
 def season_for(club: Club, pk: object = None, today: date | None = None) -> Season | None:
@@ -92,6 +140,20 @@ def season_for(club: Club, pk: object = None, today: date | None = None) -> Seas
         if running is not None:
             return running
     return seasons.first()
+
+
+#: The standings of a club without a season: every game it has played, by the default rule.
+ALL_GAMES = "All the club's games"
+
+
+def standings_season(club: Club, pk: object = None, today: date | None = None) -> Season | None:
+    """The season whose standings are asked (``season_for``); a club without any season
+    stands by all its games (an unsaved season from the first day to the last, named
+    ``ALL_GAMES``). None only for a season ``pk`` the club does not have."""
+    season = season_for(club, pk, today)
+    if season is None and pk in (None, ""):  # (the latest is the default: there is none)
+        return Season(club=club, name=ALL_GAMES, starts_on=date.min, ends_on=date.max)
+    return season
 
 
 @dataclass(frozen=True)

@@ -250,6 +250,26 @@ class TableGame:
             text += f" ante {self.ante}"
         return text
 
+    @property
+    def dealt_stakes(self) -> str:
+        """The stakes of the game being dealt: a single game's ``stakes``; at a mixed table
+        only what its game has, from its ``hand_config`` ("2/4" in fixed-limit badugi, with
+        no bring-in; "2/4 ante 1 bring-in 1" in razz)."""
+        if self.mixed is None:
+            return self.stakes
+        config = self.hand_config()
+        if self.is_stud or config["betting"] == FIXED_LIMIT:
+            text = f"{config['small_bet']}/{config['big_bet']}"
+        elif not config["small_blind"]:
+            text = f"button blind {config['big_blind']}"
+        else:
+            text = f"{config['small_blind']}/{config['big_blind']}"
+        if config.get("ante"):
+            text += f" ante {config['ante']}"
+        if self.is_stud:
+            text += f" bring-in {config['bring_in']}"
+        return text
+
     def orbit_over(self, players: int) -> bool:
         """A mixed table: the game being dealt has had its hands (or none is dealt yet);
         ``players``: how many are dealt in (an orbit's hands when ``rotation_hands`` is 0)."""

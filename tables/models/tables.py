@@ -242,8 +242,9 @@ class Table(TableGame, models.Model):
 
     @property
     def heading(self) -> str:
-        """The line under the table's name: "No-limit Hold'em · 1/2 · Open"."""
-        return f"{self.variant} · {self.stakes} · {self.get_status_display()}"
+        """The line under the table's name: "No-limit Hold'em · 1/2 · Open" (a mixed
+        table's: the game being dealt and its own stakes)."""
+        return f"{self.variant} · {self.dealt_stakes} · {self.get_status_display()}"
 
     def clean(self) -> None:
         errors: dict[str, str] = {}

@@ -16,11 +16,33 @@ if TYPE_CHECKING:
     from tables.selectors.snapshot import Snapshot
 
 
+#: A draw game's draw being made, by the betting round that follows it.
+DRAWING_NAMES = {"draw1": "The first draw", "draw2": "The second draw", "draw3": "The third draw"}
+
+
 def street_name(view: View | None) -> str:
-    """Stud's streets and a draw game's rounds in words (a board game's board says it)."""
+    """Stud's streets and a draw game's rounds in words (a board game's board says it);
+    while a draw is being made, that draw ("The first draw"), not the betting after it."""
     if view is None or view.config.variant.structure == "board":
         return ""
+    if _drawing(view):
+        return "The draw" if len(view.config.streets) == 2 else DRAWING_NAMES[view.street]
     return street_names(view.config).get(view.street, "")
+
+
+def _drawing(view: View) -> bool:
+    """Whether a draw game's draw is being made: on the betting round after the k-th draw,
+    a seat still in the hand has thrown away fewer than k times (each draws once a round;
+    the engine's street moves on when the draw begins)."""
+    streets = view.config.streets
+    if not view.config.variant.is_draw or view.street not in streets[1:]:
+        return False
+    draws = streets.index(view.street)
+    thrown = [0] * len(view.seats)
+    for event in view.events:
+        if event.kind is EventKind.DISCARD and event.seat is not None:
+            thrown[event.seat] += 1
+    return any(not seat.folded and thrown[seat.seat] < draws for seat in view.seats)
 
 
 def mixed_game_line(table: Any, snapshot: Snapshot) -> str:

@@ -51,10 +51,34 @@ def test_a_club_table_is_hidden_from_non_members(client_for, players):
     assert foreign.status_code == 404
 
 
-def test_standings_need_a_season(client_for, players):
-    owner = players[0]
-    pk = client_for(owner).post("/api/clubs/", {"name": "C"}, format="json").json()["id"]
-    assert client_for(owner).get(f"/api/clubs/{pk}/standings/").status_code == 404
+def test_a_club_without_a_season_stands_by_all_its_games(client_for, players):
+    """Issue 49, item 10: a member got a 404 before the club's first season."""
+    from django.utils import timezone
+
+    from tables.clubs import services
+    from tables.tournaments.models import Entry, Tournament
+
+    owner, friend, stranger = players
+    club = services.club_create(owner=owner, name="Club", needs_approval=False)
+    services.club_join(club=club, player=friend, code=club.invite_code)
+    cup = services.club_tournament_create(club=club, by=owner, name="Cup")
+    Entry.objects.create(tournament=cup, player=owner, place=1)
+    Entry.objects.create(tournament=cup, player=friend, place=2)
+    Tournament.objects.filter(pk=cup.pk).update(status="finished", finished_at=timezone.now())
+    answer = client_for(friend).get(f"/api/clubs/{club.pk}/standings/")
+    assert answer.status_code == 200
+    body = answer.json()
+    assert body["season"] == {"id": None, "name": "All the club's games", "rule": "sqrt"}
+    assert [(row["name"], row["points"]) for row in body["standings"]] == [
+        (str(owner), 14.14),
+        (str(friend), 10.0),
+    ]
+    csv_answer = client_for(friend).get(f"/api/clubs/{club.pk}/standings.csv")
+    assert csv_answer.status_code == 200
+    assert csv_answer.content.decode().splitlines()[1] == f"1,{owner},14.14,1,0"
+    # 404: a club one does not belong to, a season the club does not have
+    assert client_for(stranger).get(f"/api/clubs/{club.pk}/standings/").status_code == 404
+    assert client_for(friend).get(f"/api/clubs/{club.pk}/standings/?season=9").status_code == 404
     assert Club.objects.count() == 1
 
 

@@ -25,3 +25,15 @@ def test_the_readme_names_the_commands():
     readme = README.read_text()
     for command in ("make run", "make test", "make check", "make docs"):
         assert f"`{command}`" in readme, command
+
+
+def test_the_first_paragraph_names_every_game_the_site_deals():
+    """Issue 49, item 13: it named six of the eleven games (and no mixed game)."""
+    from engine.variants import MIXED_GAMES, VARIANTS
+
+    text = README.read_text().split("\n\n")[1].replace("\n", " ")
+    labels = [game.label for game in VARIANTS.values()] + [
+        mixed.label for mixed in MIXED_GAMES.values()
+    ]
+    assert len(VARIANTS) == 11
+    assert [label for label in labels if label not in text] == []

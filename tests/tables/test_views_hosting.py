@@ -361,7 +361,7 @@ def test_a_razz_game_is_started_from_the_form_with_its_bring_in_and_bets(players
 )
 def test_a_bad_stud_setting_is_shown_by_its_field(players, changes, field):
     page = web(players[0]).post("/tables/new/", {**STUD_FORM, **changes}).content.decode()
-    assert re.search(rf'<p class="field invalid">\s*<label for="id_{field}"', page), field
+    assert re.search(rf'<div class="field invalid">\s*<label for="id_{field}"', page), field
     assert not Table.objects.filter(name="Friday").exists()
 
 

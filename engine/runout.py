@@ -108,9 +108,7 @@ def street_odds(
     if hand.config.variant.deck_size != len(ALL_CARDS):
         return _deck_odds(hand, street, board, seats, holes, known)
     result = equity(holes, known, max_boards=max_boards)
-    return StreetOdds(
-        street, board, seats, result.win, result.tie, result.equity, result.exact
-    )
+    return StreetOdds(street, board, seats, result.win, result.tie, result.equity, result.exact)
 
 
 def _boards_to_come(

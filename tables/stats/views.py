@@ -1,5 +1,6 @@
-"""Browser pages: a player's statistics with a chart of net chips, a finished hand's replayer,
-the leaderboard. Server-rendered; the chart is inline SVG, the replayer a small static script."""
+"""Browser pages: a player's statistics with a chart of net chips and all-in EV, a finished
+hand's replayer, the leaderboard. Server-rendered; the chart is inline SVG, the replayer a
+small static script."""
 
 from __future__ import annotations
 
@@ -19,13 +20,13 @@ from tables.models import Hand, Player, Table
 from tables.presenters.replay import replay_felt, replay_label_html
 from tables.selectors.access import can_see_hand, tables_visible_to
 from tables.selectors.replay import hand_replay_steps
+from tables.stats.ev import Curves, hand_labels, net_and_ev_curves, player_ev_by_game
 from tables.stats.pokernow import player_pokernow_stats, with_amount_texts
 from tables.stats.selectors import (
     HandFilter,
     finished_hand,
     hidden_tables_as_missing,
     leaderboard,
-    net_curve,
     player_hand_rows,
     player_stats,
     player_tables,
@@ -67,7 +68,8 @@ def player_stats_page(request: HttpRequest, player_id: int) -> HttpResponse:
         )
     filters = hidden_tables_as_missing(HandFilter(table=table, game=game), request.user)
     stats = player_stats(player, filters)
-    curve = net_curve(player, filters)
+    curves = net_and_ev_curves(player, filters)
+    chart = net_chart(curves.net, curves.ev)
     visible = tables_visible_to(request.user)
     recent = list(player_hand_rows(player, filters).filter(table__in=visible)[:20])
     shown = set(
@@ -79,7 +81,9 @@ def player_stats_page(request: HttpRequest, player_id: int) -> HttpResponse:
         {
             "player": player,
             "stats": stats,
-            "chart": net_chart(curve),
+            "chart": chart,
+            "chart_marks": chart_marks(curves, chart),
+            "allin_ev": player_ev_by_game(player, filters),
             "recent": recent,
             "filters": filters,
             "tables": [t for t in player_tables(player) if t["id"] in shown],
@@ -183,24 +187,43 @@ def hand_replayer(request: HttpRequest, hand_id: int) -> HttpResponse:
     )
 
 
+#: Hover targets on the chart at most (evenly spread over the hands): each names its hand.
+CHART_MARKS = 120
+
+
 def net_chart(
-    curve: list[int], width: int = 640, height: int = 220, pad: int = 48
+    curve: list[int],
+    ev: list[float] | None = None,
+    width: int = 640,
+    height: int = 220,
+    pad: int = 48,
 ) -> dict[str, Any]:
-    """Points of an SVG polyline for cumulative net chips (hand number on x, chips on y)."""
+    """Points of SVG polylines for cumulative net chips and, given, the all-in EV beside it
+    (hand number on x, chips on y), and where each hand falls on x (``hand_x``)."""
     if not curve:
         return {"points": "", "width": width, "height": height, "empty": True}
     values = [0, *curve]
-    low, high = min(values), max(values)
+    evs = [0.0, *(ev or [])]
+    low = min(min(values), round(min(evs)))
+    high = max(max(values), round(max(evs)))
     span = (high - low) or 1
     count = len(values) - 1 or 1
     inner_w, inner_h = width - 2 * pad, height - 2 * pad
 
-    def y(v: int) -> float:
+    def x(i: int) -> float:
+        return round(pad + inner_w * i / count, 1)
+
+    def y(v: float) -> float:
         return round(pad + inner_h * (high - v) / span, 1)
 
-    points = " ".join(f"{round(pad + inner_w * i / count, 1)},{y(v)}" for i, v in enumerate(values))
+    def line(points: list[int] | list[float]) -> str:
+        return " ".join(f"{x(i)},{y(v)}" for i, v in enumerate(points))
+
     return {
-        "points": points,
+        "points": line(values),
+        "ev_points": line(evs) if ev else "",
+        "step": round(inner_w / count, 2),
+        "hand_x": [x(i) for i in range(1, len(values))],
         "width": width,
         "height": height,
         "pad": pad,
@@ -208,9 +231,33 @@ def net_chart(
         "label_x": pad - 6,  # the chip labels, right-aligned against the y axis
         "right": width - pad,
         "bottom": height - pad,
+        "inner_height": inner_h,
         "high": high,
         "low": low,
         "hands": len(curve),
         "final": curve[-1],
+        "final_ev": round(ev[-1]) if ev else None,
         "empty": False,
     }
+
+
+def chart_marks(curves: Curves, chart: dict[str, Any]) -> list[dict[str, Any]]:
+    """Hover targets over the chart, at most ``CHART_MARKS`` evenly spread: a band per
+    hand marked, titled with the hand and both figures after it."""
+    if chart["empty"]:
+        return []
+    total = len(curves.net)
+    every = max(1, -(-total // CHART_MARKS))
+    picks = list(range(total - 1, -1, -every))[::-1]  # the last hand always marked
+    labels = hand_labels([curves.hand_ids[i] for i in picks])
+    width = chart["step"] * every
+    return [
+        {
+            "x": round(chart["hand_x"][i] - width / 2, 1),
+            "width": round(width, 1),
+            "hand_id": curves.hand_ids[i],
+            "title": f"{labels.get(curves.hand_ids[i], 'Hand')}: net {curves.net[i]:+,}, "
+            f"all-in EV {round(curves.ev[i]):+,}",
+        }
+        for i in picks
+    ]

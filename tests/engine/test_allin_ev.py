@@ -158,7 +158,12 @@ def test_omaha_hilo_identical_hands_split_every_pot_exactly():
     h.all_in()
     h.call()
     ev = allin_ev(h)
-    assert ev is not None and ev.expected == pytest.approx((6.0, 6.0)) and ev.net == (
-        pytest.approx(0.0),
-        pytest.approx(0.0),
+    assert (
+        ev is not None
+        and ev.expected == pytest.approx((6.0, 6.0))
+        and ev.net
+        == (
+            pytest.approx(0.0),
+            pytest.approx(0.0),
+        )
     )

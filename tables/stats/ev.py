@@ -9,6 +9,7 @@ is. Cash hands only, as every chip figure (``tables.stats.selectors.CASH_HANDS``
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -17,6 +18,7 @@ from django.db.models.functions import Cast, Coalesce
 
 from engine.variants import VARIANTS
 from tables.models import Hand, Player, PlayerHand
+from tables.selectors.ledger import Ledger
 from tables.stats.selectors import CASH_HANDS, SHOWN_OVER, HandFilter
 
 #: No filter: every cash hand.
@@ -156,3 +158,90 @@ def hand_labels(hand_ids: list[int]) -> dict[int, str]:
     """ "Hand #12 at Friday game" for each of these hands (one query)."""
     rows = Hand.objects.filter(pk__in=hand_ids).values_list("pk", "number", "table__name")
     return {pk: f"Hand #{number} at {table}" for pk, number, table in rows}
+
+
+# --- the night at one table -----------------------------------------------------------------
+def luck_words(luck: float) -> str:
+    """ "ran +340 above EV", "ran 120 below EV" or "ran at EV" (whole chips)."""
+    chips = round(luck)
+    if chips > 0:
+        return f"ran +{chips:,} above EV"
+    if chips < 0:
+        return f"ran {-chips:,} below EV"
+    return "ran at EV"
+
+
+@dataclass(frozen=True, slots=True)
+class Swing:
+    """One player's all-in hand where the cards were furthest from the EV."""
+
+    hand_id: int
+    number: int
+    name: str
+    net: int
+    ev: float
+
+    @property
+    def words(self) -> str:
+        return luck_words(self.net - self.ev)
+
+
+@dataclass(frozen=True, slots=True)
+class NightRow:
+    """A ledger row's player: their net for the night, their all-in EV (the net with each
+    all-in hand's EV in place of its result) and the difference."""
+
+    player_id: int
+    name: str
+    net: int
+    ev: float
+
+    @property
+    def luck(self) -> float:
+        return self.net - self.ev
+
+    @property
+    def luck_text(self) -> str:
+        chips = round(self.luck)
+        return f"{chips:+,}" if chips else "0"
+
+    @property
+    def words(self) -> str:
+        return luck_words(self.luck)
+
+
+#: The biggest all-in swings listed for a night.
+SWINGS = 5
+
+
+def night_ev(
+    table_id: int, players: Sequence[tuple[int, str, int]]
+) -> tuple[list[NightRow], list[Swing]]:
+    """The night at table ``table_id`` beside the all-in EV: for each of ``players`` (player
+    id, name, the ledger's net; in its order) a ``NightRow``, and the ``SWINGS`` all-in
+    hands that ran furthest from EV (the player who ran above it in each; one per hand).
+    Two queries. The EVs sum to the nets' sum: each hand's differences sum to zero."""
+    rows = PlayerHand.objects.filter(table_id=table_id, all_in=True, ev_net__isnull=False)
+    luck = {
+        player_id: value or 0.0
+        for player_id, value in rows.order_by()
+        .values("player_id")
+        .annotate(luck=Sum(F("net") - F("ev_net")))
+        .values_list("player_id", "luck")
+    }
+    night = [NightRow(pid, name, net, net - luck.get(pid, 0.0)) for pid, name, net in players]
+    swings: list[Swing] = []
+    seen: set[int] = set()
+    ranked = rows.filter(net__gt=F("ev_net")).order_by(F("ev_net") - F("net"), "hand_id")
+    for hand_id, number, name, net, ev in ranked.values_list(
+        "hand_id", "hand__number", "player__user__username", "net", "ev_net"
+    )[: SWINGS * 4]:
+        if hand_id not in seen and len(swings) < SWINGS:
+            seen.add(hand_id)
+            swings.append(Swing(hand_id, number, name, net, ev))
+    return night, swings
+
+
+def ledger_ev(ledger: Ledger) -> tuple[list[NightRow], list[Swing]]:
+    """``night_ev`` of a table's ledger: its rows' players and nets."""
+    return night_ev(ledger.table_id, [(row.player_id, row.name, row.net) for row in ledger.rows])

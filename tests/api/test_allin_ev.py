@@ -12,8 +12,9 @@ from engine.cards import ALL_CARDS, parse_cards
 from engine.equity import equity
 from tables.croupier import Croupier
 from tables.models import Hand, PlayerHand, Table
-from tables.services import hand_start, seat_take
-from tables.stats.ev import net_and_ev_curves, player_ev_by_game
+from tables.selectors.ledger import table_ledger
+from tables.services import hand_start, seat_take, table_close
+from tables.stats.ev import ledger_ev, net_and_ev_curves, player_ev_by_game
 from tests.tables.helpers import act, current_hand, fresh
 
 pytestmark = pytest.mark.django_db
@@ -128,3 +129,32 @@ def test_the_command_computes_the_ev_of_older_hands(monkeypatch, make_table, pla
     call_command("allin_ev")
     values = sorted(PlayerHand.objects.filter(hand=hand).values_list("ev_net", flat=True))
     assert values == [pytest.approx(100 - 200 * ACES), pytest.approx(200 * ACES - 100)]
+
+
+def test_the_night_summary_at_the_close_and_the_ledger_show_net_ev_and_the_swing(
+    monkeypatch, make_table, players, client_for
+):
+    table, hand = aces_against_kings(monkeypatch, make_table, players)
+    Croupier().tick()
+    aces = hand.seats[hand.button]["name"]
+    kings = next(s["name"] for s in hand.seats if s["name"] != aces)
+    table_close(table=table)
+
+    ledger = table_ledger(table)
+    night, swings = ledger_ev(ledger)
+    by_name = {row.name: row for row in night}
+    assert (by_name[aces].net, by_name[kings].net) == (-100, 100)
+    assert by_name[aces].ev == pytest.approx(200 * ACES - 100)
+    # chips are conserved in expectation: the night's EVs sum to its nets' sum (zero)
+    assert sum(row.ev for row in night) == pytest.approx(sum(row.net for row in night), abs=1e-9)
+    swing = round(200 * ACES)  # 164: the kings' net 100 against their EV of -64
+    assert by_name[kings].words == f"ran +{swing} above EV"
+    assert by_name[aces].words == f"ran {swing} below EV"
+    assert [(s.hand_id, s.name, s.net) for s in swings] == [(hand.pk, kings, 100)]
+
+    client = client_for(players[0])
+    for page in (f"/tables/{table.pk}/", f"/tables/{table.pk}/ledger/"):
+        html = client.get(page).content.decode()
+        assert 'id="night-ev"' in html and 'id="swings"' in html, page
+        assert f"ran +{swing} above EV" in html and f"ran {swing} below EV" in html
+        assert f"Hand #{hand.number}</a>: <strong>{kings}</strong> won 100" in html

@@ -256,3 +256,26 @@ class PlayerHand(models.Model):
 
     def __str__(self) -> str:
         return f"{self.player_id} in hand {self.hand_id}: {self.net:+d}"
+
+
+class HandShare(models.Model):
+    """A finished hand shared by a link (``/shared/<token>/``): anyone holding it sees the
+    hand's replayer as a spectator did (the board, the actions, the amounts, the cards shown
+    at showdown or by choice), and the sharer's own cards when they chose so. The token is
+    unguessable (``secrets.token_urlsafe``); a revoked link shows nothing
+    (``tables.services.sharing``)."""
+
+    token = models.CharField(max_length=64, unique=True)
+    hand = models.ForeignKey(Hand, on_delete=models.CASCADE, related_name="+")
+    created_by = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="+")
+    own_cards = models.BooleanField(
+        default=False, help_text="The sharer's own cards appear (they were dealt in)."
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+    revoked_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["-created_at", "-id"]
+
+    def __str__(self) -> str:
+        return f"hand {self.hand_id} shared by {self.created_by_id}"

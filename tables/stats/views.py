@@ -10,7 +10,9 @@ from typing import Any
 from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
 from django.utils import timezone
+from django.views.decorators.http import require_POST
 
 from engine.variants import VARIANTS
 from tables.http import AuthenticatedRequest
@@ -20,6 +22,8 @@ from tables.models import Hand, Player, Table
 from tables.presenters.replay import replay_felt, replay_label_html
 from tables.selectors.access import can_see_hand, tables_visible_to
 from tables.selectors.replay import hand_replay_steps
+from tables.services.errors import ServiceError
+from tables.services.sharing import hand_share, hand_share_revoke
 from tables.stats.ev import Curves, hand_labels, net_and_ev_curves, player_ev_by_game
 from tables.stats.pokernow import player_pokernow_stats, with_amount_texts
 from tables.stats.selectors import (
@@ -32,6 +36,7 @@ from tables.stats.selectors import (
     player_tables,
     viewer_seat,
 )
+from tables.stats.shared import hand_shares_of, shared_hand, shared_summary
 from tables.tournaments.records import (
     LEADERBOARD_ORDERS as TOURNAMENT_ORDERS,
     ROI_MIN_TOURNAMENTS,
@@ -152,7 +157,79 @@ def hand_replayer(request: HttpRequest, hand_id: int) -> HttpResponse:
             status=409,
             content_type="text/plain",
         )
-    seat = viewer_seat(hand, request.user)
+    player = getattr(request.user, "player", None) if request.user.is_authenticated else None
+    return _replayer(
+        request,
+        hand,
+        viewer_seat(hand, request.user),
+        {
+            "can_share": player is not None,
+            "dealt_in": player is not None and hand.seat_index_of(player.pk) is not None,
+            "shares": hand_shares_of(hand, player),
+        },
+    )
+
+
+def shared_hand_page(request: HttpRequest, token: str) -> HttpResponse:
+    """``/shared/<token>/``: a shared hand's replayer, read-only, for anyone (logged out
+    too), as a spectator saw it, with the sharer's own cards if they chose so; a revoked or
+    unknown link is a 404. Open Graph tags name the hand and its result for chat apps."""
+    shared = shared_hand(token)
+    if shared is None:
+        raise Http404("No such shared hand (the link may have been revoked).")
+    hand = shared.hand
+    return _replayer(
+        request,
+        hand,
+        shared.seat,
+        {
+            "shared": True,
+            "og_title": f"{hand.table.name} · hand #{hand.number}",
+            "og_description": shared_summary(hand),
+            "og_url": request.build_absolute_uri(),
+        },
+    )
+
+
+@login_required
+@require_POST
+def hand_share_page(request: AuthenticatedRequest, hand_id: int) -> HttpResponse:
+    """Share hand ``hand_id`` (POST ``own_cards=1``: with your own cards): a new link, shown
+    on the replayer; a refusal says why (400)."""
+    player = getattr(request.user, "player", None)
+    if player is None:
+        raise Http404("You have no player profile.")
+    try:
+        hand_share(
+            hand_id=hand_id,
+            player=player,
+            user=request.user,
+            own_cards=request.POST.get("own_cards") == "1",
+        )
+    except ServiceError as error:
+        return HttpResponse(str(error), status=400, content_type="text/plain")
+    return redirect(reverse("stats:hand", args=[hand_id]) + "#share")
+
+
+@login_required
+@require_POST
+def hand_share_revoke_page(request: AuthenticatedRequest, token: str) -> HttpResponse:
+    """Revoke one of your links: it shows nothing from now on."""
+    player = getattr(request.user, "player", None)
+    if player is None:
+        raise Http404("You have no player profile.")
+    try:
+        share = hand_share_revoke(token=token, player=player)
+    except ServiceError as error:
+        return HttpResponse(str(error), status=400, content_type="text/plain")
+    return redirect(reverse("stats:hand", args=[share.hand_id]) + "#share")
+
+
+def _replayer(
+    request: HttpRequest, hand: Hand, seat: int | None, extra: dict[str, Any]
+) -> HttpResponse:
+    """The replayer page of finished ``hand`` as engine seat ``seat`` may see it (None: a
+    spectator), with ``extra`` in its context."""
     steps = hand_replay_steps(hand, seat)
     table_seats = [s["seat"] for s in hand.seats]
     max_seats = max(hand.table.max_seats, *(n + 1 for n in table_seats))
@@ -183,6 +260,7 @@ def hand_replayer(request: HttpRequest, hand_id: int) -> HttpResponse:
             "current_label": labels[current],
             "current_felt": felts[current],
             "last": last,
+            **extra,
         },
     )
 

@@ -236,7 +236,7 @@ def night_ev(
     for hand_id, number, name, net, ev in ranked.values_list(
         "hand_id", "hand__number", "player__user__username", "net", "ev_net"
     )[: SWINGS * 4]:
-        if hand_id not in seen and len(swings) < SWINGS:
+        if ev is not None and hand_id not in seen and len(swings) < SWINGS:  # known: filtered
             seen.add(hand_id)
             swings.append(Swing(hand_id, number, name, net, ev))
     return night, swings

@@ -4,6 +4,7 @@ small static script."""
 
 from __future__ import annotations
 
+import math
 from datetime import timedelta
 from typing import Any
 
@@ -277,13 +278,14 @@ def net_chart(
     pad: int = 48,
 ) -> dict[str, Any]:
     """Points of SVG polylines for cumulative net chips and, given, the all-in EV beside it
-    (hand number on x, chips on y), and where each hand falls on x (``hand_x``)."""
+    (hand number on x, chips on y), and how far apart the hands are on x (``step``)."""
     if not curve:
         return {"points": "", "width": width, "height": height, "empty": True}
     values = [0, *curve]
     evs = [0.0, *(ev or [])]
-    low = min(min(values), round(min(evs)))
-    high = max(max(values), round(max(evs)))
+    # whole chips on the axis, the EV's fractions inside the plot
+    low = min(min(values), math.floor(min(evs)))
+    high = max(max(values), math.ceil(max(evs)))
     span = (high - low) or 1
     count = len(values) - 1 or 1
     inner_w, inner_h = width - 2 * pad, height - 2 * pad
@@ -300,8 +302,7 @@ def net_chart(
     return {
         "points": line(values),
         "ev_points": line(evs) if ev else "",
-        "step": round(inner_w / count, 2),
-        "hand_x": [x(i) for i in range(1, len(values))],
+        "step": inner_w / count,  # the x of hand i (from 1) is pad + i * step
         "width": width,
         "height": height,
         "pad": pad,
@@ -331,7 +332,7 @@ def chart_marks(curves: Curves, chart: dict[str, Any]) -> list[dict[str, Any]]:
     width = chart["step"] * every
     return [
         {
-            "x": round(chart["hand_x"][i] - width / 2, 1),
+            "x": round(chart["pad"] + (i + 1) * chart["step"] - width / 2, 1),
             "width": round(width, 1),
             "hand_id": curves.hand_ids[i],
             "title": f"{labels.get(curves.hand_ids[i], 'Hand')}: net {curves.net[i]:+,}, "

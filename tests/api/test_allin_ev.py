@@ -14,7 +14,8 @@ from tables.croupier import Croupier
 from tables.models import Hand, PlayerHand, Table
 from tables.selectors.ledger import table_ledger
 from tables.services import hand_start, seat_take, table_close
-from tables.stats.ev import ledger_ev, net_and_ev_curves, player_ev_by_game
+from tables.stats.ev import Curves, ledger_ev, net_and_ev_curves, player_ev_by_game
+from tables.stats.views import chart_marks, net_chart
 from tests.tables.helpers import act, current_hand, fresh
 
 pytestmark = pytest.mark.django_db
@@ -158,3 +159,18 @@ def test_the_night_summary_at_the_close_and_the_ledger_show_net_ev_and_the_swing
         assert 'id="night-ev"' in html and 'id="swings"' in html, page
         assert f"ran +{swing} above EV" in html and f"ran {swing} below EV" in html
         assert f"Hand #{hand.number}</a>: <strong>{kings}</strong> won 100" in html
+
+
+def test_the_chart_spans_both_lines_and_marks_each_hand_at_its_place():
+    chart = net_chart([50, -120, 30], [10.4, -200.2, 5.0])
+    assert (chart["high"], chart["low"], chart["final"], chart["final_ev"]) == (50, -201, 30, 5)
+    assert len(chart["ev_points"].split()) == len(chart["points"].split()) == 4  # from 0
+    # both lines inside the plot: the net's highest point is its top
+    for point in (*chart["points"].split(), *chart["ev_points"].split()):
+        assert chart["pad"] <= float(point.split(",")[1]) <= chart["bottom"]
+    assert chart["points"].split()[1].endswith(f",{float(chart['pad'])}")
+    curves = Curves(net=[50, -120, 30], ev=[10.4, -200.2, 5.0], hand_ids=[7, 8, 9])
+    marks = chart_marks(curves, chart)
+    assert [m["hand_id"] for m in marks] == [7, 8, 9]
+    assert marks[-1]["x"] + marks[-1]["width"] / 2 == pytest.approx(chart["right"], abs=0.1)
+    assert marks[1]["title"] == "Hand: net -120, all-in EV -200"  # no such hand stored

@@ -5,6 +5,8 @@ database, real services, a fixed deck."""
 
 from __future__ import annotations
 
+import importlib
+
 import pytest
 from django.core.management import call_command
 
@@ -174,3 +176,26 @@ def test_the_chart_spans_both_lines_and_marks_each_hand_at_its_place():
     assert [m["hand_id"] for m in marks] == [7, 8, 9]
     assert marks[-1]["x"] + marks[-1]["width"] / 2 == pytest.approx(chart["right"], abs=0.1)
     assert marks[1]["title"] == "Hand: net -120, all-in EV -200"  # no such hand stored
+
+
+def test_the_migration_gives_old_hands_their_net_and_marks_their_all_ins(
+    monkeypatch, make_table, players
+):
+    from django.apps import apps
+
+    migration = importlib.import_module("tables.migrations.0017_player_hand_allin_ev")
+    table, all_in = aces_against_kings(monkeypatch, make_table, players)
+    quiet = make_table(name="Quiet")
+    for player in players[:2]:
+        seat_take(table=quiet, player=player, buy_in=100)
+    hand_start(table=quiet)
+    folded = current_hand(quiet)
+    act(quiet, "fold")
+    PlayerHand.objects.update(all_in=False, ev_net=None, ev_net_bb=None)  # as before 0017
+
+    migration.net_where_no_allin(apps, None)
+
+    for row in PlayerHand.objects.filter(hand=folded):
+        assert not row.all_in and row.ev_net == row.net and row.ev_net_bb == row.net_bb
+    for row in PlayerHand.objects.filter(hand=all_in):
+        assert row.all_in and row.ev_net is None  # left to manage.py allin_ev

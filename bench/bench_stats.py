@@ -121,6 +121,19 @@ def main(count: int) -> None:
     t_curve, curve = best_of(lambda: net_curve(hero))
     assert stats["hands"] == count and len(curve) == count
 
+    from tables.stats.ev import hand_labels, net_and_ev_curves, player_ev_by_game
+
+    def page_figures_without_ev():
+        return player_stats(hero), net_curve(hero)
+
+    def page_figures_with_ev():  # the stats page now: the EV by game, both curves, hovers
+        curves = net_and_ev_curves(hero)
+        marks = curves.hand_ids[:: max(1, len(curves.hand_ids) // 120)]
+        return player_stats(hero), player_ev_by_game(hero), curves, hand_labels(marks)
+
+    t_without, _ = best_of(page_figures_without_ev)
+    t_with, _ = best_of(page_figures_with_ev)
+
     def replay_all():
         totals = Totals()
         for hand in with_deck(Hand.objects.filter(table=table)).prefetch_related("actions"):
@@ -132,6 +145,10 @@ def main(count: int) -> None:
     print(f"player stats over {count} hands (one aggregate query): {t_stats * 1000:.1f} ms")
     print(f"hand list, first page of 50:                        {t_page * 1000:.1f} ms")
     print(f"net-chips curve ({count} points):                    {t_curve * 1000:.1f} ms")
+    print(
+        f"stats page figures without / with the all-in EV:     {t_without * 1000:.1f} / "
+        f"{t_with * 1000:.1f} ms ({t_with / t_without:.2f}x)"
+    )
     print(
         f"same stats by replaying every hand (no summary rows): {t_replay * 1000:.0f} ms "
         f"({t_replay / t_stats:.0f}x slower)"

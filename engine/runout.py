@@ -35,7 +35,7 @@ from engine.evaluate import evaluate_omaha, evaluate_omaha_low8
 from engine.hand import Hand
 from engine.types import EventKind
 
-__all__ = ["StreetOdds", "runout_odds", "runout_streets"]
+__all__ = ["StreetOdds", "runout_odds", "runout_streets", "street_odds"]
 
 _STREET_OF_SIZE = {0: "preflop", 3: "flop", 4: "turn", 5: "river"}
 #: Omaha hi-lo boards enumerated at most (a flop leaves about a thousand); more are sampled.
@@ -81,29 +81,34 @@ def runout_odds(
     ``runout_streets``'s (a board game's)."""
     run = list(hand.board if board is None else board)
     seats = tuple(s for s in range(hand.seats) if not hand.folded[s])
+    return [
+        street_odds(hand, street, tuple(run[:size]), seats, max_boards=max_boards)
+        for street, size in runout_streets(hand, run)
+    ]
+
+
+def street_odds(
+    hand: Hand,
+    street: str,
+    board: tuple[Card, ...],
+    seats: Sequence[int],
+    *,
+    max_boards: int = DEFAULT_MAX_BOARDS,
+) -> StreetOdds:
+    """The odds of the hands of ``seats`` (live seats of a board game) with ``board`` dealt,
+    over every board still to come, by the hand's game: Hold'em and Omaha by
+    ``engine.equity``, hi-lo and short deck as the module docstring says. The run-outs' odds
+    of every live hand, and a side pot's of the hands that can win it
+    (``engine.allin_ev``)."""
+    seats = tuple(seats)
     holes = [[int(c) for c in hand.hole[s]] for s in seats]
-    odds = []
-    for street, size in runout_streets(hand, run):
-        known = [int(c) for c in run[:size]]
-        if hand.config.is_hilo:
-            odds.append(_hilo_odds(street, tuple(run[:size]), seats, holes, known))
-            continue
-        if hand.config.variant.deck_size != len(ALL_CARDS):
-            odds.append(_deck_odds(hand, street, tuple(run[:size]), seats, holes, known))
-            continue
-        result = equity(holes, known, max_boards=max_boards)
-        odds.append(
-            StreetOdds(
-                street,
-                tuple(run[:size]),
-                seats,
-                result.win,
-                result.tie,
-                result.equity,
-                result.exact,
-            )
-        )
-    return odds
+    known = [int(c) for c in board]
+    if hand.config.is_hilo:
+        return _hilo_odds(street, board, seats, holes, known)
+    if hand.config.variant.deck_size != len(ALL_CARDS):
+        return _deck_odds(hand, street, board, seats, holes, known)
+    result = equity(holes, known, max_boards=max_boards)
+    return StreetOdds(street, board, seats, result.win, result.tie, result.equity, result.exact)
 
 
 def _boards_to_come(

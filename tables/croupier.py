@@ -43,6 +43,7 @@ from tables.db.threads import read_async, write_async
 from tables.http import Application, Receive, Scope, Send
 from tables.selectors.runout_odds import (
     OddsFunction,
+    allin_ev_compute,
     hands_awaiting_odds,
     runout_odds_compute,
     runout_odds_work,
@@ -168,7 +169,10 @@ class Croupier:
             if work is None:
                 return False
             runs = runout_odds_compute(work, self.odds)
-            return runout_odds_store(hand_id=hand_id, runs=runs, now=now or timezone.now())
+            ev_net = allin_ev_compute(work, runs)
+            return runout_odds_store(
+                hand_id=hand_id, runs=runs, now=now or timezone.now(), ev_net=ev_net
+            )
         except Exception:
             log.exception("croupier: run-out odds of hand %s", hand_id)
             self.odds_failed.add(hand_id)
@@ -183,8 +187,9 @@ class Croupier:
             if work is None:
                 return False
             runs = await asyncio.to_thread(runout_odds_compute, work, self.odds)
+            ev_net = await asyncio.to_thread(allin_ev_compute, work, runs)
             store = write_async(work.table_id, runout_odds_store)
-            return await store(hand_id=hand_id, runs=runs, now=timezone.now())
+            return await store(hand_id=hand_id, runs=runs, now=timezone.now(), ev_net=ev_net)
         except Exception:
             log.exception("croupier: run-out odds of hand %s", hand_id)
             self.odds_failed.add(hand_id)

@@ -16,6 +16,7 @@ from tables.selectors.ledger import table_ledger
 from tables.selectors.lobby import lobby_tables
 from tables.selectors.players import recent_games, viewer_player
 from tables.selectors.snapshot import load_snapshot
+from tables.stats.ev import ledger_ev
 
 
 def lobby(request: HttpRequest) -> HttpResponse:
@@ -56,6 +57,7 @@ def table_detail(request: HttpRequest, table_id: int) -> HttpResponse:
     regions = {**region_html(screen, oob=False), "message": render_message("", oob=False)}
     closed = snapshot.table.status == Table.Status.CLOSED
     ledger = table_ledger(snapshot.table) if closed else None  # its result and settle-up
+    night, swings = ledger_ev(ledger) if ledger is not None else ([], [])
     return render(
         request,
         "tables/table.html",
@@ -66,6 +68,8 @@ def table_detail(request: HttpRequest, table_id: int) -> HttpResponse:
             "is_host": can_host(snapshot.table, request.user),  # the host drawer's button
             "ledger": ledger,
             "transfers": ledger.settle_up() if ledger is not None else None,
+            "night": night,  # each player's net beside their all-in EV
+            "swings": swings,
             "table": snapshot.table,
             "me": screen.viewer,
             "regions": regions,

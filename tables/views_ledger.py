@@ -10,6 +10,7 @@ from tables.models import Table
 from tables.selectors.access import can_see_table
 from tables.selectors.deals import revealed_deals
 from tables.selectors.ledger import table_ledger
+from tables.stats.ev import ledger_ev
 
 
 def table_ledger_page(request: HttpRequest, table_id: int) -> HttpResponse:
@@ -17,6 +18,7 @@ def table_ledger_page(request: HttpRequest, table_id: int) -> HttpResponse:
     if not can_see_table(table, request.user):
         raise Http404("No such table.")
     ledger = table_ledger(table)
+    night, swings = ledger_ev(ledger)
     return render(
         request,
         "tables/ledger.html",
@@ -24,6 +26,8 @@ def table_ledger_page(request: HttpRequest, table_id: int) -> HttpResponse:
             "table": table,
             "ledger": ledger,
             "transfers": ledger.settle_up(),
+            "night": night,  # each player's net beside their all-in EV
+            "swings": swings,
             "deals": revealed_deals(table),
         },
     )

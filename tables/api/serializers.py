@@ -201,6 +201,23 @@ class TournamentRecordSerializer(serializers.Serializer[Any]):
     )
 
 
+class AllInEVSerializer(serializers.Serializer[Any]):
+    """Net beside all-in adjusted winnings (EV) over cash hands: in an all-in hand, the EV
+    counts each player's equity share of each pot at the all-in instead of what the cards
+    dealt gave them."""
+
+    game = serializers.CharField(allow_null=True, help_text="null: every game.")
+    hands = serializers.IntegerField(help_text="Cash hands.")
+    all_in_hands = serializers.IntegerField(help_text="Of them, all in before the last card.")
+    net = serializers.IntegerField(help_text="Chips won.")
+    ev = serializers.FloatField(help_text="All-in adjusted chips won.")
+    luck = serializers.FloatField(help_text="net − ev: ran above (+) or below (−) EV.")
+    net_bb = serializers.FloatField(help_text="Big blinds won.")
+    ev_bb = serializers.FloatField(help_text="All-in adjusted big blinds won.")
+    net_bb_per_100 = serializers.FloatField(allow_null=True)
+    ev_bb_per_100 = serializers.FloatField(allow_null=True)
+
+
 class StatsSerializer(serializers.Serializer[Any]):
     """A player's statistics; percentages 0-100, null when the spot never came up. Tournament
     hands count in the hand figures; the chip figures (net won, bb/100, biggest pot) are of
@@ -239,6 +256,11 @@ class StatsSerializer(serializers.Serializer[Any]):
     )
     biggest_pot_won = serializers.IntegerField(help_text="Most chips collected in one cash hand.")
     counts = StatCountsSerializer()
+    allin_ev = AllInEVSerializer(
+        many=True,
+        help_text="Net beside all-in EV, one row per game played at cash tables, then one "
+        "for every game (game null); empty with no cash hand.",
+    )
     tournaments = TournamentRecordSerializer()
 
 
@@ -396,6 +418,12 @@ class HandSeatSerializer(serializers.Serializer[Any]):
     starting_stack = serializers.IntegerField()
     final_stack = serializers.IntegerField()
     net = serializers.IntegerField()
+    allin_ev = serializers.FloatField(
+        allow_null=True,
+        help_text="All-in EV: the expected net (chips) when nobody could bet any more with "
+        "board cards still to come, each pot shared by its hands' equity; null without such "
+        "an all-in (or while it is being computed, a moment after the hand).",
+    )
     cards = serializers.ListField(
         child=serializers.CharField(allow_null=True),
         help_text="Your own cards and cards shown at showdown; null for a hidden card, "

@@ -42,6 +42,7 @@ from tables.http import Viewer
 from tables.inputs import NumberError, parse_whole_number
 from tables.models import Hand, Player, Seat, Table
 from tables.selectors.access import can_see_hand, can_see_table, tables_visible_to
+from tables.stats.ev import player_ev_by_game
 from tables.stats.pokerstars import MOST_HANDS, hand_pokerstars, player_hands_pokerstars
 from tables.stats.selectors import (
     HandFilter,
@@ -364,7 +365,8 @@ class _PlayerStats(APIView):
         query = _query(HandFilterSerializer, request)
         player = _player(request, pk)
         filters = query.to_filter()
-        stats = player_stats(player, hidden_tables_as_missing(filters, request.user))
+        shown = hidden_tables_as_missing(filters, request.user)
+        stats = player_stats(player, shown)
         body = {
             "player_id": player.pk,
             "name": player.name,
@@ -373,6 +375,7 @@ class _PlayerStats(APIView):
             "since": filters.since,
             "until": filters.until,
             **stats,
+            "allin_ev": [row.as_dict() for row in player_ev_by_game(player, shown)],
             "tournaments": tournament_record(
                 player, request.user, since=filters.since, until=filters.until
             ),

@@ -15,7 +15,7 @@ Modules: ``base`` (append-only rows), ``players`` (players, the ledger, idempote
 """
 
 from tables.models.base import AppendOnlyError, AppendOnlyModel, AppendOnlyQuerySet
-from tables.models.hands import Hand, HandAction, HandSecret, PlayerHand
+from tables.models.hands import Hand, HandAction, HandSecret, HandShare, PlayerHand
 from tables.models.hosting import ChatMessage, SeatRequest, TableGuest, TableNotice
 from tables.models.players import IdempotencyKey, LedgerEntry, Player
 from tables.models.tables import Seat, Table
@@ -28,6 +28,7 @@ __all__ = [
     "Hand",
     "HandAction",
     "HandSecret",
+    "HandShare",
     "IdempotencyKey",
     "LedgerEntry",
     "Player",

@@ -201,7 +201,8 @@ class PlayerHand(models.Model):
     Derived data, written at hand end by the statistics (``tables.stats.player_hands``) from the
     engine's replayed hand through ``tables.stats.figures.seat_figures``; rebuildable from the hands
     at any time. ``net`` is collected − contributed (an uncalled bet returned is not
-    contributed); ``net_bb`` is ``net / big_blind`` of that hand.
+    contributed); ``net_bb`` is ``net / big_blind`` of that hand. ``ev_net`` is computed once,
+    off the hand's end (see the field), so the statistics never recompute it.
     """
 
     hand = models.ForeignKey(Hand, on_delete=models.CASCADE, related_name="player_hands")
@@ -228,6 +229,19 @@ class PlayerHand(models.Model):
     won_at_showdown = models.BooleanField()
     postflop_aggressive = models.PositiveIntegerField(help_text="Postflop bets and raises.")
     postflop_calls = models.PositiveIntegerField()
+    all_in = models.BooleanField(
+        default=False,
+        help_text="Money went in all-in before the last card (engine.allin_ev): ev_net is "
+        "the all-in EV, not the net.",
+    )
+    ev_net = models.FloatField(
+        null=True,
+        blank=True,
+        help_text="All-in adjusted net (chips): the expected net at the all-in, else the net; "
+        "null while an all-in's is still to be computed (the croupier, or the allin_ev "
+        "command for hands older than it).",
+    )
+    ev_net_bb = models.FloatField(null=True, blank=True, help_text="ev_net / big_blind.")
 
     class Meta:
         ordering = ["-started_at", "-hand_id"]
@@ -242,3 +256,26 @@ class PlayerHand(models.Model):
 
     def __str__(self) -> str:
         return f"{self.player_id} in hand {self.hand_id}: {self.net:+d}"
+
+
+class HandShare(models.Model):
+    """A finished hand shared by a link (``/shared/<token>/``): anyone holding it sees the
+    hand's replayer as a spectator did (the board, the actions, the amounts, the cards shown
+    at showdown or by choice), and the sharer's own cards when they chose so. The token is
+    unguessable (``secrets.token_urlsafe``); a revoked link shows nothing
+    (``tables.services.sharing``)."""
+
+    token = models.CharField(max_length=64, unique=True)
+    hand = models.ForeignKey(Hand, on_delete=models.CASCADE, related_name="+")
+    created_by = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="+")
+    own_cards = models.BooleanField(
+        default=False, help_text="The sharer's own cards appear (they were dealt in)."
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+    revoked_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["-created_at", "-id"]
+
+    def __str__(self) -> str:
+        return f"hand {self.hand_id} shared by {self.created_by_id}"

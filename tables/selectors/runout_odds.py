@@ -13,7 +13,9 @@ it in three steps, none of them holding a lock:
   the server it runs in a worker thread of its own),
 
 then hands them to the locked service ``runout_odds_store``, which writes them only if the
-run-out is still the one they were computed for.
+run-out is still the one they were computed for. With them goes the hand's all-in EV
+(``allin_ev_compute``: each player's expected net at the all-in, for the statistics), which
+reuses the first street's chances for the pot every live hand can win.
 """
 
 from __future__ import annotations
@@ -22,10 +24,11 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from engine.allin_ev import allin_ev
 from engine.cards import Card
 from engine.hand import Hand as EngineHand
 from engine.runout import StreetOdds, runout_odds
-from tables.models import Hand
+from tables.models import Hand, PlayerHand
 from tables.selectors.hands import hand_state, with_deck
 
 #: The engine's odds street by street for a hand and one run of its board (``runout_odds``'s
@@ -86,3 +89,32 @@ def runout_odds_compute(
         ]
         for board in boards
     ]
+
+
+def allin_ev_compute(
+    work: OddsWork, runs: list[list[dict[str, Any]]] | None
+) -> dict[int, float] | None:
+    """Each engine seat's all-in EV (expected net, ``engine.allin_ev``) of the finished hand
+    of ``work``, or None (nothing to compute, or the hand still waits for its runs). The
+    chances already computed (``runs``, ``runout_odds_compute``'s) at the all-in's street
+    stand for the pots every live hand can win. The engine alone, as
+    ``runout_odds_compute``."""
+    state = work.state
+    if state is None or not state.is_over:
+        return None
+    known: dict[tuple[int, ...], list[float]] = {}
+    first = runs[0][0]["chances"] if runs and runs[0] else None
+    if first is not None:
+        seats = tuple(sorted(int(seat) for seat in first))
+        known[seats] = [first[str(seat)] for seat in seats]
+    ev = allin_ev(state, known)
+    return None if ev is None else dict(enumerate(ev.net))
+
+
+def hands_awaiting_allin_ev() -> list[int]:
+    """Ids of the finished hands with an all-in whose EV is still unknown (hands older than
+    the EV, or whose run-out's odds the croupier has not computed yet), oldest first."""
+    rows = PlayerHand.objects.filter(
+        all_in=True, ev_net=None, hand__status=Hand.Status.FINISHED
+    ).order_by("hand_id")
+    return list(rows.values_list("hand_id", flat=True).distinct())

@@ -228,3 +228,18 @@ class InvalidPassword(ServiceError):
     """A password Django's validators refuse (too short, too common, like the name)."""
 
     code = "invalid_password"
+
+
+# --- shared hands (tables.services.sharing) -------------------------------------------------
+
+
+class CannotShare(ServiceError):
+    """Only a finished hand you played or could watch can be shared."""
+
+    code = "cannot_share"
+
+
+class NoSuchShare(ServiceError):
+    """No link of yours by that token (or it was revoked already)."""
+
+    code = "no_such_share"

@@ -37,11 +37,12 @@ from typing import Any
 
 from django.conf import settings
 from django.db import transaction
+from django.db.models import F
 
 from engine.errors import PokerError
 from engine.hand import Hand as EngineHand
 from engine.runout import runout_streets
-from tables.models import Hand, Player, Seat, Table
+from tables.models import Hand, Player, PlayerHand, Seat, Table
 from tables.selectors.hands import hand_state, last_hand
 from tables.services.errors import HandNotRunning, IllegalMove, NotSeated, NotYourTurn
 from tables.services.events import table_touch
@@ -121,7 +122,11 @@ def _keep_first_chances(before: dict[str, Any] | None, runs: list[list[dict[str,
 
 
 def runout_odds_store(
-    *, hand_id: int, runs: list[list[dict[str, Any]]] | None, now: datetime
+    *,
+    hand_id: int,
+    runs: list[list[dict[str, Any]]] | None,
+    now: datetime,
+    ev_net: dict[int, float] | None = None,
 ) -> bool:
     """Store the chances of hand ``hand_id``'s run-out, computed outside any transaction
     (``tables.selectors.runout_odds``); ``runs`` is ``runout_shape``'s form with the chances
@@ -131,7 +136,11 @@ def runout_odds_store(
     for (same runs and streets: a run-it-twice decision since makes a new one, computed
     again), and only where a chance is still unknown: a second process computing the same
     odds writes nothing. The table is touched when anything was written, so every screen
-    shows them; see the module docstring for the pacing. Returns whether anything was."""
+    shows them; see the module docstring for the pacing. Returns whether anything was.
+
+    ``ev_net``: the all-in EV computed with them (engine seat -> expected net,
+    ``engine.allin_ev``), written to the hand's ``PlayerHand`` rows still without one once
+    the hand is over (their rows exist from its end)."""
     with transaction.atomic():
         table_id = Hand.objects.filter(pk=hand_id).values_list("table_id", flat=True).first()
         if table_id is None:
@@ -150,6 +159,8 @@ def runout_odds_store(
                 Hand.objects.filter(pk=hand.pk).update(odds_pending=False)
             return False
         assert runs is not None and stored is not None  # they fit
+        if ev_net is not None and hand.status == Hand.Status.FINISHED:
+            allin_ev_store(hand_id=hand.pk, ev_net=ev_net)
         filled = False
         for run, known in zip(stored["runs"], runs, strict=True):
             for step, computed in zip(run, known, strict=True):
@@ -169,6 +180,17 @@ def runout_odds_store(
             changed = ("next_hand_at",)
         table_touch(table, *changed)
         return True
+
+
+def allin_ev_store(*, hand_id: int, ev_net: dict[int, float]) -> None:
+    """Write the all-in EV (engine seat -> expected net) of finished hand ``hand_id``'s
+    ``PlayerHand`` rows still without one: derived data that only fills what is unknown, so
+    two computations of it write it once and no lock is needed (``runout_odds_store`` calls
+    it under the table's; ``manage.py allin_ev`` for hands older than the field)."""
+    for seat, value in ev_net.items():
+        PlayerHand.objects.filter(hand_id=hand_id, seat=seat, ev_net=None).update(
+            ev_net=value, ev_net_bb=value / F("big_blind")
+        )
 
 
 def runout_first_pause(now: datetime) -> datetime:

@@ -6,6 +6,7 @@ registered by ``StatsConfig.ready``), inside its transaction (table row locked).
 
 from __future__ import annotations
 
+from engine.allin_ev import has_allin_ev
 from engine.hand import Hand as EngineHand
 from tables.db import statements
 from tables.models import Hand, PlayerHand
@@ -14,6 +15,9 @@ from tables.stats.figures import seat_figures
 
 def player_hands_rows(hand: Hand, state: EngineHand) -> list[PlayerHand]:
     """Unsaved ``PlayerHand`` rows for finished ``hand`` whose engine state is ``state``."""
+    # an all-in's EV is computed off the hand's end, with the run-out's odds (the croupier:
+    # tables.services.runouts.runout_odds_store); any other hand's is its net
+    all_in = has_allin_ev(state)
     rows = []
     for seat, figures in zip(hand.seats, seat_figures(state), strict=True):
         rows.append(
@@ -38,6 +42,9 @@ def player_hands_rows(hand: Hand, state: EngineHand) -> list[PlayerHand]:
                 won_at_showdown=figures.won_at_showdown,
                 postflop_aggressive=figures.postflop_aggressive,
                 postflop_calls=figures.postflop_calls,
+                all_in=all_in,
+                ev_net=None if all_in else figures.net,
+                ev_net_bb=None if all_in else figures.net_bb,
             )
         )
     return rows

@@ -195,6 +195,14 @@ def hand_history(hand: Hand, seat: int | None) -> dict[str, Any]:
     result = state.result
     assert result is not None  # a finished hand's (checked above)
     net = result.net
+    # engine seat -> all-in EV, for the seats of an all-in hand whose EV is known
+    allin_ev: dict[int, float] = {
+        seat: ev
+        for seat, ev in PlayerHand.objects.filter(hand=hand, all_in=True).values_list(
+            "seat", "ev_net"
+        )
+        if ev is not None
+    }
     seats = []
     for i, (stored, shown) in enumerate(zip(hand.seats, as_json["seats"], strict=True)):
         seats.append(
@@ -206,6 +214,7 @@ def hand_history(hand: Hand, seat: int | None) -> dict[str, Any]:
                 "starting_stack": stored["stack"],
                 "final_stack": shown["stack"],
                 "net": net[i],
+                "allin_ev": round(allin_ev[i], 2) if i in allin_ev else None,
                 "cards": shown["cards"],
                 "up": shown["up"],
                 "shown": shown["shown"],

@@ -1,15 +1,19 @@
-"""Browser pages: a player's statistics with a chart of net chips, a finished hand's replayer,
-the leaderboard. Server-rendered; the chart is inline SVG, the replayer a small static script."""
+"""Browser pages: a player's statistics with a chart of net chips and all-in EV, a finished
+hand's replayer, the leaderboard. Server-rendered; the chart is inline SVG, the replayer a
+small static script."""
 
 from __future__ import annotations
 
+import math
 from datetime import timedelta
 from typing import Any
 
 from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
 from django.utils import timezone
+from django.views.decorators.http import require_POST
 
 from engine.variants import VARIANTS
 from tables.http import AuthenticatedRequest
@@ -19,6 +23,9 @@ from tables.models import Hand, Player, Table
 from tables.presenters.replay import replay_felt, replay_label_html
 from tables.selectors.access import can_see_hand, tables_visible_to
 from tables.selectors.replay import hand_replay_steps
+from tables.services.errors import ServiceError
+from tables.services.sharing import hand_share, hand_share_revoke
+from tables.stats.ev import Curves, hand_labels, net_and_ev_curves, player_ev_by_game
 from tables.stats.pokernow import player_pokernow_stats, with_amount_texts
 from tables.stats.selectors import (
     HandFilter,
@@ -26,12 +33,12 @@ from tables.stats.selectors import (
     hand_downloads,
     hidden_tables_as_missing,
     leaderboard,
-    net_curve,
     player_hand_rows,
     player_stats,
     player_tables,
     viewer_seat,
 )
+from tables.stats.shared import hand_shares_of, shared_hand, shared_summary
 from tables.tournaments.records import (
     LEADERBOARD_ORDERS as TOURNAMENT_ORDERS,
     ROI_MIN_TOURNAMENTS,
@@ -68,7 +75,8 @@ def player_stats_page(request: HttpRequest, player_id: int) -> HttpResponse:
         )
     filters = hidden_tables_as_missing(HandFilter(table=table, game=game), request.user)
     stats = player_stats(player, filters)
-    curve = net_curve(player, filters)
+    curves = net_and_ev_curves(player, filters)
+    chart = net_chart(curves.net, curves.ev)
     visible = tables_visible_to(request.user)
     recent = list(player_hand_rows(player, filters).filter(table__in=visible)[:20])
     shown = set(
@@ -80,7 +88,9 @@ def player_stats_page(request: HttpRequest, player_id: int) -> HttpResponse:
         {
             "player": player,
             "stats": stats,
-            "chart": net_chart(curve),
+            "chart": chart,
+            "chart_marks": chart_marks(curves, chart),
+            "allin_ev": player_ev_by_game(player, filters),
             "recent": recent,
             "filters": filters,
             "tables": [t for t in player_tables(player) if t["id"] in shown],
@@ -149,7 +159,79 @@ def hand_replayer(request: HttpRequest, hand_id: int) -> HttpResponse:
             status=409,
             content_type="text/plain",
         )
-    seat = viewer_seat(hand, request.user)
+    player = getattr(request.user, "player", None) if request.user.is_authenticated else None
+    return _replayer(
+        request,
+        hand,
+        viewer_seat(hand, request.user),
+        {
+            "can_share": player is not None,
+            "dealt_in": player is not None and hand.seat_index_of(player.pk) is not None,
+            "shares": hand_shares_of(hand, player),
+        },
+    )
+
+
+def shared_hand_page(request: HttpRequest, token: str) -> HttpResponse:
+    """``/shared/<token>/``: a shared hand's replayer, read-only, for anyone (logged out
+    too), as a spectator saw it, with the sharer's own cards if they chose so; a revoked or
+    unknown link is a 404. Open Graph tags name the hand and its result for chat apps."""
+    shared = shared_hand(token)
+    if shared is None:
+        raise Http404("No such shared hand (the link may have been revoked).")
+    hand = shared.hand
+    return _replayer(
+        request,
+        hand,
+        shared.seat,
+        {
+            "shared": True,
+            "og_title": f"{hand.table.name} · hand #{hand.number}",
+            "og_description": shared_summary(hand),
+            "og_url": request.build_absolute_uri(),
+        },
+    )
+
+
+@login_required
+@require_POST
+def hand_share_page(request: AuthenticatedRequest, hand_id: int) -> HttpResponse:
+    """Share hand ``hand_id`` (POST ``own_cards=1``: with your own cards): a new link, shown
+    on the replayer; a refusal says why (400)."""
+    player = getattr(request.user, "player", None)
+    if player is None:
+        raise Http404("You have no player profile.")
+    try:
+        hand_share(
+            hand_id=hand_id,
+            player=player,
+            user=request.user,
+            own_cards=request.POST.get("own_cards") == "1",
+        )
+    except ServiceError as error:
+        return HttpResponse(str(error), status=400, content_type="text/plain")
+    return redirect(reverse("stats:hand", args=[hand_id]) + "#share")
+
+
+@login_required
+@require_POST
+def hand_share_revoke_page(request: AuthenticatedRequest, token: str) -> HttpResponse:
+    """Revoke one of your links: it shows nothing from now on."""
+    player = getattr(request.user, "player", None)
+    if player is None:
+        raise Http404("You have no player profile.")
+    try:
+        share = hand_share_revoke(token=token, player=player)
+    except ServiceError as error:
+        return HttpResponse(str(error), status=400, content_type="text/plain")
+    return redirect(reverse("stats:hand", args=[share.hand_id]) + "#share")
+
+
+def _replayer(
+    request: HttpRequest, hand: Hand, seat: int | None, extra: dict[str, Any]
+) -> HttpResponse:
+    """The replayer page of finished ``hand`` as engine seat ``seat`` may see it (None: a
+    spectator), with ``extra`` in its context."""
     steps = hand_replay_steps(hand, seat)
     table_seats = [s["seat"] for s in hand.seats]
     max_seats = max(hand.table.max_seats, *(n + 1 for n in table_seats))
@@ -181,28 +263,48 @@ def hand_replayer(request: HttpRequest, hand_id: int) -> HttpResponse:
             "current_felt": felts[current],
             "last": last,
             "downloads": hand_downloads(hand),
+            **extra,
         },
     )
 
 
+#: Hover targets on the chart at most (evenly spread over the hands): each names its hand.
+CHART_MARKS = 120
+
+
 def net_chart(
-    curve: list[int], width: int = 640, height: int = 220, pad: int = 48
+    curve: list[int],
+    ev: list[float] | None = None,
+    width: int = 640,
+    height: int = 220,
+    pad: int = 48,
 ) -> dict[str, Any]:
-    """Points of an SVG polyline for cumulative net chips (hand number on x, chips on y)."""
+    """Points of SVG polylines for cumulative net chips and, given, the all-in EV beside it
+    (hand number on x, chips on y), and how far apart the hands are on x (``step``)."""
     if not curve:
         return {"points": "", "width": width, "height": height, "empty": True}
     values = [0, *curve]
-    low, high = min(values), max(values)
+    evs = [0.0, *(ev or [])]
+    # whole chips on the axis, the EV's fractions inside the plot
+    low = min(min(values), math.floor(min(evs)))
+    high = max(max(values), math.ceil(max(evs)))
     span = (high - low) or 1
     count = len(values) - 1 or 1
     inner_w, inner_h = width - 2 * pad, height - 2 * pad
 
-    def y(v: int) -> float:
+    def x(i: int) -> float:
+        return round(pad + inner_w * i / count, 1)
+
+    def y(v: float) -> float:
         return round(pad + inner_h * (high - v) / span, 1)
 
-    points = " ".join(f"{round(pad + inner_w * i / count, 1)},{y(v)}" for i, v in enumerate(values))
+    def line(points: list[int] | list[float]) -> str:
+        return " ".join(f"{x(i)},{y(v)}" for i, v in enumerate(points))
+
     return {
-        "points": points,
+        "points": line(values),
+        "ev_points": line(evs) if ev else "",
+        "step": inner_w / count,  # the x of hand i (from 1) is pad + i * step
         "width": width,
         "height": height,
         "pad": pad,
@@ -210,9 +312,33 @@ def net_chart(
         "label_x": pad - 6,  # the chip labels, right-aligned against the y axis
         "right": width - pad,
         "bottom": height - pad,
+        "inner_height": inner_h,
         "high": high,
         "low": low,
         "hands": len(curve),
         "final": curve[-1],
+        "final_ev": round(ev[-1]) if ev else None,
         "empty": False,
     }
+
+
+def chart_marks(curves: Curves, chart: dict[str, Any]) -> list[dict[str, Any]]:
+    """Hover targets over the chart, at most ``CHART_MARKS`` evenly spread: a band per
+    hand marked, titled with the hand and both figures after it."""
+    if chart["empty"]:
+        return []
+    total = len(curves.net)
+    every = max(1, -(-total // CHART_MARKS))
+    picks = list(range(total - 1, -1, -every))[::-1]  # the last hand always marked
+    labels = hand_labels([curves.hand_ids[i] for i in picks])
+    width = chart["step"] * every
+    return [
+        {
+            "x": round(chart["pad"] + (i + 1) * chart["step"] - width / 2, 1),
+            "width": round(width, 1),
+            "hand_id": curves.hand_ids[i],
+            "title": f"{labels.get(curves.hand_ids[i], 'Hand')}: net {curves.net[i]:+,}, "
+            f"all-in EV {round(curves.ev[i]):+,}",
+        }
+        for i in picks
+    ]

@@ -275,7 +275,7 @@ def test_query_counts_do_not_grow(client_for, players, table, django_assert_max_
         )
     assert PlayerHand.objects.filter(player=players[0]).count() == count
     client = client_for(players[0])
-    with django_assert_max_num_queries(8):  # 6, and 2 for the tournament record
+    with django_assert_max_num_queries(9):  # 6, 2 for the tournament record, 1 all-in EV
         assert client.get("/api/players/me/stats/").json()["hands"] == count
     with django_assert_max_num_queries(6):
         assert len(results(client.get("/api/hands/?page_size=200"))) == count

@@ -425,6 +425,13 @@ def test_a_night_of_thirty_hands_with_a_guest_and_the_host_controls(server, brow
         for row in result.locator("tr[data-player]").all()
     }
     assert shown_nets == hand_nets, (shown_nets, hand_nets)
+    # beside each net, the all-in EV and how far the player ran from it
+    ev_rows = {
+        row.get_attribute("data-ev-player"): row.locator("td").all_inner_texts()
+        for row in result.locator("#night-ev tr[data-ev-player]").all()
+    }
+    assert {name: int(cells[1]) for name, cells in ev_rows.items()} == hand_nets, ev_rows
+    assert all(cells[4].startswith("ran ") for cells in ev_rows.values()), ev_rows
     squared = dict.fromkeys(hand_nets, 0)
     for line in result.locator("#settlement li").all():
         payer, payee = (s.inner_text() for s in line.locator("strong").all())

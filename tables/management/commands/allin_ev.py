@@ -1,0 +1,31 @@
+"""``manage.py allin_ev``: compute the all-in EV of finished hands that have none yet.
+
+Hands played since the EV exists get theirs from the croupier with their run-out's odds; the
+hands before it (migration 0017 marked them) are computed here, one hand at a time (replayed,
+then the engine's enumeration: up to about a second each), outside any transaction.
+"""
+
+from typing import Any
+
+from django.core.management.base import BaseCommand, CommandParser
+
+from tables.selectors.runout_odds import allin_ev_compute, hands_awaiting_allin_ev, runout_odds_work
+from tables.services.runouts import allin_ev_store
+
+
+class Command(BaseCommand):
+    help = "Compute the all-in EV of finished hands that have none yet (older hands)."
+
+    def add_arguments(self, parser: CommandParser) -> None:
+        parser.add_argument("--limit", type=int, default=None, help="At most this many hands.")
+
+    def handle(self, *args: Any, limit: int | None, **options: Any) -> None:
+        hands = hands_awaiting_allin_ev()[:limit]
+        done = 0
+        for hand_id in hands:
+            work = runout_odds_work(hand_id)
+            ev_net = None if work is None else allin_ev_compute(work, None)
+            if ev_net is not None:
+                allin_ev_store(hand_id=hand_id, ev_net=ev_net)
+                done += 1
+        self.stdout.write(f"All-in EV computed for {done} of {len(hands)} hands.")

@@ -420,8 +420,11 @@ def _showable(snapshot: Snapshot, view: View, index: int, hand: _HandFacts) -> t
     if hand.runout_showing:
         return ()
     public = snapshot.view(None).seats[index].cards
+    # ``is not None``: the 2 of clubs is the card 0 (``engine.cards.Card``), a false value
     return tuple(
-        CardFace(str(card)) for card in view.seats[index].cards if card and card not in public
+        CardFace(str(card))
+        for card in view.seats[index].cards
+        if card is not None and card not in public
     )
 
 

@@ -76,6 +76,7 @@ def table_screen(
     bankroll: int | None = None,
     request_path: str | None = None,
     left_with: int = 0,
+    reseat_at_ms: int | None = None,
 ) -> Screen:
     """The table at ``snapshot`` as ``player`` (a ``Player``, or None: a spectator) sees it.
 
@@ -83,7 +84,10 @@ def table_screen(
     with the snapshot); the caller reads it, as nothing here reads the database.
     ``request_path``: where a visitor who logs in comes back to.
     ``left_with``: the chips a viewer without a seat took from this table less than an hour
-    ago (``rejoin_minimum``, the caller's to read): the sit-down form asks at least that.
+    ago (``rejoin_minimum``, the caller's to read): the sit-down form asks at least that,
+    and starts there.
+    ``reseat_at_ms``: when a viewer who left moments ago may sit down again
+    (``reseat_wait_until``, the caller's to read): the form counts down to it.
     """
     shared = _shared(snapshot)
     player_id = player.pk if player is not None else None
@@ -146,7 +150,9 @@ def table_screen(
     if viewer is not None and not viewer.seated and left_with:
         table = snapshot.table
         low, high = table.buy_in_range(left_with)
-        default, rule = min(high, max(low, default)), table.rejoin_rule(left_with)
+        rule = table.rejoin_rule(left_with)
+        # the form starts at the chips they left with (its minimum), as the rule says
+        default = low if rule else min(high, max(low, default))
     closed = snapshot.table.status == "closed"  # (``Table.Status.CLOSED``)
     controls = ControlsRegion(
         viewer,
@@ -159,6 +165,7 @@ def table_screen(
         _seating_closed(snapshot),
         shared.heading,
         reverse("tables:ledger", args=[snapshot.table.pk]) if closed else "",
+        reseat_at_ms if viewer is not None and not viewer.seated else None,
     )
     return Screen(
         version=snapshot.version,

@@ -292,10 +292,13 @@ GAME_WORDS_FIELDS = frozenset(
 def describe_settings(table: Table, values: dict[str, Any]) -> str:
     """``values`` (field -> value), set on ``table``, as a short phrase a player reads in the
     log: the game and its stakes as the heading says them ("No-limit Hold'em 2/4"), then each
-    other setting by its name ("private off", "dealer's choice games: Fixed-limit Razz")."""
+    other setting of that game by its name ("private off", "dealer's choice games: Fixed-limit
+    Razz")."""
     parts = [game_words(table)] if GAME_WORDS_FIELDS & set(values) else []
+    # what does not apply to the game (put back to its default when the game changed)
+    apart = Table.settings_not_for(table.game, table.betting)
     for field, value in values.items():
-        if field in GAME_WORDS_FIELDS:
+        if field in GAME_WORDS_FIELDS or field in apart:
             continue
         # The settings are the table's own fields, never a reverse relation (no verbose_name).
         name = Table._meta.get_field(field).verbose_name  # type: ignore[union-attr]

@@ -65,6 +65,9 @@ def test_the_host_switches_a_game_to_no_limit_holdem_from_settings(players, clie
         None,
         [],
     )
+    # the log says it in a player's words, nothing of what no longer applies
+    last = TableNotice.objects.filter(table=game).latest("id").text
+    assert last == "The host set No-limit Hold'em 1/2.", last
     # the panel now hides what hold'em leaves out, and shows the blinds
     assert {"bring_in", "small_bet", "big_bet"} <= hidden_settings(answer)
     assert not {"small_blind", "big_blind"} & hidden_settings(answer)
@@ -102,7 +105,8 @@ def test_a_change_waiting_for_the_hand_is_said_in_a_players_words(players):
     texts = list(TableNotice.objects.filter(table=game).values_list("text", flat=True))
     assert "From the next hand: No-limit Hold'em 1/2 (set by the host)." in texts, texts
     assert "From this hand: No-limit Hold'em 1/2." in texts, texts
-    assert not any("None" in text or "holdem" in text or "bring in" in text for text in texts)
+    words = ("None", "holdem", "bring in", "small bet", "dealer's choice", "choice seconds")
+    assert not any(word in text for text in texts for word in words), texts
 
 
 def test_set_stack_takes_the_difference_from_the_number_the_panel_shows(

@@ -6,7 +6,8 @@ bea is dealt the 2♣ in the first hand). The button picks hold'em for the orbit
 hand hostess folds and bea, winning uncontested, shows the 2♣: hostess sees it. After the
 orbit hostess switches the game to no-limit hold'em from the panel's Settings (the stud
 bring-in and bets of the dealer's-choice game, hidden for hold'em, no longer hold it back),
-and sets bea's stack to 10 below the number her panel shows: exactly 10 chips move.
+and sets bea's stack to 10 below the number her panel shows: exactly 10 chips move. Then
+she removes bea, whose sit-down form counts the reseat wait down and comes when it ends.
 """
 
 from __future__ import annotations
@@ -52,6 +53,7 @@ def server(tmp_path_factory):
         PYTHONPATH=str(SEEDED),
         POKER_TEST_FIRST_SEED="4955",
         POKER_HAND_PAUSE_SECONDS="6",
+        POKER_RESEAT_WAIT_SECONDS="10",  # the countdown after a removal, short
     ) as running:
         yield running
 
@@ -197,5 +199,34 @@ def test_a_choice_orbit_with_the_two_of_clubs_then_holdem_and_a_stack_set(server
         "JOIN auth_user u ON u.id = p.user_id WHERE u.username='bea' AND e.kind='correction'",
     )
     assert corrections == [(10,)], corrections  # 10 chips back to her bankroll, no more
+
+    # the host removes bea: her form waits out the reseat wait in the open, counting down,
+    # and comes when it ends, its buy-in at the chips she left with
+    host.locator(".host-players tr[data-player=bea] button.remove-player").click()
+    steps.until(
+        bea,
+        lambda: (
+            bea.locator(".reseat-wait .countdown").count()
+            or act_when_asked(host, ["form.act button.fold"])
+            or act_when_asked(bea, ["form.act button.fold"])
+        ),
+        60,
+        lambda: "bea was never shown the wait",
+    )
+    assert bea.locator("form.sit-down").is_hidden()
+    bea.wait_for_function(
+        "() => /^\\d+ seconds?$/.test(document.querySelector('.reseat-wait .countdown')"
+        "?.textContent || '')",
+        timeout=WAIT,
+    )
+    bea.wait_for_selector("form.sit-down", state="visible", timeout=WAIT)
+    assert bea.locator(".reseat-wait").count() == 0
+    ((left_with,),) = steps.db_rows(
+        server,
+        "SELECT amount FROM tables_ledgerentry e JOIN tables_player p ON p.id = e.player_id "
+        "JOIN auth_user u ON u.id = p.user_id WHERE u.username='bea' AND e.kind='cash_out'",
+    )
+    assert left_with > 40  # above the table's least buy-in: the form starts there
+    assert bea.input_value("form.sit-down input[name=buy_in]") == str(left_with)
     for page in (host, bea):
         page.context.close()

@@ -11,7 +11,7 @@ from tables.models import Hand, Table
 from tables.presenters.render import region_html, render_message
 from tables.presenters.screen import table_screen
 from tables.selectors.access import can_host, can_see_hand, can_see_table, tables_visible_to
-from tables.selectors.hosting import rejoin_minimum
+from tables.selectors.hosting import rejoin_minimum, reseat_at_ms
 from tables.selectors.ledger import table_ledger
 from tables.selectors.lobby import lobby_tables
 from tables.selectors.players import recent_games, viewer_player
@@ -53,6 +53,7 @@ def table_detail(request: HttpRequest, table_id: int) -> HttpResponse:
         player,
         player.bankroll if player else None,
         left_with=rejoin_minimum(table, player) if player else 0,
+        reseat_at_ms=reseat_at_ms(table, player) if player else None,
     )
     regions = {**region_html(screen, oob=False), "message": render_message("", oob=False)}
     closed = snapshot.table.status == Table.Status.CLOSED

@@ -254,6 +254,16 @@ def change_form_for(table: Table, data: QueryDict | None = None) -> GameForm:
     return GameForm(data, fields=CHANGE_FIELDS, initial=initial)
 
 
+def settings_hidden(form: GameForm, table: Table) -> frozenset[str]:
+    """The settings the change form hides for the game and betting it shows (chosen by the
+    host in a sent form, else the game as the next hand deals it)."""
+    data = form.cleaned_data if hasattr(form, "cleaned_data") else {}
+    initial = form.initial
+    game = data.get("game") or initial.get("game", table.game)
+    betting = data.get("betting") or initial.get("betting", table.betting)
+    return Table.settings_not_for(game, betting)
+
+
 def hosting_panel(
     request: HttpRequest, table_id: int, change_form: GameForm | None = None
 ) -> HttpResponse:
@@ -273,16 +283,17 @@ def hosting_panel(
         "my_request_status": request_status(mine) if mine is not None else None,
     }
     if is_host:
+        context_form = change_form or change_form_for(table)
         context.update(
             {
                 "invite_url": invite_url(request, table),
                 "requests": list(live_requests(table)),
                 "seats": list(table.seats.select_related("player__user").order_by("number")),
                 "guests": list(table.guests.select_related("player__user")),
-                "change_form": change_form or change_form_for(table),
+                "change_form": context_form,
                 # the settings of the table's game only (the form's script follows a change)
                 "games": game_rules(),
-                "not_for_game": Table.settings_not_for(table.game, table.betting),
+                "not_for_game": settings_hidden(context_form, table),
                 "pending": table.pending_changes or {},
             }
         )
@@ -327,14 +338,26 @@ def _change(request: HttpRequest, table: Table) -> str:
     with the same checks, as ``PATCH /api/tables/<id>/``); the answer says which apply now and
     which wait for the hand being played to end."""
     form = change_form_for(table, request.POST)
-    if not form.is_valid():
+    form.is_valid()
+    # What the page hides for the game chosen is ignored, as the new-game form ignores it
+    # (the service puts it back to its default when the game changes): never an error there.
+    hidden = settings_hidden(form, table)
+    for name in hidden:
+        form.errors.pop(name, None)
+    if form.errors:
         raise ChangeRefused(form)
-    changes = _given({name: form.cleaned_data[name] for name in form.changed_data})
+    changes = _given(
+        {name: form.cleaned_data[name] for name in form.changed_data if name not in hidden}
+    )
     try:
         update = hosting.table_host_update(table=table, by=request.user, changes=changes)
     except InvalidSettings as error:
         for name, message in error.errors.items():
-            form.add_error(name if name in form.fields else None, message)
+            if name in form.fields and name not in hidden:
+                form.add_error(name, message)
+            else:  # said above the form, by its name: nothing the host cannot see
+                shown = _labels([name]) if name in CHANGE_FIELDS else name
+                form.add_error(None, f"{str(shown).capitalize()}: {message}")
         raise ChangeRefused(form) from None
     parts = []
     if update.applied:
@@ -369,6 +392,8 @@ CONTROLS: dict[str, Callable[[HttpRequest, Table], str]] = {
             by=r.user,
             player=_player_from(r),
             stack=_number_from(r, "stack", "The stack"),
+            # the stack the panel showed: the difference is taken from it
+            shown=_number_from(r, "shown", "The stack shown", 0) if "shown" in r.POST else None,
         ).message
     ),
     "remove": lambda r, t: (

@@ -33,6 +33,22 @@
   }
   setInterval(tickClock, 250);
 
+  // A player who left moments ago waits before sitting here again: the sit-down form comes
+  // when the wait ends, and the line above it counts the seconds down.
+  function tickReseat() {
+    var wait = document.querySelector(".reseat-wait[data-until]");
+    if (!wait) return;
+    var left = Math.ceil((Number(wait.dataset.until) - Date.now()) / 1000);
+    if (left > 0) {
+      wait.querySelector(".countdown").textContent = left + (left === 1 ? " second" : " seconds");
+      return;
+    }
+    var form = document.querySelector("form.sit-down");
+    if (form) form.hidden = false;
+    wait.remove();
+  }
+  setInterval(tickReseat, 250);
+
   // Screen readers hear when it is the viewer's turn and what it costs, once per turn.
   var announced = null;
   function announceTurn() {
@@ -207,7 +223,7 @@
     var form = document.querySelector("form.act");
     var amount = form && form.querySelector(".amount");
     if (amount && edited(amount)) setAmount(form, amount.value);  // the slider and label follow
-    tickClock(); announceTurn();
+    tickClock(); tickReseat(); announceTurn();
   });
   announceTurn();
 

@@ -76,7 +76,7 @@ from tables.live.spectators import spectator_release
 from tables.models import Table
 from tables.operations import BadFrame, run_op
 from tables.presenters.render import render_message
-from tables.selectors.hosting import rejoin_minimum
+from tables.selectors.hosting import rejoin_minimum, reseat_at_ms
 from tables.selectors.players import player_bankroll
 from tables.selectors.snapshot import Snapshot
 from tables.services.errors import ServiceError
@@ -192,6 +192,7 @@ class TableConsumer(ChatSocket, TableJoin, AsyncWebsocketConsumer):
         self.bankroll: int | None = None
         self.bankroll_read_at = 0.0
         self.left_with = 0  # chips taken from this table within the hour (unseated viewer)
+        self.reseat_at_ms: int | None = None  # when they may sit here again (left moments ago)
         self.answering = asyncio.Lock()  # held from a request until its answer is sent
         self.deferred = 0  # updates waiting for an answer to go first
         # The handshake first, before any database work: however busy the server, the client
@@ -291,7 +292,9 @@ class TableConsumer(ChatSocket, TableJoin, AsyncWebsocketConsumer):
             return
         if snap.version > self.sent_version:
             self.sent_version = snap.version
-            frame = self.frames.next_frame(snap, self.player, bankroll, self.left_with)
+            frame = self.frames.next_frame(
+                snap, self.player, bankroll, self.left_with, self.reseat_at_ms
+            )
             if frame:
                 try:
                     await self.send(text_data=frame)
@@ -323,17 +326,23 @@ class TableConsumer(ChatSocket, TableJoin, AsyncWebsocketConsumer):
         sit-down form's least buy-in): read when they get up and then at most every
         ``BANKROLL_REFRESH_SECONDS``, not on every change of a table they only watch."""
         if self.player is None or snap.seat_of(self.player.pk) is not None:
-            self.bankroll, self.left_with = None, 0
+            self.bankroll, self.left_with, self.reseat_at_ms = None, 0, None
             return None
         now = time.monotonic()
         if self.bankroll is None or now - self.bankroll_read_at >= BANKROLL_REFRESH_SECONDS:
-            self.bankroll, self.left_with = await read_async(self._unseated_reads)()
+            self.bankroll, self.left_with, self.reseat_at_ms = await read_async(
+                self._unseated_reads
+            )()
             self.bankroll_read_at = now
         return self.bankroll
 
-    def _unseated_reads(self) -> tuple[int, int]:
+    def _unseated_reads(self) -> tuple[int, int, int | None]:
         assert self.player is not None  # read for a viewer without a seat: a player
-        return player_bankroll(self.player.pk), rejoin_minimum(self.table_id, self.player)
+        return (
+            player_bankroll(self.player.pk),
+            rejoin_minimum(self.table_id, self.player),
+            reseat_at_ms(self.table_id, self.player),
+        )
 
     async def answer(self, message: str, error: bool = True, code: str | None = None) -> None:
         """Tell this socket alone how its request went (nothing for a silent success).

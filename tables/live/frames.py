@@ -249,16 +249,31 @@ class SocketFrames:
         self.held = None
 
     def next_frame(
-        self, snapshot: Snapshot, player: Any | None, bankroll: int | None, left_with: int = 0
+        self,
+        snapshot: Snapshot,
+        player: Any | None,
+        bankroll: int | None,
+        left_with: int = 0,
+        reseat_at_ms: int | None = None,
     ) -> str:
         """The frame for ``snapshot`` to this socket's viewer ("" when it holds it all)."""
         if self.kind == "json":
-            return render_viewer(snapshot, player, bankroll, True, left_with=left_with)[2]
+            return render_viewer(
+                snapshot, player, bankroll, True, left_with=left_with, reseat_at_ms=reseat_at_ms
+            )[2]
         memo = snapshot.memo
-        viewer = (self.kind, player.pk if player is not None else None, bankroll, left_with)
+        viewer = (
+            self.kind,
+            player.pk if player is not None else None,
+            bankroll,
+            left_with,
+            reseat_at_ms,
+        )
         now: PageParts | JsonState | None = memo.get(viewer)
         if now is None:
-            screen = table_screen(snapshot, player, bankroll, left_with=left_with)
+            screen = table_screen(
+                snapshot, player, bankroll, left_with=left_with, reseat_at_ms=reseat_at_ms
+            )
             now = page_parts(screen) if self.kind == "page" else json_state(snapshot, screen)
             memo[viewer] = now
         held, self.held = self.held, now

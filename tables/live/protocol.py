@@ -139,12 +139,15 @@ def render_viewer(
     json_state: bool = False,
     now: datetime | None = None,
     left_with: int = 0,
+    reseat_at_ms: int | None = None,
 ) -> tuple[int, str, str]:
     """(version, regions as oob HTML, JSON state with that HTML or "") of ``snapshot`` for
-    one viewer (``bankroll`` and ``left_with``: theirs if they have no seat here, see
+    one viewer (``bankroll``, ``left_with``, ``reseat_at_ms``: theirs if they have no seat here, see
     ``table_screen``; ``now``: when the play state's clock counts its seconds left from,
     default now)."""
-    screen = table_screen(snapshot, player, bankroll, left_with=left_with)
+    screen = table_screen(
+        snapshot, player, bankroll, left_with=left_with, reseat_at_ms=reseat_at_ms
+    )
     html = render_regions(screen, oob=True)
     if not json_state:
         return snapshot.version, html, ""

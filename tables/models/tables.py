@@ -251,6 +251,9 @@ class Table(TableGame, models.Model):
         name_refused = name_problem(self.name or "", "The table's name")
         if name_refused:
             errors["name"] = name_refused
+        if self.game not in self.GAMES:  # nothing else can be checked without the game's rules
+            errors["game"] = "Choose one of the games offered."
+            raise ValidationError(errors)
         self._clean_game(errors)
         if self.unit:
             low, high = self.effective_min_buy_in, self.effective_max_buy_in

@@ -266,6 +266,9 @@ class ControlsRegion:
     #: and the header's bankroll: kept live from here (``static/js/table.js``).
     heading: str = ""
     result_url: str = ""  # a closed game: its ledger (its result and settle-up)
+    #: The viewer left moments ago: when (ms since the epoch) the sit-down form is offered
+    #: again; it counts down to it (``static/js/table.js``).
+    reseat_at_ms: int | None = None
 
 
 # --- log ------------------------------------------------------------------------------------

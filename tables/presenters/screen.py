@@ -75,13 +75,17 @@ def table_screen(
     player: Any | None,
     bankroll: int | None = None,
     left_with: int = 0,
+    reseat_at_ms: int | None = None,
 ) -> Screen:
     """The table at ``snapshot`` as ``player`` (a ``Player``, or None: a spectator) sees it.
 
     ``bankroll``: the player's bankroll when they have no seat here (a seated player's comes
     with the snapshot); the caller reads it, as nothing here reads the database.
     ``left_with``: the chips a viewer without a seat took from this table less than an hour
-    ago (``rejoin_minimum``, the caller's to read): the sit-down form asks at least that.
+    ago (``rejoin_minimum``, the caller's to read): the sit-down form asks at least that,
+    and starts there.
+    ``reseat_at_ms``: when a viewer who left moments ago may sit down again
+    (``reseat_wait_until``, the caller's to read): the form counts down to it.
     """
     shared = _shared(snapshot)
     player_id = player.pk if player is not None else None
@@ -144,7 +148,9 @@ def table_screen(
     if viewer is not None and not viewer.seated and left_with:
         table = snapshot.table
         low, high = table.buy_in_range(left_with)
-        default, rule = min(high, max(low, default)), table.rejoin_rule(left_with)
+        rule = table.rejoin_rule(left_with)
+        # the form starts at the chips they left with (its minimum), as the rule says
+        default = low if rule else min(high, max(low, default))
     closed = snapshot.table.status == "closed"  # (``Table.Status.CLOSED``)
     controls = ControlsRegion(
         viewer,
@@ -157,6 +163,7 @@ def table_screen(
         _seating_closed(snapshot),
         shared.heading,
         reverse("tables:ledger", args=[snapshot.table.pk]) if closed else "",
+        reseat_at_ms if viewer is not None and not viewer.seated else None,
     )
     return Screen(
         version=snapshot.version,
@@ -418,8 +425,11 @@ def _showable(snapshot: Snapshot, view: View, index: int, hand: _HandFacts) -> t
     if hand.runout_showing:
         return ()
     public = snapshot.view(None).seats[index].cards
+    # ``is not None``: the 2 of clubs is the card 0 (``engine.cards.Card``), a false value
     return tuple(
-        CardFace(str(card)) for card in view.seats[index].cards if card and card not in public
+        CardFace(str(card))
+        for card in view.seats[index].cards
+        if card is not None and card not in public
     )
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 from datetime import datetime, timedelta
 from typing import TYPE_CHECKING, NamedTuple
 
+from django.conf import settings
 from django.db.models import Q, QuerySet
 from django.utils import timezone
 
@@ -48,6 +49,33 @@ def rejoin_minimum(table: Table | int, player: Player, now: datetime | None = No
     if kind != LedgerEntry.Kind.CASH_OUT or at < now - REJOIN_WINDOW:
         return 0
     return amount
+
+
+def reseat_wait_until(
+    table: Table | int, player: Player, now: datetime | None = None
+) -> datetime | None:
+    """When ``player`` may sit at ``table`` again, if they cashed out of it less than
+    ``POKER_RESEAT_WAIT_SECONDS`` ago (else None): looping take-seat/leave would flood the
+    table with changes. Bots (seated by the croupier) and players who went bust (no cash-out)
+    are not held back. The sit-down form counts down to it; ``seat_take`` refuses before it."""
+    wait = timedelta(seconds=settings.POKER_RESEAT_WAIT_SECONDS)
+    if not wait or player.is_bot:
+        return None
+    left_at = (
+        LedgerEntry.objects.filter(player=player, table=table, kind=LedgerEntry.Kind.CASH_OUT)
+        .order_by("-created_at")
+        .values_list("created_at", flat=True)
+        .first()
+    )
+    if left_at is None or left_at + wait <= (now or timezone.now()):
+        return None
+    return left_at + wait
+
+
+def reseat_at_ms(table: Table | int, player: Player) -> int | None:
+    """``reseat_wait_until`` in ms since the epoch (the sit-down form's countdown), or None."""
+    until = reseat_wait_until(table, player)
+    return int(until.timestamp() * 1000) if until is not None else None
 
 
 def live_requests(table: Table, now: datetime | None = None) -> QuerySet[SeatRequest]:

@@ -20,7 +20,8 @@ from typing import Any
 from django.db.models import Sum
 from django.utils import timezone
 
-from tables.models import Hand, HandAction, LedgerEntry, Seat, Table, TableNotice
+from tables.models import Hand, HandAction, LedgerEntry, Player, Seat, Table, TableNotice
+from tables.selectors.hands import running_hand
 from tables.services.errors import BuyInOutOfRange, InsufficientBankroll, InvalidAmount
 from tables.services.players import ledger_record
 from tables.services.seats import seat_cash_out
@@ -87,6 +88,27 @@ def stack_correct(table: Table, seat: Seat, stack: int, by: str) -> int:
     change = stack - seat.stack
     _stack_move(table, seat, change, f"Stack corrected to {stack} at {table.name} by {by}")
     return change
+
+
+def stack_shown(table: Table, seat: Seat, player: Player, shown: object) -> int:
+    """The stack the host's panel showed when they asked (``shown``; None: the stack now, as
+    the API asks). During the player's hand their chips behind only go down from what they
+    were dealt in with: a panel a bet behind still shows one of those, and the difference is
+    taken from it. Anything else (the hand ended, a new one was dealt) is refused: the host
+    looks again."""
+    if shown is None:
+        return seat.stack
+    if isinstance(shown, bool) or not isinstance(shown, int):
+        raise InvalidAmount("The stack shown must be a whole number of chips.")
+    hand = running_hand(table)
+    index = hand.seat_index_of(player.pk) if hand is not None else None
+    dealt_with = hand.seats[index]["stack"] if hand is not None and index is not None else None
+    if shown == seat.stack or (dealt_with is not None and seat.stack <= shown <= dealt_with):
+        return shown
+    raise InvalidAmount(
+        f"{player}'s stack is {seat.stack} now, not the {shown} you saw: nothing changed, "
+        "look at it and set it again."
+    )
 
 
 def stack_change_apply(table: Table, seat: Seat, correction: dict[str, Any]) -> int:
@@ -235,7 +257,7 @@ def pending_apply(table: Table) -> None:
         for field, value in values.items():
             setattr(table, field, value)
         Table.objects.filter(pk=table.pk).update(**values)
-        notice_post(table, f"Now in effect: {describe_settings(values)}.")
+        notice_post(table, f"From this hand: {describe_settings(table, values)}.")
     table.pending_changes = {}
     Table.objects.filter(pk=table.pk).update(pending_changes={})
     if pending.get("close"):
@@ -247,17 +269,58 @@ def _seat_or_none(table: Table, player_id: int) -> Seat | None:
     return table.seats.select_related("player__user").filter(player_id=player_id).first()
 
 
-def describe_settings(values: dict[str, Any]) -> str:
-    """``values`` (field -> value) as a short phrase for the log: ``private off, big blind 4``
-    (a yes/no setting reads on or off, not Python's True or False)."""
-    return ", ".join(
+#: The settings a player reads as the game and its stakes ("No-limit Hold'em 1/2"): a change
+#: of any of them is said as the whole game, in the words of the table's heading.
+GAME_WORDS_FIELDS = frozenset(
+    {
+        "game",
+        "betting",
+        "small_blind",
+        "big_blind",
+        "ante",
+        "ante_mode",
+        "straddle",
+        "straddles",
+        "button_straddle",
+        "bring_in",
+        "small_bet",
+        "big_bet",
+    }
+)
+
+
+def describe_settings(table: Table, values: dict[str, Any]) -> str:
+    """``values`` (field -> value), set on ``table``, as a short phrase a player reads in the
+    log: the game and its stakes as the heading says them ("No-limit Hold'em 2/4"), then each
+    other setting of that game by its name ("private off", "dealer's choice games: Fixed-limit
+    Razz")."""
+    parts = [game_words(table)] if GAME_WORDS_FIELDS & set(values) else []
+    # what does not apply to the game (put back to its default when the game changed)
+    apart = Table.settings_not_for(table.game, table.betting)
+    for field, value in values.items():
+        if field in GAME_WORDS_FIELDS or field in apart:
+            continue
         # The settings are the table's own fields, never a reverse relation (no verbose_name).
-        f"{Table._meta.get_field(field).verbose_name} {_setting_text(value)}"  # type: ignore[union-attr]
-        for field, value in values.items()
-    )
+        name = Table._meta.get_field(field).verbose_name  # type: ignore[union-attr]
+        if field == "choice_games":
+            words = dict(Table.PICKS)
+            picked = ", ".join(words.get(pick, pick) for pick in value) or "every game"
+            parts.append(f"dealer's choice games: {picked}")
+        else:
+            parts.append(f"{name} {_setting_text(value)}")
+    return ", ".join(parts)
+
+
+def game_words(table: Table) -> str:
+    """The game ``table`` deals and its stakes: "No-limit Hold'em 1/2", "HORSE 2/4 ante 1"."""
+    mixed = table.mixed
+    name = mixed.label if mixed is not None else table.words_of((table.game, table.betting))
+    return f"{name} {table.stakes}"
 
 
 def _setting_text(value: object) -> str:
     if isinstance(value, bool):
         return "on" if value else "off"
+    if value is None:
+        return "as the game's default"
     return str(value)

@@ -41,6 +41,7 @@ from tables.services.host_pending import (
     pending_queue,
     stack_correct,
     stack_out_of_range,
+    stack_shown,
 )
 from tables.services.locks import table_lock
 from tables.services.seats import seat_cash_out
@@ -235,6 +236,22 @@ class HostUpdate:
     waiting: list[str] = field(default_factory=list)
 
 
+def _with_other_games_cleared(table: Table, changes: dict[str, Any]) -> dict[str, Any]:
+    """``changes`` with, when they change the game or its betting, every setting that does not
+    apply to the new one (``Table.settings_not_for``: stud's bring-in, fixed limit's bets,
+    dealer's choice's games) back at its default, unless given: a stud game's bring-in must
+    not hold back a switch to no-limit hold'em, where nobody sees or sets it."""
+    game, betting = changes.get("game", table.game), changes.get("betting", table.betting)
+    if (game, betting) == (table.game, table.betting) or game not in Table.GAMES:
+        return changes
+    cleared = {
+        name: GAME_DEFAULTS[name]
+        for name in Table.settings_not_for(game, betting)
+        if name in GAME_DEFAULTS and name not in changes
+    }
+    return {**cleared, **changes}
+
+
 def table_host_update(*, table: Table | int, by: Viewer, changes: dict[str, Any]) -> HostUpdate:
     """Change a game's settings: those the running hand was dealt with (``NEXT_HAND_FIELDS``)
     wait for its end, the others apply now; each part is announced. ``InvalidSettings``
@@ -248,7 +265,7 @@ def table_host_update(*, table: Table | int, by: Viewer, changes: dict[str, Any]
         # compared with the game as the next hand will be dealt: what already waits is not
         # changed (nor announced) again
         planned = {name: getattr(target, name) for name in HOST_FIELDS}
-        _validated(target, changes)
+        _validated(target, _with_other_games_cleared(target, changes))
         changed = {
             name: getattr(target, name)
             for name in HOST_FIELDS
@@ -266,11 +283,12 @@ def table_host_update(*, table: Table | int, by: Viewer, changes: dict[str, Any]
             Table.objects.filter(pk=table.pk).update(**now)
         shown = {k: v for k, v in now.items() if k != "bots_allowed"}
         if shown:
-            notice_post(table, f"The host set {describe_settings(shown)}.")
+            notice_post(table, f"The host set {describe_settings(target, shown)}.")
         if waiting:
             pending_queue(table, settings=waiting)
             notice_post(
-                table, f"From the next hand: {describe_settings(waiting)} (set by the host)."
+                table,
+                f"From the next hand: {describe_settings(target, waiting)} (set by the host).",
             )
         table_touch(table)
         return HostUpdate(table=table, applied=sorted(shown), waiting=sorted(waiting))
@@ -342,7 +360,7 @@ class StackCorrection:
 
 
 def table_correct_stack(
-    *, table: Table | int, by: Viewer, player: Player, stack: object
+    *, table: Table | int, by: Viewer, player: Player, stack: object, shown: object = None
 ) -> StackCorrection:
     """Set a player's stack to ``stack`` chips through the ledger (a ``correction`` entry
     moving the difference between their bankroll and the table: never creating chips).
@@ -352,13 +370,17 @@ def table_correct_stack(
     While the player is in the hand being played it applies at the hand's end as a
     difference, keeping the hand's result: ``stack`` minus the stack shown now is added to
     the stack the hand leaves (PokerNow's "in the next hand"; checked again then). A later
-    correction of the same player during the hand replaces the earlier one."""
+    correction of the same player during the hand replaces the earlier one.
+
+    ``shown``: the stack the host's panel showed (``host_pending.stack_shown``): the
+    difference is taken from the number the host saw, never from one that moved meanwhile."""
     if isinstance(stack, bool) or not isinstance(stack, int) or stack < 1:
         raise InvalidAmount("The stack must be a whole number of chips, at least 1.")
     with transaction.atomic():
         table = _hosted_table(table, by)
         seat = _seat_of(table, player)
-        shown, change = seat.stack, stack - seat.stack
+        shown = stack_shown(table, seat, player, shown)
+        change = stack - shown
         if player_in_running_hand(table, player.pk):
             refusal = stack_out_of_range(table, stack) or addition_refusal(table, seat, change)
             if refusal is not None:

@@ -8,15 +8,13 @@ Every function here runs in one transaction holding the table row lock
 from __future__ import annotations
 
 import math
-from datetime import timedelta
 
-from django.conf import settings
 from django.db import transaction
 from django.utils import timezone
 
 from tables.models import Hand, LedgerEntry, Player, Seat, Table
 from tables.selectors.hands import player_in_running_hand
-from tables.selectors.hosting import rejoin_minimum, removal_pending
+from tables.selectors.hosting import rejoin_minimum, removal_pending, reseat_wait_until
 from tables.services.errors import (
     AlreadySeated,
     BuyInOutOfRange,
@@ -57,24 +55,10 @@ def _seat_of(table: Table, player: Player) -> Seat:
 
 
 def _require_reseat_wait_over(table: Table, player: Player) -> None:
-    """Refuse a seat to a player who cashed out of ``table`` less than
-    ``POKER_RESEAT_WAIT_SECONDS`` ago: looping take-seat/leave would otherwise flood the table
-    with changes. Bots (seated by the croupier) and players who went bust (no cash-out) are
-    not held back."""
-    wait = timedelta(seconds=settings.POKER_RESEAT_WAIT_SECONDS)
-    if not wait or player.is_bot:
-        return
-    left_at = (
-        LedgerEntry.objects.filter(player=player, table=table, kind=LedgerEntry.Kind.CASH_OUT)
-        .order_by("-created_at")
-        .values_list("created_at", flat=True)
-        .first()
-    )
-    if left_at is None:
-        return
-    remaining = left_at + wait - timezone.now()
-    if remaining > timedelta(0):
-        seconds = math.ceil(remaining.total_seconds())
+    """Refuse a seat before ``reseat_wait_until`` (a player who cashed out moments ago)."""
+    until = reseat_wait_until(table, player)
+    if until is not None:
+        seconds = max(math.ceil((until - timezone.now()).total_seconds()), 1)
         raise ReseatTooSoon(
             f"You left {table.name} moments ago: you can sit down here again in "
             f"{seconds} second{'s' if seconds != 1 else ''}."

@@ -355,7 +355,7 @@ def test_a_night_of_thirty_hands_with_a_guest_and_the_host_controls(server, brow
         ids["ben"],
     )
     assert len(cash_out) == 1 and "by the host" in cash_out[0][0], cash_out
-    ben.wait_for_selector("form.sit-down", timeout=WAIT)
+    ben.wait_for_selector("form.sit-down", state="attached", timeout=WAIT)  # under its wait
     night.assert_conserved("ben removed")
 
     # --- heads-up to the 30th hand, then all in and run it twice ---------------------------

@@ -127,3 +127,29 @@ def test_a_cash_game_is_scheduled_with_its_game_and_stakes_and_bad_ones_are_refu
         "small_blind": 5,
         "big_blind": 10,
     }
+
+
+def test_the_schedule_forms_poker_choice_posts_a_game_the_site_knows(players):
+    """Issue 49 defect 1: the page's Poker choice posted the game's family ("Hold'em") and
+    scheduling a cash game answered 500. Each option is a game's key; the family names only
+    its group; a name that is no game is refused on the page, nothing made."""
+    import re
+
+    from tables.models import Table
+
+    owner = players[0]
+    _client(owner).post("/clubs/", {"name": "Poker club"})
+    club = Club.objects.get()
+    page = _client(owner).get(f"/clubs/{club.pk}/").content.decode()
+    select = re.search(r'<select name="game">(.*?)</select>', page, re.S)
+    assert select is not None
+    offered = re.findall(r'<option value="([^"]*)"', select.group(1))
+    assert offered and set(offered) <= set(Table.GAMES), offered
+    later = (timezone.localtime() + timedelta(hours=2)).strftime("%Y-%m-%dT%H:%M")
+    form = {"kind": "cash", "name": "Hold'em night", "starts_at": later}
+    refused = _client(owner).post(f"/clubs/{club.pk}/schedule/", {**form, "game": "Hold'em"})
+    assert refused.status_code == 400 and "Choose one of the games" in refused.content.decode()
+    assert not ScheduledGame.objects.exists()
+    made = _client(owner).post(f"/clubs/{club.pk}/schedule/", {**form, "game": offered[0]})
+    assert made.status_code == 302
+    assert ScheduledGame.objects.get().settings["game"] == offered[0] == "holdem"

@@ -203,3 +203,38 @@ def test_programs_read_the_cards_they_may_still_show_in_their_play_state(dealt, 
     cards_show(table=table, player=folder, hand_id=hand.pk, cards=[mine[0]])
     table.refresh_from_db()
     assert offered(folder) == [mine[1]]
+
+
+def test_the_two_of_clubs_in_seat_0_is_offered_shown_and_seen(players, table, play, monkeypatch):
+    """Issue 49 defect 4: the 2♣ is the card 0 (``Card('2c') == 0``) and a truthiness test
+    dropped it from the offer: alice in seat 0 holding 2♣ A♠ was offered only the A♠ and no
+    "All". Her offer, her play state, the page's buttons and what the others see after she
+    shows it all carry the 2♣."""
+    from tables.services import hands
+
+    monkeypatch.setattr(hands, "new_seed", lambda: f"{3022:064x}")  # alice: 2c As, acts first
+    alice, bob, carol = players
+    seat_take(table=table, player=alice, buy_in=200, seat_number=0)
+    seat_take(table=table, player=bob, buy_in=200, seat_number=2)
+    hand = hand_start(table=table)
+    table.refresh_from_db()
+    folder, mine = fold_first(table, hand, play)
+    assert (folder, mine) == (alice, ["2c", "As"])
+    assert [c.code for c in screen_of(table, alice).actions.can_show] == ["2c", "As"]
+    assert play_state(load_snapshot(table), screen_of(table, alice))["you"]["can_show"] == mine
+    html = render_regions(screen_of(table, alice))
+    assert 'class="show-all"' in html
+    assert 'class="show-card" ws-send name="cards" value="2c"' in html
+    cards_show(table=table, player=alice, hand_id=hand.pk, cards=["2c"])
+    table.refresh_from_db()
+    assert [c.code for c in screen_of(table, alice).actions.can_show] == ["As"]
+    seen = set(cards_in_html(render_regions(screen_of(table, carol))))
+    assert "2c" in seen and "As" not in seen
+    # the histories a spectator downloads carry it too (and only it)
+    from tables.stats.pokerstars import hand_pokerstars
+    from tables.stats.selectors import hand_phh
+
+    finished = Hand.objects.get(pk=hand.pk)
+    stars, phh = hand_pokerstars(finished, None), hand_phh(finished, None)
+    assert "[2c]" in stars and "As" not in stars, stars
+    assert "2c" in phh and "As" not in phh, phh

@@ -10,6 +10,7 @@ import json
 
 import pytest
 from asgiref.sync import sync_to_async
+from markupsafe import escape
 
 from tables.models import TableNotice
 from tables.presenters.play_state import play_state
@@ -66,7 +67,7 @@ def test_a_notice_mid_hand_is_placed_after_the_decisions_made_before_it(game, pl
         assert notices[0] == 0 and lines[0][1] == "alice opened the game."
         assert len(notices) == 2
         at = notices[1]
-        assert lines[at][1].startswith("From the next hand: small blind 2, big blind 4")
+        assert lines[at][1].startswith("From the next hand: No-limit Hold'em 2/4")
         # heads-up preflop: the button calls, the big blind checks; the notice came between
         called = next(i for i, (_, text) in enumerate(lines) if text.endswith(" calls"))
         checked = next(i for i, (_, text) in enumerate(lines) if text.endswith(" checks"))
@@ -141,11 +142,12 @@ async def test_a_second_player_and_a_spectator_see_the_host_s_notice_live(game, 
     await sync_to_async(table_host_update)(
         table=game, by=alice.user, changes={"small_blind": 2, "big_blind": 4}
     )
-    notice = "From the next hand: small blind 2, big blind 4 (set by the host)."
+    notice = "From the next hand: No-limit Hold'em 2/4 (set by the host)."
+    in_html = str(escape(notice))
     for socket in (player, watcher):
         # the whole log, or its new lines (``table-log-lines``)
-        frame = await socket.until(lambda f: 'id="table-log' in f and notice in f)
-        assert f'<li class="notice">{notice}' in frame
+        frame = await socket.until(lambda f: 'id="table-log' in f and in_html in f)
+        assert f'<li class="notice">{in_html}' in frame
         if socket is watcher:  # preflop: a spectator sees no card, notice or not
             assert cards_in_html(frame) == []
     state = json.loads(await program.until(lambda f: notice in f))["state"]

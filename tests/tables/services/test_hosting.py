@@ -189,7 +189,7 @@ def test_blinds_raised_during_a_hand_apply_at_the_next_one(seated_game, host, pl
     assert (table.small_blind, table.big_blind) == (5, 10)
     assert table.pending_changes == {}
     assert hand_start(table=table).config["big_blind"] == 10
-    assert any(text.startswith("Now in effect:") for text in notices(table))
+    assert "From this hand: No-limit Hold'em 5/10." in notices(table)
 
 
 def test_a_change_is_announced_as_a_sentence_with_yes_no_settings_on_or_off(
@@ -201,7 +201,7 @@ def test_a_change_is_announced_as_a_sentence_with_yes_no_settings_on_or_off(
     table_host_update(table=game, by=host.user, changes={"private": not was, "big_blind": 4})
     table_host_update(table=game, by=host.user, changes={"private": was})
     assert notices(fresh(game))[-2:] == [
-        f"The host set big blind 4, private {word[not was]}.",
+        f"The host set No-limit Hold'em 1/4, private {word[not was]}.",
         f"The host set private {word[was]}.",
     ]
 

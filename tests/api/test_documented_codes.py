@@ -273,6 +273,11 @@ def _pokernow_upload(log: bytes, name: str = "P1 @ eNVKMq2Tcb", ledger: bytes | 
 POKERNOW_LOG = (ROOT / "tests/engine/data/pokernow/charlestudor_input_log_002.csv").read_bytes()
 
 
+def _already_imported(w: World):
+    _pokernow_upload(POKERNOW_LOG)(w)
+    return _pokernow_upload(POKERNOW_LOG)(w)
+
+
 #: (status, code) -> what provokes it from the real API.
 SCENARIOS: dict[tuple[int, str], Callable[[World], object]] = {
     (400, "invalid"): lambda w: w.client(w.alice).post(
@@ -317,6 +322,7 @@ SCENARIOS: dict[tuple[int, str], Callable[[World], object]] = {
     (400, "name_not_in_log"): _pokernow_upload(POKERNOW_LOG, name="nobody"),
     (400, "bad_ledger"): _pokernow_upload(POKERNOW_LOG, ledger=b"name,amount\nx,1\n"),
     (400, "import_too_large"): _pokernow_upload(b"entry,at,order\n" + b"x,y,1\n" * 20_001),
+    (400, "already_imported"): _already_imported,
 }
 
 

@@ -93,7 +93,11 @@ LEDGER_HEAD = b"player_nickname,player_id,net\n"
     ("log", "ledger", "code"),
     [
         # one field over the CSV reader's 131,072 characters (issue 54 finding 6)
-        (HEADER + b'"' + b"x" * 140_000 + b'",2021-01-01T00:00:00.000Z,1\n', None, "import_too_large"),
+        (
+            HEADER + b'"' + b"x" * 140_000 + b'",2021-01-01T00:00:00.000Z,1\n',
+            None,
+            "import_too_large",
+        ),
         (LOG, LEDGER_HEAD + b'P1,eNVKMq2Tcb,"' + b"9" * 140_000 + b'"\n', "import_too_large"),
         (LOG, LEDGER_HEAD + b"P1,eNVKMq2Tcb,1e999999999\nspa,x,-1e999999999\n", "bad_ledger"),
         (LOG, LEDGER_HEAD + b"P1,eNVKMq2Tcb,1e-999999999\nspa,x,-1e-999999999\n", "bad_ledger"),

@@ -127,3 +127,29 @@ def test_a_cash_game_is_scheduled_with_its_game_and_stakes_and_bad_ones_are_refu
         "small_blind": 5,
         "big_blind": 10,
     }
+
+
+def test_a_club_tables_invite_link_is_a_404_to_visitors_and_non_members(players):
+    """Issue 54 finding 5: logged out, the link showed the table, its host, stakes and who
+    sat, and "Join as guest" made a guest with the starting grant who then got 404."""
+    from django.contrib.auth import get_user_model
+
+    from tables.clubs import services
+    from tables.models import LedgerEntry, TableGuest
+
+    owner, friend, stranger = players
+    club = services.club_create(owner=owner, name="Thursday Club", needs_approval=False)
+    services.club_join(club=club, player=friend, code=club.invite_code)
+    table = services.club_table_create(club=club, by=owner, name="Secret night")
+    link = f"/join/{table.invite_token}/"
+    users, grants = get_user_model().objects.count(), LedgerEntry.objects.count()
+    shown = Client().get(link)
+    assert shown.status_code == 404 and "Secret night" not in shown.content.decode()
+    assert owner.user.username not in shown.content.decode()
+    guest = Client().post(f"{link}guest/", {"name": "sneaky"})
+    assert guest.status_code == 404 and "Secret night" not in guest.content.decode()
+    assert get_user_model().objects.count() == users and LedgerEntry.objects.count() == grants
+    assert _client(stranger).get(link).status_code == 404
+    assert not TableGuest.objects.exists()
+    # a member follows the link to the table
+    assert _client(friend).get(link)["Location"] == f"/tables/{table.pk}/"

@@ -10,7 +10,13 @@ import pytest
 
 from engine import phh
 from tables.imports import services
-from tables.imports.errors import AlreadyImported, BadLedger, ImportTooLarge, NameNotInLog, NotPokerNowLog
+from tables.imports.errors import (
+    AlreadyImported,
+    BadLedger,
+    ImportTooLarge,
+    NameNotInLog,
+    NotPokerNowLog,
+)
 from tables.imports.ledger import read_ledger
 from tables.imports.models import ImportedHand, PokerNowImport
 from tables.imports.selectors import import_totals

@@ -152,7 +152,8 @@ def read_entries(text: str) -> list[str]:
                 )
             rows.append((int(row[2]), row[0]))
     except csv.Error as error:  # a field over the reader's limit (131,072 characters)
-        raise HandHistoryError(f"line {reader.line_num + 1}: not a PokerNow log line ({error})") from None
+        line = reader.line_num + 1
+        raise HandHistoryError(f"line {line}: not a PokerNow log line ({error})") from None
     rows.sort()
     return [entry for _, entry in rows]
 

@@ -66,9 +66,10 @@ def invite_lets_in(table: Table, player: Player | None) -> bool:
     """Whether ``table``'s invite link lets ``player`` in (``None``: a logged-out visitor, who
     would join as a guest): not when a feature hides the table from them (a club's table from
     anyone but its members, visitors included), unless they sit at it; staff always."""
-    if player is not None:
-        if player.user.is_staff or Seat.objects.filter(table=table, player=player).exists():
-            return True
+    if player is not None and (
+        player.user.is_staff or Seat.objects.filter(table=table, player=player).exists()
+    ):
+        return True
     found = Table.objects.filter(pk=table.pk)
     return not any(found.filter(denial(player)).exists() for denial in visibility_denials)
 

@@ -9,7 +9,7 @@ from django.db.models import BooleanField, ExpressionWrapper, Max, Q, QuerySet
 from django.db.models.functions import Length
 
 from tables.models import LedgerEntry, Player, Table
-from tables.usernames import lookalike
+from tables.usernames import invisible_pattern, lookalike
 
 if TYPE_CHECKING:
     from django.contrib.auth.models import AnonymousUser, User
@@ -58,11 +58,15 @@ def shown_as_bot(player: str = "player") -> ExpressionWrapper[Q]:
 def name_like_taken(username: str) -> str | None:
     """A taken username that reads the same as ``username`` (``tables.usernames.lookalike``),
     or ``None``: ``аlice`` with a Cyrillic ``а`` beside ``alice`` would pass for her."""
-    # A look-alike has as many characters: only those names are compared.
-    same_length = (
+    # A look-alike has as many visible characters: only names of that length are compared,
+    # and the longer ones stored with a character that shows nothing (``bob`` + U+3164).
+    candidates = (
         get_user_model()
         .objects.annotate(length=Length("username"))
-        .filter(length=len(username))
+        .filter(
+            Q(length=len(username))
+            | Q(length__gt=len(username), username__regex=invisible_pattern())
+        )
         .values_list("username", flat=True)
     )
-    return lookalike(username, same_length.iterator())
+    return lookalike(username, candidates.iterator())

@@ -1,0 +1,65 @@
+"""Characters that show nothing, for every text a person gives and every screen that prints
+one: the site's name check (``tables.names``) and the terminal client (``pokerclient.safe``).
+
+Python's ``unicodedata`` lacks Unicode's Default_Ignorable_Code_Point property: its ranges are
+written out below from DerivedCoreProperties.txt (the same since Unicode 7; reserved code
+points in them included, as the property does). A renderer draws none of them, so ``bob`` and
+``bob`` + U+3164 HANGUL FILLER look the same. ``BLANK_FILLERS`` are letters or symbols drawn as
+a blank though Unicode does not call them ignorable. Combining marks stack on the character
+before them: past ``MAX_MARKS`` in a row they only pile up (and break a terminal's columns).
+"""
+
+from __future__ import annotations
+
+import bisect
+import unicodedata
+
+#: Default_Ignorable_Code_Point, as inclusive (first, last) code point ranges, in order.
+DEFAULT_IGNORABLE: tuple[tuple[int, int], ...] = (
+    (0x00AD, 0x00AD),  # soft hyphen
+    (0x034F, 0x034F),  # combining grapheme joiner
+    (0x061C, 0x061C),  # arabic letter mark
+    (0x115F, 0x1160),  # hangul choseong and jungseong fillers
+    (0x17B4, 0x17B5),  # khmer inherent vowels
+    (0x180B, 0x180F),  # mongolian variation selectors and vowel separator
+    (0x200B, 0x200F),  # zero-width space, joiners, directional marks
+    (0x202A, 0x202E),  # bidi embeddings and overrides
+    (0x2060, 0x206F),  # word joiner, invisible operators, bidi isolates
+    (0x3164, 0x3164),  # hangul filler
+    (0xFE00, 0xFE0F),  # variation selectors
+    (0xFEFF, 0xFEFF),  # zero-width no-break space (byte order mark)
+    (0xFFA0, 0xFFA0),  # halfwidth hangul filler
+    (0xFFF0, 0xFFF8),  # reserved specials
+    (0x1BCA0, 0x1BCA3),  # shorthand format controls
+    (0x1D173, 0x1D17A),  # musical beam and phrase controls
+    (0xE0000, 0xE0FFF),  # tags and variation selectors supplement
+)
+_FIRSTS = [first for first, _ in DEFAULT_IGNORABLE]
+
+#: Drawn as blank, though neither ignorable nor a space: the braille pattern blank.
+BLANK_FILLERS = frozenset("\u2800")
+
+#: The most combining marks one character carries (Vietnamese and pointed Hebrew need 2-3).
+MAX_MARKS = 3
+
+
+def is_ignorable(char: str) -> bool:
+    """Whether ``char`` (one character) is Default_Ignorable_Code_Point."""
+    code = ord(char)
+    at = bisect.bisect_right(_FIRSTS, code) - 1
+    return at >= 0 and DEFAULT_IGNORABLE[at][0] <= code <= DEFAULT_IGNORABLE[at][1]
+
+
+def is_invisible(char: str) -> bool:
+    """Whether ``char`` shows nothing: ignorable or a blank filler."""
+    return char in BLANK_FILLERS or is_ignorable(char)
+
+
+def is_mark(char: str) -> bool:
+    """Whether ``char`` is a combining mark drawn on the character before it (Mn, Me)."""
+    return unicodedata.category(char) in ("Mn", "Me")
+
+
+def without_invisible(text: str) -> str:
+    """``text`` without the characters that show nothing (``is_invisible``)."""
+    return "".join(char for char in text if not is_invisible(char))

@@ -55,6 +55,20 @@ def is_invisible(char: str) -> bool:
     return char in BLANK_FILLERS or is_ignorable(char)
 
 
+#: Text and emoji presentation selectors: ignorable, yet a symbol's own (``♠`` + U+FE0F draws
+#: the emoji), so kept after a symbol.
+EMOJI_SELECTORS = frozenset("\ufe0e\ufe0f")
+
+
+def hides(text: str, at: int) -> bool:
+    """Whether ``text[at]`` shows nothing where it stands (``is_invisible``, but for an emoji
+    selector right after a symbol)."""
+    char = text[at]
+    if char in EMOJI_SELECTORS and at > 0:
+        return not unicodedata.category(text[at - 1]).startswith("S")
+    return is_invisible(char)
+
+
 def is_mark(char: str) -> bool:
     """Whether ``char`` is a combining mark drawn on the character before it (Mn, Me)."""
     return unicodedata.category(char) in ("Mn", "Me")

@@ -23,20 +23,12 @@ from collections.abc import Iterable
 
 from django.core.exceptions import ValidationError
 
-from engine.text import MAX_MARKS, is_invisible, is_mark, without_invisible
+from engine.text import MAX_MARKS, hides, is_mark, without_invisible
 
 #: Unicode categories a name may not hold: controls (C0, DEL, C1: escapes, tabs, newlines),
 #: format characters (bidi overrides U+202A-U+202E and isolates U+2066-U+2069, zero-width
 #: joiners), line and paragraph separators (newlines to some readers) and lone surrogates.
 REFUSED_CATEGORIES = frozenset({"Cc", "Cf", "Zl", "Zp", "Cs"})
-
-
-#: Text and emoji presentation selectors: a symbol's own (``♠`` + U+FE0F draws the emoji).
-EMOJI_SELECTORS = frozenset("\ufe0e\ufe0f")
-
-
-def _after_symbol(value: str, at: int) -> bool:
-    return at > 0 and unicodedata.category(value[at - 1]).startswith("S")
 
 
 def _label(char: str, fallback: str) -> str:
@@ -50,7 +42,7 @@ def _invisible_problem(value: str, field: str) -> str | None:
                 f"{field} holds an invisible control character ({_label(char, 'a control')}): "
                 "use letters, digits, spaces and punctuation."
             )
-        if is_invisible(char) and not (char in EMOJI_SELECTORS and _after_symbol(value, at)):
+        if hides(value, at):
             return (
                 f"{field} holds an invisible character ({_label(char, 'showing nothing')}): "
                 "use letters, digits, spaces and punctuation."

@@ -77,3 +77,25 @@ def is_mark(char: str) -> bool:
 def without_invisible(text: str) -> str:
     """``text`` without the characters that show nothing (``is_invisible``)."""
     return "".join(char for char in text if not is_invisible(char))
+
+
+def plain_text(text: str, *, keep_lines: bool = False) -> str:
+    """Free text a person gives (a chat line, a club's description) as it is stored: each run of
+    control characters and line separators one space (line ends kept as ``\\n`` when
+    ``keep_lines``), format characters (bidi overrides, zero-width joiners) and what shows
+    nothing removed, marks past ``MAX_MARKS`` on one letter dropped."""
+    if keep_lines:
+        text = text.replace("\r\n", "\n")
+    out: list[str] = []
+    marks = 0
+    for at, char in enumerate(text):
+        category = unicodedata.category(char)
+        marks = marks + 1 if is_mark(char) else 0
+        if keep_lines and char == "\n":
+            out.append(char)
+        elif category in ("Cc", "Zl", "Zp"):
+            if not out or out[-1] != " ":
+                out.append(" ")
+        elif category != "Cf" and not hides(text, at) and marks <= MAX_MARKS:
+            out.append(char)
+    return "".join(out)

@@ -153,3 +153,20 @@ def test_a_club_tables_invite_link_is_a_404_to_visitors_and_non_members(players)
     assert not TableGuest.objects.exists()
     # a member follows the link to the table
     assert _client(friend).get(link)["Location"] == f"/tables/{table.pk}/"
+
+
+def test_a_clubs_description_is_stored_clean_and_shown_isolated(players):
+    """Issue 54 finding 4: a description kept U+202E, ESC and U+200B and the page rendered
+    them raw (escaped as HTML, but the override reversed the text after it)."""
+    owner = players[0]
+    _client(owner).post(
+        "/clubs/",
+        {
+            "name": "Bidi Club",
+            "description": "Fri\u202eday\u200b\x1b[2J night\r\nbring\u2066 snacks",
+        },
+    )
+    club = Club.objects.get(name="Bidi Club")
+    assert club.description == "Friday [2J night\nbring snacks"
+    page = _client(owner).get(f"/clubs/{club.pk}/").content.decode()
+    assert '<p class="description" dir="auto">Friday [2J night<br>bring snacks</p>' in page

@@ -32,7 +32,8 @@ from tables.formatting import chips
 from tables.http import AuthenticatedRequest
 from tables.imports.selectors import player_ledger_nights
 from tables.names import name_problem
-from tables.selectors.players import name_like_taken, player_ledger, recent_games
+from tables.selectors.players import name_like_taken, player_ledger
+from tables.selectors.recent import recent_games
 from tables.services import player_get_or_create, player_mark_bot, player_sign_up
 from tables.services.errors import ServiceError
 from tables.services.guests import LOOKALIKE, guest_keep

@@ -5,10 +5,10 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from django.contrib.auth import get_user_model
-from django.db.models import BooleanField, ExpressionWrapper, Max, Q, QuerySet
+from django.db.models import BooleanField, ExpressionWrapper, Q, QuerySet
 from django.db.models.functions import Length
 
-from tables.models import LedgerEntry, Player, Table
+from tables.models import LedgerEntry, Player
 from tables.usernames import invisible_pattern, lookalike
 
 if TYPE_CHECKING:
@@ -30,20 +30,6 @@ def player_bankroll(player_id: int) -> int:
 def player_ledger(player: Player, limit: int = 200) -> QuerySet[LedgerEntry]:
     """The player's most recent ledger entries, newest first."""
     return player.ledger.select_related("table").order_by("-created_at", "-id")[:limit]
-
-
-def recent_games(player: Player, limit: int = 8) -> list[Table]:
-    """The tables ``player`` last moved chips at (bought in, cashed out), closed ones too,
-    the most recent first: where a night's result and settle-up stay reachable."""
-    latest = (
-        LedgerEntry.objects.filter(player=player, table__isnull=False)
-        .values("table")
-        .annotate(last=Max("created_at"))
-        .order_by("-last")[:limit]
-    )
-    order = [row["table"] for row in latest]
-    tables = Table.objects.in_bulk(order)
-    return [tables[pk] for pk in order if pk in tables]
 
 
 def shown_as_bot(player: str = "player") -> ExpressionWrapper[Q]:

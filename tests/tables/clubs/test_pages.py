@@ -170,3 +170,23 @@ def test_a_clubs_description_is_stored_clean_and_shown_isolated(players):
     assert club.description == "Friday [2J night\nbring snacks"
     page = _client(owner).get(f"/clubs/{club.pk}/").content.decode()
     assert '<p class="description" dir="auto">Friday [2J night<br>bring snacks</p>' in page
+
+
+def test_a_removed_members_lobby_and_profile_no_longer_list_the_clubs_table(players):
+    """Issue 54 finding 7: the lobby's recent games kept the club's table, linking to a 404."""
+    from tables.clubs import services
+    from tables.services.seats import seat_leave, seat_take
+
+    owner, friend, _ = players
+    club = services.club_create(owner=owner, name="Leaving Club", needs_approval=False)
+    services.club_join(club=club, player=friend, code=club.invite_code)
+    table = services.club_table_create(club=club, by=owner, name="Club night")
+    seat_take(table=table, player=friend, buy_in=100)
+    seat_leave(table=table, player=friend)
+    link = f'href="/tables/{table.pk}/"'
+    assert link in _client(friend).get("/").content.decode()
+    services.club_member_update(club=club, by=owner, player=friend, action="remove")
+    for page in ("/", "/accounts/profile/"):
+        assert link not in _client(friend).get(page).content.decode(), page
+    assert _client(friend).get(f"/tables/{table.pk}/").status_code == 404
+    assert link in _client(owner).get("/").content.decode()  # the owner still sees it

@@ -144,12 +144,16 @@ def read_entries(text: str) -> list[str]:
         raise HandHistoryError(f"line 1: not a PokerNow log (expected 'entry,at,order'): {first!r}")
     rows = []
     reader = csv.reader(io.StringIO("\n".join(lines[1:])))
-    for number, row in enumerate(reader, start=2):
-        if len(row) != 3 or not row[2].isdigit():
-            raise HandHistoryError(
-                f"line {number}: not a PokerNow log line: {','.join(row)[:80]!r}"
-            )
-        rows.append((int(row[2]), row[0]))
+    try:
+        for number, row in enumerate(reader, start=2):
+            if len(row) != 3 or not row[2].isdigit():
+                raise HandHistoryError(
+                    f"line {number}: not a PokerNow log line: {','.join(row)[:80]!r}"
+                )
+            rows.append((int(row[2]), row[0]))
+    except csv.Error as error:  # a field over the reader's limit (131,072 characters)
+        line = reader.line_num + 1
+        raise HandHistoryError(f"line {line}: not a PokerNow log line ({error})") from None
     rows.sort()
     return [entry for _, entry in rows]
 

@@ -3,7 +3,8 @@
 A name or a message from the server may hold control characters (an escape sequence clears
 the screen or retitles the window, a newline or a tab fakes rows) or bidi overrides (they
 reverse what follows). ``printable`` shows each such character as its escape (``\\x1b``,
-``\\u202e``), visibly and harmlessly; every text the client prints from the server goes
+``\\u202e``), visibly and harmlessly, and so each character that shows nothing and each
+combining mark past the few a letter carries; every text the client prints from the server goes
 through it, once, where it comes in (``rest.Api``, ``live.TableSocket``).
 """
 
@@ -11,6 +12,8 @@ from __future__ import annotations
 
 import unicodedata
 from typing import Any
+
+from engine.text import MAX_MARKS, hides, is_mark
 
 #: Bidi marks, embeddings, overrides and isolates (Unicode's Bidi_Control characters).
 BIDI_CONTROLS = frozenset(
@@ -20,16 +23,29 @@ BIDI_CONTROLS = frozenset(
 UNSAFE_CATEGORIES = frozenset({"Cc", "Zl", "Zp"})
 
 
+def _escape(char: str) -> str:
+    code = ord(char)
+    return (
+        f"\\x{code:02x}"
+        if code < 0x100
+        else f"\\u{code:04x}"
+        if code < 0x10000
+        else f"\\U{code:08x}"
+    )
+
+
 def printable(text: str) -> str:
-    """``text`` with every control, line-breaking or bidi control character as its escape."""
+    """``text`` with every control, line-breaking or bidi control character, every character
+    that shows nothing (``engine.text``: zero-width, fillers) and every combining mark past
+    ``MAX_MARKS`` on one letter (they pile over the rows around) as its escape."""
     if text.isprintable() and text.isascii():
         return text  # the usual case, at no cost
-    return "".join(
-        (f"\\x{ord(char):02x}" if ord(char) < 0x100 else f"\\u{ord(char):04x}")
-        if char in BIDI_CONTROLS or unicodedata.category(char) in UNSAFE_CATEGORIES
-        else char
-        for char in text
-    )
+    out, marks = [], 0
+    for at, char in enumerate(text):
+        marks = marks + 1 if is_mark(char) else 0
+        unsafe = char in BIDI_CONTROLS or unicodedata.category(char) in UNSAFE_CATEGORIES
+        out.append(_escape(char) if unsafe or hides(text, at) or marks > MAX_MARKS else char)
+    return "".join(out)
 
 
 def printable_data(value: Any) -> Any:

@@ -31,7 +31,9 @@ from django.views.decorators.http import require_http_methods
 from tables.formatting import chips
 from tables.http import AuthenticatedRequest
 from tables.imports.selectors import player_ledger_nights
-from tables.selectors.players import name_like_taken, player_ledger, recent_games
+from tables.names import name_problem
+from tables.selectors.players import name_like_taken, player_ledger
+from tables.selectors.recent import recent_games
 from tables.services import player_get_or_create, player_mark_bot, player_sign_up
 from tables.services.errors import ServiceError
 from tables.services.guests import LOOKALIKE, guest_keep
@@ -46,9 +48,13 @@ class SignUpForm(UserCreationForm[User]):
         fields = ("username", "email")
 
     def clean_username(self) -> str:
-        """Django's checks (NFKC, not taken in any case), then no look-alike of a taken name:
-        ``аlice`` with a Cyrillic ``а`` beside ``alice`` would pass for her at the table."""
+        """Django's checks (NFKC, not taken in any case), then the one name check
+        (``tables.names``: nothing invisible), then no look-alike of a taken name: ``аlice``
+        with a Cyrillic ``а`` beside ``alice`` would pass for her at the table."""
         username = super().clean_username()
+        problem = name_problem(username or "", "The username")
+        if problem:
+            raise forms.ValidationError(problem, code="invisible_character")
         if username and name_like_taken(username):
             raise forms.ValidationError(LOOKALIKE, code="lookalike")
         return username

@@ -267,6 +267,8 @@ RATELIMIT_EXEMPT = env_list("RATELIMIT_EXEMPT", [])
 # Sign-up throttle: (url name, POSTs allowed, per seconds) per address, counted in this cache.
 RATELIMIT_RULES = (("signup", 10, 3600), ("join_guest", 10, 3600))
 RATELIMIT_CACHE = "default"
+#: Wrong club invitation codes: (limit, seconds) per account and per address.
+RATELIMIT_WRONG_CODES = (10, 15 * 60)
 # Log-in lock-outs, by django-axes: 10 failures for one account (its canonical name) or from
 # one address lock both out for 15 minutes after the last; counted in the database, so every
 # server process shares them.

@@ -6,6 +6,7 @@ passes with no warnings.
 """
 
 import os
+import sys
 
 from django.core.exceptions import ImproperlyConfigured
 
@@ -26,6 +27,19 @@ ALLOWED_HOSTS = env_list("ALLOWED_HOSTS", ["localhost", "127.0.0.1"])
 # header would make every client an exempt address (daphne --proxy-headers gives the
 # client's address, not nginx's).
 RATELIMIT_EXEMPT = []
+# The limits stay on: RATELIMIT_ENABLED=0 left over from a test run would open log-in to
+# password guessing. Turning them off here takes a second, explicit switch, and is said.
+if not RATELIMIT_ENABLED:  # noqa: F405 - from pokersite.settings
+    if not env_bool("RATELIMIT_DISABLE_IN_PRODUCTION", False):
+        raise ImproperlyConfigured(
+            "RATELIMIT_ENABLED=0 is refused in production: it turns off the log-in, sign-up "
+            "and invitation-code limits. Set RATELIMIT_DISABLE_IN_PRODUCTION=1 too if you "
+            "really mean it."
+        )
+    sys.stderr.write(
+        "WARNING: the log-in, sign-up and invitation-code limits are OFF in production "
+        "(RATELIMIT_ENABLED=0, RATELIMIT_DISABLE_IN_PRODUCTION=1).\n"
+    )
 
 SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
 SECURE_SSL_REDIRECT = env_bool("SECURE_SSL_REDIRECT", True)

@@ -23,7 +23,15 @@ Sign-up. ``RateLimitMiddleware``: a fixed-window counter per (rule, address) in 
 ``(url name, limit, seconds)``, by default 10 sign-up POSTs per hour per address. If the cache
 is unreachable the request goes through (logged): a throttle must not take sign-up down.
 
-``RATELIMIT_ENABLED=0`` turns both off. ``RATELIMIT_EXEMPT`` lists addresses never limited:
+Invitation codes. A club's code is guessed one wrong try at a time: ``wrong_code_wait`` and
+``wrong_code_counted`` count the wrong ones per account and per address (a fixed window in the
+same cache, ``RATELIMIT_WRONG_CODES``: 10 per 15 minutes by default); past the limit every try
+is refused, even the right code, until the window ends (the page: 429 with ``Retry-After``;
+the API: 429 ``throttled``). Right codes count nothing.
+
+``RATELIMIT_ENABLED=0`` turns all three off (refused by the production settings unless
+``RATELIMIT_DISABLE_IN_PRODUCTION=1`` says so too, pokersite/settings_production.py).
+``RATELIMIT_EXEMPT`` lists addresses never limited:
 none unless set (the test suite and the browser tests exempt loopback themselves). Behind
 nginx, run daphne with ``--proxy-headers`` and have nginx set (not append to)
 ``X-Forwarded-For``, so that the address is the client's, not the proxy's nor one the client
@@ -174,3 +182,55 @@ class RateLimitMiddleware:
 def _key(rule: Rule, request: HttpRequest, now: float) -> str:
     window = int(now // rule.seconds)
     return f"ratelimit:{rule.url_name}:ip:{client_address(request) or 'unknown'}:{window}"
+
+
+WRONG_CODES = "Too many wrong invitation codes for this account or from this address."
+
+
+def _wrong_code_keys(request: HttpRequest, seconds: int, now: float) -> list[str]:
+    window = int(now // seconds)
+    address = client_address(request) or "unknown"
+    account = canonical(request.user.get_username()) if request.user.is_authenticated else None
+    return [
+        f"ratelimit:wrong_code:account:{account or 'unknown'}:{window}",
+        f"ratelimit:wrong_code:ip:{address}:{window}",
+    ]
+
+
+def wrong_code_wait(request: HttpRequest) -> int | None:
+    """Seconds until the request's account (keyed as log-in's, ``canonical``) and address may
+    try an invitation code again (``None``: they may now)."""
+    if not settings.RATELIMIT_ENABLED or is_exempt(request):
+        return None
+    limit, seconds = settings.RATELIMIT_WRONG_CODES
+    now = time.time()
+    try:
+        counts = caches[settings.RATELIMIT_CACHE].get_many(_wrong_code_keys(request, seconds, now))
+    except Exception:  # noqa: BLE001 - fail open, as the middleware
+        log.exception("rate limit cache unavailable; letting an invitation code through")
+        return None
+    if max(counts.values(), default=0) >= limit:
+        return seconds - int(now) % seconds
+    return None
+
+
+def wrong_code_counted(request: HttpRequest) -> None:
+    """Count one wrong invitation code against the request's account and address."""
+    if not settings.RATELIMIT_ENABLED or is_exempt(request):
+        return
+    _, seconds = settings.RATELIMIT_WRONG_CODES
+    cache = caches[settings.RATELIMIT_CACHE]
+    try:
+        for key in _wrong_code_keys(request, seconds, time.time()):
+            if not cache.add(key, 1, timeout=seconds + 1):
+                try:
+                    cache.incr(key)
+                except ValueError:  # expired between add and incr
+                    cache.add(key, 1, timeout=seconds + 1)
+    except Exception:  # noqa: BLE001
+        log.exception("rate limit cache unavailable while counting a wrong invitation code")
+
+
+def wrong_code_refusal(request: HttpRequest, retry_after: int) -> HttpResponse:
+    """The page's answer past the wrong-code limit."""
+    return refusal(request, f"{WRONG_CODES} Try again in {_minutes(retry_after)}.", retry_after)

@@ -11,9 +11,11 @@ skeleton in which each character stands for its whole class of look-alikes, buil
 Unicode's confusables data (through confusable_homoglyphs): Cyrillic ``а`` and Latin ``a``;
 ``l``, ``1``, ``I`` and ``|``. Names are compared as typed (``AL1CE`` beside ``ALICE``) and
 lower-cased, as names are taken whatever their case (Cyrillic ``АLICE`` beside ``alice``).
-A look-alike of several characters (``rn`` for ``m``) is not caught. A skeleton has as many
-characters as its name, which lets the caller fetch only the existing names of the same
-length.
+A look-alike of several characters (``rn`` for ``m``) is not caught. Characters that show
+nothing (``engine.text``: U+3164 HANGUL FILLER...) are left out of a skeleton: new names may
+not hold them (``tables.names``), and a name stored with one reads as the name without it. A
+skeleton has as many characters as its name has visible ones, which lets the caller fetch only
+the existing names of that length, and those holding such a character.
 """
 
 from __future__ import annotations
@@ -25,6 +27,8 @@ from functools import cache
 from confusable_homoglyphs.confusables import (
     confusables_data,
 )
+
+from engine.text import BLANK_FILLERS, DEFAULT_IGNORABLE, without_invisible
 
 MAX_LENGTH = 150  # Django's User.username
 
@@ -72,9 +76,17 @@ def _skeleton(name: str, case: Callable[[str], str] | None = None) -> str:
 
 
 def skeletons(name: str) -> tuple[str, str]:
-    """The name's skeletons as typed and lower-cased (each as long as the NFKC name)."""
-    name = unicodedata.normalize("NFKC", name)
+    """The name's skeletons as typed and lower-cased (each as long as the NFKC name without
+    what shows nothing)."""
+    name = without_invisible(unicodedata.normalize("NFKC", without_invisible(name)))
     return _skeleton(name), _skeleton(name, str.lower)
+
+
+def invisible_pattern() -> str:
+    """A regular expression class matching any character that shows nothing (for a database
+    ``__regex`` lookup: the stored names that hold one)."""
+    ranges = [f"{chr(first)}-{chr(last)}" for first, last in DEFAULT_IGNORABLE]
+    return "[" + "".join(ranges) + "".join(sorted(BLANK_FILLERS)) + "]"
 
 
 def lookalike(name: str, existing: Iterable[str]) -> str | None:

@@ -14,7 +14,8 @@ from tables.selectors.access import can_host, can_see_hand, can_see_table, table
 from tables.selectors.hosting import rejoin_minimum, reseat_at_ms
 from tables.selectors.ledger import table_ledger
 from tables.selectors.lobby import lobby_tables
-from tables.selectors.players import recent_games, viewer_player
+from tables.selectors.players import viewer_player
+from tables.selectors.recent import recent_games
 from tables.selectors.snapshot import load_snapshot
 from tables.stats.ev import ledger_ev
 

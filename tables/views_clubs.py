@@ -19,8 +19,10 @@ from django.urls import path
 from django.utils import timezone
 from django.views.decorators.http import require_POST
 
+from tables import ratelimit
 from tables.clubs import selectors, services
 from tables.clubs.access import membership_of
+from tables.clubs.errors import BadInviteCode, InviteCodeRetired
 from tables.clubs.models import Club, Membership
 from tables.http import AuthenticatedRequest
 from tables.inputs import LARGEST, NumberError, parse_optional_number, parse_whole_number
@@ -130,8 +132,14 @@ def club_join(request: AuthenticatedRequest, club_id: int) -> HttpResponse:
         raise Http404("No such club.")
     error, status = None, None
     if request.method == "POST":
+        wait = ratelimit.wrong_code_wait(request)
+        if wait is not None:
+            return ratelimit.wrong_code_refusal(request, wait)
         try:
             status = services.club_join(club=club, player=player, code=code).status
+        except (BadInviteCode, InviteCodeRetired) as refused:
+            ratelimit.wrong_code_counted(request)
+            error = str(refused)
         except ServiceError as refused:
             error = str(refused)
         else:

@@ -177,11 +177,12 @@ class GuestForm(forms.Form):
 def join(request: HttpRequest, token: str) -> HttpResponse:
     """``/join/<token>/``: the invite link. Logged in: in, to the table. Logged out: the game
     (name, host, game, stakes, who sits) with "Join as guest" by a name, or log in / sign up
-    and come back. A replaced link says so, logged in or out."""
-    table = invite_table(token)
-    if table is None:
-        return _invite_gone(request)
+    and come back. A replaced link says so, logged in or out; so does a club's table's link to
+    anyone but its members (``invite_lets_in``), a logged-out visitor included."""
     if not request.user.is_authenticated:
+        table = invite_table(token)
+        if table is None:
+            return _invite_gone(request)
         return _join_page(request, table, token, GuestForm())
     player = player_get_or_create(user=request.user)
     try:

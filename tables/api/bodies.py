@@ -10,8 +10,9 @@ take ``1e400`` as infinity. ``RequestBodyMiddleware`` reads every ``/api/`` body
   (no ``NaN``/``Infinity``), nested at most ``MAX_DEPTH`` deep, every number a finite float
   or an integer within 64 bits (what a chip count, an id or a version can be): else ``400``
   ``parse_error``.
-- Forms: ``multipart/form-data`` is parsed by Django as the views would; a malformed one
-  (no boundary) is ``400`` ``parse_error``. Any text is a urlencoded form.
+- Forms: ``multipart/form-data`` and urlencoded bodies are parsed by Django as the views would;
+  a malformed one (no boundary) or one over Django's field limit (1,000 fields) is ``400``
+  ``parse_error``. Any text is a urlencoded form.
   (daphne's HTTP server answers some malformed multipart bodies itself, before the site:
   README, "Known limits".)
 - Any other content type: ``415`` ``unsupported_media_type``.
@@ -29,14 +30,14 @@ from io import BytesIO
 from typing import Any
 
 from django.core.exceptions import RequestDataTooBig, SuspiciousOperation
-from django.http import HttpRequest, HttpResponse, JsonResponse
+from django.http import HttpRequest, HttpResponse, JsonResponse, QueryDict
 from django.http.multipartparser import MultiPartParserError
 
 #: How deep objects and arrays may nest in a request (the API's deepest body is 3).
 MAX_DEPTH = 32
 #: The largest integer the API takes anywhere (a 64-bit signed database column).
 MAX_INTEGER = 2**63 - 1
-FORM_TYPE = "application/x-www-form-urlencoded"  # any text is a form: nothing to refuse
+FORM_TYPE = "application/x-www-form-urlencoded"
 
 
 class BadBody(ValueError):
@@ -132,6 +133,15 @@ def _parse_multipart(request: HttpRequest) -> None:
         request.parse_file_upload(request.META, BytesIO(request.body))
 
 
+def _parse_form(request: HttpRequest) -> None:
+    """Parse a urlencoded body as the views would (Django's field limit,
+    ``DATA_UPLOAD_MAX_NUMBER_FIELDS``, refuses it here rather than as an HTML page later)."""
+    if request.method == "POST":
+        request.POST  # noqa: B018 - parsed now, and kept
+    else:
+        QueryDict(request.body, encoding=request.encoding)
+
+
 def _refusal(request: HttpRequest) -> JsonResponse | None:
     content_type = request.content_type or ""
     if not content_type:
@@ -141,7 +151,9 @@ def _refusal(request: HttpRequest) -> JsonResponse | None:
             parse_json(request.body)
         elif content_type == "multipart/form-data":
             _parse_multipart(request)
-        elif content_type != FORM_TYPE:
+        elif content_type == FORM_TYPE:
+            _parse_form(request)
+        else:
             return _error(
                 415, "unsupported_media_type", f'Unsupported media type "{content_type}".'
             )

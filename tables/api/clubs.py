@@ -28,6 +28,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from tables import ratelimit
 from tables.api.exceptions import ErrorSerializer
 from tables.api.files import FileDownloadView
 from tables.api.hosting import CONFLICT, refused
@@ -37,7 +38,7 @@ from tables.api.serializers import WholeNumberField
 from tables.api.strict import StrictBooleanField, StrictCharField, StrictWholeNumberField
 from tables.clubs import selectors, services
 from tables.clubs.access import membership_of
-from tables.clubs.errors import NoSuchClub
+from tables.clubs.errors import BadInviteCode, InviteCodeRetired, NoSuchClub
 from tables.clubs.models import Club, Membership, Season
 from tables.names import validate_name
 from tables.services.errors import ServiceError
@@ -216,10 +217,16 @@ class ClubJoin(APIView):
         if not pk.isdigit():
             raise exceptions.NotFound("There is no such club.")
         player = player_get_or_create(user=request.user)
+        wait = ratelimit.wrong_code_wait(request)
+        if wait is not None:
+            raise exceptions.Throttled(wait=wait, detail=ratelimit.WRONG_CODES)
         try:
             member = services.club_join(
                 club=int(pk), player=player, code=data.validated_data["code"]
             )
+        except (BadInviteCode, InviteCodeRetired) as error:
+            ratelimit.wrong_code_counted(request)
+            raise refused(error) from None
         except NoSuchClub:
             raise exceptions.NotFound("There is no such club.") from None
         except ServiceError as error:

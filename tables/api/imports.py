@@ -3,7 +3,8 @@
 ``POST /api/imports/pokernow/`` (multipart: ``log``, ``pokernow_name``, optional ``ledger``)
 imports in one transaction the hands ``pokernow_name`` sat in; the refusals change nothing:
 400 ``not_pokernow_log`` (naming the first line it cannot read), 400 ``name_not_in_log``
-(with the names the log has), 400 ``bad_ledger``, 400 ``import_too_large``. Each player
+(with the names the log has), 400 ``bad_ledger``, 400 ``import_too_large``, 400
+``already_imported`` (no new hand of the player's in the log). Each player
 sees only their own imports (another's answers 404).
 """
 
@@ -177,7 +178,7 @@ class PokerNowUpload(APIView):
             400: OpenApiResponse(
                 ErrorSerializer,
                 "Nothing imported: `not_pokernow_log`, `name_not_in_log`, `bad_ledger`, "
-                "`import_too_large` or `invalid`.",
+                "`import_too_large`, `already_imported` or `invalid`.",
             ),
         },
     )

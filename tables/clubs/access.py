@@ -30,20 +30,22 @@ def is_admin(club: Club | int, player: Player | None) -> bool:
     return found is not None and found.status == ACTIVE and found.role in ADMIN_ROLES
 
 
-def _active(player: Player, club_field: str) -> Exists:
+def _active(player: Player | None, club_field: str) -> Exists:
+    # a logged-out visitor (None) is nobody's member: the filter matches no membership
     return Exists(
         Membership.objects.filter(club=OuterRef(club_field), player=player, status=ACTIVE)
     )
 
 
-def member_tables(player: Player) -> Q:
+def member_tables(player: Player | None) -> Q:
     """The tables of the clubs ``player`` belongs to (``tables.selectors.access`` grant)."""
     links = ClubTable.objects.filter(table=OuterRef("pk")).filter(_active(player, "club"))
     return Q(Exists(links))
 
 
-def club_tables_of_others(player: Player) -> Q:
-    """The club tables ``player`` is no member of (``tables.selectors.access`` denial)."""
+def club_tables_of_others(player: Player | None) -> Q:
+    """The club tables ``player`` is no member of (``tables.selectors.access`` denial; a
+    logged-out visitor is no member of any)."""
     links = ClubTable.objects.filter(table=OuterRef("pk"))
     return Q(Exists(links)) & ~member_tables(player)
 

@@ -13,6 +13,7 @@ from typing import Any
 from django.db import transaction
 from django.utils import timezone
 
+from engine.text import plain_text
 from tables.clubs import points
 from tables.clubs.access import ACTIVE, ADMIN_ROLES, membership_of
 from tables.clubs.errors import (
@@ -39,7 +40,7 @@ from tables.clubs.models import (
     Season,
 )
 from tables.models import Player, SeatRequest, Table
-from tables.names import name_problem
+from tables.names import name_problem, same_name
 from tables.services import hosting
 from tables.services.seat_requests import seat_request_cancel
 from tables.tournaments.models import Tournament
@@ -88,7 +89,10 @@ def club_create(
     name = _name(name, "club")
     if not isinstance(description, str) or len(description) > 2000:
         raise ClubInvalid("description", "The description is text of at most 2000 characters.")
-    if Club.objects.filter(name__iexact=name).exists():
+    # stored clean: an escape, a bidi override or a zero-width space would act on the reader
+    description = plain_text(description, keep_lines=True).strip()
+    # by the names' skeleton: "Thursday Club" and "THURSDAY  CLUB" + an invisible filler are one
+    if same_name(name, Club.objects.values_list("name", flat=True).iterator()):
         raise ClubInvalid("name", "A club has that name already: pick another.")
     with transaction.atomic():
         club = Club.objects.create(

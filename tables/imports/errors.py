@@ -31,3 +31,9 @@ class BadLedger(ImportRefused):
     """The ledger CSV is not PokerNow's, or its nets do not sum to zero."""
 
     code = "bad_ledger"
+
+
+class AlreadyImported(ImportRefused):
+    """Every hand of the player's in the log was imported before: nothing new to import."""
+
+    code = "already_imported"

@@ -9,7 +9,7 @@ from django.db import transaction
 from engine.errors import HandHistoryError
 from engine.pokernow import ImportedHand as LogHand, import_log, log_names
 from tables.imports import hooks
-from tables.imports.errors import ImportTooLarge, NameNotInLog, NotPokerNowLog
+from tables.imports.errors import AlreadyImported, ImportTooLarge, NameNotInLog, NotPokerNowLog
 from tables.imports.ledger import read_ledger
 from tables.imports.models import ImportedHand, PokerNowImport
 from tables.models import Player
@@ -22,13 +22,24 @@ MAX_LEDGER_BYTES = 256 * 1024
 MAX_LEDGER_ROWS = 1_000
 
 
+#: The longest line read: a PokerNow entry is a sentence; Python's CSV reader refuses a field
+#: over 131,072 characters, and a line this long is no PokerNow line anyway.
+MAX_LINE_CHARS = 10_000
+
+
 def _check_size(text: str, what: str, max_bytes: int, max_rows: int) -> None:
     size = len(text.encode("utf-8"))
     if size > max_bytes:
         raise ImportTooLarge(f"the {what} is {size} bytes: at most {max_bytes} are read")
-    rows = text.count("\n")
-    if rows > max_rows:
-        raise ImportTooLarge(f"the {what} has {rows} lines: at most {max_rows} are read")
+    # counted as the readers split them: at every line end (CR alone included), not only LF
+    lines = text.splitlines()
+    if len(lines) > max_rows:
+        raise ImportTooLarge(f"the {what} has {len(lines)} lines: at most {max_rows} are read")
+    longest = max(map(len, lines), default=0)
+    if longest > MAX_LINE_CHARS:
+        raise ImportTooLarge(
+            f"the {what} has a line of {longest} characters: at most {MAX_LINE_CHARS} are read"
+        )
 
 
 def log_players(text: str) -> list[str]:
@@ -69,6 +80,7 @@ def pokernow_import(
     a PokerNow log, a name seated in no hand, a bad ledger. Hands that do not replay to the
     stacks PokerNow printed next are skipped and listed; hands already imported by this player
     (PokerNow's hand ids) are counted, not imported again; the rest come in one transaction.
+    A log whose hands of the player's were all imported before is refused (``AlreadyImported``).
     """
     names = log_players(log_text)
     if pokernow_name not in names:
@@ -88,6 +100,11 @@ def pokernow_import(
                 "pokernow_id", flat=True
             )
         )
+        if known and known.issuperset(ids):
+            raise AlreadyImported(
+                f"this log was imported already: its {len(known)} hands of {pokernow_name}'s "
+                "are in your imports"
+            )
         upload = PokerNowImport.objects.create(
             player=player,
             pokernow_name=pokernow_name,

@@ -25,9 +25,10 @@ if TYPE_CHECKING:
 #: ``f(player) -> Q`` over ``Table``, OR-ed with the core's own grants.
 visibility_grants: list[Callable[[Player], Q]] = []
 #: Features that hide some tables from players the core would let in (a club's table from a
-#: non-member holding its invite link): ``f(player) -> Q`` over ``Table``; a player seated at
-#: the table still sees it (a removed member's running hand finishes normally).
-visibility_denials: list[Callable[[Player], Q]] = []
+#: non-member holding its invite link): ``f(player) -> Q`` over ``Table`` (``None``: a
+#: logged-out visitor, whom the invite link would make a guest); a player seated at the table
+#: still sees it (a removed member's running hand finishes normally).
+visibility_denials: list[Callable[[Player | None], Q]] = []
 
 
 def tables_visible_to(user: Viewer, tables: QuerySet[Table] | None = None) -> QuerySet[Table]:
@@ -59,6 +60,18 @@ def tables_visible_to(user: Viewer, tables: QuerySet[Table] | None = None) -> Qu
     for denial in visibility_denials:
         tables = tables.exclude(denial(player) & ~Exists(seated))
     return tables
+
+
+def invite_lets_in(table: Table, player: Player | None) -> bool:
+    """Whether ``table``'s invite link lets ``player`` in (``None``: a logged-out visitor, who
+    would join as a guest): not when a feature hides the table from them (a club's table from
+    anyone but its members, visitors included), unless they sit at it; staff always."""
+    if player is not None and (
+        player.user.is_staff or Seat.objects.filter(table=table, player=player).exists()
+    ):
+        return True
+    found = Table.objects.filter(pk=table.pk)
+    return not any(found.filter(denial(player)).exists() for denial in visibility_denials)
 
 
 def can_see_table(table: Table, user: Viewer) -> bool:

@@ -11,6 +11,7 @@ from django.utils import timezone
 
 from tables.db import statements
 from tables.models import LedgerEntry, Player, SeatRequest, Table, TableNotice
+from tables.selectors.access import invite_lets_in
 
 if TYPE_CHECKING:
     #: ``NoticeRow``'s fields of the latest notices, newest first.
@@ -157,16 +158,18 @@ def _latest(notices: QuerySet[TableNotice]) -> NoticeRows:
 
 
 def invite_table(token: str) -> Table | None:
-    """The open game whose invite link is ``token`` (``None``: a wrong or replaced link, or a
-    closed game), with its host."""
+    """The open game whose invite link is ``token``, as a logged-out visitor would join it
+    (``None``: a wrong or replaced link, a closed game, or one the link does not open to a
+    visitor: a club's, ``invite_lets_in``), with its host."""
     if not isinstance(token, str) or not token:
         return None
-    return (
+    table = (
         Table.objects.select_related("host__user")
         .filter(invite_token=token)
         .exclude(status=Table.Status.CLOSED)
         .first()
     )
+    return table if table is not None and invite_lets_in(table, None) else None
 
 
 def seated_names(table: Table) -> list[str]:

@@ -5,11 +5,11 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from django.contrib.auth import get_user_model
-from django.db.models import BooleanField, ExpressionWrapper, Max, Q, QuerySet
+from django.db.models import BooleanField, ExpressionWrapper, Q, QuerySet
 from django.db.models.functions import Length
 
-from tables.models import LedgerEntry, Player, Table
-from tables.usernames import lookalike
+from tables.models import LedgerEntry, Player
+from tables.usernames import invisible_pattern, lookalike
 
 if TYPE_CHECKING:
     from django.contrib.auth.models import AnonymousUser, User
@@ -32,20 +32,6 @@ def player_ledger(player: Player, limit: int = 200) -> QuerySet[LedgerEntry]:
     return player.ledger.select_related("table").order_by("-created_at", "-id")[:limit]
 
 
-def recent_games(player: Player, limit: int = 8) -> list[Table]:
-    """The tables ``player`` last moved chips at (bought in, cashed out), closed ones too,
-    the most recent first: where a night's result and settle-up stay reachable."""
-    latest = (
-        LedgerEntry.objects.filter(player=player, table__isnull=False)
-        .values("table")
-        .annotate(last=Max("created_at"))
-        .order_by("-last")[:limit]
-    )
-    order = [row["table"] for row in latest]
-    tables = Table.objects.in_bulk(order)
-    return [tables[pk] for pk in order if pk in tables]
-
-
 def shown_as_bot(player: str = "player") -> ExpressionWrapper[Q]:
     """The bot badge of a leaderboard row: the croupier's bots and bot accounts (``player``:
     the path to the row's player)."""
@@ -58,11 +44,15 @@ def shown_as_bot(player: str = "player") -> ExpressionWrapper[Q]:
 def name_like_taken(username: str) -> str | None:
     """A taken username that reads the same as ``username`` (``tables.usernames.lookalike``),
     or ``None``: ``аlice`` with a Cyrillic ``а`` beside ``alice`` would pass for her."""
-    # A look-alike has as many characters: only those names are compared.
-    same_length = (
+    # A look-alike has as many visible characters: only names of that length are compared,
+    # and the longer ones stored with a character that shows nothing (``bob`` + U+3164).
+    candidates = (
         get_user_model()
         .objects.annotate(length=Length("username"))
-        .filter(length=len(username))
+        .filter(
+            Q(length=len(username))
+            | Q(length__gt=len(username), username__regex=invisible_pattern())
+        )
         .values_list("username", flat=True)
     )
-    return lookalike(username, same_length.iterator())
+    return lookalike(username, candidates.iterator())

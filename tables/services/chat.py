@@ -8,13 +8,13 @@ change, so it reaches every socket without re-rendering the table.
 
 from __future__ import annotations
 
-import re
 from datetime import timedelta
 from typing import Any
 
 from django.db import transaction
 from django.utils import timezone
 
+from engine.text import plain_text
 from tables.models import ChatMessage, Player, Table, TableGuest
 from tables.selectors.access import can_host, can_see_table
 from tables.selectors.chat import ChatLine, chat_refusal, is_muted
@@ -34,16 +34,14 @@ CHAT_MAX_LENGTH = 280
 CHAT_BURST = 5
 CHAT_WINDOW_SECONDS = 10
 
-#: Line breaks, tabs and other control characters become spaces: a line is one line of text.
-_CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f\u2028\u2029]+")
-
 
 def chat_text(text: object) -> str:
-    """The message as it is stored: plain text on one line, trimmed; ``InvalidChatMessage`` if
-    empty or longer than ``CHAT_MAX_LENGTH``."""
+    """The message as it is stored: plain text on one line (``engine.text.plain_text``: line
+    breaks, tabs and controls become spaces; bidi overrides and zero-width characters go),
+    trimmed; ``InvalidChatMessage`` if empty or longer than ``CHAT_MAX_LENGTH``."""
     if not isinstance(text, str):
         raise InvalidChatMessage("A chat message is text.")
-    text = _CONTROL.sub(" ", text).strip()
+    text = plain_text(text).strip()
     if not text:
         raise InvalidChatMessage("Type a message first.")
     if len(text) > CHAT_MAX_LENGTH:

@@ -19,7 +19,7 @@ from django.core.exceptions import ValidationError
 from django.db import transaction
 
 from tables.models import Player, Seat, Table, TableGuest
-from tables.selectors.access import can_host
+from tables.selectors.access import can_host, invite_lets_in
 from tables.selectors.hands import player_in_running_hand, running_hand
 from tables.selectors.hosting import removal_pending
 from tables.services.errors import (
@@ -212,7 +212,9 @@ def table_invite_replace(*, table: Table | int, by: Viewer) -> Table:
 def table_guest_join(*, token: str, player: Player) -> Table:
     """``player`` opened the invite link ``token``: they may see the game from now on.
 
-    Lock: the table row. ``NoSuchInvite`` for a wrong or replaced token or a closed game.
+    Lock: the table row. ``NoSuchInvite`` for a wrong or replaced token, a closed game, or a
+    game the link does not open to ``player`` (a club's to a non-member: ``invite_lets_in``);
+    nothing recorded then.
     """
     if not isinstance(token, str) or not token:
         raise NoSuchInvite("That invite link does not work (it may have been replaced).")
@@ -221,7 +223,11 @@ def table_guest_join(*, token: str, player: Player) -> Table:
         raise NoSuchInvite("That invite link does not work (it may have been replaced).")
     with transaction.atomic():
         table = table_lock(found)
-        if table.invite_token != token or table.status == Table.Status.CLOSED:
+        if (
+            table.invite_token != token
+            or table.status == Table.Status.CLOSED
+            or not invite_lets_in(table, player)
+        ):
             raise NoSuchInvite("That invite link does not work (it may have been replaced).")
         TableGuest.objects.get_or_create(table=table, player=player)
         return table

@@ -189,3 +189,24 @@ def test_a_body_within_the_limits_still_reaches_the_view(world, client_for):
         f"/api/tables/{table.pk}/", {"name": "Renamed", "small_blind": 1}, format="json"
     )
     assert response.status_code == 200, response.json()
+
+
+@pytest.mark.parametrize("method", ["post", "patch"])
+@pytest.mark.parametrize(
+    "route", ["/api/tables/{table}/actions/", "/api/tables/{table}/seat/", "/api/tables/"]
+)
+def test_a_form_of_over_a_thousand_fields_is_a_json_parse_error(world, method, route):
+    """Issue 54 finding 7: 1,001 urlencoded fields to the play API answered Django's HTML 400
+    (too many fields) instead of the API's JSON ``parse_error``."""
+    host, table, _ = world
+    client = APIClient(raise_request_exception=False)
+    client.force_login(host.user)
+    body = "&".join(f"f{n}=1" for n in range(1001))
+    before = Table.objects.values_list("version", "status", "name").get(pk=table.pk)
+    response = getattr(client, method)(
+        route.format(table=table.pk), body, content_type="application/x-www-form-urlencoded"
+    )
+    assert response.status_code == 400, response.content[:200]
+    assert response["Content-Type"].startswith("application/json")
+    assert response.json()["code"] == "parse_error"
+    assert Table.objects.values_list("version", "status", "name").get(pk=table.pk) == before

@@ -278,6 +278,29 @@ def _pokernow_upload(log: bytes, name: str = "P1 @ eNVKMq2Tcb", ledger: bytes | 
 POKERNOW_LOG = (ROOT / "tests/engine/data/pokernow/charlestudor_input_log_002.csv").read_bytes()
 
 
+def _throttled(w: World):
+    """Wrong club invitation codes past the limit (from an address that is not exempt)."""
+    import secrets
+
+    from django.conf import settings
+
+    from tables.clubs.services import club_create
+
+    club = club_create(owner=w.alice, name="Throttled club")
+    address = f"2001:db8:{secrets.token_hex(2)}:{secrets.token_hex(2)}::1"
+    limit, _ = settings.RATELIMIT_WRONG_CODES
+    for _ in range(limit + 1):
+        answer = w.client(w.bob).post(
+            f"/api/clubs/{club.pk}/join/", {"code": "wrong"}, format="json", REMOTE_ADDR=address
+        )
+    return answer
+
+
+def _already_imported(w: World):
+    _pokernow_upload(POKERNOW_LOG)(w)
+    return _pokernow_upload(POKERNOW_LOG)(w)
+
+
 #: (status, code) -> what provokes it from the real API.
 SCENARIOS: dict[tuple[int, str], Callable[[World], object]] = {
     (400, "invalid"): lambda w: w.client(w.alice).post(
@@ -323,6 +346,8 @@ SCENARIOS: dict[tuple[int, str], Callable[[World], object]] = {
     (400, "name_not_in_log"): _pokernow_upload(POKERNOW_LOG, name="nobody"),
     (400, "bad_ledger"): _pokernow_upload(POKERNOW_LOG, ledger=b"name,amount\nx,1\n"),
     (400, "import_too_large"): _pokernow_upload(b"entry,at,order\n" + b"x,y,1\n" * 20_001),
+    (400, "already_imported"): _already_imported,
+    (429, "throttled"): _throttled,
 }
 
 

@@ -53,10 +53,11 @@ def test_upload_list_and_show(players) -> None:
     assert [hand["number"] for hand in shown["hands"]] == [1, 2, 3, 4]
     assert shown["net"] == sum(hand["net"] for hand in shown["hands"])
     assert all(hand["phh"].startswith("variant") for hand in shown["hands"])
-    # the same log again: nothing new
-    again = _upload(_client(alice)).json()
-    assert (again["imported"], again["already_imported"]) == (0, 4)
-    assert ImportedHand.objects.count() == 4
+    # the same log again: refused as imported already, and no empty second import
+    again = _upload(_client(alice))
+    assert again.status_code == 400 and again.json()["code"] == "already_imported"
+    assert "imported already" in again.json()["message"]
+    assert PokerNowImport.objects.count() == 1 and ImportedHand.objects.count() == 4
 
 
 def test_another_players_import_is_not_found(players) -> None:
@@ -82,6 +83,44 @@ def test_refusals_change_nothing_and_say_why(players, log, name, ledger, code, s
     assert answer.status_code == 400
     assert answer.json()["code"] == code and said in answer.json()["message"]
     assert not PokerNowImport.objects.exists() and not ImportedHand.objects.exists()
+
+
+HEADER = b"entry,at,order\n"
+LEDGER_HEAD = b"player_nickname,player_id,net\n"
+
+
+@pytest.mark.parametrize(
+    ("log", "ledger", "code"),
+    [
+        # one field over the CSV reader's 131,072 characters (issue 54 finding 6)
+        (
+            HEADER + b'"' + b"x" * 140_000 + b'",2021-01-01T00:00:00.000Z,1\n',
+            None,
+            "import_too_large",
+        ),
+        (LOG, LEDGER_HEAD + b'P1,eNVKMq2Tcb,"' + b"9" * 140_000 + b'"\n', "import_too_large"),
+        (LOG, LEDGER_HEAD + b"P1,eNVKMq2Tcb,1e999999999\nspa,x,-1e999999999\n", "bad_ledger"),
+        (LOG, LEDGER_HEAD + b"P1,eNVKMq2Tcb,1e-999999999\nspa,x,-1e-999999999\n", "bad_ledger"),
+        # 20,001 lines ended by CR alone: the reader splits there, so the limit counts them
+        (HEADER + b"x,y,1\r" * 20_001, None, "import_too_large"),
+    ],
+)
+def test_the_importers_edges_are_refused_with_their_code(players, log, ledger, code) -> None:
+    answer = _upload(_client(players[0]), log, NAME, ledger)
+    assert answer.status_code == 400, answer.content[:300]
+    assert answer.json()["code"] == code
+    assert not PokerNowImport.objects.exists() and not ImportedHand.objects.exists()
+
+
+def test_a_field_spanning_lines_over_the_readers_limit_is_not_a_log(players) -> None:
+    from tables.imports import services
+
+    lines = b"x" * 9_000 + b"\n"
+    log = HEADER + b'"' + lines * 16 + b'",t,1\n'
+    assert services.MAX_LOG_ROWS > 16
+    answer = _upload(_client(players[0]), log)
+    assert answer.status_code == 400 and answer.json()["code"] == "not_pokernow_log"
+    assert "not a PokerNow log line" in answer.json()["message"]
 
 
 def test_a_log_over_the_size_limit_is_refused(players, monkeypatch) -> None:

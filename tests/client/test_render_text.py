@@ -87,6 +87,17 @@ def test_control_and_bidi_characters_print_as_escapes():
     }
 
 
+def test_invisible_characters_and_stacked_marks_print_as_escapes():
+    """Issue 54 findings 3 and 4: a filler, a zero-width space and thirty marks on a letter
+    showed nothing or spilled over the terminal's columns."""
+    assert printable("bob\u3164") == "bob\\u3164"
+    assert printable("zero\u200bwidth\u2800") == "zero\\u200bwidth\\u2800"
+    assert printable("e" + "\u0301" * 5) == "e" + "\u0301" * 3 + "\\u0301" * 2
+    assert printable("tag\U000e0041") == "tag\\U000e0041"
+    assert printable("Tiếng Việt ♠\ufe0f") == "Tiếng Việt ♠\ufe0f"  # the emoji's own
+    assert printable("a\ufe0f") == "a\\ufe0f"
+
+
 def test_a_socket_frame_is_made_safe_before_anyone_reads_it():
     """Every frame (state, answer) is cleaned where it comes in: no caller can forget."""
     seen: list[dict] = []

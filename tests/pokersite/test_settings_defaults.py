@@ -41,3 +41,20 @@ def test_production_exempts_nobody_whatever_the_environment_says():
         RATELIMIT_EXEMPT="127.0.0.1,::1",
     )
     assert exempt == [] and debug is False
+
+
+def test_production_refuses_to_turn_the_limits_off_without_a_second_switch():
+    """Issue 54 finding 7: the production settings obeyed RATELIMIT_ENABLED=0."""
+    from tests.pokersite.fresh_python import run_fresh
+
+    code = "import json, pokersite.settings_production as s; print(json.dumps(s.AXES_ENABLED))"
+    drop = {"RATELIMIT_ENABLED", "RATELIMIT_DISABLE_IN_PRODUCTION"}
+    refused = run_fresh(code, {"SECRET_KEY": PRODUCTION_KEY, "RATELIMIT_ENABLED": "0"}, drop)
+    assert refused.returncode != 0
+    assert "RATELIMIT_DISABLE_IN_PRODUCTION" in refused.stderr
+    both = {"RATELIMIT_ENABLED": "0", "RATELIMIT_DISABLE_IN_PRODUCTION": "1"}
+    said = run_fresh(code, {"SECRET_KEY": PRODUCTION_KEY, **both}, drop)
+    assert said.returncode == 0 and said.stdout.strip() == "false"
+    assert "limits are OFF in production" in said.stderr
+    on = run_fresh(code, {"SECRET_KEY": PRODUCTION_KEY}, drop)
+    assert on.stdout.strip() == "true" and "OFF" not in on.stderr

@@ -153,3 +153,66 @@ def test_the_schedule_forms_poker_choice_posts_a_game_the_site_knows(players):
     made = _client(owner).post(f"/clubs/{club.pk}/schedule/", {**form, "game": offered[0]})
     assert made.status_code == 302
     assert ScheduledGame.objects.get().settings["game"] == offered[0] == "holdem"
+
+
+def test_a_club_tables_invite_link_is_a_404_to_visitors_and_non_members(players):
+    """Issue 54 finding 5: logged out, the link showed the table, its host, stakes and who
+    sat, and "Join as guest" made a guest with the starting grant who then got 404."""
+    from django.contrib.auth import get_user_model
+
+    from tables.clubs import services
+    from tables.models import LedgerEntry, TableGuest
+
+    owner, friend, stranger = players
+    club = services.club_create(owner=owner, name="Thursday Club", needs_approval=False)
+    services.club_join(club=club, player=friend, code=club.invite_code)
+    table = services.club_table_create(club=club, by=owner, name="Secret night")
+    link = f"/join/{table.invite_token}/"
+    users, grants = get_user_model().objects.count(), LedgerEntry.objects.count()
+    shown = Client().get(link)
+    assert shown.status_code == 404 and "Secret night" not in shown.content.decode()
+    assert owner.user.username not in shown.content.decode()
+    guest = Client().post(f"{link}guest/", {"name": "sneaky"})
+    assert guest.status_code == 404 and "Secret night" not in guest.content.decode()
+    assert get_user_model().objects.count() == users and LedgerEntry.objects.count() == grants
+    assert _client(stranger).get(link).status_code == 404
+    assert not TableGuest.objects.exists()
+    # a member follows the link to the table
+    assert _client(friend).get(link)["Location"] == f"/tables/{table.pk}/"
+
+
+def test_a_clubs_description_is_stored_clean_and_shown_isolated(players):
+    """Issue 54 finding 4: a description kept U+202E, ESC and U+200B and the page rendered
+    them raw (escaped as HTML, but the override reversed the text after it)."""
+    owner = players[0]
+    _client(owner).post(
+        "/clubs/",
+        {
+            "name": "Bidi Club",
+            "description": "Fri\u202eday\u200b\x1b[2J night\r\nbring\u2066 snacks",
+        },
+    )
+    club = Club.objects.get(name="Bidi Club")
+    assert club.description == "Friday [2J night\nbring snacks"
+    page = _client(owner).get(f"/clubs/{club.pk}/").content.decode()
+    assert '<p class="description" dir="auto">Friday [2J night<br>bring snacks</p>' in page
+
+
+def test_a_removed_members_lobby_and_profile_no_longer_list_the_clubs_table(players):
+    """Issue 54 finding 7: the lobby's recent games kept the club's table, linking to a 404."""
+    from tables.clubs import services
+    from tables.services.seats import seat_leave, seat_take
+
+    owner, friend, _ = players
+    club = services.club_create(owner=owner, name="Leaving Club", needs_approval=False)
+    services.club_join(club=club, player=friend, code=club.invite_code)
+    table = services.club_table_create(club=club, by=owner, name="Club night")
+    seat_take(table=table, player=friend, buy_in=100)
+    seat_leave(table=table, player=friend)
+    link = f'href="/tables/{table.pk}/"'
+    assert link in _client(friend).get("/").content.decode()
+    services.club_member_update(club=club, by=owner, player=friend, action="remove")
+    for page in ("/", "/accounts/profile/"):
+        assert link not in _client(friend).get(page).content.decode(), page
+    assert _client(friend).get(f"/tables/{table.pk}/").status_code == 404
+    assert link in _client(owner).get("/").content.decode()  # the owner still sees it

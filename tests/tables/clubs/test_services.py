@@ -42,12 +42,15 @@ def test_joining_waits_for_approval_then_the_member_sees_the_clubs_table(club, p
 
 
 def test_a_non_member_with_the_tables_invite_link_still_cannot_see_it(club, players):
+    from tables.services.errors import NoSuchInvite
     from tables.services.hosting import table_guest_join
 
-    owner, _, stranger = players
+    owner, friend, stranger = players
     table = services.club_table_create(club=club, by=owner, name="Night one")
-    table_guest_join(token=table.invite_token, player=stranger)
-    assert not can_see_table(table, stranger.user)
+    with pytest.raises(NoSuchInvite):  # nothing recorded for them
+        table_guest_join(token=table.invite_token, player=stranger)
+    assert not can_see_table(table, stranger.user) and not table.guests.exists()
+    assert table_guest_join(token=table.invite_token, player=friend) == table
 
 
 def test_an_admin_cannot_remove_the_owner_and_a_removed_member_cannot_rejoin(club, players):

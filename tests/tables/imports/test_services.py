@@ -10,7 +10,13 @@ import pytest
 
 from engine import phh
 from tables.imports import services
-from tables.imports.errors import BadLedger, ImportTooLarge, NameNotInLog, NotPokerNowLog
+from tables.imports.errors import (
+    AlreadyImported,
+    BadLedger,
+    ImportTooLarge,
+    NameNotInLog,
+    NotPokerNowLog,
+)
 from tables.imports.ledger import read_ledger
 from tables.imports.models import ImportedHand, PokerNowImport
 from tables.imports.selectors import import_totals
@@ -57,8 +63,10 @@ def test_the_hands_the_player_sat_in_come_in_with_their_nets(players) -> None:
 def test_the_same_log_twice_imports_nothing_new(players) -> None:
     alice, bob = players[:2]
     first = services.pokernow_import(player=alice, log_text=CASH, pokernow_name=DECKHOLE)
-    again = services.pokernow_import(player=alice, log_text=CASH, pokernow_name=DECKHOLE)
-    assert again.imported == 0 and again.already_imported == first.imported
+    # the same log again: said, and no empty second import (issue 49 defect 12)
+    with pytest.raises(AlreadyImported, match="imported already"):
+        services.pokernow_import(player=alice, log_text=CASH, pokernow_name=DECKHOLE)
+    assert PokerNowImport.objects.count() == 1
     assert ImportedHand.objects.count() == first.imported
     # another player's upload of the same log is theirs
     services.pokernow_import(player=bob, log_text=CASH, pokernow_name=DECKHOLE)
@@ -70,8 +78,20 @@ def test_an_older_log_without_hand_ids_is_not_imported_twice(players) -> None:
     name = "P1 @ eNVKMq2Tcb"
     first = services.pokernow_import(player=alice, log_text=SMALL, pokernow_name=name)
     assert first.imported == 4
+    with pytest.raises(AlreadyImported):
+        services.pokernow_import(player=alice, log_text=SMALL, pokernow_name=name)
+    assert PokerNowImport.objects.count() == 1
+
+
+def test_a_log_with_some_new_hands_imports_those_and_counts_the_others(players) -> None:
+    alice = players[0]
+    name = "P1 @ eNVKMq2Tcb"
+    lines = SMALL.splitlines(keepends=True)  # newest first: hand #4 is on top
+    start = next(n for n, line in enumerate(lines) if "starting hand #4" in line)
+    first_three = "".join(lines[:1] + lines[start + 1 :])
+    first = services.pokernow_import(player=alice, log_text=first_three, pokernow_name=name)
     again = services.pokernow_import(player=alice, log_text=SMALL, pokernow_name=name)
-    assert (again.imported, again.already_imported) == (0, 4)
+    assert (first.imported, again.imported, again.already_imported) == (3, 1, 3)
 
 
 def test_a_file_that_is_not_a_log_names_its_first_bad_line(players) -> None:

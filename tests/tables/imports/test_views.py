@@ -98,3 +98,14 @@ def test_the_stats_page_lists_the_imports_apart_from_the_figures(players) -> Non
     # another player's page does not list alice's imports
     other = _client(players[1]).get(f"/players/{alice.pk}/stats/")
     assert 'id="pokernow-import-list"' not in other.content.decode()
+
+
+def test_the_same_log_uploaded_again_says_so_and_makes_no_empty_import(players) -> None:
+    client = _client(players[0])
+    for _ in range(2):
+        answer = client.post(
+            "/imports/", {"log": SimpleUploadedFile("night.csv", LOG), "pokernow_name": NAME}
+        )
+    assert answer.status_code == 400
+    assert "Nothing was imported: this log was imported already" in answer.content.decode()
+    assert PokerNowImport.objects.count() == 1

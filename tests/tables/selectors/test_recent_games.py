@@ -7,7 +7,7 @@ import pytest
 
 from tables.models import Table
 from tables.selectors.access import can_see_table
-from tables.selectors.players import recent_games
+from tables.selectors.recent import recent_games
 from tables.services.hosting import table_host_close
 from tables.services.players import player_sign_up
 from tables.services.seats import seat_leave, seat_take

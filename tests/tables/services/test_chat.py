@@ -51,6 +51,16 @@ def texts(table) -> list[str]:
 
 # --- the service ----------------------------------------------------------------------------
 @pytest.mark.django_db
+def test_bidi_overrides_and_zero_width_characters_are_taken_out_of_a_line(game, players):
+    """Issue 54 finding 4: chat kept U+202E and U+200B, which reverse or hide what follows."""
+    _, bob, _ = players
+    chat_post(table=game, player=bob, text="gg\u202eevil\u200b\u2066 wp\x1b[2J \u3164ok")
+    assert texts(game) == ["ggevil wp [2J ok"]
+    chat_post(table=game, player=bob, text="nice ♠\ufe0f")  # an emoji keeps its own selector
+    assert texts(game)[-1] == "nice ♠\ufe0f"
+
+
+@pytest.mark.django_db
 def test_players_chat_and_the_text_is_stored_as_typed_on_one_line(game, players):
     alice, bob, _ = players
     chat_post(table=game, player=bob, text=f"  {XSS}\nnice hand\t ")

@@ -80,3 +80,22 @@ def store_hand(table, players, state, *, number: int = 1, started_at=None) -> Ha
     if state.is_over:
         PlayerHand.objects.bulk_create(player_hands_rows(hand, state))
     return hand
+
+
+def store_played_hand(table, players, state: EngineHand, number: int = 1) -> Hand:
+    """``state`` (a hand of ``tests.engine.played_games``, played to its end) stored as the
+    site stores one: its rows, its fixed deck, a draw's discards with their cards."""
+    from engine.cards import format_cards
+    from engine.types import ActionKind
+    from tests.engine.played_games import game_deck
+
+    hand, actions = hand_rows(table, players, state, number=number)
+    for row, action in zip(actions, state.actions, strict=True):
+        if action.kind is ActionKind.DISCARD:
+            row.cards = format_cards(action.cards)
+    hand.save()
+    deck = [int(card) for card in game_deck(state.config.game, state.config.betting)]
+    HandSecret.objects.create(hand=hand, deck=deck, seed="5eed" * 16)
+    HandAction.objects.bulk_create(actions)
+    PlayerHand.objects.bulk_create(player_hands_rows(hand, state))
+    return hand

@@ -7,13 +7,8 @@ from __future__ import annotations
 import pytest
 
 from engine import phh, pkstate
-from engine.cards import format_cards
-from engine.hand import Hand as EngineHand
-from engine.types import ActionKind
-from tables.models import Hand, HandAction, HandSecret, PlayerHand
-from tables.stats.player_hands import player_hands_rows
-from tests.api.helpers import hand_rows
-from tests.engine.played_games import GAMES, game_deck, played_hand
+from tests.api.helpers import store_played_hand
+from tests.engine.played_games import GAMES, played_hand
 
 #: What each format cannot hold, by (game, betting): PHH has no variant for these, pkstate
 #: has the hold'em and Omaha games only.
@@ -28,27 +23,13 @@ NO_PHH = {
 YAML_GAMES = {"holdem", "omaha"}
 
 
-def _stored(table, players, state: EngineHand) -> Hand:
-    """The played hand stored as the site stores one (a draw's discards with their cards)."""
-    hand, actions = hand_rows(table, players, state, number=1)
-    for row, action in zip(actions, state.actions, strict=True):
-        if action.kind is ActionKind.DISCARD:
-            row.cards = format_cards(action.cards)
-    hand.save()
-    deck = [int(card) for card in game_deck(state.config.game, state.config.betting)]
-    HandSecret.objects.create(hand=hand, deck=deck, seed="5eed" * 16)
-    HandAction.objects.bulk_create(actions)
-    PlayerHand.objects.bulk_create(player_hands_rows(hand, state))
-    return hand
-
-
 @pytest.mark.django_db
 @pytest.mark.parametrize(("game", "betting"), GAMES)
 def test_each_download_is_a_file_or_a_422_naming_the_format_and_game(
     client_for, players, table, game, betting
 ):
     state = played_hand(game, betting)
-    hand = _stored(table, players, state)
+    hand = store_played_hand(table, players, state)
     client = client_for(players[0])
     page = client.get(f"/hands/{hand.pk}/").content.decode()
     expected = {

@@ -39,10 +39,11 @@ def free_port() -> int:
 
 
 class Server:
-    def __init__(self, url: str, env: dict, db: Path):
+    def __init__(self, url: str, env: dict, db: Path, log: Path):
         self.url = url
         self.env = env
         self.db = db
+        self.log = log  # what daphne and the site wrote (stdout and stderr)
 
     def shell(self, code: str):
         """Run ``code`` in ``manage.py shell`` against the server's database; its JSON output."""
@@ -135,7 +136,7 @@ def running_server(tmp_path_factory, **settings: str):
             with contextlib.suppress(subprocess.TimeoutExpired):
                 proc.wait(timeout=0.2)
     try:
-        yield Server(url, env, db)
+        yield Server(url, env, db, Path(log.name))
     finally:
         proc.terminate()
         try:

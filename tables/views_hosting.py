@@ -37,7 +37,7 @@ from tables.selectors.hosting import (
     seated_names,
 )
 from tables.selectors.players import viewer_player
-from tables.services import guests, hosting, seat_requests
+from tables.services import guests, host_seats, hosting, seat_requests
 from tables.services.errors import InvalidSettings, NoSuchInvite, ServiceError
 from tables.services.players import player_get_or_create
 
@@ -388,7 +388,7 @@ CONTROLS: dict[str, Callable[[HttpRequest, Table], str]] = {
     )[1],
     "change": _change,
     "correct": lambda r, t: (
-        hosting.table_correct_stack(
+        host_seats.table_correct_stack(
             table=t,
             by=r.user,
             player=_player_from(r),
@@ -399,16 +399,16 @@ CONTROLS: dict[str, Callable[[HttpRequest, Table], str]] = {
     ),
     "remove": lambda r, t: (
         "Removed."
-        if hosting.table_host_remove(table=t, by=r.user, player=_player_from(r))
+        if host_seats.table_host_remove(table=t, by=r.user, player=_player_from(r))
         else "They play this hand out and are cashed out when it ends."
     ),
     "sit_out": lambda r, t: (
         "Sat out."
-        if hosting.table_host_sit_out(table=t, by=r.user, player=_player_from(r))
+        if host_seats.table_host_sit_out(table=t, by=r.user, player=_player_from(r))
         else "They play this hand out and sit out from the next."
     ),
     "transfer": lambda r, t: (
-        hosting.table_host_transfer(table=t, by=r.user, player=_player_from(r)),
+        host_seats.table_host_transfer(table=t, by=r.user, player=_player_from(r)),
         "You handed the game over.",
     )[1],
     "close": lambda r, t: (

@@ -43,7 +43,7 @@ from tables.clubs.errors import NoSuchClub
 from tables.models import Player, SeatRequest, Table
 from tables.selectors.access import can_host, can_see_table
 from tables.selectors.hosting import live_requests
-from tables.services import hosting, seat_requests
+from tables.services import host_seats, hosting, seat_requests
 from tables.services.errors import InvalidSettings, NoSuchRequest, NotHost, ServiceError
 from tables.services.players import player_get_or_create
 
@@ -274,16 +274,18 @@ class PlayerControl(APIView):
         action = body.validated_data["action"]
         try:
             if action == "remove":
-                now = hosting.table_host_remove(table=table, by=request.user, player=player)
+                now = host_seats.table_host_remove(table=table, by=request.user, player=player)
             elif action == "sit_out":
-                now = hosting.table_host_sit_out(table=table, by=request.user, player=player)
+                now = host_seats.table_host_sit_out(table=table, by=request.user, player=player)
             elif action == "make_host":
-                now = bool(hosting.table_host_transfer(table=table, by=request.user, player=player))
+                now = bool(
+                    host_seats.table_host_transfer(table=table, by=request.user, player=player)
+                )
             else:
                 stack = body.validated_data.get("stack")
                 if stack is None:
                     raise exceptions.ValidationError({"stack": ["Say what the stack should be."]})
-                now = hosting.table_correct_stack(
+                now = host_seats.table_correct_stack(
                     table=table, by=request.user, player=player, stack=stack
                 ).done_now
         except ServiceError as error:

@@ -13,7 +13,8 @@ from django.test import Client
 from tables.models import LedgerEntry, TableGuest
 from tables.services import seat_take
 from tables.services.errors import ReseatTooSoon
-from tables.services.hosting import table_create, table_host_remove
+from tables.services.host_seats import table_host_remove
+from tables.services.hosting import table_create
 
 pytestmark = pytest.mark.django_db
 

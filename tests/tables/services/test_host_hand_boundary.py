@@ -17,12 +17,8 @@ from tables.selectors.hands import running_hand
 from tables.services import hand_start, seat_sit_in, seat_take
 from tables.services.clock import clock_tick
 from tables.services.errors import BuyInOutOfRange, RemovedByHost
-from tables.services.hosting import (
-    table_correct_stack,
-    table_create,
-    table_host_remove,
-    table_host_sit_out,
-)
+from tables.services.host_seats import table_correct_stack, table_host_remove, table_host_sit_out
+from tables.services.hosting import table_create
 from tests.tables.helpers import act, actor, current_hand, fresh, play_out, screen_of
 from tests.tables.live.test_socket_hardening import answer_frame
 from tests.tables.wsclient import communicator, session_cookie

@@ -17,12 +17,11 @@ from tables.presenters.play_state import play_state
 from tables.presenters.render import cards_in_html, region_html
 from tables.selectors.snapshot import load_snapshot
 from tables.services import hand_start, seat_take
+from tables.services.host_seats import table_host_remove, table_host_transfer
 from tables.services.hosting import (
     table_create,
     table_host_pause,
-    table_host_remove,
     table_host_resume,
-    table_host_transfer,
     table_host_update,
 )
 from tests.tables.helpers import act, current_hand, passive_action, play_out, screen_of

@@ -25,19 +25,21 @@ from tables.services.errors import (
     TableNotOpen,
     TooManyGames,
 )
+from tables.services.host_seats import (
+    table_correct_stack,
+    table_host_remove,
+    table_host_sit_out,
+    table_host_transfer,
+)
 from tables.services.hosting import (
     GAME_DEFAULTS,
     MAX_OPEN_GAMES,
     hosted_games_tidy,
-    table_correct_stack,
     table_create,
     table_guest_join,
     table_host_close,
     table_host_pause,
-    table_host_remove,
     table_host_resume,
-    table_host_sit_out,
-    table_host_transfer,
     table_host_update,
     table_invite_replace,
 )

@@ -15,14 +15,8 @@ from tables.selectors.chips import chips_total
 from tables.selectors.hands import hand_state, running_hand
 from tables.services import hand_act, hand_start, seat_leave
 from tables.services.errors import ServiceError
-from tables.services.hosting import (
-    table_correct_stack,
-    table_create,
-    table_host_close,
-    table_host_remove,
-    table_host_sit_out,
-    table_host_update,
-)
+from tables.services.host_seats import table_correct_stack, table_host_remove, table_host_sit_out
+from tables.services.hosting import table_create, table_host_close, table_host_update
 from tables.services.players import player_sign_up
 from tables.services.seat_requests import seat_ask, seat_request_answer, top_up_ask
 

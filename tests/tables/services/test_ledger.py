@@ -21,7 +21,7 @@ from tables.services import (
     seat_top_up,
     table_close,
 )
-from tables.services.hosting import table_correct_stack
+from tables.services.host_seats import table_correct_stack
 
 pytestmark = pytest.mark.django_db
 

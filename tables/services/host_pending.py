@@ -271,22 +271,21 @@ def _seat_or_none(table: Table, player_id: int) -> Seat | None:
 
 #: The settings a player reads as the game and its stakes ("No-limit Hold'em 1/2"): a change
 #: of any of them is said as the whole game, in the words of the table's heading.
-GAME_WORDS_FIELDS = frozenset(
-    {
-        "game",
-        "betting",
-        "small_blind",
-        "big_blind",
-        "ante",
-        "ante_mode",
-        "straddle",
-        "straddles",
-        "button_straddle",
-        "bring_in",
-        "small_bet",
-        "big_bet",
-    }
+GAME_FIELDS = (
+    "game",
+    "betting",
+    "small_blind",
+    "big_blind",
+    "ante",
+    "ante_mode",
+    "straddle",
+    "straddles",
+    "button_straddle",
+    "bring_in",
+    "small_bet",
+    "big_bet",
 )
+GAME_WORDS_FIELDS = frozenset(GAME_FIELDS)
 
 
 def describe_settings(table: Table, values: dict[str, Any]) -> str:

@@ -31,6 +31,7 @@ from tables.services.errors import (
 from tables.services.events import table_touch
 from tables.services.hooks import rules_for
 from tables.services.host_pending import (
+    GAME_FIELDS,
     close_now,
     describe_settings,
     notice_post,
@@ -82,18 +83,7 @@ GAME_DEFAULTS = {
 HOST_FIELDS = ("name", *GAME_DEFAULTS)
 #: Settings the hand being played was dealt with: a change waits for its end.
 NEXT_HAND_FIELDS = (
-    "game",
-    "betting",
-    "small_blind",
-    "big_blind",
-    "ante",
-    "ante_mode",
-    "straddle",
-    "straddles",
-    "button_straddle",
-    "bring_in",
-    "small_bet",
-    "big_bet",
+    *GAME_FIELDS,
     "max_seats",
     "action_seconds",
     "time_bank_seconds",

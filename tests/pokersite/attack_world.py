@@ -16,6 +16,7 @@ def build() -> dict[str, Any]:
     from tables.clubs import services as clubs
     from tables.models import Table
     from tables.services import player_sign_up, seat_leave, seat_take, table_save
+    from tables.services.hands import hand_start
     from tables.services.hosting import table_create, table_guest_join
     from tests.api.helpers import store_played_hand
     from tests.engine.played_games import GAMES, played_hand
@@ -36,6 +37,7 @@ def build() -> dict[str, Any]:
     table_guest_join(token=game.invite_token, player=bob)
     seat_take(table=game, player=alice, buy_in=100)
     seat_take(table=game, player=bob, buy_in=100)
+    hand_start(table=game)  # the server's croupier is off: the run waits for nothing
     # carol's club, dave a member who sat at its table and is then removed (finding 7)
     club = clubs.club_create(owner=carol, name="Thursday Club", needs_approval=False)
     clubs.club_join(club=club, player=dave, code=club.invite_code)

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import http.cookiejar
 import json
-import time
 import urllib.error
 import urllib.parse
 import urllib.request
@@ -154,9 +153,7 @@ class Visitor:
 @pytest.fixture(scope="module")
 def site(tmp_path_factory):
     # nobody exempt from the limits: the invitation codes' throttle is attacked too
-    with running_server(
-        tmp_path_factory, RATELIMIT_EXEMPT="", POKER_HAND_PAUSE_SECONDS="0.5"
-    ) as server:
+    with running_server(tmp_path_factory, RATELIMIT_EXEMPT="", POKER_CROUPIER="0") as server:
         world = server.shell(
             "import json; from tests.pokersite.attack_world import build; "
             "print(json.dumps(build()))"
@@ -168,18 +165,6 @@ def _token(visitor: Visitor, name: str) -> str:
     answer = visitor.post_json("/api/auth/token/", {"username": name, "password": PASSWORD})
     assert answer.status == 200, answer.text
     return str(answer.json()["token"])
-
-
-def _until(what: str, check, timeout: float = 90.0) -> Any:
-    """Poll ``check`` (an HTTP read) until it gives something: a bound, not a measure."""
-    deadline = time.monotonic() + timeout
-    while True:
-        found = check()
-        if found:
-            return found
-        if time.monotonic() > deadline:
-            raise AssertionError(f"waited {timeout} s for {what}")
-        time.sleep(0.2)
 
 
 def test_every_finding_of_the_attack_is_refused_and_nothing_answers_500(site):
@@ -201,14 +186,7 @@ def test_every_finding_of_the_attack_is_refused_and_nothing_answers_500(site):
     state_url = f"/api/tables/{game}/state/"
 
     # 1. a paused table's hand played to a fold, then both players leave
-    def to_act() -> tuple[Visitor, dict] | None:
-        for player in (alice, bob):
-            state = player.get(state_url).json()
-            if state["legal"] and state["hand"] is not None:
-                return player, state
-        return None
-
-    actor, state = _until("a hand dealt at alice's game", to_act)
+    actor = next(player for player in (alice, bob) if player.get(state_url).json()["legal"])
     assert alice.post_json(f"/api/tables/{game}/pause/", {}).status == 200
     state = actor.get(state_url).json()
     fold = {"hand": state["hand"], "version": state["version"], "action": "fold"}

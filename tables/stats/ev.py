@@ -28,18 +28,13 @@ _EV = Coalesce(F("ev_net"), Cast("net", FloatField()))
 _EV_BB = Coalesce(F("ev_net_bb"), F("net_bb"))
 
 
-@dataclass(frozen=True, slots=True)
-class EVFigures:
-    """Net and all-in EV over some hands: chips, big blinds and per 100 hands."""
+class RanAgainstEV:
+    """How far a ``net`` ran above (+) or below (−) its all-in ``ev``: the figures, the
+    ledger's night rows and the night's swings say it the same way."""
 
-    game: str | None  # None: every game
-    label: str
-    hands: int
-    all_in_hands: int
+    __slots__ = ()
     net: int
     ev: float
-    net_bb: float
-    ev_bb: float
 
     @property
     def luck(self) -> float:
@@ -51,6 +46,24 @@ class EVFigures:
         """The luck in whole chips with its sign: "+340", "-120", "0"."""
         chips = round(self.luck)
         return f"{chips:+,}" if chips else "0"
+
+    @property
+    def words(self) -> str:
+        return luck_words(self.luck)
+
+
+@dataclass(frozen=True, slots=True)
+class EVFigures(RanAgainstEV):
+    """Net and all-in EV over some hands: chips, big blinds and per 100 hands."""
+
+    game: str | None  # None: every game
+    label: str
+    hands: int
+    all_in_hands: int
+    net: int
+    ev: float
+    net_bb: float
+    ev_bb: float
 
     @property
     def net_bb_per_100(self) -> float | None:
@@ -172,7 +185,7 @@ def luck_words(luck: float) -> str:
 
 
 @dataclass(frozen=True, slots=True)
-class Swing:
+class Swing(RanAgainstEV):
     """One player's all-in hand where the cards were furthest from the EV."""
 
     hand_id: int
@@ -181,13 +194,9 @@ class Swing:
     net: int
     ev: float
 
-    @property
-    def words(self) -> str:
-        return luck_words(self.net - self.ev)
-
 
 @dataclass(frozen=True, slots=True)
-class NightRow:
+class NightRow(RanAgainstEV):
     """A ledger row's player: their net for the night, their all-in EV (the net with each
     all-in hand's EV in place of its result) and the difference."""
 
@@ -195,19 +204,6 @@ class NightRow:
     name: str
     net: int
     ev: float
-
-    @property
-    def luck(self) -> float:
-        return self.net - self.ev
-
-    @property
-    def luck_text(self) -> str:
-        chips = round(self.luck)
-        return f"{chips:+,}" if chips else "0"
-
-    @property
-    def words(self) -> str:
-        return luck_words(self.luck)
 
 
 #: The biggest all-in swings listed for a night.

@@ -33,7 +33,7 @@ HOLE = """
 import json
 from tables.models import Hand
 from tables.selectors.hands import hand_state, with_deck
-hand = with_deck(Hand.objects.filter(table_id={table_id}, number=1)).get()
+hand = with_deck(Hand.objects.filter(pk={hand_id})).get()
 print(json.dumps([hand.pk, [[str(c) for c in cards] for cards in hand_state(hand).hole],
     [s["name"] for s in hand.seats]]))
 """
@@ -47,7 +47,7 @@ def server(tmp_path_factory):
         tmp_path_factory,
         PYTHONPATH=str(SEEDED),  # fixed decks
         POKER_TEST_FIRST_SEED="3300",
-        POKER_HAND_PAUSE_SECONDS="15",
+        POKER_HAND_PAUSE_SECONDS="30",
     ) as running:
         yield running
 
@@ -79,17 +79,25 @@ def actor_of(pages: dict) -> str:
     raise AssertionError("nobody was offered an action")
 
 
-def fold_for_the_offer(page) -> None:
+def fold_for_the_offer(page) -> tuple[int, list[str]]:
     """Fold and wait for the offer to show cards; fold again when the click was lost (a frame
-    replaced the action form as it was clicked: the fold button is still there)."""
+    replaced the action form as it was clicked: the fold button is still there). Returns the
+    hand the offer is for and the cards it offers, read together: on a loaded machine a retried
+    fold may be in a later hand than the first click's."""
     for _ in range(3):
         page.click("form.act button.fold")
         try:
             page.wait_for_selector("form.show-cards", timeout=WAIT)
-            return
         except PlaywrightTimeout:
             if not page.locator("form.act button.fold").count():
                 raise
+            continue
+        hand_id, offered = page.evaluate(
+            """() => [+document.querySelector('#table-seats').dataset.hand,
+                [...document.querySelectorAll('form.show-cards button.show-card')]
+                    .map(b => b.value)]"""
+        )
+        return hand_id, offered
     raise AssertionError("the fold never went through")
 
 
@@ -98,9 +106,10 @@ def test_a_folder_shows_one_card_and_everyone_sees_only_it(browser, server):
     pages = {name: sign_up_and_sit(browser, server, table_id, name) for name in ("alice", "bob")}
     folder = actor_of(pages)
     other = "bob" if folder == "alice" else "alice"
-    fold_for_the_offer(pages[folder])
-    hand_id, holes, names = server.shell(HOLE.format(table_id=table_id))
+    hand_id, offered = fold_for_the_offer(pages[folder])
+    _, holes, names = server.shell(HOLE.format(hand_id=hand_id))
     mine = holes[names.index(folder)]
+    assert sorted(offered) == sorted(mine)  # the folder is offered their own cards, and only them
     assert pages[other].locator("form.show-cards").count() <= 1  # the winner may show too
     pages[folder].click(f"form.show-cards button.show-card[value='{mine[0]}']")
     watcher = pages[other]
@@ -125,7 +134,8 @@ def test_a_folder_shows_one_card_and_everyone_sees_only_it(browser, server):
     assert not shows_card(replay, mine[1])
     # the next hand: the offer is gone
     pages[folder].wait_for_function(
-        f"() => +document.querySelector('#table-seats').dataset.hand > {hand_id}", timeout=WAIT
+        f"() => +document.querySelector('#table-seats').dataset.hand > {hand_id}",
+        timeout=3 * WAIT,  # the pause between hands is long (see the server fixture)
     )
     pages[folder].wait_for_selector("form.show-cards", state="detached", timeout=WAIT)
     ((stored,),) = steps.db_rows(server, "SELECT shown_cards FROM tables_hand WHERE id=?", hand_id)

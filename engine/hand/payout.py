@@ -15,6 +15,7 @@ live hand, evaluates them on each board and pays each pot out (who wins each pot
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import replace
 from typing import Any
 
@@ -31,6 +32,13 @@ __all__ = ["Payout"]
 
 class Payout(Runouts):
     """Winning uncontested, the showdown and the payouts."""
+
+    def concede_at_showdown(self, seats: Iterable[int]) -> None:
+        """Muck these seats' hands at the showdown, unseen, whatever they hold: a hand history
+        that records a seat mucking and hides its cards (a viewer's own history) is replayed
+        with made-up cards in their place, which must not win what the mucked hand lost. A
+        live game never concedes: its showdown mucks only hands beaten by one shown."""
+        self._conceded = frozenset(seats)
 
     def _win_uncontested(self, winner: int) -> None:
         self._return_uncalled()
@@ -81,6 +89,14 @@ class Payout(Runouts):
             self._deal_second_run()
             boards.append(self.second_board)
         runs = [self._strengths(live, board) for board in boards]
+        conceded = self._conceded.intersection(live)
+        if conceded and len(conceded) < len(live):
+            for run_high, run_low, _ in runs:
+                lowest = min(run_high.values())
+                for s in conceded:  # beaten by every hand still in (a tie is not a win)
+                    run_high[s] = lowest - 1
+                    if run_low is not None:
+                        run_low[s] = None
         high, low, text = runs[0]
         if len(runs) == 2:
             text = {s: f"first run: {runs[0][2][s]}; second run: {runs[1][2][s]}" for s in live}
@@ -91,7 +107,7 @@ class Payout(Runouts):
             h, lo = high[s], (low[s] if low is not None else None)
             wins_high = best_high is None or h >= best_high
             wins_low = lo is not None and (best_low is None or lo >= best_low)
-            if all_in_showdown or wins_high or wins_low:
+            if s not in conceded and (all_in_showdown or wins_high or wins_low):
                 self._shown[s] = (self.hole[s], text[s])
                 self.events.append(Event(EventKind.SHOW, s, 0, self.hole[s], text[s]))
                 best_high = h if best_high is None or h > best_high else best_high

@@ -136,6 +136,8 @@ class HandState:
         self._result: Result | None = None
         self._shown: dict[int, tuple[tuple[Card, ...], str]] = {}
         self._mucked: set[int] = set()
+        # Seats a history records as mucking at the showdown (``Payout.concede_at_showdown``).
+        self._conceded: frozenset[int] = frozenset()
         # Once the hand is over, the cards each seat chose to show (``Views.reveal``).
         self._revealed: dict[int, tuple[Card, ...]] = {}
         self.small_blind_seat: int | None

@@ -66,6 +66,16 @@ class Views(BettingRules):
             seen.update(self._revealed.get(i, ()))
         return frozenset(seen)
 
+    def history_cards(self, seat: int | None = None) -> frozenset[Card]:
+        """Every card ``seat`` (or a spectator) saw at some point of the hand: what it may see
+        now (``visible_cards``) and the up-cards of the seats that folded since (stud turns a
+        folded hand down, but its up-cards were seen and decided who brought it in and who
+        acted first). A viewer's own hand history names these and no others."""
+        seen = set(self.visible_cards(seat))
+        for i in range(self._n):
+            seen.update(card for card, up in zip(self.hole[i], self.up[i], strict=True) if up)
+        return frozenset(seen)
+
     def reveal(self, seat: int, cards: tuple[Card, ...]) -> tuple[Card, ...]:
         """Once the hand is over, ``seat`` shows ``cards`` of its own (all or some) to
         everyone: after a fold, winning without a showdown, or losing at one. Only those cards

@@ -170,8 +170,9 @@ class HandHistory:
                             raise self._fail(f"{where}: 'cbr' needs a whole amount")
                         parsed.append(_Line(kind, seat, None, int(arg), where))
                     elif kind == "sm":
+                        # the amount: how many cards it shows (none: the hand is mucked)
                         shown = None if arg is None else _dealt_cards(arg)
-                        parsed.append(_Line(kind, seat, shown, 0, where))
+                        parsed.append(_Line(kind, seat, shown, len(arg or "") // 2, where))
                     elif kind == "sd":  # the amount: how many thrown away (known or not)
                         thrown = [] if arg is None else _dealt_cards(arg)
                         parsed.append(_Line(kind, seat, thrown, len(arg or "") // 2, where))
@@ -240,9 +241,10 @@ class HandHistory:
         them (a shown hand fills in its unknown down cards), and the common card."""
         dealt: list[list[Card | None]] = [[] for _ in self.starting_stacks]
         common: list[Card] = []
-        for kind, seat, cards, _, _where in self._parse_lines():
-            if kind == "dh" and seat is not None and cards is not None:
-                dealt[seat].extend(cards)
+        for kind, seat, cards, amount, _where in self._parse_lines():
+            if kind == "dh" and seat is not None:
+                # a dealing it hides (``????``) still takes its places in the seat's hand
+                dealt[seat].extend(cards if cards is not None else [None] * amount)
             elif kind == "db" and cards is not None:
                 common.extend(c for c in cards if c is not None)
             elif kind == "sm" and seat is not None and cards and len(cards) == len(dealt[seat]):
@@ -253,6 +255,14 @@ class HandHistory:
             return stacked_stud_deck(dealt, common)
         except CardError as error:
             raise self._fail(str(error)) from None
+
+    def _names_hand(self, seat: int) -> bool:
+        """Whether the file names every hole card ``seat`` was dealt."""
+        return not any(
+            line.cards is None or None in line.cards
+            for line in self._parse_lines()
+            if line.kind == "dh" and line.seat == seat
+        )
 
     def known_cards(self) -> set[int]:
         """Every card the file names (hole cards, board, shown hands); the rest are unknown."""
@@ -274,6 +284,13 @@ class HandHistory:
                 hand.deal_recorded_draws(self._draw_deck(config)[1])
         except PokerError as error:
             raise self._fail(str(error)) from None
+        # a seat the file shows mucking (a bare ``sm``) whose cards it hides is replayed with
+        # stand-in cards: it loses what it contested, whatever they are
+        hand.concede_at_showdown(
+            seat
+            for kind, seat, _, amount, _ in self._parse_lines()
+            if kind == "sm" and seat is not None and amount == 0 and not self._names_hand(seat)
+        )
         consumed: set[int] = set()  # the skipped checks the file has written
         before_flop = config.bomb_pot > 0  # a bomb pot's hand starts on the flop
         for kind, seat, cards, amount, where in self._parse_lines():
@@ -373,8 +390,8 @@ def _known(cards: list[Card | None] | None) -> list[Card] | None:
 class _Line(NamedTuple):
     """One parsed action line: ``kind`` (dh, db, f, cc, cbr, sm, pb, sd), the seat (``None``
     for a board), the cards dealt, shown or thrown away (``None`` when the file hides them),
-    a ``cbr`` amount or how many cards a ``sd`` throws away, and where the line is, for
-    messages."""
+    a ``cbr`` amount or how many cards a ``sd`` throws away or a ``sm`` shows (none: a
+    muck), and where the line is, for messages."""
 
     kind: str
     seat: int | None

@@ -248,7 +248,7 @@ def hand_phh(hand: Hand, seat: int | None) -> str:
     if hand.status != Hand.Status.FINISHED or hand.in_play:
         raise ValueError("only a finished hand has a history")
     state = hand_state(hand)
-    text = phh.dumps(state, known_cards=state.visible_cards(seat))
+    text = phh.dumps(state, known_cards=state.history_cards(seat))
     return text + f"hand = {hand.number}\ntable = {_toml_string(hand.table.name)}\n"
 
 
@@ -259,7 +259,7 @@ def hand_yaml(hand: Hand, seat: int | None) -> str:
         raise ValueError("only a finished hand has a history")
     state = hand_state(hand)
     return pkstate.dumps(
-        state, known_cards=state.visible_cards(seat), id=str(hand.pk), datetime=hand.started_at
+        state, known_cards=state.history_cards(seat), id=str(hand.pk), datetime=hand.started_at
     )
 
 

@@ -85,7 +85,7 @@ def test_hand_three_own_cards_and_the_hand_shown_at_the_end(imported) -> None:
 
 def test_a_description_of_a_hidden_hand_is_not_told(imported) -> None:
     """A hand won at showdown by stand-in cards says who won, not with what."""
-    history = phh.loads(imported[3].phh.replace("Kd9h", "????").replace("p1 sm Kd9h", "p1 sm"))
+    history = phh.loads(imported[3].phh.replace("Kd9h", "????").replace("p1 sm Kd9h", "p1 sm ????"))
     known = history.known_cards()
     final = history.replay()
     steps = engine_replay_steps(final, history.deck(), 0, known=known)

@@ -15,7 +15,7 @@ live hand, evaluates them on each board and pays each pot out (who wins each pot
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Collection, Iterable
 from dataclasses import replace
 from typing import Any
 
@@ -124,7 +124,7 @@ class Payout(Runouts):
         for k, (run_pots, (run_high, run_low, _)) in enumerate(
             zip(split_between_runs(pots, len(runs)), runs, strict=True)
         ):
-            names = _with_kickers(run_high)
+            names = _with_kickers(run_high, self._shown.keys())
             low_names = {s: str(v) for s, v in (run_low or {}).items() if v is not None}
             for award in award_pots(run_pots, run_high, run_low, self.button, n, names, low_names):
                 if not award.amount:
@@ -141,14 +141,19 @@ class Payout(Runouts):
         self._finish(tuple(awards))
 
 
-def _with_kickers(high: dict[int, Any]) -> dict[int, str]:
+def _with_kickers(high: dict[int, Any], shown: Collection[int]) -> dict[int, str]:
     """Each live seat's hand in words, a kicker named where it beats another shown hand of
-    the same words ("Pair of Kings, Ace kicker" over "Pair of Kings")."""
+    the same words ("Pair of Kings, Ace kicker" over "Pair of Kings"). Only a shown hand
+    counts: a kicker named over a mucked one would tell the table what it held."""
     names = {}
     for seat, rank in high.items():
         name = str(rank)
         if isinstance(rank, HandRank):
-            below = [r for t, r in high.items() if t != seat and str(r) == name and r < rank]
+            below = [
+                r
+                for t, r in high.items()
+                if t != seat and t in shown and str(r) == name and r < rank
+            ]
             kicker = kicker_over(rank, max(below)) if below else None
             if kicker is not None:
                 name += f", {kicker} kicker"

@@ -75,6 +75,11 @@ class ImportedHandSerializer(serializers.Serializer[Any]):
     pokernow_id = serializers.CharField()
     variant = serializers.CharField()
     net = serializers.IntegerField(help_text="Your result, in whole units of `unit`.")
+    ev_net = serializers.FloatField(
+        allow_null=True,
+        help_text="Your all-in EV in units of `unit` (the net without an all-in); null when a "
+        "hand at the all-in was never shown.",
+    )
     phh = serializers.CharField(help_text="The hand as PHH (only the cards the log shows).")
 
 

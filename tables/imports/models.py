@@ -52,6 +52,12 @@ class ImportedHand(models.Model):
     variant = models.CharField(max_length=10)
     phh = models.TextField()
     net = models.BigIntegerField(help_text="The player's result, in the import's unit.")
+    ev_net = models.FloatField(
+        null=True,
+        blank=True,
+        help_text="The player's all-in EV (the expected net at the all-in; the net without "
+        "one), in the import's unit; empty when a hand at the all-in was never shown.",
+    )
 
     class Meta:
         ordering = ["pokernow_import_id", "number"]

@@ -5,7 +5,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from decimal import Decimal
 
-from django.db.models import Count, QuerySet, Sum
+from django.db.models import Count, F, FloatField, Q, QuerySet, Sum
+from django.db.models.functions import Cast, Coalesce
 
 from engine import phh
 from engine.hand import Hand as EngineHand
@@ -16,11 +17,20 @@ from tables.selectors.replay import ReplayStep, engine_replay_steps
 
 @dataclass(frozen=True)
 class ImportTotals:
-    """One import's figures, in its own unit (never added to play chips)."""
+    """One import's figures, in its own unit (never added to play chips). ``ev``: the all-in
+    EV over the hands (``ImportedHand.ev_net``), a hand whose all-in was never shown counted
+    at its net (``ev_unknown`` of them)."""
 
     hands: int
     net: int
     won: int
+    ev: float = 0.0
+    ev_unknown: int = 0
+
+    @property
+    def luck(self) -> int:
+        """How far the net ran above (+) or below (−) the all-in EV, in whole units."""
+        return round(self.net - self.ev)
 
 
 def amount(chips: int, unit: str) -> str:
@@ -48,9 +58,20 @@ def player_imported_hand(player: Player, hand_id: int) -> ImportedHand | None:
 
 
 def import_totals(upload: PokerNowImport) -> ImportTotals:
-    figures = upload.hands.aggregate(hands=Count("pk"), net=Sum("net"))
+    figures = upload.hands.aggregate(
+        hands=Count("pk"),
+        total_net=Sum("net"),
+        total_ev=Sum(Coalesce(F("ev_net"), Cast("net", FloatField()))),
+        ev_unknown=Count("pk", filter=Q(ev_net=None)),
+    )
     won = upload.hands.filter(net__gt=0).count()
-    return ImportTotals(hands=figures["hands"], net=figures["net"] or 0, won=won)
+    return ImportTotals(
+        hands=figures["hands"],
+        net=figures["total_net"] or 0,
+        won=won,
+        ev=figures["total_ev"] or 0.0,
+        ev_unknown=figures["ev_unknown"],
+    )
 
 
 def nickname(pokernow_name: str) -> str:

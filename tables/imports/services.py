@@ -6,7 +6,9 @@ import hashlib
 
 from django.db import transaction
 
+from engine.allin_ev import allin_ev, has_allin_ev
 from engine.errors import HandHistoryError
+from engine.phh.read import HandHistory
 from engine.pokernow import ImportedHand as LogHand, import_log, log_names
 from tables.imports import hooks
 from tables.imports.errors import AlreadyImported, ImportTooLarge, NameNotInLog, NotPokerNowLog
@@ -64,6 +66,22 @@ def _net(hand: LogHand, name: str) -> int | None:
         return None
     seat = players.index(name)
     return hand.finishing_stacks[seat] - hand.history.starting_stacks[seat]
+
+
+def imported_ev_net(history: HandHistory, name: str, net: int) -> float | None:
+    """``name``'s all-in EV in an imported hand (``engine.allin_ev``): the net of a hand
+    without an all-in run-out; None when a hand that contested a pot at the all-in was never
+    shown (the log names only the cards shown, and a stand-in's odds would be made up)."""
+    final = history.replay()
+    if not has_allin_ev(final):
+        return float(net)
+    known = history.known_cards()
+    contested = {seat for pot in final.pots if len(pot.eligible) > 1 for seat in pot.eligible}
+    if any(not set(final.hole[seat]) <= known for seat in contested):
+        return None
+    ev = allin_ev(final)
+    assert ev is not None  # has_allin_ev said it has one
+    return ev.net[(history.players or []).index(name)]
 
 
 def pokernow_import(
@@ -128,6 +146,7 @@ def pokernow_import(
                 variant=hand.history.variant,
                 phh=hand.phh,
                 net=net,
+                ev_net=imported_ev_net(hand.history, pokernow_name, net),
             )
             for hand_id, (hand, net) in zip(ids, mine, strict=True)
             if hand_id not in known

@@ -105,6 +105,8 @@ def import_page(request: HttpRequest, import_id: int) -> HttpResponse:
         "upload": upload,
         "totals": totals,
         "net": amount(totals.net, upload.unit),
+        "ev": amount(round(totals.ev), upload.unit),
+        "luck": ("+" if totals.luck > 0 else "") + amount(totals.luck, upload.unit),
         "hands": hands,
         "figures": figures[0] if figures else None,
     }

@@ -380,3 +380,18 @@ def test_a_pot_decided_by_a_kicker_names_the_kicker():
     assert award.winners == (0,)
     assert award.description == "Pair of Kings, Ace kicker"
     assert h.result.shown[1][1] == "Pair of Kings"  # the loser's hand: no kicker to name
+
+
+def test_a_kicker_is_named_only_over_a_hand_that_was_shown():
+    # as above with the hands swapped: the winner shows first and the loser mucks unseen, so
+    # naming the ace as a kicker would tell the table the mucked hand held a king too
+    h = hand([100, 100], holes={0: "Qs Kd", 1: "As Kh"}, board="Kc 7d 4h 3s 2c")
+    while not h.is_over:
+        if h.legal.check:
+            h.check()
+        else:
+            h.call()
+    (award,) = h.result.awards
+    assert award.winners == (1,)
+    assert 0 not in h.result.shown  # mucked
+    assert award.description == "Pair of Kings"

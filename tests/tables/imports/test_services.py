@@ -145,3 +145,32 @@ def test_a_ledger_that_creates_chips_changes_nothing(players) -> None:
     with pytest.raises(BadLedger, match="line 1"):
         read_ledger("name,amount\nx,1\n")
     assert _nothing_written()
+
+
+def test_each_imported_hand_has_its_all_in_ev_and_the_import_sums_it(players) -> None:
+    from engine.allin_ev import allin_ev, has_allin_ev
+
+    upload = services.pokernow_import(player=players[0], log_text=CASH, pokernow_name=DECKHOLE)
+    hands = list(upload.hands.all())
+    all_ins = told = 0
+    for hand in hands:
+        history = phh.loads(hand.phh)
+        final = history.replay()
+        if not has_allin_ev(final):
+            assert hand.ev_net == hand.net  # no all-in with cards to come: the EV is the net
+            continue
+        all_ins += 1
+        contested = {s for pot in final.pots if len(pot.eligible) > 1 for s in pot.eligible}
+        if all(set(final.hole[s]) <= history.known_cards() for s in contested):
+            told += 1
+            ev = allin_ev(final)
+            assert ev is not None
+            assert hand.ev_net == pytest.approx(ev.net[final.players.index(DECKHOLE)])
+        else:
+            assert hand.ev_net is None  # a hand at the all-in was never shown
+    assert all_ins and told  # the log has all-ins, shown ones among them
+    totals = import_totals(upload)
+    assert totals.ev == pytest.approx(
+        sum(h.ev_net if h.ev_net is not None else h.net for h in hands)
+    )
+    assert totals.ev_unknown == sum(h.ev_net is None for h in hands)

@@ -250,9 +250,11 @@ def comebacks_for(tournament: Tournament, player_id: int | None) -> Comebacks:
 
 
 def prize_pools_unpaid() -> int:
-    """Play chips held in prize pools, not yet paid out as prizes (every tournament)."""
+    """Play chips held in prize pools, not yet paid out as prizes, and on the players' heads
+    as bounties not yet paid (every tournament)."""
     pools = Tournament.objects.aggregate(total=Sum("prize_pool"))["total"] or 0
-    return pools - (Entry.objects.aggregate(total=Sum("prize"))["total"] or 0)
+    paid = Entry.objects.aggregate(prizes=Sum("prize"), heads=Sum("bounty"))
+    return pools - (paid["prizes"] or 0) + (paid["heads"] or 0)
 
 
 def chips_issued_running() -> int:

@@ -59,8 +59,9 @@ def bounty_game(kind: str, stacks: list[int], bounty: int = 40) -> tuple[Tournam
     tournament_start(tournament=tournament, by=people[0], rng=random.Random(0))
     assert sum(stacks) == 1500 * len(stacks)
     (table_id,) = open_tables(tournament)
+    for number, person in enumerate(people):  # free the numbers first
+        Seat.objects.filter(player=person).update(number=number + 10)
     for number, (person, stack) in enumerate(zip(people, stacks, strict=True)):
-        Seat.objects.filter(player=person).update(number=number + 10)  # free the numbers
         Seat.objects.filter(player=person).update(number=number, stack=stack)
     tournament.refresh_from_db()
     return tournament, people
@@ -178,7 +179,7 @@ def test_unregistering_and_cancelling_give_the_whole_fee_back_bounty_included(
     assert tournament.prize_pool == 2 * 70
     assert Player.objects.get(pk=ann.pk).bankroll == 10_000
     assert_chips_conserved()
-    tournament_cancel(tournament=tournament, by=host)
+    tournament_cancel(tournament=tournament, by=host.user)
     assert [Player.objects.get(pk=p.pk).bankroll for p in (host, ann, bob)] == [10_000] * 3
     tournament.refresh_from_db()
     assert tournament.prize_pool == 0 and not tournament.entries.exists()
@@ -253,7 +254,7 @@ def test_the_winner_takes_their_own_head_and_every_fee_is_paid_out(
 ):
     # Heads-up: p1 (the big blind, first dealt) shoves with aces, p0 calls with kings.
     tournament, people = bounty_game("pko", [1000, 2000])
-    rig(monkeypatch, ["Ac Ad", "Kc Kd"], "9s 8h 3c 5d Jh")
+    rig(monkeypatch, ["Kc Kd", "Ac Ad"], "9s 8h 3c 5d Jh")
     play_one(tournament, {0: "call", 1: "shove"})
     assert tournament.status == Tournament.Status.FINISHED
     # p1 took half of p0's 40 and their own head of 40 + 20 at the end: 80 in all.

@@ -32,6 +32,8 @@ class Standing:
     rank: int | None  # among the players still in, by chips
     rebuys: int
     reentries: int
+    bounty: int = 0  # on their head now
+    bounties_won: int = 0
 
 
 def standings(tournament: Tournament) -> list[Standing]:
@@ -66,6 +68,8 @@ def standings(tournament: Tournament) -> list[Standing]:
             rank,
             e.rebuys,
             e.reentries,
+            e.bounty,
+            e.bounties_won,
         )
         for rank, (e, chips, table_id) in enumerate(alive, 1)
     ]
@@ -80,6 +84,8 @@ def standings(tournament: Tournament) -> list[Standing]:
             None,
             e.rebuys,
             e.reentries,
+            e.bounty,
+            e.bounties_won,
         )
         for e, _, _ in out
     ]

@@ -351,7 +351,8 @@ def _reenter(tournament: Tournament, entry: Entry) -> None:
 
 def entry_fee_pay(tournament: Tournament, entry: Entry, reason: str) -> None:
     """Internal: ``entry``'s player pays the entry fee again (a rebuy or re-entry) into the
-    prize pool (its bounty onto their head), through the ledger. Caller holds the tournament lock and saves ``entry``."""
+    prize pool (its bounty onto their head), through the ledger. Caller holds the tournament
+    lock and saves ``entry``."""
     if tournament.entry_fee:
         ledger_record(
             player=entry.player,

@@ -19,6 +19,7 @@ from tables.tournaments.errors import TournamentInvalid
 from tables.tournaments.models import Entry, Tournament
 from tables.tournaments.services import (
     tournament_create,
+    tournament_rebuy,
     tournament_register,
     tournament_start,
     tournament_unregister,
@@ -38,7 +39,9 @@ def _fast_password_hashing(settings):
     settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
 
 
-def bounty_game(kind: str, stacks: list[int], bounty: int = 40) -> tuple[Tournament, list]:
+def bounty_game(
+    kind: str, stacks: list[int], bounty: int = 40, **options
+) -> tuple[Tournament, list]:
     """A sit & go at 100 a head (``bounty`` of it the bounty), one player per stack, started;
     ``people[k]`` sits in seat k (the first hand's button is seat 0) with ``stacks[k]``
     chips (the starting stacks moved between them: no chip made)."""
@@ -53,6 +56,7 @@ def bounty_game(kind: str, stacks: list[int], bounty: int = 40) -> tuple[Tournam
         starting_stack=1500,
         levels=LEVELS,
         payouts=Tournament.Payouts.WINNER_TAKES_ALL,
+        **options,
     )
     for person in people:
         tournament_register(tournament=tournament, player=person)
@@ -183,6 +187,17 @@ def test_unregistering_and_cancelling_give_the_whole_fee_back_bounty_included(
     assert [Player.objects.get(pk=p.pk).bankroll for p in (host, ann, bob)] == [10_000] * 3
     tournament.refresh_from_db()
     assert tournament.prize_pool == 0 and not tournament.entries.exists()
+    assert_chips_conserved()
+
+
+def test_a_rebuy_pays_the_same_split_its_bounty_onto_the_head(assert_chips_conserved):
+    tournament, people = bounty_game("pko", [1500, 1500, 1500], rebuy_levels=1)
+    tournament_rebuy(tournament=tournament, player=people[1])
+    tournament.refresh_from_db()
+    assert tournament.prize_pool == 4 * 60
+    assert [entry(p).bounty for p in people] == [40, 80, 40]
+    assert entry(people[1]).fee_paid == 200
+    assert_money_conserved(tournament)
     assert_chips_conserved()
 
 

@@ -6,8 +6,8 @@
 
 The knocker is the winner of the highest pot the player out was eligible for (the pot that
 took their last chips); several winners of it (a split pot, a hi-lo pot's halves, two runs)
-split the head as the pot's chips are split (``engine.pots.split_pot``: the odd chips to the
-first winners left of the button), each share then paid by the rule above. Players out in
+split the head equally, the odd chips as a pot's (``engine.pots.split_pot``: one at a time
+to the winners first left of the button), each share then paid by the rule above. Players out in
 one hand are knocked out each by their own highest pot, from the heads as the hand began.
 At the end every head still on the table goes to its own player (the winner's, the players'
 of a final-table deal or of a fixed-hands game still in).
@@ -94,6 +94,8 @@ def _knockout_share(tournament: Tournament, knocker: Entry, busted: Entry, share
 
 def heads_collect(tournament: Tournament) -> None:
     """The end: every head still unpaid goes to its own player."""
+    if tournament.bounty_kind == Bounty.NONE:
+        return  # no heads: no read
     for entry in tournament.entries.filter(bounty__gt=0).select_related("player"):
         head, entry.bounty = entry.bounty, 0
         entry.bounties_won += head

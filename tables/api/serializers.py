@@ -178,6 +178,7 @@ class TournamentFinishSerializer(serializers.Serializer[Any]):
     place = serializers.IntegerField()
     entry_fee = serializers.IntegerField(help_text="Fee paid, rebuys and re-entries included.")
     prize = serializers.IntegerField()
+    bounties = serializers.IntegerField(help_text="Bounties won.")
 
 
 class TournamentRecordSerializer(serializers.Serializer[Any]):
@@ -191,7 +192,8 @@ class TournamentRecordSerializer(serializers.Serializer[Any]):
     in_the_money_percent = serializers.FloatField(allow_null=True)
     entry_fees = serializers.IntegerField(help_text="Entry fees, rebuys and re-entries paid.")
     prizes = serializers.IntegerField()
-    profit = serializers.IntegerField(help_text="Prizes − entry fees.")
+    bounties = serializers.IntegerField(help_text="Bounties won (bounty tournaments).")
+    profit = serializers.IntegerField(help_text="Prizes + bounties − entry fees.")
     roi = serializers.FloatField(
         allow_null=True,
         help_text="Return on entry fees, % (profit ÷ entry fees); null with no fees paid.",
@@ -284,7 +286,8 @@ class TournamentLeaderboardRowSerializer(serializers.Serializer[Any]):
     in_the_money = serializers.IntegerField()
     entry_fees = serializers.IntegerField()
     prizes = serializers.IntegerField()
-    profit = serializers.IntegerField(help_text="Prizes − entry fees.")
+    bounties = serializers.IntegerField(help_text="Bounties won (bounty tournaments).")
+    profit = serializers.IntegerField(help_text="Prizes + bounties − entry fees.")
     roi = serializers.FloatField(allow_null=True, help_text="Null with no entry fees paid.")
 
 

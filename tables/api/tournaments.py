@@ -109,6 +109,12 @@ class OrganiseSerializer(serializers.Serializer[Any]):
         min_value=2, required=False, allow_null=True, help_text="Sit & go: its seats."
     )
     entry_fee = StrictWholeNumberField(min_value=0, default=0, help_text="0: a freeroll.")
+    bounty_kind = serializers.ChoiceField(
+        Tournament.Bounty.choices, default="none", help_text="fixed or pko: bounties."
+    )
+    bounty = StrictWholeNumberField(
+        min_value=0, default=0, help_text="The part of the entry fee on each player's head."
+    )
     starting_stack = StrictWholeNumberField(min_value=1, default=1500)
     structure = serializers.ChoiceField(
         list(structure.PRESET_MINUTES), required=False, help_text="A preset (or give levels)."
@@ -183,6 +189,8 @@ class EntrantSerializer(serializers.Serializer[Any]):
     table = serializers.IntegerField(allow_null=True, help_text="The table id they sit at.")
     rebuys = serializers.IntegerField(help_text="Rebuys made.")
     reentries = serializers.IntegerField(help_text="Re-entries made.")
+    bounty = serializers.IntegerField(help_text="The bounty on their head now.")
+    bounties_won = serializers.IntegerField(help_text="Bounties paid to them.")
 
 
 class TournamentTableSerializer(serializers.Serializer[Any]):
@@ -213,6 +221,8 @@ class TournamentSummarySerializer(serializers.ModelSerializer[Any]):
             "seats_per_table",
             "max_entrants",
             "entry_fee",
+            "bounty_kind",
+            "bounty",
             "starting_stack",
             "structure",
             "levels",
@@ -281,6 +291,8 @@ def detail_body(request: Request, tournament: Tournament) -> dict[str, Any]:
             "table": row.table_id,
             "rebuys": row.rebuys,
             "reentries": row.reentries,
+            "bounty": row.bounty,
+            "bounties_won": row.bounties_won,
         }
         for row in view.standings
     ]

@@ -456,9 +456,9 @@ class Leaderboard(_Ranking):
     auth=PUBLIC,
 )
 class TournamentLeaderboard(_Ranking):
-    """Players ranked by tournament profit (prizes − entry fees, ``profit``), return on entry
-    fees (``roi``: players who paid fees only) or tournaments played (``played``), among those
-    with at least ``min_tournaments`` tournaments whose place is decided."""
+    """Players ranked by tournament profit (prizes + bounties − entry fees, ``profit``), return
+    on entry fees (``roi``: players who paid fees only) or tournaments played (``played``),
+    among those with at least ``min_tournaments`` tournaments whose place is decided."""
 
     serializer_class = TournamentLeaderboardRowSerializer
 

@@ -42,6 +42,8 @@ class EntryInline(_ReadOnlyInline):
         "place",
         "prize",
         "deal_share",
+        "bounty",
+        "bounties_won",
         "out_at",
     )
     readonly_fields = fields
@@ -82,6 +84,7 @@ class TournamentAdmin(admin.ModelAdmin[Tournament]):
         "organiser",
         "private",
         "entry_fee",
+        "bounties",
         "comebacks_and_breaks",
         "prize_pool",
         "created_at",
@@ -102,6 +105,8 @@ class TournamentAdmin(admin.ModelAdmin[Tournament]):
                     "seats_per_table",
                     "max_entrants",
                     "entry_fee",
+                    "bounty_kind",
+                    "bounty",
                     "starting_stack",
                     "structure",
                     "levels",
@@ -179,6 +184,12 @@ class TournamentAdmin(admin.ModelAdmin[Tournament]):
 
     def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
         return False  # its entries hold the ledger's fees and prizes
+
+    @admin.display(description="Bounty")
+    def bounties(self, tournament: Tournament) -> str:
+        if tournament.bounty_kind == Tournament.Bounty.NONE:
+            return "–"
+        return f"{tournament.bounty} ({tournament.get_bounty_kind_display()})"
 
     @admin.display(description="Rebuys / re-entry / breaks")
     def comebacks_and_breaks(self, tournament: Tournament) -> str:

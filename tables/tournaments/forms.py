@@ -25,6 +25,8 @@ STRUCTURES = [
 LEVEL_UNITS = [("minutes", "minutes"), ("hands", "hands")]
 #: Settings the form may leave empty (the service's defaults: a freezeout without breaks).
 OPTIONAL_DEFAULTS = (
+    "bounty_kind",
+    "bounty",
     "rebuy_levels",
     "max_rebuys",
     "max_reentries",
@@ -43,6 +45,15 @@ class TournamentForm(forms.Form):
         min_value=2, required=False, help_text="Empty: a sit & go takes its seats; no cap else."
     )
     entry_fee = forms.IntegerField(min_value=0, initial=0, help_text="0 for a freeroll.")
+    bounty_kind = forms.ChoiceField(
+        choices=Tournament.Bounty.choices, initial="none", required=False, label="Bounties"
+    )
+    bounty = forms.IntegerField(
+        min_value=0,
+        initial=0,
+        required=False,
+        help_text="The part of the entry fee put on each player's head.",
+    )
     starting_stack = forms.IntegerField(min_value=1, initial=1500)
     structure = forms.ChoiceField(choices=STRUCTURES, initial="regular")
     levels = forms.CharField(
@@ -156,7 +167,7 @@ class TournamentForm(forms.Form):
         if data["start"] != Tournament.Start.AT_TIME:
             data["start_at"] = None
         for optional in OPTIONAL_DEFAULTS:  # left empty: the service's default
-            if data.get(optional) is None:
+            if data.get(optional) in (None, ""):
                 data.pop(optional, None)
         if not data.get("break_every_levels"):
             data.pop("break_minutes", None)  # no breaks: their length does not matter

@@ -6,7 +6,8 @@ the minutes since the start), so a restarted server carries on where it was.
 
 Invariants (checked after every hand by the tests): chips across the tournament's tables ==
 ``starting_stack`` × (entries + rebuys + re-entries) (``selectors.chips_issued``); prizes
-paid == ``prize_pool`` once finished.
+paid == ``prize_pool`` once finished; fees paid == ``prize_pool`` + the heads' bounties
+unpaid + the bounties paid (``services.bounties``), so fees == prizes + bounties once finished.
 """
 
 from __future__ import annotations
@@ -34,6 +35,11 @@ class Tournament(models.Model):
         WINNER_TAKES_ALL = "winner-takes-all", "Winner takes all"
         CUSTOM = "custom", "The organiser's percentages"
 
+    class Bounty(models.TextChoices):
+        NONE = "none", "No bounties"
+        FIXED = "fixed", "Fixed bounties"
+        PROGRESSIVE = "pko", "Progressive knockout"
+
     class Status(models.TextChoices):
         REGISTERING = "registering", "Registering"
         RUNNING = "running", "Running"
@@ -51,6 +57,10 @@ class Tournament(models.Model):
     seats_per_table = models.PositiveSmallIntegerField(default=6)
     max_entrants = models.PositiveIntegerField(null=True, blank=True, help_text="Empty: no cap.")
     entry_fee = models.PositiveBigIntegerField(default=0, help_text="0 for a freeroll.")
+    bounty_kind = models.CharField(max_length=5, choices=Bounty.choices, default=Bounty.NONE)
+    bounty = models.PositiveBigIntegerField(
+        default=0, help_text="The part of each entry fee put on the player's head."
+    )
     starting_stack = models.PositiveBigIntegerField(default=1500)
     structure = models.CharField(max_length=12, default="regular", help_text="Preset or custom.")
     levels = models.JSONField(
@@ -127,6 +137,11 @@ class Tournament(models.Model):
         return "hands" in self.levels[0]
 
     @property
+    def prize_part(self) -> int:
+        """The part of each entry fee (a rebuy's, a re-entry's) that goes to the prize pool."""
+        return self.entry_fee - self.bounty
+
+    @property
     def places_open(self) -> bool:
         """A player out may still come back (late registration with re-entry, or a rebuy), so
         the places of players out are not given yet."""
@@ -141,6 +156,9 @@ class Entry(models.Model):
     ``out_batch``: players out in one batch (one hand, or one hand-for-hand round across the
     tables) are ranked together by ``out_chips``; a later batch finishes higher. A rebuy or a
     re-entry brings the same entry back (``out_*`` cleared, ``rebuys``/``reentries`` counted).
+
+    ``bounty``: the bounty on the player's head now (paid out when they go out, or to them at
+    the end); ``bounties_won``: the bounties paid to them (their own head at the end too).
     """
 
     tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="entries")
@@ -163,6 +181,8 @@ class Entry(models.Model):
     deal_share = models.PositiveBigIntegerField(
         null=True, blank=True, help_text="Their share of a final-table deal (part of the prize)."
     )
+    bounty = models.PositiveBigIntegerField(default=0, help_text="On their head now.")
+    bounties_won = models.PositiveBigIntegerField(default=0, help_text="Bounties paid to them.")
     created_at = models.DateTimeField(auto_now_add=True)
     out_at = models.DateTimeField(null=True, blank=True)
 

@@ -8,8 +8,9 @@ The rules, in one place:
   counted yet: fees and prizes are summed over the same decided entries, so the return
   compares like with like.
 - Entry fees: what the entry cost in all (``Entry.fee_paid``: the fee, plus rebuys and
-  re-entries). Prizes: ``Entry.prize``. In the money: a prize above 0.
-- Profit = prizes − entry fees (the tournaments' effect on the bankroll).
+  re-entries). Prizes: ``Entry.prize``. In the money: a prize above 0. Bounties: the
+  bounties paid to them (``Entry.bounties_won``, their own head at the end too).
+- Profit = prizes + bounties − entry fees (the tournaments' effect on the bankroll).
 - ROI % = profit ÷ entry fees × 100, rounded to 2 places; ``None`` when the entry fees are 0
   (only freerolls): a return on nothing is undefined, not infinite. Freerolls still count in
   tournaments played, in the money and prizes.
@@ -61,6 +62,7 @@ def _sums() -> dict[str, Any]:
         "in_the_money": Count("id", filter=Q(prize__gt=0)),
         "entry_fees": Sum("fee_paid"),
         "prizes": Sum("prize"),
+        "bounties": Sum("bounties_won"),
     }
 
 
@@ -89,6 +91,7 @@ def tournament_record(
     played = sums["played"]
     fees = sums["entry_fees"] or 0
     prizes = sums["prizes"] or 0
+    bounties = sums["bounties"] or 0
     recent = (
         decided.filter(tournament__in=tournaments_visible_to(viewer))
         .annotate(entrants=Count("tournament__entries"))
@@ -99,6 +102,7 @@ def tournament_record(
             "entrants",
             "fee_paid",
             "prize",
+            "bounties_won",
             name=F("tournament__name"),
             format=F("tournament__format"),
             started_at=F("tournament__started_at"),
@@ -112,8 +116,9 @@ def tournament_record(
         "in_the_money_percent": round(100.0 * sums["in_the_money"] / played, 2) if played else None,
         "entry_fees": fees,
         "prizes": prizes,
-        "profit": prizes - fees,
-        "roi": roi_percent(prizes, fees),
+        "bounties": bounties,
+        "profit": prizes + bounties - fees,
+        "roi": roi_percent(prizes + bounties, fees),
         "recent": [
             {
                 "tournament_id": row["tournament_id"],
@@ -124,6 +129,7 @@ def tournament_record(
                 "place": row["place"],
                 "entry_fee": row["fee_paid"],
                 "prize": row["prize"],
+                "bounties": row["bounties_won"],
             }
             for row in recent
         ],
@@ -137,13 +143,15 @@ def tournament_leaderboard(
     ``min_tournaments`` decided tournaments (default: 1; ``ROI_MIN_TOURNAMENTS`` for ROI).
 
     Rows are dicts: ``player_id``, ``name``, ``is_bot``, ``played``, ``wins``,
-    ``in_the_money``, ``entry_fees``, ``prizes``, ``profit``, ``roi`` (one query).
+    ``in_the_money``, ``entry_fees``, ``prizes``, ``bounties``, ``profit``, ``roi`` (one
+    query).
     """
     if order not in LEADERBOARD_ORDERS:
         raise ValueError(f"unknown order {order!r}: one of {', '.join(LEADERBOARD_ORDERS)}")
     if min_tournaments is None:
         min_tournaments = ROI_MIN_TOURNAMENTS if order == "roi" else 1
-    profit = ExpressionWrapper(F("prizes") - F("entry_fees"), output_field=BigIntegerField())
+    won = F("prizes") + F("bounties")
+    profit = ExpressionWrapper(won - F("entry_fees"), output_field=BigIntegerField())
     # Any until the end: the rows are filtered on the sums ``_sums()`` annotates, which the
     # type checker's Django plugin cannot see through the ``**``.
     entries: Any = Entry.objects.filter(place__isnull=False)
@@ -158,7 +166,7 @@ def tournament_leaderboard(
                     entry_fees__gt=0,
                     then=Round(
                         ExpressionWrapper(
-                            100.0 * (F("prizes") - F("entry_fees")) / F("entry_fees"),
+                            100.0 * (won - F("entry_fees")) / F("entry_fees"),
                             output_field=FloatField(),
                         ),
                         2,

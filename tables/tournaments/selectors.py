@@ -32,6 +32,8 @@ class Standing:
     rank: int | None  # among the players still in, by chips
     rebuys: int
     reentries: int
+    bounty: int = 0  # on their head now
+    bounties_won: int = 0
 
 
 def standings(tournament: Tournament) -> list[Standing]:
@@ -66,6 +68,8 @@ def standings(tournament: Tournament) -> list[Standing]:
             rank,
             e.rebuys,
             e.reentries,
+            e.bounty,
+            e.bounties_won,
         )
         for rank, (e, chips, table_id) in enumerate(alive, 1)
     ]
@@ -80,6 +84,8 @@ def standings(tournament: Tournament) -> list[Standing]:
             None,
             e.rebuys,
             e.reentries,
+            e.bounty,
+            e.bounties_won,
         )
         for e, _, _ in out
     ]
@@ -250,9 +256,11 @@ def comebacks_for(tournament: Tournament, player_id: int | None) -> Comebacks:
 
 
 def prize_pools_unpaid() -> int:
-    """Play chips held in prize pools, not yet paid out as prizes (every tournament)."""
+    """Play chips held in prize pools, not yet paid out as prizes, and on the players' heads
+    as bounties not yet paid (every tournament)."""
     pools = Tournament.objects.aggregate(total=Sum("prize_pool"))["total"] or 0
-    return pools - (Entry.objects.aggregate(total=Sum("prize"))["total"] or 0)
+    paid = Entry.objects.aggregate(prizes=Sum("prize"), heads=Sum("bounty"))
+    return pools - (paid["prizes"] or 0) + (paid["heads"] or 0)
 
 
 def chips_issued_running() -> int:

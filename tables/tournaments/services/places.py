@@ -19,6 +19,7 @@ from tables.services.events import table_touch
 from tables.services.players import ledger_record
 from tables.tournaments import structure
 from tables.tournaments.models import Deal, Entry, Tournament
+from tables.tournaments.services import bounties
 
 
 def new_batch(tournament: Tournament) -> int:
@@ -139,6 +140,7 @@ def tournament_finish(tournament: Tournament, standing: dict[int, int]) -> None:
     tournament.hand_for_hand = False
     tournament.save(update_fields=["registration_open", "status", "finished_at", "hand_for_hand"])
     places_decide(tournament)
+    bounties.heads_collect(tournament)  # the heads still on the table go to their players
     for tt in tournament.tables.filter(broken_at__isnull=True).select_related("table"):
         table_close_for_tournament(tt.table)
     tournament.tables.filter(broken_at__isnull=True).update(broken_at=timezone.now())

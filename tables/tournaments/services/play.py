@@ -9,7 +9,8 @@
   multi-table tournament is at the same level; levels by minutes follow the clock since the
   start, which stands still during breaks); late registration and rebuys close at their
   level; a hand-for-hand round begins.
-- ``after_hand``: players out get their order (and places and prizes once decided: players
+- ``after_hand``: players out get their order, their bounties go to their knockers
+  (``bounties``), and places and prizes once decided: players
   out anywhere in one hand-for-hand round are ranked together); the fixed-hands game ends
   after its hands and bots fill its seats; otherwise the tables are balanced and broken
   (``balance``), hand-for-hand is switched on at the bubble, and the last player standing
@@ -34,7 +35,7 @@ from tables.services.hooks import TableRules
 from tables.services.locks import table_lock
 from tables.tournaments import selectors, structure
 from tables.tournaments.models import Tournament, TournamentTable
-from tables.tournaments.services import balance, deals, lookup, places, setup
+from tables.tournaments.services import balance, bounties, deals, lookup, places, setup
 
 SEATED_BY_TOURNAMENT = "The tournament seats its players: no sitting down, leaving or top-ups."
 
@@ -137,6 +138,7 @@ def after_hand(table: Table, hand: Hand) -> None:
     # A hand of the hand-for-hand round: its players out join the round's batch.
     batch = tournament.hand_for_hand_batch if tt.round_hand else None
     places.entries_out(tournament, outs, batch)
+    bounties.knockouts_pay(tournament, hand, outs)
     if tournament.format == Tournament.Format.FIXED_HANDS:
         _fixed_hands_after(tournament, table, seated)
         return

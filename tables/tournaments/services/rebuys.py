@@ -87,7 +87,7 @@ def _in_running_hand(seat: Seat) -> bool:
 def _add_chips(tournament: Tournament, entry: Entry, table: Table, seat: Seat) -> None:
     entry_fee_pay(tournament, entry, f"Rebuy in {tournament.name}")
     entry.rebuys += 1
-    entry.save(update_fields=["rebuys", "fee_paid"])
+    entry.save(update_fields=["rebuys", "fee_paid", "bounty"])
     Seat.objects.filter(pk=seat.pk).update(stack=seat.stack + tournament.starting_stack)
     table_touch(table)
 
@@ -101,7 +101,15 @@ def _seat_again(tournament: Tournament, entry: Entry, table: Table | None) -> No
     entry.rebuys += 1
     entry.out_batch = entry.out_order = entry.out_chips = entry.out_at = None
     entry.save(
-        update_fields=["rebuys", "fee_paid", "out_batch", "out_order", "out_chips", "out_at"]
+        update_fields=[
+            "rebuys",
+            "fee_paid",
+            "bounty",
+            "out_batch",
+            "out_order",
+            "out_chips",
+            "out_at",
+        ]
     )
     outs_rank(tournament)
     seat_down(table, entry.player, free[0], tournament.starting_stack)

@@ -37,6 +37,7 @@ from tables.tournaments.errors import (
 from tables.tournaments.models import Entry, Tournament, TournamentTable
 from tables.tournaments.selectors import may_reenter
 from tables.tournaments.services import lookup
+from tables.tournaments.services.bounties import bounty_check
 from tables.tournaments.services.places import outs_rank
 
 Format, Start, Status = Tournament.Format, Tournament.Start, Tournament.Status
@@ -86,6 +87,8 @@ def tournament_create(
     seats_per_table: int = 6,
     max_entrants: int | None = None,
     entry_fee: int = 0,
+    bounty_kind: str = Tournament.Bounty.NONE,
+    bounty: int = 0,
     starting_stack: int = 1500,
     structure_name: str = "regular",
     levels: list[Any] | None = None,
@@ -132,6 +135,7 @@ def tournament_create(
         max_entrants = seats_per_table if max_entrants is None else max_entrants
         _whole(max_entrants, "max_entrants", low=2, high=seats_per_table)
     _whole(entry_fee, "entry_fee", low=0, high=10**12)
+    bounty_check(bounty_kind, bounty, entry_fee)
     _whole(starting_stack, "starting_stack", low=1, high=10**12)
     if format == Format.FIXED_HANDS:
         hands = _whole(hands, "hands", low=1, high=10_000)
@@ -191,6 +195,8 @@ def tournament_create(
             seats_per_table=seats_per_table,
             max_entrants=max_entrants,
             entry_fee=entry_fee,
+            bounty_kind=bounty_kind,
+            bounty=bounty,
             starting_stack=starting_stack,
             structure=structure_name,
             levels=levels,
@@ -273,9 +279,14 @@ def entry_add(*, tournament: Tournament, player: Player) -> Entry:
             kind=LedgerEntry.Kind.TOURNAMENT_ENTRY,
             reason=f"Entry to {tournament.name}",
         )
-    tournament.prize_pool += tournament.entry_fee
+    tournament.prize_pool += tournament.prize_part  # the bounty goes on the player's head
     Tournament.objects.filter(pk=tournament.pk).update(prize_pool=tournament.prize_pool)
-    return Entry.objects.create(tournament=tournament, player=player, fee_paid=tournament.entry_fee)
+    return Entry.objects.create(
+        tournament=tournament,
+        player=player,
+        fee_paid=tournament.entry_fee,
+        bounty=tournament.bounty,
+    )
 
 
 def tournament_register(*, tournament: Tournament, player: Player) -> Entry:
@@ -333,22 +344,15 @@ def _reenter(tournament: Tournament, entry: Entry) -> None:
     entry_fee_pay(tournament, entry, f"Re-entry to {tournament.name}")
     entry.reentries += 1
     entry.out_batch = entry.out_order = entry.out_chips = entry.out_at = None
-    entry.save(
-        update_fields=[
-            "reentries",
-            "fee_paid",
-            "out_batch",
-            "out_order",
-            "out_chips",
-            "out_at",
-        ]
-    )
+    out = ["out_batch", "out_order", "out_chips", "out_at"]
+    entry.save(update_fields=["reentries", "fee_paid", "bounty", *out])
     outs_rank(tournament)
 
 
 def entry_fee_pay(tournament: Tournament, entry: Entry, reason: str) -> None:
     """Internal: ``entry``'s player pays the entry fee again (a rebuy or re-entry) into the
-    prize pool, through the ledger. Caller holds the tournament lock and saves ``entry``."""
+    prize pool (its bounty onto their head), through the ledger. Caller holds the tournament
+    lock and saves ``entry``."""
     if tournament.entry_fee:
         ledger_record(
             player=entry.player,
@@ -356,9 +360,10 @@ def entry_fee_pay(tournament: Tournament, entry: Entry, reason: str) -> None:
             kind=LedgerEntry.Kind.TOURNAMENT_ENTRY,
             reason=reason,
         )
-    tournament.prize_pool += tournament.entry_fee
+    tournament.prize_pool += tournament.prize_part
     Tournament.objects.filter(pk=tournament.pk).update(prize_pool=tournament.prize_pool)
     entry.fee_paid += tournament.entry_fee
+    entry.bounty += tournament.bounty
 
 
 def tournament_unregister(*, tournament: Tournament, player: Player) -> None:
@@ -379,7 +384,7 @@ def tournament_unregister(*, tournament: Tournament, player: Player) -> None:
                 reason=f"Unregistered from {tournament.name}",
             )
         Tournament.objects.filter(pk=tournament.pk).update(
-            prize_pool=tournament.prize_pool - entry.fee_paid
+            prize_pool=tournament.prize_pool - (entry.fee_paid - entry.bounty)
         )
         entry.delete()
 

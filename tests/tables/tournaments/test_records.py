@@ -66,6 +66,7 @@ def test_each_player_has_their_place_in_the_money_fees_prizes_and_return(players
                 "place": entry.place,
                 "entry_fee": 50,
                 "prize": entry.prize,
+                "bounties": 0,  # no bounties in this one
             }
         ]
     # no chip created or lost: what the winners gained, the others paid

@@ -30,3 +30,8 @@ def notes_by_subject(author_id: int | None) -> dict[int, NoteFacts]:
             "subject_id", "label", "text"
         )
     }
+
+
+def note_on(author_id: int, subject_id: int) -> PlayerNote | None:
+    """Player ``author_id``'s note on player ``subject_id``, if they wrote one."""
+    return PlayerNote.objects.filter(author_id=author_id, subject_id=subject_id).first()

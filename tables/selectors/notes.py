@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+
 from django.db.models import QuerySet
 
 from tables.models import Player, PlayerNote
@@ -35,3 +37,13 @@ def notes_by_subject(author_id: int | None) -> dict[int, NoteFacts]:
 def note_on(author_id: int, subject_id: int) -> PlayerNote | None:
     """Player ``author_id``'s note on player ``subject_id``, if they wrote one."""
     return PlayerNote.objects.filter(author_id=author_id, subject_id=subject_id).first()
+
+
+def player_ids_by_name(names: Iterable[str]) -> dict[str, int]:
+    """The ids of the players named ``names`` (exactly), by name; unknown names left out."""
+    wanted = set(names)
+    if not wanted:
+        return {}
+    return dict(
+        Player.objects.filter(user__username__in=wanted).values_list("user__username", "pk")
+    )

@@ -50,9 +50,15 @@ class NoteBodySerializer(serializers.Serializer[Any]):
     """A note as set: its text and label (both empty: the note is cleared)."""
 
     text = StrictCharField(
-        allow_blank=True, trim_whitespace=False, default="", help_text="At most 500 characters."
+        allow_blank=True,
+        trim_whitespace=False,
+        default="",
+        max_length=PlayerNote.MAX_TEXT,
+        help_text="Plain text (line breaks kept, control characters made spaces), trimmed.",
     )
-    label = StrictCharField(allow_blank=True, default="", help_text=LABEL_HELP)
+    label = serializers.ChoiceField(
+        choices=["", *COLOURS], allow_blank=True, default="", help_text=LABEL_HELP
+    )
 
 
 class ImportedNoteSerializer(NoteBodySerializer):

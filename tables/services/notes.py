@@ -49,13 +49,13 @@ def note_input(text: object, label: object) -> NoteInput:
     return NoteInput(text, label)
 
 
-def _subject(author: Player, subject_id: object) -> Player:
+def _subject(author: Player, subject_id: object, *, self_too: bool = False) -> Player:
     if not isinstance(subject_id, int) or isinstance(subject_id, bool):
         raise NoSuchPlayer("There is no such player.")
     subject = Player.objects.select_related("user").filter(pk=subject_id).first()
     if subject is None:
         raise NoSuchPlayer("There is no such player.")
-    if subject.pk == author.pk:
+    if subject.pk == author.pk and not self_too:
         raise InvalidNote("Notes are on other players, not on yourself.")
     return subject
 
@@ -79,8 +79,9 @@ def note_set(
 
 
 def note_clear(*, author: Player, subject_id: object) -> bool:
-    """``author`` has no note on ``subject_id`` any more; whether there was one."""
-    subject = _subject(author, subject_id)
+    """``author`` has no note on ``subject_id`` any more; whether there was one (none on
+    themselves: nothing to clear, no error)."""
+    subject = _subject(author, subject_id, self_too=True)
     with transaction.atomic():
         return _clear(author, subject.pk)
 

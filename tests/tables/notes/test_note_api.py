@@ -53,8 +53,8 @@ def test_set_read_list_and_clear(players):
 @pytest.mark.parametrize(
     ("body", "status", "code"),
     [
-        ({"text": "x", "label": "pink"}, 400, "invalid_note"),
-        ({"text": "x" * 501, "label": ""}, 400, "invalid_note"),
+        ({"text": "x", "label": "pink"}, 400, "invalid"),
+        ({"text": "x" * 501, "label": ""}, 400, "invalid"),
         ({"text": 5, "label": "red"}, 400, "invalid"),
         ({"text": "x", "label": ["red"]}, 400, "invalid"),
     ],
@@ -75,6 +75,7 @@ def test_no_such_player_and_yourself(players):
     assert (answer.status_code, answer.json()["code"]) == (404, "not_found")
     answer = me.put(f"/api/notes/{alice.pk}/", {"text": "me"}, format="json")
     assert (answer.status_code, answer.json()["code"]) == (400, "invalid_note")
+    assert me.delete(f"/api/notes/{alice.pk}/").status_code == 204  # nothing to clear
     assert api().get("/api/notes/").status_code in (401, 403)
     assert stored() == []
 
@@ -111,8 +112,12 @@ def test_an_export_imports_back_all_or_nothing(players, make_player):
     assert answer.status_code == 404 and "Note 3" in answer.json()["message"]
     bad = {"notes": [*body["notes"], {"player_id": dave.pk, "text": "x", "label": "pink"}]}
     answer = me.post("/api/notes/import/", bad, format="json")
+    assert (answer.status_code, answer.json()["code"]) == (400, "invalid")
+    assert "label" in str(answer.json()["errors"]["notes"])
+    bad = {"notes": [*body["notes"], {"player_id": alice.pk, "text": "me", "label": ""}]}
+    answer = me.post("/api/notes/import/", bad, format="json")
     assert (answer.status_code, answer.json()["code"]) == (400, "invalid_note")
-    assert "Note 3" in answer.json()["message"]
+    assert answer.json()["message"] == "Note 3: Notes are on other players, not on yourself."
     answer = me.post("/api/notes/import/", {"notes": [{"text": "who?"}]}, format="json")
     assert (answer.status_code, answer.json()["code"]) == (400, "invalid")
     assert stored() == []

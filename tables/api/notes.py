@@ -37,7 +37,8 @@ class NoteSerializer(serializers.Serializer[Any]):
 
     player_id = serializers.IntegerField(source="subject_id", help_text="Who the note is on.")
     player = serializers.CharField(source="subject.name", help_text="Their name.")
-    label = serializers.CharField(help_text=LABEL_HELP)
+    # the metaclass moves declared fields out of the class: ``Field.label`` stays
+    label = serializers.CharField(help_text=LABEL_HELP)  # type: ignore[assignment]
     text = serializers.CharField(help_text=f"At most {PlayerNote.MAX_TEXT} characters.")
     updated_at = serializers.DateTimeField()
 
@@ -56,7 +57,7 @@ class NoteBodySerializer(serializers.Serializer[Any]):
         max_length=PlayerNote.MAX_TEXT,
         help_text="Plain text (line breaks kept, control characters made spaces), trimmed.",
     )
-    label = serializers.ChoiceField(
+    label = serializers.ChoiceField(  # type: ignore[assignment]
         choices=["", *COLOURS], allow_blank=True, default="", help_text=LABEL_HELP
     )
 
@@ -74,7 +75,7 @@ class ImportedNoteSerializer(NoteBodySerializer):
 
 
 class NotesImportSerializer(serializers.Serializer[Any]):
-    notes = ImportedNoteSerializer(many=True, max_length=MAX_IMPORTED)
+    notes = serializers.ListField(child=ImportedNoteSerializer(), max_length=MAX_IMPORTED)
 
 
 class NotesImportedSerializer(serializers.Serializer[Any]):
@@ -82,7 +83,7 @@ class NotesImportedSerializer(serializers.Serializer[Any]):
 
 
 def _author(request: Request) -> Player:
-    player = getattr(request.user, "player", None)
+    player: Player | None = getattr(request.user, "player", None)
     if player is None:
         raise exceptions.NotFound("You have no player profile.")
     return player

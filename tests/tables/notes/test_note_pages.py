@@ -44,6 +44,15 @@ def test_the_profile_form_saves_updates_and_clears_a_note(players):
     assert not PlayerNote.objects.exists()
 
 
+def test_your_own_page_links_the_export_of_your_notes(players):
+    alice, bob, _ = players
+    note_set(author=alice, subject_id=bob.pk, text=SECRET, label="")
+    page = browser(alice).get(f"/players/{alice.pk}/stats/").content.decode()
+    assert 'id="my-notes"' in page and 'href="/api/notes/"' in page
+    assert 'id="note-form-' not in page  # no note on yourself
+    assert browser(alice).get("/api/notes/").json()["notes"][0]["text"] == SECRET
+
+
 def test_a_refused_note_says_why_and_changes_nothing(players):
     alice, bob, _ = players
     note_set(author=alice, subject_id=bob.pk, text="before", label="red")

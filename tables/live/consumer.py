@@ -325,8 +325,9 @@ class TableConsumer(ChatSocket, TableJoin, AsyncWebsocketConsumer):
             return
         async with self.answering:
             self.notes = notes
-            self.sent_version = -1  # the same version again, with the new notes on it
-            await self.send_state(version=0)
+            # the version it has (or a newer one) again, with the new notes on its seats
+            version, self.sent_version = max(self.sent_version, 0), -1
+            await self.send_state(version=version)
 
     async def _clear_message_when_dealt_in(self, snap: Snapshot) -> None:
         """A new hand this viewer is dealt into makes the last message old news ("You sat

@@ -8,12 +8,14 @@ from django.shortcuts import get_object_or_404, redirect, render
 from engine.variants import variant
 from tables.clubs.selectors import upcoming_for
 from tables.models import Hand, Table
+from tables.presenters.notes import note_marks
 from tables.presenters.render import region_html, render_message
 from tables.presenters.screen import table_screen
 from tables.selectors.access import can_host, can_see_hand, can_see_table, tables_visible_to
 from tables.selectors.hosting import rejoin_minimum, reseat_at_ms
 from tables.selectors.ledger import table_ledger
 from tables.selectors.lobby import lobby_tables
+from tables.selectors.notes import notes_by_subject
 from tables.selectors.players import viewer_player
 from tables.selectors.recent import recent_games
 from tables.selectors.snapshot import load_snapshot
@@ -55,6 +57,7 @@ def table_detail(request: HttpRequest, table_id: int) -> HttpResponse:
         player.bankroll if player else None,
         left_with=rejoin_minimum(table, player) if player else 0,
         reseat_at_ms=reseat_at_ms(table, player) if player else None,
+        notes=note_marks(notes_by_subject(player.pk if player else None)),  # theirs alone
     )
     regions = {**region_html(screen, oob=False), "message": render_message("", oob=False)}
     closed = snapshot.table.status == Table.Status.CLOSED

@@ -9,6 +9,7 @@ from tables.api import (
     hosting,
     imports,
     ledger,
+    notes,
     play,
     tournament_deals,
     tournaments,
@@ -86,6 +87,10 @@ urlpatterns = [
     path("players/me/stats/", views.PlayerMeStats.as_view(), name="player-me-stats"),
     path("players/<str:pk>/", views.PlayerDetail.as_view(), name="player-detail"),
     path("players/<str:pk>/stats/", views.PlayerStats.as_view(), name="player-stats"),
+    path("notes/", notes.NoteList.as_view(), name="note-list"),
+    # before notes/<pk>/, which would take "import" for an id
+    path("notes/import/", notes.NotesImport.as_view(), name="notes-import"),
+    path("notes/<str:pk>/", notes.NoteDetail.as_view(), name="note-detail"),
     path("leaderboard/", views.Leaderboard.as_view(), name="leaderboard"),
     path(
         "leaderboard/tournaments/",

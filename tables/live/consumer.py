@@ -15,6 +15,9 @@ What a frame may ask, what it is answered and sent, and the close codes: ``table
   ``TableFeed`` of the table (``tables.live.feed``: one member of the group ``table-<id>``
   per process) and gets the whole table rendered for its viewer.
 - ``table.chat``: a chat line or a mute, no version (``tables.live.chat``).
+- The viewer's notes on players (issue 51) are read when a browser's socket joins and again
+  when they change one (``notes_changed``, told by ``tables.live.sessions``): only their own
+  seats show them, never a frame another viewer gets.
 - ``table.changed`` (table id + version, no cards): the snapshot at that version
   (``tables.live.caches``), for this socket's viewer, sent as what changed since what the
   socket holds (``tables.live.frames``): htmx swaps each part by id; a ``frames=diff`` JSON
@@ -75,8 +78,10 @@ from tables.live.protocol import (
 from tables.live.spectators import spectator_release
 from tables.models import Table
 from tables.operations import BadFrame, run_op
+from tables.presenters.notes import note_marks
 from tables.presenters.render import render_message
 from tables.selectors.hosting import rejoin_minimum, reseat_at_ms
+from tables.selectors.notes import notes_by_subject
 from tables.selectors.players import player_bankroll
 from tables.selectors.snapshot import Snapshot
 from tables.services.errors import ServiceError
@@ -293,7 +298,7 @@ class TableConsumer(ChatSocket, TableJoin, AsyncWebsocketConsumer):
         if snap.version > self.sent_version:
             self.sent_version = snap.version
             frame = self.frames.next_frame(
-                snap, self.player, bankroll, self.left_with, self.reseat_at_ms
+                snap, self.player, bankroll, self.left_with, self.reseat_at_ms, self.notes
             )
             if frame:
                 try:
@@ -303,6 +308,26 @@ class TableConsumer(ChatSocket, TableJoin, AsyncWebsocketConsumer):
                     raise
             await self._clear_message_when_dealt_in(snap)
             await self.chat_follow_host(snap.table)
+
+    async def notes_changed(self) -> None:
+        """The viewer changed their notes on players (``tables.live.sessions``): a browser
+        reads them again and is sent the seats that show them differently, at the version it
+        has (the socket's frames are made from what it holds, as for a ``sync``)."""
+        if self.closed or self.player is None or self.frames.kind != "page":
+            return
+        player_id = self.player.pk
+        try:
+            notes = await read_async(lambda: note_marks(notes_by_subject(player_id)))()
+        except DatabaseError:
+            log.warning("table %s: database unreachable, notes not refreshed", self.table_id)
+            return
+        if notes == self.notes:
+            return
+        async with self.answering:
+            self.notes = notes
+            # the version it has (or a newer one) again, with the new notes on its seats
+            version, self.sent_version = max(self.sent_version, 0), -1
+            await self.send_state(version=version)
 
     async def _clear_message_when_dealt_in(self, snap: Snapshot) -> None:
         """A new hand this viewer is dealt into makes the last message old news ("You sat

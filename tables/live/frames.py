@@ -36,7 +36,7 @@ import orjson
 
 from tables.live.patch import diff
 from tables.live.protocol import render_viewer, state_me
-from tables.presenters.models import Screen
+from tables.presenters.models import NO_NOTES, NoteMarks, Screen
 from tables.presenters.play_state import play_state, viewer_members
 from tables.presenters.render import PageParts, log_lines_oob_html, page_parts
 from tables.presenters.screen import table_screen
@@ -255,24 +255,37 @@ class SocketFrames:
         bankroll: int | None,
         left_with: int = 0,
         reseat_at_ms: int | None = None,
+        notes: NoteMarks = NO_NOTES,
     ) -> str:
-        """The frame for ``snapshot`` to this socket's viewer ("" when it holds it all)."""
+        """The frame for ``snapshot`` to this socket's viewer ("" when it holds it all).
+
+        ``notes``: the viewer's own notes on players, shown on a browser's seats (part of the
+        viewer's own screen, and of its key here: never in what spectators share). A JSON
+        socket's state has none: a program reads its notes from the API."""
         if self.kind == "json":
             return render_viewer(
                 snapshot, player, bankroll, True, left_with=left_with, reseat_at_ms=reseat_at_ms
             )[2]
         memo = snapshot.memo
+        if self.kind != "page" or player is None:
+            notes = NO_NOTES
         viewer = (
             self.kind,
             player.pk if player is not None else None,
             bankroll,
             left_with,
             reseat_at_ms,
+            notes,
         )
         now: PageParts | JsonState | None = memo.get(viewer)
         if now is None:
             screen = table_screen(
-                snapshot, player, bankroll, left_with=left_with, reseat_at_ms=reseat_at_ms
+                snapshot,
+                player,
+                bankroll,
+                left_with=left_with,
+                reseat_at_ms=reseat_at_ms,
+                notes=notes,
             )
             now = page_parts(screen) if self.kind == "page" else json_state(snapshot, screen)
             memo[viewer] = now

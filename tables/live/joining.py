@@ -1,6 +1,7 @@
 """How a table socket joins its table (a base class of ``TableConsumer``): its turn among the
 process's joins (``tables.live.admission``), counted under its user or address, the viewer and
-the table read, the table's feed followed, the first state sent; then the chat's last lines.
+the table read (and a browser's viewer's notes on players), the table's feed followed, the
+first state sent; then the chat's last lines.
 
 A socket that ends without its first state after ``SLOW_JOIN_SECONDS`` (its client gave up
 waiting) logs where its join stood, which tells a connect rush's stuck socket from a slow one.
@@ -24,11 +25,15 @@ from tables.live.protocol import NO_SUCH_TABLE, SERVER_BUSY, SERVER_TROUBLE, TOO
 from tables.live.sessions import LiveSockets
 from tables.live.spectators import spectator_admit
 from tables.models import Player, Table
+from tables.presenters.models import NO_NOTES, NoteMarks
+from tables.presenters.notes import note_marks
 from tables.selectors.access import can_see_table
+from tables.selectors.notes import notes_by_subject
 from tables.selectors.players import viewer_player
 
 if TYPE_CHECKING:
     from tables.http import Viewer
+    from tables.live.frames import SocketFrames
 
 log = logging.getLogger(__name__)
 
@@ -45,6 +50,7 @@ class TableJoin(AsyncWebsocketConsumer):
     live: LiveSockets | None = None  # this process's sockets by user, while registered
     spectator_of: str | None = None  # a logged-out spectator's address, while counted
     player: Player | None = None  # the viewer's player (None: a spectator), resolved at join
+    notes: NoteMarks = NO_NOTES  # a browser's viewer's notes on players: read at join
 
     if TYPE_CHECKING:  # the table socket's own (``TableConsumer``)
         closed: bool
@@ -52,6 +58,7 @@ class TableJoin(AsyncWebsocketConsumer):
         user: Viewer | None
         sent_version: int
         created_at: datetime
+        frames: SocketFrames
         user_id: int
         session_key: str | None
 
@@ -61,6 +68,7 @@ class TableJoin(AsyncWebsocketConsumer):
         async def table_changed(self, event: dict[str, Any]) -> None: ...
         async def table_chat(self, event: dict[str, Any]) -> None: ...
         async def session_ended(self) -> None: ...
+        async def notes_changed(self) -> None: ...
 
     async def _join(self) -> None:
         """A logged-in socket waits its turn to join (``tables.live.admission``: at most a few
@@ -156,6 +164,8 @@ class TableJoin(AsyncWebsocketConsumer):
         read after the socket follows the table (``_table_version``), not here: a change in
         between would be missed."""
         player = viewer_player(self.user)
+        if player is not None and self.frames.kind == "page":  # a browser shows its notes
+            self.notes = note_marks(notes_by_subject(player.pk))
         table = Table.objects.filter(pk=self.table_id).only("pk", "private", "created_at").first()
         if table is None or not can_see_table(table, self.user):
             return player, None

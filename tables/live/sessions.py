@@ -15,6 +15,10 @@ of its own, subscribed with its first socket (not one subscription per socket): 
 one message to that group, and every process closes the matching sockets it holds. Over
 Redis pub/sub a message sent while a process is not subscribed (Redis restarting) is lost;
 those sockets go on until they close (their next handshake is refused as usual).
+
+The same group carries ``notes.changed`` (``tables.services.events.notes_changed_on_commit``):
+a user changed their notes on players, and their sockets read them again (their own seats
+show them).
 """
 
 from __future__ import annotations
@@ -30,9 +34,11 @@ from django.contrib.auth.models import User
 from django.db import transaction
 from django.http import HttpRequest
 
+from tables.services.events import LIVE_SESSIONS_GROUP, NOTES_CHANGED
+
 log = logging.getLogger(__name__)
 
-GROUP = "live-sessions"
+GROUP = LIVE_SESSIONS_GROUP
 ENDED = "sessions.ended"
 #: The mark ``on_user_saving`` leaves on a user for ``on_user_saved`` (no field of ``User``).
 PASSWORD_REPLACED = "_password_replaced"
@@ -48,6 +54,7 @@ class LiveSocket(Protocol):
     @property
     def session_key(self) -> str | None: ...
     async def session_ended(self) -> None: ...
+    async def notes_changed(self) -> None: ...
 
 
 class LiveSockets:
@@ -127,6 +134,16 @@ class LiveSockets:
             task.add_done_callback(self.closing.discard)
         return len(ended)
 
+    def notes_changed(self, user_id: int | None) -> int:
+        """``user_id`` changed their notes on players: their sockets here read them again
+        (each in a task of its own, as ``end``); how many."""
+        sockets = list(self.by_user.get(user_id, ())) if user_id is not None else []
+        for socket in sockets:
+            task = asyncio.ensure_future(_refresh_notes(socket))
+            self.closing.add(task)
+            task.add_done_callback(self.closing.discard)
+        return len(sockets)
+
     async def _follow(self) -> None:
         channel = ""
         try:
@@ -139,6 +156,8 @@ class LiveSockets:
                         message = await self.layer.receive(channel)
                         if message.get("type") == ENDED:
                             self.end(message.get("user_id"), message.get("session_key"))
+                        elif message.get("type") == NOTES_CHANGED:
+                            self.notes_changed(message.get("user_id"))
                 except asyncio.CancelledError:
                     raise
                 except Exception as error:
@@ -159,6 +178,13 @@ async def _close_all(sockets: Iterable[LiveSocket]) -> None:
             await socket.session_ended()
         except Exception:
             log.exception("a socket whose session ended could not be closed")
+
+
+async def _refresh_notes(socket: LiveSocket) -> None:
+    try:
+        await socket.notes_changed()
+    except Exception:
+        log.exception("a socket's notes could not be refreshed")
 
 
 def end_sessions(user_id: int, session_key: str | None = None) -> None:

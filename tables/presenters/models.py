@@ -108,6 +108,50 @@ class Plate:
 
 
 @view_model
+class NoteMark:
+    """The viewer's own note on a seat's player (``_seat.html``): shown to its author only,
+    so it is put on the viewer's own seats, never on the spectator's shared ones."""
+
+    label: str  # a colour of ``PlayerNote.Label`` ("": none)
+    label_name: str  # the colour in words ("Red", "No label")
+    text: str
+
+
+class NoteMarks:
+    """One viewer's notes on players: player id -> ``NoteMark``. Immutable; equal and hashed
+    by value (the key of a viewer's screen in the snapshot's ``memo``)."""
+
+    __slots__ = ("_marks", "_key", "_hash")
+
+    def __init__(self, marks: dict[int, NoteMark] | None = None) -> None:
+        self._marks = dict(marks or {})
+        self._key = tuple(sorted(self._marks.items()))
+        self._hash = hash(self._key)
+
+    def get(self, player_id: int | None) -> NoteMark | None:
+        return self._marks.get(player_id) if player_id is not None else None
+
+    def __bool__(self) -> bool:
+        return bool(self._marks)
+
+    def __len__(self) -> int:
+        return len(self._marks)
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, NoteMarks) and other._key == self._key
+
+    def __hash__(self) -> int:
+        return self._hash
+
+    def __repr__(self) -> str:
+        return f"NoteMarks({self._marks!r})"
+
+
+#: A viewer without notes (a spectator's, or a player's who wrote none).
+NO_NOTES = NoteMarks()
+
+
+@view_model
 class SeatPanel:
     """One seat as one viewer sees it (``_seat.html``): its plate and the hole cards this
     viewer may see (``None``: face down)."""
@@ -118,6 +162,7 @@ class SeatPanel:
     is_actor: bool = False
     is_me: bool = False
     up: tuple[bool, ...] = ()  # stud: which of ``cards`` are dealt face up; () in flop games
+    note: NoteMark | None = None  # the viewer's own note on this seat's player
 
     @property
     def label(self) -> int:

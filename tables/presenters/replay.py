@@ -6,6 +6,7 @@ that step) becomes the same view models as a live screen, rendered by the same p
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import replace
 from typing import TYPE_CHECKING
 
@@ -15,7 +16,9 @@ from django.utils.safestring import SafeString
 from engine.cards import Card
 from engine.view import View
 from tables.presenters.models import (
+    NO_NOTES,
     BoardRegion,
+    NoteMarks,
     Plate,
     PotLine,
     SeatPanel,
@@ -31,12 +34,26 @@ if TYPE_CHECKING:
 
 
 def replay_felt(
-    step: ReplayStep, *, hand_id: int, hand_number: int, table_seats: list[int], max_seats: int
+    step: ReplayStep,
+    *,
+    hand_id: int,
+    hand_number: int,
+    table_seats: list[int],
+    max_seats: int,
+    notes: NoteMarks = NO_NOTES,
+    player_ids: Sequence[int | None] = (),
 ) -> str:
-    """One step's felt as HTML. ``table_seats``: the table seat of each engine seat."""
+    """One step's felt as HTML. ``table_seats``: the table seat of each engine seat;
+    ``notes``: the viewer's own notes on players (``player_ids``: each engine seat's player)."""
     seats, board = replay_regions(
         step, hand_id=hand_id, hand_number=hand_number, table_seats=table_seats, max_seats=max_seats
     )
+    if notes:
+        panels = tuple(
+            replace(panel, note=notes.get(player_id))
+            for panel, player_id in zip(seats.seats, player_ids, strict=True)
+        )
+        seats = replace(seats, seats=panels)
     return render_felt(seats, board)
 
 

@@ -29,6 +29,7 @@ from tables.presenters.games import (
 )
 from tables.presenters.log import Dealt, log_entries, notice_lines, viewer_log
 from tables.presenters.models import (
+    NO_NOTES,
     ActionsRegion,
     BoardRegion,
     CardFace,
@@ -36,6 +37,7 @@ from tables.presenters.models import (
     HandLink,
     LogLine,
     LogRegion,
+    NoteMarks,
     Plate,
     PotLine,
     RecentHands,
@@ -59,6 +61,7 @@ class _Shared:
 
     seats: SeatsRegion  # as a spectator sees them
     hand_seats: dict[int, int]  # hand seat index -> table seat number, for seats dealt in
+    seat_players: dict[int, int]  # table seat number -> the player id on its plate
     board: BoardRegion
     watching: ActionsRegion  # everyone's but the actor's
     log_entries: list[LogLine | Dealt]
@@ -76,6 +79,7 @@ def table_screen(
     bankroll: int | None = None,
     left_with: int = 0,
     reseat_at_ms: int | None = None,
+    notes: NoteMarks = NO_NOTES,
 ) -> Screen:
     """The table at ``snapshot`` as ``player`` (a ``Player``, or None: a spectator) sees it.
 
@@ -86,6 +90,8 @@ def table_screen(
     and starts there.
     ``reseat_at_ms``: when a viewer who left moments ago may sit down again
     (``reseat_wait_until``, the caller's to read): the form counts down to it.
+    ``notes``: the viewer's own notes on players (``tables.presenters.notes.note_marks``, the
+    caller's to read), put on their seats only: the spectator's shared seats never hold one.
     """
     shared = _shared(snapshot)
     player_id = player.pk if player is not None else None
@@ -95,6 +101,8 @@ def table_screen(
     view = snapshot.view(index) if hand is not None else None
     running = snapshot.running
     seats = _viewer_seats(snapshot, shared, my_seat.number if my_seat else None, index, view)
+    if notes and player is not None:
+        seats = _noted_seats(seats, shared.seat_players, notes)
     legal = view.legal if (view is not None and running) else None
     actions = (
         shared.watching
@@ -227,6 +235,19 @@ def _viewer_seats(
     return replace(shared.seats, bottom=my_number or 0, seats=tuple(panels))
 
 
+def _noted_seats(seats: SeatsRegion, seat_players: dict[int, int], notes: NoteMarks) -> SeatsRegion:
+    """``seats`` with the viewer's notes on the players sitting there (a copy: the shared
+    region is left as every other viewer sees it)."""
+    panels = list(seats.seats)
+    noted = False
+    for number, player_id in seat_players.items():
+        mark = notes.get(player_id)
+        if mark is not None:
+            panels[number] = replace(panels[number], note=mark)
+            noted = True
+    return replace(seats, seats=tuple(panels)) if noted else seats
+
+
 def _viewer_log(snapshot: Snapshot, shared: _Shared, index: int | None) -> LogRegion:
     """The log region for hand seat ``index``: built once per version and seat."""
     key = ("log", index)
@@ -281,6 +302,7 @@ def _build_shared(snapshot: Snapshot) -> _Shared:
     engine_stacks = running or (hand is not None and hand.runout_showing)
     # Each hand seat that still belongs to the player dealt in: by table seat number.
     dealt: dict[int, SeatView] = {}
+    dealt_players: dict[int, int] = {}  # table seat number -> the player dealt in there
     if hand is not None and view is not None:
         for start, in_hand in zip(hand.seats, view.seats, strict=True):
             seat = snapshot.seats.get(start["seat"])
@@ -291,11 +313,13 @@ def _build_shared(snapshot: Snapshot) -> _Shared:
                 seat is not None and seat.player_id == start["player_id"]
             ):
                 dealt[start["seat"]] = in_hand
+                dealt_players[start["seat"]] = start["player_id"]
     hand_id = hand.pk if hand is not None else None
     street = view.street if view is not None else ""
     stud = view is not None and view.config.is_stud
     drew = draw_counts(view) if view is not None and view.config.variant.is_draw else {}
     panels = []
+    seat_players: dict[int, int] = {}
     for number in range(table.max_seats):
         seat, seen = snapshot.seats.get(number), dealt.get(number)
         plate = None
@@ -329,6 +353,8 @@ def _build_shared(snapshot: Snapshot) -> _Shared:
                 seat.sitting_out,
                 seat.leave_after_hand,
             )
+        if plate is not None:
+            seat_players[number] = seat.player_id if seat is not None else dealt_players[number]
         panels.append(
             SeatPanel(
                 number,
@@ -371,6 +397,7 @@ def _build_shared(snapshot: Snapshot) -> _Shared:
             face_up=view is not None and view.no_more_betting,
         ),
         hand_seats={seen.seat: number for number, seen in dealt.items()},
+        seat_players=seat_players,
         board=BoardRegion(
             hand_id,
             street,

@@ -243,3 +243,18 @@ class NoSuchShare(ServiceError):
     """No link of yours by that token (or it was revoked already)."""
 
     code = "no_such_share"
+
+
+# --- notes on players -------------------------------------------------------------------------
+
+
+class InvalidNote(ServiceError):
+    """A note's text or label is not one a note may hold (too long, an unknown colour...)."""
+
+    code = "invalid_note"
+
+
+class NoSuchPlayer(ServiceError):
+    """No player has that id (or name)."""
+
+    code = "no_such_player"

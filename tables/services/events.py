@@ -58,7 +58,24 @@ def table_event_on_commit(event: dict[str, Any]) -> None:
 local_listeners: list[Callable[[dict[str, Any]], None]] = []
 
 
+#: The group that every server process's table sockets registry follows
+#: (``tables.live.sessions``): messages about one user's sockets, wherever they are open.
+LIVE_SESSIONS_GROUP = "live-sessions"
+#: A ``LIVE_SESSIONS_GROUP`` message: the ``user_id``'s notes on players changed.
+NOTES_CHANGED = "notes.changed"
+
+
+def notes_changed_on_commit(user_id: int) -> None:
+    """Once the transaction commits, tell ``user_id``'s own table sockets (every process's)
+    to read their notes again: their seats show the new labels. Nobody else's hears of it."""
+    event = {"type": NOTES_CHANGED, "user_id": user_id}
+    transaction.on_commit(lambda: _publish(event, LIVE_SESSIONS_GROUP))
+
+
 async def _send(layer: Any, group: str, event: dict[str, Any]) -> None:
+    if group != table_group(event.get("table_id", 0)):
+        await layer.group_send(group, event)  # not a table's change: no feed to tell first
+        return
     for listener in local_listeners:
         try:
             listener(event)
@@ -67,11 +84,11 @@ async def _send(layer: Any, group: str, event: dict[str, Any]) -> None:
     await layer.group_send(group, event)
 
 
-def _publish(event: dict[str, Any]) -> None:
+def _publish(event: dict[str, Any], group: str = "") -> None:
     layer = get_channel_layer()
     if layer is None:
         return
-    group = table_group(event["table_id"])
+    group = group or table_group(event["table_id"])
     loop = _server_loop()
     if loop is not None:
         # A service called from the server's event loop (through sync_to_async): hand the

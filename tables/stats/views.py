@@ -20,10 +20,14 @@ from tables.http import AuthenticatedRequest
 from tables.imports.selectors import amount, player_imported_hands, player_imports
 from tables.inputs import NumberError, parse_optional_number
 from tables.models import Hand, Player, Table
+from tables.presenters.models import NO_NOTES, NoteMarks
+from tables.presenters.notes import note_marks
 from tables.presenters.replay import replay_felt, replay_label_html
 from tables.selectors.access import can_see_hand, tables_visible_to
+from tables.selectors.notes import note_on, notes_by_subject
 from tables.selectors.replay import hand_replay_steps
 from tables.services.errors import ServiceError
+from tables.services.notes import LABELS as NOTE_LABELS
 from tables.services.sharing import hand_share, hand_share_revoke
 from tables.stats.ev import Curves, hand_labels, net_and_ev_curves, player_ev_by_game
 from tables.stats.pokernow import player_pokernow_stats, with_amount_texts
@@ -74,6 +78,7 @@ def player_stats_page(request: HttpRequest, player_id: int) -> HttpResponse:
             content_type="text/plain",
         )
     filters = hidden_tables_as_missing(HandFilter(table=table, game=game), request.user)
+    viewer = getattr(request.user, "player", None)
     stats = player_stats(player, filters)
     curves = net_and_ev_curves(player, filters)
     chart = net_chart(curves.net, curves.ev)
@@ -106,6 +111,10 @@ def player_stats_page(request: HttpRequest, player_id: int) -> HttpResponse:
             ]
             if own
             else [],
+            # the viewer's own note on this player, and its form (none on their own page)
+            "note": note_on(viewer.pk, player.pk) if viewer is not None else None,
+            "can_note": viewer is not None and viewer != player,
+            "note_labels": NOTE_LABELS,
             "export_since": (timezone.now() - timedelta(days=30)).date(),
             "export_until": timezone.now().date(),
         },
@@ -160,6 +169,7 @@ def hand_replayer(request: HttpRequest, hand_id: int) -> HttpResponse:
             content_type="text/plain",
         )
     player = getattr(request.user, "player", None) if request.user.is_authenticated else None
+    notes = note_marks(notes_by_subject(player.pk if player is not None else None))
     return _replayer(
         request,
         hand,
@@ -168,7 +178,15 @@ def hand_replayer(request: HttpRequest, hand_id: int) -> HttpResponse:
             "can_share": player is not None,
             "dealt_in": player is not None and hand.seat_index_of(player.pk) is not None,
             "shares": hand_shares_of(hand, player),
+            # the viewer's own notes on the others dealt in, each with its form
+            "note_rows": [
+                (s["player_id"], s["name"], notes.get(s["player_id"]))
+                for s in hand.seats
+                if player is not None and s["player_id"] != player.pk
+            ],
+            "note_labels": NOTE_LABELS,
         },
+        notes,
     )
 
 
@@ -228,12 +246,17 @@ def hand_share_revoke_page(request: AuthenticatedRequest, token: str) -> HttpRes
 
 
 def _replayer(
-    request: HttpRequest, hand: Hand, seat: int | None, extra: dict[str, Any]
+    request: HttpRequest,
+    hand: Hand,
+    seat: int | None,
+    extra: dict[str, Any],
+    notes: NoteMarks = NO_NOTES,
 ) -> HttpResponse:
     """The replayer page of finished ``hand`` as engine seat ``seat`` may see it (None: a
-    spectator), with ``extra`` in its context."""
+    spectator), with ``extra`` in its context; ``notes``: the viewer's own, on the seats."""
     steps = hand_replay_steps(hand, seat)
     table_seats = [s["seat"] for s in hand.seats]
+    player_ids = [s.get("player_id") for s in hand.seats]
     max_seats = max(hand.table.max_seats, *(n + 1 for n in table_seats))
     felts = [
         replay_felt(
@@ -242,6 +265,8 @@ def _replayer(
             hand_number=hand.number,
             table_seats=table_seats,
             max_seats=max_seats,
+            notes=notes,
+            player_ids=player_ids,
         )
         for step in steps
     ]

@@ -5,7 +5,8 @@ is here or on its tables (levels are data, the level in play follows from the ha
 the minutes since the start), so a restarted server carries on where it was.
 
 Invariants (checked after every hand by the tests): chips across the tournament's tables ==
-``starting_stack`` × (entries + rebuys + re-entries) (``selectors.chips_issued``); prizes
+``starting_stack`` × (entries + rebuys + re-entries) + ``addon_chips`` × add-ons taken
+(``selectors.chips_issued``); prizes
 paid == ``prize_pool`` once finished.
 """
 
@@ -72,6 +73,12 @@ class Tournament(models.Model):
     max_reentries = models.PositiveSmallIntegerField(
         default=0,
         help_text="Re-entries per player during late registration (0: none).",
+    )
+    addon_chips = models.PositiveBigIntegerField(
+        default=0, help_text="Chips of the add-on at the end of the rebuys (0: none)."
+    )
+    addon_price = models.PositiveBigIntegerField(
+        default=0, help_text="What the add-on costs, into the prize pool."
     )
     break_every_levels = models.PositiveSmallIntegerField(
         default=0, help_text="A break after every this many levels (0: none; levels by minutes)."
@@ -157,6 +164,7 @@ class Entry(models.Model):
         help_text="Chips at the end (the players still in when it finished).",
     )
     rebuys = models.PositiveSmallIntegerField(default=0)
+    addon_taken = models.BooleanField(default=False, help_text="The add-on taken (once).")
     reentries = models.PositiveSmallIntegerField(default=0)
     place = models.PositiveIntegerField(null=True, blank=True)
     prize = models.PositiveBigIntegerField(default=0, help_text="Paid so far (a deal's share too).")

@@ -1,5 +1,5 @@
 """The tournaments' writers: ``setup`` (create, register — a re-entry too —, unregister,
-start), ``rebuys``, ``play`` (the hooks a running tournament answers), ``places``
+start), ``rebuys``, ``addons`` (the add-on at the end of the rebuys), ``play`` (the hooks a running tournament answers), ``places``
 (eliminations, places, prizes, the end), ``balance`` (moving players between tables and
 breaking tables)."""
 

@@ -116,16 +116,16 @@ def test_a_player_out_cannot_take_the_add_on(players, make_player):
 
 
 @pytest.mark.parametrize(
-    ("settings", "field"),
+    ("options", "field"),
     [
         ({"addon_chips": 1000, "addon_price": 50}, "addon_chips"),  # no rebuys
         ({"rebuy_levels": 1, "addon_price": 50}, "addon_price"),  # a price, no chips
         ({"rebuy_levels": 1, "addon_chips": -1}, "addon_chips"),
     ],
 )
-def test_add_on_settings_that_cannot_be_played_are_refused(players, settings, field):
+def test_add_on_settings_that_cannot_be_played_are_refused(players, options, field):
     with pytest.raises(TournamentInvalid) as refused:
-        tournament_create(organiser=players[0], name="Bad", levels=LEVELS, **settings)
+        tournament_create(organiser=players[0], name="Bad", levels=LEVELS, **options)
     assert refused.value.field == field
     assert not Tournament.objects.exists()
 

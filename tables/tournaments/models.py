@@ -152,7 +152,9 @@ class Entry(models.Model):
 
     tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="entries")
     player = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="entries")
-    fee_paid = models.PositiveBigIntegerField(default=0)
+    fee_paid = models.PositiveBigIntegerField(
+        default=0, help_text="The fee, rebuys, re-entries and the add-on paid."
+    )
     out_order = models.PositiveIntegerField(null=True, blank=True)
     out_chips = models.PositiveBigIntegerField(
         null=True, blank=True, help_text="Chips at the start of the hand they went out in."

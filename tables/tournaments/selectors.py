@@ -32,6 +32,7 @@ class Standing:
     rank: int | None  # among the players still in, by chips
     rebuys: int
     reentries: int
+    addon: bool = False  # the add-on taken
 
 
 def standings(tournament: Tournament) -> list[Standing]:
@@ -66,6 +67,7 @@ def standings(tournament: Tournament) -> list[Standing]:
             rank,
             e.rebuys,
             e.reentries,
+            e.addon_taken,
         )
         for rank, (e, chips, table_id) in enumerate(alive, 1)
     ]
@@ -80,6 +82,7 @@ def standings(tournament: Tournament) -> list[Standing]:
             None,
             e.rebuys,
             e.reentries,
+            e.addon_taken,
         )
         for e, _, _ in out
     ]

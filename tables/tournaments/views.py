@@ -37,8 +37,8 @@ from tables.tournaments.errors import DealRefused
 from tables.tournaments.forms import TournamentForm
 from tables.tournaments.models import Deal, Tournament
 from tables.tournaments.overview import tournament_overview
-from tables.tournaments.selectors import comebacks_for, tournament_list
-from tables.tournaments.services import deals, organise, rebuys, setup
+from tables.tournaments.selectors import Comebacks, comebacks_for, tournament_list
+from tables.tournaments.services import addons, deals, organise, rebuys, setup
 
 Status = Tournament.Status
 #: Finished tournaments listed in the lobby (the newest).
@@ -145,6 +145,10 @@ ACTIONS: dict[str, tuple[Callable[[Tournament, Player, User], object], str]] = {
         lambda t, p, user: rebuys.tournament_rebuy(tournament=t, player=p),
         "Rebuy done: a starting stack is added to your chips.",
     ),
+    "addon": (
+        lambda t, p, user: addons.tournament_addon(tournament=t, player=p),
+        "Add-on done: its chips are added to your stack.",
+    ),
     "new-invite": (
         lambda t, p, user: organise.tournament_invite_replace(tournament=t, by=user),
         "Here is a new invite link: the old one no longer works.",
@@ -158,9 +162,9 @@ def tournament_action(
     request: AuthenticatedRequest, tournament_id: int, action: str
 ) -> HttpResponse:
     """``POST /tournaments/<id>/<action>/``: register (a re-entry too), unregister, rebuy,
-    start, cancel, or a new invite link (``new-invite``, a private tournament's organiser).
+    addon, start, cancel, or a new invite link (``new-invite``, a private tournament's organiser).
     A form may send ``next`` (a path on this site) to come back to, e.g. the table page's
-    *Rebuy*."""
+    *Rebuy* and *Add-on*."""
     if action not in ACTIONS:
         raise Http404("No such action.")
     tournament = _visible(request, tournament_id)
@@ -232,18 +236,22 @@ def table_level(request: HttpRequest, table_id: int) -> HttpResponse:
 
 
 def _table_level_context(request: HttpRequest, table: Table) -> dict[str, Any]:
-    """The banner, and whether the viewer may rebuy now (the banner's *Rebuy* button)."""
+    """The banner, and whether the viewer may rebuy or take the add-on now (its buttons)."""
     banner = banner_for(table)
     player = viewer_player(request.user)
-    may_rebuy, fee, deciding = False, 0, False
+    tournament, deciding = None, False
+    comebacks = Comebacks(False, False)
     if banner is not None and player is not None:
         tournament = Tournament.objects.get(pk=banner["id"])
-        may_rebuy, fee = comebacks_for(tournament, player.pk).rebuy, tournament.entry_fee
+        comebacks = comebacks_for(tournament, player.pk)
         deciding = tournament.paused_at is not None  # a deal is being decided
     return {
         "banner": banner,
-        "may_rebuy": may_rebuy,
-        "rebuy_fee": fee,
+        "may_rebuy": comebacks.rebuy,
+        "rebuy_fee": tournament.entry_fee if tournament else 0,
+        "may_addon": comebacks.addon,
+        "addon_chips": tournament.addon_chips if tournament else 0,
+        "addon_price": tournament.addon_price if tournament else 0,
         "table": table,
         "deal_deciding": deciding,
     }

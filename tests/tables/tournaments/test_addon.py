@@ -169,7 +169,7 @@ def test_the_api_takes_the_add_on_settings_offers_it_and_refuses_it_with_its_cod
     assert api[alice].post(f"/api/tournaments/{tid}/start/").status_code == 200
     early = api[bob].post(f"/api/tournaments/{tid}/addon/")
     assert (early.status_code, early.json()["code"]) == (409, "addon_refused")
-    assert "level 2" in early.json()["detail"]
+    assert "level 2" in early.json()["message"]
     assert api[bob].get(f"/api/tournaments/{tid}/").json()["may_addon"] is False
     at_last_rebuy_level(Tournament.objects.get(pk=tid))
     assert api[bob].get(f"/api/tournaments/{tid}/").json()["may_addon"] is True

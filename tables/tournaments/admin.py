@@ -36,6 +36,7 @@ class EntryInline(_ReadOnlyInline):
         "player",
         "fee_paid",
         "rebuys",
+        "addon_taken",
         "reentries",
         "out_order",
         "out_chips",
@@ -121,6 +122,8 @@ class TournamentAdmin(admin.ModelAdmin[Tournament]):
                     "late_registration_levels",
                     "rebuy_levels",
                     "max_rebuys",
+                    "addon_chips",
+                    "addon_price",
                     "max_reentries",
                     "break_every_levels",
                     "break_minutes",
@@ -180,11 +183,13 @@ class TournamentAdmin(admin.ModelAdmin[Tournament]):
     def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
         return False  # its entries hold the ledger's fees and prizes
 
-    @admin.display(description="Rebuys / re-entry / breaks")
+    @admin.display(description="Rebuys / add-on / re-entry / breaks")
     def comebacks_and_breaks(self, tournament: Tournament) -> str:
         parts = []
         if tournament.rebuy_levels:
             parts.append(f"{tournament.max_rebuys} rebuy(s) in {tournament.rebuy_levels} lvl")
+        if tournament.addon_chips:
+            parts.append(f"add-on {tournament.addon_chips} for {tournament.addon_price}")
         if tournament.max_reentries:
             parts.append(f"{tournament.max_reentries} re-entry(ies)")
         if tournament.break_every_levels:

@@ -175,6 +175,21 @@ def clock_at(
     return LevelClock(len(levels) - 1)
 
 
+def levels_from_text(text: str, unit: str) -> tuple[list[dict[str, Any]], str]:
+    """Levels written one per line, ``small big ante length`` (commas or slashes between
+    them too), each ``unit`` long (minutes or hands), and why they cannot be played ("" when
+    they can)."""
+    unit = unit if unit in ("minutes", "hands") else "minutes"
+    levels: list[dict[str, Any]] = []
+    for number, line in enumerate(text.strip().splitlines(), 1):
+        parts = line.replace(",", " ").replace("/", " ").split()
+        if len(parts) != 4 or not all(p.isascii() and p.isdigit() for p in parts):
+            return [], f"Line {number}: four whole numbers: small blind, big blind, ante, length."
+        small, big, ante, length = map(int, parts)
+        levels.append({"small_blind": small, "big_blind": big, "ante": ante, unit: length})
+    return levels, levels_problem(levels) or ""
+
+
 def levels_problem(levels: Any) -> str | None:
     """Why ``levels`` cannot be played (for the ``levels`` field's error), or None."""
     if not isinstance(levels, list) or not levels:

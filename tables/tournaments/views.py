@@ -1,4 +1,5 @@
-"""The tournaments' pages: the lobby (``/tournaments/``), organising one (``new/``), the
+"""The tournaments' pages: the lobby (``/tournaments/``), organising one (``new/``, with its
+structure's preview, ``new/structure/``), the
 invite link (``join/<token>/``), a tournament's page with its standings (refreshed by htmx),
 register / unregister / start / cancel / new invite link buttons, a final-table deal (propose,
 accept or refuse), and the level banner of a tournament table.
@@ -19,7 +20,7 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils.http import url_has_allowed_host_and_scheme, urlencode
-from django.views.decorators.http import require_http_methods, require_POST
+from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from tables.http import AuthenticatedRequest
 from tables.models import Player, Table
@@ -37,6 +38,7 @@ from tables.tournaments.errors import DealRefused
 from tables.tournaments.forms import TournamentForm
 from tables.tournaments.models import Deal, Tournament
 from tables.tournaments.overview import tournament_overview
+from tables.tournaments.preview import structure_preview
 from tables.tournaments.selectors import Comebacks, comebacks_for, tournament_list
 from tables.tournaments.services import addons, deals, organise, rebuys, setup
 
@@ -78,7 +80,30 @@ def tournament_new(request: AuthenticatedRequest) -> HttpResponse:
         tournament = form.organise(player_get_or_create(user=request.user))
         if tournament is not None:
             return redirect("tournaments:detail", tournament_id=tournament.pk)
-    return render(request, "tournaments/new.html", {"form": form})
+    preview = structure_preview(request.POST)
+    return render(request, "tournaments/new.html", {"form": form, "preview": preview})
+
+
+@login_required
+@require_GET
+def tournament_structure(request: AuthenticatedRequest) -> HttpResponse:
+    """``/tournaments/new/structure/``: the organise form's structure preview (htmx asks for
+    it as a field changes, with the form's fields). *Custom* chosen with its field empty: the
+    previewed structure's levels are swapped into that field (and its unit) to edit."""
+    preview = structure_preview(request.GET)
+    fields = None
+    if preview.fill_levels is not None:
+        form = TournamentForm(initial={"levels": preview.fill_levels})
+        unit = TournamentForm(initial={"level_unit": preview.fill_unit})
+        fields = [
+            form["levels"].as_widget(attrs={"hx-swap-oob": "true"}),
+            unit["level_unit"].as_widget(attrs={"hx-swap-oob": "true"}),
+        ]
+    return render(
+        request,
+        "tournaments/_structure_preview.html",
+        {"preview": preview, "swapped_fields": fields, "swap_previewed": True},
+    )
 
 
 def tournament_join(request: HttpRequest, token: str) -> HttpResponse:

@@ -4,30 +4,35 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('tournaments', '0007_final_table_deals'),
+        ("tournaments", "0007_final_table_deals"),
     ]
 
     operations = [
         migrations.AddField(
-            model_name='entry',
-            name='addon_taken',
-            field=models.BooleanField(default=False, help_text='The add-on taken (once).'),
+            model_name="entry",
+            name="addon_taken",
+            field=models.BooleanField(default=False, help_text="The add-on taken (once)."),
         ),
         migrations.AddField(
-            model_name='tournament',
-            name='addon_chips',
-            field=models.PositiveBigIntegerField(default=0, help_text='Chips of the add-on at the end of the rebuys (0: none).'),
+            model_name="tournament",
+            name="addon_chips",
+            field=models.PositiveBigIntegerField(
+                default=0, help_text="Chips of the add-on at the end of the rebuys (0: none)."
+            ),
         ),
         migrations.AddField(
-            model_name='tournament',
-            name='addon_price',
-            field=models.PositiveBigIntegerField(default=0, help_text='What the add-on costs, into the prize pool.'),
+            model_name="tournament",
+            name="addon_price",
+            field=models.PositiveBigIntegerField(
+                default=0, help_text="What the add-on costs, into the prize pool."
+            ),
         ),
         migrations.AlterField(
-            model_name='entry',
-            name='fee_paid',
-            field=models.PositiveBigIntegerField(default=0, help_text='The fee, rebuys, re-entries and the add-on paid.'),
+            model_name="entry",
+            name="fee_paid",
+            field=models.PositiveBigIntegerField(
+                default=0, help_text="The fee, rebuys, re-entries and the add-on paid."
+            ),
         ),
     ]

@@ -1,6 +1,7 @@
 """The tournaments' API: list and organise (``/api/tournaments/``), one tournament
 (``/api/tournaments/<id>/``), register and unregister (``.../registration/``; registering
-again when out is a re-entry), start (``.../start/``), rebuy (``.../rebuy/``), add-on (``.../addon/``).
+again when out is a re-entry), start (``.../start/``), rebuy (``.../rebuy/``), add-on
+(``.../addon/``).
 
 Thin: each call is one service of ``tables.tournaments.services``. Errors: 400 ``invalid``
 naming the field (``errors``), 403 ``not_organiser`` for a start by anyone but the organiser

@@ -145,7 +145,8 @@ def chips_issued(tournament: Tournament) -> int:
         addons=Count("pk", filter=Q(addon_taken=True)),
     )
     stacks: int = totals["entries"] + (totals["rebuys"] or 0) + (totals["reentries"] or 0)
-    return tournament.starting_stack * stacks + tournament.addon_chips * totals["addons"]
+    addons: int = totals["addons"]
+    return tournament.starting_stack * stacks + tournament.addon_chips * addons
 
 
 def tournament_clock(tournament: Tournament, now: datetime | None = None) -> structure.LevelClock:

@@ -185,3 +185,39 @@ def test_the_api_takes_the_add_on_settings_offers_it_and_refuses_it_with_its_cod
         "/api/tournaments/", {**body, "rebuy_levels": 0, "name": "No"}, format="json"
     )
     assert wrong.status_code == 400 and "addon_chips" in wrong.json()["errors"]
+
+
+def test_by_minutes_the_add_on_is_open_in_the_last_rebuy_level_and_the_break_after_it(players):
+    from datetime import timedelta
+
+    from django.utils import timezone
+
+    alice, bob, carol = players
+    minutes = [{"small_blind": 10 * 2**n, "big_blind": 20 * 2**n, "minutes": 10} for n in range(4)]
+    tournament = running(players, levels=minutes, break_every_levels=2, break_minutes=10, **ADDON)
+    # Five minutes in: level 1, not yet.
+    Tournament.objects.filter(pk=tournament.pk).update(
+        started_at=timezone.now() - timedelta(minutes=5)
+    )
+    with pytest.raises(AddonRefused, match="level 2"):
+        tournament_addon(tournament=tournament, player=bob)
+    # Twenty-five minutes in: the break after level 2 (rebuys still open: no hand dealt yet).
+    Tournament.objects.filter(pk=tournament.pk).update(
+        started_at=timezone.now() - timedelta(minutes=25)
+    )
+    tournament_addon(tournament=tournament, player=bob)
+    assert Entry.objects.get(player=bob).addon_taken
+    assert tournament_chips(tournament) == chips_issued(tournament) == 3000 + 2000
+
+
+def test_an_add_on_the_bankroll_cannot_pay_is_refused_and_changes_nothing(players):
+    from tables.services.errors import InsufficientBankroll
+
+    alice, bob, carol = players
+    tournament = running(players, **{**ADDON, "addon_price": 10**9})
+    at_last_rebuy_level(tournament)
+    before = state(tournament, bob)
+    with pytest.raises(InsufficientBankroll):
+        tournament_addon(tournament=tournament, player=bob)
+    assert state(tournament, bob) == before
+    assert tournament_chips(tournament) == chips_issued(tournament) == 3000

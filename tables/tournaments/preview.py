@@ -4,7 +4,9 @@ entrants expected (``structure.duration_estimate``). Read from the form's fields
 (query parameters), so a half-filled form still previews what it can.
 
 *Custom* starts from the structure previewed last (``previewed``): with the custom field
-empty, its levels are written there (``fill_levels``) for the organiser to edit.
+empty, those levels are previewed, and the page's script (``static/js/tournament_structure.js``)
+copies the preview's ``levels_text`` into the field as *Custom* is chosen, to edit there. It
+does so at once, in the browser: an answer arriving late never overwrites what was typed.
 """
 
 from __future__ import annotations
@@ -36,8 +38,8 @@ class StructurePreview:
     starting_stack: int = 0
     big_blinds: int = 0  # the starting stack in first-level big blinds (rounded down)
     problem: str = ""  # why nothing can be previewed
-    fill_levels: str | None = None  # the custom field's text to start from
-    fill_unit: str = "minutes"
+    levels_text: str = ""  # the levels as the custom field reads them
+    unit: str = "minutes"
     fixed_hands: int | None = None
 
 
@@ -52,7 +54,6 @@ def structure_preview(data: Mapping[str, Any]) -> StructurePreview:
     previewed = str(data.get("previewed") or "")
     previewed = previewed if previewed in structure.PRESET_MINUTES else "regular"
     fixed = _number(data, "hands") if data.get("format") == Tournament.Format.FIXED_HANDS else None
-    fill = None
     if chosen == "custom":
         text = str(data.get("levels") or "").strip()
         if text:
@@ -61,7 +62,6 @@ def structure_preview(data: Mapping[str, Any]) -> StructurePreview:
                 return StructurePreview(previewed, problem=problem)
         else:  # start from the structure previewed before
             levels = structure.named_levels(previewed, fixed_hands=fixed) or []
-            fill = structure.levels_text(levels)
     else:
         levels = structure.named_levels(chosen, fixed_hands=fixed) or []
         previewed = chosen if chosen in structure.PRESET_MINUTES else previewed
@@ -90,8 +90,8 @@ def structure_preview(data: Mapping[str, Any]) -> StructurePreview:
         entrants=entrants,
         starting_stack=stack,
         big_blinds=stack // levels[0]["big_blind"],
-        fill_levels=fill,
-        fill_unit="minutes" if by_minutes else "hands",
+        levels_text=structure.levels_text(levels),
+        unit="minutes" if by_minutes else "hands",
         fixed_hands=fixed,
     )
 

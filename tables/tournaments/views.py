@@ -88,21 +88,11 @@ def tournament_new(request: AuthenticatedRequest) -> HttpResponse:
 @require_GET
 def tournament_structure(request: AuthenticatedRequest) -> HttpResponse:
     """``/tournaments/new/structure/``: the organise form's structure preview (htmx asks for
-    it as a field changes, with the form's fields). *Custom* chosen with its field empty: the
-    previewed structure's levels are swapped into that field (and its unit) to edit."""
-    preview = structure_preview(request.GET)
-    fields = None
-    if preview.fill_levels is not None:
-        form = TournamentForm(initial={"levels": preview.fill_levels})
-        unit = TournamentForm(initial={"level_unit": preview.fill_unit})
-        fields = [
-            form["levels"].as_widget(attrs={"hx-swap-oob": "true"}),
-            unit["level_unit"].as_widget(attrs={"hx-swap-oob": "true"}),
-        ]
+    it as a field changes, with the form's fields; ``tables.tournaments.preview``)."""
     return render(
         request,
         "tournaments/_structure_preview.html",
-        {"preview": preview, "swapped_fields": fields, "swap_previewed": True},
+        {"preview": structure_preview(request.GET), "swap_previewed": True},
     )
 
 

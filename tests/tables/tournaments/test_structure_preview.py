@@ -128,20 +128,26 @@ def test_the_preview_follows_the_settings_breaks_and_stack_in_big_blinds(players
 
 def test_choosing_custom_starts_from_the_previewed_structures_levels(players):
     site = site_for(players[0])
+    page = site.get("/tournaments/new/").content.decode()
+    assert "js/tournament_structure.js" in page  # copies data-levels-text as Custom is chosen
+    regular = structure.levels_text(structure.preset_levels("regular"))
+    assert f'data-levels-text="{regular}" data-level-unit="minutes"' in page
+    # Custom chosen with its field empty: the structure previewed before is previewed still,
+    # its levels ready to copy; and the next Custom starts from it.
     query = {**FORM, "structure": "custom", "levels": "", "previewed": "hyper"}
     answer = site.get("/tournaments/new/structure/", query).content.decode()
-    textarea = "<textarea" + answer.split("<textarea", 1)[1].split("</textarea>")[0]
-    assert 'id="id_levels"' in textarea
-    assert 'hx-swap-oob="true"' in textarea
-    assert structure.levels_text(structure.preset_levels("hyper")) in textarea
-    assert '<td class="num">10/20</td>' in answer  # previewed as the custom levels
-    # Custom levels written: previewed as they are, nothing replaced; a wrong line is said.
+    hyper = structure.levels_text(structure.preset_levels("hyper"))
+    assert f'data-levels-text="{hyper}"' in answer
+    assert '<td class="num">10/20</td>' in answer and "2 min" in answer
+    assert 'value="hyper" hx-swap-oob="true"' in answer
+    assert "<textarea" not in answer  # the fields are never replaced from the server
+    # Custom levels written: previewed as they are; a wrong line is said.
     written = site.get(
         "/tournaments/new/structure/",
         {**query, "levels": "5 10 0 4\n10 20 0 4", "level_unit": "hands"},
     ).content.decode()
-    assert 'id="id_levels"' not in written  # the textarea is left as written
     assert '<td class="num">5/10</td>' in written and "4 hands" in written
+    assert 'data-levels-text="5 10 0 4\n10 20 0 4" data-level-unit="hands"' in written
     wrong = site.get("/tournaments/new/structure/", {**query, "levels": "5 10"}).content.decode()
     assert "Line 1" in wrong
 

@@ -176,7 +176,9 @@ class TournamentFinishSerializer(serializers.Serializer[Any]):
     started_at = serializers.DateTimeField(allow_null=True)
     entrants = serializers.IntegerField()
     place = serializers.IntegerField()
-    entry_fee = serializers.IntegerField(help_text="Fee paid, rebuys and re-entries included.")
+    entry_fee = serializers.IntegerField(
+        help_text="Fee paid, rebuys, re-entries and the add-on included."
+    )
     prize = serializers.IntegerField()
     bounties = serializers.IntegerField(help_text="Bounties won.")
 
@@ -190,7 +192,9 @@ class TournamentRecordSerializer(serializers.Serializer[Any]):
     best_place = serializers.IntegerField(allow_null=True)
     in_the_money = serializers.IntegerField(help_text="Tournaments that paid a prize.")
     in_the_money_percent = serializers.FloatField(allow_null=True)
-    entry_fees = serializers.IntegerField(help_text="Entry fees, rebuys and re-entries paid.")
+    entry_fees = serializers.IntegerField(
+        help_text="Entry fees, rebuys, re-entries and add-ons paid."
+    )
     prizes = serializers.IntegerField()
     bounties = serializers.IntegerField(help_text="Bounties won (bounty tournaments).")
     profit = serializers.IntegerField(help_text="Prizes + bounties − entry fees.")

@@ -1,6 +1,7 @@
 """The tournaments' API: list and organise (``/api/tournaments/``), one tournament
 (``/api/tournaments/<id>/``), register and unregister (``.../registration/``; registering
-again when out is a re-entry), start (``.../start/``), rebuy (``.../rebuy/``).
+again when out is a re-entry), start (``.../start/``), rebuy (``.../rebuy/``), add-on
+(``.../addon/``).
 
 Thin: each call is one service of ``tables.tournaments.services``. Errors: 400 ``invalid``
 naming the field (``errors``), 403 ``not_organiser`` for a start by anyone but the organiser
@@ -47,7 +48,7 @@ from tables.tournaments.errors import NotOrganiser, TournamentInvalid
 from tables.tournaments.models import Tournament
 from tables.tournaments.overview import Overview, tournament_overview
 from tables.tournaments.selectors import tournament_list
-from tables.tournaments.services import organise, rebuys, setup
+from tables.tournaments.services import addons, organise, rebuys, setup
 
 ID = views.ID
 CONFLICT = OpenApiResponse(ErrorSerializer, "Refused now: the code says why.")
@@ -116,6 +117,11 @@ class OrganiseSerializer(serializers.Serializer[Any]):
         min_value=0, default=0, help_text="The part of the entry fee on each player's head."
     )
     starting_stack = StrictWholeNumberField(min_value=1, default=1500)
+    starting_big_blinds = StrictWholeNumberField(
+        min_value=1,
+        required=False,
+        help_text="The starting stack in the first level's big blinds (instead of chips).",
+    )
     structure = serializers.ChoiceField(
         list(structure.PRESET_MINUTES), required=False, help_text="A preset (or give levels)."
     )
@@ -134,6 +140,14 @@ class OrganiseSerializer(serializers.Serializer[Any]):
         default=0,
         help_text="Re-entries per player during late registration (needs "
         "late_registration_levels).",
+    )
+    addon_chips = StrictWholeNumberField(
+        min_value=0,
+        default=0,
+        help_text="An add-on's chips, once per player at the end of the rebuys (0: none).",
+    )
+    addon_price = StrictWholeNumberField(
+        min_value=0, default=0, help_text="What the add-on costs (into the prize pool)."
     )
     break_every_levels = StrictWholeNumberField(
         min_value=0, default=0, help_text="A break after every N levels (levels by minutes)."
@@ -188,6 +202,7 @@ class EntrantSerializer(serializers.Serializer[Any]):
     prize = serializers.IntegerField()
     table = serializers.IntegerField(allow_null=True, help_text="The table id they sit at.")
     rebuys = serializers.IntegerField(help_text="Rebuys made.")
+    addon = serializers.BooleanField(help_text="The add-on taken.")
     reentries = serializers.IntegerField(help_text="Re-entries made.")
     bounty = serializers.IntegerField(help_text="The bounty on their head now.")
     bounties_won = serializers.IntegerField(help_text="Bounties paid to them.")
@@ -231,6 +246,8 @@ class TournamentSummarySerializer(serializers.ModelSerializer[Any]):
             "rebuy_levels",
             "max_rebuys",
             "max_reentries",
+            "addon_chips",
+            "addon_price",
             "break_every_levels",
             "break_minutes",
             "start",
@@ -266,10 +283,11 @@ class TournamentDetailSerializer(TournamentSummarySerializer):
     may_reenter = serializers.BooleanField(
         help_text="You are out and may enter again now (POST .../registration/)."
     )
+    may_addon = serializers.BooleanField(help_text="You may take the add-on now (.../addon/).")
 
     class Meta(TournamentSummarySerializer.Meta):
         fields = [*TournamentSummarySerializer.Meta.fields, "level", "prizes", "tables"]
-        fields += ["invite_url", "may_rebuy", "may_reenter", "entrants"]
+        fields += ["invite_url", "may_rebuy", "may_reenter", "may_addon", "entrants"]
         read_only_fields = fields
 
 
@@ -290,6 +308,7 @@ def detail_body(request: Request, tournament: Tournament) -> dict[str, Any]:
             "prize": row.prize,
             "table": row.table_id,
             "rebuys": row.rebuys,
+            "addon": row.addon,
             "reentries": row.reentries,
             "bounty": row.bounty,
             "bounties_won": row.bounties_won,
@@ -313,6 +332,7 @@ def detail_body(request: Request, tournament: Tournament) -> dict[str, Any]:
     )
     body["may_rebuy"] = view.comebacks.rebuy
     body["may_reenter"] = view.comebacks.reenter
+    body["may_addon"] = view.comebacks.addon
     return body
 
 
@@ -464,3 +484,21 @@ class Rebuy(APIView):
     )
     def post(self, request: AuthenticatedApiRequest, pk: int) -> Response:
         return _acted(request, pk, lambda t, p: rebuys.tournament_rebuy(tournament=t, player=p))
+
+
+@extend_schema(tags=["tournaments"], parameters=[ID])
+class Addon(APIView):
+    """Your add-on (``addon_chips`` set): once, during the last rebuy level and a break after
+    it while rebuys are open, still in and between your hands; ``addon_price`` from your
+    bankroll into the prize pool, ``addon_chips`` added to your stack. 409 ``addon_refused``
+    says why not; nothing changes."""
+
+    parser_classes = [JSONParser]
+
+    @extend_schema(
+        summary="Add-on",
+        request=None,
+        responses={200: TournamentDetailSerializer, 409: CONFLICT},
+    )
+    def post(self, request: AuthenticatedApiRequest, pk: int) -> Response:
+        return _acted(request, pk, lambda t, p: addons.tournament_addon(tournament=t, player=p))

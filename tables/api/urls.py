@@ -110,6 +110,7 @@ tournament_urlpatterns = [
     ),
     path("tournaments/<str:pk>/start/", tournaments.Start.as_view(), name="start"),
     path("tournaments/<str:pk>/rebuy/", tournaments.Rebuy.as_view(), name="rebuy"),
+    path("tournaments/<str:pk>/addon/", tournaments.Addon.as_view(), name="addon"),
     path("tournaments/<str:pk>/deal/", tournament_deals.DealView.as_view(), name="deal"),
     path(
         "tournaments/<str:pk>/deal/answer/",

@@ -36,6 +36,7 @@ class EntryInline(_ReadOnlyInline):
         "player",
         "fee_paid",
         "rebuys",
+        "addon_taken",
         "reentries",
         "out_order",
         "out_chips",
@@ -126,6 +127,8 @@ class TournamentAdmin(admin.ModelAdmin[Tournament]):
                     "late_registration_levels",
                     "rebuy_levels",
                     "max_rebuys",
+                    "addon_chips",
+                    "addon_price",
                     "max_reentries",
                     "break_every_levels",
                     "break_minutes",
@@ -191,11 +194,13 @@ class TournamentAdmin(admin.ModelAdmin[Tournament]):
             return "–"
         return f"{tournament.bounty} ({tournament.get_bounty_kind_display()})"
 
-    @admin.display(description="Rebuys / re-entry / breaks")
+    @admin.display(description="Rebuys / add-on / re-entry / breaks")
     def comebacks_and_breaks(self, tournament: Tournament) -> str:
         parts = []
         if tournament.rebuy_levels:
             parts.append(f"{tournament.max_rebuys} rebuy(s) in {tournament.rebuy_levels} lvl")
+        if tournament.addon_chips:
+            parts.append(f"add-on {tournament.addon_chips} for {tournament.addon_price}")
         if tournament.max_reentries:
             parts.append(f"{tournament.max_reentries} re-entry(ies)")
         if tournament.break_every_levels:

@@ -55,6 +55,12 @@ class RebuyRefused(ServiceError):
     code = "rebuy_refused"
 
 
+class AddonRefused(ServiceError):
+    """No add-on now: none offered, not its time, taken already, out, or during a hand."""
+
+    code = "addon_refused"
+
+
 class DealRefused(ServiceError):
     """No deal now, or not this answer: the message says why."""
 

@@ -17,10 +17,11 @@ from tables.tournaments.models import Tournament
 from tables.tournaments.services import organise
 
 STRUCTURES = [
+    ("hyper", "Hyper (2-minute levels, for sit & goes)"),
     ("turbo", "Turbo (3-minute levels)"),
     ("regular", "Regular (10-minute levels)"),
     ("deep", "Deep (20-minute levels)"),
-    ("custom", "Custom levels (below)"),
+    ("custom", "Custom levels (below; they start from the structure previewed)"),
 ]
 LEVEL_UNITS = [("minutes", "minutes"), ("hands", "hands")]
 #: Settings the form may leave empty (the service's defaults: a freezeout without breaks).
@@ -30,6 +31,8 @@ OPTIONAL_DEFAULTS = (
     "rebuy_levels",
     "max_rebuys",
     "max_reentries",
+    "addon_chips",
+    "addon_price",
     "break_every_levels",
     "break_minutes",
 )
@@ -55,6 +58,13 @@ class TournamentForm(forms.Form):
         help_text="The part of the entry fee put on each player's head.",
     )
     starting_stack = forms.IntegerField(min_value=1, initial=1500)
+    starting_big_blinds = forms.IntegerField(
+        min_value=1,
+        max_value=10**6,
+        required=False,
+        label="Or the starting stack in big blinds",
+        help_text="Of the first level (e.g. 50): replaces the stack above.",
+    )
     structure = forms.ChoiceField(choices=STRUCTURES, initial="regular")
     levels = forms.CharField(
         required=False,
@@ -80,6 +90,17 @@ class TournamentForm(forms.Form):
     )
     max_rebuys = forms.IntegerField(
         min_value=1, max_value=100, initial=1, required=False, label="Rebuys per player"
+    )
+    addon_chips = forms.IntegerField(
+        min_value=0,
+        initial=0,
+        required=False,
+        label="Add-on chips",
+        help_text="0: no add-on. Once per player, during the last rebuy level and a break "
+        "after it, added to their stack between hands.",
+    )
+    addon_price = forms.IntegerField(
+        min_value=0, initial=0, required=False, label="Add-on price", help_text="Into the pool."
     )
     max_reentries = forms.IntegerField(
         min_value=0,
@@ -120,18 +141,7 @@ class TournamentForm(forms.Form):
         text = self.cleaned_data.get("levels", "").strip()
         if not text:
             return None
-        unit = self.data.get("level_unit", "minutes")
-        unit = unit if unit in ("minutes", "hands") else "minutes"
-        levels = []
-        for number, line in enumerate(text.splitlines(), 1):
-            parts = line.replace(",", " ").replace("/", " ").split()
-            if len(parts) != 4 or not all(p.isascii() and p.isdigit() for p in parts):
-                raise forms.ValidationError(
-                    f"Line {number}: four whole numbers: small blind, big blind, ante, length."
-                )
-            small, big, ante, length = map(int, parts)
-            levels.append({"small_blind": small, "big_blind": big, "ante": ante, unit: length})
-        problem = structure.levels_problem(levels)
+        levels, problem = structure.levels_from_text(text, self.data.get("level_unit", ""))
         if problem:
             raise forms.ValidationError(problem)
         return levels
@@ -166,7 +176,7 @@ class TournamentForm(forms.Form):
             data["levels"] = None
         if data["start"] != Tournament.Start.AT_TIME:
             data["start_at"] = None
-        for optional in OPTIONAL_DEFAULTS:  # left empty: the service's default
+        for optional in (*OPTIONAL_DEFAULTS, "starting_big_blinds"):  # empty: the default
             if data.get(optional) in (None, ""):
                 data.pop(optional, None)
         if not data.get("break_every_levels"):

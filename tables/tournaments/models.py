@@ -5,9 +5,10 @@ is here or on its tables (levels are data, the level in play follows from the ha
 the minutes since the start), so a restarted server carries on where it was.
 
 Invariants (checked after every hand by the tests): chips across the tournament's tables ==
-``starting_stack`` × (entries + rebuys + re-entries) (``selectors.chips_issued``); prizes
-paid == ``prize_pool`` once finished; fees paid == ``prize_pool`` + the heads' bounties
-unpaid + the bounties paid (``services.bounties``), so fees == prizes + bounties once finished.
+``starting_stack`` × (entries + rebuys + re-entries) + ``addon_chips`` × add-ons taken
+(``selectors.chips_issued``); prizes paid == ``prize_pool`` once finished; fees paid ==
+``prize_pool`` + the heads' bounties unpaid + the bounties paid (``services.bounties``), so
+fees == prizes + bounties once finished.
 """
 
 from __future__ import annotations
@@ -82,6 +83,12 @@ class Tournament(models.Model):
     max_reentries = models.PositiveSmallIntegerField(
         default=0,
         help_text="Re-entries per player during late registration (0: none).",
+    )
+    addon_chips = models.PositiveBigIntegerField(
+        default=0, help_text="Chips of the add-on at the end of the rebuys (0: none)."
+    )
+    addon_price = models.PositiveBigIntegerField(
+        default=0, help_text="What the add-on costs, into the prize pool."
     )
     break_every_levels = models.PositiveSmallIntegerField(
         default=0, help_text="A break after every this many levels (0: none; levels by minutes)."
@@ -163,7 +170,9 @@ class Entry(models.Model):
 
     tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="entries")
     player = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="entries")
-    fee_paid = models.PositiveBigIntegerField(default=0)
+    fee_paid = models.PositiveBigIntegerField(
+        default=0, help_text="The fee, rebuys, re-entries and the add-on paid."
+    )
     out_order = models.PositiveIntegerField(null=True, blank=True)
     out_chips = models.PositiveBigIntegerField(
         null=True, blank=True, help_text="Chips at the start of the hand they went out in."
@@ -175,6 +184,7 @@ class Entry(models.Model):
         help_text="Chips at the end (the players still in when it finished).",
     )
     rebuys = models.PositiveSmallIntegerField(default=0)
+    addon_taken = models.BooleanField(default=False, help_text="The add-on taken (once).")
     reentries = models.PositiveSmallIntegerField(default=0)
     place = models.PositiveIntegerField(null=True, blank=True)
     prize = models.PositiveBigIntegerField(default=0, help_text="Paid so far (a deal's share too).")

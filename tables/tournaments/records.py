@@ -7,9 +7,9 @@ The rules, in one place:
   winner). A player still in, or out while re-entries or rebuys may bring them back, is not
   counted yet: fees and prizes are summed over the same decided entries, so the return
   compares like with like.
-- Entry fees: what the entry cost in all (``Entry.fee_paid``: the fee, plus rebuys and
-  re-entries). Prizes: ``Entry.prize``. In the money: a prize above 0. Bounties: the
-  bounties paid to them (``Entry.bounties_won``, their own head at the end too).
+- Entry fees: what the entry cost in all (``Entry.fee_paid``: the fee, plus rebuys,
+  re-entries and the add-on). Prizes: ``Entry.prize``. In the money: a prize above 0.
+  Bounties: the bounties paid to them (``Entry.bounties_won``, their own head at the end too).
 - Profit = prizes + bounties − entry fees (the tournaments' effect on the bankroll).
 - ROI % = profit ÷ entry fees × 100, rounded to 2 places; ``None`` when the entry fees are 0
   (only freerolls): a return on nothing is undefined, not infinite. Freerolls still count in

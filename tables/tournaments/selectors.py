@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import datetime
 
-from django.db.models import Count, QuerySet, Sum
+from django.db.models import Count, Q, QuerySet, Sum
 from django.utils import timezone
 
 from tables.models import Hand, Seat
@@ -34,6 +34,7 @@ class Standing:
     reentries: int
     bounty: int = 0  # on their head now
     bounties_won: int = 0
+    addon: bool = False  # the add-on taken
 
 
 def standings(tournament: Tournament) -> list[Standing]:
@@ -70,6 +71,7 @@ def standings(tournament: Tournament) -> list[Standing]:
             e.reentries,
             e.bounty,
             e.bounties_won,
+            e.addon_taken,
         )
         for rank, (e, chips, table_id) in enumerate(alive, 1)
     ]
@@ -86,6 +88,7 @@ def standings(tournament: Tournament) -> list[Standing]:
             e.reentries,
             e.bounty,
             e.bounties_won,
+            e.addon_taken,
         )
         for e, _, _ in out
     ]
@@ -138,13 +141,18 @@ def table_counts(tournament: Tournament) -> dict[int, int]:
 
 
 def chips_issued(tournament: Tournament) -> int:
-    """The tournament chips given out: a starting stack per entry, rebuy and re-entry (what
-    its tables must hold, stacks and running hands together, after every hand)."""
+    """The tournament chips given out: a starting stack per entry, rebuy and re-entry, and
+    the add-ons' chips (what its tables must hold, stacks and running hands together, after
+    every hand)."""
     totals = tournament.entries.aggregate(
-        entries=Count("pk"), rebuys=Sum("rebuys"), reentries=Sum("reentries")
+        entries=Count("pk"),
+        rebuys=Sum("rebuys"),
+        reentries=Sum("reentries"),
+        addons=Count("pk", filter=Q(addon_taken=True)),
     )
     stacks: int = totals["entries"] + (totals["rebuys"] or 0) + (totals["reentries"] or 0)
-    return tournament.starting_stack * stacks
+    addons: int = totals["addons"]
+    return tournament.starting_stack * stacks + tournament.addon_chips * addons
 
 
 def tournament_clock(tournament: Tournament, now: datetime | None = None) -> structure.LevelClock:
@@ -211,6 +219,35 @@ def rebuy_refusal(
     return None
 
 
+def addon_refusal(
+    tournament: Tournament, entry: Entry, *, seated: bool, in_hand: bool
+) -> str | None:
+    """Why ``entry``'s player may not take the add-on now, or None (they may). Its window:
+    the last level of the rebuys and a break after it, while rebuys are open (the first hand
+    of the next level, or the bubble, closes both). Once per player, still in, between their
+    hands. The rule of ``services.addons.tournament_addon`` and of the pages' buttons."""
+    name, last = tournament.name, tournament.rebuy_levels
+    if not tournament.addon_chips:
+        return f"{name} has no add-on."
+    if entry.addon_taken:
+        return "You have taken your add-on already."
+    if tournament.status == Tournament.Status.FINISHED or (
+        tournament.status == Tournament.Status.RUNNING and not tournament.rebuys_open
+    ):
+        return f"The add-on of {name} is over (it ends with the rebuys)."
+    if entry.place is not None:
+        return "Your place is decided: no add-on."
+    if tournament.status != Tournament.Status.RUNNING or tournament_clock(tournament).level < (
+        last - 1
+    ):
+        return f"The add-on opens at level {last}, the last level of rebuys."
+    if not seated:
+        return "The add-on is for players still in: rebuy to come back first."
+    if in_hand:
+        return "Take the add-on between your hands: this one is still being played."
+    return None
+
+
 def may_reenter(tournament: Tournament, entry: Entry) -> bool:
     """A re-entry (registering again): the player is out, the places are not given, and
     re-entries are left (``registration_open`` is checked by the caller)."""
@@ -228,11 +265,12 @@ class Comebacks:
 
     rebuy: bool
     reenter: bool
+    addon: bool = False
 
 
 def comebacks_for(tournament: Tournament, player_id: int | None) -> Comebacks:
-    """Whether the player may rebuy now (``rebuy_refusal``) or re-enter (``may_reenter``,
-    during late registration)."""
+    """Whether the player may rebuy now (``rebuy_refusal``), re-enter (``may_reenter``,
+    during late registration) or take the add-on (``addon_refusal``)."""
     entry = None
     if player_id is not None and tournament.status == Tournament.Status.RUNNING:
         entry = tournament.entries.filter(player_id=player_id).first()
@@ -252,7 +290,10 @@ def comebacks_for(tournament: Tournament, player_id: int | None) -> Comebacks:
         rebuy_refusal(tournament, entry, stack=stack, in_hand=in_hand) is None
     )
     reenter = tournament.registration_open and may_reenter(tournament, entry)
-    return Comebacks(rebuy, reenter)
+    addon = tournament.addon_chips > 0 and (
+        addon_refusal(tournament, entry, seated=seat is not None, in_hand=in_hand) is None
+    )
+    return Comebacks(rebuy, reenter, addon)
 
 
 def prize_pools_unpaid() -> int:

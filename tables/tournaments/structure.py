@@ -30,11 +30,15 @@ _BIG_BLINDS: tuple[int, ...] = (
     3000,
 )
 _BIG_BLINDS += tuple(b * 10 for b in (400, 600, 800, 1000, 1500, 2000, 3000))
-PRESET_MINUTES = {"turbo": 3, "regular": 10, "deep": 20}
+#: Minutes per level of each preset; hyper is for sit & goes (the same blinds, faster).
+PRESET_MINUTES = {"hyper": 2, "turbo": 3, "regular": 10, "deep": 20}
+#: The estimate's end: the first level whose big blind is this fraction of every chip in play
+#: (two players left with 15 big blinds each: all in or fold, over within that level).
+FINISH_BIG_BLINDS = 30
 
 
 def preset_levels(name: str) -> list[dict[str, Any]]:
-    """The levels of a preset: ``turbo``, ``regular`` or ``deep`` (by minutes)."""
+    """The levels of a preset: ``hyper``, ``turbo``, ``regular`` or ``deep`` (by minutes)."""
     minutes = PRESET_MINUTES[name]
     return [
         {
@@ -58,6 +62,74 @@ def doubling_levels(*, small_blind: int, big_blind: int, every_hands: int, count
         }
         for n in range(count)
     ]
+
+
+def named_levels(name: str, *, fixed_hands: int | None = None) -> list[dict[str, Any]] | None:
+    """The levels a structure's name stands for (None: no such preset). The fixed-hands game
+    (``fixed_hands``: its hands) plays ``regular`` as blinds doubling every 5 hands."""
+    if fixed_hands is not None and name in ("regular", "doubling"):
+        count = fixed_hands // 5 + 1
+        return doubling_levels(small_blind=10, big_blind=20, every_hands=5, count=count)
+    return preset_levels(name) if name in PRESET_MINUTES else None
+
+
+def levels_text(levels: list[dict[str, Any]]) -> str:
+    """Levels one per line, ``small big ante length``, as the organise form's custom field
+    reads them."""
+    unit = "hands" if "hands" in levels[0] else "minutes"
+    return "\n".join(
+        f"{lv['small_blind']} {lv['big_blind']} {lv.get('ante', 0)} {lv[unit]}" for lv in levels
+    )
+
+
+@dataclass(frozen=True)
+class DurationEstimate:
+    """How long a tournament is expected to last: ``levels`` played (the one it ends in
+    counted), their ``length`` in ``unit`` (minutes with the breaks, or hands at the leading
+    table); ``open_ended``: the last level comes first and stays, so at least this long."""
+
+    levels: int
+    length: int
+    unit: str
+    open_ended: bool
+
+    @property
+    def text(self) -> str:
+        if self.unit == "hands":
+            amount = f"{self.length:,} hands"
+        else:
+            hours, minutes = divmod(self.length, 60)
+            amount = f"{hours} h {minutes} min" if hours else f"{minutes} min"
+        if self.open_ended:
+            return f"more than {amount} (the last level stays)"
+        return f"about {amount}"
+
+
+def duration_estimate(
+    levels: list[dict[str, Any]],
+    *,
+    entrants: int,
+    starting_stack: int,
+    break_every: int = 0,
+    break_minutes: int = 0,
+) -> DurationEstimate:
+    """The expected length of a tournament of ``entrants`` (two at least) with these levels.
+
+    Its chips (entrants x starting stack; rebuys and add-ons not counted) are all in play
+    until the end; it is over by the end of the first level whose big blind is a
+    ``FINISH_BIG_BLINDS``-th of them. The levels up to it are added up, with the breaks
+    between them (levels by minutes).
+    """
+    chips = max(entrants, 2) * starting_stack
+    unit = "hands" if "hands" in levels[0] else "minutes"
+    length = 0
+    for index, level in enumerate(levels):
+        if index and unit == "minutes" and break_every and index % break_every == 0:
+            length += break_minutes  # the break after the level before
+        length += level[unit]
+        if level["big_blind"] * FINISH_BIG_BLINDS >= chips:
+            return DurationEstimate(index + 1, length, unit, False)
+    return DurationEstimate(len(levels), length, unit, True)
 
 
 def level_index(levels: list[dict[str, Any]], *, hands: int = 0, minutes: float = 0.0) -> int:
@@ -103,6 +175,21 @@ def clock_at(
     return LevelClock(len(levels) - 1)
 
 
+def levels_from_text(text: str, unit: str) -> tuple[list[dict[str, Any]], str]:
+    """Levels written one per line, ``small big ante length`` (commas or slashes between
+    them too), each ``unit`` long (minutes or hands), and why they cannot be played ("" when
+    they can)."""
+    unit = unit if unit in ("minutes", "hands") else "minutes"
+    levels: list[dict[str, Any]] = []
+    for number, line in enumerate(text.strip().splitlines(), 1):
+        parts = line.replace(",", " ").replace("/", " ").split()
+        if len(parts) != 4 or not all(p.isascii() and p.isdigit() for p in parts):
+            return [], f"Line {number}: four whole numbers: small blind, big blind, ante, length."
+        small, big, ante, length = map(int, parts)
+        levels.append({"small_blind": small, "big_blind": big, "ante": ante, unit: length})
+    return levels, levels_problem(levels) or ""
+
+
 def levels_problem(levels: Any) -> str | None:
     """Why ``levels`` cannot be played (for the ``levels`` field's error), or None."""
     if not isinstance(levels, list) or not levels:
@@ -127,6 +214,19 @@ def levels_problem(levels: Any) -> str | None:
         if extra:
             return f"Level {number}: unknown field {sorted(extra)[0]}."
     return None
+
+
+def addon_problem(rebuy_levels: int, addon_chips: object, addon_price: object) -> tuple[str, str]:
+    """The add-on's setting that cannot be played and why (``("", "")``: none): whole chips
+    and price, chips for any price, and rebuys to end (it is offered at their end)."""
+    for field, value in (("addon_chips", addon_chips), ("addon_price", addon_price)):
+        if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= 10**12:
+            return field, f"{field} must be a whole number from 0 to 10^12."
+    if addon_price and not addon_chips:
+        return "addon_price", "An add-on's price needs its chips: set addon_chips."
+    if addon_chips and not rebuy_levels:
+        return "addon_chips", "The add-on comes at the end of the rebuys: set rebuy_levels."
+    return "", ""
 
 
 def paid_places(entrants: int, rule: str, percentages: list[Any] | None = None) -> int:

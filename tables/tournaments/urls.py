@@ -10,6 +10,7 @@ app_name = "tournaments"
 urlpatterns = [
     path("", views.tournament_lobby, name="lobby"),
     path("new/", views.tournament_new, name="new"),
+    path("new/structure/", views.tournament_structure, name="structure"),
     path("join/<str:token>/", views.tournament_join, name="join"),
     path("<int:tournament_id>/", views.tournament_page, name="detail"),
     path("<int:tournament_id>/standings/", views.tournament_standings, name="standings"),

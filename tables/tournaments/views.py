@@ -1,4 +1,5 @@
-"""The tournaments' pages: the lobby (``/tournaments/``), organising one (``new/``), the
+"""The tournaments' pages: the lobby (``/tournaments/``), organising one (``new/``, with its
+structure's preview, ``new/structure/``), the
 invite link (``join/<token>/``), a tournament's page with its standings (refreshed by htmx),
 register / unregister / start / cancel / new invite link buttons, a final-table deal (propose,
 accept or refuse), and the level banner of a tournament table.
@@ -19,7 +20,7 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils.http import url_has_allowed_host_and_scheme, urlencode
-from django.views.decorators.http import require_http_methods, require_POST
+from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from tables.http import AuthenticatedRequest
 from tables.models import Player, Table
@@ -37,8 +38,9 @@ from tables.tournaments.errors import DealRefused
 from tables.tournaments.forms import TournamentForm
 from tables.tournaments.models import Deal, Tournament
 from tables.tournaments.overview import tournament_overview
-from tables.tournaments.selectors import comebacks_for, tournament_list
-from tables.tournaments.services import deals, organise, rebuys, setup
+from tables.tournaments.preview import structure_preview
+from tables.tournaments.selectors import Comebacks, comebacks_for, tournament_list
+from tables.tournaments.services import addons, deals, organise, rebuys, setup
 
 Status = Tournament.Status
 #: Finished tournaments listed in the lobby (the newest).
@@ -78,7 +80,20 @@ def tournament_new(request: AuthenticatedRequest) -> HttpResponse:
         tournament = form.organise(player_get_or_create(user=request.user))
         if tournament is not None:
             return redirect("tournaments:detail", tournament_id=tournament.pk)
-    return render(request, "tournaments/new.html", {"form": form})
+    preview = structure_preview(request.POST)
+    return render(request, "tournaments/new.html", {"form": form, "preview": preview})
+
+
+@login_required
+@require_GET
+def tournament_structure(request: AuthenticatedRequest) -> HttpResponse:
+    """``/tournaments/new/structure/``: the organise form's structure preview (htmx asks for
+    it as a field changes, with the form's fields; ``tables.tournaments.preview``)."""
+    return render(
+        request,
+        "tournaments/_structure_preview.html",
+        {"preview": structure_preview(request.GET), "swap_previewed": True},
+    )
 
 
 def tournament_join(request: HttpRequest, token: str) -> HttpResponse:
@@ -145,6 +160,10 @@ ACTIONS: dict[str, tuple[Callable[[Tournament, Player, User], object], str]] = {
         lambda t, p, user: rebuys.tournament_rebuy(tournament=t, player=p),
         "Rebuy done: a starting stack is added to your chips.",
     ),
+    "addon": (
+        lambda t, p, user: addons.tournament_addon(tournament=t, player=p),
+        "Add-on done: its chips are added to your stack.",
+    ),
     "new-invite": (
         lambda t, p, user: organise.tournament_invite_replace(tournament=t, by=user),
         "Here is a new invite link: the old one no longer works.",
@@ -158,9 +177,9 @@ def tournament_action(
     request: AuthenticatedRequest, tournament_id: int, action: str
 ) -> HttpResponse:
     """``POST /tournaments/<id>/<action>/``: register (a re-entry too), unregister, rebuy,
-    start, cancel, or a new invite link (``new-invite``, a private tournament's organiser).
+    addon, start, cancel, or a new invite link (``new-invite``, a private tournament's organiser).
     A form may send ``next`` (a path on this site) to come back to, e.g. the table page's
-    *Rebuy*."""
+    *Rebuy* and *Add-on*."""
     if action not in ACTIONS:
         raise Http404("No such action.")
     tournament = _visible(request, tournament_id)
@@ -232,18 +251,22 @@ def table_level(request: HttpRequest, table_id: int) -> HttpResponse:
 
 
 def _table_level_context(request: HttpRequest, table: Table) -> dict[str, Any]:
-    """The banner, and whether the viewer may rebuy now (the banner's *Rebuy* button)."""
+    """The banner, and whether the viewer may rebuy or take the add-on now (its buttons)."""
     banner = banner_for(table)
     player = viewer_player(request.user)
-    may_rebuy, fee, deciding = False, 0, False
+    tournament, deciding = None, False
+    comebacks = Comebacks(False, False)
     if banner is not None and player is not None:
         tournament = Tournament.objects.get(pk=banner["id"])
-        may_rebuy, fee = comebacks_for(tournament, player.pk).rebuy, tournament.entry_fee
+        comebacks = comebacks_for(tournament, player.pk)
         deciding = tournament.paused_at is not None  # a deal is being decided
     return {
         "banner": banner,
-        "may_rebuy": may_rebuy,
-        "rebuy_fee": fee,
+        "may_rebuy": comebacks.rebuy,
+        "rebuy_fee": tournament.entry_fee if tournament else 0,
+        "may_addon": comebacks.addon,
+        "addon_chips": tournament.addon_chips if tournament else 0,
+        "addon_price": tournament.addon_price if tournament else 0,
         "table": table,
         "deal_deciding": deciding,
     }

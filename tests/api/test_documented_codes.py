@@ -233,6 +233,10 @@ def _rebuy_refused(w: World):
     return w.client(w.bob).post(f"/api/tournaments/{_started(w)}/rebuy/")
 
 
+def _addon_refused(w: World):
+    return w.client(w.bob).post(f"/api/tournaments/{_started(w)}/addon/")
+
+
 def _deal_refused(w: World):
     url = f"/api/tournaments/{_started(w)}/deal/"
     return w.client(w.bob).post(url, {"keep": 10**9}, format="json")
@@ -340,6 +344,7 @@ SCENARIOS: dict[tuple[int, str], Callable[[World], object]] = {
     (409, "tournament_started"): _tournament_started,
     (409, "too_few_entrants"): _too_few_entrants,
     (409, "rebuy_refused"): _rebuy_refused,
+    (409, "addon_refused"): _addon_refused,
     (409, "deal_refused"): _deal_refused,
     (422, "idempotency_key_reused"): _idempotency_key_reused,
     (400, "not_pokernow_log"): _pokernow_upload(b"hello,world\n"),

@@ -35,7 +35,7 @@ from tables.services.hooks import TableRules
 from tables.services.locks import table_lock
 from tables.tournaments import selectors, structure
 from tables.tournaments.models import Tournament, TournamentTable
-from tables.tournaments.services import balance, bounties, deals, lookup, places, setup
+from tables.tournaments.services import balance, bots, bounties, deals, lookup, places, setup
 
 SEATED_BY_TOURNAMENT = "The tournament seats its players: no sitting down, leaving or top-ups."
 
@@ -167,7 +167,7 @@ def _fixed_hands_after(tournament: Tournament, table: Table, seated: dict[int, i
         return
     free = sorted(set(range(table.max_seats)) - set(table.seats.values_list("number", flat=True)))
     for number in free:  # bots join between hands to keep the table at its size
-        bot = setup.tournament_bot(tournament)
+        bot = bots.tournament_bot(tournament)
         setup.entry_add(tournament=tournament, player=bot)
         setup.seat_down(table, bot, number, tournament.starting_stack)
 

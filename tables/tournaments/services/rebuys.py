@@ -56,7 +56,7 @@ def tournament_rebuy(*, tournament: Tournament, player: Player) -> Entry:
                 tournament,
                 entry,
                 stack=seat.stack if seat is not None else None,
-                in_hand=seat is not None and _in_running_hand(seat),
+                in_hand=seat is not None and in_running_hand(seat),
             )
             if problem is not None:
                 raise RebuyRefused(problem)
@@ -79,7 +79,7 @@ def _players_table(tournament: Tournament, player: Player) -> Table | int | None
     return table_id if table_id is not None else shortest_table(tournament)
 
 
-def _in_running_hand(seat: Seat) -> bool:
+def in_running_hand(seat: Seat) -> bool:
     hand = Hand.objects.filter(table_id=seat.table_id, status=Hand.Status.RUNNING).first()
     return hand is not None and any(s["player_id"] == seat.player_id for s in hand.seats)
 

@@ -12,7 +12,6 @@ import random
 from datetime import datetime
 from typing import Any
 
-from django.contrib.auth import get_user_model
 from django.db import models, transaction
 from django.utils import timezone
 
@@ -22,7 +21,7 @@ from tables.models import LedgerEntry, Player, Seat, Table
 from tables.names import name_problem
 from tables.services.events import table_touch
 from tables.services.locks import table_lock
-from tables.services.players import ledger_record, player_create, player_grant
+from tables.services.players import ledger_record
 from tables.tournaments import structure
 from tables.tournaments.errors import (
     AlreadyRegistered,
@@ -37,6 +36,7 @@ from tables.tournaments.errors import (
 from tables.tournaments.models import Entry, Tournament, TournamentTable
 from tables.tournaments.selectors import may_reenter
 from tables.tournaments.services import lookup
+from tables.tournaments.services.bots import tournament_bot
 from tables.tournaments.services.bounties import bounty_check
 from tables.tournaments.services.places import outs_rank
 
@@ -90,6 +90,7 @@ def tournament_create(
     bounty_kind: str = Tournament.Bounty.NONE,
     bounty: int = 0,
     starting_stack: int = 1500,
+    starting_big_blinds: int | None = None,
     structure_name: str = "regular",
     levels: list[Any] | None = None,
     hands: int | None = None,
@@ -97,6 +98,8 @@ def tournament_create(
     rebuy_levels: int = 0,
     max_rebuys: int = 1,
     max_reentries: int = 0,
+    addon_chips: int = 0,
+    addon_price: int = 0,
     break_every_levels: int = 0,
     break_minutes: int = 0,
     bot_entrants: int = 0,
@@ -110,8 +113,10 @@ def tournament_create(
     first field that cannot be played, and nothing is created.
 
     Freezeout unless asked: ``rebuy_levels`` (rebuys during the first levels, at most
-    ``max_rebuys`` each) and ``max_reentries`` (during late registration). Breaks (levels by
-    minutes only): ``break_minutes`` after every ``break_every_levels`` levels.
+    ``max_rebuys`` each; an add-on of ``addon_chips`` for ``addon_price`` at their end) and
+    ``max_reentries`` (during late registration). Breaks (levels by minutes only):
+    ``break_minutes`` after every ``break_every_levels`` levels. ``starting_big_blinds``:
+    the starting stack in the first level's big blinds (instead of ``starting_stack``).
     """
     name = (name or "").strip() if isinstance(name, str) else ""
     if not name or len(name) > 60:
@@ -136,28 +141,27 @@ def tournament_create(
         _whole(max_entrants, "max_entrants", low=2, high=seats_per_table)
     _whole(entry_fee, "entry_fee", low=0, high=10**12)
     bounty_check(bounty_kind, bounty, entry_fee)
-    _whole(starting_stack, "starting_stack", low=1, high=10**12)
     if format == Format.FIXED_HANDS:
         hands = _whole(hands, "hands", low=1, high=10_000)
-        if levels is None and structure_name in ("regular", "doubling"):
-            structure_name = "doubling"
-            levels = structure.doubling_levels(
-                small_blind=10, big_blind=20, every_hands=5, count=hands // 5 + 1
-            )
     elif hands is not None:
         raise TournamentInvalid("hands", "Only a fixed-hands tournament has a number of hands.")
     if levels is None:
-        if structure_name not in structure.PRESET_MINUTES:
+        levels = structure.named_levels(structure_name, fixed_hands=hands)
+        if levels is None:
             raise TournamentInvalid(
                 "structure", f"structure is one of: {', '.join(structure.PRESET_MINUTES)}."
             )
-        levels = structure.preset_levels(structure_name)
+        structure_name = "doubling" if "hands" in levels[0] else structure_name
     else:
         problem = structure.levels_problem(levels)
         if problem:
             raise TournamentInvalid("levels", problem)
         levels = [{"ante": 0, **level} for level in levels]
         structure_name = "custom" if structure_name != "doubling" else structure_name
+    if starting_big_blinds is not None:  # the stack chosen in first-level big blinds
+        big_blinds = _whole(starting_big_blinds, "starting_big_blinds", low=1, high=10**6)
+        starting_stack = big_blinds * levels[0]["big_blind"]
+    _whole(starting_stack, "starting_stack", low=1, high=10**12)
     _whole(late_registration_levels, "late_registration_levels", low=0, high=len(levels))
     if late_registration_levels and format == Format.FIXED_HANDS:
         raise TournamentInvalid("late_registration_levels", "Bots fill a fixed-hands game.")
@@ -165,6 +169,9 @@ def tournament_create(
         format, levels, late_registration_levels, rebuy_levels, max_rebuys, max_reentries
     )
     _breaks_check(levels, break_every_levels, break_minutes)
+    field, addon_refused = structure.addon_problem(rebuy_levels, addon_chips, addon_price)
+    if addon_refused:
+        raise TournamentInvalid(field, addon_refused)
     _choice(start, "start", Start)
     if start == Start.AT_TIME:
         if start_at is None:
@@ -205,6 +212,8 @@ def tournament_create(
             rebuy_levels=rebuy_levels,
             max_rebuys=max_rebuys,
             max_reentries=max_reentries,
+            addon_chips=addon_chips,
+            addon_price=addon_price,
             break_every_levels=break_every_levels,
             break_minutes=break_minutes if break_every_levels else 0,
             start=start,
@@ -248,25 +257,6 @@ def _breaks_check(levels: list[Any], break_every_levels: int, break_minutes: int
             "break_every_levels", "Breaks are for levels by minutes (these levels count hands)."
         )
     _whole(break_minutes, "break_minutes", low=1, high=120)
-
-
-def tournament_bot(tournament: Tournament) -> Player:
-    """A bot not yet in ``tournament`` with its entry fee (granted through the ledger)."""
-    bot = Player.objects.filter(is_bot=True).exclude(entries__tournament=tournament).first()
-    if bot is None:
-        User = get_user_model()
-        number = User.objects.filter(username__startswith="bot_").count() + 1
-        while User.objects.filter(username=f"bot_{number}").exists():
-            number += 1
-        user = User(username=f"bot_{number}")
-        user.set_unusable_password()
-        user.save()
-        bot = player_create(user=user, is_bot=True, grant=0)
-    if bot.bankroll < tournament.entry_fee:
-        player_grant(
-            player=bot, amount=tournament.entry_fee * 10, reason="Croupier: chips for a bot"
-        )
-    return bot
 
 
 def entry_add(*, tournament: Tournament, player: Player) -> Entry:

@@ -347,7 +347,8 @@ class SeatRequests(APIView):
 
     @extend_schema(
         summary="Take back your pending request",
-        responses=inline_serializer("Cancelled", {"cancelled": serializers.IntegerField()}),
+        # a DELETE is documented as 204 unless told: this one answers how many it took back
+        responses={200: inline_serializer("Cancelled", {"cancelled": serializers.IntegerField()})},
     )
     def delete(self, request: AuthenticatedApiRequest, pk: int) -> Response:
         table = _visible(request, pk)

@@ -38,7 +38,7 @@ class PotOddsSerializer(serializers.Serializer[Any]):
 
 class ReplayStepSerializer(serializers.Serializer[Any]):
     index = serializers.IntegerField()
-    label = serializers.CharField()
+    text = serializers.CharField(help_text='What the step shows: "bob calls 4", "Flop".')
     equity = StepEquitySerializer(
         allow_null=True,
         help_text="Null where nothing is known to compute (fewer than two known hands and "

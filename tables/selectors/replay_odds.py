@@ -177,7 +177,7 @@ def step_odds_json(steps: Sequence[ReplayStep]) -> list[dict[str, Any]]:
     return [
         {
             "index": step.index,
-            "label": step.label,
+            "text": step.label,
             "equity": None if odds.hands is None else _hands_json(odds.hands),
             "pot_odds": None
             if odds.pot_odds is None

@@ -150,12 +150,12 @@ def test_the_page_and_the_rest_history_show_the_same_odds(client, table, players
     blocks = page_odds(client, hand)
     steps = client.get(f"/api/hands/{hand.pk}/").json()["steps"]
     assert len(blocks) == len(steps)
-    flop = next(s for s in steps if s["label"] == "Flop")
+    flop = next(s for s in steps if s["text"] == "Flop")
     assert flop["equity"]["basis"] == "shown" and flop["equity"]["exact"] is True
     alice = flop["equity"]["hands"][0]
     assert f"{100 * alice['share']:.1f}%" in blocks[flop["index"]]
     assert "Equity of the hands shown" in blocks[flop["index"]]
-    call = next(s for s in steps if s["label"] == "carol calls 4")
+    call = next(s for s in steps if s["text"] == "carol calls 4")
     assert call["pot_odds"] == {"to_call": 4, "pot": 10, "percent": 28.57, "ratio": 2.5}
     assert "needs 28.6% equity (2.5 to 1)" in blocks[call["index"]]
     assert steps[-1]["equity"] is None  # the award

@@ -9,9 +9,11 @@ import pytest
 from engine.cards import parse_cards
 from engine.runout import cards_odds
 from engine.types import HandConfig
-from tables.selectors.replay import hand_replay_steps
+from engine.variants import VARIANTS
+from tables.selectors.replay import engine_replay_steps, hand_replay_steps
 from tables.selectors.replay_odds import replay_step_odds
 from tests.api.helpers import engine_hand, store_hand
+from tests.engine.played_games import GAMES, game_deck, played_hand
 
 pytestmark = pytest.mark.django_db
 
@@ -159,3 +161,22 @@ def test_the_page_and_the_rest_history_show_the_same_odds(client, table, players
     assert call["pot_odds"] == {"to_call": 4, "pot": 10, "percent": 28.57, "ratio": 2.5}
     assert "needs 28.6% equity (2.5 to 1)" in blocks[call["index"]]
     assert steps[-1]["equity"] is None  # the award
+
+
+#: each game once, at its first betting (the odds do not depend on the betting)
+ONE_BETTING_EACH = list({game: (game, betting) for game, betting in reversed(GAMES)}.values())
+
+
+@pytest.mark.parametrize(("game", "betting"), ONE_BETTING_EACH)
+def test_every_game_board_games_with_equity_stud_and_draw_with_pot_odds_only(game, betting):
+    state = played_hand(game, betting)  # everyone calls down: every hand shown at the end
+    steps = engine_replay_steps(state, [int(c) for c in game_deck(game, betting)], 0)
+    odds = replay_step_odds(steps)
+    with_equity = [o for o in odds if o.hands is not None]
+    assert any(o.pot_odds is not None for o in odds)
+    if VARIANTS[game].structure == "board":
+        assert with_equity and all(o.hands.basis == "shown" for o in with_equity)
+        for o in with_equity:  # the pot's shares add up to the whole pot
+            assert sum(h.share for h in o.hands.hands) == pytest.approx(1.0)
+    else:
+        assert not with_equity

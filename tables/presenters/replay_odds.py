@@ -63,10 +63,10 @@ def _title(hands: HandsOdds) -> str:
 
 def _how(hands: HandsOdds) -> str:
     if hands.exact:
-        return "exact: every board still to come counted"
+        return "exact: every deal still to come counted"
     if hands.against_random:
         return f"a seeded sample of {RANDOM_SAMPLES:,} deals (about ±0.4%)"
-    return "a seeded sample of boards"
+    return "a seeded sample of the deals to come (the same on every load)"
 
 
 def _percent(value: float) -> str:

@@ -12,9 +12,10 @@ figure. At each step, of the hands still in:
   opponents are still in (``engine.replay_odds.random_hands_odds``: a seeded sample;
   Hold'em only).
 
-Board games only (Hold'em, Omaha, Omaha hi-lo, short deck): the engine's equity deals the
-cards to come onto a board; stud's are dealt to the players, partly face down, and a draw
-game's next cards depend on a decision, the draw. A call's pot odds are every game's.
+Stud games too (stud, stud hi-lo, razz): each known hand dealt the rest of its seven cards
+from the cards not seen (``engine.replay_odds.stud_odds``; the up-cards of the other hands
+are seen by all, so out of that deck). Not the draw games: a draw's cards to come depend on
+a decision, how many to draw. A call's pot odds are every game's.
 The same dozen figures come back at many steps (every preflop decision has the same cards
 known): each is computed once per page.
 """
@@ -26,7 +27,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from engine.cards import ALL_CARDS, Card
-from engine.replay_odds import PotOdds, pot_odds, random_hands_odds
+from engine.replay_odds import PotOdds, pot_odds, random_hands_odds, stud_odds
 from engine.runout import cards_odds
 from engine.types import HandConfig
 from tables.selectors.replay import ReplayStep
@@ -94,8 +95,9 @@ def replay_step_odds(steps: Sequence[ReplayStep]) -> list[StepOdds]:
 
 
 def equity_supported(config: HandConfig) -> bool:
-    """Whether the replayer shows equity in ``config``'s game: a board game's."""
-    return config.variant.structure == "board"
+    """Whether the replayer shows equity in ``config``'s game: a board game's or a stud
+    game's (not a draw game's: its cards to come depend on the draw, a decision)."""
+    return config.variant.structure in ("board", "stud")
 
 
 def random_hands_supported(config: HandConfig) -> bool:
@@ -123,6 +125,14 @@ def _odds_of(step: ReplayStep) -> tuple[tuple[object, ...], Callable[[], HandsOd
         seats = tuple(s.seat for s in known)
         holes = tuple(tuple(c for c in s.cards if c is not None) for s in known)
         names = tuple(s.name for s in known)
+        if config.is_stud:
+            # the up-cards of the hands not known are seen by all: not in the deck any more
+            dead = tuple(
+                c for s in view.seats if s.seat not in seats for c in s.cards if c is not None
+            )
+            return (SHOWN, seats, holes, dead, board), lambda: _stud_odds(
+                config, board, seats, holes, names, dead
+            )
         return (SHOWN, seats, holes, board), lambda: _shown_odds(
             config, view.street, board, seats, holes, names
         )
@@ -150,6 +160,24 @@ def _shown_odds(
     names: tuple[str, ...],
 ) -> HandsOdds:
     odds = cards_odds(config, street, board, seats, holes, seed=ODDS_SEED)
+    hands = tuple(
+        HandChance(seat, name, win, tie, share)
+        for seat, name, win, tie, share in zip(
+            seats, names, odds.win, odds.tie, odds.share, strict=True
+        )
+    )
+    return HandsOdds(SHOWN, hands, odds.exact)
+
+
+def _stud_odds(
+    config: HandConfig,
+    board: tuple[Card, ...],
+    seats: tuple[int, ...],
+    holes: tuple[tuple[Card, ...], ...],
+    names: tuple[str, ...],
+    dead: tuple[Card, ...],
+) -> HandsOdds:
+    odds = stud_odds(config, holes, dead, board, seed=ODDS_SEED)
     hands = tuple(
         HandChance(seat, name, win, tie, share)
         for seat, name, win, tie, share in zip(

@@ -9,9 +9,11 @@ import pytest
 from engine.cards import ALL_CARDS, parse_cards
 from engine.errors import CardError
 from engine.evaluate import evaluate
-from engine.replay_odds import pot_odds, random_hands_odds
+from engine.replay_odds import pot_odds, random_hands_odds, stud_odds
 from engine.runout import cards_odds
 from engine.types import HandConfig
+from engine.variants import stakes_for
+from tests.engine.played_games import STAKES
 
 HOLDEM = HandConfig()
 
@@ -88,3 +90,37 @@ def test_random_hand_odds_refuse_other_games_and_bad_cards():
         random_hands_odds(parse_cards("AhAs"), parse_cards("Ah2c3d"), 1)
     with pytest.raises(ValueError, match="opponent"):
         random_hands_odds(parse_cards("AhAs"), (), 0)
+
+
+def stud_config(game: str) -> HandConfig:
+    return HandConfig(**stakes_for(game, "fixed-limit", STAKES))
+
+
+def test_stud_on_sixth_street_the_outs_counted_by_hand():
+    # aces against 2-3-4-5 with J Q: the straight comes with Ad, Ac or any six (6 of the 40
+    # unseen cards); nothing the aces catch beats a straight; every deal counted
+    aces, draw = parse_cards("AsAhKd7c8d9s"), parse_cards("2c3c4c5hJdQs")
+    odds = stud_odds(stud_config("stud"), [aces, draw])
+    assert odds.exact and odds.deals == 40 * 39
+    assert odds.share == pytest.approx((34 / 40, 6 / 40))
+    assert odds.tie == (0.0, 0.0)
+    # the two other aces showing in a folded hand: 4 outs of 38
+    dead = stud_odds(stud_config("stud"), [aces, draw], dead=parse_cards("AdAc"))
+    assert dead.share[1] == pytest.approx(4 / 38)
+
+
+def test_stud_with_seven_cards_each_is_decided_and_razz_counts_the_low():
+    aces, wheel = parse_cards("AsAhKd7c8d9sTs"), parse_cards("2c3c4c5h6hQsJs")
+    assert stud_odds(stud_config("stud"), [aces, wheel]).win == (0.0, 1.0)
+    assert stud_odds(stud_config("razz"), [aces, wheel]).win == (0.0, 1.0)
+    # hi-lo: the straight takes the high half and the only low (6-5-4-3-2): a scoop
+    assert stud_odds(stud_config("stud-hilo"), [aces, wheel]).share == (0.0, 1.0)
+
+
+def test_stud_on_third_street_is_a_seeded_sample():
+    hands = [parse_cards("AsAhKd"), parse_cards("2c3c4c")]
+    odds = stud_odds(stud_config("stud"), hands)
+    assert not odds.exact and odds.deals == 5_000
+    assert stud_odds(stud_config("stud"), hands) == odds
+    with pytest.raises(CardError, match="stud"):
+        stud_odds(HOLDEM, hands)

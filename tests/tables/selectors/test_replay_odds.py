@@ -168,13 +168,13 @@ ONE_BETTING_EACH = list({game: (game, betting) for game, betting in reversed(GAM
 
 
 @pytest.mark.parametrize(("game", "betting"), ONE_BETTING_EACH)
-def test_every_game_board_games_with_equity_stud_and_draw_with_pot_odds_only(game, betting):
+def test_every_game_board_and_stud_games_with_equity_draw_games_with_pot_odds_only(game, betting):
     state = played_hand(game, betting)  # everyone calls down: every hand shown at the end
     steps = engine_replay_steps(state, [int(c) for c in game_deck(game, betting)], 0)
     odds = replay_step_odds(steps)
     with_equity = [o for o in odds if o.hands is not None]
     assert any(o.pot_odds is not None for o in odds)
-    if VARIANTS[game].structure == "board":
+    if VARIANTS[game].structure in ("board", "stud"):
         assert with_equity and all(o.hands.basis == "shown" for o in with_equity)
         for o in with_equity:  # the pot's shares add up to the whole pot
             assert sum(h.share for h in o.hands.hands) == pytest.approx(1.0)

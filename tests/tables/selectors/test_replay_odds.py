@@ -7,13 +7,14 @@ import re
 import pytest
 
 from engine.cards import parse_cards
+from engine.hand import Hand as EngineHand
 from engine.runout import cards_odds
 from engine.types import HandConfig
-from engine.variants import VARIANTS
+from engine.variants import VARIANTS, stakes_for
 from tables.selectors.replay import engine_replay_steps, hand_replay_steps
 from tables.selectors.replay_odds import replay_step_odds
 from tests.api.helpers import engine_hand, store_hand
-from tests.engine.played_games import GAMES, game_deck, played_hand
+from tests.engine.played_games import GAMES, NAMES, STAKES, game_deck, played_hand
 
 pytestmark = pytest.mark.django_db
 
@@ -180,3 +181,40 @@ def test_every_game_board_and_stud_games_with_equity_draw_games_with_pot_odds_on
             assert sum(h.share for h in o.hands.hands) == pytest.approx(1.0)
     else:
         assert not with_equity
+
+
+def stud_hand(deck: list[int]) -> EngineHand:
+    """Stud, three-handed, everyone calling but seat 2, who folds on fourth street: seat 0
+    shows and wins, seat 1 mucks."""
+    hand = EngineHand(stakes_for("stud", "fixed-limit", STAKES), [200] * 3, 0, deck, NAMES)
+    while not hand.is_over:
+        legal = hand.legal
+        if hand.actor == 2 and hand.street == "fourth":
+            hand.fold()
+        elif legal.check and legal.min_raise_to is not None:
+            hand.bet_or_raise_to(legal.min_raise_to)
+        elif legal.check:
+            hand.check()
+        else:
+            hand.call()
+    return hand
+
+
+def test_in_stud_the_folded_hands_down_cards_move_no_figure():
+    deck = [int(c) for c in game_deck("stud", "fixed-limit")]
+    first = stud_hand(deck)
+    # seat 2's two down cards swapped with two cards nobody was dealt
+    down = [int(c) for c in first.hole[2][:2]]
+    dealt = {int(c) for hole in first.hole for c in hole} | {int(c) for c in first.board}
+    unused = [c for c in deck if c not in dealt][:2]
+    swap = dict(zip(down + unused, unused + down, strict=True))
+    other_deck = [swap.get(c, c) for c in deck]
+    second = stud_hand(other_deck)
+    assert second.hole[2][:2] != first.hole[2][:2] and second.hole[:2] == first.hole[:2]
+    # bob (seat 1) knows his own hand and alice's, shown at the end
+    odds = [
+        replay_step_odds(engine_replay_steps(state, cards, 1))
+        for state, cards in ((first, deck), (second, other_deck))
+    ]
+    assert odds[0] == odds[1]
+    assert sum(1 for o in odds[0] if o.hands is not None) >= 10

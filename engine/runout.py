@@ -33,9 +33,9 @@ from engine.equity import DEFAULT_MAX_BOARDS, equity
 from engine.errors import PokerError
 from engine.evaluate import evaluate_omaha, evaluate_omaha_low8
 from engine.hand import Hand
-from engine.types import EventKind
+from engine.types import EventKind, HandConfig
 
-__all__ = ["StreetOdds", "runout_odds", "runout_streets", "street_odds"]
+__all__ = ["StreetOdds", "cards_odds", "runout_odds", "runout_streets", "street_odds"]
 
 _STREET_OF_SIZE = {0: "preflop", 3: "flop", 4: "turn", 5: "river"}
 #: Omaha hi-lo boards enumerated at most (a flop leaves about a thousand); more are sampled.
@@ -101,13 +101,33 @@ def street_odds(
     of every live hand, and a side pot's of the hands that can win it
     (``engine.allin_ev``)."""
     seats = tuple(seats)
-    holes = [[int(c) for c in hand.hole[s]] for s in seats]
+    holes = [tuple(hand.hole[s]) for s in seats]
+    return cards_odds(hand.config, street, board, seats, holes, max_boards=max_boards)
+
+
+def cards_odds(
+    config: HandConfig,
+    street: str,
+    board: tuple[Card, ...],
+    seats: Sequence[int],
+    holes: Sequence[Sequence[Card]],
+    *,
+    max_boards: int = DEFAULT_MAX_BOARDS,
+    seed: int | None = None,
+) -> StreetOdds:
+    """``street_odds`` from the cards alone: the hands ``holes`` of ``seats`` in a board
+    game of ``config``, with ``board`` dealt. Reads nothing but the cards given, so a figure
+    made from the cards one viewer saw depends on nothing else (the replayer's odds).
+    ``seed``: the seed of ``engine.equity``'s sample where it samples (Omaha preflop), so
+    the same cards give the same figure every time."""
+    seats = tuple(seats)
+    hands = [[int(c) for c in hole] for hole in holes]
     known = [int(c) for c in board]
-    if hand.config.is_hilo:
-        return _hilo_odds(street, board, seats, holes, known)
-    if hand.config.variant.deck_size != len(ALL_CARDS):
-        return _deck_odds(hand, street, board, seats, holes, known)
-    result = equity(holes, known, max_boards=max_boards)
+    if config.is_hilo:
+        return _hilo_odds(street, board, seats, hands, known)
+    if config.variant.deck_size != len(ALL_CARDS):
+        return _deck_odds(config, street, board, seats, hands, known)
+    result = equity(hands, known, max_boards=max_boards, rng=seed)
     return StreetOdds(street, board, seats, result.win, result.tie, result.equity, result.exact)
 
 
@@ -123,7 +143,7 @@ def _boards_to_come(
 
 
 def _deck_odds(
-    hand: Hand,
+    config: HandConfig,
     street: str,
     board: tuple[Card, ...],
     seats: tuple[int, ...],
@@ -133,7 +153,7 @@ def _deck_odds(
     """A high-hand game of its own deck (short deck) over every board still to come from
     that deck, by the game's own ranks (a seeded sample past ``DECK_MAX_BOARDS``: its ranks
     are evaluated one hand at a time)."""
-    variant = hand.config.variant
+    variant = config.variant
     used = {c for hole in holes for c in hole} | set(known)
     stub = sorted(c for c in variant.deck if c not in used)
     boards, exact = _boards_to_come(stub, 5 - len(known), DECK_MAX_BOARDS)

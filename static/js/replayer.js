@@ -13,6 +13,7 @@
   var play = root.querySelector("button.replay-play");
   var position = root.querySelector(".replay-position");
   var label = root.querySelector(".replay-label");
+  var odds = document.getElementById("replay-odds");
   var links = {
     first: root.querySelector('[data-step="first"]'),
     prev: root.querySelector('[data-step="prev"]'),
@@ -33,6 +34,7 @@
     current = index;
     var item = items[index];
     felt.replaceChildren(item.querySelector("template.replay-felt").content.cloneNode(true));
+    odds.replaceChildren(item.querySelector("template.replay-odds").content.cloneNode(true));
     position.textContent = "Step " + index + " of " + last;
     label.innerHTML = item.querySelector("a").innerHTML;  // its cards drawn as cards
     slider.value = index;

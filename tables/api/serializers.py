@@ -11,6 +11,7 @@ from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
 from engine.variants import ALL_STREETS
+from tables.api.replay_serializers import ReplayStepSerializer
 from tables.inputs import LARGEST, NumberError, parse_whole_number
 from tables.models import Player, PlayerHand, Seat, Table
 from tables.stats.selectors import LEADERBOARD_ORDERS, RESULTS, HandFilter
@@ -481,3 +482,6 @@ class HandHistorySerializer(serializers.Serializer[Any]):
     actions = DecisionSerializer(many=True)
     log = serializers.ListField(child=serializers.CharField(), help_text="PHH-like lines.")
     result = serializers.DictField(allow_null=True)
+    steps = ReplayStepSerializer(
+        many=True, help_text="The replayer's steps, with each known hand's odds and pot odds."
+    )

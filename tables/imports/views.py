@@ -24,6 +24,8 @@ from tables.imports.selectors import (
 from tables.inputs import NumberError, parse_optional_number
 from tables.models import Player
 from tables.presenters.replay import replay_felt, replay_label_html
+from tables.presenters.replay_odds import odds_panel
+from tables.selectors.replay_odds import replay_step_odds
 
 LIMITS = {
     "log_mib": services.MAX_LOG_BYTES // (1024 * 1024),
@@ -174,6 +176,7 @@ def imported_hand_replayer(request: HttpRequest, hand_id: int) -> HttpResponse:
         for step in steps
     ]
     labels = [replay_label_html(step) for step in steps]  # its cards drawn as cards
+    odds = [odds_panel(step_odds) for step_odds in replay_step_odds(steps)]
     last = len(steps) - 1
     try:
         current = parse_optional_number(request.GET.get("step"), what="step", maximum=last) or 0
@@ -186,10 +189,11 @@ def imported_hand_replayer(request: HttpRequest, hand_id: int) -> HttpResponse:
         {
             "hand": hand,
             "imported": {"upload": upload, "net": amount(hand.net, upload.unit)},
-            "steps": list(zip(steps, felts, labels, strict=True)),
+            "steps": list(zip(steps, felts, labels, odds, strict=True)),
             "current": steps[current],
             "current_label": labels[current],
             "current_felt": felts[current],
+            "current_odds": odds[current],
             "last": last,
         },
     )

@@ -39,6 +39,10 @@ class ReplayStep:
     #: board the second run's.
     cards: tuple[Card, ...] = ()
     second_cards: tuple[Card, ...] = ()
+    #: A call's step: the chips it put in and every chip in the middle before it (its pot
+    #: odds, ``tables.selectors.replay_odds``); 0 on any other step.
+    called: int = 0
+    pot_before: int = 0
 
 
 def hand_replay_steps(hand: Hand, seat: int | None) -> list[ReplayStep]:
@@ -94,6 +98,7 @@ def engine_replay_steps(
     for k, action in enumerate(actions, start=1):
         legal = state.legal
         to_call = legal.call if legal is not None else None  # what the "Call" button said
+        pot_before = sum(state.committed)
         state.act(action)
         view = seen(final_view if k == len(actions) else state.view(seat))
         decision = said[k - 1] if k - 1 < len(said) else None
@@ -102,10 +107,21 @@ def engine_replay_steps(
         else:
             label = describe(decision, to_call) if decision else str(action)
             acted = decision["seat"] if decision else None
+        called = (to_call or 0) if decision and decision["kind"] == "call" else 0
+        pot = pot_before if called else 0
         if stud:
             # The decision with the cards as they were; then the street dealt, its own step.
             before = steps[-1].view
-            steps.append(ReplayStep(len(steps), label, _cards_as_in(view, before), acted))
+            steps.append(
+                ReplayStep(
+                    len(steps),
+                    label,
+                    _cards_as_in(view, before),
+                    acted,
+                    called=called,
+                    pot_before=pot,
+                )
+            )
             if _cards_dealt(view) > _cards_dealt(before):
                 street = STUD_STREET_NAMES.get(view.street, "The last cards")
                 steps.append(ReplayStep(len(steps), f"{street} dealt", view))
@@ -116,6 +132,8 @@ def engine_replay_steps(
                 label,
                 replace(view, board=view.board[:dealt], second_board=()),
                 acted,
+                called=called,
+                pot_before=pot,
             )
         )
         dealt = _streets_dealt(steps, view, dealt)

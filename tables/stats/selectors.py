@@ -39,6 +39,8 @@ from tables.models.hands import runout_showing_q
 from tables.selectors.access import tables_visible_to
 from tables.selectors.hands import hand_state, with_deck
 from tables.selectors.players import shown_as_bot
+from tables.selectors.replay import hand_replay_steps
+from tables.selectors.replay_odds import step_odds_json
 from tables.stats.figures import Totals
 from tables.streets import decisions
 
@@ -240,6 +242,8 @@ def hand_history(hand: Hand, seat: int | None) -> dict[str, Any]:
         "actions": decisions(state),
         "log": as_json["log"],
         "result": as_json["result"],
+        # the replayer's steps with their odds, from what this viewer saw
+        "steps": step_odds_json(hand_replay_steps(hand, seat)),
     }
 
 

@@ -23,9 +23,11 @@ from tables.models import Hand, Player, Table
 from tables.presenters.models import NO_NOTES, NoteMarks
 from tables.presenters.notes import note_marks
 from tables.presenters.replay import replay_felt, replay_label_html
+from tables.presenters.replay_odds import odds_panel
 from tables.selectors.access import can_see_hand, tables_visible_to
 from tables.selectors.notes import note_on, notes_by_subject
 from tables.selectors.replay import hand_replay_steps
+from tables.selectors.replay_odds import replay_step_odds
 from tables.services.errors import ServiceError
 from tables.services.notes import LABELS as NOTE_LABELS
 from tables.services.sharing import hand_share, hand_share_revoke
@@ -271,6 +273,7 @@ def _replayer(
         for step in steps
     ]
     labels = [replay_label_html(step) for step in steps]  # its cards drawn as cards
+    odds = [odds_panel(step_odds) for step_odds in replay_step_odds(steps)]
     last = len(steps) - 1
     # ?step=N opens that step (a link to any step; without JavaScript, the controls' links)
     try:
@@ -282,10 +285,11 @@ def _replayer(
         "hands/replayer.html",
         {
             "hand": hand,
-            "steps": list(zip(steps, felts, labels, strict=True)),
+            "steps": list(zip(steps, felts, labels, odds, strict=True)),
             "current": steps[current],
             "current_label": labels[current],
             "current_felt": felts[current],
+            "current_odds": odds[current],
             "last": last,
             "downloads": hand_downloads(hand),
             **extra,

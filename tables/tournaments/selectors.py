@@ -128,6 +128,7 @@ def prize_list(tournament: Tournament) -> list[int]:
         tournament.entries.count(),
         tournament.payouts,
         tournament.payout_percentages,
+        seat_value=tournament.seat_value,
     )
 
 

@@ -17,7 +17,7 @@ from tables.tournaments.models import Entry, Tournament
 def tournament_list() -> QuerySet[Tournament]:
     """Every tournament with its number of entrants, newest first."""
     return Tournament.objects.annotate(entrant_count=Count("entries")).select_related(
-        "organiser__user"
+        "organiser__user", "satellite_target"
     )
 
 
@@ -35,6 +35,7 @@ class Standing:
     bounty: int = 0  # on their head now
     bounties_won: int = 0
     addon: bool = False  # the add-on taken
+    seat: str = ""  # a satellite's seat won (``Entry.Seat``)
 
 
 def standings(tournament: Tournament) -> list[Standing]:
@@ -72,6 +73,7 @@ def standings(tournament: Tournament) -> list[Standing]:
             e.bounty,
             e.bounties_won,
             e.addon_taken,
+            e.seat,
         )
         for rank, (e, chips, table_id) in enumerate(alive, 1)
     ]
@@ -89,6 +91,7 @@ def standings(tournament: Tournament) -> list[Standing]:
             e.bounty,
             e.bounties_won,
             e.addon_taken,
+            e.seat,
         )
         for e, _, _ in out
     ]

@@ -23,23 +23,28 @@ from django.db import transaction
 
 from tables.models import LedgerEntry, Player
 from tables.services.players import ledger_record
+from tables.tournaments.access import can_see_tournament
 from tables.tournaments.errors import TournamentInvalid
 from tables.tournaments.models import Entry, Tournament
 
 Format, Status = Tournament.Format, Tournament.Status
 
 
-def satellite_target_check(target: object, *, entry_fee: int, format: str) -> Tournament | None:
+def satellite_target_check(
+    target: object, *, organiser: Player | None, entry_fee: int, format: str
+) -> Tournament | None:
     """The target a satellite may be organised for (``TournamentInvalid`` names the field):
-    one that takes entries and has not started, with an entry fee; the satellite has an
-    entry fee of its own and is not a fixed-hands game (bots join those)."""
+    one the organiser may see, that takes entries and has not started, with an entry fee;
+    the satellite has an entry fee of its own and is not a fixed-hands game (bots join)."""
     if target is None:
         return None
     if isinstance(target, bool) or not isinstance(target, int | Tournament):
         raise TournamentInvalid("satellite_target", "satellite_target is a tournament's id.")
     pk = target.pk if isinstance(target, Tournament) else target
     found = Tournament.objects.filter(pk=pk).first()
-    if found is None:
+    viewer = organiser.user if organiser is not None else None
+    hidden = found is not None and viewer is not None and not can_see_tournament(found, viewer)
+    if found is None or hidden:
         raise TournamentInvalid("satellite_target", f"No tournament {pk} to win seats in.")
     if found.status != Status.REGISTERING or not found.registration_open:
         raise TournamentInvalid(
@@ -73,7 +78,9 @@ def seat_award(tournament: Tournament, entry: Entry, value: int) -> None:
     paid from this pool; else the value in chips (see the module docstring). The caller adds
     ``value`` to ``entry.prize`` and saves it."""
     target = (
-        Tournament.objects.select_for_update().filter(pk=tournament.satellite_target_id).first()
+        Tournament.objects.select_for_update()
+        .filter(pk=tournament.satellite_target_id or 0)
+        .first()
     )
     why = _seat_refusal(target, entry.player)
     if target is not None and not why:

@@ -144,7 +144,9 @@ def tournament_create(
         _whole(max_entrants, "max_entrants", low=2, high=seats_per_table)
     _whole(entry_fee, "entry_fee", low=0, high=10**12)
     bounty_check(bounty_kind, bounty, entry_fee)
-    target = satellite_target_check(satellite_target, entry_fee=entry_fee, format=format)
+    target = satellite_target_check(
+        satellite_target, organiser=organiser, entry_fee=entry_fee, format=format
+    )
     if format == Format.FIXED_HANDS:
         hands = _whole(hands, "hands", low=1, high=10_000)
     elif hands is not None:

@@ -252,6 +252,16 @@ def addon_refusal(
     return None
 
 
+def addon_window_open(tournament: Tournament) -> bool:
+    """The add-on's window is on (``addon_refusal`` without the player's own conditions)."""
+    return (
+        bool(tournament.addon_chips)
+        and tournament.status == Tournament.Status.RUNNING
+        and tournament.rebuys_open
+        and tournament_clock(tournament).level >= tournament.rebuy_levels - 1
+    )
+
+
 def may_reenter(tournament: Tournament, entry: Entry) -> bool:
     """A re-entry (registering again): the player is out, the places are not given, and
     re-entries are left (``registration_open`` is checked by the caller)."""

@@ -155,6 +155,7 @@ def after_hand(table: Table, hand: Hand) -> None:
     if alive.count() <= 1:
         places.tournament_finish(tournament, dict(alive.values_list("player_id", "stack")))
         deals.deal_hand_over(tournament, table, timezone.now())
+        _satellite_target_start(tournament)
         return
     paid = structure.paid_places(
         tournament.entries.count(), tournament.payouts, tournament.payout_percentages
@@ -167,12 +168,20 @@ def after_hand(table: Table, hand: Hand) -> None:
         _comebacks_closed(tournament)
     if satellites.satellite_over(tournament, alive.count()):
         places.tournament_finish(tournament, dict(alive.values_list("player_id", "stack")))
-        deals.deal_hand_over(tournament, table, timezone.now())
+        _satellite_target_start(tournament)
         return
     places.places_decide(tournament)
     balance.balance(tournament, table)
     _hand_for_hand_update(tournament, alive.count(), paid)
     deals.deal_hand_over(tournament, table, timezone.now())
+
+
+def _satellite_target_start(tournament: Tournament) -> None:
+    """A satellite's seats filled its target, which starts when full: it starts now (its
+    row locked after the satellite's, the order ``services.satellites`` keeps)."""
+    target = satellites.target_to_start(tournament)
+    if target is not None:
+        setup.tournament_start(tournament=target)
 
 
 def _fixed_hands_after(tournament: Tournament, table: Table, seated: dict[int, int]) -> None:

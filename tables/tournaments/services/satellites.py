@@ -6,7 +6,8 @@
 - The satellite ends as soon as the players left are no more than the seats (and nobody out
   can come back): each of them has won one.
 - A seat won registers its winner in the target, the entry fee paid from the satellite's
-  pool, not from their bankroll. When it cannot (the winner is registered there already,
+  pool, not from their bankroll (a target that starts when full starts once its seats fill
+  it). When it cannot (the winner is registered there already,
   the target started, was cancelled or is full), the seat's value is paid in chips through
   the ledger instead. Players tied across the last seat share those places' value in chips.
 - Money: the seat's value counts in the entry's ``prize`` either way, so satellite fees ==
@@ -18,8 +19,6 @@ locks its satellites).
 """
 
 from __future__ import annotations
-
-from django.db import transaction
 
 from tables.models import LedgerEntry, Player
 from tables.services.players import ledger_record
@@ -110,13 +109,22 @@ def _seat_refusal(target: Tournament | None, player: Player) -> str:
 
 def _seat_register(target: Tournament, player: Player) -> None:
     """Enter ``player`` in ``target`` with the fee paid by the satellite's pool (no ledger row:
-    the chips go from one pool to the other). A target that starts when full starts now."""
+    the chips go from one pool to the other)."""
     target.prize_pool += target.prize_part
     Tournament.objects.filter(pk=target.pk).update(prize_pool=target.prize_pool)
     Entry.objects.create(
         tournament=target, player=player, fee_paid=target.entry_fee, bounty=target.bounty
     )
-    if target.start == Tournament.Start.WHEN_FULL and target.entries.count() == target.max_entrants:
-        from tables.tournaments.services import setup  # setup imports places, which imports us
 
-        transaction.on_commit(lambda: setup.tournament_start(tournament=target))
+
+def target_to_start(tournament: Tournament) -> Tournament | None:
+    """The finished satellite's target, when its seats filled it and it starts when full
+    (``services.play`` starts it: this module does not import ``setup``)."""
+    target = tournament.satellite_target if tournament.is_satellite else None
+    if (
+        target is None
+        or target.status != Status.REGISTERING
+        or target.start != Tournament.Start.WHEN_FULL
+    ):
+        return None
+    return target if target.entries.count() == target.max_entrants else None

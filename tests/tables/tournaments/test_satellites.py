@@ -227,3 +227,21 @@ def test_a_target_that_does_not_take_entries_is_refused(ended):
     with pytest.raises(TournamentInvalid, match="does not take entries"):
         tournament_create(organiser=boss, name="Sat", entry_fee=100, satellite_target=target.pk)
     assert Tournament.objects.count() == 1
+
+
+def test_a_target_that_starts_when_full_starts_once_the_seats_fill_it():
+    boss = make_player("boss")
+    target = tournament_create(
+        organiser=boss,
+        name="Main event",
+        entry_fee=100,
+        seats_per_table=3,
+        start="when-full",
+    )
+    tournament_register(tournament=target, player=boss)
+    people = [make_player(f"p{n}") for n in range(4)]
+    sat = satellite(people, target, fee=50)  # 200: two seats fill the target's three
+    play(sat)
+    target.refresh_from_db()
+    assert target.entries.count() == 3
+    assert target.status == Tournament.Status.RUNNING

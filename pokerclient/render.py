@@ -111,8 +111,9 @@ def gone_players(state: dict[str, Any]) -> dict[int, tuple[str, list[Any], str]]
     return gone
 
 
-def level_text(tournament: dict[str, Any]) -> Text:
-    """A tournament table's line: the tournament, its level and the next one."""
+def level_text(tournament: dict[str, Any], you: str | None = None) -> Text:
+    """A tournament table's line: the tournament, its level and the next one; then the heads'
+    bounties (``you``: the viewer's name, whose head is named first) and the add-on."""
     level = tournament["level"]
     text = Text(f"{tournament['name']}  level {level['number']}: {tournament['blinds']}")
     if level["on_break"]:
@@ -127,6 +128,32 @@ def level_text(tournament: dict[str, Any]) -> Text:
             text.append(f" in {hands} hand{'s' if hands != 1 else ''}", style="dim")
         elif level["next_at"]:
             text.append(f" at {level['next_at'][11:16]} UTC", style="dim")
+    text.append_text(bounty_addon_text(tournament, you))
+    return text
+
+
+def bounty_addon_text(tournament: dict[str, Any], you: str | None) -> Text:
+    """The bounties on the heads at this table (the viewer's first) and the add-on's window
+    (servers before them send neither: nothing is drawn)."""
+    text = Text()
+    heads = tournament.get("bounties") or []
+    if heads:
+        mine = [head["bounty"] for head in heads if head["player"] == you]
+        text.append("\nBounty on your head: " if mine else "\nBounties: ", style="bold")
+        if mine:
+            text.append(f"{mine[0]}   ", style="bold")
+        others = [f"{head['player']} {head['bounty']}" for head in heads if head["player"] != you]
+        text.append(", ".join(others), style="dim")
+    addon = tournament.get("addon")
+    if addon:
+        cost = f" for {addon['price']}" if addon["price"] else " free"
+        if addon["open"]:
+            text.append(f"\nAdd-on open: {addon['chips']} chips{cost}", style="bold")
+            text.append(" (take it on the tournament's page)", style="dim")
+        else:
+            text.append(
+                f"\nAdd-on: {addon['chips']} chips{cost}, at the end of the rebuys", style="dim"
+            )
     return text
 
 
@@ -136,7 +163,8 @@ def board_text(state: dict[str, Any]) -> Text:
     text.append(f"   hand #{state['hand_number']}" if state.get("hand_number") else "")
     if state.get("tournament"):
         text.append("\n")
-        text.append_text(level_text(state["tournament"]))
+        you = state.get("you")
+        text.append_text(level_text(state["tournament"], you["name"] if you else None))
     text.append("\nBoard: ")
     text.append_text(cards_text(state["board"]) if state["board"] else Text("--", style="dim"))
     boards = state.get("boards") or []

@@ -116,6 +116,11 @@ class OrganiseSerializer(serializers.Serializer[Any]):
     bounty = StrictWholeNumberField(
         min_value=0, default=0, help_text="The part of the entry fee on each player's head."
     )
+    satellite_target = StrictWholeNumberField(
+        min_value=1,
+        required=False,
+        help_text="A satellite: its prizes are seats in this tournament (its id).",
+    )
     starting_stack = StrictWholeNumberField(min_value=1, default=1500)
     starting_big_blinds = StrictWholeNumberField(
         min_value=1,
@@ -206,6 +211,10 @@ class EntrantSerializer(serializers.Serializer[Any]):
     reentries = serializers.IntegerField(help_text="Re-entries made.")
     bounty = serializers.IntegerField(help_text="The bounty on their head now.")
     bounties_won = serializers.IntegerField(help_text="Bounties paid to them.")
+    seat = serializers.CharField(
+        help_text="A satellite's seat won: registered (in the target), chips (its value "
+        "paid), or empty."
+    )
 
 
 class TournamentTableSerializer(serializers.Serializer[Any]):
@@ -220,6 +229,9 @@ class TournamentSummarySerializer(serializers.ModelSerializer[Any]):
     organiser = serializers.CharField(source="organiser.name", default=None, allow_null=True)
     entrant_count = serializers.IntegerField(read_only=True)
     url = serializers.SerializerMethodField()
+    satellite = serializers.SerializerMethodField(
+        help_text="A satellite: target_id, target (its name), seat_value, seats (now); else null."
+    )
 
     class Meta:
         model = Tournament
@@ -238,6 +250,7 @@ class TournamentSummarySerializer(serializers.ModelSerializer[Any]):
             "entry_fee",
             "bounty_kind",
             "bounty",
+            "satellite",
             "starting_stack",
             "structure",
             "levels",
@@ -269,6 +282,17 @@ class TournamentSummarySerializer(serializers.ModelSerializer[Any]):
 
     def get_url(self, tournament: Tournament) -> str:
         return f"/tournaments/{tournament.pk}/"
+
+    def get_satellite(self, tournament: Tournament) -> dict[str, Any] | None:
+        if not tournament.is_satellite:
+            return None
+        target = tournament.satellite_target
+        return {
+            "target_id": tournament.satellite_target_id,
+            "target": target.name if target is not None else None,
+            "seat_value": tournament.seat_value,
+            "seats": tournament.seats,
+        }
 
 
 class TournamentDetailSerializer(TournamentSummarySerializer):
@@ -312,6 +336,7 @@ def detail_body(request: Request, tournament: Tournament) -> dict[str, Any]:
             "reentries": row.reentries,
             "bounty": row.bounty,
             "bounties_won": row.bounties_won,
+            "seat": row.seat,
         }
         for row in view.standings
     ]

@@ -45,6 +45,7 @@ class EntryInline(_ReadOnlyInline):
         "deal_share",
         "bounty",
         "bounties_won",
+        "seat",
         "out_at",
     )
     readonly_fields = fields
@@ -92,7 +93,7 @@ class TournamentAdmin(admin.ModelAdmin[Tournament]):
         "started_at",
         "finished_at",
     )
-    list_filter = ("status", "format", "private")
+    list_filter = ("status", "format", "private", ("satellite_target", admin.EmptyFieldListFilter))
     search_fields = ("name", "organiser__user__username")
     inlines = [EntryInline, DealInline, TournamentTableInline]
     fieldsets = [
@@ -108,6 +109,8 @@ class TournamentAdmin(admin.ModelAdmin[Tournament]):
                     "entry_fee",
                     "bounty_kind",
                     "bounty",
+                    "satellite_target",
+                    "seat_value",
                     "starting_stack",
                     "structure",
                     "levels",

@@ -19,6 +19,7 @@ def unpaid_prizes(tournament: Tournament, players_left: int) -> list[int]:
         tournament.entries.count(),
         tournament.payouts,
         tournament.payout_percentages,
+        seat_value=tournament.seat_value,
     )
     return [int(prize) for prize in prizes[:players_left]]
 
@@ -42,6 +43,8 @@ def deal_refusal(tournament: Tournament, player_id: int | None) -> str | None:
         return f"{name} is not running."
     if tournament.format == Tournament.Format.FIXED_HANDS:
         return "A fixed-hands game is played to its last hand: no deal."
+    if tournament.is_satellite:
+        return "A satellite's prizes are seats: no deal."
     left = players_left(tournament)
     if player_id not in left:
         return "Only the players still in make a deal."

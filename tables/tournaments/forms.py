@@ -26,6 +26,7 @@ STRUCTURES = [
 LEVEL_UNITS = [("minutes", "minutes"), ("hands", "hands")]
 #: Settings the form may leave empty (the service's defaults: a freezeout without breaks).
 OPTIONAL_DEFAULTS = (
+    "satellite_target",
     "bounty_kind",
     "bounty",
     "rebuy_levels",
@@ -56,6 +57,14 @@ class TournamentForm(forms.Form):
         initial=0,
         required=False,
         help_text="The part of the entry fee put on each player's head.",
+    )
+    satellite_target = forms.TypedChoiceField(
+        coerce=int,
+        empty_value=None,
+        required=False,
+        label="Satellite to",
+        help_text="Its prizes are seats in that tournament (pool ÷ its entry fee; the "
+        "remainder to the next place).",
     )
     starting_stack = forms.IntegerField(min_value=1, initial=1500)
     starting_big_blinds = forms.IntegerField(
@@ -136,6 +145,20 @@ class TournamentForm(forms.Form):
     private = forms.BooleanField(
         required=False, help_text="Seen only by you, the entrants and whoever you invite."
     )
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        targets = Tournament.objects.filter(
+            status=Tournament.Status.REGISTERING,
+            registration_open=True,
+            entry_fee__gt=0,
+            private=False,
+        ).order_by("created_at")
+        field = self.fields["satellite_target"]
+        assert isinstance(field, forms.TypedChoiceField)
+        field.choices = [("", "No: prizes in chips")] + [
+            (t.pk, f"{t.name} (entry {t.entry_fee})") for t in targets
+        ]
 
     def clean_levels(self) -> list[Any] | None:
         text = self.cleaned_data.get("levels", "").strip()

@@ -20,7 +20,7 @@ from django.utils import timezone
 
 from tables.models import Hand, Table
 from tables.tournaments import selectors, structure
-from tables.tournaments.models import Tournament
+from tables.tournaments.models import Entry, Tournament
 from tables.tournaments.services import lookup
 from tables.tournaments.services.play import SEATED_BY_TOURNAMENT
 
@@ -153,7 +153,32 @@ def table_banner(table: Table) -> dict[str, Any] | None:
     tt = lookup.tournament_table(table.pk)
     if tt is None:
         return None
-    return tournament_banner(Tournament.objects.get(pk=tt.tournament_id))
+    tournament = Tournament.objects.get(pk=tt.tournament_id)
+    banner = tournament_banner(tournament)
+    # Heads are public (the tournament's page lists them); the add-on's window is the
+    # tournament's, each player's own right to it stays on the pages and the API.
+    banner["bounties"] = (
+        [
+            {"player": name, "bounty": head}
+            for name, head in Entry.objects.filter(
+                tournament=tournament, player__seats__table=table
+            )
+            .order_by("player__seats__number")
+            .values_list("player__user__username", "bounty")
+        ]
+        if tournament.bounty_kind != Tournament.Bounty.NONE
+        else []
+    )
+    banner["addon"] = (
+        {
+            "chips": tournament.addon_chips,
+            "price": tournament.addon_price,
+            "open": selectors.addon_window_open(tournament),
+        }
+        if tournament.addon_chips
+        else None
+    )
+    return banner
 
 
 def tournament_banner(tournament: Tournament) -> dict[str, Any]:

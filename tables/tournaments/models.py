@@ -62,6 +62,19 @@ class Tournament(models.Model):
     bounty = models.PositiveBigIntegerField(
         default=0, help_text="The part of each entry fee put on the player's head."
     )
+    # A satellite's prizes are seats in its target (``services.satellites``): as many as
+    # the pool holds the target's entry fee (``seat_value``, kept from when it was organised).
+    satellite_target = models.ForeignKey(
+        "self",
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="satellites",
+        help_text="A satellite: its prizes are seats in this tournament.",
+    )
+    seat_value = models.PositiveBigIntegerField(
+        default=0, help_text="A satellite: the target's entry fee, the value of one seat."
+    )
     starting_stack = models.PositiveBigIntegerField(default=1500)
     structure = models.CharField(max_length=12, default="regular", help_text="Preset or custom.")
     levels = models.JSONField(
@@ -144,6 +157,15 @@ class Tournament(models.Model):
         return "hands" in self.levels[0]
 
     @property
+    def is_satellite(self) -> bool:
+        return self.seat_value > 0
+
+    @property
+    def seats(self) -> int:
+        """A satellite's seats: as many target entry fees as its prize pool holds now."""
+        return self.prize_pool // self.seat_value if self.seat_value else 0
+
+    @property
     def prize_part(self) -> int:
         """The part of each entry fee (a rebuy's, a re-entry's) that goes to the prize pool."""
         return self.entry_fee - self.bounty
@@ -193,6 +215,19 @@ class Entry(models.Model):
     )
     bounty = models.PositiveBigIntegerField(default=0, help_text="On their head now.")
     bounties_won = models.PositiveBigIntegerField(default=0, help_text="Bounties paid to them.")
+
+    class Seat(models.TextChoices):
+        NONE = "", "No seat"
+        REGISTERED = "registered", "Won a seat: registered in the target"
+        CHIPS = "chips", "Won a seat: paid its value in chips"
+
+    seat = models.CharField(
+        max_length=10,
+        choices=Seat.choices,
+        default=Seat.NONE,
+        blank=True,
+        help_text="A satellite's seat won (its value counted in the prize).",
+    )
     created_at = models.DateTimeField(auto_now_add=True)
     out_at = models.DateTimeField(null=True, blank=True)
 

@@ -71,6 +71,7 @@ def tournament_overview(tournament: Tournament, user: Viewer) -> Overview:
             max(entrants, 1),
             tournament.payouts,
             tournament.payout_percentages,
+            seat_value=tournament.seat_value,
         ),
         tables=tables,
         entrants=entrants,

@@ -17,7 +17,7 @@ from tables.tournaments.models import Entry, Tournament
 def tournament_list() -> QuerySet[Tournament]:
     """Every tournament with its number of entrants, newest first."""
     return Tournament.objects.annotate(entrant_count=Count("entries")).select_related(
-        "organiser__user"
+        "organiser__user", "satellite_target"
     )
 
 
@@ -35,6 +35,7 @@ class Standing:
     bounty: int = 0  # on their head now
     bounties_won: int = 0
     addon: bool = False  # the add-on taken
+    seat: str = ""  # a satellite's seat won (``Entry.Seat``)
 
 
 def standings(tournament: Tournament) -> list[Standing]:
@@ -72,6 +73,7 @@ def standings(tournament: Tournament) -> list[Standing]:
             e.bounty,
             e.bounties_won,
             e.addon_taken,
+            e.seat,
         )
         for rank, (e, chips, table_id) in enumerate(alive, 1)
     ]
@@ -89,6 +91,7 @@ def standings(tournament: Tournament) -> list[Standing]:
             e.bounty,
             e.bounties_won,
             e.addon_taken,
+            e.seat,
         )
         for e, _, _ in out
     ]
@@ -128,6 +131,7 @@ def prize_list(tournament: Tournament) -> list[int]:
         tournament.entries.count(),
         tournament.payouts,
         tournament.payout_percentages,
+        seat_value=tournament.seat_value,
     )
 
 
@@ -246,6 +250,16 @@ def addon_refusal(
     if in_hand:
         return "Take the add-on between your hands: this one is still being played."
     return None
+
+
+def addon_window_open(tournament: Tournament) -> bool:
+    """The add-on's window is on (``addon_refusal`` without the player's own conditions)."""
+    return (
+        bool(tournament.addon_chips)
+        and tournament.status == Tournament.Status.RUNNING
+        and tournament.rebuys_open
+        and tournament_clock(tournament).level >= tournament.rebuy_levels - 1
+    )
 
 
 def may_reenter(tournament: Tournament, entry: Entry) -> bool:

@@ -239,13 +239,22 @@ def paid_places(entrants: int, rule: str, percentages: list[Any] | None = None) 
 
 
 def prize_table(
-    pool: int, entrants: int, rule: str, percentages: list[Any] | None = None
+    pool: int,
+    entrants: int,
+    rule: str,
+    percentages: list[Any] | None = None,
+    seat_value: int = 0,
 ) -> list[Any]:
     """Prizes for places 1, 2, 3... (whole chips, largest first, summing to ``pool``).
 
+    A satellite (``seat_value``, the target's entry fee): a seat's value for each of the
+    first ``pool // seat_value`` places, the remainder to the next place.
     Standard: place n weighs 1/n (two paid: 67/33; three: 55/27/18), about the top 15% paid.
     Custom: the organiser's percentages. Chips lost to rounding go one each to the top places.
     """
+    if seat_value:
+        seats, remainder = divmod(pool, seat_value)
+        return [seat_value] * seats + ([remainder] if remainder else [])
     places = paid_places(entrants, rule, percentages)
     if rule == "custom":
         weights = [Fraction(p) for p in percentages or []]

@@ -101,3 +101,42 @@ def test_what_the_server_allows_a_seated_player_at_a_tournament_table(running_to
     assert away["you"]["sitting_out"] and away["you"]["seat"] is not None
     back = client.post(f"/api/tables/{table_id}/sit-in/").json()
     assert not back["you"]["sitting_out"]
+
+
+def test_the_play_state_gives_the_heads_and_the_addon_the_terminal_client_draws(players):
+    """Issue 52: at a bounty tournament's table the play state lists each seated player's
+    head (public, as on its page) and the add-on's chips, price and window."""
+    alice, bob, _ = players
+    tournament = tournament_create(
+        organiser=alice,
+        name="PKO rebuys",
+        entry_fee=100,
+        bounty_kind="pko",
+        bounty=40,
+        levels=LEVELS,
+        rebuy_levels=1,
+        addon_chips=1500,
+        addon_price=50,
+    )
+    for player in (alice, bob):
+        tournament_register(tournament=tournament, player=player)
+    tournament_start(tournament=tournament, by=alice)
+    table_id = TournamentTable.objects.get(tournament=tournament).table_id
+    state = client_of(alice).get(f"/api/tables/{table_id}/state/").json()
+    VALIDATOR.validate(state)
+    heads = {(head["player"], head["bounty"]) for head in state["tournament"]["bounties"]}
+    assert heads == {(alice.name, 40), (bob.name, 40)}
+    # rebuys during level 1 only: its last level, so the add-on's window is on
+    assert state["tournament"]["addon"] == {"chips": 1500, "price": 50, "open": True}
+    plain = client_of(alice).get(f"/api/tables/{running_plain(players)}/state/").json()
+    VALIDATOR.validate(plain)
+    assert plain["tournament"]["bounties"] == [] and plain["tournament"]["addon"] is None
+
+
+def running_plain(players) -> int:
+    alice, _, carol = players
+    tournament = tournament_create(organiser=alice, name="Plain", levels=LEVELS)
+    for player in (alice, carol):
+        tournament_register(tournament=tournament, player=player)
+    tournament_start(tournament=tournament, by=alice)
+    return TournamentTable.objects.get(tournament=tournament).table_id

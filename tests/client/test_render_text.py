@@ -77,6 +77,40 @@ def test_the_tournament_level_and_the_next_one_are_drawn():
     assert "last level" in render.level_text(last).plain
 
 
+def test_the_bounties_and_the_addon_are_drawn_at_a_tournament_table():
+    tournament = {
+        "id": 3,
+        "name": "PKO",
+        "url": "/tournaments/3/",
+        "blinds": "20/40",
+        "next_blinds": None,
+        "level": {
+            "number": 2,
+            "small_blind": 20,
+            "big_blind": 40,
+            "ante": 0,
+            "next": None,
+            "hands_left": None,
+            "next_at": None,
+            "on_break": False,
+            "break_minutes_left": None,
+            "break_ends_at": None,
+        },
+        "bounties": [{"player": "ann", "bounty": 40}, {"player": "bob", "bounty": 60}],
+        "addon": {"chips": 1500, "price": 100, "open": True},
+    }
+    you = {**RUNNING, "tournament": tournament, "you": {"name": "bob"}}
+    text = render.board_text(you).plain
+    assert "Bounty on your head: 60   ann 40" in text
+    assert "Add-on open: 1500 chips for 100 (take it on the tournament's page)" in text
+    watching = render.level_text({**tournament, "addon": {**tournament["addon"], "open": False}})
+    assert "Bounties: ann 40, bob 60" in watching.plain
+    assert "Add-on: 1500 chips for 100, at the end of the rebuys" in watching.plain
+    plain = {**tournament, "bounties": [], "addon": None}
+    assert "Bount" not in render.level_text(plain).plain
+    assert "Add-on" not in render.level_text(plain).plain
+
+
 def test_control_and_bidi_characters_print_as_escapes():
     assert printable("Esc\x1b[2J\x1b]0;owned\x07Table") == "Esc\\x1b[2J\\x1b]0;owned\\x07Table"
     assert printable("a\tb\nc\u202eevil\u2028") == "a\\x09b\\x0ac\\u202eevil\\u2028"

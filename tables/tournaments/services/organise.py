@@ -32,6 +32,11 @@ def tournament_organise(
         raise TournamentInvalid("private", "private is true or false.")
     with transaction.atomic():
         tournament = setup.tournament_create(organiser=organiser, **settings)
+        target = tournament.satellite_target  # one the organiser may see (checked)
+        if not private and target is not None and target.private:  # rolled back
+            raise TournamentInvalid(
+                "satellite_target", "A public satellite cannot lead to a private tournament."
+            )
         tournament.private = private
         tournament.invite_token = new_invite_token()
         tournament.save(update_fields=["private", "invite_token"])

@@ -19,7 +19,7 @@ from tables.services.events import table_touch
 from tables.services.players import ledger_record
 from tables.tournaments import structure
 from tables.tournaments.models import Deal, Entry, Tournament
-from tables.tournaments.services import bounties
+from tables.tournaments.services import bounties, satellites
 
 
 def new_batch(tournament: Tournament) -> int:
@@ -93,7 +93,11 @@ def places_decide(tournament: Tournament) -> None:
         waiting_from = tournament.hand_for_hand_batch
     total = tournament.entries.count()
     prizes = structure.prize_table(
-        tournament.prize_pool, total, tournament.payouts, tournament.payout_percentages
+        tournament.prize_pool,
+        total,
+        tournament.payouts,
+        tournament.payout_percentages,
+        seat_value=tournament.seat_value,
     )
     prizes += [0] * (total - len(prizes))
     _deal_prizes(tournament, prizes)
@@ -104,13 +108,17 @@ def places_decide(tournament: Tournament) -> None:
         batch = tied[0].out_batch
         if waiting_from is not None and batch is not None and batch >= waiting_from:
             break  # this batch or a later one may still grow: its places would move
+        # A satellite's seats go to groups wholly within them (else their value in chips).
+        seats = tournament.seats if best + len(tied) - 1 <= tournament.seats else 0
         for entry, prize in zip(
             tied, structure.shared_prizes(prizes, best, len(tied)), strict=True
         ):
             entry.place = best
             entry.prize += prize  # on top of a deal's share, paid at the deal
-            entry.save(update_fields=["place", "prize"])
-            if prize:
+            if seats:
+                satellites.seat_award(tournament, entry, prize)
+            entry.save(update_fields=["place", "prize", "seat"])
+            if prize and not seats:
                 ledger_record(
                     player=entry.player,
                     amount=prize,

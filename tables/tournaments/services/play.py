@@ -35,7 +35,16 @@ from tables.services.hooks import TableRules
 from tables.services.locks import table_lock
 from tables.tournaments import selectors, structure
 from tables.tournaments.models import Tournament, TournamentTable
-from tables.tournaments.services import balance, bots, bounties, deals, lookup, places, setup
+from tables.tournaments.services import (
+    balance,
+    bots,
+    bounties,
+    deals,
+    lookup,
+    places,
+    satellites,
+    setup,
+)
 
 SEATED_BY_TOURNAMENT = "The tournament seats its players: no sitting down, leaving or top-ups."
 
@@ -146,18 +155,33 @@ def after_hand(table: Table, hand: Hand) -> None:
     if alive.count() <= 1:
         places.tournament_finish(tournament, dict(alive.values_list("player_id", "stack")))
         deals.deal_hand_over(tournament, table, timezone.now())
+        _satellite_target_start(tournament)
         return
     paid = structure.paid_places(
         tournament.entries.count(), tournament.payouts, tournament.payout_percentages
     )
+    if tournament.is_satellite:  # the seats, and the remainder's place
+        paid = len(selectors.prize_list(tournament))
     if tournament.places_open and alive.count() <= paid + 1:
         # Near the money nobody comes back: late registration and rebuys end here.
         tournament.registration_open = tournament.rebuys_open = False
         _comebacks_closed(tournament)
+    if satellites.satellite_over(tournament, alive.count()):
+        places.tournament_finish(tournament, dict(alive.values_list("player_id", "stack")))
+        _satellite_target_start(tournament)
+        return
     places.places_decide(tournament)
     balance.balance(tournament, table)
     _hand_for_hand_update(tournament, alive.count(), paid)
     deals.deal_hand_over(tournament, table, timezone.now())
+
+
+def _satellite_target_start(tournament: Tournament) -> None:
+    """A satellite's seats filled its target, which starts when full: it starts now (its
+    row locked after the satellite's, the order ``services.satellites`` keeps)."""
+    target = satellites.target_to_start(tournament)
+    if target is not None:
+        setup.tournament_start(tournament=target)
 
 
 def _fixed_hands_after(tournament: Tournament, table: Table, seated: dict[int, int]) -> None:

@@ -39,6 +39,7 @@ from tables.tournaments.services import lookup
 from tables.tournaments.services.bots import tournament_bot
 from tables.tournaments.services.bounties import bounty_check
 from tables.tournaments.services.places import outs_rank
+from tables.tournaments.services.satellites import satellite_target_check
 
 Format, Start, Status = Tournament.Format, Tournament.Start, Tournament.Status
 #: Most seats at a tournament table (the issue's 2–10, within the engine's limit per game).
@@ -89,6 +90,7 @@ def tournament_create(
     entry_fee: int = 0,
     bounty_kind: str = Tournament.Bounty.NONE,
     bounty: int = 0,
+    satellite_target: Tournament | int | None = None,
     starting_stack: int = 1500,
     starting_big_blinds: int | None = None,
     structure_name: str = "regular",
@@ -117,6 +119,7 @@ def tournament_create(
     ``max_reentries`` (during late registration). Breaks (levels by minutes only):
     ``break_minutes`` after every ``break_every_levels`` levels. ``starting_big_blinds``:
     the starting stack in the first level's big blinds (instead of ``starting_stack``).
+    ``satellite_target``: its prizes are seats in that tournament (``services.satellites``).
     """
     name = (name or "").strip() if isinstance(name, str) else ""
     if not name or len(name) > 60:
@@ -141,6 +144,9 @@ def tournament_create(
         _whole(max_entrants, "max_entrants", low=2, high=seats_per_table)
     _whole(entry_fee, "entry_fee", low=0, high=10**12)
     bounty_check(bounty_kind, bounty, entry_fee)
+    target = satellite_target_check(
+        satellite_target, organiser=organiser, entry_fee=entry_fee, format=format
+    )
     if format == Format.FIXED_HANDS:
         hands = _whole(hands, "hands", low=1, high=10_000)
     elif hands is not None:
@@ -204,6 +210,8 @@ def tournament_create(
             entry_fee=entry_fee,
             bounty_kind=bounty_kind,
             bounty=bounty,
+            satellite_target=target,
+            seat_value=target.entry_fee if target is not None else 0,
             starting_stack=starting_stack,
             structure=structure_name,
             levels=levels,

@@ -9,8 +9,8 @@ and short deck up to their limits), else a seeded sample (``AllInEV.exact`` says
 
 - The expected net of a seat is its expected chips won minus what it put in; the expected
   nets of a hand sum to zero, as its nets do (chips are conserved in expectation too).
-- Run it twice: each pot is split between the runs and each half dealt from the same board,
-  so a pot's expected share is the same as run once; only the net differs.
+- Run it twice or three times: each pot is split between the runs and each part dealt from
+  the same board, so a pot's expected share is the same as run once; only the net differs.
 - Hi-lo: the pot's expected share counts the high and the low halves (``street_odds``).
 - The cards of folded hands are not counted out: nobody at the table saw them.
 

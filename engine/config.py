@@ -63,7 +63,8 @@ class HandConfig:
     re-straddles double the previous. ``button_straddle``: the one straddle is posted by the
     button instead. ``bomb_pot``: every seat antes this amount instead of the blinds and the
     flop comes with no preflop betting. ``run_it_twice``: when nobody can bet any more before
-    the river, the hand waits for ``run_once`` or ``run_twice`` (the players' agreement).
+    the river, the hand waits for ``run_once``, ``run_twice`` or ``run_thrice`` (the players'
+    agreement).
 
     ``posts``: one hand's posts besides the blinds, as ``(seat, dead, live)``: a player coming
     back after missing their blinds (PokerNow's "posts a missing small blind" and "posts a

@@ -76,8 +76,8 @@ def runout_odds(
     hand: Hand, board: Sequence[Card] | None = None, *, max_boards: int = DEFAULT_MAX_BOARDS
 ) -> list[StreetOdds]:
     """Street by street from the moment no more betting was possible (``Hand.runout_start``)
-    to the river; ``board``: the run to follow (default ``hand.board``; a board run twice:
-    ``hand.second_board``). Empty when the hand had no run-out. The streets are
+    to the river; ``board``: the run to follow (default ``hand.board``; a board run more than
+    once: each of ``hand.boards``). Empty when the hand had no run-out. The streets are
     ``runout_streets``'s (a board game's)."""
     run = list(hand.board if board is None else board)
     seats = tuple(s for s in range(hand.seats) if not hand.folded[s])

@@ -197,6 +197,7 @@ def turn_text(
             "call": f"[c] call {legal['call']}",
             "raise": f"[r] {legal['raise_word']} to {bet_size}",
             "all_in": "[a] all-in",
+            "run_thrice": "[3] three times",
             "run_twice": "[2] run it twice",
             "run_once": "[1] once",
             "discard": f"[d] draw ({legal.get('hand_words', '')})",

@@ -76,14 +76,15 @@ class Payout(Runouts):
     def _showdown(self) -> None:
         n = self._n
         live = [i for i in range(n) if not self._folded[i]]
-        boards = [self.board]
-        if self._runs == 2:
-            self._deal_second_run()
-            boards.append(self.second_board)
+        self._deal_later_runs()
+        boards = self.boards
         runs = [self._strengths(live, board) for board in boards]
         high, low, text = runs[0]
-        if len(runs) == 2:
-            text = {s: f"first run: {runs[0][2][s]}; second run: {runs[1][2][s]}" for s in live}
+        if len(runs) > 1:
+            text = {
+                s: "; ".join(f"{_RUN_NAMES[k]} run: {run[2][s]}" for k, run in enumerate(runs))
+                for s in live
+            }
         all_in_showdown = any(self._all_in[s] for s in live)
         best_high: int | None = None
         best_low: int | None = None
@@ -112,17 +113,20 @@ class Payout(Runouts):
             low_names = {s: str(v) for s, v in (run_low or {}).items() if v is not None}
             for award in award_pots(run_pots, run_high, run_low, self.button, n, names, low_names):
                 if not award.amount:
-                    continue  # the second run's share of a one-chip pot
-                if len(runs) == 2:
-                    run = "first" if k == 0 else "second"
+                    continue  # a later run's share of a pot of fewer chips than runs
+                if len(runs) > 1:
                     board = " ".join(str(card) for card in boards[k])
-                    award = replace(award, description=f"{run} run ({board}): {award.description}")
+                    text_k = f"{_RUN_NAMES[k]} run ({board}): {award.description}"
+                    award = replace(award, description=text_k)
                 awards.append(award)
         for award in awards:
             for w, share in zip(award.winners, award.amounts, strict=True):
                 self._stacks[w] += share
                 self.events.append(Event(EventKind.WIN, w, share, (), award.description))
         self._finish(tuple(awards))
+
+
+_RUN_NAMES = ("first", "second", "third")
 
 
 def _with_kickers(high: dict[int, Any]) -> dict[int, str]:

@@ -13,7 +13,7 @@ from engine.deck import stacked_deck, stacked_stud_deck
 from engine.errors import CardError, HandHistoryError, PokerError
 from engine.hand import Hand, HandConfig
 from engine.phh.variants import VARIANTS
-from engine.types import STUD_GAMES
+from engine.types import MOST_RUNS, STUD_GAMES
 from engine.variants import VARIANTS as VARIANT_GAMES
 
 _ACTION = re.compile(r"^p(\d+) (f|cc|cbr|sm|pb|sd)(?: (\S+))?$")
@@ -196,6 +196,7 @@ class HandHistory:
         k = config.hole_count
         holes: list[list[Card] | None] = [None] * n
         board: list[Card] = []
+        later: list[list[Card]] = []  # the later runs' streets, a line each
         for kind, seat, cards, _, where in self._parse_lines():
             known = _known(cards)
             if kind == "dh" and seat is not None:  # a dealing of hole cards names its player
@@ -203,12 +204,14 @@ class HandHistory:
                     raise self._fail(f"{where}: {config.game} deals {k} hole cards")
                 holes[seat] = known
             elif kind == "db" and known is not None:
+                if len(board) >= 5:
+                    later.append(known)
                 board.extend(known)
             elif kind == "sm" and seat is not None and known is not None and holes[seat] is None:
                 holes[seat] = known
         try:
-            # p1, left of the button, is dealt first
-            return stacked_deck(holes, board, k, config.variant.deck)
+            # p1, left of the button, is dealt first; each later run's street burns first
+            return stacked_deck(holes, board, k, config.variant.deck, later_runs=later)
         except CardError as error:
             raise self._fail(str(error)) from None
 
@@ -332,7 +335,7 @@ class HandHistory:
             if hand.is_over:
                 break
             if hand.runs_due:
-                hand.choose_runs(2 if config.run_it_twice else 1)
+                hand.choose_runs(self._runs_written(hand) if config.run_it_twice else 1)
             elif hand.draw_due:
                 hand.discard(())  # a draw the file leaves out stands pat
             elif _can_check(hand):
@@ -340,6 +343,20 @@ class HandHistory:
             else:
                 hand.fold()
         return hand
+
+    def _runs_written(self, hand: Hand) -> int:
+        """How many times the file runs the board, once the runs part from ``hand``'s board:
+        the first run's five cards, then each later run's cards after those."""
+        lines = self._parse_lines()
+        total = sum(len(cards or ()) for kind, _, cards, _, _ in lines if kind == "db")
+        each = 5 - len(hand.board)
+        later, odd = divmod(total - 5, each)
+        if odd or not 1 <= later < MOST_RUNS:
+            raise self._fail(
+                f"{total} board cards do not run a board of {len(hand.board)} cards "
+                "twice or three times"
+            )
+        return 1 + later
 
 
 def _thrown(hand: Hand, seat: int, cards: list[Card | None] | None, count: int) -> list[Card]:

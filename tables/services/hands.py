@@ -24,7 +24,7 @@ from engine.cards import format_cards
 from engine.deck import commitment, new_seed, seeded_deck
 from engine.errors import PokerError
 from engine.hand import Hand as EngineHand
-from engine.types import Action, ActionKind, HandConfig
+from engine.types import RUN_ACTIONS, Action, HandConfig
 from tables.db import statements
 from tables.models import Hand, HandAction, HandSecret, Player, Seat, Table
 from tables.selectors.hands import Decision, hand_decisions, hand_state, with_deck
@@ -190,7 +190,7 @@ def hand_act(
             runs = runouts.runs_answer(table=table, hand=hand, state=state, index=index, kind=kind)
             if runs is None:
                 return hand  # the others are still choosing
-            engine_action = Action(ActionKind.RUN_TWICE if runs == 2 else ActionKind.RUN_ONCE)
+            engine_action = Action(RUN_ACTIONS[runs])
             kind = str(engine_action.kind)
         if index is None:
             raise NotYourTurn(f"You are not in hand #{hand.number}.")

@@ -127,7 +127,7 @@ class _Writer:
         self.current = 0
         self.lines: list[str] = []
         self.board = 0  # board cards dealt so far (first run)
-        self.runs = 1
+        self.runs = 2 if hand.config.double_board else 1  # two boards from the flop
         self.stud_street = -1
         self.draw = 0  # draw rounds begun so far
         self.drew: set[int] = set()  # the seats that discarded in this draw round
@@ -139,8 +139,9 @@ class _Writer:
         self.dealt = False
         # each later run's board starts with the cards dealt before the runs parted
         self.later = {
-            run: len(hand.boards[run - 1]) - sum(len(e.cards) for e in events if e.kind is kind)
-            for run, kind in RUN_BOARD_EVENTS.items()
+            run: len(hand.boards[run - 1])
+            - sum(len(e.cards) for e in events if _RUN_OF_EVENT.get(e.kind) == run)
+            for run in RUN_BOARD_EVENTS
             if len(hand.boards) >= run
         }
 
@@ -316,20 +317,29 @@ class _Writer:
 
 def _first_run(text: str) -> str:
     """A shown hand's description (the first run's, when the board was run more than once)."""
-    if text.startswith("first run: "):
-        return text.removeprefix("first run: ").split("; second run: ")[0]
+    for kind in ("run", "board"):
+        if text.startswith(f"first {kind}: "):
+            return text.removeprefix(f"first {kind}: ").split(f"; second {kind}: ")[0]
     return text
 
 
 #: The runs' names in titles ("*** SECOND FLOP ***", "THIRD Board").
 _RUN_TITLES = ("FIRST", "SECOND", "THIRD")
-_RUN_OF_EVENT = {kind: run for run, kind in RUN_BOARD_EVENTS.items()}
+_RUN_OF_EVENT = {kind: run for run, kind in RUN_BOARD_EVENTS.items()} | {
+    EventKind.DEAL_BOARD_TWO: 2  # a double board's board two, written as a second run's
+}
 
 
 def _pot_label(pot: int, pots: int) -> str:
     if pots == 1:
         return "pot"
     return "main pot" if pot == 0 else f"side pot-{pot}"
+
+
+def _award_prefixes(run: int) -> tuple[str, str]:
+    """How an award of the run (or board) after ``run`` begins: "second run", "second board"."""
+    name = _RUN_TITLES[run].lower()
+    return f"{name} run", f"{name} board"
 
 
 def _collected_lines(hand: Hand, runs: int) -> list[str]:
@@ -340,7 +350,7 @@ def _collected_lines(hand: Hand, runs: int) -> list[str]:
     run = 1
     for award in result.awards:
         # a later run's awards follow the run before it's, under their own title
-        if run < runs and award.description.startswith(f"{_RUN_TITLES[run].lower()} run"):
+        if run < runs and award.description.startswith(_award_prefixes(run)):
             run += 1
             lines.append(f"*** {_RUN_TITLES[run - 1]} SHOW DOWN ***")
         for seat, share in zip(award.winners, award.amounts, strict=True):
@@ -363,7 +373,8 @@ def _summary_lines(hand: Hand, writer: _Writer) -> list[str]:
         pots = f" Main pot {pot_sizes.get(0, 0)}. " + " ".join(sides)
     lines = ["*** SUMMARY ***", f"Total pot {total}{pots} | Rake 0"]
     if len(hand.boards) > 1:
-        lines.append(f"Hand was run {RUNS_WORDS[len(hand.boards)]}")
+        runs = f"run {RUNS_WORDS[len(hand.boards)]}"
+        lines.append(f"Hand was {'dealt two boards' if hand.config.double_board else runs}")
         for title, board in zip(_RUN_TITLES, hand.boards, strict=False):
             lines.append(f"{title} Board {_cards(board)}")
     elif hand.board:

@@ -85,6 +85,7 @@ class EventKind(_Kind):
     RUNS = "runs"  # the board is run ``amount`` times from here
     DEAL_SECOND_BOARD = "deal_second_board"  # a board run twice or more: the second run's cards
     DEAL_THIRD_BOARD = "deal_third_board"  # run it three times: the third run's cards
+    DEAL_BOARD_TWO = "deal_board_two"  # a double-board bomb pot: board two's cards, a street
     # The draw games: the cards a seat throws away (``amount``: how many; none is standing
     # pat), the cards dealt in their place, and the discards shuffled into a new stub when
     # the deck runs out. Others see the counts, never the cards.
@@ -340,6 +341,8 @@ class Event:
             return f"d db {format_cards(self.cards)} # second run"
         if k is EventKind.DEAL_THIRD_BOARD:
             return f"d db {format_cards(self.cards)} # third run"
+        if k is EventKind.DEAL_BOARD_TWO:
+            return f"d db {format_cards(self.cards)} # board two"
         if k is EventKind.RUNS:
             return f"# the board is run {RUNS_WORDS.get(self.amount, self.amount)}"
         if k is EventKind.WIN:

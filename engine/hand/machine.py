@@ -111,7 +111,12 @@ class Hand(Views, Payout, Drawing):
         if self._street == self._last_street:
             self._showdown()
             return
-        if self.config.run_it_twice and self._betting_closed is not None and self._runs is None:
+        if (
+            self.config.run_it_twice
+            and not self.config.double_board  # two boards already: never run twice
+            and self._betting_closed is not None
+            and self._runs is None
+        ):
             self._runs_due = True  # wait for run_once or run_twice
             return
         self._next_street()

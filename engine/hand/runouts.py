@@ -58,6 +58,8 @@ class Runouts(HandState):
             raise IllegalAction("no rabbit hunt in stud: it has no board")
         if self._draw:  # the stub's cards are nobody's to see
             raise IllegalAction("no rabbit hunt in a draw game: it has no board")
+        if self.config.double_board:  # which cards were whose board would be a guess
+            raise IllegalAction("no rabbit hunt on a double board")
         cards: list[Card] = []
         pos = self._next_card
         for street in range(len(_board_streets(len(self.board))), 4):

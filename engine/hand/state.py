@@ -67,6 +67,11 @@ class HandState:
             )
         if any(seat >= n for seat, _, _ in config.posts):
             raise PokerError(f"a post names a seat past the {n} seats")
+        if config.double_board and n * config.hole_count + 16 > config.variant.deck_size:
+            raise PokerError(
+                f"{n} hands of {config.hole_count} cards leave too few cards for two boards "
+                "(each burns three and deals five)"
+            )
         stud = config.is_stud
 
         self.config = config
@@ -91,7 +96,8 @@ class HandState:
         self.board: list[Card] = []
         # Run it twice or three times: the second and third runs' whole boards (the cards
         # before the run-out, then their own), the runs chosen (None until asked), whether
-        # the hand waits for that choice.
+        # the hand waits for that choice. A double-board bomb pot: board two is
+        # ``second_board``, dealt street by street with board one.
         self.second_board: list[Card] = []
         self.third_board: list[Card] = []
         self._runs: int | None = None

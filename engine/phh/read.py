@@ -79,15 +79,17 @@ class HandHistory:
         posted = [a - b for a, b in zip(blinds[2:n], live[2:n], strict=True)]
         straddle, straddles, on_button = self._straddles(posted)
         posts = tuple((k, dead[k], live[k]) for k in range(n) if dead[k] or live[k])
-        # more board cards than one board has: the rest of the board was run twice
-        twice = (
-            sum(len(cards or ()) for kind, _, cards, _, _ in self._parse_lines() if kind == "db")
-            > 5
-        )
+        deals = [cards or () for kind, _, cards, _, _ in self._parse_lines() if kind == "db"]
+        # more board cards than one board has: the rest of the board was run twice (or more)
+        twice = sum(len(cards) for cards in deals) > 5
         bomb_pot = 0
         if not blinds[0] and not blinds[1] and mode == "per-player" and ante:
             # no blinds and an ante for everyone: this engine's bomb pot (flop first)
             bomb_pot, ante = ante, 0
+        # a bomb pot whose first two deals are flops: two boards, dealt street by street
+        # (a board run twice deals its second flop after the first run's river)
+        double = bool(bomb_pot) and [len(cards) for cards in deals[:2]] == [3, 3]
+        twice = twice and not double
         try:
             return HandConfig(
                 game=game,
@@ -103,6 +105,7 @@ class HandHistory:
                 big_bet=self.big_bet,
                 bomb_pot=bomb_pot,
                 run_it_twice=twice,
+                double_board=double,
                 posts=posts,
             )
         except PokerError as error:
@@ -197,6 +200,7 @@ class HandHistory:
         holes: list[list[Card] | None] = [None] * n
         board: list[Card] = []
         later: list[list[Card]] = []  # the later runs' streets, a line each
+        deals: list[list[Card]] = []  # every board line (a double board's streets)
         for kind, seat, cards, _, where in self._parse_lines():
             known = _known(cards)
             if kind == "dh" and seat is not None:  # a dealing of hole cards names its player
@@ -204,6 +208,7 @@ class HandHistory:
                     raise self._fail(f"{where}: {config.game} deals {k} hole cards")
                 holes[seat] = known
             elif kind == "db" and known is not None:
+                deals.append(known)
                 if len(board) >= 5:
                     later.append(known)
                 board.extend(known)
@@ -211,6 +216,8 @@ class HandHistory:
                 holes[seat] = known
         try:
             # p1, left of the button, is dealt first; each later run's street burns first
+            if config.double_board:  # each board's street burns first, board one's first
+                return stacked_deck(holes, [], k, config.variant.deck, streets=deals)
             return stacked_deck(holes, board, k, config.variant.deck, later_runs=later)
         except CardError as error:
             raise self._fail(str(error)) from None

@@ -95,6 +95,9 @@ def log_entries(
         if kind is EventKind.RUNS:
             lines.append(LogLine(f"The board is run {RUNS_WORDS.get(amount, amount)}"))
             continue
+        if kind is EventKind.DEAL_BOARD_TWO:  # a double-board bomb pot's second board
+            lines.append(LogLine("Board two:", _faces(event.cards)))
+            continue
         if kind is EventKind.DEAL_SECOND_BOARD or kind is EventKind.DEAL_THIRD_BOARD:
             run = "Second" if kind is EventKind.DEAL_SECOND_BOARD else "Third"
             lines.append(LogLine(f"{run} run:", _faces(event.cards)))

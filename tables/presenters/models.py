@@ -176,6 +176,7 @@ class BoardRegion:
     # a board run more than once: each later run's board (the second, then the third)
     later_cards: tuple[tuple[CardFace, ...], ...] = ()
     runs_due: bool = False  # the players are asked how many times to run the board
+    double_board: bool = False  # a double-board bomb pot: the boards are "Board 1", "Board 2"
     rabbit: tuple[CardFace, ...] = ()  # the rabbit hunt's cards, once asked
     rabbit_open: bool = False  # the hand ended before the river: a rabbit hunt may be asked
     street_name: str = ""  # stud: "3rd street" to "7th street"; a draw game's round

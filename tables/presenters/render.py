@@ -150,7 +150,7 @@ def _board(board: BoardRegion, oob: bool) -> str:
         pots_html=pots_html(board, False),
         cards_html=_cards_html(board.cards),
         later_html=[
-            (run, name, _cards_html(cards))
+            (run, f"Board {run}" if board.double_board else f"{name} run", _cards_html(cards))
             for run, name, cards in zip(
                 (2, 3), ("Second", "Third"), board.later_cards, strict=False
             )

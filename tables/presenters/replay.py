@@ -100,6 +100,7 @@ def replay_regions(
         hand_number,
         runs=len(view.boards) or 1,
         later_cards=tuple(shown_faces(board) for board in view.boards[1:]),
+        double_board=view.config.double_board,
     )
     return seats, board
 
@@ -110,8 +111,9 @@ def replay_label_html(step: ReplayStep) -> SafeString:
     html = str(escape(step.label))
     if step.cards:
         html += f' <span class="label-cards">{_cards(step.cards)}</span>'
+    kind = "board" if step.view.config.double_board else "run"
     for name, cards in zip(("second", "third"), step.later_cards, strict=False):
-        html += f' · {name} run <span class="label-cards">{_cards(cards)}</span>'
+        html += f' · {name} {kind} <span class="label-cards">{_cards(cards)}</span>'
     return SafeString(html)
 
 

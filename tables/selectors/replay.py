@@ -150,7 +150,7 @@ def _streets_dealt(steps: list[ReplayStep], view: View, dealt: int) -> int:
             steps.append(
                 ReplayStep(
                     len(steps),
-                    f"{street}, {_ALL_RUNS[1 + len(later)]}" if later else street,
+                    f"{street}, {_every_board(view, 1 + len(later))}" if later else street,
                     replace(view, board=view.board[:end], second_board=second, third_board=third),
                     cards=view.board[dealt:end],
                     later_cards=tuple(b[dealt:end] for b in later),
@@ -158,6 +158,11 @@ def _streets_dealt(steps: list[ReplayStep], view: View, dealt: int) -> int:
             )
             dealt = end
     return dealt
+
+
+def _every_board(view: View, boards: int) -> str:
+    """A street dealt on every board: "both runs", "all three runs", "both boards"."""
+    return "both boards" if view.config.double_board else _ALL_RUNS[boards]
 
 
 def _shared_board(view: View) -> int:

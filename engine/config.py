@@ -144,6 +144,10 @@ class HandConfig:
         check_straddle(self.big_blind, self.straddle)
         self._check_straddles()
 
+    def double_board_fits(self, players: int) -> bool:
+        """``double_board_fits`` for this game."""
+        return double_board_fits(self.game, players)
+
     def _check_posts(self) -> None:
         try:
             posts = tuple((int(seat), int(dead), int(live)) for seat, dead, live in self.posts)
@@ -277,3 +281,10 @@ class HandConfig:
         if unknown:
             raise PokerError(f"unknown hand config field(s): {', '.join(sorted(unknown))}")
         return cls(**data)
+
+
+def double_board_fits(game: str, players: int) -> bool:
+    """Whether ``players`` hands of ``game`` leave the cards for two boards (each burns three
+    and deals five): not Omaha at ten seats."""
+    rules = variant(game)
+    return players * rules.hole_cards + 16 <= rules.deck_size

@@ -67,7 +67,7 @@ class HandState:
             )
         if any(seat >= n for seat, _, _ in config.posts):
             raise PokerError(f"a post names a seat past the {n} seats")
-        if config.double_board and n * config.hole_count + 16 > config.variant.deck_size:
+        if config.double_board and not config.double_board_fits(n):
             raise PokerError(
                 f"{n} hands of {config.hole_count} cards leave too few cards for two boards "
                 "(each burns three and deals five)"

@@ -21,6 +21,7 @@ from django.utils import timezone
 
 from engine.button import next_button
 from engine.cards import format_cards
+from engine.config import double_board_fits
 from engine.deck import commitment, new_seed, seeded_deck
 from engine.errors import PokerError
 from engine.hand import Hand as EngineHand
@@ -99,6 +100,9 @@ def hand_start(*, table: Table, now: datetime | None = None) -> Hand:
             settings_now.update(
                 bomb_pot=table.bomb_pot_ante, straddle=0, straddles=0, button_straddle=False
             )
+            settings_now["double_board"] = table.bomb_pot_double_board and double_board_fits(
+                settings_now["game"], len(seats)
+            )  # two boards where the hands leave the cards for them
             table.bomb_pot_next = False
         try:
             config = HandConfig(**settings_now)

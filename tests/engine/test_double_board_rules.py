@@ -10,6 +10,7 @@ import pytest
 
 from engine import phh
 from engine.cards import parse_cards
+from engine.config import double_board_fits
 from engine.deck import seeded_deck, stacked_deck
 from engine.errors import IllegalAction, PokerError
 from engine.hand import Hand, HandConfig
@@ -110,6 +111,21 @@ def test_a_double_board_is_a_bomb_pots_and_needs_the_cards_for_two_boards():
     Hand(omaha, [100] * 9, 0, seeded_deck("nine"))  # 36 + 16 cards: exactly the deck
     assert omaha.to_dict()["double_board"] is True
     assert "double_board" not in HandConfig(bomb_pot=5).to_dict()  # stored configs unchanged
+
+
+def test_ten_omaha_hands_leave_too_few_cards_for_two_boards():
+    assert double_board_fits("omaha", 9) and double_board_fits("holdem", 12)
+    assert not double_board_fits("omaha", 10)  # 40 + 16 cards: more than the deck
+    config = HandConfig(
+        game="omaha",
+        betting="pot-limit",
+        small_blind=1,
+        big_blind=2,
+        bomb_pot=5,
+        double_board=True,
+    )
+    with pytest.raises(PokerError, match="too few cards for two boards"):
+        Hand(config, [100] * 10, 0, seeded_deck("ten"))
 
 
 def test_a_double_board_is_never_run_twice_and_has_no_rabbit_hunt():

@@ -140,9 +140,9 @@ def board_text(state: dict[str, Any]) -> Text:
     text.append("\nBoard: ")
     text.append_text(cards_text(state["board"]) if state["board"] else Text("--", style="dim"))
     boards = state.get("boards") or []
-    if len(boards) == 2:  # run twice
-        text.append("   Run 2: ")
-        text.append_text(cards_text(boards[1]) if boards[1] else Text("--", style="dim"))
+    for run, board in enumerate(boards[1:], start=2):  # run twice or three times
+        text.append(f"   Run {run}: ")
+        text.append_text(cards_text(board) if board else Text("--", style="dim"))
     if state.get("rabbit"):
         text.append("   Rabbit hunt: ", style="dim")
         text.append_text(cards_text(state["rabbit"]))

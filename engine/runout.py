@@ -81,8 +81,17 @@ def runout_odds(
     ``runout_streets``'s (a board game's)."""
     run = list(hand.board if board is None else board)
     seats = tuple(s for s in range(hand.seats) if not hand.folded[s])
+    # a double board's other board is dealt street by street with this one: out of play
+    others = [b for b in hand.boards if b != run] if hand.config.double_board else []
     return [
-        street_odds(hand, street, tuple(run[:size]), seats, max_boards=max_boards)
+        street_odds(
+            hand,
+            street,
+            tuple(run[:size]),
+            seats,
+            max_boards=max_boards,
+            dead=[card for other in others for card in other[:size]],
+        )
         for street, size in runout_streets(hand, run)
     ]
 
@@ -94,20 +103,23 @@ def street_odds(
     seats: Sequence[int],
     *,
     max_boards: int = DEFAULT_MAX_BOARDS,
+    dead: Sequence[Card] = (),
 ) -> StreetOdds:
     """The odds of the hands of ``seats`` (live seats of a board game) with ``board`` dealt,
-    over every board still to come, by the hand's game: Hold'em and Omaha by
+    over every board still to come from the cards not in play (``dead``: a double board's
+    other board), by the hand's game: Hold'em and Omaha by
     ``engine.equity``, hi-lo and short deck as the module docstring says. The run-outs' odds
     of every live hand, and a side pot's of the hands that can win it
     (``engine.allin_ev``)."""
     seats = tuple(seats)
     holes = [[int(c) for c in hand.hole[s]] for s in seats]
     known = [int(c) for c in board]
+    out = [int(c) for c in dead]
     if hand.config.is_hilo:
-        return _hilo_odds(street, board, seats, holes, known)
+        return _hilo_odds(street, board, seats, holes, (known, out))
     if hand.config.variant.deck_size != len(ALL_CARDS):
-        return _deck_odds(hand, street, board, seats, holes, known)
-    result = equity(holes, known, max_boards=max_boards)
+        return _deck_odds(hand, street, board, seats, holes, (known, out))
+    result = equity(holes, known, out, max_boards=max_boards)
     return StreetOdds(street, board, seats, result.win, result.tie, result.equity, result.exact)
 
 
@@ -128,13 +140,14 @@ def _deck_odds(
     board: tuple[Card, ...],
     seats: tuple[int, ...],
     holes: list[list[int]],
-    known: list[int],
+    cards: tuple[list[int], list[int]],
 ) -> StreetOdds:
     """A high-hand game of its own deck (short deck) over every board still to come from
     that deck, by the game's own ranks (a seeded sample past ``DECK_MAX_BOARDS``: its ranks
-    are evaluated one hand at a time)."""
+    are evaluated one hand at a time). ``cards``: the board's, and those out of play."""
     variant = hand.config.variant
-    used = {c for hole in holes for c in hole} | set(known)
+    known, out = cards
+    used = {c for hole in holes for c in hole} | set(known) | set(out)
     stub = sorted(c for c in variant.deck if c not in used)
     boards, exact = _boards_to_come(stub, 5 - len(known), DECK_MAX_BOARDS)
     players = len(holes)
@@ -158,12 +171,13 @@ def _hilo_odds(
     board: tuple[Card, ...],
     seats: tuple[int, ...],
     holes: list[list[int]],
-    known: list[int],
+    cards: tuple[list[int], list[int]],
 ) -> StreetOdds:
     """Omaha hi-lo odds over every board still to come (a seeded sample past
     ``HILO_MAX_BOARDS``): each board's pot halved, the high half whole when nobody has a low;
-    ties split their half."""
-    used = {c for hole in holes for c in hole} | set(known)
+    ties split their half. ``cards``: the board's, and those out of play."""
+    known, out = cards
+    used = {c for hole in holes for c in hole} | set(known) | set(out)
     stub = [c for c in range(len(ALL_CARDS)) if c not in used]
     boards, exact = _boards_to_come(stub, 5 - len(known), HILO_MAX_BOARDS)
     players = len(holes)

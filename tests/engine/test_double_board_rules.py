@@ -9,6 +9,7 @@ import re
 import pytest
 
 from engine import phh
+from engine.allin_ev import allin_ev
 from engine.cards import parse_cards
 from engine.config import double_board_fits
 from engine.deck import seeded_deck, stacked_deck
@@ -17,6 +18,7 @@ from engine.hand import Hand, HandConfig
 from engine.pokerstars import Header, hand_text
 from engine.pots import build_pots
 from engine.randomhands import random_action, random_stacks
+from engine.runout import runout_odds
 from engine.types import EventKind
 
 DOUBLE = HandConfig(small_blind=1, big_blind=2, bomb_pot=5, double_board=True)
@@ -229,3 +231,21 @@ def test_random_double_board_bomb_pots_conserve_chips_and_each_board_pays_its_be
             first, second = by_board.get((index, "first"), 0), by_board.get((index, "second"), 0)
             assert first + second == pot.amount and first - second in (0, 1)
     assert showdowns >= 300  # most of the 600 hands reach a showdown on both boards
+
+
+def test_the_all_in_ev_of_a_double_board_is_the_mean_of_its_boards():
+    # all in on the flop: board one's flop gives seat 0 quad aces, board two's seat 1 quad
+    # kings, neither beatable: each is sure of one half, so neither is ahead in EV
+    deck = deck_for(
+        ["Ks Kh", "As Ad"],
+        ["Ac Ah 7d", "Kc Kd 2s", "3h", "4h", "5s", "9c"],
+    )
+    h = Hand(DOUBLE, [100, 100], 0, deck)
+    h.all_in()
+    h.call()
+    assert h.is_over and list(h.stacks) == [100, 100]
+    ev = allin_ev(h)
+    assert ev is not None and ev.exact
+    assert ev.net == pytest.approx((0.0, 0.0))  # board one alone would say +95 for seat 0
+    odds = runout_odds(h, h.second_board)
+    assert odds[0].share == pytest.approx((0.0, 1.0))  # board two: seat 1's kings hold

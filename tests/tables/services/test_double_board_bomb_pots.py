@@ -5,6 +5,7 @@ bomb pots; one board when the hands leave too few cards for two."""
 from __future__ import annotations
 
 import pytest
+from rest_framework.test import APIClient
 
 from tables.models import Hand, Seat
 from tables.presenters.render import render_regions
@@ -63,6 +64,12 @@ def test_a_double_board_bomb_pot_deals_two_boards_and_splits_the_pot(make_table,
     }
     assert by_board == {"first board": 15, "second board": 15}  # the 30 in the pot, halved
     assert sum(Seat.objects.filter(table=table).values_list("stack", flat=True)) == 300
+    client = APIClient()
+    client.force_login(alice.user)
+    body = client.get(f"/api/hands/{hand.pk}/").json()
+    assert body["config"]["double_board"] is True
+    assert body["boards"] == [[str(card) for card in board] for board in done.boards]
+    assert sum(line.endswith("# board two") for line in body["log"]) == 3
 
 
 def test_without_the_setting_a_bomb_pot_has_one_board(make_table, players):

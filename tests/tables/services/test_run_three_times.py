@@ -4,6 +4,7 @@ times; the lowest wins), three boards on screen street by street, each pot split
 from __future__ import annotations
 
 import pytest
+from rest_framework.test import APIClient
 
 from tables.croupier import Croupier
 from tables.models import Hand, HandAction
@@ -136,3 +137,18 @@ def test_the_replay_deals_the_three_runs_street_by_street(make_table, players, s
     assert streets[-1].view.boards == tuple(tuple(b) for b in state.boards)
     html = str(replay_label_html(streets[0]))
     assert "second run" in html and "third run" in html
+
+
+def test_the_hand_history_api_gives_every_board(make_table, players, settings):
+    settings.POKER_RUNOUT_PAUSE_SECONDS = 0  # the run-out at once: the hand's history is out
+    alice, bob, _ = players
+    table, hand = _runs_due(make_table, players)
+    _answer(table, alice, hand, "run_thrice")
+    _answer(table, bob, hand, "run_thrice")
+    client = APIClient()
+    client.force_login(alice.user)
+    body = client.get(f"/api/hands/{hand.pk}/").json()
+    state = hand_state(Hand.objects.get(pk=hand.pk))
+    assert body["boards"] == [[str(card) for card in board] for board in state.boards]
+    assert len(body["boards"]) == 3 and body["board"] == body["boards"][0]
+    assert sum(line.endswith("# third run") for line in body["log"]) == 3

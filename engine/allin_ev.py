@@ -9,8 +9,10 @@ and short deck up to their limits), else a seeded sample (``AllInEV.exact`` says
 
 - The expected net of a seat is its expected chips won minus what it put in; the expected
   nets of a hand sum to zero, as its nets do (chips are conserved in expectation too).
-- Run it twice: each pot is split between the runs and each half dealt from the same board,
-  so a pot's expected share is the same as run once; only the net differs.
+- Run it twice or three times: each pot is split between the runs and each part dealt from
+  the same board, so a pot's expected share is the same as run once; only the net differs.
+- A double-board bomb pot: each pot's expected share is the mean of the two boards' (each
+  board's odds with the other board's cards out of play).
 - Hi-lo: the pot's expected share counts the high and the low halves (``street_odds``).
 - The cards of folded hands are not counted out: nobody at the table saw them.
 
@@ -92,7 +94,8 @@ def allin_ev(
     street, size = runout_streets(hand, hand.board)[0]
     board = tuple(hand.board[:size])
     committed = hand.committed
-    shares_of = dict(known or {})
+    double = hand.config.double_board  # each board wins half: its shares averaged
+    shares_of = {} if double else dict(known or {})
     pots: list[PotEV] = []
     exact = True
     for pot in hand.pots:
@@ -100,6 +103,21 @@ def allin_ev(
         if eligible not in shares_of:
             if len(eligible) == 1:
                 shares_of[eligible] = (1.0,)
+            elif double:
+                one, two = (
+                    street_odds(
+                        hand,
+                        street,
+                        tuple(b[:size]),
+                        eligible,
+                        max_boards=max_boards,
+                        dead=o[:size],
+                    )
+                    for b, o in ((hand.board, hand.second_board), (hand.second_board, hand.board))
+                )
+                halves = zip(one.share, two.share, strict=True)
+                shares_of[eligible] = tuple((a + b) / 2 for a, b in halves)
+                exact = exact and one.exact and two.exact
             else:
                 odds = street_odds(hand, street, board, eligible, max_boards=max_boards)
                 shares_of[eligible] = odds.share

@@ -62,8 +62,13 @@ class HandConfig:
     posted this hand (1 when only ``straddle`` is given): under the gun, then each next seat
     re-straddles double the previous. ``button_straddle``: the one straddle is posted by the
     button instead. ``bomb_pot``: every seat antes this amount instead of the blinds and the
-    flop comes with no preflop betting. ``run_it_twice``: when nobody can bet any more before
-    the river, the hand waits for ``run_once`` or ``run_twice`` (the players' agreement).
+    flop comes with no preflop betting; ``double_board``: the bomb pot is dealt two boards,
+    each street burning and dealing board one's cards, then burning and dealing board two's,
+    and each pot is split between the boards (the odd chip to board one), each half won on
+    its own board (hi-lo: each half split high and low as usual; never run twice). Written
+    by ``to_dict`` only when set. ``run_it_twice``: when nobody can bet any more before
+    the river, the hand waits for ``run_once``, ``run_twice`` or ``run_thrice`` (the players'
+    agreement).
 
     ``posts``: one hand's posts besides the blinds, as ``(seat, dead, live)``: a player coming
     back after missing their blinds (PokerNow's "posts a missing small blind" and "posts a
@@ -86,6 +91,7 @@ class HandConfig:
     button_straddle: bool = False
     bomb_pot: int = 0
     run_it_twice: bool = False
+    double_board: bool = False
     posts: tuple[tuple[int, int, int], ...] = ()
 
     def __post_init__(self) -> None:
@@ -99,9 +105,11 @@ class HandConfig:
             )
         if self.straddle and not self.straddles:
             object.__setattr__(self, "straddles", 1)  # the one straddle of older configs
-        for flag in ("button_straddle", "run_it_twice"):
+        for flag in ("button_straddle", "run_it_twice", "double_board"):
             if not isinstance(getattr(self, flag), bool):
                 raise PokerError(f"{flag} must be true or false, got {getattr(self, flag)!r}")
+        if self.double_board and not self.bomb_pot:
+            raise PokerError("a double board is a bomb pot's: set bomb_pot")
         for name in (
             "small_blind",
             "big_blind",
@@ -135,6 +143,10 @@ class HandConfig:
             raise PokerError("small_blind must not be larger than big_blind")
         check_straddle(self.big_blind, self.straddle)
         self._check_straddles()
+
+    def double_board_fits(self, players: int) -> bool:
+        """``double_board_fits`` for this game."""
+        return double_board_fits(self.game, players)
 
     def _check_posts(self) -> None:
         try:
@@ -256,7 +268,10 @@ class HandConfig:
             "button_straddle": self.button_straddle,
             "bomb_pot": self.bomb_pot,
             "run_it_twice": self.run_it_twice,
-        } | ({"posts": [list(post) for post in self.posts]} if self.posts else {})
+        } | (
+            ({"posts": [list(post) for post in self.posts]} if self.posts else {})
+            | ({"double_board": True} if self.double_board else {})
+        )
 
     @classmethod
     def from_dict(cls, data: Mapping[str, Any] | HandConfig) -> HandConfig:
@@ -266,3 +281,10 @@ class HandConfig:
         if unknown:
             raise PokerError(f"unknown hand config field(s): {', '.join(sorted(unknown))}")
         return cls(**data)
+
+
+def double_board_fits(game: str, players: int) -> bool:
+    """Whether ``players`` hands of ``game`` leave the cards for two boards (each burns three
+    and deals five): not Omaha at ten seats."""
+    rules = variant(game)
+    return players * rules.hole_cards + 16 <= rules.deck_size

@@ -159,16 +159,27 @@ def stacked_deck(
     board: Sequence[int],
     hole_count: int,
     playing: Collection[int] | None = None,
+    *,
+    later_runs: Sequence[Sequence[int]] | None = None,
+    streets: Sequence[Sequence[int]] | None = None,
 ) -> list[Card]:
     """The deck that deals these cards in ``engine.hand``'s order: ``holes`` one per seat in
     dealing order (from the seat left of the button round to the button; ``None`` when
     unknown), then burn and flop, burn and turn, burn and river from ``board`` (0 to 5 cards;
     a board run twice: up to 10, the second run's cards after the first's, each street burning
-    first). Unknown cards and burns are the unused cards in order, those of ``playing`` (the
-    game's deck, when it is not all 52) first, so the hand, which deals only its game's cards
-    of the 52, deals these. ``CardError`` names a card given twice or a board of more than 10
-    cards."""
-    if len(board) > 10:
+    first). ``later_runs``, instead of the cards after the fifth: every street of the later
+    runs in the order dealt, each burning first (a board run three times, whose streets the
+    count of cards does not tell). ``streets``, instead of ``board``: every dealing of board
+    cards in order, each burning first (a double board: board one's flop, board two's, ...).
+    Unknown cards and burns are the unused cards in order,
+    those of ``playing`` (the game's deck, when it is not all 52) first, so the hand, which
+    deals only its game's cards of the 52, deals these. ``CardError`` names a card given
+    twice or a board of more than 10 cards."""
+    if streets is not None:
+        board = [card for street in streets for card in street]
+    elif later_runs is not None:
+        board = [*board[:5], *(card for street in later_runs for card in street)]
+    elif len(board) > 10:
         raise CardError(f"{len(board)} board cards: at most 5, or 10 when run twice")
     seen: set[int] = set()
     for card in [c for cards in holes if cards for c in cards] + list(board):
@@ -183,10 +194,22 @@ def stacked_deck(
     for k in range(hole_count):
         for cards in holes:
             deck.append(ALL_CARDS[cards[k]] if cards else next(spare))
+    if streets is not None:
+        for dealt in streets:
+            deck.append(next(spare))  # burn
+            deck.extend(ALL_CARDS[card] for card in dealt)
+        deck.extend(spare)
+        return deck
     for size, street in zip((3, 1, 1), (board[:3], board[3:4], board[4:5]), strict=True):
         deck.append(next(spare))  # burn
         deck.extend(ALL_CARDS[card] for card in street)
         deck.extend(next(spare) for _ in range(size - len(street)))
+    if later_runs is not None:
+        for street in later_runs:
+            deck.append(next(spare))  # burn
+            deck.extend(ALL_CARDS[card] for card in street)
+        deck.extend(spare)
+        return deck
     second = board[5:]
     sizes = (3, 1, 1)[3 - {5: 3, 2: 2, 1: 1, 0: 0}.get(len(second), 3) :]
     start = 0

@@ -28,6 +28,7 @@ from datetime import UTC, datetime
 from engine.cards import Card
 from engine.errors import HandHistoryError
 from engine.hand import Event, EventKind, Hand, HandConfig
+from engine.types import RUN_BOARD_EVENTS, RUNS_WORDS
 
 __all__ = ["Header", "hand_text", "histories_text", "game_name"]
 
@@ -126,7 +127,7 @@ class _Writer:
         self.current = 0
         self.lines: list[str] = []
         self.board = 0  # board cards dealt so far (first run)
-        self.twice = False
+        self.runs = 2 if hand.config.double_board else 1  # two boards from the flop
         self.stud_street = -1
         self.draw = 0  # draw rounds begun so far
         self.drew: set[int] = set()  # the seats that discarded in this draw round
@@ -136,10 +137,13 @@ class _Writer:
         self.voluntary: set[int] = set()
         self.showdown = False
         self.dealt = False
-        # the second run's board starts with the cards dealt before the runs parted
-        self.second = len(hand.second_board) - sum(
-            len(e.cards) for e in events if e.kind is EventKind.DEAL_SECOND_BOARD
-        )
+        # each later run's board starts with the cards dealt before the runs parted
+        self.later = {
+            run: len(hand.boards[run - 1])
+            - sum(len(e.cards) for e in events if _RUN_OF_EVENT.get(e.kind) == run)
+            for run in RUN_BOARD_EVENTS
+            if len(hand.boards) >= run
+        }
 
     def _pay(self, seat: int, to: int) -> str:
         self.stacks[seat] -= to - self.bets[seat]
@@ -254,15 +258,15 @@ class _Writer:
                 self.stacks[e.seat or 0] += e.amount
                 self.lines.append(f"Uncalled bet ({e.amount}) returned to {name}")
             elif k is EventKind.RUNS:
-                self.twice = e.amount == 2
+                self.runs = e.amount
             elif k is EventKind.DEAL_BOARD:
                 self._board(e.cards)
-            elif k is EventKind.DEAL_SECOND_BOARD:
-                self._second_board(e.cards)
+            elif k in _RUN_OF_EVENT:
+                self._later_board(_RUN_OF_EVENT[k], e.cards)
             elif k in (EventKind.SHOW, EventKind.MUCK):
                 if not self.showdown:
                     self.showdown = True
-                    self.lines.append(f"*** {'FIRST ' if self.twice else ''}SHOW DOWN ***")
+                    self.lines.append(f"*** {'FIRST ' if self.runs > 1 else ''}SHOW DOWN ***")
                 if k is EventKind.SHOW:
                     self.lines.append(f"{name}: shows {_cards(e.cards)} ({_first_run(e.text)})")
                 else:
@@ -296,25 +300,34 @@ class _Writer:
         old = list(board[: self.board])
         self.board += len(cards)
         street = _BOARD_STREETS.get(self.board, "BOARD")
-        title = f"FIRST {street}" if self.twice else street
+        title = f"FIRST {street}" if self.runs > 1 else street
         shown = _cards(cards) if not old else f"{_cards(old)} {_cards(cards)}"
         self.lines.append(f"*** {title} *** {shown}")
         self.bets = [0] * self.hand.seats
         self.current = 0
 
-    def _second_board(self, cards: tuple[Card, ...]) -> None:
-        old = self.hand.second_board[: self.second]
-        self.second += len(cards)
-        street = _BOARD_STREETS.get(self.second, "BOARD")
+    def _later_board(self, run: int, cards: tuple[Card, ...]) -> None:
+        """A street of the second or third run (``run``), as "*** SECOND TURN ***"."""
+        old = self.hand.boards[run - 1][: self.later[run]]
+        self.later[run] += len(cards)
+        street = _BOARD_STREETS.get(self.later[run], "BOARD")
         shown = _cards(cards) if not old else f"{_cards(old)} {_cards(cards)}"
-        self.lines.append(f"*** SECOND {street} *** {shown}")
+        self.lines.append(f"*** {_RUN_TITLES[run - 1]} {street} *** {shown}")
 
 
 def _first_run(text: str) -> str:
-    """A shown hand's description (the first run's, when the board was run twice)."""
-    if text.startswith("first run: "):
-        return text.removeprefix("first run: ").split("; second run: ")[0]
+    """A shown hand's description (the first run's, when the board was run more than once)."""
+    for kind in ("run", "board"):
+        if text.startswith(f"first {kind}: "):
+            return text.removeprefix(f"first {kind}: ").split(f"; second {kind}: ")[0]
     return text
+
+
+#: The runs' names in titles ("*** SECOND FLOP ***", "THIRD Board").
+_RUN_TITLES = ("FIRST", "SECOND", "THIRD")
+_RUN_OF_EVENT = {kind: run for run, kind in RUN_BOARD_EVENTS.items()} | {
+    EventKind.DEAL_BOARD_TWO: 2  # a double board's board two, written as a second run's
+}
 
 
 def _pot_label(pot: int, pots: int) -> str:
@@ -323,16 +336,23 @@ def _pot_label(pot: int, pots: int) -> str:
     return "main pot" if pot == 0 else f"side pot-{pot}"
 
 
-def _collected_lines(hand: Hand, twice: bool) -> list[str]:
+def _award_prefixes(run: int) -> tuple[str, str]:
+    """How an award of the run (or board) after ``run`` begins: "second run", "second board"."""
+    name = _RUN_TITLES[run].lower()
+    return f"{name} run", f"{name} board"
+
+
+def _collected_lines(hand: Hand, runs: int) -> list[str]:
     result = hand.result
     assert result is not None
     pots = 1 + max((a.pot for a in result.awards), default=0)
     lines: list[str] = []
-    second = False
+    run = 1
     for award in result.awards:
-        if twice and award.description.startswith("second run") and not second:
-            second = True
-            lines.append("*** SECOND SHOW DOWN ***")
+        # a later run's awards follow the run before it's, under their own title
+        if run < runs and award.description.startswith(_award_prefixes(run)):
+            run += 1
+            lines.append(f"*** {_RUN_TITLES[run - 1]} SHOW DOWN ***")
         for seat, share in zip(award.winners, award.amounts, strict=True):
             if share:
                 label = _pot_label(award.pot, pots)
@@ -352,9 +372,11 @@ def _summary_lines(hand: Hand, writer: _Writer) -> list[str]:
         sides = [f"Side pot-{k} {v}." for k, v in sorted(pot_sizes.items()) if k]
         pots = f" Main pot {pot_sizes.get(0, 0)}. " + " ".join(sides)
     lines = ["*** SUMMARY ***", f"Total pot {total}{pots} | Rake 0"]
-    if hand.second_board:
-        lines += ["Hand was run twice", f"FIRST Board {_cards(hand.board)}"]
-        lines.append(f"SECOND Board {_cards(hand.second_board)}")
+    if len(hand.boards) > 1:
+        runs = f"run {RUNS_WORDS[len(hand.boards)]}"
+        lines.append(f"Hand was {'dealt two boards' if hand.config.double_board else runs}")
+        for title, board in zip(_RUN_TITLES, hand.boards, strict=False):
+            lines.append(f"{title} Board {_cards(board)}")
     elif hand.board:
         lines.append(f"Board {_cards(hand.board)}")
     won = [0] * hand.seats
@@ -423,7 +445,7 @@ def hand_text(
         chips = hand.starting_stacks[seat]
         lines.append(f"Seat {seat + 1}: {hand.players[seat]} ({chips} in chips)")
     lines += writer.write()
-    lines += _collected_lines(hand, bool(hand.second_board))
+    lines += _collected_lines(hand, len(hand.boards))
     lines += _summary_lines(hand, writer)
     return "\n".join(lines) + "\n"
 

@@ -76,13 +76,22 @@ def runout_odds(
     hand: Hand, board: Sequence[Card] | None = None, *, max_boards: int = DEFAULT_MAX_BOARDS
 ) -> list[StreetOdds]:
     """Street by street from the moment no more betting was possible (``Hand.runout_start``)
-    to the river; ``board``: the run to follow (default ``hand.board``; a board run twice:
-    ``hand.second_board``). Empty when the hand had no run-out. The streets are
+    to the river; ``board``: the run to follow (default ``hand.board``; a board run more than
+    once: each of ``hand.boards``). Empty when the hand had no run-out. The streets are
     ``runout_streets``'s (a board game's)."""
     run = list(hand.board if board is None else board)
     seats = tuple(s for s in range(hand.seats) if not hand.folded[s])
+    # a double board's other board is dealt street by street with this one: out of play
+    others = [b for b in hand.boards if b != run] if hand.config.double_board else []
     return [
-        street_odds(hand, street, tuple(run[:size]), seats, max_boards=max_boards)
+        street_odds(
+            hand,
+            street,
+            tuple(run[:size]),
+            seats,
+            max_boards=max_boards,
+            dead=[card for other in others for card in other[:size]],
+        )
         for street, size in runout_streets(hand, run)
     ]
 
@@ -94,15 +103,17 @@ def street_odds(
     seats: Sequence[int],
     *,
     max_boards: int = DEFAULT_MAX_BOARDS,
+    dead: Sequence[Card] = (),
 ) -> StreetOdds:
     """The odds of the hands of ``seats`` (live seats of a board game) with ``board`` dealt,
-    over every board still to come, by the hand's game: Hold'em and Omaha by
+    over every board still to come from the cards not in play (``dead``: a double board's
+    other board), by the hand's game: Hold'em and Omaha by
     ``engine.equity``, hi-lo and short deck as the module docstring says. The run-outs' odds
     of every live hand, and a side pot's of the hands that can win it
     (``engine.allin_ev``)."""
     seats = tuple(seats)
     holes = [tuple(hand.hole[s]) for s in seats]
-    return cards_odds(hand.config, street, board, seats, holes, max_boards=max_boards)
+    return cards_odds(hand.config, street, board, seats, holes, max_boards=max_boards, dead=dead)
 
 
 def cards_odds(
@@ -114,20 +125,23 @@ def cards_odds(
     *,
     max_boards: int = DEFAULT_MAX_BOARDS,
     seed: int | None = None,
+    dead: Sequence[Card] = (),
 ) -> StreetOdds:
     """``street_odds`` from the cards alone: the hands ``holes`` of ``seats`` in a board
-    game of ``config``, with ``board`` dealt. Reads nothing but the cards given, so a figure
-    made from the cards one viewer saw depends on nothing else (the replayer's odds).
+    game of ``config``, with ``board`` dealt and ``dead`` out of play. Reads nothing but the
+    cards given, so a figure made from the cards one viewer saw depends on nothing else (the
+    replayer's odds).
     ``seed``: the seed of ``engine.equity``'s sample where it samples (Omaha preflop), so
     the same cards give the same figure every time."""
     seats = tuple(seats)
     hands = [[int(c) for c in hole] for hole in holes]
     known = [int(c) for c in board]
+    out = [int(c) for c in dead]
     if config.is_hilo:
-        return _hilo_odds(street, board, seats, hands, known)
+        return _hilo_odds(street, board, seats, hands, (known, out))
     if config.variant.deck_size != len(ALL_CARDS):
-        return _deck_odds(config, street, board, seats, hands, known)
-    result = equity(hands, known, max_boards=max_boards, rng=seed)
+        return _deck_odds(config, street, board, seats, hands, (known, out))
+    result = equity(hands, known, out, max_boards=max_boards, rng=seed)
     return StreetOdds(street, board, seats, result.win, result.tie, result.equity, result.exact)
 
 
@@ -148,13 +162,14 @@ def _deck_odds(
     board: tuple[Card, ...],
     seats: tuple[int, ...],
     holes: list[list[int]],
-    known: list[int],
+    cards: tuple[list[int], list[int]],
 ) -> StreetOdds:
     """A high-hand game of its own deck (short deck) over every board still to come from
     that deck, by the game's own ranks (a seeded sample past ``DECK_MAX_BOARDS``: its ranks
-    are evaluated one hand at a time)."""
+    are evaluated one hand at a time). ``cards``: the board's, and those out of play."""
     variant = config.variant
-    used = {c for hole in holes for c in hole} | set(known)
+    known, out = cards
+    used = {c for hole in holes for c in hole} | set(known) | set(out)
     stub = sorted(c for c in variant.deck if c not in used)
     boards, exact = _boards_to_come(stub, 5 - len(known), DECK_MAX_BOARDS)
     players = len(holes)
@@ -178,12 +193,13 @@ def _hilo_odds(
     board: tuple[Card, ...],
     seats: tuple[int, ...],
     holes: list[list[int]],
-    known: list[int],
+    cards: tuple[list[int], list[int]],
 ) -> StreetOdds:
     """Omaha hi-lo odds over every board still to come (a seeded sample past
     ``HILO_MAX_BOARDS``): each board's pot halved, the high half whole when nobody has a low;
-    ties split their half."""
-    used = {c for hole in holes for c in hole} | set(known)
+    ties split their half. ``cards``: the board's, and those out of play."""
+    known, out = cards
+    used = {c for hole in holes for c in hole} | set(known) | set(out)
     stub = [c for c in range(len(ALL_CARDS)) if c not in used]
     boards, exact = _boards_to_come(stub, 5 - len(known), HILO_MAX_BOARDS)
     players = len(holes)

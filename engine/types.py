@@ -57,6 +57,7 @@ class ActionKind(_Kind):
     # the river, how many times the rest of the board is dealt (the players' agreement).
     RUN_ONCE = "run_once"
     RUN_TWICE = "run_twice"
+    RUN_THRICE = "run_thrice"
     # The draw games' draw round: the cards thrown away (none: standing pat), as many dealt.
     DISCARD = "discard"
 
@@ -82,7 +83,9 @@ class EventKind(_Kind):
     RETURN = "return"  # the uncalled part of a bet goes back
     WIN = "win"
     RUNS = "runs"  # the board is run ``amount`` times from here
-    DEAL_SECOND_BOARD = "deal_second_board"  # run it twice: the second run's cards
+    DEAL_SECOND_BOARD = "deal_second_board"  # a board run twice or more: the second run's cards
+    DEAL_THIRD_BOARD = "deal_third_board"  # run it three times: the third run's cards
+    DEAL_BOARD_TWO = "deal_board_two"  # a double-board bomb pot: board two's cards, a street
     # The draw games: the cards a seat throws away (``amount``: how many; none is standing
     # pat), the cards dealt in their place, and the discards shuffled into a new stub when
     # the deck runs out. Others see the counts, never the cards.
@@ -93,6 +96,15 @@ class EventKind(_Kind):
     # after a fold, winning without a showdown, or losing at one). Everyone sees those cards.
     REVEAL = "reveal"
 
+
+#: The most times a board is run (run it three times).
+MOST_RUNS = 3
+#: The choice of runs as a decision, by the runs it asks for.
+RUN_ACTIONS = {1: ActionKind.RUN_ONCE, 2: ActionKind.RUN_TWICE, 3: ActionKind.RUN_THRICE}
+#: The runs in words ("the board is run twice").
+RUNS_WORDS = {1: "once", 2: "twice", 3: "three times"}
+#: The events dealing a later run's cards, by run (2: the second run).
+RUN_BOARD_EVENTS = {2: EventKind.DEAL_SECOND_BOARD, 3: EventKind.DEAL_THIRD_BOARD}
 
 #: The events that are a player's decision.
 DECISIONS = frozenset(
@@ -327,8 +339,12 @@ class Event:
             return f"# {p} takes back {self.amount} uncalled"
         if k is EventKind.DEAL_SECOND_BOARD:
             return f"d db {format_cards(self.cards)} # second run"
+        if k is EventKind.DEAL_THIRD_BOARD:
+            return f"d db {format_cards(self.cards)} # third run"
+        if k is EventKind.DEAL_BOARD_TWO:
+            return f"d db {format_cards(self.cards)} # board two"
         if k is EventKind.RUNS:
-            return f"# the board is run {'twice' if self.amount == 2 else 'once'}"
+            return f"# the board is run {RUNS_WORDS.get(self.amount, self.amount)}"
         if k is EventKind.WIN:
             return f"# {p} wins {self.amount}" + (f" ({self.text})" if self.text else "")
         return f"# {p} posts {k.replace('_', ' ')} {self.amount}"

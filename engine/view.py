@@ -87,7 +87,8 @@ class View:
     ``legal`` is set only for the actor's own view; ``street`` is ``"over"`` at the end.
     ``no_more_betting``: nobody can bet any more and two or more hands are live (every live
     hand may be turned face up); ``runs_due``: the hand waits for the players' choice to run
-    the board once or twice; ``second_board``: the second run's whole board, if run twice.
+    the board once, twice or three times; ``second_board``/``third_board``: the second and
+    third runs' whole boards, if run that many times (``boards``: every board dealt).
     """
 
     viewer: int | None
@@ -106,6 +107,14 @@ class View:
     no_more_betting: bool = False
     runs_due: bool = False
     second_board: tuple[Card, ...] = ()
+    third_board: tuple[Card, ...] = ()
+    most_runs: int = 1  # while ``runs_due``: the most runs the deck has cards for
+
+    @property
+    def boards(self) -> tuple[tuple[Card, ...], ...]:
+        """Every board dealt: the first, then each later run's (none before the flop)."""
+        later = tuple(b for b in (self.second_board, self.third_board) if b)
+        return (self.board, *later) if self.board or later else ()
 
     @property
     def me(self) -> SeatView | None:
@@ -146,6 +155,8 @@ class View:
             "no_more_betting": self.no_more_betting,
             "runs_due": self.runs_due,
             "second_board": [str(c) for c in self.second_board],
+            "third_board": [str(c) for c in self.third_board],
+            "most_runs": self.most_runs,
         }
 
     @classmethod
@@ -170,4 +181,6 @@ class View:
             no_more_betting=data.get("no_more_betting", False),
             runs_due=data.get("runs_due", False),
             second_board=tuple(Card.parse(c) for c in data.get("second_board", ())),
+            third_board=tuple(Card.parse(c) for c in data.get("third_board", ())),
+            most_runs=data.get("most_runs", 1),
         )

@@ -168,9 +168,9 @@ def board_text(state: dict[str, Any]) -> Text:
     text.append("\nBoard: ")
     text.append_text(cards_text(state["board"]) if state["board"] else Text("--", style="dim"))
     boards = state.get("boards") or []
-    if len(boards) == 2:  # run twice
-        text.append("   Run 2: ")
-        text.append_text(cards_text(boards[1]) if boards[1] else Text("--", style="dim"))
+    for run, board in enumerate(boards[1:], start=2):  # run twice or three times
+        text.append(f"   Run {run}: ")
+        text.append_text(cards_text(board) if board else Text("--", style="dim"))
     if state.get("rabbit"):
         text.append("   Rabbit hunt: ", style="dim")
         text.append_text(cards_text(state["rabbit"]))
@@ -225,6 +225,7 @@ def turn_text(
             "call": f"[c] call {legal['call']}",
             "raise": f"[r] {legal['raise_word']} to {bet_size}",
             "all_in": "[a] all-in",
+            "run_thrice": "[3] three times",
             "run_twice": "[2] run it twice",
             "run_once": "[1] once",
             "discard": f"[d] draw ({legal.get('hand_words', '')})",

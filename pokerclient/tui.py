@@ -29,6 +29,7 @@ PLAY_KEYS = [
     Binding("c", "act('check_or_call')", "Check/Call"),
     Binding("r", "act('raise')", "Bet/Raise"),
     Binding("a", "act('all_in')", "All-in"),
+    Binding("3", "act('run_thrice')", "Run three times"),
     Binding("2", "act('run_twice')", "Run twice"),
     Binding("1", "act('run_once')", "Once"),
     Binding("d", "discard", "Draw"),

@@ -94,7 +94,12 @@ class TableAdmin(admin.ModelAdmin[Table]):
         ),
         (
             "All-in run-outs and bomb pots",
-            {"fields": ("run_it_twice", ("bomb_pot_ante", "bomb_pot_every", "bomb_pot_next"))},
+            {
+                "fields": (
+                    "run_it_twice",
+                    ("bomb_pot_ante", "bomb_pot_every", "bomb_pot_next", "bomb_pot_double_board"),
+                )
+            },
         ),
         ("Seats and buy-in", {"fields": ("max_seats", ("min_buy_in", "max_buy_in"))}),
         (

@@ -31,7 +31,17 @@ from tables.services.seat_requests import seat_ask, top_up_ask
 MOST_SEATS = max(Table.MAX_SEATS.values())
 #: The decisions of ``act``: the betting ones, the answers to "run it twice?", and a draw
 #: game's discard (``cards``: the cards thrown away; none stands pat).
-ACTION_KINDS = ("fold", "check", "call", "raise", "all_in", "run_once", "run_twice", "discard")
+ACTION_KINDS = (
+    "fold",
+    "check",
+    "call",
+    "raise",
+    "all_in",
+    "run_once",
+    "run_twice",
+    "run_thrice",
+    "discard",
+)
 
 
 class BadFrame(ValueError):

@@ -27,7 +27,9 @@ Forced bets, with the choices this engine makes where the rules leave room:
 * Posts besides the blinds (``HandConfig.posts``, a player back from missing their blinds)
   come last: the dead part is in the pot as an ante is, the live big blind is that seat's bet
   (it acts in its turn and may check if nobody raised).
-* Bomb pot: every seat antes ``bomb_pot`` (no blinds) and the flop comes at once.
+* Bomb pot: every seat antes ``bomb_pot`` (no blinds) and the flop comes at once. A double
+  board (``double_board``): each street burns and deals board one's cards, then burns and
+  deals board two's (``second_board``).
 * Stud: per-player antes, then the bring-in (``engine.hand.stud``) acts first.
 * Short deck: per-player antes, then the button's blind (heads-up the other seat's, as
   pokerkit reverses the blinds there); the seat left of the blind acts first.
@@ -180,3 +182,9 @@ class Dealing(HandState):
         self._next_card = pos + count
         self.board.extend(cards)
         self.events.append(Event(EventKind.DEAL_BOARD, None, 0, cards))
+        if self.config.double_board:  # board two's street: a burn, then its cards
+            pos = self._next_card + 1
+            cards = tuple(deck[pos : pos + count])
+            self._next_card = pos + count
+            self.second_board.extend(cards)
+            self.events.append(Event(EventKind.DEAL_BOARD_TWO, None, 0, cards))

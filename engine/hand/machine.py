@@ -30,27 +30,14 @@ from engine.hand.drawing import Drawing
 from engine.hand.payout import Payout
 from engine.hand.state import BOARD_SIZES
 from engine.hand.views import Views
-from engine.types import (
-    Action,
-    ActionKind,
-    Event,
-    EventKind,
-    HandConfig,
-)
+from engine.types import RUN_ACTIONS, RUNS_WORDS, Action, ActionKind, Event, EventKind, HandConfig
 
 __all__ = ["Hand"]
 
-_FOLD, _CHECK, _CALL, _ALL_IN, _RUN_ONCE, _RUN_TWICE = (
-    Action(k)
-    for k in (
-        ActionKind.FOLD,
-        ActionKind.CHECK,
-        ActionKind.CALL,
-        ActionKind.ALL_IN,
-        ActionKind.RUN_ONCE,
-        ActionKind.RUN_TWICE,
-    )
+_FOLD, _CHECK, _CALL, _ALL_IN = (
+    Action(k) for k in (ActionKind.FOLD, ActionKind.CHECK, ActionKind.CALL, ActionKind.ALL_IN)
 )
+_RUNS_OF_ACTION = {kind: runs for runs, kind in RUN_ACTIONS.items()}
 
 
 class Hand(Views, Payout, Drawing):
@@ -124,7 +111,12 @@ class Hand(Views, Payout, Drawing):
         if self._street == self._last_street:
             self._showdown()
             return
-        if self.config.run_it_twice and self._betting_closed is not None and self._runs is None:
+        if (
+            self.config.run_it_twice
+            and not self.config.double_board  # two boards already: never run twice
+            and self._betting_closed is not None
+            and self._runs is None
+        ):
             self._runs_due = True  # wait for run_once or run_twice
             return
         self._next_street()
@@ -149,17 +141,22 @@ class Hand(Views, Payout, Drawing):
         self._begin_round((self.button + 1) % self._n)
 
     def choose_runs(self, runs: int) -> list[Event]:
-        """Run the rest of the board once or twice (``run_it_twice``: the players' agreement,
-        asked for when nobody can bet any more before the river)."""
+        """Run the rest of the board once, twice or three times (``run_it_twice``: the
+        players' agreement, asked for when nobody can bet any more before the river)."""
         if not self._runs_due:
             raise IllegalAction(
                 "no run-out to choose: the board is run twice only when the table runs it "
                 "twice and nobody can bet any more before the river"
             )
-        if runs not in (1, 2):
-            raise IllegalAction(f"the board is run once or twice, not {runs!r} times")
+        if runs not in RUN_ACTIONS:
+            raise IllegalAction(f"the board is run once, twice or three times, not {runs!r} times")
+        if runs > self.most_runs:
+            raise IllegalAction(
+                f"the deck has cards left to run the board {RUNS_WORDS[self.most_runs]}, "
+                f"not {RUNS_WORDS[runs]}"
+            )
         mark = len(self.events)
-        self._actions.append(_RUN_TWICE if runs == 2 else _RUN_ONCE)
+        self._actions.append(Action(RUN_ACTIONS[runs]))
         self._runs_due = False
         self._runs = runs
         self._run_from = self._street
@@ -297,8 +294,8 @@ class Hand(Views, Payout, Drawing):
             return self.check(seat=seat)
         if kind is ActionKind.CALL:
             return self.call(seat=seat)
-        if kind is ActionKind.RUN_ONCE or kind is ActionKind.RUN_TWICE:
-            return self.choose_runs(2 if kind is ActionKind.RUN_TWICE else 1)
+        if kind in _RUNS_OF_ACTION:
+            return self.choose_runs(_RUNS_OF_ACTION[kind])
         if kind is ActionKind.DISCARD:
             return self.discard(action.cards, seat=seat)
         return self.all_in(seat=seat)

@@ -81,41 +81,63 @@ class Payout(Runouts):
             text[s] = rank.description + (f", {low_s.description}" if low_s else "")
         return high, low, text
 
+    def _show_or_muck(
+        self,
+        live: list[int],
+        runs: list[tuple[dict[int, int], dict[int, LowRank | None] | None, dict[int, str]]],
+        text: dict[int, str],
+    ) -> None:
+        """Each live hand in showdown order, shown or mucked (the module docstring's rule):
+        on two boards or runs, shown when it is at least as good as the best shown so far on
+        any of them."""
+        all_in_showdown = any(self._all_in[s] for s in live)
+        best_high: list[int | None] = [None] * len(runs)
+        best_low: list[LowRank | None] = [None] * len(runs)
+        for s in self._showdown_order(live):
+            wins = False
+            for k, (high, low, _) in enumerate(runs):
+                h, lo = high[s], (low[s] if low is not None else None)
+                best_h, best_lo = best_high[k], best_low[k]
+                wins = wins or best_h is None or h >= best_h
+                wins = wins or (lo is not None and (best_lo is None or lo >= best_lo))
+            if s in self._conceded or not (all_in_showdown or wins):
+                self._mucked.add(s)
+                self.events.append(Event(EventKind.MUCK, s))
+                continue
+            self._shown[s] = (self.hole[s], text[s])
+            self.events.append(Event(EventKind.SHOW, s, 0, self.hole[s], text[s]))
+            for k, (high, low, _) in enumerate(runs):
+                h, lo = high[s], (low[s] if low is not None else None)
+                best_h, best_lo = best_high[k], best_low[k]
+                best_high[k] = h if best_h is None or h > best_h else best_h
+                if lo is not None and (best_lo is None or lo > best_lo):
+                    best_low[k] = lo
+
     def _showdown(self) -> None:
         n = self._n
         live = [i for i in range(n) if not self._folded[i]]
-        boards = [self.board]
-        if self._runs == 2:
-            self._deal_second_run()
-            boards.append(self.second_board)
+        self._deal_later_runs()
+        boards = self.boards
         runs = [self._strengths(live, board) for board in boards]
         conceded = self._conceded.intersection(live)
-        if conceded and len(conceded) < len(live):
+        if len(conceded) == len(live):
+            conceded = frozenset()  # a file that mucks every hand: the cards decide
+        self._conceded = conceded
+        if conceded:
             for run_high, run_low, _ in runs:
                 lowest = min(run_high.values())
                 for s in conceded:  # beaten by every hand still in (a tie is not a win)
                     run_high[s] = lowest - 1
                     if run_low is not None:
                         run_low[s] = None
-        high, low, text = runs[0]
-        if len(runs) == 2:
-            text = {s: f"first run: {runs[0][2][s]}; second run: {runs[1][2][s]}" for s in live}
-        all_in_showdown = any(self._all_in[s] for s in live)
-        best_high: int | None = None
-        best_low: int | None = None
-        for s in self._showdown_order(live):
-            h, lo = high[s], (low[s] if low is not None else None)
-            wins_high = best_high is None or h >= best_high
-            wins_low = lo is not None and (best_low is None or lo >= best_low)
-            if s not in conceded and (all_in_showdown or wins_high or wins_low):
-                self._shown[s] = (self.hole[s], text[s])
-                self.events.append(Event(EventKind.SHOW, s, 0, self.hole[s], text[s]))
-                best_high = h if best_high is None or h > best_high else best_high
-                if lo is not None and (best_low is None or lo > best_low):
-                    best_low = lo
-            else:
-                self._mucked.add(s)
-                self.events.append(Event(EventKind.MUCK, s))
+        text = runs[0][2]
+        kind = "board" if self.config.double_board else "run"
+        if len(runs) > 1:
+            text = {
+                s: "; ".join(f"{_RUN_NAMES[k]} {kind}: {run[2][s]}" for k, run in enumerate(runs))
+                for s in live
+            }
+        self._show_or_muck(live, runs, text)
         contributions = list(self._committed)
         if self.big_blind_seat is not None:
             contributions[self.big_blind_seat] -= self._dead
@@ -128,17 +150,20 @@ class Payout(Runouts):
             low_names = {s: str(v) for s, v in (run_low or {}).items() if v is not None}
             for award in award_pots(run_pots, run_high, run_low, self.button, n, names, low_names):
                 if not award.amount:
-                    continue  # the second run's share of a one-chip pot
-                if len(runs) == 2:
-                    run = "first" if k == 0 else "second"
+                    continue  # a later run's share of a pot of fewer chips than runs
+                if len(runs) > 1:
                     board = " ".join(str(card) for card in boards[k])
-                    award = replace(award, description=f"{run} run ({board}): {award.description}")
+                    text_k = f"{_RUN_NAMES[k]} {kind} ({board}): {award.description}"
+                    award = replace(award, description=text_k)
                 awards.append(award)
         for award in awards:
             for w, share in zip(award.winners, award.amounts, strict=True):
                 self._stacks[w] += share
                 self.events.append(Event(EventKind.WIN, w, share, (), award.description))
         self._finish(tuple(awards))
+
+
+_RUN_NAMES = ("first", "second", "third")
 
 
 def _with_kickers(high: dict[int, Any], shown: Collection[int]) -> dict[int, str]:

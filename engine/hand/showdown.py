@@ -67,14 +67,18 @@ def award_pots(
 
 
 def split_between_runs(pots: Sequence[Pot], runs: int) -> list[list[Pot]]:
-    """Run it twice: each pot cut in two, the odd chip to the first run (``runs`` 1: the
-    pots as they are). A pot of one chip leaves the second run a pot of none.
+    """Run it twice or three times (or a double board): each pot cut in ``runs`` equal
+    parts, its odd chips one at a time to the runs from the first (``runs`` 1: the pots as
+    they are). A pot of fewer chips than runs leaves the last runs a pot of none.
 
     >>> [[p.amount for p in run] for run in split_between_runs([Pot(101, (0, 1))], 2)]
     [[51], [50]]
+    >>> [[p.amount for p in run] for run in split_between_runs([Pot(101, (0, 1))], 3)]
+    [[34], [34], [33]]
     """
     if runs == 1:
         return [list(pots)]
-    first = [Pot(pot.amount - pot.amount // 2, pot.eligible) for pot in pots]
-    second = [Pot(pot.amount // 2, pot.eligible) for pot in pots]
-    return [first, second]
+    return [
+        [Pot(pot.amount // runs + (run < pot.amount % runs), pot.eligible) for pot in pots]
+        for run in range(runs)
+    ]

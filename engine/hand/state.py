@@ -15,6 +15,7 @@ from engine.cards import ALL_CARDS, Card, check_deck
 from engine.errors import PokerError
 from engine.pots import Pot, build_pots, uncalled
 from engine.types import (
+    MOST_RUNS,
     Action,
     Event,
     EventKind,
@@ -66,6 +67,11 @@ class HandState:
             )
         if any(seat >= n for seat, _, _ in config.posts):
             raise PokerError(f"a post names a seat past the {n} seats")
+        if config.double_board and not config.double_board_fits(n):
+            raise PokerError(
+                f"{n} hands of {config.hole_count} cards leave too few cards for two boards "
+                "(each burns three and deals five)"
+            )
         stud = config.is_stud
 
         self.config = config
@@ -88,9 +94,12 @@ class HandState:
         # Which of each seat's cards are face up (stud), parallel to ``hole``.
         self.up: list[tuple[bool, ...]] = [()] * n
         self.board: list[Card] = []
-        # Run it twice: the second run's whole board (the cards before the run-out, then its
-        # own), the runs chosen (None until asked), whether the hand waits for that choice.
+        # Run it twice or three times: the second and third runs' whole boards (the cards
+        # before the run-out, then their own), the runs chosen (None until asked), whether
+        # the hand waits for that choice. A double-board bomb pot: board two is
+        # ``second_board``, dealt street by street with board one.
         self.second_board: list[Card] = []
+        self.third_board: list[Card] = []
         self._runs: int | None = None
         self._runs_due = False
         self._run_from = 0  # the street the runs part from
@@ -184,7 +193,8 @@ class HandState:
     # ------------------------------------------------------------------ queries
     @property
     def runs_due(self) -> bool:
-        """The hand waits for ``run_once`` or ``run_twice`` (``choose_runs``)."""
+        """The hand waits for the choice of runs: ``run_once``, ``run_twice`` or
+        ``run_thrice`` (``choose_runs``)."""
         return self._runs_due
 
     @property
@@ -194,8 +204,23 @@ class HandState:
 
     @property
     def runs(self) -> int:
-        """How many times the board was run (2 only after ``run_twice``)."""
+        """How many times the board was run (2 or 3 only after ``run_twice``/``run_thrice``)."""
         return self._runs or 1
+
+    @property
+    def most_runs(self) -> int:
+        """While ``runs_due``: the most times the rest of the board can be run, each run
+        burning and dealing its streets from the deck left (3 at most; Omaha at a full table
+        has cards for fewer). 1 otherwise."""
+        if not self._runs_due:
+            return 1
+        each = sum(1 + BOARD_SIZES[street] for street in range(self._street + 1, 4))
+        return max(1, min(MOST_RUNS, (len(self._deck) - self._next_card) // each))
+
+    @property
+    def boards(self) -> list[list[Card]]:
+        """Every board of the hand: the first, then each later run's once dealt."""
+        return [self.board] + [b for b in (self.second_board, self.third_board) if b]
 
     @property
     def no_more_betting(self) -> bool:

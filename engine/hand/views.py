@@ -57,7 +57,7 @@ class Views(BettingRules):
         the board, its own hole cards, the up-cards of seats still in the hand and the hands
         shown at showdown."""
         self._check_viewer(seat)
-        seen = set(self.board) | set(self.second_board)
+        seen = set(self.board) | set(self.second_board) | set(self.third_board)
         if seat is not None:
             seen.update(self._discarded[seat])
         for i in range(self._n):
@@ -132,6 +132,8 @@ class Views(BettingRules):
             public.no_more_betting,
             public.runs_due,
             public.second_board,
+            public.third_board,
+            public.most_runs,
         )
 
     def _public_view(self) -> View:
@@ -162,6 +164,8 @@ class Views(BettingRules):
             self.no_more_betting,
             self._runs_due,
             tuple(self.second_board),
+            tuple(self.third_board),
+            self.most_runs,
         )
         self._public = (len(events), view)
         return view

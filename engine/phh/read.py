@@ -13,7 +13,7 @@ from engine.deck import stacked_deck, stacked_stud_deck
 from engine.errors import CardError, HandHistoryError, PokerError
 from engine.hand import Hand, HandConfig
 from engine.phh.variants import VARIANTS
-from engine.types import STUD_GAMES
+from engine.types import MOST_RUNS, STUD_GAMES
 from engine.variants import VARIANTS as VARIANT_GAMES
 
 _ACTION = re.compile(r"^p(\d+) (f|cc|cbr|sm|pb|sd)(?: (\S+))?$")
@@ -79,15 +79,17 @@ class HandHistory:
         posted = [a - b for a, b in zip(blinds[2:n], live[2:n], strict=True)]
         straddle, straddles, on_button = self._straddles(posted)
         posts = tuple((k, dead[k], live[k]) for k in range(n) if dead[k] or live[k])
-        # more board cards than one board has: the rest of the board was run twice
-        twice = (
-            sum(len(cards or ()) for kind, _, cards, _, _ in self._parse_lines() if kind == "db")
-            > 5
-        )
+        deals = [cards or () for kind, _, cards, _, _ in self._parse_lines() if kind == "db"]
+        # more board cards than one board has: the rest of the board was run twice (or more)
+        twice = sum(len(cards) for cards in deals) > 5
         bomb_pot = 0
         if not blinds[0] and not blinds[1] and mode == "per-player" and ante:
             # no blinds and an ante for everyone: this engine's bomb pot (flop first)
             bomb_pot, ante = ante, 0
+        # a bomb pot whose first two deals are flops: two boards, dealt street by street
+        # (a board run twice deals its second flop after the first run's river)
+        double = bool(bomb_pot) and [len(cards) for cards in deals[:2]] == [3, 3]
+        twice = twice and not double
         try:
             return HandConfig(
                 game=game,
@@ -103,6 +105,7 @@ class HandHistory:
                 big_bet=self.big_bet,
                 bomb_pot=bomb_pot,
                 run_it_twice=twice,
+                double_board=double,
                 posts=posts,
             )
         except PokerError as error:
@@ -197,6 +200,8 @@ class HandHistory:
         k = config.hole_count
         holes: list[list[Card] | None] = [None] * n
         board: list[Card] = []
+        later: list[list[Card]] = []  # the later runs' streets, a line each
+        deals: list[list[Card]] = []  # every board line (a double board's streets)
         for kind, seat, cards, _, where in self._parse_lines():
             known = _known(cards)
             if kind == "dh" and seat is not None:  # a dealing of hole cards names its player
@@ -204,12 +209,17 @@ class HandHistory:
                     raise self._fail(f"{where}: {config.game} deals {k} hole cards")
                 holes[seat] = known
             elif kind == "db" and known is not None:
+                deals.append(known)
+                if len(board) >= 5:
+                    later.append(known)
                 board.extend(known)
             elif kind == "sm" and seat is not None and known is not None and holes[seat] is None:
                 holes[seat] = known
         try:
-            # p1, left of the button, is dealt first
-            return stacked_deck(holes, board, k, config.variant.deck)
+            # p1, left of the button, is dealt first; each later run's street burns first
+            if config.double_board:  # each board's street burns first, board one's first
+                return stacked_deck(holes, [], k, config.variant.deck, streets=deals)
+            return stacked_deck(holes, board, k, config.variant.deck, later_runs=later)
         except CardError as error:
             raise self._fail(str(error)) from None
 
@@ -349,7 +359,7 @@ class HandHistory:
             if hand.is_over:
                 break
             if hand.runs_due:
-                hand.choose_runs(2 if config.run_it_twice else 1)
+                hand.choose_runs(self._runs_written(hand) if config.run_it_twice else 1)
             elif hand.draw_due:
                 hand.discard(())  # a draw the file leaves out stands pat
             elif _can_check(hand):
@@ -357,6 +367,20 @@ class HandHistory:
             else:
                 hand.fold()
         return hand
+
+    def _runs_written(self, hand: Hand) -> int:
+        """How many times the file runs the board, once the runs part from ``hand``'s board:
+        the first run's five cards, then each later run's cards after those."""
+        lines = self._parse_lines()
+        total = sum(len(cards or ()) for kind, _, cards, _, _ in lines if kind == "db")
+        each = 5 - len(hand.board)
+        later, odd = divmod(total - 5, each)
+        if odd or not 1 <= later < MOST_RUNS:
+            raise self._fail(
+                f"{total} board cards do not run a board of {len(hand.board)} cards "
+                "twice or three times"
+            )
+        return 1 + later
 
 
 def _thrown(hand: Hand, seat: int, cards: list[Card | None] | None, count: int) -> list[Card]:

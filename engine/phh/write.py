@@ -104,7 +104,7 @@ def dumps(
             lines.append(f"d dh p{phh[e.seat]} {written(e.cards)}")
         elif k == "bring_in":
             lines.append(f"p{phh[e.seat]} pb")
-        elif k == "deal_board" or k == "deal_second_board":
+        elif k in ("deal_board", "deal_second_board", "deal_third_board", "deal_board_two"):
             lines.append(f"d db {written(e.cards)}")
         elif k == "fold":
             lines.append(f"p{phh[e.seat]} f")

@@ -37,6 +37,7 @@ class HostedTableSerializer(TableSerializer):
             "bomb_pot_ante",
             "bomb_pot_every",
             "bomb_pot_next",
+            "bomb_pot_double_board",
             "closed_at",
             "invite_url",
         ]
@@ -98,6 +99,7 @@ class GameSettingsSerializer(serializers.Serializer[Any]):
     run_it_twice = StrictBooleanField(required=False)
     bomb_pot_ante = StrictWholeNumberField(min_value=0, required=False)
     bomb_pot_every = StrictWholeNumberField(min_value=0, max_value=1000, required=False)
+    bomb_pot_double_board = StrictBooleanField(required=False)
     rotation_hands = StrictWholeNumberField(
         min_value=0,
         max_value=1000,

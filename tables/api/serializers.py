@@ -478,6 +478,11 @@ class HandHistorySerializer(serializers.Serializer[Any]):
     viewer_seat = serializers.IntegerField(allow_null=True)
     seats = HandSeatSerializer(many=True)
     board = serializers.ListField(child=serializers.CharField())
+    boards = serializers.ListField(
+        child=serializers.ListField(child=serializers.CharField()),
+        help_text="Every board dealt: the board, then each later run's (run twice or three "
+        "times) or a double-board bomb pot's board two.",
+    )
     pot = serializers.IntegerField()
     actions = DecisionSerializer(many=True)
     log = serializers.ListField(child=serializers.CharField(), help_text="PHH-like lines.")

@@ -86,6 +86,7 @@ class TableGame:
         bomb_pot_ante: int
         bomb_pot_every: int
         bomb_pot_next: bool
+        bomb_pot_double_board: bool
         choice_games: Any
         choice_seconds: int
         dealt_game: str
@@ -99,7 +100,7 @@ class TableGame:
     #: games' rotation and dealer's choice. Forms show them only where they apply.
     BLIND_SETTINGS = ("small_blind", "big_blind", "ante_mode")
     STRADDLE_SETTINGS = ("straddle", "straddles", "button_straddle")
-    BOMB_POT_SETTINGS = ("bomb_pot_ante", "bomb_pot_every")
+    BOMB_POT_SETTINGS = ("bomb_pot_ante", "bomb_pot_every", "bomb_pot_double_board")
     STUD_SETTINGS = ("bring_in",)
     FIXED_LIMIT_SETTINGS = ("small_bet", "big_bet")
     MIXED_SETTINGS = ("rotation_hands",)
@@ -393,6 +394,10 @@ class TableGame:
             else:
                 self._clean_flop_game(errors)
 
+    def _bomb_pot_field(self) -> str:
+        """The bomb-pot setting an error names: the first one set."""
+        return next((f for f in self.BOMB_POT_SETTINGS if getattr(self, f)), "bomb_pot_ante")
+
     def _clean_stud(self, errors: dict[str, str]) -> None:
         """Stud, stud hi-lo, razz: antes, a bring-in, small and big bets. They have no blinds
         (set to 0 here, so the blinds a form left at its defaults do not matter)."""
@@ -405,9 +410,8 @@ class TableGame:
             errors["ante_mode"] = f"{name} antes are paid by every player."
         if self.run_it_twice:
             errors["run_it_twice"] = f"{name} is not run twice: its cards are dealt to players."
-        if self.bomb_pot_ante or self.bomb_pot_every:
-            field = "bomb_pot_ante" if self.bomb_pot_ante else "bomb_pot_every"
-            errors[field] = f"{name} has no flop, so no bomb pots: set it to 0."
+        if self.bomb_pot_ante or self.bomb_pot_every or self.bomb_pot_double_board:
+            errors[self._bomb_pot_field()] = f"{name} has no flop, so no bomb pots: set it to 0."
         if not self.small_bet:
             errors["small_bet"] = f"{name} needs its small bet (the bet on 3rd and 4th street)."
             return
@@ -466,9 +470,9 @@ class TableGame:
                 errors["ante_mode"] = f"{name} antes are paid by every player."
         if "straddles" not in rules.forced_bets and (self.straddle or self.straddles):
             errors["straddle"] = f"{name} has no straddles: set it to 0."
-        if "bomb-pot" not in rules.forced_bets and (self.bomb_pot_ante or self.bomb_pot_every):
-            field = "bomb_pot_ante" if self.bomb_pot_ante else "bomb_pot_every"
-            errors[field] = f"{name} has no bomb pots: set it to 0."
+        bombs = self.bomb_pot_ante or self.bomb_pot_every or self.bomb_pot_double_board
+        if "bomb-pot" not in rules.forced_bets and bombs:
+            errors[self._bomb_pot_field()] = f"{name} has no bomb pots: set it to 0."
         if self.run_it_twice and not self.runs_twice(rules):
             errors["run_it_twice"] = f"{name} is not run twice."
         if self.betting != FIXED_LIMIT and (self.small_bet or self.big_bet):

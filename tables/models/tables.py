@@ -115,6 +115,11 @@ class Table(TableGame, models.Model):
     bomb_pot_next = models.BooleanField(
         default=False, help_text="The host called a bomb pot for the next hand."
     )
+    bomb_pot_double_board = models.BooleanField(
+        default=False,
+        help_text="Bomb pots are dealt two boards: each board wins half of each pot "
+        "(hold'em and Omaha; one board when the hands leave too few cards for two).",
+    )
     # --- mixed games (issue 30) --------------------------------------------------------------
     rotation_hands = models.PositiveSmallIntegerField(
         default=0,

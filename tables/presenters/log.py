@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from engine.cards import Card
-from engine.types import FORCED_BETS, EventKind
+from engine.types import FORCED_BETS, RUNS_WORDS, EventKind
 from engine.view import View
 from tables.formatting import chips, without_board_codes
 from tables.presenters.models import CardFace, LogLine
@@ -93,10 +93,14 @@ def log_entries(
             lines.append(LogLine(f"{words}:", _faces(event.cards)))
             continue
         if kind is EventKind.RUNS:
-            lines.append(LogLine("The board is run " + ("twice" if amount == 2 else "once")))
+            lines.append(LogLine(f"The board is run {RUNS_WORDS.get(amount, amount)}"))
             continue
-        if kind is EventKind.DEAL_SECOND_BOARD:
-            lines.append(LogLine("Second run:", _faces(event.cards)))
+        if kind is EventKind.DEAL_BOARD_TWO:  # a double-board bomb pot's second board
+            lines.append(LogLine("Board two:", _faces(event.cards)))
+            continue
+        if kind is EventKind.DEAL_SECOND_BOARD or kind is EventKind.DEAL_THIRD_BOARD:
+            run = "Second" if kind is EventKind.DEAL_SECOND_BOARD else "Third"
+            lines.append(LogLine(f"{run} run:", _faces(event.cards)))
             continue
         if kind is EventKind.RESHUFFLE:
             lines.append(LogLine("The deck ran out: the discards are shuffled into a new stub"))

@@ -217,9 +217,11 @@ class BoardRegion:
     running: bool
     total_pot: int
     hand_number: int | None
-    runs: int = 1  # how many times the board is run (2: run twice)
-    second_cards: tuple[CardFace, ...] = ()  # run twice: the second run's board
-    runs_due: bool = False  # the players are asked to run it once or twice
+    runs: int = 1  # how many times the board is run (2: twice, 3: three times)
+    # a board run more than once: each later run's board (the second, then the third)
+    later_cards: tuple[tuple[CardFace, ...], ...] = ()
+    runs_due: bool = False  # the players are asked how many times to run the board
+    double_board: bool = False  # a double-board bomb pot: the boards are "Board 1", "Board 2"
     rabbit: tuple[CardFace, ...] = ()  # the rabbit hunt's cards, once asked
     rabbit_open: bool = False  # the hand ended before the river: a rabbit hunt may be asked
     street_name: str = ""  # stud: "3rd street" to "7th street"; a draw game's round
@@ -266,7 +268,8 @@ class ActionsRegion:
     actor_name: str | None
     bar: ActionBar | None = None
     turn_ms: int = 0  # a turn's clock before any time bank: how far the seat's bar runs
-    runs_ask: bool = False  # this viewer is asked: run it twice or once
+    runs_ask: bool = False  # this viewer is asked: run it three times, twice or once
+    runs_most: int = 2  # the most runs the deck has cards for (3: three times is offered)
     # dealer's choice, for the player on the next button: the games to pick from (value, words)
     choice: tuple[tuple[str, str], ...] = ()
     choice_deadline_ms: int | None = None  # when the host's first game is dealt for them

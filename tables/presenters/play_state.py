@@ -175,7 +175,7 @@ def _cash(screen: Screen) -> bool:
 def _legal_of(screen: Screen, view: View | None) -> dict[str, Any] | None:
     if screen.actions.bar is not None:
         return _legal(screen.actions.bar, view)
-    return _runs_legal() if screen.actions.runs_ask else None
+    return _runs_legal(screen.actions.runs_most) if screen.actions.runs_ask else None
 
 
 def _choice(screen: Screen) -> list[dict[str, str]] | None:
@@ -317,18 +317,20 @@ def _you_data(
 
 
 def _boards(screen: Screen) -> list[list[str]]:
-    """Each run of the board: the board, and the second run's when it was run twice."""
+    """Each run of the board: the board, then each later run's when it was run more than
+    once."""
     if screen.hand_id is None:
         return []
     board = screen.board
-    runs = [board.cards, *([board.second_cards] if board.runs == 2 else [])]
+    runs = [board.cards, *board.later_cards[: board.runs - 1]]
     return [[str(card) for card in run] for run in runs]
 
 
-def _runs_legal() -> dict[str, Any]:
-    """The run-it-twice question as the asked player's legal actions."""
+def _runs_legal(most: int) -> dict[str, Any]:
+    """The run-it-twice question as the asked player's legal actions (three times only
+    where the deck has the cards for it: ``most``)."""
     return {
-        "actions": ["run_twice", "run_once"],
+        "actions": ["run_thrice", "run_twice", "run_once"][3 - most :],
         "call": 0,
         "min_raise_to": None,
         "max_raise_to": None,

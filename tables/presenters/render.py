@@ -149,7 +149,12 @@ def _board(board: BoardRegion, oob: bool) -> str:
         board=board,
         pots_html=pots_html(board, False),
         cards_html=_cards_html(board.cards),
-        second_html=_cards_html(board.second_cards),
+        later_html=[
+            (run, f"Board {run}" if board.double_board else f"{name} run", _cards_html(cards))
+            for run, name, cards in zip(
+                (2, 3), ("Second", "Third"), board.later_cards, strict=False
+            )
+        ],
         rabbit_html=_cards_html(board.rabbit),
     )
 

@@ -115,20 +115,22 @@ def replay_regions(
         not step.awarded,
         view.total_pot if not step.awarded else 0,
         hand_number,
-        runs=2 if view.second_board else 1,
-        second_cards=shown_faces(view.second_board),
+        runs=len(view.boards) or 1,
+        later_cards=tuple(shown_faces(board) for board in view.boards[1:]),
+        double_board=view.config.double_board,
     )
     return seats, board
 
 
 def replay_label_html(step: ReplayStep) -> SafeString:
-    """A step's label with the cards it deals drawn as cards (both runs' on a run-twice
-    board), as the log draws them."""
+    """A step's label with the cards it deals drawn as cards (every run's on a board run more
+    than once), as the log draws them."""
     html = str(escape(step.label))
     if step.cards:
         html += f' <span class="label-cards">{_cards(step.cards)}</span>'
-    if step.second_cards:
-        html += f' · second run <span class="label-cards">{_cards(step.second_cards)}</span>'
+    kind = "board" if step.view.config.double_board else "run"
+    for name, cards in zip(("second", "third"), step.later_cards, strict=False):
+        html += f' · {name} {kind} <span class="label-cards">{_cards(cards)}</span>'
     return SafeString(html)
 
 

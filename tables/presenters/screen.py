@@ -119,7 +119,7 @@ def table_screen(
         and not view.seats[index].folded
     ):
         answered = str(index) in (hand.run_answers or {})
-        actions = replace(actions, runs_ask=not answered)
+        actions = replace(actions, runs_ask=not answered, runs_most=view.most_runs)
     table = snapshot.table
     if my_seat is not None and table.choice_deadline and table.choice_seat == my_seat.number:
         words = dict(table.PICKS)
@@ -406,8 +406,9 @@ def _build_shared(snapshot: Snapshot) -> _Shared:
             running,
             view.total_pot if view is not None and running else 0,
             hand.number if hand is not None else None,
-            runs=len(runout["runs"]) if runout else 1,
-            second_cards=shown_faces(view.second_board) if view is not None else (),
+            runs=_runs_on_screen(view, runout),
+            double_board=view is not None and view.config.double_board,
+            later_cards=_later_runs(view, _runs_on_screen(view, runout)),
             runs_due=view is not None and view.runs_due,
             rabbit=shown_faces(hand.rabbit["cards"]) if hand is not None and hand.rabbit else (),
             rabbit_open=_rabbit_open(hand, view),
@@ -466,3 +467,18 @@ def _rabbit_open(hand: _HandFacts | None, view: View | None) -> bool:
     if hand is None or view is None or hand.is_running or hand.rabbit or hand.runout_showing:
         return False
     return view.config.variant.structure == "board" and len(view.board) < 5
+
+
+def _runs_on_screen(view: View | None, runout: dict[str, Any] | None) -> int:
+    """The boards on the felt: one per run of a run-out, two all along on a double board."""
+    if runout:
+        return len(runout["runs"])
+    return 2 if view is not None and view.config.double_board else 1
+
+
+def _later_runs(view: View | None, runs: int) -> tuple[tuple[CardFace, ...], ...]:
+    """Each later run's board as far as it is on screen (none dealt yet before the first
+    street of the run-out shows)."""
+    if view is None:
+        return ()
+    return tuple(shown_faces(board) for board in (view.second_board, view.third_board)[: runs - 1])

@@ -14,7 +14,7 @@ from typing import Any
 
 from engine.cards import Card
 from engine.hand import Hand as EngineHand
-from engine.types import Action, ActionKind, EventKind
+from engine.types import RUN_ACTIONS, RUNS_WORDS, Action, EventKind
 from engine.view import View
 from tables.formatting import chips, without_board_codes
 from tables.models import Hand
@@ -35,10 +35,10 @@ class ReplayStep:
     view: View
     acted: int | None = None
     awarded: bool = False
-    #: The cards a street's step deals (drawn as cards beside its label), and on a run-twice
-    #: board the second run's.
+    #: The cards a street's step deals (drawn as cards beside its label), and on a board run
+    #: twice or three times each later run's.
     cards: tuple[Card, ...] = ()
-    second_cards: tuple[Card, ...] = ()
+    later_cards: tuple[tuple[Card, ...], ...] = ()
     #: A call's step: the chips it put in and every chip in the middle before it (its pot
     #: odds, ``tables.selectors.replay_odds``); 0 on any other step.
     called: int = 0
@@ -130,7 +130,7 @@ def engine_replay_steps(
             ReplayStep(
                 len(steps),
                 label,
-                replace(view, board=view.board[:dealt], second_board=()),
+                replace(view, board=view.board[:dealt], second_board=(), third_board=()),
                 acted,
                 called=called,
                 pot_before=pot,
@@ -148,37 +148,43 @@ def engine_replay_steps(
     return steps
 
 
-#: The step of the players' choice to run the rest of the board once or twice.
-RUN_CHOICES = {
-    ActionKind.RUN_ONCE: "The board is run once",
-    ActionKind.RUN_TWICE: "The board is run twice",
-}
+#: The step of the players' choice to run the rest of the board once, twice or three times.
+RUN_CHOICES = {kind: f"The board is run {RUNS_WORDS[runs]}" for runs, kind in RUN_ACTIONS.items()}
+#: A street dealt on every run of the board, by the number of runs.
+_ALL_RUNS = {2: "both runs", 3: "all three runs"}
 
 
 def _streets_dealt(steps: list[ReplayStep], view: View, dealt: int) -> int:
     """A step for each street of ``view``'s board past the ``dealt`` cards shown so far,
-    appended to ``steps``, its cards beside its name (run twice: both runs', the boards
-    growing together); how many board cards are shown now."""
-    shared = _shared_board(view)  # a run-twice board's cards common to both runs
+    appended to ``steps``, its cards beside its name (a board run more than once: every
+    run's, the boards growing together); how many board cards are shown now."""
+    shared = _shared_board(view)  # the cards common to every run of the board
     for end, street in STREET_ENDS:
         if dealt < end <= len(view.board):
-            second = view.second_board[:end] if len(view.second_board) >= end else ()
-            twice = bool(second) and end > shared
+            second, third = (
+                b[:end] if len(b) >= end else () for b in (view.second_board, view.third_board)
+            )
+            later = tuple(b for b in (second, third) if b) if end > shared else ()
             steps.append(
                 ReplayStep(
                     len(steps),
-                    f"{street}, both runs" if twice else street,
-                    replace(view, board=view.board[:end], second_board=second),
+                    f"{street}, {_every_board(view, 1 + len(later))}" if later else street,
+                    replace(view, board=view.board[:end], second_board=second, third_board=third),
                     cards=view.board[dealt:end],
-                    second_cards=second[dealt:end] if twice else (),
+                    later_cards=tuple(b[dealt:end] for b in later),
                 )
             )
             dealt = end
     return dealt
 
 
+def _every_board(view: View, boards: int) -> str:
+    """A street dealt on every board: "both runs", "all three runs", "both boards"."""
+    return "both boards" if view.config.double_board else _ALL_RUNS[boards]
+
+
 def _shared_board(view: View) -> int:
-    """How many board cards both runs of a run-twice board share (all of them: run once)."""
+    """How many board cards every run of the board shares (all of them: run once)."""
     if not view.second_board:
         return len(view.board)
     return next(

@@ -20,6 +20,8 @@ from engine.view import View
 
 #: The events of the end of a hand (after the last board card).
 _SHOWDOWN = frozenset({EventKind.SHOW, EventKind.MUCK, EventKind.WIN})
+#: The events dealing a later run's board (after the first run's).
+_LATER_RUNS = frozenset({EventKind.DEAL_SECOND_BOARD, EventKind.DEAL_THIRD_BOARD})
 
 
 def runout_frame(view: View, runout: dict[str, Any]) -> View:
@@ -38,7 +40,7 @@ def runout_frame(view: View, runout: dict[str, Any]) -> View:
             board += len(event.cards)
             if board > cards:
                 break
-        elif event.kind is EventKind.DEAL_SECOND_BOARD or event.kind in _SHOWDOWN:
+        elif event.kind in _LATER_RUNS or event.kind in _SHOWDOWN:
             break
         events.append(event)
     return replace(
@@ -47,6 +49,7 @@ def runout_frame(view: View, runout: dict[str, Any]) -> View:
         seats=tuple(replace(seat, stack=seat.stack - won[seat.seat]) for seat in view.seats),
         board=view.board[:cards],
         second_board=view.second_board[:cards],
+        third_board=view.third_board[:cards],
         events=tuple(events),
         result=None,
     )

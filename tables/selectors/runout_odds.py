@@ -73,9 +73,6 @@ def runout_odds_compute(
     state = work.state
     if state is None:
         return None
-    boards = [state.board]
-    if state.runs == 2:
-        boards.append(state.second_board)
     return [
         [
             {
@@ -87,7 +84,7 @@ def runout_odds_compute(
             }
             for street in odds(state, board)
         ]
-        for board in boards
+        for board in state.boards
     ]
 
 

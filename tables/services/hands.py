@@ -21,10 +21,11 @@ from django.utils import timezone
 
 from engine.button import next_button
 from engine.cards import format_cards
+from engine.config import double_board_fits
 from engine.deck import commitment, new_seed, seeded_deck
 from engine.errors import PokerError
 from engine.hand import Hand as EngineHand
-from engine.types import Action, ActionKind, HandConfig
+from engine.types import RUN_ACTIONS, Action, HandConfig
 from tables.db import statements
 from tables.models import Hand, HandAction, HandSecret, Player, Seat, Table
 from tables.selectors.hands import Decision, hand_decisions, hand_state, with_deck
@@ -99,6 +100,9 @@ def hand_start(*, table: Table, now: datetime | None = None) -> Hand:
             settings_now.update(
                 bomb_pot=table.bomb_pot_ante, straddle=0, straddles=0, button_straddle=False
             )
+            settings_now["double_board"] = table.bomb_pot_double_board and double_board_fits(
+                settings_now["game"], len(seats)
+            )  # two boards where the hands leave the cards for them
             table.bomb_pot_next = False
         try:
             config = HandConfig(**settings_now)
@@ -190,7 +194,7 @@ def hand_act(
             runs = runouts.runs_answer(table=table, hand=hand, state=state, index=index, kind=kind)
             if runs is None:
                 return hand  # the others are still choosing
-            engine_action = Action(ActionKind.RUN_TWICE if runs == 2 else ActionKind.RUN_ONCE)
+            engine_action = Action(RUN_ACTIONS[runs])
             kind = str(engine_action.kind)
         if index is None:
             raise NotYourTurn(f"You are not in hand #{hand.number}.")

@@ -74,6 +74,7 @@ GAME_DEFAULTS = {
     "run_it_twice": False,
     "bomb_pot_ante": 0,
     "bomb_pot_every": 0,
+    "bomb_pot_double_board": False,  # issue 50: bomb pots dealt two boards
     # mixed games (issue 30): each game for an orbit; dealer's choice from every game
     "rotation_hands": 0,
     "choice_games": [],

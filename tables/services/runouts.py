@@ -18,7 +18,8 @@ the rabbit hunt.
   chips won until the last one). The pacing is data (``shown`` and the table's
   ``next_hand_at``), so a restarted server carries on from the street it was on; the next
   hand is not dealt before the last street has been on screen.
-- ``runs_answer``: run it twice, each live player's answer; twice only when all say twice.
+- ``runs_answer``: run it twice (or three times), each live player's answer: once, twice or
+  three times; the lowest offer wins (once at once, else when every live player answered).
 - ``rabbit_hunt``: the cards that would have come after a hand that ended before the river.
 
 The chances and the pacing: a street is not left while its chances are unknown, for at
@@ -42,6 +43,7 @@ from django.db.models import F
 from engine.errors import PokerError
 from engine.hand import Hand as EngineHand
 from engine.runout import runout_streets
+from engine.types import RUNS_WORDS
 from tables.models import Hand, Player, PlayerHand, Seat, Table
 from tables.selectors.hands import hand_state, last_hand
 from tables.services.errors import HandNotRunning, IllegalMove, NotSeated, NotYourTurn
@@ -49,7 +51,7 @@ from tables.services.events import table_touch
 from tables.services.locks import table_lock
 
 #: The run-it-twice answers (action kinds) and the runs each one asks for.
-RUN_CHOICES = {"run_once": 1, "run_twice": 2}
+RUN_CHOICES = {"run_once": 1, "run_twice": 2, "run_thrice": 3}
 
 
 def _pause() -> float:
@@ -64,15 +66,12 @@ def runout_shape(state: EngineHand) -> list[list[dict[str, Any]]]:
     """Each run's streets from the moment no more betting was possible: the street, the
     board's size and every live hand's chance, unknown yet (``UNKNOWN``; once known: engine
     seat as text -> expected share of the pot, 0..1). Cheap: no odds are computed."""
-    boards = [state.board]
-    if state.runs == 2:
-        boards.append(state.second_board)
     return [
         [
             {"street": street, "cards": cards, "chances": UNKNOWN}
             for street, cards in runout_streets(state, board)
         ]
-        for board in boards
+        for board in state.boards
     ]
 
 
@@ -234,13 +233,16 @@ def _waits_for_chances(hand: Hand, now: datetime) -> bool:
 def runs_answer(
     *, table: Table, hand: Hand, state: EngineHand, index: int | None, kind: str
 ) -> int | None:
-    """Record hand seat ``index``'s answer (``run_once``/``run_twice``) to the run-it-twice
-    question. Returns the engine choice (1 or 2) once it is decided (someone said once, or
-    every live hand said twice), else None (the answer is stored, the table touched).
+    """Record hand seat ``index``'s answer (``run_once``/``run_twice``/``run_thrice``) to the
+    run-it-twice question. Returns the engine choice (1, 2 or 3) once it is decided: the
+    lowest offer wins, so at once when someone says once, else when every live hand has
+    answered (the fewest runs offered); until then None (the answer is stored, the table
+    touched).
 
     Refused (``IllegalMove`` with a code, nothing changed): no question asked now
     (``no_runs_due``), a seat not live in the hand (``NotYourTurn``), a second answer
-    (``already_answered``)."""
+    (``already_answered``), more runs than the deck has cards for (``not_enough_cards``:
+    Omaha at a full table)."""
     if not state.runs_due:
         raise IllegalMove(
             "Nobody is asked to run it twice now: the question comes when players are all in "
@@ -254,14 +256,19 @@ def runs_answer(
         raise IllegalMove(
             "You already answered: the others are still choosing.", "already_answered"
         )
+    if RUN_CHOICES[kind] > state.most_runs:
+        raise IllegalMove(
+            f"The deck has cards left to run the board {RUNS_WORDS[state.most_runs]} at most.",
+            "not_enough_cards",
+        )
     answers[str(index)] = RUN_CHOICES[kind]
     hand.run_answers = answers
     Hand.objects.filter(pk=hand.pk).update(run_answers=answers)
     if answers[str(index)] == 1:
         return 1
     live = [seat for seat in range(state.seats) if not state.folded[seat]]
-    if all(answers.get(str(seat)) == 2 for seat in live):
-        return 2
+    if all(str(seat) in answers for seat in live):
+        return min(int(answers[str(seat)]) for seat in live)
     table_touch(table)
     return None
 

@@ -238,6 +238,7 @@ def hand_history(hand: Hand, seat: int | None) -> dict[str, Any]:
         "viewer_seat": seat,
         "seats": seats,
         "board": as_json["board"],
+        "boards": [[str(card) for card in board] for board in view.boards],
         "pot": hand.pot,
         "actions": decisions(state),
         "log": as_json["log"],

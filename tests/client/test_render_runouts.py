@@ -36,3 +36,13 @@ def test_the_second_run_and_the_rabbit_are_drawn():
     hunted = {**STATE, "boards": [STATE["board"]], "rabbit": ["5s", "6s"]}
     text = render.board_text(hunted).plain
     assert "Run 2:" not in text and "Rabbit hunt:" in text
+
+
+def test_three_runs_have_their_key_and_their_third_board():
+    three = {
+        **STATE,
+        "boards": [STATE["board"]] * 3,
+        "legal": {**STATE["legal"], "actions": ["run_thrice", "run_twice", "run_once"]},
+    }
+    assert "[3] three times" in render.turn_text(three, None, None).plain
+    assert "Run 3:" in render.board_text(three).plain

@@ -73,16 +73,17 @@ def random_decision(state, rng: random.Random) -> None:
         state.check_or_call()
 
 
-def play(seed: int, game: str, twice_share: float = 0.95) -> PlayedHand:
-    """One hand. Asked for the runs, each player says twice with ``twice_share`` odds, else
-    once (pokerkit, like the engine, runs twice only when everyone says twice)."""
+def play(seed: int, game: str, twice_share: float = 0.95, runs: int = 2) -> PlayedHand:
+    """One hand. Asked for the runs, each player says ``runs`` (twice, or three times) with
+    ``twice_share`` odds, else once (pokerkit runs once unless everyone says the same; the
+    engine's table takes the lowest offer: the same outcome for these answers)."""
     rng = random.Random(seed)
     random.seed(seed)  # pokerkit shuffles its deck with the random module
     built, stacks = random_game(rng, game)
     state = built(stacks, len(stacks))
     while state.status:
         if state.can_select_runout_count():
-            state.select_runout_count(2 if rng.random() < twice_share else 1)
+            state.select_runout_count(runs if rng.random() < twice_share else 1)
         else:
             random_decision(state, rng)
     text = HandHistory.from_game_state(built, state).dumps()

@@ -112,6 +112,34 @@ def test_run_it_twice_writes_both_boards() -> None:
     assert f"SECOND Board [{' '.join(map(str, hand.second_board))}]" in text
 
 
+def test_run_it_three_times_writes_three_boards_and_three_showdowns() -> None:
+    config = {"small_blind": 1, "big_blind": 2, "run_it_twice": True}
+    hand = Hand(config, [100, 100], 0, seeded_deck("thrice"), NAMES[:2])
+    hand.call()
+    hand.check()  # to the flop: each run deals its own turn and river
+    hand.all_in()
+    hand.call()
+    hand.choose_runs(3)
+    _finish(hand)
+    text = hand_text(hand, viewer=0, header=Header(hand_id=4))
+    lines = text.splitlines()
+    for title in ("*** FIRST TURN ***", "*** SECOND TURN ***", "*** THIRD RIVER ***"):
+        assert title in " ".join(lines)
+    assert "*** SECOND FLOP ***" not in text  # the flop is every run's
+    third_river = next(line for line in lines if line.startswith("*** THIRD RIVER ***"))
+    assert third_river.endswith(f"[{hand.third_board[4]}]")
+    assert "Hand was run three times" in lines
+    assert [line for line in lines if "SHOW DOWN" in line] == [
+        "*** FIRST SHOW DOWN ***",
+        "*** SECOND SHOW DOWN ***",
+        "*** THIRD SHOW DOWN ***",
+    ]
+    for title, board in zip(("FIRST", "SECOND", "THIRD"), hand.boards, strict=True):
+        assert f"{title} Board [{' '.join(map(str, board))}]" in lines
+    collected = sum(int(line.split()[2]) for line in lines if " collected " in line)
+    assert collected == 200
+
+
 def test_stud_deals_each_street_with_up_cards_only_for_others() -> None:
     config = {
         "game": "razz",

@@ -105,8 +105,8 @@ def test_choosing_runs_is_refused_unless_the_hand_waits_for_it():
     with pytest.raises(IllegalAction, match="no run-out to choose"):
         h.choose_runs(2)
     h = all_in_preflop()
-    with pytest.raises(IllegalAction, match="run once or twice"):
-        h.choose_runs(3)
+    with pytest.raises(IllegalAction, match="run once, twice or three times"):
+        h.choose_runs(4)
     with pytest.raises(IllegalAction):
         h.call()
     assert h.runs_due  # nothing changed

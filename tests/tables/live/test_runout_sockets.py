@@ -105,7 +105,7 @@ async def test_run_it_twice_and_the_rabbit_hunt_over_the_socket(make_table, play
     await sync_to_async(act)(table, "call")
     asked = [(await _frames(comm, _state(lambda s: s["runs_due"])))[-1] for comm in sockets]
     for frame in asked:
-        assert frame["state"]["legal"]["actions"] == ["run_twice", "run_once"]
+        assert frame["state"]["legal"]["actions"] == ["run_thrice", "run_twice", "run_once"]
     first = sockets[0]
     request = {"op": "act", "hand": hand.pk, "version": asked[0]["state"]["version"]}
     await first.send_to(text_data=json.dumps({**request, "kind": "run_twice"}))

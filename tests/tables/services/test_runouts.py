@@ -233,7 +233,8 @@ def test_run_it_twice_when_both_agree_two_boards_and_each_pot_split(make_table, 
     before = _chips(table, players) + hand_state(hand).total_pot
     assert Croupier().tick() == [(table.pk, "odds")]  # the chances while they choose
     asked = _state(table, alice)
-    assert asked["runs_due"] and asked["legal"]["actions"] == ["run_twice", "run_once"]
+    assert asked["runs_due"]
+    assert asked["legal"]["actions"] == ["run_thrice", "run_twice", "run_once"]
     assert _state(table, carol)["legal"] is None  # a spectator is not asked
     assert all(len(s["chances"]) == 1 for s in asked["seats"] if s["status"] != "empty")
 

@@ -101,3 +101,21 @@ def test_a_notification_comes_when_it_is_your_turn_and_the_tab_is_not_in_front(b
         assert page.evaluate("() => window.vibrations.length") >= 2
     finally:
         context.close()
+
+
+def test_without_a_connection_a_page_says_the_table_will_come_back(browser, server):
+    """The installed site's offline page: the service worker keeps it for a page that cannot
+    load."""
+    context = browser.new_context()
+    page = context.new_page()
+    try:
+        page.goto(server.url + "/")
+        page.evaluate("() => navigator.serviceWorker.ready")
+        context.set_offline(True)
+        page.goto(server.url + "/tables/1/")
+        assert "the table will come back" in page.inner_text("#offline")
+        context.set_offline(False)
+        page.reload()
+        assert page.locator("#offline").count() == 0, "back online: the page itself"
+    finally:
+        context.close()

@@ -111,6 +111,7 @@ def pages(site):
             "#conn[data-state=open]",
         ),
         ("profile", "alice", "/accounts/profile/", "main"),
+        ("preferences", "alice", "/accounts/preferences/", "#preferences-form"),
         ("signup", None, "/accounts/signup/", "#id_username"),
         ("login", None, "/accounts/login/", "#id_username"),
     ]
@@ -130,6 +131,7 @@ PAGE_NAMES = [
     "tournament",
     "tournament-table",
     "profile",
+    "preferences",
     "signup",
     "login",
 ]

@@ -117,7 +117,7 @@ def preferences(request: HttpRequest) -> HttpResponse:
         chosen = form.display()
         response = redirect("preferences")
         if request.user.is_authenticated:
-            player = player_get_or_create(user=request.user)  # type: ignore[arg-type]
+            player = player_get_or_create(user=request.user)
             try:
                 player_set_preferences(
                     player=player,

@@ -4,30 +4,41 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('tables', '0019_player_notes'),
+        ("tables", "0019_player_notes"),
     ]
 
     operations = [
         migrations.AddField(
-            model_name='player',
-            name='deck_colours',
-            field=models.CharField(choices=[('four', 'Four-colour'), ('two', 'Two-colour')], default='four', help_text='Four-colour: each suit its colour; two-colour: red and black.', max_length=4),
+            model_name="player",
+            name="deck_colours",
+            field=models.CharField(
+                choices=[("four", "Four-colour"), ("two", "Two-colour")],
+                default="four",
+                help_text="Four-colour: each suit its colour; two-colour: red and black.",
+                max_length=4,
+            ),
         ),
         migrations.AddField(
-            model_name='player',
-            name='felt',
-            field=models.CharField(choices=[('green', 'Green'), ('blue', 'Blue'), ('red', 'Red'), ('grey', 'Grey')], default='green', max_length=8),
+            model_name="player",
+            name="felt",
+            field=models.CharField(
+                choices=[("green", "Green"), ("blue", "Blue"), ("red", "Red"), ("grey", "Grey")],
+                default="green",
+                max_length=8,
+            ),
         ),
         migrations.AddField(
-            model_name='player',
-            name='large_cards',
-            field=models.BooleanField(default=False, help_text='Bigger cards at the table.'),
+            model_name="player",
+            name="large_cards",
+            field=models.BooleanField(default=False, help_text="Bigger cards at the table."),
         ),
         migrations.AddField(
-            model_name='player',
-            name='turn_nudge',
-            field=models.BooleanField(default=False, help_text="A browser notification (when the tab is not in front) and a vibration on phones when it becomes this player's turn."),
+            model_name="player",
+            name="turn_nudge",
+            field=models.BooleanField(
+                default=False,
+                help_text="A browser notification (when the tab is not in front) and a vibration on phones when it becomes this player's turn.",
+            ),
         ),
     ]

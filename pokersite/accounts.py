@@ -28,6 +28,7 @@ from django.urls import path, reverse_lazy
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.views.decorators.http import require_http_methods
 
+from pokersite import preferences
 from tables.formatting import chips
 from tables.http import AuthenticatedRequest
 from tables.imports.selectors import player_ledger_nights
@@ -197,4 +198,5 @@ urlpatterns = [
     path("keep/", keep_account, name="keep_account"),
     path("profile/", profile, name="profile"),
     path("profile/bot/", profile_bot, name="profile_bot"),
+    path("preferences/", preferences.preferences, name="preferences"),
 ]

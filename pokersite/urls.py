@@ -6,7 +6,7 @@ from django.templatetags.static import static
 from django.urls import include, path
 from django.views.generic import RedirectView
 
-from pokersite import accounts
+from pokersite import accounts, pwa
 from tables import views as table_views, views_clubs, views_hosting
 from tables.api import urls as api_urls
 from tables.live import asyncapi
@@ -15,6 +15,7 @@ urlpatterns = [
     # Browsers and feed readers ask for /favicon.ico whatever the pages link.
     path("favicon.ico", RedirectView.as_view(url=static("icons/favicon-32.png"), permanent=True)),
     path("", table_views.lobby, name="lobby"),
+    path("", include(pwa.urlpatterns)),
     path("accounts/", include(accounts.urlpatterns)),
     path("tables/", include("tables.urls")),
     path("join/<str:token>/", views_hosting.join, name="join"),

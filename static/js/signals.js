@@ -1,6 +1,8 @@
 // Signals at the table: a short sound when it becomes your turn and when your clock runs low
 // (generated with the Web Audio API, no files), switched off and on with the 🔔 button and
-// remembered in localStorage; the tab title says "Your turn" while it is.
+// remembered in localStorage; the tab title says "Your turn" while it is. A player who chose
+// the turn nudge (<body data-nudge="on">, pokersite/preferences.py) also gets a vibration on
+// a phone and, while the tab is not in front, a notification through the service worker.
 (function () {
   "use strict";
   var KEY = "poker.sound";
@@ -45,12 +47,32 @@
     }
   }
 
+  function nudge() {
+    if (document.body.dataset.nudge !== "on") return;
+    if (navigator.vibrate) navigator.vibrate([200, 100, 200]);
+    if (!document.hidden || !("Notification" in window) || Notification.permission !== "granted") return;
+    var bar = document.getElementById("table-actions");
+    var title = "Your turn · " + baseTitle;
+    var options = {
+      body: (bar && bar.dataset.announce) || "It is your turn to act.",
+      tag: "turn-" + location.pathname,  // a newer nudge replaces the last, one per table
+      icon: "/static/icons/icon-192.png",
+      data: { url: location.pathname },
+    };
+    var worker = navigator.serviceWorker;
+    var registered = worker ? worker.getRegistration() : Promise.resolve(null);
+    registered.then(function (registration) {
+      if (registration) return registration.showNotification(title, options);
+      new Notification(title, options);  // no worker (not yet registered): the page's own
+    }).catch(function (error) { console.warn("No turn notification:", error); });
+  }
+
   // Your turn: the action bar (only ever rendered for the player to act) is on screen.
   function myTurn() { return !!document.querySelector("#table-actions form.act"); }
 
   function check() {
     var turn = myTurn();
-    if (turn && !wasMyTurn) { beep(660, 0.15, 2); warned = false; }
+    if (turn && !wasMyTurn) { beep(660, 0.15, 2); nudge(); warned = false; }
     wasMyTurn = turn;
     document.title = turn ? "Your turn · " + baseTitle : baseTitle;
     var low = turn && document.querySelector("#table-actions .countdown.low");

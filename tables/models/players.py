@@ -33,6 +33,28 @@ class Player(models.Model):
         help_text="A guest account, made with only a name from this game's invite link: it has "
         "no password until its owner keeps it by choosing one.",
     )
+    # How the cards and the felt look to this player, and the nudge when it is their turn:
+    # applied by the page (an attribute on <body>), never in the shared table frames.
+    DECK_COLOURS = [("four", "Four-colour"), ("two", "Two-colour")]
+    FELTS = [("green", "Green"), ("blue", "Blue"), ("red", "Red"), ("grey", "Grey")]
+
+    deck_colours = models.CharField(
+        max_length=4,
+        choices=DECK_COLOURS,
+        default="four",
+        help_text="Four-colour: each suit its colour; two-colour: red and black.",
+    )
+    large_cards = models.BooleanField(default=False, help_text="Bigger cards at the table.")
+    felt = models.CharField(
+        max_length=8,
+        choices=FELTS,
+        default="green",
+    )
+    turn_nudge = models.BooleanField(
+        default=False,
+        help_text="A browser notification (when the tab is not in front) and a vibration on "
+        "phones when it becomes this player's turn.",
+    )
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:

@@ -26,6 +26,7 @@ from tables.services.players import (
     player_get_or_create as player_get_or_create,
     player_grant as player_grant,
     player_mark_bot as player_mark_bot,
+    player_set_preferences as player_set_preferences,
     player_sign_up as player_sign_up,
 )
 from tables.services.runouts import rabbit_hunt as rabbit_hunt

@@ -258,3 +258,9 @@ class NoSuchPlayer(ServiceError):
     """No player has that id (or name)."""
 
     code = "no_such_player"
+
+
+class InvalidPreference(ServiceError):
+    """A display setting that is not one of its choices (a deck, a felt colour)."""
+
+    code = "invalid_preference"

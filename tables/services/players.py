@@ -14,7 +14,12 @@ from django.db import transaction
 
 from tables.models import Hand, LedgerEntry, Player, Table
 from tables.names import name_problem
-from tables.services.errors import InsufficientBankroll, InvalidAmount, InvalidName
+from tables.services.errors import (
+    InsufficientBankroll,
+    InvalidAmount,
+    InvalidName,
+    InvalidPreference,
+)
 
 if TYPE_CHECKING:
     from django.contrib.auth.models import User
@@ -47,6 +52,27 @@ def player_mark_bot(*, player: Player, bot_account: bool) -> Player:
         if player.bot_account != bot_account:
             player.bot_account = bot_account
             player.save(update_fields=["bot_account"])
+    return player
+
+
+def player_set_preferences(
+    *, player: Player, deck_colours: str, large_cards: bool, felt: str, turn_nudge: bool
+) -> Player:
+    """Save how ``player`` sees the cards and the felt, and whether they are nudged when it
+    becomes their turn. ``InvalidPreference`` for a deck or felt that is not a choice.
+
+    Lock: the player row.
+    """
+    decks, felts = dict(Player.DECK_COLOURS), dict(Player.FELTS)
+    if deck_colours not in decks:
+        raise InvalidPreference(f"Pick a deck: {' or '.join(decks.values()).lower()}.")
+    if felt not in felts:
+        raise InvalidPreference(f"Pick a felt colour: {', '.join(felts.values()).lower()}.")
+    with transaction.atomic():
+        player = Player.objects.select_for_update().get(pk=player.pk)
+        player.deck_colours, player.large_cards = deck_colours, large_cards
+        player.felt, player.turn_nudge = felt, turn_nudge
+        player.save(update_fields=["deck_colours", "large_cards", "felt", "turn_nudge"])
     return player
 
 

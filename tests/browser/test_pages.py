@@ -111,6 +111,7 @@ def pages(site):
             "#conn[data-state=open]",
         ),
         ("profile", "alice", "/accounts/profile/", "main"),
+        ("preferences", "alice", "/accounts/preferences/", "#preferences-form"),
         ("signup", None, "/accounts/signup/", "#id_username"),
         ("login", None, "/accounts/login/", "#id_username"),
     ]
@@ -130,6 +131,7 @@ PAGE_NAMES = [
     "tournament",
     "tournament-table",
     "profile",
+    "preferences",
     "signup",
     "login",
 ]
@@ -425,3 +427,33 @@ def test_the_seat_clock_turns_to_the_time_bank_colour_when_the_bank_runs(logged_
         assert colour == "rgb(79, 195, 247)", "the time bank has its own colour"
     finally:
         page.close()
+
+
+def choose_display(page, server, deck: str, large: bool, felt: str) -> None:
+    """Save alice's cards and felt through the preferences form."""
+    page.goto(server.url + "/accounts/preferences/")
+    page.check(f"input[name=deck_colours][value={deck}]")
+    page.set_checked("#id_large_cards", large)
+    page.check(f"input[name=felt][value={felt}]")
+    page.click("#preferences-form button[type=submit]")
+    page.wait_for_load_state()
+
+
+@pytest.mark.parametrize("size", list(SIZES))
+def test_larger_cards_and_another_felt_keep_the_table_in_shape(logged_in, server, site, size):
+    """Cards and felt your way (issue 50): the table still fits, nothing overlaps, and axe
+    finds nothing, with larger cards, two colours and each felt that is not the default."""
+    chooser = logged_in("alice", size).new_page()
+    try:
+        for felt in ("blue", "red", "grey"):
+            choose_display(chooser, server, "two", True, felt)
+            page = open_page(logged_in, server, site, "table-player", size)
+            try:
+                assert page.get_attribute("body", "data-felt") == felt
+                page.screenshot(path=str(ARTIFACTS / f"page-large-cards-{felt}-{size}.png"))
+                assert axe_violations(page) + page.evaluate(LAYOUT) == []
+            finally:
+                page.close()
+    finally:
+        choose_display(chooser, server, "four", False, "green")
+        chooser.close()

@@ -5,7 +5,7 @@ from django.db import migrations, models
 
 class Migration(migrations.Migration):
     dependencies = [
-        ("tables", "0019_player_notes"),
+        ("tables", "0020_double_board_bomb_pots"),
     ]
 
     operations = [

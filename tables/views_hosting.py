@@ -56,6 +56,8 @@ OPTIONAL_FIELDS = (
     "big_bet",
     "bomb_pot_ante",
     "bomb_pot_every",
+    "time_bank_refill_seconds",
+    "time_bank_refill_hands",
     "rotation_hands",
     "choice_games",
     "choice_seconds",

@@ -95,6 +95,14 @@ class Table(TableGame, models.Model):
     time_bank_seconds = models.PositiveSmallIntegerField(
         default=60, help_text="Extra seconds per player, used up over the session."
     )
+    time_bank_refill_seconds = models.PositiveSmallIntegerField(
+        default=0,
+        help_text="Seconds given back to each player's time bank every few hands, up to the "
+        "bank's size (0: no refill).",
+    )
+    time_bank_refill_hands = models.PositiveSmallIntegerField(
+        default=10, help_text="The time bank refills after every this many hands."
+    )
     bots_allowed = models.BooleanField(default=False)
     bot_seats = models.PositiveSmallIntegerField(
         default=0, help_text="How many bots the croupier keeps seated (needs bots allowed)."
@@ -274,6 +282,8 @@ class Table(TableGame, models.Model):
             )
         if self.bomb_pot_every and not self.bomb_pot_ante:
             errors["bomb_pot_every"] = "Set the bomb pot's ante to have bomb pots every few hands."
+        if self.time_bank_refill_seconds and not self.time_bank_refill_hands:
+            errors["time_bank_refill_hands"] = "Say after how many hands the time bank refills."
         if self.action_seconds is not None and self.action_seconds < 3:
             errors["action_seconds"] = "Give players at least 3 seconds to act."
         if self.pk and self.max_seats:

@@ -105,6 +105,7 @@ class Plate:
     chances_pending: bool = False  # all-in run-out: the chances are being computed ("…")
     busted: bool = False  # lost every chip in the finished hand on screen (seat freed)
     drew: str = ""  # a draw game: "draws 2" or "stands pat" at the last draw (counts only)
+    time_bank: int | None = None  # seconds of time bank left (None: the table has no bank)
 
 
 @view_model

@@ -52,7 +52,7 @@ from tables.presenters.pots import awarded_pot_lines, pot_label
 from tables.presenters.runout import runout_chances
 
 if TYPE_CHECKING:
-    from tables.selectors.snapshot import Snapshot
+    from tables.selectors.snapshot import SeatRow, Snapshot
 
 
 @dataclass(frozen=True)
@@ -343,6 +343,7 @@ def _build_shared(snapshot: Snapshot) -> _Shared:
                 is_big_blind=seen.is_big_blind,
                 bet=seen.bet,
                 drew=drew.get(seen.seat, ""),
+                time_bank=_time_bank(table.time_bank_seconds, seat),
                 **_chances(runout, seen.seat, view.no_more_betting),
             )
         elif seat is not None:
@@ -352,6 +353,7 @@ def _build_shared(snapshot: Snapshot) -> _Shared:
                 seat.stack,
                 seat.sitting_out,
                 seat.leave_after_hand,
+                time_bank=_time_bank(table.time_bank_seconds, seat),
             )
         if plate is not None:
             seat_players[number] = seat.player_id if seat is not None else dealt_players[number]
@@ -466,3 +468,10 @@ def _rabbit_open(hand: _HandFacts | None, view: View | None) -> bool:
     if hand is None or view is None or hand.is_running or hand.rabbit or hand.runout_showing:
         return False
     return view.config.variant.structure == "board" and len(view.board) < 5
+
+
+def _time_bank(bank_size: int, seat: SeatRow | None) -> int | None:
+    """The seat's time bank as its plate shows it: None where the table has none."""
+    if seat is None or not bank_size:
+        return None
+    return seat.time_bank

@@ -35,6 +35,7 @@ class HostedTableSerializer(TableSerializer):
             "bot_seats",
             "time_bank_refill_seconds",
             "time_bank_refill_hands",
+            "missed_blinds",
             "run_it_twice",
             "bomb_pot_ante",
             "bomb_pot_every",
@@ -103,6 +104,12 @@ class GameSettingsSerializer(serializers.Serializer[Any]):
         max_value=1000,
         required=False,
         help_text="The time bank refills after every this many hands.",
+    )
+    missed_blinds = serializers.ChoiceField(
+        Table.MissedBlinds.choices,
+        required=False,
+        help_text="A player back after missing the blinds: post (the small dead, the big "
+        "live) or wait (for the big blind).",
     )
     bot_seats = StrictWholeNumberField(min_value=0, max_value=10, required=False)
     private = StrictBooleanField(required=False)

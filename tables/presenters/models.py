@@ -292,6 +292,8 @@ class Viewer:
     in_hand: bool
     room: int  # how many chips a top-up may add
     busted: bool = False  # lost every chip (and the seat) in the finished hand on screen
+    waiting_for_big_blind: bool = False  # dealt in once the big blind reaches them
+    sit_out_next: str = ""  # sits out from the next hand ("hand") or at the big blind
 
 
 @view_model

@@ -151,6 +151,8 @@ def table_screen(
             in_hand=running and index is not None,
             room=max(table.effective_max_buy_in - stack, 0) if my_seat else 0,
             busted=_went_bust(snapshot, my_seat is None, index, view),
+            waiting_for_big_blind=bool(my_seat and my_seat.waiting_for_big_blind),
+            sit_out_next=my_seat.sit_out_next if my_seat else "",
         )
     low, high, default, rule = shared.min_buy_in, shared.max_buy_in, shared.default_buy_in, ""
     if viewer is not None and not viewer.seated and left_with:

@@ -13,8 +13,9 @@ writing, before it deals):
   as the host chose (``Table.missed_blinds``). In a blind's seat the blind is all you post.
 - "Sit out next hand" sits you out as the next hand is dealt; "sit out at the next big blind"
   when the big blind reaches you (heads-up you play on: sitting out would end the game).
-- With fewer than two players who need not wait, or in a game without blinds (stud, a bomb
-  pot, short deck's button blind), everyone sitting in is dealt and owes nothing.
+- With fewer than two players who need not wait (or only bots), or in a game without blinds
+  (stud, a bomb pot, short deck's button blind), everyone sitting in is dealt and owes
+  nothing.
 
 A tournament's tables (``TableRules.deal_sitting_out``) deal every seat with chips: none of
 this applies there. The caller holds the table row lock.
@@ -138,7 +139,11 @@ def dealing_for(table: Table, now: datetime) -> Dealing:
 
     active = [s for s in sitting_in if not waits(s)]
     dealing = Dealing([], sit_out=[s.pk for s in leaving_now])
-    if len(active) < 2 or not _has_blinds(table.hand_config()):
+    if (
+        len(active) < 2
+        or all(s.is_bot for s in active)  # the croupier deals no hand of bots alone
+        or not _has_blinds(table.hand_config())
+    ):
         # no game without them, or no blinds to wait for: everyone sitting in, owing nothing
         dealing.seats = sitting_in
         dealing.cleared = [s.pk for s in sitting_in if s.waiting or s.owes]

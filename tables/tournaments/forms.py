@@ -26,6 +26,7 @@ STRUCTURES = [
 LEVEL_UNITS = [("minutes", "minutes"), ("hands", "hands")]
 #: Settings the form may leave empty (the service's defaults: a freezeout without breaks).
 OPTIONAL_DEFAULTS = (
+    "time_bank_refill_seconds",
     "bounty_kind",
     "bounty",
     "rebuy_levels",
@@ -137,6 +138,7 @@ class TournamentForm(forms.Form):
         min_value=0,
         max_value=30,
         initial=0,
+        required=False,
         label="Time bank refill per level (seconds)",
         help_text="Given back to each player's 30-second time bank at every new level.",
     )

@@ -192,3 +192,43 @@ def test_the_croupier_deals_no_hand_when_sitting_out_next_leaves_one_player(
     seat_sit_out_next(table=table, player=bob, when="hand")
     assert clock_tick(table=table, now=timezone.now()) is None  # not an error: nothing due
     assert not Hand.objects.exists()
+
+
+def test_the_table_page_offers_the_choices_beside_sit_out(three_playing, four):
+    from django.test import Client
+
+    dave = four[3]
+    client = Client()
+    client.force_login(dave.user)
+    free = client.get(f"/tables/{three_playing.pk}/").content.decode()
+    assert 'name="post_now"' in free  # the sit-down form: wait for the big blind or post now
+    seat_take(table=three_playing, player=dave, buy_in=200, seat_number=1)
+    waiting = client.get(f"/tables/{three_playing.pk}/").content.decode()
+    assert "Waiting for the big blind" in waiting and 'class="post-now"' in waiting
+    client.force_login(four[0].user)
+    seated = client.get(f"/tables/{three_playing.pk}/").content.decode()
+    assert 'class="sit-out-next"' in seated and 'class="sit-out-big-blind"' in seated
+    seat_sit_out_next(table=three_playing, player=four[0], when="big_blind")
+    later = client.get(f"/tables/{three_playing.pk}/").content.decode()
+    assert "Sitting out at the big blind" in later and 'class="play-on"' in later
+
+
+def test_the_socket_requests_carry_the_choices(three_playing, four):
+    from tables.operations import BadFrame, run_op
+
+    alice, dave = four[0], four[3]
+    said = run_op(
+        table_id=three_playing.pk,
+        user=dave.user,
+        data={"op": "take_seat", "buy_in": "200", "seat": "2", "post_now": "1"},
+    )
+    assert "next hand" in said and seat(dave).owes_blinds == "big"
+    run_op(
+        table_id=three_playing.pk,
+        user=alice.user,
+        data={"op": "sit_out_next", "when": "hand"},
+    )
+    assert seat(alice).sit_out_next == "hand"
+    with pytest.raises(BadFrame):
+        run_op(table_id=three_playing.pk, user=alice.user, data={"op": "sit_out_next", "when": 3})
+    assert seat(alice).sit_out_next == "hand"

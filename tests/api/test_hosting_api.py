@@ -344,3 +344,13 @@ def test_the_time_banks_refill_is_a_game_setting(client_for, host, game):
     refused = client.patch(f"/api/tables/{game.pk}/", {"time_bank_refill_hands": 0}, format="json")
     assert refused.status_code == 400 and "time_bank_refill_hands" in str(refused.json())
     assert Table.objects.get(pk=game.pk).time_bank_refill_hands == 10
+
+
+def test_the_missed_blinds_rule_is_a_game_setting(client_for, host, game):
+    client = client_for(host)
+    answer = client.patch(f"/api/tables/{game.pk}/", {"missed_blinds": "wait"}, format="json")
+    assert answer.status_code == 200, answer.json()
+    assert client.get(f"/api/tables/{game.pk}/").json()["missed_blinds"] == "wait"
+    refused = client.patch(f"/api/tables/{game.pk}/", {"missed_blinds": "never"}, format="json")
+    assert refused.status_code == 400 and "missed_blinds" in str(refused.json())
+    assert Table.objects.get(pk=game.pk).missed_blinds == "wait"

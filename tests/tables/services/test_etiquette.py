@@ -232,3 +232,20 @@ def test_the_socket_requests_carry_the_choices(three_playing, four):
     with pytest.raises(BadFrame):
         run_op(table_id=three_playing.pk, user=alice.user, data={"op": "sit_out_next", "when": 3})
     assert seat(alice).sit_out_next == "hand"
+
+
+def test_the_host_chooses_the_missed_blinds_rule(make_player):
+    from tables.services.errors import InvalidSettings
+    from tables.services.hosting import table_create, table_host_update
+
+    host = make_player("host")
+    game = table_create(host=host, name="Friday")
+    assert game.missed_blinds == "post"  # the default: the small dead, the big live
+    table_host_update(table=game, by=host.user, changes={"missed_blinds": "wait"})
+    game.refresh_from_db()
+    assert game.missed_blinds == "wait"
+    with pytest.raises(InvalidSettings) as refused:
+        table_host_update(table=game, by=host.user, changes={"missed_blinds": "never"})
+    assert "missed_blinds" in refused.value.errors
+    game.refresh_from_db()
+    assert game.missed_blinds == "wait"

@@ -106,6 +106,7 @@ class Plate:
     busted: bool = False  # lost every chip in the finished hand on screen (seat freed)
     drew: str = ""  # a draw game: "draws 2" or "stands pat" at the last draw (counts only)
     time_bank: int | None = None  # seconds of time bank left (None: the table has no bank)
+    waiting: bool = False  # not dealt in until the big blind reaches the seat
 
 
 @view_model

@@ -356,6 +356,7 @@ def _build_shared(snapshot: Snapshot) -> _Shared:
                 seat.sitting_out,
                 seat.leave_after_hand,
                 time_bank=_time_bank(table.time_bank_seconds, seat),
+                waiting=seat.waiting_for_big_blind,
             )
         if plate is not None:
             seat_players[number] = seat.player_id if seat is not None else dealt_players[number]

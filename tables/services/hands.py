@@ -56,7 +56,9 @@ def straddles_for(settings: dict[str, Any], players: int) -> dict[str, Any]:
 
 
 def hand_start(*, table: Table, now: datetime | None = None) -> Hand:
-    """Deal a new hand to every seated player with chips who is not sitting out.
+    """Deal a new hand to every seated player with chips who is not sitting out, as seat
+    etiquette says (``tables.services.etiquette``: waiting for the big blind, sitting out
+    next hand, missed blinds posted as ``HandConfig.posts``).
 
     Lock: table row. Needs an open table, no hand running and at least two players. The
     button moves with ``engine.button.next_button``; the deck comes from a fresh seed whose

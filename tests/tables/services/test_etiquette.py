@@ -205,6 +205,7 @@ def test_the_table_page_offers_the_choices_beside_sit_out(three_playing, four):
     seat_take(table=three_playing, player=dave, buy_in=200, seat_number=1)
     waiting = client.get(f"/tables/{three_playing.pk}/").content.decode()
     assert "Waiting for the big blind" in waiting and 'class="post-now"' in waiting
+    assert "waiting for the big blind</span>" in waiting  # on the seat, for everyone
     client.force_login(four[0].user)
     seated = client.get(f"/tables/{three_playing.pk}/").content.decode()
     assert 'class="sit-out-next"' in seated and 'class="sit-out-big-blind"' in seated

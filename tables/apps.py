@@ -13,6 +13,7 @@ class TablesConfig(AppConfig):
 
         from tables.live import sessions
         from tables.live.feed import TableFeed
+        from tables.services import hooks, time_bank
         from tables.services.events import local_listeners
 
         # A log-out or a password change ends the user's live table sockets (see the module).
@@ -30,3 +31,5 @@ class TablesConfig(AppConfig):
         # This process's own changes reach its sockets at once (``TableFeed.changed_here``).
         if TableFeed.changed_here not in local_listeners:
             local_listeners.append(TableFeed.changed_here)
+        # The time bank refills every few hands (a cash table's own listener).
+        hooks.register(hooks.hand_ended, time_bank.refill_after_hand)

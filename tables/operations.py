@@ -130,14 +130,48 @@ def _take_seat_fields(data: dict[str, Any]) -> dict[str, Any]:
         if seat not in (None, "")
         else None
     )
-    return {"seat_number": number, "buy_in": _number(data, "buy_in", "The buy-in")}
+    post_now = data.get("post_now", False)
+    if post_now not in ("0", "1", 0, 1, True, False, "", None):
+        raise BadFrame("post_now is 1 (post a big blind now) or 0 (wait for the big blind).")
+    return {
+        "seat_number": number,
+        "buy_in": _number(data, "buy_in", "The buy-in"),
+        "post_now": post_now in ("1", 1, True),
+    }
 
 
-def _take_seat(table_id: int, player: Player, seat_number: int | None, buy_in: int) -> str:
-    asked = seat_ask(table=table_id, player=player, buy_in=buy_in, seat_number=seat_number)
+def _take_seat(
+    table_id: int, player: Player, seat_number: int | None, buy_in: int, post_now: bool
+) -> str:
+    asked = seat_ask(
+        table=table_id, player=player, buy_in=buy_in, seat_number=seat_number, post_now=post_now
+    )
     if asked.request is not None:
         return "Asked the host: you sit down once they approve (requests expire in 5 minutes)."
+    if asked.seat is not None and asked.seat.wait_for_big_blind:
+        return "You sat down: you are dealt in when the big blind reaches you."
     return "You sat down: you are dealt in from the next hand."
+
+
+def _sit_out_next_fields(data: dict[str, Any]) -> dict[str, Any]:
+    when = data.get("when", "hand")
+    if when not in ("hand", "big_blind", ""):
+        raise BadFrame('when is "hand", "big_blind" or "" (take it back).')
+    return {"when": when}
+
+
+def _sit_out_next(table_id: int, player: Player, when: str) -> str:
+    services.seat_sit_out_next(table=table_id, player=player, when=when)
+    if when == "hand":
+        return "You sit out from the next hand."
+    if when == "big_blind":
+        return "You sit out when the big blind reaches you."
+    return "You play on."
+
+
+def _post_now(table_id: int, player: Player) -> str:
+    services.seat_post_now(table=table_id, player=player)
+    return "You are dealt in from the next hand, posting a big blind."
 
 
 def _rabbit_fields(data: dict[str, Any]) -> dict[str, Any]:
@@ -213,6 +247,8 @@ OPERATIONS: dict[str, Operation] = {
     "act": Operation(_act_fields, _act),
     "sit_out": Operation(_no_fields, _sit_out),
     "sit_in": Operation(_no_fields, _sit_in),
+    "sit_out_next": Operation(_sit_out_next_fields, _sit_out_next),
+    "post_now": Operation(_no_fields, _post_now),
     "leave": Operation(_no_fields, _leave),
     "top_up": Operation(_top_up_fields, _top_up),
     "take_seat": Operation(_take_seat_fields, _take_seat),

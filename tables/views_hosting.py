@@ -56,6 +56,9 @@ OPTIONAL_FIELDS = (
     "big_bet",
     "bomb_pot_ante",
     "bomb_pot_every",
+    "time_bank_refill_seconds",
+    "time_bank_refill_hands",
+    "missed_blinds",
     "rotation_hands",
     "choice_games",
     "choice_seconds",
@@ -94,6 +97,9 @@ class GameForm(forms.Form):
                 label="Dealer's choice games",
                 help_text=str(Table._meta.get_field("choice_games").help_text),
             )
+        missed_blinds = self.fields.get("missed_blinds")
+        if isinstance(missed_blinds, forms.TypedChoiceField):
+            missed_blinds.empty_value = None  # left out: the table's rule stays
         for name, field in self.fields.items():
             field.required = name not in ("name", *OPTIONAL_FIELDS) and not isinstance(
                 field, forms.BooleanField

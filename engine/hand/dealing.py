@@ -81,7 +81,7 @@ class Dealing(HandState):
         if c.ante and c.ante_mode == "big-blind":
             before = self._committed[self.big_blind_seat]
             self._post(self.big_blind_seat, c.ante, EventKind.ANTE, False)
-            self._dead = self._committed[self.big_blind_seat] - before
+            self._dead_by_seat[self.big_blind_seat] = self._committed[self.big_blind_seat] - before
         self._current_bet = c.big_blind
         self._last_full = c.fixed_small_bet if c.betting == "fixed-limit" else c.big_blind
         self._raises = 1
@@ -95,7 +95,9 @@ class Dealing(HandState):
                     self._raises += 1
                 first = (s + 1) % n  # the last straddle that raised the bet acts last
         for seat, dead, live in c.posts:  # missed blinds: dead chips, a live big blind
+            before = self._committed[seat]
             self._post(seat, dead, EventKind.ANTE, False)
+            self._dead_by_seat[seat] += self._committed[seat] - before
             self._post(seat, live, EventKind.BIG_BLIND, True)
         self._deal_holes(order)
         return first

@@ -138,10 +138,8 @@ class Payout(Runouts):
                 for s in live
             }
         self._show_or_muck(live, runs, text)
-        contributions = list(self._committed)
-        if self.big_blind_seat is not None:
-            contributions[self.big_blind_seat] -= self._dead
-        pots = build_pots(contributions, [not f for f in self._folded], self._dead)
+        contributions = [c - d for c, d in zip(self._committed, self._dead_by_seat, strict=True)]
+        pots = build_pots(contributions, [not f for f in self._folded], sum(self._dead_by_seat))
         awards: list[Award] = []
         for k, (run_pots, (run_high, run_low, _)) in enumerate(
             zip(split_between_runs(pots, len(runs)), runs, strict=True)

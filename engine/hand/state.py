@@ -134,7 +134,9 @@ class HandState:
         self._aggressor: int | None = None
         self._round_aggressor: int | None = None
         self._round_start = 0
-        self._dead = 0  # a big-blind ante: in the pot, but nobody's contribution
+        # Dead chips per seat (a big-blind ante, a missed small blind posted dead): in the
+        # first pot, but no part of the seat's contribution (``_contributions``).
+        self._dead_by_seat = [0] * n
         self.events: list[Event] = []
         # For ``view``: each event as other seats see it, where each seat's hole cards were
         # dealt, and the spectator's view of the latest state with its event count.
@@ -286,10 +288,9 @@ class HandState:
     def pots(self) -> list[Pot]:
         """Pots from the chips already collected (bets of the current street excluded)."""
         collected = [c - b for c, b in zip(self._committed, self._bets, strict=True)]
-        if self.big_blind_seat is not None:
-            collected[self.big_blind_seat] -= self._dead
+        collected = [c - d for c, d in zip(collected, self._dead_by_seat, strict=True)]
         live = [not f for f in self._folded]
-        return build_pots(collected, live, self._dead)
+        return build_pots(collected, live, sum(self._dead_by_seat))
 
     @property
     def total_pot(self) -> int:

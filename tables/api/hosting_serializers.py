@@ -33,6 +33,9 @@ class HostedTableSerializer(TableSerializer):
             "top_up_approval",
             "spectator_chat",
             "bot_seats",
+            "time_bank_refill_seconds",
+            "time_bank_refill_hands",
+            "missed_blinds",
             "run_it_twice",
             "bomb_pot_ante",
             "bomb_pot_every",
@@ -91,6 +94,24 @@ class GameSettingsSerializer(serializers.Serializer[Any]):
     max_buy_in = StrictWholeNumberField(required=False)
     action_seconds = StrictWholeNumberField(min_value=3, max_value=600, required=False)
     time_bank_seconds = StrictWholeNumberField(min_value=0, max_value=3600, required=False)
+    time_bank_refill_seconds = StrictWholeNumberField(
+        min_value=0,
+        max_value=3600,
+        required=False,
+        help_text="Seconds given back to each time bank every few hands, up to its size (0: none).",
+    )
+    time_bank_refill_hands = StrictWholeNumberField(
+        min_value=1,
+        max_value=1000,
+        required=False,
+        help_text="The time bank refills after every this many hands.",
+    )
+    missed_blinds = serializers.ChoiceField(
+        Table.MissedBlinds.choices,
+        required=False,
+        help_text="A player back after missing the blinds: post (the small dead, the big "
+        "live) or wait (for the big blind).",
+    )
     bot_seats = StrictWholeNumberField(min_value=0, max_value=10, required=False)
     private = StrictBooleanField(required=False)
     seat_approval = StrictBooleanField(required=False)

@@ -374,6 +374,20 @@ class TakeSeatSerializer(serializers.Serializer[Any]):
         max_value=MOST_SEATS,
         help_text="The seat number, from 1 (default: the first free seat).",
     )
+    post_now = serializers.BooleanField(
+        required=False,
+        default=False,
+        help_text="Post a big blind to be dealt in at once (default: wait for the big blind).",
+    )
+
+
+class SitOutNextSerializer(serializers.Serializer[Any]):
+    when = serializers.ChoiceField(
+        ["hand", "big_blind", ""],
+        default="hand",
+        help_text='Sit out from the next hand ("hand") or at the next big blind ("big_blind"); '
+        '"" takes it back.',
+    )
 
 
 class TopUpSerializer(serializers.Serializer[Any]):
@@ -391,7 +405,12 @@ class TableSeat(_PlayView):
         seat = body.validated_data.get("seat")
         number = seat - 1 if seat is not None else None
         return self.move(
-            request, table, "take_seat", seat_number=number, buy_in=body.validated_data["buy_in"]
+            request,
+            table,
+            "take_seat",
+            seat_number=number,
+            buy_in=body.validated_data["buy_in"],
+            post_now=body.validated_data["post_now"],
         )
 
     @extend_schema(summary="Leave the table", request=None)
@@ -427,6 +446,37 @@ class TableSitIn(_PlayView):
 
     def post(self, request: AuthenticatedApiRequest, pk: int) -> Response:
         return self.move(request, self.table(request, pk), "sit_in")
+
+
+@extend_schema(
+    tags=["play"],
+    summary="Sit out next hand or at the next big blind",
+    parameters=[ID, IDEMPOTENCY_KEY],
+    request=SitOutNextSerializer,
+    responses={200: STATE, **ERRORS},
+)
+class TableSitOutNext(_PlayView):
+    """Play the hand on and sit out from the next one, or when the big blind reaches you."""
+
+    def post(self, request: AuthenticatedApiRequest, pk: int) -> Response:
+        table = self.table(request, pk)
+        body = SitOutNextSerializer(data=request.data)
+        body.is_valid(raise_exception=True)
+        return self.move(request, table, "sit_out_next", when=body.validated_data["when"])
+
+
+@extend_schema(
+    tags=["play"],
+    summary="Post now",
+    parameters=[ID, IDEMPOTENCY_KEY],
+    request=None,
+    responses={200: STATE, **ERRORS},
+)
+class TablePostNow(_PlayView):
+    """Stop waiting for the big blind: dealt in from the next hand, posting a big blind."""
+
+    def post(self, request: AuthenticatedApiRequest, pk: int) -> Response:
+        return self.move(request, self.table(request, pk), "post_now")
 
 
 @extend_schema(

@@ -171,6 +171,12 @@ class OrganiseSerializer(serializers.Serializer[Any]):
         help_text="payouts=custom: whole percentages for places 1, 2, 3..., adding up to 100.",
     )
     action_seconds = StrictWholeNumberField(min_value=3, max_value=600, default=20)
+    time_bank_refill_seconds = StrictWholeNumberField(
+        min_value=0,
+        max_value=30,
+        default=0,
+        help_text="Seconds given back to each player's time bank (30 s) at every new level.",
+    )
     private = StrictBooleanField(default=False, help_text="Seen only by invite link.")
     club = StrictWholeNumberField(
         min_value=1, required=False, help_text="A club you belong to: its members see it."
@@ -268,6 +274,7 @@ class TournamentSummarySerializer(serializers.ModelSerializer[Any]):
             "payouts",
             "payout_percentages",
             "action_seconds",
+            "time_bank_refill_seconds",
             "registration_open",
             "rebuys_open",
             "hands_dealt",

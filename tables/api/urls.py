@@ -34,6 +34,10 @@ urlpatterns = [
     path("tables/<str:pk>/show/", play.TableShowCards.as_view(), name="table-show"),
     path("tables/<str:pk>/sit-out/", play.TableSitOut.as_view(), name="table-sit-out"),
     path("tables/<str:pk>/sit-in/", play.TableSitIn.as_view(), name="table-sit-in"),
+    path(
+        "tables/<str:pk>/sit-out-next/", play.TableSitOutNext.as_view(), name="table-sit-out-next"
+    ),
+    path("tables/<str:pk>/post-now/", play.TablePostNow.as_view(), name="table-post-now"),
     path("tables/<str:pk>/top-up/", play.TableTopUp.as_view(), name="table-top-up"),
     # the night's ledger
     path("tables/<str:pk>/ledger/", ledger.TableLedger.as_view(), name="table-ledger"),

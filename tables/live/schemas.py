@@ -149,6 +149,15 @@ REQUESTS: dict[str, JsonSchema] = {
     ),
     "sit_out": _request("sit_out", "Be dealt out from the next hand."),
     "sit_in": _request("sit_in", "Be dealt in again."),
+    "sit_out_next": _request(
+        "sit_out_next",
+        "Sit out from the next hand (the hand being played goes on), or when the big blind "
+        "reaches you; an empty when takes it back.",
+        {"when": {"enum": ["hand", "big_blind", ""]}},
+    ),
+    "post_now": _request(
+        "post_now", "Stop waiting for the big blind: dealt in next hand, posting a big blind."
+    ),
     "leave": _request("leave", "Leave your seat: now, or when the running hand ends."),
     "top_up": _request(
         "top_up",
@@ -162,6 +171,11 @@ REQUESTS: dict[str, JsonSchema] = {
         {
             "buy_in": _whole(1, "The chips to bring from your bankroll."),
             "seat": _optional(_whole(1, "The seat, from 1.", operations.MOST_SEATS)),
+            "post_now": {
+                "description": "Post a big blind to be dealt in at once (default: wait for "
+                "the big blind to reach you).",
+                "enum": [True, False, 0, 1, "0", "1", ""],
+            },
         },
         required=("buy_in",),
     ),

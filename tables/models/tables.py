@@ -30,6 +30,10 @@ class Table(TableGame, models.Model):
         PER_PLAYER = "per-player", "Every player"
         BIG_BLIND = "big-blind", "Big blind ante"
 
+    class MissedBlinds(models.TextChoices):
+        POST = "post", "Post them: the small blind dead, the big blind live"
+        WAIT = "wait", "Wait for the big blind"
+
     class Status(models.TextChoices):
         OPEN = "open", "Open"
         PAUSED = "paused", "Paused"
@@ -94,6 +98,20 @@ class Table(TableGame, models.Model):
     )
     time_bank_seconds = models.PositiveSmallIntegerField(
         default=60, help_text="Extra seconds per player, used up over the session."
+    )
+    time_bank_refill_seconds = models.PositiveSmallIntegerField(
+        default=0,
+        help_text="Seconds given back to each player's time bank every few hands, up to the "
+        "bank's size (0: no refill).",
+    )
+    time_bank_refill_hands = models.PositiveSmallIntegerField(
+        default=10, help_text="The time bank refills after every this many hands."
+    )
+    missed_blinds = models.CharField(
+        max_length=8,
+        choices=MissedBlinds.choices,
+        default=MissedBlinds.POST,
+        help_text="A player back after missing the blinds posts them or waits for the big blind.",
     )
     bots_allowed = models.BooleanField(default=False)
     bot_seats = models.PositiveSmallIntegerField(
@@ -279,6 +297,8 @@ class Table(TableGame, models.Model):
             )
         if self.bomb_pot_every and not self.bomb_pot_ante:
             errors["bomb_pot_every"] = "Set the bomb pot's ante to have bomb pots every few hands."
+        if self.time_bank_refill_seconds and not self.time_bank_refill_hands:
+            errors["time_bank_refill_hands"] = "Say after how many hands the time bank refills."
         if self.action_seconds is not None and self.action_seconds < 3:
             errors["action_seconds"] = "Give players at least 3 seconds to act."
         if self.pk and self.max_seats:
@@ -304,6 +324,16 @@ class Seat(models.Model):
     bet in the hand are counted by the hand until it ends and pays out.
     """
 
+    class Owes(models.TextChoices):
+        NOTHING = "", "Nothing"
+        BIG = "big", "A live big blind"
+        MISSED = "missed", "Missed blinds: the small dead, the big live"
+
+    class SitOutNext(models.TextChoices):
+        NO = "", "No"
+        HAND = "hand", "Next hand"
+        BIG_BLIND = "big_blind", "At the next big blind"
+
     table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="seats")
     number = models.PositiveSmallIntegerField(help_text="0 .. max_seats - 1, clockwise.")
     player = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="seats")
@@ -313,6 +343,24 @@ class Seat(models.Model):
         default=False, help_text="Cash out as soon as the current hand ends."
     )
     time_bank = models.PositiveIntegerField(default=0, help_text="Seconds of time bank left.")
+    # --- seat etiquette (issue 50): decided as each hand is dealt (tables.services.etiquette)
+    wait_for_big_blind = models.BooleanField(
+        default=False, help_text="Not dealt in until the big blind reaches this seat."
+    )
+    owes_blinds = models.CharField(
+        max_length=8,
+        choices=Owes.choices,
+        default=Owes.NOTHING,
+        blank=True,
+        help_text="What this seat posts when next dealt in away from the blinds.",
+    )
+    sit_out_next = models.CharField(
+        max_length=10,
+        choices=SitOutNext.choices,
+        default=SitOutNext.NO,
+        blank=True,
+        help_text="Sit out from the next hand, or when the big blind reaches this seat.",
+    )
     joined_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:

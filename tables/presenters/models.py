@@ -105,6 +105,8 @@ class Plate:
     chances_pending: bool = False  # all-in run-out: the chances are being computed ("…")
     busted: bool = False  # lost every chip in the finished hand on screen (seat freed)
     drew: str = ""  # a draw game: "draws 2" or "stands pat" at the last draw (counts only)
+    time_bank: int | None = None  # seconds of time bank left (None: the table has no bank)
+    waiting: bool = False  # not dealt in until the big blind reaches the seat
 
 
 @view_model
@@ -294,6 +296,8 @@ class Viewer:
     in_hand: bool
     room: int  # how many chips a top-up may add
     busted: bool = False  # lost every chip (and the seat) in the finished hand on screen
+    waiting_for_big_blind: bool = False  # dealt in once the big blind reaches them
+    sit_out_next: str = ""  # sits out from the next hand ("hand") or at the big blind
 
 
 @view_model

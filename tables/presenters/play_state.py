@@ -311,6 +311,10 @@ def _you_data(
         "in_hand": viewer.in_hand,
         "top_up_room": viewer.room if cash else None,
         "time_bank": time_bank,
+        # seat etiquette: dealt in once the big blind reaches them; sitting out next hand
+        # ("hand") or at the next big blind ("big_blind")
+        "waiting_for_big_blind": viewer.waiting_for_big_blind,
+        "sit_out_next": viewer.sit_out_next,
         # the cards of the hand just over this viewer may still show (``show_cards``)
         "can_show": [card.code for card in can_show],
     }

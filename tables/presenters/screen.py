@@ -52,7 +52,7 @@ from tables.presenters.pots import awarded_pot_lines, pot_label
 from tables.presenters.runout import runout_chances
 
 if TYPE_CHECKING:
-    from tables.selectors.snapshot import Snapshot
+    from tables.selectors.snapshot import SeatRow, Snapshot
 
 
 @dataclass(frozen=True)
@@ -151,6 +151,8 @@ def table_screen(
             in_hand=running and index is not None,
             room=max(table.effective_max_buy_in - stack, 0) if my_seat else 0,
             busted=_went_bust(snapshot, my_seat is None, index, view),
+            waiting_for_big_blind=bool(my_seat and my_seat.waiting_for_big_blind),
+            sit_out_next=my_seat.sit_out_next if my_seat else "",
         )
     low, high, default, rule = shared.min_buy_in, shared.max_buy_in, shared.default_buy_in, ""
     if viewer is not None and not viewer.seated and left_with:
@@ -343,6 +345,7 @@ def _build_shared(snapshot: Snapshot) -> _Shared:
                 is_big_blind=seen.is_big_blind,
                 bet=seen.bet,
                 drew=drew.get(seen.seat, ""),
+                time_bank=_time_bank(table.time_bank_seconds, seat),
                 **_chances(runout, seen.seat, view.no_more_betting),
             )
         elif seat is not None:
@@ -352,6 +355,8 @@ def _build_shared(snapshot: Snapshot) -> _Shared:
                 seat.stack,
                 seat.sitting_out,
                 seat.leave_after_hand,
+                time_bank=_time_bank(table.time_bank_seconds, seat),
+                waiting=seat.waiting_for_big_blind,
             )
         if plate is not None:
             seat_players[number] = seat.player_id if seat is not None else dealt_players[number]
@@ -482,3 +487,10 @@ def _later_runs(view: View | None, runs: int) -> tuple[tuple[CardFace, ...], ...
     if view is None:
         return ()
     return tuple(shown_faces(board) for board in (view.second_board, view.third_board)[: runs - 1])
+
+
+def _time_bank(bank_size: int, seat: SeatRow | None) -> int | None:
+    """The seat's time bank as its plate shows it: None where the table has none."""
+    if seat is None or not bank_size:
+        return None
+    return seat.time_bank

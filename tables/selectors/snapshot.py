@@ -57,6 +57,8 @@ class SeatRow:
     leave_after_hand: bool
     player: SeatedPlayer
     time_bank: int = 0  # seconds left
+    waiting_for_big_blind: bool = False
+    sit_out_next: str = ""  # "hand", "big_blind" or ""
 
 
 class RecentHand(NamedTuple):
@@ -190,6 +192,8 @@ def table_and_seats(
             leaving,
             SeatedPlayer(name, is_bot or bot_account, bankroll),
             time_bank,
+            waiting,
+            sit_out_next,
         )
         for (
             number,
@@ -198,6 +202,8 @@ def table_and_seats(
             sitting_out,
             leaving,
             time_bank,
+            waiting,
+            sit_out_next,
             name,
             is_bot,
             bot_account,
@@ -225,6 +231,8 @@ def _seats_query(table_id: int) -> QuerySet[Seat, tuple[Any, ...]]:
             "sitting_out",
             "leave_after_hand",
             "time_bank",
+            "wait_for_big_blind",
+            "sit_out_next",
             f"player__user__{username}",
             "player__is_bot",
             "player__bot_account",

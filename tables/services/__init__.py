@@ -32,8 +32,10 @@ from tables.services.players import (
 from tables.services.runouts import rabbit_hunt as rabbit_hunt
 from tables.services.seats import (
     seat_leave as seat_leave,
+    seat_post_now as seat_post_now,
     seat_sit_in as seat_sit_in,
     seat_sit_out as seat_sit_out,
+    seat_sit_out_next as seat_sit_out_next,
     seat_take as seat_take,
     seat_top_up as seat_top_up,
 )

@@ -48,6 +48,7 @@ from tables.selectors.hands import (
 )
 from tables.services import mixed, runouts
 from tables.services.errors import ServiceError
+from tables.services.etiquette import dealing_for
 from tables.services.events import table_touch
 from tables.services.hands import hand_act, hand_start
 from tables.services.hooks import rules_for
@@ -131,19 +132,13 @@ def _hand_can_start(table: Table, now: datetime) -> bool:
     rules = rules_for(table, now)
     if not rules.may_deal:
         return False
-    seats = table.seats.filter(leave_after_hand=False, stack__gt=0)
-    if not rules.deal_sitting_out:
-        seats = seats.filter(sitting_out=False)
-    ready = list(seats.values_list("player__is_bot", flat=True))
+    ready = [seat.is_bot for seat in dealing_for(table, now).seats]
     return len(ready) >= 2 and (rules.bots_alone or not all(ready))
 
 
 def _dealt_seat_numbers(table: Table, now: datetime) -> list[int]:
     """The seat numbers the next hand would deal in (as ``hand_start`` picks them)."""
-    seats = table.seats.filter(leave_after_hand=False, stack__gt=0)
-    if not rules_for(table, now).deal_sitting_out:
-        seats = seats.filter(sitting_out=False)
-    return sorted(seats.values_list("number", flat=True))
+    return dealing_for(table, now).numbers
 
 
 def clock_tick(*, table: Table | int, now: datetime, skip_busy: bool = False) -> str | None:

@@ -61,6 +61,12 @@ class ReseatTooSoon(ServiceError):
     code = "reseat_too_soon"
 
 
+class InvalidChoice(ServiceError):
+    """A seat choice that is not one of those offered, or not open to this player now."""
+
+    code = "invalid_choice"
+
+
 class RemovedByHost(ServiceError):
     """The host removed the player during their hand: only the host's call, not undone."""
 

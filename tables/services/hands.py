@@ -14,7 +14,6 @@ from datetime import datetime, timedelta
 from typing import Any
 
 from django.conf import settings
-from django.contrib.auth import get_user_model
 from django.db import transaction
 from django.db.models import Q
 from django.utils import timezone
@@ -29,7 +28,7 @@ from engine.types import RUN_ACTIONS, Action, HandConfig
 from tables.db import statements
 from tables.models import Hand, HandAction, HandSecret, Player, Seat, Table
 from tables.selectors.hands import Decision, hand_decisions, hand_state, with_deck
-from tables.services import hand_cache, hooks, mixed, runouts
+from tables.services import etiquette, hand_cache, hooks, mixed, runouts
 from tables.services.errors import (
     HandInProgress,
     HandNotRunning,
@@ -58,7 +57,9 @@ def straddles_for(settings: dict[str, Any], players: int) -> dict[str, Any]:
 
 
 def hand_start(*, table: Table, now: datetime | None = None) -> Hand:
-    """Deal a new hand to every seated player with chips who is not sitting out.
+    """Deal a new hand to every seated player with chips who is not sitting out, as seat
+    etiquette says (``tables.services.etiquette``: waiting for the big blind, sitting out
+    next hand, missed blinds posted as ``HandConfig.posts``).
 
     Lock: table row. Needs an open table, no hand running and at least two players. The
     button moves with ``engine.button.next_button``; the deck comes from a fresh seed whose
@@ -78,15 +79,8 @@ def hand_start(*, table: Table, now: datetime | None = None) -> Hand:
             raise HandInProgress("A hand is already being played at this table.")
         for listener in hooks.hand_starting:
             listener(table, now)
-        dealt = table.seats.filter(leave_after_hand=False, stack__gt=0)
-        if not hooks.rules_for(table, now).deal_sitting_out:
-            dealt = dealt.filter(sitting_out=False)
-        username = get_user_model().USERNAME_FIELD
-        seats = list(
-            dealt.order_by("number")
-            # the name is Player.name: user.get_username()
-            .values_list("number", "player_id", "stack", f"player__user__{username}")
-        )
+        dealing = etiquette.dealing_for(table, now)  # who is dealt in, who posts what
+        seats = etiquette.dealt_rows(dealing)
         if len(seats) < 2:
             raise NotEnoughPlayers("A hand needs at least two players with chips sitting in.")
         numbers = [number for number, _, _, _ in seats]
@@ -104,6 +98,9 @@ def hand_start(*, table: Table, now: datetime | None = None) -> Hand:
                 settings_now["game"], len(seats)
             )  # two boards where the hands leave the cards for them
             table.bomb_pot_next = False
+        posts = etiquette.posts_for(dealing, button, settings_now)
+        if posts:
+            settings_now["posts"] = posts
         try:
             config = HandConfig(**settings_now)
         except PokerError as error:
@@ -135,6 +132,7 @@ def hand_start(*, table: Table, now: datetime | None = None) -> Hand:
             commitment=str(commitment(seed)),
         )
         HandSecret.objects.create(hand=hand, deck=deck, seed=str(seed))
+        etiquette.dealing_apply(dealing)
         hand.secret_deck = deck  # as with_deck brings it: the replays need no read
         table.button_seat = button_seat
         table.next_hand_at = None

@@ -65,6 +65,11 @@ GAME_DEFAULTS = {
     "max_buy_in": 200,
     "action_seconds": 30,
     "time_bank_seconds": 60,
+    # the time bank's refill (issue 50): none unless the host sets one
+    "time_bank_refill_seconds": 0,
+    "time_bank_refill_hands": 10,
+    # seat etiquette (issue 50): missed blinds are posted, the small dead, the big live
+    "missed_blinds": Table.MissedBlinds.POST,
     "bot_seats": 0,
     "private": True,
     "seat_approval": False,

@@ -80,7 +80,12 @@ def _file(
 
 
 def seat_ask(
-    *, table: Table | int, player: Player, buy_in: int, seat_number: int | None = None
+    *,
+    table: Table | int,
+    player: Player,
+    buy_in: int,
+    seat_number: int | None = None,
+    post_now: bool = False,
 ) -> Asked:
     """Sit down, or at a game with seat approval ask the host to (see the module docstring).
 
@@ -91,7 +96,13 @@ def seat_ask(
         player.refresh_from_db(fields=["bankroll"])
         if not _needs_asking(locked, player, locked.seat_approval):
             return Asked(
-                seat=seat_take(table=locked, player=player, buy_in=buy_in, seat_number=seat_number)
+                seat=seat_take(
+                    table=locked,
+                    player=player,
+                    buy_in=buy_in,
+                    seat_number=seat_number,
+                    post_now=post_now,
+                )
             )
         require_open(locked)
         if isinstance(buy_in, bool) or not isinstance(buy_in, int) or buy_in <= 0:

@@ -20,6 +20,7 @@ from tables.services.errors import (
     BuyInOutOfRange,
     HandInProgress,
     InvalidAmount,
+    InvalidChoice,
     NoSuchSeat,
     NotSeated,
     RemovedByHost,
@@ -95,14 +96,24 @@ def seat_cash_out(*, table: Table, seat: Seat, reason: str, hand: Hand | None = 
     seat.delete()
 
 
-def seat_take(*, table: Table, player: Player, buy_in: int, seat_number: int | None = None) -> Seat:
+def seat_take(
+    *,
+    table: Table,
+    player: Player,
+    buy_in: int,
+    seat_number: int | None = None,
+    post_now: bool = False,
+) -> Seat:
     """Sit ``player`` at ``table`` with ``buy_in`` chips from the bankroll.
 
     Lock: table row, then player row. The table must be open, the buy-in within the table's
     range, the bankroll big enough, the seat free (any free seat when ``seat_number`` is
     None), the player not already seated and not just gone from this table
     (``POKER_RESEAT_WAIT_SECONDS`` after cashing out). A player who sits down during a hand
-    is dealt in from the next one.
+    is dealt in once the big blind reaches them, or with ``post_now`` from the next hand,
+    posting a live big blind (``tables.services.etiquette``); at a table without a game
+    going (no hand dealt yet, or fewer than two players sitting in), from the next hand,
+    posting nothing.
     """
     with transaction.atomic():
         table = table_lock(table)
@@ -127,6 +138,15 @@ def seat_take(*, table: Table, player: Player, buy_in: int, seat_number: int | N
             raise NoSuchSeat(f"{table.name} has seats 1 to {table.max_seats}.")
         elif seat_number in taken:
             raise SeatTaken(f"Seat {seat_number + 1} is taken.")
+        # hands dealt, two players dealt in without waiting: a newcomer waits for the big
+        # blind or posts (before the first hand everyone seated is dealt in)
+        game_going = (
+            table.button_seat is not None
+            and table.seats.filter(
+                sitting_out=False, leave_after_hand=False, wait_for_big_blind=False, stack__gt=0
+            ).count()
+            >= 2
+        )
         ledger_record(
             player=player,
             amount=-buy_in,
@@ -140,6 +160,8 @@ def seat_take(*, table: Table, player: Player, buy_in: int, seat_number: int | N
             player=player,
             stack=buy_in,
             time_bank=table.time_bank_seconds,
+            wait_for_big_blind=game_going and not post_now,
+            owes_blinds=Seat.Owes.BIG if game_going and post_now else Seat.Owes.NOTHING,
         )
         table_touch(table)
         return seat
@@ -198,11 +220,43 @@ def seat_sit_in(*, table: Table | int, player: Player) -> Seat:
                 "ends. You may sit down again after it (rejoining, buy in for at least the "
                 "chips you leave with)."
             )
-        if seat.sitting_out or seat.leave_after_hand:
+        if seat.sitting_out or seat.leave_after_hand or seat.sit_out_next:
             seat.sitting_out = False
             seat.leave_after_hand = False
-            seat.save(update_fields=["sitting_out", "leave_after_hand"])
+            seat.sit_out_next = Seat.SitOutNext.NO
+            seat.save(update_fields=["sitting_out", "leave_after_hand", "sit_out_next"])
             table_touch(table)
+        return seat
+
+
+def seat_sit_out_next(*, table: Table | int, player: Player, when: str) -> Seat:
+    """Sit out as the next hand is dealt (``when`` "hand") or when the big blind reaches you
+    ("big_blind"); "" takes it back. Lock: table row."""
+    if when not in Seat.SitOutNext.values:
+        raise InvalidChoice("Sit out at the next hand or at the next big blind.")
+    with transaction.atomic():
+        table = table_lock(table)
+        seat = _seat_of(table, player)
+        if seat.sit_out_next != when:
+            seat.sit_out_next = when
+            seat.save(update_fields=["sit_out_next"])
+            table_touch(table)
+        return seat
+
+
+def seat_post_now(*, table: Table | int, player: Player) -> Seat:
+    """Stop waiting for the big blind: dealt in from the next hand, posting a live big blind
+    (``InvalidChoice`` when not waiting). Lock: table row."""
+    with transaction.atomic():
+        table = table_lock(table)
+        seat = _seat_of(table, player)
+        if not seat.wait_for_big_blind:
+            raise InvalidChoice("You are not waiting for the big blind.")
+        seat.wait_for_big_blind = False
+        if not seat.owes_blinds:
+            seat.owes_blinds = Seat.Owes.BIG
+        seat.save(update_fields=["wait_for_big_blind", "owes_blinds"])
+        table_touch(table)
         return seat
 
 

@@ -27,6 +27,7 @@ LEVEL_UNITS = [("minutes", "minutes"), ("hands", "hands")]
 #: Settings the form may leave empty (the service's defaults: a freezeout without breaks).
 OPTIONAL_DEFAULTS = (
     "satellite_target",
+    "time_bank_refill_seconds",
     "bounty_kind",
     "bounty",
     "rebuy_levels",
@@ -142,6 +143,14 @@ class TournamentForm(forms.Form):
         required=False, help_text='Your percentages for places 1, 2, 3... (e.g. "50 30 20").'
     )
     action_seconds = forms.IntegerField(min_value=3, max_value=600, initial=20)
+    time_bank_refill_seconds = forms.IntegerField(
+        min_value=0,
+        max_value=30,
+        initial=0,
+        required=False,
+        label="Time bank refill per level (seconds)",
+        help_text="Given back to each player's 30-second time bank at every new level.",
+    )
     private = forms.BooleanField(
         required=False, help_text="Seen only by you, the entrants and whoever you invite."
     )

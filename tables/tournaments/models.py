@@ -112,6 +112,11 @@ class Tournament(models.Model):
     payouts = models.CharField(max_length=16, choices=Payouts.choices, default=Payouts.STANDARD)
     payout_percentages = models.JSONField(default=list, blank=True)
     action_seconds = models.PositiveSmallIntegerField(default=20)
+    time_bank_refill_seconds = models.PositiveSmallIntegerField(
+        default=0,
+        help_text="Seconds given back to each player's time bank at every new level, up to "
+        "the bank's size (0: none).",
+    )
     status = models.CharField(
         max_length=12, choices=Status.choices, default=Status.REGISTERING, db_index=True
     )

@@ -329,3 +329,28 @@ def test_patch_sets_two_straddles_from_the_next_hand(client_for, host, game):
     )
     assert answer.status_code == 200, answer.json()
     assert answer.json()["table"]["stakes"] == "1/2/4/8"
+
+
+def test_the_time_banks_refill_is_a_game_setting(client_for, host, game):
+    client = client_for(host)
+    answer = client.patch(
+        f"/api/tables/{game.pk}/",
+        {"time_bank_refill_seconds": 5, "time_bank_refill_hands": 10},
+        format="json",
+    )
+    assert answer.status_code == 200, answer.json()
+    body = client.get(f"/api/tables/{game.pk}/").json()
+    assert (body["time_bank_refill_seconds"], body["time_bank_refill_hands"]) == (5, 10)
+    refused = client.patch(f"/api/tables/{game.pk}/", {"time_bank_refill_hands": 0}, format="json")
+    assert refused.status_code == 400 and "time_bank_refill_hands" in str(refused.json())
+    assert Table.objects.get(pk=game.pk).time_bank_refill_hands == 10
+
+
+def test_the_missed_blinds_rule_is_a_game_setting(client_for, host, game):
+    client = client_for(host)
+    answer = client.patch(f"/api/tables/{game.pk}/", {"missed_blinds": "wait"}, format="json")
+    assert answer.status_code == 200, answer.json()
+    assert client.get(f"/api/tables/{game.pk}/").json()["missed_blinds"] == "wait"
+    refused = client.patch(f"/api/tables/{game.pk}/", {"missed_blinds": "never"}, format="json")
+    assert refused.status_code == 400 and "missed_blinds" in str(refused.json())
+    assert Table.objects.get(pk=game.pk).missed_blinds == "wait"

@@ -218,3 +218,41 @@ def test_the_schema_documents_the_play_endpoints_and_the_limits(api):
     assert any(p["name"] == "Idempotency-Key" for p in actions["parameters"])
     description = schema["info"]["description"]
     assert "Idempotency-Key" in description and "300/minute" in description
+
+
+def test_seat_etiquette_wait_for_the_big_blind_post_now_and_sit_out_next(
+    token_client, players, table
+):
+    alice, bob, carol = players
+    seat_take(table=table, player=alice, buy_in=200, seat_number=0)
+    seat_take(table=table, player=bob, buy_in=200, seat_number=2)
+    hand_start(table=table)  # a game going: a newcomer waits for the big blind
+    client = token_client(carol)
+    state = ok(client.post(url(table, "seat"), {"buy_in": 100, "seat": 5}, format="json"))
+    assert state["you"]["waiting_for_big_blind"] is True
+    state = ok(client.post(url(table, "post-now")))
+    assert state["you"]["waiting_for_big_blind"] is False
+    assert Seat.objects.get(player=carol).owes_blinds == "big"
+    refused(client.post(url(table, "post-now")), 400, "invalid_choice")
+    state = ok(client.post(url(table, "sit-out-next"), {"when": "big_blind"}, format="json"))
+    assert state["you"]["sit_out_next"] == "big_blind"
+    assert (
+        ok(client.post(url(table, "sit-out-next"), {"when": ""}, format="json"))["you"][
+            "sit_out_next"
+        ]
+        == ""
+    )
+    bad = client.post(url(table, "sit-out-next"), {"when": "soon"}, format="json")
+    assert bad.status_code == 400
+    assert Seat.objects.get(player=carol).sit_out_next == ""
+
+
+def test_post_now_when_sitting_down(token_client, players, table):
+    alice, bob, carol = players
+    seat_take(table=table, player=alice, buy_in=200, seat_number=0)
+    seat_take(table=table, player=bob, buy_in=200, seat_number=2)
+    hand_start(table=table)
+    body = {"buy_in": 100, "seat": 5, "post_now": True}
+    state = ok(token_client(carol).post(url(table, "seat"), body, format="json"))
+    assert state["you"]["waiting_for_big_blind"] is False
+    assert Seat.objects.get(player=carol).owes_blinds == "big"

@@ -32,6 +32,8 @@ PLAY_ENDPOINTS = {
     ("/api/tables/{id}/seat/", "delete"),
     ("/api/tables/{id}/sit-out/", "post"),
     ("/api/tables/{id}/sit-in/", "post"),
+    ("/api/tables/{id}/sit-out-next/", "post"),
+    ("/api/tables/{id}/post-now/", "post"),
     ("/api/tables/{id}/top-up/", "post"),
     ("/api/tables/{id}/rabbit/", "post"),
     ("/api/tables/{id}/game/", "post"),

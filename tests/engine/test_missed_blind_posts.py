@@ -92,3 +92,21 @@ def test_a_post_for_a_seat_not_at_the_table_is_refused() -> None:
 def test_a_bomb_pot_has_no_missed_blinds() -> None:
     with pytest.raises(PokerError, match="need the two blinds"):
         HandConfig(small_blind=0, big_blind=2, bomb_pot=4, posts=((1, 1, 0),))
+
+
+def test_the_dead_small_blind_goes_to_the_pot_not_back_to_its_poster() -> None:
+    # everyone checks down: the dead chip is in the one pot, won with it; it is no part of
+    # the poster's contribution, so it never makes a side pot that only they can win
+    hand = _hand()
+    hand.call()
+    hand.check()
+    hand.call()
+    hand.call()
+    hand.check()
+    assert [pot.amount for pot in hand.pots] == [11]
+    while not hand.is_over:
+        hand.check()
+    assert hand.result is not None
+    assert [award.pot for award in hand.result.awards] == [0]
+    assert sum(award.amount for award in hand.result.awards) == 11
+    assert sum(hand.result.net) == 0

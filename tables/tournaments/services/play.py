@@ -33,6 +33,7 @@ from django.utils import timezone
 from tables.models import Hand, Seat, Table
 from tables.services.hooks import TableRules
 from tables.services.locks import table_lock
+from tables.services.time_bank import time_bank_refill
 from tables.tournaments import selectors, structure
 from tables.tournaments.models import Tournament, TournamentTable
 from tables.tournaments.services import (
@@ -106,6 +107,8 @@ def before_hand(table: Table, now: datetime) -> None:
         for name, value in stakes.items():
             setattr(table, name, value)
         Table.objects.filter(pk=table.pk).update(**stakes)
+        # the blinds went up: a new level gives the time banks some seconds back
+        time_bank_refill(table, tournament.time_bank_refill_seconds)
     closing = False
     if tournament.registration_open and index >= tournament.late_registration_levels:
         tournament.registration_open, closing = False, True

@@ -44,6 +44,9 @@ from tables.tournaments.services.satellites import satellite_target_check
 Format, Start, Status = Tournament.Format, Tournament.Start, Tournament.Status
 #: Most seats at a tournament table (the issue's 2–10, within the engine's limit per game).
 MOST_SEATS = 10
+#: Seconds of time bank each player has at a tournament's tables (refilled at each level by
+#: ``Tournament.time_bank_refill_seconds``, up to this).
+TOURNAMENT_TIME_BANK = 30
 
 
 def tournament_lock(tournament: Tournament | int) -> Tournament:
@@ -110,6 +113,7 @@ def tournament_create(
     payouts: str = Tournament.Payouts.STANDARD,
     payout_percentages: list[Any] | None = None,
     action_seconds: int = 20,
+    time_bank_refill_seconds: int = 0,
 ) -> Tournament:
     """Create a tournament (and enter ``bot_entrants`` bots); ``TournamentInvalid`` names the
     first field that cannot be played, and nothing is created.
@@ -197,6 +201,7 @@ def tournament_create(
             "Give whole percentages for places 1, 2, 3..., largest first, adding up to 100.",
         )
     _whole(action_seconds, "action_seconds", low=3, high=600)
+    _whole(time_bank_refill_seconds, "time_bank_refill_seconds", low=0, high=TOURNAMENT_TIME_BANK)
     _whole(bot_entrants, "bot_entrants", low=0, high=max_entrants or 10_000)
     with transaction.atomic():
         tournament = Tournament.objects.create(
@@ -229,6 +234,7 @@ def tournament_create(
             payouts=payouts,
             payout_percentages=percentages,
             action_seconds=action_seconds,
+            time_bank_refill_seconds=time_bank_refill_seconds,
         )
         for _ in range(bot_entrants):
             entry_add(tournament=tournament, player=tournament_bot(tournament))
@@ -463,7 +469,7 @@ def _start(tournament: Tournament, rng: random.Random) -> None:
             ),
             max_seats=seats,
             action_seconds=tournament.action_seconds,
-            time_bank_seconds=30,
+            time_bank_seconds=TOURNAMENT_TIME_BANK,
             private=tournament.private,  # a private tournament's tables are hidden as it is
         )
         TournamentTable.objects.create(tournament=tournament, table=table, number=number)

@@ -181,15 +181,26 @@ def chat_frames(frames: list[str]) -> list[str]:
 @pytest.mark.django_db(transaction=True)
 async def test_a_line_reaches_every_viewer_escaped_and_only_once(game, players):
     alice, bob, carol = players
-    sockets = [await connect(game, p) for p in (alice, bob, carol)]
+    # a line said before they come: each socket's join sends the chat so far (after the
+    # table's state), so once it has, the socket has joined the chat and a new line comes to
+    # it appended, never inside a join's read of the lines
+    await sync_to_async(ChatMessage.objects.create)(table=game, player=alice, text="evening")
+    sockets = []
+    for player in (alice, bob, carol):
+        socket = await connect(game, player)
+        joined = await socket.until(lambda f: 'id="chat-lines"' in f)
+        assert 'hx-swap-oob="true"' in joined and "evening" in joined
+        sockets.append(socket)
     await sockets[1].send(op="chat", text=XSS)
+    said = {}
     for socket in sockets:
-        frame = await socket.until(lambda f: 'id="chat-lines"' in f)
+        frame = said[socket] = await socket.until(lambda f: 'id="chat-lines"' in f)
         assert "&lt;img src=x onerror=alert(1)&gt;" in frame
         assert "<img" not in frame
         assert 'hx-swap-oob="beforeend"' in frame  # appended, the table is not re-rendered
         assert 'id="table-seats"' not in frame
-    host_frame, player_frame = chat_frames(sockets[0].frames)[0], chat_frames(sockets[2].frames)[0]
+        assert "evening" not in frame  # only the new line
+    host_frame, player_frame = said[sockets[0]], said[sockets[2]]
     assert f'"player": "{bob.pk}", "muted": "1"' in host_frame  # the host's mute button
     assert "chat_mute" not in player_frame
     for socket in sockets:

@@ -17,6 +17,7 @@ import time
 from pathlib import Path
 
 import pytest
+from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
 from tests.browser import steps
 from tests.browser.conftest import ARTIFACTS, running_server
@@ -94,15 +95,25 @@ def test_a_choice_orbit_with_the_two_of_clubs_then_holdem_and_a_stack_set(server
         steps.open_table(page, server.url, table_id)
         steps.sit_down(page, 100)
 
-    # the button picks hold'em for the orbit
-    chooser = steps.until(
-        host,
-        lambda: next((p for p in (host, bea) if p.locator("form.choose-game").count()), None),
-        30,
-        lambda: "nobody was asked to pick the game",
-    )
-    chooser.select_option("form.choose-game select[name=game]", "holdem/no-limit")
-    chooser.click("form.choose-game button.choose")
+    # the button picks hold'em for the orbit (asked again when a frame moved the choice, e.g.
+    # to the other page as the second player sat down, between finding it and picking)
+    for _ in range(5):
+        chooser = steps.until(
+            host,
+            lambda: next((p for p in (host, bea) if p.locator("form.choose-game").count()), None),
+            30,
+            lambda: "nobody was asked to pick the game",
+        )
+        try:
+            chooser.select_option(
+                "form.choose-game select[name=game]", "holdem/no-limit", timeout=5_000
+            )
+            chooser.click("form.choose-game button.choose", timeout=5_000)
+            break
+        except PlaywrightTimeout:
+            continue
+    else:
+        raise AssertionError("the game could not be picked")
 
     # hand 1: whoever does not hold the 2c folds; bea, who does, wins uncontested and shows it
     host.wait_for_selector("#table-seats[data-hand]:not([data-hand=''])", timeout=WAIT)

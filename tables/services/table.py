@@ -14,6 +14,7 @@ from tables.services.errors import NotSeated, SeatingClosed
 from tables.services.events import table_touch
 from tables.services.hands import hand_void
 from tables.services.hooks import rules_for
+from tables.services.host_pending import GAME_FIELDS
 from tables.services.locks import table_lock
 from tables.services.seats import seat_cash_out, seat_release
 
@@ -22,18 +23,7 @@ from tables.services.seats import seat_cash_out, seat_release
 #: the config it was dealt with.
 EDITABLE_FIELDS = (
     "name",
-    "game",
-    "betting",
-    "small_blind",
-    "big_blind",
-    "ante",
-    "ante_mode",
-    "straddle",
-    "straddles",
-    "button_straddle",
-    "bring_in",
-    "small_bet",
-    "big_bet",
+    *GAME_FIELDS,
     "max_seats",
     "min_buy_in",
     "max_buy_in",

@@ -11,12 +11,14 @@ is finished: they live in ``HandSecret``, which nothing but ``tables.selectors``
 
 Modules: ``base`` (append-only rows), ``players`` (players, the ledger, idempotency keys),
 ``tables`` (tables, seats), ``hands`` (hands, their secrets, actions, player figures),
-``hosting`` (guests, seat requests, chat, notices), ``notes`` (private notes on players).
+``hosting`` (guests, seat requests, chat, notices), ``notes`` (private notes on players), ``leases`` (which server process runs a live
+table).
 """
 
 from tables.models.base import AppendOnlyError, AppendOnlyModel, AppendOnlyQuerySet
 from tables.models.hands import Hand, HandAction, HandSecret, HandShare, PlayerHand
 from tables.models.hosting import ChatMessage, SeatRequest, TableGuest, TableNotice
+from tables.models.leases import TableLease
 from tables.models.notes import PlayerNote
 from tables.models.players import IdempotencyKey, LedgerEntry, Player
 from tables.models.tables import Seat, Table
@@ -39,5 +41,6 @@ __all__ = [
     "SeatRequest",
     "Table",
     "TableGuest",
+    "TableLease",
     "TableNotice",
 ]

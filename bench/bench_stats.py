@@ -53,7 +53,7 @@ def main(count: int) -> None:
     from engine.bots import RandomBot
     from engine.hand import HandConfig
     from tables.models import Hand, HandAction, HandSecret, PlayerHand, Table
-    from tables.selectors.hands import hand_state, with_deck
+    from tables.selectors.hands import hand_state, with_actions, with_deck
     from tables.services import player_create
     from tables.stats.figures import Totals, seat_figures
     from tables.stats.player_hands import player_hands_rows
@@ -136,7 +136,7 @@ def main(count: int) -> None:
 
     def replay_all():
         totals = Totals()
-        for hand in with_deck(Hand.objects.filter(table=table)).prefetch_related("actions"):
+        for hand in with_actions(with_deck(Hand.objects.filter(table=table))):
             totals.add(seat_figures(hand_state(hand))[hand.seat_index_of(hero.pk)])
         return totals.stats()
 

@@ -1,36 +1,41 @@
 """The few statements every player action runs, and the reads of every table snapshot,
-compiled once instead of on every call.
+each written once instead of on every call.
 
 The ORM builds the SQL of a query anew each time it runs it; for the statements of a player's
 action (lock the table row, append to the hand's log, move a stack, bump the table's version)
 that compiling cost several times what the database took to run them, and every action of
-every table goes through the one thread that runs the writes. Here Django still writes the
-SQL (its own compiler, for whichever database is in use, once per statement shape) and
-converts the values both ways (the fields' ``get_db_prep_save`` and the backend's
-converters); only the recompiling is skipped.
+every table goes through the one thread that runs the writes. Here each statement's SQL is
+written once per database and run again with new parameters: the writes' from the model's
+``_meta`` (its table and column names, quoted by the backend), the reads' by the ORM itself,
+the first time they run (seen through ``connection.execute_wrapper``). The values still go
+through the fields both ways: ``get_db_prep_save`` in, ``from_db_value`` and the database's
+time zone out (``_python``).
 
 Each function behaves as the ORM call it stands for (named in its docstring); the writes,
-like it, must run inside the caller's transaction. Relies on Django's compiler internals:
-``pokersite.library_overrides`` (DJANGO_SQL_COMPILER).
+like it, must run inside the caller's transaction. Django's public API only (``Model._meta``,
+the field methods a custom field implements, ``execute_wrapper``, ``Model.from_db``).
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
-from typing import Any, Literal, TypeVar, overload
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from datetime import datetime
+from typing import Any, Literal, NamedTuple, TypeVar, overload
+from zoneinfo import ZoneInfo
 
+from django.conf import settings
 from django.db import connections, models, router
 from django.db.backends.base.base import BaseDatabaseWrapper
 from django.db.models import Field, QuerySet
 
 M = TypeVar("M", bound=models.Model)
-#: Builds the queryset of a compiled read from its parameters.
+#: Builds the queryset of a read from its parameters.
 Build = Callable[..., QuerySet[Any, Any]]
-#: A compiler's converters: column index -> (functions, expression).
-Converters = dict[int, tuple[list[Any], Any]]
+#: Turns one value as the database driver returns it into the field's Python value.
+Convert = Callable[[Any], Any]
 
-#: (database alias, vendor, what) -> compiled statement (its SQL and what reads or writes it,
-#: a different tuple per kind of statement); a handful of entries.
+#: (database alias, vendor, what) -> the statement (its SQL and what reads or writes it, a
+#: different tuple per kind of statement); a handful of entries.
 _compiled: dict[tuple[Any, ...], Any] = {}
 
 
@@ -70,31 +75,23 @@ def lock_row(model: type[M], pk: object, *, skip_locked: bool = False) -> M | No
     row (PostgreSQL's ``SKIP LOCKED``; SQLite has no row locks to skip).
     """
     connection = _connection(model)
-    key = (connection.alias, connection.vendor, "lock", model, skip_locked)
-    entry = _compiled.get(key)
-    if entry is None:
-        # Compiled inside the caller's transaction: select_for_update refuses autocommit.
-        queryset = model._default_manager.select_for_update(skip_locked=skip_locked).filter(pk=pk)
-        compiler = queryset.query.get_compiler(connection=connection)
-        sql, _ = compiler.as_sql()
-        columns = [column for column, _, _ in compiler.select]
-        converters = compiler.get_converters(columns)
-        names = [field.attname for field in model._meta.concrete_fields]
-        if len(names) != len(columns):  # deferred or annotated columns: not this helper's case
-            raise ValueError(f"cannot compile a row lock for {model.__name__}")
-        entry = _compiled[key] = (sql, converters, names)
-    sql, converters, names = entry
-    with connection.cursor() as cursor:
-        cursor.execute(sql, [model._meta.pk.get_db_prep_value(pk, connection)])
-        row = cursor.fetchone()
-    if row is None:
+    pk = model._meta.pk.get_db_prep_value(pk, connection)
+    # The ORM writes it inside the caller's transaction: select_for_update refuses autocommit.
+    found = _select_instance(
+        model,
+        connection,
+        f"lock {model._meta.label} {skip_locked}",
+        lambda pk: model._default_manager.select_for_update(skip_locked=skip_locked).filter(pk=pk),
+        (pk,),
+        {},
+    )
+    if found is None:
         if skip_locked and model._default_manager.filter(pk=pk).exists():
             return None  # held by another transaction
         # every concrete model has its DoesNotExist (the stubs give it to subclasses only)
         missing: type[Exception] = model.DoesNotExist  # type: ignore[attr-defined]
         raise missing(f"{model.__name__} matching query does not exist.")
-    (row,) = _converted([row], converters, connection)
-    return model.from_db(connection.alias, names, row)
+    return found
 
 
 def insert(obj: models.Model) -> None:
@@ -181,8 +178,8 @@ def update_each(
         key_field, set_field = _own_field(model, key), _own_field(model, column)
         where_fields = [_own_field(model, name) for name in where]
         case = f"CASE {quote(_column(key_field))}{' WHEN %s THEN %s' * len(values)} END"
-        if connection.features.requires_casted_case_in_updates:  # PostgreSQL, as bulk_update
-            case = f"CAST({case} AS {set_field.cast_db_type(connection)})"
+        if connection.vendor == "postgresql":  # its CASE of parameters is text: as bulk_update
+            case = f"CAST({case} AS {set_field.db_type(connection)})"
         sql = (
             f"UPDATE {quote(meta.db_table)} SET {quote(_column(set_field))} = {case} WHERE "
             f"{' AND '.join(f'{quote(_column(f))} = %s' for f in where_fields)} AND "
@@ -217,90 +214,233 @@ def _own_field(model: type[models.Model], name: str) -> Field[Any, Any]:
     return field
 
 
-def _compiled_select(
-    model: type[models.Model], key: str, build: Build, params: tuple[Any, ...]
-) -> tuple[BaseDatabaseWrapper, str, Converters, Any]:
-    """(connection, sql, converters, compiler) of ``build(*params)``, a query of ``model``,
-    compiled once per database and ``key``. The compiled SQL must take exactly ``params``,
-    in order (checked once), so that later calls run it with their own without building the
-    queryset again."""
-    connection = connections[router.db_for_read(model)]
-    cache_key = (connection.alias, connection.vendor, "select", key)
+# --- The reads: written by the ORM the first time, then run again with new parameters -------
+
+
+def _query_of(
+    model: type[models.Model], key: str, queryset: QuerySet[Any, Any]
+) -> QuerySet[Any, Any]:
+    if queryset.model is not model:
+        raise ValueError(f"{key}: a query of {queryset.model.__name__}, not {model.__name__}")
+    return queryset
+
+
+class _Ran(NamedTuple):
+    """A statement the ORM wrote and ran, with what it returned as the driver returned it."""
+
+    sql: str
+    params: tuple[Any, ...]
+    rows: list[tuple[Any, ...]]
+    columns: list[str]
+
+
+def _run_once(queryset: QuerySet[Any, Any], connection: BaseDatabaseWrapper) -> _Ran | None:
+    """Run ``queryset`` through the ORM and take the statement it ran (its SQL and parameters
+    as Django hands them to the database's cursor) and its rows, unconverted, as the later
+    runs of the statement get them (an execute wrapper reads them off the cursor: the ORM
+    finds none left). None when it ran none (a query Django knows to be empty). Refuses a
+    query of more than one statement, or of another database than ``connection``."""
+    if queryset.db != connection.alias:
+        raise ValueError(f"a query of the database {queryset.db!r}, not {connection.alias!r}")
+    seen: list[_Ran] = []
+
+    def take(execute: Any, sql: str, params: Any, many: bool, context: Any) -> Any:
+        result = execute(sql, params, many, context)
+        cursor = context["cursor"]
+        columns = [column[0] for column in cursor.description or ()]
+        seen.append(_Ran(sql, tuple(params or ()), cursor.fetchall(), columns))
+        return result
+
+    with connection.execute_wrapper(take):
+        list(queryset)
+    if len(seen) > 1:
+        raise ValueError(f"a query of {len(seen)} statements, not one")
+    return seen[0] if seen else None
+
+
+def _zone(connection: BaseDatabaseWrapper) -> ZoneInfo | None:
+    """The zone of the naive date-times the database returns (SQLite's, which stores them in
+    UTC unless its ``TIME_ZONE`` setting says otherwise); None without ``USE_TZ``."""
+    if not settings.USE_TZ:
+        return None
+    return ZoneInfo(settings.DATABASES[connection.alias].get("TIME_ZONE") or "UTC")
+
+
+def _aware_in(zone: ZoneInfo | None) -> Convert:
+    """A value as read, made aware in ``zone`` if it is a naive date-time: what the ORM does
+    with a column of a date-time field on a database without time zones."""
+
+    def aware(value: Any) -> Any:
+        if zone is not None and type(value) is datetime and value.tzinfo is None:
+            return value.replace(tzinfo=zone)
+        return value
+
+    return aware
+
+
+def _converter(field: Field[Any, Any] | None, connection: BaseDatabaseWrapper) -> Convert | None:
+    """How a column of ``field`` (None: a column whose field is not known) comes back from
+    the driver to the value the ORM gives: the field's ``from_db_value`` (the documented hook:
+    a JSON field's text decoded), a date-time made aware, an expression's 0 or 1 a bool
+    (SQLite); None when the driver's value is it already."""
+    if field is None:
+        return _aware_in(_zone(connection))
+    from_db_value = getattr(field, "from_db_value", None)
+    if from_db_value is not None:
+        return lambda value: from_db_value(value, None, connection)
+    if isinstance(field, models.DateTimeField):
+        aware = _aware_in(_zone(connection))
+        return lambda value: aware(field.to_python(value) if isinstance(value, str) else value)
+    if isinstance(field, models.BooleanField):
+        return lambda value: value if value is None else bool(value)
+    return None
+
+
+def _converters(
+    fields: Iterable[Field[Any, Any] | None], connection: BaseDatabaseWrapper
+) -> list[tuple[int, Convert]]:
+    """(column index, conversion) of each column of ``fields`` that needs one."""
+    found = ((index, _converter(field, connection)) for index, field in enumerate(fields))
+    return [(index, convert) for index, convert in found if convert is not None]
+
+
+def _python(row: Sequence[Any], converters: list[tuple[int, Convert]]) -> list[Any]:
+    values = list(row)
+    for index, convert in converters:
+        values[index] = convert(values[index])
+    return values
+
+
+def _aware_rows(
+    rows: list[tuple[Any, ...]], connection: BaseDatabaseWrapper
+) -> list[tuple[Any, ...]]:
+    """``rows`` with each naive date-time made aware (columns of unknown fields)."""
+    zone = _zone(connection)
+    if zone is None:
+        return rows
+    aware = _aware_in(zone)
+    return [
+        tuple(map(aware, row))
+        if any(type(value) is datetime and value.tzinfo is None for value in row)
+        else row
+        for row in rows
+    ]
+
+
+def from_row(model: type[M], alias: str, values: Sequence[Any]) -> M:
+    """``model`` from the values of its concrete fields' columns, in ``_meta`` order, as the
+    database returned them (a joined row's part, read by ``select_values``), each converted
+    by its field as the ORM would."""
+    connection = connections[alias]
+    key = (alias, connection.vendor, "from row", model)
+    entry = _compiled.get(key)
+    if entry is None:
+        fields = model._meta.concrete_fields
+        entry = _compiled[key] = (
+            [field.attname for field in fields],
+            _converters(fields, connection),
+        )
+    names, converters = entry
+    return model.from_db(alias, names, _python(values, converters))
+
+
+def _select_instance(
+    model: type[M],
+    connection: BaseDatabaseWrapper,
+    key: str,
+    build: Build,
+    params: tuple[Any, ...],
+    annotations: Mapping[str, Field[Any, Any]],
+) -> M | None:
+    """The first ``model`` of ``build(*params)``, a query of whole rows (and annotations,
+    ``annotations`` naming the fields of those whose values need converting), or None."""
+    cache_key = (connection.alias, connection.vendor, "instance", key)
     entry = _compiled.get(cache_key)
     if entry is None:
-        queryset = build(*params)
-        if queryset.model is not model:
-            raise ValueError(f"{key}: a query of {queryset.model.__name__}, not {model.__name__}")
-        compiler = queryset.query.get_compiler(connection=connection)
-        sql, compiled_params = compiler.as_sql()
-        if tuple(compiled_params) != tuple(params):
+        ran = _run_once(_query_of(model, key, build(*params)), connection)
+        if ran is None:
+            return None
+        if ran.params != params:
             raise ValueError(f"{key}: the query's parameters are not exactly {params!r}")
-        converters = compiler.get_converters([column for column, _, _ in compiler.select])
-        entry = _compiled[cache_key] = (sql, converters, compiler)
-    return connection, *entry
+        entry = _compiled[cache_key] = (
+            ran.sql,
+            _instance_shape(model, connection, key, ran.columns, annotations),
+        )
+        row = ran.rows[0] if ran.rows else None
+    else:
+        with connection.cursor() as cursor:
+            cursor.execute(entry[0], params)
+            row = cursor.fetchone()
+    if row is None:
+        return None
+    names, extra, converters = entry[1]
+    values = _python(row, converters)
+    obj = model.from_db(connection.alias, names, values[: len(names)])
+    for name, value in zip(extra, values[len(names) :], strict=True):
+        setattr(obj, name, value)
+    return obj
 
 
-def _converted(
-    rows: Sequence[tuple[Any, ...]], converters: Converters, connection: BaseDatabaseWrapper
-) -> list[tuple[Any, ...]]:
-    if not converters:
-        return list(rows)
-    out = []
-    for row in rows:
-        values = list(row)
-        for index, (functions, expression) in converters.items():
-            for function in functions:
-                values[index] = function(values[index], expression, connection)
-        out.append(tuple(values))
-    return out
+def _instance_shape(
+    model: type[models.Model],
+    connection: BaseDatabaseWrapper,
+    key: str,
+    columns: list[str],
+    annotations: Mapping[str, Field[Any, Any]],
+) -> tuple[list[str], list[str], list[tuple[int, Convert]]]:
+    """(the fields' attribute names, the annotations' names, the conversions) of a statement
+    whose result columns are ``columns``: every concrete field's, in order, then annotations."""
+    fields = model._meta.concrete_fields
+    if columns[: len(fields)] != [_column(field) for field in fields]:
+        raise ValueError(f"{key}: not a query of whole {model.__name__} rows")
+    extra = columns[len(fields) :]
+    converters = _converters([*fields, *(annotations.get(name) for name in extra)], connection)
+    return [field.attname for field in fields], extra, converters
 
 
 def select_values(
     model: type[models.Model], key: str, build: Build, *params: Any
 ) -> list[tuple[Any, ...]]:
     """``list(build(*params))`` for a ``values_list()`` query of ``model`` (a read): the rows
-    as tuples, with the fields' conversions. ``build`` returns the queryset for the given
-    parameters, which must be the query's only SQL parameters, in order; ``key`` names its
-    shape (one compiled statement per key)."""
-    connection, sql, converters, _ = _compiled_select(model, key, build, params)
+    as tuples, date-times aware. ``build`` returns the queryset for the given parameters,
+    which must be the query's only SQL parameters, in order; ``key`` names its shape (one
+    statement per key). The values are the driver's but for the date-times: a JSON column
+    is its text (``from_row`` converts a joined model's), and on SQLite an expression's truth
+    is 0 or 1."""
+    connection = connections[router.db_for_read(model)]
+    cache_key = (connection.alias, connection.vendor, "select", key)
+    sql = _compiled.get(cache_key)
+    if sql is None:
+        ran = _run_once(_query_of(model, key, build(*params)), connection)
+        if ran is None:
+            return []
+        if ran.params != params:
+            raise ValueError(f"{key}: the query's parameters are not exactly {params!r}")
+        _compiled[cache_key] = ran.sql
+        return _aware_rows(ran.rows, connection)
     with connection.cursor() as cursor:
         cursor.execute(sql, params)
-        rows = cursor.fetchall()
-    return _converted(rows, converters, connection)
+        return _aware_rows(cursor.fetchall(), connection)
 
 
-def select_first(model: type[M], key: str, build: Build, *params: Any) -> M | None:
+def select_first(
+    model: type[M],
+    key: str,
+    build: Build,
+    *params: Any,
+    annotations: Mapping[str, Field[Any, Any]] | None = None,
+) -> M | None:
     """``build(*params).first()`` for a query of whole model rows (no ``only``/``defer``/
     ``select_related``; ``build`` includes its ordering and limit), or None. Its annotations
-    are set on the instance, as the ORM does."""
-    connection, sql, converters, compiler = _compiled_select(model, key, build, params)
-    names_key = (connection.alias, connection.vendor, "names", key)
-    names = _compiled.get(names_key)
-    if names is None:
-        fields = [field.attname for field in model._meta.concrete_fields]
-        positions = compiler.annotation_col_map  # name -> column, after the fields
-        annotations = sorted(positions, key=positions.get)
-        if [positions[name] for name in annotations] != list(
-            range(len(fields), len(compiler.select))
-        ):
-            raise ValueError(f"{key}: not a query of whole {model.__name__} rows")
-        names = _compiled[names_key] = (fields, annotations)
-    fields, annotations = names
-    with connection.cursor() as cursor:
-        cursor.execute(sql, params)
-        row = cursor.fetchone()
-    if row is None:
-        return None
-    (row,) = _converted([row], converters, connection)
-    obj = model.from_db(connection.alias, fields, row[: len(fields)])
-    for name, value in zip(annotations, row[len(fields) :], strict=True):
-        setattr(obj, name, value)
-    return obj
+    are set on the instance, as the ORM does; ``annotations`` names the field of each whose
+    value the field converts (a JSON annotation: its field's ``from_db_value``)."""
+    connection = connections[router.db_for_read(model)]
+    return _select_instance(model, connection, key, build, params, annotations or {})
 
 
-#: Stand-ins for the ids a ``select_values_by_ids`` query is compiled with: no constant of a
-#: query (a status, a flag, a count) is one of them, so where they land in the compiled
-#: parameters is where each call's ids go.
+#: Stand-ins for the ids a ``select_values_by_ids`` query is written with: no constant of a
+#: query (a status, a flag, a count) is one of them, so where they land in its parameters is
+#: where each call's ids go.
 _PROBE_ID = -7_346_120_000
 
 
@@ -308,32 +448,30 @@ def select_values_by_ids(
     model: type[models.Model], key: str, build: Callable[..., QuerySet[Any, Any]], *ids: int
 ) -> list[tuple[Any, ...]]:
     """``list(build(*ids))`` for a ``values_list()`` query of ``model`` whose SQL parameters
-    are its constants (statuses, flags) and the given whole-number ids, in any order: compiled
-    once per database and ``key`` with stand-in ids, then run with each call's."""
+    are its constants (statuses, flags) and the given whole-number ids, in any order: written
+    by the ORM once per database and ``key`` with stand-in ids (a query that finds nothing),
+    then run with each call's. Its values as ``select_values`` returns them."""
     connection = connections[router.db_for_read(model)]
     cache_key = (connection.alias, connection.vendor, "select-ids", key)
     entry = _compiled.get(cache_key)
     if entry is None:
         probes = [_PROBE_ID - index for index in range(len(ids))]
-        queryset = build(*probes)
-        if queryset.model is not model:
-            raise ValueError(f"{key}: a query of {queryset.model.__name__}, not {model.__name__}")
-        compiler = queryset.query.get_compiler(connection=connection)
-        sql, compiled = compiler.as_sql()
+        ran = _run_once(_query_of(model, key, build(*probes)), connection)
+        if ran is None:
+            raise ValueError(f"{key}: the query ran no statement")
+        sql, compiled = ran.sql, ran.params
         slots = [
             probes.index(value) if isinstance(value, int) and value in probes else None
             for value in compiled
         ]
         if sorted(slot for slot in slots if slot is not None) != list(range(len(ids))):
             raise ValueError(f"{key}: each id must be one SQL parameter of the query")
-        converters = compiler.get_converters([column for column, _, _ in compiler.select])
-        entry = _compiled[cache_key] = (sql, tuple(compiled), tuple(slots), converters)
-    sql, constants, id_slots, converters = entry
+        entry = _compiled[cache_key] = (sql, compiled, tuple(slots))
+    sql, constants, id_slots = entry
     params = [
         constant if slot is None else ids[slot]
         for constant, slot in zip(constants, id_slots, strict=True)
     ]
     with connection.cursor() as cursor:
         cursor.execute(sql, params)
-        rows = cursor.fetchall()
-    return _converted(rows, converters, connection)
+        return _aware_rows(cursor.fetchall(), connection)

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import NamedTuple
 
-from django.db.models import Manager, OuterRef, QuerySet, Subquery
+from django.db.models import Manager, OuterRef, Prefetch, QuerySet, Subquery
 
 from engine.cards import Card
 from engine.hand import Hand as EngineHand
@@ -35,16 +35,28 @@ class Decision(NamedTuple):
 def hand_decisions(hand: Hand, start: int = 0) -> list[Decision]:
     """The hand's ``HandAction`` log in order from index ``start`` on.
 
-    One compiled query without model instances (every table socket's snapshot reads it);
-    none when the actions were prefetched (``prefetch_related("actions")``; relies on
-    Django's prefetch cache: ``pokersite.library_overrides``, DJANGO_PREFETCH_CACHE).
+    One statement written once, without model instances (every table socket's snapshot reads
+    it); none when the actions came with the hand (``with_actions``).
     """
-    cached = getattr(hand, "_prefetched_objects_cache", {}).get("actions")
-    if cached is not None:
-        ordered = sorted(cached, key=lambda a: a.index)
-        return [Decision(a.kind, a.amount, a.source, a.cards) for a in ordered if a.index >= start]
+    prefetched: list[HandAction] | None = getattr(hand, PREFETCHED_ACTIONS, None)
+    if prefetched is not None:
+        return [
+            Decision(a.kind, a.amount, a.source, a.cards) for a in prefetched if a.index >= start
+        ]
     rows = statements.select_values(HandAction, "hand-decisions", _decisions_query, hand.pk, start)
     return list(map(Decision._make, rows))
+
+
+#: The attribute of a hand that ``with_actions`` fills with its actions, in order.
+PREFETCHED_ACTIONS = "prefetched_actions"
+
+
+def with_actions(hands: QuerySet[Hand]) -> QuerySet[Hand]:
+    """The ``Hand`` queryset ``hands`` with each hand's actions read in one more query for
+    all of them, in order, for ``hand_decisions`` (a list set on each hand by Django's
+    ``Prefetch(to_attr=...)``)."""
+    actions = HandAction.objects.order_by("index")
+    return hands.prefetch_related(Prefetch("actions", queryset=actions, to_attr=PREFETCHED_ACTIONS))
 
 
 def _decisions_query(
@@ -94,7 +106,12 @@ def running_hand(table: Table) -> Hand | None:
     """The hand being played at ``table``, if any (at most one at a time), with its deck
     (``with_deck``). One compiled statement (every action and clock tick asks)."""
     return statements.select_first(
-        Hand, "running-hand", _running_hand_query, Hand.Status.RUNNING, table.pk
+        Hand,
+        "running-hand",
+        _running_hand_query,
+        Hand.Status.RUNNING,
+        table.pk,
+        annotations=_DECK_ANNOTATION,
     )
 
 
@@ -108,7 +125,12 @@ def last_hand(table: Table) -> Hand | None:
     """The table's latest hand that was not voided (running or over), with its deck: the
     hand on screen. One compiled statement."""
     return statements.select_first(
-        Hand, "last-hand", _last_hand_query, table.pk, Hand.Status.VOIDED
+        Hand,
+        "last-hand",
+        _last_hand_query,
+        table.pk,
+        Hand.Status.VOIDED,
+        annotations=_DECK_ANNOTATION,
     )
 
 
@@ -138,6 +160,10 @@ def with_deck(hands: QuerySet[Hand] | Manager[Hand]) -> QuerySet[Hand]:
     decks = HandSecret.objects.filter(hand=OuterRef("pk")).values("deck")
     # Hand declares secret_deck as an attribute of its instances, for hand_deck to type.
     return hands.annotate(secret_deck=Subquery(decks))  # type: ignore[no-redef]
+
+
+#: The field of ``with_deck``'s annotation (a JSON list: the statements decode it through it).
+_DECK_ANNOTATION = {"secret_deck": HandSecret._meta.get_field("deck")}
 
 
 def hand_deck(hand: Hand) -> list[int]:

@@ -182,7 +182,7 @@ def table_and_seats(
             return known, []
         return statements.select_first(Table, "snapshot-table", _table_query, table_id), []
     table_columns = _table_columns()
-    table = Table.from_db(router.db_for_read(Table), table_columns, rows[0][-len(table_columns) :])
+    table = statements.from_row(Table, router.db_for_read(Table), rows[0][-len(table_columns) :])
     return table, [
         SeatRow(
             number,

@@ -37,7 +37,7 @@ from tables.http import Viewer
 from tables.models import Hand, Player, PlayerHand
 from tables.models.hands import runout_showing_q
 from tables.selectors.access import tables_visible_to
-from tables.selectors.hands import hand_state, with_deck
+from tables.selectors.hands import hand_state, with_actions, with_deck
 from tables.selectors.players import shown_as_bot
 from tables.selectors.replay import hand_replay_steps
 from tables.selectors.replay_odds import step_odds_json
@@ -170,12 +170,7 @@ def leaderboard(order: str = "net", min_hands: int = 1) -> QuerySet[Any, Any]:
 # --- one hand's history ---------------------------------------------------------------------
 def finished_hand(hand_id: int) -> Hand | None:
     """The hand with its table and actions, or None (running hands are the caller's check)."""
-    return (
-        with_deck(Hand.objects.select_related("table"))
-        .prefetch_related("actions")
-        .filter(pk=hand_id)
-        .first()
-    )
+    return with_actions(with_deck(Hand.objects.select_related("table"))).filter(pk=hand_id).first()
 
 
 def viewer_seat(hand: Hand, user: Viewer) -> int | None:

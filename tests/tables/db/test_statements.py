@@ -183,3 +183,57 @@ def test_a_compiled_read_refuses_a_query_whose_parameters_are_not_the_given_ones
             table.pk,
             "finished",
         )
+
+
+def test_a_read_runs_again_the_sql_the_orm_wrote_for_it(players, table):
+    """The second call, with other parameters, is one statement: the very SQL the ORM writes
+    for those parameters; its JSON annotation (the hand's deck) decoded as the ORM does."""
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    from tables.models import HandSecret
+    from tables.selectors.hands import _last_hand_query, last_hand
+
+    alice, bob, _ = players
+    other = Table.objects.create(name="Other", small_blind=1, big_blind=2)
+    for t in (table, other):
+        seat_take(table=t, player=alice, buy_in=100, seat_number=0)
+        seat_take(table=t, player=bob, buy_in=150, seat_number=3)
+        hand_start(table=t)
+    last_hand(table)
+    with CaptureQueriesContext(connection) as ours:
+        hand = last_hand(other)
+    with CaptureQueriesContext(connection) as orms:
+        orm_hand = _last_hand_query(other.pk, "voided").get()
+    assert [q["sql"] for q in ours.captured_queries] == [q["sql"] for q in orms.captured_queries]
+    assert model_to_dict(hand) == model_to_dict(orm_hand)
+    assert hand.secret_deck == orm_hand.secret_deck == HandSecret.objects.get(hand=hand).deck
+    assert isinstance(hand.secret_deck, list)
+
+
+def test_a_hand_with_its_actions_replays_without_a_query(players, table):
+    """``with_actions`` brings every hand's log in order (Django's ``Prefetch(to_attr=...)``):
+    ``hand_decisions`` reads it, from any index, and asks the database nothing."""
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    from tables.models import Hand
+    from tables.selectors.hands import hand_decisions, with_actions
+
+    alice, bob, _ = players
+    seat_take(table=table, player=alice, buy_in=100, seat_number=0)
+    seat_take(table=table, player=bob, buy_in=100, seat_number=1)
+    hand = hand_start(table=table)
+    with transaction.atomic():
+        statements.insert_many(
+            [
+                HandAction(hand=hand, index=n, seat=n % 2, kind=kind, source="player")
+                for n, kind in reversed(list(enumerate(["raise", "call", "check"])))
+            ]
+        )
+    (fetched,) = with_actions(Hand.objects.filter(pk=hand.pk))
+    with CaptureQueriesContext(connection) as captured:
+        everything, later = hand_decisions(fetched), hand_decisions(fetched, start=1)
+    assert captured.captured_queries == []
+    assert [d.kind for d in everything] == ["raise", "call", "check"]
+    assert everything == hand_decisions(hand) and later == everything[1:]

@@ -1,6 +1,6 @@
 """Every place the site overrides or relies on a library's internals, named once.
 
-Each was measured worth it (or, for the last three, is the only way to get the behaviour);
+Each was measured worth it (or, for the last two, is the only way to get the behaviour);
 each can break silently when the library changes. So for each: what is touched, where our
 code does it, why, and the versions it was checked against. ``pyproject.toml`` pins each
 library to its ``checked`` range, and ``tests/pokersite/test_library_overrides.py`` checks
@@ -25,16 +25,6 @@ class Override:
     why: str
 
 
-JINJA_ROOT_RENDER = Override(
-    library="Jinja2",
-    checked=">=3.1.6,<3.2",
-    touches="Template.new_context(vars, shared=True), Template.root_render_func, "
-    "Environment.concat, Template.globals",
-    where="tables.presenters.render.render",
-    why="Template.render merges the globals into a ChainMap key by key on every call, which "
-    "cost as much as rendering the small table partials: the merged context is passed as "
-    "shared and the root render function called directly.",
-)
 CHANNELS_CLEAN_EXPIRED = Override(
     library="channels",
     checked=">=4.3,<4.4",
@@ -64,23 +54,6 @@ ASGIREF_MAIN_EVENT_LOOP = Override(
     "to that loop and returns, instead of holding the thread of the writes until the busy "
     "loop comes round.",
 )
-DJANGO_SQL_COMPILER = Override(
-    library="Django",
-    checked=">=5.2,<5.3",
-    touches="Query.get_compiler, SQLCompiler.as_sql / .select / .get_converters / "
-    ".annotation_col_map, Model.from_db",
-    where="tables.db.statements",
-    why="compiling the SQL of a player's action cost several times what the database took to "
-    "run it: each hot statement is compiled once by Django's own compiler and run again "
-    "with new parameters.",
-)
-DJANGO_PREFETCH_CACHE = Override(
-    library="Django",
-    checked=">=5.2,<5.3",
-    touches="Model._prefetched_objects_cache (what prefetch_related filled in)",
-    where="tables.selectors.hands.hand_decisions",
-    why="a hand whose actions were prefetched is replayed from them, without a query per hand.",
-)
 DJANGO_PASSWORD_CHANGED = Override(
     library="Django",
     checked=">=5.2,<5.3",
@@ -103,12 +76,9 @@ DAPHNE_WEB_REQUEST = Override(
 )
 
 OVERRIDES: tuple[Override, ...] = (
-    JINJA_ROOT_RENDER,
     CHANNELS_CLEAN_EXPIRED,
     CHANNELS_DISPATCH,
     ASGIREF_MAIN_EVENT_LOOP,
-    DJANGO_SQL_COMPILER,
-    DJANGO_PREFETCH_CACHE,
     DJANGO_PASSWORD_CHANGED,
     DAPHNE_WEB_REQUEST,
 )

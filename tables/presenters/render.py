@@ -48,29 +48,16 @@ REGIONS = ("seats", "board", "actions", "controls", "log")
 
 
 def render(template: str, **context: Any) -> SafeString:
-    """A table partial (``templates/jinja2/<template>``, autoescaped) as safe HTML.
-
-    Calls Jinja's root render function itself: ``pokersite.library_overrides``
-    (JINJA_ROOT_RENDER).
-    """
-    # The context is the template's globals and ``context`` merged here, passed as shared:
-    # Jinja2's own merge walks its ChainMap of globals key by key, which cost as much as
-    # rendering the small partials. SafeString itself, not mark_safe (its lazy-string check
-    # cost as much again); Jinja2 and Django templates both take it as safe (``__html__``).
-    compiled = _template(template)
-    merged = compiled.new_context({**_globals_of(compiled), **context}, shared=True)
-    html = compiled.environment.concat(compiled.root_render_func(merged))
+    """A table partial (``templates/jinja2/<template>``, autoescaped) as safe HTML."""
+    html = _template(template).render(context)
     # The templates' indentation and blank lines, one newline each (the same to a browser
     # outside <pre>, which these partials have none of): a third of a socket's bytes.
+    # SafeString itself, not mark_safe (its lazy-string check cost as much as rendering a
+    # small partial); Jinja2 and Django templates both take it as safe (``__html__``).
     return SafeString(_LAYOUT_SPACE.sub("\n", html))
 
 
 _LAYOUT_SPACE = re.compile(r"[ \t\r\n]*\n[ \t\r\n]*")
-
-
-@lru_cache(maxsize=64)
-def _globals_of(compiled: Template) -> dict[str, Any]:
-    return dict(compiled.globals)
 
 
 def _template(name: str) -> Template:

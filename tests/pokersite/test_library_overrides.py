@@ -13,18 +13,14 @@ from asgiref.sync import sync_to_async
 from channels.consumer import AsyncConsumer, get_handler_name
 from channels.layers import InMemoryChannelLayer as ChannelsInMemoryChannelLayer
 from django.contrib.auth import get_user_model
-from django.db import connection, transaction
 from packaging.requirements import Requirement
 from packaging.specifiers import SpecifierSet
 
 from pokersite import library_overrides
 from pokersite.library_overrides import OVERRIDES
-from tables.db import statements
 from tables.db.threads import write_async
 from tables.live.consumer import TableConsumer
 from tables.live.layers import InMemoryChannelLayer
-from tables.models import Table
-from tables.presenters.render import render
 from tables.services import events
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -54,17 +50,6 @@ def test_every_override_is_listed_and_every_listed_one_tested_here():
 
 
 # --- one test per override, named after it ------------------------------------------------
-
-
-def test_jinja_root_render(db):
-    """``render`` gives exactly what Jinja's own ``Template.render`` gives, escaping included."""
-    from tables.presenters.render import _template
-
-    compiled = _template("tables/_message.html")
-    context = {"message": "<b>hi</b> & bye", "oob": True, "error": True}
-    assert str(render("tables/_message.html", **context)) == compiled.render(**context)
-    assert "&lt;b&gt;" in str(render("tables/_message.html", **context))
-    assert set(inspect.signature(compiled.new_context).parameters) >= {"vars", "shared"}
 
 
 async def test_channels_clean_expired():
@@ -120,34 +105,6 @@ async def test_asgiref_main_event_loop():
     assert await sync_to_async(events._server_loop, thread_sensitive=False)() is loop
     assert await write_async(1, events._server_loop)() is loop
     assert events._server_loop() is None  # not called through sync_to_async
-
-
-def test_django_sql_compiler(make_table):
-    """The compiler's parts ``statements`` reads keep their shapes, and the compiled row lock
-    reads the row the ORM reads (more in tests/tables/db/test_statements.py)."""
-    table = make_table()
-    compiler = Table.objects.filter(pk=table.pk).query.get_compiler(connection=connection)
-    sql, params = compiler.as_sql()
-    assert isinstance(sql, str) and tuple(params) == (table.pk,)
-    assert all(len(column) == 3 for column in compiler.select)
-    assert isinstance(compiler.get_converters([c for c, _, _ in compiler.select]), dict)
-    assert isinstance(compiler.annotation_col_map, dict)
-    with transaction.atomic():
-        locked = statements.lock_row(Table, table.pk)
-    assert (locked.pk, locked.name, locked.version, locked.created_at) == (
-        table.pk,
-        table.name,
-        table.version,
-        table.created_at,
-    )
-
-
-@pytest.mark.django_db
-def test_django_prefetch_cache():
-    user = get_user_model().objects.create_user("pat", password="pw-pw-pw-1")
-    (found,) = get_user_model().objects.filter(pk=user.pk).prefetch_related("groups")
-    assert found._prefetched_objects_cache["groups"] is not None
-    assert getattr(get_user_model().objects.get(pk=user.pk), "_prefetched_objects_cache", {}) == {}
 
 
 def test_django_password_changed():

@@ -238,3 +238,16 @@ def test_the_two_of_clubs_in_seat_0_is_offered_shown_and_seen(players, table, pl
     stars, phh = hand_pokerstars(finished, None), hand_phh(finished, None)
     assert "[2c]" in stars and "As" not in stars, stars
     assert "2c" in phh and "As" not in phh, phh
+
+
+def test_a_partial_is_escaped_safe_html_with_the_layout_space_folded():
+    """``render`` is Jinja's own render of the partial (autoescaped), safe for Django's
+    templates, its indentation and blank lines one newline each."""
+    from django.utils.safestring import SafeString
+
+    from tables.presenters.render import render
+
+    html = render("tables/_message.html", message="<b>hi</b> & bye", oob=True, error=True)
+    assert isinstance(html, SafeString)
+    assert "&lt;b&gt;hi&lt;/b&gt; &amp; bye" in html and "<b>" not in html
+    assert "\n " not in html and "  " not in html

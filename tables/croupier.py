@@ -49,7 +49,8 @@ from tables.selectors.runout_odds import (
     runout_odds_work,
 )
 from tables.services import clock, hooks, hosting
-from tables.services.events import local_listeners
+from tables.services.events import local_listeners, published_after
+from tables.services.leases import held_elsewhere
 from tables.services.runouts import runout_odds_store
 from tables.timers import TableTimers, write_tick
 
@@ -142,7 +143,7 @@ class Croupier:
                 self.odds_tasks[hand_id] = task
                 task.add_done_callback(partial(self._odds_done, hand_id))
         if self._tidy_due(now):
-            closed = await write_async(0, _tidy)(now)
+            closed = await published_after(write_async(0, _tidy)(now))
             done.extend((pk, "closed-empty") for pk in closed)
         return done
 
@@ -155,7 +156,7 @@ class Croupier:
         done = await self.housekeeping_async()
         now = timezone.now()
         for table_id in await read_async(clock.tables_due)(now):
-            what = await write_async(table_id, _tick_table)(table_id, now)
+            what = await published_after(write_async(table_id, _tick_table)(table_id, now))
             if what:
                 done.append((table_id, what))
         return done
@@ -189,7 +190,9 @@ class Croupier:
             runs = await asyncio.to_thread(runout_odds_compute, work, self.odds)
             ev_net = await asyncio.to_thread(allin_ev_compute, work, runs)
             store = write_async(work.table_id, runout_odds_store)
-            return await store(hand_id=hand_id, runs=runs, now=timezone.now(), ev_net=ev_net)
+            return await published_after(
+                store(hand_id=hand_id, runs=runs, now=timezone.now(), ev_net=ev_net)
+            )
         except Exception:
             log.exception("croupier: run-out odds of hand %s", hand_id)
             self.odds_failed.add(hand_id)
@@ -215,6 +218,8 @@ def _tick_table(table_id: int, now: datetime) -> str | None:
     """``clock_tick`` for one table, skipped if the table is busy (the next pass comes back
     to it); an error is logged, not raised (one broken table must not stop the others)."""
     try:
+        if held_elsewhere(table_id):  # the process that runs the table ticks it
+            return None
         return clock.clock_tick(table=table_id, now=now, skip_busy=True)
     except Exception:
         log.exception("croupier: table %s", table_id)

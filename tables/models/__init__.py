@@ -11,8 +11,8 @@ is finished: they live in ``HandSecret``, which nothing but ``tables.selectors``
 
 Modules: ``base`` (append-only rows), ``players`` (players, the ledger, idempotency keys),
 ``tables`` (tables, seats), ``hands`` (hands, their secrets, actions, player figures),
-``hosting`` (guests, seat requests, chat, notices), ``notes`` (private notes on players), ``leases`` (which server process runs a live
-table).
+``hosting`` (guests, seat requests, chat, notices), ``notes`` (private notes on players),
+``leases`` (which server process runs a live table).
 """
 
 from tables.models.base import AppendOnlyError, AppendOnlyModel, AppendOnlyQuerySet

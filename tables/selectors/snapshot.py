@@ -23,13 +23,13 @@ from django.db.models import QuerySet
 
 from engine.config import HandConfig
 from engine.hand import Hand as EngineHand
+from engine.runout import runout_frame
 from engine.view import SeatView, View
 from tables.db import statements
 from tables.models import Hand, Seat, Table
 from tables.selectors.banners import banner_for, seating_notice_for
 from tables.selectors.hands import Decision, hand_decisions, hand_state, last_hand
 from tables.selectors.hosting import NoticeRow, log_notices
-from tables.selectors.runout import runout_frame
 
 #: How many finished hands the table page links to.
 RECENT_HANDS = 8

@@ -1,4 +1,4 @@
-"""The "Organise a tournament" form: every setting of ``services.setup.tournament_create``,
+"""The "Organise a tournament" form: every setting of ``services.create.tournament_create``,
 with presets or custom levels written one per line. The form reads the text; the service checks
 the tournament as a whole (a refusal is shown on the field it names)."""
 

@@ -51,7 +51,7 @@ def _choice(value: object, field: str, choices: type[models.TextChoices]) -> str
     return value
 
 
-def tournament_create(
+def tournament_settings(
     *,
     organiser: Player | None,
     name: str,
@@ -77,16 +77,15 @@ def tournament_create(
     addon_price: int = 0,
     break_every_levels: int = 0,
     break_minutes: int = 0,
-    bot_entrants: int = 0,
     start: str = Start.MANUAL,
     start_at: datetime | None = None,
     payouts: str = Tournament.Payouts.STANDARD,
     payout_percentages: list[Any] | None = None,
     action_seconds: int = 20,
     time_bank_refill_seconds: int = 0,
-) -> Tournament:
-    """Create a tournament (and enter ``bot_entrants`` bots); ``TournamentInvalid`` names the
-    first field that cannot be played, and nothing is created.
+) -> dict[str, Any]:
+    """A tournament's fields from its settings, each checked (``TournamentInvalid`` names
+    the first that cannot be played): what ``tournament_create`` makes and ``edit`` changes.
 
     Freezeout unless asked: ``rebuy_levels`` (rebuys during the first levels, at most
     ``max_rebuys`` each; an add-on of ``addon_chips`` for ``addon_price`` at their end) and
@@ -172,40 +171,50 @@ def tournament_create(
         )
     _whole(action_seconds, "action_seconds", low=3, high=600)
     _whole(time_bank_refill_seconds, "time_bank_refill_seconds", low=0, high=TOURNAMENT_TIME_BANK)
-    _whole(bot_entrants, "bot_entrants", low=0, high=max_entrants or 10_000)
+    return {
+        "name": name,
+        "format": format,
+        "game": game,
+        "betting": betting,
+        "seats_per_table": seats_per_table,
+        "max_entrants": max_entrants,
+        "entry_fee": entry_fee,
+        "bounty_kind": bounty_kind,
+        "bounty": bounty,
+        "satellite_target": target,
+        "seat_value": target.entry_fee if target is not None else 0,
+        "starting_stack": starting_stack,
+        "structure": structure_name,
+        "levels": levels,
+        "hands": hands,
+        "late_registration_levels": late_registration_levels,
+        "rebuy_levels": rebuy_levels,
+        "max_rebuys": max_rebuys,
+        "max_reentries": max_reentries,
+        "addon_chips": addon_chips,
+        "addon_price": addon_price,
+        "break_every_levels": break_every_levels,
+        "break_minutes": break_minutes if break_every_levels else 0,
+        "start": start,
+        "start_at": start_at if start == Start.AT_TIME else None,
+        "payouts": payouts,
+        "payout_percentages": percentages,
+        "action_seconds": action_seconds,
+        "time_bank_refill_seconds": time_bank_refill_seconds,
+    }
+
+
+def tournament_create(
+    *, organiser: Player | None, bot_entrants: int = 0, **settings: Any
+) -> Tournament:
+    """Create a tournament from ``settings`` (``tournament_settings``: every one checked) and
+    enter ``bot_entrants`` bots; ``TournamentInvalid`` names the first field that cannot be
+    played, and nothing is created.
+    """
+    fields = tournament_settings(organiser=organiser, **settings)
+    _whole(bot_entrants, "bot_entrants", low=0, high=fields["max_entrants"] or 10_000)
     with transaction.atomic():
-        tournament = Tournament.objects.create(
-            name=name,
-            organiser=organiser,
-            format=format,
-            game=game,
-            betting=betting,
-            seats_per_table=seats_per_table,
-            max_entrants=max_entrants,
-            entry_fee=entry_fee,
-            bounty_kind=bounty_kind,
-            bounty=bounty,
-            satellite_target=target,
-            seat_value=target.entry_fee if target is not None else 0,
-            starting_stack=starting_stack,
-            structure=structure_name,
-            levels=levels,
-            hands=hands,
-            late_registration_levels=late_registration_levels,
-            rebuy_levels=rebuy_levels,
-            max_rebuys=max_rebuys,
-            max_reentries=max_reentries,
-            addon_chips=addon_chips,
-            addon_price=addon_price,
-            break_every_levels=break_every_levels,
-            break_minutes=break_minutes if break_every_levels else 0,
-            start=start,
-            start_at=start_at if start == Start.AT_TIME else None,
-            payouts=payouts,
-            payout_percentages=percentages,
-            action_seconds=action_seconds,
-            time_bank_refill_seconds=time_bank_refill_seconds,
-        )
+        tournament = Tournament.objects.create(organiser=organiser, **fields)
         for _ in range(bot_entrants):
             entry_add(tournament=tournament, player=tournament_bot(tournament))
         return tournament

@@ -72,7 +72,8 @@ def _compute(hand) -> float | None:
     """Seconds to read and compute the run-out's chances as the croupier does (None before
     they left the write path)."""
     try:
-        from tables.selectors.runout_odds import runout_odds_compute, runout_odds_work
+        from tables.croupier import runout_odds_compute
+        from tables.services.runouts import runout_odds_work
     except ImportError:
         return None
     start = time.perf_counter()

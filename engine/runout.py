@@ -1,4 +1,6 @@
-"""All-in run-outs: each live hand's chance at every street once nobody can bet any more.
+"""All-in run-outs: each live hand's chance at every street once nobody can bet any more, and
+a finished hand's view cut to the street a run-out shows. (The later runs' boards and the
+rabbit hunt are dealt by the hand itself: ``engine.hand.dealing``.)
 
 ``runout_odds(hand)`` reads a ``Hand`` (changing nothing) and gives, for the board as it
 stood when no more betting was possible and after each street dealt from there to the
@@ -18,15 +20,21 @@ deck and ranks (``engine.evaluate.shortdeck``: a flush beats a full house), boar
     >>> _ = hand.all_in(), hand.call()
     >>> [odds.street for odds in runout_odds(hand)]
     ['preflop', 'flop', 'turn', 'river']
+
+The site deals the whole run-out in the action that ends the betting but shows it one street
+at a time: ``runout_frame`` turns the view of the finished hand (already filtered for its
+viewer: every live hand is face up once nobody can bet) into the view of the street on screen.
+It only hides, so it cannot show a viewer anything the view did not give them.
 """
 
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
-from dataclasses import dataclass
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, replace
 from itertools import combinations
 from math import comb
+from typing import Any
 
 from engine.cards import ALL_CARDS, Card
 from engine.equity import DEFAULT_MAX_BOARDS, equity
@@ -34,14 +42,26 @@ from engine.errors import PokerError
 from engine.evaluate import evaluate_omaha, evaluate_omaha_low8
 from engine.hand import Hand
 from engine.types import EventKind, HandConfig
+from engine.view import View
 
-__all__ = ["StreetOdds", "cards_odds", "runout_odds", "runout_streets", "street_odds"]
+__all__ = [
+    "StreetOdds",
+    "cards_odds",
+    "runout_frame",
+    "runout_odds",
+    "runout_streets",
+    "street_odds",
+]
 
 _STREET_OF_SIZE = {0: "preflop", 3: "flop", 4: "turn", 5: "river"}
 #: Omaha hi-lo boards enumerated at most (a flop leaves about a thousand); more are sampled.
 HILO_MAX_BOARDS = 20_000
 #: Short-deck boards enumerated at most (a flop leaves a few hundred); more are sampled.
 DECK_MAX_BOARDS = 20_000
+#: The events of the end of a hand (after the last board card).
+_SHOWDOWN = frozenset({EventKind.SHOW, EventKind.MUCK, EventKind.WIN})
+#: The events dealing a later run's board (after the first run's).
+_LATER_RUNS = frozenset({EventKind.DEAL_SECOND_BOARD, EventKind.DEAL_THIRD_BOARD})
 
 
 @dataclass(frozen=True, slots=True)
@@ -247,4 +267,38 @@ def _counted_odds(
         tuple(p / total for p in part),
         tuple(s / total for s in shares),
         exact,
+    )
+
+
+def runout_frame(view: View, runout: Mapping[str, Any]) -> View:
+    """``view`` (a finished hand) as it stands with ``runout["shown"]`` streets dealt after
+    the first: the board cut to that street, no result, the chips won not yet in the stacks,
+    the log up to that street. ``runout``: a run-out as the site stores it, each run's
+    streets (``runout_streets``'s, as ``{"street", "cards"}``) under ``"runs"``."""
+    step = runout["runs"][0][runout["shown"]]
+    cards = step["cards"]
+    won = [0] * len(view.seats)
+    if view.result is not None:
+        for award in view.result.awards:
+            for seat, amount in zip(award.winners, award.amounts, strict=True):
+                won[seat] += amount
+    events = []
+    board = 0
+    for event in view.events:
+        if event.kind is EventKind.DEAL_BOARD:
+            board += len(event.cards)
+            if board > cards:
+                break
+        elif event.kind in _LATER_RUNS or event.kind in _SHOWDOWN:
+            break
+        events.append(event)
+    return replace(
+        view,
+        street=step["street"],
+        seats=tuple(replace(seat, stack=seat.stack - won[seat.seat]) for seat in view.seats),
+        board=view.board[:cards],
+        second_board=view.second_board[:cards],
+        third_board=view.third_board[:cards],
+        events=tuple(events),
+        result=None,
     )

@@ -149,7 +149,7 @@ def bounty_addon_text(tournament: dict[str, Any], you: str | None) -> Text:
         cost = f" for {addon['price']}" if addon["price"] else " free"
         if addon["open"]:
             text.append(f"\nAdd-on open: {addon['chips']} chips{cost}", style="bold")
-            text.append(" (take it on the tournament's page)", style="dim")
+            text.append(" ([u] in poker play, or on the tournament's page)", style="dim")
         else:
             text.append(
                 f"\nAdd-on: {addon['chips']} chips{cost}, at the end of the rebuys", style="dim"
@@ -191,7 +191,7 @@ def turn_text(
     text = Text()
     you = state.get("you")
     if playing and you is not None and state.get("tournament"):
-        text.append_text(tournament_seat_text(you))
+        text.append_text(tournament_seat_text(you, state["tournament"].get("addon")))
     elif playing and you is not None and you["seat"] is None:
         table = state["table"]
         text.append("You are watching: [s] sit down", style="bold")
@@ -247,16 +247,21 @@ AWAY = "[o] away: still dealt in, the clock checks or folds for you"
 BACK = "[i] I'm back"
 
 
-def tournament_seat_text(you: dict[str, Any]) -> Text:
-    """A tournament table's line for the player: their seat's keys, or that they watch."""
+def tournament_seat_text(you: dict[str, Any], addon: dict[str, Any] | None = None) -> Text:
+    """A tournament table's line for the player: their seat's keys (the add-on's while its
+    window is open: ``addon``, the play state's), or that they watch."""
     text = Text()
     if you["seat"] is None:
         text.append("You are watching a tournament table (the tournament seats its players).\n")
-    elif you["sitting_out"]:
+        return text
+    if you["sitting_out"]:
         text.append("You are away: still dealt in; the clock acts for you.  ", style="bold")
         text.append(BACK + "\n")
     else:
         text.append(AWAY + "\n", style="dim")
+    if addon and addon["open"]:
+        cost = f"for {addon['price']}" if addon["price"] else "free"
+        text.append(f"[u] take the add-on: {addon['chips']} chips {cost}\n", style="bold")
     return text
 
 

@@ -1,7 +1,8 @@
 """``poker play`` / ``poker watch``: the table full screen (Textual), live over the socket.
 
 The screen redraws from each state frame (``pokerclient.render``); a key sends one request
-(``TableSocket.request``) and its refusal, if any, shows as one line. Sitting down and
+(``TableSocket.request``; the add-on, which is the tournament's, through the REST API) and
+its refusal, if any, shows as one line. Sitting down and
 topping up ask an amount first (``AmountPrompt``, checked by ``pokerclient.seating``). The
 clock counts down locally from the frame's ``seconds_left`` between frames (the server owns
 the clock).
@@ -9,6 +10,7 @@ the clock).
 
 from __future__ import annotations
 
+import asyncio
 import time
 from collections.abc import Awaitable, Callable
 from typing import Any
@@ -23,6 +25,7 @@ from textual.widgets import Footer, Header, Input, RichLog, Static
 from pokerclient import render, seating
 from pokerclient.config import ClientError
 from pokerclient.live import TableSocket
+from pokerclient.rest import Api
 
 PLAY_KEYS = [
     Binding("f", "act('fold')", "Fold"),
@@ -45,12 +48,13 @@ PLAY_KEYS = [
     Binding("o", "away", "Away"),
     Binding("i", "seat('sit_in')", "Sit in"),
     Binding("l", "seat('leave')", "Leave"),
+    Binding("u", "addon", "Add-on"),
 ]
 #: The keys a tournament's table does not offer (the tournament seats its players: no
 #: sitting down, leaving or top-up; sitting out there is "away", still dealt in), and the
-#: one only it offers.
+#: ones only it offers (the add-on only while its window is open).
 CASH_ONLY = {"sit_down", "top_up", "leave", "sit_out"}
-TOURNAMENT_ONLY = {"away"}
+TOURNAMENT_ONLY = {"away", "addon"}
 
 
 class AmountPrompt(ModalScreen[dict[str, Any] | None]):
@@ -126,6 +130,7 @@ class TableApp(App[None]):
         self.socket = TableSocket(
             server, table_id, token, on_state=self.show_state, on_status=self.show_status
         )
+        self.api = Api(server, token)
         self.state: dict[str, Any] | None = None
         self.bet_size: int | None = None
         self.deadline: float | None = None  # monotonic time the actor's clock runs out
@@ -160,20 +165,27 @@ class TableApp(App[None]):
     def at_tournament(self) -> bool:
         return self.state is not None and self.state.get("tournament") is not None
 
+    def addon_open(self) -> dict[str, Any] | None:
+        """The tournament's add-on while its window is open (``chips``, ``price``), else None."""
+        addon = ((self.state or {}).get("tournament") or {}).get("addon")
+        return addon if addon and addon["open"] else None
+
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         """Hide the keys this table does not offer (``CASH_ONLY``, ``TOURNAMENT_ONLY``)."""
         name = parameters[0] if action == "seat" and parameters else action
         if name in CASH_ONLY:
             return not self.at_tournament()
+        if name == "addon":
+            return self.addon_open() is not None
         if name in TOURNAMENT_ONLY:
             return self.at_tournament()
         return True
 
     def show_state(self, frame: dict[str, Any]) -> None:
         state = frame["state"]
-        was_tournament = self.at_tournament()
+        offered = (self.at_tournament(), self.addon_open() is not None)
         self.state = state
-        if self.at_tournament() != was_tournament:
+        if (self.at_tournament(), self.addon_open() is not None) != offered:
             self.refresh_bindings()
         legal = state.get("legal")
         if legal is None or legal["min_raise_to"] is None:
@@ -262,6 +274,21 @@ class TableApp(App[None]):
     async def action_away(self) -> None:
         """At a tournament's table: sit out, which keeps the player dealt in."""
         await self._request("sit_out")
+
+    async def action_addon(self) -> None:
+        """Take the tournament's add-on (``POST /api/tournaments/<id>/addon/``) while its
+        window is open; the server says why not otherwise (taken already, in a hand...)."""
+        addon = self.addon_open()
+        if self.state is None or addon is None:
+            self.show_status("There is no add-on to take now.")
+            return
+        path = f"tournaments/{self.state['tournament']['id']}/addon/"
+        try:
+            await asyncio.to_thread(self.api.post, path, {})
+        except ClientError as error:
+            self.show_status(str(error))
+            return
+        self.show_status(f"Add-on taken: {addon['chips']} chips on your stack.")
 
     def action_sit_down(self) -> None:
         state = self.state

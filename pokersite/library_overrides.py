@@ -25,15 +25,6 @@ class Override:
     why: str
 
 
-CHANNELS_CLEAN_EXPIRED = Override(
-    library="channels",
-    checked=">=4.3,<4.4",
-    touches="channels.layers.InMemoryChannelLayer._clean_expired (sync, called on every "
-    "group_send and receive)",
-    where="tables.live.layers.InMemoryChannelLayer",
-    why="the sweep walks every channel and group on every group send and receive: 8.7 % of "
-    "the event loop at 100 tables (py-spy); once a second is as good for a minute's expiry.",
-)
 CHANNELS_DISPATCH = Override(
     library="channels",
     checked=">=4.3,<4.4",
@@ -44,15 +35,6 @@ CHANNELS_DISPATCH = Override(
     "table.changed of every socket; under load the writes queued behind it. Every database "
     "call of the consumer goes through tables.db.threads, which has Django look at its "
     "thread's connections there.",
-)
-ASGIREF_MAIN_EVENT_LOOP = Override(
-    library="asgiref",
-    checked=">=3.13,<3.14",
-    touches="asgiref.sync.SyncToAsync.threadlocal.main_event_loop / main_event_loop_pid",
-    where="tables.services.events._server_loop",
-    why="a service called from the event loop through sync_to_async hands its table.changed "
-    "to that loop and returns, instead of holding the thread of the writes until the busy "
-    "loop comes round.",
 )
 DJANGO_PASSWORD_CHANGED = Override(
     library="Django",
@@ -76,9 +58,7 @@ DAPHNE_WEB_REQUEST = Override(
 )
 
 OVERRIDES: tuple[Override, ...] = (
-    CHANNELS_CLEAN_EXPIRED,
     CHANNELS_DISPATCH,
-    ASGIREF_MAIN_EVENT_LOOP,
     DJANGO_PASSWORD_CHANGED,
     DAPHNE_WEB_REQUEST,
 )

@@ -248,9 +248,8 @@ if REDIS_URL:
         }
     }
 else:
-    # channels' in-memory layer, sweeping expired messages once a second rather than on
-    # every send and receive (see tables.live.layers).
-    CHANNEL_LAYERS = {"default": {"BACKEND": "tables.live.layers.InMemoryChannelLayer"}}
+    # One process: each table's runtime is the one member of its group.
+    CHANNEL_LAYERS = {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}}
 
 # The cache (rate-limit counters) is shared by every server process when Redis is there.
 if REDIS_URL:

@@ -12,9 +12,9 @@ class TablesConfig(AppConfig):
         from django.db.models.signals import post_save, pre_save
 
         from tables.live import sessions
-        from tables.live.feed import TableFeed
+        from tables.live.runtime import tick_in_turn
         from tables.services import hooks, time_bank
-        from tables.services.events import local_listeners
+        from tables.timers import turn_runners
 
         # A log-out or a password change ends the user's live table sockets (see the module).
         user_logged_out.connect(sessions.on_logged_out, dispatch_uid="tables.live_logout")
@@ -28,8 +28,8 @@ class TablesConfig(AppConfig):
             sender=settings.AUTH_USER_MODEL,
             dispatch_uid="tables.live_password_saved",
         )
-        # This process's own changes reach its sockets at once (``TableFeed.changed_here``).
-        if TableFeed.changed_here not in local_listeners:
-            local_listeners.append(TableFeed.changed_here)
+        # A table's clock ticks in its runtime's turn where this process runs it.
+        if tick_in_turn not in turn_runners:
+            turn_runners.append(tick_in_turn)
         # The time bank refills every few hands (a cash table's own listener).
         hooks.register(hooks.hand_ended, time_bank.refill_after_hand)

@@ -12,11 +12,18 @@ clock (``housekeeping_async``): the other apps' per-pass work (``hooks.croupier_
 tournaments starting at their time), the run-out odds below, and, every ``TIDY_INTERVAL``,
 tidying hosted games left empty.
 
-It also computes the chances of all-in run-outs (``tables.selectors.runout_odds``): up to
-about a second of exact enumeration each, so never in a transaction nor on a thread of the
-writes. On the server each is a task of its own whose computation runs in a worker thread
-(``asyncio.to_thread``), the pass going on meanwhile; the result goes through the locked
-service ``runout_odds_store``, which writes it once however many processes computed it.
+It also computes the chances of all-in run-outs: up to about a second of exact enumeration
+each, so never in a transaction nor on a thread of the writes. The action that ends the
+betting stores only the run-out's shape (``tables.services.runouts``: ``runout_record``,
+``Hand.odds_pending``); here, in three steps none of which holds a lock, the hands still
+waiting are read (``hands_awaiting_odds``), one hand is replayed from the database
+(``runout_odds_work``), and its chances computed from the engine alone
+(``runout_odds_compute``: no database), with the hand's all-in EV (``allin_ev_compute``: each
+player's expected net at the all-in, for the statistics, reusing the first street's chances
+for the pot every live hand can win). On the server each is a task of its own whose
+computation runs in a worker thread (``asyncio.to_thread``), the pass going on meanwhile; the
+result goes through the locked service ``runout_odds_store``, which writes it once however
+many processes computed it, and only if the run-out is still the one it was computed for.
 Hands still waiting for theirs are found in the database each pass, so a restart computes
 what a stopped server left unknown.
 
@@ -30,6 +37,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+from collections.abc import Callable, Sequence
 from datetime import datetime
 from functools import partial
 from typing import Any
@@ -38,19 +46,21 @@ from channels.db import database_sync_to_async
 from django.conf import settings
 from django.utils import timezone
 
-from engine.runout import runout_odds
+from engine.allin_ev import allin_ev
+from engine.cards import Card
+from engine.hand import Hand as EngineHand
+from engine.runout import StreetOdds, runout_odds
 from tables.db.threads import read_async, write_async
 from tables.http import Application, Receive, Scope, Send
-from tables.selectors.runout_odds import (
-    OddsFunction,
-    allin_ev_compute,
+from tables.services import clock, hooks, hosting
+from tables.services.events import local_listeners, published_after
+from tables.services.leases import held_elsewhere
+from tables.services.runouts import (
+    OddsWork,
     hands_awaiting_odds,
-    runout_odds_compute,
+    runout_odds_store,
     runout_odds_work,
 )
-from tables.services import clock, hooks, hosting
-from tables.services.events import local_listeners
-from tables.services.runouts import runout_odds_store
 from tables.timers import TableTimers, write_tick
 
 log = logging.getLogger(__name__)
@@ -58,6 +68,10 @@ log = logging.getLogger(__name__)
 INTERVAL = 0.5
 #: Seconds between two looks for hosted games left empty for a day (``hosted_games_tidy``).
 TIDY_INTERVAL = 60.0
+
+#: The engine's odds street by street for a hand and one run of its board (``runout_odds``'s
+#: signature): injectable, so tests can make it slow or watch where it runs.
+OddsFunction = Callable[[EngineHand, Sequence[Card]], list[StreetOdds]]
 
 
 class Croupier:
@@ -142,7 +156,7 @@ class Croupier:
                 self.odds_tasks[hand_id] = task
                 task.add_done_callback(partial(self._odds_done, hand_id))
         if self._tidy_due(now):
-            closed = await write_async(0, _tidy)(now)
+            closed = await published_after(write_async(0, _tidy)(now))
             done.extend((pk, "closed-empty") for pk in closed)
         return done
 
@@ -155,7 +169,7 @@ class Croupier:
         done = await self.housekeeping_async()
         now = timezone.now()
         for table_id in await read_async(clock.tables_due)(now):
-            what = await write_async(table_id, _tick_table)(table_id, now)
+            what = await published_after(write_async(table_id, _tick_table)(table_id, now))
             if what:
                 done.append((table_id, what))
         return done
@@ -189,7 +203,9 @@ class Croupier:
             runs = await asyncio.to_thread(runout_odds_compute, work, self.odds)
             ev_net = await asyncio.to_thread(allin_ev_compute, work, runs)
             store = write_async(work.table_id, runout_odds_store)
-            return await store(hand_id=hand_id, runs=runs, now=timezone.now(), ev_net=ev_net)
+            return await published_after(
+                store(hand_id=hand_id, runs=runs, now=timezone.now(), ev_net=ev_net)
+            )
         except Exception:
             log.exception("croupier: run-out odds of hand %s", hand_id)
             self.odds_failed.add(hand_id)
@@ -199,6 +215,50 @@ class Croupier:
         """Wait for this process's run-out computations under way (tests, shutting down)."""
         while self.odds_tasks:
             await asyncio.gather(*list(self.odds_tasks.values()), return_exceptions=True)
+
+
+def runout_odds_compute(
+    work: OddsWork, odds: OddsFunction = runout_odds
+) -> list[list[dict[str, Any]]] | None:
+    """Each run's streets with every live hand's chance (engine seat as text -> expected
+    share of the pot, 0..1), in the form of ``runout_shape``; None when there is nothing to
+    compute. The engine alone: no database, no lock (slow: see the module docstring)."""
+    state = work.state
+    if state is None:
+        return None
+    return [
+        [
+            {
+                "street": street.street,
+                "cards": len(street.board),
+                "chances": {
+                    str(seat): share for seat, share in zip(street.seats, street.share, strict=True)
+                },
+            }
+            for street in odds(state, board)
+        ]
+        for board in state.boards
+    ]
+
+
+def allin_ev_compute(
+    work: OddsWork, runs: list[list[dict[str, Any]]] | None
+) -> dict[int, float] | None:
+    """Each engine seat's all-in EV (expected net, ``engine.allin_ev``) of the finished hand
+    of ``work``, or None (nothing to compute, or the hand still waits for its runs). The
+    chances already computed (``runs``, ``runout_odds_compute``'s) at the all-in's street
+    stand for the pots every live hand can win. The engine alone, as
+    ``runout_odds_compute``."""
+    state = work.state
+    if state is None or not state.is_over:
+        return None
+    known: dict[tuple[int, ...], list[float]] = {}
+    first = runs[0][0]["chances"] if runs and runs[0] else None
+    if first is not None:
+        seats = tuple(sorted(int(seat) for seat in first))
+        known[seats] = [first[str(seat)] for seat in seats]
+    ev = allin_ev(state, known)
+    return None if ev is None else dict(enumerate(ev.net))
 
 
 def _croupier_pass(now: datetime) -> None:
@@ -215,6 +275,8 @@ def _tick_table(table_id: int, now: datetime) -> str | None:
     """``clock_tick`` for one table, skipped if the table is busy (the next pass comes back
     to it); an error is logged, not raised (one broken table must not stop the others)."""
     try:
+        if held_elsewhere(table_id):  # the process that runs the table ticks it
+            return None
         return clock.clock_tick(table=table_id, now=now, skip_busy=True)
     except Exception:
         log.exception("croupier: table %s", table_id)

@@ -23,6 +23,7 @@ from tables.inputs import parse_whole_number
 from tables.models import Player, Table
 from tables.selectors.hands import player_in_running_hand
 from tables.selectors.players import viewer_player
+from tables.services.hands import LiveHand
 from tables.services.hooks import rules_for
 from tables.services.mixed import choose_game
 from tables.services.seat_requests import seat_ask, top_up_ask
@@ -266,10 +267,12 @@ def run_op(
     user: User | AnonymousUser,
     data: dict[str, Any],
     player: Player | None = None,
+    live: LiveHand | None = None,
 ) -> str:
     """Carry out one request through one service; returns a message for the sender.
 
-    ``player``: the socket's player if already known (resolved once at connect).
+    ``player``: the socket's player if already known (resolved once at connect). ``live``:
+    the table runtime's hand in memory, for an action (``hand_act``).
     Raises ``ServiceError``, ``BadFrame`` or ``NumberError`` (nothing changed) when refused.
     Each service locks the table row first (``table_lock``): nothing is read before it.
     """
@@ -281,4 +284,7 @@ def run_op(
     operation = OPERATIONS.get(op) if isinstance(op, str) else None
     if operation is None:
         raise BadFrame(f"Unknown request (one of {', '.join(OPERATIONS)}).")
-    return operation.carry_out(table_id, player, **operation.parse(data))
+    fields = operation.parse(data)
+    if live is not None and operation.carry_out is _act:
+        fields["live"] = live
+    return operation.carry_out(table_id, player, **fields)

@@ -29,6 +29,7 @@ from __future__ import annotations
 
 import asyncio
 import contextvars
+import functools
 import logging
 from collections.abc import Awaitable, Callable
 from datetime import datetime, timedelta
@@ -39,6 +40,7 @@ from django.utils import timezone
 
 from tables.db.threads import read_async, write_async
 from tables.services import clock
+from tables.services.events import published_after
 
 log = logging.getLogger(__name__)
 
@@ -51,6 +53,10 @@ REREAD_DELAY_SECONDS = 0.05
 
 #: (table id, now) -> what the tick did (None: nothing); on the table's write thread.
 Tick = Callable[[int, datetime], Awaitable[str | None]]
+#: (table id, the tick's work) -> the tick run in the turn of the table's runtime in this
+#: process, or None where it has none (the live layer registers one: ``tables.live.runtime``).
+TurnRunner = Callable[[int, Callable[[], str | None]], Awaitable[str | None] | None]
+turn_runners: list[TurnRunner] = []
 
 
 class TableTimers:
@@ -212,9 +218,16 @@ def _log_failure(task: asyncio.Task[Any]) -> None:
 
 
 def write_tick(tick_table: Callable[[int, datetime], str | None]) -> Tick:
-    """``tick_table`` (sync) on the thread of that table's writes."""
+    """``tick_table`` (sync) on the thread of that table's writes: in the table's turn where
+    this process runs the table (``turn_runners``), else on its own, what it changed
+    published from the loop once it is done."""
 
     async def tick(table_id: int, now: datetime) -> str | None:
-        return await write_async(table_id, tick_table)(table_id, now)
+        work = functools.partial(tick_table, table_id, now)
+        for runner in turn_runners:
+            turn = runner(table_id, work)
+            if turn is not None:
+                return await turn
+        return await published_after(write_async(table_id, work)())
 
     return tick

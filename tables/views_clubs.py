@@ -29,6 +29,7 @@ from tables.inputs import LARGEST, NumberError, parse_optional_number, parse_who
 from tables.models import Table
 from tables.services.errors import ServiceError
 from tables.services.players import player_get_or_create
+from tables.tournaments.forms import STRUCTURES
 
 ADMIN_ROLES = (Membership.Role.OWNER, Membership.Role.ADMIN)
 
@@ -96,6 +97,7 @@ def _page(
         "error": error,
         "games": Table.GAME_CHOICES,
         "bettings": Table.Betting.choices,
+        "structures": SCHEDULE_STRUCTURES,
     }
     return render(request, "clubs/detail.html", context, status=400 if error else 200)
 
@@ -204,8 +206,9 @@ def _day(text: str) -> date | None:
         return None
 
 
-#: The tournaments a club schedules from its page: a preset structure the tournaments app has.
-SCHEDULE_STRUCTURES = {"turbo", "regular", "deep"}
+#: The tournaments a club schedules from its page: every preset structure the tournament form
+#: offers (custom levels are written on that form, not here).
+SCHEDULE_STRUCTURES = [(value, label) for value, label in STRUCTURES if value != "custom"]
 #: A scheduled cash game's numbers on the page (field -> its name in an error).
 CASH_NUMBERS = {
     "small_blind": "The small blind",
@@ -228,13 +231,19 @@ def club_schedule(request: AuthenticatedRequest, club_id: int) -> HttpResponse:
     settings: dict[str, Any] = {}
     if kind == "tournament":
         structure = request.POST.get("structure", "regular")
-        settings["structure_name"] = structure if structure in SCHEDULE_STRUCTURES else "regular"
+        presets = [value for value, _ in SCHEDULE_STRUCTURES]
+        settings["structure_name"] = structure if structure in presets else "regular"
         try:
             bots = parse_optional_number(request.POST.get("bot_entrants"), what="Bots")
             hands = parse_optional_number(request.POST.get("hands"), what="Hands")
+            big_blinds = parse_optional_number(
+                request.POST.get("starting_big_blinds"), what="The starting stack in big blinds"
+            )
         except NumberError as error:
             return _page(request, club, member, str(error))
         settings["bot_entrants"] = bots or 0
+        if big_blinds is not None:
+            settings["starting_big_blinds"] = big_blinds
         if hands:
             settings.update(format="fixed-hands", hands=hands)
     elif kind == "cash":

@@ -1,7 +1,7 @@
 """The hand: ``Hand``, the state machine of one hand (``engine.hand.machine``: the betting
 rounds and the commands), built from its state and queries (``engine.hand.state``), forced
-bets and dealing (``engine.hand.dealing``), the betting rules (``engine.hand.betting``), the
-run-outs (``engine.hand.runouts``), the showdown (``engine.hand.payout``) and the views
+bets and dealing, the run-outs' later boards included (``engine.hand.dealing``), the betting
+rules (``engine.hand.betting``), the showdown (``engine.hand.payout``) and the views
 (``engine.hand.views``), with the stud rules that depend on the showing cards
 (``engine.hand.stud``) and the showdown's awards (``engine.hand.showdown``). The typed values
 it makes are named here too."""

@@ -1,5 +1,6 @@
 """Forced bets and dealing: antes, blinds, straddles and the stud bring-in's set-up, the hole
-cards, the board and the stud streets (``engine.hand.machine.Hand`` runs the betting rounds).
+cards, the board and the stud streets, the later runs' boards and the rabbit hunt's cards
+(``engine.hand.machine.Hand`` runs the betting rounds and asks for the runs).
 
 Dealing order (so a hand is fully determined by its deck): hole cards one at a time,
 round-robin, starting with the seat left of the button (heads-up: the big blind) and ending
@@ -33,20 +34,35 @@ Forced bets, with the choices this engine makes where the rules leave room:
 * Stud: per-player antes, then the bring-in (``engine.hand.stud``) acts first.
 * Short deck: per-player antes, then the button's blind (heads-up the other seat's, as
   pokerkit reverses the blinds there); the seat left of the blind acts first.
+
+Run-outs: once nobody can bet any more with two or more hands live (``no_more_betting``),
+every live hand is face up in every view. With ``run_it_twice`` and the board not complete,
+the hand then waits for ``run_once``/``run_twice``/``run_thrice``; run two or three times, the
+rest of the board is dealt again for each later run, from the same deck after the runs before
+it (each street burning first, as for the first run), and each pot is split between the runs
+(its odd chips one at a time to the runs from the first), each part awarded on its own board
+(``engine.hand.showdown``). The odds of a run-out: ``engine.runout``.
 """
 
 from __future__ import annotations
 
 from engine.cards import Card
-from engine.hand.state import HandState
+from engine.errors import IllegalAction
+from engine.hand.state import BOARD_SIZES, HandState
 from engine.hand.stud import bring_in_seat, first_to_act
-from engine.types import Event, EventKind
+from engine.types import RUN_BOARD_EVENTS, Event, EventKind
 
 __all__ = ["Dealing"]
 
 
+def _board_streets(cards: int) -> tuple[int, ...]:
+    """The streets (0 preflop .. 3 river) a board of this many cards has been dealt for."""
+    return tuple(s for s in range(4) if sum(BOARD_SIZES[: s + 1]) <= cards)
+
+
 class Dealing(HandState):
-    """Posting the forced bets and dealing the cards, street by street."""
+    """Posting the forced bets and dealing the cards, street by street; the later runs'
+    boards and the rabbit hunt."""
 
     def _post(self, seat: int, amount: int, kind: EventKind, bet: bool) -> None:
         amount = min(amount, self._stacks[seat])
@@ -190,3 +206,42 @@ class Dealing(HandState):
             self._next_card = pos + count
             self.second_board.extend(cards)
             self.events.append(Event(EventKind.DEAL_BOARD_TWO, None, 0, cards))
+
+    def _deal_later_runs(self) -> None:
+        """Each run after the first (``_runs``), in turn: the streets after the one the runs
+        part from, burning first as for the first run, from the same deck after the cards
+        of the runs before it."""
+        for run in range(2, (self._runs or 1) + 1):
+            board = list(self.board[: sum(BOARD_SIZES[: self._run_from + 1])])
+            pos = self._next_card
+            for street in range(self._run_from + 1, 4):
+                size = BOARD_SIZES[street]
+                cards = tuple(self._deck[pos + 1 : pos + 1 + size])
+                pos += 1 + size
+                board.extend(cards)
+                self.events.append(Event(RUN_BOARD_EVENTS[run], None, 0, cards))
+            self._next_card = pos
+            if run == 2:
+                self.second_board = board
+            else:
+                self.third_board = board
+
+    def rabbit_hunt(self) -> tuple[Card, ...]:
+        """The board cards that would have come had the hand not ended before the river,
+        dealt from this hand's deck as the dealer would have (burning before each street);
+        empty when the board is complete. Changes nothing; only once the hand is over."""
+        if not self._over:
+            raise IllegalAction("no rabbit hunt while the hand is being played")
+        if self._stud:
+            raise IllegalAction("no rabbit hunt in stud: it has no board")
+        if self._draw:  # the stub's cards are nobody's to see
+            raise IllegalAction("no rabbit hunt in a draw game: it has no board")
+        if self.config.double_board:  # which cards were whose board would be a guess
+            raise IllegalAction("no rabbit hunt on a double board")
+        cards: list[Card] = []
+        pos = self._next_card
+        for street in range(len(_board_streets(len(self.board))), 4):
+            size = BOARD_SIZES[street]
+            cards.extend(self._deck[pos + 1 : pos + 1 + size])
+            pos += 1 + size
+        return tuple(cards)

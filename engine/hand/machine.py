@@ -7,9 +7,9 @@ pots, showdown and payouts happen by themselves. Each command (``fold``, ``check
 naming the rule broken, changing nothing; otherwise it returns the events it caused.
 
 ``Hand`` is built from the parts of the package, each with the house rules it implements
-(see DESIGN.md): the state and its queries (``engine.hand.state``), forced bets and the
-dealing order (``engine.hand.dealing``), the betting rules (``engine.hand.betting``), the
-run-outs (``engine.hand.runouts``), the showdown (``engine.hand.payout``) and the views
+(see DESIGN.md): the state and its queries (``engine.hand.state``), forced bets, the
+dealing order and the run-outs' later boards (``engine.hand.dealing``), the betting rules
+(``engine.hand.betting``), the showdown (``engine.hand.payout``) and the views
 (``engine.hand.views``). Here: the betting rounds and the commands.
 
 * Heads-up the button posts the small blind, acts first before the flop and last after it.

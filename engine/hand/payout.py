@@ -22,7 +22,7 @@ from typing import Any
 from engine.cards import Card
 from engine.evaluate import HandRank, LowRank
 from engine.evaluate.tables import kicker_over
-from engine.hand.runouts import Runouts
+from engine.hand.dealing import Dealing
 from engine.hand.showdown import award_pots, split_between_runs
 from engine.pots import build_pots
 from engine.types import Award, Event, EventKind, Result
@@ -30,7 +30,7 @@ from engine.types import Award, Event, EventKind, Result
 __all__ = ["Payout"]
 
 
-class Payout(Runouts):
+class Payout(Dealing):
     """Winning uncontested, the showdown and the payouts."""
 
     def concede_at_showdown(self, seats: Iterable[int]) -> None:

@@ -2,22 +2,19 @@
 
 from __future__ import annotations
 
-import re
 import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, NamedTuple
+from typing import Any
 
-from engine.cards import Card, parse_cards
+from engine.cards import Card
 from engine.deck import stacked_deck, stacked_stud_deck
 from engine.errors import CardError, HandHistoryError, PokerError
 from engine.hand import Hand, HandConfig
+from engine.phh.lines import Line, all_known, parse_lines
 from engine.phh.variants import VARIANTS
 from engine.types import MOST_RUNS, STUD_GAMES
 from engine.variants import VARIANTS as VARIANT_GAMES
-
-_ACTION = re.compile(r"^p(\d+) (f|cc|cbr|sm|pb|sd)(?: (\S+))?$")
-_DEAL = re.compile(r"^d (dh|db) (?:p(\d+) )?(\S+)$")
 
 
 @dataclass
@@ -146,48 +143,8 @@ class HandHistory:
             )
         return first, count, False
 
-    def _parse_lines(self) -> list[_Line]:
-        n = len(self.starting_stacks)
-        parsed = []
-        for index, line in enumerate(self.actions):
-            where = f"action {index + 1} {line!r}"
-            text = line.split("#", 1)[0].strip()
-            deal = _DEAL.match(text)
-            act = _ACTION.match(text)
-            try:
-                if deal:
-                    kind, player, cards = deal.groups()
-                    if kind == "dh" and player is None:
-                        raise self._fail(f"{where}: 'd dh' needs a player")
-                    seat = int(player) - 1 if player else None
-                    if seat is not None and not 0 <= seat < n:
-                        raise self._fail(f"{where}: no player p{player}")
-                    parsed.append(_Line(kind, seat, _dealt_cards(cards), len(cards) // 2, where))
-                elif act:
-                    player, kind, arg = act.groups()
-                    seat = int(player) - 1
-                    if not 0 <= seat < n:
-                        raise self._fail(f"{where}: no player p{player}")
-                    if kind == "cbr":
-                        if arg is None or not re.fullmatch(r"\d+", arg):
-                            raise self._fail(f"{where}: 'cbr' needs a whole amount")
-                        parsed.append(_Line(kind, seat, None, int(arg), where))
-                    elif kind == "sm":
-                        # the amount: how many cards it shows (none: the hand is mucked)
-                        shown = None if arg is None else _dealt_cards(arg)
-                        parsed.append(_Line(kind, seat, shown, len(arg or "") // 2, where))
-                    elif kind == "sd":  # the amount: how many thrown away (known or not)
-                        thrown = [] if arg is None else _dealt_cards(arg)
-                        parsed.append(_Line(kind, seat, thrown, len(arg or "") // 2, where))
-                    else:
-                        if arg is not None:
-                            raise self._fail(f"{where}: '{kind}' takes no argument")
-                        parsed.append(_Line(kind, seat, None, 0, where))
-                else:
-                    raise self._fail(f"{where}: not a PHH action line")
-            except CardError as error:
-                raise self._fail(f"{where}: {error}") from None
-        return parsed
+    def _parse_lines(self) -> list[Line]:
+        return parse_lines(self.actions, len(self.starting_stacks), self.source)
 
     def deck(self, config: HandConfig | None = None) -> list[Card]:
         """A 52-card deck that deals exactly the recorded cards in ``engine.hand`` order."""
@@ -203,7 +160,7 @@ class HandHistory:
         later: list[list[Card]] = []  # the later runs' streets, a line each
         deals: list[list[Card]] = []  # every board line (a double board's streets)
         for kind, seat, cards, _, where in self._parse_lines():
-            known = _known(cards)
+            known = all_known(cards)
             if kind == "dh" and seat is not None:  # a dealing of hole cards names its player
                 if cards is not None and len(cards) != k:
                     raise self._fail(f"{where}: {config.game} deals {k} hole cards")
@@ -240,7 +197,7 @@ class HandHistory:
             if cards is not None and len(cards) != k:
                 raise self._fail(f"{where}: {config.game} deals {k} hole cards")
             dealt[seat] = True
-            holes[seat] = _known(cards)
+            holes[seat] = all_known(cards)
         try:
             return stacked_deck(holes, [], k, config.variant.deck), draws
         except CardError as error:
@@ -386,42 +343,8 @@ class HandHistory:
 def _thrown(hand: Hand, seat: int, cards: list[Card | None] | None, count: int) -> list[Card]:
     """The cards a ``sd`` line throws away; a file that hides them (``????``) throws away
     that many of the seat's first cards, unknown to it anyway."""
-    known = _known(cards)
+    known = all_known(cards)
     return known if known is not None else list(hand.hole[seat][:count])
-
-
-def _dealt_cards(text: str) -> list[Card | None] | None:
-    """Cards as a file deals or shows them: ``None`` for each ``??``; ``None`` for all of
-    them when none is known."""
-    if text.strip("?") == "":
-        return None
-    if "?" not in text:
-        return list(parse_cards(text))
-    cards: list[Card | None] = []
-    for start in range(0, len(text), 2):
-        token = text[start : start + 2]
-        cards.append(None if token == "??" else parse_cards(token)[0])
-    return cards
-
-
-def _known(cards: list[Card | None] | None) -> list[Card] | None:
-    """The cards when all of them are known, else ``None`` (unknown cards: spare ones)."""
-    if cards is None or any(c is None for c in cards):
-        return None
-    return [c for c in cards if c is not None]
-
-
-class _Line(NamedTuple):
-    """One parsed action line: ``kind`` (dh, db, f, cc, cbr, sm, pb, sd), the seat (``None``
-    for a board), the cards dealt, shown or thrown away (``None`` when the file hides them),
-    a ``cbr`` amount or how many cards a ``sd`` throws away or a ``sm`` shows (none: a
-    muck), and where the line is, for messages."""
-
-    kind: str
-    seat: int | None
-    cards: list[Card | None] | None
-    amount: int
-    where: str
 
 
 def _can_check(hand: Hand) -> bool:

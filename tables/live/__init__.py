@@ -3,10 +3,10 @@
 - ``protocol``: the frames (a request names one of ``tables.operations``, the command layer
   the REST API shares), the answers, the ``?state=json`` frame, the close codes;
 - ``consumer``: ``TableConsumer``, one per socket, thin;
-- ``feed``: ``TableFeed``, one subscription per process and table, shared by its sockets;
-- ``caches``: the per-process caches that depend on a table's version (and their invariant);
+- ``runtime``: ``TableRuntime``, a live table's one home in the process that owns it (its
+  state in memory, its sockets, its commands in order; forwarded from the other processes);
 - ``sessions``: the sockets by user, closed when a log-in ends;
-- ``routing``: the websocket URLs; ``layers``: the embedded set-up's channel layer;
+- ``routing``: the websocket URLs;
 - ``schemas``, ``page_schemas``, ``asyncapi``: the protocol published as AsyncAPI 3
   (``/api/asyncapi.json``).
 

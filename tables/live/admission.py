@@ -4,7 +4,7 @@ new one is shed.
 A socket's handshake is accepted the moment it arrives (``accept_at_once``, outside the session
 middleware, whose reads queue on the thread of the writes in a rush), so no client times out
 waiting for it however busy the server is (daphne drops a handshake not accepted within 5 s).
-Its join (the reads that check it may stay, the table's feed, its first state) then waits its
+Its join (the reads that check it may stay, the table's runtime, its first state) then waits its
 turn: at most ``AT_ONCE`` joins run at a time per
 event loop, and each ends by yielding to the loop, so the players' actions and the updates of
 tables already joined go on between them instead of queuing behind a thousand first states.
@@ -29,7 +29,7 @@ from typing import Any
 
 from tables.http import Application, Receive, Scope, Send
 
-#: Joins (reads, feed, first state) one process runs at once: enough to overlap their database
+#: Joins (reads, runtime, first state) one process runs at once: enough to overlap their database
 #: reads (at 4, 300 sockets took 10 s to join against 4 s unbounded), few beside a thousand.
 AT_ONCE = 16
 #: The longest a new socket may expect to wait for its turn, and then may wait, before it is

@@ -1,12 +1,12 @@
 """The chat side of the table socket (a base class of ``TableConsumer``).
 
 A chat line is not a change of the table (no version): the service publishes it to the table's
-group as ``table.chat`` and the process's ``TableFeed`` hands it to each socket, which sends
+group as ``table.chat`` and the process's ``TableRuntime`` hands it to each socket, which sends
 it as it is for its viewer (appended to the list; the host's with mute buttons; who hosts is
-followed at every version of the table: ``chat_follow_host``). Each socket
-skips a line it has sent (the feed may hand it over twice: once at once from this process,
-once through Redis), and the last ``CHAT_HISTORY`` lines come when it joins (a reload, a
-reconnect), in the one order the table lock gave them.
+followed at every version of the table: ``chat_follow_host``). Each socket skips a line it
+has sent (it may come twice: in a join's history and as itself), and the last
+``CHAT_HISTORY`` lines come when it joins (a reload, a reconnect), in the one order the table
+lock gave them.
 """
 
 from __future__ import annotations
@@ -92,7 +92,7 @@ class ChatSocket(AsyncWebsocketConsumer):
             await self.send(text_data=chat_muted_html(self.chat_muted))
 
     async def table_chat(self, event: dict[str, Any]) -> None:
-        """A chat line or a mute, from the feed."""
+        """A chat line or a mute, from the table's runtime."""
         if self.closed:
             return
         self.chat_lock = self.chat_lock or asyncio.Lock()

@@ -12,19 +12,19 @@ What a frame may ask, what it is answered and sent, and the close codes: ``table
   public table (``tables.live.spectators``); how it joins: ``tables.live.joining``. A
   handshake from a foreign page is refused
   before this, with HTTP 403 (``pokersite.origins``). The socket joins the process's
-  ``TableFeed`` of the table (``tables.live.feed``: one member of the group ``table-<id>``
-  per process) and gets the whole table rendered for its viewer.
+  ``TableRuntime`` of the table (``tables.live.runtime``: the table's one home in the
+  process, one member of the group ``table-<id>``) and gets the whole table for its viewer.
 - ``table.chat``: a chat line or a mute, no version (``tables.live.chat``).
 - The viewer's notes on players (issue 51) are read when a browser's socket joins and again
   when they change one (``notes_changed``, told by ``tables.live.sessions``): only their own
   seats show them, never a frame another viewer gets.
-- ``table.changed`` (table id + version, no cards): the snapshot at that version
-  (``tables.live.caches``), for this socket's viewer, sent as what changed since what the
-  socket holds (``tables.live.frames``): htmx swaps each part by id; a ``frames=diff`` JSON
-  socket gets a patch. ``{"op": "sync"}`` asks for the whole state again.
-- A request is carried out by one service (``tables.operations.run_op``) on the table's write thread
-  (``tables.db.threads``); a refusal or a malformed frame is answered to the sender only,
-  nothing changes.
+- Each new version of the table: the runtime calls ``show`` with it, sent for this socket's
+  viewer as what changed since what the socket holds (``tables.live.frames``): htmx swaps
+  each part by id; a ``frames=diff`` JSON socket gets a patch. ``{"op": "sync"}`` asks for
+  the whole state again.
+- A request is carried out by the table's runtime (in the table's turn, by the process that
+  owns the table: one service through ``tables.operations.run_op``); a refusal or a
+  malformed frame is answered to the sender only, nothing changes.
 - Limits: a frame over ``MAX_FRAME_BYTES`` closes the socket; every frame, binary ones
   included (refused), takes a token (``tables.live.frame_budget``); a frame without one is
   answered "slow down" (once) and ignored, and a flood of them closes the socket. A user
@@ -33,7 +33,7 @@ What a frame may ask, what it is answered and sent, and the close codes: ``table
   (nginx sends a table's sockets to one process).
 - A log-out closes that session's sockets, a password change all the user's
   (``tables.live.sessions``). However a socket ends (a close sent here, an error in a
-  handler, the client gone), it leaves its feed and the registry at once.
+  handler, the client gone), it leaves its runtime and the registry at once.
 - A browser's message line is only sent when it says something or clears what it said.
 - The database briefly unreachable: the sender is told so and nothing was done (each service
   is one transaction); the next update or a reconnect brings the state back.
@@ -51,7 +51,7 @@ from channels.generic.websocket import AsyncWebsocketConsumer
 from django.db import DatabaseError
 
 from tables import croupier
-from tables.db.threads import read_async, write_async
+from tables.db.threads import read_async
 from tables.inputs import NumberError
 from tables.live.auth import (
     AUTH_WAIT_SECONDS,
@@ -60,7 +60,6 @@ from tables.live.auth import (
     header_token,
     token_user,
 )
-from tables.live.caches import snapshots
 from tables.live.chat import ChatSocket
 from tables.live.frame_budget import FrameBudget
 from tables.live.frames import SocketFrames
@@ -77,7 +76,7 @@ from tables.live.protocol import (
 )
 from tables.live.spectators import spectator_release
 from tables.models import Table
-from tables.operations import BadFrame, run_op
+from tables.operations import BadFrame
 from tables.presenters.notes import note_marks
 from tables.presenters.render import render_message
 from tables.selectors.hosting import rejoin_minimum, reseat_at_ms
@@ -109,7 +108,7 @@ class TableConsumer(ChatSocket, TableJoin, AsyncWebsocketConsumer):
     async def __call__(
         self, scope: _ChannelScope, receive: ASGIReceiveCallable, send: ASGISendCallable
     ) -> None:
-        """Channels' consumer, leaving its feed and the registry however it ends: also when a
+        """Channels' consumer, leaving its runtime and the registry however it ends: also when a
         handler raised, or the server cancelled it, and ``disconnect`` never ran."""
         try:
             await super().__call__(scope, receive, send)
@@ -137,9 +136,9 @@ class TableConsumer(ChatSocket, TableJoin, AsyncWebsocketConsumer):
         spectator_of, self.spectator_of = self.spectator_of, None
         if spectator_of is not None:
             spectator_release(spectator_of)
-        feed, self.feed = self.feed, None
-        if feed is not None:
-            await feed.leave(self)
+        runtime, self.runtime = self.runtime, None
+        if runtime is not None:
+            await runtime.leave(self)
 
     async def close(self, code: int | bool | None = None, reason: str | None = None) -> None:
         """Close from here: detached at once, not when the client acknowledges."""
@@ -164,10 +163,10 @@ class TableConsumer(ChatSocket, TableJoin, AsyncWebsocketConsumer):
     async def dispatch(self, message: dict[str, Any]) -> None:
         """Channels' dispatch, less its ``aclose_old_connections()`` before every handler.
 
-        That is a hop to the one thread shared by every write of the process, for every
-        ``table.changed`` of every socket (six per action at a full table), which queued the
-        writes behind it under load. Every database call of this consumer goes through
-        ``tables.db.threads``, which has Django look at its thread's connections there.
+        That is a hop to the one thread shared by every write of the process for every frame
+        a socket receives, which queued behind the writes under load. Every database call of
+        this consumer goes through ``tables.db.threads``, which has Django look at its
+        thread's connections there.
         Overrides a library internal: ``pokersite.library_overrides`` (CHANNELS_DISPATCH).
         """
         handler = getattr(self, get_handler_name(message), None)
@@ -199,7 +198,6 @@ class TableConsumer(ChatSocket, TableJoin, AsyncWebsocketConsumer):
         self.left_with = 0  # chips taken from this table within the hour (unseated viewer)
         self.reseat_at_ms: int | None = None  # when they may sit here again (left moments ago)
         self.answering = asyncio.Lock()  # held from a request until its answer is sent
-        self.deferred = 0  # updates waiting for an answer to go first
         # The handshake first, before any database work: however busy the server, the client
         # never times out on it (and then tries again at once, adding to the rush).
         await self.accept()
@@ -248,71 +246,56 @@ class TableConsumer(ChatSocket, TableJoin, AsyncWebsocketConsumer):
         self.closed = True
         await self._detach()
 
-    async def table_changed(self, event: dict[str, Any]) -> None:
-        version = event.get("version", 0)
-        if version <= self.sent_version or self.closed:
+    async def show(self, snapshot: Snapshot) -> None:
+        """Send the table at ``snapshot``'s version for this socket's viewer, as what changed
+        since what the socket holds (``tables.live.frames``); never one older than the
+        socket has had. Called by the table's runtime, in the table's turn: what a viewer
+        sees of a version is made once per version and viewer, not per socket."""
+        if self.closed or snapshot.version <= self.sent_version:
             return
-        if self.answering.locked() or self.deferred:
-            # This socket's own request is still being answered: its update follows the
-            # answer (one socket's frames keep their order), without holding up the feed's
-            # other sockets. Deferred updates wait on the lock in turn, so they stay in order.
-            self.deferred += 1
-            asyncio.ensure_future(self._after_answer(version))
-            return
-        await self.send_state(version=version)
-
-    async def _after_answer(self, version: int) -> None:
-        """The update held back by this socket's own answer, in a task of its own: what it
-        raises is logged here (as the feed logs a socket's failed update), not left to a
-        task nobody awaits. Most often its client has just left: the socket refuses a send
-        between the client's goodbye and the server hearing of it."""
         try:
-            async with self.answering:
-                await self.send_state(version=version)
-        except Exception as error:
-            log.warning("table %s: update after an answer not sent (%r)", self.table_id, error)
-        finally:
-            self.deferred -= 1
-
-    async def send_state(self, version: int = 0) -> None:
-        """Send the table at ``version`` or newer for this socket's viewer, as what changed
-        since what the socket holds (``tables.live.frames``); never one older than the socket
-        has had (an update may overtake a read still in flight).
-
-        The snapshot is shared by every socket of the process (``snapshots``), and what a
-        viewer sees of it is made once per version and viewer, not per socket.
-        """
-        try:
-            snap = await snapshots.get(self.table_id, version, getattr(self, "created_at", None))
-            if snap is None:
-                await self.close(code=NO_SUCH_TABLE)
-                return
-            if snap.version <= self.sent_version:
-                return
-            bankroll = await self._bankroll_unseated(snap)
+            bankroll = await self._bankroll_unseated(snapshot)
         except DatabaseError:
             log.warning("table %s: database unreachable, update skipped", self.table_id)
             return
-        if self.closed:
+        if self.closed or snapshot.version <= self.sent_version:
             return
-        if snap.version > self.sent_version:
-            self.sent_version = snap.version
-            frame = self.frames.next_frame(
-                snap, self.player, bankroll, self.left_with, self.reseat_at_ms, self.notes
-            )
-            if frame:
-                try:
-                    await self.send(text_data=frame)
-                except BaseException:
-                    self.frames.forget()  # whether it arrived is in doubt: the whole next
-                    raise
-            await self._clear_message_when_dealt_in(snap)
-            await self.chat_follow_host(snap.table)
+        self.sent_version = snapshot.version
+        frame = self.frames.next_frame(
+            snapshot, self.player, bankroll, self.left_with, self.reseat_at_ms, self.notes
+        )
+        if frame:
+            try:
+                await self.send(text_data=frame)
+            except BaseException:
+                self.frames.forget()  # whether it arrived is in doubt: the whole next
+                raise
+        await self._clear_message_when_dealt_in(snapshot)
+        await self.chat_follow_host(snapshot.table)
+
+    async def send_state(self) -> None:
+        """The whole table as it is now, in the table's turn (the first frame, a ``sync``,
+        new notes): what the socket holds is forgotten first."""
+        runtime = self.runtime
+        if runtime is None:
+            return
+
+        async def whole() -> None:
+            self.frames.forget()
+            self.sent_version = -1
+            try:
+                snapshot = await runtime.show_latest(self)
+            except DatabaseError:
+                log.warning("table %s: database unreachable, state not sent", self.table_id)
+                return
+            if snapshot is None:
+                await self.close(code=NO_SUCH_TABLE)
+
+        await runtime.call(whole)
 
     async def notes_changed(self) -> None:
         """The viewer changed their notes on players (``tables.live.sessions``): a browser
-        reads them again and is sent the seats that show them differently, at the version it
-        has (the socket's frames are made from what it holds, as for a ``sync``)."""
+        reads them again and is sent the table with the new notes on its seats."""
         if self.closed or self.player is None or self.frames.kind != "page":
             return
         player_id = self.player.pk
@@ -325,9 +308,7 @@ class TableConsumer(ChatSocket, TableJoin, AsyncWebsocketConsumer):
             return
         async with self.answering:
             self.notes = notes
-            # the version it has (or a newer one) again, with the new notes on its seats
-            version, self.sent_version = max(self.sent_version, 0), -1
-            await self.send_state(version=version)
+            await self.send_state()
 
     async def _clear_message_when_dealt_in(self, snap: Snapshot) -> None:
         """A new hand this viewer is dealt into makes the last message old news ("You sat
@@ -419,9 +400,7 @@ class TableConsumer(ChatSocket, TableJoin, AsyncWebsocketConsumer):
             return
         if data.get("op") == "sync":  # the client doubts what it holds: the whole state
             async with self.answering:
-                self.frames.forget()
-                self.sent_version = -1
-                await self.send_state(version=0)
+                await self.send_state()
                 await self.answer("", error=False)
             return
         # Not logged in, a socket is closed or awaits its auth frame (handled above).
@@ -429,11 +408,13 @@ class TableConsumer(ChatSocket, TableJoin, AsyncWebsocketConsumer):
         if self.player is None:  # a spectator: refused here, not on the table's write thread
             await self.answer("Log in to play: you are watching.", code="bad_request")
             return
+        runtime = self.runtime
+        if runtime is None:  # not joined yet (or gone): nothing to act on
+            await self.answer("Not joined to the table yet: try again.", code="bad_request")
+            return
         async with self.answering:
             try:
-                message = await write_async(self.table_id, run_op)(
-                    table_id=self.table_id, user=self.user, data=data, player=self.player
-                )
+                await runtime.request(self.user, self.player, data, self._answered)
             except (ServiceError, BadFrame, NumberError) as error:
                 await self.answer(str(error), code=error_code(error))
                 return
@@ -447,5 +428,7 @@ class TableConsumer(ChatSocket, TableJoin, AsyncWebsocketConsumer):
             except Exception:  # a bug must not cost the player their socket
                 log.exception("table %s: request %r failed", self.table_id, data.get("op"))
                 await self.answer("That request failed: nothing was done.", code="server_error")
-                return
-            await self.answer(message, error=False)
+
+    async def _answered(self, message: str) -> None:
+        """A request carried out: the sender is told (before the new version goes out)."""
+        await self.answer(message, error=False)

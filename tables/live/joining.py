@@ -1,6 +1,6 @@
 """How a table socket joins its table (a base class of ``TableConsumer``): its turn among the
 process's joins (``tables.live.admission``), counted under its user or address, the viewer and
-the table read (and a browser's viewer's notes on players), the table's feed followed, the
+the table read (and a browser's viewer's notes on players), the table's runtime joined, the
 first state sent; then the chat's last lines.
 
 A socket that ends without its first state after ``SLOW_JOIN_SECONDS`` (its client gave up
@@ -20,8 +20,8 @@ from django.conf import settings
 
 from tables.db.threads import read_async
 from tables.live.admission import CLIENT_GONE, admission
-from tables.live.feed import TableFeed
 from tables.live.protocol import NO_SUCH_TABLE, SERVER_BUSY, SERVER_TROUBLE, TOO_MANY_SOCKETS
+from tables.live.runtime import TableRuntime
 from tables.live.sessions import LiveSockets
 from tables.live.spectators import spectator_admit
 from tables.models import Player, Table
@@ -34,6 +34,7 @@ from tables.selectors.players import viewer_player
 if TYPE_CHECKING:
     from tables.http import Viewer
     from tables.live.frames import SocketFrames
+    from tables.selectors.snapshot import Snapshot
 
 log = logging.getLogger(__name__)
 
@@ -46,7 +47,7 @@ class TableJoin(AsyncWebsocketConsumer):
     #: waited (``_ended_without_state``).
     join_stage = "accepted"
     connected_at = 0.0
-    feed: TableFeed | None = None
+    runtime: TableRuntime | None = None
     live: LiveSockets | None = None  # this process's sockets by user, while registered
     spectator_of: str | None = None  # a logged-out spectator's address, while counted
     player: Player | None = None  # the viewer's player (None: a spectator), resolved at join
@@ -63,9 +64,9 @@ class TableJoin(AsyncWebsocketConsumer):
         session_key: str | None
 
         async def refuse(self, code: int) -> None: ...
-        async def send_state(self, version: int = 0) -> None: ...
+        async def send_state(self) -> None: ...
+        async def show(self, snapshot: Snapshot) -> None: ...
         async def chat_join(self) -> None: ...
-        async def table_changed(self, event: dict[str, Any]) -> None: ...
         async def table_chat(self, event: dict[str, Any]) -> None: ...
         async def session_ended(self) -> None: ...
         async def notes_changed(self) -> None: ...
@@ -107,26 +108,18 @@ class TableJoin(AsyncWebsocketConsumer):
             self.join_stage = "closed while joining"
             return False
         self.join_stage = "following the table"
-        await TableFeed.join(self)
-        if self.ended_meanwhile():  # ended while joining (and so left the feed)
+        await TableRuntime.join(self)
+        if self.ended_meanwhile():  # ended while joining (and so left the runtime)
             self.join_stage = "closed while following the table"
             return False
-        # The version after joining the feed: anything later reaches us as table.changed. A
-        # feed already following the table knows it (the newest it handed on; a later one
-        # comes to this socket too), which spares a rush's joins a read each.
-        version = self.feed.version if self.feed is not None else 0
-        if not version:
-            version = await read_async(self._table_version)() or 0
         self.join_stage = "reading its first state"
-        await self.send_state(version=version)
+        await self.send_state()
         if self.sent_version < 0 and not self.closed:
             # The first state could not be read (the database failed meanwhile: send_state
             # logged it). Left open, the socket would wait for the table's next change with
             # nothing on screen; closed, its client reconnects after its backoff.
             await self.close(code=SERVER_TROUBLE)
             return False
-        if self.feed is not None:
-            self.feed.saw(self.sent_version)
         return True
 
     async def _counted(self) -> bool:
@@ -160,9 +153,9 @@ class TableJoin(AsyncWebsocketConsumer):
     def _viewer_and_table(self) -> tuple[Player | None, datetime | None]:
         """The viewer's player and the table's ``created_at``, None for a table this viewer
         may not see (a private game is refused to outsiders as if it did not exist): a
-        join's reads in one trip to a thread, which a rush's joins queue for. Its version is
-        read after the socket follows the table (``_table_version``), not here: a change in
-        between would be missed."""
+        join's reads in one trip to a thread, which a rush's joins queue for. Its state is read
+        in the runtime's turn, after the socket follows the table: a change in between is not
+        missed."""
         player = viewer_player(self.user)
         if player is not None and self.frames.kind == "page":  # a browser shows its notes
             self.notes = note_marks(notes_by_subject(player.pk))
@@ -170,9 +163,6 @@ class TableJoin(AsyncWebsocketConsumer):
         if table is None or not can_see_table(table, self.user):
             return player, None
         return player, table.created_at
-
-    def _table_version(self) -> int | None:
-        return Table.objects.filter(pk=self.table_id).values_list("version", flat=True).first()
 
     def _ended_without_state(self) -> None:
         """A socket that ends without its first state after ``SLOW_JOIN_SECONDS`` (its client

@@ -10,9 +10,10 @@ the engine replaying those inputs. The deck and the seed are server secrets unti
 is finished: they live in ``HandSecret``, which nothing but ``tables.selectors`` reads.
 
 Modules: ``base`` (append-only rows), ``players`` (players, the ledger, idempotency keys),
-``tables`` (tables, seats), ``hands`` (hands, their secrets, actions, player figures),
-``hosting`` (guests, seat requests, chat, notices), ``notes`` (private notes on players), ``leases`` (which server process runs a live
-table).
+``tables`` (tables, seats; a table's game in ``table_games`` and its checks in
+``table_game_checks``), ``hands`` (hands, their secrets, actions, player figures),
+``hosting`` (guests, seat requests, chat, notices), ``notes`` (private notes on players),
+``leases`` (which server process runs a live table).
 """
 
 from tables.models.base import AppendOnlyError, AppendOnlyModel, AppendOnlyQuerySet

@@ -22,6 +22,11 @@ class TableLease(models.Model):
     owner = models.CharField(
         max_length=120, blank=True, help_text="The server process that runs the table now."
     )
+    channel = models.CharField(
+        max_length=200,
+        blank=True,
+        help_text="The owner's channel for the table: where other processes send its commands.",
+    )
     until = models.DateTimeField(
         null=True, blank=True, help_text="When the lease expires unless its owner renews it."
     )

@@ -9,11 +9,12 @@ from engine.config import HandConfig
 from engine.errors import PokerError
 from engine.variants import DEFAULT_GAME, MIXED_GAMES, VARIANTS
 from tables.models.players import Player
-from tables.models.table_games import TableGame, game_choices, hand_game_choices, pick_choices
+from tables.models.table_game_checks import TableGameChecks
+from tables.models.table_games import game_choices, hand_game_choices, pick_choices
 from tables.names import name_problem
 
 
-class Table(TableGame, models.Model):
+class Table(TableGameChecks, models.Model):
     """A persistent table: variant, stakes, seats, timers and its live status.
 
     Stake and variant changes take effect at the next hand: every ``Hand`` stores its own

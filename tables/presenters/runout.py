@@ -1,9 +1,9 @@
 """An all-in run-out's odds on screen: each live hand's chance on the street shown.
 
-``tables.selectors.runout.runout_frame`` cuts the hand's view to the street on screen;
-here ``runout_chances`` reads that street's chances from ``Hand.runout`` (stored by
-``tables.services.runouts``; unknown until the croupier has computed them). Pure: no ORM, no
-database read.
+``engine.runout.runout_frame`` cuts the hand's view to the street on screen (``Snapshot.view``
+gives that one to every presenter); here ``runout_chances`` reads that street's chances from
+``Hand.runout`` (stored by ``tables.services.runouts``; unknown until the croupier has computed
+them). Pure: no ORM, no database read.
 """
 
 from __future__ import annotations

@@ -4,8 +4,8 @@ A ``Snapshot`` holds the table row, its seats with their players, the hand on sc
 running one, else the last finished one), its decisions and the engine hand replayed from
 them, and the table's last finished hands. It holds no viewer's screen: the presenters build
 that (``tables.presenters.screen``) from the engine's ``view(seat)``, the one viewer filter.
-Once built a snapshot reads nothing, so every socket of a process can share it
-(``tables.live.caches.SnapshotCache``).
+Once built a snapshot reads nothing, so every socket of a process can share it: a table's
+runtime (``tables.live.runtime``) holds the latest one.
 """
 
 from __future__ import annotations
@@ -13,6 +13,7 @@ from __future__ import annotations
 import copy
 from collections.abc import Hashable, Iterable
 from dataclasses import dataclass, replace
+from datetime import datetime
 from functools import lru_cache
 from typing import Any, NamedTuple
 
@@ -22,14 +23,13 @@ from django.db.models import QuerySet
 
 from engine.config import HandConfig
 from engine.hand import Hand as EngineHand
+from engine.runout import runout_frame
 from engine.view import SeatView, View
 from tables.db import statements
-from tables.models import Hand, HandAction, Seat, Table
-from tables.selectors import hand_cache
+from tables.models import Hand, Seat, Table
 from tables.selectors.banners import banner_for, seating_notice_for
 from tables.selectors.hands import Decision, hand_decisions, hand_state, last_hand
 from tables.selectors.hosting import NoticeRow, log_notices
-from tables.selectors.runout import runout_frame
 
 #: How many finished hands the table page links to.
 RECENT_HANDS = 8
@@ -71,9 +71,10 @@ class RecentHand(NamedTuple):
 class Snapshot:
     """One table at one version, read once: rows, the replayed hand, nothing per viewer.
 
-    Built by ``load_snapshot`` (a few queries, no per-viewer reads) or ``following_snapshot``
-    and then used without touching the database. ``view(index)`` is the engine's view of the
-    one replayed hand for hand seat ``index``, computed once per snapshot.
+    Built by ``load_snapshot`` (a few queries, no per-viewer reads) or, after the runtime's
+    own action, ``snapshot_after_action``, and then used without touching the database.
+    ``view(index)`` is the engine's view of its hand for hand seat ``index``, computed once
+    per snapshot.
     """
 
     def __init__(
@@ -275,15 +276,9 @@ def load_snapshot(table: Table | int, previous: Snapshot | None = None) -> Snaps
     row says a player is on the clock, and the actions since then leave the hand running) and
     every version since ``previous`` was one of those actions, only those actions are read:
     the hand row, the recent hands and the notices cannot have changed (any other change, a
-    host's notice among them, reads everything).
-    When this process made the one player's action since ``previous``, nothing is read at
-    all (``following_snapshot``). The table row is read first (or with the seats), so the
-    snapshot is never older than its ``version``. The invariant this relies on:
-    ``tables.live.caches``.
+    host's notice among them, reads everything). The table row is read first (or with the
+    seats), so the snapshot is never older than its ``version``.
     """
-    following = following_snapshot(previous)
-    if following is not None:
-        return following
     # The table row with the seats (one query), so the snapshot is never older than its
     # version; a Table given by the caller was read before.
     given = table if isinstance(table, Table) else None
@@ -298,11 +293,7 @@ def load_snapshot(table: Table | int, previous: Snapshot | None = None) -> Snaps
         and previous.created_at == table.created_at
     ):
         assert previous.hand is not None  # running: its hand is being played
-        played = hand_cache.peek(table)  # this process made the change
-        if played is not None and played.hand.pk == previous.hand.pk:
-            decisions = list(played.decisions)
-        else:
-            decisions = previous.decisions + hand_decisions(previous.hand, len(previous.decisions))
+        decisions = previous.decisions + hand_decisions(previous.hand, len(previous.decisions))
         new = len(decisions) - len(previous.decisions)
         if new > 0 and table.version - previous.version == new:
             state = hand_state(previous.hand, decisions)
@@ -335,35 +326,23 @@ def load_snapshot(table: Table | int, previous: Snapshot | None = None) -> Snaps
     )
 
 
-def following_snapshot(previous: Snapshot | None) -> Snapshot | None:
-    """``previous`` one player's action later, without reading the database: when this
-    process made that action (``hand_cache`` holds its entry at the next version).
-
-    That write changed only the hand's log, the stacks of the seats in it (the engine's), the
-    table's clock and version. The clock's own actions (bots, timeouts) are read instead: the
-    croupier sets the clock again after them, and a timeout also sits the player out.
-    The invariant this relies on: ``tables.live.caches``.
-    """
-    if previous is None or not previous.running:
+def snapshot_after_action(
+    previous: Snapshot,
+    version: int,
+    deadline: datetime | None,
+    decisions: list[Decision],
+    state: EngineHand,
+) -> Snapshot | None:
+    """``previous`` one player's action later, without reading the database: the table's
+    runtime made that action on ``state`` (its engine hand, acted on in place) and knows
+    everything it changed: the hand's log, the stacks of the seats in it, the table's clock
+    and version. None where that is not all that changed (the betting is over: a run-out's
+    odds go to the hand's row; the hand ended): the caller reads the table instead."""
+    if not previous.running or state.is_over or state.no_more_betting:
         return None
     assert previous.hand is not None  # running: its hand is being played
-    played = hand_cache.peek(previous.table, previous.version + 1)
-    # Exactly one decision more. (A snapshot may hold a little more than its version says:
-    # its reads after the table row's see later commits, e.g. the hand dealt at the next
-    # version, whose entry then has no decision at all.)
-    if (
-        played is None
-        or played.hand.pk != previous.hand.pk
-        or len(played.decisions) != len(previous.decisions) + 1
-        or played.decisions[:-1] != tuple(previous.decisions)
-        or played.decisions[-1].source != HandAction.Source.PLAYER
-    ):
-        return None
-    state = played.state  # as the write left it (nobody changes it): no replay here
-    if state.no_more_betting:
-        return None  # the run-out's odds were written to the hand's row: read it
     table = copy.copy(previous.table)
-    table.version, table.action_deadline = played.version, played.deadline
+    table.version, table.action_deadline, table.hand_version = version, deadline, version
     stacks = {
         start["player_id"]: stack
         for start, stack in zip(previous.hand.seats, state.stacks, strict=True)
@@ -376,7 +355,7 @@ def following_snapshot(previous: Snapshot | None) -> Snapshot | None:
         table,
         seats,
         previous.hand,
-        list(played.decisions),
+        decisions,
         previous.recent,
         state,
         previous.banner,

@@ -7,8 +7,7 @@ to the group ``table-<id>``.
 
 Modules: ``players`` (sign-up grant, admin grants), ``seats`` (take, leave, sit out/in,
 top up), ``hands`` (start, act, void), ``table`` (save, pause, resume, close, remove a
-player), ``errors``, ``events``, ``hand_cache`` (puts and takes the per-process
-hand cache's entries; its reads are ``tables.selectors.hand_cache``).
+player), ``errors``, ``events``, ``leases`` (which process runs a live table).
 The croupier's clock lives in ``clock``. Hosted games: ``hosting`` (start, invite, the host's
 controls, self-closing), ``seat_requests`` (sitting down or topping up where the host
 approves), ``host_pending`` (what waits for the end of the hand being played).

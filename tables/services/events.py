@@ -6,14 +6,12 @@ state and renders it for its own viewer.
 
 from __future__ import annotations
 
-import asyncio
 import logging
-import os
-from collections.abc import Callable
-from concurrent.futures import Future
-from typing import Any
+from collections.abc import Awaitable, Callable
+from contextvars import ContextVar
+from typing import Any, TypeVar
 
-from asgiref.sync import SyncToAsync, async_to_sync
+from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
 from django.db import transaction
 
@@ -21,6 +19,7 @@ from tables.db import statements
 from tables.models import Table
 
 log = logging.getLogger(__name__)
+R = TypeVar("R")
 
 
 def table_group(table_id: int) -> str:
@@ -52,10 +51,13 @@ def table_event_on_commit(event: dict[str, Any]) -> None:
 
 
 #: Called on the server's event loop with each change this process made, before it goes
-#: through the channel layer (``tables.live.feed.TableFeed``, registered in ``tables.apps``,
-#: tells this process's sockets at once instead of waiting for the change to come back from
-#: Redis).
+#: through the channel layer (the croupier's timers re-arm the table's clock).
 local_listeners: list[Callable[[dict[str, Any]], None]] = []
+
+#: Where a write that a table's runtime made puts its events once it commits: the runtime
+#: publishes them from its event loop when the write returns (``publish``), instead of the
+#: write's thread waiting on the loop. Unset: published from the thread, at once.
+outbox: ContextVar[list[dict[str, Any]] | None] = ContextVar("outbox", default=None)
 
 
 #: The group that every server process's table sockets registry follows
@@ -72,47 +74,43 @@ def notes_changed_on_commit(user_id: int) -> None:
     transaction.on_commit(lambda: _publish(event, LIVE_SESSIONS_GROUP))
 
 
-async def _send(layer: Any, group: str, event: dict[str, Any]) -> None:
-    if group != table_group(event.get("table_id", 0)):
-        await layer.group_send(group, event)  # not a table's change: no feed to tell first
-        return
-    for listener in local_listeners:
-        try:
-            listener(event)
-        except Exception:  # the other processes must still hear of it
-            log.exception("local delivery of %s failed", event)
-    await layer.group_send(group, event)
+async def publish(event: dict[str, Any], group: str = "") -> None:
+    """Publish ``event`` from the event loop: this process's listeners first, then the
+    channel layer (every process's runtime of the table, this one's included)."""
+    layer = get_channel_layer()
+    group = group or table_group(event.get("table_id", 0))
+    if group == table_group(event.get("table_id", 0)):
+        for listener in local_listeners:
+            try:
+                listener(event)
+            except Exception:  # the other processes must still hear of it
+                log.exception("local delivery of %s failed", event)
+    if layer is not None:
+        await layer.group_send(group, event)
+
+
+async def published_after(work: Awaitable[R]) -> R:
+    """Await ``work`` (a write on its thread) and then publish, from this event loop, what
+    it published on commit: its thread never waits for the loop."""
+    events: list[dict[str, Any]] = []
+    token = outbox.set(events)
+    try:
+        return await work
+    finally:
+        outbox.reset(token)
+        for event in events:
+            try:
+                await publish(event, event.pop("_group", ""))
+            except Exception:  # a lost notification must not undo a committed action
+                log.exception("could not publish %s", event)
 
 
 def _publish(event: dict[str, Any], group: str = "") -> None:
-    layer = get_channel_layer()
-    if layer is None:
-        return
-    group = group or table_group(event["table_id"])
-    loop = _server_loop()
-    if loop is not None:
-        # A service called from the server's event loop (through sync_to_async): hand the
-        # send to that loop and return. Waiting for it would hold the thread of the writes
-        # until the busy loop came round; the loop keeps the order of the sends.
-        future = asyncio.run_coroutine_threadsafe(_send(layer, group, event), loop)
-        future.add_done_callback(lambda done: _log_failure(done, event))
+    waiting = outbox.get()
+    if waiting is not None:  # a runtime's write: it publishes once the write returns
+        waiting.append(event if not group else {**event, "_group": group})
         return
     try:
-        async_to_sync(layer.group_send)(group, event)
+        async_to_sync(publish)(event, group)
     except Exception:  # a lost notification must not undo a committed action
         log.exception("could not publish %s", event)
-
-
-def _server_loop() -> asyncio.AbstractEventLoop | None:
-    """The running event loop that called this thread through ``sync_to_async``, if any.
-
-    Reads a library internal: ``pokersite.library_overrides`` (ASGIREF_MAIN_EVENT_LOOP)."""
-    loop = getattr(SyncToAsync.threadlocal, "main_event_loop", None)
-    if loop is None or getattr(SyncToAsync.threadlocal, "main_event_loop_pid", None) != os.getpid():
-        return None
-    return loop if loop.is_running() and not loop.is_closed() else None
-
-
-def _log_failure(done: Future[None], event: dict[str, Any]) -> None:
-    if not done.cancelled() and done.exception() is not None:
-        log.error("could not publish %s", event, exc_info=done.exception())

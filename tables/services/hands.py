@@ -1,15 +1,17 @@
 """Starting, playing, finishing and voiding hands.
 
-Every function runs in one transaction holding the table row lock (``table_lock``); the
-state of a running hand is rebuilt from the database (``hand_state``: the engine replaying
+Every function runs in one transaction holding the table row lock (``table_lock``). A table's
+runtime (``tables.live.runtime``) hands ``hand_act`` the running hand it holds in memory
+(``LiveHand``), which is used when it is at the version the locked row has, and acted on in
+place; otherwise the state is rebuilt from the database (``hand_state``: the engine replaying
 the stored inputs and ``HandAction`` log), so a restarted server carries on where it was.
 Each change bumps ``Table.version`` and publishes ``table.changed`` on commit.
 """
 
 from __future__ import annotations
 
-import copy
 from collections.abc import Sequence
+from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any
 
@@ -28,7 +30,7 @@ from engine.types import RUN_ACTIONS, Action, HandConfig
 from tables.db import statements
 from tables.models import Hand, HandAction, HandSecret, Player, Seat, Table
 from tables.selectors.hands import Decision, hand_decisions, hand_state, with_deck
-from tables.services import etiquette, hand_cache, hooks, mixed, runouts
+from tables.services import etiquette, hooks, mixed, runouts
 from tables.services.errors import (
     HandInProgress,
     HandNotRunning,
@@ -42,6 +44,21 @@ from tables.services.events import table_touch
 from tables.services.host_pending import pending_apply
 from tables.services.locks import require_open, table_lock
 from tables.services.seats import seat_cash_out
+
+
+@dataclass
+class LiveHand:
+    """The running hand as a table's runtime holds it: its row (inputs only), its decisions
+    and the engine hand after them, at ``version`` (the table's). ``hand_act`` acts on
+    ``state`` in place when ``version`` is the locked row's, and then moves the rest along;
+    ``spent``: it was changed, so after a failure the runtime reads it again."""
+
+    version: int
+    hand: Hand
+    decisions: list[Decision]
+    state: EngineHand
+    deadline: datetime | None = None
+    spent: bool = False
 
 
 def straddles_for(settings: dict[str, Any], players: int) -> dict[str, Any]:
@@ -137,7 +154,7 @@ def hand_start(*, table: Table, now: datetime | None = None) -> Hand:
         table.button_seat = button_seat
         table.next_hand_at = None
         _after_change(
-            table, hand, state, stacks, [], "button_seat", "next_hand_at", "bomb_pot_next", *rotated
+            table, hand, state, stacks, "button_seat", "next_hand_at", "bomb_pot_next", *rotated
         )
         return hand
 
@@ -150,6 +167,7 @@ def hand_act(
     version: int,
     action: object,
     source: str = HandAction.Source.PLAYER,
+    live: LiveHand | None = None,
 ) -> Hand:
     """Apply ``player``'s action to the running hand ``hand_id``.
 
@@ -161,16 +179,22 @@ def hand_act(
     dict or a ``(kind, amount)`` pair or text like ``"raise 120"``. ``source`` is ``player``,
     ``timeout`` (the clock acting; the player is also sat out) or ``bot``. When the hand
     ends: stacks written back, result stored, busted players and those leaving cashed out.
+    ``live``: the runtime's hand in memory (no read, no replay when it is current).
     """
     engine_action = _parse_action(action)
     kind, amount = str(engine_action.kind), engine_action.amount  # as the log stores them
     with transaction.atomic():
         table = table_lock(table)
-        played = hand_cache.take(table)
+        current = (
+            live is not None
+            and live.version == table.version
+            and live.hand.pk == hand_id
+            and not live.spent
+        )
         hand: Hand | None
-        if played is not None and played.hand.pk == hand_id:
-            # As the database holds them; a copy, as sockets' snapshots may share the row.
-            hand, decisions = copy.copy(played.hand), list(played.decisions)
+        if current:
+            assert live is not None  # current: the runtime's hand
+            hand, decisions = live.hand, live.decisions
         else:
             hand, decisions = _table_hand(table, hand_id), None
         if hand is None:
@@ -186,7 +210,10 @@ def hand_act(
             raise HandNotRunning(f"Hand #{hand.number} is over.")
         if decisions is None:
             decisions = hand_decisions(hand)
-        state = hand_state(hand, decisions)
+            state = hand_state(hand, decisions)
+        else:
+            assert live is not None  # the decisions came with the runtime's hand
+            state = live.state
         index = hand.seat_index_of(player.pk)
         if kind in runouts.RUN_CHOICES:
             runs = runouts.runs_answer(table=table, hand=hand, state=state, index=index, kind=kind)
@@ -202,9 +229,15 @@ def hand_act(
             whose = hand.seats[actor]["name"] if actor is not None else "nobody"
             raise NotYourTurn(f"It is not your turn: {whose} is to act.")
         before = state.stacks
+        if current:
+            assert live is not None
+            live.spent = True  # changed in place from here: read again if this fails
         try:
             state.act(engine_action)
         except PokerError as error:
+            if current:
+                assert live is not None
+                live.spent = False  # the engine refuses before it changes anything
             raise IllegalMove(str(error), getattr(error, "code", None)) from error
         statements.insert(
             HandAction(
@@ -220,7 +253,12 @@ def hand_act(
         if source == HandAction.Source.TIMEOUT and kind not in runouts.RUN_CHOICES:
             Seat.objects.filter(table=table, player_id=player.pk).update(sitting_out=True)
         decision = Decision(kind, amount, source, format_cards(engine_action.cards))
-        _after_change(table, hand, state, before, [*decisions, decision])
+        _after_change(table, hand, state, before)
+        if current:
+            assert live is not None
+            live.version, live.deadline = table.version, table.action_deadline
+            live.decisions = [*decisions, decision]
+            live.spent = False
         return hand
 
 
@@ -258,16 +296,13 @@ def _after_change(
     hand: Hand,
     state: EngineHand,
     before: Sequence[int],
-    decisions: list[Decision],
     *changed: str,
 ) -> None:
     """Write the stacks the change moved (``before``: the engine's stacks before it) back to
     the seats; finish the hand if it is over; store the table's clock with the new version,
     which is also the hand's (``Table.hand_version``: actions that saw an earlier one are stale).
 
-    ``decisions``: the hand's decisions after the change, remembered for this
-    process's next action while the hand runs (``hand_cache``). ``changed``: other fields of
-    ``table`` the caller set, saved in the same UPDATE.
+    ``changed``: other fields of ``table`` the caller set, saved in the same UPDATE.
     """
     stacks = state.stacks
     _write_stacks(
@@ -309,9 +344,6 @@ def _after_change(
     else:
         statements.commit_without_waiting_for_the_disk(Table)
         table.action_deadline = now + timedelta(seconds=table.action_seconds)
-        # At the version table_touch is about to write, and before it publishes the change.
-        # ``state`` is handed over: neither this write nor its caller changes it again.
-        hand_cache.remember_on_commit(table, table.version + 1, hand, decisions, state)
     table.hand_version = table.version + 1  # the version table_touch is about to write
     table_touch(table, *dict.fromkeys(("action_deadline", "hand_version", *changed)))
 

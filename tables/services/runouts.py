@@ -8,9 +8,9 @@ the rabbit hunt.
   about a second, and this runs in the transaction of the action that ended the betting,
   holding the table row (on SQLite, the one writer of every table).
 - ``runout_odds_store``: the chances, computed by the croupier outside any transaction
-  (``tables.selectors.runout_odds``), written under the lock if the run-out is still the one
-  they were computed for. Only unknown chances are filled, so two processes computing the
-  same odds write them once.
+  (``tables.croupier``: ``runout_odds_compute``, from what ``runout_odds_work`` read), written
+  under the lock if the run-out is still the one they were computed for. Only unknown chances
+  are filled, so two processes computing the same odds write them once.
 - ``runout_advance``: the croupier's step, one street every ``POKER_RUNOUT_PAUSE_SECONDS``
   (0: the run-out is shown at once). The engine deals the whole run-out at once and settles
   the chips; the site shows it one street at a time: ``shown`` says how many streets after
@@ -28,11 +28,16 @@ on without them (shown as "…") and they appear when they come. Chances that co
 their street's time keep that street on screen one more pause, so they are seen.
 
 ``rabbit_hunt`` and ``runout_odds_store`` are services of their own (one transaction, the
-table row locked); the others run in their caller's, which holds the lock.
+table row locked); the others run in their caller's, which holds the lock. The reads the
+croupier computes from, none of them holding a lock: ``hands_awaiting_odds`` (which hands'
+chances are still unknown: an indexed read), ``runout_odds_work`` (one hand replayed from the
+database) and ``hands_awaiting_allin_ev``. Nothing here computes odds (exact enumeration: up to
+about a second): only the croupier does, off the write path.
 """
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any
 
@@ -45,7 +50,7 @@ from engine.hand import Hand as EngineHand
 from engine.runout import runout_streets
 from engine.types import RUNS_WORDS
 from tables.models import Hand, Player, PlayerHand, Seat, Table
-from tables.selectors.hands import hand_state, last_hand
+from tables.selectors.hands import hand_state, last_hand, with_deck
 from tables.services.errors import HandNotRunning, IllegalMove, NotSeated, NotYourTurn
 from tables.services.events import table_touch
 from tables.services.locks import table_lock
@@ -128,8 +133,8 @@ def runout_odds_store(
     ev_net: dict[int, float] | None = None,
 ) -> bool:
     """Store the chances of hand ``hand_id``'s run-out, computed outside any transaction
-    (``tables.selectors.runout_odds``); ``runs`` is ``runout_shape``'s form with the chances
-    known, or None: there was nothing to compute (no run-out, or a voided hand).
+    (``tables.croupier``); ``runs`` is ``runout_shape``'s form with the chances known, or
+    None: there was nothing to compute (no run-out, or a voided hand).
 
     Lock: table row. Written only if the stored run-out is still the one they were computed
     for (same runs and streets: a run-it-twice decision since makes a new one, computed
@@ -190,6 +195,49 @@ def allin_ev_store(*, hand_id: int, ev_net: dict[int, float]) -> None:
         PlayerHand.objects.filter(hand_id=hand_id, seat=seat, ev_net=None).update(
             ev_net=value, ev_net_bb=value / F("big_blind")
         )
+
+
+# --- what the croupier computes from (reads) -------------------------------------------------
+
+
+@dataclass(frozen=True)
+class OddsWork:
+    """The chances to compute for hand ``hand_id`` at table ``table_id``: its engine state
+    (``state``), or None when there is nothing to compute (no run-out any more, a voided
+    hand)."""
+
+    hand_id: int
+    table_id: int
+    state: EngineHand | None
+
+
+def hands_awaiting_odds() -> list[tuple[int, int]]:
+    """(hand id, table id) of every hand whose run-out's chances are still unknown, oldest
+    first."""
+    pending = Hand.objects.filter(odds_pending=True).order_by("pk")
+    return list(pending.values_list("pk", "table_id"))
+
+
+def runout_odds_work(hand_id: int) -> OddsWork | None:
+    """What to compute for hand ``hand_id`` (None: no such hand). A read, changing nothing."""
+    hand = with_deck(Hand.objects).filter(pk=hand_id).first()
+    if hand is None:
+        return None
+    if not hand.runout or hand.status == Hand.Status.VOIDED:
+        return OddsWork(hand.pk, hand.table_id, None)
+    return OddsWork(hand.pk, hand.table_id, hand_state(hand))
+
+
+def hands_awaiting_allin_ev() -> list[int]:
+    """Ids of the finished hands with an all-in whose EV is still unknown (hands older than
+    the EV, or whose run-out's odds the croupier has not computed yet), oldest first."""
+    rows = PlayerHand.objects.filter(
+        all_in=True, ev_net=None, hand__status=Hand.Status.FINISHED
+    ).order_by("hand_id")
+    return list(rows.values_list("hand_id", flat=True).distinct())
+
+
+# --- the pacing ------------------------------------------------------------------------------
 
 
 def runout_first_pause(now: datetime) -> datetime:

@@ -1,20 +1,24 @@
-"""The "Organise a tournament" form: every setting of ``services.setup.tournament_create``,
+"""The "Organise a tournament" form: every setting of ``services.create.tournament_create``,
 with presets or custom levels written one per line. The form reads the text; the service checks
-the tournament as a whole (a refusal is shown on the field it names)."""
+the tournament as a whole (a refusal is shown on the field it names). ``TournamentEditForm``:
+the same form holding a tournament's settings, to change them before its start."""
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from typing import Any
 
 from django import forms
+from django.db.models import Q
 from django.utils import timezone
 
+from tables.http import Viewer
 from tables.models import Player, Table
 from tables.services.errors import ServiceError
 from tables.tournaments import structure
 from tables.tournaments.errors import TournamentInvalid
 from tables.tournaments.models import Tournament
-from tables.tournaments.services import organise
+from tables.tournaments.services import edit, organise
 
 STRUCTURES = [
     ("hyper", "Hyper (2-minute levels, for sit & goes)"),
@@ -24,6 +28,33 @@ STRUCTURES = [
     ("custom", "Custom levels (below; they start from the structure previewed)"),
 ]
 LEVEL_UNITS = [("minutes", "minutes"), ("hands", "hands")]
+#: The settings the edit form starts from, as the tournament holds them.
+KEPT_SETTINGS = (
+    "name",
+    "format",
+    "game",
+    "betting",
+    "seats_per_table",
+    "max_entrants",
+    "entry_fee",
+    "bounty_kind",
+    "bounty",
+    "starting_stack",
+    "hands",
+    "late_registration_levels",
+    "rebuy_levels",
+    "max_rebuys",
+    "addon_chips",
+    "addon_price",
+    "max_reentries",
+    "break_every_levels",
+    "break_minutes",
+    "start",
+    "payouts",
+    "action_seconds",
+    "time_bank_refill_seconds",
+    "private",
+)
 #: Settings the form may leave empty (the service's defaults: a freezeout without breaks).
 OPTIONAL_DEFAULTS = (
     "satellite_target",
@@ -157,12 +188,17 @@ class TournamentForm(forms.Form):
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
-        targets = Tournament.objects.filter(
-            status=Tournament.Status.REGISTERING,
-            registration_open=True,
-            entry_fee__gt=0,
-            private=False,
-        ).order_by("created_at")
+        self.offer_targets(
+            Tournament.objects.filter(
+                status=Tournament.Status.REGISTERING,
+                registration_open=True,
+                entry_fee__gt=0,
+                private=False,
+            ).order_by("created_at")
+        )
+
+    def offer_targets(self, targets: Iterable[Tournament]) -> None:
+        """The tournaments offered as a satellite's target."""
         field = self.fields["satellite_target"]
         assert isinstance(field, forms.TypedChoiceField)
         field.choices = [("", "No: prizes in chips")] + [
@@ -220,9 +256,68 @@ class TournamentForm(forms.Form):
         refusal is put on the field it names (nothing is made) and None returned."""
         try:
             return organise.tournament_organise(organiser=organiser, **self.settings())
-        except TournamentInvalid as error:
+        except ServiceError as error:
+            self.refused(error)
+        return None
+
+    def refused(self, error: ServiceError) -> None:
+        """A service's refusal on the field it names (the whole form's when none)."""
+        if isinstance(error, TournamentInvalid):
             field = {"structure_name": "structure"}.get(error.field, error.field)
             self.add_error(field if field in self.fields else None, str(error))
-        except ServiceError as error:
+        else:
             self.add_error(None, str(error))
+
+
+class TournamentEditForm(TournamentForm):
+    """The organise form holding ``tournament``'s settings (its levels as custom ones when
+    they are no preset), for its organiser before the start; saved through
+    ``services.edit``. Its bots are entries already: no bots to enter here."""
+
+    def __init__(self, *args: Any, tournament: Tournament, **kwargs: Any) -> None:
+        super().__init__(*args, initial=settings_of(tournament), **kwargs)
+        self.tournament = tournament
+        del self.fields["bot_entrants"]
+        start_at = self.fields["start_at"].widget
+        assert isinstance(start_at, forms.DateTimeInput)
+        start_at.format = "%Y-%m-%dT%H:%M"  # what a datetime-local field shows
+        # not itself; its own target still (a private one too)
+        targets = Tournament.objects.filter(
+            Q(
+                status=Tournament.Status.REGISTERING,
+                registration_open=True,
+                entry_fee__gt=0,
+                private=False,
+            )
+            | Q(pk=tournament.satellite_target_id)
+        ).exclude(pk=tournament.pk)
+        self.offer_targets(targets.order_by("created_at"))
+
+    def save(self, by: Viewer) -> Tournament | None:
+        """Give the tournament the form's settings (a valid form); a refusal is put on the
+        field it names (nothing changes) and None returned."""
+        try:
+            return edit.tournament_edit(tournament=self.tournament, by=by, **self.settings())
+        except ServiceError as error:
+            self.refused(error)
         return None
+
+
+def settings_of(tournament: Tournament) -> dict[str, Any]:
+    """The organise form's fields as ``tournament`` has them."""
+    initial: dict[str, Any] = {name: getattr(tournament, name) for name in KEPT_SETTINGS}
+    levels = tournament.levels
+    preset = structure.named_levels(tournament.structure, fixed_hands=tournament.hands)
+    if preset is not None and preset == levels:
+        initial["structure"] = (
+            "regular" if tournament.structure == "doubling" else tournament.structure
+        )
+    else:
+        initial["structure"] = "custom"
+        initial["levels"] = structure.levels_text(levels)
+        initial["level_unit"] = "hands" if "hands" in levels[0] else "minutes"
+    initial["satellite_target"] = tournament.satellite_target_id
+    initial["payout_percentages"] = " ".join(map(str, tournament.payout_percentages))
+    if tournament.start_at is not None:
+        initial["start_at"] = timezone.localtime(tournament.start_at)
+    return initial

@@ -14,6 +14,7 @@ urlpatterns = [
     path("join/<str:token>/", views.tournament_join, name="join"),
     path("<int:tournament_id>/", views.tournament_page, name="detail"),
     path("<int:tournament_id>/standings/", views.tournament_standings, name="standings"),
+    path("<int:tournament_id>/edit/", views.tournament_edit, name="edit"),
     path("<int:tournament_id>/deal/", views.tournament_deal, name="deal"),
     path("<int:tournament_id>/deal/answer/", views.tournament_deal_answer, name="deal-answer"),
     path("<int:tournament_id>/<str:action>/", views.tournament_action, name="action"),

@@ -1,5 +1,5 @@
 """The tournaments' pages: the lobby (``/tournaments/``), organising one (``new/``, with its
-structure's preview, ``new/structure/``), the
+structure's preview, ``new/structure/``), editing one before its start (``<id>/edit/``), the
 invite link (``join/<token>/``), a tournament's page with its standings (refreshed by htmx),
 register / unregister / start / cancel / new invite link buttons, a final-table deal (propose,
 accept or refuse), and the level banner of a tournament table.
@@ -35,12 +35,12 @@ from tables.tournaments.access import (
     tournaments_visible_to,
 )
 from tables.tournaments.errors import DealRefused
-from tables.tournaments.forms import TournamentForm
+from tables.tournaments.forms import TournamentEditForm, TournamentForm
 from tables.tournaments.models import Deal, Tournament
 from tables.tournaments.overview import tournament_overview
 from tables.tournaments.preview import structure_preview
 from tables.tournaments.selectors import Comebacks, comebacks_for, tournament_list
-from tables.tournaments.services import addons, deals, organise, rebuys, setup
+from tables.tournaments.services import addons, deals, edit, organise, rebuys, setup
 
 Status = Tournament.Status
 #: Finished tournaments listed in the lobby (the newest).
@@ -82,6 +82,26 @@ def tournament_new(request: AuthenticatedRequest) -> HttpResponse:
             return redirect("tournaments:detail", tournament_id=tournament.pk)
     preview = structure_preview(request.POST)
     return render(request, "tournaments/new.html", {"form": form, "preview": preview})
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def tournament_edit(request: AuthenticatedRequest, tournament_id: int) -> HttpResponse:
+    """``/tournaments/<id>/edit/``: the organise form holding the tournament's settings, for
+    its organiser (or staff) until it starts; anyone else, or once it started, is sent back
+    to its page with why (``services.edit`` refuses the same)."""
+    tournament = _visible(request, tournament_id)
+    refusal = edit.edit_refusal(tournament, request.user)
+    if refusal is not None:
+        messages.error(request, str(refusal))
+        return redirect("tournaments:detail", tournament_id=tournament.pk)
+    form = TournamentEditForm(request.POST or None, tournament=tournament)
+    if request.method == "POST" and form.is_valid() and form.save(request.user) is not None:
+        messages.success(request, "The tournament's settings are saved.")
+        return redirect("tournaments:detail", tournament_id=tournament.pk)
+    preview = structure_preview(request.POST or form.initial)
+    context = {"form": form, "preview": preview, "editing": tournament}
+    return render(request, "tournaments/new.html", context)
 
 
 @login_required

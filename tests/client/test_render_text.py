@@ -102,7 +102,15 @@ def test_the_bounties_and_the_addon_are_drawn_at_a_tournament_table():
     you = {**RUNNING, "tournament": tournament, "you": {"name": "bob"}}
     text = render.board_text(you).plain
     assert "Bounty on your head: 60   ann 40" in text
-    assert "Add-on open: 1500 chips for 100 (take it on the tournament's page)" in text
+    assert "Add-on open: 1500 chips for 100 ([u] in poker play, or on the tournament's page)" in (
+        text
+    )
+    seated = {**you, "running": False, "you": {"name": "bob", "seat": 2, "sitting_out": False}}
+    turn = render.turn_text(seated, None, None, playing=True).plain
+    assert "[u] take the add-on: 1500 chips for 100" in turn
+    assert "[u]" not in render.turn_text(seated, None, None, playing=False).plain
+    closed = {**tournament, "addon": {**tournament["addon"], "open": False}}
+    assert "[u]" not in render.turn_text({**seated, "tournament": closed}, None, None, True).plain
     watching = render.level_text({**tournament, "addon": {**tournament["addon"], "open": False}})
     assert "Bounties: ann 40, bob 60" in watching.plain
     assert "Add-on: 1500 chips for 100, at the end of the rebuys" in watching.plain

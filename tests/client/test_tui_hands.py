@@ -2,7 +2,8 @@
 against a real daphne server (issue 32, items 7 and 8): the hand log shows every line's
 cards; a player who went broke keeps their row, with the cards they showed, once the hand is
 over; a call that put them all in says so; ``poker hand`` numbers seats as the table does; a
-tournament's table shows its level and offers only what the server allows there."""
+tournament's table shows its level and offers only what the server allows there, the add-on's
+key while its window is open (issue 52)."""
 
 from __future__ import annotations
 
@@ -13,7 +14,7 @@ from rich.console import Console
 from textual.widgets import RichLog, Static
 
 from pokerclient.tui import AmountPrompt, PlayApp
-from tests.client.conftest import chips_conserved, client_env, make_players, poker
+from tests.client.conftest import CHIPS, chips_conserved, client_env, make_players, poker
 from tests.client.test_tui import status_line, until
 
 pytestmark = pytest.mark.browser
@@ -200,3 +201,89 @@ async def test_a_folder_shows_their_cards_with_a_key(server):
         assert "no cards to show" in status_line(app)
         await pilot.press("q")
     chips_conserved(server)
+
+
+#: A heads-up sit & go with rebuys in its first level, so the add-on's window is open from the
+#: start (its last rebuy level); levels by hands, so no clock closes it during the test.
+ADDON_TOURNAMENT = """
+import json
+from tables.models import Player
+from tables.tournaments.models import TournamentTable
+from tables.tournaments.services import tournament_create, tournament_register, tournament_start
+me = Player.objects.get(user__username={name!r})
+tournament = tournament_create(organiser=me, name="Add-on SNG", seats_per_table=6,
+    starting_stack=1500, bot_entrants=1, action_seconds=20, rebuy_levels=1,
+    addon_chips=1000, addon_price=100,
+    levels=[{{"small_blind": 10, "big_blind": 20, "ante": 0, "hands": 50}},
+            {{"small_blind": 20, "big_blind": 40, "ante": 0, "hands": 50}}])
+tournament_register(tournament=tournament, player=me)
+tournament_start(tournament=tournament, by=me)
+table = TournamentTable.objects.get(tournament=tournament).table_id
+print(json.dumps({{"table": table, "tournament": tournament.pk}}))
+"""
+ADDON_TAKEN = """
+import json
+from tables.tournaments.models import Entry
+entry = Entry.objects.get(tournament_id={tournament}, player__user__username={name!r})
+print(json.dumps({{"taken": entry.addon_taken, "paid": entry.fee_paid}}))
+"""
+
+
+async def test_the_addon_is_taken_with_a_key_between_hands(server):
+    """``u`` takes the add-on through the API while its window is open (the server refuses
+    it during the player's hand: they fold and press it again between hands); once taken,
+    ``u`` again shows the server's refusal and changes nothing."""
+    keys = make_players(server, "adder")
+    made = server.shell(ADDON_TOURNAMENT.format(name="adder"))
+    app = PlayApp(server.url, keys["adder"], made["table"])
+
+    def window_open(state: dict) -> bool:
+        addon = (state.get("tournament") or {}).get("addon") or {}
+        return state["you"] is not None and bool(addon.get("open"))
+
+    async def pressed_u() -> str:
+        app.show_status("")
+        await pilot.press("u")
+        for _ in range(100):
+            await pilot.pause(0.1)
+            if status_line(app):
+                return status_line(app)
+        raise AssertionError("the add-on key answered nothing")
+
+    async with app.run_test(size=(110, 40)) as pilot:
+        await until(pilot, app, window_open, "the add-on's window")
+        shown = {key: active.binding.action for key, active in app.screen.active_bindings.items()}
+        assert shown["u"] == "addon"
+        assert "[u] take the add-on: 1000 chips for 100" in plain(app.query_one("#turn", Static))
+        answers = []
+        for _ in range(60):  # hands: the player checks or folds, and presses ``u`` between them
+            state = await until(
+                pilot, app, lambda s: s.get("legal") or not s["running"], "a turn or a hand's end"
+            )
+            legal = state.get("legal")
+            if legal:
+                version = state["version"]
+                await pilot.press("c" if "check" in legal["actions"] else "f")
+                await until(pilot, app, lambda s, v=version: s["version"] != v, "the action")
+                continue
+            answers.append(await pressed_u())
+            if not answers[-1].startswith("Take the add-on between your hands"):
+                break
+        assert answers and answers[-1] == "Add-on taken: 1000 chips on your stack.", answers
+        assert server.shell(ADDON_TAKEN.format(tournament=made["tournament"], name="adder")) == {
+            "taken": True,
+            "paid": 100,
+        }
+        again = await pressed_u()
+        assert again == "You have taken your add-on already. (addon_refused)"
+        await pilot.press("q")
+    assert server.shell(ADDON_TAKEN.format(tournament=made["tournament"], name="adder")) == {
+        "taken": True,
+        "paid": 100,
+    }
+    totals = server.shell(CHIPS)  # the price went into the prize pool, the chips onto a stack
+    assert (
+        totals["bankrolls"] + totals["stacks"] + totals["in_hands"] + totals["prize_pools"]
+        == totals["granted"]
+    )
+    assert totals["tournament_chips"] == totals["tournament_chips_issued"]

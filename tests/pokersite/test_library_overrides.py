@@ -9,19 +9,14 @@ from importlib.metadata import version
 from pathlib import Path
 
 import pytest
-from asgiref.sync import sync_to_async
 from channels.consumer import AsyncConsumer, get_handler_name
-from channels.layers import InMemoryChannelLayer as ChannelsInMemoryChannelLayer
 from django.contrib.auth import get_user_model
 from packaging.requirements import Requirement
 from packaging.specifiers import SpecifierSet
 
 from pokersite import library_overrides
 from pokersite.library_overrides import OVERRIDES
-from tables.db.threads import write_async
 from tables.live.consumer import TableConsumer
-from tables.live.layers import InMemoryChannelLayer
-from tables.services import events
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -52,34 +47,6 @@ def test_every_override_is_listed_and_every_listed_one_tested_here():
 # --- one test per override, named after it ------------------------------------------------
 
 
-async def test_channels_clean_expired():
-    """The library still sweeps through a synchronous ``_clean_expired`` on every group send
-    and receive, and ours (once a second) still drops expired messages through it."""
-    assert not inspect.iscoroutinefunction(ChannelsInMemoryChannelLayer._clean_expired)
-    assert list(inspect.signature(ChannelsInMemoryChannelLayer._clean_expired).parameters) == [
-        "self"
-    ]
-
-    class Counting(InMemoryChannelLayer):
-        sweeps = 0
-
-        def _clean_expired(self):
-            Counting.sweeps += 1
-            super()._clean_expired()
-
-    layer = Counting(expiry=60)
-    await layer.group_add("room", "inbox")
-    await layer.group_send("room", {"type": "x"})
-    await layer.receive("inbox")
-    assert Counting.sweeps == 2  # the library called it on the group send and the receive
-
-    layer = InMemoryChannelLayer(expiry=-1)  # every message sent has expired already
-    await layer.send("old", {"type": "x"})
-    layer._swept_at = 0.0  # long since the last sweep
-    layer._clean_expired()
-    assert "old" not in layer.channels
-
-
 async def test_channels_dispatch():
     """What ``TableConsumer.dispatch`` leaves out of the library's is still only the
     ``aclose_old_connections`` hop: same handler lookup, same error for an unknown type."""
@@ -94,17 +61,6 @@ async def test_channels_dispatch():
     consumer.probe_sent = lambda message: asyncio.sleep(0, seen.append(message["n"]))
     await consumer.dispatch({"type": "probe.sent", "n": 7})
     assert seen == [7]
-
-
-@pytest.mark.django_db(transaction=True)
-async def test_asgiref_main_event_loop():
-    """A service called from the event loop finds that loop: on the shared sync thread, on a
-    thread of its own and on a table's write thread."""
-    loop = asyncio.get_running_loop()
-    assert await sync_to_async(events._server_loop)() is loop
-    assert await sync_to_async(events._server_loop, thread_sensitive=False)() is loop
-    assert await write_async(1, events._server_loop)() is loop
-    assert events._server_loop() is None  # not called through sync_to_async
 
 
 def test_django_password_changed():

@@ -9,8 +9,8 @@ from typing import Any
 
 from django.core.management.base import BaseCommand, CommandParser
 
-from tables.selectors.runout_odds import allin_ev_compute, hands_awaiting_allin_ev, runout_odds_work
-from tables.services.runouts import allin_ev_store
+from tables.croupier import allin_ev_compute
+from tables.services.runouts import allin_ev_store, hands_awaiting_allin_ev, runout_odds_work
 
 
 class Command(BaseCommand):

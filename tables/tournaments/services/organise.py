@@ -17,7 +17,7 @@ from tables.services.hosting import new_invite_token
 from tables.tournaments.access import can_run_tournament
 from tables.tournaments.errors import NotOrganiser, TournamentInvalid, TournamentNotRegistering
 from tables.tournaments.models import Tournament
-from tables.tournaments.services import setup
+from tables.tournaments.services import create, setup
 
 NO_SUCH_INVITE = "That invite link does not work (it may have been replaced)."
 
@@ -25,13 +25,13 @@ NO_SUCH_INVITE = "That invite link does not work (it may have been replaced)."
 def tournament_organise(
     *, organiser: Player | None, private: bool = False, **settings: Any
 ) -> Tournament:
-    """Create a tournament (``setup.tournament_create`` checks ``settings``; nothing is made
+    """Create a tournament (``create.tournament_create`` checks ``settings``; nothing is made
     when one is wrong) with its invite link; ``private`` hides it from all but its organiser,
     entrants, guests and staff. Lock: none (a new row)."""
     if not isinstance(private, bool):
         raise TournamentInvalid("private", "private is true or false.")
     with transaction.atomic():
-        tournament = setup.tournament_create(organiser=organiser, **settings)
+        tournament = create.tournament_create(organiser=organiser, **settings)
         target = tournament.satellite_target  # one the organiser may see (checked)
         if not private and target is not None and target.private:  # rolled back
             raise TournamentInvalid(

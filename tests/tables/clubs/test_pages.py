@@ -216,3 +216,37 @@ def test_a_removed_members_lobby_and_profile_no_longer_list_the_clubs_table(play
         assert link not in _client(friend).get(page).content.decode(), page
     assert _client(friend).get(f"/tables/{table.pk}/").status_code == 404
     assert link in _client(owner).get("/").content.decode()  # the owner still sees it
+
+
+def test_the_schedule_form_offers_every_preset_and_schedules_a_hyper_in_big_blinds(players):
+    """Issue 52: the club's schedule form offered turbo, regular and deep only. It offers
+    every preset the tournament form does (hyper too) and the starting stack in big blinds;
+    the scheduled tournament has that structure's levels and that stack."""
+    import re
+
+    from tables.tournaments import structure
+    from tables.tournaments.forms import STRUCTURES
+
+    owner = players[0]
+    _client(owner).post("/clubs/", {"name": "Hyper club"})
+    club = Club.objects.get()
+    page = _client(owner).get(f"/clubs/{club.pk}/").content.decode()
+    select = re.search(r'<select name="structure">(.*?)</select>', page, re.S)
+    assert select is not None
+    offered = re.findall(r'<option value="([^"]*)"', select.group(1))
+    assert offered == [value for value, _ in STRUCTURES if value != "custom"]
+    assert 'name="starting_big_blinds"' in page
+    later = (timezone.localtime() + timedelta(hours=2)).strftime("%Y-%m-%dT%H:%M")
+    form = {"kind": "tournament", "name": "Hyper night", "starts_at": later}
+    unreadable = _client(owner).post(
+        f"/clubs/{club.pk}/schedule/", {**form, "structure": "hyper", "starting_big_blinds": "x"}
+    )
+    assert unreadable.status_code == 400 and not ScheduledGame.objects.exists()
+    made = _client(owner).post(
+        f"/clubs/{club.pk}/schedule/", {**form, "structure": "hyper", "starting_big_blinds": "40"}
+    )
+    assert made.status_code == 302
+    tournament = ScheduledGame.objects.get().tournament
+    assert tournament is not None and tournament.structure == "hyper"
+    assert tournament.levels == structure.preset_levels("hyper")
+    assert tournament.starting_stack == 40 * tournament.levels[0]["big_blind"]

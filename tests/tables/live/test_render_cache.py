@@ -1,14 +1,12 @@
-"""The per-process table snapshot shared by every socket: one read per (table, version),
-each viewer still gets only what the engine's view shows them, never a stale version."""
+"""The table snapshot a runtime shares with every socket: each viewer still gets only what
+the engine's view shows them, and a snapshot read from the previous one equals a full read."""
 
-import asyncio
 import json
 
 import pytest
 from asgiref.sync import sync_to_async
 from django.utils import timezone
 
-from tables.live.caches import SnapshotCache
 from tables.live.protocol import render_viewer
 from tables.models import Table
 from tables.presenters.models import BoardRegion
@@ -68,45 +66,6 @@ def test_only_the_actor_gets_the_action_bar_from_a_shared_snapshot(dealt, play):
     assert 'value="fold"' not in render_viewer(snap, other)[1]
     assert 'value="fold"' in render_viewer(snap, actor)[1]
     assert 'value="fold"' not in render_viewer(snap, carol, carol.bankroll)[1]
-
-
-@pytest.mark.django_db(transaction=True)
-async def test_cache_shares_one_read_and_never_serves_an_older_version(dealt):
-    table, hand, alice, bob, carol = dealt
-    cache = SnapshotCache()
-    first = await asyncio.gather(*(cache.get(table.pk, table.version) for _ in range(6)))
-    assert cache.loads == 1 and all(s is first[0] for s in first)
-    assert first[0].version == table.version
-    # Asking for an older version is answered with the newer snapshot, without a read.
-    assert (await cache.get(table.pk, table.version - 1)) is first[0] and cache.loads == 1
-    await sync_to_async(act)(table, "call")
-    newer = (await sync_to_async(Table.objects.get)(pk=table.pk)).version
-    assert newer > table.version
-    got = await asyncio.gather(*(cache.get(table.pk, newer) for _ in range(4)))
-    # This process made the call: its snapshot follows from the previous one, no read.
-    assert cache.loads == 1 and all(s is got[0] and s.version == newer for s in got)
-    assert len(got[0].decisions) == 1  # the call is in it
-    # A different table that had the same id (a database refilled) is read again.
-    assert (await cache.get(table.pk, 0, created_at=None)) is got[0]
-    other = await cache.get(table.pk, 0, created_at=table.created_at.replace(year=2000))
-    assert cache.loads == 2 and other.version == newer
-
-
-@pytest.mark.django_db(transaction=True)
-async def test_a_read_that_started_before_the_version_committed_is_read_again(dealt):
-    table, hand, alice, bob, carol = dealt
-    cache = SnapshotCache()
-    loop = asyncio.get_running_loop()
-    early = await cache.get(table.pk, table.version)
-    cache.snapshots.clear()
-    stale = loop.create_future()  # a read in flight that will come back with the old version
-    cache.loading[table.pk] = stale
-    waiter = asyncio.ensure_future(cache.get(table.pk, table.version + 1))
-    await sync_to_async(act)(table, "call")
-    stale.set_result(early)
-    del cache.loading[table.pk]
-    snap = await waiter
-    assert snap.version == table.version + 1 and cache.loads == 2
 
 
 @pytest.mark.django_db(transaction=True)

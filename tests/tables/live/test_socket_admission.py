@@ -63,7 +63,7 @@ async def test_the_handshake_is_accepted_at_once_and_the_state_follows_its_turn(
 
 async def test_a_socket_that_left_while_it_waited_is_not_joined(players, table, monkeypatch):
     """In a rush a client that gave up costs no join (reads, feed, first state)."""
-    from tables.live.feed import TableFeed
+    from tables.live.runtime import TableRuntime
 
     monkeypatch.setattr(admission_module, "AT_ONCE", 1)
     cookie = await sync_to_async(session_cookie)(players[0].user)
@@ -78,7 +78,7 @@ async def test_a_socket_that_left_while_it_waited_is_not_joined(players, table, 
     while not socket.comm.output_queue.empty():
         sent.append(socket.comm.output_queue.get_nowait())
     assert [m for m in sent if m["type"] == "websocket.send"] == []  # no state rendered
-    assert TableFeed.following(table.pk) is None
+    assert TableRuntime.following(table.pk) is None
 
 
 async def test_a_socket_whose_turn_would_come_too_late_is_shed_with_the_busy_close(

@@ -11,8 +11,8 @@ from channels.layers import get_channel_layer
 from hypothesis import HealthCheck, given, settings as hypothesis_settings, strategies as st
 
 from tables.inputs import NumberError
-from tables.live.feed import TableFeed
 from tables.live.frame_budget import RATE_BURST, RATE_PER_SECOND
+from tables.live.runtime import TableRuntime
 from tables.live.sessions import LiveSockets
 from tables.models import HandAction, Seat, Table
 from tables.operations import BadFrame, run_op
@@ -48,8 +48,8 @@ def seated(players, table):
 def consumer_of(table, player):
     """The server side of ``player``'s socket: what it rendered (``sent_version``) and its
     channel are what these tests about a socket's end look at."""
-    feed = TableFeed.following(table.pk)
-    (consumer,) = [c for c in feed.sockets if c.user_id == player.user_id]
+    runtime = TableRuntime.following(table.pk)
+    (consumer,) = [c for c in runtime.sockets if c.user_id == player.user_id]
     return consumer
 
 
@@ -190,7 +190,7 @@ async def test_a_socket_closed_for_a_big_frame_leaves_its_feed_and_is_not_render
     await big.comm.send_to(text_data=json.dumps({"op": "sit_out", "pad": "x" * 5000}))
     assert await closed_with(big.comm) == 4009  # what autobahn accepts (1009 raised there)
     # Left at once, without waiting for the client to acknowledge the close.
-    assert TableFeed.following(table.pk).followers == 1  # the watcher
+    assert TableRuntime.following(table.pk).followers == 1  # the watcher
     assert LiveSockets.counts(get_channel_layer(), bob.user_id, table.pk) == (0, 0)
     sent = closing.sent_version
     await sync_to_async(seat_take)(table=table, player=carol, buy_in=100, seat_number=3)
@@ -213,7 +213,7 @@ async def test_a_socket_whose_handler_raised_leaves_its_feed(seated):
     await get_channel_layer().send(consumer.channel_name, {"type": "no.such.handler"})
     with pytest.raises(ValueError, match="No handler"):
         await broken.comm.wait(timeout=5)
-    assert TableFeed.following(table.pk).followers == 1  # the watcher
+    assert TableRuntime.following(table.pk).followers == 1  # the watcher
     assert LiveSockets.counts(get_channel_layer(), bob.user_id, table.pk) == (0, 0)
     await watcher.close()
 

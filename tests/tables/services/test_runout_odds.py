@@ -19,12 +19,11 @@ from asgiref.sync import sync_to_async
 from django.db import connection
 
 from engine.runout import runout_odds
-from tables.croupier import Croupier
+from tables.croupier import Croupier, runout_odds_compute
 from tables.db.threads import write_async
 from tables.models import Hand, HandAction, Table
-from tables.selectors.runout_odds import runout_odds_compute, runout_odds_work
 from tables.services import hand_act, hand_start, seat_take
-from tables.services.runouts import runout_odds_store
+from tables.services.runouts import runout_odds_store, runout_odds_work
 from tests.tables.helpers import act, current_hand, fresh, screen_of
 
 PAUSE = 1.5
@@ -228,21 +227,20 @@ def test_a_street_waits_for_its_chances_within_a_bound_and_a_restart_computes_th
 
 
 def test_no_service_computes_run_out_odds():
-    """The services run in transactions holding a table row: none may compute odds (exact
-    enumeration, up to about a second) — only the croupier, off the write path."""
+    """The services run in transactions holding a table row: none may compute odds or the
+    all-in EV (exact enumeration, up to about a second) — only the croupier, off the write
+    path. The run-out's streets alone (``runout_streets``) are cheap."""
     services = Path(__file__).resolve().parents[3] / "tables" / "services"
+    computing = ("engine.runout", "engine.equity", "engine.allin_ev")
     found = {}
     for path in services.glob("*.py"):
         for node in ast.walk(ast.parse(path.read_text())):
-            if isinstance(node, ast.ImportFrom) and node.module in (
-                "engine.runout",
-                "engine.equity",
-            ):
+            if isinstance(node, ast.ImportFrom) and node.module in computing:
                 names = {alias.name for alias in node.names} - {"runout_streets"}
                 if names:
                     found[path.name] = names
             elif isinstance(node, ast.Import) and any(
-                alias.name in ("engine.runout", "engine.equity") for alias in node.names
+                alias.name in computing for alias in node.names
             ):
                 found[path.name] = {"the module"}
     assert found == {}

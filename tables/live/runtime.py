@@ -1,0 +1,614 @@
+"""``TableRuntime``: a live table's one home in a server process.
+
+One object per table per process that has sockets on it (per event loop and channel layer).
+It holds the table as it is now (``Snapshot``: rows, the hand and its engine state in memory),
+its sockets, and one queue of work run strictly in order: every request of its sockets, the
+table's clock, a socket joining, a change another writer made. Nothing else renders the table
+or acts on it in this process, so no state is shared between threads and nothing needs an
+invariant to stay in step.
+
+- **Owner.** One process at a time runs a table: the one holding its lease
+  (``tables.services.leases``). The owner applies each command to its engine hand in place
+  (``tables.services.hands.LiveHand``: no read, no replay), in one short transaction that
+  also renews the lease (an owner that lost it cannot commit), then builds the next version
+  from what it knows (``snapshot_after_action``) and sends each socket its frame. A change
+  it did not make (a REST call, an admin, the other processes' clock) arrives as
+  ``table.changed`` at a version it did not expect: it reads the table again.
+- **Follower.** A socket may connect to a process that does not own its table: that
+  process's runtime forwards its requests to the owner's channel (``runtime.request``) and
+  relays the answer; its sockets' frames come from the table read at each version the owner
+  publishes. A follower takes the lease when the owner's expires (the owner died or lost
+  the database), and then owns the table, rebuilt from the database log.
+- **One clock per loop** (``_keep_up``, every ``KEEP_UP_SECONDS``): renews the owners' leases,
+  lets followers take expired ones, and catches up with changes a channel layer lost (over
+  Redis, pub/sub keeps nothing for a process that was not listening).
+
+The embedded set-up (one process, SQLite, the in-memory layer) is the same code: every runtime
+is its table's owner.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import itertools
+import logging
+import time
+from collections.abc import Awaitable, Callable
+from typing import Any, Protocol, TypeVar
+
+from channels.layers import BaseChannelLayer, InMemoryChannelLayer, get_channel_layer
+from django.db import DatabaseError, transaction
+
+from tables.db.threads import read_async, write_async
+from tables.live.protocol import SERVER_TROUBLE
+from tables.models import Player, Table
+from tables.operations import run_op
+from tables.selectors.snapshot import Snapshot, load_snapshot, snapshot_after_action
+from tables.services.errors import ServiceError
+from tables.services.events import outbox, publish, table_group
+from tables.services.hands import LiveHand
+from tables.services.leases import (
+    LEASE_MARGIN_SECONDS,
+    LEASE_SECONDS,
+    PROCESS,
+    lease_hold,
+    lease_owner,
+    lease_release,
+    lease_take,
+    leases_renew,
+)
+
+log = logging.getLogger(__name__)
+T = TypeVar("T")
+
+#: Seconds between two passes of a loop's clock (leases, catch-up).
+KEEP_UP_SECONDS = 1.0
+#: Seconds a forwarded request waits for the owner's answer.
+FORWARD_SECONDS = 5.0
+MOVING = "The table is moving to another server: nothing was done, try again."
+
+#: A runtime's key: (event loop, channel layer, table id).
+RuntimeKey = tuple[asyncio.AbstractEventLoop, BaseChannelLayer | None, int]
+
+
+class LeaseLost(ServiceError):
+    """The process no longer runs the table: nothing was written."""
+
+    code = "table_moving"
+
+
+class RuntimeSocket(Protocol):
+    """A socket as its runtime serves it (``TableConsumer``, which this module does not
+    import)."""
+
+    runtime: TableRuntime | None
+    closed: bool
+
+    @property
+    def channel_layer(self) -> BaseChannelLayer: ...
+    @property
+    def table_id(self) -> int: ...
+    async def show(self, snapshot: Snapshot) -> None: ...
+    async def table_chat(self, event: dict[str, Any]) -> None: ...
+    async def close(self, code: int | bool | None = None, reason: str | None = None) -> None: ...
+
+
+#: Tells the sender how its request went (its message), before the new version goes out.
+Answer = Callable[[str], Awaitable[None]] | None
+
+
+class TableRuntime:
+    """One table in this process: its state, its sockets, its queue of work (see the module)."""
+
+    #: (event loop, channel layer, table id) -> runtime
+    runtimes: dict[RuntimeKey, TableRuntime] = {}
+    #: event loop -> its clock (while it has runtimes)
+    clocks: dict[asyncio.AbstractEventLoop, asyncio.Task[None]] = {}
+
+    def __init__(self, key: RuntimeKey, layer: BaseChannelLayer, table_id: int) -> None:
+        self.key, self.layer, self.table_id = key, layer, table_id
+        self.group = table_group(table_id)
+        self.loop = key[0]
+        self.sockets: set[RuntimeSocket] = set()
+        self.snapshot: Snapshot | None = None
+        self.version = 0  # the newest version known to exist (its snapshot may be on its way)
+        self.awaited = 0  # a version the last catch-up found missing here
+        self.epoch: int | None = None  # the lease this process holds (None: a follower)
+        self.held_until = 0.0  # monotonic: when it stops acting unless the lease was renewed
+        self.owner_channel = ""  # a follower's: where it forwards requests
+        self.live: LiveHand | None = None
+        self.queue: asyncio.Queue[tuple[Callable[[], Awaitable[Any]], asyncio.Future[Any]]]
+        self.queue = asyncio.Queue()
+        self.ready: asyncio.Future[None] = self.loop.create_future()
+        self.channel = ""
+        self.listener: asyncio.Task[None] | None = None
+        self.worker: asyncio.Task[None] | None = None
+        self.forwarded: dict[int, asyncio.Future[dict[str, Any]]] = {}
+        self.ids = itertools.count(1)
+        self.reads = 0  # the table read from the database (for tests and the benchmark)
+        self.commands = 0  # commands carried out as the owner
+        self.forwards = 0  # requests sent to the owner elsewhere
+
+    # --- sockets ---------------------------------------------------------------------------
+    @classmethod
+    async def join(cls, consumer: RuntimeSocket) -> TableRuntime:
+        """``consumer`` follows its table: the process's runtime of it, made (and its lease
+        tried) on the first socket. Its first frame is ``show_latest``'s."""
+        layer = consumer.channel_layer
+        key: RuntimeKey = (asyncio.get_running_loop(), layer, consumer.table_id)
+        runtime = cls.runtimes.get(key)
+        existing = runtime is not None
+        if runtime is None:
+            runtime = cls.runtimes[key] = cls(key, layer, consumer.table_id)
+            runtime.listener = asyncio.ensure_future(runtime._listen())
+            runtime.worker = asyncio.ensure_future(runtime._work())
+            cls._clock_running()
+        runtime.sockets.add(consumer)
+        consumer.runtime = runtime
+        try:
+            await asyncio.shield(runtime.ready)
+            if existing and runtime.listener is not None and not runtime.listener.done():
+                # Join the group again for each socket: a Redis that restarted has forgotten
+                # it, and the sockets it cut off reconnect here.
+                await layer.group_add(runtime.group, runtime.channel)
+        except Exception:
+            runtime.sockets.discard(consumer)
+            raise
+        return runtime
+
+    async def leave(self, consumer: RuntimeSocket) -> None:
+        self.sockets.discard(consumer)
+        if not self.sockets and self.runtimes.get(self.key) is self:
+            del self.runtimes[self.key]
+            for task in (self.listener, self.worker):
+                if task is not None:
+                    task.cancel()
+            if self.epoch is not None:
+                self.epoch = None
+                with contextlib.suppress(DatabaseError):
+                    await write_async(self.table_id, lease_release)([self.table_id], PROCESS)
+
+    @classmethod
+    def following(cls, table_id: int, layer: BaseChannelLayer | None = None) -> TableRuntime | None:
+        """This loop's runtime of ``table_id`` on ``layer`` (default: the default layer;
+        None: no socket here follows the table)."""
+        layer = layer or get_channel_layer()
+        return cls.runtimes.get((asyncio.get_running_loop(), layer, table_id))
+
+    @property
+    def followers(self) -> int:
+        return len(self.sockets)
+
+    @property
+    def owner(self) -> bool:
+        return self.epoch is not None and time.monotonic() < self.held_until
+
+    # --- the queue -------------------------------------------------------------------------
+    async def call(self, work: Callable[[], Awaitable[T]]) -> T:
+        """Run ``work`` in the table's turn (after everything queued before it)."""
+        future: asyncio.Future[T] = self.loop.create_future()
+        self.queue.put_nowait((work, future))
+        return await future
+
+    async def _work(self) -> None:
+        while True:
+            work, future = await self.queue.get()
+            try:
+                result = await work()
+            except asyncio.CancelledError:
+                if not future.done():
+                    future.cancel()
+                raise
+            except BaseException as error:  # the caller's to handle
+                if not future.done():
+                    future.set_exception(error)
+                else:
+                    log.warning("table %s: queued work failed (%r)", self.table_id, error)
+            else:
+                if not future.done():
+                    future.set_result(result)
+
+    # --- the table's state -----------------------------------------------------------------
+    async def show_latest(self, consumer: RuntimeSocket) -> Snapshot | None:
+        """Send ``consumer`` the table as it is (read first if this runtime has nothing yet);
+        None if there is no such table. Run in the table's turn."""
+        snapshot = self.snapshot
+        if snapshot is None or snapshot.version < self.version:
+            snapshot = await self._read()
+        if snapshot is not None and not consumer.closed:
+            await consumer.show(snapshot)
+        return snapshot
+
+    async def _read(self) -> Snapshot | None:
+        previous = self.snapshot
+        self.reads += 1
+        snapshot = await read_async(load_snapshot)(self.table_id, previous)
+        self._now(snapshot)
+        return snapshot
+
+    def _now(self, snapshot: Snapshot | None) -> None:
+        """``snapshot`` is the table now (its engine hand this runtime's to act on)."""
+        self.snapshot = snapshot
+        self.live = None
+        if snapshot is None:
+            return
+        self.version = max(self.version, snapshot.version)
+        if snapshot.running and snapshot.hand is not None and snapshot.state is not None:
+            self.live = LiveHand(
+                snapshot.version,
+                snapshot.hand,
+                list(snapshot.decisions),
+                snapshot.state,
+                snapshot.table.action_deadline,
+            )
+
+    async def _fan_out(self, snapshot: Snapshot) -> None:
+        for consumer in list(self.sockets):
+            if consumer.closed:
+                continue
+            try:
+                await consumer.show(snapshot)
+            except Exception:  # one broken socket must not starve the others
+                log.exception("table %s: update not sent", self.group)
+
+    async def _refresh(self) -> None:
+        """A change this runtime did not make: read the table and show it (in the turn)."""
+        if self.snapshot is not None and self.snapshot.version >= self.version:
+            return
+        try:
+            snapshot = await self._read()
+        except DatabaseError:
+            log.warning("table %s: database unreachable, update skipped", self.table_id)
+            return
+        if snapshot is None:
+            for consumer in list(self.sockets):
+                with contextlib.suppress(Exception):
+                    await consumer.close(code=SERVER_TROUBLE)
+            return
+        await self._fan_out(snapshot)
+
+    def changed(self, version: int) -> None:
+        """The table is at ``version`` (a message on its group, a catch-up)."""
+        if version <= self.version:
+            return
+        self.version = version
+        self.queue.put_nowait((self._refresh, self.loop.create_future()))
+
+    # --- commands --------------------------------------------------------------------------
+    async def request(
+        self, user: Any, player: Player, data: dict[str, Any], answer: Answer = None
+    ) -> str:
+        """Carry out a socket's request in the table's turn: here if this process owns the
+        table, else at the owner's. ``answer`` gets the sender's message before any socket
+        gets the new version; raises what the service raised (nothing changed)."""
+        if not self.owner and not await self._take_if_free():
+            message = await self._forward(player, data)
+            if answer is not None:
+                await answer(message)
+            return message
+        return await self.call(lambda: self._command(user, player, data, answer))
+
+    async def _command(
+        self, user: Any, player: Player, data: dict[str, Any], answer: Answer = None
+    ) -> str:
+        if not self.owner and not await self._take():  # late renewing: its own lease again
+            raise LeaseLost(MOVING)
+        if self.snapshot is None or self.snapshot.version < self.version:
+            await self._read()
+        live = self.live if data.get("op") == "act" else None
+        before = self.snapshot
+        events: list[dict[str, Any]] = []
+        token = outbox.set(events)
+        try:
+            message = await self._fenced(user, player, data, live)
+        finally:
+            outbox.reset(token)
+            if live is not None and live.spent:  # changed in place, then failed: read again
+                self.snapshot, self.live = None, None
+        self.commands += 1
+        if answer is not None:
+            await answer(message)
+        await self._publish_and_show(events, before, live)
+        return message
+
+    async def _fenced(
+        self, user: Any, player: Player, data: dict[str, Any], live: LiveHand | None
+    ) -> str:
+        """The request in one transaction with the lease; once more after taking the lease
+        again if it had expired with nobody taking it (a stalled loop, a clock that jumped)."""
+        for attempt in (1, 2):
+            assert self.epoch is not None  # owner
+            try:
+                message: str = await write_async(self.table_id, _fenced_op)(
+                    self.table_id, self.epoch, user, player, data, live
+                )
+                return message
+            except LeaseLost:
+                epoch = await write_async(self.table_id, lease_take)(
+                    self.table_id, PROCESS, self.channel
+                )
+                if epoch is None or attempt == 2:
+                    self.epoch = None
+                    raise
+                self.epoch, self.held_until = epoch, _held_until()
+        raise AssertionError("unreachable")
+
+    async def _publish_and_show(
+        self, events: list[dict[str, Any]], before: Snapshot | None, live: LiveHand | None
+    ) -> None:
+        """After a write of this runtime: its sockets get the new version (built in memory
+        after an action, else read), then the other processes hear of it."""
+        versions = [e["version"] for e in events if e.get("type") == "table.changed"]
+        if versions:
+            newest = max(versions)
+            snapshot = None
+            if (
+                live is not None
+                and before is not None
+                and live.version == newest == before.version + 1
+            ):
+                snapshot = snapshot_after_action(
+                    before, live.version, live.deadline, live.decisions, live.state
+                )
+            if snapshot is not None:
+                self.snapshot, self.version = snapshot, newest  # ``live`` goes on as it is
+            else:
+                self.version = max(self.version, newest)
+                snapshot = await self._read()
+            if snapshot is not None:
+                await self._fan_out(snapshot)
+        for event in events:
+            group = event.pop("_group", "")
+            try:
+                await publish(event, group)
+            except Exception:  # a lost notification must not undo a committed action
+                log.exception("could not publish %s", event)
+
+    async def tick(self, work: Callable[[], Any]) -> Any:
+        """The table's clock (``work``: the croupier's tick, on the write thread), in the
+        table's turn; the new version shown to the sockets."""
+
+        async def ticked() -> Any:
+            events: list[dict[str, Any]] = []
+            token = outbox.set(events)
+            try:
+                result = await write_async(self.table_id, work)()
+            finally:
+                outbox.reset(token)
+            await self._publish_and_show(events, None, None)
+            return result
+
+        return await self.call(ticked)
+
+    # --- forwarding ------------------------------------------------------------------------
+    async def _take_if_free(self) -> bool:
+        held = await read_async(lease_owner)(self.table_id)
+        if held is not None and held[0] != PROCESS:
+            self.owner_channel = held[1]
+            return False
+        return await self._take()
+
+    async def _take(self) -> bool:
+        epoch = await write_async(self.table_id, lease_take)(self.table_id, PROCESS, self.channel)
+        if epoch is None:
+            return False
+        became = self.epoch is None
+        self.epoch, self.held_until = epoch, _held_until()
+        if became and self.snapshot is not None:  # what it showed may be behind the log
+            log.info("table %s: owned here (epoch %s)", self.table_id, epoch)
+            self.queue.put_nowait((self._reload, self.loop.create_future()))
+        return True
+
+    async def _reload(self) -> None:
+        """Owner from now: the table as the database log has it."""
+        self.snapshot = None
+        await self._refresh()
+
+    async def _forward(self, player: Player, data: dict[str, Any]) -> str:
+        if not self.owner_channel:
+            raise LeaseLost(MOVING)
+        request_id = next(self.ids)
+        future: asyncio.Future[dict[str, Any]] = self.loop.create_future()
+        self.forwarded[request_id] = future
+        self.forwards += 1
+        try:
+            await self.layer.send(
+                self.owner_channel,
+                {
+                    "type": "runtime.request",
+                    "id": request_id,
+                    "reply_to": self.channel,
+                    "player_id": player.pk,
+                    "data": data,
+                },
+            )
+            reply = await asyncio.wait_for(future, FORWARD_SECONDS)
+        except TimeoutError:
+            raise LeaseLost(MOVING) from None
+        finally:
+            self.forwarded.pop(request_id, None)
+        if reply.get("refused") is not None:
+            error = ServiceError(reply["refused"])
+            error.code = reply.get("code") or "refused"
+            raise error
+        return str(reply.get("message", ""))
+
+    async def _serve_forwarded(self, message: dict[str, Any]) -> None:
+        reply: dict[str, Any] = {"type": "runtime.reply", "id": message.get("id")}
+        try:
+            player = await read_async(_player)(message.get("player_id"))
+            if player is None:
+                raise ServiceError("Log in to play.")
+            reply["message"] = await self.call(
+                lambda: self._command(player.user, player, message.get("data") or {})
+            )
+        except Exception as error:  # every refusal goes back to the sender's process
+            reply["refused"] = str(error) or "That request failed: nothing was done."
+            reply["code"] = getattr(error, "code", None)
+        with contextlib.suppress(Exception):
+            await self.layer.send(str(message.get("reply_to")), reply)
+
+    # --- the channel layer -----------------------------------------------------------------
+    async def _listen(self) -> None:
+        try:
+            self.channel = await self.layer.new_channel()
+            await self.layer.group_add(self.group, self.channel)
+            if isinstance(self.layer, InMemoryChannelLayer):
+                await self._take()  # one process: always the owner
+            else:
+                with contextlib.suppress(DatabaseError):
+                    await self._take_if_free()
+            self.ready.set_result(None)
+            while True:
+                event = await self.layer.receive(self.channel)
+                kind = event.get("type")
+                if kind == "table.changed":
+                    self.changed(int(event.get("version", 0)))
+                elif kind == "table.chat":
+                    for consumer in list(self.sockets):
+                        try:
+                            await consumer.table_chat(event)
+                        except Exception:
+                            log.exception("table %s: chat line not sent", self.group)
+                elif kind == "runtime.request":
+                    asyncio.ensure_future(self._serve_forwarded(event))
+                elif kind == "runtime.reply":
+                    future = self.forwarded.get(int(event.get("id") or 0))
+                    if future is not None and not future.done():
+                        future.set_result(event)
+        except asyncio.CancelledError:
+            if not self.ready.done():
+                self.ready.cancel()
+            if self.channel:
+                with contextlib.suppress(Exception):
+                    await self.layer.group_discard(self.group, self.channel)
+            raise
+        except Exception as error:
+            log.warning("%s: channel layer failed (%r); closing its sockets", self.group, error)
+            if not self.ready.done():
+                self.ready.set_exception(error)
+            if self.runtimes.get(self.key) is self:
+                del self.runtimes[self.key]
+            if self.worker is not None:
+                self.worker.cancel()
+            for consumer in list(self.sockets):
+                with contextlib.suppress(Exception):
+                    await consumer.close(code=SERVER_TROUBLE)
+
+    # --- the loop's clock: leases and catch-up ---------------------------------------------
+    @classmethod
+    def _clock_running(cls) -> None:
+        loop = asyncio.get_running_loop()
+        task = cls.clocks.get(loop)
+        if task is None or task.done():
+            cls.clocks[loop] = loop.create_task(cls._keep_up_while_running())
+
+    @classmethod
+    async def _keep_up_while_running(cls) -> None:
+        loop = asyncio.get_running_loop()
+        try:
+            while any(key[0] is loop for key in cls.runtimes):
+                await asyncio.sleep(KEEP_UP_SECONDS)
+                try:
+                    await cls.keep_up()
+                except DatabaseError:
+                    log.warning("runtimes: database unreachable, leases not renewed")
+                except Exception:
+                    log.exception("runtimes: keeping up failed")
+        finally:
+            if cls.clocks.get(loop) is asyncio.current_task():
+                del cls.clocks[loop]
+
+    @classmethod
+    async def keep_up(cls) -> None:
+        """One pass: renew the owners' leases (an owner whose lease is gone stops), let the
+        followers take expired ones, and catch up with changes the layer lost."""
+        loop = asyncio.get_running_loop()
+        here = [r for (rl, _, _), r in list(cls.runtimes.items()) if rl is loop and r.ready.done()]
+        owned = [r for r in here if r.epoch is not None]
+        if owned:
+            held = await write_async(0, leases_renew)([r.table_id for r in owned], PROCESS)
+            for runtime in owned:
+                if runtime.table_id in held:
+                    runtime.held_until = _held_until()
+                else:
+                    log.warning("table %s: lease lost, no longer owned here", runtime.table_id)
+                    runtime.epoch = None
+        for runtime in here:
+            if runtime.epoch is None and runtime.sockets:
+                with contextlib.suppress(DatabaseError):
+                    await runtime._take_if_free()
+        layered = [r for r in here if not isinstance(r.layer, InMemoryChannelLayer)]
+        if layered:
+            await cls.catch_up(layered)
+
+    @classmethod
+    async def catch_up(cls, runtimes: list[TableRuntime]) -> int:
+        """Hand each runtime that is behind the database, and was already behind at the
+        previous pass, the change it did not hear of (a message merely on its way is not
+        handled twice). Returns how many were handed one."""
+        versions = await read_async(_table_versions)([r.table_id for r in runtimes])
+        lost = 0
+        for runtime in runtimes:
+            current = versions.get(runtime.table_id, 0)
+            if current <= runtime.version:
+                runtime.awaited = 0
+            elif runtime.awaited and runtime.version < runtime.awaited:
+                log.info("%s: caught up with version %s", runtime.group, current)
+                runtime.awaited = 0
+                runtime.changed(current)
+                lost += 1
+            else:
+                runtime.awaited = current
+        return lost
+
+
+def tick_in_turn(table_id: int, work: Callable[[], Any]) -> Awaitable[Any] | None:
+    """The croupier's tick of ``table_id`` (``tables.timers.turn_runners``): in the turn of
+    its runtime here when this process owns the table; nothing at all when another process
+    does (its own clock ticks it); None when no socket here follows the table."""
+    loop = asyncio.get_running_loop()
+    runtime = next(
+        (r for (rl, _, t), r in TableRuntime.runtimes.items() if rl is loop and t == table_id),
+        None,
+    )
+    if runtime is None or not runtime.ready.done():
+        return None
+    if runtime.epoch is None:
+        return _nothing()
+    return runtime.tick(work)
+
+
+async def _nothing() -> None:
+    return None
+
+
+def _held_until() -> float:
+    return time.monotonic() + LEASE_SECONDS - LEASE_MARGIN_SECONDS
+
+
+def _fenced_op(
+    table_id: int,
+    epoch: int,
+    user: Any,
+    player: Player,
+    data: dict[str, Any],
+    live: LiveHand | None,
+) -> str:
+    """``run_op`` in one transaction that first renews the lease this process took at
+    ``epoch``: if another process took the table meanwhile, nothing is written."""
+    with transaction.atomic():
+        if not lease_hold(table_id, PROCESS, epoch):
+            raise LeaseLost(MOVING)
+        return run_op(table_id=table_id, user=user, data=data, player=player, live=live)
+
+
+def _player(player_id: object) -> Player | None:
+    if not isinstance(player_id, int):
+        return None
+    return Player.objects.select_related("user").filter(pk=player_id).first()
+
+
+def _table_versions(table_ids: list[int]) -> dict[int, int]:
+    return dict(Table.objects.filter(pk__in=table_ids).values_list("pk", "version"))

@@ -1,0 +1,122 @@
+"""Who runs a live table: the lease of ``TableLease`` (taken, renewed, checked, given up).
+
+A table's runtime (``tables.live.runtime``) acts on its table only while its process holds the
+table's lease. Why a lease row and not a PostgreSQL advisory lock: an advisory lock lives as
+long as its database connection, which Django's threads open, reuse and drop on their own,
+and which the server may keep for minutes after the process that held it stopped answering
+(a half-open TCP connection); a lease expires at a time everyone can read, works the same on
+SQLite (the embedded set-up), and is checked inside each action's own transaction
+(``lease_hold``), so an owner that lost it cannot commit anything: no two processes ever
+write one table through its runtime.
+
+Times are the servers' clocks (``timezone.now``): hosts keep them in step (NTP); an owner
+stops acting ``LEASE_MARGIN_SECONDS`` before its lease expires by its own clock.
+"""
+
+from __future__ import annotations
+
+import os
+import socket
+from datetime import datetime, timedelta
+
+from django.db import IntegrityError, transaction
+from django.db.models import F, Q
+from django.utils import timezone
+
+from tables.models import Table, TableLease
+
+#: This process's name in the leases it holds.
+PROCESS = f"{socket.gethostname()}:{os.getpid()}:{os.urandom(3).hex()}"
+#: How long a lease lasts unless renewed.
+LEASE_SECONDS = 5.0
+#: How long before its expiry an owner stops acting unless it renewed it meanwhile.
+LEASE_MARGIN_SECONDS = 1.5
+
+
+def _until(now: datetime) -> datetime:
+    return now + timedelta(seconds=LEASE_SECONDS)
+
+
+def lease_take(table_id: int, owner: str, channel: str, now: datetime | None = None) -> int | None:
+    """Take ``table_id``'s lease for ``owner`` (its runtime there listens on ``channel``) if it
+    is free, expired or already ``owner``'s; returns its epoch (bumped each time it is taken),
+    None if another process holds it (or there is no such table)."""
+    now = now or timezone.now()
+    free = Q(owner="") | Q(until__isnull=True) | Q(until__lt=now)
+    with transaction.atomic():
+        taken = (
+            TableLease.objects.filter(table_id=table_id)
+            .filter(free)
+            .update(owner=owner, channel=channel, until=_until(now), epoch=F("epoch") + 1)
+        )
+        if not taken:
+            taken = TableLease.objects.filter(table_id=table_id, owner=owner).update(
+                channel=channel, until=_until(now), epoch=F("epoch") + 1
+            )
+        if not taken:
+            if TableLease.objects.filter(table_id=table_id).exists():
+                return None
+            if not Table.objects.filter(pk=table_id).exists():
+                return None
+            try:
+                with transaction.atomic():
+                    TableLease.objects.create(
+                        table_id=table_id, owner=owner, channel=channel, until=_until(now), epoch=1
+                    )
+            except IntegrityError:  # another process created it first
+                return None
+        epoch: int | None = (
+            TableLease.objects.filter(table_id=table_id, owner=owner)
+            .values_list("epoch", flat=True)
+            .first()
+        )
+        return epoch
+
+
+def leases_renew(table_ids: list[int], owner: str, now: datetime | None = None) -> set[int]:
+    """Renew ``owner``'s leases of ``table_ids`` that it still holds (one statement); returns
+    the tables it holds."""
+    if not table_ids:
+        return set()
+    now = now or timezone.now()
+    held = Q(table_id__in=table_ids, owner=owner, until__gte=now)
+    with transaction.atomic():
+        TableLease.objects.filter(held).update(until=_until(now))
+        return set(TableLease.objects.filter(held).values_list("table_id", flat=True))
+
+
+def lease_hold(table_id: int, owner: str, epoch: int, now: datetime | None = None) -> bool:
+    """Inside an action's transaction: whether ``owner`` still holds the lease it took at
+    ``epoch`` (renewing it). False: another process took the table, nothing may be written."""
+    now = now or timezone.now()
+    return bool(
+        TableLease.objects.filter(
+            table_id=table_id, owner=owner, epoch=epoch, until__gte=now
+        ).update(until=_until(now))
+    )
+
+
+def lease_release(table_ids: list[int], owner: str) -> None:
+    """Give up ``owner``'s leases of ``table_ids`` (its runtimes there ended): another process
+    may take them at once."""
+    if table_ids:
+        TableLease.objects.filter(table_id__in=table_ids, owner=owner).update(owner="", until=None)
+
+
+def held_elsewhere(table_id: int) -> bool:
+    """Whether another process runs ``table_id`` now (its clock is that process's to run)."""
+    held = lease_owner(table_id)
+    return held is not None and held[0] != PROCESS
+
+
+def lease_owner(table_id: int, now: datetime | None = None) -> tuple[str, str] | None:
+    """The process that holds ``table_id``'s lease now and its runtime's channel (None:
+    nobody)."""
+    now = now or timezone.now()
+    held: tuple[str, str] | None = (
+        TableLease.objects.filter(table_id=table_id, until__gte=now)
+        .exclude(owner="")
+        .values_list("owner", "channel")
+        .first()
+    )
+    return held

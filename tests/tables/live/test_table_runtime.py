@@ -1,0 +1,302 @@
+"""``TableRuntime``: a table's one home in a process. It subscribes once to the table's group
+however many of its sockets watch the table, and ends with the last socket; a channel layer
+failing under it closes the sockets so that browsers reconnect. It holds the lease of the
+table, acts on its hand in memory, reads the table again only for a change it did not make,
+and cannot write once another process took its lease."""
+
+import asyncio
+
+import pytest
+from channels.layers import InMemoryChannelLayer, get_channel_layer
+from django.conf import settings
+
+from tables.live import runtime as runtime_module
+from tables.live.runtime import TableRuntime
+from tables.models import Hand, Table, TableLease
+from tables.services import hand_start, seat_take
+from tables.services.events import table_changed_event, table_group
+from tables.services.leases import PROCESS
+from tests.tables.wsclient import Socket, communicator, session_cookie
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+
+@pytest.fixture(autouse=True)
+def no_croupier(settings):
+    settings.POKER_CROUPIER = False
+
+
+@pytest.fixture
+def cookies(players, table):
+    seat_take(table=table, player=players[0], buy_in=200, seat_number=0)
+    return [session_cookie(p.user) for p in players]
+
+
+@pytest.fixture
+def asgi_loaded():
+    """The ASGI application imported before the test runs: its first import configures
+    logging anew, which takes pytest's log capture (``caplog``) off the test that made it."""
+    import pokersite.asgi  # noqa: F401
+
+
+def in_process(layer) -> bool:
+    return isinstance(layer, InMemoryChannelLayer)
+
+
+async def group_members(layer, group: str) -> int:
+    """How many subscribers the group has: channels in the in-memory layer; on Redis, the
+    connections subscribed to the group's pub/sub channel (one per process that follows it)."""
+    if in_process(layer):
+        return len(layer.groups.get(group, {}))
+    from redis.asyncio import Redis
+
+    prefix = settings.CHANNEL_LAYERS["default"]["CONFIG"].get("prefix", "asgi")
+    client = Redis.from_url(settings.REDIS_URL)
+    try:
+        ((_, count),) = await client.pubsub_numsub(f"{prefix}__group__{group}")
+    finally:
+        await client.aclose()
+    return count
+
+
+async def until(condition, timeout: float = 5) -> None:
+    """Wait for ``condition()`` to hold (it is about something this process does next)."""
+    async with asyncio.timeout(timeout):
+        while not condition():
+            await asyncio.sleep(0.01)
+
+
+async def test_one_subscription_per_process_for_all_its_sockets(table, cookies):
+    layer = get_channel_layer()
+    sockets = [
+        await Socket(f"s{i}", communicator(table.pk, c)).connect() for i, c in enumerate(cookies)
+    ]
+    runtime = TableRuntime.following(table.pk)
+    assert runtime is not None and runtime.followers == 3
+    assert await group_members(layer, table_group(table.pk)) == 1
+    # One message on the layer reaches every socket.
+    changed = sockets[0].version + 1
+    await Table.objects.filter(pk=table.pk).aupdate(version=changed)
+    await layer.group_send(table_group(table.pk), table_changed_event(table.pk, changed))
+    for socket in sockets:
+        await socket.until_version(changed, timeout=5)
+    await sockets[0].close()
+    assert TableRuntime.following(table.pk) is runtime and runtime.followers == 2
+    for socket in sockets[1:]:
+        await socket.close()
+    assert TableRuntime.following(table.pk) is None
+    await asyncio.wait({runtime.listener})
+    assert await group_members(layer, table_group(table.pk)) == 0
+
+
+async def test_a_failing_channel_layer_closes_the_runtimes_sockets(table, cookies, monkeypatch):
+    layer = get_channel_layer()
+    comms = [communicator(table.pk, c) for c in cookies[:2]]
+    for comm in comms:
+        await Socket("s", comm).connect()
+    runtime = TableRuntime.following(table.pk)
+    real_receive = layer.receive
+
+    async def broken(channel):
+        if channel == runtime.channel:
+            raise ConnectionError("the channel layer went away")
+        return await real_receive(channel)
+
+    monkeypatch.setattr(layer, "receive", broken)
+    # The feed is waiting on the layer: the next message it takes, it asks again and fails.
+    await layer.group_send(table_group(table.pk), {"type": "table.changed", "version": 0})
+    for comm in comms:
+        closed = await comm.receive_output(timeout=5)
+        while closed["type"] != "websocket.close":
+            closed = await comm.receive_output(timeout=5)
+        assert closed["code"] == 4011  # a code a server may send: browsers reconnect
+    assert TableRuntime.following(table.pk) is None
+
+
+async def test_a_socket_joining_puts_the_runtime_back_in_a_group_the_layer_forgot(table, cookies):
+    """Redis restarting forgets every group while the runtime goes on waiting; the sockets it
+    cut off reconnect, and each join adds the runtime to the group again."""
+    layer = get_channel_layer()
+    first = await Socket("first", communicator(table.pk, cookies[0])).connect()
+    runtime = TableRuntime.following(table.pk)
+    await layer.group_discard(table_group(table.pk), runtime.channel)  # what a restart does
+    second = await Socket("second", communicator(table.pk, cookies[1])).connect()
+    assert TableRuntime.following(table.pk) is runtime
+    assert await group_members(layer, table_group(table.pk)) == 1
+    # A change now reaches both sockets through the one runtime.
+    changed = first.version + 1
+    await Table.objects.filter(pk=table.pk).aupdate(version=changed)
+    await layer.group_send(table_group(table.pk), table_changed_event(table.pk, changed))
+    for socket in (first, second):
+        await socket.until_version(changed, timeout=5)
+    await first.close()
+    await second.close()
+
+
+async def test_a_first_state_the_database_failed_closes_the_socket_to_reconnect(
+    table, cookies, monkeypatch
+):
+    """The database fails at the connect's snapshot read (after the reads before it): the
+    socket is closed with the code that asks its client to reconnect, not left open with
+    nothing on screen until the table next changes."""
+    from django.db import OperationalError
+
+    real_read = TableRuntime._read
+    failed = []
+
+    async def failing_first_read(self):
+        if not failed:
+            failed.append(self.table_id)
+            raise OperationalError("the database went away")
+        return await real_read(self)
+
+    monkeypatch.setattr(TableRuntime, "_read", failing_first_read)
+    comm = communicator(table.pk, cookies[0])
+    connected, _ = await comm.connect(timeout=10)
+    assert connected
+    frame = await comm.receive_output(timeout=5)
+    while frame["type"] != "websocket.close":  # nothing but the close: no state was read
+        assert frame["type"] != "websocket.send", frame
+        frame = await comm.receive_output(timeout=5)
+    assert frame["code"] == 4011 and failed == [table.pk]
+    # Reconnecting, the socket gets its state.
+    socket = await Socket("again", communicator(table.pk, cookies[0])).connect()
+    assert socket.version == (await Table.objects.aget(pk=table.pk)).version
+    await socket.close()
+
+
+async def test_a_change_the_layer_never_brought_is_caught_up_from_the_database(table, cookies):
+    """A lost message (pub/sub keeps nothing for a process that was not listening, e.g. while
+    Redis restarted) leaves no socket behind: the catch-up hands the feed the change."""
+    socket = await Socket("alice", communicator(table.pk, cookies[0])).connect()
+    runtime = TableRuntime.following(table.pk)
+    assert await TableRuntime.catch_up([runtime]) == 0  # nothing missed yet
+    missed = socket.version + 1
+    await Table.objects.filter(pk=table.pk).aupdate(version=missed)  # committed, never sent
+    # The first pass cannot tell a lost message from one on its way: it only notes the gap.
+    assert await TableRuntime.catch_up([runtime]) == 0
+    assert await socket.comm.receive_nothing(timeout=0)  # the pass handed nothing over
+    assert await TableRuntime.catch_up([runtime]) == 1  # still missing a whole pass later
+    await socket.until_version(missed, timeout=5)
+    assert runtime.version == missed
+    assert await TableRuntime.catch_up([runtime]) == 0  # once
+    await socket.close()
+
+
+async def test_a_change_whose_message_arrives_between_two_passes_is_not_sent_again(table, cookies):
+    socket = await Socket("alice", communicator(table.pk, cookies[0])).connect()
+    runtime = TableRuntime.following(table.pk)
+    late = socket.version + 1
+    await Table.objects.filter(pk=table.pk).aupdate(version=late)
+    assert await TableRuntime.catch_up([runtime]) == 0
+    await get_channel_layer().group_send(table_group(table.pk), table_changed_event(table.pk, late))
+    await socket.until_version(late, timeout=5)
+    assert runtime.version == late
+    assert await TableRuntime.catch_up([runtime]) == 0
+    await socket.close()
+
+
+async def test_a_socket_that_leaves_without_its_first_state_says_where_it_waited(
+    table, cookies, monkeypatch, caplog, asgi_loaded
+):
+    """A client that gives up before its first state came (a rush's stuck socket) leaves a
+    warning naming where its join stood, to tell a stuck socket from a slow one."""
+    from tables.live import joining
+
+    never = asyncio.Event()
+
+    async def first_read_never_comes(self, consumer):
+        await never.wait()
+
+    monkeypatch.setattr(joining, "SLOW_JOIN_SECONDS", 0.0)
+    monkeypatch.setattr(TableRuntime, "show_latest", first_read_never_comes)
+    comm = communicator(table.pk, cookies[0])
+    connected, _ = await comm.connect(timeout=10)
+    assert connected
+    await until(lambda: TableRuntime.following(table.pk) is not None)
+    with caplog.at_level("WARNING", logger="tables.live.joining"):
+        await comm.disconnect()
+    (record,) = [r for r in caplog.records if "without its first state" in r.getMessage()]
+    assert f"table {table.pk}:" in record.getMessage()
+    assert "(at: reading its first state)" in record.getMessage()
+    assert "ended after" in record.getMessage()
+
+
+async def test_one_clock_per_loop_runs_while_it_has_runtimes(table, cookies):
+    socket = await Socket("alice", communicator(table.pk, cookies[0])).connect()
+    clock = TableRuntime.clocks.get(asyncio.get_running_loop())
+    assert clock is not None and not clock.done()
+    await socket.close()
+    await asyncio.wait_for(clock, 5)  # it ends with the last runtime here
+
+
+async def dealt(table, players, cookies):
+    """Two players seated, both watching, a hand dealt: their sockets, at its version."""
+    from asgiref.sync import sync_to_async
+
+    await sync_to_async(seat_take)(table=table, player=players[1], buy_in=200, seat_number=1)
+    sockets = [
+        await Socket(f"s{i}", communicator(table.pk, c)).connect()
+        for i, c in enumerate(cookies[:2])
+    ]
+    await sync_to_async(hand_start)(table=table)
+    version = (await Table.objects.aget(pk=table.pk)).version
+    for socket in sockets:
+        await socket.until_version(version)
+    return sockets
+
+
+async def test_the_owner_acts_on_its_hand_in_memory_and_reads_nothing(table, players, cookies):
+    sockets = await dealt(table, players, cookies)
+    runtime = TableRuntime.following(table.pk)
+    lease = await TableLease.objects.aget(table_id=table.pk)
+    assert lease.owner == PROCESS and runtime.owner
+    reads, commands = runtime.reads, runtime.commands
+    for _ in range(2):  # the first and the second to act each call or check
+        hand = await Hand.objects.filter(table=table).alatest("number")
+        version = runtime.version
+        for socket in sockets:
+            await socket.act(
+                "call" if socket is sockets[0] else "check", version=version, hand=hand.pk
+            )
+        for socket in sockets:
+            await socket.until_version(version + 1)
+    assert runtime.commands > commands
+    assert runtime.reads == reads  # no read: the next versions were built in memory
+    stored = await Table.objects.aget(pk=table.pk)
+    assert runtime.snapshot.version == stored.version == runtime.version
+    for socket in sockets:
+        await socket.close()
+
+
+async def test_a_change_another_writer_made_is_read_and_shown(table, players, cookies):
+    from asgiref.sync import sync_to_async
+
+    socket = await Socket("alice", communicator(table.pk, cookies[0])).connect()
+    runtime = TableRuntime.following(table.pk)
+    reads = runtime.reads
+    await sync_to_async(seat_take)(table=table, player=players[1], buy_in=200, seat_number=1)
+    stored = await Table.objects.aget(pk=table.pk)
+    await socket.until_version(stored.version)
+    assert runtime.reads == reads + 1
+    await socket.close()
+
+
+async def test_an_owner_whose_lease_was_taken_writes_nothing(table, players, cookies, monkeypatch):
+    """Another process took the table (the owner stalled past its lease): the old owner's
+    next request is not written, and the sender is told to try again."""
+    monkeypatch.setattr(runtime_module, "FORWARD_SECONDS", 0.2)
+    socket = await Socket("alice", communicator(table.pk, cookies[0])).connect()
+    runtime = TableRuntime.following(table.pk)
+    assert runtime.owner
+    await TableLease.objects.filter(table_id=table.pk).aupdate(
+        owner="elsewhere", channel="nobody.listens", epoch=runtime.epoch + 1
+    )
+    before = await Table.objects.aget(pk=table.pk)
+    await socket.send(op="sit_out")
+    frame = await socket.until(lambda f: "try again" in f or "table-message" in f)
+    assert "moving to another server" in frame
+    after = await Table.objects.aget(pk=table.pk)
+    assert after.version == before.version  # nothing written
+    assert not runtime.owner
+    await socket.close()

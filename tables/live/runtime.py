@@ -34,6 +34,7 @@ import contextlib
 import itertools
 import logging
 import time
+from collections import deque
 from collections.abc import Awaitable, Callable
 from typing import Any, Protocol, TypeVar
 
@@ -105,6 +106,9 @@ class TableRuntime:
     runtimes: dict[RuntimeKey, TableRuntime] = {}
     #: event loop -> its clock (while it has runtimes)
     clocks: dict[asyncio.AbstractEventLoop, asyncio.Task[None]] = {}
+    #: This process's figures for its operators and the benchmark (``process_figures``):
+    #: requests forwarded to another process and how long each took to be answered.
+    forwarded_seconds: deque[float] = deque(maxlen=100_000)
 
     def __init__(self, key: RuntimeKey, layer: BaseChannelLayer, table_id: int) -> None:
         self.key, self.layer, self.table_id = key, layer, table_id
@@ -412,6 +416,7 @@ class TableRuntime:
         future: asyncio.Future[dict[str, Any]] = self.loop.create_future()
         self.forwarded[request_id] = future
         self.forwards += 1
+        sent_at = time.monotonic()
         try:
             await self.layer.send(
                 self.owner_channel,
@@ -424,6 +429,7 @@ class TableRuntime:
                 },
             )
             reply = await asyncio.wait_for(future, FORWARD_SECONDS)
+            self.forwarded_seconds.append(time.monotonic() - sent_at)
         except TimeoutError:
             raise LeaseLost(MOVING) from None
         finally:
@@ -562,6 +568,22 @@ class TableRuntime:
             else:
                 runtime.awaited = current
         return lost
+
+
+def process_figures() -> dict[str, Any]:
+    """What this process's runtimes do now: the tables it runs and follows, the commands
+    carried out and forwarded, the table read again, and the forwarded requests' answer times
+    (seconds, oldest first)."""
+    runtimes = list(TableRuntime.runtimes.values())
+    return {
+        "process": PROCESS,
+        "owned": sorted(r.table_id for r in runtimes if r.epoch is not None),
+        "followed": sorted(r.table_id for r in runtimes if r.epoch is None),
+        "commands": sum(r.commands for r in runtimes),
+        "forwards": sum(r.forwards for r in runtimes),
+        "reads": sum(r.reads for r in runtimes),
+        "forwarded_seconds": list(TableRuntime.forwarded_seconds),
+    }
 
 
 def tick_in_turn(table_id: int, work: Callable[[], Any]) -> Awaitable[Any] | None:

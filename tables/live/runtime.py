@@ -362,10 +362,14 @@ class TableRuntime:
                 snapshot = await self._read()
             if snapshot is not None:
                 await self._fan_out(snapshot)
+        # One process (the in-memory layer): this runtime is its table's only one, and has
+        # shown its own change already; the layer carries the rest (chat lines, sessions).
+        alone = isinstance(self.layer, InMemoryChannelLayer)
         for event in events:
             group = event.pop("_group", "")
+            mine = event.get("type") == "table.changed" and event.get("table_id") == self.table_id
             try:
-                await publish(event, group)
+                await publish(event, group, others=not (alone and mine))
             except Exception:  # a lost notification must not undo a committed action
                 log.exception("could not publish %s", event)
 

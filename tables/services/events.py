@@ -74,9 +74,10 @@ def notes_changed_on_commit(user_id: int) -> None:
     transaction.on_commit(lambda: _publish(event, LIVE_SESSIONS_GROUP))
 
 
-async def publish(event: dict[str, Any], group: str = "") -> None:
+async def publish(event: dict[str, Any], group: str = "", others: bool = True) -> None:
     """Publish ``event`` from the event loop: this process's listeners first, then the
-    channel layer (every process's runtime of the table, this one's included)."""
+    channel layer (every process's runtime of the table, this one's included); not the layer
+    when ``others`` is False (a change whose one runtime anywhere has shown it already)."""
     layer = get_channel_layer()
     group = group or table_group(event.get("table_id", 0))
     if group == table_group(event.get("table_id", 0)):
@@ -85,7 +86,7 @@ async def publish(event: dict[str, Any], group: str = "") -> None:
                 listener(event)
             except Exception:  # the other processes must still hear of it
                 log.exception("local delivery of %s failed", event)
-    if layer is not None:
+    if layer is not None and others:
         await layer.group_send(group, event)
 
 

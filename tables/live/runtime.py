@@ -168,6 +168,9 @@ class TableRuntime:
             for task in (self.listener, self.worker):
                 if task is not None:
                     task.cancel()
+            while not self.queue.empty():  # nobody will run them: their callers stop waiting
+                _, future = self.queue.get_nowait()
+                future.cancel()
             if self.epoch is not None:
                 self.epoch = None
                 with contextlib.suppress(DatabaseError):
@@ -191,6 +194,8 @@ class TableRuntime:
     # --- the queue -------------------------------------------------------------------------
     async def call(self, work: Callable[[], Awaitable[T]]) -> T:
         """Run ``work`` in the table's turn (after everything queued before it)."""
+        if self.worker is None or self.worker.done():
+            raise LeaseLost(MOVING)  # the runtime ended (its last socket left, its layer failed)
         future: asyncio.Future[T] = self.loop.create_future()
         self.queue.put_nowait((work, future))
         return await future
@@ -359,7 +364,11 @@ class TableRuntime:
                 self.snapshot, self.version = snapshot, newest  # ``live`` goes on as it is
             else:
                 self.version = max(self.version, newest)
-                snapshot = await self._read()
+                try:
+                    snapshot = await self._read()
+                except DatabaseError:  # done, but not readable now: the next change shows it
+                    log.warning("table %s: database unreachable, update skipped", self.table_id)
+                    self.snapshot, self.live = None, None
             if snapshot is not None:
                 await self._fan_out(snapshot)
         # One process (the in-memory layer): this runtime is its table's only one, and has

@@ -291,7 +291,9 @@ class TableRuntime:
         """Carry out a socket's request in the table's turn: here if this process owns the
         table, else at the owner's. ``answer`` gets the sender's message before any socket
         gets the new version; raises what the service raised (nothing changed)."""
-        if not self.owner and not await self._take_if_free():
+        # A follower that knows the owner's channel forwards at once (its clock looks again
+        # every second); one that does not looks (and takes a free lease).
+        if not self.owner and (self.owner_channel or not await self._take_if_free()):
             message = await self._forward(player, data)
             if answer is not None:
                 await answer(message)
@@ -410,6 +412,7 @@ class TableRuntime:
         epoch = await write_async(self.table_id, lease_take)(self.table_id, PROCESS, self.channel)
         if epoch is None:
             return False
+        self.owner_channel = ""
         became = self.epoch is None
         self.epoch, self.held_until = epoch, _held_until()
         if became and self.snapshot is not None:  # what it showed may be behind the log
@@ -444,6 +447,7 @@ class TableRuntime:
             reply = await asyncio.wait_for(future, FORWARD_SECONDS)
             self.forwarded_seconds.append(time.monotonic() - sent_at)
         except TimeoutError:
+            self.owner_channel = ""  # look for the owner again
             raise LeaseLost(MOVING) from None
         finally:
             self.forwarded.pop(request_id, None)

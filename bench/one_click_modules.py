@@ -1,4 +1,4 @@
-"""The modules one click crosses: from the socket's receive to the last frame sent.
+"""The modules one click crosses: from the socket's receive to the frames sent.
 
     .venv/bin/python bench/one_click_modules.py [--json]
 
@@ -8,21 +8,31 @@ seated, a hand dealt from a fixed deck, both following the table over Channels'
 does): the player to act on a browser page's socket, the other on a ``?state=json`` socket.
 The player to act calls; ``sys.setprofile`` (and ``threading.setprofile`` for the threads the
 database work runs on) records every module whose code runs from the consumer's ``receive``
-of that click to the last frame sent (the call of the socket's ``send`` that sent it).
+of that click until its frames are all sent: until the runtime, done with its sockets, tells
+the other processes (``tables.services.events.publish``).
 
-Prints, in the order first entered, the site modules (``tables.*``, ``pokersite.*``) and the
-engine's (``engine.*``) apart, their counts, how many times the click changed threads (each
-hand-over counts, there or back: where each one landed), and the site modules first entered
-after the last frame (what runs once every socket has its frame). The test harness
-(``tests.*``, ``bench.*``) and the libraries are left out. The table's
-clock (``TableRuntime``'s keep-up pass) is held off so that it cannot fall inside the click.
-It measures the tree it is run from.
+Prints, in the order first entered (with the function that entered each), the site modules
+(``tables.*``, ``pokersite.*``) and the engine's (``engine.*``) apart, their counts, the
+thread hops (each hand-over to a thread and back, with the site code that asked for it), and
+the site modules first entered after the frames. A module is entered when one of its
+functions is called; a coroutine that only goes on after an ``await`` (the ASGI stack around
+the consumer, the runtime's queue loop, each started before the click) enters nothing. The
+test harness (``tests.*``, ``bench.*``) and the libraries are left out. The table's clock
+(``TableRuntime``'s keep-up pass) is held off so that it cannot fall inside the click.
+
+It measures the tree it is run from; a checkout from before the runtime (no ``publish``
+step) is measured to its last frame sent, which ``site_count_to_last_send`` also gives here
+(it leaves out what a socket does after sending its frame, so the two differ by a module or
+two with the order the sockets are served in).
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
+import dis
+import inspect
 import json
 import os
 import sys
@@ -30,7 +40,7 @@ import tempfile
 import threading
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
-from types import FrameType
+from types import CodeType, FrameType
 from typing import Any
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -59,19 +69,22 @@ class ModuleRecorder:
     call to ``end_code``'s (the click's frames all sent), and each hand-over to a thread
     (``run_in_executor``) with the site code that asked for it."""
 
-    def __init__(self, start_code: Any, end_code: Any, hop_code: Any) -> None:
+    def __init__(self, start_code: Any, end_code: Any, send_code: Any, hop_code: Any) -> None:
         self.start_code, self.end_code, self.hop_code = start_code, end_code, hop_code
+        self.send_code = send_code
         self.armed = False  # waiting for the receive
         self.recording = False
         self.order: dict[str, int] = {}  # module -> when first entered (a call counter)
         self.first: dict[str, str] = {}  # module -> the function it was first entered by
         self.calls = 0
         self.end = 0  # the counter when the frames were all sent
+        self.last_send = 0  # the counter at the last frame sent (until ``frames_in``)
+        self.frames_in = False  # the harness has every frame of the click
         self.hops: list[tuple[int, str]] = []  # (counter, the site code that asked)
         self.threads: dict[str, set[str]] = {}  # module -> names of the threads it ran on
 
     def __call__(self, frame: FrameType, event: str, arg: object) -> None:
-        if event != "call":
+        if event != "call" or _resumed(frame):
             return
         if not self.recording:
             if not (self.armed and frame.f_code is self.start_code):
@@ -88,6 +101,8 @@ class ModuleRecorder:
         self.threads.setdefault(module, set()).add(threading.current_thread().name)
         if frame.f_code is self.end_code and not self.end:
             self.end = self.calls
+        elif frame.f_code is self.send_code and not self.frames_in:
+            self.last_send = self.calls
         elif frame.f_code is self.hop_code:
             self.hops.append((self.calls, _site_caller(frame)))
 
@@ -101,7 +116,7 @@ class ModuleRecorder:
                 and (after is None or at > after)
             ]
 
-        end = self.end
+        end = self.end or self.last_send
         site = listed("site", end)
         engine = listed("engine", end)
         return {
@@ -109,6 +124,7 @@ class ModuleRecorder:
             "engine_modules": engine,
             "entered_by": {module: self.first[module] for module in [*site, *engine]},
             "site_count": len(site),
+            "site_count_to_last_send": len(listed("site", self.last_send)),
             "engine_count": len(engine),
             "thread_hops": [where for at, where in self.hops if at <= end],
             "off_the_loop": sorted(
@@ -118,6 +134,27 @@ class ModuleRecorder:
             ),
             "site_after_frames": listed("site", None, after=end),
         }
+
+
+#: code -> the offset where a fresh call of it starts running its body
+_STARTS: dict[CodeType, int] = {}
+
+
+def _resumed(frame: FrameType) -> bool:
+    """Whether ``frame`` (a coroutine's or a generator's) goes on after an ``await`` or a
+    ``yield`` rather than starting: the profile reports both as a call."""
+    code = frame.f_code
+    if not code.co_flags & _SUSPENDING:
+        return False
+    start = _STARTS.get(code)
+    if start is None:
+        start = _STARTS[code] = next(
+            op.offset for op in dis.get_instructions(code) if op.opname == "RESUME"
+        )
+    return frame.f_lasti > start
+
+
+_SUSPENDING = inspect.CO_COROUTINE | inspect.CO_GENERATOR | inspect.CO_ASYNC_GENERATOR
 
 
 def _site_caller(frame: FrameType | None) -> str:
@@ -142,10 +179,11 @@ def main() -> None:
     if args.json:
         print(json.dumps(figures, indent=2))
         return
-    print(f"{ROOT}: one click (a call), from the socket's receive to the last frame sent")
+    print(f"{ROOT}: one click (a call), from the socket's receive to the frames sent")
     print(f"site modules ({figures['site_count']}), in the order first entered:")
     for module in figures["site_modules"]:
         print(f"  {module:32} {figures['entered_by'][module]}")
+    print(f"  (to the last frame sent: {figures['site_count_to_last_send']})")
     print(f"engine modules ({figures['engine_count']}):")
     for module in figures["engine_modules"]:
         print(f"  {module:32} {figures['entered_by'][module]}")
@@ -154,7 +192,7 @@ def main() -> None:
         print(f"  {where}")
     print(f"run off the event loop's thread: {', '.join(figures['off_the_loop']) or 'none'}")
     after = ", ".join(figures["site_after_frames"]) or "none"
-    print(f"site modules first entered after the frames (the news to other processes): {after}")
+    print(f"site modules first entered after the frames: {after}")
 
 
 def measure() -> dict[str, Any]:
@@ -166,11 +204,13 @@ def measure() -> dict[str, Any]:
 
     call_command("migrate", verbosity=0)
     settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
-    import tables.live.runtime as runtime_module
     import tables.services.hands as hands
 
     hands.new_seed = lambda: FIXED_SEED  # type: ignore[attr-defined]  # the same deal every run
-    runtime_module.KEEP_UP_SECONDS = 3600.0  # no clock pass inside the click
+    with contextlib.suppress(ImportError):  # a checkout from before the runtime has none
+        import tables.live.runtime as runtime_module
+
+        runtime_module.KEEP_UP_SECONDS = 3600.0  # no clock pass inside the click
     from tables.models import Table
     from tables.selectors.hands import hand_state
     from tables.services import hand_start, player_sign_up, seat_take, table_save
@@ -190,14 +230,19 @@ def measure() -> dict[str, Any]:
 
 async def click(table_id: int, clicker: Any, other: Any) -> dict[str, Any]:
     from asgiref.sync import SyncToAsync, sync_to_async
+    from channels.generic.websocket import AsyncWebsocketConsumer
 
     import tables.services.events as events
     from tables.live.consumer import TableConsumer
     from tests.tables.wsclient import Socket, communicator, session_cookie
 
+    # The frames are all sent when the runtime tells the other processes (a checkout from
+    # before the runtime has no such step: its click ends at the last frame sent).
+    publish = getattr(events, "publish", None)
     recorder = ModuleRecorder(
         TableConsumer.receive.__code__,
-        events.publish.__code__,
+        publish.__code__ if publish is not None else None,
+        AsyncWebsocketConsumer.send.__code__,
         asyncio.BaseEventLoop.run_in_executor.__code__,
     )
     # Every thread made from here on is profiled: the database's threads are made anew.
@@ -219,6 +264,7 @@ async def click(table_id: int, clicker: Any, other: Any) -> dict[str, Any]:
         await page.act("call")
         await page.until_version(version + 1)
         await program.until(lambda frame: _json_version(frame) > version)
+        recorder.frames_in = True
         await page.drain()  # what the click still does once its frames are sent
         recorder.recording = False
         for socket in (page, program):
@@ -226,7 +272,7 @@ async def click(table_id: int, clicker: Any, other: Any) -> dict[str, Any]:
     finally:
         sys.setprofile(None)
         threading.setprofile(None)
-    assert recorder.end > 0, "the click published no new version"
+    assert recorder.last_send > 0, "no frame was sent"
     return recorder.report()
 
 

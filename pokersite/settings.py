@@ -236,8 +236,8 @@ if REDIS_URL:
     # where the list-based layer took three round trips and a script per group_send and a
     # blocking pop per process to get it back: at 100 tables about a quarter of the server's
     # CPU per action (docs/benchmarks.md). It keeps nothing for a
-    # process that is not listening: what a Redis restart drops, each process's feeds catch
-    # up from the database (``tables.live.feed.TableFeed.catch_up``).
+    # process that is not listening: what a Redis restart drops, each process's table
+    # runtimes catch up from the database (``tables.live.runtime.TableRuntime.catch_up``).
     CHANNEL_LAYERS = {
         "default": {
             "BACKEND": "channels_redis.pubsub.RedisPubSubChannelLayer",

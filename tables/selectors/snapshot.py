@@ -95,7 +95,7 @@ class Snapshot:
         self.banner = banner
         #: Why players cannot sit down, leave or top up here (a tournament seats its players:
         #: ``tables.selectors.banners.seating_notice_for``), or None at a cash table. A table
-        #: is a tournament's from its creation or never, so a following snapshot keeps it.
+        #: is a tournament's from its creation or never, so a later snapshot keeps it.
         self.seating_closed = seating_closed
         self.version = table.version
         self.created_at = table.created_at

@@ -1,5 +1,5 @@
 """A connect rush survived (``tables.live.admission``): the handshake is accepted at once, the
-joins (reads, feed, first state) run a few at a time, and a socket whose turn would come too
+joins (reads, runtime, first state) run a few at a time, and a socket whose turn would come too
 late is shed at once with the documented busy close (4013), one whose turn has not come by
 the limit then, never left to time out."""
 
@@ -62,7 +62,7 @@ async def test_the_handshake_is_accepted_at_once_and_the_state_follows_its_turn(
 
 
 async def test_a_socket_that_left_while_it_waited_is_not_joined(players, table, monkeypatch):
-    """In a rush a client that gave up costs no join (reads, feed, first state)."""
+    """In a rush a client that gave up costs no join (reads, runtime, first state)."""
     from tables.live.runtime import TableRuntime
 
     monkeypatch.setattr(admission_module, "AT_ONCE", 1)

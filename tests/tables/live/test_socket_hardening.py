@@ -1,5 +1,5 @@
 """The table socket under attack (issue 15): bad numbers are answered, never a crash; a socket
-closed for any reason leaves its feed at once with a code a server may send; one user's
+closed for any reason leaves its table's runtime at once with a code a server may send; one user's
 sockets are capped; binary frames and steady floods pay for tokens like any frame."""
 
 import asyncio
@@ -178,7 +178,7 @@ def running_hand(players, table):
     return table, alice
 
 
-# --- item 5: every way out leaves the feed; close codes; caps -------------------------------
+# --- item 5: every way out leaves the runtime; close codes; caps ----------------------------
 
 
 async def test_a_socket_closed_for_a_big_frame_leaves_its_feed_and_is_not_rendered_for(seated):

@@ -103,7 +103,7 @@ async def test_a_failing_channel_layer_closes_the_runtimes_sockets(table, cookie
         return await real_receive(channel)
 
     monkeypatch.setattr(layer, "receive", broken)
-    # The feed is waiting on the layer: the next message it takes, it asks again and fails.
+    # The runtime is waiting on the layer: the next message it takes, it asks again and fails.
     await layer.group_send(table_group(table.pk), {"type": "table.changed", "version": 0})
     for comm in comms:
         closed = await comm.receive_output(timeout=5)
@@ -167,7 +167,7 @@ async def test_a_first_state_the_database_failed_closes_the_socket_to_reconnect(
 
 async def test_a_change_the_layer_never_brought_is_caught_up_from_the_database(table, cookies):
     """A lost message (pub/sub keeps nothing for a process that was not listening, e.g. while
-    Redis restarted) leaves no socket behind: the catch-up hands the feed the change."""
+    Redis restarted) leaves no socket behind: the catch-up hands the runtime the change."""
     socket = await Socket("alice", communicator(table.pk, cookies[0])).connect()
     runtime = TableRuntime.following(table.pk)
     assert await TableRuntime.catch_up([runtime]) == 0  # nothing missed yet

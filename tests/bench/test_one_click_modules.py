@@ -1,0 +1,27 @@
+"""The one-click tool (``bench/one_click_modules.py``) follows a real click from the socket's
+receive through the table's runtime and its service to the frames, and reports the modules it
+crossed (the figure is reported in docs/architecture/one-click.md, not asserted here)."""
+
+import json
+import subprocess
+
+from tests.load.processes import PYTHON, ROOT
+
+
+def test_a_click_is_followed_from_the_socket_through_the_runtime_and_the_service():
+    done = subprocess.run(
+        [PYTHON, "bench/one_click_modules.py", "--json"],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert done.returncode == 0, done.stderr
+    figures = json.loads(done.stdout)
+    site = figures["site_modules"]
+    assert site[0] == "tables.live.consumer"  # the socket's receive comes first
+    assert {"tables.live.runtime", "tables.services.hands", "tables.live.frames"} <= set(site)
+    assert figures["site_count"] == len(site)
+    assert "engine.hand.machine" in figures["engine_modules"]  # the engine's counted apart
+    assert not any(module.startswith(("tests.", "bench.")) for module in site)
+    assert figures["thread_hops"]  # the write, on its thread

@@ -21,7 +21,8 @@ invariant to stay in step.
   the database), and then owns the table, rebuilt from the database log.
 - **One clock per loop** (``_keep_up``, every ``KEEP_UP_SECONDS``): renews the owners' leases,
   lets followers take expired ones, and catches up with changes a channel layer lost (over
-  Redis, pub/sub keeps nothing for a process that was not listening).
+  Redis, pub/sub keeps nothing for a process that was not listening) or that it heard of but
+  could not read (the process had lost the database).
 
 The embedded set-up (one process, SQLite, the in-memory layer) is the same code: every runtime
 is its table's owner.

@@ -259,7 +259,12 @@ def test_an_owner_cut_from_the_database_hands_over_and_never_writes_again(fresh_
     async def scenario() -> None:
         # The first two players on A, which owns the table; the third on B, which forwards.
         on_a = await opened(a, table_id, players[:2])
-        await Table(on_a).wait_actor("a hand dealt at A")
+        await wait_for(
+            lambda: all(s.state and s.state["running"] for s in on_a),
+            timeout=30,
+            what="a hand dealt at A",
+            events=on_a,
+        )
         epoch_a = await wait_owner(fresh_db, table_id, a, 30, on_a)
         on_b = await opened(b, table_id, players[2:])
         table = Table(on_a + on_b)

@@ -21,7 +21,8 @@ invariant to stay in step.
   the database), and then owns the table, rebuilt from the database log.
 - **One clock per loop** (``_keep_up``, every ``KEEP_UP_SECONDS``): renews the owners' leases,
   lets followers take expired ones, and catches up with changes a channel layer lost (over
-  Redis, pub/sub keeps nothing for a process that was not listening).
+  Redis, pub/sub keeps nothing for a process that was not listening) or that it heard of but
+  could not read (the process had lost the database).
 
 The embedded set-up (one process, SQLite, the in-memory layer) is the same code: every runtime
 is its table's owner.
@@ -283,6 +284,12 @@ class TableRuntime:
             return
         self.version = version
         self.queue.put_nowait((self._refresh, self.loop.create_future()))
+
+    @property
+    def shown(self) -> int:
+        """The version its sockets were last shown (0: none yet). Below ``version`` while a
+        read is on its way, or after one failed (the database was away)."""
+        return self.snapshot.version if self.snapshot is not None else 0
 
     # --- commands --------------------------------------------------------------------------
     async def request(
@@ -568,19 +575,21 @@ class TableRuntime:
 
     @classmethod
     async def catch_up(cls, runtimes: list[TableRuntime]) -> int:
-        """Hand each runtime that is behind the database, and was already behind at the
-        previous pass, the change it did not hear of (a message merely on its way is not
-        handled twice). Returns how many were handed one."""
+        """Hand each runtime whose sockets show less than the database has, and showed less
+        already at the previous pass, the change it missed: one it did not hear of, or heard
+        of but could not read (a message merely on its way is not handled twice). Returns how
+        many were handed one."""
         versions = await read_async(_table_versions)([r.table_id for r in runtimes])
         lost = 0
         for runtime in runtimes:
             current = versions.get(runtime.table_id, 0)
-            if current <= runtime.version:
+            if current <= runtime.shown:
                 runtime.awaited = 0
-            elif runtime.awaited and runtime.version < runtime.awaited:
+            elif runtime.awaited and runtime.shown < runtime.awaited:
                 log.info("%s: caught up with version %s", runtime.group, current)
                 runtime.awaited = 0
-                runtime.changed(current)
+                runtime.version = max(runtime.version, current)
+                runtime.queue.put_nowait((runtime._refresh, runtime.loop.create_future()))
                 lost += 1
             else:
                 runtime.awaited = current

@@ -1,5 +1,6 @@
 """Players for the load tests and the load benchmark, and how their play is measured.
 
+- ``Socket``: a logged-in websocket player that acts only when the test tells it to.
 - ``Client``: a logged-in websocket player (session cookie) that decides with the engine's
   bots from the JSON state frames its own socket receives (``?state=json``).
 - ``Tracker``: when each action was sent and when every client at its table had its result.
@@ -282,6 +283,82 @@ class Client:
         self.awaiting[message["id"]] = sent
         self.tracker.sent(self.table_id, frame["version"], time.perf_counter())
         await ws.send(json.dumps(message))
+
+
+class Socket:
+    """A logged-in player's websocket (``?state=json``, a whole state per version) that
+    records what it receives and acts only when the test says (``act``): a scripted player.
+    ``server``: the ``tests.load.processes.Server`` it connects to."""
+
+    def __init__(self, server, table_id: int, player: dict) -> None:
+        self.url = f"{server.ws}/ws/tables/{table_id}/?state=json"
+        self.origin = server.http
+        self.player = player
+        self.states: list[dict] = []
+        self.answers: list[dict] = []
+        self.changed = asyncio.Event()
+
+    @property
+    def state(self) -> dict | None:
+        return self.states[-1] if self.states else None
+
+    @property
+    def version(self) -> int:
+        return self.state["version"] if self.state else 0
+
+    @property
+    def to_act(self) -> bool:
+        view = (self.state or {}).get("view") or {}
+        return bool(self.state and self.state["running"] and view.get("legal"))
+
+    async def open(self) -> None:
+        from websockets.asyncio.client import connect
+
+        self.ws = await connect(
+            self.url,
+            origin=self.origin,
+            open_timeout=30,
+            ping_interval=None,
+            additional_headers={"Cookie": f"sessionid={self.player['session']}"},
+        )
+        self.reader = asyncio.ensure_future(self._read())
+
+    async def _read(self) -> None:
+        try:
+            async for raw in self.ws:
+                if raw.startswith("{"):
+                    frame = json.loads(raw)
+                    if frame.get("type") == "state":
+                        self.states.append(frame)
+                    elif frame.get("type") == "answer":
+                        self.answers.append(frame)
+                self.changed.set()
+                self.changed = asyncio.Event()
+        finally:  # its server went away: whoever waits on it hears so at once
+            self.changed.set()
+
+    async def act(self, state: dict) -> dict:
+        """Send a passive action for ``state`` and wait (bounded) for the server's answer (a
+        check when it is not this player's turn: the server says no)."""
+        legal = state["view"]["legal"] or {"check": True}
+        kind = "check" if legal["check"] else "call"
+        seen = len(self.answers)
+        await self.ws.send(
+            json.dumps(
+                {"op": "act", "hand": state["hand"], "version": state["version"], "kind": kind}
+            )
+        )
+        await wait_for(
+            lambda: len(self.answers) > seen,
+            timeout=30,
+            what=f"an answer to {self.player['name']}'s {kind}",
+            events=[self],
+        )
+        return self.answers[seen]
+
+    async def close(self) -> None:
+        self.reader.cancel()
+        await self.ws.close()
 
 
 def _waiting_for(clients: list[Client], tracker: Tracker) -> str:

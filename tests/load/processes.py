@@ -2,6 +2,8 @@
 
 - ``FreshDatabase``: a new, migrated PostgreSQL database per test (dropped afterwards), next
   to the one ``DATABASE_URL`` names; ``sql()`` reads it directly.
+- ``DbProxy``: a TCP proxy between one server process and PostgreSQL that the test cuts
+  (every connection closed, new ones refused) and restores.
 - ``RedisServer``: a private ``redis-server`` on a free port, so a test may kill and restart
   it without touching anybody else's Redis.
 - ``Server``: one daphne process. The harness binds the listening socket itself and hands it
@@ -14,6 +16,7 @@ deadline, and a deadline that passes raises ``TimeoutError`` naming what was awa
 
 from __future__ import annotations
 
+import asyncio
 import http.client
 import json
 import os
@@ -90,6 +93,127 @@ class FreshDatabase:
 
     def value(self, query: str, params=None):
         return self.sql(query, params)[0][0]
+
+
+# --- a PostgreSQL that goes away -------------------------------------------------------------
+class DbProxy:
+    """127.0.0.1:<port> → PostgreSQL, on its own thread and event loop: a server process whose
+    ``DATABASE_URL`` is ``url_for(url)`` loses its database when the test says so.
+
+    ``down()`` stops listening (new connections are refused) and cuts every open connection;
+    ``up()`` listens again on the same port. ``cut_at_commit()`` arms a one-shot trap: the
+    first connection that inserts a hand action has its ``COMMIT`` swallowed, then the proxy
+    goes ``down()``. ``watch(*needles)`` counts, from then on, the chunks of SQL sent through
+    it that contain each needle (``seen``): what the process behind it tried to write.
+    """
+
+    def __init__(self, target_host: str, target_port: int) -> None:
+        self.target = (target_host, target_port)
+        self.port = free_port()
+        self.loop = asyncio.new_event_loop()
+        self.thread = threading.Thread(target=self.loop.run_forever, daemon=True)
+        self.server: asyncio.base_events.Server | None = None
+        self.transports: set[asyncio.Transport] = set()
+        self.armed = False
+        self.commits_cut = 0
+        self.connections = 0
+        self.seen: dict[bytes, int] = {}
+
+    def url_for(self, url: str) -> str:
+        """``url`` (a PostgreSQL URL on ``target``) through this proxy."""
+        parts = urlsplit(url)
+        host = f"{parts.hostname}:{parts.port}" if parts.port else str(parts.hostname)
+        return urlunsplit(
+            parts._replace(netloc=parts.netloc.replace(host, f"127.0.0.1:{self.port}"))
+        )
+
+    def _call(self, coro):
+        return asyncio.run_coroutine_threadsafe(coro, self.loop).result(timeout=20)
+
+    def start(self) -> None:
+        self.thread.start()
+        self.up()
+
+    def up(self) -> None:
+        self._call(self._listen())
+
+    def down(self) -> None:
+        self._call(self._down())
+
+    def cut_at_commit(self) -> None:
+        self.loop.call_soon_threadsafe(setattr, self, "armed", True)
+
+    def watch(self, *needles: bytes) -> None:
+        self._call(self._watch(needles))
+
+    def close(self) -> None:
+        if self.thread.is_alive():
+            self.down()
+            self.loop.call_soon_threadsafe(self.loop.stop)
+            self.thread.join(timeout=20)
+
+    def refuses(self) -> bool:
+        try:
+            socket.create_connection(("127.0.0.1", self.port), timeout=5).close()
+        except ConnectionRefusedError:
+            return True
+        return False
+
+    async def _watch(self, needles: tuple[bytes, ...]) -> None:
+        self.seen = dict.fromkeys(needles, 0)
+
+    async def _listen(self) -> None:
+        self.server = await asyncio.start_server(
+            self._handle, "127.0.0.1", self.port, reuse_address=True
+        )
+
+    async def _down(self) -> None:
+        if self.server is not None:
+            self.server.close()
+            self.server = None
+        for transport in list(self.transports):
+            transport.abort()
+        self.transports.clear()
+
+    async def _handle(self, reader, writer) -> None:
+        self.connections += 1
+        try:
+            up_reader, up_writer = await asyncio.open_connection(*self.target)
+        except OSError:
+            writer.transport.abort()
+            return
+        if self.server is None:  # went down while connecting
+            writer.transport.abort()
+            up_writer.transport.abort()
+            return
+        self.transports |= {writer.transport, up_writer.transport}
+        await asyncio.gather(
+            self._pump(reader, up_writer, client_side=True),
+            self._pump(up_reader, writer, client_side=False),
+        )
+
+    async def _pump(self, reader, writer, client_side: bool) -> None:
+        inserted = False
+        try:
+            while data := await reader.read(65536):
+                if client_side:
+                    for needle in self.seen:
+                        if needle in data:
+                            self.seen[needle] += 1
+                if client_side and self.armed:
+                    inserted = inserted or b'INSERT INTO "tables_handaction"' in data
+                    if inserted and b"COMMIT" in data:
+                        self.armed = False
+                        self.commits_cut += 1
+                        await self._down()
+                        return
+                writer.write(data)
+                await writer.drain()
+        except (ConnectionError, OSError):
+            pass
+        finally:
+            self.transports.discard(writer.transport)
+            writer.transport.abort()
 
 
 # --- Redis -------------------------------------------------------------------------------------

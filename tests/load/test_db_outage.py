@@ -1,7 +1,7 @@
 """A database that briefly refuses connections (issue 7): clear answers, nothing half-applied.
 
-The daphne process reaches PostgreSQL through ``DbProxy``, a small TCP proxy run by the test.
-During a hand the proxy goes away in two ways:
+The daphne process reaches PostgreSQL through ``DbProxy``, a small TCP proxy run by the test
+(``tests.load.processes``). During a hand the proxy goes away in two ways:
 
 1. at the worst moment: it lets a player's action through up to its ``COMMIT``, drops the
    ``COMMIT``, cuts every connection and stops listening;
@@ -18,188 +18,16 @@ and 60 (persistent connections, which the outage leaves broken and must not be r
 from __future__ import annotations
 
 import asyncio
-import json
-import socket
-import threading
-from urllib.parse import urlsplit, urlunsplit
+from urllib.parse import urlsplit
 
 import pytest
 
 from tests.load.checks import assert_action_logs_sequential, assert_chips_conserved
-from tests.load.harness import Server, build_world, free_port, server_env, wait_for
+from tests.load.harness import DbProxy, Server, Socket, build_world, server_env, wait_for
 
 pytestmark = [pytest.mark.postgres, pytest.mark.slow, pytest.mark.timeout(240)]
 
 DATABASE_DOWN = "The database is not reachable just now: nothing was done, try again."
-
-
-class DbProxy:
-    """127.0.0.1:<port> → PostgreSQL, on its own thread and event loop.
-
-    ``down()`` stops listening (new connections are refused) and cuts every open connection;
-    ``up()`` listens again on the same port. ``cut_at_commit()`` arms a one-shot trap: the
-    first connection that inserts a hand action has its ``COMMIT`` swallowed, then the proxy
-    goes ``down()``.
-    """
-
-    def __init__(self, target_host: str, target_port: int) -> None:
-        self.target = (target_host, target_port)
-        self.port = free_port()
-        self.loop = asyncio.new_event_loop()
-        self.thread = threading.Thread(target=self.loop.run_forever, daemon=True)
-        self.server: asyncio.base_events.Server | None = None
-        self.transports: set[asyncio.Transport] = set()
-        self.armed = False
-        self.commits_cut = 0
-        self.connections = 0
-
-    def _call(self, coro):
-        return asyncio.run_coroutine_threadsafe(coro, self.loop).result(timeout=20)
-
-    def start(self) -> None:
-        self.thread.start()
-        self.up()
-
-    def up(self) -> None:
-        self._call(self._listen())
-
-    def down(self) -> None:
-        self._call(self._down())
-
-    def cut_at_commit(self) -> None:
-        self.loop.call_soon_threadsafe(setattr, self, "armed", True)
-
-    def close(self) -> None:
-        if self.thread.is_alive():
-            self.down()
-            self.loop.call_soon_threadsafe(self.loop.stop)
-            self.thread.join(timeout=20)
-
-    def refuses(self) -> bool:
-        try:
-            socket.create_connection(("127.0.0.1", self.port), timeout=5).close()
-        except ConnectionRefusedError:
-            return True
-        return False
-
-    async def _listen(self) -> None:
-        self.server = await asyncio.start_server(
-            self._handle, "127.0.0.1", self.port, reuse_address=True
-        )
-
-    async def _down(self) -> None:
-        if self.server is not None:
-            self.server.close()
-            self.server = None
-        for transport in list(self.transports):
-            transport.abort()
-        self.transports.clear()
-
-    async def _handle(self, reader, writer) -> None:
-        self.connections += 1
-        try:
-            up_reader, up_writer = await asyncio.open_connection(*self.target)
-        except OSError:
-            writer.transport.abort()
-            return
-        if self.server is None:  # went down while connecting
-            writer.transport.abort()
-            up_writer.transport.abort()
-            return
-        self.transports |= {writer.transport, up_writer.transport}
-        await asyncio.gather(
-            self._pump(reader, up_writer, client_side=True),
-            self._pump(up_reader, writer, client_side=False),
-        )
-
-    async def _pump(self, reader, writer, client_side: bool) -> None:
-        inserted = False
-        try:
-            while data := await reader.read(65536):
-                if client_side and self.armed:
-                    inserted = inserted or b'INSERT INTO "tables_handaction"' in data
-                    if inserted and b"COMMIT" in data:
-                        self.armed = False
-                        self.commits_cut += 1
-                        await self._down()
-                        return
-                writer.write(data)
-                await writer.drain()
-        except (ConnectionError, OSError):
-            pass
-        finally:
-            self.transports.discard(writer.transport)
-            writer.transport.abort()
-
-
-class Socket:
-    """A logged-in player's websocket (``?state=json``) that records what it receives."""
-
-    def __init__(self, server: Server, table_id: int, player: dict) -> None:
-        self.url = f"{server.ws}/ws/tables/{table_id}/?state=json"
-        self.origin = server.http
-        self.player = player
-        self.states: list[dict] = []
-        self.answers: list[dict] = []
-        self.changed = asyncio.Event()
-
-    @property
-    def state(self) -> dict | None:
-        return self.states[-1] if self.states else None
-
-    @property
-    def version(self) -> int:
-        return self.state["version"] if self.state else 0
-
-    @property
-    def to_act(self) -> bool:
-        view = (self.state or {}).get("view") or {}
-        return bool(self.state and self.state["running"] and view.get("legal"))
-
-    async def open(self) -> None:
-        from websockets.asyncio.client import connect
-
-        self.ws = await connect(
-            self.url,
-            origin=self.origin,
-            open_timeout=30,
-            ping_interval=None,
-            additional_headers={"Cookie": f"sessionid={self.player['session']}"},
-        )
-        self.reader = asyncio.ensure_future(self._read())
-
-    async def _read(self) -> None:
-        async for raw in self.ws:
-            if raw.startswith("{"):
-                frame = json.loads(raw)
-                if frame.get("type") == "state":
-                    self.states.append(frame)
-                elif frame.get("type") == "answer":
-                    self.answers.append(frame)
-            self.changed.set()
-            self.changed = asyncio.Event()
-
-    async def act(self, state: dict) -> dict:
-        """Send a passive action for ``state`` and wait (bounded) for the server's answer."""
-        legal = state["view"]["legal"]
-        kind = "check" if legal["check"] else "call"
-        seen = len(self.answers)
-        await self.ws.send(
-            json.dumps(
-                {"op": "act", "hand": state["hand"], "version": state["version"], "kind": kind}
-            )
-        )
-        await wait_for(
-            lambda: len(self.answers) > seen,
-            timeout=30,
-            what=f"an answer to {self.player['name']}'s {kind}",
-            events=[self],
-        )
-        return self.answers[seen]
-
-    async def close(self) -> None:
-        self.reader.cancel()
-        await self.ws.close()
 
 
 def snapshot(db, table_id: int) -> dict:
@@ -224,14 +52,7 @@ async def wait_for_log(server: Server, needle: str, sockets, timeout: float = 30
 def test_database_outage_refuses_cleanly_and_play_resumes(fresh_db, redis_server, conn_max_age):
     parts = urlsplit(fresh_db.url)
     proxy = DbProxy(parts.hostname, parts.port or 5432)
-    proxied = urlunsplit(
-        parts._replace(
-            netloc=parts.netloc.replace(
-                f"{parts.hostname}:{parts.port}" if parts.port else parts.hostname,
-                f"127.0.0.1:{proxy.port}",
-            )
-        )
-    )
+    proxied = proxy.url_for(fresh_db.url)
     env = server_env(proxied, redis_server.url, CONN_MAX_AGE=conn_max_age)
     world = build_world(
         server_env(fresh_db.url, None),

@@ -183,6 +183,40 @@ async def test_a_change_the_layer_never_brought_is_caught_up_from_the_database(t
     await socket.close()
 
 
+async def test_a_change_heard_while_the_database_was_away_is_caught_up_once_it_is_back(
+    table, cookies, monkeypatch
+):
+    """A change whose message came while the table could not be read (the process had lost
+    the database) is not forgotten: the version it heard of is not the one its sockets show,
+    and the catch-up reads it once the database is back, though nothing changes at the table
+    any more (a player there might be waiting for their turn)."""
+    from django.db import OperationalError
+
+    socket = await Socket("alice", communicator(table.pk, cookies[0])).connect()
+    runtime = TableRuntime.following(table.pk)
+    real_read = TableRuntime._read
+
+    async def database_away(self):
+        raise OperationalError("the database went away")
+
+    monkeypatch.setattr(TableRuntime, "_read", database_away)
+    missed = socket.version + 1
+    await Table.objects.filter(pk=table.pk).aupdate(version=missed)
+    runtime.changed(missed)  # its message came (the listener's call)
+    await runtime.call(_nothing)  # after the refresh it queued, which failed
+    assert await socket.comm.receive_nothing(timeout=0)  # nothing was sent
+    monkeypatch.setattr(TableRuntime, "_read", real_read)  # the database is back
+    assert await TableRuntime.catch_up([runtime]) == 0
+    assert await TableRuntime.catch_up([runtime]) == 1
+    await socket.until_version(missed, timeout=5)
+    assert await TableRuntime.catch_up([runtime]) == 0
+    await socket.close()
+
+
+async def _nothing() -> None:
+    return None
+
+
 async def test_a_change_whose_message_arrives_between_two_passes_is_not_sent_again(table, cookies):
     socket = await Socket("alice", communicator(table.pk, cookies[0])).connect()
     runtime = TableRuntime.following(table.pk)

@@ -10,7 +10,13 @@ Measured for ``--seconds``:
 - latency: from sending an action to the moment *every* client at that table has received
   the resulting update (p50 / p95 / p99);
 - cores and ms/act: the CPU time the server processes used (``/proc``), per second and per
-  accepted action (everything included: hands dealt, sockets, the croupier).
+  accepted action (everything included: hands dealt, sockets, the croupier);
+- cpu ratio: that CPU per accepted action over the bare echo's per message (``ms/msg``,
+  below) in the same run, the measure issue 48's floors are stated in; ``--runs`` prints the
+  median of the runs' ratios;
+- runtimes: from each server's ``/api/ops/runtimes/`` (a staff token made with the players)
+  at the window's start and end, the requests one process forwarded to the process running
+  their table, per action, and the time until each was answered (p50 / p99).
 
 Measuring starts once every socket has its state, hands are being played and
 ``--warm-up`` seconds more (default ``WARM_UP_SECONDS``) have passed: the tables are all
@@ -29,13 +35,16 @@ it through the channel layer, the next client sends. The ratio shows what the ga
 
 Set-ups: ``embedded`` (SQLite + in-memory layer, one daphne) and ``redis`` (PostgreSQL +
 channels-redis, two daphne processes; each table's six clients on one of them, as the nginx
-example routes a table's sockets, so half the tables live on each). Only 127.0.0.1; at most
+example routes a table's sockets, so half the tables live on each; ``--spread``: three of each
+table's clients on each process, the echo's rooms too, so that half the requests are
+forwarded to the process running the table). Only 127.0.0.1; at most
 ``MAX_TABLES`` tables and ``MAX_SECONDS`` seconds per measurement.
 
     .venv/bin/python bench/bench_load.py                      # both set-ups, 25/50/100 tables
     .venv/bin/python bench/bench_load.py --setup embedded --tables 25 --think 0   # saturation
     .venv/bin/python bench/bench_load.py --setup redis --tables 100,150 --seconds 20
-    .venv/bin/python bench/bench_load.py --tables 100 --runs 5   # median p99 of five runs
+    .venv/bin/python bench/bench_load.py --tables 100 --runs 5   # medians of five runs
+    .venv/bin/python bench/bench_load.py --setup redis --tables 150 --spread  # forwarding
     .venv/bin/python bench/bench_load.py --setup embedded --tables 100 --profile
 
 ``--profile`` samples the first server with py-spy while the game is measured, only the thread
@@ -70,7 +79,12 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from bench.echo_clients import PLAYERS  # noqa: E402
-from bench.load_figures import frame_figures, merge_connects, summary  # noqa: E402
+from bench.load_figures import (  # noqa: E402
+    forward_figures,
+    frame_figures,
+    merge_connects,
+    summary,
+)
 from bench.load_players import BUY_IN, worker_main  # noqa: E402
 from bench.load_report import (  # noqa: E402
     HEADER,
@@ -79,6 +93,12 @@ from bench.load_report import (  # noqa: E402
     print_medians,
     print_profile,
     print_rows,
+)
+from bench.load_servers import (  # noqa: E402
+    process_cpu_seconds,
+    profile_file,
+    runtime_figures,
+    start_profile,
 )
 from tests.load.harness import (  # noqa: E402
     PYTHON,
@@ -137,6 +157,8 @@ class Options:
     server_cpus: str | None = None
     #: A folder the servers' logs are copied to when they close (None: removed with them).
     keep_logs: Path | None = None
+    #: Each table's clients dealt round the servers (half on each of two), not all on one.
+    spread: bool = False
 
 
 def table_counts(text: str) -> list[int]:
@@ -187,6 +209,7 @@ async def run_workers(kind: str, servers: list[Server], world: dict, options: Op
             "warm_up": options.warm_up,
             "rush": options.rush,
             "connect_deadline": options.connect_deadline,
+            "spread": options.spread,
         }
         procs.append(
             await asyncio.create_subprocess_exec(
@@ -222,10 +245,16 @@ async def run_workers(kind: str, servers: list[Server], world: dict, options: Op
     await each_says("SPAWNED", 180)
     await tell_each("CONNECT")
     connects = await each_says("READY", options.connect_deadline + 180)
+    token = world.get("staff_token") if kind == "game" else None
+    runtimes_before = await servers_runtime_figures(servers, token)
     # The game only: the echo run after it would write over its profile.
     spy = start_profile(servers[0], options) if options.profile and kind == "game" else None
     cpu_before = [process_cpu_seconds(s.proc.pid) for s in servers]
     await tell_each("GO")
+    if kind == "game":  # the runtimes' figures before the sockets close (load_players.py)
+        await each_says("ENDED", options.seconds + 120)
+        runtimes_after = await servers_runtime_figures(servers, token)
+        await tell_each("CLOSE")
     results = await each_says("RESULT", options.seconds + 120)
     for proc in procs:
         await proc.wait()
@@ -241,7 +270,16 @@ async def run_workers(kind: str, servers: list[Server], world: dict, options: Op
     if kind == "game":
         out["connect"] = merge_connects(connects)
         out["frames"] = frame_figures(results, len(latencies))
+        names = [s.name for s in servers]
+        out["runtimes"] = forward_figures(names, runtimes_before, runtimes_after, len(latencies))
     return out
+
+
+async def servers_runtime_figures(servers: list[Server], token: str | None) -> list[dict | None]:
+    """Each server's runtime figures now (``/api/ops/runtimes/``), asked of all at once."""
+    return list(
+        await asyncio.gather(*(asyncio.to_thread(runtime_figures, s, token) for s in servers))
+    )
 
 
 def taking_turns(checkouts: list[T], runs: int) -> list[T]:
@@ -252,43 +290,6 @@ def taking_turns(checkouts: list[T], runs: int) -> list[T]:
     for run in range(max(1, runs)):
         order.extend(checkouts if run % 2 == 0 else checkouts[::-1])
     return order
-
-
-def profile_file(server: Server) -> Path:
-    """Where py-spy writes the server's profile: outside its log folder, which is removed
-    when the server closes, before the profile is printed."""
-    return Path(tempfile.gettempdir()) / f"bench-profile-{os.getpid()}-{server.name}.txt"
-
-
-def start_profile(server: Server, options: Options) -> subprocess.Popen:
-    return subprocess.Popen(
-        profile_command(server.proc.pid, profile_file(server), options),
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
-    )
-
-
-def profile_command(pid: int, out: Path, options: Options) -> list[str]:
-    """py-spy sampling process ``pid`` while the game is measured, raw stacks into ``out``:
-    the thread holding the GIL, or every thread (``profile_threads``)."""
-    beside = Path(PYTHON).parent / "py-spy"  # a virtualenv's, else the one on the PATH
-    return [
-        str(beside) if beside.exists() else shutil.which("py-spy") or "py-spy",
-        "record",
-        "--nonblocking",
-        "--threads" if options.profile_threads else "--gil",
-        *("-r", "50", "-d", str(int(options.seconds)), "-f", "raw"),
-        *("-o", str(out), "-p", str(pid)),
-    ]
-
-
-def process_cpu_seconds(pid: int) -> float:
-    """CPU time (user + system) a process has used so far, from ``/proc`` (0 elsewhere)."""
-    try:
-        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
-    except OSError:
-        return 0.0
-    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
 def run_setup(
@@ -302,6 +303,7 @@ def run_setup(
         "humans": PLAYERS,
         "buy_in": BUY_IN,
         "table": {"action_seconds": 60, "time_bank_seconds": 0},
+        "staff": True,  # a token to read each server's runtimes (tests/load/world.py)
     }
     extra = {"POKER_HAND_PAUSE_SECONDS": "0.2", "RATELIMIT_ENABLED": "0", "DEBUG": "0"}
     cleanup = []
@@ -345,7 +347,8 @@ def run_setup(
             echo = asyncio.run(run_workers("echo", servers, world, options))
         except (TimeoutError, RuntimeError) as error:  # the game's figures still count
             print(f"{'':6}   echo: failed ({error})", flush=True)
-            echo = {"per_s": float("nan"), "p50": float("nan"), "p99": float("nan")}
+            nan = float("nan")
+            echo = {"per_s": nan, "p50": nan, "p99": nan, "cpu": nan}
         prof = profile_file(servers[0])
         return {"game": game, "echo": echo, "profile": prof if options.profile else None}
     finally:
@@ -397,7 +400,8 @@ def main() -> None:
         type=int,
         default=1,
         help="measure each set-up and table count this many times, each on"
-        " fresh servers and a fresh database, and print the median p99 and CPU per action"
+        " fresh servers and a fresh database, and print the median p99, CPU per action and"
+        " CPU ratio"
         " (on a shared 2-core machine one run's p99 moves a lot); two checkouts take turns",
     )
     parser.add_argument(
@@ -434,6 +438,13 @@ def main() -> None:
         metavar="DIR",
         help="copy each server's log to DIR when it closes (named by checkout, setup, tables)",
     )
+    parser.add_argument(
+        "--spread",
+        action="store_true",
+        help="redis set-up: connect each table's clients half to one server process and half"
+        " to the other (the echo's rooms too), not all six to one as nginx routes them, so"
+        " that requests are forwarded to the process running the table",
+    )
     parser.add_argument("--worker", help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.worker:
@@ -457,6 +468,7 @@ def main() -> None:
         connect_deadline=args.connect_deadline,
         server_cpus=args.server_cpus,
         keep_logs=args.keep_logs,
+        spread=args.spread,
     )
     think = options.think
     setups = ["embedded", "redis"] if args.setup == "both" else [args.setup]
@@ -468,6 +480,8 @@ def main() -> None:
         if think[1]
         else "think time: none (players act the moment it is their turn)"
     )
+    if options.spread:
+        print("clients: each table's six dealt round the server processes (--spread)")
     print(HEADER, flush=True)
     for setup in setups:
         for n in counts:
@@ -480,13 +494,13 @@ def main() -> None:
                     checkout,
                     lambda game, c=checkout, s=setup, n=n: print_game_details(c.label, s, n, game),
                 )
-                measured[checkout.label].append(out["game"])
+                measured[checkout.label].append(out)
                 print_rows(checkout.label, setup, n, out)
                 if out["profile"] and out["profile"].exists():
                     print_profile(out["profile"])
-            for label, games in measured.items():
-                if len(games) > 1:
-                    print_medians(label, setup, n, games)
+            for label, outs in measured.items():
+                if len(outs) > 1:
+                    print_medians(label, setup, n, outs)
     print(machine())
 
 

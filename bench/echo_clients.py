@@ -15,6 +15,14 @@ from tests.load.clients import RECONNECT_FIRST, RECONNECT_MOST
 PLAYERS = 6
 
 
+def client_url(urls: list[str], table: int, player: int, spread: bool = False) -> str:
+    """The server a table's player connects to: all six of a table to one (as
+    ``deploy/nginx.conf`` routes a table's sockets), the tables dealt round the servers; or,
+    ``spread``, each table's players dealt round them (three on each of two), so that the
+    processes that do not run the table forward its players' requests to the one that does."""
+    return urls[(table + player if spread else table) % len(urls)]
+
+
 class EchoClient:
     """Six of these share a room; each sends when the previous message came from its left."""
 
@@ -69,15 +77,18 @@ class EchoClient:
                     await nxt.send(n + 1)
 
 
-async def play_echo(urls: list[str], tables: list[dict], seconds: float, go) -> dict:
-    """Six echo clients per table's room (spread over ``urls``), passing one message round."""
+async def play_echo(
+    urls: list[str], tables: list[dict], seconds: float, go, spread: bool = False
+) -> dict:
+    """Six echo clients per table's room (on ``urls`` as the table's players:
+    ``client_url``), passing one message round."""
     rooms = []
     stop, ready = asyncio.Event(), asyncio.Event()
     tasks = []
     for table in tables:
         state = {"clients": [], "pending": {}, "latencies": [], "connected": 0, "retried": 0}
         for p, player in enumerate(table["players"]):
-            url = urls[table["index"] % len(urls)]  # a table on one process, as nginx routes
+            url = client_url(urls, table["index"], p, spread)
             state["clients"].append(EchoClient(url, table["id"], p, player["session"], state))
         rooms.append(state)
         tasks += [asyncio.ensure_future(c.run(stop, ready)) for c in state["clients"]]

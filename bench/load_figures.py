@@ -69,3 +69,41 @@ def frame_figures(results: list[dict], actions: int) -> dict:
             sum(browser_sizes) / browser_actions if browser_actions and browser_sockets else nan,
         ),
     }
+
+
+def forward_figures(
+    names: list[str], before: list[dict | None], after: list[dict | None], actions: int
+) -> dict | None:
+    """What the servers' table runtimes did in the window, from each server's figures at its
+    start and end (``/api/ops/runtimes/``; None if a server did not give them): the requests
+    a process forwarded to the one running their table, per accepted action, the time until
+    each was answered (p50, p99 in ms: the hop there and back, the owner's command
+    included), the commands run by owners, the tables read again, and the tables each server
+    ran and followed at the end. The servers are fresh for each measurement and keep the last
+    100,000 answer times: a window's are the ones after those it started with."""
+    if any(figures is None for figures in [*before, *after]):
+        return None
+
+    def grew(key: str) -> int:
+        return sum(a[key] - b[key] for b, a in zip(before, after, strict=True))
+
+    seconds = [
+        s
+        for b, a in zip(before, after, strict=True)
+        for s in a["forwarded_seconds"][len(b["forwarded_seconds"]) :]
+    ]
+    nan = float("nan")
+    forwards = grew("forwards")
+    return {
+        "forwards": forwards,
+        "per_action": forwards / actions if actions else nan,
+        "answered": len(seconds),
+        "p50": percentile(seconds, 50) * 1000 if seconds else nan,
+        "p99": percentile(seconds, 99) * 1000 if seconds else nan,
+        "commands": grew("commands"),
+        "reads": grew("reads"),
+        "servers": [
+            {"name": name, "owned": len(a["owned"]), "followed": len(a["followed"])}
+            for name, a in zip(names, after, strict=True)
+        ],
+    }

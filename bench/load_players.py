@@ -6,7 +6,11 @@ moment (the rush) and the measured window starts at the same moment:
 
     worker: SPAWNED            parent: CONNECT   (every socket connects now)
     worker: READY {connect}    parent: GO        (the measured window starts)
+    worker: ENDED              parent: CLOSE     (the window ended; the sockets close now)
     worker: RESULT {measured}
+
+Between ENDED and CLOSE the parent reads the servers' runtime figures: a table's runtime, and
+what it counted, ends with its last socket.
 
 ``connect`` says how long until every socket had its first state (None: not all did within the
 deadline), the handshakes tried, and the sockets the server shed; ``measured`` the latencies of
@@ -25,6 +29,7 @@ import sys
 import time
 from collections import Counter
 
+from bench.echo_clients import client_url
 from pokerclient.backoff import Backoff
 from tests.load.clients import RECONNECT_FIRST, RECONNECT_MOST, Client, Tracker
 
@@ -118,8 +123,8 @@ async def _parent_says(word: str) -> None:
 
 
 async def play_tables(spec: dict) -> dict:
-    """Play ``spec["tables"]`` (6 clients each, spread over ``spec["urls"]``) as the module
-    docstring tells. Returns the measured window."""
+    """Play ``spec["tables"]`` (6 clients each, on ``spec["urls"]`` as ``client_url`` deals
+    them) as the module docstring tells. Returns the measured window."""
     from websockets.exceptions import ConnectionClosed
 
     def quiet_closed(loop, context):  # an action still "thinking" when its socket closed
@@ -128,11 +133,12 @@ async def play_tables(spec: dict) -> dict:
 
     asyncio.get_running_loop().set_exception_handler(quiet_closed)
     urls, tables, think = spec["urls"], spec["tables"], tuple(spec["think"])
+    spread = spec.get("spread", False)
     tracker = CountingTracker()
     clients, browsers = [], []
     for table in tables:
-        url = urls[table["index"] % len(urls)]  # a table on one process, as nginx routes
         for p, player in enumerate(table["players"]):
+            url = client_url(urls, table["index"], p, spread)
             client = Client(
                 servers=[url],
                 table_id=table["id"],
@@ -148,6 +154,7 @@ async def play_tables(spec: dict) -> dict:
             clients.append(client)
         if len(browsers) < BROWSER_TABLES:
             first = table["players"][0]
+            url = client_url(urls, table["index"], 0, spread)  # the first player's server
             browsers.append(BrowserSocket(url, table["id"], first["session"], table["index"]))
     _line("SPAWNED")
     await _parent_says("CONNECT")
@@ -213,6 +220,8 @@ async def play_tables(spec: dict) -> dict:
         "browser_sockets": len(browsers),
         "browser_table_actions": sum(tracker.per_table[t] for t in browser_tables),
     }
+    _line("ENDED")
+    await _parent_says("CLOSE")
     stop.set()
     await asyncio.wait(tasks, timeout=30)
     return out
@@ -236,7 +245,9 @@ def worker_main(spec: dict) -> None:
             _line("READY", {})
             await _parent_says("GO")
 
-        out = asyncio.run(play_echo(spec["urls"], spec["tables"], spec["seconds"], go))
+        out = asyncio.run(
+            play_echo(spec["urls"], spec["tables"], spec["seconds"], go, spec.get("spread", False))
+        )
     else:
         out = asyncio.run(play_tables(spec))
     _line("RESULT", out)

@@ -43,45 +43,92 @@ def machine() -> str:
 HEADER = (
     f"{'code':6} {'set-up':9} {'tables':>6} {'clients':>7} | {'game act/s':>10} {'p50':>7}"
     f" {'p95':>7} {'p99':>7} {'cores':>5} {'ms/act':>6} | {'echo msg/s':>10} {'p50':>6}"
-    f" {'p99':>6} {'ms/msg':>6} | {'p99 ratio':>9}"
+    f" {'p99':>6} {'ms/msg':>6} | {'cpu ratio':>9} {'p99 ratio':>9}"
 )
 
 
+def cpu_per_action(game: dict) -> float:
+    """The server's CPU (ms, every process) per accepted action, everything included."""
+    return 1000 * game["cpu"] / game["per_s"] if game["per_s"] else float("nan")
+
+
+def cpu_per_message(echo: dict) -> float:
+    """The bare transport's CPU (ms) for one message in and its six deliveries: an action's
+    floor."""
+    nan = float("nan")
+    return 1000 * echo.get("cpu", nan) / echo["per_s"] if echo.get("per_s") else nan
+
+
+def cpu_ratio(out: dict) -> float:
+    """The issue's measure: the server's CPU per accepted action over the bare echo's per
+    message in the same run (``ms/act`` / ``ms/msg``); NaN without an echo."""
+    per_message = cpu_per_message(out["echo"])
+    return cpu_per_action(out["game"]) / per_message if per_message else float("nan")
+
+
 def print_rows(label: str, setup: str, tables: int, out: dict) -> None:
-    """The measurement's row: the game, the echo, their ratio."""
+    """The measurement's row: the game, the echo, their ratios (CPU, p99)."""
     game, echo = out["game"], out["echo"]
     ratio = game["p99"] / echo["p99"] if echo["p99"] else float("nan")
-    per_action = 1000 * game["cpu"] / game["per_s"] if game["per_s"] else float("nan")
-    # the bare transport's CPU for one message in and its six deliveries: an action's floor
-    per_message = 1000 * echo["cpu"] / echo["per_s"] if echo["per_s"] else float("nan")
     print(
         f"{label:6} {setup:9} {tables:6d} {tables * PLAYERS:7d} | {game['per_s']:10.1f}"
         f" {game['p50']:6.1f}m {game['p95']:6.1f}m {game['p99']:6.1f}m {game['cpu']:5.2f}"
-        f" {per_action:6.1f} | {echo['per_s']:10.1f} {echo['p50']:5.1f}m {echo['p99']:5.1f}m"
-        f" {per_message:6.1f} | {ratio:9.1f}",
+        f" {cpu_per_action(game):6.1f} | {echo['per_s']:10.1f} {echo['p50']:5.1f}m"
+        f" {echo['p99']:5.1f}m {cpu_per_message(echo):6.1f} | {cpu_ratio(out):9.2f}"
+        f" {ratio:9.1f}",
         flush=True,
     )
 
 
-def print_medians(label: str, setup: str, tables: int, games: list[dict]) -> None:
-    """The medians of several runs of one checkout: p99 and server CPU per action."""
-    p99s = [game["p99"] for game in games]
-    per_action = [1000 * g["cpu"] / g["per_s"] for g in games if g["per_s"]]
-    cpu = (
-        f"; ms/act median {statistics.median(per_action):.1f} (from {min(per_action):.1f}"
-        f" to {max(per_action):.1f})"
-        if per_action
-        else ""
+def _spread(values: list[float], unit: str = "", digits: int = 1) -> str:
+    """``median M (from LOW to HIGH)`` of ``values``, NaNs (a failed echo) left out."""
+    values = [v for v in values if v == v]
+    if not values:
+        return "not measured"
+    return (
+        f"median {statistics.median(values):.{digits}f}{unit} (from {min(values):.{digits}f}"
+        f" to {max(values):.{digits}f}{unit})"
+    )
+
+
+def print_medians(label: str, setup: str, tables: int, outs: list[dict]) -> None:
+    """The medians of several runs of one checkout: p99, server CPU per action, and the CPU
+    ratio each run measured against its own echo (the median of the ratios)."""
+    games = [out["game"] for out in outs]
+    print(
+        f"{label:6} {setup:9} {tables:6d} game p99 over {len(outs)} runs:"
+        f" {_spread([g['p99'] for g in games], ' ms')};"
+        f" ms/act {_spread([cpu_per_action(g) for g in games])};"
+        f" cpu ratio {_spread([cpu_ratio(out) for out in outs], digits=2)}",
+        flush=True,
+    )
+
+
+def print_forwards(label: str, setup: str, tables: int, forwards: dict | None) -> None:
+    """The requests forwarded between the server processes in the window, and how long they
+    waited for the owner's answer (``load_figures.forward_figures``)."""
+    head = f"{label:6} {setup:9} {tables:6d} runtimes:"
+    if forwards is None:
+        print(f"{head} not served (no /api/ops/runtimes/ on this checkout)", flush=True)
+        return
+    f = forwards
+    answered = (
+        f", answered in p50 {f['p50']:.1f} ms, p99 {f['p99']:.1f} ms" if f["answered"] else ""
+    )
+    servers = ", ".join(
+        f"{s['name']} runs {s['owned']} and follows {s['followed']}" for s in f["servers"]
     )
     print(
-        f"{label:6} {setup:9} {tables:6d} game p99 over {len(games)} runs: median"
-        f" {statistics.median(p99s):.1f} ms (from {min(p99s):.1f} to {max(p99s):.1f} ms){cpu}",
+        f"{head} {f['forwards']} requests forwarded between processes"
+        f" ({f['per_action']:.2f} per action){answered}; {f['commands']} commands run by"
+        f" owners, {f['reads']} table reads; tables: {servers}",
         flush=True,
     )
 
 
 def print_game_details(label: str, setup: str, tables: int, game: dict) -> None:
-    """The game's connect phase and frames (printed as soon as the game is measured)."""
+    """The game's connect phase, frames and the servers' runtimes (printed as soon as the
+    game is measured)."""
     c = game["connect"]
     took = f"all in {c['seconds']:.1f} s" if c["seconds"] is not None else "NOT all by the deadline"
     retried = 100 * c["retried"] / c["sockets"] if c["sockets"] else 0.0
@@ -108,6 +155,8 @@ def print_game_details(label: str, setup: str, tables: int, game: dict) -> None:
             + (f", {versions:.2f} versions per action" if versions is not None else ""),
             flush=True,
         )
+    if "runtimes" in game:
+        print_forwards(label, setup, tables, game["runtimes"])
 
 
 def print_profile(path: Path, top: int = 25) -> None:

@@ -1,6 +1,8 @@
 """The load benchmark's command line and arithmetic (``bench/bench_load.py``): a table count
 above the cap is refused with a message, never cut; another checkout can be served beside this
-one; the connect phase and the frame figures add up across the client processes."""
+one; the connect phase and the frame figures add up across the client processes; each row and
+the medians of several runs give the CPU ratio against the echo; the requests forwarded
+between server processes are counted in the window only."""
 
 import subprocess
 from dataclasses import replace
@@ -8,15 +10,18 @@ from dataclasses import replace
 import pytest
 
 from bench import bench_load, load_report
-from bench.bench_load import (
-    MAX_TABLES,
-    Checkout,
-    Options,
-    profile_command,
-    table_counts,
+from bench.bench_load import MAX_TABLES, Checkout, Options, table_counts
+from bench.echo_clients import client_url
+from bench.load_figures import forward_figures, frame_figures, merge_connects
+from bench.load_report import (
+    HEADER,
+    print_forwards,
+    print_game_details,
+    print_medians,
+    print_rows,
+    reference_seconds,
 )
-from bench.load_figures import frame_figures, merge_connects
-from bench.load_report import print_game_details, reference_seconds
+from bench.load_servers import profile_command
 from tests.load.processes import PYTHON, ROOT
 
 
@@ -132,18 +137,102 @@ def test_two_checkouts_take_turns_first_and_last_alternately():
     assert bench_load.taking_turns(["old", "new"], 0) == ["old", "new"]  # one run at least
 
 
-def test_the_medians_of_several_runs_name_p99_and_cpu_per_action(capsys):
-    from bench.load_report import print_medians
+def test_a_row_gives_the_cpu_ratio_against_the_echo_beside_the_p99_ratio(capsys):
+    game = {"per_s": 100.0, "p50": 10.0, "p95": 40.0, "p99": 60.0, "cpu": 0.8}
+    echo = {"per_s": 500.0, "p50": 20.0, "p99": 120.0, "cpu": 0.8}  # 1.6 ms a message
+    print_rows("new", "embedded", 50, {"game": game, "echo": echo})
+    row = capsys.readouterr().out
+    cells = row.split("|")
+    assert cells[1].split()[-1] == "8.0"  # ms/act
+    assert cells[2].split()[-1] == "1.6"  # ms/msg
+    assert cells[3].split() == ["5.00", "0.5"]  # 8.0 / 1.6, then 60 / 120
+    assert HEADER.split("|")[3].split() == ["cpu", "ratio", "p99", "ratio"]
+    assert len(row.rstrip("\n")) == len(HEADER)  # the columns line up
 
+
+def test_a_failed_echo_leaves_the_ratios_unmeasured_not_the_row(capsys):
+    game = {"per_s": 100.0, "p50": 10.0, "p95": 40.0, "p99": 60.0, "cpu": 0.8}
+    nan = float("nan")
+    print_rows("new", "redis", 50, {"game": game, "echo": {"per_s": nan, "p50": nan, "p99": nan}})
+    assert capsys.readouterr().out.split("|")[3].split() == ["nan", "nan"]
+
+
+def test_the_medians_of_several_runs_name_p99_cpu_per_action_and_the_cpu_ratio(capsys):
     games = [
         {"p99": 90.0, "cpu": 0.8, "per_s": 100.0},
         {"p99": 300.0, "cpu": 1.0, "per_s": 100.0},
         {"p99": 120.0, "cpu": 0.9, "per_s": 100.0},
     ]
-    print_medians("new", "embedded", 150, games)
+    # each run's own echo: 2.0, 1.6 and 2.25 ms a message -> ratios 4.0, 6.25 and 4.0
+    echoes = [{"per_s": 500.0, "cpu": c, "p99": 100.0} for c in (1.0, 0.8, 1.125)]
+    outs = [{"game": g, "echo": e} for g, e in zip(games, echoes, strict=True)]
+    print_medians("new", "embedded", 150, outs)
     line = capsys.readouterr().out
     assert "p99 over 3 runs: median 120.0 ms (from 90.0 to 300.0 ms)" in line
     assert "ms/act median 9.0 (from 8.0 to 10.0)" in line
+    # the median of the runs' ratios (not 9.0 / 2.0, the ratio of the medians)
+    assert "cpu ratio median 4.00 (from 4.00 to 6.25)" in line
+
+
+def test_each_table_on_one_server_or_spread_half_to_each():
+    urls = ["ws://a", "ws://b"]
+    assert {client_url(urls, 3, p) for p in range(6)} == {"ws://b"}
+    assert {client_url(urls, 4, p) for p in range(6)} == {"ws://a"}
+    spread = [client_url(urls, 3, p, spread=True) for p in range(6)]
+    assert spread.count("ws://a") == spread.count("ws://b") == 3
+    assert {client_url(["ws://only"], 3, p, spread=True) for p in range(6)} == {"ws://only"}
+
+
+def _figures(forwards: int, seconds: list[float], owned=(), followed=(), commands=0) -> dict:
+    return {
+        "process": "host:1:ab",
+        "owned": list(owned),
+        "followed": list(followed),
+        "commands": commands,
+        "forwards": forwards,
+        "reads": 0,
+        "forwarded_seconds": seconds,
+    }
+
+
+def test_the_forwarded_requests_are_those_of_the_window():
+    before = [_figures(2, [0.5, 0.5]), _figures(0, [], commands=7)]
+    after = [
+        _figures(5, [0.5, 0.5, 0.004, 0.004, 0.010], owned=[1], followed=[2]),
+        _figures(1, [0.004], owned=[2], followed=[1], commands=17),
+    ]
+    figures = forward_figures(["p0", "p1"], before, after, actions=8)
+    assert figures["forwards"] == 4 and figures["per_action"] == 0.5
+    assert figures["answered"] == 4  # the warm-up's two answers (0.5 s) left out
+    assert figures["p50"] == pytest.approx(4.0)
+    assert figures["p99"] == pytest.approx(10.0, abs=6.0)  # not 500 ms: the warm-up's are out
+    assert figures["commands"] == 10
+    assert figures["servers"] == [
+        {"name": "p0", "owned": 1, "followed": 1},
+        {"name": "p1", "owned": 1, "followed": 1},
+    ]
+    # a checkout from before the endpoint: nothing to report, said so
+    assert forward_figures(["p0"], [None], [None], actions=8) is None
+
+
+def test_the_runtimes_line_says_how_many_requests_crossed_and_how_long_they_took(capsys):
+    figures = forward_figures(
+        ["p0", "p1"],
+        [_figures(0, []), _figures(0, [])],
+        [_figures(3, [0.002, 0.003, 0.004], owned=[1, 2]), _figures(0, [], followed=[1, 2])],
+        actions=6,
+    )
+    print_forwards("new", "redis", 2, figures)
+    print_forwards("old", "redis", 2, None)
+    spread, old = capsys.readouterr().out.splitlines()
+    assert "runtimes: 3 requests forwarded between processes (0.50 per action)" in spread
+    assert "answered in p50 3.0 ms" in spread
+    assert spread.endswith("tables: p0 runs 2 and follows 0, p1 runs 0 and follows 2")
+    assert old.endswith("runtimes: not served (no /api/ops/runtimes/ on this checkout)")
+    none = forward_figures(["p0"], [_figures(0, [])], [_figures(0, [], owned=[1])], actions=6)
+    print_forwards("new", "embedded", 1, none)
+    line = capsys.readouterr().out
+    assert "0 requests forwarded" in line and "answered" not in line
 
 
 def test_every_client_process_gets_a_table_however_few_there_are():

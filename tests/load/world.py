@@ -9,7 +9,9 @@ Players are created through ``tables.services.player_create`` (the starting gran
 entry, so chips are accounted for) without a password: the harness logs them in by putting
 a session straight into the session store, which is what a log-in does.
 
-Spec: ``{"tables": N, "humans": 6, "buy_in": 200, "table": {Table fields...}}``.
+Spec: ``{"tables": N, "humans": 6, "buy_in": 200, "table": {Table fields...}}``; with
+``"staff": true`` also a staff member's API token (``"staff_token"``), for the operators'
+endpoints (``/api/ops/runtimes/``: the load benchmark reads each server's runtimes).
 """
 
 from __future__ import annotations
@@ -47,7 +49,14 @@ def build(spec: dict) -> dict:
                 seat_take(table=table, player=player, buy_in=spec["buy_in"], seat_number=p)
             players.append({"id": player.pk, "name": user.username, "session": session.session_key})
         out.append({"id": table.pk, "players": players})
-    return {"tables": out}
+    if not spec.get("staff"):
+        return {"tables": out}
+    from rest_framework.authtoken.models import Token
+
+    staff = User(username=f"{prefix}ops", is_staff=True)
+    staff.set_unusable_password()
+    staff.save()
+    return {"tables": out, "staff_token": Token.objects.create(user=staff).key}
 
 
 def main() -> None:

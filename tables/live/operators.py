@@ -1,0 +1,62 @@
+"""``GET /api/ops/runtimes/``: what this server process's table runtimes do, for its operators
+and the load benchmark (staff only).
+
+It lives beside the runtimes, not in ``tables.api``: the REST API and the live layer are
+independent siblings (import-linter's layers), so the API may not import a runtime, and
+handing it one through a hook registered at start-up would hide a plain call behind a
+registry. ``pokersite.urls`` routes it under ``/api/`` like the socket's own protocol document;
+the REST framework's settings (token or session, JSON errors, throttling, the schema class)
+apply to it as to every API view.
+
+Each process answers for itself: behind a load balancer, ask each process (the benchmark asks
+every server it started).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from drf_spectacular.utils import extend_schema
+from rest_framework import serializers
+from rest_framework.permissions import IsAdminUser
+from rest_framework.request import Request
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from tables.live.runtime import process_figures
+
+
+class RuntimeFiguresSerializer(serializers.Serializer[dict[str, Any]]):
+    process = serializers.CharField(help_text="This process's name in the leases it holds.")
+    owned = serializers.ListField(
+        child=serializers.IntegerField(), help_text="The tables this process runs (their ids)."
+    )
+    followed = serializers.ListField(
+        child=serializers.IntegerField(),
+        help_text="The tables it has sockets on but another process runs.",
+    )
+    commands = serializers.IntegerField(help_text="Commands carried out here as the owner.")
+    forwards = serializers.IntegerField(
+        help_text="Requests forwarded to the process that owns their table."
+    )
+    reads = serializers.IntegerField(help_text="Times a table was read again from the database.")
+    forwarded_seconds = serializers.ListField(
+        child=serializers.FloatField(),
+        help_text="Each forwarded request's time until the owner's answer, in seconds,"
+        " oldest first (the last 100,000 since the process started).",
+    )
+
+
+@extend_schema(
+    tags=["operations"],
+    summary="This server process's table runtimes (staff)",
+    responses=RuntimeFiguresSerializer,
+)
+class RuntimeFigures(APIView):
+    """The tables this process runs and follows, the commands it carried out and forwarded,
+    and the forwarded requests' answer times (``tables.live.runtime.process_figures``)."""
+
+    permission_classes = [IsAdminUser]
+
+    def get(self, request: Request) -> Response:
+        return Response(RuntimeFiguresSerializer(process_figures()).data)

@@ -207,6 +207,13 @@ def _hand_url(table_id: int, number: int) -> str:
     return reverse("tables:hand", args=[table_id, number])
 
 
+@lru_cache(maxsize=10_000)
+def table_url(name: str, table_id: int) -> str:
+    """A table's page (``name``): the same for every viewer and version, and ``reverse``
+    costs as much as a small part of a viewer's screen."""
+    return reverse(name, args=[table_id])
+
+
 _RENDERERS: dict[type[Any], Callable[[Any, bool], str]] = {
     SeatsRegion: _seats,
     BoardRegion: _board,

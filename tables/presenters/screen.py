@@ -16,8 +16,6 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any, Protocol
 
-from django.urls import reverse
-
 from engine.variants import pick_text
 from engine.view import SeatView, View
 from tables.presenters.action_bar import action_bar
@@ -49,6 +47,7 @@ from tables.presenters.models import (
     shown_faces,
 )
 from tables.presenters.pots import awarded_pot_lines, pot_label
+from tables.presenters.render import table_url
 from tables.presenters.runout import runout_chances
 
 if TYPE_CHECKING:
@@ -168,11 +167,11 @@ def table_screen(
         low,
         high,
         default,
-        reverse("tables:detail", args=[snapshot.table.pk]),  # a visitor logs in back to it
+        table_url("tables:detail", snapshot.table.pk),  # a visitor logs in back to it
         rule,
         _seating_closed(snapshot),
         shared.heading,
-        reverse("tables:ledger", args=[snapshot.table.pk]) if closed else "",
+        table_url("tables:ledger", snapshot.table.pk) if closed else "",
         reseat_at_ms if viewer is not None and not viewer.seated else None,
     )
     return Screen(

@@ -18,8 +18,9 @@ from __future__ import annotations
 import os
 import socket
 from datetime import datetime, timedelta
+from functools import lru_cache
 
-from django.db import IntegrityError, transaction
+from django.db import IntegrityError, connection, transaction
 from django.db.models import F, Q
 from django.utils import timezone
 
@@ -89,10 +90,28 @@ def lease_hold(table_id: int, owner: str, epoch: int, now: datetime | None = Non
     """Inside an action's transaction: whether ``owner`` still holds the lease it took at
     ``epoch`` (renewing it). False: another process took the table, nothing may be written."""
     now = now or timezone.now()
-    return bool(
-        TableLease.objects.filter(
-            table_id=table_id, owner=owner, epoch=epoch, until__gte=now
-        ).update(until=_until(now))
+    ops = connection.ops
+    with connection.cursor() as cursor:  # every action runs it: one statement, built once
+        cursor.execute(
+            _hold_sql(connection.vendor),
+            [
+                ops.adapt_datetimefield_value(_until(now)),
+                table_id,
+                owner,
+                epoch,
+                ops.adapt_datetimefield_value(now),
+            ],
+        )
+        return bool(cursor.rowcount)
+
+
+@lru_cache(maxsize=4)
+def _hold_sql(vendor: str) -> str:
+    meta, quote = TableLease._meta, connection.ops.quote_name
+    column = {field.name: quote(field.column or field.name) for field in meta.concrete_fields}
+    return (
+        f"UPDATE {quote(meta.db_table)} SET {column['until']} = %s WHERE {column['table']} = %s"
+        f" AND {column['owner']} = %s AND {column['epoch']} = %s AND {column['until']} >= %s"
     )
 
 

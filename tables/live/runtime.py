@@ -340,20 +340,23 @@ class TableRuntime:
         """The request in one transaction with the lease; once more after taking the lease
         again if it had expired with nobody taking it (a stalled loop, a clock that jumped)."""
         for attempt in (1, 2):
-            assert self.epoch is not None  # owner
-            try:
-                message: str = await write_async(self.table_id, _fenced_op)(
-                    self.table_id, self.epoch, user, player, data, live
-                )
-                return message
-            except LeaseLost:
+            epoch = self.epoch  # (the clock may find the lease lost meanwhile)
+            if epoch is None:
                 epoch = await write_async(self.table_id, lease_take)(
                     self.table_id, PROCESS, self.channel
                 )
-                if epoch is None or attempt == 2:
-                    self.epoch = None
-                    raise
+                if epoch is None:
+                    raise LeaseLost(MOVING)
                 self.epoch, self.held_until = epoch, _held_until()
+            try:
+                message: str = await write_async(self.table_id, _fenced_op)(
+                    self.table_id, epoch, user, player, data, live
+                )
+                return message
+            except LeaseLost:
+                self.epoch = None
+                if attempt == 2:
+                    raise
         raise AssertionError("unreachable")
 
     async def _publish_and_show(

@@ -40,19 +40,21 @@ def _until(now: datetime) -> datetime:
 
 def lease_take(table_id: int, owner: str, channel: str, now: datetime | None = None) -> int | None:
     """Take ``table_id``'s lease for ``owner`` (its runtime there listens on ``channel``) if it
-    is free, expired or already ``owner``'s; returns its epoch (bumped each time it is taken),
-    None if another process holds it (or there is no such table)."""
+    is free, expired or already ``owner``'s; returns its epoch, None if another process holds
+    it (or there is no such table). The epoch is bumped each time the lease changes hands,
+    not when its owner takes it again (a late renewal): its actions under way stay valid."""
     now = now or timezone.now()
     free = Q(owner="") | Q(until__isnull=True) | Q(until__lt=now)
     with transaction.atomic():
         taken = (
             TableLease.objects.filter(table_id=table_id)
             .filter(free)
+            .exclude(owner=owner)
             .update(owner=owner, channel=channel, until=_until(now), epoch=F("epoch") + 1)
         )
         if not taken:
             taken = TableLease.objects.filter(table_id=table_id, owner=owner).update(
-                channel=channel, until=_until(now), epoch=F("epoch") + 1
+                channel=channel, until=_until(now)
             )
         if not taken:
             if TableLease.objects.filter(table_id=table_id).exists():

@@ -1,0 +1,75 @@
+"""The lease that says which process runs a live table (``tables.services.leases``)."""
+
+from datetime import timedelta
+
+from django.db import transaction
+from django.utils import timezone
+
+from tables.models import TableLease
+from tables.services.leases import (
+    LEASE_SECONDS,
+    held_elsewhere,
+    lease_hold,
+    lease_owner,
+    lease_release,
+    lease_take,
+    leases_renew,
+)
+
+
+def test_a_free_table_is_taken_and_then_refused_to_another_process(table):
+    now = timezone.now()
+    assert lease_take(table.pk, "a", "chan-a", now) == 1
+    assert lease_take(table.pk, "b", "chan-b", now) is None
+    assert lease_owner(table.pk, now) == ("a", "chan-a")
+    later = now + timedelta(seconds=LEASE_SECONDS + 1)  # a's lease expired
+    assert lease_take(table.pk, "b", "chan-b", later) == 2  # changed hands: a new epoch
+    assert lease_owner(table.pk, later) == ("b", "chan-b")
+
+
+def test_an_owner_taking_its_own_lease_again_keeps_its_epoch(table):
+    """A late renewal (the lease ran out with nobody taking it) must not make the owner's
+    actions under way, made at its epoch, look like another owner's."""
+    now = timezone.now()
+    epoch = lease_take(table.pk, "a", "chan-a", now)
+    late = now + timedelta(seconds=LEASE_SECONDS + 1)
+    assert lease_take(table.pk, "a", "chan-a", late) == epoch
+    with transaction.atomic():
+        assert lease_hold(table.pk, "a", epoch, late)
+
+
+def test_an_action_holds_only_the_lease_it_took(table):
+    now = timezone.now()
+    epoch = lease_take(table.pk, "a", "chan-a", now)
+    with transaction.atomic():
+        assert lease_hold(table.pk, "a", epoch, now)
+        assert not lease_hold(table.pk, "a", epoch + 1, now)  # another generation
+        assert not lease_hold(table.pk, "b", epoch, now)  # another process
+    expired = now + timedelta(seconds=LEASE_SECONDS * 3)
+    with transaction.atomic():
+        assert not lease_hold(table.pk, "a", epoch, expired)  # ran out: nothing written
+
+
+def test_renewing_and_releasing(table, make_table):
+    other = make_table(name="Other")
+    now = timezone.now()
+    lease_take(table.pk, "a", "chan-a", now)
+    lease_take(other.pk, "b", "chan-b", now)
+    soon = now + timedelta(seconds=LEASE_SECONDS - 1)
+    assert leases_renew([table.pk, other.pk], "a", soon) == {table.pk}
+    until = TableLease.objects.get(table_id=table.pk).until
+    assert until == soon + timedelta(seconds=LEASE_SECONDS)
+    lease_release([table.pk], "a")
+    assert lease_owner(table.pk) is None
+    assert lease_take(table.pk, "b", "chan-b") is not None  # free at once
+
+
+def test_held_elsewhere_is_another_processs_live_lease(table):
+    from tables.services.leases import PROCESS
+
+    assert not held_elsewhere(table.pk)  # nobody
+    lease_take(table.pk, PROCESS, "here")
+    assert not held_elsewhere(table.pk)  # this process
+    lease_release([table.pk], PROCESS)
+    lease_take(table.pk, "elsewhere", "there")
+    assert held_elsewhere(table.pk)

@@ -51,8 +51,11 @@ def room_screen(request: HttpRequest, table_id: int) -> HttpResponse:
     regions = {**region_html(screen, oob=False), "message": render_message("", oob=False)}
     # The QR code: a private game's invite link (to join it), a public table's page.
     token = table.invite_token if table.private else ""
-    target = reverse("join", kwargs={"token": token}) if token else reverse("tables:detail", args=[table.pk])
-    join_url = request.build_absolute_uri(target)
+    join_url = request.build_absolute_uri(
+        reverse("join", kwargs={"token": token})
+        if token
+        else reverse("tables:detail", args=[table.pk])
+    )
     socket = f"/ws/tables/{table.pk}/?" + urlencode({"view": "tv", **({"key": key} if key else {})})
     return render(
         request,

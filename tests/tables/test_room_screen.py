@@ -65,7 +65,8 @@ def test_a_public_tables_room_screen_shows_the_table_and_no_hole_card(players, t
         assert 'class="pc back"' in page  # the cards dealt, face down
         assert not set(cards_in_html(page)) & holes
         assert "ws-send" not in page and "<button" not in page and "<input" not in page
-        assert re.search(r'<svg role="img" aria-label="QR code: http://testserver/tables/\d+/"', page)
+        qr = r'<svg role="img" aria-label="QR code: http://testserver/tables/\d+/"'
+        assert re.search(qr, page)
     # The table page links to it.
     assert f'href="/tables/{table.pk}/tv/"' in web().get(f"/tables/{table.pk}/").content.decode()
 

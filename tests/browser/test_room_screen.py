@@ -81,7 +81,8 @@ WATCH_HOLES = """() => {
   check();
 }"""
 
-# What lies outside the screen, or over another part (the seats, the board, the side's parts).
+# What lies outside the screen, or over another part (the seats, the board, the side's parts;
+# a seat's badges lie on its own plate).
 OFF_SCREEN = """() => {
   const parts = [...document.querySelectorAll('.seat:not(.empty) .plate, .markers,'
     + ' #table-board .board, #table-pots, .tv-side > *')].filter(e => e.checkVisibility());
@@ -92,7 +93,9 @@ OFF_SCREEN = """() => {
     if (r.left < 0 || r.top < 0 || r.right > innerWidth || r.bottom > innerHeight)
       out.push('off screen: ' + e.outerHTML.slice(0, 80));
     rects.forEach((o, j) => {
-      if (j > i && r.left < o.right && o.left < r.right && r.top < o.bottom && o.top < r.bottom)
+      const own = e.closest('.seat') && e.closest('.seat') === parts[j].closest('.seat');
+      if (j > i && !own && r.left < o.right && o.left < r.right && r.top < o.bottom
+          && o.top < r.bottom)
         out.push('overlap: ' + e.outerHTML.slice(0, 60) + ' / ' + parts[j].outerHTML.slice(0, 60));
     });
   });
@@ -236,3 +239,31 @@ def test_the_room_screen_comes_back_by_itself_after_a_server_restart(browser, se
             assert "/tv/" in tv.url and tv.locator("#table-seats").count() == 1
         finally:
             stop(proc)
+
+
+NINE_SEATED = """
+import json
+from tables.models import Table
+from tables.services import player_sign_up, seat_take, table_save
+t = table_save(table=Table(name="Full house", max_seats=9, action_seconds=600))
+for number in range(9):
+    name = f"long-named-player-{number}"
+    player = player_sign_up(username=name, password="pw-Secret-1x")
+    seat_take(table=t, player=player, buy_in=200, seat_number=number)
+print(json.dumps(t.pk))
+"""
+
+
+def test_a_full_table_fits_the_screen(browser, server):
+    """Nine seats with long names, dealt in: every plate, marker and part on the screen, none
+    over another, at 1080p and 720p; no text under 28 px at 1080p."""
+    table_id = server.shell(NINE_SEATED)
+    for width, height in ((1920, 1080), (1280, 720)):
+        tv = browser.new_context(viewport={"width": width, "height": height}).new_page()
+        tv.goto(f"{server.url}/tables/{table_id}/tv/")
+        tv.wait_for_selector("#table-seats .seat.actor", timeout=WAIT)
+        tv.screenshot(path=str(ARTIFACTS / f"room-screen-nine-{height}p.png"))
+        assert tv.locator("#table-seats .seat:not(.empty)").count() == 9
+        assert tv.evaluate(OFF_SCREEN) == [], f"at {width}x{height}"
+        if width == 1920:
+            assert tv.evaluate(SMALL_TEXT) == []

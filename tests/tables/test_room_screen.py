@@ -18,6 +18,8 @@ from tables.selectors.room_screen import room_screen_key
 from tables.services import hand_start, seat_take
 from tables.services.chat import chat_post
 from tables.services.hosting import table_create, table_invite_replace
+from tables.tournaments.services import tournament_register, tournament_start
+from tables.tournaments.services.organise import tournament_organise
 from tests.tables.wsclient import Socket, communicator, refused_with, session_cookie
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -132,3 +134,19 @@ async def test_a_private_games_room_screen_socket_needs_the_key(make_player):
     assert 'id="table-seats"' in screen.frames[-1]
     await screen.close()
     assert (await sync_to_async(Table.objects.get)(pk=game.pk)).private
+
+
+def test_a_tournament_tables_room_screen_shows_its_level_and_follows_it(players):
+    alice, bob, _ = players
+    levels = [{"small_blind": 10, "big_blind": 20, "hands": 5}]
+    tournament = tournament_organise(organiser=alice, name="Friday night", levels=levels)
+    for player in (alice, bob):
+        tournament_register(tournament=tournament, player=player)
+    tournament_start(tournament=tournament, by=alice)
+    table = tournament.tables.get().table
+    page = web(alice).get(f"/tables/{table.pk}/tv/").content.decode()
+    level = re.search(r'<p id="tournament-level"[^>]*>(.*?)</p>', page, re.S)
+    assert level and "Level 1" in level.group(1) and "10/20" in level.group(1)
+    # It asks its own page again for the level (the same view, no player's rebuy button).
+    assert f'hx-get="/tables/{table.pk}/tv/" hx-select="#tournament-level"' in page
+    assert "rebuy" not in level.group(1).lower()

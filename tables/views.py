@@ -20,6 +20,7 @@ from tables.selectors.players import viewer_player
 from tables.selectors.recent import recent_games
 from tables.selectors.snapshot import load_snapshot
 from tables.stats.ev import ledger_ev
+from tables.views_room import room_screen_link
 
 
 def lobby(request: HttpRequest) -> HttpResponse:
@@ -63,6 +64,7 @@ def table_detail(request: HttpRequest, table_id: int) -> HttpResponse:
     closed = snapshot.table.status == Table.Status.CLOSED
     ledger = table_ledger(snapshot.table) if closed else None  # its result and settle-up
     night, swings = ledger_ev(ledger) if ledger is not None else ([], [])
+    is_host = can_host(snapshot.table, request.user)
     return render(
         request,
         "tables/table.html",
@@ -70,7 +72,8 @@ def table_detail(request: HttpRequest, table_id: int) -> HttpResponse:
             "closed": closed,
             # the draw games' keys, where one may be dealt (a mixed table's games included)
             "draw_keys": any(variant(game).is_draw for game, _ in snapshot.table.choices),
-            "is_host": can_host(snapshot.table, request.user),  # the host drawer's button
+            "is_host": is_host,  # the host drawer's button
+            "tv_url": None if closed else room_screen_link(snapshot.table, is_host),
             "ledger": ledger,
             "transfers": ledger.settle_up() if ledger is not None else None,
             "night": night,  # each player's net beside their all-in EV

@@ -40,6 +40,7 @@ from tables.selectors.players import viewer_player
 from tables.services import guests, host_seats, hosting, seat_requests
 from tables.services.errors import InvalidSettings, NoSuchInvite, ServiceError
 from tables.services.players import player_get_or_create
+from tables.views_room import room_screen_link
 
 #: The settings of the new-game form and of the panel's change form, in the order shown:
 #: every setting a host may choose, as the API takes them (``hosting.HOST_FIELDS``).
@@ -294,6 +295,7 @@ def hosting_panel(
         context.update(
             {
                 "invite_url": invite_url(request, table),
+                "tv_url": room_screen_link(table, is_host=True),
                 "requests": list(live_requests(table)),
                 "seats": list(table.seats.select_related("player__user").order_by("number")),
                 "guests": list(table.guests.select_related("player__user")),

@@ -9,7 +9,9 @@ What a frame may ask, what it is answered and sent, and the close codes: ``table
   A program's socket logs in with an API token instead of the session cookie
   (``tables.live.auth``): in a handshake header, or in the first frame of a ``?state=json``
   socket, which then joins the table; a page socket without a log-in is a spectator of a
-  public table (``tables.live.spectators``); how it joins: ``tables.live.joining``. A
+  public table (``tables.live.spectators``), and so is a room screen's (``?view=tv``, issue 53:
+  whoever's browser shows it; a private game's with its host's key); how it joins:
+  ``tables.live.joining``. A
   handshake from a foreign page is refused
   before this, with HTTP 403 (``pokersite.origins``). The socket joins the process's
   ``TableRuntime`` of the table (``tables.live.runtime``: the table's one home in the
@@ -45,9 +47,11 @@ import asyncio
 import logging
 import time
 from typing import TYPE_CHECKING, Any, cast
+from urllib.parse import parse_qs
 
 from channels.consumer import get_handler_name
 from channels.generic.websocket import AsyncWebsocketConsumer
+from django.contrib.auth.models import AnonymousUser
 from django.db import DatabaseError
 
 from tables import croupier
@@ -186,6 +190,14 @@ class TableConsumer(ChatSocket, TableJoin, AsyncWebsocketConsumer):
         self.request_id: int | str | None = None  # of the request being answered (``answer``)
         query = self.scope.get("query_string", b"")
         self.json_state = b"state=json" in query
+        # A room screen (``?view=tv``, issue 53): a spectator whoever's browser it is in,
+        # with its host's key for a private game (``tables.selectors.room_screen``).
+        asked = parse_qs(query.decode("latin-1"))
+        self.room_screen = not self.json_state and asked.get("view") == ["tv"]
+        keys = asked.get("key", [])
+        self.room_key = keys[0] if self.room_screen and keys else None
+        if self.room_screen:
+            self.user = AnonymousUser()  # never a player: no hole card, no request
         # What it holds and is sent next: a JSON socket opts in to updates (``frames=diff``).
         self.frames = SocketFrames(
             ("diff" if b"frames=diff" in query else "json") if self.json_state else "page"
@@ -201,7 +213,9 @@ class TableConsumer(ChatSocket, TableJoin, AsyncWebsocketConsumer):
         # The handshake first, before any database work: however busy the server, the client
         # never times out on it (and then tries again at once, adding to the rush).
         await self.accept()
-        if self.user is None or not self.user.is_authenticated:
+        if self.room_screen:
+            pass  # a spectator: joins as one (its key is checked with the table)
+        elif self.user is None or not self.user.is_authenticated:
             key = header_token(self.scope)
             if key is not None:
                 self.user = await read_async(token_user)(key)
@@ -241,6 +255,16 @@ class TableConsumer(ChatSocket, TableJoin, AsyncWebsocketConsumer):
         self.user = user
         await self.answer(f"Logged in as {user.get_username()}.", error=False)
         await self._join()
+
+    async def chat_join(self) -> None:
+        """The chat's last lines: none to a room screen (it shows the table, not the talk)."""
+        if not self.room_screen:
+            await super().chat_join()
+
+    async def table_chat(self, event: dict[str, Any]) -> None:
+        """A chat line or a mute: none to a room screen."""
+        if not self.room_screen:
+            await super().table_chat(event)
 
     async def disconnect(self, code: int) -> None:
         self.closed = True

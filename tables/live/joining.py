@@ -30,6 +30,7 @@ from tables.presenters.notes import note_marks
 from tables.selectors.access import can_see_table
 from tables.selectors.notes import notes_by_subject
 from tables.selectors.players import viewer_player
+from tables.selectors.room_screen import room_screen_allowed
 
 if TYPE_CHECKING:
     from tables.http import Viewer
@@ -52,6 +53,8 @@ class TableJoin(AsyncWebsocketConsumer):
     spectator_of: str | None = None  # a logged-out spectator's address, while counted
     player: Player | None = None  # the viewer's player (None: a spectator), resolved at join
     notes: NoteMarks = NO_NOTES  # a browser's viewer's notes on players: read at join
+    room_screen = False  # a room screen's socket (``?view=tv``): a spectator, whoever's browser
+    room_key: str | None = None  # its host's key, for a private game's room screen
 
     if TYPE_CHECKING:  # the table socket's own (``TableConsumer``)
         closed: bool
@@ -159,8 +162,17 @@ class TableJoin(AsyncWebsocketConsumer):
         player = viewer_player(self.user)
         if player is not None and self.frames.kind == "page":  # a browser shows its notes
             self.notes = note_marks(notes_by_subject(player.pk))
-        table = Table.objects.filter(pk=self.table_id).only("pk", "private", "created_at").first()
-        if table is None or not can_see_table(table, self.user):
+        table = (
+            Table.objects.filter(pk=self.table_id)
+            .only("pk", "private", "created_at", "invite_token")
+            .first()
+        )
+        if table is None:
+            return player, None
+        if self.room_screen:  # a private game's room screen: with its host's key
+            if not room_screen_allowed(table, self.room_key):
+                return player, None
+        elif not can_see_table(table, self.user):
             return player, None
         return player, table.created_at
 

@@ -1,8 +1,9 @@
 """No frame ever shows a viewer a card they may not see.
 
 Over at least 200 complete hands (bots, all-ins, side pots, showdowns, folds), driven by the
-croupier's tick at an advancing fake time, every frame sent to two seated players and to a
-spectator is recorded and checked: its cards (every face-up card is drawn with ``data-card``)
+croupier's tick at an advancing fake time, every frame sent to two seated players, to a
+spectator and to a room screen (``?view=tv``) in a seated player's browser is recorded and
+checked: its cards (every face-up card is drawn with ``data-card``)
 must be the hand's board as far as it is dealt, the viewer's own hole cards, or — once the
 hand is over — hands shown at showdown. Nothing else: no opponent's hole card, no mucked card,
 no undealt card.
@@ -291,12 +292,15 @@ async def test_no_frame_shows_a_card_its_viewer_may_not_see(players, make_table,
     )
     alice, bob, carol = players
     names = {alice.pk: "alice", bob.pk: "bob"}
-    viewer = {"alice": alice.pk, "bob": bob.pk, "carol": None}
+    # "tv": a room screen (issue 53) in alice's browser: a spectator, whose cookie it is
+    viewer = {"alice": alice.pk, "bob": bob.pk, "carol": None, "tv": None}
     cookies = {p.user.username: await sync_to_async(session_cookie)(p.user) for p in players}
     sockets = {
         n: await Socket(n, communicator(table.pk, cookies[n])).connect()
         for n in ("alice", "bob", "carol")
     }
+    tv = communicator(table.pk, cookies["alice"], query="view=tv")
+    sockets["tv"] = await Socket("tv", tv).connect()
     facts = Facts()
     rng = random.Random(20240605)
     croupier = Croupier()

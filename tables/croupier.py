@@ -279,7 +279,7 @@ def _tick_table(table_id: int, now: datetime) -> str | None:
             return None
         return clock.clock_tick(table=table_id, now=now, skip_busy=True)
     except Exception:
-        log.exception("croupier: table %s", table_id)
+        log.exception("croupier: table %s", table_id, extra={"table": table_id})
         return None
 
 

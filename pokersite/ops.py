@@ -134,10 +134,13 @@ async def _layer_answers() -> None:
         raise RuntimeError("no channel layer")
     kept = _layer_channels.get(id(layer))
     if kept is None or kept[0] is not layer:
-        kept = _layer_channels[id(layer)] = (layer, await layer.new_channel("readyz."))
-    channel = kept[1]
-    await layer.send(channel, {"type": "ready.check"})
-    await layer.receive(channel)
+        kept = _layer_channels[id(layer)] = (layer, await layer.new_channel())
+    try:
+        await layer.send(kept[1], {"type": "ready.check"})
+        await layer.receive(kept[1])
+    except BaseException:  # a time-out too: the next check starts on a new channel
+        _layer_channels.pop(id(layer), None)
+        raise
 
 
 # --- Prometheus ---------------------------------------------------------------------------

@@ -135,7 +135,7 @@ class TableConsumer(ChatSocket, TableJoin, AsyncWebsocketConsumer):
             self.accepted = True
             await super().accept(subprotocol, headers)
 
-    async def send(
+    async def send(  # type: ignore[override]  # AsyncWebsocketConsumer's own, as channels has it
         self, text_data: str | None = None, bytes_data: bytes | None = None, close: bool = False
     ) -> None:
         """Channels' send, each frame and its bytes counted for the operators."""

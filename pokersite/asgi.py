@@ -4,6 +4,8 @@ Websocket routes live in ``tables.live.routing.websocket_urlpatterns``; sockets 
 authenticated with the session (``AuthMiddlewareStack``), and a handshake from anywhere but
 the site's own pages is refused with HTTP 403 (``pokersite.origins``); any other is accepted
 before the session is read (``tables.live.admission.accept_at_once``: a connect rush).
+The operators' ``/healthz``, ``/readyz`` and ``/metrics`` are answered ahead of Django
+(``pokersite.ops``); SIGTERM drains the process before it stops (``pokersite.draining``).
 """
 
 import os
@@ -20,6 +22,8 @@ from channels.auth import AuthMiddlewareStack  # noqa: E402
 from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
 
 from pokersite import http_bodies  # noqa: E402
+from pokersite.draining import drain_on_sigterm  # noqa: E402
+from pokersite.ops import operator_endpoints  # noqa: E402
 from pokersite.origins import SiteOriginValidator  # noqa: E402
 from tables.croupier import autostart  # noqa: E402
 from tables.http import Application  # noqa: E402
@@ -37,11 +41,15 @@ sockets = cast(Application, AuthMiddlewareStack(URLRouter(websocket_urlpatterns)
 application = autostart(
     ProtocolTypeRouter(
         {
-            "http": django_asgi_app,
+            # /healthz, /readyz and /metrics ahead of Django (pokersite.ops).
+            "http": operator_endpoints(django_asgi_app),
             "websocket": SiteOriginValidator(accept_at_once(sockets)),
         }
     )
 )
+
+# SIGTERM (systemd's stop) drains the process before it exits (pokersite.draining).
+drain_on_sigterm()
 
 # Last, once the code is loaded: freeze it and space out collections, and let the database
 # threads have the interpreter lock sooner (see the modules).

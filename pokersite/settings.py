@@ -14,6 +14,7 @@ named beside it; the code reads ``django.conf.settings``. Safe embedded defaults
 
 from __future__ import annotations
 
+import ipaddress
 import math
 import os
 import re
@@ -383,12 +384,46 @@ SPECTACULAR_SETTINGS = {
     },
 }
 
+# POKER_LOG_FORMAT=json: one JSON object per line and record (time, level, logger, message,
+# and the table and hand ids a record carries: pokersite/logs.py); "text" (the default): the
+# readable lines.
+POKER_LOG_FORMAT = os.environ.get("POKER_LOG_FORMAT", "text").strip().lower() or "text"
+if POKER_LOG_FORMAT not in ("text", "json"):
+    _refuse("POKER_LOG_FORMAT", POKER_LOG_FORMAT, "text or json")
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
-    "handlers": {"console": {"class": "logging.StreamHandler"}},
+    "formatters": {"json": {"()": "pokersite.logs.JsonFormatter"}},
+    "handlers": {
+        "console": {
+            "class": "logging.StreamHandler",
+            **({"formatter": "json"} if POKER_LOG_FORMAT == "json" else {}),
+        }
+    },
     "root": {"handlers": ["console"], "level": os.environ.get("LOG_LEVEL", "WARNING")},
 }
+
+
+def env_networks(
+    name: str, default: list[str]
+) -> list[ipaddress.IPv4Network | ipaddress.IPv6Network]:
+    """Comma-separated addresses or CIDR networks from the environment; unset: ``default``."""
+    networks = []
+    for item in env_list(name, default):
+        try:
+            networks.append(ipaddress.ip_network(item, strict=False))
+        except ValueError:
+            _refuse(name, item, "addresses or CIDR networks, comma-separated, like 10.0.0.0/8")
+    return networks
+
+
+# --- Operations -----------------------------------------------------------------------------
+# Who may read a process's /metrics without a staff token (pokersite/ops.py): addresses or
+# CIDR networks, comma-separated; the machine itself by default.
+POKER_METRICS_ALLOWED = env_networks("POKER_METRICS_ALLOWED", ["127.0.0.1/32", "::1/128"])
+# Seconds a stopping process (SIGTERM) waits for its tables' hands to end before handing them
+# over mid-hand (pokersite/draining.py); systemd's TimeoutStopSec is longer.
+POKER_DRAIN_SECONDS = env_float("POKER_DRAIN_SECONDS", 60.0)
 
 # --- The game -------------------------------------------------------------------------------
 # Chips every new player gets on sign-up (a "grant" ledger entry).

@@ -188,7 +188,7 @@ class Croupier:
                 hand_id=hand_id, runs=runs, now=now or timezone.now(), ev_net=ev_net
             )
         except Exception:
-            log.exception("croupier: run-out odds of hand %s", hand_id)
+            log.exception("croupier: run-out odds of hand %s", hand_id, extra={"hand": hand_id})
             self.odds_failed.add(hand_id)
             return False
 
@@ -207,7 +207,7 @@ class Croupier:
                 store(hand_id=hand_id, runs=runs, now=timezone.now(), ev_net=ev_net)
             )
         except Exception:
-            log.exception("croupier: run-out odds of hand %s", hand_id)
+            log.exception("croupier: run-out odds of hand %s", hand_id, extra={"hand": hand_id})
             self.odds_failed.add(hand_id)
             return False
 
@@ -279,7 +279,7 @@ def _tick_table(table_id: int, now: datetime) -> str | None:
             return None
         return clock.clock_tick(table=table_id, now=now, skip_busy=True)
     except Exception:
-        log.exception("croupier: table %s", table_id)
+        log.exception("croupier: table %s", table_id, extra={"table": table_id})
         return None
 
 

@@ -39,6 +39,7 @@ from django.db import DatabaseError
 from django.utils import timezone
 
 from tables.db.threads import read_async, write_async
+from tables.metrics import CLOCK_LATENESS_SECONDS
 from tables.services import clock
 from tables.services.events import published_after
 
@@ -91,9 +92,10 @@ class TableTimers:
         self.due.pop(table_id, None)
         if at is None:
             return
-        delay = max(0.0, (at - timezone.now()).total_seconds())
+        now = timezone.now()
+        delay = max(0.0, (at - now).total_seconds())
         self.due[table_id] = at
-        self.handles[table_id] = self.loop.call_later(delay, self._fire, table_id)
+        self.handles[table_id] = self.loop.call_later(delay, self._fire, table_id, max(at, now))
 
     def armed_at(self, table_id: int) -> datetime | None:
         """When ``table_id``'s timer fires (None: not armed)."""
@@ -156,9 +158,12 @@ class TableTimers:
                     self.arm(table_id, _next_look(found.get(table_id), idle_tick))
 
     # --- firing ------------------------------------------------------------------------
-    def _fire(self, table_id: int) -> None:
+    def _fire(self, table_id: int, fire_at: datetime | None = None) -> None:
+        """``fire_at``: the moment it was armed to fire (its lateness is measured from it)."""
         self.handles.pop(table_id, None)
         self.due.pop(table_id, None)
+        if fire_at is not None:
+            CLOCK_LATENESS_SECONDS.observe(max(0.0, (timezone.now() - fire_at).total_seconds()))
         if table_id in self.ticking:
             return
         self.fired += 1
@@ -172,7 +177,9 @@ class TableTimers:
         try:
             what = await self.tick(table_id, now)
         except DatabaseError:
-            log.warning("table %s: clock skipped, database unreachable", table_id)
+            log.warning(
+                "table %s: clock skipped, database unreachable", table_id, extra={"table": table_id}
+            )
         finally:
             self.ticking.pop(table_id, None)
         self._reread_soon(table_id, now if what is None else None)  # not once cancelled

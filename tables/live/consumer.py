@@ -79,6 +79,13 @@ from tables.live.protocol import (
     request_id_of,
 )
 from tables.live.spectators import spectator_release
+from tables.metrics import (
+    ACTION_SECONDS,
+    ACTIONS,
+    FRAME_BYTES_SENT,
+    FRAMES_SENT,
+    SOCKETS_OPEN,
+)
 from tables.models import Table
 from tables.operations import BadFrame
 from tables.presenters.notes import note_marks
@@ -107,6 +114,7 @@ DATABASE_DOWN = "The database is not reachable just now: nothing was done, try a
 class TableConsumer(ChatSocket, TableJoin, AsyncWebsocketConsumer):
     closed = False  # closed here or by the client: frames and changes are ignored from then
     accepted = False
+    received_at = 0.0  # monotonic: the request being answered arrived (``_answered_as``)
     awaiting_auth: asyncio.Task[None] | None = None  # closes a socket not logged in in time
 
     async def __call__(
@@ -114,9 +122,11 @@ class TableConsumer(ChatSocket, TableJoin, AsyncWebsocketConsumer):
     ) -> None:
         """Channels' consumer, leaving its runtime and the registry however it ends: also when a
         handler raised, or the server cancelled it, and ``disconnect`` never ran."""
+        SOCKETS_OPEN.inc()
         try:
             await super().__call__(scope, receive, send)
         finally:
+            SOCKETS_OPEN.dec()
             self.closed = True
             self._ended_without_state()
             await self._detach()
@@ -128,6 +138,17 @@ class TableConsumer(ChatSocket, TableJoin, AsyncWebsocketConsumer):
         if not self.accepted:
             self.accepted = True
             await super().accept(subprotocol, headers)
+
+    async def send(  # type: ignore[override]  # AsyncWebsocketConsumer's own, as channels has it
+        self, text_data: str | None = None, bytes_data: bytes | None = None, close: bool = False
+    ) -> None:
+        """Channels' send, each frame and its bytes counted for the operators."""
+        if text_data is not None or bytes_data is not None:
+            FRAMES_SENT.inc()
+            FRAME_BYTES_SENT.inc(
+                len(text_data.encode()) if text_data is not None else len(bytes_data or b"")
+            )
+        await super().send(text_data, bytes_data, close)
 
     async def _detach(self) -> None:
         """Stop following the table and leave the registry (again: a no-op)."""
@@ -398,7 +419,7 @@ class TableConsumer(ChatSocket, TableJoin, AsyncWebsocketConsumer):
         ):
             await self.close(code=FRAME_TOO_BIG)
             return
-        now = time.monotonic()
+        now = self.received_at = time.monotonic()
         if not self.budget.take(now):
             if self.budget.flooding(now):
                 await self.close(code=FLOODING)
@@ -441,6 +462,7 @@ class TableConsumer(ChatSocket, TableJoin, AsyncWebsocketConsumer):
                 await runtime.request(self.user, self.player, data, self._answered)
             except (ServiceError, BadFrame, NumberError) as error:
                 await self.answer(str(error), code=error_code(error))
+                self._answered_as("refused")
                 return
             except Table.DoesNotExist:
                 await self.close(code=NO_SUCH_TABLE)
@@ -448,11 +470,20 @@ class TableConsumer(ChatSocket, TableJoin, AsyncWebsocketConsumer):
             except DatabaseError:
                 log.warning("table %s: database unreachable, request refused", self.table_id)
                 await self.answer(DATABASE_DOWN, code="database_unavailable")
+                self._answered_as("failed")
                 return
             except Exception:  # a bug must not cost the player their socket
                 log.exception("table %s: request %r failed", self.table_id, data.get("op"))
                 await self.answer("That request failed: nothing was done.", code="server_error")
+                self._answered_as("failed")
 
     async def _answered(self, message: str) -> None:
         """A request carried out: the sender is told (before the new version goes out)."""
         await self.answer(message, error=False)
+        self._answered_as("accepted")
+
+    def _answered_as(self, result: str) -> None:
+        """The operators' figures (``tables.metrics``): a request answered, and how long after
+        its receipt."""
+        ACTIONS.labels(result).inc()
+        ACTION_SECONDS.observe(time.monotonic() - self.received_at)

@@ -77,7 +77,12 @@ class TableJoin(AsyncWebsocketConsumer):
     async def _join(self) -> None:
         """A logged-in socket waits its turn to join (``tables.live.admission``: at most a few
         at once, so a rush of first states never starves the players' actions), or is shed
-        with ``SERVER_BUSY`` when its turn would come too late, or has not come in time."""
+        with ``SERVER_BUSY`` when its turn would come too late, or has not come in time, or
+        when the process is stopping (``TableRuntime.drain``)."""
+        if TableRuntime.draining:  # the process is stopping: the client reconnects elsewhere
+            self.join_stage = "refused: the server is stopping"
+            await self.close(code=SERVER_BUSY)
+            return
         gate = admission()
         self.join_stage = "waiting its turn to join"
         async with gate.turn() as placed:

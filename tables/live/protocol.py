@@ -45,7 +45,8 @@ FLOODING = 4008
 FRAME_TOO_BIG = 4009
 SERVER_TROUBLE = 4011  # the channel layer failed, or the first state could not be read: reconnect
 #: The server is too busy to send this socket its table soon (a connect rush,
-#: ``tables.live.admission``): reconnect after a jittered, growing pause (``pokerclient.backoff``).
+#: ``tables.live.admission``), or it is stopping (``TableRuntime.drain``): reconnect after a
+#: jittered, growing pause (``pokerclient.backoff``).
 #: 1013 "try again later" is the standard code, but a server may send only 1000 and 3000-4999.
 SERVER_BUSY = 4013
 

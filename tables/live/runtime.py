@@ -32,6 +32,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 import itertools
 import logging
 import time
@@ -43,7 +44,7 @@ from channels.layers import BaseChannelLayer, InMemoryChannelLayer, get_channel_
 from django.db import DatabaseError, transaction
 
 from tables.db.threads import read_async, write_async
-from tables.live.protocol import SERVER_TROUBLE
+from tables.live.protocol import SERVER_BUSY, SERVER_TROUBLE
 from tables.models import Player, Table
 from tables.operations import run_op
 from tables.selectors.snapshot import Snapshot, load_snapshot, snapshot_after_action
@@ -69,6 +70,8 @@ KEEP_UP_SECONDS = 1.0
 #: Seconds a forwarded request waits for the owner's answer.
 FORWARD_SECONDS = 5.0
 MOVING = "The table is moving to another server: nothing was done, try again."
+#: Seconds between two looks of a drain at the tables still in a hand.
+DRAIN_LOOK_SECONDS = 0.1
 
 #: A runtime's key: (event loop, channel layer, table id).
 RuntimeKey = tuple[asyncio.AbstractEventLoop, BaseChannelLayer | None, int]
@@ -110,8 +113,11 @@ class TableRuntime:
     #: This process's figures for its operators and the benchmark (``process_figures``):
     #: requests forwarded to another process and how long each took to be answered.
     forwarded_seconds: deque[float] = deque(maxlen=100_000)
-    #: The same counts as each runtime's, for the whole process since it started.
+    #: The same counts as each runtime's, for the whole process since it started (and the
+    #: leases taken: a table moving here).
     totals: Counter[str] = Counter()
+    #: The process is stopping (``drain``): it takes no lease and no new socket.
+    draining = False
 
     def __init__(self, key: RuntimeKey, layer: BaseChannelLayer, table_id: int) -> None:
         self.key, self.layer, self.table_id = key, layer, table_id
@@ -216,7 +222,12 @@ class TableRuntime:
                 if not future.done():
                     future.set_exception(error)
                 else:
-                    log.warning("table %s: queued work failed (%r)", self.table_id, error)
+                    log.warning(
+                        "table %s: queued work failed (%r)",
+                        self.table_id,
+                        error,
+                        extra={"table": self.table_id},
+                    )
             else:
                 if not future.done():
                     future.set_result(result)
@@ -272,7 +283,11 @@ class TableRuntime:
         try:
             snapshot = await self._read()
         except DatabaseError:
-            log.warning("table %s: database unreachable, update skipped", self.table_id)
+            log.warning(
+                "table %s: database unreachable, update skipped",
+                self.table_id,
+                extra={"table": self.table_id},
+            )
             return
         if snapshot is None:
             for consumer in list(self.sockets):
@@ -383,7 +398,11 @@ class TableRuntime:
                 try:
                     snapshot = await self._read()
                 except DatabaseError:  # done, but not readable now: the next change shows it
-                    log.warning("table %s: database unreachable, update skipped", self.table_id)
+                    log.warning(
+                        "table %s: database unreachable, update skipped",
+                        self.table_id,
+                        extra={"table": self.table_id},
+                    )
                     self.snapshot, self.live = None, None
             if snapshot is not None:
                 await self._fan_out(snapshot)
@@ -423,14 +442,23 @@ class TableRuntime:
         return await self._take()
 
     async def _take(self) -> bool:
+        if self.draining:
+            return False
         epoch = await write_async(self.table_id, lease_take)(self.table_id, PROCESS, self.channel)
         if epoch is None:
             return False
         self.owner_channel = ""
         became = self.epoch is None
         self.epoch, self.held_until = epoch, _held_until()
+        if became:
+            self.totals["takes"] += 1
         if became and self.snapshot is not None:  # what it showed may be behind the log
-            log.info("table %s: owned here (epoch %s)", self.table_id, epoch)
+            log.info(
+                "table %s: owned here (epoch %s)",
+                self.table_id,
+                epoch,
+                extra={"table": self.table_id},
+            )
             self.queue.put_nowait((self._reload, self.loop.create_future()))
         return True
 
@@ -534,6 +562,43 @@ class TableRuntime:
                 with contextlib.suppress(Exception):
                     await consumer.close(code=SERVER_TROUBLE)
 
+    # --- stopping ---------------------------------------------------------------------------
+    @classmethod
+    async def drain(cls, wait_seconds: float) -> None:
+        """The process is stopping: each table of this loop is handed over between hands (its
+        lease given up, its sockets closed with ``SERVER_BUSY`` so that they reconnect to
+        another process, which takes the table); one still in a hand after ``wait_seconds``
+        is handed over as it is (the next owner goes on from the database log). Returns once
+        no runtime is left here; from the start no lease is taken and no socket joins."""
+        cls.draining = True
+        loop = asyncio.get_running_loop()
+        until = loop.time() + wait_seconds
+        while here := [r for (rl, _, _), r in list(cls.runtimes.items()) if rl is loop]:
+            mid_hand = loop.time() >= until
+            for runtime in here:
+                try:
+                    going = await runtime.call(functools.partial(runtime._hand_over, mid_hand))
+                except LeaseLost:  # the runtime ended meanwhile
+                    going = True
+                if going:
+                    for consumer in list(runtime.sockets):
+                        with contextlib.suppress(Exception):
+                            await consumer.close(code=SERVER_BUSY)
+            await asyncio.sleep(DRAIN_LOOK_SECONDS)
+
+    async def _hand_over(self, mid_hand: bool) -> bool:
+        """In the table's turn while draining: give up its lease unless a hand is under way
+        (or ``mid_hand`` too); whether its sockets may go."""
+        if self.epoch is None:
+            return True
+        if not mid_hand and self.snapshot is not None and self.snapshot.running:
+            return False
+        self.epoch = None
+        with contextlib.suppress(DatabaseError):  # else it expires on its own
+            await write_async(self.table_id, lease_release)([self.table_id], PROCESS)
+        log.info("table %s: handed over (draining)", self.table_id, extra={"table": self.table_id})
+        return True
+
     # --- the loop's clock: leases and catch-up ---------------------------------------------
     @classmethod
     def _clock_running(cls) -> None:
@@ -571,7 +636,11 @@ class TableRuntime:
                 if runtime.table_id in held:
                     runtime.held_until = _held_until()
                 else:
-                    log.warning("table %s: lease lost, no longer owned here", runtime.table_id)
+                    log.warning(
+                        "table %s: lease lost, no longer owned here",
+                        runtime.table_id,
+                        extra={"table": runtime.table_id},
+                    )
                     runtime.epoch = None
         for runtime in here:
             if runtime.epoch is None and runtime.sockets:

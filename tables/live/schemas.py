@@ -35,7 +35,8 @@ CLOSE_CODES: dict[int, str] = {
     protocol.FRAME_TOO_BIG: "A frame over 4096 bytes.",
     protocol.SERVER_TROUBLE: "The server's channel layer failed, or its database before the "
     "socket's first state: reconnect.",
-    protocol.SERVER_BUSY: "The server is too busy to send the table soon (a connect rush): "
+    protocol.SERVER_BUSY: "The server is too busy to send the table soon (a connect rush), or "
+    "it is stopping (its tables move to another server): "
     "reconnect after a pause that grows and is jittered (e.g. a random 0.25-0.5 s, then "
     "0.5-1 s, ... up to 15 s); the socket was shed, nothing else happened.",
 }

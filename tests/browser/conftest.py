@@ -39,7 +39,8 @@ def free_port() -> int:
 
 
 class Server:
-    def __init__(self, url: str, env: dict, db: Path, log: Path):
+    def __init__(self, url: str, env: dict, db: Path, log: Path, proc: subprocess.Popen):
+        self.proc = proc  # daphne's process
         self.url = url
         self.env = env
         self.db = db
@@ -136,7 +137,7 @@ def running_server(tmp_path_factory, **settings: str):
             with contextlib.suppress(subprocess.TimeoutExpired):
                 proc.wait(timeout=0.2)
     try:
-        yield Server(url, env, db, Path(log.name))
+        yield Server(url, env, db, Path(log.name), proc)
     finally:
         proc.terminate()
         try:

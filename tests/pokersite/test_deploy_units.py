@@ -1,0 +1,88 @@
+"""The systemd units (``deploy/systemd``) and the ``Procfile`` are well-formed, and start the
+processes with the command the production page gives: ``systemd-analyze verify`` where the
+machine has it, and every unit read as INI with the keys a drain and a restart need."""
+
+import configparser
+import re
+import shutil
+import subprocess
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+UNITS = ROOT / "deploy" / "systemd"
+DOCS = ROOT / "docs" / "production.md"
+
+
+def unit(name: str) -> configparser.ConfigParser:
+    parser = configparser.ConfigParser(strict=False, interpolation=None)
+    parser.optionxform = str  # systemd's keys are case-sensitive
+    parser.read_string((UNITS / name).read_text())
+    return parser
+
+
+def documented_command() -> str:
+    """The daphne command of the production page's ``ExecStart`` line."""
+    found = re.findall(r"^\s*ExecStart=(.*daphne.*)$", DOCS.read_text(), flags=re.M)
+    assert len(found) == 1, found
+    return found[0]
+
+
+def test_the_process_unit_runs_the_documented_command_and_drains_on_stop():
+    service = unit("poker@.service")
+    assert service["Service"]["ExecStart"] == documented_command()
+    assert "-p %i" in service["Service"]["ExecStart"]  # the instance is the port
+    assert service["Service"]["Environment"] == (
+        "DJANGO_SETTINGS_MODULE=pokersite.settings_production"
+    )
+    assert service["Service"]["Restart"] == "on-failure"
+    assert service["Service"]["KillSignal"] == "SIGTERM"
+    # systemd's SIGKILL comes after the drain's longest wait (POKER_DRAIN_SECONDS, 60)
+    assert int(service["Service"]["TimeoutStopSec"]) > 60
+    assert service["Unit"]["PartOf"] == "poker.target"
+    assert service["Install"]["WantedBy"] == "poker.target"
+
+
+def test_the_target_groups_the_processes_and_the_set_up_runs_first():
+    target = unit("poker.target")
+    wanted = target["Unit"]["Wants"].split()
+    assert "poker-migrate.service" in wanted
+    assert {"poker@8001.service", "poker@8002.service"} <= set(wanted)
+    assert unit("poker-migrate.service")["Service"]["Type"] == "oneshot"
+    assert "poker-migrate.service" in unit("poker@.service")["Unit"]["Requires"]
+
+
+def test_the_procfile_lists_the_same_command_per_port():
+    lines = [
+        line
+        for line in (ROOT / "Procfile").read_text().splitlines()
+        if line and not line.startswith("#")
+    ]
+    command = documented_command().replace("/srv/poker/", "")
+    assert lines == [
+        "web1: " + command.replace("%i", "8001"),
+        "web2: " + command.replace("%i", "8002"),
+    ]
+
+
+@pytest.mark.skipif(shutil.which("systemd-analyze") is None, reason="no systemd-analyze")
+def test_systemd_verifies_the_units(tmp_path):
+    # The units name /srv/poker; here the checkout stands in for it (the programs must exist).
+    for path in UNITS.iterdir():
+        (tmp_path / path.name).write_text(path.read_text().replace("/srv/poker", str(ROOT)))
+    run = subprocess.run(
+        [
+            "systemd-analyze",
+            "verify",
+            "--man=no",
+            "./poker@8001.service",
+            "./poker-migrate.service",
+            "./poker.target",
+        ],
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert run.returncode == 0 and run.stderr == "", run.stderr

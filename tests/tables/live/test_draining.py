@@ -1,0 +1,102 @@
+"""A process told to stop (``TableRuntime.drain``, on SIGTERM: ``pokersite.draining``) hands its
+tables over between hands: the lease given up, the sockets closed with 4013 so that their
+clients reconnect to another process; a hand still running when the wait is over is handed over
+as it is. Meanwhile no socket joins and no lease is taken."""
+
+import asyncio
+
+import pytest
+
+from tables.live import runtime as runtime_module
+from tables.live.protocol import SERVER_BUSY
+from tables.live.runtime import TableRuntime
+from tables.models import Hand, TableLease
+from tables.services import seat_take
+from tests.tables.live.test_table_runtime import dealt
+from tests.tables.wsclient import closed_with, communicator, refused_with, session_cookie
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+
+@pytest.fixture(autouse=True)
+def no_croupier(settings):
+    settings.POKER_CROUPIER = False
+
+
+@pytest.fixture(autouse=True)
+def not_draining(monkeypatch):
+    """Each test's process starts serving (a drain leaves the class flag set)."""
+    monkeypatch.setattr(TableRuntime, "draining", False)
+
+
+@pytest.fixture
+def cookies(players, table):
+    seat_take(table=table, player=players[0], buy_in=200, seat_number=0)
+    return [session_cookie(p.user) for p in players]
+
+
+@pytest.fixture
+def looks(monkeypatch):
+    """How many times the drain has looked at each table (``_hand_over`` in its turn)."""
+    seen: list[int] = []
+    real = TableRuntime._hand_over
+
+    async def counted(self, mid_hand):
+        seen.append(self.table_id)
+        return await real(self, mid_hand)
+
+    monkeypatch.setattr(TableRuntime, "_hand_over", counted)
+    monkeypatch.setattr(runtime_module, "DRAIN_LOOK_SECONDS", 0.01)
+    return seen
+
+
+async def until(condition, timeout: float = 10) -> None:
+    async with asyncio.timeout(timeout):
+        while not condition():
+            await asyncio.sleep(0.01)
+
+
+async def test_a_table_is_handed_over_once_its_hand_is_over(table, players, cookies, looks):
+    sockets = await dealt(table, players, cookies)
+    runtime = TableRuntime.following(table.pk)
+    assert runtime.owner
+    drain = asyncio.ensure_future(TableRuntime.drain(wait_seconds=3600))
+    await until(lambda: len(looks) >= 2)  # looked twice while the hand goes on: kept
+    lease = await TableLease.objects.aget(table_id=table.pk)
+    assert not drain.done() and lease.owner != "" and runtime.owner
+    # A new socket is refused meanwhile: its client reconnects (to another process).
+    assert await refused_with(communicator(table.pk, cookies[2])) == SERVER_BUSY
+
+    hand = await Hand.objects.filter(table=table).alatest("number")
+    for socket in sockets:  # whoever's turn it is folds: the hand is over
+        await socket.act("fold", version=runtime.version, hand=hand.pk)
+    await asyncio.wait_for(drain, 10)
+
+    for socket in sockets:
+        assert await closed_with(socket.comm) == SERVER_BUSY
+    lease = await TableLease.objects.aget(table_id=table.pk)
+    assert lease.owner == ""  # another process takes it at once
+    assert TableRuntime.following(table.pk) is None
+    assert (await Hand.objects.aget(pk=hand.pk)).status == Hand.Status.FINISHED
+
+
+async def test_a_hand_still_running_when_the_wait_is_over_goes_as_it_is(
+    table, players, cookies, looks
+):
+    sockets = await dealt(table, players, cookies)
+    await asyncio.wait_for(TableRuntime.drain(wait_seconds=0), 10)
+    for socket in sockets:
+        assert await closed_with(socket.comm) == SERVER_BUSY
+    assert (await TableLease.objects.aget(table_id=table.pk)).owner == ""
+    assert await Hand.objects.filter(table=table, status=Hand.Status.RUNNING).aexists()
+
+
+async def test_a_draining_runtime_takes_no_lease(table, players, cookies):
+    sockets = await dealt(table, players, cookies)
+    runtime = TableRuntime.following(table.pk)
+    TableRuntime.draining = True
+    await runtime.call(lambda: runtime._hand_over(mid_hand=True))
+    assert not await runtime._take_if_free()
+    assert (await TableLease.objects.aget(table_id=table.pk)).owner == ""
+    for socket in sockets:
+        await socket.close()

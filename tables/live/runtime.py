@@ -32,55 +32,39 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import functools
 import itertools
 import logging
 import time
 from collections import Counter, deque
 from collections.abc import Awaitable, Callable
-from typing import Any, Protocol, TypeVar
+from typing import Any, ClassVar, Protocol, TypeVar
 
 from channels.layers import BaseChannelLayer, InMemoryChannelLayer, get_channel_layer
 from django.db import DatabaseError, transaction
 
 from tables.db.threads import read_async, write_async
-from tables.live.protocol import SERVER_BUSY, SERVER_TROUBLE
-from tables.models import Player, Table
+from tables.live.ownership import (
+    MOVING,
+    LeaseLost,
+    RuntimeKey,
+    TableOwnership,
+    held_until,
+)
+from tables.live.protocol import SERVER_TROUBLE
+from tables.models import Player
 from tables.operations import run_op
 from tables.selectors.snapshot import Snapshot, load_snapshot, snapshot_after_action
-from tables.services.errors import ServiceError
 from tables.services.events import outbox, publish, table_group
 from tables.services.hands import LiveHand
 from tables.services.leases import (
-    LEASE_MARGIN_SECONDS,
-    LEASE_SECONDS,
     PROCESS,
     lease_hold,
-    lease_owner,
     lease_release,
     lease_take,
-    leases_renew,
 )
 
 log = logging.getLogger(__name__)
 T = TypeVar("T")
-
-#: Seconds between two passes of a loop's clock (leases, catch-up).
-KEEP_UP_SECONDS = 1.0
-#: Seconds a forwarded request waits for the owner's answer.
-FORWARD_SECONDS = 5.0
-MOVING = "The table is moving to another server: nothing was done, try again."
-#: Seconds between two looks of a drain at the tables still in a hand.
-DRAIN_LOOK_SECONDS = 0.1
-
-#: A runtime's key: (event loop, channel layer, table id).
-RuntimeKey = tuple[asyncio.AbstractEventLoop, BaseChannelLayer | None, int]
-
-
-class LeaseLost(ServiceError):
-    """The process no longer runs the table: nothing was written."""
-
-    code = "table_moving"
 
 
 class RuntimeSocket(Protocol):
@@ -103,21 +87,17 @@ class RuntimeSocket(Protocol):
 Answer = Callable[[str], Awaitable[None]] | None
 
 
-class TableRuntime:
+class TableRuntime(TableOwnership):
     """One table in this process: its state, its sockets, its queue of work (see the module)."""
 
     #: (event loop, channel layer, table id) -> runtime
-    runtimes: dict[RuntimeKey, TableRuntime] = {}
-    #: event loop -> its clock (while it has runtimes)
-    clocks: dict[asyncio.AbstractEventLoop, asyncio.Task[None]] = {}
+    runtimes: ClassVar[dict[RuntimeKey, TableRuntime]] = {}
     #: This process's figures for its operators and the benchmark (``process_figures``):
     #: requests forwarded to another process and how long each took to be answered.
-    forwarded_seconds: deque[float] = deque(maxlen=100_000)
+    forwarded_seconds: ClassVar[deque[float]] = deque(maxlen=100_000)
     #: The same counts as each runtime's, for the whole process since it started (and the
     #: leases taken: a table moving here).
-    totals: Counter[str] = Counter()
-    #: The process is stopping (``drain``): it takes no lease and no new socket.
-    draining = False
+    totals: ClassVar[Counter[str]] = Counter()
 
     def __init__(self, key: RuntimeKey, layer: BaseChannelLayer, table_id: int) -> None:
         self.key, self.layer, self.table_id = key, layer, table_id
@@ -362,7 +342,7 @@ class TableRuntime:
                 )
                 if epoch is None:
                     raise LeaseLost(MOVING)
-                self.epoch, self.held_until = epoch, _held_until()
+                self.epoch, self.held_until = epoch, held_until()
             try:
                 message: str = await write_async(self.table_id, _fenced_op)(
                     self.table_id, epoch, user, player, data, live
@@ -433,88 +413,6 @@ class TableRuntime:
 
         return await self.call(ticked)
 
-    # --- forwarding ------------------------------------------------------------------------
-    async def _take_if_free(self) -> bool:
-        held = await read_async(lease_owner)(self.table_id)
-        if held is not None and held[0] != PROCESS:
-            self.owner_channel = held[1]
-            return False
-        return await self._take()
-
-    async def _take(self) -> bool:
-        if self.draining:
-            return False
-        epoch = await write_async(self.table_id, lease_take)(self.table_id, PROCESS, self.channel)
-        if epoch is None:
-            return False
-        self.owner_channel = ""
-        became = self.epoch is None
-        self.epoch, self.held_until = epoch, _held_until()
-        if became:
-            self.totals["takes"] += 1
-        if became and self.snapshot is not None:  # what it showed may be behind the log
-            log.info(
-                "table %s: owned here (epoch %s)",
-                self.table_id,
-                epoch,
-                extra={"table": self.table_id},
-            )
-            self.queue.put_nowait((self._reload, self.loop.create_future()))
-        return True
-
-    async def _reload(self) -> None:
-        """Owner from now: the table as the database log has it."""
-        self.snapshot = None
-        await self._refresh()
-
-    async def _forward(self, player: Player, data: dict[str, Any]) -> str:
-        if not self.owner_channel:
-            raise LeaseLost(MOVING)
-        request_id = next(self.ids)
-        future: asyncio.Future[dict[str, Any]] = self.loop.create_future()
-        self.forwarded[request_id] = future
-        self.forwards += 1
-        self.totals["forwards"] += 1
-        sent_at = time.monotonic()
-        try:
-            await self.layer.send(
-                self.owner_channel,
-                {
-                    "type": "runtime.request",
-                    "id": request_id,
-                    "reply_to": self.channel,
-                    "player_id": player.pk,
-                    "data": data,
-                },
-            )
-            reply = await asyncio.wait_for(future, FORWARD_SECONDS)
-            self.forwarded_seconds.append(time.monotonic() - sent_at)
-        except TimeoutError:
-            self.owner_channel = ""  # look for the owner again
-            raise LeaseLost(MOVING) from None
-        finally:
-            self.forwarded.pop(request_id, None)
-        if reply.get("refused") is not None:
-            error = ServiceError(reply["refused"])
-            error.code = reply.get("code") or "refused"
-            raise error
-        return str(reply.get("message", ""))
-
-    async def _serve_forwarded(self, message: dict[str, Any]) -> None:
-        reply: dict[str, Any] = {"type": "runtime.reply", "id": message.get("id")}
-        try:
-            player = await read_async(_player)(message.get("player_id"))
-            if player is None:
-                raise ServiceError("Log in to play.")
-            reply["message"] = await self.call(
-                lambda: self._command(player.user, player, message.get("data") or {})
-            )
-        except Exception as error:  # every refusal goes back to the sender's process
-            reply["refused"] = str(error) or "That request failed: nothing was done."
-            reply["code"] = getattr(error, "code", None)
-        with contextlib.suppress(Exception):
-            await self.layer.send(str(message.get("reply_to")), reply)
-
     # --- the channel layer -----------------------------------------------------------------
     async def _listen(self) -> None:
         try:
@@ -562,116 +460,6 @@ class TableRuntime:
                 with contextlib.suppress(Exception):
                     await consumer.close(code=SERVER_TROUBLE)
 
-    # --- stopping ---------------------------------------------------------------------------
-    @classmethod
-    async def drain(cls, wait_seconds: float) -> None:
-        """The process is stopping: each table of this loop is handed over between hands (its
-        lease given up, its sockets closed with ``SERVER_BUSY`` so that they reconnect to
-        another process, which takes the table); one still in a hand after ``wait_seconds``
-        is handed over as it is (the next owner goes on from the database log). Returns once
-        no runtime is left here; from the start no lease is taken and no socket joins."""
-        cls.draining = True
-        loop = asyncio.get_running_loop()
-        until = loop.time() + wait_seconds
-        while here := [r for (rl, _, _), r in list(cls.runtimes.items()) if rl is loop]:
-            mid_hand = loop.time() >= until
-            for runtime in here:
-                try:
-                    going = await runtime.call(functools.partial(runtime._hand_over, mid_hand))
-                except LeaseLost:  # the runtime ended meanwhile
-                    going = True
-                if going:
-                    for consumer in list(runtime.sockets):
-                        with contextlib.suppress(Exception):
-                            await consumer.close(code=SERVER_BUSY)
-            await asyncio.sleep(DRAIN_LOOK_SECONDS)
-
-    async def _hand_over(self, mid_hand: bool) -> bool:
-        """In the table's turn while draining: give up its lease unless a hand is under way
-        (or ``mid_hand`` too); whether its sockets may go."""
-        if self.epoch is None:
-            return True
-        if not mid_hand and self.snapshot is not None and self.snapshot.running:
-            return False
-        self.epoch = None
-        with contextlib.suppress(DatabaseError):  # else it expires on its own
-            await write_async(self.table_id, lease_release)([self.table_id], PROCESS)
-        log.info("table %s: handed over (draining)", self.table_id, extra={"table": self.table_id})
-        return True
-
-    # --- the loop's clock: leases and catch-up ---------------------------------------------
-    @classmethod
-    def _clock_running(cls) -> None:
-        loop = asyncio.get_running_loop()
-        task = cls.clocks.get(loop)
-        if task is None or task.done():
-            cls.clocks[loop] = loop.create_task(cls._keep_up_while_running())
-
-    @classmethod
-    async def _keep_up_while_running(cls) -> None:
-        loop = asyncio.get_running_loop()
-        try:
-            while any(key[0] is loop for key in cls.runtimes):
-                await asyncio.sleep(KEEP_UP_SECONDS)
-                try:
-                    await cls.keep_up()
-                except DatabaseError:
-                    log.warning("runtimes: database unreachable, leases not renewed")
-                except Exception:
-                    log.exception("runtimes: keeping up failed")
-        finally:
-            if cls.clocks.get(loop) is asyncio.current_task():
-                del cls.clocks[loop]
-
-    @classmethod
-    async def keep_up(cls) -> None:
-        """One pass: renew the owners' leases (an owner whose lease is gone stops), let the
-        followers take expired ones, and catch up with changes the layer lost."""
-        loop = asyncio.get_running_loop()
-        here = [r for (rl, _, _), r in list(cls.runtimes.items()) if rl is loop and r.ready.done()]
-        owned = [r for r in here if r.epoch is not None]
-        if owned:
-            held = await write_async(0, leases_renew)([r.table_id for r in owned], PROCESS)
-            for runtime in owned:
-                if runtime.table_id in held:
-                    runtime.held_until = _held_until()
-                else:
-                    log.warning(
-                        "table %s: lease lost, no longer owned here",
-                        runtime.table_id,
-                        extra={"table": runtime.table_id},
-                    )
-                    runtime.epoch = None
-        for runtime in here:
-            if runtime.epoch is None and runtime.sockets:
-                with contextlib.suppress(DatabaseError):
-                    await runtime._take_if_free()
-        layered = [r for r in here if not isinstance(r.layer, InMemoryChannelLayer)]
-        if layered:
-            await cls.catch_up(layered)
-
-    @classmethod
-    async def catch_up(cls, runtimes: list[TableRuntime]) -> int:
-        """Hand each runtime whose sockets show less than the database has, and showed less
-        already at the previous pass, the change it missed: one it did not hear of, or heard
-        of but could not read (a message merely on its way is not handled twice). Returns how
-        many were handed one."""
-        versions = await read_async(_table_versions)([r.table_id for r in runtimes])
-        lost = 0
-        for runtime in runtimes:
-            current = versions.get(runtime.table_id, 0)
-            if current <= runtime.shown:
-                runtime.awaited = 0
-            elif runtime.awaited and runtime.shown < runtime.awaited:
-                log.info("%s: caught up with version %s", runtime.group, current)
-                runtime.awaited = 0
-                runtime.version = max(runtime.version, current)
-                runtime.queue.put_nowait((runtime._refresh, runtime.loop.create_future()))
-                lost += 1
-            else:
-                runtime.awaited = current
-        return lost
-
 
 def process_figures() -> dict[str, Any]:
     """What this process's runtimes do now: the tables it runs and follows, the commands
@@ -709,10 +497,6 @@ async def _nothing() -> None:
     return None
 
 
-def _held_until() -> float:
-    return time.monotonic() + LEASE_SECONDS - LEASE_MARGIN_SECONDS
-
-
 def _fenced_op(
     table_id: int,
     epoch: int,
@@ -727,13 +511,3 @@ def _fenced_op(
         if not lease_hold(table_id, PROCESS, epoch):
             raise LeaseLost(MOVING)
         return run_op(table_id=table_id, user=user, data=data, player=player, live=live)
-
-
-def _player(player_id: object) -> Player | None:
-    if not isinstance(player_id, int):
-        return None
-    return Player.objects.select_related("user").filter(pk=player_id).first()
-
-
-def _table_versions(table_ids: list[int]) -> dict[int, int]:
-    return dict(Table.objects.filter(pk__in=table_ids).values_list("pk", "version"))

@@ -7,7 +7,7 @@ import asyncio
 
 import pytest
 
-from tables.live import runtime as runtime_module
+from tables.live import ownership as runtime_module
 from tables.live.protocol import SERVER_BUSY
 from tables.live.runtime import TableRuntime
 from tables.models import Hand, TableLease

@@ -10,7 +10,7 @@ import pytest
 from channels.layers import InMemoryChannelLayer, get_channel_layer
 from django.conf import settings
 
-from tables.live import runtime as runtime_module
+from tables.live import ownership as runtime_module
 from tables.live.runtime import TableRuntime
 from tables.models import Hand, Table, TableLease
 from tables.services import hand_start, seat_take

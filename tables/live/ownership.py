@@ -1,0 +1,306 @@
+"""Who runs a live table: the part of ``TableRuntime`` (``tables.live.runtime``) that takes and
+keeps its table's lease, forwards its sockets' requests to the owner when another process
+runs the table, hands the table over when the process stops, and runs each event loop's
+clock (leases renewed, expired ones taken, changes the channel layer lost caught up).
+
+The lease itself is ``tables.services.leases``; failover as a whole: docs/architecture/one-click.md.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import functools
+import logging
+import time
+from collections.abc import Awaitable, Callable
+from typing import TYPE_CHECKING, Any, ClassVar, TypeVar
+
+from channels.layers import BaseChannelLayer, InMemoryChannelLayer
+from django.db import DatabaseError
+
+from tables.db.threads import read_async, write_async
+from tables.live.protocol import SERVER_BUSY
+from tables.models import Player, Table
+from tables.services.errors import ServiceError
+from tables.services.leases import (
+    LEASE_MARGIN_SECONDS,
+    LEASE_SECONDS,
+    PROCESS,
+    lease_owner,
+    lease_release,
+    lease_take,
+    leases_renew,
+)
+
+if TYPE_CHECKING:
+    import itertools
+    from collections import Counter, deque
+
+    from tables.selectors.snapshot import Snapshot
+
+log = logging.getLogger("tables.live.runtime")  # one logger for the runtime and its lease
+T = TypeVar("T")
+
+#: Seconds between two passes of a loop's clock (leases, catch-up).
+KEEP_UP_SECONDS = 1.0
+#: Seconds a forwarded request waits for the owner's answer.
+FORWARD_SECONDS = 5.0
+MOVING = "The table is moving to another server: nothing was done, try again."
+#: Seconds between two looks of a drain at the tables still in a hand.
+DRAIN_LOOK_SECONDS = 0.1
+
+#: A runtime's key: (event loop, channel layer, table id).
+RuntimeKey = tuple[asyncio.AbstractEventLoop, BaseChannelLayer | None, int]
+
+
+class LeaseLost(ServiceError):
+    """The process no longer runs the table: nothing was written."""
+
+    code = "table_moving"
+
+
+class TableOwnership:
+    """The lease, forwarding, stopping and clock half of ``TableRuntime``."""
+
+    #: (event loop, channel layer, table id) -> runtime
+    runtimes: ClassVar[dict[RuntimeKey, Any]] = {}
+    #: event loop -> its clock (while it has runtimes)
+    clocks: ClassVar[dict[asyncio.AbstractEventLoop, asyncio.Task[None]]] = {}
+    #: The process is stopping (``drain``): it takes no lease and no new socket.
+    draining: ClassVar[bool] = False
+
+    if TYPE_CHECKING:  # the runtime's own (``TableRuntime``)
+        forwarded_seconds: ClassVar[deque[float]]
+        totals: ClassVar[Counter[str]]
+        table_id: int
+        layer: BaseChannelLayer
+        loop: asyncio.AbstractEventLoop
+        group: str
+        channel: str
+        epoch: int | None
+        held_until: float
+        owner_channel: str
+        snapshot: Snapshot | None
+        sockets: set[Any]  # the runtime's sockets (``RuntimeSocket``)
+        ready: asyncio.Future[None]
+        queue: asyncio.Queue[tuple[Callable[[], Awaitable[Any]], asyncio.Future[Any]]]
+        forwarded: dict[int, asyncio.Future[dict[str, Any]]]
+        forwards: int
+        ids: itertools.count[int]
+        awaited: int
+        version: int
+
+        @property
+        def shown(self) -> int: ...
+        async def call(self, work: Callable[[], Awaitable[T]]) -> T: ...
+        async def _refresh(self) -> None: ...
+        async def _command(
+            self, user: Any, player: Player, data: dict[str, Any], answer: Any = None
+        ) -> str: ...
+
+    # --- forwarding ------------------------------------------------------------------------
+    async def _take_if_free(self) -> bool:
+        held = await read_async(lease_owner)(self.table_id)
+        if held is not None and held[0] != PROCESS:
+            self.owner_channel = held[1]
+            return False
+        return await self._take()
+
+    async def _take(self) -> bool:
+        if self.draining:
+            return False
+        epoch = await write_async(self.table_id, lease_take)(self.table_id, PROCESS, self.channel)
+        if epoch is None:
+            return False
+        self.owner_channel = ""
+        became = self.epoch is None
+        self.epoch, self.held_until = epoch, held_until()
+        if became:
+            self.totals["takes"] += 1
+        if became and self.snapshot is not None:  # what it showed may be behind the log
+            log.info(
+                "table %s: owned here (epoch %s)",
+                self.table_id,
+                epoch,
+                extra={"table": self.table_id},
+            )
+            self.queue.put_nowait((self._reload, self.loop.create_future()))
+        return True
+
+    async def _reload(self) -> None:
+        """Owner from now: the table as the database log has it."""
+        self.snapshot = None
+        await self._refresh()
+
+    async def _forward(self, player: Player, data: dict[str, Any]) -> str:
+        if not self.owner_channel:
+            raise LeaseLost(MOVING)
+        request_id = next(self.ids)
+        future: asyncio.Future[dict[str, Any]] = self.loop.create_future()
+        self.forwarded[request_id] = future
+        self.forwards += 1
+        self.totals["forwards"] += 1
+        sent_at = time.monotonic()
+        try:
+            await self.layer.send(
+                self.owner_channel,
+                {
+                    "type": "runtime.request",
+                    "id": request_id,
+                    "reply_to": self.channel,
+                    "player_id": player.pk,
+                    "data": data,
+                },
+            )
+            reply = await asyncio.wait_for(future, FORWARD_SECONDS)
+            self.forwarded_seconds.append(time.monotonic() - sent_at)
+        except TimeoutError:
+            self.owner_channel = ""  # look for the owner again
+            raise LeaseLost(MOVING) from None
+        finally:
+            self.forwarded.pop(request_id, None)
+        if reply.get("refused") is not None:
+            error = ServiceError(reply["refused"])
+            error.code = reply.get("code") or "refused"
+            raise error
+        return str(reply.get("message", ""))
+
+    async def _serve_forwarded(self, message: dict[str, Any]) -> None:
+        reply: dict[str, Any] = {"type": "runtime.reply", "id": message.get("id")}
+        try:
+            player = await read_async(_player)(message.get("player_id"))
+            if player is None:
+                raise ServiceError("Log in to play.")
+            reply["message"] = await self.call(
+                lambda: self._command(player.user, player, message.get("data") or {})
+            )
+        except Exception as error:  # every refusal goes back to the sender's process
+            reply["refused"] = str(error) or "That request failed: nothing was done."
+            reply["code"] = getattr(error, "code", None)
+        with contextlib.suppress(Exception):
+            await self.layer.send(str(message.get("reply_to")), reply)
+
+    # --- stopping ---------------------------------------------------------------------------
+    @classmethod
+    async def drain(cls, wait_seconds: float) -> None:
+        """The process is stopping: each table of this loop is handed over between hands (its
+        lease given up, its sockets closed with ``SERVER_BUSY`` so that they reconnect to
+        another process, which takes the table); one still in a hand after ``wait_seconds``
+        is handed over as it is (the next owner goes on from the database log). Returns once
+        no runtime is left here; from the start no lease is taken and no socket joins."""
+        cls.draining = True
+        loop = asyncio.get_running_loop()
+        until = loop.time() + wait_seconds
+        while here := [r for (rl, _, _), r in list(cls.runtimes.items()) if rl is loop]:
+            mid_hand = loop.time() >= until
+            for runtime in here:
+                try:
+                    going = await runtime.call(functools.partial(runtime._hand_over, mid_hand))
+                except LeaseLost:  # the runtime ended meanwhile
+                    going = True
+                if going:
+                    for consumer in list(runtime.sockets):
+                        with contextlib.suppress(Exception):
+                            await consumer.close(code=SERVER_BUSY)
+            await asyncio.sleep(DRAIN_LOOK_SECONDS)
+
+    async def _hand_over(self, mid_hand: bool) -> bool:
+        """In the table's turn while draining: give up its lease unless a hand is under way
+        (or ``mid_hand`` too); whether its sockets may go."""
+        if self.epoch is None:
+            return True
+        if not mid_hand and self.snapshot is not None and self.snapshot.running:
+            return False
+        self.epoch = None
+        with contextlib.suppress(DatabaseError):  # else it expires on its own
+            await write_async(self.table_id, lease_release)([self.table_id], PROCESS)
+        log.info("table %s: handed over (draining)", self.table_id, extra={"table": self.table_id})
+        return True
+
+    # --- the loop's clock: leases and catch-up ---------------------------------------------
+    @classmethod
+    def _clock_running(cls) -> None:
+        loop = asyncio.get_running_loop()
+        task = cls.clocks.get(loop)
+        if task is None or task.done():
+            cls.clocks[loop] = loop.create_task(cls._keep_up_while_running())
+
+    @classmethod
+    async def _keep_up_while_running(cls) -> None:
+        loop = asyncio.get_running_loop()
+        try:
+            while any(key[0] is loop for key in cls.runtimes):
+                await asyncio.sleep(KEEP_UP_SECONDS)
+                try:
+                    await cls.keep_up()
+                except DatabaseError:
+                    log.warning("runtimes: database unreachable, leases not renewed")
+                except Exception:
+                    log.exception("runtimes: keeping up failed")
+        finally:
+            if cls.clocks.get(loop) is asyncio.current_task():
+                del cls.clocks[loop]
+
+    @classmethod
+    async def keep_up(cls) -> None:
+        """One pass: renew the owners' leases (an owner whose lease is gone stops), let the
+        followers take expired ones, and catch up with changes the layer lost."""
+        loop = asyncio.get_running_loop()
+        here = [r for (rl, _, _), r in list(cls.runtimes.items()) if rl is loop and r.ready.done()]
+        owned = [r for r in here if r.epoch is not None]
+        if owned:
+            held = await write_async(0, leases_renew)([r.table_id for r in owned], PROCESS)
+            for runtime in owned:
+                if runtime.table_id in held:
+                    runtime.held_until = held_until()
+                else:
+                    log.warning(
+                        "table %s: lease lost, no longer owned here",
+                        runtime.table_id,
+                        extra={"table": runtime.table_id},
+                    )
+                    runtime.epoch = None
+        for runtime in here:
+            if runtime.epoch is None and runtime.sockets:
+                with contextlib.suppress(DatabaseError):
+                    await runtime._take_if_free()
+        layered = [r for r in here if not isinstance(r.layer, InMemoryChannelLayer)]
+        if layered:
+            await cls.catch_up(layered)
+
+    @classmethod
+    async def catch_up(cls, runtimes: list[Any]) -> int:
+        """Hand each runtime whose sockets show less than the database has, and showed less
+        already at the previous pass, the change it missed: one it did not hear of, or heard
+        of but could not read (a message merely on its way is not handled twice). Returns how
+        many were handed one."""
+        versions = await read_async(_table_versions)([r.table_id for r in runtimes])
+        lost = 0
+        for runtime in runtimes:
+            current = versions.get(runtime.table_id, 0)
+            if current <= runtime.shown:
+                runtime.awaited = 0
+            elif runtime.awaited and runtime.shown < runtime.awaited:
+                log.info("%s: caught up with version %s", runtime.group, current)
+                runtime.awaited = 0
+                runtime.version = max(runtime.version, current)
+                runtime.queue.put_nowait((runtime._refresh, runtime.loop.create_future()))
+                lost += 1
+            else:
+                runtime.awaited = current
+        return lost
+
+
+def held_until() -> float:
+    return time.monotonic() + LEASE_SECONDS - LEASE_MARGIN_SECONDS
+
+
+def _player(player_id: object) -> Player | None:
+    if not isinstance(player_id, int):
+        return None
+    return Player.objects.select_related("user").filter(pk=player_id).first()
+
+
+def _table_versions(table_ids: list[int]) -> dict[int, int]:
+    return dict(Table.objects.filter(pk__in=table_ids).values_list("pk", "version"))

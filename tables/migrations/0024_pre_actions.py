@@ -4,40 +4,62 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('tables', '0023_table_leases'),
+        ("tables", "0023_table_leases"),
     ]
 
     operations = [
         migrations.AddField(
-            model_name='seat',
-            name='pre_action',
-            field=models.CharField(blank=True, default='', help_text='What this player ticked to do when their turn comes (check_fold, check, call, call_any, fold); empty: nothing.', max_length=10),
+            model_name="seat",
+            name="pre_action",
+            field=models.CharField(
+                blank=True,
+                default="",
+                help_text="What this player ticked to do when their turn comes (check_fold, check, call, call_any, fold); empty: nothing.",
+                max_length=10,
+            ),
         ),
         migrations.AddField(
-            model_name='seat',
-            name='pre_action_amount',
-            field=models.PositiveBigIntegerField(default=0, help_text='A ticked call: the chips to call it was ticked for.'),
+            model_name="seat",
+            name="pre_action_amount",
+            field=models.PositiveBigIntegerField(
+                default=0, help_text="A ticked call: the chips to call it was ticked for."
+            ),
         ),
         migrations.AddField(
-            model_name='seat',
-            name='pre_action_hand',
-            field=models.PositiveBigIntegerField(default=0, help_text='The hand (its id) the ticked choice belongs to.'),
+            model_name="seat",
+            name="pre_action_hand",
+            field=models.PositiveBigIntegerField(
+                default=0, help_text="The hand (its id) the ticked choice belongs to."
+            ),
         ),
         migrations.AddField(
-            model_name='seat',
-            name='pre_action_street',
-            field=models.CharField(blank=True, default='', help_text='The street it belongs to.', max_length=16),
+            model_name="seat",
+            name="pre_action_street",
+            field=models.CharField(
+                blank=True, default="", help_text="The street it belongs to.", max_length=16
+            ),
         ),
         migrations.AddField(
-            model_name='table',
-            name='pre_actions',
-            field=models.BooleanField(default=False, help_text='Some seat may hold a ticked pre-action (False: none does, so an action reads no seat for them).'),
+            model_name="table",
+            name="pre_actions",
+            field=models.BooleanField(
+                default=False,
+                help_text="Some seat may hold a ticked pre-action (False: none does, so an action reads no seat for them).",
+            ),
         ),
         migrations.AlterField(
-            model_name='handaction',
-            name='source',
-            field=models.CharField(choices=[('player', 'Player'), ('timeout', 'Clock (timeout)'), ('bot', 'Bot'), ('pre', 'Ticked in advance')], default='player', max_length=8),
+            model_name="handaction",
+            name="source",
+            field=models.CharField(
+                choices=[
+                    ("player", "Player"),
+                    ("timeout", "Clock (timeout)"),
+                    ("bot", "Bot"),
+                    ("pre", "Ticked in advance"),
+                ],
+                default="player",
+                max_length=8,
+            ),
         ),
     ]

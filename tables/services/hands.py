@@ -262,9 +262,7 @@ def hand_act(
         had_pre_actions = table.pre_actions
         # the players whose turn comes next and who ticked a choice act now, in this step
         taken, ticks_changed = pre_actions_take(table, hand, state, len(decisions) + 1)
-        _after_change(
-            table, hand, state, before, *(("pre_actions",) if had_pre_actions else ())
-        )
+        _after_change(table, hand, state, before, *(("pre_actions",) if had_pre_actions else ()))
         if current:
             assert live is not None
             live.decisions = [*decisions, decision, *taken]

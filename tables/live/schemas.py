@@ -18,7 +18,7 @@ from __future__ import annotations
 from typing import Any
 
 from engine.variants import ALL_STREETS
-from tables import operations
+from tables import operations, pre_actions
 from tables.live import protocol
 from tables.presenters.play_state import PLAY_STATE
 from tables.services.errors import ServiceError
@@ -156,7 +156,7 @@ REQUESTS: dict[str, JsonSchema] = {
         "call_any calls any bet or checks), and clears it at the end of the street. An "
         "empty kind takes it back. not_your_turn, hand_not_running, invalid_choice.",
         {
-            "kind": {"enum": ["", *operations.PRE_ACTION_KINDS]},
+            "kind": {"enum": ["", *pre_actions.KINDS]},
             "amount": _optional(_whole(1, "For call: the amount to call you saw.")),
         },
         required=("kind",),

@@ -14,7 +14,7 @@ from __future__ import annotations
 from django.db import transaction
 
 from engine.hand import Hand as EngineHand
-from engine.types import Action
+from engine.types import Action, ActionKind
 from tables.db import statements
 from tables.models import Hand, HandAction, Player, Seat, Table
 from tables.pre_actions import CALL, KINDS, PreAction, meaning, offers
@@ -105,7 +105,7 @@ def pre_actions_take(
         if kind is None:
             break
         taken.add(player_id)
-        state.act(Action(kind))
+        state.act(Action(ActionKind(kind)))
         statements.insert(
             HandAction(
                 hand=hand,

@@ -13,6 +13,7 @@ from tables.models import HandAction, Player
 from tables.selectors.hands import hand_state
 from tables.services import hand_start, seat_take
 from tests.frames import FrameChecker
+from tests.tables.helpers import act
 from tests.tables.wsclient import CONNECT_SECONDS, communicator
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -130,5 +131,56 @@ async def test_a_ticked_choice_comes_with_the_action_that_brought_the_turn(
         ("raise", "player"),
         ("fold", "pre"),
     ]
+    for program in (first, second):
+        await program.comm.disconnect()
+
+
+async def test_a_tick_taken_while_the_street_goes_on_is_gone_from_the_next_state(
+    document, players, table
+):
+    """The runtime builds its next version from memory after a plain action; after a step that
+    took a tick it reads the table again, so nobody's screen keeps a tick already used."""
+    checker = FrameChecker(document)
+    for seat, player in enumerate(players):
+        await sync_to_async(seat_take)(table=table, player=player, buy_in=200, seat_number=seat)
+    hand = await sync_to_async(hand_start)(table=table)
+    for kind in ("call", "call", "check"):  # everyone limps: the flop
+        await sync_to_async(act)(table, kind)
+    state = await sync_to_async(hand_state)(hand)
+    small = await Player.objects.aget(pk=hand.seats[state.actor]["player_id"])
+    big = await Player.objects.aget(pk=hand.seats[(state.actor + 1) % 3]["player_id"])
+    sockets = {}
+    for player in (small, big):
+        key = (await Token.objects.acreate(user_id=player.user_id)).key
+        comm = communicator(
+            table.pk,
+            None,
+            origin=None,
+            query="state=json",
+            headers={"Authorization": f"Token {key}"},
+        )
+        assert (await comm.connect(timeout=CONNECT_SECONDS))[0]
+        sockets[player.pk] = Program(comm, checker)
+        await sockets[player.pk].receive()
+    first, second = sockets[small.pk], sockets[big.pk]
+    await second.request(op="pre_action", kind="check")
+    ticked = await second.reach(second.state["version"] + 1)
+    assert ticked["pre_actions"]["ticked"] == {"kind": "check", "amount": 0}
+    await first.reach(ticked["version"])
+    await first.request(op="act", kind="check", hand=hand.pk, version=ticked["version"])
+    after = await second.reach(ticked["version"] + 1)
+    assert after["street"] == "flop"  # the button is still to act
+    assert after["legal"] is None
+    assert after["pre_actions"]["ticked"] is None  # used: not shown as ticked any more
+    # the runtime goes on: the small blind ticks, the button acts
+    await first.request(op="pre_action", kind="check")
+    await first.reach(after["version"] + 1)
+    log = [
+        (kind, source)
+        async for kind, source in HandAction.objects.filter(hand=hand)
+        .order_by("index")
+        .values_list("kind", "source")
+    ]
+    assert log[-2:] == [("check", "player"), ("check", "pre")]
     for program in (first, second):
         await program.comm.disconnect()

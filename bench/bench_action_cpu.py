@@ -1,6 +1,7 @@
 """Server CPU of one action, in process, split: the write, the snapshot, the frames.
 
     .venv/bin/python bench/bench_action_cpu.py [--actions 400] [--tables 1] [--seed 1] [--profile]
+        [--pre-actions]
 
 Six players at each of ``--tables`` no-limit tables (a fresh SQLite file; the tables take
 turns, one action each, as in a busy room, so what a process keeps between two versions of
@@ -11,13 +12,18 @@ of six players' and a spectator's ``frames=diff`` sockets are made. Prints the C
 milliseconds per action of each step (``time.process_time``; the change's publication is
 left out: the server hands it to its event loop). No transport, no clock:
 ``bench/bench_load.py`` measures the whole
-server. It measures the tree it is run from, so run it in two checkouts to compare.
+server. It measures the tree it is run from, so run it in two checkouts to compare: the decks
+come from seeds fixed by ``--seed``, so both play the same hands. ``--pre-actions``: before
+each action every other player in the hand ticks a choice to act in advance (issue 50; the
+ticking is its own request, not timed), which the server takes within the actions timed; it
+also prints the CPU per decision (each action's and those taken in advance).
 """
 
 from __future__ import annotations
 
 import argparse
 import cProfile
+import itertools
 import os
 import pstats
 import random
@@ -39,6 +45,12 @@ def main() -> None:
         "--tables", type=int, default=1, help="tables taking turns (each six players)"
     )
     parser.add_argument("--profile", action="store_true", help="profile the frames")
+    parser.add_argument(
+        "--pre-actions",
+        action="store_true",
+        help="before each action every other player in the hand ticks a choice in advance "
+        "(not timed: its own request); the server takes them within the actions timed",
+    )
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as folder:
         os.environ["DATABASE_URL"] = f"sqlite:///{folder}/bench.sqlite3"
@@ -69,9 +81,11 @@ def run(args: argparse.Namespace) -> None:
     # Six accounts a table: a slow password hash would make the set-up the longest part.
     settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
     import tables.services.events as events
+    import tables.services.hands as hands_service
     from engine.bots import RandomBot
     from tables.live.frames import SocketFrames
-    from tables.models import Hand, Table
+    from tables.models import Hand, HandAction, Seat, Table
+    from tables.pre_actions import offers
     from tables.selectors.hands import hand_state
     from tables.selectors.snapshot import load_snapshot
     from tables.services import (
@@ -79,11 +93,15 @@ def run(args: argparse.Namespace) -> None:
         hand_start,
         player_grant,
         player_sign_up,
+        pre_action_set,
         seat_take,
         table_save,
     )
 
     events._publish = lambda event: None  # type: ignore[assignment]
+    # decks from fixed seeds: two checkouts measured play the same hands
+    dealt = itertools.count(1)
+    hands_service.new_seed = lambda: f"{args.seed:032x}{next(dealt):032x}"  # type: ignore[assignment]
     rng = random.Random(args.seed)
     spent = {"write": 0.0, "snapshot": 0.0, "frames": 0.0}
     profile = cProfile.Profile() if args.profile else None
@@ -104,7 +122,15 @@ def run(args: argparse.Namespace) -> None:
             seated = player is None or room.snapshot.seat_of(player.pk) is not None
             socket.next_frame(room.snapshot, player, None if seated else 1000)
 
-    actions = 0
+    def seat_pre_action(player: Any, table: Any) -> str | None:
+        return (
+            Seat.objects.filter(table=table, player=player)
+            .values_list("pre_action", flat=True)
+            .first()
+            or None
+        )
+
+    actions = decisions = 0
     while actions < args.actions:
         room = rooms[actions % len(rooms)]  # the tables take turns, as in a busy room
         table = Table.objects.get(pk=room.table.pk)
@@ -120,6 +146,15 @@ def run(args: argparse.Namespace) -> None:
             continue
         state = hand_state(hand)
         assert state.actor is not None and not state.runs_due  # no run twice at this table
+        if args.pre_actions:
+            for index, seat in enumerate(hand.seats):
+                choices = offers(state, index)
+                ticked = room.by_id[seat["player_id"]]
+                if choices and seat_pre_action(ticked, table) is None:
+                    pick = rng.choice(choices)
+                    pre_action_set(table=table, player=ticked, kind=pick.kind, amount=pick.amount)
+            table = Table.objects.get(pk=room.table.pk)
+        logged = HandAction.objects.filter(hand=hand).count()
         action = RandomBot(rng).decide(state.view(state.actor))
         who = room.by_id[hand.seats[state.actor]["player_id"]]
         move: dict[str, Any] = {"kind": str(action.kind), "amount": action.amount, "cards": []}
@@ -133,6 +168,7 @@ def run(args: argparse.Namespace) -> None:
         frames(room)
         if profile is not None:
             profile.disable()
+        decisions += HandAction.objects.filter(hand=hand).count() - logged
         spent["write"] += wrote - start
         spent["snapshot"] += loaded - wrote
         spent["frames"] += time.process_time() - loaded
@@ -141,7 +177,11 @@ def run(args: argparse.Namespace) -> None:
     parts = ", ".join(f"{name} {1000 * cpu / actions:.2f}" for name, cpu in spent.items())
     in_all = 1000 * total / actions
     head = f"{ROOT}: {args.tables} tables, {actions} actions"
+    if args.pre_actions:
+        head += f" ({decisions} decisions: each action's and the choices ticked in advance)"
     print(f"{head}, CPU ms per action: {parts}; in all {in_all:.2f}")
+    if args.pre_actions:
+        print(f"in all per decision: {1000 * total / decisions:.2f}")
     if profile is not None:
         pstats.Stats(profile).sort_stats("cumulative").print_stats(30)
 

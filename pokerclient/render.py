@@ -237,6 +237,46 @@ def turn_text(
                 f" [x] max {legal['max_raise_to']}",
                 style="dim",
             )
+    elif playing and state.get("pre_actions"):
+        text.append("\n")
+        text.append_text(pre_actions_text(state["pre_actions"]))
+    return text
+
+
+#: The keys that tick a choice in advance (``pre_action_for``): one kind or the other,
+#: whichever is offered (nothing to call, or facing a bet).
+PRE_ACTION_KEYS = {"f": ("check_fold", "fold"), "c": ("check", "call"), "y": ("call_any",)}
+
+
+def pre_action_for(key: str, pre_actions: dict[str, Any] | None) -> dict[str, Any] | None:
+    """The ``pre_action`` request's fields that ``key`` sends now: its offered kind (with the
+    amount for a call), or an empty kind (untick) when that kind is already ticked; None when
+    the key offers nothing now."""
+    if not pre_actions:
+        return None
+    offers = {offer["kind"]: offer for offer in pre_actions["offers"]}
+    kind = next((k for k in PRE_ACTION_KEYS.get(key, ()) if k in offers), None)
+    if kind is None:
+        return None
+    ticked = pre_actions.get("ticked")
+    if ticked is not None and ticked["kind"] == kind:
+        return {"kind": ""}
+    if kind == "call":
+        return {"kind": kind, "amount": offers[kind]["amount"]}
+    return {"kind": kind}
+
+
+def pre_actions_text(pre_actions: dict[str, Any]) -> Text:
+    """The choices to tick in advance with their keys, the ticked one marked."""
+    text = Text("In advance: ", style="dim")
+    ticked = (pre_actions.get("ticked") or {}).get("kind")
+    keys = {kind: key for key, kinds in PRE_ACTION_KEYS.items() for kind in kinds}
+    for offer in pre_actions["offers"]:
+        mark = "[x]" if offer["kind"] == ticked else "[ ]"
+        text.append(
+            f"{mark} [{keys[offer['kind']]}] {offer['label']}   ",
+            style="bold" if offer["kind"] == ticked else "",
+        )
     return text
 
 

@@ -32,6 +32,7 @@ PLAY_KEYS = [
     Binding("c", "act('check_or_call')", "Check/Call"),
     Binding("r", "act('raise')", "Bet/Raise"),
     Binding("a", "act('all_in')", "All-in"),
+    Binding("y", "pre_action('y')", "Call any"),
     Binding("3", "act('run_thrice')", "Run three times"),
     Binding("2", "act('run_twice')", "Run twice"),
     Binding("1", "act('run_once')", "Once"),
@@ -230,6 +231,10 @@ class TableApp(App[None]):
     async def action_act(self, kind: str) -> None:
         state = self.state
         legal = state.get("legal") if state else None
+        if state is not None and legal is None and state.get("pre_actions"):
+            # not your turn: [f] and [c] tick a choice in advance instead
+            await self.action_pre_action({"fold": "f", "check_or_call": "c"}.get(kind, ""))
+            return
         if state is None or legal is None:
             self.show_status("It is not your turn.")
             return
@@ -242,6 +247,14 @@ class TableApp(App[None]):
         if kind == "raise":
             fields["amount"] = self.bet_size
         await self._request("act", **fields)
+
+    async def action_pre_action(self, key: str) -> None:
+        """Tick (or untick) the choice ``key`` stands for, to be taken when the turn comes."""
+        fields = render.pre_action_for(key, self.state.get("pre_actions") if self.state else None)
+        if fields is None:
+            self.show_status("Nothing to tick in advance with that key now.")
+            return
+        await self._request("pre_action", **fields)
 
     def action_size(self, steps: int) -> None:
         state = self.state

@@ -21,6 +21,7 @@ from engine.types import discard_cards
 from tables import services
 from tables.inputs import parse_whole_number
 from tables.models import Player, Table
+from tables.pre_actions import KINDS as PRE_ACTION_KINDS, LABELS as PRE_ACTION_LABELS
 from tables.selectors.hands import player_in_running_hand
 from tables.selectors.players import viewer_player
 from tables.services.hands import LiveHand
@@ -86,6 +87,24 @@ def discard_card_texts(value: object) -> list[str]:
 def _act(table_id: int, player: Player, **fields: Any) -> str:
     services.hand_act(table=table_id, player=player, **fields)
     return ""
+
+
+def _pre_action_fields(data: dict[str, Any]) -> dict[str, Any]:
+    kind = data.get("kind", "")
+    if kind not in ("", *PRE_ACTION_KINDS):
+        raise BadFrame(f'kind is one of {", ".join(PRE_ACTION_KINDS)}, or "" (take it back).')
+    amount = data.get("amount")
+    if kind == "call" and amount not in (None, ""):
+        return {"kind": kind, "amount": _number(data, "amount", "The amount to call")}
+    return {"kind": kind, "amount": None}
+
+
+def _pre_action(table_id: int, player: Player, kind: str, amount: int | None) -> str:
+    seat = services.pre_action_set(table=table_id, player=player, kind=kind, amount=amount)
+    if not kind:
+        return "Nothing ticked: you act when your turn comes."
+    what = PRE_ACTION_LABELS[kind] + (f" {seat.pre_action_amount}" if kind == "call" else "")
+    return f"Ticked: {what}, taken when your turn comes if it still means the same."
 
 
 def _no_fields(data: dict[str, Any]) -> dict[str, Any]:
@@ -246,6 +265,7 @@ class Operation:
 
 OPERATIONS: dict[str, Operation] = {
     "act": Operation(_act_fields, _act),
+    "pre_action": Operation(_pre_action_fields, _pre_action),
     "sit_out": Operation(_no_fields, _sit_out),
     "sit_in": Operation(_no_fields, _sit_in),
     "sit_out_next": Operation(_sit_out_next_fields, _sit_out_next),

@@ -40,6 +40,7 @@ from tables.api.views import ID, _id
 from tables.http import Viewer
 from tables.models import Table
 from tables.operations import ACTION_KINDS, MOST_SEATS, OPERATIONS, BadFrame, discard_card_texts
+from tables.pre_actions import KINDS as PRE_ACTION_KINDS
 from tables.presenters.play_state import PLAY_STATE, play_state
 from tables.presenters.screen import table_screen
 from tables.selectors.access import can_see_table
@@ -494,3 +495,41 @@ class TableTopUp(_PlayView):
         body = TopUpSerializer(data=request.data)
         body.is_valid(raise_exception=True)
         return self.move(request, table, "top_up", amount=body.validated_data["amount"])
+
+
+class PreActionSerializer(serializers.Serializer[Any]):
+    kind = serializers.ChoiceField(
+        ["", *PRE_ACTION_KINDS],
+        help_text='What to do when your turn comes: "check_fold", "check", "call" (the amount '
+        'to call now), "call_any" or "fold" (those the state\'s pre_actions.offers lists); '
+        '"" takes it back.',
+    )
+    amount = WholeNumberField(
+        required=False,
+        allow_null=True,
+        help_text='"call": the amount to call you saw (refused, invalid_choice, if it changed).',
+    )
+
+
+@extend_schema(
+    tags=["play"],
+    summary="Act in advance",
+    parameters=[ID, IDEMPOTENCY_KEY],
+    request=PreActionSerializer,
+    responses={200: STATE, **ERRORS},
+)
+class TablePreAction(_PlayView):
+    """While another player is to act, tick what to do when your turn comes: the server takes
+    it in the same step as the action that brings your turn, if it still means the same ("call
+    40" is void once the amount to call changed, "check" on a bet; "check_fold" folds to a
+    bet). Cleared at the end of the street. ``not_your_turn`` when you are to act already,
+    ``hand_not_running`` when you are not in the hand, ``invalid_choice`` for a choice not
+    offered now (the state's ``pre_actions``)."""
+
+    def post(self, request: AuthenticatedApiRequest, pk: int) -> Response:
+        table = self.table(request, pk)
+        body = PreActionSerializer(data=request.data)
+        body.is_valid(raise_exception=True)
+        data = body.validated_data
+        amount = data.get("amount") if data["kind"] == "call" else None
+        return self.move(request, table, "pre_action", kind=data["kind"], amount=amount)

@@ -39,6 +39,7 @@ urlpatterns = [
     ),
     path("tables/<str:pk>/post-now/", play.TablePostNow.as_view(), name="table-post-now"),
     path("tables/<str:pk>/top-up/", play.TableTopUp.as_view(), name="table-top-up"),
+    path("tables/<str:pk>/pre-action/", play.TablePreAction.as_view(), name="table-pre-action"),
     # the night's ledger
     path("tables/<str:pk>/ledger/", ledger.TableLedger.as_view(), name="table-ledger"),
     path("tables/<str:pk>/ledger.csv", ledger.TableLedgerCSV.as_view(), name="table-ledger-csv"),

@@ -17,6 +17,11 @@
   (``tables.presenters.play_state``, the same object the REST API answers with); the others
   are the engine's view for this viewer (the same data the HTML shows) with the regions a
   browser would get, kept for the clients written before it.
+- Acting in advance (``pre_action``): a player in the hand who is not to act ticks a choice;
+  the server keeps it on their seat and takes it in the same step as the action that brings
+  their turn (``tables.services.pre_actions``), so that action's version (or the next) already
+  shows theirs: no request of theirs is needed. Their state's ``pre_actions`` lists what they
+  may tick and what they ticked (their own only).
 - Close codes (websocket servers may send only 1000 and 3000-4999) are below.
 """
 

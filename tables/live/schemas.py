@@ -18,7 +18,7 @@ from __future__ import annotations
 from typing import Any
 
 from engine.variants import ALL_STREETS
-from tables import operations
+from tables import operations, pre_actions
 from tables.live import protocol
 from tables.presenters.play_state import PLAY_STATE
 from tables.services.errors import ServiceError
@@ -147,6 +147,20 @@ REQUESTS: dict[str, JsonSchema] = {
         "(the state's choice lists them) before its time is up; no_choice_now, bad_choice.",
         {"game": {"type": "string", "maxLength": 40, "description": "game/betting"}},
         required=("game",),
+    ),
+    "pre_action": _request(
+        "pre_action",
+        "Act in advance: while another player is to act, tick what to do when your turn "
+        "comes (the state's pre_actions.offers); the server takes it in the same step as the "
+        "action that brings your turn, if it still means the same (call: void once the "
+        "amount to call is not amount; check: void on a bet; check_fold folds to a bet; "
+        "call_any calls any bet or checks), and clears it at the end of the street. An "
+        "empty kind takes it back. not_your_turn, hand_not_running, invalid_choice.",
+        {
+            "kind": {"enum": ["", *pre_actions.KINDS]},
+            "amount": _optional(_whole(1, "For call: the amount to call you saw.")),
+        },
+        required=("kind",),
     ),
     "sit_out": _request("sit_out", "Be dealt out from the next hand."),
     "sit_in": _request("sit_in", "Be dealt in again."),

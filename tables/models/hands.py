@@ -161,13 +161,15 @@ class HandAction(AppendOnlyModel):
 
     ``seat`` is the engine seat index (position in ``Hand.seats``); ``amount`` is the
     raise-to / bet-to total for bets and raises, else null. ``source`` says whether the player
-    clicked, the clock acted for them, or a bot decided.
+    clicked, ticked it in advance
+    (``tables.pre_actions``), the clock acted for them, or a bot decided.
     """
 
     class Source(models.TextChoices):
         PLAYER = "player", "Player"
         TIMEOUT = "timeout", "Clock (timeout)"
         BOT = "bot", "Bot"
+        PRE_ACTION = "pre", "Ticked in advance"
 
     hand = models.ForeignKey(Hand, on_delete=models.CASCADE, related_name="actions")
     index = models.PositiveIntegerField(help_text="0, 1, 2... per hand.")

@@ -175,6 +175,11 @@ class Table(TableGameChecks, models.Model):
     version = models.PositiveBigIntegerField(
         default=1, help_text="Bumped on every change; actions carry the version they saw."
     )
+    pre_actions = models.BooleanField(
+        default=False,
+        help_text="Some seat may hold a ticked pre-action (False: none does, so an action "
+        "reads no seat for them).",
+    )
     hand_version = models.PositiveBigIntegerField(
         default=0,
         help_text="The version at which the running hand last moved (dealt or acted on): an "
@@ -361,6 +366,23 @@ class Seat(models.Model):
         default=SitOutNext.NO,
         blank=True,
         help_text="Sit out from the next hand, or when the big blind reaches this seat.",
+    )
+    # --- acting in advance (issue 50): tables.pre_actions says what a choice means
+    pre_action = models.CharField(
+        max_length=10,
+        blank=True,
+        default="",
+        help_text="What this player ticked to do when their turn comes (check_fold, check, "
+        "call, call_any, fold); empty: nothing.",
+    )
+    pre_action_amount = models.PositiveBigIntegerField(
+        default=0, help_text="A ticked call: the chips to call it was ticked for."
+    )
+    pre_action_hand = models.PositiveBigIntegerField(
+        default=0, help_text="The hand (its id) the ticked choice belongs to."
+    )
+    pre_action_street = models.CharField(
+        max_length=16, blank=True, default="", help_text="The street it belongs to."
     )
     joined_at = models.DateTimeField(auto_now_add=True)
 

@@ -260,6 +260,17 @@ class ActionBar:
 
 
 @view_model
+class PreActionChoice:
+    """A choice a player in the hand who is not to act may tick in advance
+    (``tables.pre_actions``): ``ticked`` when it is the one they ticked."""
+
+    kind: str
+    amount: int  # "call": the chips it calls, else 0
+    label: str
+    ticked: bool = False
+
+
+@view_model
 class ActionsRegion:
     """Whose turn it is and the clock; the action bar for the actor only (``_actions.html``)."""
 
@@ -277,6 +288,8 @@ class ActionsRegion:
     choice_deadline_ms: int | None = None  # when the host's first game is dealt for them
     # The hand is over: the viewer's cards from it that others do not see, to show (all or one)
     can_show: tuple[CardFace, ...] = ()
+    # The viewer is in the hand and not to act: what they may tick to do in advance
+    pre_actions: tuple[PreActionChoice, ...] = ()
 
 
 # --- controls -------------------------------------------------------------------------------

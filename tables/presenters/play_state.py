@@ -125,12 +125,13 @@ def play_state(snapshot: Snapshot, screen: Screen, now: datetime | None = None) 
         "result": _result(snapshot, screen, view) if not screen.running else None,
         "tournament": snapshot.banner,
         "choice": _choice(screen),
+        "pre_actions": _pre_actions(screen),
     }
 
 
 #: The members of the play state that differ from one viewer to another (besides the seats
 #: they see as theirs): ``viewer_members`` builds only these.
-VIEWER_MEMBERS = ("you", "legal", "clock", "log", "result", "choice")
+VIEWER_MEMBERS = ("you", "legal", "clock", "log", "result", "choice", "pre_actions")
 
 
 def viewer_members(
@@ -152,6 +153,7 @@ def viewer_members(
         "log": _log(screen),
         "result": _result(snapshot, screen, view) if not screen.running else None,
         "choice": _choice(screen),
+        "pre_actions": _pre_actions(screen),
     }
     # the buy-in the form offers depends on what the viewer left this table with
     members["default_buy_in"] = _table_default_buy_in(screen)
@@ -181,6 +183,19 @@ def _legal_of(screen: Screen, view: View | None) -> dict[str, Any] | None:
 def _choice(screen: Screen) -> list[dict[str, str]] | None:
     """The games the viewer may pick from, when it is theirs to pick (dealer's choice)."""
     return [{"game": game, "name": name} for game, name in screen.actions.choice] or None
+
+
+def _pre_actions(screen: Screen) -> dict[str, Any] | None:
+    """What the caller may tick to do in advance (in the hand, not to act), and what they
+    ticked; else null."""
+    choices = screen.actions.pre_actions
+    if not choices:
+        return None
+    ticked = next((c for c in choices if c.ticked), None)
+    return {
+        "offers": [{"kind": c.kind, "amount": c.amount, "label": c.label} for c in choices],
+        "ticked": {"kind": ticked.kind, "amount": ticked.amount} if ticked is not None else None,
+    }
 
 
 def _log(screen: Screen) -> list[dict[str, Any]]:

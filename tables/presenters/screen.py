@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING, Any, Protocol
 
 from engine.variants import pick_text
 from engine.view import SeatView, View
+from tables.pre_actions import PreAction, meaning, offers
 from tables.presenters.action_bar import action_bar
 from tables.presenters.games import (
     dealt_cards,
@@ -38,6 +39,7 @@ from tables.presenters.models import (
     NoteMarks,
     Plate,
     PotLine,
+    PreActionChoice,
     RecentHands,
     Screen,
     SeatPanel,
@@ -119,6 +121,10 @@ def table_screen(
     ):
         answered = str(index) in (hand.run_answers or {})
         actions = replace(actions, runs_ask=not answered, runs_most=view.most_runs)
+    if running and hand is not None and index is not None and my_seat is not None:
+        choices = _pre_actions(snapshot, index, my_seat.pre_action, hand.pk)
+        if choices:
+            actions = replace(actions, pre_actions=choices)
     table = snapshot.table
     if my_seat is not None and table.choice_deadline and table.choice_seat == my_seat.number:
         words = dict(table.PICKS)
@@ -186,6 +192,26 @@ def table_screen(
         controls=controls,
         log=_viewer_log(snapshot, shared, index),
         html=snapshot.memo["html"],
+    )
+
+
+def _pre_actions(
+    snapshot: Snapshot, index: int, ticked: PreAction | None, hand_id: int
+) -> tuple[PreActionChoice, ...]:
+    """The choices the viewer (hand seat ``index``, not to act) may tick now, the one they
+    ticked marked while it still means what it meant (a void one is about to be cleared)."""
+    state = snapshot.state
+    if state is None:
+        return ()
+    valid = ticked is not None and meaning(ticked, state, index, hand_id) is not None
+    return tuple(
+        PreActionChoice(
+            offer.kind,
+            offer.amount,
+            offer.label,
+            valid and ticked is not None and ticked.kind == offer.kind,
+        )
+        for offer in offers(state, index)
     )
 
 

@@ -27,6 +27,7 @@ from engine.runout import runout_frame
 from engine.view import SeatView, View
 from tables.db import statements
 from tables.models import Hand, Seat, Table
+from tables.pre_actions import PreAction
 from tables.selectors.banners import banner_for, seating_notice_for
 from tables.selectors.hands import Decision, hand_decisions, hand_state, last_hand
 from tables.selectors.hosting import NoticeRow, log_notices
@@ -59,6 +60,7 @@ class SeatRow:
     time_bank: int = 0  # seconds left
     waiting_for_big_blind: bool = False
     sit_out_next: str = ""  # "hand", "big_blind" or ""
+    pre_action: PreAction | None = None  # what the player ticked to do in advance
 
 
 class RecentHand(NamedTuple):
@@ -195,6 +197,7 @@ def table_and_seats(
             time_bank,
             waiting,
             sit_out_next,
+            PreAction(pre_kind, pre_amount, pre_hand, pre_street) if pre_kind else None,
         )
         for (
             number,
@@ -205,6 +208,10 @@ def table_and_seats(
             time_bank,
             waiting,
             sit_out_next,
+            pre_kind,
+            pre_amount,
+            pre_hand,
+            pre_street,
             name,
             is_bot,
             bot_account,
@@ -234,6 +241,10 @@ def _seats_query(table_id: int) -> QuerySet[Seat, tuple[Any, ...]]:
             "time_bank",
             "wait_for_big_blind",
             "sit_out_next",
+            "pre_action",
+            "pre_action_amount",
+            "pre_action_hand",
+            "pre_action_street",
             f"player__user__{username}",
             "player__is_bot",
             "player__bot_account",

@@ -28,6 +28,7 @@ from tables.services.players import (
     player_set_preferences as player_set_preferences,
     player_sign_up as player_sign_up,
 )
+from tables.services.pre_actions import pre_action_set as pre_action_set
 from tables.services.runouts import rabbit_hunt as rabbit_hunt
 from tables.services.seats import (
     seat_leave as seat_leave,

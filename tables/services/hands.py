@@ -43,6 +43,7 @@ from tables.services.errors import (
 from tables.services.events import table_touch
 from tables.services.host_pending import pending_apply
 from tables.services.locks import require_open, table_lock
+from tables.services.pre_actions import pre_actions_clear, pre_actions_take
 from tables.services.seats import seat_cash_out
 
 
@@ -51,7 +52,9 @@ class LiveHand:
     """The running hand as a table's runtime holds it: its row (inputs only), its decisions
     and the engine hand after them, at ``version`` (the table's). ``hand_act`` acts on
     ``state`` in place when ``version`` is the locked row's, and then moves the rest along;
-    ``spent``: it was changed, so after a failure the runtime reads it again."""
+    ``spent``: it was changed, so after a failure the runtime reads it again; also left set
+    (with the old ``version``) by a step that took or cleared ticked pre-actions, which
+    change seats the runtime's own next version would not show: it reads the table."""
 
     version: int
     hand: Hand
@@ -180,6 +183,9 @@ def hand_act(
     ``timeout`` (the clock acting; the player is also sat out) or ``bot``. When the hand
     ends: stacks written back, result stored, busted players and those leaving cashed out.
     ``live``: the runtime's hand in memory (no read, no replay when it is current).
+    Then, in the same step, each next player to act who ticked a choice in advance acts by it
+    (``tables.services.pre_actions``: logged with the source ``pre``), and the ticks that lost
+    their meaning are cleared.
     """
     engine_action = _parse_action(action)
     kind, amount = str(engine_action.kind), engine_action.amount  # as the log stores them
@@ -253,12 +259,20 @@ def hand_act(
         if source == HandAction.Source.TIMEOUT and kind not in runouts.RUN_CHOICES:
             Seat.objects.filter(table=table, player_id=player.pk).update(sitting_out=True)
         decision = Decision(kind, amount, source, format_cards(engine_action.cards))
-        _after_change(table, hand, state, before)
+        had_pre_actions = table.pre_actions
+        # the players whose turn comes next and who ticked a choice act now, in this step
+        taken, ticks_changed = pre_actions_take(table, hand, state, len(decisions) + 1)
+        _after_change(table, hand, state, before, *(("pre_actions",) if had_pre_actions else ()))
         if current:
             assert live is not None
-            live.version, live.deadline = table.version, table.action_deadline
-            live.decisions = [*decisions, decision]
-            live.spent = False
+            live.decisions = [*decisions, decision, *taken]
+            if ticks_changed:
+                # the seats' ticks changed too, which the runtime's next version built from
+                # memory would not show: leave it to read the table again
+                live.spent = True
+            else:
+                live.version, live.deadline = table.version, table.action_deadline
+                live.spent = False
         return hand
 
 
@@ -279,7 +293,8 @@ def hand_void(*, table: Table, hand_id: int, reason: str) -> Hand:
         hand.save(update_fields=["status", "result", "finished_at"])
         _settle_seats(table, hand)
         table.action_deadline = None
-        table_touch(table, "action_deadline")
+        pre_actions_clear(table)
+        table_touch(table, "action_deadline", "pre_actions")
         return hand
 
 

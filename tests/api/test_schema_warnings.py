@@ -38,6 +38,7 @@ PLAY_ENDPOINTS = {
     ("/api/tables/{id}/rabbit/", "post"),
     ("/api/tables/{id}/game/", "post"),
     ("/api/tables/{id}/show/", "post"),
+    ("/api/tables/{id}/pre-action/", "post"),
 }
 
 

@@ -28,6 +28,13 @@ RECONNECT_FIRST, RECONNECT_MOST = 0.05, 2.0
 
 
 # --- clients -----------------------------------------------------------------------------------
+def origin_of(base: str) -> str:
+    """The page origin that goes with a socket's base URL (``ws`` with ``http``, ``wss`` with
+    ``https``: behind nginx's TLS, the multi-host harness's players use ``wss``)."""
+    scheme, _, rest = base.partition("://")
+    return {"ws": "http", "wss": "https"}.get(scheme, scheme) + "://" + rest
+
+
 class Tracker:
     """Per table: when each action was sent and when every client had seen its result.
 
@@ -138,7 +145,7 @@ class Client:
             try:
                 async with connect(
                     f"{base}/ws/tables/{self.table_id}/?state=json&frames=diff",
-                    origin=base.replace("ws://", "http://"),
+                    origin=origin_of(base),
                     additional_headers={"Cookie": f"sessionid={self.player['session']}"},
                     open_timeout=60,
                     ping_interval=None,

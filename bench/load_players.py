@@ -148,6 +148,7 @@ async def play_tables(spec: dict) -> dict:
             )
             client.think = 0.0
             client.rebuy = BUY_IN  # a busted player sits down again: six players a table
+            client.tries_again = True  # told "try again" (a table moving host), it does
             if think[1] > 0:
                 rng = random.Random(table["index"] * 10 + p)
                 client._maybe_act = _thinking(client, rng, think)
@@ -223,6 +224,7 @@ async def play_tables(spec: dict) -> dict:
         "reconnects": sum(max(0, c.connects - 1) for c in clients),
         "players_reconnected": sum(1 for c in clients if c.connects > 1),
         "refusals": sum(len(c.refusals) for c in clients),
+        "refused_with": dict(Counter(m for c in clients for m in c.refusals).most_common(5)),
     }
     _line("ENDED")
     await _parent_says("CLOSE")

@@ -49,7 +49,7 @@ def arguments() -> argparse.Namespace:
     parser.add_argument("--warm-up", type=float, default=5)
     parser.add_argument("--workers", type=int, default=2, help="client processes")
     parser.add_argument("--kill-after", type=float, default=8, help="host loss: seconds in")
-    parser.add_argument("--after-loss", type=float, default=25, help="host loss: play after")
+    parser.add_argument("--after-loss", type=float, default=30, help="host loss: play after")
     parser.add_argument("--hand-pause", default="1", help="POKER_HAND_PAUSE_SECONDS")
     parser.add_argument("--scenarios", default=",".join(SCENARIOS))
     parser.add_argument("--keep", action="store_true", help="keep the run's folder (logs)")
@@ -82,7 +82,8 @@ def main() -> int:
         pids = start_daphnes(plan, procs, env)
         cert = start_nginx(plan, procs)
         print(
-            "hosts: " + ", ".join(f"{h} {a}" for h, a in plan.hosts.items())
+            "hosts: "
+            + ", ".join(f"{h} {a}" for h, a in plan.hosts.items())
             + f"; redis {' '.join(plan.redis_urls)}; daphne {', '.join(pids)}",
             flush=True,
         )

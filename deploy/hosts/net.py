@@ -37,7 +37,8 @@ def build(plan: Plan) -> None:
     for host in plan.hosts:
         ns = plan.namespace(host)
         ip("netns", "add", ns)
-        ip("-n", SWITCH, "link", "add", plan.veth(host), "type", "veth", "peer", "eth0", "netns", ns)
+        veth = plan.veth(host)
+        ip("-n", SWITCH, "link", "add", veth, "type", "veth", "peer", "eth0", "netns", ns)
         ip("-n", SWITCH, "link", "set", plan.veth(host), "master", BRIDGE, "up")
         ip("-n", ns, "addr", "add", plan.cidr(host), "dev", "eth0")
         ip("-n", ns, "link", "set", "eth0", "up")

@@ -106,7 +106,8 @@ def nginx_site(
                 raise ValueError("an upstream of deploy/nginx.conf names no 127.0.0.1 server")
             first, last = servers[0], servers[-1]
             indent = first.group(1)
-            block = block[: first.start()] + upstream_lines(plan, indent) + "\n" + block[last.end() :]
+            servers_here = upstream_lines(plan, indent) + "\n"
+            block = block[: first.start()] + servers_here + block[last.end() :]
         out.append(block)
     site = "".join(out)
     replacements = [

@@ -23,6 +23,7 @@ import subprocess
 import sys
 import time
 import urllib.request
+from collections import Counter
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -200,6 +201,7 @@ async def play(
     out["with_state"] = sum(c["with_state"] for c in connects)
     for key in ("reconnects", "players_reconnected", "refusals"):
         out[key] = sum(r[key] for r in results)
+    out["refused_with"] = dict(sum((Counter(r["refused_with"]) for r in results), Counter()))
     hosts: dict[str, float] = {}
     for d, b, a in zip(daphnes, cpu_before, cpu_after, strict=True):
         hosts[d["host"]] = hosts.get(d["host"], 0.0) + (a - b) / elapsed
@@ -222,7 +224,7 @@ def print_load(label: str, figures: dict[str, Any]) -> None:
         f"{figures['per_s']:.1f} actions/s; latency p50 {figures['p50']:.0f} ms, "
         f"p99 {figures['p99']:.0f} ms; CPU (cores) {cores}; "
         f"reconnects {figures['reconnects']} ({figures['players_reconnected']} players); "
-        f"refusals {figures['refusals']}",
+        f"refusals {figures['refusals']} {figures['refused_with'] or ''}",
         flush=True,
     )
     run = figures["runtimes"]
@@ -297,9 +299,10 @@ def report_host_loss(db: Database, figures: dict[str, Any]) -> list[str]:
         statuses = hands_by_status(db)
         went_on = 0
         for hand, actions in hands.values():
-            now = db.value(
-                "SELECT count(*) FROM tables_handaction WHERE hand_id = %s", [hand]
-            ), db.value("SELECT status FROM tables_hand WHERE id = %s", [hand])
+            now = (
+                db.value("SELECT count(*) FROM tables_handaction WHERE hand_id = %s", [hand]),
+                db.value("SELECT status FROM tables_hand WHERE id = %s", [hand]),
+            )
             went_on += now[0] > actions or now[1] != "running"
         after = db.value(
             "SELECT count(*) FROM tables_hand WHERE table_id = ANY(%s) AND status <> 'running' "

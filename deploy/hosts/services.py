@@ -6,6 +6,7 @@ started in a session of its own, so that ``Processes.stop_all`` ends it with its
 
 from __future__ import annotations
 
+import contextlib
 import glob
 import os
 import secrets
@@ -66,16 +67,12 @@ class Processes:
         for sig in (signal.SIGTERM, signal.SIGKILL):
             for proc in self.procs.values():
                 if proc.poll() is None:
-                    try:
+                    with contextlib.suppress(ProcessLookupError):
                         os.killpg(proc.pid, sig)
-                    except ProcessLookupError:
-                        pass
             deadline = time.monotonic() + 10
             for proc in self.procs.values():
-                try:
+                with contextlib.suppress(subprocess.TimeoutExpired):
                     proc.wait(timeout=max(0.1, deadline - time.monotonic()))
-                except subprocess.TimeoutExpired:
-                    pass
 
 
 def wait_port(plan: Plan, from_host: str, address: str, port: int, what: str) -> None:

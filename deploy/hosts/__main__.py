@@ -38,7 +38,7 @@ from deploy.hosts.services import (
     start_redis,
 )
 
-SCENARIOS = ("load", "host-loss")
+SCENARIOS = ("load", "host-loss", "partition-redis", "partition-db")
 
 
 def arguments() -> argparse.Namespace:
@@ -50,6 +50,9 @@ def arguments() -> argparse.Namespace:
     parser.add_argument("--workers", type=int, default=2, help="client processes")
     parser.add_argument("--kill-after", type=float, default=8, help="host loss: seconds in")
     parser.add_argument("--after-loss", type=float, default=30, help="host loss: play after")
+    parser.add_argument(
+        "--partition-seconds", type=float, default=20, help="partition: app1 without Redis"
+    )
     parser.add_argument("--hand-pause", default="1", help="POKER_HAND_PAUSE_SECONDS")
     parser.add_argument("--scenarios", default=",".join(SCENARIOS))
     parser.add_argument("--keep", action="store_true", help="keep the run's folder (logs)")
@@ -104,6 +107,7 @@ def main() -> int:
             "workers": args.workers,
             "kill_after": args.kill_after,
             "after_loss": args.after_loss,
+            "partition_seconds": args.partition_seconds,
             "scenarios": args.scenarios.split(","),
         }
         code = subprocess.run(

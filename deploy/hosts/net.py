@@ -60,9 +60,14 @@ def add_latency(plan: Plan) -> str | None:
     return None
 
 
-def set_link(plan: Plan, host: str, up: bool) -> None:
-    """Cut (or restore) ``host``'s link at the switch: its processes live on, unreachable."""
-    ip("-n", SWITCH, "link", "set", plan.veth(host), "up" if up else "down")
+def cut_between(plan: Plan, host: str, other: str, cut: bool) -> None:
+    """Partition ``host`` from ``other`` only (this machine has no netfilter: routes do it):
+    ``other`` drops what it would send back (a blackhole route) and ``host``'s new
+    connections there fail at once (unreachable); both keep every other host. ``cut=False``
+    heals it."""
+    verb = "add" if cut else "del"
+    ip("-n", plan.namespace(other), "route", verb, "blackhole", f"{plan.hosts[host]}/32")
+    ip("-n", plan.namespace(host), "route", verb, "unreachable", f"{plan.hosts[other]}/32")
 
 
 def tear_down() -> list[str]:

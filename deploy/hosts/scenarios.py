@@ -33,7 +33,8 @@ sys.path.insert(0, str(ROOT))
 
 from bench.load_figures import forward_figures, summary  # noqa: E402
 from bench.load_servers import RUNTIMES_PATH, process_cpu_seconds  # noqa: E402
-from deploy.hosts.plan import owner_host  # noqa: E402
+from deploy.hosts import net  # noqa: E402
+from deploy.hosts.plan import Plan, owner_host  # noqa: E402
 from tests.load.checks import (  # noqa: E402
     assert_action_logs_sequential,
     assert_chips_conserved,
@@ -103,7 +104,9 @@ def build_world(spec: dict[str, Any], tables: int, prefix: str) -> dict[str, Any
     return dict(json.loads(out.stdout.strip().splitlines()[-1]))
 
 
-def runtimes(daphne: dict[str, Any], spec: dict[str, Any], token: str) -> dict[str, Any] | None:
+def runtimes(
+    daphne: dict[str, Any], spec: dict[str, Any], token: str, timeout: float = 30
+) -> dict[str, Any] | None:
     """One daphne's runtime figures, asked at its own address (None: it does not answer)."""
     request = urllib.request.Request(
         f"http://{daphne['address']}:{daphne['port']}{RUNTIMES_PATH}",
@@ -114,7 +117,7 @@ def runtimes(daphne: dict[str, Any], spec: dict[str, Any], token: str) -> dict[s
         },
     )
     try:
-        with urllib.request.urlopen(request, timeout=30) as response:
+        with urllib.request.urlopen(request, timeout=timeout) as response:
             return dict(json.loads(response.read()))
     except (OSError, ValueError):
         return None
@@ -321,6 +324,90 @@ def report_host_loss(db: Database, figures: dict[str, Any]) -> list[str]:
     return failures
 
 
+def partition(spec: dict[str, Any], db: Database, away: str, cut: str = "app1") -> Any:
+    """The ``during`` of a partition scenario: after ``kill_after`` seconds ``cut`` loses the
+    host ``away`` (redis or db; keeping every other host and its players) for
+    ``partition_seconds``; every half second meanwhile, each process is asked which tables
+    it runs (its runtimes with a lease epoch): a table two processes claim at once is
+    counted, and a table a process claims while the database says another holds its lease."""
+    plan = Plan()
+
+    async def claims() -> list[dict[str, Any] | None]:
+        token = spec["staff_token"]
+        return list(
+            await asyncio.gather(
+                *(asyncio.to_thread(runtimes, d, spec, token, 3) for d in spec["daphnes"])
+            )
+        )
+
+    async def run() -> dict[str, Any]:
+        await asyncio.sleep(spec["kill_after"])
+        owned = {t: o for t, o in leases(db).items() if owner_host(o) == cut}
+        cut_at = db.value("SELECT now()")
+        net.cut_between(plan, cut, away, True)
+        doubles: set[int] = set()
+        unleased: set[int] = set()
+        polls = unanswered = 0
+        moved: dict[int, str] = {}
+        try:
+            started = time.monotonic()
+            while time.monotonic() - started < spec["partition_seconds"]:
+                said = await claims()
+                polls += 1
+                unanswered += sum(1 for s in said if s is None)
+                claimed = Counter(t for s in said if s for t in s["owned"])
+                doubles |= {t for t, n in claimed.items() if n > 1}
+                now = leases(db)
+                unleased |= {t for s in said if s for t in s["owned"] if now.get(t) != s["process"]}
+                for table, owner in now.items():
+                    if table in owned and owner_host(owner) != cut:
+                        moved[table] = str(owner_host(owner))
+                await asyncio.sleep(0.5)  # polling, as an operator's monitoring would
+        finally:
+            net.cut_between(plan, cut, away, False)
+        healed_at = db.value("SELECT now()")
+        acted = db.value(
+            "SELECT count(*) FROM tables_handaction a JOIN tables_hand h ON h.id = a.hand_id "
+            "WHERE h.table_id = ANY(%s) AND a.created_at > %s AND a.created_at < %s",
+            [list(owned), cut_at, healed_at],
+        )
+        return {
+            "owned": owned,
+            "doubles": sorted(doubles),
+            "unleased": sorted(unleased),
+            "polls": polls,
+            "unanswered": unanswered,
+            "moved": moved,
+            "acted": acted,
+        }
+
+    return run
+
+
+def report_partition(
+    label: str, db: Database, figures: dict[str, Any], seconds: float
+) -> list[str]:
+    side = figures["side"]
+    print(
+        f"[{label}] app1 cut for {seconds:.0f} s: it owned {len(side['owned'])} tables; "
+        f"{len(side['moved'])} moved to app2 meanwhile; actions at them during the cut: "
+        f"{side['acted']}; tables claimed by two processes at once: {len(side['doubles'])}, "
+        f"claimed without the lease: {len(side['unleased'])}, over {side['polls']} polls "
+        f"of every process ({side['unanswered']} answers missing)",
+        flush=True,
+    )
+    with db.snapshot():
+        totals = assert_chips_conserved(db)
+        logs = assert_action_logs_sequential(db)
+        paid = assert_finished_hands_paid_out(db)
+    print(
+        f"[{label}] {paid} hands paid out; {len(logs)} action logs sequential; chips "
+        f"conserved (granted {totals['granted']})",
+        flush=True,
+    )
+    return [f"tables claimed by two processes: {side['doubles']}"] if side["doubles"] else []
+
+
 def main() -> int:
     spec = json.loads(sys.argv[1])
     db = Database(spec["database_url"])
@@ -337,6 +424,15 @@ def main() -> int:
         figures = asyncio.run(play(spec, world, seconds, host_loss(spec, db)))
         print_load("host-loss", figures)
         failures += report_host_loss(db, figures)
+    for label, away in (("partition-redis", "redis"), ("partition-db", "db")):
+        if label not in spec["scenarios"]:
+            continue
+        world = build_world(spec, spec["tables"], label[10])
+        spec["staff_token"] = world["staff_token"]
+        seconds = spec["kill_after"] + spec["partition_seconds"] + spec["after_loss"]
+        figures = asyncio.run(play(spec, world, seconds, partition(spec, db, away)))
+        print_load(label, figures)
+        failures += report_partition(label, db, figures, spec["partition_seconds"])
     for failure in failures:
         print(f"FAILED: {failure}", flush=True)
     return 1 if failures else 0

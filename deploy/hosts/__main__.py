@@ -31,6 +31,7 @@ from deploy.hosts.services import (
     ROOT,
     Processes,
     app_env,
+    restart_daphne,
     set_up_site,
     start_daphnes,
     start_nginx,
@@ -95,11 +96,6 @@ def main() -> int:
             "cert": str(cert),
             "database_url": database_url,
             "app_env": {k: env[k] for k in env if k not in os.environ or os.environ[k] != env[k]},
-            "daphnes": [
-                {"name": d.name, "host": d.host, "address": d.address, "port": d.port}
-                | {"pid": pids[d.name]}
-                for d in plan.daphnes
-            ],
             "tables": args.tables,
             "seconds": args.seconds,
             "think": [float(x) for x in (args.think.split("-") * 2)[:2]],
@@ -108,13 +104,25 @@ def main() -> int:
             "kill_after": args.kill_after,
             "after_loss": args.after_loss,
             "partition_seconds": args.partition_seconds,
-            "scenarios": args.scenarios.split(","),
         }
-        code = subprocess.run(
-            net.in_host(plan, "clients", PYTHON, "-m", "deploy.hosts.scenarios", json.dumps(spec)),
-            cwd=ROOT,
-            env={**os.environ, "PYTHONPATH": str(ROOT)},
-        ).returncode
+        code = 0
+        for scenario in args.scenarios.split(","):
+            # A scenario before may have killed a host's processes: each starts with all four.
+            for d in plan.daphnes:
+                if procs.procs[d.name].poll() is not None:
+                    pids[d.name] = restart_daphne(plan, procs, env, d)
+            spec["daphnes"] = [
+                {"name": d.name, "host": d.host, "address": d.address, "port": d.port}
+                | {"pid": pids[d.name]}
+                for d in plan.daphnes
+            ]
+            spec["scenarios"] = [scenario]
+            command = [PYTHON, "-m", "deploy.hosts.scenarios", json.dumps(spec)]
+            code |= subprocess.run(
+                net.in_host(plan, "clients", *command),
+                cwd=ROOT,
+                env={**os.environ, "PYTHONPATH": str(ROOT)},
+            ).returncode
     except Exception:
         for name in procs.procs:
             print(f"--- {name}\n{procs.tail(name)}", file=sys.stderr)

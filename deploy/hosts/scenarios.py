@@ -10,6 +10,12 @@ table) and the database (``tests/load/checks.py``, in one snapshot).
 2. ``host-loss``: every daphne of app1 SIGKILLed mid-hand; the tables it owned are owned by
    app2 within ``TAKEOVER_SECONDS``; the players reconnect through nginx; hands go on; no chip
    made or lost, every hand's action log sequential (no decision applied twice).
+3. ``partition-redis``, ``partition-db``: the app host owning the most tables loses the Redis
+   host (or the database host), keeping every other, for ``partition_seconds``: no table is
+   claimed by two processes at once (every process polled), nor by one the database does not
+   give its lease; the tables' actions during the cut; the same database checks.
+
+Each scenario is its own run of this module; the harness restarts a killed daphne between.
 """
 
 from __future__ import annotations
@@ -34,7 +40,7 @@ sys.path.insert(0, str(ROOT))
 from bench.load_figures import forward_figures, summary  # noqa: E402
 from bench.load_servers import RUNTIMES_PATH, process_cpu_seconds  # noqa: E402
 from deploy.hosts import net  # noqa: E402
-from deploy.hosts.plan import Plan, owner_host  # noqa: E402
+from deploy.hosts.plan import APP_HOSTS, Plan, owner_host  # noqa: E402
 from tests.load.checks import (  # noqa: E402
     assert_action_logs_sequential,
     assert_chips_conserved,
@@ -96,11 +102,12 @@ def build_world(spec: dict[str, Any], tables: int, prefix: str) -> dict[str, Any
         [PYTHON, "-m", "tests.load.world", json.dumps(world_spec)],
         cwd=ROOT,
         env={**os.environ, **spec["app_env"], "PYTHONPATH": str(ROOT)},
-        check=True,
         timeout=600,
         capture_output=True,
         text=True,
     )
+    if out.returncode:
+        raise RuntimeError(f"the players and tables were not set up:\n{out.stderr[-3000:]}")
     return dict(json.loads(out.stdout.strip().splitlines()[-1]))
 
 
@@ -324,9 +331,10 @@ def report_host_loss(db: Database, figures: dict[str, Any]) -> list[str]:
     return failures
 
 
-def partition(spec: dict[str, Any], db: Database, away: str, cut: str = "app1") -> Any:
-    """The ``during`` of a partition scenario: after ``kill_after`` seconds ``cut`` loses the
-    host ``away`` (redis or db; keeping every other host and its players) for
+def partition(spec: dict[str, Any], db: Database, away: str) -> Any:
+    """The ``during`` of a partition scenario: after ``kill_after`` seconds the app host that
+    owns the most tables then loses the host ``away`` (redis or db; keeping every other host
+    and its players) for
     ``partition_seconds``; every half second meanwhile, each process is asked which tables
     it runs (its runtimes with a lease epoch): a table two processes claim at once is
     counted, and a table a process claims while the database says another holds its lease."""
@@ -342,7 +350,9 @@ def partition(spec: dict[str, Any], db: Database, away: str, cut: str = "app1") 
 
     async def run() -> dict[str, Any]:
         await asyncio.sleep(spec["kill_after"])
-        owned = {t: o for t, o in leases(db).items() if owner_host(o) == cut}
+        now = leases(db)
+        cut = max(APP_HOSTS, key=lambda h: sum(owner_host(o) == h for o in now.values()))
+        owned = {t: o for t, o in now.items() if owner_host(o) == cut}
         cut_at = db.value("SELECT now()")
         net.cut_between(plan, cut, away, True)
         doubles: set[int] = set()
@@ -372,6 +382,7 @@ def partition(spec: dict[str, Any], db: Database, away: str, cut: str = "app1") 
             [list(owned), cut_at, healed_at],
         )
         return {
+            "cut": cut,
             "owned": owned,
             "doubles": sorted(doubles),
             "unleased": sorted(unleased),
@@ -389,8 +400,9 @@ def report_partition(
 ) -> list[str]:
     side = figures["side"]
     print(
-        f"[{label}] app1 cut for {seconds:.0f} s: it owned {len(side['owned'])} tables; "
-        f"{len(side['moved'])} moved to app2 meanwhile; actions at them during the cut: "
+        f"[{label}] {side['cut']} cut for {seconds:.0f} s: it owned {len(side['owned'])} "
+        f"tables; {len(side['moved'])} moved to another host meanwhile; actions at them "
+        "during the cut: "
         f"{side['acted']}; tables claimed by two processes at once: {len(side['doubles'])}, "
         f"claimed without the lease: {len(side['unleased'])}, over {side['polls']} polls "
         f"of every process ({side['unanswered']} answers missing)",
@@ -427,7 +439,7 @@ def main() -> int:
     for label, away in (("partition-redis", "redis"), ("partition-db", "db")):
         if label not in spec["scenarios"]:
             continue
-        world = build_world(spec, spec["tables"], label[10])
+        world = build_world(spec, spec["tables"], label[10])  # r, d: each its players
         spec["staff_token"] = world["staff_token"]
         seconds = spec["kill_after"] + spec["partition_seconds"] + spec["after_loss"]
         figures = asyncio.run(play(spec, world, seconds, partition(spec, db, away)))

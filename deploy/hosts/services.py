@@ -202,6 +202,13 @@ def start_daphnes(plan: Plan, procs: Processes, env: dict[str, str]) -> dict[str
     return pids
 
 
+def restart_daphne(plan: Plan, procs: Processes, env: dict[str, str], daphne: Daphne) -> int:
+    """One daphne started again (after a scenario killed it); returns its pid."""
+    pid = procs.start(daphne.name, daphne_command(plan, daphne), env)
+    wait_port(plan, "lb", daphne.address, daphne.port, f"daphne {daphne.name}")
+    return pid
+
+
 def certificate(plan: Plan, run_dir: Path) -> tuple[Path, Path]:
     """A self-signed certificate for the load balancer's address (the clients trust it)."""
     cert, key = run_dir / "lb.crt", run_dir / "lb.key"

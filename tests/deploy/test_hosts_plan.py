@@ -107,3 +107,10 @@ def test_the_whole_configuration_keeps_its_files_in_the_run_folder():
 def test_a_lease_owner_names_its_host():
     assert owner_host("app2:4242:a1b2c3") == "app2"
     assert owner_host(None) is None
+
+
+def test_the_players_page_origin_goes_with_their_socket_s_scheme():
+    from tests.load.clients import origin_of
+
+    assert origin_of("wss://10.55.0.40") == "https://10.55.0.40"
+    assert origin_of("ws://127.0.0.1:8001") == "http://127.0.0.1:8001"

@@ -56,6 +56,12 @@ def arguments() -> argparse.Namespace:
     )
     parser.add_argument("--hand-pause", default="1", help="POKER_HAND_PAUSE_SECONDS")
     parser.add_argument("--scenarios", default=",".join(SCENARIOS))
+    parser.add_argument(
+        "--nginx-conf",
+        type=Path,
+        default=ROOT / "deploy" / "nginx.conf",
+        help="the site configuration to adapt (to try a change across hosts)",
+    )
     parser.add_argument("--keep", action="store_true", help="keep the run's folder (logs)")
     return parser.parse_args()
 
@@ -84,7 +90,7 @@ def main() -> int:
         env = app_env(plan, database_url, POKER_HAND_PAUSE_SECONDS=args.hand_pause)
         set_up_site(plan, env)
         pids = start_daphnes(plan, procs, env)
-        cert = start_nginx(plan, procs)
+        cert = start_nginx(plan, procs, args.nginx_conf)
         print(
             "hosts: "
             + ", ".join(f"{h} {a}" for h, a in plan.hosts.items())

@@ -75,13 +75,12 @@ class Plan:
         return self.hosts["lb"]
 
 
-def upstream_lines(plan: Plan, indent: str = "    ") -> str:
-    return "\n".join(
-        f"{indent}server {d.address}:{d.port} max_fails=1 fail_timeout=5s;" for d in plan.daphnes
-    )
+def upstream_lines(plan: Plan, indent: str = "    ", parameters: str = "") -> str:
+    """An upstream's ``server`` lines: every daphne, with the template's parameters."""
+    return "\n".join(f"{indent}server {d.address}:{d.port}{parameters};" for d in plan.daphnes)
 
 
-_UPSTREAM_SERVER = re.compile(r"^(\s*)server\s+127\.0\.0\.1:\d+[^;]*;\n", re.M)
+_UPSTREAM_SERVER = re.compile(r"^(\s*)server\s+127\.0\.0\.1:\d+([^;]*);\n", re.M)
 
 
 def nginx_site(
@@ -94,10 +93,11 @@ def nginx_site(
     http2_directive: bool = True,
 ) -> str:
     """``deploy/nginx.conf`` for these hosts: each upstream's servers are every app host's
-    daphne processes; the name, certificate and static folder are the harness's; everything
-    else (the balancing, the socket routing, the throttles, the API's errors) stays as the
-    production page ships it. ``http2_directive=False`` (nginx before 1.25.1, which lacks
-    ``http2 on;``) says it the older way, on the ``listen`` line."""
+    daphne processes (with the parameters of the upstream's first server); the name,
+    certificate and static folder are the harness's; everything else (the balancing, the
+    socket routing, the throttles, the API's errors) stays as the production page ships it.
+    ``http2_directive=False`` (nginx before 1.25.1, which lacks ``http2 on;``) says it the
+    older way, on the ``listen`` line."""
     out = []
     for block in re.split(r"(?=^upstream )", template, flags=re.M):
         if block.startswith("upstream "):
@@ -105,8 +105,8 @@ def nginx_site(
             if not servers:
                 raise ValueError("an upstream of deploy/nginx.conf names no 127.0.0.1 server")
             first, last = servers[0], servers[-1]
-            indent = first.group(1)
-            servers_here = upstream_lines(plan, indent) + "\n"
+            indent, parameters = first.group(1), first.group(2)
+            servers_here = upstream_lines(plan, indent, parameters) + "\n"
             block = block[: first.start()] + servers_here + block[last.end() :]
         out.append(block)
     site = "".join(out)

@@ -222,13 +222,13 @@ def certificate(plan: Plan, run_dir: Path) -> tuple[Path, Path]:
     return cert, key
 
 
-def start_nginx(plan: Plan, procs: Processes) -> Path:
-    """nginx on the lb host with ``deploy/nginx.conf`` adapted (``plan.nginx_site``). Returns
-    the certificate the clients are to trust."""
+def start_nginx(plan: Plan, procs: Processes, template: Path) -> Path:
+    """nginx on the lb host with ``template`` (``deploy/nginx.conf``) adapted
+    (``plan.nginx_site``). Returns the certificate the clients are to trust."""
     cert, key = certificate(plan, procs.run_dir)
     version = subprocess.run(["nginx", "-v"], capture_output=True, text=True).stderr
     site = nginx_site(
-        (ROOT / "deploy" / "nginx.conf").read_text(),
+        template.read_text(),
         plan,
         certificate=str(cert),
         key=str(key),

@@ -114,3 +114,17 @@ def test_the_players_page_origin_goes_with_their_socket_s_scheme():
 
     assert origin_of("wss://10.55.0.40") == "https://10.55.0.40"
     assert origin_of("ws://127.0.0.1:8001") == "http://127.0.0.1:8001"
+
+
+def test_each_upstream_keeps_its_own_server_parameters():
+    template = TEMPLATE.replace(
+        "upstream poker_tables {\n    hash $uri consistent;\n"
+        "    server 127.0.0.1:8001 max_fails=1 fail_timeout=5s;\n"
+        "    server 127.0.0.1:8002 max_fails=1 fail_timeout=5s;",
+        "upstream poker_tables {\n    hash $uri consistent;\n"
+        "    server 127.0.0.1:8001 max_fails=0;\n    server 127.0.0.1:8002 max_fails=0;",
+    )
+    assert template != TEMPLATE
+    conf = nginx_site(template, Plan(), certificate="c", key="k", static_root="s")
+    assert "server 10.55.0.32:8002 max_fails=0;" in upstream(conf, "poker_tables")
+    assert "server 10.55.0.32:8002 max_fails=1 fail_timeout=5s;" in upstream(conf, "poker")

@@ -60,6 +60,11 @@ def add_latency(plan: Plan) -> str | None:
     return None
 
 
+def set_link(plan: Plan, host: str, up: bool) -> None:
+    """Cut (or restore) ``host``'s link at the switch: its processes live on, unreachable."""
+    ip("-n", SWITCH, "link", "set", plan.veth(host), "up" if up else "down")
+
+
 def cut_between(plan: Plan, host: str, other: str, cut: bool) -> None:
     """Partition ``host`` from ``other`` only (this machine has no netfilter: routes do it):
     ``other`` drops what it would send back (a blackhole route) and ``host``'s new

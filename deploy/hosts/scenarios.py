@@ -14,6 +14,8 @@ table) and the database (``tests/load/checks.py``, in one snapshot).
    host (or the database host), keeping every other, for ``partition_seconds``: no table is
    claimed by two processes at once (every process polled), nor by one the database does not
    give its lease; the tables' actions during the cut; the same database checks.
+4. ``link-loss`` (not run by default): host loss by cutting app1's link at the switch, every
+   process left running; the link is restored 2 s before the window ends.
 
 Each scenario is its own run of this module; the harness restarts a killed daphne between.
 """
@@ -51,6 +53,14 @@ from tests.load.checks import (  # noqa: E402
 #: The issue's floor: a lost host's tables are owned by another within this many seconds.
 TAKEOVER_SECONDS = 15
 PYTHON = sys.executable
+#: Each scenario's players and tables are its own (their names' first letter).
+PREFIXES = {
+    "load": "l",
+    "host-loss": "h",
+    "link-loss": "k",
+    "partition-redis": "r",
+    "partition-db": "d",
+}
 
 
 class Database:
@@ -265,38 +275,51 @@ def running_hands(db: Database, table_ids: list[int]) -> dict[int, tuple[int, in
     return {table: (hand, actions) for table, hand, actions in rows}
 
 
-def host_loss(spec: dict[str, Any], db: Database, lost: str = "app1") -> Any:
+def host_loss(
+    spec: dict[str, Any], db: Database, lost: str = "app1", cut_link: bool = False
+) -> Any:
     """The ``during`` of the host-loss scenario: SIGKILL every daphne of ``lost`` after
-    ``kill_after`` seconds, then wait (bounded) until another host owns each of its tables."""
+    ``kill_after`` seconds (``cut_link``: cut its link at the switch instead, every process
+    left running, unreachable, and restore it 2 s before the window ends), then wait
+    (bounded) until another host owns each of its tables."""
 
     async def run() -> dict[str, Any]:
         await asyncio.sleep(spec["kill_after"])
         owned = {t: o for t, o in leases(db).items() if owner_host(o) == lost}
         hands = running_hands(db, list(owned))
-        for d in spec["daphnes"]:
-            if d["host"] == lost:
-                os.kill(d["pid"], signal.SIGKILL)
+        if cut_link:
+            net.set_link(Plan(), lost, up=False)
+        else:
+            for d in spec["daphnes"]:
+                if d["host"] == lost:
+                    os.kill(d["pid"], signal.SIGKILL)
         killed = time.monotonic()
         taken: dict[int, float] = {}
-        while len(taken) < len(owned) and time.monotonic() - killed < TAKEOVER_SECONDS * 3:
-            now = leases(db)
-            for table in owned:
-                if table not in taken and owner_host(now.get(table)) not in (None, lost):
-                    taken[table] = time.monotonic() - killed
-            await asyncio.sleep(0.2)  # polling the database, as an operator would
+        try:
+            while len(taken) < len(owned) and time.monotonic() - killed < TAKEOVER_SECONDS * 3:
+                now = leases(db)
+                for table in owned:
+                    if table not in taken and owner_host(now.get(table)) not in (None, lost):
+                        taken[table] = time.monotonic() - killed
+                await asyncio.sleep(0.2)  # polling the database, as an operator would
+            if cut_link:
+                await asyncio.sleep(max(0, spec["after_loss"] - 2 - (time.monotonic() - killed)))
+        finally:
+            if cut_link:
+                net.set_link(Plan(), lost, up=True)
         return {"owned": owned, "hands": hands, "taken": taken}
 
     return run
 
 
-def report_host_loss(db: Database, figures: dict[str, Any]) -> list[str]:
+def report_host_loss(label: str, db: Database, figures: dict[str, Any]) -> list[str]:
     """The host-loss figures printed, and what failed (empty: every floor held)."""
     side = figures["side"]
     owned, hands, taken = side["owned"], side["hands"], side["taken"]
     failures = []
     slowest = max(taken.values(), default=float("nan"))
     print(
-        f"[host-loss] app1 owned {len(owned)} tables, {len(hands)} of them mid-hand at the kill; "
+        f"[{label}] app1 owned {len(owned)} tables, {len(hands)} of them mid-hand at the kill; "
         f"app2 owned {len(taken)}/{len(owned)} of them again, the last after {slowest:.1f} s",
         flush=True,
     )
@@ -320,7 +343,7 @@ def report_host_loss(db: Database, figures: dict[str, Any]) -> list[str]:
             [list(owned), [h for h, _ in hands.values()] or [0]],
         )
     print(
-        f"[host-loss] hands cut mid-way that went on: {went_on}/{len(hands)}; hands finished "
+        f"[{label}] hands cut mid-way that went on: {went_on}/{len(hands)}; hands finished "
         f"at app1's tables after the kill: {after}; hands {statuses}; {paid} paid out; "
         f"{len(logs)} action logs sequential (no decision twice); chips conserved "
         f"(granted {totals['granted']})",
@@ -425,21 +448,23 @@ def main() -> int:
     db = Database(spec["database_url"])
     failures: list[str] = []
     if "load" in spec["scenarios"]:
-        world = build_world(spec, spec["tables"], "l")
+        world = build_world(spec, spec["tables"], PREFIXES["load"])
         figures = asyncio.run(play(spec, world, spec["seconds"]))
         print_load("load", figures)
         if figures["with_state"] < figures["sockets"]:
             failures.append("load: not every socket had its state")
-    if "host-loss" in spec["scenarios"]:
-        world = build_world(spec, spec["tables"], "h")
+    for label, cut_link in (("host-loss", False), ("link-loss", True)):
+        if label not in spec["scenarios"]:
+            continue
+        world = build_world(spec, spec["tables"], PREFIXES[label])
         seconds = spec["kill_after"] + spec["after_loss"]
-        figures = asyncio.run(play(spec, world, seconds, host_loss(spec, db)))
-        print_load("host-loss", figures)
-        failures += report_host_loss(db, figures)
+        figures = asyncio.run(play(spec, world, seconds, host_loss(spec, db, cut_link=cut_link)))
+        print_load(label, figures)
+        failures += report_host_loss(label, db, figures)
     for label, away in (("partition-redis", "redis"), ("partition-db", "db")):
         if label not in spec["scenarios"]:
             continue
-        world = build_world(spec, spec["tables"], label[10])  # r, d: each its players
+        world = build_world(spec, spec["tables"], PREFIXES[label])
         spec["staff_token"] = world["staff_token"]
         seconds = spec["kill_after"] + spec["partition_seconds"] + spec["after_loss"]
         figures = asyncio.run(play(spec, world, seconds, partition(spec, db, away)))

@@ -24,7 +24,7 @@ REDIS_DEFAULT_URL := redis://127.0.0.1:6379/0
 # would check the same thing twice.
 SERVICE_TEST_DIRS := $(wildcard tests/tables tests/pokersite tests/api tests/load)
 
-.PHONY: install test-deps run dev serve lint check test test-sqlite test-services chromium bench check-deploy docs
+.PHONY: install test-deps run dev serve lint check test test-sqlite test-services chromium bench check-deploy docs hosts-test
 
 install: $(STAMP)
 
@@ -131,6 +131,12 @@ bench: install
 		[ -e "$$script" ] || { echo "no benchmarks in bench/"; exit 1; }; \
 		echo "== $$script"; $(PY) "$$script"; \
 	done
+
+# The production set-up across hosts (issue 55), as root: network namespaces for db, redis,
+# app1, app2 (two daphnes each), lb (nginx) and clients; the load, then the loss of app1
+# (deploy/hosts). Not part of make test. HOSTS_ARGS="--tables 10" for a small run.
+hosts-test: install
+	$(PY) -m deploy.hosts $(HOSTS_ARGS)
 
 check-deploy: install
 	SECRET_KEY="$${SECRET_KEY:-$$($(PY) -c 'import secrets; print(secrets.token_urlsafe(50))')}" \

@@ -31,7 +31,7 @@ from collections import Counter
 
 from bench.echo_clients import client_url
 from pokerclient.backoff import Backoff
-from tests.load.clients import RECONNECT_FIRST, RECONNECT_MOST, Client, Tracker
+from tests.load.clients import RECONNECT_FIRST, RECONNECT_MOST, Client, Tracker, origin_of
 
 #: Tables (per worker) where the first player also has a browser's socket (HTML frames).
 BROWSER_TABLES = 5
@@ -75,7 +75,7 @@ class BrowserSocket:
             try:
                 async with connect(
                     f"{self.base}/ws/tables/{self.table_id}/",
-                    origin=self.base.replace("ws://", "http://"),
+                    origin=origin_of(self.base),
                     additional_headers={"Cookie": f"sessionid={self.session}"},
                     open_timeout=60,
                     ping_interval=None,
@@ -148,6 +148,7 @@ async def play_tables(spec: dict) -> dict:
             )
             client.think = 0.0
             client.rebuy = BUY_IN  # a busted player sits down again: six players a table
+            client.tries_again = True  # told "try again" (a table moving host), it does
             if think[1] > 0:
                 rng = random.Random(table["index"] * 10 + p)
                 client._maybe_act = _thinking(client, rng, think)
@@ -219,6 +220,11 @@ async def play_tables(spec: dict) -> dict:
         "browser_sizes": [n for b in browsers for n in b.sizes],
         "browser_sockets": len(browsers),
         "browser_table_actions": sum(tracker.per_table[t] for t in browser_tables),
+        # sockets opened again after the first (a server lost: the multi-host harness)
+        "reconnects": sum(max(0, c.connects - 1) for c in clients),
+        "players_reconnected": sum(1 for c in clients if c.connects > 1),
+        "refusals": sum(len(c.refusals) for c in clients),
+        "refused_with": dict(Counter(m for c in clients for m in c.refusals).most_common(5)),
     }
     _line("ENDED")
     await _parent_says("CLOSE")

@@ -9,7 +9,8 @@ named beside it; the code reads ``django.conf.settings``. Safe embedded defaults
 - ``ALLOWED_HOSTS``: comma-separated; ``localhost,127.0.0.1,[::1]`` by default.
 - ``DATABASE_URL``: any dj-database-url URL; a SQLite file ``db.sqlite3`` by default.
 - ``REDIS_URL``: when set, channels-redis carries events between server processes; otherwise
-  the in-memory channel layer (one process only).
+  the in-memory channel layer (one process only). Several, comma-separated: the channel layer
+  shards its groups over them (each table's group on one); the cache uses the first.
 """
 
 from __future__ import annotations
@@ -228,7 +229,9 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
         # e.g. a file, so that a server subprocess can share the test database.
         DATABASES["default"]["TEST"] = {"NAME": os.environ["TEST_DATABASE_NAME"]}
 
-REDIS_URL = os.environ.get("REDIS_URL", "")
+# Redis Cluster is not supported by channels-redis; sharding over several servers is.
+REDIS_URLS = env_list("REDIS_URL", [])
+REDIS_URL = REDIS_URLS[0] if REDIS_URLS else ""
 # Names of this site's channels, groups and cache keys in a Redis shared with others.
 CHANNEL_PREFIX = os.environ.get("CHANNEL_PREFIX", "asgi")
 if REDIS_URL:
@@ -243,7 +246,7 @@ if REDIS_URL:
         "default": {
             "BACKEND": "channels_redis.pubsub.RedisPubSubChannelLayer",
             "CONFIG": {
-                "hosts": [{"address": REDIS_URL}],
+                "hosts": [{"address": url} for url in REDIS_URLS],
                 "prefix": CHANNEL_PREFIX,
             },
         }

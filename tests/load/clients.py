@@ -25,9 +25,18 @@ from pokerclient.live import StateFrames
 SERVER_BUSY = 4013
 #: The load clients' reconnect pauses: short (the tests kill and restart servers), jittered.
 RECONNECT_FIRST, RECONNECT_MOST = 0.05, 2.0
+#: Seconds a player who was told "nothing was done, try again" waits before trying again.
+TRY_AGAIN_SECONDS = 0.5
 
 
 # --- clients -----------------------------------------------------------------------------------
+def origin_of(base: str) -> str:
+    """The page origin that goes with a socket's base URL (``ws`` with ``http``, ``wss`` with
+    ``https``: behind nginx's TLS, the multi-host harness's players use ``wss``)."""
+    scheme, _, rest = base.partition("://")
+    return {"ws": "http", "wss": "https"}.get(scheme, scheme) + "://" + rest
+
+
 class Tracker:
     """Per table: when each action was sent and when every client had seen its result.
 
@@ -122,6 +131,9 @@ class Client:
         self.think = think  # seconds a player takes to decide (the benchmark's pacing)
         self.quiet = False  # set to stop acting (e.g. to let the last updates arrive)
         self.rebuy = 0  # chips to sit down with again after busting (0: stay out)
+        # Act again when told "nothing was done, try again" (as a person would: the owner of
+        # the table was lost and another takes it over), not only on a new version.
+        self.tries_again = False
         tracker.join(table_id, self)
 
     @property
@@ -138,7 +150,7 @@ class Client:
             try:
                 async with connect(
                     f"{base}/ws/tables/{self.table_id}/?state=json&frames=diff",
-                    origin=base.replace("ws://", "http://"),
+                    origin=origin_of(base),
                     additional_headers={"Cookie": f"sessionid={self.player['session']}"},
                     open_timeout=60,
                     ping_interval=None,
@@ -210,6 +222,8 @@ class Client:
                     sent["accepted"] = not refused
                     if refused:
                         self.tracker.refused(self.table_id, sent["version"])
+                        if self.tries_again and "try again" in frame["message"]:
+                            self._try_again(ws, sent)
                 self._wake()
                 continue
             if frame.get("type") not in ("state", "update"):
@@ -231,6 +245,20 @@ class Client:
             self.tracker.received(self.table_id, self, version, now)
             self._wake()
             await self._maybe_act(ws, frame)
+
+    def _try_again(self, ws, sent: dict) -> None:
+        """Decide again on the state the refused action answered, after a pause, unless the
+        table moved on meanwhile (its new state prompts a decision of its own)."""
+        frame = self.last_state
+        if frame is None or frame["version"] != sent["version"]:
+            return
+        self.acted_on = None
+
+        def again() -> None:
+            if self.last_state is frame:
+                asyncio.ensure_future(self._maybe_act(ws, frame))
+
+        asyncio.get_running_loop().call_later(TRY_AGAIN_SECONDS, again)
 
     async def _maybe_act(self, ws, frame: dict) -> None:
         me = frame.get("me") or {}

@@ -114,3 +114,15 @@ def test_only_the_settings_read_the_environment_or_hide_defaults():
                 if ENVIRONMENT_READ.search(line) or "getattr(settings," in line:
                     offenders.append(f"{name}:{number}: {line.strip()}")
     assert offenders == []
+
+
+def test_several_redis_servers_shard_the_channel_layer_and_the_cache_uses_the_first():
+    probe = (
+        "import json, pokersite.settings as s; print(json.dumps(["
+        "s.CHANNEL_LAYERS['default']['CONFIG']['hosts'], s.CACHES['default']['LOCATION']]))"
+    )
+    hosts, cache = fresh_json(
+        probe, {"REDIS_URL": "redis://10.0.0.1:6379/0, redis://10.0.0.1:6380/0"}, drop={"REDIS_URL"}
+    )
+    assert hosts == [{"address": "redis://10.0.0.1:6379/0"}, {"address": "redis://10.0.0.1:6380/0"}]
+    assert cache == "redis://10.0.0.1:6379/0"

@@ -11,6 +11,7 @@ from tables.api import (
     ledger,
     notes,
     play,
+    play_seats,
     tournament_deals,
     tournaments,
     views,
@@ -28,17 +29,19 @@ urlpatterns = [
     # the play API
     path("tables/<str:pk>/state/", play.TableState.as_view(), name="table-state"),
     path("tables/<str:pk>/actions/", play.TableActions.as_view(), name="table-actions"),
-    path("tables/<str:pk>/seat/", play.TableSeat.as_view(), name="table-seat"),
+    path("tables/<str:pk>/seat/", play_seats.TableSeat.as_view(), name="table-seat"),
     path("tables/<str:pk>/rabbit/", play.TableRabbitHunt.as_view(), name="table-rabbit"),
     path("tables/<str:pk>/game/", play.TableChooseGame.as_view(), name="table-choose-game"),
     path("tables/<str:pk>/show/", play.TableShowCards.as_view(), name="table-show"),
-    path("tables/<str:pk>/sit-out/", play.TableSitOut.as_view(), name="table-sit-out"),
-    path("tables/<str:pk>/sit-in/", play.TableSitIn.as_view(), name="table-sit-in"),
+    path("tables/<str:pk>/sit-out/", play_seats.TableSitOut.as_view(), name="table-sit-out"),
+    path("tables/<str:pk>/sit-in/", play_seats.TableSitIn.as_view(), name="table-sit-in"),
     path(
-        "tables/<str:pk>/sit-out-next/", play.TableSitOutNext.as_view(), name="table-sit-out-next"
+        "tables/<str:pk>/sit-out-next/",
+        play_seats.TableSitOutNext.as_view(),
+        name="table-sit-out-next",
     ),
-    path("tables/<str:pk>/post-now/", play.TablePostNow.as_view(), name="table-post-now"),
-    path("tables/<str:pk>/top-up/", play.TableTopUp.as_view(), name="table-top-up"),
+    path("tables/<str:pk>/post-now/", play_seats.TablePostNow.as_view(), name="table-post-now"),
+    path("tables/<str:pk>/top-up/", play_seats.TableTopUp.as_view(), name="table-top-up"),
     path("tables/<str:pk>/pre-action/", play.TablePreAction.as_view(), name="table-pre-action"),
     # the night's ledger
     path("tables/<str:pk>/ledger/", ledger.TableLedger.as_view(), name="table-ledger"),

@@ -241,13 +241,23 @@ async def test_the_addon_is_taken_with_a_key_between_hands(server):
         addon = (state.get("tournament") or {}).get("addon") or {}
         return state["you"] is not None and bool(addon.get("open"))
 
+    said: list[str] = []  # every status the app showed: a frame may replace one at once
+    show_status = app.show_status
+
+    def showing(text: str) -> None:
+        said.append(text)
+        show_status(text)
+
+    app.show_status = showing  # type: ignore[method-assign]
+
     async def pressed_u() -> str:
-        app.show_status("")
+        before = len(said)
         await pilot.press("u")
-        for _ in range(100):
+        for _ in range(300):  # the server's answer, however busy it is
             await pilot.pause(0.1)
-            if status_line(app):
-                return status_line(app)
+            answered = [text for text in said[before:] if text]
+            if answered:
+                return answered[0]
         raise AssertionError("the add-on key answered nothing")
 
     async with app.run_test(size=(110, 40)) as pilot:

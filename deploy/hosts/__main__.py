@@ -5,7 +5,7 @@
 Builds one network namespace per host on a bridge (``deploy.hosts.net``): ``db`` (a private
 PostgreSQL cluster), ``redis`` (two redis-servers: channels-redis shards the tables' groups
 over them), ``app1`` and ``app2`` (two daphne processes each, ``pokersite.settings_production``,
-started as ``deploy/serve.py`` starts them), ``lb`` (nginx with ``deploy/nginx.conf``, its
+started as ``poker@.service`` starts them), ``lb`` (nginx with ``deploy/nginx.conf``, its
 upstreams the four daphnes), ``clients`` (the load bench's players, and the scenarios:
 ``deploy.hosts.scenarios``). Each host reaches the others only by its address on the bridge.
 Latency between hosts (``tc netem``) where the kernel has it: the run says whether it had.

@@ -23,7 +23,7 @@ APP_HOSTS = ("app1", "app2")
 POSTGRES_PORT = 5432
 #: One Redis server per port on the redis host (channels-redis shards its groups over them).
 REDIS_PORTS = (6379, 6380)
-#: The daphne processes of each app host, one per port (as ``deploy/serve.py`` numbers them).
+#: The daphne processes of each app host, one per port (as ``poker@.service`` instances).
 DAPHNE_PORTS = (8001, 8002)
 HTTPS_PORT = 443
 

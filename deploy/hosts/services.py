@@ -1,7 +1,7 @@
 """The hosts' processes, each started on its host (its namespace) the way the production page
 starts it: PostgreSQL (a private cluster on the ``db`` host), Redis (``redis``), the daphne
 processes of ``app1`` and ``app2`` (``pokersite.settings_production``, ``daphne --proxy-headers``
-as ``deploy/serve.py`` runs it), nginx with ``deploy/nginx.conf`` (``lb``). Every process is
+as ``poker@.service`` runs it), nginx with ``deploy/nginx.conf`` (``lb``). Every process is
 started in a session of its own, so that ``Processes.stop_all`` ends it with its children."""
 
 from __future__ import annotations
@@ -159,7 +159,7 @@ def app_env(plan: Plan, database_url: str, **extra: str) -> dict[str, str]:
 
 
 def set_up_site(plan: Plan, env: dict[str, str]) -> None:
-    """``deploy/serve.py``'s set-up, once, from app1: migrate and collectstatic."""
+    """``poker-migrate.service``'s set-up, once, from app1: migrate and collectstatic."""
     for command in (["migrate", "--noinput", "-v", "0"], ["collectstatic", "--noinput", "-v", "0"]):
         subprocess.run(
             in_host(plan, "app1", PYTHON, "manage.py", *command),
@@ -171,7 +171,7 @@ def set_up_site(plan: Plan, env: dict[str, str]) -> None:
 
 
 def daphne_command(plan: Plan, daphne: Daphne) -> list[str]:
-    """The documented start (``deploy/serve.py``: ``daphne --proxy-headers -b HOST -p PORT``)
+    """The documented start (``poker@.service``: ``daphne --proxy-headers -b HOST -p PORT``)
     on the daphne's host, whose host name (a UTS namespace) is the host's: the leases' owners
     ("host:pid:hex") then say which host holds a table."""
     return in_host(

@@ -16,6 +16,7 @@ import sys
 import time
 import urllib.request
 from pathlib import Path
+from typing import IO
 
 import pytest
 
@@ -108,6 +109,18 @@ def running_server(tmp_path_factory, **settings: str):
     copy_migrated(tmp_path_factory, env, db)
     port = free_port()
     log = open(tmp_path_factory.mktemp("logs") / "daphne.log", "w")  # noqa: SIM115 - the server's log while it runs
+    proc = start_daphne(env, port, log)
+    url = f"http://127.0.0.1:{port}"
+    try:
+        yield Server(url, env, db, Path(log.name), proc)
+    finally:
+        stop_daphne(proc)
+        log.close()
+
+
+def start_daphne(env: dict, port: int, log: IO[str]) -> subprocess.Popen:
+    """daphne serving the site with ``env`` on ``port`` (its output to ``log``), once it
+    answers."""
     proc = subprocess.Popen(
         [
             str(Path(sys.executable).parent / "daphne"),
@@ -122,13 +135,12 @@ def running_server(tmp_path_factory, **settings: str):
         stdout=log,
         stderr=subprocess.STDOUT,
     )
-    url = f"http://127.0.0.1:{port}"
     # A bound, not a measure: parallel test workers on a busy 2-core machine start slowly.
     deadline = time.monotonic() + 120
     while True:
         try:
-            urllib.request.urlopen(url + "/", timeout=2)
-            break
+            urllib.request.urlopen(f"http://127.0.0.1:{port}/", timeout=2)
+            return proc
         except OSError:
             if proc.poll() is not None or time.monotonic() > deadline:
                 proc.kill()
@@ -136,15 +148,14 @@ def running_server(tmp_path_factory, **settings: str):
             # wait on the process (it must not exit) for a moment, then try again
             with contextlib.suppress(subprocess.TimeoutExpired):
                 proc.wait(timeout=0.2)
+
+
+def stop_daphne(proc: subprocess.Popen) -> None:
+    proc.terminate()
     try:
-        yield Server(url, env, db, Path(log.name), proc)
-    finally:
-        proc.terminate()
-        try:
-            proc.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            proc.kill()
-        log.close()
+        proc.wait(timeout=10)
+    except subprocess.TimeoutExpired:
+        proc.kill()
 
 
 @pytest.fixture(scope="module")

@@ -15,16 +15,12 @@ from __future__ import annotations
 
 import os
 import re
-import subprocess
-import sys
-import time
-import urllib.request
 from pathlib import Path
 
 import pytest
 
 from tests.browser import steps
-from tests.browser.conftest import ARTIFACTS, ROOT, free_port, running_server
+from tests.browser.conftest import ARTIFACTS, free_port, running_server, start_daphne, stop_daphne
 
 pytestmark = pytest.mark.browser
 
@@ -185,40 +181,6 @@ def test_the_room_screen_shows_a_hand_to_its_showdown_and_no_hole_card(browser, 
     assert small.evaluate(OFF_SCREEN) == []
 
 
-def start_daphne(server, port: int, log) -> subprocess.Popen:
-    """Another daphne of the module's server (its database, its settings) on ``port``, up."""
-    proc = subprocess.Popen(
-        [
-            str(Path(sys.executable).parent / "daphne"),
-            "-b",
-            "127.0.0.1",
-            "-p",
-            str(port),
-            "pokersite.asgi:application",
-        ],
-        cwd=ROOT,
-        env=server.env,
-        stdout=log,
-        stderr=subprocess.STDOUT,
-    )
-    deadline = time.monotonic() + 120  # a bound: a busy machine starts it slowly
-    while True:
-        try:
-            urllib.request.urlopen(f"http://127.0.0.1:{port}/", timeout=2)
-            return proc
-        except OSError:
-            assert proc.poll() is None and time.monotonic() < deadline, "daphne did not start"
-            time.sleep(0.2)
-
-
-def stop(proc: subprocess.Popen) -> None:
-    proc.terminate()
-    try:
-        proc.wait(timeout=10)
-    except subprocess.TimeoutExpired:
-        proc.kill()
-
-
 def test_the_room_screen_comes_back_by_itself_after_a_server_restart(browser, server, tmp_path):
     table_id = server.shell(
         "import json\nfrom tables.models import Table\nfrom tables.services import table_save\n"
@@ -226,19 +188,19 @@ def test_the_room_screen_comes_back_by_itself_after_a_server_restart(browser, se
     )
     port = free_port()
     with open(tmp_path / "daphne.log", "w") as log:
-        proc = start_daphne(server, port, log)
+        proc = start_daphne(server.env, port, log)
         try:
             tv = browser.new_context(viewport={"width": 1920, "height": 1080}).new_page()
             tv.goto(f"http://127.0.0.1:{port}/tables/{table_id}/tv/")
             tv.wait_for_selector("#conn[data-state=open]", timeout=WAIT)
-            stop(proc)
+            stop_daphne(proc)
             tv.wait_for_selector("#conn[data-state=closed]", timeout=WAIT)
-            proc = start_daphne(server, port, log)
+            proc = start_daphne(server.env, port, log)
             # The page was never reloaded: its socket opens again within the issue's 10 s.
             tv.wait_for_selector("#conn[data-state=open]", timeout=10_000)
             assert "/tv/" in tv.url and tv.locator("#table-seats").count() == 1
         finally:
-            stop(proc)
+            stop_daphne(proc)
 
 
 NINE_SEATED = """

@@ -61,7 +61,7 @@ def process_cpu_seconds(pid: int) -> float:
 
 
 def runtime_figures(server: Server, token: str | None) -> dict | None:
-    """The server's runtime figures now (``tables.live.runtime.process_figures``), or None
+    """The server's runtime figures now (``tables.live.operators.process_figures``), or None
     without a token or where the server does not serve them (a checkout from before them)."""
     if not token:
         return None

@@ -63,8 +63,8 @@ class LeaseLost(ServiceError):
 class TableOwnership:
     """The lease, forwarding, stopping and clock half of ``TableRuntime``."""
 
-    #: (event loop, channel layer, table id) -> runtime
-    runtimes: ClassVar[dict[RuntimeKey, Any]] = {}
+    #: (event loop, channel layer, table id) -> runtime (``TableRuntime.runtimes``)
+    runtimes: ClassVar[dict[RuntimeKey, Any]]
     #: event loop -> its clock (while it has runtimes)
     clocks: ClassVar[dict[asyncio.AbstractEventLoop, asyncio.Task[None]]] = {}
     #: The process is stopping (``drain``): it takes no lease and no new socket.

@@ -48,7 +48,6 @@ from tables.live.ownership import (
     LeaseLost,
     RuntimeKey,
     TableOwnership,
-    held_until,
 )
 from tables.live.protocol import SERVER_TROUBLE
 from tables.models import Player
@@ -60,7 +59,6 @@ from tables.services.leases import (
     PROCESS,
     lease_hold,
     lease_release,
-    lease_take,
 )
 
 log = logging.getLogger(__name__)
@@ -92,7 +90,8 @@ class TableRuntime(TableOwnership):
 
     #: (event loop, channel layer, table id) -> runtime
     runtimes: ClassVar[dict[RuntimeKey, TableRuntime]] = {}
-    #: This process's figures for its operators and the benchmark (``process_figures``):
+    #: This process's figures for its operators and the benchmark
+    #: (``tables.live.operators.process_figures``):
     #: requests forwarded to another process and how long each took to be answered.
     forwarded_seconds: ClassVar[deque[float]] = deque(maxlen=100_000)
     #: The same counts as each runtime's, for the whole process since it started (and the
@@ -335,14 +334,10 @@ class TableRuntime(TableOwnership):
         """The request in one transaction with the lease; once more after taking the lease
         again if it had expired with nobody taking it (a stalled loop, a clock that jumped)."""
         for attempt in (1, 2):
-            epoch = self.epoch  # (the clock may find the lease lost meanwhile)
-            if epoch is None:
-                epoch = await write_async(self.table_id, lease_take)(
-                    self.table_id, PROCESS, self.channel
-                )
-                if epoch is None:
-                    raise LeaseLost(MOVING)
-                self.epoch, self.held_until = epoch, held_until()
+            if self.epoch is None and not await self._take():
+                raise LeaseLost(MOVING)
+            epoch = self.epoch  # the one it acts with, whatever the clock finds meanwhile
+            assert epoch is not None  # held: just checked or taken, no wait since
             try:
                 message: str = await write_async(self.table_id, _fenced_op)(
                     self.table_id, epoch, user, player, data, live
@@ -461,31 +456,11 @@ class TableRuntime(TableOwnership):
                     await consumer.close(code=SERVER_TROUBLE)
 
 
-def process_figures() -> dict[str, Any]:
-    """What this process's runtimes do now: the tables it runs and follows, the commands
-    carried out and forwarded, the table read again, and the forwarded requests' answer times
-    (seconds, oldest first)."""
-    runtimes = list(TableRuntime.runtimes.values())
-    return {
-        "process": PROCESS,
-        "owned": sorted(r.table_id for r in runtimes if r.epoch is not None),
-        "followed": sorted(r.table_id for r in runtimes if r.epoch is None),
-        "commands": TableRuntime.totals["commands"],
-        "forwards": TableRuntime.totals["forwards"],
-        "reads": TableRuntime.totals["reads"],
-        "forwarded_seconds": list(TableRuntime.forwarded_seconds),
-    }
-
-
 def tick_in_turn(table_id: int, work: Callable[[], Any]) -> Awaitable[Any] | None:
     """The croupier's tick of ``table_id`` (``tables.timers.turn_runners``): in the turn of
     its runtime here when this process owns the table; nothing at all when another process
     does (its own clock ticks it); None when no socket here follows the table."""
-    loop = asyncio.get_running_loop()
-    runtime = next(
-        (r for (rl, _, t), r in TableRuntime.runtimes.items() if rl is loop and t == table_id),
-        None,
-    )
+    runtime = TableRuntime.following(table_id)
     if runtime is None or not runtime.ready.done():
         return None
     if runtime.epoch is None:

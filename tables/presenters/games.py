@@ -1,19 +1,31 @@
 """The parts of the table screen that depend on the game (``tables.presenters.screen`` asks
 them): a draw game's draw bar and each seat's draw count (counts only, never the cards), the
-streets' names, and a mixed table's line (the game dealt, the next, who picks)."""
+streets' names, a mixed table's line (the game dealt, the next, who picks), and the boards on
+the felt (one per run of a run-out, two on a double board; whether a rabbit may be hunted)."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol
 
 from engine.cards import Card
 from engine.types import EventKind
 from engine.view import View
-from tables.presenters.models import ActionBar, shown_faces
+from tables.presenters.models import ActionBar, CardFace, shown_faces
 from tables.streets import street_names
 
 if TYPE_CHECKING:
     from tables.selectors.snapshot import Snapshot
+
+
+class HandFacts(Protocol):
+    """What the presenters read of a hand on screen (a ``Hand``: they import no model)."""
+
+    @property
+    def is_running(self) -> bool: ...
+    @property
+    def rabbit(self) -> Any: ...
+    @property
+    def runout_showing(self) -> bool: ...
 
 
 #: A draw game's draw being made, by the betting round that follows it.
@@ -103,3 +115,26 @@ def dealt_cards(view: View, seat: int) -> tuple[Card | None, ...]:
             if event.kind is EventKind.DEAL_HOLE and event.seat == seat and event.cards:
                 return tuple(event.cards)
     return view.seats[seat].cards
+
+
+def runs_on_screen(view: View | None, runout: dict[str, Any] | None) -> int:
+    """The boards on the felt: one per run of a run-out, two all along on a double board."""
+    if runout:
+        return len(runout["runs"])
+    return 2 if view is not None and view.config.double_board else 1
+
+
+def later_runs(view: View | None, runs: int) -> tuple[tuple[CardFace, ...], ...]:
+    """Each later run's board as far as it is on screen (none dealt yet before the first
+    street of the run-out shows)."""
+    if view is None:
+        return ()
+    return tuple(shown_faces(board) for board in (view.second_board, view.third_board)[: runs - 1])
+
+
+def rabbit_open(hand: HandFacts | None, view: View | None) -> bool:
+    """A rabbit hunt may be asked: the hand is over (and shown) before the river, not yet
+    hunted (``tables.services.runouts.rabbit_hunt`` decides)."""
+    if hand is None or view is None or hand.is_running or hand.rabbit or hand.runout_showing:
+        return False
+    return view.config.variant.structure == "board" and len(view.board) < 5

@@ -14,16 +14,20 @@ controls and the "Your cards" line of the log are built.
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import TYPE_CHECKING, Any
 
 from engine.variants import pick_text
 from engine.view import SeatView, View
 from tables.pre_actions import PreAction, meaning, offers
 from tables.presenters.action_bar import action_bar
 from tables.presenters.games import (
+    HandFacts,
     dealt_cards,
     draw_counts,
+    later_runs,
     mixed_game_line,
+    rabbit_open,
+    runs_on_screen,
     street_name,
 )
 from tables.presenters.log import Dealt, log_entries, notice_lines, viewer_log
@@ -416,6 +420,7 @@ def _build_shared(snapshot: Snapshot) -> _Shared:
         )
     else:
         entries = notice_lines(snapshot.notices)
+    runs = runs_on_screen(view, runout)
     return _Shared(
         seats=SeatsRegion(
             hand_id,
@@ -436,12 +441,12 @@ def _build_shared(snapshot: Snapshot) -> _Shared:
             running,
             view.total_pot if view is not None and running else 0,
             hand.number if hand is not None else None,
-            runs=_runs_on_screen(view, runout),
+            runs=runs,
             double_board=view is not None and view.config.double_board,
-            later_cards=_later_runs(view, _runs_on_screen(view, runout)),
+            later_cards=later_runs(view, runs),
             runs_due=view is not None and view.runs_due,
             rabbit=shown_faces(hand.rabbit["cards"]) if hand is not None and hand.rabbit else (),
-            rabbit_open=_rabbit_open(hand, view),
+            rabbit_open=rabbit_open(hand, view),
             street_name=street_name(view),
             game_line=mixed_game_line(table, snapshot),
             paused=paused,
@@ -466,18 +471,7 @@ def _build_shared(snapshot: Snapshot) -> _Shared:
     )
 
 
-class _HandFacts(Protocol):
-    """What ``_rabbit_open`` reads of a hand (a ``Hand``: presenters import no model)."""
-
-    @property
-    def is_running(self) -> bool: ...
-    @property
-    def rabbit(self) -> Any: ...
-    @property
-    def runout_showing(self) -> bool: ...
-
-
-def _showable(snapshot: Snapshot, view: View, index: int, hand: _HandFacts) -> tuple[CardFace, ...]:
+def _showable(snapshot: Snapshot, view: View, index: int, hand: HandFacts) -> tuple[CardFace, ...]:
     """The viewer's cards of the hand on screen, over, that the others do not see (what they
     may show: ``tables.services.showing``); none while its run-out is being dealt."""
     if hand.runout_showing:
@@ -489,29 +483,6 @@ def _showable(snapshot: Snapshot, view: View, index: int, hand: _HandFacts) -> t
         for card in view.seats[index].cards
         if card is not None and card not in public
     )
-
-
-def _rabbit_open(hand: _HandFacts | None, view: View | None) -> bool:
-    """A rabbit hunt may be asked: the hand is over (and shown) before the river, not yet
-    hunted (``tables.services.runouts.rabbit_hunt`` decides)."""
-    if hand is None or view is None or hand.is_running or hand.rabbit or hand.runout_showing:
-        return False
-    return view.config.variant.structure == "board" and len(view.board) < 5
-
-
-def _runs_on_screen(view: View | None, runout: dict[str, Any] | None) -> int:
-    """The boards on the felt: one per run of a run-out, two all along on a double board."""
-    if runout:
-        return len(runout["runs"])
-    return 2 if view is not None and view.config.double_board else 1
-
-
-def _later_runs(view: View | None, runs: int) -> tuple[tuple[CardFace, ...], ...]:
-    """Each later run's board as far as it is on screen (none dealt yet before the first
-    street of the run-out shows)."""
-    if view is None:
-        return ()
-    return tuple(shown_faces(board) for board in (view.second_board, view.third_board)[: runs - 1])
 
 
 def _time_bank(bank_size: int, seat: SeatRow | None) -> int | None:

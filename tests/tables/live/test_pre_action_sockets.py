@@ -63,6 +63,19 @@ def document(db):
     return Client().get("/api/asyncapi.json").json()
 
 
+async def program_of(table, player, checker) -> Program:
+    """``player``'s ``?state=json`` socket on ``table``, logged in by a token, its first state
+    read."""
+    key = (await Token.objects.acreate(user_id=player.user_id)).key
+    comm = communicator(
+        table.pk, None, origin=None, query="state=json", headers={"Authorization": f"Token {key}"}
+    )
+    assert (await comm.connect(timeout=CONNECT_SECONDS))[0]
+    program = Program(comm, checker)
+    await program.receive()
+    return program
+
+
 async def test_a_ticked_choice_comes_with_the_action_that_brought_the_turn(
     document, players, table
 ):
@@ -74,20 +87,7 @@ async def test_a_ticked_choice_comes_with_the_action_that_brought_the_turn(
     state = await sync_to_async(hand_state)(hand)
     button = await Player.objects.aget(pk=hand.seats[state.actor]["player_id"])  # small blind
     big = alice if button.pk == bob.pk else bob
-    sockets = {}
-    for player in (button, big):
-        key = (await Token.objects.acreate(user_id=player.user_id)).key
-        comm = communicator(
-            table.pk,
-            None,
-            origin=None,
-            query="state=json",
-            headers={"Authorization": f"Token {key}"},
-        )
-        assert (await comm.connect(timeout=CONNECT_SECONDS))[0]
-        sockets[player.pk] = Program(comm, checker)
-        await sockets[player.pk].receive()
-    first, second = sockets[button.pk], sockets[big.pk]
+    first, second = [await program_of(table, player, checker) for player in (button, big)]
 
     # The big blind (not to act) may tick check/fold, check or call any: it ticks call any.
     offers = second.state["pre_actions"]["offers"]
@@ -149,20 +149,7 @@ async def test_a_tick_taken_while_the_street_goes_on_is_gone_from_the_next_state
     state = await sync_to_async(hand_state)(hand)
     small = await Player.objects.aget(pk=hand.seats[state.actor]["player_id"])
     big = await Player.objects.aget(pk=hand.seats[(state.actor + 1) % 3]["player_id"])
-    sockets = {}
-    for player in (small, big):
-        key = (await Token.objects.acreate(user_id=player.user_id)).key
-        comm = communicator(
-            table.pk,
-            None,
-            origin=None,
-            query="state=json",
-            headers={"Authorization": f"Token {key}"},
-        )
-        assert (await comm.connect(timeout=CONNECT_SECONDS))[0]
-        sockets[player.pk] = Program(comm, checker)
-        await sockets[player.pk].receive()
-    first, second = sockets[small.pk], sockets[big.pk]
+    first, second = [await program_of(table, player, checker) for player in (small, big)]
     await second.request(op="pre_action", kind="check")
     ticked = await second.reach(second.state["version"] + 1)
     assert ticked["pre_actions"]["ticked"] == {"kind": "check", "amount": 0}

@@ -458,6 +458,9 @@ POKER_CROUPIER = env_bool("POKER_CROUPIER", True)
 # (PostgreSQL): each table's writes always on the same one, in order. SQLite has one writer
 # at a time, so there every write runs on the one thread Django and Channels share.
 POKER_WRITE_THREADS = env_int("POKER_WRITE_THREADS", 4)
+# Threads per server process that run reads off the shared sync thread (the sockets'
+# renders), on a server database: each keeps its connection (tables/db/threads.py).
+POKER_READ_THREADS = env_int("POKER_READ_THREADS", 6, minimum=1)
 # Table sockets one user may have open per server process: on one table, and in all (more
 # are closed with 4429; nginx sends all of a table's sockets to one process).
 POKER_SOCKETS_PER_USER_TABLE = env_int("POKER_SOCKETS_PER_USER_TABLE", 4, minimum=1)

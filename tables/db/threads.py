@@ -107,9 +107,30 @@ def reads_off_thread() -> bool:
     return not in_memory
 
 
+#: The threads that run this process's reads (``read_async``), made on first use.
+_read_executors: list[ThreadPoolExecutor] = []
+
+
+def read_executor() -> ThreadPoolExecutor:
+    """The ``POKER_READ_THREADS`` threads that run reads off the shared sync thread, kept for
+    the process's life. Not an event loop's default executor: that one is made per loop and
+    its threads end with it, leaving each thread's kept connection open until the garbage
+    collector finds it (a test process makes a loop per test: it ran PostgreSQL out of
+    connections), and these bound the process's read connections."""
+    if not _read_executors:
+        _read_executors.append(
+            ThreadPoolExecutor(max_workers=settings.POKER_READ_THREADS, thread_name_prefix="reads")
+        )
+    return _read_executors[0]
+
+
 def read_async(function: Callable[P, R]) -> Callable[P, Coroutine[Any, Any, R]]:
     """A read from the event loop: off the shared sync thread where that is safe."""
-    return sync_to_async(looked_at_now_and_then(function), thread_sensitive=not reads_off_thread())
+    if not reads_off_thread():
+        return sync_to_async(looked_at_now_and_then(function), thread_sensitive=True)
+    return sync_to_async(
+        looked_at_now_and_then(function), thread_sensitive=False, executor=read_executor()
+    )
 
 
 #: The write threads of this process (``write_async``), made on first use.

@@ -4,20 +4,27 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('tables', '0024_pre_actions'),
+        ("tables", "0024_pre_actions"),
     ]
 
     operations = [
         migrations.AddField(
-            model_name='player',
-            name='hud',
-            field=models.BooleanField(default=True, help_text="The players' statistics beside their seats at the tables (where the table shows them).", verbose_name='HUD'),
+            model_name="player",
+            name="hud",
+            field=models.BooleanField(
+                default=True,
+                help_text="The players' statistics beside their seats at the tables (where the table shows them).",
+                verbose_name="HUD",
+            ),
         ),
         migrations.AddField(
-            model_name='table',
-            name='hud',
-            field=models.BooleanField(default=True, help_text="Each player's statistics beside their seat (hands, VPIP, PFR, 3-bet, aggression, showdowns), on hover or tap.", verbose_name='HUD'),
+            model_name="table",
+            name="hud",
+            field=models.BooleanField(
+                default=True,
+                help_text="Each player's statistics beside their seat (hands, VPIP, PFR, 3-bet, aggression, showdowns), on hover or tap.",
+                verbose_name="HUD",
+            ),
         ),
     ]

@@ -65,7 +65,8 @@ def player_set_preferences(
     hud: bool = True,
 ) -> Player:
     """Save how ``player`` sees the cards and the felt, and whether they are nudged when it
-    becomes their turn, and whether they see the HUD at the tables. ``InvalidPreference`` for a deck or felt that is not a choice.
+    becomes their turn, and whether they see the HUD at the tables. ``InvalidPreference``
+    for a deck or felt that is not a choice.
 
     Lock: the player row.
     """

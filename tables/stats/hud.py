@@ -70,7 +70,7 @@ HUD_FIGURES = (
     ("vpip", "VPIP", "Voluntarily put chips in the pot before the flop", True),
     ("pfr", "PFR", "Raised before the flop", True),
     ("three_bet", "3-bet", "Re-raised when facing one raise before the flop", True),
-    ("aggression_factor", "AF", "Aggression factor: bets and raises per call after the flop", False),
+    ("aggression_factor", "AF", "Aggression factor: bets and raises per call postflop", False),
     ("wtsd", "WTSD", "Went to showdown, of the hands that saw the flop", True),
 )
 
@@ -158,7 +158,7 @@ def compute_hud(table: Table, family: str, seated: tuple[_Seated, ...]) -> Hud:
         .values("player_id")
         .annotate(**figure_aggregates())
     )
-    totals = {row["player_id"]: Totals.from_dict(row) for row in rows}
+    totals = {row["player_id"]: Totals.from_dict(dict(row)) for row in rows}
     lines = []
     for s in seated:
         stats = totals.get(s.player_id, Totals()).stats()

@@ -58,8 +58,8 @@ THREE_BET = ["raise 6", "raise 20", "fold", "fold"]
 # blind is voluntary); big blind: checked, no VPIP. All three saw the flop and the showdown.
 CHECKED_DOWN = ["call", "call", "check", *["check"] * 9]
 # Hand 3: the button raises to 6 (facing no raise), the small blind folds and the big blind
-# calls (a 3-bet spot for each, not taken). Flop: the big blind checks, the button bets 10, the big blind
-# calls; then checked down. Button: one postflop bet and no call; big blind: one call.
+# calls (a 3-bet spot for each, not taken). Flop: the big blind checks, the button bets 10,
+# the big blind calls; then checked down. Button: one postflop bet and no call; big blind: one call.
 RAISE_BET_CALL = ["raise 6", "fold", "call", "check", "raise 10", "call", *["check"] * 4]
 
 

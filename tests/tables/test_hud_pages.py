@@ -12,6 +12,7 @@ from django.core.cache import cache
 from django.test import Client
 
 from tables.models import Player, Table
+from tables.presenters.render import cards_in_html
 from tables.selectors.hands import hand_state
 from tables.services import hand_start, seat_take
 from tables.services.notes import note_set
@@ -163,6 +164,7 @@ def test_the_hud_never_holds_a_hidden_card_nor_anyones_note(seated):
             for card in hidden:
                 assert not re.search(rf"\b{card}\b", fragment), (viewer.name, card)
             assert not re.search("[♠♥♦♣]", fragment) and 'class="pc' not in fragment
+            assert cards_in_html(fragment) == []  # the live checker's own test of a card
     # and a hand running now: nobody's cards in the HUD meanwhile
     hand_start(table=table)
     running = hand_state(helpers.current_hand(table))

@@ -77,3 +77,14 @@ def test_the_hud_opens_on_hover_focus_and_tap_and_follows_each_hand(browser, ser
     assert box.locator(".hud-toggle").get_attribute("aria-expanded") == "false"
     # the bot's figures are there too
     assert page.locator(".hud .hud-toggle").count() == 2
+    # on a phone every button is on screen, and a tap opens the figures
+    page.set_viewport_size({"width": 390, "height": 844})
+    widths = page.eval_on_selector_all(
+        ".hud-toggle",
+        "els => els.map(e => [e.getBoundingClientRect().left, e.getBoundingClientRect().right])",
+    )
+    assert all(left >= 0 and right <= 390 for left, right in widths), widths
+    bot = page.locator(".hud:not([data-player=nadia])")
+    bot.locator(".hud-toggle").click()
+    bot.locator(".hud-figures").wait_for(state="visible", timeout=WAIT)
+    page.screenshot(path=str(ARTIFACTS / "hud-phone.png"))

@@ -1,4 +1,5 @@
-"""How the cards and the felt look, and the nudge when it is your turn: a personal setting.
+"""How the cards and the felt look, the nudge when it is your turn, and the HUD at the tables:
+a personal setting.
 
 Saved on the account (``Player`` fields, through ``player_set_preferences``); a visitor who is
 not logged in keeps them in a cookie (per browser). Every page carries them as attributes on
@@ -36,6 +37,7 @@ class Display:
     cards: str = "normal"
     felt: str = "green"
     nudge: str = "off"
+    hud: str = "on"  # the players' statistics beside the seats (tables.views_hud)
 
     @classmethod
     def of_player(cls, player: Player) -> Display:
@@ -44,6 +46,7 @@ class Display:
             cards="large" if player.large_cards else "normal",
             felt=player.felt,
             nudge="on" if player.turn_nudge else "off",
+            hud="on" if player.hud else "off",
         )
 
 
@@ -66,6 +69,11 @@ class PreferencesForm(forms.Form):
         "front, and a vibration on phones",
         required=False,
     )
+    hud = forms.BooleanField(
+        label="Show the HUD at the tables: each player's statistics beside their seat, on "
+        "hover or tap",
+        required=False,
+    )
 
     @classmethod
     def for_display(cls, display: Display, data: QueryDict | None = None) -> PreferencesForm:
@@ -74,6 +82,7 @@ class PreferencesForm(forms.Form):
             "large_cards": display.cards == "large",
             "felt": display.felt,
             "turn_nudge": display.nudge == "on",
+            "hud": display.hud == "on",
         }
         return cls(data, initial=initial)
 
@@ -84,6 +93,7 @@ class PreferencesForm(forms.Form):
             cards="large" if data["large_cards"] else "normal",
             felt=data["felt"],
             nudge="on" if data["turn_nudge"] else "off",
+            hud="on" if data["hud"] else "off",
         )
 
 
@@ -111,7 +121,7 @@ def display(request: HttpRequest) -> dict[str, Any]:
 
 @require_http_methods(["GET", "POST"])
 def preferences(request: HttpRequest) -> HttpResponse:
-    """``/accounts/preferences/``: the deck, larger cards, the felt and the turn nudge."""
+    """``/accounts/preferences/``: the deck, larger cards, the felt, the turn nudge, the HUD."""
     form = PreferencesForm.for_display(current_display(request), request.POST or None)
     if request.method == "POST" and form.is_valid():
         chosen = form.display()
@@ -125,6 +135,7 @@ def preferences(request: HttpRequest) -> HttpResponse:
                     large_cards=chosen.cards == "large",
                     felt=chosen.felt,
                     turn_nudge=chosen.nudge == "on",
+                    hud=chosen.hud == "on",
                 )
             except ServiceError as error:
                 form.add_error(None, str(error))

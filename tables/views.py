@@ -20,6 +20,7 @@ from tables.selectors.players import viewer_player
 from tables.selectors.recent import recent_games
 from tables.selectors.snapshot import load_snapshot
 from tables.stats.ev import ledger_ev
+from tables.views_hud import hud_shown
 from tables.views_room import room_screen_link
 
 
@@ -80,6 +81,8 @@ def table_detail(request: HttpRequest, table_id: int) -> HttpResponse:
             "swings": swings,
             "table": snapshot.table,
             "me": screen.viewer,
+            # the players' statistics beside the seats: fetched by the page, never in frames
+            "hud": not closed and hud_shown(snapshot.table, request),
             "regions": regions,
             "tournament": snapshot.banner,  # a tournament table: its name and level
             "seating_closed": snapshot.seating_closed,  # no ledger: no bankroll chips here

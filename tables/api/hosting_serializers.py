@@ -32,6 +32,7 @@ class HostedTableSerializer(TableSerializer):
             "seat_approval",
             "top_up_approval",
             "spectator_chat",
+            "hud",
             "bot_seats",
             "time_bank_refill_seconds",
             "time_bank_refill_hands",
@@ -117,6 +118,9 @@ class GameSettingsSerializer(serializers.Serializer[Any]):
     seat_approval = StrictBooleanField(required=False)
     top_up_approval = StrictBooleanField(required=False)
     spectator_chat = StrictBooleanField(required=False)
+    hud = StrictBooleanField(
+        required=False, help_text="The players' statistics beside the seats (the HUD)."
+    )
     run_it_twice = StrictBooleanField(required=False)
     bomb_pot_ante = StrictWholeNumberField(min_value=0, required=False)
     bomb_pot_every = StrictWholeNumberField(min_value=0, max_value=1000, required=False)

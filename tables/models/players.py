@@ -55,6 +55,12 @@ class Player(models.Model):
         help_text="A browser notification (when the tab is not in front) and a vibration on "
         "phones when it becomes this player's turn.",
     )
+    hud = models.BooleanField(
+        "HUD",
+        default=True,
+        help_text="The players' statistics beside their seats at the tables (where the table "
+        "shows them).",
+    )
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:

@@ -223,6 +223,12 @@ class Table(TableGameChecks, models.Model):
     spectator_chat = models.BooleanField(
         default=False, help_text="Spectators may chat (players always may)."
     )
+    hud = models.BooleanField(
+        "HUD",
+        default=True,
+        help_text="Each player's statistics beside their seat (hands, VPIP, PFR, 3-bet, "
+        "aggression, showdowns), on hover or tap.",
+    )
     empty_since = models.DateTimeField(
         null=True,
         blank=True,

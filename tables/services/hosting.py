@@ -75,6 +75,7 @@ GAME_DEFAULTS = {
     "seat_approval": False,
     "top_up_approval": False,
     "spectator_chat": False,
+    "hud": True,  # issue 51: the players' statistics beside the seats (each may turn it off)
     # run-outs and bomb pots (issue 20): off unless the host turns them on
     "run_it_twice": False,
     "bomb_pot_ante": 0,

@@ -56,10 +56,17 @@ def player_mark_bot(*, player: Player, bot_account: bool) -> Player:
 
 
 def player_set_preferences(
-    *, player: Player, deck_colours: str, large_cards: bool, felt: str, turn_nudge: bool
+    *,
+    player: Player,
+    deck_colours: str,
+    large_cards: bool,
+    felt: str,
+    turn_nudge: bool,
+    hud: bool = True,
 ) -> Player:
     """Save how ``player`` sees the cards and the felt, and whether they are nudged when it
-    becomes their turn. ``InvalidPreference`` for a deck or felt that is not a choice.
+    becomes their turn, and whether they see the HUD at the tables. ``InvalidPreference``
+    for a deck or felt that is not a choice.
 
     Lock: the player row.
     """
@@ -71,8 +78,8 @@ def player_set_preferences(
     with transaction.atomic():
         player = Player.objects.select_for_update().get(pk=player.pk)
         player.deck_colours, player.large_cards = deck_colours, large_cards
-        player.felt, player.turn_nudge = felt, turn_nudge
-        player.save(update_fields=["deck_colours", "large_cards", "felt", "turn_nudge"])
+        player.felt, player.turn_nudge, player.hud = felt, turn_nudge, hud
+        player.save(update_fields=["deck_colours", "large_cards", "felt", "turn_nudge", "hud"])
     return player
 
 

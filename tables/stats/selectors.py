@@ -93,7 +93,9 @@ def hidden_tables_as_missing(filters: HandFilter, user: Viewer) -> HandFilter:
     return replace(filters, table=0)  # ids start at 1: no table has this one
 
 
-def _aggregates() -> dict[str, Any]:
+def figure_aggregates() -> dict[str, Any]:
+    """The sums of ``Totals`` over ``PlayerHand`` rows, as one aggregate (or annotate)."""
+
     def yes(name: str) -> Count:
         return Count("id", filter=Q(**{name: True}))
 
@@ -118,7 +120,7 @@ def _aggregates() -> dict[str, Any]:
 def player_totals(player: Player, filters: HandFilter = HandFilter()) -> Totals:
     """The sums over the player's finished hands matching ``filters`` (one query)."""
     rows = filters.apply(PlayerHand.objects.filter(SHOWN_OVER, player=player))
-    return Totals.from_dict(rows.order_by().aggregate(**_aggregates()))
+    return Totals.from_dict(rows.order_by().aggregate(**figure_aggregates()))
 
 
 def player_stats(player: Player, filters: HandFilter = HandFilter()) -> dict[str, Any]:

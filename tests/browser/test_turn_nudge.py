@@ -119,3 +119,57 @@ def test_without_a_connection_a_page_says_the_table_will_come_back(browser, serv
         assert page.locator("#offline").count() == 0, "back online: the page itself"
     finally:
         context.close()
+
+
+HEADS_UP = """
+import json
+from tables.models import Table
+from tables.services import table_save
+t = table_save(table=Table(name="Two of us", max_seats=2, bots_allowed=False, bot_seats=0,
+    action_seconds=60, time_bank_seconds=0, min_buy_in=20, max_buy_in=400))
+print(json.dumps(t.pk))
+"""
+BAR = "form.act button.check, form.act button.call"
+
+
+def test_the_nudge_repeats_when_the_turn_comes_back_at_once(browser, server):
+    """Heads-up, the big blind checks preflop and is first on the flop: the action bar never
+    leaves their screen, yet that is a new turn, and with the tab hidden it nudges again."""
+    table_id = server.shell(HEADS_UP)
+    nadia_context = browser.new_context(viewport={"width": 1280, "height": 900})
+    nadia_context.grant_permissions(["notifications"], origin=server.url)
+    nadia_context.add_init_script(RECORD_CALLS)
+    otto_context = browser.new_context(viewport={"width": 1280, "height": 900})
+    nadia, otto = nadia_context.new_page(), otto_context.new_page()
+    try:
+        steps.sign_up(nadia, server.url, "nadia")
+        nadia.goto(server.url + "/accounts/preferences/")
+        nadia.check("#id_turn_nudge")
+        nadia.click("#preferences-form button[type=submit]")
+        nadia.wait_for_load_state()
+        steps.sign_up(otto, server.url, "otto")
+        for page in (nadia, otto):
+            steps.open_table(page, server.url, table_id)
+            steps.sit_down(page, 100)
+        nadia.evaluate("() => { window.tabHidden = true; }")
+
+        # otto checks or calls at once; nadia too, until one of her actions leaves her to act
+        deadline = time.monotonic() + TURN_WAIT / 1000
+        while True:
+            assert time.monotonic() < deadline, "nadia never had two turns running"
+            if nadia.locator(BAR).count():
+                nudged, version = nadia.evaluate("() => window.nudges.length"), steps.table_version(nadia)
+                nadia.locator(BAR).first.click(timeout=5_000)
+                steps.next_version(nadia, version, 10_000)
+                if nadia.locator(BAR).count():  # nobody else acted: her turn again at once
+                    nadia.wait_for_function(f"() => window.nudges.length > {nudged}", timeout=5_000)
+                    break
+            elif otto.locator(BAR).count():
+                with contextlib.suppress(PlaywrightTimeout):
+                    otto.locator(BAR).first.click(timeout=5_000)
+            else:
+                with contextlib.suppress(PlaywrightTimeout):  # between hands: the next deal
+                    steps.next_version(nadia, steps.table_version(nadia), 5_000)
+    finally:
+        nadia_context.close()
+        otto_context.close()

@@ -41,14 +41,17 @@ self.addEventListener("notificationclick", function (event) {
   }));
 });
 
-// A push message (tables/push.py, where the site has a VAPID key): the turn nudge, shown
-// unless a tab of that table is in front (its page nudges by itself then).
+// A push message (tables/push.py, where the site has a VAPID key): the turn nudge.
 self.addEventListener("push", function (event) {
   var message;
   try { message = event.data ? event.data.json() : null; } catch (error) { message = null; }
-  if (!message || !message.url) return;
+  if (message && message.url) event.waitUntil(turnNudge(message));
+});
+
+// The nudge shown, unless a tab of that table is in front (its page nudges by itself then).
+function turnNudge(message) {
   var path = new URL(message.url, self.location).pathname;
-  event.waitUntil(self.clients.matchAll({ type: "window", includeUncontrolled: true }).then(function (windows) {
+  return self.clients.matchAll({ type: "window", includeUncontrolled: true }).then(function (windows) {
     for (var i = 0; i < windows.length; i++) {
       var open = windows[i];
       if (new URL(open.url).pathname === path && (open.focused || open.visibilityState === "visible")) return;
@@ -60,5 +63,5 @@ self.addEventListener("push", function (event) {
       icon: "{{ icon_192 }}",
       data: { url: message.url },
     });
-  }));
-});
+  });
+}

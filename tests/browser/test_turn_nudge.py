@@ -173,3 +173,34 @@ def test_the_nudge_repeats_when_the_turn_comes_back_at_once(browser, server):
     finally:
         nadia_context.close()
         otto_context.close()
+
+
+def test_a_push_message_is_shown_unless_the_tables_tab_is_in_front(browser, server):
+    """The service worker's side of Web Push (the server's: tests/tables/test_push.py): the
+    nudge a push message brings, run in the worker itself (a page cannot make a trusted push
+    event), is shown only while no tab of that table is in front."""
+    table_id = server.shell(SETUP)
+    context = browser.new_context()
+    context.grant_permissions(["notifications"], origin=server.url)
+    page = context.new_page()
+    message = {
+        "title": "Your turn · Nudge table",
+        "body": "It is your turn to act at Nudge table.",
+        "url": f"/tables/{table_id}/",
+        "tag": f"turn-/tables/{table_id}/",
+    }
+    shown = """m => turnNudge(m).then(() => self.registration.getNotifications())
+        .then(all => all.map(n => ({title: n.title, tag: n.tag, url: n.data.url})))"""
+    try:
+        page.goto(f"{server.url}/tables/{table_id}/")
+        page.evaluate("() => navigator.serviceWorker.ready")
+        worker = context.service_workers[0] if context.service_workers else (
+            context.wait_for_event("serviceworker")
+        )
+        assert worker.evaluate(shown, message) == [], "the table is in front: its page nudges"
+        page.goto(server.url + "/")
+        assert worker.evaluate(shown, message) == [
+            {"title": message["title"], "tag": message["tag"], "url": message["url"]}
+        ]
+    finally:
+        context.close()

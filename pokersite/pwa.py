@@ -70,7 +70,9 @@ def push_subscription(request: HttpRequest) -> JsonResponse:
         return _refused("Send the browser's subscription as JSON.", "invalid_subscription", 400)
     player = player_get_or_create(user=request.user)
     if request.method == "DELETE":
-        return JsonResponse({"subscribed": False, "was": push_unsubscribe(player=player, endpoint=endpoint)})
+        return JsonResponse(
+            {"subscribed": False, "was": push_unsubscribe(player=player, endpoint=endpoint)}
+        )
     keys = body.get("keys") if body is not None else None
     keys = keys if isinstance(keys, dict) else {}
     try:

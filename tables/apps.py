@@ -36,3 +36,4 @@ class TablesConfig(AppConfig):
         hooks.register(hooks.hand_ended, time_bank.refill_after_hand)
         # The turn nudge's Web Push (nothing without a VAPID key: tables/push.py).
         hooks.register(hooks.turn_passed, push.turn_passed)
+        hooks.register(hooks.push_subscribed, push.note_subscribed)

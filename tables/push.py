@@ -186,6 +186,11 @@ def _service(endpoint: str) -> str:
 sender = Sender()
 
 
+def note_subscribed(player_id: int) -> None:
+    """``player_id`` has a subscription now (a ``hooks.push_subscribed`` listener)."""
+    sender.note_subscribed(player_id)
+
+
 def turn_passed(table: Table, hand: Hand, player_id: int) -> None:
     """It became ``player_id``'s turn at ``table`` (inside the action's transaction, the
     table at its new version): queue their nudge for when it commits, if they may want one."""

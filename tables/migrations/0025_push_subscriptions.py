@@ -5,21 +5,40 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('tables', '0024_pre_actions'),
+        ("tables", "0024_pre_actions"),
     ]
 
     operations = [
         migrations.CreateModel(
-            name='PushSubscription',
+            name="PushSubscription",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('endpoint', models.URLField(max_length=1000, unique=True)),
-                ('p256dh', models.CharField(help_text="The browser's P-256 public key.", max_length=100)),
-                ('auth', models.CharField(help_text="The browser's authentication secret.", max_length=40)),
-                ('created_at', models.DateTimeField(auto_now_add=True)),
-                ('player', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='push_subscriptions', to='tables.player')),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                ("endpoint", models.URLField(max_length=1000, unique=True)),
+                (
+                    "p256dh",
+                    models.CharField(help_text="The browser's P-256 public key.", max_length=100),
+                ),
+                (
+                    "auth",
+                    models.CharField(
+                        help_text="The browser's authentication secret.", max_length=40
+                    ),
+                ),
+                ("created_at", models.DateTimeField(auto_now_add=True)),
+                (
+                    "player",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="push_subscriptions",
+                        to="tables.player",
+                    ),
+                ),
             ],
         ),
     ]

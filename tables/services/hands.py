@@ -374,8 +374,8 @@ def _after_change(
     table_touch(table, *dict.fromkeys(("action_deadline", "hand_version", *changed)))
     actor = None if state.is_over else state.actor
     if actor is not None and actor != last_actor and hooks.turn_passed:
-        for listener in hooks.turn_passed:
-            listener(table, hand, hand.seats[actor]["player_id"])
+        for turn_listener in hooks.turn_passed:
+            turn_listener(table, hand, hand.seats[actor]["player_id"])
 
 
 def _table_hand(table: Table, hand_id: int) -> Hand | None:

@@ -17,6 +17,8 @@ rules (``CASH_RULES``).
 - ``turn_passed``: ``f(table, hand, player_id) -> None`` when the turn passes to a player (a
   hand dealt, or an action after which another player is to act), the table at its new
   version (the turn nudge's Web Push, ``tables.push``: it must stay cheap).
+- ``push_subscribed``: ``f(player_id) -> None`` once a browser's push subscription for the
+  player is committed.
 """
 
 from __future__ import annotations
@@ -63,6 +65,7 @@ hand_finished: list[Callable[[Hand, EngineHand], object]] = []
 hand_ended: list[Callable[[Table, Hand], object]] = []
 croupier_pass: list[Callable[[datetime], object]] = []
 turn_passed: list[Callable[[Table, Hand, int], object]] = []
+push_subscribed: list[Callable[[int], object]] = []
 
 
 def rules_for(table: Table, now: datetime | None = None) -> TableRules:

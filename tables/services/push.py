@@ -10,12 +10,14 @@ from __future__ import annotations
 
 import base64
 import binascii
+from functools import partial
 from urllib.parse import urlsplit
 
 from django.conf import settings
 from django.db import transaction
 
 from tables.models import Player, PushSubscription
+from tables.services import hooks
 from tables.services.errors import InvalidSubscription
 
 
@@ -31,9 +33,8 @@ def push_subscribe(*, player: Player, endpoint: str, p256dh: str, auth: str) -> 
         subscription, _ = PushSubscription.objects.update_or_create(
             endpoint=endpoint, defaults={"player": player, "p256dh": p256dh, "auth": auth}
         )
-    from tables import push  # the sender imports these services: imported when used
-
-    transaction.on_commit(lambda: push.sender.note_subscribed(player.pk))
+    for listener in hooks.push_subscribed:  # the sender counts them at once (tables.push)
+        transaction.on_commit(partial(listener, player.pk))
     return subscription
 
 

@@ -158,7 +158,10 @@ def test_the_nudge_repeats_when_the_turn_comes_back_at_once(browser, server):
         while True:
             assert time.monotonic() < deadline, "nadia never had two turns running"
             if nadia.locator(BAR).count():
-                nudged, version = nadia.evaluate("() => window.nudges.length"), steps.table_version(nadia)
+                nudged, version = (
+                    nadia.evaluate("() => window.nudges.length"),
+                    steps.table_version(nadia),
+                )
                 nadia.locator(BAR).first.click(timeout=5_000)
                 steps.next_version(nadia, version, 10_000)
                 if nadia.locator(BAR).count():  # nobody else acted: her turn again at once
@@ -194,8 +197,10 @@ def test_a_push_message_is_shown_unless_the_tables_tab_is_in_front(browser, serv
     try:
         page.goto(f"{server.url}/tables/{table_id}/")
         page.evaluate("() => navigator.serviceWorker.ready")
-        worker = context.service_workers[0] if context.service_workers else (
-            context.wait_for_event("serviceworker")
+        worker = (
+            context.service_workers[0]
+            if context.service_workers
+            else (context.wait_for_event("serviceworker"))
         )
         assert worker.evaluate(shown, message) == [], "the table is in front: its page nudges"
         page.goto(server.url + "/")

@@ -48,9 +48,14 @@ def test_a_player_hands_in_a_subscription_and_withdraws_it(players, vapid):
     assert response.status_code == 201, response.content
     assert PushSubscription.objects.get().player == players[0]
     # the same browser used by bob afterwards: the subscription is his now, not both's
-    assert send(logged_in(players[1]), "post", {"endpoint": ENDPOINT, "keys": KEYS}).status_code == 201
+    assert (
+        send(logged_in(players[1]), "post", {"endpoint": ENDPOINT, "keys": KEYS}).status_code == 201
+    )
     assert PushSubscription.objects.get().player == players[1]
-    assert send(alice, "delete", {"endpoint": ENDPOINT}).json() == {"subscribed": False, "was": False}
+    assert send(alice, "delete", {"endpoint": ENDPOINT}).json() == {
+        "subscribed": False,
+        "was": False,
+    }
     assert send(logged_in(players[1]), "delete", {"endpoint": ENDPOINT}).json()["was"] is True
     assert not PushSubscription.objects.exists()
 
@@ -104,7 +109,10 @@ def test_the_preferences_page_gives_the_key_only_where_there_is_one(players, set
     assert f'data-key="{settings.POKER_VAPID_PUBLIC_KEY}"' in page
     assert 'id="nudge-push"' not in Client().get("/accounts/preferences/").content.decode()
     settings.POKER_VAPID_PRIVATE_KEY = settings.POKER_VAPID_PUBLIC_KEY = ""
-    assert 'id="nudge-push"' not in logged_in(players[0]).get("/accounts/preferences/").content.decode()
+    assert (
+        'id="nudge-push"'
+        not in logged_in(players[0]).get("/accounts/preferences/").content.decode()
+    )
 
 
 def test_a_vapid_key_that_is_not_one_stops_the_site_at_start():

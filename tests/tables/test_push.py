@@ -52,7 +52,11 @@ class PushService:
             def do_POST(self) -> None:  # noqa: N802 (the http.server name)
                 body = self.rfile.read(int(self.headers["Content-Length"]))
                 service.messages.append(
-                    {"path": self.path, "headers": {k.lower(): v for k, v in self.headers.items()}, "body": body}
+                    {
+                        "path": self.path,
+                        "headers": {k.lower(): v for k, v in self.headers.items()},
+                        "body": body,
+                    }
                 )
                 self.send_response(410 if self.path.startswith("/gone/") else 201)
                 self.send_header("Content-Length", "0")
@@ -77,7 +81,9 @@ class Browser:
         self.p256dh = b64(point)
 
     def subscribe(self, player: Player) -> None:
-        push_subscribe(player=player, endpoint=self.endpoint, p256dh=self.p256dh, auth=b64(self.auth))
+        push_subscribe(
+            player=player, endpoint=self.endpoint, p256dh=self.p256dh, auth=b64(self.auth)
+        )
 
     def read(self, message: dict) -> dict:
         assert message["headers"]["content-encoding"] == "aes128gcm"

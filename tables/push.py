@@ -24,6 +24,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from django.conf import settings
+from django.core.signals import setting_changed
 from django.db import close_old_connections, transaction
 
 from tables.models import Hand, PushSubscription, Table
@@ -72,6 +73,7 @@ class Sender:
         self.subscribed: frozenset[int] | None = None  # None: not read yet
         self.sent: OrderedDict[tuple[int, int, int], None] = OrderedDict()
         self.thread: threading.Thread | None = None
+        self.running = False
         self.lock = threading.Lock()
 
     def wanted(self, player_id: int) -> bool:
@@ -88,12 +90,14 @@ class Sender:
         self.jobs.put_nowait(nudge)
 
     def start(self) -> None:
-        if self.thread is not None and self.thread.is_alive():
+        # a flag, not Thread.is_alive (a lock each time): the thread ends only in stop()
+        if self.running:
             return
         with self.lock:
-            if self.thread is None or not self.thread.is_alive():
+            if not self.running:
                 self.thread = threading.Thread(target=self._run, name="push-sender", daemon=True)
                 self.thread.start()
+                self.running = True
 
     def wait_idle(self) -> None:
         """Return once every message queued so far was handled (tests)."""
@@ -101,9 +105,11 @@ class Sender:
 
     def stop(self) -> None:
         """End the thread once the messages queued so far are handled."""
-        if self.thread is not None and self.thread.is_alive():
-            self.jobs.put_nowait(None)
-            self.thread.join()
+        with self.lock:
+            if self.thread is not None and self.running:
+                self.jobs.put_nowait(None)
+                self.thread.join()
+            self.running = False
 
     def _run(self) -> None:
         while True:
@@ -191,10 +197,25 @@ def note_subscribed(player_id: int) -> None:
     sender.note_subscribed(player_id)
 
 
+class _Key:
+    """Whether the site has a VAPID key, kept here: reading a Django setting costs about a
+    microsecond (its lazy wrapper), and every action asks."""
+
+    present = bool(settings.POKER_VAPID_PRIVATE_KEY)
+
+    @classmethod
+    def changed(cls, *, setting: str, **_: object) -> None:
+        if setting == "POKER_VAPID_PRIVATE_KEY":
+            cls.present = bool(settings.POKER_VAPID_PRIVATE_KEY)
+
+
+setting_changed.connect(_Key.changed, dispatch_uid="tables.push.key")
+
+
 def turn_passed(table: Table, hand: Hand, player_id: int) -> None:
     """It became ``player_id``'s turn at ``table`` (inside the action's transaction, the
     table at its new version): queue their nudge for when it commits, if they may want one."""
-    if not settings.POKER_VAPID_PRIVATE_KEY or not sender.wanted(player_id):
+    if not _Key.present or not sender.wanted(player_id):
         return
     nudge = TurnNudge(
         player_id=player_id,

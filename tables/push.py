@@ -19,6 +19,7 @@ import json
 import logging
 import queue
 import threading
+import time
 from collections import OrderedDict
 from dataclasses import dataclass
 from typing import Any
@@ -75,6 +76,7 @@ class Sender:
         self.thread: threading.Thread | None = None
         self.running = False
         self.lock = threading.Lock()
+        self.read_at = 0.0  # time.monotonic() of the last reading of ``subscribed``
 
     def wanted(self, player_id: int) -> bool:
         """``player_id`` may have a subscription (the set is not read yet, or has them)."""
@@ -123,7 +125,7 @@ class Sender:
                     return
             try:
                 close_old_connections()
-                if nudge is None or self.subscribed is None:
+                if self.subscribed is None or time.monotonic() >= self.read_at + REFRESH_SECONDS:
                     self._read_subscribed()
                 if nudge is not None:
                     self.deliver(nudge)
@@ -135,6 +137,7 @@ class Sender:
                     self.jobs.task_done()
 
     def _read_subscribed(self) -> None:
+        self.read_at = time.monotonic()
         players = PushSubscription.objects.values_list("player_id", flat=True).distinct()
         self.subscribed = frozenset(players)
 

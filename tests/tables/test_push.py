@@ -21,6 +21,7 @@ from cryptography.hazmat.primitives import hashes
 from cryptography.hazmat.primitives.asymmetric import ec
 from cryptography.hazmat.primitives.asymmetric.utils import encode_dss_signature
 from cryptography.hazmat.primitives.serialization import Encoding, PublicFormat
+from django.db import transaction
 
 from pokersite.settings import vapid_public_key
 from tables import push
@@ -226,3 +227,22 @@ def test_without_a_vapid_key_nothing_is_queued_or_sent(players, table, service, 
     push.sender.wait_idle()
     assert service.messages == []
     assert fresh(table).hands.count() == 1
+
+
+def test_an_action_that_does_not_commit_sends_nothing(players, table, service):
+    """The message is queued when the action's transaction commits, never before: a deal
+    rolled back (here by an error after it) nudges nobody."""
+    alice, bob, _ = players
+    for player in (alice, bob):
+        Browser(f"{service.url}/{player.user.username}/phone").subscribe(opted_in(player))
+        seat_take(table=table, player=player, buy_in=100)
+
+    with pytest.raises(RuntimeError), transaction.atomic():
+        hand_start(table=table)
+        raise RuntimeError("the deal fails after the turn was given")
+    push.sender.wait_idle()
+    assert service.messages == [] and not fresh(table).hands.exists()
+
+    hand_start(table=table)
+    push.sender.wait_idle()
+    assert len(service.messages) == 1, "the deal that commits nudges its first player"

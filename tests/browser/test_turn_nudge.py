@@ -142,12 +142,12 @@ def test_the_nudge_repeats_when_the_turn_comes_back_at_once(browser, server):
     otto_context = browser.new_context(viewport={"width": 1280, "height": 900})
     nadia, otto = nadia_context.new_page(), otto_context.new_page()
     try:
-        steps.sign_up(nadia, server.url, "nadia")
+        steps.sign_up(nadia, server.url, "nell")
         nadia.goto(server.url + "/accounts/preferences/")
         nadia.check("#id_turn_nudge")
         nadia.click("#preferences-form button[type=submit]")
         nadia.wait_for_load_state()
-        steps.sign_up(otto, server.url, "otto")
+        steps.sign_up(otto, server.url, "otis")
         for page in (nadia, otto):
             steps.open_table(page, server.url, table_id)
             steps.sit_down(page, 100)
@@ -182,13 +182,13 @@ def test_a_push_message_is_shown_unless_the_tables_tab_is_in_front(browser, serv
     """The service worker's side of Web Push (the server's: tests/tables/test_push.py): the
     nudge a push message brings, run in the worker itself (a page cannot make a trusted push
     event), is shown only while no tab of that table is in front."""
-    table_id = server.shell(SETUP)
+    table_id = server.shell(SETUP.replace('"Nudge table"', '"Push table"'))
     context = browser.new_context()
     context.grant_permissions(["notifications"], origin=server.url)
     page = context.new_page()
     message = {
-        "title": "Your turn · Nudge table",
-        "body": "It is your turn to act at Nudge table.",
+        "title": "Your turn · Push table",
+        "body": "It is your turn to act at Push table.",
         "url": f"/tables/{table_id}/",
         "tag": f"turn-/tables/{table_id}/",
     }

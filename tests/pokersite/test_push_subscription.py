@@ -12,6 +12,7 @@ from django.test import Client
 
 from pokersite.settings import vapid_public_key
 from tables.models import PushSubscription
+from tests.pokersite.fresh_python import run_fresh
 
 pytestmark = pytest.mark.django_db
 
@@ -122,3 +123,20 @@ def test_a_vapid_key_that_is_not_one_stops_the_site_at_start():
         vapid_public_key("too-short")
     # the public key browsers subscribe with: an uncompressed P-256 point
     assert base64.urlsafe_b64decode(vapid_public_key(PRIVATE) + "=")[0] == 4
+
+
+VAPID_PROBE = "import pokersite.settings as s; print(s.POKER_VAPID_PUBLIC_KEY)"
+VAPID_ENV = {"POKER_VAPID_PRIVATE_KEY", "POKER_VAPID_SUBJECT"}
+
+
+def test_the_vapid_settings_are_checked_at_start_without_showing_the_key():
+    secret = "c2VjcmV0LWJ1dC1ub3QtYS1rZXk"
+    done = run_fresh(VAPID_PROBE, {"POKER_VAPID_PRIVATE_KEY": secret}, drop=VAPID_ENV)
+    assert "ImproperlyConfigured: POKER_VAPID_PRIVATE_KEY must be" in done.stderr
+    assert secret not in done.stderr, "a secret is not written to the logs"
+    done = run_fresh(VAPID_PROBE, {"POKER_VAPID_PRIVATE_KEY": PRIVATE}, drop=VAPID_ENV)
+    assert "ImproperlyConfigured: POKER_VAPID_SUBJECT must be" in done.stderr
+    good = {"POKER_VAPID_PRIVATE_KEY": PRIVATE, "POKER_VAPID_SUBJECT": "mailto:ops@example.org"}
+    done = run_fresh(VAPID_PROBE, good, drop=VAPID_ENV)
+    assert done.stdout.strip() == vapid_public_key(PRIVATE), done.stderr
+    assert run_fresh(VAPID_PROBE, {}, drop=VAPID_ENV).stdout.strip() == ""

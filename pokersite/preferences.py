@@ -14,6 +14,7 @@ from typing import Any
 from urllib.parse import urlencode
 
 from django import forms
+from django.conf import settings
 from django.contrib import messages
 from django.http import HttpRequest, HttpResponse, QueryDict
 from django.shortcuts import redirect, render
@@ -152,5 +153,10 @@ def preferences(request: HttpRequest) -> HttpResponse:
         messages.success(request, "Saved: your cards and felt look like this on every table.")
         return response
     status = 400 if request.method == "POST" else 200
-    context = {"form": form, "chosen": asdict(current_display(request))}
+    context = {
+        "form": form,
+        "chosen": asdict(current_display(request)),
+        # Web Push (the turn nudge with no table open): a logged-in player, a site with a key
+        "push_key": settings.POKER_VAPID_PUBLIC_KEY if request.user.is_authenticated else "",
+    }
     return render(request, "accounts/preferences.html", context, status=status)

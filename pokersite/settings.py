@@ -483,3 +483,48 @@ POKER_GC_YOUNG_SECONDS = env_float("POKER_GC_YOUNG_SECONDS", 0.1)
 # Milliseconds a thread waiting for the interpreter lock waits before the thread holding it
 # must let it in (pokersite/gil_policy.py; the interpreter's own default is 5).
 POKER_SWITCH_INTERVAL_MS = env_float("POKER_SWITCH_INTERVAL_MS", 1.0, minimum=0.05)
+
+
+def vapid_public_key(private_key: str) -> str:
+    """The VAPID application server key browsers subscribe with (base64url, uncompressed P-256
+    point) of ``private_key`` (base64url of the 32-byte P-256 private number, as
+    ``npx web-push generate-vapid-keys`` prints it); ``ImproperlyConfigured`` if it is none."""
+    import base64
+
+    from cryptography.hazmat.primitives.asymmetric import ec
+    from cryptography.hazmat.primitives.serialization import Encoding, PublicFormat
+
+    try:
+        raw = base64.urlsafe_b64decode(private_key + "=" * (-len(private_key) % 4))
+        if len(raw) != 32:
+            raise ValueError("not 32 bytes")
+        key = ec.derive_private_key(int.from_bytes(raw, "big"), ec.SECP256R1())
+    except ValueError:
+        _refuse("POKER_VAPID_PRIVATE_KEY", "(hidden)", "a base64url P-256 private key (32 bytes)")
+    point = key.public_key().public_bytes(Encoding.X962, PublicFormat.UncompressedPoint)
+    return base64.urlsafe_b64encode(point).rstrip(b"=").decode()
+
+
+# Web Push for the turn nudge (tables/push.py, docs/production.md): with a VAPID private key
+# set, a player who opted in gets a push message when it becomes their turn and no table tab
+# is in front. Unset: no Web Push (the page's own notification still comes while it is open).
+POKER_VAPID_PRIVATE_KEY = os.environ.get("POKER_VAPID_PRIVATE_KEY", "").strip()
+POKER_VAPID_PUBLIC_KEY = (
+    vapid_public_key(POKER_VAPID_PRIVATE_KEY) if POKER_VAPID_PRIVATE_KEY else ""
+)
+# Who the push services may write to about this site's messages (mailto: or https:).
+POKER_VAPID_SUBJECT = os.environ.get("POKER_VAPID_SUBJECT", "").strip()
+if POKER_VAPID_PRIVATE_KEY and not POKER_VAPID_SUBJECT.startswith(("mailto:", "https:")):
+    _refuse("POKER_VAPID_SUBJECT", POKER_VAPID_SUBJECT, "a mailto: or https: address")
+# The push services a browser's subscription may name (https, the host or a domain above it):
+# the server posts to that address, so it is never one a visitor makes up. An entry written
+# as an origin (http://127.0.0.1:8765) allows exactly that one (tests, a local push service).
+POKER_PUSH_SERVICES = env_list(
+    "POKER_PUSH_SERVICES",
+    [
+        "fcm.googleapis.com",
+        "push.services.mozilla.com",
+        "notify.windows.com",
+        "push.apple.com",
+    ],
+)

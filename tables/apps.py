@@ -11,6 +11,7 @@ class TablesConfig(AppConfig):
         from django.contrib.auth.signals import user_logged_out
         from django.db.models.signals import post_save, pre_save
 
+        from tables import push
         from tables.live import sessions
         from tables.live.runtime import tick_in_turn
         from tables.services import hooks, time_bank
@@ -33,3 +34,6 @@ class TablesConfig(AppConfig):
             turn_runners.append(tick_in_turn)
         # The time bank refills every few hands (a cash table's own listener).
         hooks.register(hooks.hand_ended, time_bank.refill_after_hand)
+        # The turn nudge's Web Push (nothing without a VAPID key: tables/push.py).
+        hooks.register(hooks.turn_passed, push.turn_passed)
+        hooks.register(hooks.push_subscribed, push.note_subscribed)

@@ -2,12 +2,14 @@
 // (generated with the Web Audio API, no files), switched off and on with the 🔔 button and
 // remembered in localStorage; the tab title says "Your turn" while it is. A player who chose
 // the turn nudge (<body data-nudge="on">, pokersite/preferences.py) also gets a vibration on
-// a phone and, while the tab is not in front, a notification through the service worker.
+// a phone and, while the tab is not in front, a notification through the service worker;
+// again at each new turn, also one that follows the player's own action at once.
 (function () {
   "use strict";
   var KEY = "poker.sound";
   var baseTitle = document.title;
   var audio = null, wasMyTurn = false, warned = false;
+  var actedOn = null;  // the action bar's version the player last acted on
 
   function soundOn() { return localStorage.getItem(KEY) !== "off"; }
 
@@ -70,9 +72,14 @@
   // Your turn: the action bar (only ever rendered for the player to act) is on screen.
   function myTurn() { return !!document.querySelector("#table-actions form.act"); }
 
+  // A new turn: the bar came, or it is a later version's than the one acted on (the player
+  // is to act again at once: heads-up, the big blind closing preflop and first on the flop).
   function check() {
     var turn = myTurn();
-    if (turn && !wasMyTurn) { beep(660, 0.15, 2); nudge(); warned = false; }
+    var version = turn ? document.getElementById("table-actions").dataset.version : null;
+    if (turn && (!wasMyTurn || (actedOn !== null && version !== actedOn))) {
+      beep(660, 0.15, 2); nudge(); warned = false; actedOn = null;
+    }
     wasMyTurn = turn;
     document.title = turn ? "Your turn · " + baseTitle : baseTitle;
     var low = turn && document.querySelector("#table-actions .countdown.low");
@@ -83,6 +90,11 @@
     if (e.target.closest("#sound-switch")) {
       localStorage.setItem(KEY, soundOn() ? "off" : "on");
       showSwitch();
+    }
+  });
+  document.addEventListener("htmx:wsBeforeSend", function (e) {
+    if (e.target && e.target.closest && e.target.closest("form.act")) {
+      actedOn = document.getElementById("table-actions").dataset.version;
     }
   });
   document.addEventListener("htmx:wsAfterMessage", check);

@@ -13,7 +13,8 @@ Modules: ``base`` (append-only rows), ``players`` (players, the ledger, idempote
 ``tables`` (tables, seats; a table's game in ``table_games`` and its checks in
 ``table_game_checks``), ``hands`` (hands, their secrets, actions, player figures),
 ``hosting`` (guests, seat requests, chat, notices), ``notes`` (private notes on players),
-``leases`` (which server process runs a live table).
+``leases`` (which server process runs a live table), ``push`` (browsers' Web Push
+subscriptions).
 """
 
 from tables.models.base import AppendOnlyError, AppendOnlyModel, AppendOnlyQuerySet
@@ -22,6 +23,7 @@ from tables.models.hosting import ChatMessage, SeatRequest, TableGuest, TableNot
 from tables.models.leases import TableLease
 from tables.models.notes import PlayerNote
 from tables.models.players import IdempotencyKey, LedgerEntry, Player
+from tables.models.push import PushSubscription
 from tables.models.tables import Seat, Table
 
 __all__ = [
@@ -38,6 +40,7 @@ __all__ = [
     "Player",
     "PlayerHand",
     "PlayerNote",
+    "PushSubscription",
     "Seat",
     "SeatRequest",
     "Table",

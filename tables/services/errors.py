@@ -270,3 +270,10 @@ class InvalidPreference(ServiceError):
     """A display setting that is not one of its choices (a deck, a felt colour)."""
 
     code = "invalid_preference"
+
+
+class InvalidSubscription(ServiceError):
+    """A browser's push subscription the site will not post to (a push service it does not
+    know, keys that are not the browser's)."""
+
+    code = "invalid_subscription"

@@ -262,7 +262,15 @@ def hand_act(
         had_pre_actions = table.pre_actions
         # the players whose turn comes next and who ticked a choice act now, in this step
         taken, ticks_changed = pre_actions_take(table, hand, state, len(decisions) + 1)
-        _after_change(table, hand, state, before, *(("pre_actions",) if had_pre_actions else ()))
+        _after_change(
+            table,
+            hand,
+            state,
+            before,
+            *(("pre_actions",) if had_pre_actions else ()),
+            # the turn passes unless the player who just acted is to act again
+            last_actor=None if taken else index,
+        )
         if current:
             assert live is not None
             live.decisions = [*decisions, decision, *taken]
@@ -312,12 +320,15 @@ def _after_change(
     state: EngineHand,
     before: Sequence[int],
     *changed: str,
+    last_actor: int | None = None,
 ) -> None:
     """Write the stacks the change moved (``before``: the engine's stacks before it) back to
     the seats; finish the hand if it is over; store the table's clock with the new version,
     which is also the hand's (``Table.hand_version``: actions that saw an earlier one are stale).
 
     ``changed``: other fields of ``table`` the caller set, saved in the same UPDATE.
+    ``last_actor``: the seat that made the last decision (None: a deal, or someone else):
+    ``hooks.turn_passed`` hears of the next player to act unless it is that seat again.
     """
     stacks = state.stacks
     _write_stacks(
@@ -361,6 +372,10 @@ def _after_change(
         table.action_deadline = now + timedelta(seconds=table.action_seconds)
     table.hand_version = table.version + 1  # the version table_touch is about to write
     table_touch(table, *dict.fromkeys(("action_deadline", "hand_version", *changed)))
+    actor = None if state.is_over else state.actor
+    if actor is not None and actor != last_actor and hooks.turn_passed:
+        for turn_listener in hooks.turn_passed:
+            turn_listener(table, hand, hand.seats[actor]["player_id"])
 
 
 def _table_hand(table: Table, hand_id: int) -> Hand | None:

@@ -14,6 +14,11 @@ rules (``CASH_RULES``).
 - ``hand_ended``: ``f(table, hand) -> None`` once a hand is over, its stacks written and the
   busted seats freed.
 - ``croupier_pass``: ``f(now) -> None`` once per pass of the croupier, before the tables'.
+- ``turn_passed``: ``f(table, hand, player_id) -> None`` when the turn passes to a player (a
+  hand dealt, or an action after which another player is to act), the table at its new
+  version (the turn nudge's Web Push, ``tables.push``: it must stay cheap).
+- ``push_subscribed``: ``f(player_id) -> None`` once a browser's push subscription for the
+  player is committed.
 """
 
 from __future__ import annotations
@@ -59,6 +64,8 @@ hand_starting: list[Callable[[Table, datetime], object]] = []
 hand_finished: list[Callable[[Hand, EngineHand], object]] = []
 hand_ended: list[Callable[[Table, Hand], object]] = []
 croupier_pass: list[Callable[[datetime], object]] = []
+turn_passed: list[Callable[[Table, Hand, int], object]] = []
+push_subscribed: list[Callable[[int], object]] = []
 
 
 def rules_for(table: Table, now: datetime | None = None) -> TableRules:

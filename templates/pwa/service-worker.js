@@ -1,5 +1,6 @@
 // The site's service worker (served at /sw.js, scope /): the offline page when a page cannot
-// load, and the turn nudge's notification (signals.js asks; a click brings the table back).
+// load, and the turn nudge's notification (signals.js asks, or a Web Push message; a click
+// brings the table back).
 "use strict";
 var CACHE = "poker-offline-{{ version }}";
 var OFFLINE = "{{ offline_url }}";
@@ -39,3 +40,28 @@ self.addEventListener("notificationclick", function (event) {
     return self.clients.openWindow(url);
   }));
 });
+
+// A push message (tables/push.py, where the site has a VAPID key): the turn nudge.
+self.addEventListener("push", function (event) {
+  var message;
+  try { message = event.data ? event.data.json() : null; } catch (error) { message = null; }
+  if (message && message.url) event.waitUntil(turnNudge(message));
+});
+
+// The nudge shown, unless a tab of that table is in front (its page nudges by itself then).
+function turnNudge(message) {
+  var path = new URL(message.url, self.location).pathname;
+  return self.clients.matchAll({ type: "window", includeUncontrolled: true }).then(function (windows) {
+    for (var i = 0; i < windows.length; i++) {
+      var open = windows[i];
+      if (new URL(open.url).pathname === path && (open.focused || open.visibilityState === "visible")) return;
+    }
+    return self.registration.showNotification(message.title, {
+      body: message.body,
+      tag: message.tag,  // the page's own nudge for the table has the same: one at a time
+      renotify: true,
+      icon: "{{ icon_192 }}",
+      data: { url: message.url },
+    });
+  });
+}

@@ -6,7 +6,7 @@ from django.db import migrations, models
 
 class Migration(migrations.Migration):
     dependencies = [
-        ("tables", "0024_pre_actions"),
+        ("tables", "0025_hud"),
     ]
 
     operations = [

@@ -43,7 +43,7 @@ from tests.tables.wsclient import Socket, communicator, session_cookie
 pytestmark = [
     pytest.mark.django_db(transaction=True),
     pytest.mark.slow,  # 300 hands: about 30 s of CPU
-    pytest.mark.one_pass,  # the filter is the presenters'; the channel layers have tests of their own
+    pytest.mark.one_pass,  # the filter is the presenters'; the layers have tests of their own
 ]
 
 HANDS = int(os.environ.get("BROADCAST_HANDS", "100"))

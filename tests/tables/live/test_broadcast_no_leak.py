@@ -322,3 +322,42 @@ async def test_no_hole_card_before_its_delay(family, players, make_table, clock)
     assert seen["tv", "street"] > 0 and seen["tv", f"m{MINUTES}"] > 0, seen
     assert not seen["tv", "0"] and not seen["tv", "hand"], seen
     assert not any(name == "alice" for name, _ in seen), seen
+
+
+def dealt_pair(table, alice, bob) -> dict:
+    """alice and bob agree to a one-minute broadcast and are dealt a hand: their cards."""
+    for person in (alice, bob):
+        seat_take(table=table, player=person, buy_in=100)
+    table_broadcast_propose(table=table, by=alice.user, delay="minutes", minutes=1)
+    for person in (alice, bob):
+        broadcast_agree(table=table, player=person)
+    hand = hand_start(table=Table.objects.get(pk=table.pk))
+    state = hand_state(hand)
+    return {
+        start["player_id"]: {str(c) for c in state.hole[i]} for i, start in enumerate(hand.seats)
+    }
+
+
+async def test_a_timed_reveal_comes_with_the_tables_clock_not_an_action(players, make_table, clock):
+    """Nobody acts: a minute after the deal the table's clock (``keep_up``) shows the
+    visitor every hole card; alice's own page never gets bob's."""
+    alice, bob, _ = players
+    table = await sync_to_async(make_table)(name="Clock", host=alice, action_seconds=600)
+    holes = await sync_to_async(dealt_pair)(table, alice, bob)
+    cookie = await sync_to_async(session_cookie)(alice.user)
+    visitor = await Socket("visitor", communicator(table.pk)).connect()
+    mine = await Socket("alice", communicator(table.pk, cookie)).connect()
+    every = holes[alice.pk] | holes[bob.pk]
+    assert not every & set(cards_in_html("".join(visitor.frames)))
+
+    clock.advance(timedelta(seconds=59))
+    await TableRuntime.keep_up()
+    assert not every & set(cards_in_html("".join(await visitor.drain(timeout=0.2))))
+    clock.advance(timedelta(seconds=1))
+    await TableRuntime.keep_up()
+    await visitor.until(lambda frame: every <= set(cards_in_html(frame)))
+    await TableRuntime.keep_up()  # once shown, not again
+    assert await visitor.drain(timeout=0.2) == []
+    assert not holes[bob.pk] & set(cards_in_html("".join(mine.frames + await mine.drain())))
+    for sock in (visitor, mine):
+        await sock.close()

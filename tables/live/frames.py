@@ -23,7 +23,9 @@ snapshot's ``memo``), and an update once per version for all the sockets that he
 thing (every spectator's, once). Hidden cards: every part comes from the viewer's own screen
 (``tables.presenters.screen.table_screen``: the spectator's view, with the viewer's own seat
 from the viewer's filtered view), so a frame holds nothing its viewer's whole screen would
-not.
+not. A page without a seat of a hand broadcast with its players' agreement (issue 53) also
+depends on how many streets' hole cards its delay shows by now
+(``tables.presenters.broadcast``): part of the viewer's key, so spectators still share.
 """
 
 from __future__ import annotations

@@ -79,3 +79,28 @@ def test_the_play_api_answers_for_the_caller(game, players):
     assert refused.status_code >= 400 and refused.json()["code"] == "not_seated"
     assert api.post(url, {"agree": False}, content_type="application/json").status_code == 200
     assert not BroadcastConsent.objects.filter(table=game).exists()
+
+
+@pytest.mark.parametrize("room_screen", [False, True])
+def test_the_pages_show_the_cards_only_to_whom_they_may(game, players, room_screen):
+    """A hand broadcast at once: a visitor's page shows every hole card, the room screen only
+    when the host allowed it there, a player's page never the other's."""
+    from tables.presenters.render import cards_in_html
+    from tables.selectors.hands import hand_state
+    from tables.services import hand_start
+    from tables.services.broadcast import broadcast_agree
+
+    alice, bob, _ = players
+    table_broadcast_propose(table=game, by=alice.user, delay="none", room_screen=room_screen)
+    for person in (alice, bob):
+        broadcast_agree(table=game, player=person)
+    hand = hand_start(table=Table.objects.get(pk=game.pk))
+    state = hand_state(hand)
+    holes = {s["player_id"]: {str(c) for c in state.hole[i]} for i, s in enumerate(hand.seats)}
+    every = holes[alice.pk] | holes[bob.pk]
+    visitor = set(cards_in_html(Client().get(f"/tables/{game.pk}/").content.decode()))
+    assert every <= visitor
+    tv = set(cards_in_html(Client().get(f"/tables/{game.pk}/tv/").content.decode()))
+    assert (every <= tv) if room_screen else not every & tv
+    mine = set(cards_in_html(web(alice).get(f"/tables/{game.pk}/").content.decode()))
+    assert holes[alice.pk] <= mine and not holes[bob.pk] & mine

@@ -73,7 +73,14 @@ def test_the_play_api_answers_for_the_caller(game, players):
     table_broadcast_propose(table=game, by=alice.user, delay="street")
     api = web(bob)
     url = f"/api/tables/{game.pk}/broadcast/"
-    assert api.post(url, {"agree": True}, content_type="application/json").status_code == 200
+    answer = api.post(url, {"agree": True}, content_type="application/json")
+    assert answer.status_code == 200
+    assert answer.json()["table"]["broadcast"] == {
+        "proposed": True,
+        "delay": "street",
+        "minutes": 5,
+        "room_screen": False,
+    }
     assert BroadcastConsent.objects.filter(table=game, player=bob).exists()
     refused = web(carol).post(url, {"agree": True}, content_type="application/json")
     assert refused.status_code >= 400 and refused.json()["code"] == "not_seated"

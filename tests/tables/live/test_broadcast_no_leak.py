@@ -1,8 +1,9 @@
 """The hole-card broadcast (issue 53) never shows a card before its time, and shows it after.
 
-For each game family (hold'em, stud, triple draw), at least 100 hands are played by the
-croupier's bots and alice (acting in-process as soon as it is her turn) at a table whose
-every player agreed to the broadcast; the host's delay changes every hand: at once (``none``),
+For each game family (hold'em, stud, triple draw), at least 100 hands are played by alice,
+bob and carol, acting in-process through the services (random legal actions, the deals fixed
+by the test's seeds) at a table whose every player agreed to the broadcast; the host's delay
+changes every hand: at once (``none``),
 one street later, at the hand's end, one minute after the deal (the last two with the room
 screen allowed too). Three real sockets through the ASGI stack watch: a logged-out visitor,
 a room screen (``?view=tv``) and alice's own table page. Every frame each receives is checked:
@@ -15,8 +16,11 @@ a room screen (``?view=tv``) and alice's own table page. Every frame each receiv
   between steps, once every frame of the step has been received);
 - alice never sees another player's hole card;
 - the broadcast cards do come (in each mode, to the visitor; to the room screen only when
-  allowed), the timed ones pushed by the table's clock (``TableRuntime.keep_up``), not by an
-  action.
+  allowed), the timed ones pushed by the table's clock (``TableRuntime.keep_up``, called at
+  each step of a timed hand; the last test shows they come with it and without an action).
+
+Each frame's moment is the test clock's at its step: the clock moves only once the runtime
+has shown the step's last version and finished its work (``settled``).
 """
 
 import asyncio

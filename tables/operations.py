@@ -24,6 +24,7 @@ from tables.models import Player, Table
 from tables.pre_actions import KINDS as PRE_ACTION_KINDS, LABELS as PRE_ACTION_LABELS
 from tables.selectors.hands import player_in_running_hand
 from tables.selectors.players import viewer_player
+from tables.services.broadcast import broadcast_agree, broadcast_withdraw
 from tables.services.hands import LiveHand
 from tables.services.hooks import rules_for
 from tables.services.mixed import choose_game
@@ -257,6 +258,21 @@ def _choose_game(table_id: int, player: Player, pick: str) -> str:
     return f"{table.words_of(table.pick)} it is."
 
 
+def _broadcast_fields(data: dict[str, Any]) -> dict[str, Any]:
+    agree = data.get("agree")
+    if agree not in ("0", "1", 0, 1, True, False):
+        raise BadFrame("agree is 1 (show my hole cards to spectators) or 0 (withdraw).")
+    return {"agree": agree in ("1", 1, True)}
+
+
+def _broadcast(table_id: int, player: Player, agree: bool) -> str:
+    if agree:
+        broadcast_agree(table=table_id, player=player)
+        return "You agree to show hole cards to spectators."
+    broadcast_withdraw(table=table_id, player=player)
+    return "You withdrew: hole cards are not shown to spectators from the next hand."
+
+
 @dataclass(frozen=True)
 class Operation:
     parse: Callable[[dict[str, Any]], dict[str, Any]]  # the frame -> ``carry_out``'s fields
@@ -278,6 +294,7 @@ OPERATIONS: dict[str, Operation] = {
     "rabbit_hunt": Operation(_rabbit_fields, _rabbit_hunt),
     "choose_game": Operation(_choose_game_fields, _choose_game),
     "show_cards": Operation(_show_fields, _show_cards),
+    "broadcast": Operation(_broadcast_fields, _broadcast),
 }
 
 

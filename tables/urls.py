@@ -14,5 +14,6 @@ urlpatterns = [
     path("<int:table_id>/ledger/", views_ledger.table_ledger_page, name="ledger"),
     path("<int:table_id>/hosting/", views_hosting.hosting_panel, name="hosting"),
     path("<int:table_id>/host/<str:control>/", views_hosting.host_control, name="host"),
+    path("<int:table_id>/broadcast/", views_hosting.broadcast_answer, name="broadcast"),
     path("<int:table_id>/hands/<int:number>/", views.hand_detail, name="hand"),
 ]

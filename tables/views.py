@@ -4,10 +4,12 @@ from __future__ import annotations
 
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
+from django.utils import timezone
 
 from engine.variants import variant
 from tables.clubs.selectors import upcoming_for
 from tables.models import Hand, Table
+from tables.presenters.broadcast import broadcast_reveal
 from tables.presenters.notes import note_marks
 from tables.presenters.render import region_html, render_message
 from tables.presenters.screen import table_screen
@@ -60,6 +62,8 @@ def table_detail(request: HttpRequest, table_id: int) -> HttpResponse:
         left_with=rejoin_minimum(table, player) if player else 0,
         reseat_at_ms=reseat_at_ms(table, player) if player else None,
         notes=note_marks(notes_by_subject(player.pk if player else None)),  # theirs alone
+        # a visitor's, of a hand its players agreed to broadcast (none for a seated player)
+        revealed=broadcast_reveal(snapshot, player.pk if player else None, timezone.now()),
     )
     regions = {**region_html(screen, oob=False), "message": render_message("", oob=False)}
     closed = snapshot.table.status == Table.Status.CLOSED

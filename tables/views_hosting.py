@@ -38,8 +38,9 @@ from tables.selectors.hosting import (
 )
 from tables.selectors.players import viewer_player
 from tables.services import guests, host_seats, hosting, seat_requests
-from tables.services.errors import InvalidSettings, NoSuchInvite, ServiceError
+from tables.services.errors import InvalidSettings, NoSuchInvite, NotSeated, ServiceError
 from tables.services.players import player_get_or_create
+from tables.views_broadcast import broadcast_context, host_propose, host_stop, player_answer
 from tables.views_room import room_screen_link
 
 #: The settings of the new-game form and of the panel's change form, in the order shown:
@@ -289,6 +290,7 @@ def hosting_panel(
         "closed": table.status == Table.Status.CLOSED,
         "my_request": mine,
         "my_request_status": request_status(mine) if mine is not None else None,
+        "broadcast": broadcast_context(table, player),
     }
     if is_host:
         context_form = change_form or change_form_for(table)
@@ -428,6 +430,8 @@ CONTROLS: dict[str, Callable[[HttpRequest, Table], str]] = {
         hosting.table_host_bomb_pot(table=t, by=r.user),
         "Bomb pot called for the next hand.",
     )[1],
+    "broadcast": host_propose,
+    "broadcast_stop": host_stop,
     "approve": lambda r, t: _answer(r, t, True),
     "decline": lambda r, t: _answer(r, t, False),
 }
@@ -455,4 +459,21 @@ def host_control(request: HtmxRequest, table_id: int, control: str) -> HttpRespo
         messages.success(request, text)
     if request.htmx:
         return hosting_panel(request, table_id, change_form)
+    return redirect("tables:detail", table_id=table_id)
+
+
+@require_POST
+def broadcast_answer(request: HtmxRequest, table_id: int) -> HttpResponse:
+    """``POST /tables/<id>/broadcast/`` (``agree``: 1 or 0): a seated player's own answer to
+    the hole-card broadcast; the hosting panel again."""
+    table = _visible_table(request, table_id)
+    player = viewer_player(request.user)
+    try:
+        if player is None:
+            raise NotSeated("Only a player seated at this table can answer that.")
+        messages.success(request, player_answer(table, player, request.POST.get("agree") == "1"))
+    except ServiceError as error:
+        messages.error(request, str(error))
+    if request.htmx:
+        return hosting_panel(request, table_id)
     return redirect("tables:detail", table_id=table_id)

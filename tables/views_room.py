@@ -12,9 +12,11 @@ from __future__ import annotations
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.urls import reverse
+from django.utils import timezone
 from django.utils.http import urlencode
 
 from tables.models import Table
+from tables.presenters.broadcast import broadcast_reveal
 from tables.presenters.qr import qr_svg
 from tables.presenters.render import region_html, render_message
 from tables.presenters.screen import table_screen
@@ -47,7 +49,9 @@ def room_screen(request: HttpRequest, table_id: int) -> HttpResponse:
     snapshot = load_snapshot(table)
     if snapshot is None:  # deleted since it was read
         raise Http404("No such table.")
-    screen = table_screen(snapshot, None)  # a spectator's, whoever looks
+    # a spectator's, whoever looks (with the broadcast's cards where its host allows them)
+    revealed = broadcast_reveal(snapshot, None, timezone.now(), room_screen=True)
+    screen = table_screen(snapshot, None, revealed=revealed)
     regions = {**region_html(screen, oob=False), "message": render_message("", oob=False)}
     # The QR code: a private game's invite link (to join it), a public table's page.
     token = table.invite_token if table.private else ""

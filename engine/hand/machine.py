@@ -123,6 +123,7 @@ class Hand(Views, Payout, Drawing):
 
     def _next_street(self) -> None:
         self._street += 1
+        self.street_starts.append((len(self.events), len(self._actions)))
         self._current_bet = 0
         c = self.config
         if c.betting == "fixed-limit":

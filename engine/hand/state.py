@@ -142,6 +142,10 @@ class HandState:
         # dealt, and the spectator's view of the latest state with its event count.
         self._others_see: list[Event] = []
         self._deal_index: dict[int, list[int]] = {}
+        #: Where each street began: (its first event's index, the decisions made before it).
+        #: Street 0 begins with the hand; a hole-card broadcast (``tables.presenters.broadcast``)
+        #: reads from it which street each card was dealt on.
+        self.street_starts: list[tuple[int, int]] = [(0, 0)]
         self._public: tuple[int, View] | None = None
         self._actions: list[Action] = []
         self._result: Result | None = None

@@ -146,3 +146,30 @@ class TableTopUp(_PlayView):
         body = TopUpSerializer(data=request.data)
         body.is_valid(raise_exception=True)
         return self.move(request, table, "top_up", amount=body.validated_data["amount"])
+
+
+class BroadcastSerializer(serializers.Serializer[Any]):
+    agree = serializers.BooleanField(
+        help_text="true: spectators may see your hole cards after the host's delay (the "
+        "broadcast starts once every seated player agrees); false: withdraw (from the next "
+        "hand)."
+    )
+
+
+@extend_schema(
+    tags=["play"],
+    summary="Agree to, or withdraw from, the hole-card broadcast",
+    parameters=[ID, IDEMPOTENCY_KEY],
+    request=BroadcastSerializer,
+    responses={200: STATE, **ERRORS},
+)
+class TableBroadcast(_PlayView):
+    """The host proposed showing hole cards to spectators (the state's ``broadcast``): agree
+    or withdraw, for yourself. ``not_seated`` when you have no seat here, ``not_proposed``
+    to agree when there is nothing proposed."""
+
+    def post(self, request: AuthenticatedApiRequest, pk: int) -> Response:
+        table = self.table(request, pk)
+        body = BroadcastSerializer(data=request.data)
+        body.is_valid(raise_exception=True)
+        return self.move(request, table, "broadcast", agree=body.validated_data["agree"])

@@ -43,6 +43,7 @@ urlpatterns = [
     path("tables/<str:pk>/post-now/", play_seats.TablePostNow.as_view(), name="table-post-now"),
     path("tables/<str:pk>/top-up/", play_seats.TableTopUp.as_view(), name="table-top-up"),
     path("tables/<str:pk>/pre-action/", play.TablePreAction.as_view(), name="table-pre-action"),
+    path("tables/<str:pk>/broadcast/", play_seats.TableBroadcast.as_view(), name="table-broadcast"),
     # the night's ledger
     path("tables/<str:pk>/ledger/", ledger.TableLedger.as_view(), name="table-ledger"),
     path("tables/<str:pk>/ledger.csv", ledger.TableLedgerCSV.as_view(), name="table-ledger-csv"),

@@ -221,7 +221,8 @@ class TableConsumer(ChatSocket, TableJoin, AsyncWebsocketConsumer):
             self.user = AnonymousUser()  # never a player: no hole card, no request
         # What it holds and is sent next: a JSON socket opts in to updates (``frames=diff``).
         self.frames = SocketFrames(
-            ("diff" if b"frames=diff" in query else "json") if self.json_state else "page"
+            ("diff" if b"frames=diff" in query else "json") if self.json_state else "page",
+            room_screen=self.room_screen,
         )
         self.message_shown = True  # a reconnecting page may still show an earlier message
         self.dealt_into: int | None = None  # the last hand this viewer was seen dealt into
@@ -291,19 +292,25 @@ class TableConsumer(ChatSocket, TableJoin, AsyncWebsocketConsumer):
         self.closed = True
         await self._detach()
 
-    async def show(self, snapshot: Snapshot) -> None:
+    async def show(self, snapshot: Snapshot, again: bool = False) -> None:
         """Send the table at ``snapshot``'s version for this socket's viewer, as what changed
         since what the socket holds (``tables.live.frames``); never one older than the
         socket has had. Called by the table's runtime, in the table's turn: what a viewer
-        sees of a version is made once per version and viewer, not per socket."""
-        if self.closed or snapshot.version <= self.sent_version:
+        sees of a version is made once per version and viewer, not per socket. ``again``:
+        the version it was sent already, whose time-delayed broadcast cards are now due
+        (nothing goes to a socket whose view did not change)."""
+        if self.closed or snapshot.version < self.sent_version:
             return
+        if snapshot.version == self.sent_version and (not again or self.frames.kind != "page"):
+            return  # (the broadcast's cards are a page's: a program's state has none)
         try:
             bankroll = await self._bankroll_unseated(snapshot)
         except DatabaseError:
             log.warning("table %s: database unreachable, update skipped", self.table_id)
             return
-        if self.closed or snapshot.version <= self.sent_version:
+        if self.closed or snapshot.version < self.sent_version:
+            return
+        if snapshot.version == self.sent_version and not again:
             return
         self.sent_version = snapshot.version
         frame = self.frames.next_frame(

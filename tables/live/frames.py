@@ -23,7 +23,9 @@ snapshot's ``memo``), and an update once per version for all the sockets that he
 thing (every spectator's, once). Hidden cards: every part comes from the viewer's own screen
 (``tables.presenters.screen.table_screen``: the spectator's view, with the viewer's own seat
 from the viewer's filtered view), so a frame holds nothing its viewer's whole screen would
-not.
+not. A page without a seat of a hand broadcast with its players' agreement (issue 53) also
+depends on how many streets' hole cards its delay shows by now
+(``tables.presenters.broadcast``): part of the viewer's key, so spectators still share.
 """
 
 from __future__ import annotations
@@ -33,9 +35,11 @@ from collections.abc import Hashable
 from typing import Any
 
 import orjson
+from django.utils import timezone
 
 from tables.live.patch import diff
 from tables.live.protocol import render_viewer, state_me
+from tables.presenters.broadcast import broadcast_reveal
 from tables.presenters.models import NO_NOTES, NoteMarks, Screen
 from tables.presenters.play_state import play_state, viewer_members
 from tables.presenters.render import PageParts, log_lines_oob_html, page_parts
@@ -240,8 +244,9 @@ class SocketFrames:
     socket) or ``"json"`` (``?state=json``: the whole state with its HTML every time, the
     protocol's first frames, for the clients written before the updates)."""
 
-    def __init__(self, kind: str) -> None:
+    def __init__(self, kind: str, room_screen: bool = False) -> None:
         self.kind = kind
+        self.room_screen = room_screen  # a room screen's (the broadcast there is its host's)
         self.held: Any = None
 
     def forget(self) -> None:
@@ -269,14 +274,15 @@ class SocketFrames:
         memo = snapshot.memo
         if self.kind != "page" or player is None:
             notes = NO_NOTES
-        viewer = (
-            self.kind,
-            player.pk if player is not None else None,
-            bankroll,
-            left_with,
-            reseat_at_ms,
-            notes,
+        player_id = player.pk if player is not None else None
+        # The hole-card broadcast, for a page without a seat (0: none; the JSON sockets have
+        # none yet): what it shows depends on the time as well as the version.
+        revealed = (
+            broadcast_reveal(snapshot, player_id, timezone.now(), self.room_screen)
+            if self.kind == "page"
+            else 0
         )
+        viewer = (self.kind, player_id, bankroll, left_with, reseat_at_ms, notes, revealed)
         now: PageParts | JsonState | None = memo.get(viewer)
         if now is None:
             screen = table_screen(
@@ -286,6 +292,7 @@ class SocketFrames:
                 left_with=left_with,
                 reseat_at_ms=reseat_at_ms,
                 notes=notes,
+                revealed=revealed,
             )
             now = page_parts(screen) if self.kind == "page" else json_state(snapshot, screen)
             memo[viewer] = now

@@ -248,6 +248,8 @@ class TableOwnership:
         followers take expired ones, and catch up with changes the layer lost."""
         loop = asyncio.get_running_loop()
         here = [r for (rl, _, _), r in list(cls.runtimes.items()) if rl is loop and r.ready.done()]
+        for runtime in here:  # a timed hole-card broadcast's cards come on time (issue 53)
+            runtime.reveal_if_due()
         owned = [r for r in here if r.epoch is not None]
         if owned:
             held = await write_async(0, leases_renew)([r.table_id for r in owned], PROCESS)

@@ -37,10 +37,12 @@ import logging
 import time
 from collections import Counter, deque
 from collections.abc import Awaitable, Callable
+from datetime import datetime
 from typing import Any, ClassVar, Protocol, TypeVar
 
 from channels.layers import BaseChannelLayer, InMemoryChannelLayer, get_channel_layer
 from django.db import DatabaseError, transaction
+from django.utils import timezone
 
 from tables.db.threads import read_async, write_async
 from tables.live.ownership import (
@@ -52,6 +54,7 @@ from tables.live.ownership import (
 from tables.live.protocol import SERVER_TROUBLE
 from tables.models import Player
 from tables.operations import run_op
+from tables.presenters.broadcast import next_reveal
 from tables.selectors.snapshot import Snapshot, load_snapshot, snapshot_after_action
 from tables.services.events import outbox, publish, table_group
 from tables.services.hands import LiveHand
@@ -76,7 +79,7 @@ class RuntimeSocket(Protocol):
     def channel_layer(self) -> BaseChannelLayer: ...
     @property
     def table_id(self) -> int: ...
-    async def show(self, snapshot: Snapshot) -> None: ...
+    async def show(self, snapshot: Snapshot, again: bool = False) -> None: ...
     async def table_chat(self, event: dict[str, Any]) -> None: ...
     async def close(self, code: int | bool | None = None, reason: str | None = None) -> None: ...
 
@@ -121,6 +124,7 @@ class TableRuntime(TableOwnership):
         self.reads = 0  # the table read from the database (for tests and the benchmark)
         self.commands = 0  # commands carried out as the owner
         self.forwards = 0  # requests sent to the owner elsewhere
+        self.revealed_at: datetime | None = None  # a timed broadcast's last reveal pushed
 
     # --- sockets ---------------------------------------------------------------------------
     @classmethod
@@ -246,14 +250,32 @@ class TableRuntime(TableOwnership):
                 snapshot.table.action_deadline,
             )
 
-    async def _fan_out(self, snapshot: Snapshot) -> None:
+    async def _fan_out(self, snapshot: Snapshot, again: bool = False) -> None:
         for consumer in list(self.sockets):
             if consumer.closed:
                 continue
             try:
-                await consumer.show(snapshot)
+                await consumer.show(snapshot, again)
             except Exception:  # one broken socket must not starve the others
                 log.exception("table %s: update not sent", self.group)
+
+    def reveal_if_due(self) -> None:
+        """A timed hole-card broadcast's next cards are due (issue 53): the same version
+        again to the sockets whose view changed (the clock's ``keep_up``, each tick)."""
+        snapshot = self.snapshot
+        if snapshot is None or not snapshot.street_times:
+            return
+        due = next_reveal(snapshot, self.revealed_at or snapshot.street_times[0])
+        now = timezone.now()
+        if due is None or due > now:
+            return
+        self.revealed_at = now
+
+        async def reveal() -> None:
+            if self.snapshot is snapshot:  # else a newer version went out meanwhile
+                await self._fan_out(snapshot, again=True)
+
+        self.queue.put_nowait((reveal, self.loop.create_future()))
 
     async def _refresh(self) -> None:
         """A change this runtime did not make: read the table and show it (in the turn)."""
@@ -404,6 +426,7 @@ class TableRuntime(TableOwnership):
             finally:
                 outbox.reset(token)
             await self._publish_and_show(events, None, None)
+            self.reveal_if_due()
             return result
 
         return await self.call(ticked)

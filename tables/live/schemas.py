@@ -237,6 +237,15 @@ REQUESTS: dict[str, JsonSchema] = {
         },
         required=("hand",),
     ),
+    "broadcast": _request(
+        "broadcast",
+        "Agree (1) to the host's proposal to show hole cards to spectators after its delay, "
+        "or withdraw (0), for yourself: it is on only while every seated player agrees, and "
+        "a withdrawal stops it from the next hand. Refused with not_seated, or not_proposed "
+        "to agree when nothing is proposed.",
+        {"agree": {"enum": [0, 1, "0", "1", True, False]}},
+        required=("agree",),
+    ),
 }
 REQUESTS["sync"] = _request(
     "sync",

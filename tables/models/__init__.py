@@ -14,10 +14,11 @@ Modules: ``base`` (append-only rows), ``players`` (players, the ledger, idempote
 ``table_game_checks``), ``hands`` (hands, their secrets, actions, player figures),
 ``hosting`` (guests, seat requests, chat, notices), ``notes`` (private notes on players),
 ``leases`` (which server process runs a live table), ``push`` (browsers' Web Push
-subscriptions).
+subscriptions), ``broadcast`` (the players' agreement to show hole cards to spectators).
 """
 
 from tables.models.base import AppendOnlyError, AppendOnlyModel, AppendOnlyQuerySet
+from tables.models.broadcast import BroadcastConsent
 from tables.models.hands import Hand, HandAction, HandSecret, HandShare, PlayerHand
 from tables.models.hosting import ChatMessage, SeatRequest, TableGuest, TableNotice
 from tables.models.leases import TableLease
@@ -30,6 +31,7 @@ __all__ = [
     "AppendOnlyError",
     "AppendOnlyModel",
     "AppendOnlyQuerySet",
+    "BroadcastConsent",
     "ChatMessage",
     "Hand",
     "HandAction",

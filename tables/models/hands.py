@@ -72,6 +72,14 @@ class Hand(models.Model):
         '[[engine seat, ["Ah", ...]], ...] (tables.services.showing; the engine\'s reveal).',
     )
     finished_at = models.DateTimeField(null=True, blank=True)
+    broadcast = models.CharField(
+        max_length=8,
+        blank=True,
+        default="",
+        help_text="Hole cards shown to spectators, decided at the deal: empty (no), '0' (at "
+        "once), 'street', 'hand' or 'm<N>' (N minutes after each was dealt); '+tv': on the "
+        "room screen too.",
+    )
 
     # Set on an instance only, never fields: the deck ``tables.selectors.hands.with_deck``
     # reads with the row, and the ``HandSecret`` that ``hand_secret`` reads once.

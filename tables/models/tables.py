@@ -229,6 +229,23 @@ class Table(TableGameChecks, models.Model):
         help_text="Each player's statistics beside their seat (hands, VPIP, PFR, 3-bet, "
         "aggression, showdowns), on hover or tap.",
     )
+    # --- the hole-card broadcast (issue 53): on for a hand only if every seated player agreed
+    broadcast_proposed = models.BooleanField(
+        default=False,
+        help_text="The host proposes showing hole cards to spectators (each player agrees).",
+    )
+    broadcast_delay = models.CharField(
+        max_length=8,
+        default="hand",
+        help_text="When spectators see a hole card: none (at once), street (once the hand "
+        "moved to the next street), hand (at its end) or minutes (broadcast_minutes after).",
+    )
+    broadcast_minutes = models.PositiveSmallIntegerField(
+        default=5, help_text="The delay in minutes when broadcast_delay is minutes."
+    )
+    broadcast_room_screen = models.BooleanField(
+        default=False, help_text="The room screen shows the broadcast hole cards too."
+    )
     empty_since = models.DateTimeField(
         null=True,
         blank=True,

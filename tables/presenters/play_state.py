@@ -73,6 +73,14 @@ class TableFacts(Protocol):
     def action_seconds(self) -> int: ...
     @property
     def status(self) -> str: ...
+    @property
+    def broadcast_proposed(self) -> bool: ...
+    @property
+    def broadcast_delay(self) -> str: ...
+    @property
+    def broadcast_minutes(self) -> int: ...
+    @property
+    def broadcast_room_screen(self) -> bool: ...
 
 
 #: The play state's JSON Schema (2020-12): answered by the REST play endpoints and carried by
@@ -235,7 +243,22 @@ def _table(table: TableFacts, default_buy_in: int | None, cash: bool) -> dict[st
         "default_buy_in": default_buy_in,
         "action_seconds": table.action_seconds,
         "status": table.status,
+        "broadcast": _broadcast(
+            table.broadcast_proposed,
+            table.broadcast_delay,
+            table.broadcast_minutes,
+            table.broadcast_room_screen,
+        ),
     }
+
+
+@lru_cache(maxsize=64)
+def _broadcast(proposed: bool, delay: str, minutes: int, room_screen: bool) -> dict[str, Any]:
+    """The hole-card broadcast the host proposes (issue 53): on for a hand only when every
+    seated player agreed before its deal (``POST .../broadcast/``, the ``broadcast`` op)."""
+    if not proposed:
+        return {"proposed": False}
+    return {"proposed": True, "delay": delay, "minutes": minutes, "room_screen": room_screen}
 
 
 # What did not change from one version to the next is the very same object in both states

@@ -20,6 +20,7 @@ from engine.variants import pick_text
 from engine.view import SeatView, View
 from tables.pre_actions import PreAction, meaning, offers
 from tables.presenters.action_bar import action_bar
+from tables.presenters.broadcast import broadcast_seats
 from tables.presenters.games import (
     HandFacts,
     dealt_cards,
@@ -85,6 +86,7 @@ def table_screen(
     left_with: int = 0,
     reseat_at_ms: int | None = None,
     notes: NoteMarks = NO_NOTES,
+    revealed: int = 0,
 ) -> Screen:
     """The table at ``snapshot`` as ``player`` (a ``Player``, or None: a spectator) sees it.
 
@@ -97,6 +99,9 @@ def table_screen(
     (``reseat_wait_until``, the caller's to read): the form counts down to it.
     ``notes``: the viewer's own notes on players (``tables.presenters.notes.note_marks``, the
     caller's to read), put on their seats only: the spectator's shared seats never hold one.
+    ``revealed``: a viewer without a seat, of a hand broadcast with its players' agreement:
+    the streets whose hole cards they see (``tables.presenters.broadcast.broadcast_reveal``);
+    a seated player's screen never shows them.
     """
     shared = _shared(snapshot)
     player_id = player.pk if player is not None else None
@@ -106,6 +111,8 @@ def table_screen(
     view = snapshot.view(index) if hand is not None else None
     running = snapshot.running
     seats = _viewer_seats(snapshot, shared, my_seat.number if my_seat else None, index, view)
+    if revealed and seats is shared.seats and hand is not None and hand.broadcast:
+        seats = broadcast_seats(snapshot, seats, shared.hand_seats, revealed)
     if notes and player is not None:
         seats = _noted_seats(seats, shared.seat_players, notes)
     legal = view.legal if (view is not None and running) else None

@@ -29,6 +29,7 @@ from tables.db import statements
 from tables.models import Hand, Seat, Table
 from tables.pre_actions import PreAction
 from tables.selectors.banners import banner_for, seating_notice_for
+from tables.selectors.broadcast import street_times
 from tables.selectors.hands import Decision, hand_decisions, hand_state, last_hand
 from tables.selectors.hosting import NoticeRow, log_notices
 
@@ -116,6 +117,9 @@ class Snapshot:
         #: What the presenters derive from this version once for all its viewers (the parts of
         #: the screen that are the same for them, rendered HTML): freed with the snapshot.
         self.memo: dict[Hashable, Any] = {}
+        #: A hand broadcast with a delay in minutes (``Hand.broadcast``): when each of its
+        #: streets began (``tables.selectors.broadcast.street_times``); else empty.
+        self.street_times: tuple[datetime, ...] = ()
 
     def view(self, index: int | None) -> View:
         """The engine's view for hand seat ``index`` (None: a spectator), computed once."""
@@ -311,30 +315,42 @@ def load_snapshot(table: Table | int, previous: Snapshot | None = None) -> Snaps
             # the same hand, still running: nothing else to read (but a run-out's odds and
             # answers are written to the hand's row)
             if not state.is_over and not state.no_more_betting:
-                return Snapshot(
-                    table,
-                    seats,
-                    previous.hand,
-                    decisions,
-                    previous.recent,
-                    state,
-                    previous.banner,
-                    previous.notices,
-                    previous.seating_closed,
+                return _timed(
+                    Snapshot(
+                        table,
+                        seats,
+                        previous.hand,
+                        decisions,
+                        previous.recent,
+                        state,
+                        previous.banner,
+                        previous.notices,
+                        previous.seating_closed,
+                    )
                 )
     hand = last_hand(table)  # the hand on screen: running, else the last one's showdown
     decisions = hand_decisions(hand) if hand is not None else []
     notices = log_notices(table.pk, hand.number if hand is not None else None)
-    return Snapshot(
-        table,
-        seats,
-        hand,
-        decisions,
-        recent_hands(table.pk),
-        banner=banner_for(table),
-        notices=notices,
-        seating_closed=seating_notice_for(table),
+    return _timed(
+        Snapshot(
+            table,
+            seats,
+            hand,
+            decisions,
+            recent_hands(table.pk),
+            banner=banner_for(table),
+            notices=notices,
+            seating_closed=seating_notice_for(table),
+        )
     )
+
+
+def _timed(snapshot: Snapshot) -> Snapshot:
+    """``snapshot`` with its streets' times when its hand is broadcast after minutes."""
+    hand, state = snapshot.hand, snapshot.state
+    if hand is not None and state is not None and hand.broadcast.startswith("m"):
+        snapshot.street_times = street_times(hand, state)
+    return snapshot
 
 
 def snapshot_after_action(
@@ -352,6 +368,9 @@ def snapshot_after_action(
     if not previous.running or state.is_over or state.no_more_betting:
         return None
     assert previous.hand is not None  # running: its hand is being played
+    timed = previous.hand.broadcast.startswith("m")
+    if timed and len(state.street_starts) != len(previous.street_times):
+        return None  # a timed broadcast's new street: its time is the log's (read)
     table = copy.copy(previous.table)
     table.version, table.action_deadline, table.hand_version = version, deadline, version
     stacks = {
@@ -362,7 +381,7 @@ def snapshot_after_action(
         replace(seat, stack=stacks[seat.player_id]) if seat.player_id in stacks else seat
         for seat in previous.seats.values()
     ]
-    return Snapshot(
+    snapshot = Snapshot(
         table,
         seats,
         previous.hand,
@@ -373,6 +392,8 @@ def snapshot_after_action(
         previous.notices,
         previous.seating_closed,
     )
+    snapshot.street_times = previous.street_times
+    return snapshot
 
 
 # Shared by every version that has an equal seat or config: nothing may change these dicts.

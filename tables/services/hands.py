@@ -29,6 +29,7 @@ from engine.hand import Hand as EngineHand
 from engine.types import RUN_ACTIONS, Action, HandConfig
 from tables.db import statements
 from tables.models import Hand, HandAction, HandSecret, Player, Seat, Table
+from tables.selectors.broadcast import broadcast_for_deal
 from tables.selectors.hands import Decision, hand_decisions, hand_state, with_deck
 from tables.services import etiquette, hooks, mixed, runouts
 from tables.services.errors import (
@@ -150,6 +151,7 @@ def hand_start(*, table: Table, now: datetime | None = None) -> Hand:
             button=button,
             button_seat=button_seat,
             commitment=str(commitment(seed)),
+            broadcast=broadcast_for_deal(table, [player_id for _, player_id, _, _ in seats]),
         )
         HandSecret.objects.create(hand=hand, deck=deck, seed=str(seed))
         etiquette.dealing_apply(dealing)

@@ -39,6 +39,7 @@ PLAY_ENDPOINTS = {
     ("/api/tables/{id}/game/", "post"),
     ("/api/tables/{id}/show/", "post"),
     ("/api/tables/{id}/pre-action/", "post"),
+    ("/api/tables/{id}/broadcast/", "post"),
 }
 
 

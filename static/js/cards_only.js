@@ -21,7 +21,6 @@
   function setPeek(on) {
     root.classList.toggle("peeking", on);
     peekSwitch.setAttribute("aria-pressed", on ? "true" : "false");
-    peekSwitch.textContent = "Show my cards";
   }
 
   function setMode(on) {

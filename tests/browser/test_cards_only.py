@@ -71,7 +71,10 @@ FACES = """() => {
 def server(tmp_path_factory):
     path = os.pathsep.join(filter(None, (str(SEEDED), os.environ.get("PYTHONPATH"))))
     with running_server(
-        tmp_path_factory, PYTHONPATH=path, POKER_TEST_FIRST_SEED="5330", POKER_HAND_PAUSE_SECONDS="3"
+        tmp_path_factory,
+        PYTHONPATH=path,
+        POKER_TEST_FIRST_SEED="5330",
+        POKER_HAND_PAUSE_SECONDS="3",
     ) as running:
         yield running
 
@@ -80,7 +83,9 @@ def seated_pair(browser, server, game):
     """alice on a phone and bob on a laptop, seated at a new table of ``game``, both pages
     open and live."""
     alice = browser.new_context(**PHONE).new_page()
-    bob = steps.count_frames(browser.new_context(viewport={"width": 1024, "height": 768}).new_page())
+    bob = steps.count_frames(
+        browser.new_context(viewport={"width": 1024, "height": 768}).new_page()
+    )
     steps.sign_up(alice, server.url, f"alice-{game}")
     steps.sign_up(bob, server.url, f"bob-{game}")
     table_id = server.shell(SEAT_THEM.format(game=GAMES[game], tag=game))
@@ -124,8 +129,11 @@ def alices_actions(server, table_id, name):
         " ORDER BY a.id",
         table_id,
     )
-    return [(kind, cards) for kind, cards, seats, seat in rows
-            if json.loads(seats)[seat]["name"] == name]
+    return [
+        (kind, cards)
+        for kind, cards, seats, seat in rows
+        if json.loads(seats)[seat]["name"] == name
+    ]
 
 
 def no_hidden_card_of(server, table_id, page, name, down=None) -> None:
@@ -154,8 +162,13 @@ def test_cards_only_on_a_phone_holdem(browser, server):
     assert all(cards.nth(k).get_attribute("aria-label") for k in range(2))
     assert alice.locator("#table-pots").is_visible()
     assert alice.locator(".seat.me .plate .stack").is_visible()
-    for elsewhere in (".seat:not(.me)", "#table-board .board", "#table-log", ".site-header",
-                      "#table-controls"):
+    for elsewhere in (
+        ".seat:not(.me)",
+        "#table-board .board",
+        "#table-log",
+        ".site-header",
+        "#table-controls",
+    ):
         assert alice.locator(elsewhere).first.is_hidden(), elsewhere
     assert steps.axe_violations(alice) == []
 
@@ -239,8 +252,10 @@ def test_a_draw_is_picked_in_cards_only(browser, server):
     assert alice.locator(".seat.me .hole").is_hidden()
     faces = alice.evaluate(FACES)
     assert faces["draw"] == [] and faces["hole"] == []
-    assert alice.locator(".hand-words strong").evaluate(
-        "e => getComputedStyle(e).visibility") == "hidden"
+    assert (
+        alice.locator(".hand-words strong").evaluate("e => getComputedStyle(e).visibility")
+        == "hidden"
+    )
     peek(alice, on=True)
     assert len(alice.evaluate(FACES)["draw"]) == 5
     assert steps.axe_violations(alice) == []
@@ -252,11 +267,15 @@ def test_a_draw_is_picked_in_cards_only(browser, server):
     alice.click("form.act.draw button.discard")
     steps.until(
         bob,
-        lambda: any(kind == "discard" for kind, _ in alices_actions(server, table_id, "alice-draw")),
+        lambda: any(
+            kind == "discard" for kind, _ in alices_actions(server, table_id, "alice-draw")
+        ),
         30,
         lambda: "alice's draw never reached the table",
     )
-    draws = [cards for kind, cards in alices_actions(server, table_id, "alice-draw") if kind == "discard"]
+    draws = [
+        cards for kind, cards in alices_actions(server, table_id, "alice-draw") if kind == "discard"
+    ]
     assert draws == [thrown]
     no_hidden_card_of(server, table_id, alice, "bob-draw")
 

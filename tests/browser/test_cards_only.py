@@ -42,7 +42,14 @@ GAMES = {
     "holdem": 'game="holdem"',
     "draw": 'game="five-card-draw"',
     "stud": 'game="stud", betting="fixed-limit", ante=1, bring_in=2, small_bet=4, big_bet=8',
+    "omaha": 'game="omaha", betting="pot-limit"',
 }
+
+#: Whatever the phone shows lies across its screen, none past its right edge (no sideways
+#: scroll): the own cards, the plate, the pot and the action bar.
+FITS = """() => document.documentElement.scrollWidth <= innerWidth
+  && [...document.querySelectorAll('.seat.me .pc, .seat.me .plate, #table-pots, #table-actions')]
+     .filter(e => e.checkVisibility()).every(e => e.getBoundingClientRect().right <= innerWidth)"""
 
 #: Each seat's hole cards in the running hand, by name.
 HOLES = """
@@ -162,6 +169,7 @@ def test_cards_only_on_a_phone_holdem(browser, server):
     assert all(cards.nth(k).get_attribute("aria-label") for k in range(2))
     assert alice.locator("#table-pots").is_visible()
     assert alice.locator(".seat.me .plate .stack").is_visible()
+    assert alice.evaluate(FITS)
     for elsewhere in (
         ".seat:not(.me)",
         "#table-board .board",
@@ -260,6 +268,7 @@ def test_a_draw_is_picked_in_cards_only(browser, server):
     assert len(alice.evaluate(FACES)["draw"]) == 5
     assert steps.axe_violations(alice) == []
     alice.screenshot(path=str(ARTIFACTS / "cards-only-draw.png"))
+    assert alice.evaluate(FITS)
     first = alice.locator("form.act.draw .draw-card").first
     thrown = first.locator("input").get_attribute("value")
     first.click()
@@ -292,4 +301,23 @@ def test_stud_up_cards_stay_face_up_in_cards_only(browser, server):
     assert len(alice.evaluate(FACES)["hole"]) == 2
     assert steps.axe_violations(alice) == []
     alice.screenshot(path=str(ARTIFACTS / "cards-only-stud.png"))
+    assert alice.evaluate(FITS)
     no_hidden_card_of(server, table_id, alice, "bob-stud", down=2)
+
+
+def test_omaha_four_cards_in_a_row_in_cards_only(browser, server):
+    alice, bob, table_id = seated_pair(browser, server, "omaha")
+    alice.wait_for_selector(".seat.me .hole .pc:not(.back)", timeout=WAIT)
+    switch(alice, on=True)
+    assert alice.evaluate(FACES)["hole"] == []
+    peek(alice, on=True)
+    assert len(alice.evaluate(FACES)["hole"]) == 4
+    tops = alice.eval_on_selector_all(
+        ".seat.me .hole .pc", "cards => cards.map(c => Math.round(c.getBoundingClientRect().top))"
+    )
+    assert len(set(tops)) == 1, tops  # one row, each card as wide as a thumb can tell apart
+    assert alice.locator(".seat.me .hole .pc").first.bounding_box()["width"] >= 64
+    assert alice.evaluate(FITS)
+    assert steps.axe_violations(alice) == []
+    alice.screenshot(path=str(ARTIFACTS / "cards-only-omaha.png"))
+    no_hidden_card_of(server, table_id, alice, "bob-omaha")

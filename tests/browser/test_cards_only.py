@@ -264,15 +264,17 @@ def test_a_draw_is_picked_in_cards_only(browser, server):
         alice.locator(".hand-words strong").evaluate("e => getComputedStyle(e).visibility")
         == "hidden"
     )
-    peek(alice, on=True)
-    assert len(alice.evaluate(FACES)["draw"]) == 5
-    assert steps.axe_violations(alice) == []
-    alice.screenshot(path=str(ARTIFACTS / "cards-only-draw.png"))
-    assert alice.evaluate(FITS)
+    # a card is picked face down as face up (a tap on its place), and shows so once she peeks
     first = alice.locator("form.act.draw .draw-card").first
     thrown = first.locator("input").get_attribute("value")
     first.click()
     assert alice.inner_text("form.act.draw .draw-count") == "1"
+    peek(alice, on=True)
+    assert len(alice.evaluate(FACES)["draw"]) == 5
+    assert "thrown" in (first.get_attribute("class") or "")
+    assert steps.axe_violations(alice) == []
+    alice.screenshot(path=str(ARTIFACTS / "cards-only-draw.png"))
+    assert alice.evaluate(FITS)
     alice.click("form.act.draw button.discard")
     steps.until(
         bob,

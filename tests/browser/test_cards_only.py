@@ -220,8 +220,10 @@ def test_cards_only_on_a_phone_holdem(browser, server):
         timeout=WAIT,
     )
 
-    # Her next turn: she folds if she may (else checks), in the mode.
+    # Her next turn: she peeks, then folds if she may (else checks), in the mode.
     bob_plays_until(bob, lambda: alice.locator("form.act").count() > 0)
+    hand = alice.get_attribute("#table-seats", "data-hand")
+    peek(alice, on=True)
     fold = alice.locator("form.act button.fold, form.act button.check").first
     kind = fold.get_attribute("value")
     fold.click()
@@ -232,6 +234,19 @@ def test_cards_only_on_a_phone_holdem(browser, server):
         lambda: "alice's second action never reached the table",
     )
     assert alices_actions(server, table_id, "alice-holdem")[1][0] == kind
+
+    # The next hand's cards come face down (she checks or calls on to it if she did not fold).
+    def next_hand():
+        if alice.get_attribute("#table-seats", "data-hand") not in (hand, ""):
+            return True
+        with contextlib.suppress(Exception):  # not her turn, or the hand moved on
+            alice.locator("form.act button.check, form.act button.call").first.click(timeout=300)
+        return False
+
+    bob_plays_until(bob, next_hand)
+    alice.wait_for_selector(".seat.me .hole .pc:not(.back)", timeout=WAIT)
+    assert alice.get_attribute("#peek-switch", "aria-pressed") == "false"
+    assert alice.evaluate(FACES)["hole"] == []
 
     # Back to the full table: the felt, the other seat, her cards face up.
     switch(alice, on=False)

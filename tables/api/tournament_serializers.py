@@ -146,6 +146,25 @@ class OrganiseSerializer(serializers.Serializer[Any]):
         return data
 
 
+class EditSerializer(OrganiseSerializer):
+    """The settings to change before the start (any of the organising ones but ``club`` and
+    ``bot_entrants``: bots are entries); those not given stay. Read with ``partial=True``."""
+
+    club = None  # type: ignore[assignment]
+    bot_entrants = None  # type: ignore[assignment]
+
+    def settings(self) -> dict[str, Any]:
+        """The service's keyword arguments: only those given."""
+        data = dict(self.validated_data)
+        if "start" in data:
+            data["start"], data["start_at"] = data["start"]
+        if "structure" in data:
+            data["structure_name"] = data.pop("structure")
+        if "levels" in data:
+            data["levels"] = [dict(level) for level in data["levels"]]
+        return data
+
+
 # --- answers ------------------------------------------------------------------------------
 class EntrantSerializer(serializers.Serializer[Any]):
     player = serializers.CharField()

@@ -1,13 +1,14 @@
 """The tournaments' API: list and organise (``/api/tournaments/``), one tournament
-(``/api/tournaments/<id>/``; ``PATCH``: edit it before its start), register and unregister (``.../registration/``; registering
-again when out is a re-entry), start (``.../start/``), rebuy (``.../rebuy/``), add-on
-(``.../addon/``).
+(``/api/tournaments/<id>/``; ``PATCH`` edits it before its start), register and unregister
+(``.../registration/``; registering again when out is a re-entry), start (``.../start/``),
+rebuy (``.../rebuy/``), add-on (``.../addon/``).
 
 Thin: each call is one service of ``tables.tournaments.services``. Errors: 400 ``invalid``
-naming the field (``errors``), 403 ``not_organiser`` for a start by anyone but the organiser
-or staff (a start, an edit), 404 for a private tournament the caller may not see (exactly as for one that does
-not exist), 409 with the service's own ``code`` for any other refusal (``tournament_full``,
-``registration_closed``...); nothing changes on error.
+naming the field (``errors``), 403 ``not_organiser`` for a start or an edit by anyone but the
+organiser or staff, 404 for a private tournament the caller may not see (exactly as for one
+that does not exist), 409 with the service's own ``code`` for any other refusal
+(``tournament_full``, ``registration_closed``, ``tournament_started``...); nothing changes
+on error.
 """
 
 from __future__ import annotations

@@ -14,6 +14,7 @@ on error.
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import asdict
 from typing import Any
 
 from django.db.models import QuerySet
@@ -48,6 +49,7 @@ from tables.tournaments.access import (
 from tables.tournaments.errors import NotOrganiser, TournamentInvalid
 from tables.tournaments.models import Tournament
 from tables.tournaments.overview import Overview, tournament_overview
+from tables.tournaments.preview import tournament_estimate
 from tables.tournaments.selectors import tournament_list
 from tables.tournaments.services import addons, edit, organise, rebuys, setup
 
@@ -79,6 +81,8 @@ def detail_body(request: Request, tournament: Tournament) -> dict[str, Any]:
     tournament = tournament_list().get(pk=tournament.pk)
     body = dict(TournamentSummarySerializer(tournament).data)
     body["level"] = view.level.as_json() if view.level is not None else None
+    estimate = tournament_estimate(tournament, body["entrant_count"])
+    body["estimate"] = {**asdict(estimate), "text": estimate.text} if estimate else None
     body["prizes"] = view.prizes
     body["entrants"] = [
         {

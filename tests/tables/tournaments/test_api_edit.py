@@ -77,6 +77,10 @@ def test_the_organiser_changes_what_they_give_and_the_rest_stays(players):
     )
     assert (answer["rebuy_levels"], answer["addon_chips"], answer["addon_price"]) == (2, 2000, 50)
     assert answer["level"]["hands_left"] == 3  # the new levels are the ones shown
+    # the structure's estimated length for its most entrants: 4 x 1,500 chips are 30 big
+    # blinds at 100/200, level 3
+    estimate = {"levels": 3, "length": 9, "unit": "hands", "open_ended": False}
+    assert answer["estimate"] == {**estimate, "text": "about 9 hands"}
     after = held(tournament)
     assert after["levels"] == [{"ante": 0, **level} for level in HANDS]
     assert after["entry_fee"] == before["entry_fee"] == 100  # not given: kept

@@ -102,13 +102,17 @@ def tournament_change(*, tournament: Tournament | int, by: Viewer, **changes: An
 def settings_held(tournament: Tournament, changes: dict[str, Any]) -> dict[str, Any]:
     """``tournament_edit``'s settings as ``tournament`` holds them. Its levels are a preset's
     name while they are that preset's (so changing the hands of a fixed-hands game, or the
-    preset, deals the preset's levels), unless ``changes`` give levels or a preset."""
+    preset, deals the preset's levels), unless ``changes`` give levels or a preset. A one-table
+    game taking as many entrants as it has seats goes on doing so as its seats change."""
     settings = {name: getattr(tournament, name) for name in HELD}
     settings["satellite_target"] = tournament.satellite_target_id
     settings["structure_name"] = tournament.structure
     preset = structure.named_levels(tournament.structure, fixed_hands=tournament.hands)
     if "structure_name" not in changes and preset != tournament.levels:
         settings["levels"] = tournament.levels
+    one_table = settings["format"] != Tournament.Format.MULTI_TABLE
+    if one_table and tournament.max_entrants == tournament.seats_per_table:
+        settings["max_entrants"] = None  # "its seats", as organised: they follow the seats
     return settings
 
 

@@ -97,6 +97,18 @@ def test_a_preset_structure_stays_a_preset_when_something_else_changes(players):
     assert (tournament.structure, tournament.action_seconds) == ("turbo", 30)
 
 
+def test_a_sit_and_go_as_many_entrants_as_seats_follows_its_seats(players):
+    tournament = friday(players[0])
+    assert tournament.max_entrants == 6
+    response = patch(client_for(players[0]), tournament, {"seats_per_table": 4})
+    assert response.status_code == 200, response.json()
+    assert response.json()["max_entrants"] == 4
+    response = patch(client_for(players[0]), tournament, {"max_entrants": 3})
+    assert response.json()["max_entrants"] == 3
+    response = patch(client_for(players[0]), tournament, {"seats_per_table": 9})
+    assert response.json()["max_entrants"] == 3  # set apart from the seats: it stays
+
+
 def test_staff_may_edit_anyone_elses(players):
     tournament = friday(players[0])
     staff = players[2]

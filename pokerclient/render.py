@@ -113,7 +113,8 @@ def gone_players(state: dict[str, Any]) -> dict[int, tuple[str, list[Any], str]]
 
 def level_text(tournament: dict[str, Any], you: str | None = None) -> Text:
     """A tournament table's line: the tournament, its level and the next one; then the heads'
-    bounties (``you``: the viewer's name, whose head is named first) and the add-on."""
+    bounties (``you``: the viewer's name, whose head is named first), the add-on and a
+    final-table deal being decided."""
     level = tournament["level"]
     text = Text(f"{tournament['name']}  level {level['number']}: {tournament['blinds']}")
     if level["on_break"]:
@@ -129,6 +130,11 @@ def level_text(tournament: dict[str, Any], you: str | None = None) -> Text:
         elif level["next_at"]:
             text.append(f" at {level['next_at'][11:16]} UTC", style="dim")
     text.append_text(bounty_addon_text(tournament, you))
+    if tournament.get("deal_deciding"):  # servers before it send nothing: nothing is drawn
+        text.append(
+            "\nA deal is being decided: the clock waits; answer on the tournament's page",
+            style="bold",
+        )
     return text
 
 

@@ -217,8 +217,22 @@
     });
   }
 
+  // A tournament table's banner (the level; the rebuy and add-on buttons, offered between a
+  // player's hands) is asked again as a hand ends and as the next is dealt, not only every
+  // 10 s: the gap between hands, when those buttons may be pressed, lasts a few seconds.
+  var handState = null;
+  function bannerFollowsHands() {
+    var banner = document.getElementById("tournament-level");
+    var board = document.getElementById("table-board");
+    if (!banner || !board || typeof htmx === "undefined") return;
+    var state = board.dataset.hand + "|" + (board.dataset.street === "over");
+    if (handState !== null && state !== handState) htmx.trigger(banner, "hand-changed");
+    handState = state;
+  }
+
   document.addEventListener("htmx:wsAfterMessage", function () {
     syncHeader();
+    bannerFollowsHands();
     restoreFocus();
     var form = document.querySelector("form.act");
     var amount = form && form.querySelector(".amount");

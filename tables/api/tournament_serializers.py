@@ -146,6 +146,25 @@ class OrganiseSerializer(serializers.Serializer[Any]):
         return data
 
 
+class EditSerializer(OrganiseSerializer):
+    """The settings to change before the start (any of the organising ones but ``club`` and
+    ``bot_entrants``: bots are entries); those not given stay. Read with ``partial=True``."""
+
+    club = None  # type: ignore[assignment]
+    bot_entrants = None  # type: ignore[assignment]
+
+    def settings(self) -> dict[str, Any]:
+        """The service's keyword arguments: only those given."""
+        data = dict(self.validated_data)
+        if "start" in data:
+            data["start"], data["start_at"] = data["start"]
+        if "structure" in data:
+            data["structure_name"] = data.pop("structure")
+        if "levels" in data:
+            data["levels"] = [dict(level) for level in data["levels"]]
+        return data
+
+
 # --- answers ------------------------------------------------------------------------------
 class EntrantSerializer(serializers.Serializer[Any]):
     player = serializers.CharField()
@@ -247,8 +266,21 @@ class TournamentSummarySerializer(serializers.ModelSerializer[Any]):
         }
 
 
+class EstimateSerializer(serializers.Serializer[Any]):
+    levels = serializers.IntegerField(help_text="Levels played (the one it ends in counted).")
+    length = serializers.IntegerField(help_text="Minutes with the breaks, or hands.")
+    unit = serializers.ChoiceField(["minutes", "hands"])
+    open_ended = serializers.BooleanField(help_text="The last level comes first: at least this.")
+    text = serializers.CharField(help_text='In words, e.g. "about 2 h 10 min".')
+
+
 class TournamentDetailSerializer(TournamentSummarySerializer):
     level = LevelNowSerializer(allow_null=True, help_text="Null once finished.")
+    estimate = EstimateSerializer(
+        allow_null=True,
+        help_text="How long it is expected to last with its most entrants (else those in), "
+        "as the organise page's preview says; null for a fixed-hands game.",
+    )
     prizes = serializers.ListField(
         child=serializers.IntegerField(), help_text="Places 1, 2, 3... with the entrants now."
     )
@@ -262,6 +294,7 @@ class TournamentDetailSerializer(TournamentSummarySerializer):
     may_addon = serializers.BooleanField(help_text="You may take the add-on now (.../addon/).")
 
     class Meta(TournamentSummarySerializer.Meta):
-        fields = [*TournamentSummarySerializer.Meta.fields, "level", "prizes", "tables"]
+        fields = [*TournamentSummarySerializer.Meta.fields, "level", "estimate", "prizes"]
+        fields += ["tables"]
         fields += ["invite_url", "may_rebuy", "may_reenter", "may_addon", "entrants"]
         read_only_fields = fields

@@ -1,18 +1,20 @@
 """The tournaments' API: list and organise (``/api/tournaments/``), one tournament
-(``/api/tournaments/<id>/``), register and unregister (``.../registration/``; registering
-again when out is a re-entry), start (``.../start/``), rebuy (``.../rebuy/``), add-on
-(``.../addon/``).
+(``/api/tournaments/<id>/``; ``PATCH`` edits it before its start), register and unregister
+(``.../registration/``; registering again when out is a re-entry), start (``.../start/``),
+rebuy (``.../rebuy/``), add-on (``.../addon/``).
 
 Thin: each call is one service of ``tables.tournaments.services``. Errors: 400 ``invalid``
-naming the field (``errors``), 403 ``not_organiser`` for a start by anyone but the organiser
-or staff, 404 for a private tournament the caller may not see (exactly as for one that does
-not exist), 409 with the service's own ``code`` for any other refusal (``tournament_full``,
-``registration_closed``...); nothing changes on error.
+naming the field (``errors``), 403 ``not_organiser`` for a start or an edit by anyone but the
+organiser or staff, 404 for a private tournament the caller may not see (exactly as for one
+that does not exist), 409 with the service's own ``code`` for any other refusal
+(``tournament_full``, ``registration_closed``, ``tournament_started``...); nothing changes
+on error.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import asdict
 from typing import Any
 
 from django.db.models import QuerySet
@@ -29,6 +31,7 @@ from tables.api.pagination import Pagination
 from tables.api.permissions import AuthenticatedApiRequest, ReadOrLoggedIn
 from tables.api.schema import PUBLIC
 from tables.api.tournament_serializers import (
+    EditSerializer,
     OrganiseSerializer,
     TournamentDetailSerializer,
     TournamentSummarySerializer,
@@ -46,8 +49,9 @@ from tables.tournaments.access import (
 from tables.tournaments.errors import NotOrganiser, TournamentInvalid
 from tables.tournaments.models import Tournament
 from tables.tournaments.overview import Overview, tournament_overview
+from tables.tournaments.preview import tournament_estimate
 from tables.tournaments.selectors import tournament_list
-from tables.tournaments.services import addons, organise, rebuys, setup
+from tables.tournaments.services import addons, edit, organise, rebuys, setup
 
 ID = views.ID
 CONFLICT = OpenApiResponse(ErrorSerializer, "Refused now: the code says why.")
@@ -77,6 +81,8 @@ def detail_body(request: Request, tournament: Tournament) -> dict[str, Any]:
     tournament = tournament_list().get(pk=tournament.pk)
     body = dict(TournamentSummarySerializer(tournament).data)
     body["level"] = view.level.as_json() if view.level is not None else None
+    estimate = tournament_estimate(tournament, body["entrant_count"])
+    body["estimate"] = {**asdict(estimate), "text": estimate.text} if estimate else None
     body["prizes"] = view.prizes
     body["entrants"] = [
         {
@@ -196,13 +202,41 @@ class TournamentListCreate(generics.ListAPIView[Any]):
 class TournamentDetail(APIView):
     """A tournament: its settings, ``status``, ``prize_pool``, the ``level`` now and next, the
     ``entrants`` (players still in by chips with their rank and table, then the places and
-    prizes), the payouts and the tables to watch."""
+    prizes), the payouts and the tables to watch. ``PATCH``: its organiser (or staff) edits
+    it before its start."""
 
     permission_classes = [ReadOrLoggedIn]
+    parser_classes = [JSONParser]
 
     @extend_schema(summary="One tournament", responses=TournamentDetailSerializer, auth=PUBLIC)
     def get(self, request: Request, pk: int) -> Response:
         return Response(detail_body(request, _visible(request, pk)))
+
+    @extend_schema(
+        summary="Edit before the start (organiser)",
+        description="The settings given change, checked as when organising; the others stay "
+        "(levels stay a preset's unless levels or a structure are given). While anyone is in, "
+        "`entry_fee`, `bounty_kind` and `bounty` stay (the entrants paid them) and "
+        "`max_entrants` is at least the entrants. 403 `not_organiser`, 409 "
+        "`tournament_started` once it started, 400 naming a bad setting; nothing changes "
+        "on error.",
+        request=EditSerializer,
+        responses={200: TournamentDetailSerializer, 403: CONFLICT, 409: CONFLICT},
+    )
+    def patch(self, request: AuthenticatedApiRequest, pk: int) -> Response:
+        tournament = _visible(request, pk)
+        refusal = edit.edit_refusal(tournament, request.user)
+        if refusal is not None:  # before reading the body: its errors are no one else's
+            raise refused(refusal)
+        data = EditSerializer(data=request.data, partial=True)
+        data.is_valid(raise_exception=True)
+        try:
+            tournament = edit.tournament_change(
+                tournament=tournament, by=request.user, **data.settings()
+            )
+        except ServiceError as error:
+            raise refused(error) from None
+        return Response(detail_body(request, tournament))
 
 
 @extend_schema(tags=["tournaments"], parameters=[ID])

@@ -178,6 +178,8 @@ def table_banner(table: Table) -> dict[str, Any] | None:
         if tournament.addon_chips
         else None
     )
+    # a final-table deal pauses the tournament's clock: the tables say why nothing is dealt
+    banner["deal_deciding"] = tournament.paused_at is not None
     return banner
 
 

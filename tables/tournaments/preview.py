@@ -96,6 +96,20 @@ def structure_preview(data: Mapping[str, Any]) -> StructurePreview:
     )
 
 
+def tournament_estimate(tournament: Tournament, entrants: int) -> structure.DurationEstimate | None:
+    """How long ``tournament`` is expected to last with its most entrants (else ``entrants``,
+    two at least), as the organise page's preview says; None for a fixed-hands game."""
+    if tournament.format == Tournament.Format.FIXED_HANDS:
+        return None
+    return structure.duration_estimate(
+        tournament.levels,
+        entrants=tournament.max_entrants or max(entrants, 2),
+        starting_stack=tournament.starting_stack,
+        break_every=tournament.break_every_levels,
+        break_minutes=tournament.break_minutes,
+    )
+
+
 def _rows(levels: list[dict[str, Any]], every: int, pause: int) -> list[PreviewRow]:
     unit = "min" if "minutes" in levels[0] else "hands"
     rows = []

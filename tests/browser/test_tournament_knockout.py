@@ -1,15 +1,18 @@
 """Issue 52's floor: a six-player progressive-knockout sit & go, four bots and two people in
 two browsers, against a real daphne server with fixed decks (``tests/browser/seeded``).
 
-alice organises it on the form (100 a head, 40 of it on the head, PKO; four bots; starting
-when full), both register from its page (the last entry starts it) and play from the table by
-clicking (check, or fold to a bet) until two players are out; then whoever of them is still in
-proposes an ICM deal on the tournament's page and everyone left accepts (the croupier's bots
-agree at once), which ends it. The results page shows each entrant's prize, the bounties won
-and the deal; read from the database, the entry fees are the prizes plus the bounties paid, to
-the chip, and every chip is accounted for. The add-on is in this test's service-level sibling
-(``tests/tables/tournaments/test_knockout_addon_deal.py``): its window is the time between a
-player's hands, too short to click reliably here. Screenshots go to ``test-artifacts/``.
+alice organises it on the form (100 a head, 40 of it on the head, PKO; rebuys during level 1
+and an add-on of 3,000 chips for 50; four bots; starting when full), both register from its
+page (the last entry starts it) and play from the table by clicking (check, or fold to a bet).
+Level 1, the last of the rebuys, is the add-on's window; alice takes it by clicking the table
+banner's button, which shows between her hands (the banner is asked again as each hand ends and
+the next is dealt; a press that meets the next hand is refused, changing nothing, and made
+again at the next gap; level 1 lasts four hands for that). Play goes on until two players are
+out and the rebuys are over; then whoever of the people is still in proposes an ICM deal on
+the tournament's page and everyone left accepts (the croupier's bots agree at once), which ends
+it. The results page shows each entrant's prize, the bounties won, the add-on and the deal;
+read from the database, the entry fees and the add-on are the prizes plus the bounties paid, to
+the chip, and every chip is accounted for. Screenshots go to ``test-artifacts/``.
 """
 
 from __future__ import annotations
@@ -42,9 +45,20 @@ with transaction.atomic():
 print(json.dumps({"totals": totals, "conserved": chips_conserved(totals)}))
 """
 ENTRIES = """
-SELECT u.username, e.fee_paid, e.prize, e.bounties_won, e.bounty, e.deal_share, e.place
-FROM tournaments_entry e JOIN tables_player p ON p.id = e.player_id
+SELECT u.username, e.fee_paid, e.prize, e.bounties_won, e.bounty, e.deal_share, e.place,
+e.addon_taken, e.rebuys FROM tournaments_entry e JOIN tables_player p ON p.id = e.player_id
 JOIN auth_user u ON u.id = p.user_id WHERE e.tournament_id = ?
+"""
+ISSUED = """
+import json
+from tables.tournaments.models import Tournament
+from tables.tournaments.selectors import chips_issued
+tournament = Tournament.objects.get(pk=%d)
+print(json.dumps({"issued": chips_issued(tournament), "pool": tournament.prize_pool}))
+"""
+ADDON_TAKEN = """
+SELECT e.addon_taken FROM tournaments_entry e JOIN tables_player p ON p.id = e.player_id
+JOIN auth_user u ON u.id = p.user_id WHERE e.tournament_id = ? AND u.username = ?
 """
 SEATED = """
 SELECT u.username FROM tables_seat s JOIN tournaments_tournamenttable tt ON tt.table_id = s.table_id
@@ -52,8 +66,10 @@ JOIN tables_player p ON p.id = s.player_id JOIN auth_user u ON u.id = p.user_id
 WHERE tt.tournament_id = ?
 """
 #: Blinds doubling every two hands from 25/50 with 3,000 chips: the people, folding, last a
-#: dozen hands; the bots' all-ins knock each other out well before.
-LEVELS = "\n".join(f"{25 << n} {50 << n} 0 2" for n in range(10))
+#: dozen hands; the bots' all-ins knock each other out well before. Level 1 (the rebuys' and
+#: the add-on's) lasts four hands: four gaps between hands to take the add-on in.
+LEVELS = "\n".join(["25 50 0 4", *(f"{25 << n} {50 << n} 0 2" for n in range(1, 10))])
+ADDON_CHIPS, ADDON_PRICE = 3000, 50
 WAIT = 20_000  # ms: every wait is bounded
 
 
@@ -76,6 +92,18 @@ def status_of(server, tournament_id) -> str:
         server, "SELECT status FROM tournaments_tournament WHERE id=?", tournament_id
     )
     return status
+
+
+def rebuys_open(server, tournament_id) -> bool:
+    ((open_,),) = steps.db_rows(
+        server, "SELECT rebuys_open FROM tournaments_tournament WHERE id=?", tournament_id
+    )
+    return bool(open_)
+
+
+def addon_taken(server, tournament_id, name) -> bool:
+    ((taken,),) = steps.db_rows(server, ADDON_TAKEN, tournament_id, name)
+    return bool(taken)
 
 
 def seated(server, tournament_id) -> set[str]:
@@ -124,6 +152,9 @@ def test_a_progressive_knockout_sit_and_go_with_bots_and_a_deal(server, browser)
     alice.select_option("#id_structure", "custom")
     alice.fill("#id_levels", LEVELS)
     alice.select_option("#id_level_unit", "hands")
+    alice.fill("#id_rebuy_levels", "1")
+    alice.fill("#id_addon_chips", str(ADDON_CHIPS))
+    alice.fill("#id_addon_price", str(ADDON_PRICE))
     alice.fill("#id_bot_entrants", "4")
     alice.select_option("#id_start", "when-full")
     alice.fill("#id_action_seconds", "5")
@@ -132,6 +163,7 @@ def test_a_progressive_knockout_sit_and_go_with_bots_and_a_deal(server, browser)
     tournament_id = int(alice.url.rstrip("/").split("/")[-1])
     url = f"{server.url}/tournaments/{tournament_id}/"
     assert "40 of it a progressive knockout bounty" in alice.inner_text("#tournament")
+    assert "an add-on of 3,000 chips for 50" in alice.inner_text("#addon-option")
 
     for name in PEOPLE:  # the second entry fills the six seats: it starts
         page = pages[name]
@@ -145,9 +177,25 @@ def test_a_progressive_knockout_sit_and_go_with_bots_and_a_deal(server, browser)
         page.click("a.watch")
         page.wait_for_selector("#conn[data-state=open]")
 
-    # Played until two are out (their heads paid to whoever knocked them out).
+    # The add-on, from the table's banner: its button shows between alice's hands.
+    deadline = time.monotonic() + 120
+    while not addon_taken(server, tournament_id, "alice"):
+        assert rebuys_open(server, tournament_id), "level 1 ended before the add-on was taken"
+        assert time.monotonic() < deadline, "the add-on was not taken in time"
+        with contextlib.suppress(Exception):  # shown as a hand ends; pressed while it shows
+            alice.click("#tournament-level #addon", timeout=500)
+        play_a_little(list(pages.values()))
+    issued = server.shell(ISSUED % tournament_id)
+    assert issued["issued"] == 6 * 3000 + ADDON_CHIPS  # its chips are on alice's stack
+    assert issued["pool"] == 6 * 60 + ADDON_PRICE  # its price is in the prize pool
+    alice.wait_for_selector("#conn[data-state=open]")
+
+    # Played until two are out (their heads paid to whoever knocked them out) and the rebuys
+    # are over (a deal waits for that).
     deadline = time.monotonic() + 300  # a bound: a busy machine plays slowly
-    while len(seated(server, tournament_id)) > 4 and status_of(server, tournament_id) != "finished":
+    while (
+        len(seated(server, tournament_id)) > 4 or rebuys_open(server, tournament_id)
+    ) and status_of(server, tournament_id) != "finished":
         assert time.monotonic() < deadline, "two players were not knocked out in time"
         play_a_little(list(pages.values()))
     left = seated(server, tournament_id)
@@ -179,28 +227,33 @@ def test_a_progressive_knockout_sit_and_go_with_bots_and_a_deal(server, browser)
     for row in alice.locator("tr.entrant").all():
         name = row.get_attribute("data-player")
         results[name] = (cell(row, "prize"), cell(row, "bounties-won"), cell(row, "bounty"))
+        assert (row.locator(".addon").inner_text() == "yes") == (name == "alice"), name
 
     rows = steps.db_rows(server, ENTRIES, tournament_id)
     assert len(rows) == 6
     fees = sum(fee for _, fee, *_ in rows)
     prizes = sum(prize for _, _, prize, *_ in rows)
     bounties = sum(won for _, _, _, won, *_ in rows)
-    assert fees == 600 and fees == prizes + bounties  # every fee paid out, to the chip
-    assert prizes == 6 * 60  # the prize pool: the fees less the heads
-    assert bounties == 6 * 40  # every head paid: to knockers, and back to those left
-    for name, _fee, prize, won, head, _share, place in rows:
+    entries = 6 + sum(rebuys for *_, rebuys in rows)  # the bots never rebuy; folding, nor do we
+    assert fees == entries * 100 + ADDON_PRICE  # the entries and the add-on
+    assert fees == prizes + bounties  # every fee paid out, to the chip
+    assert prizes == entries * 60 + ADDON_PRICE  # the prize pool: less the heads, with the add-on
+    assert bounties == entries * 40  # every head paid: to knockers, and back to those left
+    for name, fee, prize, won, head, _share, place, addon, rebuys in rows:
         assert head == 0  # no head is left unpaid
         assert place is not None
         assert results[name] == (prize, won, 0), name  # the page shows what was paid
+        assert bool(addon) == (name == "alice"), name
+        assert fee == 100 * (1 + rebuys) + (ADDON_PRICE if addon else 0), name
     # The deal's players (those left when its shares were worked out) have their share, as
     # the page shows it, and hold the top places.
-    dealt = {name: share for name, *_, share, _place in rows if share is not None}
+    dealt = {name: share for name, *_, share, _place, _addon, _rebuys in rows if share is not None}
     shown = {
         row.get_attribute("data-player"): int(row.locator(".share").inner_text().replace(",", ""))
         for row in alice.locator("tr.deal-share").all()
     }
     assert shown == dealt and 2 <= len(dealt) <= len(left)
-    assert sorted(place for name, *_, place in rows if name in dealt) == list(
+    assert sorted(place for name, *_, place, _addon, _rebuys in rows if name in dealt) == list(
         range(1, len(dealt) + 1)
     )
     # Two knocked out: someone won more than their own 40 back.

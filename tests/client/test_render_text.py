@@ -117,6 +117,18 @@ def test_the_bounties_and_the_addon_are_drawn_at_a_tournament_table():
     plain = {**tournament, "bounties": [], "addon": None}
     assert "Bount" not in render.level_text(plain).plain
     assert "Add-on" not in render.level_text(plain).plain
+    assert "deal" not in render.level_text(plain).plain
+
+
+def test_a_deal_being_decided_is_drawn_at_a_tournament_table():
+    level = {"number": 4, "small_blind": 100, "big_blind": 200, "ante": 0, "next": None}
+    level |= {"hands_left": None, "next_at": None, "on_break": False}
+    level |= {"break_minutes_left": None, "break_ends_at": None}
+    tournament = {"id": 3, "name": "PKO", "url": "/tournaments/3/", "blinds": "100/200"}
+    tournament |= {"next_blinds": None, "level": level, "deal_deciding": True}
+    text = render.level_text(tournament).plain
+    assert "A deal is being decided: the clock waits; answer on the tournament's page" in text
+    assert "deal" not in render.level_text({**tournament, "deal_deciding": False}).plain
 
 
 def test_control_and_bidi_characters_print_as_escapes():

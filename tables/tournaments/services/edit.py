@@ -17,6 +17,7 @@ from django.db import transaction
 
 from tables.http import Viewer
 from tables.services.errors import ServiceError
+from tables.tournaments import structure
 from tables.tournaments.access import can_run_tournament
 from tables.tournaments.errors import NotOrganiser, TournamentInvalid, TournamentNotRegistering
 from tables.tournaments.models import Tournament
@@ -26,6 +27,35 @@ from tables.tournaments.services.setup import tournament_lock
 Status, Start = Tournament.Status, Tournament.Start
 #: What each entrant paid at registration: it stays while anyone is in.
 PAID_AT_ENTRY = ("entry_fee", "bounty_kind", "bounty")
+#: The settings a tournament holds under the names ``tournament_edit`` takes them by.
+HELD = (
+    "name",
+    "format",
+    "game",
+    "betting",
+    "seats_per_table",
+    "max_entrants",
+    "entry_fee",
+    "bounty_kind",
+    "bounty",
+    "starting_stack",
+    "hands",
+    "late_registration_levels",
+    "rebuy_levels",
+    "max_rebuys",
+    "max_reentries",
+    "addon_chips",
+    "addon_price",
+    "break_every_levels",
+    "break_minutes",
+    "start",
+    "start_at",
+    "payouts",
+    "payout_percentages",
+    "action_seconds",
+    "time_bank_refill_seconds",
+    "private",
+)
 
 
 def tournament_edit(
@@ -55,6 +85,35 @@ def tournament_edit(
             setattr(locked, name, value)
         locked.save(update_fields=[*fields, "private"])
         return locked
+
+
+def tournament_change(*, tournament: Tournament | int, by: Viewer, **changes: Any) -> Tournament:
+    """Change only the settings in ``changes`` (the API's ``PATCH``): the others stay as the
+    tournament holds them. Checked and refused exactly as ``tournament_edit``."""
+    with transaction.atomic():
+        locked = tournament_lock(tournament)
+        refusal = edit_refusal(locked, by)  # before reading settings it may not change
+        if refusal is not None:
+            raise refusal
+        settings = {**settings_held(locked, changes), **changes}
+        return tournament_edit(tournament=locked, by=by, **settings)
+
+
+def settings_held(tournament: Tournament, changes: dict[str, Any]) -> dict[str, Any]:
+    """``tournament_edit``'s settings as ``tournament`` holds them. Its levels are a preset's
+    name while they are that preset's (so changing the hands of a fixed-hands game, or the
+    preset, deals the preset's levels), unless ``changes`` give levels or a preset. A one-table
+    game taking as many entrants as it has seats goes on doing so as its seats change."""
+    settings = {name: getattr(tournament, name) for name in HELD}
+    settings["satellite_target"] = tournament.satellite_target_id
+    settings["structure_name"] = tournament.structure
+    preset = structure.named_levels(tournament.structure, fixed_hands=tournament.hands)
+    if "structure_name" not in changes and preset != tournament.levels:
+        settings["levels"] = tournament.levels
+    one_table = settings["format"] != Tournament.Format.MULTI_TABLE
+    if one_table and tournament.max_entrants == tournament.seats_per_table:
+        settings["max_entrants"] = None  # "its seats", as organised: they follow the seats
+    return settings
 
 
 def edit_refusal(tournament: Tournament, by: Viewer) -> ServiceError | None:

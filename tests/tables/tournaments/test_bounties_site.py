@@ -115,3 +115,14 @@ def test_a_players_record_counts_the_bounties_won_in_the_profit(monkeypatch):
     assert tournament_record(people[0], None)["profit"] == -100
     board = {row["name"]: row["profit"] for row in tournament_leaderboard("profit")}
     assert board == {"p1": 100, "p0": -100}  # no rake: the profits add up to nothing
+
+
+def test_the_table_banner_shows_the_heads_at_the_table(monkeypatch):
+    tournament, people = knocked_out(monkeypatch)
+    (table_id,) = tournament.tables.values_list("table_id", flat=True)
+    client = Client()
+    client.force_login(people[1].user)
+    banner = client.get(f"/tournaments/tables/{table_id}/level/").content.decode()
+    heads = banner.split('<span class="bounties"', 1)[1].split("</span>", 1)[0]
+    assert "Bounties:" in heads and "p1 40" in heads and "p2 60" in heads
+    assert "p0" not in heads  # out: no longer at the table

@@ -10,9 +10,10 @@ import pytest
 from django.utils import timezone
 
 from engine import icm
-from tables.models import LedgerEntry, Seat
+from tables.models import LedgerEntry, Seat, Table
 from tables.services.clock import clock_tick
 from tables.tournaments.errors import DealRefused
+from tables.tournaments.level import table_banner
 from tables.tournaments.models import Deal, Entry, Tournament
 from tables.tournaments.selectors import prizes_paid, tournament_clock
 from tables.tournaments.services import tournament_create, tournament_register, tournament_start
@@ -109,8 +110,12 @@ def test_one_refusal_ends_the_deal_pays_nothing_and_the_clock_runs_again(
     assert_chips_conserved,
 ):
     tournament, people = deal_tournament()
+    (table,) = Table.objects.filter(tournament_table__tournament=tournament)
+    assert table_banner(table)["deal_deciding"] is False
     now = timezone.now() + timedelta(hours=1)
     deal = deal_propose(tournament=tournament, player=people[0], method="chip_chop", now=now)
+    # the table's screens and play state (the terminal client) say the clock waits for it
+    assert table_banner(table)["deal_deciding"] is True
     stacks = [row["chips"] for row in deal.offer]
     assert [row["share"] for row in deal.offer] == icm.deal(stacks, [200, 120, 80], "chip_chop")
     deal_answer(tournament=tournament, player=people[2], accept=False, now=now + STEP)
@@ -118,6 +123,7 @@ def test_one_refusal_ends_the_deal_pays_nothing_and_the_clock_runs_again(
     tournament.refresh_from_db()
     assert (deal.status, deal.refused_by_id) == (Deal.Status.REFUSED, people[2].pk)
     assert tournament.paused_at is None and tournament.paused_for == STEP
+    assert table_banner(table)["deal_deciding"] is False
     assert prizes_paid(tournament) == 0
     assert not LedgerEntry.objects.filter(kind=LedgerEntry.Kind.TOURNAMENT_PRIZE).exists()
     (table_id,) = open_tables(tournament)

@@ -186,7 +186,8 @@ def test_the_table_banner_offers_rebuy_and_comes_back_to_the_table(players):
     assert elsewhere.url == f"/tournaments/{tournament.pk}/"  # never off the site
     assert Entry.objects.get(player=bob).rebuys == 2
     page = site_for(bob).get(f"/tables/{table.pk}/").content.decode()
-    assert 'hx-trigger="load, every 10s"' in page  # the button shows as the page opens
+    # the button shows as the page opens, and the banner is asked again as hands end and begin
+    assert 'hx-trigger="load, hand-changed, every 10s"' in page
 
 
 def test_a_busted_player_sees_re_enter_and_re_enters_from_the_page(players):

@@ -39,7 +39,7 @@ from deploy.hosts.services import (
     start_redis,
 )
 
-SCENARIOS = ("load", "host-loss", "partition-redis", "partition-db")
+SCENARIOS = ("load", "host-loss", "link-loss", "partition-redis", "partition-db")
 
 
 def arguments() -> argparse.Namespace:

@@ -174,8 +174,9 @@ def set_up_site(plan: Plan, env: dict[str, str]) -> None:
 
 def daphne_command(plan: Plan, daphne: Daphne) -> list[str]:
     """The documented start (``poker@.service``'s ``ExecStart``: ``daphne --proxy-headers
-    --ping-interval ... -b HOST -p PORT``, read from the unit) on the daphne's host, whose host name (a UTS namespace) is the host's: the leases' owners
-    ("host:pid:hex") then say which host holds a table."""
+    --ping-interval ... -b HOST -p PORT``, read from the unit) on the daphne's host, whose
+    host name (a UTS namespace) is the host's: the leases' owners ("host:pid:hex") then say
+    which host holds a table."""
     return in_host(
         plan,
         daphne.host,

@@ -223,6 +223,8 @@ async def play_tables(spec: dict) -> dict:
         # sockets opened again after the first (a server lost: the multi-host harness)
         "reconnects": sum(max(0, c.connects - 1) for c in clients),
         "players_reconnected": sum(1 for c in clients if c.connects > 1),
+        "players_reconnected_twice": sum(1 for c in clients if c.connects > 2),
+        "most_reconnects": max((c.connects - 1 for c in clients), default=0),
         "refusals": sum(len(c.refusals) for c in clients),
         "refused_with": dict(Counter(m for c in clients for m in c.refusals).most_common(5)),
     }

@@ -41,7 +41,7 @@ sys.path.insert(0, str(ROOT))
 
 from bench.load_figures import forward_figures, summary  # noqa: E402
 from bench.load_servers import RUNTIMES_PATH, process_cpu_seconds  # noqa: E402
-from deploy.hosts import net  # noqa: E402
+from deploy.hosts import net, restarts  # noqa: E402
 from deploy.hosts.plan import APP_HOSTS, Plan, owner_host  # noqa: E402
 from tests.load.checks import (  # noqa: E402
     assert_action_logs_sequential,
@@ -60,6 +60,7 @@ PREFIXES = {
     "link-loss": "k",
     "partition-redis": "r",
     "partition-db": "d",
+    "rolling-restart": "o",
 }
 
 
@@ -204,6 +205,7 @@ async def play(
     await tell_each("CONNECT")
     connects = await each_says("READY", 300)
     before = await all_runtimes()
+    pids = [d["pid"] for d in daphnes]  # a restarted process's figures start again: left out
     cpu_before = [process_cpu_seconds(d["pid"]) for d in daphnes]
     await tell_each("GO")
     side = asyncio.ensure_future(during()) if during is not None else None
@@ -219,14 +221,17 @@ async def play(
     out: dict[str, Any] = summary(latencies, len(latencies), elapsed)
     out["sockets"] = sum(c["sockets"] for c in connects)
     out["with_state"] = sum(c["with_state"] for c in connects)
-    for key in ("reconnects", "players_reconnected", "refusals"):
+    for key in ("reconnects", "players_reconnected", "players_reconnected_twice", "refusals"):
         out[key] = sum(r[key] for r in results)
+    out["most_reconnects"] = max(r["most_reconnects"] for r in results)
     out["refused_with"] = dict(sum((Counter(r["refused_with"]) for r in results), Counter()))
     hosts: dict[str, float] = {}
-    for d, b, a in zip(daphnes, cpu_before, cpu_after, strict=True):
-        hosts[d["host"]] = hosts.get(d["host"], 0.0) + (a - b) / elapsed
+    same = [d["pid"] == pid for d, pid in zip(daphnes, pids, strict=True)]
+    for d, b, a, kept in zip(daphnes, cpu_before, cpu_after, same, strict=True):
+        if kept:
+            hosts[d["host"]] = hosts.get(d["host"], 0.0) + (a - b) / elapsed
     out["cores"] = hosts
-    live = [i for i, (b, a) in enumerate(zip(before, after, strict=True)) if b and a]
+    live = [i for i, (b, a) in enumerate(zip(before, after, strict=True)) if b and a and same[i]]
     out["runtimes"] = forward_figures(
         [daphnes[i]["name"] for i in live],
         [before[i] for i in live],
@@ -470,6 +475,18 @@ def main() -> int:
         figures = asyncio.run(play(spec, world, seconds, partition(spec, db, away)))
         print_load(label, figures)
         failures += report_partition(label, db, figures, spec["partition_seconds"])
+    if "rolling-restart" in spec["scenarios"]:
+        world = build_world(spec, spec["tables"], PREFIXES["rolling-restart"])
+        table_ids = [t["id"] for t in world["tables"]]
+        started: list[subprocess.Popen[bytes]] = []
+        seconds = spec["kill_after"] + spec["restart_seconds"] + spec["after_loss"]
+        try:
+            during = restarts.rolling_restart(spec, db, table_ids, started)
+            figures = asyncio.run(play(spec, world, seconds, during))
+            print_load("rolling-restart", figures)
+            failures += restarts.report_rolling_restart("rolling-restart", db, figures)
+        finally:
+            restarts.stop(started)
     for failure in failures:
         print(f"FAILED: {failure}", flush=True)
     return 1 if failures else 0

@@ -22,6 +22,7 @@ from pathlib import Path
 from typing import Any
 
 from deploy.hosts.plan import Daphne, Plan
+from deploy.hosts.reads import running_hands
 from deploy.hosts.services import daphne_command
 
 #: The longest a process may take to drain and exit: POKER_DRAIN_SECONDS (60) and its exit.
@@ -57,8 +58,6 @@ def rolling_restart(
     """The ``during`` of the scenario at the tables ``table_ids``: after ``kill_after``
     seconds, each daphne in turn is sent SIGTERM, waited for, started again and waited for
     until ready. ``started`` collects the processes it starts (the caller stops them)."""
-    from deploy.hosts.scenarios import running_hands
-
     plan = Plan()
     env = {**os.environ, **spec["app_env"]}
 

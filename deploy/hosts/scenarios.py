@@ -41,8 +41,9 @@ sys.path.insert(0, str(ROOT))
 
 from bench.load_figures import forward_figures, summary  # noqa: E402
 from bench.load_servers import RUNTIMES_PATH, process_cpu_seconds  # noqa: E402
-from deploy.hosts import net, restarts  # noqa: E402
+from deploy.hosts import leaks, net, restarts  # noqa: E402
 from deploy.hosts.plan import APP_HOSTS, Plan, owner_host  # noqa: E402
+from deploy.hosts.reads import leases, running_hands  # noqa: E402
 from tests.load.checks import (  # noqa: E402
     assert_action_logs_sequential,
     assert_chips_conserved,
@@ -149,6 +150,8 @@ async def play(
     function) runs from the window's start. Returns the figures of the window."""
     tables = [{**table, "index": t} for t, table in enumerate(world["tables"])]
     workers = max(1, min(spec["workers"], len(tables)))
+    # Every frame the players receive is kept for the no-leak check (deploy/hosts/leaks.py).
+    frames_file = str(Path(spec["run_dir"]) / f"frames-{time.monotonic_ns()}")
     procs = []
     for w in range(workers):
         worker = {
@@ -160,6 +163,7 @@ async def play(
             "warm_up": spec["warm_up"],
             "rush": False,
             "connect_deadline": 120,
+            "frames_file": frames_file,
         }
         procs.append(
             await asyncio.create_subprocess_exec(
@@ -239,10 +243,12 @@ async def play(
         len(latencies),
     )
     out["side"] = await side if side is not None else None
+    out["leaks"] = await asyncio.to_thread(leaks.check_frames, spec, frames_file)
     return out
 
 
-def print_load(label: str, figures: dict[str, Any]) -> None:
+def print_load(label: str, figures: dict[str, Any]) -> list[str]:
+    """The figures printed; a leak found is a failure."""
     cores = ", ".join(f"{host} {c:.2f}" for host, c in sorted(figures["cores"].items()))
     print(
         f"[{label}] {figures['with_state']}/{figures['sockets']} sockets; "
@@ -252,6 +258,7 @@ def print_load(label: str, figures: dict[str, Any]) -> None:
         f"refusals {figures['refusals']} {figures['refused_with'] or ''}",
         flush=True,
     )
+    print(f"[{label}] {figures['leaks']['line']}", flush=True)
     run = figures["runtimes"]
     if run:
         owned = ", ".join(f"{s['name']} {s['owned']}/{s['followed']}" for s in run["servers"])
@@ -262,22 +269,9 @@ def print_load(label: str, figures: dict[str, Any]) -> None:
             f"tables owned/followed per process: {owned}",
             flush=True,
         )
-
-
-def leases(db: Database) -> dict[int, str]:
-    """Each table's live lease owner now."""
-    return dict(db.sql("SELECT table_id, owner FROM tables_tablelease WHERE until > now()"))
-
-
-def running_hands(db: Database, table_ids: list[int]) -> dict[int, tuple[int, int]]:
-    """Per table, its running hand and the actions it has so far."""
-    rows = db.sql(
-        "SELECT h.table_id, h.id, (SELECT count(*) FROM tables_handaction a "
-        "WHERE a.hand_id = h.id) FROM tables_hand h "
-        "WHERE h.status = 'running' AND h.table_id = ANY(%s)",
-        [table_ids],
+    return [f"{label}: frames with hidden cards: {figures['leaks']['leaks']}"] * bool(
+        figures["leaks"]["leaks"]
     )
-    return {table: (hand, actions) for table, hand, actions in rows}
 
 
 def host_loss(
@@ -455,7 +449,7 @@ def main() -> int:
     if "load" in spec["scenarios"]:
         world = build_world(spec, spec["tables"], PREFIXES["load"])
         figures = asyncio.run(play(spec, world, spec["seconds"]))
-        print_load("load", figures)
+        failures += print_load("load", figures)
         if figures["with_state"] < figures["sockets"]:
             failures.append("load: not every socket had its state")
     for label, cut_link in (("host-loss", False), ("link-loss", True)):
@@ -464,7 +458,7 @@ def main() -> int:
         world = build_world(spec, spec["tables"], PREFIXES[label])
         seconds = spec["kill_after"] + spec["after_loss"]
         figures = asyncio.run(play(spec, world, seconds, host_loss(spec, db, cut_link=cut_link)))
-        print_load(label, figures)
+        failures += print_load(label, figures)
         failures += report_host_loss(label, db, figures)
     for label, away in (("partition-redis", "redis"), ("partition-db", "db")):
         if label not in spec["scenarios"]:
@@ -473,7 +467,7 @@ def main() -> int:
         spec["staff_token"] = world["staff_token"]
         seconds = spec["kill_after"] + spec["partition_seconds"] + spec["after_loss"]
         figures = asyncio.run(play(spec, world, seconds, partition(spec, db, away)))
-        print_load(label, figures)
+        failures += print_load(label, figures)
         failures += report_partition(label, db, figures, spec["partition_seconds"])
     if "rolling-restart" in spec["scenarios"]:
         world = build_world(spec, spec["tables"], PREFIXES["rolling-restart"])
@@ -483,7 +477,7 @@ def main() -> int:
         try:
             during = restarts.rolling_restart(spec, db, table_ids, started)
             figures = asyncio.run(play(spec, world, seconds, during))
-            print_load("rolling-restart", figures)
+            failures += print_load("rolling-restart", figures)
             failures += restarts.report_rolling_restart("rolling-restart", db, figures)
         finally:
             restarts.stop(started)

@@ -1,0 +1,44 @@
+"""The multi-host harness's no-leak check of a player's JSON state (``deploy/hosts/leaks.py``,
+the project's checker ``tests/tables/live/test_no_leak.py`` applied to the play state): a real
+state passes for its viewer and, checked as another player's, names the cards that viewer may
+not see (the check is not vacuous)."""
+
+from __future__ import annotations
+
+from rest_framework.test import APIClient
+
+from deploy.hosts.leaks import check_state, state_cards
+from tables.services import hand_start, seat_take
+from tests.tables.live.test_no_leak import Facts
+
+
+def state_of(player, table) -> dict:
+    client = APIClient()
+    client.force_login(player.user)
+    response = client.get(f"/api/tables/{table.pk}/state/")
+    assert response.status_code == 200, response.content
+    return response.json()
+
+
+def no_hand_lookup(table: int, number: int) -> int:
+    raise AssertionError("a running hand's state names its hand")
+
+
+def test_a_player_s_state_shows_their_cards_to_them_and_to_nobody_else(players, table):
+    alice, bob, carol = players
+    seat_take(table=table, player=alice, buy_in=200, seat_number=0)
+    seat_take(table=table, player=bob, buy_in=200, seat_number=2)
+    hand_start(table=table)
+    state = state_of(alice, table)
+    cards, others = state_cards(state)
+    assert len(cards) == 2 and not others  # alice's two, preflop
+    facts = Facts()
+    entry = {"table": table.pk, "viewer": alice.pk, "state": state}
+    assert check_state(entry, facts, no_hand_lookup) == []
+    for viewer in (bob.pk, carol.pk, None):
+        assert check_state({**entry, "viewer": viewer}, facts, no_hand_lookup) == cards
+    # bob's own state shows his cards only: no leak for him either
+    bobs = {"table": table.pk, "viewer": bob.pk, "state": state_of(bob, table)}
+    assert check_state(bobs, facts, no_hand_lookup) == []
+    # a spectator's shows none
+    assert state_cards(state_of(carol, table)) == ([], False)

@@ -20,12 +20,13 @@ import json
 import os
 import subprocess
 import sys
+from collections import Counter
 from pathlib import Path
 from typing import Any
 
-#: The streets whose board the checker knows (hold'em's); a state on another is counted, not
-#: checked.
-CHECKED_STREETS = ("preflop", "flop", "turn", "river")
+#: The streets whose board the checker knows (hold'em's, and a hand over whose result is
+#: on the felt); a state on another is counted, not checked.
+CHECKED_STREETS = ("preflop", "flop", "turn", "river", "over")
 
 
 def state_cards(state: dict[str, Any]) -> tuple[list[str], bool]:
@@ -95,7 +96,8 @@ def main() -> int:
             numbers[table, number] = Hand.objects.get(table_id=table, number=number).pk
         return numbers[table, number]
 
-    states = pages = unchecked = 0
+    states = pages = 0
+    unchecked: Counter[str] = Counter()
     leaks: list[dict[str, Any]] = []
     held: dict[int, Any] = {}  # each table page's seats context (hand, street, face-up)
     for path in sys.argv[1:]:
@@ -114,14 +116,15 @@ def main() -> int:
                     states += 1
                     found = check_state(entry, facts, hand_of)
                     if found is None:
-                        unchecked += 1
+                        unchecked[str(entry["state"].get("street"))] += 1
                         continue
                     bad = found
                 if bad:
                     leaks.append({"table": entry["table"], "viewer": entry["viewer"], "cards": bad})
     print(
         f"no-leak check: {states} player states and {pages} page frames checked "
-        f"({unchecked} states of other games not checked): {len(leaks)} with a card the "
+        f"({sum(unchecked.values())} states not checked, by street: {dict(unchecked)}): "
+        f"{len(leaks)} with a card the "
         f"viewer may not see{': ' + json.dumps(leaks[:5]) if leaks else ''}",
         flush=True,
     )

@@ -30,8 +30,8 @@ CHECKED_STREETS = ("preflop", "flop", "turn", "river", "over")
 
 
 def state_cards(state: dict[str, Any]) -> tuple[list[str], bool]:
-    """Every card a player's state shows on the felt (each seat's, the board), and whether
-    another player's cards are among them (then they show face up)."""
+    """Every card a play state (``tables/presenters/play_state.py``) shows on the felt (each
+    seat's, the board), and whether another player's cards are among them (face up)."""
     cards, others = [], False
     for seat in state.get("seats", []):
         shown = [c for c in [*seat.get("cards", []), *seat.get("up", [])] if c]
@@ -40,21 +40,39 @@ def state_cards(state: dict[str, Any]) -> tuple[list[str], bool]:
     return cards + list(state.get("board") or []), others
 
 
+def view_cards(view: dict[str, Any] | None) -> tuple[list[str], bool]:
+    """The same for the engine's view of the hand (``engine.view.View.to_dict``), which a
+    socket's frame carries beside the play state: the seats' cards and the board."""
+    if not view:
+        return [], False
+    cards, others = [], False
+    for index, seat in enumerate(view.get("seats", [])):
+        shown = [c for c in seat.get("cards", []) if c]
+        cards += shown
+        others |= bool(shown) and index != view.get("viewer")
+    return cards + list(view.get("board") or []), others
+
+
 def check_state(entry: dict[str, Any], facts: Any, hand_of: Any) -> list[str] | None:
-    """The cards the state may not show its viewer (None: not checked, another game)."""
+    """The cards a socket's JSON frame (``{"state": play state, "view": the engine's view,
+    "hand", "running"}``, as the client holds it after each frame) may not show its viewer
+    (None: not checked, another game's streets)."""
     from tests.tables.live.test_no_leak import disallowed
 
-    state = entry["state"]
-    cards, others = state_cards(state)
-    if state.get("running") and state.get("hand"):
-        hand, street = state["hand"], state.get("street")
+    frame = entry["state"]
+    played, played_others = state_cards(frame["state"])
+    viewed, viewed_others = view_cards(frame.get("view"))
+    cards, others = played + viewed, played_others or viewed_others
+    view = frame.get("view") or {}
+    if frame.get("running") and frame.get("hand"):
+        hand, street = frame["hand"], view.get("street") or frame["state"].get("street")
         if street not in CHECKED_STREETS:
             return None
-        face_up = "1" if others else None
+        face_up = "1" if others and street != "over" else None
     else:
-        if state.get("hand_number") is None:
+        if frame["state"].get("hand_number") is None:
             return cards  # no hand yet at this table: no card may show
-        hand, street, face_up = hand_of(entry["table"], state["hand_number"]), "over", None
+        hand, street, face_up = hand_of(entry["table"], frame["state"]["hand_number"]), "over", None
     return disallowed(cards, entry["viewer"], facts, (str(hand), street, face_up))
 
 
@@ -116,7 +134,7 @@ def main() -> int:
                     states += 1
                     found = check_state(entry, facts, hand_of)
                     if found is None:
-                        unchecked[str(entry["state"].get("street"))] += 1
+                        unchecked[str((entry["state"].get("view") or {}).get("street"))] += 1
                         continue
                     bad = found
                 if bad:

@@ -34,7 +34,8 @@ def state_cards(state: dict[str, Any]) -> tuple[list[str], bool]:
     seat's, the board), and whether another player's cards are among them (face up)."""
     cards, others = [], False
     for seat in state.get("seats", []):
-        shown = [c for c in [*seat.get("cards", []), *seat.get("up", [])] if c]
+        # every card a seat shows is in "cards" ("up" flags which of them are face up)
+        shown = [c for c in seat.get("cards", []) if isinstance(c, str)]
         cards += shown
         others |= bool(shown) and not seat.get("is_you")
     return cards + list(state.get("board") or []), others
@@ -47,7 +48,7 @@ def view_cards(view: dict[str, Any] | None) -> tuple[list[str], bool]:
         return [], False
     cards, others = [], False
     for index, seat in enumerate(view.get("seats", [])):
-        shown = [c for c in seat.get("cards", []) if c]
+        shown = [c for c in seat.get("cards", []) if isinstance(c, str)]
         cards += shown
         others |= bool(shown) and index != view.get("viewer")
     return cards + list(view.get("board") or []), others

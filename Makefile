@@ -133,8 +133,9 @@ bench: install
 	done
 
 # The production set-up across hosts (issue 55), as root: network namespaces for db, redis,
-# app1, app2 (two daphnes each), lb (nginx) and clients; the load, then the loss of app1
-# (deploy/hosts). Not part of make test. HOSTS_ARGS="--tables 10" for a small run.
+# app1, app2 (two daphnes each), lb (nginx) and clients; the load, the loss of app1 (killed,
+# then its link cut), partitions, a rolling restart, each checked for leaks (deploy/hosts).
+# Not part of make test. HOSTS_ARGS="--tables 10" for a small run.
 hosts-test: install
 	$(PY) -m deploy.hosts $(HOSTS_ARGS)
 

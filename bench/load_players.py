@@ -24,10 +24,13 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
+import os
 import random
 import sys
 import time
 from collections import Counter
+
+import orjson
 
 from bench.echo_clients import client_url
 from pokerclient.backoff import Backoff
@@ -41,16 +44,25 @@ WITHOUT_STATE_SHOWN = 10
 
 
 class CountingTracker(Tracker):
-    """The harness's tracker, also counting the actions delivered at each table."""
+    """The harness's tracker, also counting the actions delivered at each table, and keeping
+    every state a player's socket received (``frames``, when ``recording``: the multi-host
+    harness checks them for hidden cards, ``deploy/hosts/leaks.py``)."""
 
-    def __init__(self) -> None:
+    def __init__(self, recording: bool = False) -> None:
         super().__init__()
         self.per_table: Counter[int] = Counter()
+        self.recording = recording
+        self.frames: list[bytes] = []
 
     def received(self, table_id: int, client, version: int, now: float) -> None:
         before = len(self.latencies)
         super().received(table_id, client, version, now)
         self.per_table[table_id] += len(self.latencies) - before
+        if self.recording:  # the state as it stands now: later updates patch a copy
+            viewer = client.player["id"]
+            self.frames.append(
+                orjson.dumps({"table": table_id, "viewer": viewer, "state": client.last_state})
+            )
 
     def restart(self) -> None:
         self.latencies.clear()
@@ -61,8 +73,12 @@ class BrowserSocket:
     """A table page's socket (no ``?state=json``: htmx's HTML frames), only listening: the
     sizes of the frames it receives while ``counting``. Reconnects as the page does."""
 
-    def __init__(self, base: str, table_id: int, session: str, seed: int) -> None:
+    def __init__(
+        self, base: str, table_id: int, session: str, seed: int, viewer: int | None = None
+    ) -> None:
         self.base, self.table_id, self.session = base, table_id, session
+        self.viewer = viewer  # the player whose page it is (recorded with each frame)
+        self.recorded: list[bytes] | None = None  # every frame, when a list is given
         self.sizes: list[int] = []
         self.counting = False
         self.backoff = Backoff(RECONNECT_FIRST, RECONNECT_MOST, rng=random.Random(seed))
@@ -83,6 +99,8 @@ class BrowserSocket:
                     compression=None,
                 ) as ws:
                     self.backoff.reset()
+                    if self.recorded is not None:  # a new page: its regions start afresh
+                        self.recorded.append(orjson.dumps({"table": self.table_id, "page": 1}))
                     reader = asyncio.ensure_future(self._read(ws))
                     stopper = asyncio.ensure_future(stop.wait())
                     await asyncio.wait({reader, stopper}, return_when=asyncio.FIRST_COMPLETED)
@@ -98,6 +116,11 @@ class BrowserSocket:
         async for raw in ws:
             if self.counting:
                 self.sizes.append(len(raw.encode()) if isinstance(raw, str) else len(raw))
+            if self.recorded is not None:
+                html = raw if isinstance(raw, str) else raw.decode()
+                self.recorded.append(
+                    orjson.dumps({"table": self.table_id, "viewer": self.viewer, "html": html})
+                )
 
 
 def _thinking(client: Client, rng: random.Random, think: tuple[float, float]):
@@ -134,7 +157,8 @@ async def play_tables(spec: dict) -> dict:
     asyncio.get_running_loop().set_exception_handler(quiet_closed)
     urls, tables, think = spec["urls"], spec["tables"], tuple(spec["think"])
     spread = spec.get("spread", False)
-    tracker = CountingTracker()
+    frames_file = spec.get("frames_file")  # every frame kept, for the no-leak check
+    tracker = CountingTracker(recording=bool(frames_file))
     clients, browsers = [], []
     for table in tables:
         for p, player in enumerate(table["players"]):
@@ -153,10 +177,15 @@ async def play_tables(spec: dict) -> dict:
                 rng = random.Random(table["index"] * 10 + p)
                 client._maybe_act = _thinking(client, rng, think)
             clients.append(client)
-        if len(browsers) < BROWSER_TABLES:
+        if len(browsers) < BROWSER_TABLES or frames_file:  # recording: a page at every table
             first = table["players"][0]
             url = client_url(urls, table["index"], 0, spread)  # the first player's server
-            browsers.append(BrowserSocket(url, table["id"], first["session"], table["index"]))
+            browser = BrowserSocket(
+                url, table["id"], first["session"], table["index"], first.get("id")
+            )
+            if frames_file:
+                browser.recorded = tracker.frames
+            browsers.append(browser)
     _line("SPAWNED")
     await _parent_says("CONNECT")
     stop = asyncio.Event()
@@ -223,6 +252,8 @@ async def play_tables(spec: dict) -> dict:
         # sockets opened again after the first (a server lost: the multi-host harness)
         "reconnects": sum(max(0, c.connects - 1) for c in clients),
         "players_reconnected": sum(1 for c in clients if c.connects > 1),
+        "players_reconnected_twice": sum(1 for c in clients if c.connects > 2),
+        "most_reconnects": max((c.connects - 1 for c in clients), default=0),
         "refusals": sum(len(c.refusals) for c in clients),
         "refused_with": dict(Counter(m for c in clients for m in c.refusals).most_common(5)),
     }
@@ -230,6 +261,9 @@ async def play_tables(spec: dict) -> dict:
     await _parent_says("CLOSE")
     stop.set()
     await asyncio.wait(tasks, timeout=30)
+    if frames_file:
+        with open(f"{frames_file}.{os.getpid()}", "wb") as kept:
+            kept.writelines(frame + b"\n" for frame in tracker.frames)
     return out
 
 

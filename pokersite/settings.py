@@ -262,6 +262,9 @@ if REDIS_URL:
             "BACKEND": "django.core.cache.backends.redis.RedisCache",
             "LOCATION": REDIS_URL,
             "KEY_PREFIX": CHANNEL_PREFIX + "-cache",
+            # A Redis host cut off fails each call within a second (the limits counted here
+            # then let the request through, tables/api/throttling.py), not after TCP's minutes.
+            "OPTIONS": {"socket_connect_timeout": 1, "socket_timeout": 1},
         }
     }
 # Limits on log-in and sign-up (tables/ratelimit.py); 0 turns them off.

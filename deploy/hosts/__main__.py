@@ -39,7 +39,14 @@ from deploy.hosts.services import (
     start_redis,
 )
 
-SCENARIOS = ("load", "host-loss", "partition-redis", "partition-db")
+SCENARIOS = (
+    "load",
+    "host-loss",
+    "link-loss",
+    "partition-redis",
+    "partition-db",
+    "rolling-restart",
+)
 
 
 def arguments() -> argparse.Namespace:
@@ -53,6 +60,12 @@ def arguments() -> argparse.Namespace:
     parser.add_argument("--after-loss", type=float, default=30, help="host loss: play after")
     parser.add_argument(
         "--partition-seconds", type=float, default=20, help="partition: app1 without Redis"
+    )
+    parser.add_argument(
+        "--restart-seconds",
+        type=float,
+        default=150,
+        help="rolling restart: the window for restarting the four processes one at a time",
     )
     parser.add_argument("--hand-pause", default="1", help="POKER_HAND_PAUSE_SECONDS")
     parser.add_argument("--scenarios", default=",".join(SCENARIOS))
@@ -110,6 +123,8 @@ def main() -> int:
             "kill_after": args.kill_after,
             "after_loss": args.after_loss,
             "partition_seconds": args.partition_seconds,
+            "restart_seconds": args.restart_seconds,
+            "run_dir": str(run_dir),
         }
         code = 0
         for scenario in args.scenarios.split(","):

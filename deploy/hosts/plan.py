@@ -10,7 +10,9 @@ address on that bridge.
 from __future__ import annotations
 
 import re
+import shlex
 from dataclasses import dataclass, field
+from pathlib import Path
 
 PREFIX = "poker-"
 SWITCH = PREFIX + "sw"
@@ -166,3 +168,25 @@ def owner_host(owner: str | None) -> str | None:
     """The host in a lease's owner (``tables_tablelease.owner``: "host:pid:hex"); the harness
     names each app host's processes' host (a UTS namespace) after it."""
     return owner.split(":", 1)[0] if owner else None
+
+
+#: The unit every production daphne is started by; the harness starts its own the same way.
+PROCESS_UNIT = Path(__file__).resolve().parents[1] / "systemd" / "poker@.service"
+
+
+def unit_exec_start(unit: Path = PROCESS_UNIT) -> str:
+    """The ``ExecStart=`` command of ``poker@.service``."""
+    found = re.findall(r"^ExecStart=(.*)$", unit.read_text(), flags=re.M)
+    if len(found) != 1:
+        raise ValueError(f"{unit} has {len(found)} ExecStart= lines, not one")
+    return str(found[0]).strip()
+
+
+def daphne_arguments(exec_start: str, address: str, port: int) -> list[str]:
+    """daphne's arguments in ``exec_start`` (the unit's command, for 127.0.0.1 and the
+    instance's port ``%i``) for a process at ``address:port``: the same options (the proxy
+    headers, the keep-alive pings), on another host."""
+    words = shlex.split(exec_start)
+    if not words or not words[0].endswith("daphne"):
+        raise ValueError(f"not a daphne command: {exec_start!r}")
+    return [{"127.0.0.1": address, "%i": str(port)}.get(w, w) for w in words[1:]]

@@ -41,8 +41,9 @@ sys.path.insert(0, str(ROOT))
 
 from bench.load_figures import forward_figures, summary  # noqa: E402
 from bench.load_servers import RUNTIMES_PATH, process_cpu_seconds  # noqa: E402
-from deploy.hosts import net  # noqa: E402
+from deploy.hosts import leaks, net, restarts  # noqa: E402
 from deploy.hosts.plan import APP_HOSTS, Plan, owner_host  # noqa: E402
+from deploy.hosts.reads import leases, running_hands  # noqa: E402
 from tests.load.checks import (  # noqa: E402
     assert_action_logs_sequential,
     assert_chips_conserved,
@@ -60,6 +61,7 @@ PREFIXES = {
     "link-loss": "k",
     "partition-redis": "r",
     "partition-db": "d",
+    "rolling-restart": "o",
 }
 
 
@@ -148,6 +150,8 @@ async def play(
     function) runs from the window's start. Returns the figures of the window."""
     tables = [{**table, "index": t} for t, table in enumerate(world["tables"])]
     workers = max(1, min(spec["workers"], len(tables)))
+    # Every frame the players receive is kept for the no-leak check (deploy/hosts/leaks.py).
+    frames_file = str(Path(spec["run_dir"]) / f"frames-{time.monotonic_ns()}")
     procs = []
     for w in range(workers):
         worker = {
@@ -159,6 +163,7 @@ async def play(
             "warm_up": spec["warm_up"],
             "rush": False,
             "connect_deadline": 120,
+            "frames_file": frames_file,
         }
         procs.append(
             await asyncio.create_subprocess_exec(
@@ -204,6 +209,7 @@ async def play(
     await tell_each("CONNECT")
     connects = await each_says("READY", 300)
     before = await all_runtimes()
+    pids = [d["pid"] for d in daphnes]  # a restarted process's figures start again: left out
     cpu_before = [process_cpu_seconds(d["pid"]) for d in daphnes]
     await tell_each("GO")
     side = asyncio.ensure_future(during()) if during is not None else None
@@ -219,14 +225,17 @@ async def play(
     out: dict[str, Any] = summary(latencies, len(latencies), elapsed)
     out["sockets"] = sum(c["sockets"] for c in connects)
     out["with_state"] = sum(c["with_state"] for c in connects)
-    for key in ("reconnects", "players_reconnected", "refusals"):
+    for key in ("reconnects", "players_reconnected", "players_reconnected_twice", "refusals"):
         out[key] = sum(r[key] for r in results)
+    out["most_reconnects"] = max(r["most_reconnects"] for r in results)
     out["refused_with"] = dict(sum((Counter(r["refused_with"]) for r in results), Counter()))
     hosts: dict[str, float] = {}
-    for d, b, a in zip(daphnes, cpu_before, cpu_after, strict=True):
-        hosts[d["host"]] = hosts.get(d["host"], 0.0) + (a - b) / elapsed
+    same = [d["pid"] == pid for d, pid in zip(daphnes, pids, strict=True)]
+    for d, b, a, kept in zip(daphnes, cpu_before, cpu_after, same, strict=True):
+        if kept:
+            hosts[d["host"]] = hosts.get(d["host"], 0.0) + (a - b) / elapsed
     out["cores"] = hosts
-    live = [i for i, (b, a) in enumerate(zip(before, after, strict=True)) if b and a]
+    live = [i for i, (b, a) in enumerate(zip(before, after, strict=True)) if b and a and same[i]]
     out["runtimes"] = forward_figures(
         [daphnes[i]["name"] for i in live],
         [before[i] for i in live],
@@ -234,10 +243,12 @@ async def play(
         len(latencies),
     )
     out["side"] = await side if side is not None else None
+    out["leaks"] = await asyncio.to_thread(leaks.check_frames, spec, frames_file)
     return out
 
 
-def print_load(label: str, figures: dict[str, Any]) -> None:
+def print_load(label: str, figures: dict[str, Any]) -> list[str]:
+    """The figures printed; a leak found is a failure."""
     cores = ", ".join(f"{host} {c:.2f}" for host, c in sorted(figures["cores"].items()))
     print(
         f"[{label}] {figures['with_state']}/{figures['sockets']} sockets; "
@@ -247,6 +258,7 @@ def print_load(label: str, figures: dict[str, Any]) -> None:
         f"refusals {figures['refusals']} {figures['refused_with'] or ''}",
         flush=True,
     )
+    print(f"[{label}] {figures['leaks']['line']}", flush=True)
     run = figures["runtimes"]
     if run:
         owned = ", ".join(f"{s['name']} {s['owned']}/{s['followed']}" for s in run["servers"])
@@ -257,22 +269,9 @@ def print_load(label: str, figures: dict[str, Any]) -> None:
             f"tables owned/followed per process: {owned}",
             flush=True,
         )
-
-
-def leases(db: Database) -> dict[int, str]:
-    """Each table's live lease owner now."""
-    return dict(db.sql("SELECT table_id, owner FROM tables_tablelease WHERE until > now()"))
-
-
-def running_hands(db: Database, table_ids: list[int]) -> dict[int, tuple[int, int]]:
-    """Per table, its running hand and the actions it has so far."""
-    rows = db.sql(
-        "SELECT h.table_id, h.id, (SELECT count(*) FROM tables_handaction a "
-        "WHERE a.hand_id = h.id) FROM tables_hand h "
-        "WHERE h.status = 'running' AND h.table_id = ANY(%s)",
-        [table_ids],
+    return [f"{label}: frames with hidden cards: {figures['leaks']['leaks']}"] * bool(
+        figures["leaks"]["leaks"]
     )
-    return {table: (hand, actions) for table, hand, actions in rows}
 
 
 def host_loss(
@@ -450,7 +449,7 @@ def main() -> int:
     if "load" in spec["scenarios"]:
         world = build_world(spec, spec["tables"], PREFIXES["load"])
         figures = asyncio.run(play(spec, world, spec["seconds"]))
-        print_load("load", figures)
+        failures += print_load("load", figures)
         if figures["with_state"] < figures["sockets"]:
             failures.append("load: not every socket had its state")
     for label, cut_link in (("host-loss", False), ("link-loss", True)):
@@ -459,7 +458,7 @@ def main() -> int:
         world = build_world(spec, spec["tables"], PREFIXES[label])
         seconds = spec["kill_after"] + spec["after_loss"]
         figures = asyncio.run(play(spec, world, seconds, host_loss(spec, db, cut_link=cut_link)))
-        print_load(label, figures)
+        failures += print_load(label, figures)
         failures += report_host_loss(label, db, figures)
     for label, away in (("partition-redis", "redis"), ("partition-db", "db")):
         if label not in spec["scenarios"]:
@@ -468,8 +467,20 @@ def main() -> int:
         spec["staff_token"] = world["staff_token"]
         seconds = spec["kill_after"] + spec["partition_seconds"] + spec["after_loss"]
         figures = asyncio.run(play(spec, world, seconds, partition(spec, db, away)))
-        print_load(label, figures)
+        failures += print_load(label, figures)
         failures += report_partition(label, db, figures, spec["partition_seconds"])
+    if "rolling-restart" in spec["scenarios"]:
+        world = build_world(spec, spec["tables"], PREFIXES["rolling-restart"])
+        table_ids = [t["id"] for t in world["tables"]]
+        started: list[subprocess.Popen[bytes]] = []
+        seconds = spec["kill_after"] + spec["restart_seconds"] + spec["after_loss"]
+        try:
+            during = restarts.rolling_restart(spec, db, table_ids, started)
+            figures = asyncio.run(play(spec, world, seconds, during))
+            failures += print_load("rolling-restart", figures)
+            failures += restarts.report_rolling_restart("rolling-restart", db, figures)
+        finally:
+            restarts.stop(started)
     for failure in failures:
         print(f"FAILED: {failure}", flush=True)
     return 1 if failures else 0

@@ -24,9 +24,11 @@ from deploy.hosts.plan import (
     REDIS_PORTS,
     Daphne,
     Plan,
+    daphne_arguments,
     nginx_has_http2_directive,
     nginx_main,
     nginx_site,
+    unit_exec_start,
 )
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -171,9 +173,10 @@ def set_up_site(plan: Plan, env: dict[str, str]) -> None:
 
 
 def daphne_command(plan: Plan, daphne: Daphne) -> list[str]:
-    """The documented start (``poker@.service``: ``daphne --proxy-headers -b HOST -p PORT``)
-    on the daphne's host, whose host name (a UTS namespace) is the host's: the leases' owners
-    ("host:pid:hex") then say which host holds a table."""
+    """The documented start (``poker@.service``'s ``ExecStart``: ``daphne --proxy-headers
+    --ping-interval ... -b HOST -p PORT``, read from the unit) on the daphne's host, whose
+    host name (a UTS namespace) is the host's: the leases' owners ("host:pid:hex") then say
+    which host holds a table."""
     return in_host(
         plan,
         daphne.host,
@@ -185,12 +188,7 @@ def daphne_command(plan: Plan, daphne: Daphne) -> list[str]:
         PYTHON,
         "-m",
         "daphne",
-        "--proxy-headers",
-        "-b",
-        daphne.address,
-        "-p",
-        str(daphne.port),
-        "pokersite.asgi:application",
+        *daphne_arguments(unit_exec_start(), daphne.address, daphne.port),
     )
 
 

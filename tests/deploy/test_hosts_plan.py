@@ -116,3 +116,34 @@ def test_the_players_page_origin_goes_with_their_socket_s_scheme():
 
     assert origin_of("wss://10.55.0.40") == "https://10.55.0.40"
     assert origin_of("ws://127.0.0.1:8001") == "http://127.0.0.1:8001"
+
+
+def test_the_harness_starts_daphne_as_the_systemd_unit_does():
+    from deploy.hosts.plan import daphne_arguments
+
+    exec_start = (
+        "/srv/poker/.venv/bin/daphne --proxy-headers --ping-interval 3 --ping-timeout 20 "
+        "-b 127.0.0.1 -p %i pokersite.asgi:application"
+    )
+    assert daphne_arguments(exec_start, "10.55.0.31", 8002) == [
+        "--proxy-headers",
+        "--ping-interval",
+        "3",
+        "--ping-timeout",
+        "20",
+        "-b",
+        "10.55.0.31",
+        "-p",
+        "8002",
+        "pokersite.asgi:application",
+    ]
+    with pytest.raises(ValueError, match="daphne"):
+        daphne_arguments("/usr/bin/gunicorn app", "10.55.0.31", 8002)
+
+
+def test_the_shipped_unit_s_command_is_the_one_the_harness_runs():
+    from deploy.hosts.plan import daphne_arguments, unit_exec_start
+
+    arguments = daphne_arguments(unit_exec_start(), "10.55.0.32", 8001)
+    assert arguments[-5:] == ["-b", "10.55.0.32", "-p", "8001", "pokersite.asgi:application"]
+    assert "--ping-interval" in arguments

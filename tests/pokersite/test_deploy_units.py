@@ -86,3 +86,41 @@ def test_systemd_verifies_the_units(tmp_path):
         timeout=60,
     )
     assert run.returncode == 0 and run.stderr == "", run.stderr
+
+
+def daphne_option(command: str, name: str) -> int:
+    found = re.search(rf"{name}\s+(\d+)", command)
+    assert found, f"the documented command sets no {name}: {command}"
+    return int(found.group(1))
+
+
+def nginx_ws_read_timeout() -> int:
+    """``proxy_read_timeout`` of ``location /ws/`` in deploy/nginx.conf, in seconds."""
+    conf = (ROOT / "deploy" / "nginx.conf").read_text()
+    block = conf.split("location /ws/ {", 1)[1].split("}", 1)[0]
+    found = re.search(r"proxy_read_timeout\s+(\d+)s;", block)
+    assert found, block
+    return int(found.group(1))
+
+
+#: daphne looks at its sockets every 2 s (daphne.server.Server.timeout_checker): a ping is
+#: sent up to this much after its interval.
+DAPHNE_CHECK_SECONDS = 2
+#: The multi-host floor (issue 55): a lost host's tables owned by another within 15 s.
+TAKEOVER_FLOOR_SECONDS = 15
+
+
+def test_nginx_gives_up_on_a_silent_process_in_time_but_never_on_a_thinking_player():
+    """Issue 55: nginx held the players' sockets on a host cut from the network for
+    ``proxy_read_timeout`` (1 h), freezing its tables. daphne pings an idle socket every
+    ``--ping-interval`` seconds, so a live process is never silent for longer than that (plus
+    its check period): nginx's read timeout must leave room for two of those (a ping late on a
+    loaded machine is not a dead process), and end well within the takeover floor, so that the
+    players reconnect to another host in time for it to take their tables."""
+    command = documented_command()
+    interval = daphne_option(command, "--ping-interval")
+    timeout = nginx_ws_read_timeout()
+    assert 2 * (interval + DAPHNE_CHECK_SECONDS) <= timeout
+    assert timeout <= TAKEOVER_FLOOR_SECONDS - 5  # the reconnect and takeover need the rest
+    # A player whose own link went quiet is let go (its pong missing) within a minute.
+    assert interval < daphne_option(command, "--ping-timeout") <= 60

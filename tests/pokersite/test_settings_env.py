@@ -126,3 +126,15 @@ def test_several_redis_servers_shard_the_channel_layer_and_the_cache_uses_the_fi
     )
     assert hosts == [{"address": "redis://10.0.0.1:6379/0"}, {"address": "redis://10.0.0.1:6380/0"}]
     assert cache == "redis://10.0.0.1:6379/0"
+
+
+def test_the_redis_cache_gives_up_within_a_second_when_redis_is_cut_off():
+    """Issue 55: the request limits fail open when the cache fails (tables/api/throttling.py),
+    but a Redis host lost from the network fails no call: its connects and reads hang for the
+    kernel's TCP timeouts, each request's with them. The cache's calls have a short timeout."""
+    probe = (
+        "import json, pokersite.settings as s; print(json.dumps(s.CACHES['default']['OPTIONS']))"
+    )
+    options = fresh_json(probe, {"REDIS_URL": "redis://10.0.0.1:6379/0"}, drop={"REDIS_URL"})
+    assert 0 < options["socket_connect_timeout"] <= 1
+    assert 0 < options["socket_timeout"] <= 1

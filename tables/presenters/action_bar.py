@@ -1,12 +1,15 @@
 """The action bar of the player to act: fold, check or call, bet or raise (the words stud's
-bring-in and completion use) with the quick sizes, or a draw's discard bar."""
+bring-in and completion use) with the quick sizes, or a draw's discard bar; and the choices
+a player not to act may tick in advance."""
 
 from __future__ import annotations
 
+from engine.hand import Hand as EngineHand
 from engine.types import Legal
 from engine.view import View
+from tables.pre_actions import PreAction, meaning, offers
 from tables.presenters.games import draw_bar
-from tables.presenters.models import ActionBar, QuickSize
+from tables.presenters.models import ActionBar, PreActionChoice, QuickSize
 
 
 def action_bar(view: View, legal: Legal) -> ActionBar:
@@ -58,3 +61,22 @@ def quick_sizes(view: View, legal: Legal) -> tuple[QuickSize, ...]:
             seen.add(amount)
             out.append(QuickSize(label, amount))
     return tuple(out)
+
+
+def pre_action_choices(
+    state: EngineHand | None, index: int, ticked: PreAction | None, hand_id: int
+) -> tuple[PreActionChoice, ...]:
+    """The choices the viewer (hand seat ``index``, not to act) may tick now, the one they
+    ticked marked while it still means what it meant (a void one is about to be cleared)."""
+    if state is None:
+        return ()
+    valid = ticked is not None and meaning(ticked, state, index, hand_id) is not None
+    return tuple(
+        PreActionChoice(
+            offer.kind,
+            offer.amount,
+            offer.label,
+            valid and ticked is not None and ticked.kind == offer.kind,
+        )
+        for offer in offers(state, index)
+    )

@@ -138,3 +138,12 @@ def rabbit_open(hand: HandFacts | None, view: View | None) -> bool:
     if hand is None or view is None or hand.is_running or hand.rabbit or hand.runout_showing:
         return False
     return view.config.variant.structure == "board" and len(view.board) < 5
+
+
+def bounty_heads(snapshot: Snapshot) -> dict[str, int]:
+    """A knockout tournament table's bounty on each head, by the player's name (the
+    tournament's banner, public: the tournament's page lists them); none elsewhere."""
+    banner = snapshot.banner
+    if not banner:
+        return {}
+    return {head["player"]: head["bounty"] for head in banner.get("bounties", ())}

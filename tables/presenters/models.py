@@ -107,6 +107,7 @@ class Plate:
     drew: str = ""  # a draw game: "draws 2" or "stands pat" at the last draw (counts only)
     time_bank: int | None = None  # seconds of time bank left (None: the table has no bank)
     waiting: bool = False  # not dealt in until the big blind reaches the seat
+    bounty: int = 0  # a knockout tournament's bounty on this player's head (0: none)
 
 
 @view_model

@@ -18,11 +18,11 @@ from typing import TYPE_CHECKING, Any
 
 from engine.variants import pick_text
 from engine.view import SeatView, View
-from tables.pre_actions import PreAction, meaning, offers
-from tables.presenters.action_bar import action_bar
+from tables.presenters.action_bar import action_bar, pre_action_choices
 from tables.presenters.broadcast import broadcast_seats
 from tables.presenters.games import (
     HandFacts,
+    bounty_heads,
     dealt_cards,
     draw_counts,
     later_runs,
@@ -44,7 +44,6 @@ from tables.presenters.models import (
     NoteMarks,
     Plate,
     PotLine,
-    PreActionChoice,
     RecentHands,
     Screen,
     SeatPanel,
@@ -133,7 +132,7 @@ def table_screen(
         answered = str(index) in (hand.run_answers or {})
         actions = replace(actions, runs_ask=not answered, runs_most=view.most_runs)
     if running and hand is not None and index is not None and my_seat is not None:
-        choices = _pre_actions(snapshot, index, my_seat.pre_action, hand.pk)
+        choices = pre_action_choices(snapshot.state, index, my_seat.pre_action, hand.pk)
         if choices:
             actions = replace(actions, pre_actions=choices)
     table = snapshot.table
@@ -203,26 +202,6 @@ def table_screen(
         controls=controls,
         log=_viewer_log(snapshot, shared, index),
         html=snapshot.memo["html"],
-    )
-
-
-def _pre_actions(
-    snapshot: Snapshot, index: int, ticked: PreAction | None, hand_id: int
-) -> tuple[PreActionChoice, ...]:
-    """The choices the viewer (hand seat ``index``, not to act) may tick now, the one they
-    ticked marked while it still means what it meant (a void one is about to be cleared)."""
-    state = snapshot.state
-    if state is None:
-        return ()
-    valid = ticked is not None and meaning(ticked, state, index, hand_id) is not None
-    return tuple(
-        PreActionChoice(
-            offer.kind,
-            offer.amount,
-            offer.label,
-            valid and ticked is not None and ticked.kind == offer.kind,
-        )
-        for offer in offers(state, index)
     )
 
 
@@ -356,6 +335,7 @@ def _build_shared(snapshot: Snapshot) -> _Shared:
     street = view.street if view is not None else ""
     stud = view is not None and view.config.is_stud
     drew = draw_counts(view) if view is not None and view.config.variant.is_draw else {}
+    heads = bounty_heads(snapshot)
     panels = []
     seat_players: dict[int, int] = {}
     for number in range(table.max_seats):
@@ -364,8 +344,9 @@ def _build_shared(snapshot: Snapshot) -> _Shared:
         if seen is not None:
             assert view is not None  # a seat dealt in is the view's
             shown = result.shown.get(seen.seat) if result is not None else None
+            name = seen.name if seat is None else seat.player.name
             plate = Plate(
-                name=seen.name if seat is None else seat.player.name,
+                name=name,
                 is_bot=seat is not None and seat.player.is_bot,
                 # running: the engine's stack; else the seat's (None: left after the hand)
                 stack=seen.stack if engine_stacks or seat is None else seat.stack,
@@ -382,6 +363,7 @@ def _build_shared(snapshot: Snapshot) -> _Shared:
                 bet=seen.bet,
                 drew=drew.get(seen.seat, ""),
                 time_bank=_time_bank(table.time_bank_seconds, seat),
+                bounty=heads.get(name, 0),
                 **_chances(runout, seen.seat, view.no_more_betting),
             )
         elif seat is not None:
@@ -393,6 +375,7 @@ def _build_shared(snapshot: Snapshot) -> _Shared:
                 seat.leave_after_hand,
                 time_bank=_time_bank(table.time_bank_seconds, seat),
                 waiting=seat.waiting_for_big_blind,
+                bounty=heads.get(seat.player.name, 0),
             )
         if plate is not None:
             seat_players[number] = seat.player_id if seat is not None else dealt_players[number]

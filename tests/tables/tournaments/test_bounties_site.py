@@ -126,3 +126,19 @@ def test_the_table_banner_shows_the_heads_at_the_table(monkeypatch):
     heads = banner.split('<span class="bounties"', 1)[1].split("</span>", 1)[0]
     assert "Bounties:" in heads and "p1 40" in heads and "p2 60" in heads
     assert "p0" not in heads  # out: no longer at the table
+
+
+def test_each_seat_shows_the_bounty_on_its_players_head(monkeypatch):
+    tournament, people = knocked_out(monkeypatch)
+    (table_id,) = tournament.tables.values_list("table_id", flat=True)
+    client = Client()
+    client.force_login(people[1].user)
+    page = client.get(f"/tables/{table_id}/").content.decode()
+    plates = {
+        plate.split('<span class="name">', 1)[1].split("<", 1)[0].strip(): plate
+        for plate in page.split('<div class="plate">')[1:]
+    }
+    assert 'class="bounty"' in plates["p1"] and "bounty 40" in plates["p1"]
+    assert "bounty 60" in plates["p2"]
+    # knocked out: their plate stays up to the next hand, with no head on it any more
+    assert "busted" in plates["p0"] and 'class="bounty"' not in plates["p0"].split("</div>")[0]

@@ -301,8 +301,8 @@ class TableConsumer(ChatSocket, TableJoin, AsyncWebsocketConsumer):
         (nothing goes to a socket whose view did not change)."""
         if self.closed or snapshot.version < self.sent_version:
             return
-        if snapshot.version == self.sent_version and (not again or self.frames.kind != "page"):
-            return  # (the broadcast's cards are a page's: a program's state has none)
+        if snapshot.version == self.sent_version and not again:
+            return
         try:
             bankroll = await self._bankroll_unseated(snapshot)
         except DatabaseError:

@@ -41,7 +41,7 @@ from tables.live.patch import diff
 from tables.live.protocol import render_viewer, state_me
 from tables.presenters.broadcast import broadcast_reveal
 from tables.presenters.models import NO_NOTES, NoteMarks, Screen
-from tables.presenters.play_state import play_state, viewer_members
+from tables.presenters.play_state import broadcast_members, play_state, viewer_members
 from tables.presenters.render import PageParts, log_lines_oob_html, page_parts
 from tables.presenters.screen import table_screen
 from tables.selectors.snapshot import Snapshot
@@ -128,6 +128,12 @@ def json_state(snapshot: Snapshot, screen: Screen) -> JsonState:
         own.update((f"/view/{key}", value) for key, value in view.items() if key != "seat")
         if index is not None:
             own[f"/view/seats/{index}"] = view["seat"]
+        elif seats:  # a viewer without a seat: the hole-card broadcast's seats in the view too
+            own.update(
+                (pointer, seat)
+                for pointer, seat in broadcast_members(snapshot, screen, seats).items()
+                if pointer.startswith("/view/")
+            )
     own["/me"] = state_me(screen.viewer)
     return JsonState(shared, own)
 
@@ -267,21 +273,26 @@ class SocketFrames:
         ``notes``: the viewer's own notes on players, shown on a browser's seats (part of the
         viewer's own screen, and of its key here: never in what spectators share). A JSON
         socket's state has none: a program reads its notes from the API."""
-        if self.kind == "json":
+        player_id = player.pk if player is not None else None
+        # The hole-card broadcast, for a viewer without a seat (0: none): what it shows
+        # depends on the time as well as the version.
+        revealed = broadcast_reveal(snapshot, player_id, timezone.now(), self.room_screen)
+        if self.kind == "json":  # the whole state, unless it holds this one (a reveal's again)
+            if self.held == (snapshot.version, revealed):
+                return ""
+            self.held = (snapshot.version, revealed)
             return render_viewer(
-                snapshot, player, bankroll, True, left_with=left_with, reseat_at_ms=reseat_at_ms
+                snapshot,
+                player,
+                bankroll,
+                True,
+                left_with=left_with,
+                reseat_at_ms=reseat_at_ms,
+                revealed=revealed,
             )[2]
         memo = snapshot.memo
         if self.kind != "page" or player is None:
             notes = NO_NOTES
-        player_id = player.pk if player is not None else None
-        # The hole-card broadcast, for a page without a seat (0: none; the JSON sockets have
-        # none yet): what it shows depends on the time as well as the version.
-        revealed = (
-            broadcast_reveal(snapshot, player_id, timezone.now(), self.room_screen)
-            if self.kind == "page"
-            else 0
-        )
         viewer = (self.kind, player_id, bankroll, left_with, reseat_at_ms, notes, revealed)
         now: PageParts | JsonState | None = memo.get(viewer)
         if now is None:

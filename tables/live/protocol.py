@@ -37,7 +37,7 @@ import orjson
 from tables.inputs import NumberError
 from tables.operations import BadFrame
 from tables.presenters.models import Screen, Viewer
-from tables.presenters.play_state import play_state
+from tables.presenters.play_state import broadcast_members, play_state
 from tables.presenters.render import render_regions
 from tables.presenters.screen import table_screen
 from tables.selectors.snapshot import Snapshot
@@ -146,17 +146,32 @@ def render_viewer(
     now: datetime | None = None,
     left_with: int = 0,
     reseat_at_ms: int | None = None,
+    revealed: int = 0,
 ) -> tuple[int, str, str]:
     """(version, regions as oob HTML, JSON state with that HTML or "") of ``snapshot`` for
     one viewer (``bankroll``, ``left_with``, ``reseat_at_ms``: theirs if they have no seat here, see
     ``table_screen``; ``now``: when the play state's clock counts its seconds left from,
-    default now)."""
+    default now; ``revealed``: a viewer without a seat's hole-card broadcast, see
+    ``table_screen``)."""
     screen = table_screen(
-        snapshot, player, bankroll, left_with=left_with, reseat_at_ms=reseat_at_ms
+        snapshot,
+        player,
+        bankroll,
+        left_with=left_with,
+        reseat_at_ms=reseat_at_ms,
+        revealed=revealed,
     )
     html = render_regions(screen, oob=True)
     if not json_state:
         return snapshot.version, html, ""
     view = snapshot.view_dict(screen.viewer_index) if screen.hand_id is not None else None
+    if revealed and view is not None:  # the broadcast seats' cards in the engine's view too
+        theirs = table_screen(snapshot, None).seats.seats
+        shown = [n for n, panel in enumerate(screen.seats.seats) if panel is not theirs[n]]
+        seats = list(view["seats"])
+        for pointer, seat in broadcast_members(snapshot, screen, shown).items():
+            if pointer.startswith("/view/seats/"):
+                seats[int(pointer.rsplit("/", 1)[1])] = seat
+        view = {**view, "seats": seats}
     state = play_state(snapshot, screen, now)
     return snapshot.version, html, state_json(screen, view, html, state)

@@ -169,6 +169,28 @@ def viewer_members(
     return members, seats
 
 
+def broadcast_members(
+    snapshot: Snapshot, screen: Screen, seat_numbers: Iterable[int]
+) -> dict[str, Any]:
+    """What a viewer without a seat sees of a hand broadcast with its players' agreement
+    beyond the spectator's state (issue 53): the seats ``seat_numbers`` (the table's, from
+    0: those whose hole cards the screen shows, ``tables.presenters.broadcast``) in the play
+    state and in the engine's view, by JSON Pointer."""
+    dealt = set(hand_seat_numbers(snapshot).values()) if screen.running else set()
+    index_of = {number: index for index, number in hand_seat_numbers(snapshot).items()}
+    view_seats = snapshot.view_dict(None)["seats"] if screen.hand_id is not None else []
+    panels = screen.seats.seats
+    own: dict[str, Any] = {}
+    for number in seat_numbers:
+        panel = panels[number]
+        own[f"/state/seats/{number}"] = _seat(panel, panel.number in dealt)
+        index = index_of.get(number)
+        if index is not None and index < len(view_seats):
+            cards = [None if card is None else str(card) for card in panel.cards]
+            own[f"/view/seats/{index}"] = {**view_seats[index], "cards": cards}
+    return own
+
+
 def _view_on_screen(snapshot: Snapshot, screen: Screen) -> View | None:
     """The viewer's view of the hand on ``screen``, or None when it shows none: between hands
     a paused or emptied table shows no hand, though the snapshot holds its last one

@@ -81,6 +81,9 @@ async def refused_with(comm: WebsocketCommunicator) -> int:
 
 
 def version_of(frame: str) -> int | None:
+    if frame.startswith('{"type":'):  # a program's socket (?state=json): a state or update
+        version = json.loads(frame).get("version")
+        return version if isinstance(version, int) else None
     match = VERSION.search(frame)
     return int(match.group(1)) if match else None
 

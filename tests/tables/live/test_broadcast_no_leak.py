@@ -24,6 +24,7 @@ has shown the step's last version and finished its work (``settled``).
 """
 
 import asyncio
+import json
 import os
 import random
 from collections import Counter
@@ -35,6 +36,7 @@ from django.utils import timezone
 
 from engine.bots import RandomBot
 from engine.types import EventKind
+from pokerclient.live import apply_patch
 from tables.live.runtime import TableRuntime
 from tables.models import Hand, Player, Seat, Table
 from tables.presenters.render import cards_in_html
@@ -365,3 +367,77 @@ async def test_a_timed_reveal_comes_with_the_tables_clock_not_an_action(players,
     assert not holes[bob.pk] & set(cards_in_html("".join(mine.frames + await mine.drain())))
     for sock in (visitor, mine):
         await sock.close()
+
+
+def json_cards(document: dict) -> tuple[set[str], set[str]]:
+    """The cards a JSON state shows at the seats: the play state's, the engine view's."""
+
+    def cards(seats: list[dict]) -> set[str]:
+        return {card for seat in seats for card in seat.get("cards") or () if card}
+
+    return cards(document["state"]["seats"]), cards((document.get("view") or {}).get("seats", []))
+
+
+class Followed:
+    """What a program's socket holds: each whole state, each update's patch applied."""
+
+    def __init__(self, socket: Socket):
+        self.socket, self.document, self.read_up_to = socket, None, 0
+
+    async def cards(self) -> set[str]:
+        """The cards at the seats of the state the socket holds once what came is read (the
+        same in the play state and the engine's view)."""
+        await self.socket.drain(timeout=0.2)
+        frames = self.socket.frames[self.read_up_to :]
+        self.read_up_to = len(self.socket.frames)
+        for frame in frames:
+            data = json.loads(frame)
+            kind = data.pop("type")
+            if kind == "state":
+                data.pop("version")
+                self.document = data
+            elif kind == "update":
+                self.document = apply_patch(self.document, data["patch"])
+        in_state, in_view = json_cards(self.document)
+        assert in_state == in_view, (self.socket.name, in_state, in_view)
+        return in_state
+
+
+async def test_program_sockets_without_a_seat_get_the_cards_on_time_and_a_player_never(
+    players, make_table, clock
+):
+    """The same minute's wait for the program sockets (``?state=json``, whole states, and
+    ``&frames=diff``, updates) of carol, logged in without a seat (a program logs in): no
+    hole card before the minute in either, every one after it; alice's own program socket
+    never holds bob's."""
+    alice, bob, carol = players
+    table = await sync_to_async(make_table)(name="Programs", host=alice, action_seconds=600)
+    holes = await sync_to_async(dealt_pair)(table, alice, bob)
+    cookies = {p: await sync_to_async(session_cookie)(p.user) for p in (alice, carol)}
+    followed = {
+        name: Followed(
+            await Socket(name, communicator(table.pk, cookies[person], query=query)).connect()
+        )
+        for name, person, query in (
+            ("whole", carol, "state=json"),
+            ("diff", carol, "state=json&frames=diff"),
+            ("alice", alice, "state=json&frames=diff"),
+        )
+    }
+    every = holes[alice.pk] | holes[bob.pk]
+    visitors = (followed["whole"], followed["diff"])
+    for visitor in visitors:
+        assert not every & await visitor.cards()
+    clock.advance(timedelta(seconds=59))
+    await TableRuntime.keep_up()
+    for visitor in visitors:
+        assert not every & await visitor.cards()
+    clock.advance(timedelta(seconds=1))
+    await TableRuntime.keep_up()
+    for visitor in visitors:
+        await visitor.socket.until(lambda frame: True)  # the reveal's frame
+        assert await visitor.cards() >= every, visitor.socket.name
+    mine = await followed["alice"].cards()
+    assert holes[alice.pk] <= mine and not holes[bob.pk] & mine
+    for item in followed.values():
+        await item.socket.close()

@@ -17,16 +17,18 @@ from collections.abc import Awaitable, Callable
 from typing import TYPE_CHECKING, Any, ClassVar, TypeVar
 
 from channels.layers import BaseChannelLayer, InMemoryChannelLayer
-from django.db import DatabaseError
+from django.db import DatabaseError, transaction
 
 from tables.db.threads import read_async, write_async
 from tables.live.protocol import SERVER_BUSY
 from tables.models import Player, Table
+from tables.operations import run_op
 from tables.services.errors import ServiceError
 from tables.services.leases import (
     LEASE_MARGIN_SECONDS,
     LEASE_SECONDS,
     PROCESS,
+    lease_hold,
     lease_owner,
     lease_release,
     lease_take,
@@ -38,6 +40,7 @@ if TYPE_CHECKING:
     from collections import Counter, deque
 
     from tables.selectors.snapshot import Snapshot
+    from tables.services.hands import LiveHand
 
 log = logging.getLogger("tables.live.runtime")  # one logger for the runtime and its lease
 T = TypeVar("T")
@@ -306,3 +309,19 @@ def _player(player_id: object) -> Player | None:
 
 def _table_versions(table_ids: list[int]) -> dict[int, int]:
     return dict(Table.objects.filter(pk__in=table_ids).values_list("pk", "version"))
+
+
+def fenced_op(
+    table_id: int,
+    epoch: int,
+    user: Any,
+    player: Player,
+    data: dict[str, Any],
+    live: LiveHand | None,
+) -> str:
+    """``run_op`` in one transaction that first renews the lease this process took at
+    ``epoch``: if another process took the table meanwhile, nothing is written."""
+    with transaction.atomic():
+        if not lease_hold(table_id, PROCESS, epoch):
+            raise LeaseLost(MOVING)
+        return run_op(table_id=table_id, user=user, data=data, player=player, live=live)

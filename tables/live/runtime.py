@@ -41,7 +41,7 @@ from datetime import datetime
 from typing import Any, ClassVar, Protocol, TypeVar
 
 from channels.layers import BaseChannelLayer, InMemoryChannelLayer, get_channel_layer
-from django.db import DatabaseError, transaction
+from django.db import DatabaseError
 from django.utils import timezone
 
 from tables.db.threads import read_async, write_async
@@ -50,19 +50,15 @@ from tables.live.ownership import (
     LeaseLost,
     RuntimeKey,
     TableOwnership,
+    fenced_op,
 )
 from tables.live.protocol import SERVER_TROUBLE
 from tables.models import Player
-from tables.operations import run_op
 from tables.presenters.broadcast import next_reveal
 from tables.selectors.snapshot import Snapshot, load_snapshot, snapshot_after_action
 from tables.services.events import outbox, publish, table_group
 from tables.services.hands import LiveHand
-from tables.services.leases import (
-    PROCESS,
-    lease_hold,
-    lease_release,
-)
+from tables.services.leases import PROCESS, lease_release
 
 log = logging.getLogger(__name__)
 T = TypeVar("T")
@@ -361,7 +357,7 @@ class TableRuntime(TableOwnership):
             epoch = self.epoch  # the one it acts with, whatever the clock finds meanwhile
             assert epoch is not None  # held: just checked or taken, no wait since
             try:
-                message: str = await write_async(self.table_id, _fenced_op)(
+                message: str = await write_async(self.table_id, fenced_op)(
                     self.table_id, epoch, user, player, data, live
                 )
                 return message
@@ -493,19 +489,3 @@ def tick_in_turn(table_id: int, work: Callable[[], Any]) -> Awaitable[Any] | Non
 
 async def _nothing() -> None:
     return None
-
-
-def _fenced_op(
-    table_id: int,
-    epoch: int,
-    user: Any,
-    player: Player,
-    data: dict[str, Any],
-    live: LiveHand | None,
-) -> str:
-    """``run_op`` in one transaction that first renews the lease this process took at
-    ``epoch``: if another process took the table meanwhile, nothing is written."""
-    with transaction.atomic():
-        if not lease_hold(table_id, PROCESS, epoch):
-            raise LeaseLost(MOVING)
-        return run_op(table_id=table_id, user=user, data=data, player=player, live=live)

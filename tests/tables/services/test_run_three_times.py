@@ -102,6 +102,7 @@ def test_the_asked_player_is_offered_three_times(make_table, players):
     snapshot = load_snapshot(fresh(table))
     html = render_regions(table_screen(snapshot, alice, player_bankroll(alice.pk)), oob=False)
     assert 'value="run_thrice"' in html and 'value="run_twice"' in html
+    assert 'aria-label="Run it how many times?"' in html  # not "twice?" over three buttons
     assert hand_state(current_hand(table)).runs_due
 
 

@@ -68,8 +68,11 @@ def test_two_players_agree_and_a_visitor_sees_their_cards_then_one_withdraws(bro
 
     # The host proposes; each player agrees from their own page.
     alice.click("a.host-open")
+    alice.click("details.broadcast-host summary")  # folded away until proposed
     alice.select_option("form.broadcast-propose select[name=delay]", "street")
     alice.click("form.broadcast-propose button[type=submit]")
+    bob.wait_for_selector(".broadcast-consent button.broadcast-agree", timeout=WAIT)
+    assert steps.axe_violations(bob) == []  # the question as a player gets it
     alice.click(".broadcast-consent button.broadcast-agree", timeout=WAIT)
     alice.wait_for_selector(".broadcast-consent .broadcast-agreed", timeout=WAIT)
     bob.click(".broadcast-consent button.broadcast-agree", timeout=WAIT)

@@ -17,6 +17,7 @@ import hashlib
 import json
 from typing import Any
 
+from django.utils import timezone
 from drf_spectacular.extensions import OpenApiSerializerExtension
 from drf_spectacular.openapi import AutoSchema
 from drf_spectacular.utils import (
@@ -41,6 +42,7 @@ from tables.http import Viewer
 from tables.models import Table
 from tables.operations import ACTION_KINDS, OPERATIONS, BadFrame, discard_card_texts
 from tables.pre_actions import KINDS as PRE_ACTION_KINDS
+from tables.presenters.broadcast import broadcast_reveal
 from tables.presenters.play_state import PLAY_STATE, play_state
 from tables.presenters.screen import table_screen
 from tables.selectors.access import can_see_table
@@ -113,7 +115,10 @@ def state_for(table: Table | int, user: Viewer) -> dict[str, Any]:
     player = viewer_player(user)
     bankroll = player_bankroll(player.pk) if player is not None else None
     left_with = rejoin_minimum(snapshot.table, player) if player is not None else 0
-    return play_state(snapshot, table_screen(snapshot, player, bankroll, left_with=left_with))
+    # a viewer without a seat: the hole cards a broadcast with the players' agreement shows now
+    revealed = broadcast_reveal(snapshot, player.pk if player is not None else None, timezone.now())
+    screen = table_screen(snapshot, player, bankroll, left_with=left_with, revealed=revealed)
+    return play_state(snapshot, screen)
 
 
 def _visible_table(pk: int, user: Viewer) -> Table:

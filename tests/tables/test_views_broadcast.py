@@ -111,3 +111,28 @@ def test_the_pages_show_the_cards_only_to_whom_they_may(game, players, room_scre
     assert (every <= tv) if room_screen else not every & tv
     mine = set(cards_in_html(web(alice).get(f"/tables/{game.pk}/").content.decode()))
     assert holes[alice.pk] <= mine and not holes[bob.pk] & mine
+
+
+def test_the_rest_state_shows_the_cards_to_a_viewer_without_a_seat_only(game, players):
+    """``GET /api/tables/<id>/state/`` of a hand broadcast at once: carol (no seat) and a
+    visitor get every hole card in the seats, alice only her own."""
+    from tables.selectors.hands import hand_state
+    from tables.services import hand_start
+    from tables.services.broadcast import broadcast_agree
+
+    alice, bob, carol = players
+    table_broadcast_propose(table=game, by=alice.user, delay="none")
+    for person in (alice, bob):
+        broadcast_agree(table=game, player=person)
+    hand = hand_start(table=Table.objects.get(pk=game.pk))
+    state = hand_state(hand)
+    holes = {s["player_id"]: {str(c) for c in state.hole[i]} for i, s in enumerate(hand.seats)}
+
+    def cards(client: Client) -> set[str]:
+        seats = client.get(f"/api/tables/{game.pk}/state/").json()["seats"]
+        return {card for seat in seats for card in seat["cards"] if card}
+
+    every = holes[alice.pk] | holes[bob.pk]
+    assert every <= cards(web(carol)) and every <= cards(Client())
+    mine = cards(web(alice))
+    assert holes[alice.pk] <= mine and not holes[bob.pk] & mine

@@ -50,6 +50,9 @@ KEEP_UP_SECONDS = 1.0
 #: Seconds a forwarded request waits for the owner's answer.
 FORWARD_SECONDS = 5.0
 MOVING = "The table is moving to another server: nothing was done, try again."
+#: Seconds a socket's request waits for its turn and its result before it is answered.
+REQUEST_SECONDS = 30.0
+TOO_SLOW = "The table did not answer in time: it may not have been done, try again."
 #: Seconds between two looks of a drain at the tables still in a hand.
 DRAIN_LOOK_SECONDS = 0.1
 

@@ -3,9 +3,8 @@
 One object per table per process that has sockets on it (per event loop and channel layer).
 It holds the table as it is now (``Snapshot``: rows, the hand and its engine state in memory),
 its sockets, and one queue of work run strictly in order: every request of its sockets, the
-table's clock, a socket joining, a change another writer made. Nothing else renders the table
-or acts on it in this process, so no state is shared between threads and nothing needs an
-invariant to stay in step.
+table's clock, a socket joining, a change another writer made (every request answered within
+``REQUEST_SECONDS``). Nothing else renders the table or acts on it in this process.
 
 - **Owner.** One process at a time runs a table: the one holding its lease
   (``tables.services.leases``). The owner applies each command to its engine hand in place
@@ -47,6 +46,8 @@ from django.utils import timezone
 from tables.db.threads import read_async, write_async
 from tables.live.ownership import (
     MOVING,
+    REQUEST_SECONDS,
+    TOO_SLOW,
     LeaseLost,
     RuntimeKey,
     TableOwnership,
@@ -191,6 +192,8 @@ class TableRuntime(TableOwnership):
     async def _work(self) -> None:
         while True:
             work, future = await self.queue.get()
+            if future.done():  # its caller stopped waiting (``request``'s limit): not done
+                continue
             try:
                 result = await work()
             except asyncio.CancelledError:
@@ -320,7 +323,13 @@ class TableRuntime(TableOwnership):
             if answer is not None:
                 await answer(message)
             return message
-        return await self.call(lambda: self._command(user, player, data, answer))
+        try:  # every request is answered: a turn stuck behind something is not waited out
+            return await asyncio.wait_for(
+                self.call(lambda: self._command(user, player, data, answer)), REQUEST_SECONDS
+            )
+        except TimeoutError:
+            log.warning("table %s: a request waited too long", self.table_id)
+            raise LeaseLost(TOO_SLOW) from None
 
     async def _command(
         self, user: Any, player: Player, data: dict[str, Any], answer: Answer = None

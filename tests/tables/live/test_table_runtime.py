@@ -334,3 +334,36 @@ async def test_an_owner_whose_lease_was_taken_writes_nothing(table, players, coo
     assert after.version == before.version  # nothing written
     assert not runtime.owner
     await socket.close()
+
+
+async def test_a_request_stuck_behind_the_tables_turn_is_answered_and_not_done_later(
+    table, players, cookies, monkeypatch
+):
+    """Something holds the table's turn: the request waiting behind it is answered "try
+    again" after ``REQUEST_SECONDS`` (a client is never left without an answer), and once the
+    turn is free the request it gave up on is not carried out."""
+    from tables.live import runtime as runtime_module
+    from tables.live.ownership import TOO_SLOW
+    from tables.models import HandAction
+
+    monkeypatch.setattr(runtime_module, "REQUEST_SECONDS", 0.5)
+    sockets = await dealt(table, players, cookies)
+    runtime = TableRuntime.following(table.pk)
+    held = asyncio.Event()
+
+    async def holding() -> None:
+        await held.wait()
+
+    runtime.queue.put_nowait((holding, runtime.loop.create_future()))
+    hand = await Hand.objects.filter(table=table).alatest("number")
+    actions = await HandAction.objects.filter(hand=hand).acount()
+    version = runtime.version
+    await sockets[0].act("call", version=version, hand=hand.pk)
+    await sockets[0].until(lambda frame: "may not have been done" in frame)
+    assert TOO_SLOW.split(":")[0] in "".join(sockets[0].frames)
+    held.set()
+    await runtime.call(lambda: asyncio.sleep(0))  # the turn is free, all queued gone through
+    assert await HandAction.objects.filter(hand=hand).acount() == actions
+    assert (await Table.objects.aget(pk=table.pk)).version == version == runtime.version
+    for socket in sockets:
+        await socket.close()

@@ -1,8 +1,9 @@
 """Settings for the poker site.
 
-Every environment variable the site reads is read here, checked (a malformed value stops the
-process at start-up with ``ImproperlyConfigured`` naming the variable), with its default
-named beside it; the code reads ``django.conf.settings``. Safe embedded defaults for local use:
+Every environment variable the site reads is read here, checked by ``pokersite.env``'s
+readers (a malformed value stops the process at start-up with ``ImproperlyConfigured``
+naming the variable), with its default named beside it; the code reads
+``django.conf.settings``. Safe embedded defaults for local use:
 
 - ``SECRET_KEY``: a fixed development key when unset (never used by ``settings_production``).
 - ``DEBUG``: ``1``/``true``/``yes`` turns it on (``make dev``); off by default.
@@ -15,106 +16,30 @@ named beside it; the code reads ``django.conf.settings``. Safe embedded defaults
 
 from __future__ import annotations
 
-import ipaddress
-import math
 import os
-import re
-from collections.abc import Callable
 from datetime import timedelta
 from pathlib import Path
-from typing import Any, NoReturn
+from typing import Any
 
 import dj_database_url
 import django_stubs_ext
-from django.core.exceptions import ImproperlyConfigured
+
+from pokersite.env import (
+    env_bool,
+    env_float,
+    env_int,
+    env_list,
+    env_networks,
+    env_numbers,
+    refuse,
+    vapid_public_key,
+)
 
 # QuerySet[Model], ModelAdmin[Model] and the generic forms, subscripted in class bases, work
 # at run time as they do for the type checker.
 django_stubs_ext.monkeypatch()
 
 BASE_DIR = Path(__file__).resolve().parent.parent
-
-_TRUE, _FALSE = {"1", "true", "yes", "on"}, {"0", "false", "no", "off"}
-_WHOLE = re.compile(r"-?[0-9]+")  # ASCII digits only: int() also takes "٣" and "1_000"
-_DECIMAL = re.compile(r"-?(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+)")
-
-
-def _refuse(name: str, value: str, expected: str) -> NoReturn:
-    raise ImproperlyConfigured(f"{name} must be {expected}, not {value!r}")
-
-
-def env_bool(name: str, default: bool) -> bool:
-    """A boolean from the environment: 1/true/yes/on or 0/false/no/off (any case); unset or
-    empty gives ``default``; anything else is refused."""
-    value = os.environ.get(name)
-    if value is None or value.strip() == "":
-        return default
-    word = value.strip().lower()
-    if word not in _TRUE | _FALSE:
-        _refuse(name, value, "one of 1/true/yes/on or 0/false/no/off")
-    return word in _TRUE
-
-
-def _number(text: str, parse: type) -> int | float | None:
-    """``text`` as ``parse`` (int or float), or None when it is not one written plainly."""
-    text = text.strip()
-    if parse is int:
-        return int(text) if _WHOLE.fullmatch(text) else None
-    number = float(text) if _DECIMAL.fullmatch(text) else None
-    return number if number is not None and math.isfinite(number) else None
-
-
-def env_int(name: str, default: int, *, minimum: int = 0) -> int:
-    """A whole number of at least ``minimum`` from the environment; unset or empty:
-    ``default``."""
-    return int(env_numbers(name, (default,), parse=int, minimum=minimum)[0])
-
-
-def env_float(name: str, default: float, *, minimum: float = 0.0) -> float:
-    """A number of at least ``minimum`` from the environment; unset or empty: ``default``."""
-    return float(env_numbers(name, (default,), parse=float, minimum=minimum)[0])
-
-
-def env_numbers(
-    name: str,
-    default: tuple[float, ...],
-    *,
-    parse: type = int,
-    minimum: float = 0,
-    valid: Callable[[tuple[float, ...]], bool] = lambda numbers: True,
-    expected: str = "",
-) -> tuple[float, ...]:
-    """As many comma-separated numbers as ``default`` has (``int`` or ``float``), each at
-    least ``minimum`` and together ``valid``; unset or empty: ``default``."""
-    value = os.environ.get(name)
-    if value is None or value.strip() == "":
-        return default
-    parsed = tuple(_number(part, parse) for part in value.split(","))
-    numbers = tuple(number for number in parsed if number is not None)
-    if (
-        len(parsed) != len(default)
-        or len(numbers) != len(parsed)
-        or min(numbers) < minimum
-        or not valid(numbers)
-    ):
-        kind = "whole number" if parse is int else "number"
-        what = (
-            f"a {kind} of at least {minimum}"
-            if len(default) == 1
-            else f"{len(default)} comma-separated {kind}s of at least {minimum}"
-        )
-        _refuse(name, value, expected or what)
-    return numbers
-
-
-def env_list(name: str, default: list[str]) -> list[str]:
-    """Read a comma-separated list from the environment: unset gives ``default``, set but
-    empty gives ``[]``."""
-    value = os.environ.get(name)
-    if value is None:
-        return default
-    return [item.strip() for item in value.split(",") if item.strip()]
-
 
 SECRET_KEY = os.environ.get("SECRET_KEY") or "django-insecure-local-development-only-key"
 DEBUG = env_bool("DEBUG", False)
@@ -395,7 +320,7 @@ SPECTACULAR_SETTINGS = {
 # readable lines.
 POKER_LOG_FORMAT = os.environ.get("POKER_LOG_FORMAT", "text").strip().lower() or "text"
 if POKER_LOG_FORMAT not in ("text", "json"):
-    _refuse("POKER_LOG_FORMAT", POKER_LOG_FORMAT, "text or json")
+    refuse("POKER_LOG_FORMAT", POKER_LOG_FORMAT, "text or json")
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
@@ -408,19 +333,6 @@ LOGGING = {
     },
     "root": {"handlers": ["console"], "level": os.environ.get("LOG_LEVEL", "WARNING")},
 }
-
-
-def env_networks(
-    name: str, default: list[str]
-) -> list[ipaddress.IPv4Network | ipaddress.IPv6Network]:
-    """Comma-separated addresses or CIDR networks from the environment; unset: ``default``."""
-    networks = []
-    for item in env_list(name, default):
-        try:
-            networks.append(ipaddress.ip_network(item, strict=False))
-        except ValueError:
-            _refuse(name, item, "addresses or CIDR networks, comma-separated, like 10.0.0.0/8")
-    return networks
 
 
 # --- Operations -----------------------------------------------------------------------------
@@ -488,26 +400,6 @@ POKER_GC_YOUNG_SECONDS = env_float("POKER_GC_YOUNG_SECONDS", 0.1)
 POKER_SWITCH_INTERVAL_MS = env_float("POKER_SWITCH_INTERVAL_MS", 1.0, minimum=0.05)
 
 
-def vapid_public_key(private_key: str) -> str:
-    """The VAPID application server key browsers subscribe with (base64url, uncompressed P-256
-    point) of ``private_key`` (base64url of the 32-byte P-256 private number, as
-    ``npx web-push generate-vapid-keys`` prints it); ``ImproperlyConfigured`` if it is none."""
-    import base64
-
-    from cryptography.hazmat.primitives.asymmetric import ec
-    from cryptography.hazmat.primitives.serialization import Encoding, PublicFormat
-
-    try:
-        raw = base64.urlsafe_b64decode(private_key + "=" * (-len(private_key) % 4))
-        if len(raw) != 32:
-            raise ValueError("not 32 bytes")
-        key = ec.derive_private_key(int.from_bytes(raw, "big"), ec.SECP256R1())
-    except ValueError:
-        _refuse("POKER_VAPID_PRIVATE_KEY", "(hidden)", "a base64url P-256 private key (32 bytes)")
-    point = key.public_key().public_bytes(Encoding.X962, PublicFormat.UncompressedPoint)
-    return base64.urlsafe_b64encode(point).rstrip(b"=").decode()
-
-
 # Web Push for the turn nudge (tables/push.py, docs/production.md): with a VAPID private key
 # set, a player who opted in gets a push message when it becomes their turn and no table tab
 # is in front. Unset: no Web Push (the page's own notification still comes while it is open).
@@ -518,7 +410,7 @@ POKER_VAPID_PUBLIC_KEY = (
 # Who the push services may write to about this site's messages (mailto: or https:).
 POKER_VAPID_SUBJECT = os.environ.get("POKER_VAPID_SUBJECT", "").strip()
 if POKER_VAPID_PRIVATE_KEY and not POKER_VAPID_SUBJECT.startswith(("mailto:", "https:")):
-    _refuse("POKER_VAPID_SUBJECT", POKER_VAPID_SUBJECT, "a mailto: or https: address")
+    refuse("POKER_VAPID_SUBJECT", POKER_VAPID_SUBJECT, "a mailto: or https: address")
 # The push services a browser's subscription may name (https, the host or a domain above it):
 # the server posts to that address, so it is never one a visitor makes up. An entry written
 # as an origin (http://127.0.0.1:8765) allows exactly that one (tests, a local push service).

@@ -10,8 +10,8 @@ import sys
 
 from django.core.exceptions import ImproperlyConfigured
 
+from pokersite.env import env_bool, env_int, env_list
 from pokersite.settings import *  # noqa: F401,F403
-from pokersite.settings import env_bool, env_int, env_list
 
 SECRET_KEY = os.environ.get("SECRET_KEY", "")
 if len(SECRET_KEY) < 50 or SECRET_KEY.startswith("django-insecure"):

@@ -5,8 +5,8 @@ human-like second or two, so that a test plays many hands in little time. Everyt
 (database, Redis, pause between hands) comes from the environment as usual.
 """
 
+from pokersite.env import env_numbers
 from pokersite.settings import *  # noqa: F401,F403
-from pokersite.settings import env_numbers
 
 POKER_BOT_DELAY = env_numbers(
     "LOAD_BOT_DELAY",

@@ -10,7 +10,7 @@ import json
 import pytest
 from django.test import Client
 
-from pokersite.settings import vapid_public_key
+from pokersite.env import vapid_public_key
 from tables.models import PushSubscription
 from tests.pokersite.fresh_python import run_fresh
 

@@ -1,6 +1,7 @@
-"""Every environment variable is read in pokersite/settings.py, checked, with its default named
-there: a malformed value stops the process at start-up naming the variable, and the code
-reads ``django.conf.settings`` only. Each case imports the settings in a fresh interpreter."""
+"""Every environment variable is read in pokersite/settings.py (by pokersite/env.py's
+readers), checked, with its default named there: a malformed value stops the process at
+start-up naming the variable, and the code reads ``django.conf.settings`` only. Each case
+imports the settings in a fresh interpreter."""
 
 import re
 import subprocess
@@ -100,7 +101,7 @@ def test_a_malformed_value_stops_the_start_naming_the_variable(name, value):
 
 #: Reading the environment (setting DJANGO_SETTINGS_MODULE before Django starts is no read).
 ENVIRONMENT_READ = re.compile(r"os\.environ(?!\.setdefault\(\"DJANGO_SETTINGS_MODULE\")|getenv\(")
-SETTINGS_MODULES = {"pokersite/settings.py", "pokersite/settings_production.py"}
+SETTINGS_MODULES = {"pokersite/settings.py", "pokersite/settings_production.py", "pokersite/env.py"}
 
 
 def test_only_the_settings_read_the_environment_or_hide_defaults():

@@ -23,7 +23,7 @@ from cryptography.hazmat.primitives.asymmetric.utils import encode_dss_signature
 from cryptography.hazmat.primitives.serialization import Encoding, PublicFormat
 from django.db import transaction
 
-from pokersite.settings import vapid_public_key
+from pokersite.env import vapid_public_key
 from tables import push
 from tables.models import Player, PushSubscription
 from tables.selectors.hands import hand_state

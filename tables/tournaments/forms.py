@@ -28,33 +28,9 @@ STRUCTURES = [
     ("custom", "Custom levels (below; they start from the structure previewed)"),
 ]
 LEVEL_UNITS = [("minutes", "minutes"), ("hands", "hands")]
-#: The settings the edit form starts from, as the tournament holds them.
-KEPT_SETTINGS = (
-    "name",
-    "format",
-    "game",
-    "betting",
-    "seats_per_table",
-    "max_entrants",
-    "entry_fee",
-    "bounty_kind",
-    "bounty",
-    "starting_stack",
-    "hands",
-    "late_registration_levels",
-    "rebuy_levels",
-    "max_rebuys",
-    "addon_chips",
-    "addon_price",
-    "max_reentries",
-    "break_every_levels",
-    "break_minutes",
-    "start",
-    "payouts",
-    "action_seconds",
-    "time_bank_refill_seconds",
-    "private",
-)
+#: The settings the edit form starts from, as the tournament holds them: the service's, but
+#: the start time and the payout percentages, which the form writes its own way.
+KEPT_SETTINGS = tuple(name for name in edit.HELD if name not in ("start_at", "payout_percentages"))
 #: Settings the form may leave empty (the service's defaults: a freezeout without breaks).
 OPTIONAL_DEFAULTS = (
     "satellite_target",

@@ -315,19 +315,7 @@ def load_snapshot(table: Table | int, previous: Snapshot | None = None) -> Snaps
             # the same hand, still running: nothing else to read (but a run-out's odds and
             # answers are written to the hand's row)
             if not state.is_over and not state.no_more_betting:
-                return _timed(
-                    Snapshot(
-                        table,
-                        seats,
-                        previous.hand,
-                        decisions,
-                        previous.recent,
-                        state,
-                        previous.banner,
-                        previous.notices,
-                        previous.seating_closed,
-                    )
-                )
+                return _timed(_same_hand(previous, table, seats, decisions, state))
     hand = last_hand(table)  # the hand on screen: running, else the last one's showdown
     decisions = hand_decisions(hand) if hand is not None else []
     notices = log_notices(table.pk, hand.number if hand is not None else None)
@@ -381,7 +369,21 @@ def snapshot_after_action(
         replace(seat, stack=stacks[seat.player_id]) if seat.player_id in stacks else seat
         for seat in previous.seats.values()
     ]
-    snapshot = Snapshot(
+    snapshot = _same_hand(previous, table, seats, decisions, state)
+    snapshot.street_times = previous.street_times
+    return snapshot
+
+
+def _same_hand(
+    previous: Snapshot,
+    table: Table,
+    seats: Iterable[SeatRow],
+    decisions: list[Decision],
+    state: EngineHand,
+) -> Snapshot:
+    """A later version of ``previous``'s running hand: what only changes between hands (the
+    recent hands, the banner, the notices, the seating) carried over."""
+    return Snapshot(
         table,
         seats,
         previous.hand,
@@ -392,8 +394,6 @@ def snapshot_after_action(
         previous.notices,
         previous.seating_closed,
     )
-    snapshot.street_times = previous.street_times
-    return snapshot
 
 
 # Shared by every version that has an equal seat or config: nothing may change these dicts.

@@ -31,7 +31,7 @@ depends on how many streets' hole cards its delay shows by now
 from __future__ import annotations
 
 import functools
-from collections.abc import Hashable
+from collections.abc import Collection, Hashable
 from typing import Any
 
 import orjson
@@ -119,13 +119,13 @@ def json_state(snapshot: Snapshot, screen: Screen) -> JsonState:
     theirs = spectator.seats.seats
     seats = [n for n, panel in enumerate(screen.seats.seats) if panel is not theirs[n]]
     members, own_seats = viewer_members(snapshot, screen, seats)
-    own = {f"/state/{key}": value for key, value in members.items() if key != "default_buy_in"}
-    own["/state/table/default_buy_in"] = members["default_buy_in"]
+    own = {f"/state/{path}": value for path, value in members.items()}
     own.update((f"/state/seats/{number}", seat) for number, seat in own_seats.items())
     index = screen.viewer_index
     if screen.hand_id is not None:  # the view is of the hand on screen (none: none)
         view = snapshot.view_own(index)
-        own.update((f"/view/{key}", value) for key, value in view.items() if key != "seat")
+        own.update((f"/view/{key}", value) for key, value in view.items() if key not in _APART)
+        own.update(_own_log_lines(view["log"], snapshot.view_dict(None)["log"]))
         if index is not None:
             own[f"/view/seats/{index}"] = view["seat"]
         elif seats:  # a viewer without a seat: the hole-card broadcast's seats in the view too
@@ -136,6 +136,19 @@ def json_state(snapshot: Snapshot, screen: Screen) -> JsonState:
             )
     own["/me"] = state_me(screen.viewer)
     return JsonState(shared, own)
+
+
+#: The viewer's own members of the engine's view put in by their own pointers.
+_APART = ("seat", "log")
+
+
+def _own_log_lines(mine: list[str], theirs: list[str]) -> dict[str, Any]:
+    """The engine log's lines where the viewer's differs from the spectator's (their own
+    cards dealt), by pointer: the rest of the log is shared, so a line every viewer sees
+    is in the shared patch once, not in each viewer's."""
+    if len(mine) != len(theirs):
+        return {"/view/log": mine}
+    return {f"/view/log/{n}": line for n, line in enumerate(mine) if line != theirs[n]}
 
 
 def _shared_json(snapshot: Snapshot) -> tuple[SharedJson, Screen]:
@@ -191,10 +204,15 @@ def json_update(held: JsonState, now: JsonState, memo: dict[Hashable, Any]) -> s
 
     The shared states' patch is made once per pair of versions for every viewer (``memo``:
     the newer snapshot's); each viewer's frame is that patch less what it says of their own
-    parts, then their own parts' patch. A viewer whose own parts moved (they sat down, a new
-    hand dealt them another seat) gets the patch of their whole states."""
-    if held.own.keys() != now.own.keys():
-        return _update_frame(now, held, [orjson.dumps(op) for op in diff(held.data, now.data)])
+    parts (``held``'s and ``now``'s), then their own parts' patch: a part that became theirs
+    from the spectator's value before, a part no longer theirs to the spectator's value now.
+    Where their own parts moved within each other (a whole part and parts of it) or a part
+    is not found, they get the patch of their whole states."""
+    own, was = now.own, held.own
+    same = own.keys() == was.keys()
+    mine = own.keys() if same else own.keys() | was.keys()
+    if not same and not _apart(mine):
+        return _whole_update(held, now)
     key = ("shared patch", held.shared, now.shared)
     shared_ops: list[tuple[tuple[str, ...], bytes]] | None = memo.get(key)
     if shared_ops is None:
@@ -202,24 +220,58 @@ def json_update(held: JsonState, now: JsonState, memo: dict[Hashable, Any]) -> s
             (_pointers_to(op[0]), orjson.dumps(op))
             for op in diff(held.shared.data, now.shared.data)
         ]
-    own = now.own
-    above = _above(tuple(own))
+    above = _above(tuple(own) if same else tuple(sorted(mine)))
     parts: list[bytes] = []
     overwritten: set[str] = set()
     for pointers, text in shared_ops:
-        if not own.keys().isdisjoint(pointers):
+        if not mine.isdisjoint(pointers):
             continue  # the spectator's value of a part this viewer has their own of
         path = pointers[-1] if pointers else ""
         if path in above:
-            overwritten.update(mine for mine in own if mine.startswith(path + "/"))
+            overwritten.update(part for part in mine if part.startswith(path + "/"))
         parts.append(text)
-    for mine, value in own.items():
-        before = held.own[mine]
-        if mine in overwritten:  # set whole by a shared operation above it: put it back
-            parts.append(orjson.dumps([mine, value]))
+    for part, value in own.items():
+        before = was.get(part, _MISSING)
+        if part in overwritten:  # set whole by a shared operation above it: put it back
+            parts.append(orjson.dumps([part, value]))
+        elif before is _MISSING and (before := _at(held.shared.data, part)) is _MISSING:
+            parts.append(orjson.dumps([part, value]))  # new: the shared patch made its place
         elif before is not value:
-            parts.extend(orjson.dumps([mine + op[0], *op[1:]]) for op in diff(before, value))
+            parts.extend(orjson.dumps([part + op[0], *op[1:]]) for op in diff(before, value))
+    for part in () if same else was.keys() - own.keys():
+        spectators = _at(now.shared.data, part)
+        if spectators is _MISSING:
+            return _whole_update(held, now)
+        if part not in overwritten:  # (else set with the spectator's container above it)
+            ops = diff(was[part], spectators)
+            parts.extend(orjson.dumps([part + op[0], *op[1:]]) for op in ops)
     return _update_frame(now, held, parts)
+
+
+def _whole_update(held: JsonState, now: JsonState) -> str:
+    return _update_frame(now, held, [orjson.dumps(op) for op in diff(held.data, now.data)])
+
+
+_MISSING: Any = object()
+
+
+def _at(data: Any, pointer: str) -> Any:
+    """The value at ``pointer`` in ``data`` (``_MISSING``: none there)."""
+    for key in pointer.split("/")[1:]:
+        if type(data) is dict:
+            data = data.get(key, _MISSING)
+        elif type(data) is list and key.isdigit() and int(key) < len(data):
+            data = data[int(key)]
+        else:
+            return _MISSING
+        if data is _MISSING:
+            return _MISSING
+    return data
+
+
+def _apart(parts: Collection[str]) -> bool:
+    """Whether no part is within another (each is patched on its own)."""
+    return not any(pointer in parts for part in parts for pointer in _pointers_to(part)[:-1])
 
 
 @functools.lru_cache(maxsize=256)

@@ -138,18 +138,20 @@ def play_state(snapshot: Snapshot, screen: Screen, now: datetime | None = None) 
 
 
 #: The members of the play state that differ from one viewer to another (besides the seats
-#: they see as theirs): ``viewer_members`` builds only these.
-VIEWER_MEMBERS = ("you", "legal", "clock", "log", "result", "choice", "pre_actions")
+#: they see as theirs, the buy-in their form offers and their time bank on the clock):
+#: ``viewer_members`` builds only these. The clock's deadline and seconds left are the
+#: table's, shared by every viewer of a version.
+VIEWER_MEMBERS = ("you", "legal", "log", "result", "choice", "pre_actions")
 
 
 def viewer_members(
-    snapshot: Snapshot, screen: Screen, seat_numbers: Iterable[int], now: datetime | None = None
+    snapshot: Snapshot, screen: Screen, seat_numbers: Iterable[int]
 ) -> tuple[dict[str, Any], dict[int, dict[str, Any]]]:
-    """What ``play_state(snapshot, screen, now)`` holds for this viewer alone: the members
-    ``VIEWER_MEMBERS`` by name, the table's ``default_buy_in``, and each seat of
-    ``seat_numbers`` (the table's, from 0: those the viewer sees as theirs) by its number.
-    Everything else of the viewer's play state is the spectator's (``tables.live.frames``
-    builds it once per version for all viewers)."""
+    """What ``play_state(snapshot, screen)`` holds for this viewer alone, by its path in the
+    state: the members ``VIEWER_MEMBERS``, ``table/default_buy_in`` and
+    ``clock/time_bank``; and each seat of ``seat_numbers`` (the table's, from 0: those the
+    viewer sees as theirs) by its number. Everything else of the viewer's play state is the
+    spectator's (``tables.live.frames`` builds it once per version for all viewers)."""
     view = _view_on_screen(snapshot, screen)
     you = _you(snapshot, screen, _cash(screen))
     dealt = set(hand_seat_numbers(snapshot).values()) if screen.running else set()
@@ -157,14 +159,14 @@ def viewer_members(
     members: dict[str, Any] = {
         "you": you,
         "legal": _legal_of(screen, view),
-        "clock": _clock(snapshot.table, screen, you, now),
         "log": _log(screen),
         "result": _result(snapshot, screen, view) if not screen.running else None,
         "choice": _choice(screen),
         "pre_actions": _pre_actions(screen),
+        # the buy-in the form offers depends on what the viewer left this table with
+        "table/default_buy_in": _table_default_buy_in(screen),
+        "clock/time_bank": you["time_bank"] if you is not None else None,
     }
-    # the buy-in the form offers depends on what the viewer left this table with
-    members["default_buy_in"] = _table_default_buy_in(screen)
     seats = {n: _seat(panels[n], panels[n].number in dealt) for n in seat_numbers}
     return members, seats
 

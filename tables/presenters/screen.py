@@ -164,7 +164,7 @@ def table_screen(
             sitting_out=bool(my_seat and my_seat.sitting_out),
             leaving=bool(my_seat and my_seat.leave_after_hand),
             in_hand=running and index is not None,
-            room=max(table.effective_max_buy_in - stack, 0) if my_seat else 0,
+            room=max(shared.max_buy_in - stack, 0) if my_seat else 0,
             busted=_went_bust(snapshot, my_seat is None, index, view),
             waiting_for_big_blind=bool(my_seat and my_seat.waiting_for_big_blind),
             sit_out_next=my_seat.sit_out_next if my_seat else "",

@@ -76,6 +76,8 @@ def states_of(table: Table, viewers: dict) -> dict[str, tuple[JsonState, dict, d
 GAMES = {
     "holdem": {"run_it_twice": True},
     "triple-draw": {"game": "27-triple-draw", "betting": "fixed-limit"},
+    # each street deals each player more cards: their own lines of the log come and go
+    "stud": {"game": "stud", "betting": "fixed-limit", "small_bet": 4, "big_bet": 8, "bring_in": 1},
 }
 
 

@@ -57,6 +57,7 @@ from django.db import DatabaseError
 from tables import croupier
 from tables.db.threads import read_async
 from tables.inputs import NumberError
+from tables.live.admission import SERVER_SEND
 from tables.live.auth import (
     AUTH_WAIT_SECONDS,
     INVALID_TOKEN,
@@ -134,9 +135,14 @@ class TableConsumer(ChatSocket, TableJoin, AsyncWebsocketConsumer):
     async def accept(
         self, subprotocol: str | None = None, headers: list[tuple[str, str]] | None = None
     ) -> None:
-        """Accept once (``connect`` accepts first; a refusal accepts before it closes)."""
+        """Accept once (``connect`` accepts first; a refusal accepts before it closes). A
+        socket ``accept_at_once`` accepted already sends from now on straight to the server."""
         if not self.accepted:
             self.accepted = True
+            server_send = self.scope.get(SERVER_SEND)
+            if server_send is not None:
+                self.base_send = cast("ASGISendCallable", server_send)
+                return
             await super().accept(subprotocol, headers)
 
     async def send(  # type: ignore[override]  # AsyncWebsocketConsumer's own, as channels has it

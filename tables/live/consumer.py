@@ -28,7 +28,7 @@ What a frame may ask, what it is answered and sent, and the close codes: ``table
   owns the table: one service through ``tables.operations.run_op``); a refusal or a
   malformed frame is answered to the sender only, nothing changes.
 - Limits: a frame over ``MAX_FRAME_BYTES`` closes the socket; every frame, binary ones
-  included (refused), takes a token (``tables.live.frame_budget``); a frame without one is
+  included (refused), takes a token (``tables.live.protocol.FrameBudget``); a frame without one is
   answered "slow down" (once) and ignored, and a flood of them closes the socket. A user
   may have ``POKER_SOCKETS_PER_USER_TABLE`` sockets on one table and ``POKER_SOCKETS_PER_USER`` in
   all, an address ``POKER_SPECTATOR_SOCKETS_PER_ADDRESS`` spectators, per server process
@@ -66,7 +66,6 @@ from tables.live.auth import (
     token_user,
 )
 from tables.live.chat import ChatSocket
-from tables.live.frame_budget import FrameBudget
 from tables.live.frames import SocketFrames
 from tables.live.joining import TableJoin
 from tables.live.protocol import (
@@ -74,6 +73,7 @@ from tables.live.protocol import (
     FRAME_TOO_BIG,
     NO_SUCH_TABLE,
     NOT_LOGGED_IN,
+    FrameBudget,
     answer_json,
     decode_frame,
     error_code,

@@ -342,7 +342,8 @@ def _after_change(
         },
     )
     now = timezone.now()
-    paced = runouts.runout_record(hand, state)
+    # a run-out begins only once nobody can bet: while betting goes on there is none to look at
+    paced = state.no_more_betting and runouts.runout_record(hand, state)
     if state.is_over:
         hand.status = Hand.Status.FINISHED
         assert state.result is not None  # the hand is over: it has its result

@@ -329,7 +329,8 @@ class TableConsumer(ChatSocket, TableJoin, AsyncWebsocketConsumer):
                 self.frames.forget()  # whether it arrived is in doubt: the whole next
                 raise
         await self._clear_message_when_dealt_in(snapshot)
-        await self.chat_follow_host(snapshot.table)
+        if snapshot.table.host_id != self.chat_host_of:  # a hand-over, or the first version
+            await self.chat_follow_host(snapshot.table)
 
     async def send_state(self) -> None:
         """The whole table as it is now, in the table's turn (the first frame, a ``sync``,

@@ -35,5 +35,5 @@ class TablesConfig(AppConfig):
         # The time bank refills every few hands (a cash table's own listener).
         hooks.register(hooks.hand_ended, time_bank.refill_after_hand)
         # The turn nudge's Web Push (nothing without a VAPID key: tables/push.py).
-        hooks.register(hooks.turn_passed, push.turn_passed)
+        push.hear_turns()
         hooks.register(hooks.push_subscribed, push.note_subscribed)

@@ -4,7 +4,8 @@ browser's push service, which the site's service worker shows unless a tab of th
 in front (templates/pwa/service-worker.js). Nothing at all without a VAPID key
 (``POKER_VAPID_PRIVATE_KEY``).
 
-What an action pays: ``turn_passed`` runs inside the action's transaction (a
+What an action pays: nothing without a VAPID key (``turn_passed`` is then no listener).
+With one, ``turn_passed`` runs inside the action's transaction (a
 ``tables.services.hooks.turn_passed`` listener) and only looks the player up in a set in
 memory, the players with a subscription; for one of them it queues the message once the
 transaction commits. Everything else (reading the subscriptions, encrypting, posting) runs on
@@ -29,6 +30,7 @@ from django.core.signals import setting_changed
 from django.db import close_old_connections, transaction
 
 from tables.models import Hand, PushSubscription, Table
+from tables.services import hooks
 from tables.services.push import push_forget
 
 log = logging.getLogger(__name__)
@@ -200,25 +202,29 @@ def note_subscribed(player_id: int) -> None:
     sender.note_subscribed(player_id)
 
 
-class _Key:
-    """Whether the site has a VAPID key, kept here: reading a Django setting costs about a
-    microsecond (its lazy wrapper), and every action asks."""
-
-    present = bool(settings.POKER_VAPID_PRIVATE_KEY)
-
-    @classmethod
-    def changed(cls, *, setting: str, **_: object) -> None:
-        if setting == "POKER_VAPID_PRIVATE_KEY":
-            cls.present = bool(settings.POKER_VAPID_PRIVATE_KEY)
+def hear_turns() -> None:
+    """Listen for the turns passing (``hooks.turn_passed``) while the site has a VAPID key, and
+    not at all without one: an action at a site without Web Push runs nothing of this module.
+    Called at start (``AppConfig.ready``) and whenever the key's setting changes (tests)."""
+    if settings.POKER_VAPID_PRIVATE_KEY:
+        hooks.register(hooks.turn_passed, turn_passed)
+    elif turn_passed in hooks.turn_passed:
+        hooks.turn_passed.remove(turn_passed)
 
 
-setting_changed.connect(_Key.changed, dispatch_uid="tables.push.key")
+def _key_changed(*, setting: str, **_: object) -> None:
+    if setting == "POKER_VAPID_PRIVATE_KEY":
+        hear_turns()
+
+
+setting_changed.connect(_key_changed, dispatch_uid="tables.push.key")
 
 
 def turn_passed(table: Table, hand: Hand, player_id: int) -> None:
     """It became ``player_id``'s turn at ``table`` (inside the action's transaction, the
-    table at its new version): queue their nudge for when it commits, if they may want one."""
-    if not _Key.present or not sender.wanted(player_id):
+    table at its new version): queue their nudge for when it commits, if they may want one.
+    Heard only while the site has a VAPID key (``hear_turns``)."""
+    if not sender.wanted(player_id):
         return
     nudge = TurnNudge(
         player_id=player_id,

@@ -104,6 +104,9 @@ class Admission:
 
 #: The scope key of the event set once the client of an accepted socket has gone.
 CLIENT_GONE = "client_gone"
+#: The scope key of the server's own ``send``: an application that knows its socket is
+#: accepted sends its frames with it, past the wrapper that drops its accept.
+SERVER_SEND = "server_send"
 
 
 def accept_at_once(application: Application) -> Application:
@@ -114,7 +117,9 @@ def accept_at_once(application: Application) -> Application:
 
     The client's messages are read as they come (into a queue the application reads in
     turn), so ``scope[CLIENT_GONE]`` is set the moment the client leaves: a socket that left
-    while waiting for its turn to join is not joined (``TableConsumer._join``)."""
+    while waiting for its turn to join is not joined (``TableConsumer._join``). The server's
+    ``send`` is in ``scope[SERVER_SEND]``: ``TableConsumer.accept`` sends with it from then on,
+    so its frames skip the check for an accept."""
 
     async def app(scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "websocket":
@@ -124,6 +129,7 @@ def accept_at_once(application: Application) -> Application:
             return await application(scope, _replay(first, receive), send)
         await send({"type": "websocket.accept"})
         gone = scope[CLIENT_GONE] = asyncio.Event()
+        scope[SERVER_SEND] = send
         messages: asyncio.Queue[dict[str, Any]] = asyncio.Queue()
         messages.put_nowait(first)
 

@@ -3,8 +3,8 @@
 A chat line is not a change of the table (no version): the service publishes it to the table's
 group as ``table.chat`` and the process's ``TableRuntime`` hands it to each socket, which sends
 it as it is for its viewer (appended to the list; the host's with mute buttons; who hosts is
-followed at every version of the table: ``chat_follow_host``). Each socket skips a line it
-has sent (it may come twice: in a join's history and as itself), and the last
+followed at each version of the table that changes it: ``chat_follow_host``). Each socket
+skips a line it has sent (it may come twice: in a join's history and as itself), and the last
 ``CHAT_HISTORY`` lines come when it joins (a reload, a reconnect), in the one order the table
 lock gave them.
 """
@@ -35,6 +35,7 @@ if TYPE_CHECKING:
 class ChatSocket(AsyncWebsocketConsumer):
     chat_seen = 0  # the newest line sent to this socket
     chat_host = False  # its viewer runs the game: mute controls
+    chat_host_of: int | None = -1  # the table's host when ``chat_host`` was last looked at
     chat_muted: dict[int, str] = {}  # for the host: who is muted
     chat_lock: asyncio.Lock | None = None  # the join's history before any later line
 
@@ -74,7 +75,9 @@ class ChatSocket(AsyncWebsocketConsumer):
     async def chat_follow_host(self, table: Table) -> None:
         """``table`` (a new version) says who hosts now: after a hand-over the new host's
         screens get the mute buttons and the muted list, the old host's lose them, without a
-        reload. Nothing happens (nothing is read) while the host stays the same."""
+        reload. Called only when the table's host is not ``chat_host_of`` (a version that
+        keeps it looks at nothing of the chat)."""
+        self.chat_host_of = table.host_id
         if self.chat_lock is None or self.json_state:  # not joined yet: chat_join reads it
             return
         if hosts(table, self._chat_viewer(), self.player) == self.chat_host:

@@ -28,7 +28,7 @@ What a frame may ask, what it is answered and sent, and the close codes: ``table
   owns the table: one service through ``tables.operations.run_op``); a refusal or a
   malformed frame is answered to the sender only, nothing changes.
 - Limits: a frame over ``MAX_FRAME_BYTES`` closes the socket; every frame, binary ones
-  included (refused), takes a token (``tables.live.frame_budget``); a frame without one is
+  included (refused), takes a token (``tables.live.protocol.FrameBudget``); a frame without one is
   answered "slow down" (once) and ignored, and a flood of them closes the socket. A user
   may have ``POKER_SOCKETS_PER_USER_TABLE`` sockets on one table and ``POKER_SOCKETS_PER_USER`` in
   all, an address ``POKER_SPECTATOR_SOCKETS_PER_ADDRESS`` spectators, per server process
@@ -57,6 +57,7 @@ from django.db import DatabaseError
 from tables import croupier
 from tables.db.threads import read_async
 from tables.inputs import NumberError
+from tables.live.admission import SERVER_SEND
 from tables.live.auth import (
     AUTH_WAIT_SECONDS,
     INVALID_TOKEN,
@@ -65,7 +66,6 @@ from tables.live.auth import (
     token_user,
 )
 from tables.live.chat import ChatSocket
-from tables.live.frame_budget import FrameBudget
 from tables.live.frames import SocketFrames
 from tables.live.joining import TableJoin
 from tables.live.protocol import (
@@ -73,6 +73,7 @@ from tables.live.protocol import (
     FRAME_TOO_BIG,
     NO_SUCH_TABLE,
     NOT_LOGGED_IN,
+    FrameBudget,
     answer_json,
     decode_frame,
     error_code,
@@ -134,9 +135,14 @@ class TableConsumer(ChatSocket, TableJoin, AsyncWebsocketConsumer):
     async def accept(
         self, subprotocol: str | None = None, headers: list[tuple[str, str]] | None = None
     ) -> None:
-        """Accept once (``connect`` accepts first; a refusal accepts before it closes)."""
+        """Accept once (``connect`` accepts first; a refusal accepts before it closes). A
+        socket ``accept_at_once`` accepted already sends from now on straight to the server."""
         if not self.accepted:
             self.accepted = True
+            server_send = self.scope.get(SERVER_SEND)
+            if server_send is not None:
+                self.base_send = cast("ASGISendCallable", server_send)
+                return
             await super().accept(subprotocol, headers)
 
     async def send(  # type: ignore[override]  # AsyncWebsocketConsumer's own, as channels has it
@@ -323,7 +329,8 @@ class TableConsumer(ChatSocket, TableJoin, AsyncWebsocketConsumer):
                 self.frames.forget()  # whether it arrived is in doubt: the whole next
                 raise
         await self._clear_message_when_dealt_in(snapshot)
-        await self.chat_follow_host(snapshot.table)
+        if snapshot.table.host_id != self.chat_host_of:  # a hand-over, or the first version
+            await self.chat_follow_host(snapshot.table)
 
     async def send_state(self) -> None:
         """The whole table as it is now, in the table's turn (the first frame, a ``sync``,

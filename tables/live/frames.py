@@ -326,9 +326,14 @@ class SocketFrames:
         viewer's own screen, and of its key here: never in what spectators share). A JSON
         socket's state has none: a program reads its notes from the API."""
         player_id = player.pk if player is not None else None
-        # The hole-card broadcast, for a viewer without a seat (0: none): what it shows
-        # depends on the time as well as the version.
-        revealed = broadcast_reveal(snapshot, player_id, timezone.now(), self.room_screen)
+        # The hole-card broadcast, for a viewer without a seat (0: none, as for a hand not
+        # broadcast, the usual): what it shows depends on the time as well as the version.
+        hand = snapshot.hand
+        revealed = (
+            broadcast_reveal(snapshot, player_id, timezone.now(), self.room_screen)
+            if hand is not None and hand.broadcast
+            else 0
+        )
         if self.kind == "json":  # the whole state, unless it holds this one (a reveal's again)
             if self.held == (snapshot.version, revealed):
                 return ""

@@ -17,18 +17,18 @@ from collections.abc import Awaitable, Callable
 from typing import TYPE_CHECKING, Any, ClassVar, TypeVar
 
 from channels.layers import BaseChannelLayer, InMemoryChannelLayer
-from django.db import DatabaseError, transaction
+from django.db import DatabaseError
 
 from tables.db.threads import read_async, write_async
 from tables.live.protocol import SERVER_BUSY
 from tables.models import Player, Table
-from tables.operations import run_op
 from tables.services.errors import ServiceError
 from tables.services.leases import (
     LEASE_MARGIN_SECONDS,
     LEASE_SECONDS,
+    MOVING,
     PROCESS,
-    lease_hold,
+    LeaseLost,
     lease_owner,
     lease_release,
     lease_take,
@@ -40,7 +40,6 @@ if TYPE_CHECKING:
     from collections import Counter, deque
 
     from tables.selectors.snapshot import Snapshot
-    from tables.services.hands import LiveHand
 
 log = logging.getLogger("tables.live.runtime")  # one logger for the runtime and its lease
 T = TypeVar("T")
@@ -49,7 +48,6 @@ T = TypeVar("T")
 KEEP_UP_SECONDS = 1.0
 #: Seconds a forwarded request waits for the owner's answer.
 FORWARD_SECONDS = 5.0
-MOVING = "The table is moving to another server: nothing was done, try again."
 #: Seconds a socket's request waits for its turn and its result before it is answered.
 REQUEST_SECONDS = 30.0
 TOO_SLOW = "The table did not answer in time: it may not have been done, try again."
@@ -58,12 +56,6 @@ DRAIN_LOOK_SECONDS = 0.1
 
 #: A runtime's key: (event loop, channel layer, table id).
 RuntimeKey = tuple[asyncio.AbstractEventLoop, BaseChannelLayer | None, int]
-
-
-class LeaseLost(ServiceError):
-    """The process no longer runs the table: nothing was written."""
-
-    code = "table_moving"
 
 
 class TableOwnership:
@@ -312,19 +304,3 @@ def _player(player_id: object) -> Player | None:
 
 def _table_versions(table_ids: list[int]) -> dict[int, int]:
     return dict(Table.objects.filter(pk__in=table_ids).values_list("pk", "version"))
-
-
-def fenced_op(
-    table_id: int,
-    epoch: int,
-    user: Any,
-    player: Player,
-    data: dict[str, Any],
-    live: LiveHand | None,
-) -> str:
-    """``run_op`` in one transaction that first renews the lease this process took at
-    ``epoch``: if another process took the table meanwhile, nothing is written."""
-    with transaction.atomic():
-        if not lease_hold(table_id, PROCESS, epoch):
-            raise LeaseLost(MOVING)
-        return run_op(table_id=table_id, user=user, data=data, player=player, live=live)

@@ -31,6 +31,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 import itertools
 import logging
 import time
@@ -44,22 +45,15 @@ from django.db import DatabaseError
 from django.utils import timezone
 
 from tables.db.threads import read_async, write_async
-from tables.live.ownership import (
-    MOVING,
-    REQUEST_SECONDS,
-    TOO_SLOW,
-    LeaseLost,
-    RuntimeKey,
-    TableOwnership,
-    fenced_op,
-)
+from tables.live.ownership import REQUEST_SECONDS, TOO_SLOW, RuntimeKey, TableOwnership
 from tables.live.protocol import SERVER_TROUBLE
 from tables.models import Player
+from tables.operations import run_op
 from tables.presenters.broadcast import next_reveal
 from tables.selectors.snapshot import Snapshot, load_snapshot, snapshot_after_action
 from tables.services.events import outbox, publish, table_group
 from tables.services.hands import LiveHand
-from tables.services.leases import PROCESS, lease_release
+from tables.services.leases import MOVING, PROCESS, LeaseLost, lease_fenced, lease_release
 
 log = logging.getLogger(__name__)
 T = TypeVar("T")
@@ -366,8 +360,11 @@ class TableRuntime(TableOwnership):
             epoch = self.epoch  # the one it acts with, whatever the clock finds meanwhile
             assert epoch is not None  # held: just checked or taken, no wait since
             try:
-                message: str = await write_async(self.table_id, fenced_op)(
-                    self.table_id, epoch, user, player, data, live
+                request = functools.partial(
+                    run_op, table_id=self.table_id, user=user, data=data, player=player, live=live
+                )
+                message: str = await write_async(self.table_id, lease_fenced)(
+                    self.table_id, PROCESS, epoch, request
                 )
                 return message
             except LeaseLost:

@@ -263,7 +263,12 @@ def hand_act(
         decision = Decision(kind, amount, source, format_cards(engine_action.cards))
         had_pre_actions = table.pre_actions
         # the players whose turn comes next and who ticked a choice act now, in this step
-        taken, ticks_changed = pre_actions_take(table, hand, state, len(decisions) + 1)
+        # (at a table where nobody ticked one, the usual case, there is nothing to look at)
+        taken, ticks_changed = (
+            pre_actions_take(table, hand, state, len(decisions) + 1)
+            if had_pre_actions
+            else ([], False)
+        )
         _after_change(
             table,
             hand,
@@ -342,7 +347,8 @@ def _after_change(
         },
     )
     now = timezone.now()
-    paced = runouts.runout_record(hand, state)
+    # a run-out begins only once nobody can bet: while betting goes on there is none to look at
+    paced = state.no_more_betting and runouts.runout_record(hand, state)
     if state.is_over:
         hand.status = Hand.Status.FINISHED
         assert state.result is not None  # the hand is over: it has its result

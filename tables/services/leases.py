@@ -17,14 +17,19 @@ from __future__ import annotations
 
 import os
 import socket
+from collections.abc import Callable
 from datetime import datetime, timedelta
 from functools import lru_cache
+from typing import TypeVar
 
 from django.db import IntegrityError, connection, transaction
 from django.db.models import F, Q
 from django.utils import timezone
 
 from tables.models import Table, TableLease
+from tables.services.errors import ServiceError
+
+T = TypeVar("T")
 
 #: This process's name in the leases it holds.
 PROCESS = f"{socket.gethostname()}:{os.getpid()}:{os.urandom(3).hex()}"
@@ -32,6 +37,13 @@ PROCESS = f"{socket.gethostname()}:{os.getpid()}:{os.urandom(3).hex()}"
 LEASE_SECONDS = 5.0
 #: How long before its expiry an owner stops acting unless it renewed it meanwhile.
 LEASE_MARGIN_SECONDS = 1.5
+MOVING = "The table is moving to another server: nothing was done, try again."
+
+
+class LeaseLost(ServiceError):
+    """The process no longer runs the table: nothing was written."""
+
+    code = "table_moving"
 
 
 def _until(now: datetime) -> datetime:
@@ -105,6 +117,16 @@ def lease_hold(table_id: int, owner: str, epoch: int, now: datetime | None = Non
             ],
         )
         return bool(cursor.rowcount)
+
+
+def lease_fenced(table_id: int, owner: str, epoch: int, work: Callable[[], T]) -> T:
+    """``work`` (a runtime's write) in one transaction that first renews the lease ``owner``
+    took at ``epoch``: if another process took the table meanwhile, ``LeaseLost`` and nothing
+    is written."""
+    with transaction.atomic():
+        if not lease_hold(table_id, owner, epoch):
+            raise LeaseLost(MOVING)
+        return work()
 
 
 @lru_cache(maxsize=4)

@@ -84,9 +84,8 @@ def pre_actions_take(
     while the player to act has a choice that still means something, act it for them, each
     one logged from ``first_index`` on with the source ``pre``; then clear every choice that
     was taken or is void. Returns the decisions made and whether any seat's choice changed.
-    Reads no seat where none ticked (``Table.pre_actions``); the caller saves that flag."""
-    if not table.pre_actions:
-        return [], False
+    The caller calls it only where a seat may hold one (``Table.pre_actions``), and saves
+    that flag."""
     ticked = {
         player_id: PreAction(kind, amount, hand_id, street)
         for player_id, kind, amount, hand_id, street in Seat.objects.filter(table=table)

@@ -27,7 +27,7 @@ from pokersite.env import vapid_public_key
 from tables import push
 from tables.models import Player, PushSubscription
 from tables.selectors.hands import hand_state
-from tables.services import hand_start, player_set_preferences, seat_take
+from tables.services import hand_start, hooks, player_set_preferences, seat_take
 from tables.services.push import push_subscribe
 from tests.tables.helpers import act, current_hand, fresh, passive_action
 
@@ -227,6 +227,14 @@ def test_without_a_vapid_key_nothing_is_queued_or_sent(players, table, service, 
     push.sender.wait_idle()
     assert service.messages == []
     assert fresh(table).hands.count() == 1
+    assert push.turn_passed not in hooks.turn_passed  # an action runs nothing of push
+
+
+def test_turns_are_heard_while_the_site_has_a_vapid_key(settings):
+    settings.POKER_VAPID_PRIVATE_KEY = ""
+    assert push.turn_passed not in hooks.turn_passed
+    settings.POKER_VAPID_PRIVATE_KEY = "a key"  # read only when a nudge is sent
+    assert hooks.turn_passed.count(push.turn_passed) == 1
 
 
 def test_an_action_that_does_not_commit_sends_nothing(players, table, service):

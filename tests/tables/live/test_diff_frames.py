@@ -54,8 +54,8 @@ PLAYERS = ("alice", "bob", "dave")
 @pytest.fixture(autouse=True)
 def still(settings, monkeypatch):
     settings.POKER_CROUPIER = False  # the test deals every hand itself
-    monkeypatch.setattr("tables.live.frame_budget.RATE_PER_SECOND", 10_000.0)
-    monkeypatch.setattr("tables.live.frame_budget.RATE_BURST", 10_000)
+    monkeypatch.setattr("tables.live.protocol.RATE_PER_SECOND", 10_000.0)
+    monkeypatch.setattr("tables.live.protocol.RATE_BURST", 10_000)
     moment = timezone.now()
     monkeypatch.setattr(timezone, "now", lambda: moment)
     seeds = itertools.count(1)

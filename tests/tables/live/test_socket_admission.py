@@ -177,3 +177,39 @@ async def test_the_handshake_is_accepted_before_the_application_behind_runs():
     session_read.set()
     assert await comm.receive_output() == {"type": "websocket.close", "code": SERVER_BUSY}
     assert seen == ["websocket.connect", "application ran"]
+
+
+async def test_an_accepted_socket_sends_past_the_wrapper():
+    """``accept_at_once`` hands the application the server's own send (``SERVER_SEND``), and
+    the table's consumer, accepted, sends each frame with it: no wrapper on a frame's way."""
+    from channels.testing import WebsocketCommunicator
+
+    from tables.live.admission import SERVER_SEND, accept_at_once
+    from tables.live.consumer import TableConsumer
+
+    given = []
+
+    async def application(scope, receive, send):
+        given.append(scope[SERVER_SEND])
+        await send({"type": "websocket.close"})
+
+    comm = WebsocketCommunicator(accept_at_once(application), "/ws/tables/1/")
+    assert (await comm.connect())[0]
+    assert await comm.receive_output() == {"type": "websocket.close"}
+    assert given and given[0] is not None
+
+    through_the_wrapper, to_the_server = [], []
+
+    async def wrapper(message):
+        through_the_wrapper.append(message)
+
+    async def server(message):
+        to_the_server.append(message)
+
+    consumer = TableConsumer()
+    consumer.scope = {SERVER_SEND: server}
+    consumer.base_send = wrapper
+    await consumer.accept()
+    await consumer.send(text_data="a frame")
+    assert through_the_wrapper == []  # nor the accept: the socket is accepted already
+    assert to_the_server == [{"type": "websocket.send", "text": "a frame"}]

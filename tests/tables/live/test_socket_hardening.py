@@ -11,7 +11,7 @@ from channels.layers import get_channel_layer
 from hypothesis import HealthCheck, given, settings as hypothesis_settings, strategies as st
 
 from tables.inputs import NumberError
-from tables.live.frame_budget import RATE_BURST, RATE_PER_SECOND
+from tables.live.protocol import RATE_BURST, RATE_PER_SECOND
 from tables.live.runtime import TableRuntime
 from tables.live.sessions import LiveSockets
 from tables.models import HandAction, Seat, Table

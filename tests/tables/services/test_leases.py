@@ -2,13 +2,16 @@
 
 from datetime import timedelta
 
+import pytest
 from django.db import transaction
 from django.utils import timezone
 
-from tables.models import TableLease
+from tables.models import Table, TableLease
 from tables.services.leases import (
     LEASE_SECONDS,
+    LeaseLost,
     held_elsewhere,
+    lease_fenced,
     lease_hold,
     lease_owner,
     lease_release,
@@ -48,6 +51,24 @@ def test_an_action_holds_only_the_lease_it_took(table):
     expired = now + timedelta(seconds=LEASE_SECONDS * 3)
     with transaction.atomic():
         assert not lease_hold(table.pk, "a", epoch, expired)  # ran out: nothing written
+
+
+def test_a_write_is_done_only_under_the_lease_it_took(table):
+    """``lease_fenced``: a runtime's write, in one transaction with its lease renewed first;
+    with the lease gone to another process, nothing of it is written."""
+    epoch = lease_take(table.pk, "a", "chan-a", timezone.now())
+
+    def rename(name):
+        def write():
+            Table.objects.filter(pk=table.pk).update(name=name)
+            return name
+
+        return write
+
+    assert lease_fenced(table.pk, "a", epoch, rename("Mine")) == "Mine"
+    with pytest.raises(LeaseLost):
+        lease_fenced(table.pk, "b", epoch, rename("Theirs"))  # not b's lease
+    assert Table.objects.get(pk=table.pk).name == "Mine"
 
 
 def test_renewing_and_releasing(table, make_table):

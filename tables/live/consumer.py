@@ -11,9 +11,8 @@ What a frame may ask, what it is answered and sent, and the close codes: ``table
   socket, which then joins the table; a page socket without a log-in is a spectator of a
   public table (``tables.live.spectators``), and so is a room screen's (``?view=tv``, issue 53:
   whoever's browser shows it; a private game's with its host's key); how it joins:
-  ``tables.live.joining``. A
-  handshake from a foreign page is refused
-  before this, with HTTP 403 (``pokersite.origins``). The socket joins the process's
+  ``tables.live.joining``. A handshake from a foreign page is refused before this, with
+  HTTP 403 (``pokersite.origins``). The socket joins the process's
   ``TableRuntime`` of the table (``tables.live.runtime``: the table's one home in the
   process, one member of the group ``table-<id>``) and gets the whole table for its viewer.
 - ``table.chat``: a chat line or a mute, no version (``tables.live.chat``).
@@ -28,11 +27,11 @@ What a frame may ask, what it is answered and sent, and the close codes: ``table
   owns the table: one service through ``tables.operations.run_op``); a refusal or a
   malformed frame is answered to the sender only, nothing changes.
 - Limits: a frame over ``MAX_FRAME_BYTES`` closes the socket; every frame, binary ones
-  included (refused), takes a token (``tables.live.protocol.FrameBudget``); a frame without one is
-  answered "slow down" (once) and ignored, and a flood of them closes the socket. A user
-  may have ``POKER_SOCKETS_PER_USER_TABLE`` sockets on one table and ``POKER_SOCKETS_PER_USER`` in
-  all, an address ``POKER_SPECTATOR_SOCKETS_PER_ADDRESS`` spectators, per server process
-  (nginx sends a table's sockets to one process).
+  included (refused), takes a token (``tables.live.protocol.FrameBudget``); a frame
+  without one is answered "slow down" (once) and ignored, and a flood of them closes the
+  socket. Per server process (nginx sends a table's sockets to one process), a user may
+  have ``POKER_SOCKETS_PER_USER_TABLE`` sockets on one table and ``POKER_SOCKETS_PER_USER``
+  in all, an address ``POKER_SPECTATOR_SOCKETS_PER_ADDRESS`` spectators.
 - A log-out closes that session's sockets, a password change all the user's
   (``tables.live.sessions``). However a socket ends (a close sent here, an error in a
   handler, the client gone), it leaves its runtime and the registry at once.
@@ -121,8 +120,8 @@ class TableConsumer(ChatSocket, TableJoin, AsyncWebsocketConsumer):
     async def __call__(
         self, scope: _ChannelScope, receive: ASGIReceiveCallable, send: ASGISendCallable
     ) -> None:
-        """Channels' consumer, leaving its runtime and the registry however it ends: also when a
-        handler raised, or the server cancelled it, and ``disconnect`` never ran."""
+        """Channels' consumer, leaving its runtime and the registry however it ends (a handler
+        raised, the server cancelled it, ``disconnect`` never ran)."""
         SOCKETS_OPEN.inc()
         try:
             await super().__call__(scope, receive, send)
@@ -135,8 +134,8 @@ class TableConsumer(ChatSocket, TableJoin, AsyncWebsocketConsumer):
     async def accept(
         self, subprotocol: str | None = None, headers: list[tuple[str, str]] | None = None
     ) -> None:
-        """Accept once (``connect`` accepts first; a refusal accepts before it closes). A
-        socket ``accept_at_once`` accepted already sends from now on straight to the server."""
+        """Accept once (``connect`` first; a refusal before it closes); one ``accept_at_once``
+        accepted sends straight to the server from then on."""
         if not self.accepted:
             self.accepted = True
             server_send = self.scope.get(SERVER_SEND)
@@ -410,10 +409,9 @@ class TableConsumer(ChatSocket, TableJoin, AsyncWebsocketConsumer):
         )
 
     async def answer(self, message: str, error: bool = True, code: str | None = None) -> None:
-        """Tell this socket alone how its request went (nothing for a silent success).
-
-        A ``?state=json`` socket gets an answer to every request, with the request's ``id``
-        if it gave one (a number or a text of up to 64 characters): a client with several
+        """Tell this socket alone how its request went (nothing for a silent success). A
+        ``?state=json`` socket gets an answer to every request, with the request's ``id`` if
+        it gave one (a number or a text of up to 64 characters): a client with several
         requests in flight tells which one was answered."""
         if getattr(self, "json_state", False):
             await self.send(text_data=answer_json(message, error, self.request_id, code))

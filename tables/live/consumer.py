@@ -410,9 +410,8 @@ class TableConsumer(ChatSocket, TableJoin, AsyncWebsocketConsumer):
 
     async def answer(self, message: str, error: bool = True, code: str | None = None) -> None:
         """Tell this socket alone how its request went (nothing for a silent success). A
-        ``?state=json`` socket gets an answer to every request, with the request's ``id`` if
-        it gave one (a number or a text of up to 64 characters): a client with several
-        requests in flight tells which one was answered."""
+        ``?state=json`` socket gets an answer to every request, with its ``id`` if it gave one
+        (a number or up to 64 characters): a client tells which of its requests it answers."""
         if getattr(self, "json_state", False):
             await self.send(text_data=answer_json(message, error, self.request_id, code))
         elif message or self.message_shown:

@@ -5,9 +5,11 @@
 Builds one network namespace per host on a bridge (``deploy.hosts.net``): ``db`` (a private
 PostgreSQL cluster), ``redis`` (two redis-servers: channels-redis shards the tables' groups
 over them), ``app1`` and ``app2`` (two daphne processes each, ``pokersite.settings_production``,
-started as ``poker@.service`` starts them), ``lb`` (nginx with ``deploy/nginx.conf``, its
-upstreams the four daphnes), ``clients`` (the load bench's players, and the scenarios:
-``deploy.hosts.scenarios``). Each host reaches the others only by its address on the bridge.
+started as ``poker@.service`` starts them, each on a port its holder keeps open across
+restarts as ``poker@.socket`` does: ``deploy.hosts.holder``), ``lb`` (nginx with
+``deploy/nginx.conf``, its upstreams the four daphnes), ``clients`` (the load bench's
+players, and the scenarios: ``deploy.hosts.scenarios``). Each host reaches the others only
+by its address on the bridge.
 Latency between hosts (``tc netem``) where the kernel has it: the run says whether it had.
 
 Everything it started is stopped, and every namespace removed, however the run ends.
@@ -134,7 +136,7 @@ def main() -> int:
                     pids[d.name] = restart_daphne(plan, procs, env, d)
             spec["daphnes"] = [
                 {"name": d.name, "host": d.host, "address": d.address, "port": d.port}
-                | {"pid": pids[d.name]}
+                | {"pid": pids[d.name], "holder": procs.procs[d.name].pid}
                 for d in plan.daphnes
             ]
             spec["scenarios"] = [scenario]

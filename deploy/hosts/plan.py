@@ -172,6 +172,8 @@ def owner_host(owner: str | None) -> str | None:
 
 #: The unit every production daphne is started by; the harness starts its own the same way.
 PROCESS_UNIT = Path(__file__).resolve().parents[1] / "systemd" / "poker@.service"
+#: The unit that holds each process's listening socket.
+SOCKET_UNIT = PROCESS_UNIT.with_name("poker@.socket")
 
 
 def unit_exec_start(unit: Path = PROCESS_UNIT) -> str:
@@ -182,11 +184,21 @@ def unit_exec_start(unit: Path = PROCESS_UNIT) -> str:
     return str(found[0]).strip()
 
 
-def daphne_arguments(exec_start: str, address: str, port: int) -> list[str]:
-    """daphne's arguments in ``exec_start`` (the unit's command, for 127.0.0.1 and the
-    instance's port ``%i``) for a process at ``address:port``: the same options (the proxy
-    headers, the keep-alive pings), on another host."""
+def unit_socket(unit: Path = SOCKET_UNIT) -> str:
+    """The ``ListenStream=`` of ``poker@.socket`` (``127.0.0.1:%i``)."""
+    found = re.findall(r"^ListenStream=(.*)$", unit.read_text(), flags=re.M)
+    if len(found) != 1:
+        raise ValueError(f"{unit} has {len(found)} ListenStream= lines, not one")
+    return str(found[0]).strip()
+
+
+def daphne_arguments(exec_start: str) -> list[str]:
+    """daphne's arguments in ``exec_start`` (the unit's command): the same options (the proxy
+    headers, the keep-alive pings) and the same inherited socket (``--fd 3``: the harness's
+    holder, ``deploy.hosts.holder``, hands it over as systemd's ``poker@.socket`` does)."""
     words = shlex.split(exec_start)
     if not words or not words[0].endswith("daphne"):
         raise ValueError(f"not a daphne command: {exec_start!r}")
-    return [{"127.0.0.1": address, "%i": str(port)}.get(w, w) for w in words[1:]]
+    if "--fd" not in words:
+        raise ValueError(f"daphne does not take its socket from systemd: {exec_start!r}")
+    return words[1:]

@@ -20,7 +20,8 @@ from channels.layers import BaseChannelLayer, InMemoryChannelLayer
 from django.db import DatabaseError, transaction
 
 from tables.db.threads import read_async, write_async
-from tables.live.protocol import SERVER_BUSY
+from tables.live.database_reach import DatabaseReach
+from tables.live.protocol import SERVER_BUSY, SERVER_TROUBLE
 from tables.models import Player, Table
 from tables.operations import run_op
 from tables.services.errors import ServiceError
@@ -251,6 +252,28 @@ class TableOwnership:
         log.info("table %s: handed over (draining)", self.table_id, extra={"table": self.table_id})
         return True
 
+    @classmethod
+    async def let_go(cls) -> None:
+        """The process is cut off from the database (``DatabaseReach.cut_off``; its owners
+        have stopped acting): every table of this loop goes, its ownership given up (the
+        lease expires: another process takes it) and its sockets closed with
+        ``SERVER_TROUBLE``, so that their clients reconnect, through nginx, to a process
+        that reaches the database (this one refuses their handshakes meanwhile)."""
+        loop = asyncio.get_running_loop()
+        for (rl, _, _), runtime in list(cls.runtimes.items()):
+            if rl is not loop:
+                continue
+            if runtime.epoch is not None:
+                runtime.epoch = None
+                log.warning(
+                    "table %s: database unreachable, no longer owned here",
+                    runtime.table_id,
+                    extra={"table": runtime.table_id},
+                )
+            for consumer in list(runtime.sockets):
+                with contextlib.suppress(Exception):
+                    await consumer.close(code=SERVER_TROUBLE)
+
     # --- the loop's clock: leases and catch-up ---------------------------------------------
     @classmethod
     def _clock_running(cls) -> None:
@@ -267,8 +290,12 @@ class TableOwnership:
                 await asyncio.sleep(KEEP_UP_SECONDS)
                 try:
                     await cls.keep_up()
+                    DatabaseReach.answered()
                 except DatabaseError:
                     log.warning("runtimes: database unreachable, leases not renewed")
+                    DatabaseReach.failed()
+                    if DatabaseReach.cut_off():
+                        await cls.let_go()
                 except Exception:
                     log.exception("runtimes: keeping up failed")
         finally:

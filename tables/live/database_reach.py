@@ -2,10 +2,11 @@
 its players to another process, rather than freeze their tables).
 
 - The runtimes' clock (``TableOwnership.keep_up``, each second) and each socket's first read
-  say how the database answered (``answered``, ``failed``, ``doubted``). Once it has failed for as long as
-  an owner may go on acting without renewing its lease (``LOST_AFTER_SECONDS``: it has stopped
-  acting by then), the clock lets every table here go: ownership given up, every socket closed
-  with ``SERVER_TROUBLE`` (4011), whose clients reconnect.
+  say how the database answered (``answered``, ``failed``, ``doubted``). Once it has failed
+  for as long as an owner may go on acting without renewing its lease
+  (``LOST_AFTER_SECONDS``: it has stopped acting by then), the clock lets every table here
+  go: ownership given up, every socket closed with ``SERVER_TROUBLE`` (4011), whose clients
+  reconnect.
 - Meanwhile a table socket's handshake is refused (``refuse_while_cut_off``: HTTP 403, before
   it is accepted), so nginx passes it to another process (``proxy_next_upstream ... http_403``
   in ``deploy/nginx.conf``): that one follows the table and takes its lease once it expires.

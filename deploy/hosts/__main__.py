@@ -86,6 +86,9 @@ def main() -> int:
     if os.geteuid() != 0:
         print("the multi-host harness needs root (network namespaces)", file=sys.stderr)
         return 2
+    if net.ours():  # another run's hosts: never torn down from here
+        print(f"namespaces {net.ours()} exist: another run, or one not torn down (ip netns del)")
+        return 2
     plan = Plan()
     run_dir = Path(tempfile.mkdtemp(prefix="poker-hosts-"))
     run_dir.chmod(0o755)  # the db host's postgres user reads its folder inside

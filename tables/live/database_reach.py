@@ -2,8 +2,8 @@
 its players to another process, rather than freeze their tables).
 
 - The runtimes' clock (``TableOwnership.keep_up``, each second) and each socket's first read
-  say how the database answered (``answered``, ``failed``, ``doubted``). Once it has failed
-  for as long as an owner may go on acting without renewing its lease
+  say how the database answered (``answered``, ``failed``, ``doubted``). Once it fails and
+  has not answered for as long as an owner may go on acting without renewing its lease
   (``LOST_AFTER_SECONDS``: it has stopped acting by then), the clock lets every table here
   go: ownership given up, every socket closed with ``SERVER_TROUBLE`` (4011), whose clients
   reconnect.
@@ -45,8 +45,9 @@ class DatabaseReach:
     """The process's last word on its database (one per process: every loop shares it)."""
 
     #: ``time.monotonic()`` of the first failure since the database last answered (None: it
-    #: answers).
+    #: answers), and of its last answer.
     failing_since: ClassVar[float | None] = None
+    answered_at: ClassVar[float] = -LOST_AFTER_SECONDS
     probed_at: ClassVar[float] = -PROBE_SECONDS
     probe: ClassVar[asyncio.Task[None] | None] = None
 
@@ -55,6 +56,7 @@ class DatabaseReach:
         if cls.failing_since is not None:
             log.warning("database reachable again")
         cls.failing_since = None
+        cls.answered_at = time.monotonic()
 
     @classmethod
     def failed(cls) -> None:
@@ -71,9 +73,10 @@ class DatabaseReach:
 
     @classmethod
     def cut_off(cls) -> bool:
-        """The database has failed for ``LOST_AFTER_SECONDS``: the tables here must go."""
-        since = cls.failing_since
-        return since is not None and time.monotonic() - since >= LOST_AFTER_SECONDS
+        """The database fails, and has not answered for ``LOST_AFTER_SECONDS``: the tables
+        here must go."""
+        failing = cls.failing_since is not None
+        return failing and time.monotonic() - cls.answered_at >= LOST_AFTER_SECONDS
 
     @classmethod
     async def reachable(cls) -> bool:
@@ -95,6 +98,9 @@ class DatabaseReach:
     @classmethod
     async def _look(cls) -> None:
         try:
+            # A slow look (a loaded process) decides nothing until it ends; a database host
+            # lost from the network fails it within the connection's own timeouts
+            # (``connect_timeout``, ``tcp_user_timeout``: pokersite/settings.py).
             await read_async(_select_one)()
         except Exception:
             cls.failed()

@@ -70,6 +70,12 @@ def arguments() -> argparse.Namespace:
         help="rolling restart: the window for restarting the four processes one at a time",
     )
     parser.add_argument("--hand-pause", default="1", help="POKER_HAND_PAUSE_SECONDS")
+    parser.add_argument(
+        "--ahead",
+        type=float,
+        default=0,
+        help="app1's wall clock this many seconds ahead of the other hosts' (libfaketime)",
+    )
     parser.add_argument("--scenarios", default=",".join(SCENARIOS))
     parser.add_argument(
         "--nginx-conf",
@@ -89,7 +95,7 @@ def main() -> int:
     if net.ours():  # another run's hosts: never torn down from here
         print(f"namespaces {net.ours()} exist: another run, or one not torn down (ip netns del)")
         return 2
-    plan = Plan()
+    plan = Plan(clock_ahead=args.ahead)
     run_dir = Path(tempfile.mkdtemp(prefix="poker-hosts-"))
     run_dir.chmod(0o755)  # the db host's postgres user reads its folder inside
     procs = Processes(run_dir)
@@ -103,6 +109,8 @@ def main() -> int:
             else f"latency: none (tc netem refused: {refused}); the hosts are a bridge apart",
             flush=True,
         )
+        if args.ahead:
+            print(f"clock: app1's wall clock {args.ahead:+g} s ahead (libfaketime)", flush=True)
         database_url = start_postgres(plan, procs)
         start_redis(plan, procs)
         env = app_env(plan, database_url, POKER_HAND_PAUSE_SECONDS=args.hand_pause)

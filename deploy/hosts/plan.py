@@ -28,6 +28,8 @@ REDIS_PORTS = (6379, 6380)
 #: The daphne processes of each app host, one per port (as ``poker@.service`` instances).
 DAPHNE_PORTS = (8001, 8002)
 HTTPS_PORT = 443
+#: The app host whose clock ``--ahead`` sets ahead (issue 55's clock skew).
+SKEWED_HOST = "app1"
 
 
 @dataclass(frozen=True)
@@ -49,6 +51,8 @@ class Plan:
         default_factory=lambda: {h: f"{SUBNET}.{n}" for h, n in HOST_ADDRESSES.items()}
     )
     redis_servers: int = len(REDIS_PORTS)
+    #: Seconds ``SKEWED_HOST``'s wall clock runs ahead of the others' (libfaketime; 0: none).
+    clock_ahead: float = 0.0
 
     def namespace(self, host: str) -> str:
         return PREFIX + host

@@ -22,6 +22,7 @@ from deploy.hosts.net import in_host
 from deploy.hosts.plan import (
     POSTGRES_PORT,
     REDIS_PORTS,
+    SKEWED_HOST,
     Daphne,
     Plan,
     daphne_arguments,
@@ -177,6 +178,27 @@ def pidfile(run_dir: Path, daphne: Daphne) -> Path:
     return run_dir / f"{daphne.name}.pid"
 
 
+def faketime_library() -> str:
+    found = sorted(glob.glob("/usr/lib/*/faketime/libfaketime.so.1"))
+    if not found:
+        raise FileNotFoundError("no libfaketime (apt-get install faketime) for --ahead")
+    return found[-1]
+
+
+def clock_ahead(plan: Plan, host: str) -> list[str]:
+    """The prefix that runs a command of ``host`` with its wall clock ``plan.clock_ahead``
+    seconds ahead (libfaketime: ``CLOCK_REALTIME`` only, the monotonic clock left true, as
+    an NTP-less host's would be), or nothing."""
+    if not plan.clock_ahead or host != SKEWED_HOST:
+        return []
+    return [
+        "env",
+        f"LD_PRELOAD={faketime_library()}",
+        f"FAKETIME={plan.clock_ahead:+g}s",
+        "DONT_FAKE_MONOTONIC=1",
+    ]
+
+
 def daphne_command(plan: Plan, daphne: Daphne, run_dir: Path) -> list[str]:
     """The documented start (``poker@.service``'s ``ExecStart``: ``daphne --proxy-headers
     --ping-interval ... --fd 3``, read from the unit) under the harness's stand-in for systemd
@@ -191,6 +213,7 @@ def daphne_command(plan: Plan, daphne: Daphne, run_dir: Path) -> list[str]:
         "sh",
         "-c",
         f'hostname {daphne.host} && exec "$0" "$@"',
+        *clock_ahead(plan, daphne.host),
         PYTHON,
         "-m",
         "deploy.hosts.holder",

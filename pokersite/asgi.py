@@ -3,7 +3,8 @@
 Websocket routes live in ``tables.live.routing.websocket_urlpatterns``; sockets are
 authenticated with the session (``AuthMiddlewareStack``), and a handshake from anywhere but
 the site's own pages is refused with HTTP 403 (``pokersite.origins``); any other is accepted
-before the session is read (``tables.live.admission.accept_at_once``: a connect rush).
+before the session is read (``tables.live.admission.accept_at_once``: a connect rush), unless
+the process is cut off from its database (``tables.live.database_reach``: refused, HTTP 403).
 The operators' ``/healthz``, ``/readyz`` and ``/metrics`` are answered ahead of Django
 (``pokersite.ops``); SIGTERM drains the process before it stops (``pokersite.draining``).
 """
@@ -28,6 +29,7 @@ from pokersite.origins import SiteOriginValidator  # noqa: E402
 from tables.croupier import autostart  # noqa: E402
 from tables.http import Application  # noqa: E402
 from tables.live.admission import accept_at_once  # noqa: E402
+from tables.live.database_reach import refuse_while_cut_off  # noqa: E402
 from tables.live.routing import websocket_urlpatterns  # noqa: E402
 
 # Request bodies reach Django whole (daphne's server parses no forms of its own).
@@ -43,7 +45,9 @@ application = autostart(
         {
             # /healthz, /readyz and /metrics ahead of Django (pokersite.ops).
             "http": operator_endpoints(django_asgi_app),
-            "websocket": SiteOriginValidator(accept_at_once(sockets)),
+            # A process cut from its database refuses handshakes (HTTP 403): nginx tries
+            # another (tables.live.database_reach).
+            "websocket": SiteOriginValidator(refuse_while_cut_off(accept_at_once(sockets))),
         }
     )
 )

@@ -2,7 +2,9 @@
 ``systemctl stop`` or ``restart``) drains the process, then it exits.
 
 Draining (``TableRuntime.drain``): the process stops listening (new connections are refused,
-so nginx sends them to the other processes), ``/readyz`` answers 503 on a connection still
+so nginx sends them to the other processes; on a socket systemd holds, ``poker@.socket``, they
+wait for the next process instead, and the tables' sockets all go at the end, see
+``TableRuntime.drain``), ``/readyz`` answers 503 on a connection still
 open, no new table socket joins (one that got in is refused with 4013, so its client
 reconnects), and each table this process runs is handed over between hands: its lease given
 up and its sockets closed with 4013, so that they reconnect to another process, which takes
@@ -55,8 +57,8 @@ def _sigterm(reactor: Any) -> None:
         return
     seconds = settings.POKER_DRAIN_SECONDS
     log.warning("SIGTERM: draining (tables handed over between hands, at most %ss)", seconds)
-    _stop_listening(reactor)
-    drained = asyncio.ensure_future(TableRuntime.drain(seconds))
+    held = _stop_listening(reactor)
+    drained = asyncio.ensure_future(TableRuntime.drain(seconds, socket_held=held))
 
     def stop(task: asyncio.Future[None]) -> None:
         if not task.cancelled() and task.exception() is not None:
@@ -69,12 +71,20 @@ def _sigterm(reactor: Any) -> None:
     drained.add_done_callback(stop)
 
 
-def _stop_listening(reactor: Any) -> None:
-    """New connections are refused from now: nginx sends them to another process at once (its
+def _stop_listening(reactor: Any) -> bool:
+    """No new connection is taken from now. On a port of its own the process closes it: new
+    connections are refused and nginx sends them to another process at once (its
     ``proxy_next_upstream error``), the reconnecting sockets of the tables handed over too.
+    On a socket it was handed (``daphne --fd``: systemd's ``poker@.socket``) the socket stays
+    open in its holder, and new connections wait in its backlog for the next process. Returns
+    whether a socket was held (then the drain lets its players go all at once, at the end).
     Connections already open (a socket, an HTTP keep-alive) go on."""
+    held = False
     readers: list[Any] = reactor.getReaders()
     for reader in readers:
         if isinstance(reader, tcp.Port):  # a listening socket (TCP or Unix)
             port: Any = reader  # Twisted's method is untyped
+            # Twisted's mark of an adopted socket: it is closed here, never shut down.
+            held = held or port._shouldShutdown is False
             port.stopListening()
+    return held

@@ -153,6 +153,14 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     if os.environ.get("TEST_DATABASE_NAME"):
         # e.g. a file, so that a server subprocess can share the test database.
         DATABASES["default"]["TEST"] = {"NAME": os.environ["TEST_DATABASE_NAME"]}
+elif "postgresql" in DATABASES["default"]["ENGINE"]:
+    # A database host lost from the network fails a call within seconds, not after TCP's own
+    # timeouts (minutes, a table frozen meanwhile): a connect gives up after 3 s, and a
+    # connection whose data the server has not acknowledged for 3 s is dropped (libpq's
+    # tcp_user_timeout; a long query is not cut: the server acknowledges it at once). The
+    # process then lets its tables go (issue 55, tables/live/database_reach.py).
+    for option, value in {"connect_timeout": 3, "tcp_user_timeout": 3000}.items():
+        DATABASES["default"].setdefault("OPTIONS", {}).setdefault(option, value)
 
 # Redis Cluster is not supported by channels-redis; sharding over several servers is.
 REDIS_URLS = env_list("REDIS_URL", [])

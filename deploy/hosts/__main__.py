@@ -5,9 +5,11 @@
 Builds one network namespace per host on a bridge (``deploy.hosts.net``): ``db`` (a private
 PostgreSQL cluster), ``redis`` (two redis-servers: channels-redis shards the tables' groups
 over them), ``app1`` and ``app2`` (two daphne processes each, ``pokersite.settings_production``,
-started as ``poker@.service`` starts them), ``lb`` (nginx with ``deploy/nginx.conf``, its
-upstreams the four daphnes), ``clients`` (the load bench's players, and the scenarios:
-``deploy.hosts.scenarios``). Each host reaches the others only by its address on the bridge.
+started as ``poker@.service`` starts them, each on a port its holder keeps open across
+restarts as ``poker@.socket`` does: ``deploy.hosts.holder``), ``lb`` (nginx with
+``deploy/nginx.conf``, its upstreams the four daphnes), ``clients`` (the load bench's
+players, and the scenarios: ``deploy.hosts.scenarios``). Each host reaches the others only
+by its address on the bridge.
 Latency between hosts (``tc netem``) where the kernel has it: the run says whether it had.
 
 Everything it started is stopped, and every namespace removed, however the run ends.
@@ -68,6 +70,12 @@ def arguments() -> argparse.Namespace:
         help="rolling restart: the window for restarting the four processes one at a time",
     )
     parser.add_argument("--hand-pause", default="1", help="POKER_HAND_PAUSE_SECONDS")
+    parser.add_argument(
+        "--ahead",
+        type=float,
+        default=0,
+        help="app1's wall clock this many seconds ahead of the other hosts' (libfaketime)",
+    )
     parser.add_argument("--scenarios", default=",".join(SCENARIOS))
     parser.add_argument(
         "--nginx-conf",
@@ -84,7 +92,10 @@ def main() -> int:
     if os.geteuid() != 0:
         print("the multi-host harness needs root (network namespaces)", file=sys.stderr)
         return 2
-    plan = Plan()
+    if net.ours():  # another run's hosts: never torn down from here
+        print(f"namespaces {net.ours()} exist: another run, or one not torn down (ip netns del)")
+        return 2
+    plan = Plan(clock_ahead=args.ahead)
     run_dir = Path(tempfile.mkdtemp(prefix="poker-hosts-"))
     run_dir.chmod(0o755)  # the db host's postgres user reads its folder inside
     procs = Processes(run_dir)
@@ -98,6 +109,8 @@ def main() -> int:
             else f"latency: none (tc netem refused: {refused}); the hosts are a bridge apart",
             flush=True,
         )
+        if args.ahead:
+            print(f"clock: app1's wall clock {args.ahead:+g} s ahead (libfaketime)", flush=True)
         database_url = start_postgres(plan, procs)
         start_redis(plan, procs)
         env = app_env(plan, database_url, POKER_HAND_PAUSE_SECONDS=args.hand_pause)
@@ -134,7 +147,7 @@ def main() -> int:
                     pids[d.name] = restart_daphne(plan, procs, env, d)
             spec["daphnes"] = [
                 {"name": d.name, "host": d.host, "address": d.address, "port": d.port}
-                | {"pid": pids[d.name]}
+                | {"pid": pids[d.name], "holder": procs.procs[d.name].pid}
                 for d in plan.daphnes
             ]
             spec["scenarios"] = [scenario]

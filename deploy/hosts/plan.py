@@ -28,6 +28,8 @@ REDIS_PORTS = (6379, 6380)
 #: The daphne processes of each app host, one per port (as ``poker@.service`` instances).
 DAPHNE_PORTS = (8001, 8002)
 HTTPS_PORT = 443
+#: The app host whose clock ``--ahead`` sets ahead (issue 55's clock skew).
+SKEWED_HOST = "app1"
 
 
 @dataclass(frozen=True)
@@ -49,6 +51,8 @@ class Plan:
         default_factory=lambda: {h: f"{SUBNET}.{n}" for h, n in HOST_ADDRESSES.items()}
     )
     redis_servers: int = len(REDIS_PORTS)
+    #: Seconds ``SKEWED_HOST``'s wall clock runs ahead of the others' (libfaketime; 0: none).
+    clock_ahead: float = 0.0
 
     def namespace(self, host: str) -> str:
         return PREFIX + host
@@ -172,6 +176,8 @@ def owner_host(owner: str | None) -> str | None:
 
 #: The unit every production daphne is started by; the harness starts its own the same way.
 PROCESS_UNIT = Path(__file__).resolve().parents[1] / "systemd" / "poker@.service"
+#: The unit that holds each process's listening socket.
+SOCKET_UNIT = PROCESS_UNIT.with_name("poker@.socket")
 
 
 def unit_exec_start(unit: Path = PROCESS_UNIT) -> str:
@@ -182,11 +188,21 @@ def unit_exec_start(unit: Path = PROCESS_UNIT) -> str:
     return str(found[0]).strip()
 
 
-def daphne_arguments(exec_start: str, address: str, port: int) -> list[str]:
-    """daphne's arguments in ``exec_start`` (the unit's command, for 127.0.0.1 and the
-    instance's port ``%i``) for a process at ``address:port``: the same options (the proxy
-    headers, the keep-alive pings), on another host."""
+def unit_socket(unit: Path = SOCKET_UNIT) -> str:
+    """The ``ListenStream=`` of ``poker@.socket`` (``127.0.0.1:%i``)."""
+    found = re.findall(r"^ListenStream=(.*)$", unit.read_text(), flags=re.M)
+    if len(found) != 1:
+        raise ValueError(f"{unit} has {len(found)} ListenStream= lines, not one")
+    return str(found[0]).strip()
+
+
+def daphne_arguments(exec_start: str) -> list[str]:
+    """daphne's arguments in ``exec_start`` (the unit's command): the same options (the proxy
+    headers, the keep-alive pings) and the same inherited socket (``--fd 3``: the harness's
+    holder, ``deploy.hosts.holder``, hands it over as systemd's ``poker@.socket`` does)."""
     words = shlex.split(exec_start)
     if not words or not words[0].endswith("daphne"):
         raise ValueError(f"not a daphne command: {exec_start!r}")
-    return [{"127.0.0.1": address, "%i": str(port)}.get(w, w) for w in words[1:]]
+    if "--fd" not in words:
+        raise ValueError(f"daphne does not take its socket from systemd: {exec_start!r}")
+    return words[1:]

@@ -1,29 +1,24 @@
 """The harness's rolling-restart scenario (issue 55): while the tables play, every daphne is
 restarted one at a time, as a deploy restarts them (``systemctl restart poker@PORT`` on each
-host in turn: SIGTERM, which drains the process, then the same command started again, and the
-next only once this one answers ``/readyz``). The floors: no hand lost (every hand cut by a
+host in turn: the holder, ``deploy.hosts.holder``, sends SIGTERM, which drains the process,
+and starts the same command again on the same listening socket once it has exited; the next
+only once this one answers ``/readyz``). The floors: no hand lost (every hand cut by a
 restart went on, none voided), at most one reconnect per player.
-
-The processes it starts are its own (each in a session of its own, its output in the run's
-folder); it stops them when the scenario ends, and the harness starts the four again for the
-next scenario.
 """
 
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import os
 import signal
-import subprocess
 import time
 import urllib.request
 from pathlib import Path
 from typing import Any
 
-from deploy.hosts.plan import Daphne, Plan
+from deploy.hosts.plan import Daphne
 from deploy.hosts.reads import running_hands
-from deploy.hosts.services import daphne_command
+from deploy.hosts.services import daphne_pid
 
 #: The longest a process may take to drain and exit: POKER_DRAIN_SECONDS (60) and its exit.
 EXIT_SECONDS = 90
@@ -32,7 +27,7 @@ READY_SECONDS = 120
 
 
 def exited(pid: int) -> bool:
-    """Whether ``pid`` has ended (gone, or a zombie its parent, the harness, has not reaped)."""
+    """Whether ``pid`` has ended (gone, or a zombie its parent has not reaped)."""
     try:
         state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
     except OSError:
@@ -52,39 +47,27 @@ def ready(spec: dict[str, Any], daphne: dict[str, Any]) -> bool:
         return False
 
 
-def rolling_restart(
-    spec: dict[str, Any], db: Any, table_ids: list[int], started: list[subprocess.Popen[bytes]]
-) -> Any:
+def rolling_restart(spec: dict[str, Any], db: Any, table_ids: list[int]) -> Any:
     """The ``during`` of the scenario at the tables ``table_ids``: after ``kill_after``
-    seconds, each daphne in turn is sent SIGTERM, waited for, started again and waited for
-    until ready. ``started`` collects the processes it starts (the caller stops them)."""
-    plan = Plan()
-    env = {**os.environ, **spec["app_env"]}
+    seconds, each daphne in turn is restarted by its holder (SIGHUP: ``systemctl
+    restart``), its exit waited for, then its successor's readiness."""
 
     async def run() -> dict[str, Any]:
         await asyncio.sleep(spec["kill_after"])
         cut: dict[int, tuple[int, int]] = {}  # hand: (table, actions) at the SIGTERM
         steps = []
+        run_dir = Path(spec["run_dir"])
         for d in spec["daphnes"]:
             for table, (hand, actions) in running_hands(db, table_ids).items():
                 cut.setdefault(hand, (table, actions))
             began = time.monotonic()
-            os.kill(d["pid"], signal.SIGTERM)
-            while not exited(d["pid"]) and time.monotonic() - began < EXIT_SECONDS:
+            old = d["pid"]
+            os.kill(d["holder"], signal.SIGHUP)
+            while not exited(old) and time.monotonic() - began < EXIT_SECONDS:
                 await asyncio.sleep(0.2)  # polling, as systemd waits for its stop
             drained = time.monotonic() - began
             daphne = Daphne(d["host"], d["address"], d["port"])
-            log = open(Path(spec["run_dir"]) / f"{daphne.name}.log", "ab")  # noqa: SIM115
-            with log:
-                proc = subprocess.Popen(
-                    daphne_command(plan, daphne),
-                    env=env,
-                    stdout=log,
-                    stderr=subprocess.STDOUT,
-                    start_new_session=True,
-                )
-            started.append(proc)
-            d["pid"] = proc.pid
+            d["pid"] = await asyncio.to_thread(daphne_pid, run_dir, daphne, old)
             while not await asyncio.to_thread(ready, spec, d):
                 if time.monotonic() - began > EXIT_SECONDS + READY_SECONDS:
                     raise TimeoutError(f"{daphne.name} was not ready again")
@@ -95,18 +78,6 @@ def rolling_restart(
         return {"cut": cut, "steps": steps, "table_ids": table_ids}
 
     return run
-
-
-def stop(started: list[subprocess.Popen[bytes]]) -> None:
-    """The processes the scenario started: SIGTERM to each one's session, SIGKILL 90 s on."""
-    for sig, wait in ((signal.SIGTERM, EXIT_SECONDS), (signal.SIGKILL, 10)):
-        for proc in started:
-            if proc.poll() is None:
-                with contextlib.suppress(ProcessLookupError):
-                    os.killpg(proc.pid, sig)
-        for proc in started:
-            with contextlib.suppress(subprocess.TimeoutExpired):
-                proc.wait(timeout=wait)
 
 
 def report_rolling_restart(label: str, db: Any, figures: dict[str, Any]) -> list[str]:

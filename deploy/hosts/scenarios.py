@@ -7,7 +7,8 @@ table) and the database (``tests/load/checks.py``, in one snapshot).
 
 1. ``load``: N tables x 6 players spread over both app hosts by nginx: CPU per host, latency
    p50/p99, requests forwarded between processes.
-2. ``host-loss``: every daphne of app1 SIGKILLed mid-hand; the tables it owned are owned by
+2. ``host-loss``: every daphne of app1 SIGKILLed mid-hand, with its holder (the host's
+   systemd, which holds its port: a dead host's ports refuse); the tables it owned are owned by
    app2 within ``TAKEOVER_SECONDS``; the players reconnect through nginx; hands go on; no chip
    made or lost, every hand's action log sequential (no decision applied twice).
 3. ``partition-redis``, ``partition-db``: the app host owning the most tables loses the Redis
@@ -30,7 +31,6 @@ import signal
 import subprocess
 import sys
 import time
-import urllib.request
 from collections import Counter
 from collections.abc import Iterator
 from pathlib import Path
@@ -40,10 +40,10 @@ ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
 
 from bench.load_figures import forward_figures, summary  # noqa: E402
-from bench.load_servers import RUNTIMES_PATH, process_cpu_seconds  # noqa: E402
-from deploy.hosts import leaks, net, restarts  # noqa: E402
-from deploy.hosts.plan import APP_HOSTS, Plan, owner_host  # noqa: E402
-from deploy.hosts.reads import leases, running_hands  # noqa: E402
+from bench.load_servers import process_cpu_seconds  # noqa: E402
+from deploy.hosts import leaks, net, partitions, restarts  # noqa: E402
+from deploy.hosts.plan import Plan, owner_host  # noqa: E402
+from deploy.hosts.reads import leases, running_hands, runtimes  # noqa: E402
 from tests.load.checks import (  # noqa: E402
     assert_action_logs_sequential,
     assert_chips_conserved,
@@ -121,25 +121,6 @@ def build_world(spec: dict[str, Any], tables: int, prefix: str) -> dict[str, Any
     if out.returncode:
         raise RuntimeError(f"the players and tables were not set up:\n{out.stderr[-3000:]}")
     return dict(json.loads(out.stdout.strip().splitlines()[-1]))
-
-
-def runtimes(
-    daphne: dict[str, Any], spec: dict[str, Any], token: str, timeout: float = 30
-) -> dict[str, Any] | None:
-    """One daphne's runtime figures, asked at its own address (None: it does not answer)."""
-    request = urllib.request.Request(
-        f"http://{daphne['address']}:{daphne['port']}{RUNTIMES_PATH}",
-        headers={
-            "Authorization": f"Token {token}",
-            "Host": spec["lb"],
-            "X-Forwarded-Proto": "https",  # as nginx says it: no redirect to https
-        },
-    )
-    try:
-        with urllib.request.urlopen(request, timeout=timeout) as response:
-            return dict(json.loads(response.read()))
-    except (OSError, ValueError):
-        return None
 
 
 async def play(
@@ -275,7 +256,11 @@ def print_load(label: str, figures: dict[str, Any]) -> list[str]:
 
 
 def host_loss(
-    spec: dict[str, Any], db: Database, lost: str = "app1", cut_link: bool = False
+    spec: dict[str, Any],
+    db: Database,
+    table_ids: list[int],
+    lost: str = "app1",
+    cut_link: bool = False,
 ) -> Any:
     """The ``during`` of the host-loss scenario: SIGKILL every daphne of ``lost`` after
     ``kill_after`` seconds (``cut_link``: cut its link at the switch instead, every process
@@ -286,12 +271,17 @@ def host_loss(
         await asyncio.sleep(spec["kill_after"])
         owned = {t: o for t, o in leases(db).items() if owner_host(o) == lost}
         hands = running_hands(db, list(owned))
+        # A table taken from a live owner (a clock ahead seeing its lease end early) so far.
+        moved_before = db.value(
+            "SELECT count(*) FROM tables_tablelease WHERE epoch > 1 AND table_id = ANY(%s)",
+            [table_ids],
+        )
         if cut_link:
             net.set_link(Plan(), lost, up=False)
         else:
             for d in spec["daphnes"]:
-                if d["host"] == lost:
-                    os.kill(d["pid"], signal.SIGKILL)
+                if d["host"] == lost:  # the host's systemd (the holder) dies with its process
+                    os.killpg(d["holder"], signal.SIGKILL)
         killed = time.monotonic()
         taken: dict[int, float] = {}
         try:
@@ -306,7 +296,18 @@ def host_loss(
         finally:
             if cut_link:
                 net.set_link(Plan(), lost, up=True)
-        return {"owned": owned, "hands": hands, "taken": taken}
+        timeouts = db.value(
+            "SELECT count(*) FROM tables_handaction a JOIN tables_hand h ON h.id = a.hand_id "
+            "WHERE a.source = 'timeout' AND h.table_id = ANY(%s)",
+            [table_ids],
+        )
+        return {
+            "owned": owned,
+            "hands": hands,
+            "taken": taken,
+            "moved_before": moved_before,
+            "timeouts": timeouts,
+        }
 
     return run
 
@@ -319,7 +320,9 @@ def report_host_loss(label: str, db: Database, figures: dict[str, Any]) -> list[
     slowest = max(taken.values(), default=float("nan"))
     print(
         f"[{label}] app1 owned {len(owned)} tables, {len(hands)} of them mid-hand at the kill; "
-        f"app2 owned {len(taken)}/{len(owned)} of them again, the last after {slowest:.1f} s",
+        f"app2 owned {len(taken)}/{len(owned)} of them again, the last after {slowest:.1f} s; "
+        f"tables that changed hands before the kill: {side['moved_before']}; decisions made "
+        f"by the clock (time-outs): {side['timeouts']}",
         flush=True,
     )
     if len(taken) < len(owned) or slowest > TAKEOVER_SECONDS:
@@ -353,95 +356,6 @@ def report_host_loss(label: str, db: Database, figures: dict[str, Any]) -> list[
     return failures
 
 
-def partition(spec: dict[str, Any], db: Database, away: str) -> Any:
-    """The ``during`` of a partition scenario: after ``kill_after`` seconds the app host that
-    owns the most tables then loses the host ``away`` (redis or db; keeping every other host
-    and its players) for
-    ``partition_seconds``; every half second meanwhile, each process is asked which tables
-    it runs (its runtimes with a lease epoch): a table two processes claim at once is
-    counted, and a table a process claims while the database says another holds its lease."""
-    plan = Plan()
-
-    async def claims() -> list[dict[str, Any] | None]:
-        token = spec["staff_token"]
-        return list(
-            await asyncio.gather(
-                *(asyncio.to_thread(runtimes, d, spec, token, 3) for d in spec["daphnes"])
-            )
-        )
-
-    async def run() -> dict[str, Any]:
-        await asyncio.sleep(spec["kill_after"])
-        now = leases(db)
-        cut = max(APP_HOSTS, key=lambda h: sum(owner_host(o) == h for o in now.values()))
-        owned = {t: o for t, o in now.items() if owner_host(o) == cut}
-        cut_at = db.value("SELECT now()")
-        net.cut_between(plan, cut, away, True)
-        doubles: set[int] = set()
-        unleased: set[int] = set()
-        polls = unanswered = 0
-        moved: dict[int, str] = {}
-        try:
-            started = time.monotonic()
-            while time.monotonic() - started < spec["partition_seconds"]:
-                said = await claims()
-                polls += 1
-                unanswered += sum(1 for s in said if s is None)
-                claimed = Counter(t for s in said if s for t in s["owned"])
-                doubles |= {t for t, n in claimed.items() if n > 1}
-                now = leases(db)
-                unleased |= {t for s in said if s for t in s["owned"] if now.get(t) != s["process"]}
-                for table, owner in now.items():
-                    if table in owned and owner_host(owner) != cut:
-                        moved[table] = str(owner_host(owner))
-                await asyncio.sleep(0.5)  # polling, as an operator's monitoring would
-        finally:
-            net.cut_between(plan, cut, away, False)
-        healed_at = db.value("SELECT now()")
-        acted = db.value(
-            "SELECT count(*) FROM tables_handaction a JOIN tables_hand h ON h.id = a.hand_id "
-            "WHERE h.table_id = ANY(%s) AND a.created_at > %s AND a.created_at < %s",
-            [list(owned), cut_at, healed_at],
-        )
-        return {
-            "cut": cut,
-            "owned": owned,
-            "doubles": sorted(doubles),
-            "unleased": sorted(unleased),
-            "polls": polls,
-            "unanswered": unanswered,
-            "moved": moved,
-            "acted": acted,
-        }
-
-    return run
-
-
-def report_partition(
-    label: str, db: Database, figures: dict[str, Any], seconds: float
-) -> list[str]:
-    side = figures["side"]
-    print(
-        f"[{label}] {side['cut']} cut for {seconds:.0f} s: it owned {len(side['owned'])} "
-        f"tables; {len(side['moved'])} moved to another host meanwhile; actions at them "
-        "during the cut: "
-        f"{side['acted']}; tables claimed by two processes at once: {len(side['doubles'])}, "
-        f"claimed without the lease: {len(side['unleased'])}, over {side['polls']} polls "
-        f"of every process ({side['unanswered']} answers missing)",
-        flush=True,
-    )
-    with db.snapshot():
-        totals = assert_chips_conserved(db)
-        logs = assert_action_logs_sequential(db)
-        paid = assert_finished_hands_paid_out(db)
-    print(
-        f"[{label}] {paid} hands paid out; {len(logs)} action logs sequential; chips "
-        f"conserved (granted {totals['granted']})",
-        flush=True,
-    )
-    return [f"tables claimed by two processes: {side['doubles']}"] if side["doubles"] else []
-
-
 def main() -> int:
     spec = json.loads(sys.argv[1])
     db = Database(spec["database_url"])
@@ -457,7 +371,9 @@ def main() -> int:
             continue
         world = build_world(spec, spec["tables"], PREFIXES[label])
         seconds = spec["kill_after"] + spec["after_loss"]
-        figures = asyncio.run(play(spec, world, seconds, host_loss(spec, db, cut_link=cut_link)))
+        table_ids = [t["id"] for t in world["tables"]]
+        during = host_loss(spec, db, table_ids, cut_link=cut_link)
+        figures = asyncio.run(play(spec, world, seconds, during))
         failures += print_load(label, figures)
         failures += report_host_loss(label, db, figures)
     for label, away in (("partition-redis", "redis"), ("partition-db", "db")):
@@ -466,21 +382,17 @@ def main() -> int:
         world = build_world(spec, spec["tables"], PREFIXES[label])
         spec["staff_token"] = world["staff_token"]
         seconds = spec["kill_after"] + spec["partition_seconds"] + spec["after_loss"]
-        figures = asyncio.run(play(spec, world, seconds, partition(spec, db, away)))
+        figures = asyncio.run(play(spec, world, seconds, partitions.partition(spec, db, away)))
         failures += print_load(label, figures)
-        failures += report_partition(label, db, figures, spec["partition_seconds"])
+        failures += partitions.report_partition(label, db, figures, spec["partition_seconds"])
     if "rolling-restart" in spec["scenarios"]:
         world = build_world(spec, spec["tables"], PREFIXES["rolling-restart"])
         table_ids = [t["id"] for t in world["tables"]]
-        started: list[subprocess.Popen[bytes]] = []
         seconds = spec["kill_after"] + spec["restart_seconds"] + spec["after_loss"]
-        try:
-            during = restarts.rolling_restart(spec, db, table_ids, started)
-            figures = asyncio.run(play(spec, world, seconds, during))
-            failures += print_load("rolling-restart", figures)
-            failures += restarts.report_rolling_restart("rolling-restart", db, figures)
-        finally:
-            restarts.stop(started)
+        during = restarts.rolling_restart(spec, db, table_ids)
+        figures = asyncio.run(play(spec, world, seconds, during))
+        failures += print_load("rolling-restart", figures)
+        failures += restarts.report_rolling_restart("rolling-restart", db, figures)
     for failure in failures:
         print(f"FAILED: {failure}", flush=True)
     return 1 if failures else 0

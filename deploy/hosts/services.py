@@ -22,6 +22,7 @@ from deploy.hosts.net import in_host
 from deploy.hosts.plan import (
     POSTGRES_PORT,
     REDIS_PORTS,
+    SKEWED_HOST,
     Daphne,
     Plan,
     daphne_arguments,
@@ -172,11 +173,34 @@ def set_up_site(plan: Plan, env: dict[str, str]) -> None:
         )
 
 
-def daphne_command(plan: Plan, daphne: Daphne) -> list[str]:
+def pidfile(run_dir: Path, daphne: Daphne) -> Path:
+    """Where the daphne's holder writes the pid of the process it runs (systemd's MainPID)."""
+    return run_dir / f"{daphne.name}.pid"
+
+
+def faketime_library() -> str:
+    found = sorted(glob.glob("/usr/lib/*/faketime/libfaketime.so.1"))
+    if not found:
+        raise FileNotFoundError("no libfaketime (apt-get install faketime) for --ahead")
+    return found[-1]
+
+
+def clock_ahead(plan: Plan, host: str) -> list[str]:
+    """The prefix that runs a command of ``host`` with its clocks ``plan.clock_ahead`` seconds
+    ahead (libfaketime), or nothing. The monotonic clock moves by the same constant, which a
+    process only ever subtracts from itself: nothing changes there (leaving it true,
+    ``FAKETIME_DONT_FAKE_MONOTONIC``, makes libfaketime 0.9.10 fail Python's sleeps)."""
+    if not plan.clock_ahead or host != SKEWED_HOST:
+        return []
+    return ["env", f"LD_PRELOAD={faketime_library()}", f"FAKETIME={plan.clock_ahead:+g}s"]
+
+
+def daphne_command(plan: Plan, daphne: Daphne, run_dir: Path) -> list[str]:
     """The documented start (``poker@.service``'s ``ExecStart``: ``daphne --proxy-headers
-    --ping-interval ... -b HOST -p PORT``, read from the unit) on the daphne's host, whose
-    host name (a UTS namespace) is the host's: the leases' owners ("host:pid:hex") then say
-    which host holds a table."""
+    --ping-interval ... --fd 3``, read from the unit) under the harness's stand-in for systemd
+    (``deploy.hosts.holder``: it holds ``poker@.socket``'s port, at the host's address, and
+    restarts the process on it), on the daphne's host, whose host name (a UTS namespace) is
+    the host's: the leases' owners ("host:pid:hex") then say which host holds a table."""
     return in_host(
         plan,
         daphne.host,
@@ -185,26 +209,66 @@ def daphne_command(plan: Plan, daphne: Daphne) -> list[str]:
         "sh",
         "-c",
         f'hostname {daphne.host} && exec "$0" "$@"',
+        *clock_ahead(plan, daphne.host),
+        PYTHON,
+        "-m",
+        "deploy.hosts.holder",
+        daphne.address,
+        str(daphne.port),
+        str(pidfile(run_dir, daphne)),
+        "--",
         PYTHON,
         "-m",
         "daphne",
-        *daphne_arguments(unit_exec_start(), daphne.address, daphne.port),
+        *daphne_arguments(unit_exec_start()),
     )
 
 
+def daphne_pid(run_dir: Path, daphne: Daphne, not_pid: int = 0) -> int:
+    """The pid the daphne's holder started (other than ``not_pid``: the one before a restart),
+    once it has written it (bounded)."""
+    deadline = time.monotonic() + START_SECONDS
+    while time.monotonic() < deadline:
+        with contextlib.suppress(OSError, ValueError):
+            pid = int(pidfile(run_dir, daphne).read_text())
+            if pid != not_pid:
+                return pid
+        time.sleep(0.1)
+    raise TimeoutError(f"the holder of {daphne.name} started no process")
+
+
+def wait_served(plan: Plan, from_host: str, daphne: Daphne) -> None:
+    """Until the daphne answers ``/healthz`` (its port accepts from the start: the holder's
+    backlog keeps the request until daphne runs)."""
+    wait_port(plan, from_host, daphne.address, daphne.port, f"the port of {daphne.name}")
+    probe = (
+        "import urllib.request\n"
+        f"urllib.request.urlopen('http://{daphne.address}:{daphne.port}/healthz', "
+        f"timeout={START_SECONDS}).read()\n"
+    )
+    done = subprocess.run(in_host(plan, from_host, PYTHON, "-c", probe), capture_output=True)
+    if done.returncode:
+        raise TimeoutError(f"daphne {daphne.name} did not answer /healthz")
+
+
 def start_daphnes(plan: Plan, procs: Processes, env: dict[str, str]) -> dict[str, int]:
-    """Every app host's daphne processes; returns each one's pid by name ("app1:8001")."""
-    pids = {d.name: procs.start(d.name, daphne_command(plan, d), env) for d in plan.daphnes}
+    """Every app host's daphne processes, each under its holder (its port's socket); returns
+    each daphne's pid by name ("app1:8001")."""
     for d in plan.daphnes:
-        wait_port(plan, "lb", d.address, d.port, f"daphne {d.name}")
-    return pids
+        pidfile(procs.run_dir, d).unlink(missing_ok=True)
+        procs.start(d.name, daphne_command(plan, d, procs.run_dir), env)
+    for d in plan.daphnes:
+        wait_served(plan, "lb", d)
+    return {d.name: daphne_pid(procs.run_dir, d) for d in plan.daphnes}
 
 
 def restart_daphne(plan: Plan, procs: Processes, env: dict[str, str], daphne: Daphne) -> int:
-    """One daphne started again (after a scenario killed it); returns its pid."""
-    pid = procs.start(daphne.name, daphne_command(plan, daphne), env)
-    wait_port(plan, "lb", daphne.address, daphne.port, f"daphne {daphne.name}")
-    return pid
+    """One daphne and its holder started again (after a scenario killed its host); returns
+    the daphne's pid."""
+    pidfile(procs.run_dir, daphne).unlink(missing_ok=True)
+    procs.start(daphne.name, daphne_command(plan, daphne, procs.run_dir), env)
+    wait_served(plan, "lb", daphne)
+    return daphne_pid(procs.run_dir, daphne)
 
 
 def certificate(plan: Plan, run_dir: Path) -> tuple[Path, Path]:

@@ -20,6 +20,7 @@ from django.conf import settings
 
 from tables.db.threads import read_async
 from tables.live.admission import CLIENT_GONE, admission
+from tables.live.database_reach import DatabaseReach
 from tables.live.protocol import NO_SUCH_TABLE, SERVER_BUSY, SERVER_TROUBLE, TOO_MANY_SOCKETS
 from tables.live.runtime import TableRuntime
 from tables.live.sessions import LiveSockets
@@ -126,6 +127,7 @@ class TableJoin(AsyncWebsocketConsumer):
             # The first state could not be read (the database failed meanwhile: send_state
             # logged it). Left open, the socket would wait for the table's next change with
             # nothing on screen; closed, its client reconnects after its backoff.
+            DatabaseReach.doubted()  # the next handshake looks at the database first
             await self.close(code=SERVER_TROUBLE)
             return False
         return True

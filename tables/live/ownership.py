@@ -20,7 +20,8 @@ from channels.layers import BaseChannelLayer, InMemoryChannelLayer
 from django.db import DatabaseError
 
 from tables.db.threads import read_async, write_async
-from tables.live.protocol import SERVER_BUSY
+from tables.live.database_reach import DatabaseReach
+from tables.live.protocol import SERVER_BUSY, SERVER_TROUBLE
 from tables.models import Player, Table
 from tables.services.errors import ServiceError
 from tables.services.leases import (
@@ -181,15 +182,31 @@ class TableOwnership:
 
     # --- stopping ---------------------------------------------------------------------------
     @classmethod
-    async def drain(cls, wait_seconds: float) -> None:
+    async def drain(cls, wait_seconds: float, socket_held: bool = False) -> None:
         """The process is stopping: each table of this loop is handed over between hands (its
         lease given up, its sockets closed with ``SERVER_BUSY`` so that they reconnect to
         another process, which takes the table); one still in a hand after ``wait_seconds``
         is handed over as it is (the next owner goes on from the database log). Returns once
-        no runtime is left here; from the start no lease is taken and no socket joins."""
+        no runtime is left here; from the start no lease is taken, no socket joins and no
+        table of this process is dealt a new hand (``parked``).
+
+        ``socket_held``: the listening socket outlives the process (systemd's
+        ``poker@.socket``), so the players reconnect to the same port and wait in its backlog
+        for the next process there: every socket is kept until no table here is in a hand
+        (or ``wait_seconds`` have passed), then all go at once, to find the next process
+        started, rather than wait for it in the backlog past nginx's patience (or go to
+        another process that the same deploy restarts later: a second reconnect)."""
         cls.draining = True
         loop = asyncio.get_running_loop()
         until = loop.time() + wait_seconds
+        if socket_held:
+            while loop.time() < until and any(
+                r.epoch is not None and r.mid_hand
+                for (rl, _, _), r in list(cls.runtimes.items())
+                if rl is loop
+            ):
+                await asyncio.sleep(DRAIN_LOOK_SECONDS)
+            until = loop.time()
         while here := [r for (rl, _, _), r in list(cls.runtimes.items()) if rl is loop]:
             mid_hand = loop.time() >= until
             for runtime in here:
@@ -203,18 +220,51 @@ class TableOwnership:
                             await consumer.close(code=SERVER_BUSY)
             await asyncio.sleep(DRAIN_LOOK_SECONDS)
 
+    @property
+    def mid_hand(self) -> bool:
+        """A hand is being played at the table (as this runtime last showed it)."""
+        return self.snapshot is not None and self.snapshot.running
+
+    @property
+    def parked(self) -> bool:
+        """The process is stopping and the table is between hands: its clock deals no new
+        hand here (the next process deals it, once it has the table)."""
+        return self.draining and not self.mid_hand
+
     async def _hand_over(self, mid_hand: bool) -> bool:
         """In the table's turn while draining: give up its lease unless a hand is under way
         (or ``mid_hand`` too); whether its sockets may go."""
         if self.epoch is None:
             return True
-        if not mid_hand and self.snapshot is not None and self.snapshot.running:
+        if not mid_hand and self.mid_hand:
             return False
         self.epoch = None
         with contextlib.suppress(DatabaseError):  # else it expires on its own
             await write_async(self.table_id, lease_release)([self.table_id], PROCESS)
         log.info("table %s: handed over (draining)", self.table_id, extra={"table": self.table_id})
         return True
+
+    @classmethod
+    async def let_go(cls) -> None:
+        """The process is cut off from the database (``DatabaseReach.cut_off``; its owners
+        have stopped acting): every table of this loop goes, its ownership given up (the
+        lease expires: another process takes it) and its sockets closed with
+        ``SERVER_TROUBLE``, so that their clients reconnect, through nginx, to a process
+        that reaches the database (this one refuses their handshakes meanwhile)."""
+        loop = asyncio.get_running_loop()
+        for (rl, _, _), runtime in list(cls.runtimes.items()):
+            if rl is not loop:
+                continue
+            if runtime.epoch is not None:
+                runtime.epoch = None
+                log.warning(
+                    "table %s: database unreachable, no longer owned here",
+                    runtime.table_id,
+                    extra={"table": runtime.table_id},
+                )
+            for consumer in list(runtime.sockets):
+                with contextlib.suppress(Exception):
+                    await consumer.close(code=SERVER_TROUBLE)
 
     # --- the loop's clock: leases and catch-up ---------------------------------------------
     @classmethod
@@ -232,8 +282,12 @@ class TableOwnership:
                 await asyncio.sleep(KEEP_UP_SECONDS)
                 try:
                     await cls.keep_up()
+                    DatabaseReach.answered()
                 except DatabaseError:
                     log.warning("runtimes: database unreachable, leases not renewed")
+                    DatabaseReach.failed()
+                    if DatabaseReach.cut_off():
+                        await cls.let_go()
                 except Exception:
                     log.exception("runtimes: keeping up failed")
         finally:

@@ -488,7 +488,7 @@ def tick_in_turn(table_id: int, work: Callable[[], Any]) -> Awaitable[Any] | Non
     runtime = TableRuntime.following(table_id)
     if runtime is None or not runtime.ready.done():
         return None
-    if runtime.epoch is None:
+    if runtime.epoch is None or runtime.parked:  # parked: stopping, no new hand dealt here
         return _nothing()
     return runtime.tick(work)
 

@@ -123,27 +123,44 @@ def test_the_harness_starts_daphne_as_the_systemd_unit_does():
 
     exec_start = (
         "/srv/poker/.venv/bin/daphne --proxy-headers --ping-interval 3 --ping-timeout 20 "
-        "-b 127.0.0.1 -p %i pokersite.asgi:application"
+        "--fd 3 pokersite.asgi:application"
     )
-    assert daphne_arguments(exec_start, "10.55.0.31", 8002) == [
+    assert daphne_arguments(exec_start) == [
         "--proxy-headers",
         "--ping-interval",
         "3",
         "--ping-timeout",
         "20",
-        "-b",
-        "10.55.0.31",
-        "-p",
-        "8002",
+        "--fd",
+        "3",
         "pokersite.asgi:application",
     ]
     with pytest.raises(ValueError, match="daphne"):
-        daphne_arguments("/usr/bin/gunicorn app", "10.55.0.31", 8002)
+        daphne_arguments("/usr/bin/gunicorn app")
+    with pytest.raises(ValueError, match="systemd"):  # a process binding its own port
+        daphne_arguments("/srv/poker/.venv/bin/daphne -b 127.0.0.1 -p %i app")
 
 
-def test_the_shipped_unit_s_command_is_the_one_the_harness_runs():
-    from deploy.hosts.plan import daphne_arguments, unit_exec_start
+def test_the_shipped_units_are_the_ones_the_harness_runs():
+    """The harness's holder (``deploy/hosts/holder.py``) binds what ``poker@.socket`` listens
+    on, on the descriptor ``poker@.service``'s daphne is told to take it from."""
+    from deploy.hosts.holder import LISTEN_FD
+    from deploy.hosts.plan import daphne_arguments, unit_exec_start, unit_socket
 
-    arguments = daphne_arguments(unit_exec_start(), "10.55.0.32", 8001)
-    assert arguments[-5:] == ["-b", "10.55.0.32", "-p", "8001", "pokersite.asgi:application"]
+    arguments = daphne_arguments(unit_exec_start())
+    assert arguments[-3:] == ["--fd", str(LISTEN_FD), "pokersite.asgi:application"]
     assert "--ping-interval" in arguments
+    assert unit_socket() == "127.0.0.1:%i"
+
+
+def test_only_the_skewed_host_runs_with_its_clock_ahead():
+    """``--ahead``: app1's processes under libfaketime."""
+    from deploy.hosts.plan import SKEWED_HOST
+    from deploy.hosts.services import clock_ahead
+
+    assert clock_ahead(Plan(), SKEWED_HOST) == []
+    assert clock_ahead(Plan(clock_ahead=2), "app2") == []
+    if not Path("/usr/lib/x86_64-linux-gnu/faketime/libfaketime.so.1").exists():
+        pytest.skip("no libfaketime here")
+    prefix = clock_ahead(Plan(clock_ahead=2), SKEWED_HOST)
+    assert prefix[0] == "env" and "FAKETIME=+2s" in prefix

@@ -10,9 +10,12 @@ The daphne process reaches PostgreSQL through ``DbProxy``, a small TCP proxy run
 Each time the player is answered "The database is not reachable just now: nothing was done,
 try again." and the database (read directly, not through the proxy) shows no new action, the
 same table version and every chip accounted for; the croupier logs its failed ticks; the
-server process stays up. When the proxy listens again, the same action applies and every
-socket at the table gets the update. Run with ``CONN_MAX_AGE`` 0 (a connection per request)
-and 60 (persistent connections, which the outage leaves broken and must not be reused).
+server process stays up. Down for longer than an owner's lease, the server lets its players
+go (4011, so that they reconnect: to another process where there is one, issue 55) and
+refuses new sockets (HTTP 403). When the proxy listens again, the players reconnect, the same
+action applies and every socket at the table gets the update. Run with ``CONN_MAX_AGE`` 0 (a
+connection per request) and 60 (persistent connections, which the outage leaves broken and
+must not be reused).
 """
 
 from __future__ import annotations
@@ -21,9 +24,19 @@ import asyncio
 from urllib.parse import urlsplit
 
 import pytest
+from websockets.exceptions import ConnectionClosed, InvalidStatus
 
+from tables.live.protocol import SERVER_TROUBLE
 from tests.load.checks import assert_action_logs_sequential, assert_chips_conserved
-from tests.load.harness import DbProxy, Server, Socket, build_world, server_env, wait_for
+from tests.load.harness import (
+    DbProxy,
+    Server,
+    Socket,
+    build_world,
+    opened_when_taken,
+    server_env,
+    wait_for,
+)
 
 pytestmark = [pytest.mark.postgres, pytest.mark.slow, pytest.mark.timeout(240)]
 
@@ -131,8 +144,29 @@ def test_database_outage_refuses_cleanly_and_play_resumes(fresh_db, redis_server
         assert snapshot(fresh_db, table["id"]) == before
         assert all(s.version == state["version"] for s in sockets)
 
-        # 3. Back: the same action applies once and every socket gets the update.
+        # Still down past an owner's lease: the process lets its players go (4011: their
+        # clients reconnect, to another process where there is one, issue 55) and refuses
+        # new sockets at the handshake meanwhile.
+        await wait_for(
+            lambda: all(s.reader.done() for s in sockets),
+            timeout=30,
+            what="the server to close its sockets, cut from the database",
+            events=sockets,
+        )
+        assert [s.ws.close_code for s in sockets] == [SERVER_TROUBLE] * len(sockets)
+        for s in sockets:  # its reader ended with the close: seen
+            assert isinstance(s.reader.exception(), ConnectionClosed)
+        with pytest.raises(InvalidStatus) as refused:
+            await Socket(server, table["id"], mover.player).open()
+        assert refused.value.response.status_code == 403
+        assert snapshot(fresh_db, table["id"]) == before
+
+        # 3. Back: the players reconnect (the server takes sockets again at its next look at
+        # the database); the same action applies once and every socket gets the update.
         proxy.up()
+        players = [s.player for s in sockets]
+        sockets[:] = [await opened_when_taken(server, table["id"], p, []) for p in players]
+        mover = sockets[players.index(mover.player)]
         answer = await mover.act(state)
         assert answer["error"] is False, answer
         await wait_for(

@@ -32,7 +32,10 @@ def documented_command() -> str:
 def test_the_process_unit_runs_the_documented_command_and_drains_on_stop():
     service = unit("poker@.service")
     assert service["Service"]["ExecStart"] == documented_command()
-    assert "-p %i" in service["Service"]["ExecStart"]  # the instance is the port
+    # The port is the instance's socket unit's, handed over as systemd's first descriptor.
+    assert service["Service"]["ExecStart"].endswith(" --fd 3 pokersite.asgi:application")
+    assert "poker@%i.socket" in service["Unit"]["Requires"].split()
+    assert "poker@%i.socket" in service["Unit"]["After"].split()
     assert service["Service"]["Environment"] == (
         "DJANGO_SETTINGS_MODULE=pokersite.settings_production"
     )
@@ -44,16 +47,29 @@ def test_the_process_unit_runs_the_documented_command_and_drains_on_stop():
     assert service["Install"]["WantedBy"] == "poker.target"
 
 
+def test_the_socket_unit_holds_the_instance_s_port_across_restarts():
+    """Issue 55: a restarted process's port stays open (its connections wait in the backlog
+    for the next process), so a drained table's players come back to the same port."""
+    socket = unit("poker@.socket")
+    assert socket["Socket"]["ListenStream"] == "127.0.0.1:%i"
+    assert int(socket["Socket"]["Backlog"]) >= 1024  # a table's rush of reconnects waits
+    assert "Accept" not in socket["Socket"]  # one process takes every connection
+    assert socket["Unit"]["PartOf"] == "poker.target"
+
+
 def test_the_target_groups_the_processes_and_the_set_up_runs_first():
     target = unit("poker.target")
     wanted = target["Unit"]["Wants"].split()
     assert "poker-migrate.service" in wanted
     assert {"poker@8001.service", "poker@8002.service"} <= set(wanted)
+    assert {"poker@8001.socket", "poker@8002.socket"} <= set(wanted)
     assert unit("poker-migrate.service")["Service"]["Type"] == "oneshot"
     assert "poker-migrate.service" in unit("poker@.service")["Unit"]["Requires"]
 
 
 def test_the_procfile_lists_the_same_command_per_port():
+    """A Procfile runner holds no socket: each process binds its own port, the rest of the
+    command as the unit's."""
     lines = [
         line
         for line in (ROOT / "Procfile").read_text().splitlines()
@@ -61,8 +77,8 @@ def test_the_procfile_lists_the_same_command_per_port():
     ]
     command = documented_command().replace("/srv/poker/", "")
     assert lines == [
-        "web1: " + command.replace("%i", "8001"),
-        "web2: " + command.replace("%i", "8002"),
+        "web1: " + command.replace("--fd 3", "-b 127.0.0.1 -p 8001"),
+        "web2: " + command.replace("--fd 3", "-b 127.0.0.1 -p 8002"),
     ]
 
 
@@ -76,6 +92,7 @@ def test_systemd_verifies_the_units(tmp_path):
             "systemd-analyze",
             "verify",
             "--man=no",
+            "./poker@8001.socket",
             "./poker@8001.service",
             "./poker-migrate.service",
             "./poker.target",

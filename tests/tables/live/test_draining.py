@@ -1,7 +1,9 @@
 """A process told to stop (``TableRuntime.drain``, on SIGTERM: ``pokersite.draining``) hands its
 tables over between hands: the lease given up, the sockets closed with 4013 so that their
 clients reconnect to another process; a hand still running when the wait is over is handed over
-as it is. Meanwhile no socket joins and no lease is taken."""
+as it is. Meanwhile no socket joins and no lease is taken. On a listening socket the process
+does not own (systemd's ``poker@.socket``), every socket is kept until no table is in a hand,
+and meanwhile no new hand is dealt: then all go at once, to the next process on that socket."""
 
 import asyncio
 
@@ -9,11 +11,11 @@ import pytest
 
 from tables.live import ownership as runtime_module
 from tables.live.protocol import SERVER_BUSY
-from tables.live.runtime import TableRuntime
+from tables.live.runtime import TableRuntime, tick_in_turn
 from tables.models import Hand, TableLease
 from tables.services import seat_take
 from tests.tables.live.test_table_runtime import dealt
-from tests.tables.wsclient import closed_with, communicator, refused_with, session_cookie
+from tests.tables.wsclient import Socket, closed_with, communicator, refused_with, session_cookie
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -100,3 +102,33 @@ async def test_a_draining_runtime_takes_no_lease(table, players, cookies):
     assert (await TableLease.objects.aget(table_id=table.pk)).owner == ""
     for socket in sockets:
         await socket.close()
+
+
+async def test_on_a_held_socket_every_table_waits_for_the_last_hand_then_all_go_at_once(
+    table, players, cookies, make_table, monkeypatch
+):
+    monkeypatch.setattr(runtime_module, "DRAIN_LOOK_SECONDS", 0.01)
+    sockets = await dealt(table, players, cookies)
+    playing = TableRuntime.following(table.pk)
+    side = await asyncio.to_thread(make_table, name="Side")  # between hands: no hand dealt
+    watcher = await Socket("watcher", communicator(side.pk, cookies[2])).connect()
+    waiting = TableRuntime.following(side.pk)
+    assert playing.owner and waiting.owner and not waiting.mid_hand
+
+    drain = asyncio.ensure_future(TableRuntime.drain(wait_seconds=3600, socket_held=True))
+    await asyncio.sleep(0.2)  # many looks of the drain: the hand at the first table goes on
+    assert not drain.done()
+    # The table between hands keeps its socket and its lease, and is dealt no new hand.
+    assert waiting.sockets and waiting.epoch is not None
+    dealt_here: list[int] = []
+    await tick_in_turn(side.pk, lambda: dealt_here.append(side.pk))
+    assert dealt_here == []
+
+    hand = await Hand.objects.filter(table=table).alatest("number")
+    for socket in sockets:  # whoever's turn it is folds: the last hand is over
+        await socket.act("fold", version=playing.version, hand=hand.pk)
+    await asyncio.wait_for(drain, 10)
+    for comm in [s.comm for s in sockets] + [watcher.comm]:
+        assert await closed_with(comm) == SERVER_BUSY
+    leases = [lease.owner async for lease in TableLease.objects.all()]
+    assert leases == ["", ""]  # the next process takes them at once

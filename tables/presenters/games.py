@@ -14,18 +14,14 @@ from tables.presenters.models import ActionBar, CardFace, shown_faces
 from tables.streets import street_names
 
 if TYPE_CHECKING:
-    from tables.selectors.snapshot import Snapshot
+    from tables.selectors.snapshot import Snapshot, TableFacts
 
 
-class HandFacts(Protocol):
-    """What the presenters read of a hand on screen (a ``Hand``: they import no model)."""
+class HandRow(Protocol):
+    """What ``rabbit_open`` reads of a hand on screen (a ``Hand``: presenters import no model)."""
 
-    @property
-    def is_running(self) -> bool: ...
     @property
     def rabbit(self) -> Any: ...
-    @property
-    def runout_showing(self) -> bool: ...
 
 
 #: A draw game's draw being made, by the betting round that follows it.
@@ -57,18 +53,18 @@ def _drawing(view: View) -> bool:
     return any(not seat.folded and thrown[seat.seat] < draws for seat in view.seats)
 
 
-def mixed_game_line(table: Any, snapshot: Snapshot) -> str:
+def mixed_game_line(table: Any, facts: TableFacts, snapshot: Snapshot) -> str:
     """A mixed table's line over the board: the game being dealt and the next one ("HORSE:
-    Fixed-limit Razz · next: Fixed-limit 7 Card Stud in 2 hands"), or who picks the game."""
-    mixed = table.mixed
-    if mixed is None:
+    Fixed-limit Razz · next: Fixed-limit 7 Card Stud in 2 hands"), or who picks the game
+    (``facts``: the table's settings in words, ``snapshot.facts``)."""
+    if facts.mixed_label is None:
         return ""
     if table.choice_deadline is not None and table.choice_seat is not None:
         seat = snapshot.seats.get(table.choice_seat)
         who = seat.player.name if seat is not None else "The button"
-        return f"{mixed.label}: {who} is picking the game"
-    dealt = str(table.variant)
-    coming = table.next_game(len(snapshot.seats))
+        return f"{facts.mixed_label}: {who} is picking the game"
+    dealt = facts.variant
+    coming = facts.next_game
     if coming is None:
         return dealt
     words, left = coming
@@ -132,10 +128,11 @@ def later_runs(view: View | None, runs: int) -> tuple[tuple[CardFace, ...], ...]
     return tuple(shown_faces(board) for board in (view.second_board, view.third_board)[: runs - 1])
 
 
-def rabbit_open(hand: HandFacts | None, view: View | None) -> bool:
-    """A rabbit hunt may be asked: the hand is over (and shown) before the river, not yet
-    hunted (``tables.services.runouts.rabbit_hunt`` decides)."""
-    if hand is None or view is None or hand.is_running or hand.rabbit or hand.runout_showing:
+def rabbit_open(hand: HandRow | None, over: bool, view: View | None) -> bool:
+    """A rabbit hunt may be asked: the hand is ``over`` (and shown: no run-out still being
+    dealt) before the river, not yet hunted (``tables.services.runouts.rabbit_hunt``
+    decides)."""
+    if hand is None or view is None or not over or hand.rabbit:
         return False
     return view.config.variant.structure == "board" and len(view.board) < 5
 

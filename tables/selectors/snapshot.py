@@ -117,10 +117,7 @@ NO_HAND = HandFacts(False, False, {})
 def hand_facts(hand: Hand | None) -> HandFacts:
     if hand is None:
         return NO_HAND
-    indexes: dict[int, int] = {}
-    for index, start in enumerate(hand.seats):
-        indexes.setdefault(start["player_id"], index)  # the first, as ``seat_index_of``
-    return HandFacts(hand.is_running, hand.runout_showing, indexes)
+    return HandFacts(hand.is_running, hand.runout_showing, hand.seat_indexes)
 
 
 class RecentHand(NamedTuple):

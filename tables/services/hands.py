@@ -41,9 +41,8 @@ from tables.services.errors import (
     ServiceError,
     StaleAction,
 )
-from tables.services.events import table_touch
+from tables.services.events import require_open, table_lock, table_touch
 from tables.services.host_pending import pending_apply
-from tables.services.locks import require_open, table_lock
 from tables.services.pre_actions import pre_actions_clear, pre_actions_take
 from tables.services.seats import seat_cash_out
 

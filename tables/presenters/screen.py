@@ -18,14 +18,15 @@ from typing import TYPE_CHECKING, Any
 
 from engine.variants import pick_text
 from engine.view import SeatView, View
-from tables.presenters.action_bar import action_bar, pre_action_choices
 from tables.presenters.broadcast import broadcast_seats
 from tables.presenters.games import (
+    action_bar,
     bounty_heads,
     dealt_cards,
     draw_counts,
     later_runs,
     mixed_game_line,
+    pre_action_choices,
     rabbit_open,
     runs_on_screen,
     street_name,

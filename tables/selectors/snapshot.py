@@ -102,7 +102,7 @@ def table_facts(table: Table, players: int) -> TableFacts:
 @dataclass(frozen=True, slots=True)
 class HandFacts:
     """What the screens ask of the hand on screen beyond its columns, worked out once from
-    its row (``Hand.is_running``, ``runout_showing``, ``seat_index_of``): every later version
+    its row (``Hand.is_running``, ``runout_showing``, ``seat_indexes``): every later version
     of the same hand row keeps them (``_same_hand``)."""
 
     running: bool
@@ -110,7 +110,7 @@ class HandFacts:
     indexes: Mapping[int, int]  # player id -> their seat in the hand (engine seat index)
 
 
-#: A snapshot without a hand.
+#: The hand facts of a snapshot without a hand.
 NO_HAND = HandFacts(False, False, {})
 
 

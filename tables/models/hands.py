@@ -136,6 +136,12 @@ class Hand(models.Model):
                 return index
         return None
 
+    @property
+    def seat_indexes(self) -> dict[int, int]:
+        """Player id -> engine seat index, for every player dealt in (``seat_index_of`` of
+        each at once: a hand's seats never change, so a holder of the hand works it out once)."""
+        return {seat["player_id"]: index for index, seat in enumerate(self.seats)}
+
 
 def runout_showing_q(path: str = "") -> Q:
     """``Hand.runout_showing`` as a query: the finished hands whose run-out's next street is

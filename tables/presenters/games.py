@@ -1,31 +1,32 @@
 """The parts of the table screen that depend on the game (``tables.presenters.screen`` asks
-them): a draw game's draw bar and each seat's draw count (counts only, never the cards), the
-streets' names, a mixed table's line (the game dealt, the next, who picks), and the boards on
-the felt (one per run of a run-out, two on a double board; whether a rabbit may be hunted)."""
+them): the action bar of the player to act in the game's words (fold, check or call, bet or
+raise, stud's bring-in and completion, with the quick sizes; a draw game's discard bar) and
+the choices a player not to act may tick in advance; each seat's draw count (counts only,
+never the cards), the streets' names, a mixed table's line (the game dealt, the next, who
+picks), and the boards on the felt (one per run of a run-out, two on a double board; whether
+a rabbit may be hunted)."""
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, Protocol
 
 from engine.cards import Card
-from engine.types import EventKind
+from engine.hand import Hand as EngineHand
+from engine.types import EventKind, Legal
 from engine.view import View
-from tables.presenters.models import ActionBar, CardFace, shown_faces
+from tables.pre_actions import PreAction, meaning, offers
+from tables.presenters.models import ActionBar, CardFace, PreActionChoice, QuickSize, shown_faces
 from tables.streets import street_names
 
 if TYPE_CHECKING:
-    from tables.selectors.snapshot import Snapshot
+    from tables.selectors.snapshot import Snapshot, TableFacts
 
 
-class HandFacts(Protocol):
-    """What the presenters read of a hand on screen (a ``Hand``: they import no model)."""
+class HandRow(Protocol):
+    """What ``rabbit_open`` reads of a hand on screen (a ``Hand``: presenters import no model)."""
 
-    @property
-    def is_running(self) -> bool: ...
     @property
     def rabbit(self) -> Any: ...
-    @property
-    def runout_showing(self) -> bool: ...
 
 
 #: A draw game's draw being made, by the betting round that follows it.
@@ -57,23 +58,93 @@ def _drawing(view: View) -> bool:
     return any(not seat.folded and thrown[seat.seat] < draws for seat in view.seats)
 
 
-def mixed_game_line(table: Any, snapshot: Snapshot) -> str:
+def mixed_game_line(table: Any, facts: TableFacts, snapshot: Snapshot) -> str:
     """A mixed table's line over the board: the game being dealt and the next one ("HORSE:
-    Fixed-limit Razz · next: Fixed-limit 7 Card Stud in 2 hands"), or who picks the game."""
-    mixed = table.mixed
-    if mixed is None:
+    Fixed-limit Razz · next: Fixed-limit 7 Card Stud in 2 hands"), or who picks the game
+    (``facts``: the table's settings in words, ``snapshot.facts``)."""
+    if facts.mixed_label is None:
         return ""
     if table.choice_deadline is not None and table.choice_seat is not None:
         seat = snapshot.seats.get(table.choice_seat)
         who = seat.player.name if seat is not None else "The button"
-        return f"{mixed.label}: {who} is picking the game"
-    dealt = str(table.variant)
-    coming = table.next_game(len(snapshot.seats))
+        return f"{facts.mixed_label}: {who} is picking the game"
+    dealt = facts.variant
+    coming = facts.next_game
     if coming is None:
         return dealt
     words, left = coming
     when = "next hand" if left == 0 else f"in {left} hand{'s' if left != 1 else ''}"
     return f"{dealt} · next: {words} {when}"
+
+
+def action_bar(view: View, legal: Legal) -> ActionBar:
+    if legal.discard:
+        return draw_bar(view)
+    can_raise = legal.min_raise_to is not None
+    word = "Bet" if view.current_bet == 0 else "Raise"
+    call_word = "Call"
+    config = view.config
+    if config.is_stud and view.street == "third":
+        # The one spot where a player may neither fold nor check is the bring-in: posting
+        # it is a call, completing to the small bet a raise. After it, raising the bring-in
+        # to the small bet is still completing.
+        if not legal.fold and not legal.check:
+            call_word = "Bring in"
+        if view.current_bet < config.fixed_small_bet:
+            word = "Complete"
+    return ActionBar(
+        fold=legal.fold,
+        check=legal.check,
+        call=legal.call,
+        can_raise=can_raise,
+        min_raise_to=legal.min_raise_to,
+        max_raise_to=legal.max_raise_to,
+        word=word,
+        sizes=quick_sizes(view, legal) if can_raise else (),
+        call_word=call_word,
+    )
+
+
+def quick_sizes(view: View, legal: Legal) -> tuple[QuickSize, ...]:
+    """Min, half pot, pot and all-in as raise-to amounts within the legal range."""
+    lo, hi = legal.min_raise_to, legal.max_raise_to
+    assert lo is not None and hi is not None  # asked only when a raise is legal
+    assert view.viewer is not None  # the legal actions are the viewer's
+    me = view.seats[view.viewer]
+    pot_after_call = view.total_pot + legal.call
+    base = view.current_bet
+    sizes = [
+        ("Min", lo),
+        ("½ pot", base + pot_after_call // 2),
+        ("Pot", base + pot_after_call),
+        ("All-in", me.bet + me.stack),
+    ]
+    out, seen = [], set()
+    for label, amount in sizes:
+        amount = max(lo, min(hi, amount))
+        if amount not in seen:
+            seen.add(amount)
+            out.append(QuickSize(label, amount))
+    return tuple(out)
+
+
+def pre_action_choices(
+    state: EngineHand | None, index: int, ticked: PreAction | None, hand_id: int
+) -> tuple[PreActionChoice, ...]:
+    """The choices the viewer (hand seat ``index``, not to act) may tick now, the one they
+    ticked marked while it still means what it meant (a void one is about to be cleared)."""
+    if state is None:
+        return ()
+    valid = ticked is not None and meaning(ticked, state, index, hand_id) is not None
+    return tuple(
+        PreActionChoice(
+            offer.kind,
+            offer.amount,
+            offer.label,
+            valid and ticked is not None and ticked.kind == offer.kind,
+        )
+        for offer in offers(state, index)
+    )
 
 
 def draw_bar(view: View) -> ActionBar:
@@ -132,10 +203,11 @@ def later_runs(view: View | None, runs: int) -> tuple[tuple[CardFace, ...], ...]
     return tuple(shown_faces(board) for board in (view.second_board, view.third_board)[: runs - 1])
 
 
-def rabbit_open(hand: HandFacts | None, view: View | None) -> bool:
-    """A rabbit hunt may be asked: the hand is over (and shown) before the river, not yet
-    hunted (``tables.services.runouts.rabbit_hunt`` decides)."""
-    if hand is None or view is None or hand.is_running or hand.rabbit or hand.runout_showing:
+def rabbit_open(hand: HandRow | None, over: bool, view: View | None) -> bool:
+    """A rabbit hunt may be asked: the hand is ``over`` (and shown: no run-out still being
+    dealt) before the river, not yet hunted (``tables.services.runouts.rabbit_hunt``
+    decides)."""
+    if hand is None or view is None or not over or hand.rabbit:
         return False
     return view.config.variant.structure == "board" and len(view.board) < 5
 

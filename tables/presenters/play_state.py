@@ -27,24 +27,21 @@ from tables.presenters.screen import hand_seat_numbers
 
 if TYPE_CHECKING:
     from engine.view import View
-    from tables.selectors.snapshot import Snapshot
+    from tables.selectors.snapshot import Snapshot, TableFacts
 
 
-class TableFacts(Protocol):
-    """What the play state reads of its table (a ``Table``: presenters import no model)."""
+class TableColumns(Protocol):
+    """What the play state reads of its table's row (a ``Table``: presenters import no model;
+    what the model works out, the stakes in words or the buy-ins, is ``Snapshot.facts``)."""
 
     @property
     def pk(self) -> int: ...
     @property
     def name(self) -> str: ...
     @property
-    def variant(self) -> str: ...
-    @property
     def game(self) -> str: ...
     @property
     def betting(self) -> str: ...
-    @property
-    def stakes(self) -> str: ...
     @property
     def small_blind(self) -> int: ...
     @property
@@ -65,10 +62,6 @@ class TableFacts(Protocol):
     def big_bet(self) -> int | None: ...
     @property
     def max_seats(self) -> int: ...
-    @property
-    def effective_min_buy_in(self) -> int: ...
-    @property
-    def effective_max_buy_in(self) -> int: ...
     @property
     def action_seconds(self) -> int: ...
     @property
@@ -108,7 +101,7 @@ def play_state(snapshot: Snapshot, screen: Screen, now: datetime | None = None) 
     you = _you(snapshot, screen, _cash(screen))
     return {
         "protocol": PROTOCOL,
-        "table": _table(table, _table_default_buy_in(screen), _cash(screen)),
+        "table": _table(table, snapshot.facts, _table_default_buy_in(screen), _cash(screen)),
         "version": screen.version,
         "hand": hand.pk if screen.running and hand is not None else None,
         # the table's last hand's, also when the felt shows none (a paused or emptied table)
@@ -242,16 +235,18 @@ def _label(number: int | None) -> int | None:
     return None if number is None else number + 1
 
 
-def _table(table: TableFacts, default_buy_in: int | None, cash: bool) -> dict[str, Any]:
-    """The table and its stakes; ``default_buy_in`` is the buy-in the browser's form offers
-    (None, as every buy-in, unless ``cash``)."""
+def _table(
+    table: TableColumns, facts: TableFacts, default_buy_in: int | None, cash: bool
+) -> dict[str, Any]:
+    """The table and its stakes (``facts``: its settings in words); ``default_buy_in`` is the
+    buy-in the browser's form offers (None, as every buy-in, unless ``cash``)."""
     return {
         "id": table.pk,
         "name": table.name,
-        "variant": table.variant,
+        "variant": facts.variant,
         "game": table.game,
         "betting": table.betting,
-        "stakes": table.stakes,
+        "stakes": facts.stakes,
         "small_blind": table.small_blind,
         "big_blind": table.big_blind,
         "ante": table.ante,
@@ -262,8 +257,8 @@ def _table(table: TableFacts, default_buy_in: int | None, cash: bool) -> dict[st
         "small_bet": table.small_bet,
         "big_bet": table.big_bet,
         "max_seats": table.max_seats,
-        "min_buy_in": table.effective_min_buy_in if cash else None,
-        "max_buy_in": table.effective_max_buy_in if cash else None,
+        "min_buy_in": facts.min_buy_in if cash else None,
+        "max_buy_in": facts.max_buy_in if cash else None,
         "default_buy_in": default_buy_in,
         "action_seconds": table.action_seconds,
         "status": table.status,
@@ -445,7 +440,7 @@ def _legal(bar: ActionBar, view: View | None) -> dict[str, Any]:
 
 
 def _clock(
-    table: TableFacts, screen: Screen, you: dict[str, Any] | None, now: datetime | None
+    table: TableColumns, screen: Screen, you: dict[str, Any] | None, now: datetime | None
 ) -> dict[str, Any]:
     deadline_ms = screen.actions.deadline_ms
     deadline = seconds_left = None

@@ -18,15 +18,15 @@ from typing import TYPE_CHECKING, Any
 
 from engine.variants import pick_text
 from engine.view import SeatView, View
-from tables.presenters.action_bar import action_bar, pre_action_choices
 from tables.presenters.broadcast import broadcast_seats
 from tables.presenters.games import (
-    HandFacts,
+    action_bar,
     bounty_heads,
     dealt_cards,
     draw_counts,
     later_runs,
     mixed_game_line,
+    pre_action_choices,
     rabbit_open,
     runs_on_screen,
     street_name,
@@ -142,7 +142,7 @@ def table_screen(
         deadline_ms = int(table.choice_deadline.timestamp() * 1000)
         actions = replace(actions, choice=picks, choice_deadline_ms=deadline_ms)
     if not running and hand is not None and view is not None and index is not None:
-        actions = replace(actions, can_show=_showable(snapshot, view, index, hand))
+        actions = replace(actions, can_show=_showable(snapshot, view, index))
     viewer = None
     if player is not None:
         if my_seat is not None:
@@ -151,12 +151,13 @@ def table_screen(
             raise ValueError("the bankroll of a viewer without a seat is the caller's to read")
         table = snapshot.table
         stack = my_seat.stack if my_seat else 0
-        showing = hand is not None and view is not None and hand.runout_showing
+        showing = hand is not None and view is not None and snapshot.hand_facts.runout_showing
         if my_seat is not None and index is not None and showing:
             assert view is not None  # showing: a hand's run-out, with its view
             stack = view.seats[index].stack  # the chips won are not shown before the river
         viewer = Viewer(
-            name=player.name,
+            # a seat's player's name came with the snapshot (the same: a name never changes)
+            name=my_seat.player.name if my_seat is not None else player.name,
             bankroll=bankroll,
             seated=my_seat is not None,
             seat=my_seat.number + 1 if my_seat else None,
@@ -209,8 +210,8 @@ def _went_bust(snapshot: Snapshot, seatless: bool, index: int | None, view: View
     """Whether the viewer lost every chip in the finished hand on screen (and so their seat)."""
     if not seatless or index is None or view is None or snapshot.running:
         return False
-    hand = snapshot.hand
-    return hand is not None and not hand.runout_showing and view.seats[index].stack == 0
+    showing = snapshot.hand_facts.runout_showing
+    return snapshot.hand is not None and not showing and view.seats[index].stack == 0
 
 
 #: The controls of a closed game: nobody sits down or buys in any more.
@@ -294,8 +295,8 @@ def _chances(runout: dict[str, Any] | None, seat: int, no_more_betting: bool) ->
 
 
 def _build_shared(snapshot: Snapshot) -> _Shared:
-    table, hand, running = snapshot.table, snapshot.hand, snapshot.running
-    showing = hand is not None and hand.runout_showing  # a run-out still being dealt
+    table, hand, running, facts = snapshot.table, snapshot.hand, snapshot.running, snapshot.facts
+    showing = hand is not None and snapshot.hand_facts.runout_showing  # a run-out being dealt
     # A paused game says so on the felt, not with the last hand's result as if it were live.
     paused = table.status == "paused" and not running and not showing
     if (not running and not snapshot.seats) or paused:
@@ -316,7 +317,7 @@ def _build_shared(snapshot: Snapshot) -> _Shared:
     runout = hand.runout if hand is not None else None
     # While a run-out is dealt on screen the hand is shown as it stood: the chips won stay
     # off the stacks and who went bust keeps their plate until the river.
-    engine_stacks = running or (hand is not None and hand.runout_showing)
+    engine_stacks = running or (hand is not None and showing)
     # Each hand seat that still belongs to the player dealt in: by table seat number.
     dealt: dict[int, SeatView] = {}
     dealt_players: dict[int, int] = {}  # table seat number -> the player dealt in there
@@ -436,9 +437,9 @@ def _build_shared(snapshot: Snapshot) -> _Shared:
             later_cards=later_runs(view, runs),
             runs_due=view is not None and view.runs_due,
             rabbit=shown_faces(hand.rabbit["cards"]) if hand is not None and hand.rabbit else (),
-            rabbit_open=rabbit_open(hand, view),
+            rabbit_open=rabbit_open(hand, not running and not showing, view),
             street_name=street_name(view),
-            game_line=mixed_game_line(table, snapshot),
+            game_line=mixed_game_line(table, facts, snapshot),
             paused=paused,
         ),
         watching=ActionsRegion(
@@ -452,19 +453,17 @@ def _build_shared(snapshot: Snapshot) -> _Shared:
         log_entries=entries,
         recent=RecentHands(table.pk, tuple(HandLink(h.number, h.pot) for h in snapshot.recent)),
         free_seats=tuple(n + 1 for n in range(table.max_seats) if n not in snapshot.seats),
-        min_buy_in=table.effective_min_buy_in,
-        max_buy_in=table.effective_max_buy_in,
-        default_buy_in=min(
-            table.effective_max_buy_in, max(table.effective_min_buy_in, 50 * table.unit)
-        ),
-        heading=table.heading,
+        min_buy_in=facts.min_buy_in,
+        max_buy_in=facts.max_buy_in,
+        default_buy_in=min(facts.max_buy_in, max(facts.min_buy_in, 50 * facts.unit)),
+        heading=facts.heading,
     )
 
 
-def _showable(snapshot: Snapshot, view: View, index: int, hand: HandFacts) -> tuple[CardFace, ...]:
+def _showable(snapshot: Snapshot, view: View, index: int) -> tuple[CardFace, ...]:
     """The viewer's cards of the hand on screen, over, that the others do not see (what they
     may show: ``tables.services.showing``); none while its run-out is being dealt."""
-    if hand.runout_showing:
+    if snapshot.hand_facts.runout_showing:
         return ()
     public = snapshot.view(None).seats[index].cards
     # ``is not None``: the 2 of clubs is the card 0 (``engine.cards.Card``), a false value

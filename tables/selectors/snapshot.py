@@ -5,13 +5,16 @@ running one, else the last finished one), its decisions and the engine hand repl
 them, and the table's last finished hands. It holds no viewer's screen: the presenters build
 that (``tables.presenters.screen``) from the engine's ``view(seat)``, the one viewer filter.
 Once built a snapshot reads nothing, so every socket of a process can share it: a table's
-runtime (``tables.live.runtime``) holds the latest one.
+runtime (``tables.live.runtime``) holds the latest one. What the screens derive from the
+table's settings and from the hand's row (``TableFacts``, ``HandFacts``) is worked out once,
+as plain values, when the snapshot is read: the presenters ask no model, and a version made
+in memory after an action keeps them.
 """
 
 from __future__ import annotations
 
 import copy
-from collections.abc import Hashable, Iterable
+from collections.abc import Hashable, Iterable, Mapping
 from dataclasses import dataclass, replace
 from datetime import datetime
 from functools import lru_cache
@@ -64,6 +67,59 @@ class SeatRow:
     pre_action: PreAction | None = None  # what the player ticked to do in advance
 
 
+@dataclass(frozen=True, slots=True)
+class TableFacts:
+    """What the screens show of the table's settings, worked out once from its row (the
+    model's properties: the game and its stakes in words, the buy-ins), for the presenters
+    to read as plain values. A version made in memory after an action keeps them: only the
+    table's clock and version changed (``snapshot_after_action``)."""
+
+    variant: str  # ``Table.variant``: "No-limit Hold'em", "HORSE: Fixed-limit Razz"
+    stakes: str  # ``Table.stakes``
+    heading: str  # ``Table.heading``
+    unit: int  # ``Table.unit``: the big blind, or the small bet
+    min_buy_in: int  # ``Table.effective_min_buy_in``
+    max_buy_in: int  # ``Table.effective_max_buy_in``
+    mixed_label: str | None  # a mixed table's name ("HORSE"), else None
+    next_game: tuple[str, int] | None  # a rotation's next game and the hands left before it
+
+
+def table_facts(table: Table, players: int) -> TableFacts:
+    """``table``'s ``TableFacts`` (``players``: how many are seated)."""
+    mixed = table.mixed
+    return TableFacts(
+        table.variant,
+        table.stakes,
+        table.heading,
+        table.unit,
+        table.effective_min_buy_in,
+        table.effective_max_buy_in,
+        mixed.label if mixed is not None else None,
+        table.next_game(players) if mixed is not None else None,
+    )
+
+
+@dataclass(frozen=True, slots=True)
+class HandFacts:
+    """What the screens ask of the hand on screen beyond its columns, worked out once from
+    its row (``Hand.is_running``, ``runout_showing``, ``seat_indexes``): every later version
+    of the same hand row keeps them (``_same_hand``)."""
+
+    running: bool
+    runout_showing: bool  # its all-in run-out is still being dealt on screen
+    indexes: Mapping[int, int]  # player id -> their seat in the hand (engine seat index)
+
+
+#: The hand facts of a snapshot without a hand.
+NO_HAND = HandFacts(False, False, {})
+
+
+def hand_facts(hand: Hand | None) -> HandFacts:
+    if hand is None:
+        return NO_HAND
+    return HandFacts(hand.is_running, hand.runout_showing, hand.seat_indexes)
+
+
 class RecentHand(NamedTuple):
     """A finished hand the table page links to."""
 
@@ -91,6 +147,8 @@ class Snapshot:
         banner: dict[str, Any] | None = None,
         notices: tuple[NoticeRow, ...] = (),
         seating_closed: str | None = None,
+        facts: TableFacts | None = None,
+        hand_of: HandFacts | None = None,
     ) -> None:
         self.table = table
         #: What the table's screens show of the game it belongs to (a tournament's level):
@@ -103,7 +161,11 @@ class Snapshot:
         self.version = table.version
         self.created_at = table.created_at
         self.seats: dict[int, SeatRow] = {s.number: s for s in seats}
+        #: The table's settings as the screens show them (given: those of the same row).
+        self.facts = facts if facts is not None else table_facts(table, len(self.seats))
         self.hand = hand
+        #: The hand's (given: those of the same hand row).
+        self.hand_facts = hand_of if hand_of is not None else hand_facts(hand)
         self.decisions = decisions
         self.recent = recent
         #: The host's (and the site's) notices the hand log shows, placed by the presenters.
@@ -111,7 +173,7 @@ class Snapshot:
         if state is None and hand is not None:
             state = hand_state(hand, decisions)
         self.state = state  # the engine hand after ``decisions``
-        self.running = hand is not None and hand.is_running
+        self.running = self.hand_facts.running
         self._views: dict[int | None, View] = {}
         self._view_dicts: dict[int | None, dict[str, Any]] = {}
         #: What the presenters derive from this version once for all its viewers (the parts of
@@ -126,7 +188,7 @@ class Snapshot:
         if index not in self._views:
             assert self.state is not None  # asked only of a snapshot with a hand: it has a state
             view = self.state.view(index)
-            if self.hand is not None and self.hand.runout_showing:
+            if self.hand is not None and self.hand_facts.runout_showing:
                 assert self.hand.runout is not None  # runout_showing: there is a run-out
                 view = runout_frame(view, self.hand.runout)
             self._views[index] = view
@@ -169,7 +231,7 @@ class Snapshot:
         """The player's seat in the hand on screen (None: not dealt in, or no hand)."""
         if self.hand is None or not player_id:
             return None
-        return self.hand.seat_index_of(player_id)
+        return self.hand_facts.indexes.get(player_id)
 
     def bankroll_of(self, player_id: int) -> int | None:
         """A seated player's bankroll as read with this version (else None: ask the database)."""
@@ -369,7 +431,8 @@ def snapshot_after_action(
         replace(seat, stack=stacks[seat.player_id]) if seat.player_id in stacks else seat
         for seat in previous.seats.values()
     ]
-    snapshot = _same_hand(previous, table, seats, decisions, state)
+    # the same row but for the clock and version: its settings' facts are the previous'
+    snapshot = _same_hand(previous, table, seats, decisions, state, previous.facts)
     snapshot.street_times = previous.street_times
     return snapshot
 
@@ -380,9 +443,11 @@ def _same_hand(
     seats: Iterable[SeatRow],
     decisions: list[Decision],
     state: EngineHand,
+    facts: TableFacts | None = None,
 ) -> Snapshot:
     """A later version of ``previous``'s running hand: what only changes between hands (the
-    recent hands, the banner, the notices, the seating) carried over."""
+    recent hands, the banner, the notices, the seating) carried over, and the facts of its
+    hand row (the same row); ``facts``: the table's, when its row is the previous' too."""
     return Snapshot(
         table,
         seats,
@@ -393,6 +458,8 @@ def _same_hand(
         previous.banner,
         previous.notices,
         previous.seating_closed,
+        facts,
+        previous.hand_facts,
     )
 
 

@@ -18,10 +18,9 @@ from django.db import transaction
 
 from tables.models import BroadcastConsent, Player, Seat, Table
 from tables.services.errors import InvalidSettings, NotSeated, ServiceError
-from tables.services.events import table_touch
+from tables.services.events import table_lock, table_touch
 from tables.services.host_pending import notice_post
 from tables.services.hosting import hosted_table
-from tables.services.locks import table_lock
 
 if TYPE_CHECKING:
     from tables.selectors.access import Viewer

@@ -25,8 +25,7 @@ from tables.services.errors import (
     InvalidChatMessage,
     NotHost,
 )
-from tables.services.events import table_event_on_commit
-from tables.services.locks import table_lock
+from tables.services.events import table_event_on_commit, table_lock
 
 #: The longest message, in characters (``ChatMessage.text``'s length).
 CHAT_MAX_LENGTH = 280

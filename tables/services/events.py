@@ -1,4 +1,6 @@
-"""Tell every socket on a table that it changed, once the transaction has committed.
+"""The two ends of every change to a table: the row lock every service takes first
+(``table_lock``), and the version bump it ends with (``table_touch``), which tells every
+socket on the table that it changed once the transaction has committed.
 
 The event carries the table id and its new version, never cards: each consumer reloads the
 state and renders it for its own viewer.
@@ -9,7 +11,7 @@ from __future__ import annotations
 import logging
 from collections.abc import Awaitable, Callable
 from contextvars import ContextVar
-from typing import Any, TypeVar
+from typing import Any, Literal, TypeVar, overload
 
 from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
@@ -17,9 +19,31 @@ from django.db import transaction
 
 from tables.db import statements
 from tables.models import Table
+from tables.services.errors import TableNotOpen
 
 log = logging.getLogger(__name__)
 R = TypeVar("R")
+
+
+@overload
+def table_lock(table: Table | int, *, skip_locked: Literal[False] = ...) -> Table: ...
+@overload
+def table_lock(table: Table | int, *, skip_locked: bool) -> Table | None: ...
+def table_lock(table: Table | int, *, skip_locked: bool = False) -> Table | None:
+    """Lock the table row (``SELECT ... FOR UPDATE``) and return a fresh copy of it.
+
+    Call inside ``transaction.atomic()``. On SQLite the transaction itself holds the write
+    lock (``transaction_mode = IMMEDIATE`` in settings). ``skip_locked``: None at once if
+    another transaction holds the row (on PostgreSQL; SQLite's writers queue for the whole
+    database instead).
+    """
+    pk = table.pk if isinstance(table, Table) else table
+    return statements.lock_row(Table, pk, skip_locked=skip_locked)
+
+
+def require_open(table: Table) -> None:
+    if table.status != Table.Status.OPEN:
+        raise TableNotOpen(f"{table.name} is {table.get_status_display().lower()}.")
 
 
 def table_group(table_id: int) -> str:

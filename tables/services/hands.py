@@ -11,7 +11,7 @@ Each change bumps ``Table.version`` and publishes ``table.changed`` on commit.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from typing import Any
 
@@ -41,9 +41,8 @@ from tables.services.errors import (
     ServiceError,
     StaleAction,
 )
-from tables.services.events import table_touch
+from tables.services.events import require_open, table_lock, table_touch
 from tables.services.host_pending import pending_apply
-from tables.services.locks import require_open, table_lock
 from tables.services.pre_actions import pre_actions_clear, pre_actions_take
 from tables.services.seats import seat_cash_out
 
@@ -63,6 +62,11 @@ class LiveHand:
     state: EngineHand
     deadline: datetime | None = None
     spent: bool = False
+    #: player id -> their seat in the hand (``Hand.seat_indexes``, worked out once)
+    seats: dict[int, int] = field(init=False, repr=False)
+
+    def __post_init__(self) -> None:
+        self.seats = self.hand.seat_indexes
 
 
 def straddles_for(settings: dict[str, Any], players: int) -> dict[str, Any]:
@@ -200,11 +204,12 @@ def hand_act(
             and not live.spent
         )
         hand: Hand | None
+        seats: dict[int, int] | None  # player id -> seat in the hand, when known
         if current:
             assert live is not None  # current: the runtime's hand
-            hand, decisions = live.hand, live.decisions
+            hand, decisions, seats = live.hand, live.decisions, live.seats
         else:
-            hand, decisions = _table_hand(table, hand_id), None
+            hand, decisions, seats = _table_hand(table, hand_id), None, None
         if hand is None:
             raise HandNotRunning("That hand is not being played at this table.")
         # 0: a hand dealt before hand_version existed; only the latest version is fresh.
@@ -214,7 +219,7 @@ def hand_act(
                 "The hand has changed since you saw it (or your action was already taken): "
                 "nothing was done, look again."
             )
-        if not hand.is_running:
+        if hand.status != Hand.Status.RUNNING:  # ``Hand.is_running``, off the field itself
             raise HandNotRunning(f"Hand #{hand.number} is over.")
         if decisions is None:
             decisions = hand_decisions(hand)
@@ -222,7 +227,7 @@ def hand_act(
         else:
             assert live is not None  # the decisions came with the runtime's hand
             state = live.state
-        index = hand.seat_index_of(player.pk)
+        index = seats.get(player.pk) if seats is not None else hand.seat_index_of(player.pk)
         if kind in runouts.RUN_CHOICES:
             runs = runouts.runs_answer(table=table, hand=hand, state=state, index=index, kind=kind)
             if runs is None:

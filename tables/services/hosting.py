@@ -28,7 +28,7 @@ from tables.services.errors import (
     TableClosed,
     TooManyGames,
 )
-from tables.services.events import table_touch
+from tables.services.events import table_lock, table_touch
 from tables.services.hooks import rules_for
 from tables.services.host_pending import (
     GAME_FIELDS,
@@ -37,7 +37,6 @@ from tables.services.host_pending import (
     notice_post,
     pending_queue,
 )
-from tables.services.locks import table_lock
 
 if TYPE_CHECKING:
     from tables.selectors.access import Viewer

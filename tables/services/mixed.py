@@ -20,8 +20,7 @@ from engine.errors import PokerError
 from engine.variants import Pick, parse_game_pick, pick_text
 from tables.models import Player, Seat, Table
 from tables.services.errors import BadChoice, NoChoiceNow, NotYourTurn
-from tables.services.events import table_touch
-from tables.services.locks import table_lock
+from tables.services.events import table_lock, table_touch
 
 
 def rotation_turn(table: Table, players: int, now: datetime) -> list[str]:

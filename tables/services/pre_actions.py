@@ -20,8 +20,7 @@ from tables.models import Hand, HandAction, Player, Seat, Table
 from tables.pre_actions import CALL, KINDS, PreAction, meaning, offers
 from tables.selectors.hands import Decision, hand_state, running_hand
 from tables.services.errors import HandNotRunning, InvalidChoice, NotSeated, NotYourTurn
-from tables.services.events import table_touch
-from tables.services.locks import table_lock
+from tables.services.events import table_lock, table_touch
 
 
 def pre_action_set(

@@ -52,8 +52,7 @@ from engine.types import RUNS_WORDS
 from tables.models import Hand, Player, PlayerHand, Seat, Table
 from tables.selectors.hands import hand_state, last_hand, with_deck
 from tables.services.errors import HandNotRunning, IllegalMove, NotSeated, NotYourTurn
-from tables.services.events import table_touch
-from tables.services.locks import table_lock
+from tables.services.events import table_lock, table_touch
 
 #: The run-it-twice answers (action kinds) and the runs each one asks for.
 RUN_CHOICES = {"run_once": 1, "run_twice": 2, "run_thrice": 3}

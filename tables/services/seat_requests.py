@@ -31,9 +31,8 @@ from tables.services.errors import (
     NotSeated,
     RequestPending,
 )
-from tables.services.events import table_touch
+from tables.services.events import require_open, table_lock, table_touch
 from tables.services.host_pending import notice_post
-from tables.services.locks import require_open, table_lock
 from tables.services.seats import buy_in_check, seat_take, seat_top_up
 
 if TYPE_CHECKING:

@@ -29,9 +29,8 @@ from tables.services.errors import (
     SeatTaken,
     TableFull,
 )
-from tables.services.events import table_touch
+from tables.services.events import require_open, table_lock, table_touch
 from tables.services.hooks import rules_for
-from tables.services.locks import require_open, table_lock
 from tables.services.players import ledger_record
 
 

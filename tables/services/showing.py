@@ -17,8 +17,7 @@ from engine.errors import PokerError
 from tables.models import Hand, Player, Table
 from tables.selectors.hands import hand_state, last_hand
 from tables.services.errors import HandNotRunning, IllegalMove, NotSeated
-from tables.services.events import table_touch
-from tables.services.locks import table_lock
+from tables.services.events import table_lock, table_touch
 
 
 def cards_show(

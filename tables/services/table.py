@@ -11,11 +11,10 @@ from django.db import transaction
 from tables.models import Player, Table
 from tables.selectors.hands import running_hand
 from tables.services.errors import NotSeated, SeatingClosed
-from tables.services.events import table_touch
+from tables.services.events import table_lock, table_touch
 from tables.services.hands import hand_void
 from tables.services.hooks import rules_for
 from tables.services.host_pending import GAME_FIELDS
-from tables.services.locks import table_lock
 from tables.services.seats import seat_cash_out, seat_release
 
 #: The fields an admin may edit; everything else (status, version, button, clocks) is the

@@ -15,8 +15,7 @@ from __future__ import annotations
 from django.db import transaction
 
 from tables.models import LedgerEntry, Player, Seat
-from tables.services.events import table_touch
-from tables.services.locks import table_lock
+from tables.services.events import table_lock, table_touch
 from tables.services.players import ledger_record
 from tables.tournaments.errors import AddonRefused, NotRegistered
 from tables.tournaments.models import Entry, Tournament

@@ -17,8 +17,7 @@ from django.db.models import Count
 from django.utils import timezone
 
 from tables.models import Hand, Seat, Table
-from tables.services.events import table_touch
-from tables.services.locks import table_lock
+from tables.services.events import table_lock, table_touch
 from tables.tournaments.models import Tournament, TournamentTable
 from tables.tournaments.services.places import table_close_for_tournament
 

@@ -29,8 +29,7 @@ from django.utils import timezone
 
 from engine import icm
 from tables.models import Hand, LedgerEntry, Player, Seat, Table
-from tables.services.events import table_touch
-from tables.services.locks import table_lock
+from tables.services.events import table_lock, table_touch
 from tables.services.players import ledger_record
 from tables.tournaments.deals import deal_refusal, unpaid_prizes
 from tables.tournaments.errors import DealRefused

@@ -31,8 +31,8 @@ from django.db.models import Count, Q
 from django.utils import timezone
 
 from tables.models import Hand, Seat, Table
+from tables.services.events import table_lock
 from tables.services.hooks import TableRules
-from tables.services.locks import table_lock
 from tables.services.time_bank import time_bank_refill
 from tables.tournaments import selectors, structure
 from tables.tournaments.models import Tournament, TournamentTable

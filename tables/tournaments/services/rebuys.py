@@ -15,8 +15,7 @@ from __future__ import annotations
 from django.db import transaction
 
 from tables.models import Hand, Player, Seat, Table
-from tables.services.events import table_touch
-from tables.services.locks import table_lock
+from tables.services.events import table_lock, table_touch
 from tables.tournaments.errors import NotRegistered, RebuyRefused
 from tables.tournaments.models import Entry, Tournament
 from tables.tournaments.selectors import rebuy_refusal

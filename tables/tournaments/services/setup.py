@@ -15,8 +15,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from tables.models import LedgerEntry, Player, Seat, Table
-from tables.services.events import table_touch
-from tables.services.locks import table_lock
+from tables.services.events import table_lock, table_touch
 from tables.services.players import ledger_record
 from tables.tournaments.errors import (
     AlreadyRegistered,

@@ -7,12 +7,14 @@ and cannot write once another process took its lease."""
 import asyncio
 
 import pytest
+from asgiref.sync import sync_to_async
 from channels.layers import InMemoryChannelLayer, get_channel_layer
 from django.conf import settings
 
 from tables.live import ownership as runtime_module
 from tables.live.runtime import TableRuntime
 from tables.models import Hand, Table, TableLease
+from tables.selectors.snapshot import load_snapshot
 from tables.services import hand_start, seat_take
 from tables.services.events import table_changed_event, table_group
 from tables.services.leases import PROCESS
@@ -266,8 +268,6 @@ async def test_one_clock_per_loop_runs_while_it_has_runtimes(table, cookies):
 
 async def dealt(table, players, cookies):
     """Two players seated, both watching, a hand dealt: their sockets, at its version."""
-    from asgiref.sync import sync_to_async
-
     await sync_to_async(seat_take)(table=table, player=players[1], buy_in=200, seat_number=1)
     sockets = [
         await Socket(f"s{i}", communicator(table.pk, c)).connect()
@@ -299,13 +299,16 @@ async def test_the_owner_acts_on_its_hand_in_memory_and_reads_nothing(table, pla
     assert runtime.reads == reads  # no read: the next versions were built in memory
     stored = await Table.objects.aget(pk=table.pk)
     assert runtime.snapshot.version == stored.version == runtime.version
+    # what it worked out once of the table's settings and of the hand's row, carried from
+    # version to version, is what a read works out
+    read = await sync_to_async(load_snapshot)(table.pk)
+    assert runtime.snapshot.facts == read.facts
+    assert runtime.snapshot.hand_facts == read.hand_facts
     for socket in sockets:
         await socket.close()
 
 
 async def test_a_change_another_writer_made_is_read_and_shown(table, players, cookies):
-    from asgiref.sync import sync_to_async
-
     socket = await Socket("alice", communicator(table.pk, cookies[0])).connect()
     runtime = TableRuntime.following(table.pk)
     reads = runtime.reads

@@ -146,7 +146,7 @@ def test_the_croupier_skips_a_table_another_transaction_holds(players, table):
     from django.utils import timezone
 
     from tables.services.clock import clock_tick
-    from tables.services.locks import table_lock
+    from tables.services.events import table_lock
 
     for p in players[:2]:
         seat_take(table=table, player=p, buy_in=100)

@@ -84,6 +84,19 @@ def screens(browser, server, table_id):
     return opened
 
 
+# The down-cards face up on the screen at one moment (one look, so that no frame comes in
+# between): none but those of a hand shown at the showdown (its plate says what it made) or
+# of an all-in run-out (the seats face up: every live hand is shown).
+DOWN_CARDS_SHOWN = """() => {
+  const seats = document.querySelector('#table-seats');
+  if (seats.dataset.faceUp) return [];
+  return [...seats.querySelectorAll('.seat')]
+    .filter(seat => !seat.querySelector('.made'))
+    .flatMap(seat => [...seat.querySelectorAll('.down-cards .pc:not(.back)')])
+    .map(card => seats.dataset.street + ' ' + card.outerHTML);
+}"""
+
+
 def test_a_seven_seat_stud_table_fits_the_screen_to_seventh_street(browser, server):
     table_id = server.shell(
         BOT_TABLE.format(name="Stud on the wall", game="stud", bets=STUD_BETS, seats=7)
@@ -98,9 +111,7 @@ def test_a_seven_seat_stud_table_fits_the_screen_to_seventh_street(browser, serv
         if width == 1920:
             assert tv.evaluate(SMALL_TEXT) == []
         # no hole card: a down-card is a card back on the room screen until the showdown
-        street = tv.eval_on_selector("#table-seats", "seats => seats.dataset.street")
-        if street in ("third", "fourth", "fifth", "sixth", "seventh"):  # a betting street
-            assert tv.locator("#table-seats .down-cards .pc:not(.back)").count() == 0
+        assert tv.evaluate(DOWN_CARDS_SHOWN) == []
 
 
 def test_a_draw_table_shows_its_draw_counts_on_the_screen(browser, server):

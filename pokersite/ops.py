@@ -36,6 +36,7 @@ from rest_framework.authtoken.models import Token
 
 from tables.db.threads import read_async
 from tables.http import Application, Receive, Scope, Send
+from tables.live.database_reach import database_answers
 from tables.live.runtime import TableRuntime
 
 #: Seconds each readiness check may take (the channel layer: its message back).
@@ -79,7 +80,7 @@ async def healthz(scope: Scope) -> Answer:
 
 async def readyz(scope: Scope) -> Answer:
     checks = {
-        "database": await _checked(read_async(_database_answers)()),
+        "database": await _checked(read_async(database_answers)()),
         "channel_layer": await _checked(_layer_answers()),
         "migrations": await _checked(read_async(_migrations_applied)()),
         "draining": "yes" if TableRuntime.draining else "no",
@@ -100,11 +101,6 @@ async def _checked(check: Any) -> str:
     except Exception as error:
         return f"failed ({type(error).__name__})"
     return "ok"
-
-
-def _database_answers() -> None:
-    with connections[DEFAULT_DB_ALIAS].cursor() as cursor:
-        cursor.execute("SELECT 1")
 
 
 #: Once the process has found every migration applied, it need not look again (its code,

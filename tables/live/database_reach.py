@@ -101,14 +101,15 @@ class DatabaseReach:
             # A slow look (a loaded process) decides nothing until it ends; a database host
             # lost from the network fails it within the connection's own timeouts
             # (``connect_timeout``, ``tcp_user_timeout``: pokersite/settings.py).
-            await read_async(_select_one)()
+            await read_async(database_answers)()
         except Exception:
             cls.failed()
         else:
             cls.answered()
 
 
-def _select_one() -> None:
+def database_answers() -> None:
+    """Raises unless the database answers a ``SELECT 1`` (also ``/readyz``'s look)."""
     with connections[DEFAULT_DB_ALIAS].cursor() as cursor:
         cursor.execute("SELECT 1")
 

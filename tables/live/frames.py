@@ -37,7 +37,7 @@ from typing import Any
 import orjson
 from django.utils import timezone
 
-from tables.live.patch import diff
+from tables.live.patch import MISSING, diff, value_at
 from tables.live.protocol import render_viewer, state_me
 from tables.presenters.broadcast import broadcast_reveal
 from tables.presenters.models import NO_NOTES, NoteMarks, Screen
@@ -231,42 +231,29 @@ def json_update(held: JsonState, now: JsonState, memo: dict[Hashable, Any]) -> s
             overwritten.update(part for part in mine if part.startswith(path + "/"))
         parts.append(text)
     for part, value in own.items():
-        before = was.get(part, _MISSING)
+        before = was.get(part, MISSING)
         if part in overwritten:  # set whole by a shared operation above it: put it back
             parts.append(orjson.dumps([part, value]))
-        elif before is _MISSING and (before := _at(held.shared.data, part)) is _MISSING:
+        elif before is MISSING and (before := value_at(held.shared.data, part)) is MISSING:
             parts.append(orjson.dumps([part, value]))  # new: the shared patch made its place
         elif before is not value:
-            parts.extend(orjson.dumps([part + op[0], *op[1:]]) for op in diff(before, value))
+            parts.extend(_patch_at(part, before, value))
     for part in () if same else was.keys() - own.keys():
-        spectators = _at(now.shared.data, part)
-        if spectators is _MISSING:
+        spectators = value_at(now.shared.data, part)
+        if spectators is MISSING:
             return _whole_update(held, now)
         if part not in overwritten:  # (else set with the spectator's container above it)
-            ops = diff(was[part], spectators)
-            parts.extend(orjson.dumps([part + op[0], *op[1:]]) for op in ops)
+            parts.extend(_patch_at(part, was[part], spectators))
     return _update_frame(now, held, parts)
+
+
+def _patch_at(part: str, before: Any, after: Any) -> list[bytes]:
+    """The operations that turn ``before`` into ``after`` at pointer ``part``."""
+    return [orjson.dumps([part + op[0], *op[1:]]) for op in diff(before, after)]
 
 
 def _whole_update(held: JsonState, now: JsonState) -> str:
     return _update_frame(now, held, [orjson.dumps(op) for op in diff(held.data, now.data)])
-
-
-_MISSING: Any = object()
-
-
-def _at(data: Any, pointer: str) -> Any:
-    """The value at ``pointer`` in ``data`` (``_MISSING``: none there)."""
-    for key in pointer.split("/")[1:]:
-        if type(data) is dict:
-            data = data.get(key, _MISSING)
-        elif type(data) is list and key.isdigit() and int(key) < len(data):
-            data = data[int(key)]
-        else:
-            return _MISSING
-        if data is _MISSING:
-            return _MISSING
-    return data
 
 
 def _apart(parts: Collection[str]) -> bool:

@@ -51,7 +51,23 @@ def _json(value: Any) -> bytes:
     return orjson.dumps(value, option=orjson.OPT_NON_STR_KEYS)
 
 
-_MISSING = object()
+#: What ``value_at`` finds where a pointer leads nowhere (no JSON value is this object).
+MISSING: Any = object()
+
+
+def value_at(document: Any, pointer: str) -> Any:
+    """The value at JSON Pointer ``pointer`` (unescaped: its keys hold no ``/`` or ``~``) in
+    ``document``; ``MISSING`` when there is none."""
+    for key in pointer.split("/")[1:]:
+        if type(document) is dict:
+            document = document.get(key, MISSING)
+        elif type(document) is list and key.isdigit() and int(key) < len(document):
+            document = document[int(key)]
+        else:
+            return MISSING
+        if document is MISSING:
+            return MISSING
+    return document
 
 
 def _diff(old: Any, new: Any, path: str, ops: list[Operation]) -> None:
@@ -62,7 +78,7 @@ def _diff(old: Any, new: Any, path: str, ops: list[Operation]) -> None:
             if key not in new:
                 ops.append([f"{path}/{_escape(key)}"])
         for key, value in new.items():
-            before = old.get(key, _MISSING)
+            before = old.get(key, MISSING)
             if before is value:  # the presenters share what did not change: nothing to walk
                 continue
             kind = type(value)

@@ -131,10 +131,7 @@ class Hand(models.Model):
 
     def seat_index_of(self, player_id: int) -> int | None:
         """The engine seat index of a player in this hand, or None if not dealt in."""
-        for index, seat in enumerate(self.seats):
-            if seat["player_id"] == player_id:
-                return index
-        return None
+        return self.seat_indexes.get(player_id)
 
     @property
     def seat_indexes(self) -> dict[int, int]:

@@ -118,7 +118,7 @@ def json_state(snapshot: Snapshot, screen: Screen) -> JsonState:
         return JsonState(shared, {})
     theirs = spectator.seats.seats
     seats = [n for n, panel in enumerate(screen.seats.seats) if panel is not theirs[n]]
-    members, own_seats = viewer_members(snapshot, screen, seats)
+    members, own_seats = viewer_members(snapshot, screen, spectator, seats)
     own = {f"/state/{path}": value for path, value in members.items()}
     own.update((f"/state/seats/{number}", seat) for number, seat in own_seats.items())
     index = screen.viewer_index
@@ -221,10 +221,14 @@ def json_update(held: JsonState, now: JsonState, memo: dict[Hashable, Any]) -> s
             for op in diff(held.shared.data, now.shared.data)
         ]
     above = _above(tuple(own) if same else tuple(sorted(mine)))
+    gone = () if same else was.keys() - own.keys()
     parts: list[bytes] = []
     overwritten: set[str] = set()
     for pointers, text in shared_ops:
         if not mine.isdisjoint(pointers):
+            if pointers[-1] in gone:  # set or removed at a part no longer theirs: as for all
+                overwritten.add(pointers[-1])
+                parts.append(text)
             continue  # the spectator's value of a part this viewer has their own of
         path = pointers[-1] if pointers else ""
         if path in above:
@@ -238,12 +242,13 @@ def json_update(held: JsonState, now: JsonState, memo: dict[Hashable, Any]) -> s
             parts.append(orjson.dumps([part, value]))  # new: the shared patch made its place
         elif before is not value:
             parts.extend(_patch_at(part, before, value))
-    for part in () if same else was.keys() - own.keys():
+    for part in gone:
+        if part in overwritten:  # set or removed by a shared operation at it or above it
+            continue
         spectators = value_at(now.shared.data, part)
         if spectators is MISSING:
             return _whole_update(held, now)
-        if part not in overwritten:  # (else set with the spectator's container above it)
-            parts.extend(_patch_at(part, was[part], spectators))
+        parts.extend(_patch_at(part, was[part], spectators))
     return _update_frame(now, held, parts)
 
 

@@ -1,8 +1,9 @@
 """The hand's log in words, from the engine view's typed, already filtered events.
 
 ``log_entries`` reads the spectator's view once per table version; each dealing of hole
-cards is a ``Dealt`` marker in its place, which ``viewer_log`` turns into "Your cards" for
-the one viewer who was dealt them, and drops for everyone else.
+cards is a ``Dealt`` marker in its place, and ``viewer_log`` makes each round of them one
+line: "Your cards" for a viewer dealt in, the round's words without a card for everyone
+else.
 """
 
 from __future__ import annotations
@@ -197,17 +198,50 @@ def viewer_log(
     entries: Sequence[LogLine | Dealt], index: int | None, cards: Sequence[Card | None]
 ) -> tuple[LogLine, ...]:
     """``log_entries`` for the viewer in hand seat ``index`` whose hole ``cards`` (from their
-    own engine view) are known: "Your cards" where theirs were dealt, no other marker."""
+    own engine view) are known.
+
+    Each dealing of hole cards (the ``Dealt`` markers of one round: every seat's cards in a
+    flop or draw game, stud's two down on 3rd street, its one on 7th) is one line, where
+    the round's first marker is: "Your cards" for a viewer dealt in that round, the same
+    words without a card for everyone else (``DEALT_WORDS``). So every viewer's log has
+    as many lines, each at the same place, and differs from the spectator's only in its
+    own "Your cards" lines (a ``frames=diff`` socket's own part is those lines alone)."""
     known = index is not None and all(c is not None for c in cards)
-    out = []
+    mine = (
+        {
+            (line.first, line.count): line
+            for line in entries
+            if isinstance(line, Dealt) and line.seat == index
+        }
+        if known
+        else {}
+    )
+    out: list[LogLine] = []
+    done: set[tuple[int, int]] = set()
     for line in entries:
-        if isinstance(line, Dealt):
-            if known and line.seat == index:
-                mine = cards[line.first : line.first + line.count] if line.count else cards
-                words = "Your cards" if line.count != 1 else "Your card"
-                if line.count:
-                    words += " (down)"
-                out.append(LogLine(words, _faces([c for c in mine if c is not None])))
+        if not isinstance(line, Dealt):
+            out.append(line)
             continue
-        out.append(line)
+        round_ = (line.first, line.count)
+        if round_ in done:
+            continue
+        done.add(round_)
+        own = mine.get(round_)
+        if own is None:
+            out.append(DEALT_LINES[line.count])
+            continue
+        dealt = cards[own.first : own.first + own.count] if own.count else cards
+        words = "Your cards" if own.count != 1 else "Your card"
+        if own.count:
+            words += " (down)"
+        out.append(LogLine(words, _faces([c for c in dealt if c is not None])))
     return tuple(out)
+
+
+#: A round of hole cards dealt as everyone but its players reads it, by cards each (0:
+#: all of them, as the flop and draw games deal them).
+DEALT_LINES = {
+    0: LogLine("The hole cards are dealt"),
+    1: LogLine("One card each is dealt down"),
+    2: LogLine("Two cards each are dealt down"),
+}

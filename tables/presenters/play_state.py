@@ -131,20 +131,23 @@ def play_state(snapshot: Snapshot, screen: Screen, now: datetime | None = None) 
 
 
 #: The members of the play state that differ from one viewer to another (besides the seats
-#: they see as theirs, the buy-in their form offers and their time bank on the clock):
-#: ``viewer_members`` builds only these. The clock's deadline and seconds left are the
-#: table's, shared by every viewer of a version.
-VIEWER_MEMBERS = ("you", "legal", "log", "result", "choice", "pre_actions")
+#: they see as theirs, the buy-in their form offers, their time bank on the clock and their
+#: own lines of the log): ``viewer_members`` builds only these. The clock's deadline and
+#: seconds left are the table's, the hand's result is everyone's, and the log differs from
+#: the spectator's only in the viewer's "Your cards" lines (``tables.presenters.log``).
+VIEWER_MEMBERS = ("you", "legal", "choice", "pre_actions")
 
 
 def viewer_members(
-    snapshot: Snapshot, screen: Screen, seat_numbers: Iterable[int]
+    snapshot: Snapshot, screen: Screen, spectator: Screen, seat_numbers: Iterable[int]
 ) -> tuple[dict[str, Any], dict[int, dict[str, Any]]]:
     """What ``play_state(snapshot, screen)`` holds for this viewer alone, by its path in the
-    state: the members ``VIEWER_MEMBERS``, ``table/default_buy_in`` and
-    ``clock/time_bank``; and each seat of ``seat_numbers`` (the table's, from 0: those the
-    viewer sees as theirs) by its number. Everything else of the viewer's play state is the
-    spectator's (``tables.live.frames`` builds it once per version for all viewers)."""
+    state: the members ``VIEWER_MEMBERS``, ``table/default_buy_in``, ``clock/time_bank``
+    and the lines of the log where theirs differs from ``spectator``'s (the spectator's
+    screen of the same version: ``log/N``, or the whole ``log`` where the two are not as
+    long); and each seat of ``seat_numbers`` (the table's, from 0: those the viewer sees as
+    theirs) by its number. Everything else of the viewer's play state is the spectator's
+    (``tables.live.frames`` builds it once per version for all viewers)."""
     view = _view_on_screen(snapshot, screen)
     you = _you(snapshot, screen, _cash(screen))
     dealt = set(hand_seat_numbers(snapshot).values()) if screen.running else set()
@@ -152,16 +155,30 @@ def viewer_members(
     members: dict[str, Any] = {
         "you": you,
         "legal": _legal_of(screen, view),
-        "log": _log(screen),
-        "result": _result(snapshot, screen, view) if not screen.running else None,
         "choice": _choice(screen),
         "pre_actions": _pre_actions(screen),
         # the buy-in the form offers depends on what the viewer left this table with
         "table/default_buy_in": _table_default_buy_in(screen),
         "clock/time_bank": you["time_bank"] if you is not None else None,
     }
+    members.update(_own_log(screen.log.lines, spectator.log.lines))
     seats = {n: _seat(panels[n], panels[n].number in dealt) for n in seat_numbers}
     return members, seats
+
+
+def _own_log(mine: tuple[LogLine, ...], theirs: tuple[LogLine, ...]) -> dict[str, Any]:
+    """The state's log lines where ``mine`` differs from ``theirs`` (``log/N``, N within the
+    latest ``LOG_LINES``), or the whole log where they are not as long."""
+    if mine is theirs:
+        return {}
+    if len(mine) != len(theirs):
+        return {"log": [_log_line(line) for line in mine[-LOG_LINES:]]}
+    start = max(len(mine) - LOG_LINES, 0)
+    return {
+        f"log/{n - start}": _log_line(line)
+        for n in range(start, len(mine))
+        if (line := mine[n]) is not theirs[n] and line != theirs[n]
+    }
 
 
 def broadcast_members(

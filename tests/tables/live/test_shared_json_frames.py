@@ -96,10 +96,17 @@ def test_viewers_states_and_updates_are_their_whole_states(make_player, make_tab
     rng = random.Random(20261126)
     history: list[dict] = []
     checked = updates = owned = 0
+    # seated players' updates from the version before, and those that held nothing of their
+    # own beyond the spectator's (their operations all in the spectator's update)
+    seated_updates = only_shared = 0  # (seated: their ``you`` is their own part)
 
     def check_now() -> None:
-        nonlocal checked, updates, owned
+        nonlocal checked, updates, owned, seated_updates, only_shared
         now = states_of(table, viewers)
+        spectators: list[str] = []
+        if history:
+            state, _, memo = now["spectator"]
+            spectators = json.loads(json_update(history[-1]["spectator"][0], state, memo))["patch"]
         for name, (state, whole, memo) in now.items():
             assert state.data == whole, f"{name}: not their whole state"
             assert json.loads(state.text) == {"type": "state", "version": state.version, **whole}
@@ -115,6 +122,12 @@ def test_viewers_states_and_updates_are_their_whole_states(make_player, make_tab
                     )
                     assert apply_patch(held.data, frame["patch"]) == whole, (name, back)
                     updates += 1
+                    if back == 1 and state.own.get("/state/you") is not None:
+                        seated_updates += 1
+                        own_ops = [op for op in frame["patch"] if op not in spectators]
+                        only_shared += not own_ops
+                        for op in own_ops:
+                            assert_everyones(op[0], held.data, whole)
             checked += 1
         history.append(now)
 
@@ -134,6 +147,23 @@ def test_viewers_states_and_updates_are_their_whole_states(make_player, make_tab
     # Not vacuous: many versions, players with their own parts, updates from both distances.
     assert checked > 6 * 20 * HANDS // 4 and updates > checked
     assert owned > checked // 2
+    # Not vacuous: seated players' updates, some with nothing of their own
+    assert seated_updates > 100 and 0 < only_shared < seated_updates
+
+
+def assert_everyones(path: str, before: dict, whole: dict) -> None:
+    """An operation a seated player's update (from ``before`` to ``whole``) holds beyond the
+    spectator's is never at the clock (but their time bank), the hand's result or a line of
+    the log other than their own cards dealt, before or now: those are everyone's, in the
+    spectator's update once."""
+    assert not path.startswith("/state/result"), path
+    assert not path.startswith("/state/clock") or path == "/state/clock/time_bank", path
+    if path.startswith("/state/log"):
+        line = path.split("/")[3]  # /state/log/N(/...)
+        assert line.isdigit(), path
+        logs = (before["state"]["log"], whole["state"]["log"])
+        theirs = [log[int(line)]["text"] for log in logs if int(line) < len(log)]
+        assert any(text.startswith("Your card") for text in theirs), path
 
 
 def test_the_dealers_choice_is_the_choosers_own(make_player, make_table):

@@ -1,5 +1,6 @@
 """The hand log in words, read from the engine's typed events (no text parsed back)."""
 
+from engine.cards import Card
 from engine.hand import Hand as EngineHand, HandConfig
 from tables.models import HandAction
 from tables.presenters.log import Dealt, LogLine, log_entries, viewer_log
@@ -95,3 +96,54 @@ def test_a_call_that_puts_the_caller_all_in_says_all_in():
         "cy calls (all-in)",
     ]
     assert "ann raises to 60 (all-in)" not in texts  # ann has chips behind
+
+
+def test_each_round_of_hole_cards_is_one_line_at_the_same_place_for_everyone():
+    """A spectator reads that the hole cards were dealt, once; each player reads their own
+    cards on that line; every log is as long, so a ``frames=diff`` socket's own part of
+    the log is that one line."""
+    state, decisions = played()
+    entries = log_entries(state.view(None), NAMES, decisions)
+    spectators = viewer_log(entries, None, ())
+    place = [line.text for line in spectators].index("The hole cards are dealt")
+    assert place == 5 and [line.text for line in spectators].count("The hole cards are dealt") == 1
+    for index in range(3):
+        mine = viewer_log(entries, index, state.view(index).seats[index].cards)
+        assert len(mine) == len(spectators)
+        differ = [n for n, (a, b) in enumerate(zip(mine, spectators, strict=True)) if a != b]
+        assert differ == [place]
+
+
+def test_stud_deals_each_round_down_as_one_line():
+    """Stud's two down cards on 3rd street sit between the up cards of every seat; the
+    round is one line where its first seat's cards were dealt, and 7th street's one down
+    card is another."""
+    entries = [
+        LogLine("ann posts ante 1"),
+        Dealt(1, 0, 2),
+        LogLine("bob gets (up)"),
+        Dealt(0, 0, 2),
+        LogLine("ann gets (up)"),
+        LogLine("7th street:"),
+        Dealt(1, 6, 1),
+        Dealt(0, 6, 1),
+    ]
+    cards = [Card.parse(code) for code in ("As", "Ah", "2c", "3c", "4c", "5c", "Kd")]
+    spectators = [line.text for line in viewer_log(entries, None, ())]
+    assert spectators == [
+        "ann posts ante 1",
+        "Two cards each are dealt down",
+        "bob gets (up)",
+        "ann gets (up)",
+        "7th street:",
+        "One card each is dealt down",
+    ]
+    anns = viewer_log(entries, 0, cards)
+    assert [(line.text, "".join(map(str, line.cards))) for line in anns] == [
+        ("ann posts ante 1", ""),
+        ("Your cards (down)", "AsAh"),
+        ("bob gets (up)", ""),
+        ("ann gets (up)", ""),
+        ("7th street:", ""),
+        ("Your card (down)", "Kd"),
+    ]

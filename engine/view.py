@@ -122,16 +122,27 @@ class View:
         return None if self.viewer is None else self.seats[self.viewer]
 
     #: The members of ``to_dict`` that differ from one viewer to another (besides the
-    #: viewer's own seat), as ``own_members`` gives them.
-    OWN_MEMBERS: ClassVar[tuple[str, ...]] = ("viewer", "legal", "log", "result")
+    #: viewer's own seat and their own lines of the log: ``own_lines``), as
+    #: ``own_members`` gives them. The result is everyone's (cards shown are shown to all).
+    OWN_MEMBERS: ClassVar[tuple[str, ...]] = ("viewer", "legal")
 
     def own_members(self) -> dict[str, Any]:
         """``OWN_MEMBERS`` as ``to_dict`` has them."""
         return {
             "viewer": self.viewer,
             "legal": self.legal.to_dict() if self.legal is not None else None,
-            "log": [e.line for e in self.events],
-            "result": self.result.to_dict() if self.result is not None else None,
+        }
+
+    def own_lines(self, public: View) -> dict[int, str]:
+        """The lines of ``to_dict``'s log (by index) where this view's differ from
+        ``public``'s, the spectator's view of the same moment: the viewer's own cards dealt
+        (``Hand.view`` swaps in only those events, the rest are the very same)."""
+        if len(self.events) != len(public.events):
+            raise ValueError("not a view of the same moment")
+        return {
+            n: mine.line
+            for n, (mine, theirs) in enumerate(zip(self.events, public.events, strict=True))
+            if mine is not theirs and mine.line != theirs.line
         }
 
     def to_dict(self) -> dict[str, Any]:
@@ -150,8 +161,8 @@ class View:
             "current_bet": self.current_bet,
             "actor": self.actor,
             "legal": own["legal"],
-            "log": own["log"],
-            "result": own["result"],
+            "log": [e.line for e in self.events],
+            "result": self.result.to_dict() if self.result is not None else None,
             "no_more_betting": self.no_more_betting,
             "runs_due": self.runs_due,
             "second_board": [str(c) for c in self.second_board],

@@ -118,14 +118,14 @@ def json_state(snapshot: Snapshot, screen: Screen) -> JsonState:
         return JsonState(shared, {})
     theirs = spectator.seats.seats
     seats = [n for n, panel in enumerate(screen.seats.seats) if panel is not theirs[n]]
-    members, own_seats = viewer_members(snapshot, screen, spectator, seats)
+    members, own_seats = viewer_members(snapshot, screen, seats)
     own = {f"/state/{path}": value for path, value in members.items()}
     own.update((f"/state/seats/{number}", seat) for number, seat in own_seats.items())
     index = screen.viewer_index
     if screen.hand_id is not None:  # the view is of the hand on screen (none: none)
         view = snapshot.view_own(index)
-        own.update((f"/view/{key}", value) for key, value in view.items() if key not in _APART)
-        own.update(_own_log_lines(view["log"], snapshot.view_dict(None)["log"]))
+        own.update((f"/view/{key}", value) for key, value in view.items() if key != "seat")
+        own.update((f"/view/log/{n}", line) for n, line in snapshot.view_own_lines(index).items())
         if index is not None:
             own[f"/view/seats/{index}"] = view["seat"]
         elif seats:  # a viewer without a seat: the hole-card broadcast's seats in the view too
@@ -136,19 +136,6 @@ def json_state(snapshot: Snapshot, screen: Screen) -> JsonState:
             )
     own["/me"] = state_me(screen.viewer)
     return JsonState(shared, own)
-
-
-#: The viewer's own members of the engine's view put in by their own pointers.
-_APART = ("seat", "log")
-
-
-def _own_log_lines(mine: list[str], theirs: list[str]) -> dict[str, Any]:
-    """The engine log's lines where the viewer's differs from the spectator's (their own
-    cards dealt), by pointer: the rest of the log is shared, so a line every viewer sees
-    is in the shared patch once, not in each viewer's."""
-    if len(mine) != len(theirs):
-        return {"/view/log": mine}
-    return {f"/view/log/{n}": line for n, line in enumerate(mine) if line != theirs[n]}
 
 
 def _shared_json(snapshot: Snapshot) -> tuple[SharedJson, Screen]:

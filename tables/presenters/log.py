@@ -194,47 +194,83 @@ def _faces(cards: Sequence[Card]) -> tuple[CardFace, ...]:
     return tuple(CardFace(str(c)) for c in cards)
 
 
+@dataclass(frozen=True, slots=True)
+class DealtRound:
+    """One round of hole cards dealt (the ``Dealt`` markers of one street): its line's
+    ``place`` in the log, which cards it dealt (``Dealt.first``, ``Dealt.count``) and to
+    which hand seats."""
+
+    place: int
+    first: int
+    count: int
+    seats: frozenset[int]
+
+
+def everyones_log(
+    entries: Sequence[LogLine | Dealt],
+) -> tuple[tuple[LogLine, ...], tuple[DealtRound, ...]]:
+    """``log_entries`` as a viewer dealt no card reads them, and where its rounds of hole
+    cards dealt are.
+
+    Each round (every seat's cards in a flop or draw game, stud's two down on 3rd street,
+    its one on 7th) is one line, where its first marker is, in the round's words
+    (``DEALT_LINES``); a viewer dealt in reads their cards there (``own_lines``). So every
+    viewer's log has as many lines, each at the same place, and differs from the
+    spectator's only in its own "Your cards" lines (a ``frames=diff`` socket's own part of
+    the log is those lines alone)."""
+    lines: list[LogLine] = []
+    rounds: dict[tuple[int, int], tuple[int, set[int]]] = {}
+    for line in entries:
+        if not isinstance(line, Dealt):
+            lines.append(line)
+            continue
+        found = rounds.get((line.first, line.count))
+        if found is None:
+            rounds[line.first, line.count] = (len(lines), {line.seat})
+            lines.append(DEALT_LINES[line.count])
+        else:
+            found[1].add(line.seat)
+    dealt = tuple(
+        DealtRound(place, first, count, frozenset(seats))
+        for (first, count), (place, seats) in rounds.items()
+    )
+    return tuple(lines), dealt
+
+
+def own_lines(
+    rounds: Sequence[DealtRound], index: int | None, cards: Sequence[Card | None]
+) -> dict[int, LogLine]:
+    """The lines of the log (by place) the viewer in hand seat ``index``, whose hole
+    ``cards`` (from their own engine view) are known, reads as "Your cards"."""
+    if index is None or any(c is None for c in cards):
+        return {}
+    own = {}
+    for dealt in rounds:
+        if index in dealt.seats:
+            mine = cards[dealt.first : dealt.first + dealt.count] if dealt.count else cards
+            words = "Your cards" if dealt.count != 1 else "Your card"
+            if dealt.count:
+                words += " (down)"
+            own[dealt.place] = LogLine(words, _faces([c for c in mine if c is not None]))
+    return own
+
+
 def viewer_log(
     entries: Sequence[LogLine | Dealt], index: int | None, cards: Sequence[Card | None]
 ) -> tuple[LogLine, ...]:
-    """``log_entries`` for the viewer in hand seat ``index`` whose hole ``cards`` (from their
-    own engine view) are known.
+    """``log_entries`` for the viewer in hand seat ``index`` whose hole ``cards`` are known:
+    ``everyones_log`` with their own lines (``own_lines``)."""
+    lines, rounds = everyones_log(entries)
+    return with_own_lines(lines, own_lines(rounds, index, cards))
 
-    Each dealing of hole cards (the ``Dealt`` markers of one round: every seat's cards in a
-    flop or draw game, stud's two down on 3rd street, its one on 7th) is one line, where
-    the round's first marker is: "Your cards" for a viewer dealt in that round, the same
-    words without a card for everyone else (``DEALT_WORDS``). So every viewer's log has
-    as many lines, each at the same place, and differs from the spectator's only in its
-    own "Your cards" lines (a ``frames=diff`` socket's own part is those lines alone)."""
-    known = index is not None and all(c is not None for c in cards)
-    mine = (
-        {
-            (line.first, line.count): line
-            for line in entries
-            if isinstance(line, Dealt) and line.seat == index
-        }
-        if known
-        else {}
-    )
-    out: list[LogLine] = []
-    done: set[tuple[int, int]] = set()
-    for line in entries:
-        if not isinstance(line, Dealt):
-            out.append(line)
-            continue
-        round_ = (line.first, line.count)
-        if round_ in done:
-            continue
-        done.add(round_)
-        own = mine.get(round_)
-        if own is None:
-            out.append(DEALT_LINES[line.count])
-            continue
-        dealt = cards[own.first : own.first + own.count] if own.count else cards
-        words = "Your cards" if own.count != 1 else "Your card"
-        if own.count:
-            words += " (down)"
-        out.append(LogLine(words, _faces([c for c in dealt if c is not None])))
+
+def with_own_lines(lines: tuple[LogLine, ...], own: dict[int, LogLine]) -> tuple[LogLine, ...]:
+    """``lines`` with ``own`` (by place) put in."""
+    if not own:
+        return lines
+    out = list(lines)
+    for place, line in own.items():
+        out[place] = line
     return tuple(out)
 
 

@@ -23,7 +23,7 @@ from typing import TYPE_CHECKING, Any, Protocol
 from django.utils import timezone
 
 from tables.presenters.models import ActionBar, CardFace, LogLine, Screen, SeatPanel, Viewer
-from tables.presenters.screen import hand_seat_numbers
+from tables.presenters.screen import hand_seat_numbers, own_log_lines
 
 if TYPE_CHECKING:
     from engine.view import View
@@ -139,15 +139,14 @@ VIEWER_MEMBERS = ("you", "legal", "choice", "pre_actions")
 
 
 def viewer_members(
-    snapshot: Snapshot, screen: Screen, spectator: Screen, seat_numbers: Iterable[int]
+    snapshot: Snapshot, screen: Screen, seat_numbers: Iterable[int]
 ) -> tuple[dict[str, Any], dict[int, dict[str, Any]]]:
     """What ``play_state(snapshot, screen)`` holds for this viewer alone, by its path in the
     state: the members ``VIEWER_MEMBERS``, ``table/default_buy_in``, ``clock/time_bank``
-    and the lines of the log where theirs differs from ``spectator``'s (the spectator's
-    screen of the same version: ``log/N``, or the whole ``log`` where the two are not as
-    long); and each seat of ``seat_numbers`` (the table's, from 0: those the viewer sees as
-    theirs) by its number. Everything else of the viewer's play state is the spectator's
-    (``tables.live.frames`` builds it once per version for all viewers)."""
+    and their own lines of the log (``log/N``: their cards dealt, where everyone else reads
+    that cards were dealt); and each seat of ``seat_numbers`` (the table's, from 0: those the
+    viewer sees as theirs) by its number. Everything else of the viewer's play state is the
+    spectator's (``tables.live.frames`` builds it once per version for all viewers)."""
     view = _view_on_screen(snapshot, screen)
     you = _you(snapshot, screen, _cash(screen))
     dealt = set(hand_seat_numbers(snapshot).values()) if screen.running else set()
@@ -161,24 +160,16 @@ def viewer_members(
         "table/default_buy_in": _table_default_buy_in(screen),
         "clock/time_bank": you["time_bank"] if you is not None else None,
     }
-    members.update(_own_log(screen.log.lines, spectator.log.lines))
+    members.update(_own_log(own_log_lines(snapshot, screen.viewer_index), len(screen.log.lines)))
     seats = {n: _seat(panels[n], panels[n].number in dealt) for n in seat_numbers}
     return members, seats
 
 
-def _own_log(mine: tuple[LogLine, ...], theirs: tuple[LogLine, ...]) -> dict[str, Any]:
-    """The state's log lines where ``mine`` differs from ``theirs`` (``log/N``, N within the
-    latest ``LOG_LINES``), or the whole log where they are not as long."""
-    if mine is theirs:
-        return {}
-    if len(mine) != len(theirs):
-        return {"log": [_log_line(line) for line in mine[-LOG_LINES:]]}
-    start = max(len(mine) - LOG_LINES, 0)
-    return {
-        f"log/{n - start}": _log_line(line)
-        for n in range(start, len(mine))
-        if (line := mine[n]) is not theirs[n] and line != theirs[n]
-    }
+def _own_log(own: dict[int, LogLine], length: int) -> dict[str, Any]:
+    """The viewer's ``own`` lines of the log (by place in a log of ``length`` lines) within
+    the state's latest ``LOG_LINES``, by their path in the state (``log/N``)."""
+    start = max(length - LOG_LINES, 0)
+    return {f"log/{n - start}": _log_line(line) for n, line in own.items() if n >= start}
 
 
 def broadcast_members(

@@ -31,7 +31,14 @@ from tables.presenters.games import (
     runs_on_screen,
     street_name,
 )
-from tables.presenters.log import Dealt, log_entries, notice_lines, viewer_log
+from tables.presenters.log import (
+    DealtRound,
+    everyones_log,
+    log_entries,
+    notice_lines,
+    own_lines,
+    with_own_lines,
+)
 from tables.presenters.models import (
     NO_NOTES,
     ActionsRegion,
@@ -69,7 +76,8 @@ class _Shared:
     seat_players: dict[int, int]  # table seat number -> the player id on its plate
     board: BoardRegion
     watching: ActionsRegion  # everyone's but the actor's
-    log_entries: list[LogLine | Dealt]
+    log_lines: tuple[LogLine, ...]  # as a viewer dealt no card reads them
+    dealt_rounds: tuple[DealtRound, ...]  # where its hole cards were dealt, to whom
     recent: RecentHands
     free_seats: tuple[int, ...]
     min_buy_in: int
@@ -272,11 +280,24 @@ def _viewer_log(snapshot: Snapshot, shared: _Shared, index: int | None) -> LogRe
     region = snapshot.memo.get(key)
     if region is None:
         shown = snapshot.hand if shared.board.hand_id is not None else None
-        cards = dealt_cards(snapshot.view(index), index) if shown and index is not None else ()
-        lines = viewer_log(shared.log_entries, index if shown else None, cards)
+        lines = with_own_lines(shared.log_lines, own_log_lines(snapshot, index))
         hand_number = shown.number if shown is not None else None
         region = snapshot.memo[key] = LogRegion(hand_number, lines, shared.recent)
     return region
+
+
+def own_log_lines(snapshot: Snapshot, index: int | None) -> dict[int, LogLine]:
+    """The lines of the log (by place) that hand seat ``index`` reads as their own cards
+    dealt, where everyone else reads that the cards were dealt: built once per version and
+    seat."""
+    key = ("own log", index)
+    own: dict[int, LogLine] | None = snapshot.memo.get(key)
+    if own is None:
+        shared = _shared(snapshot)
+        shown = shared.board.hand_id is not None
+        cards = dealt_cards(snapshot.view(index), index) if shown and index is not None else ()
+        own = snapshot.memo[key] = own_lines(shared.dealt_rounds, index if shown else None, cards)
+    return own
 
 
 def _shared(snapshot: Snapshot) -> _Shared:
@@ -411,6 +432,7 @@ def _build_shared(snapshot: Snapshot) -> _Shared:
         )
     else:
         entries = notice_lines(snapshot.notices)
+    log_lines, dealt_rounds = everyones_log(entries)
     runs = runs_on_screen(view, runout)
     return _Shared(
         seats=SeatsRegion(
@@ -450,7 +472,8 @@ def _build_shared(snapshot: Snapshot) -> _Shared:
             actor_name,
             turn_ms=table.action_seconds * 1000,
         ),
-        log_entries=entries,
+        log_lines=log_lines,
+        dealt_rounds=dealt_rounds,
         recent=RecentHands(table.pk, tuple(HandLink(h.number, h.pot) for h in snapshot.recent)),
         free_seats=tuple(n + 1 for n in range(table.max_seats) if n not in snapshot.seats),
         min_buy_in=facts.min_buy_in,

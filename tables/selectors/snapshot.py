@@ -206,6 +206,11 @@ class Snapshot:
             self._view_dicts[index] = data
         return self._view_dicts[index]
 
+    def view_own_lines(self, index: int | None) -> dict[int, str]:
+        """The lines of ``view_dict(index)``'s log that differ from the spectator's, by
+        index (``View.own_lines``: the viewer's own cards dealt)."""
+        return self.view(index).own_lines(self.view(None)) if index is not None else {}
+
     def view_own(self, index: int | None) -> dict[str, Any]:
         """The viewer's own members of ``view_dict(index)`` (``View.OWN_MEMBERS``) and, for
         a seat, its own entry of ``seats`` (key ``"seat"``), without building the whole dict

@@ -156,7 +156,8 @@ def assert_everyones(path: str, before: dict, whole: dict) -> None:
     spectator's is never at the clock (but their time bank), the hand's result or a line of
     the log other than their own cards dealt, before or now: those are everyone's, in the
     spectator's update once."""
-    assert not path.startswith("/state/result"), path
+    assert not path.startswith(("/state/result", "/view/result")), path
+    assert not path.startswith("/view/log") or path.split("/")[3].isdigit(), path
     assert not path.startswith("/state/clock") or path == "/state/clock/time_bank", path
     if path.startswith("/state/log"):
         line = path.split("/")[3]  # /state/log/N(/...)

@@ -30,8 +30,9 @@ so that 600 sockets in one Python process do not measure the client instead of t
 they parse only the JSON state frames (the HTML frames for htmx are skipped unparsed).
 
 In the same run, the same number of clients connects to a bare Channels echo consumer
-(``bench/echo_asgi.py``) on the same server, six to a room: one client sends, the room gets
-it through the channel layer, the next client sends. The ratio shows what the game costs.
+(``bench/echo_asgi.py``) on the same server, started again without the croupier (so that no
+table of the game is dealt meanwhile), six to a room: one client sends, the room gets it
+through the channel layer, the next client sends. The ratio shows what the game costs.
 
 Set-ups: ``embedded`` (SQLite + in-memory layer, one daphne) and ``redis`` (PostgreSQL +
 channels-redis, two daphne processes; each table's six clients on one of them, as the nginx
@@ -296,8 +297,8 @@ def run_setup(
     setup: str, tables: int, options: Options, checkout: Checkout, report=lambda game: None
 ) -> dict:
     """One measurement on fresh servers (of ``checkout``) and a fresh database: the game
-    (handed to ``report`` at once), then the echo on the same servers. Returns {"game",
-    "echo", "profile"}."""
+    (handed to ``report`` at once), then the echo on the same servers started again (no
+    table live there, no croupier). Returns {"game", "echo", "profile"}."""
     spec = {
         "tables": tables,
         "humans": PLAYERS,
@@ -343,6 +344,13 @@ def run_setup(
             server.start()
         game = asyncio.run(run_workers("game", servers, world, options))
         report(game)
+        # The echo on the same servers started again without the croupier: the game's
+        # players are still seated, and their tables would be dealt and their clocks run
+        # while the echo is measured, a share of the game's cost counted as the echo's.
+        for server in servers:
+            server.stop()
+            server.env = {**server.env, "POKER_CROUPIER": "0"}
+            server.start()
         try:
             echo = asyncio.run(run_workers("echo", servers, world, options))
         except (TimeoutError, RuntimeError) as error:  # the game's figures still count

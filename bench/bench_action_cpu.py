@@ -1,7 +1,7 @@
 """Server CPU of one action, in process, split: the write, the snapshot, the frames.
 
     .venv/bin/python bench/bench_action_cpu.py [--actions 400] [--tables 1] [--seed 1] [--profile]
-        [--pre-actions]
+        [--pre-actions] [--runtime]
 
 Six players at each of ``--tables`` no-limit tables (a fresh SQLite file; the tables take
 turns, one action each, as in a busy room, so what a process keeps between two versions of
@@ -17,12 +17,19 @@ come from seeds fixed by ``--seed``, so both play the same hands. ``--pre-action
 each action every other player in the hand ticks a choice to act in advance (issue 50; the
 ticking is its own request, not timed), which the server takes within the actions timed; it
 also prints the CPU per decision (each action's and those taken in advance).
+``--runtime``: as a table's runtime does it (``tables.live.runtime``): each action on the
+engine hand held in memory (``LiveHand``: no read, no replay), in the transaction that renews
+the table's lease (``lease_fenced``), and the next version built from memory
+(``snapshot_after_action``; read only where the runtime reads it too: a hand's end, the
+deals). Without it, each action is the REST call's (the hand read and replayed) and each
+version is read.
 """
 
 from __future__ import annotations
 
 import argparse
 import cProfile
+import functools
 import itertools
 import os
 import pstats
@@ -51,6 +58,12 @@ def main() -> None:
         help="before each action every other player in the hand ticks a choice in advance "
         "(not timed: its own request); the server takes them within the actions timed",
     )
+    parser.add_argument(
+        "--runtime",
+        action="store_true",
+        help="act on the hand in memory and build the next version from it, as a table's "
+        "runtime does",
+    )
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as folder:
         os.environ["DATABASE_URL"] = f"sqlite:///{folder}/bench.sqlite3"
@@ -67,6 +80,8 @@ class Room:
         self.table, self.players, self.sockets = table, players, sockets
         self.by_id = {player.pk: player for player in players}
         self.snapshot: Any = None
+        self.live: Any = None  # --runtime: the hand in memory (``LiveHand``)
+        self.epoch = 0  # --runtime: the table's lease
 
 
 def run(args: argparse.Namespace) -> None:
@@ -87,7 +102,7 @@ def run(args: argparse.Namespace) -> None:
     from tables.models import Hand, HandAction, Seat, Table
     from tables.pre_actions import offers
     from tables.selectors.hands import hand_state
-    from tables.selectors.snapshot import load_snapshot
+    from tables.selectors.snapshot import load_snapshot, snapshot_after_action
     from tables.services import (
         hand_act,
         hand_start,
@@ -97,6 +112,8 @@ def run(args: argparse.Namespace) -> None:
         seat_take,
         table_save,
     )
+    from tables.services.hands import LiveHand
+    from tables.services.leases import PROCESS, lease_fenced, lease_take
 
     events._publish = lambda event: None  # type: ignore[assignment]
     # decks from fixed seeds: two checkouts measured play the same hands
@@ -116,6 +133,21 @@ def run(args: argparse.Namespace) -> None:
         # six players' sockets and a spectator's
         sockets = [(player, SocketFrames("diff")) for player in [*players, None]]
         rooms.append(Room(table, players, sockets))
+        if args.runtime:
+            rooms[-1].epoch = lease_take(table.pk, PROCESS, f"bench-{number}") or 0
+
+    def read(room: Room) -> None:
+        """The table read (the runtime's ``_read``), and its hand held in memory."""
+        room.snapshot = snapshot = load_snapshot(room.table.pk, room.snapshot)
+        room.live = None
+        if args.runtime and snapshot.running and snapshot.state is not None:
+            room.live = LiveHand(
+                snapshot.version,
+                snapshot.hand,
+                list(snapshot.decisions),
+                snapshot.state,
+                snapshot.table.action_deadline,
+            )
 
     def frames(room: Room) -> None:
         for player, socket in room.sockets:
@@ -141,7 +173,7 @@ def run(args: argparse.Namespace) -> None:
                 if player.pk not in seated:
                     seat_take(table=table, player=player, buy_in=200)
             hand_start(table=Table.objects.get(pk=table.pk))
-            room.snapshot = load_snapshot(table.pk, room.snapshot)
+            read(room)
             frames(room)
             continue
         state = hand_state(hand)
@@ -158,10 +190,31 @@ def run(args: argparse.Namespace) -> None:
         action = RandomBot(rng).decide(state.view(state.actor))
         who = room.by_id[hand.seats[state.actor]["player_id"]]
         move: dict[str, Any] = {"kind": str(action.kind), "amount": action.amount, "cards": []}
+        live, before = room.live, room.snapshot
         start = time.process_time()
-        hand_act(table=table, player=who, hand_id=hand.pk, version=table.version, action=move)
+        if live is None:
+            hand_act(table=table, player=who, hand_id=hand.pk, version=table.version, action=move)
+        else:
+            act = functools.partial(
+                hand_act,
+                table=table.pk,
+                player=who,
+                hand_id=hand.pk,
+                version=live.version,
+                action=move,
+                live=live,
+            )
+            lease_fenced(table.pk, PROCESS, room.epoch, act)
         wrote = time.process_time()
-        room.snapshot = load_snapshot(table.pk, room.snapshot)
+        built = None
+        if live is not None and not live.spent and live.version == before.version + 1:
+            built = snapshot_after_action(
+                before, live.version, live.deadline, live.decisions, live.state
+            )
+        if built is not None:
+            room.snapshot = built
+        else:
+            read(room)
         loaded = time.process_time()
         if profile is not None:
             profile.enable()

@@ -219,3 +219,69 @@ def bounty_heads(snapshot: Snapshot) -> dict[str, int]:
     if not banner:
         return {}
     return {head["player"]: head["bounty"] for head in banner.get("bounties", ())}
+
+
+def runs_legal_data(most: int) -> dict[str, Any]:
+    """The run-it-twice question as the asked player's legal actions (three times only
+    where the deck has the cards for it: ``most``)."""
+    return {
+        "actions": ["run_thrice", "run_twice", "run_once"][3 - most :],
+        "call": 0,
+        "min_raise_to": None,
+        "max_raise_to": None,
+        "raise_word": "",
+        "call_word": "call",  # nothing to call: the schema's default word
+        "sizes": [],
+    }
+
+
+def legal_data(bar: ActionBar, view: View | None) -> dict[str, Any]:
+    """The actor's legal actions, as their buttons offer them."""
+    me = view.me if view is not None else None
+    everything = me.bet + me.stack if me is not None else 0
+    # all-in is a call when the stack covers no more, else a bet or raise to everything
+    all_in = (
+        everything > 0
+        and view is not None
+        and (
+            everything <= view.current_bet
+            or (bar.max_raise_to is not None and everything <= bar.max_raise_to)
+        )
+    )
+    actions = [
+        kind
+        for kind, allowed in (
+            ("fold", bar.fold),
+            ("check", bar.check),
+            ("call", bar.call > 0),
+            ("raise", bar.can_raise),
+            ("all_in", all_in and not bar.draw),
+            ("discard", bool(bar.draw)),
+        )
+        if allowed
+    ]
+    extra = {"hand_words": bar.hand_words} if bar.draw else {}
+    return {
+        **extra,
+        "actions": actions,
+        "call": bar.call,
+        "min_raise_to": bar.min_raise_to,
+        "max_raise_to": bar.max_raise_to,
+        "raise_word": bar.word.lower(),
+        "call_word": bar.call_word.lower(),
+        "sizes": [{"label": size.label, "amount": size.amount} for size in bar.sizes],
+    }
+
+
+def showable_cards(snapshot: Snapshot, view: View, index: int) -> tuple[CardFace, ...]:
+    """The viewer's cards of the hand on screen, over, that the others do not see (what they
+    may show: ``tables.services.showing``); none while its run-out is being dealt."""
+    if snapshot.hand_facts.runout_showing:
+        return ()
+    public = snapshot.view(None).seats[index].cards
+    # ``is not None``: the 2 of clubs is the card 0 (``engine.cards.Card``), a false value
+    return tuple(
+        CardFace(str(card))
+        for card in view.seats[index].cards
+        if card is not None and card not in public
+    )

@@ -22,7 +22,8 @@ from typing import TYPE_CHECKING, Any, Protocol
 
 from django.utils import timezone
 
-from tables.presenters.models import ActionBar, CardFace, LogLine, Screen, SeatPanel, Viewer
+from tables.presenters.games import legal_data, runs_legal_data
+from tables.presenters.models import CardFace, LogLine, Screen, SeatPanel, Viewer
 from tables.presenters.screen import hand_seat_numbers, own_log_lines
 
 if TYPE_CHECKING:
@@ -209,8 +210,8 @@ def _cash(screen: Screen) -> bool:
 
 def _legal_of(screen: Screen, view: View | None) -> dict[str, Any] | None:
     if screen.actions.bar is not None:
-        return _legal(screen.actions.bar, view)
-    return _runs_legal(screen.actions.runs_most) if screen.actions.runs_ask else None
+        return legal_data(screen.actions.bar, view)
+    return runs_legal_data(screen.actions.runs_most) if screen.actions.runs_ask else None
 
 
 def _choice(screen: Screen) -> list[dict[str, str]] | None:
@@ -393,58 +394,6 @@ def _boards(screen: Screen) -> list[list[str]]:
     board = screen.board
     runs = [board.cards, *board.later_cards[: board.runs - 1]]
     return [[str(card) for card in run] for run in runs]
-
-
-def _runs_legal(most: int) -> dict[str, Any]:
-    """The run-it-twice question as the asked player's legal actions (three times only
-    where the deck has the cards for it: ``most``)."""
-    return {
-        "actions": ["run_thrice", "run_twice", "run_once"][3 - most :],
-        "call": 0,
-        "min_raise_to": None,
-        "max_raise_to": None,
-        "raise_word": "",
-        "call_word": "call",  # nothing to call: the schema's default word
-        "sizes": [],
-    }
-
-
-def _legal(bar: ActionBar, view: View | None) -> dict[str, Any]:
-    """The actor's legal actions, as their buttons offer them."""
-    me = view.me if view is not None else None
-    everything = me.bet + me.stack if me is not None else 0
-    # all-in is a call when the stack covers no more, else a bet or raise to everything
-    all_in = (
-        everything > 0
-        and view is not None
-        and (
-            everything <= view.current_bet
-            or (bar.max_raise_to is not None and everything <= bar.max_raise_to)
-        )
-    )
-    actions = [
-        kind
-        for kind, allowed in (
-            ("fold", bar.fold),
-            ("check", bar.check),
-            ("call", bar.call > 0),
-            ("raise", bar.can_raise),
-            ("all_in", all_in and not bar.draw),
-            ("discard", bool(bar.draw)),
-        )
-        if allowed
-    ]
-    extra = {"hand_words": bar.hand_words} if bar.draw else {}
-    return {
-        **extra,
-        "actions": actions,
-        "call": bar.call,
-        "min_raise_to": bar.min_raise_to,
-        "max_raise_to": bar.max_raise_to,
-        "raise_word": bar.word.lower(),
-        "call_word": bar.call_word.lower(),
-        "sizes": [{"label": size.label, "amount": size.amount} for size in bar.sizes],
-    }
 
 
 def _clock(

@@ -29,6 +29,7 @@ from tables.presenters.games import (
     pre_action_choices,
     rabbit_open,
     runs_on_screen,
+    showable_cards,
     street_name,
 )
 from tables.presenters.log import (
@@ -43,7 +44,6 @@ from tables.presenters.models import (
     NO_NOTES,
     ActionsRegion,
     BoardRegion,
-    CardFace,
     ControlsRegion,
     HandLink,
     LogLine,
@@ -150,7 +150,7 @@ def table_screen(
         deadline_ms = int(table.choice_deadline.timestamp() * 1000)
         actions = replace(actions, choice=picks, choice_deadline_ms=deadline_ms)
     if not running and hand is not None and view is not None and index is not None:
-        actions = replace(actions, can_show=_showable(snapshot, view, index))
+        actions = replace(actions, can_show=showable_cards(snapshot, view, index))
     viewer = None
     if player is not None:
         if my_seat is not None:
@@ -480,20 +480,6 @@ def _build_shared(snapshot: Snapshot) -> _Shared:
         max_buy_in=facts.max_buy_in,
         default_buy_in=min(facts.max_buy_in, max(facts.min_buy_in, 50 * facts.unit)),
         heading=facts.heading,
-    )
-
-
-def _showable(snapshot: Snapshot, view: View, index: int) -> tuple[CardFace, ...]:
-    """The viewer's cards of the hand on screen, over, that the others do not see (what they
-    may show: ``tables.services.showing``); none while its run-out is being dealt."""
-    if snapshot.hand_facts.runout_showing:
-        return ()
-    public = snapshot.view(None).seats[index].cards
-    # ``is not None``: the 2 of clubs is the card 0 (``engine.cards.Card``), a false value
-    return tuple(
-        CardFace(str(card))
-        for card in view.seats[index].cards
-        if card is not None and card not in public
     )
 
 

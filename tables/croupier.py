@@ -127,7 +127,7 @@ class Croupier:
         """The server's croupier: every table's clock (``TableTimers``, told of this process's
         changes) and the housekeeping pass every ``interval`` seconds."""
         log.info("croupier started (clocks per table, housekeeping every %ss)", self.interval)
-        timers = TableTimers(write_tick(_tick_table))
+        timers = TableTimers(write_tick(_tick_table, _tick_owned_table))
         clocks = asyncio.create_task(timers.run())
         local_listeners.append(timers.changed)
         try:
@@ -272,11 +272,22 @@ def _croupier_pass(now: datetime) -> None:
 
 
 def _tick_table(table_id: int, now: datetime) -> str | None:
-    """``clock_tick`` for one table, skipped if the table is busy (the next pass comes back
-    to it); an error is logged, not raised (one broken table must not stop the others)."""
+    """``_tick_owned_table``, unless another process runs the table (its clock ticks it)."""
     try:
-        if held_elsewhere(table_id):  # the process that runs the table ticks it
+        if held_elsewhere(table_id):
             return None
+    except Exception:
+        log.exception("croupier: table %s", table_id, extra={"table": table_id})
+        return None
+    return _tick_owned_table(table_id, now)
+
+
+def _tick_owned_table(table_id: int, now: datetime) -> str | None:
+    """``clock_tick`` for one table, skipped if the table is busy (the next pass comes back
+    to it); an error is logged, not raised (one broken table must not stop the others).
+    Without ``_tick_table``'s look at the lease: for the runtime that holds it, which runs it
+    in a transaction fenced by it (``tables.live.runtime``)."""
+    try:
         return clock.clock_tick(table=table_id, now=now, skip_busy=True)
     except Exception:
         log.exception("croupier: table %s", table_id, extra={"table": table_id})

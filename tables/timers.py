@@ -56,6 +56,7 @@ REREAD_DELAY_SECONDS = 0.05
 Tick = Callable[[int, datetime], Awaitable[str | None]]
 #: (table id, the tick's work) -> the tick run in the turn of the table's runtime in this
 #: process, or None where it has none (the live layer registers one: ``tables.live.runtime``).
+#: The work does not look who holds the table's lease: the runner fences it with its own.
 TurnRunner = Callable[[int, Callable[[], str | None]], Awaitable[str | None] | None]
 turn_runners: list[TurnRunner] = []
 
@@ -224,17 +225,21 @@ def _log_failure(task: asyncio.Task[Any]) -> None:
         log.error("clock timer failed", exc_info=task.exception())
 
 
-def write_tick(tick_table: Callable[[int, datetime], str | None]) -> Tick:
+def write_tick(
+    tick_table: Callable[[int, datetime], str | None],
+    tick_owned: Callable[[int, datetime], str | None] | None = None,
+) -> Tick:
     """``tick_table`` (sync) on the thread of that table's writes: in the table's turn where
     this process runs the table (``turn_runners``), else on its own, what it changed
-    published from the loop once it is done."""
+    published from the loop once it is done. ``tick_owned``: the same tick without
+    ``tick_table``'s look at who runs the table, for the runners (default ``tick_table``)."""
 
     async def tick(table_id: int, now: datetime) -> str | None:
-        work = functools.partial(tick_table, table_id, now)
+        owned = functools.partial(tick_owned or tick_table, table_id, now)
         for runner in turn_runners:
-            turn = runner(table_id, work)
+            turn = runner(table_id, owned)
             if turn is not None:
                 return await turn
-        return await published_after(write_async(table_id, work)())
+        return await published_after(write_async(table_id, tick_table)(table_id, now))
 
     return tick

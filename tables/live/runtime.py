@@ -47,11 +47,12 @@ from django.utils import timezone
 from tables.db.threads import read_async, write_async
 from tables.live.ownership import REQUEST_SECONDS, TOO_SLOW, RuntimeKey, TableOwnership
 from tables.live.protocol import SERVER_TROUBLE
+from tables.live.written import Written, written_and_read
 from tables.models import Player
 from tables.operations import run_op
 from tables.presenters.broadcast import next_reveal
-from tables.selectors.snapshot import Snapshot, load_snapshot, snapshot_after_action
-from tables.services.events import outbox, publish, table_group
+from tables.selectors.snapshot import Snapshot, load_snapshot
+from tables.services.events import publish, table_group
 from tables.services.hands import LiveHand
 from tables.services.leases import MOVING, PROCESS, LeaseLost, lease_fenced, lease_release
 
@@ -333,27 +334,24 @@ class TableRuntime(TableOwnership):
         if self.snapshot is None or self.snapshot.version < self.version:
             await self._read()
         live = self.live if data.get("op") == "act" else None
-        before = self.snapshot
-        events: list[dict[str, Any]] = []
-        token = outbox.set(events)
         try:
-            message = await self._fenced(user, player, data, live)
+            written = await self._fenced(user, player, data, live)
         finally:
-            outbox.reset(token)
             if live is not None and live.spent:  # changed in place, then failed: read again
                 self.snapshot, self.live = None, None
         self.commands += 1
         self.totals["commands"] += 1
         if answer is not None:
-            await answer(message)
-        await self._publish_and_show(events, before, live)
-        return message
+            await answer(written.result)
+        await self._publish_and_show(written)
+        return written.result
 
     async def _fenced(
         self, user: Any, player: Player, data: dict[str, Any], live: LiveHand | None
-    ) -> str:
-        """The request in one transaction with the lease; once more after taking the lease
-        again if it had expired with nobody taking it (a stalled loop, a clock that jumped)."""
+    ) -> Written[str]:
+        """The request in one transaction with the lease, and the table after it (see
+        ``_write``); once more after taking the lease again if it had expired with nobody
+        taking it (a stalled loop, a clock that jumped)."""
         for attempt in (1, 2):
             if self.epoch is None and not await self._take():
                 raise LeaseLost(MOVING)
@@ -363,52 +361,40 @@ class TableRuntime(TableOwnership):
                 request = functools.partial(
                     run_op, table_id=self.table_id, user=user, data=data, player=player, live=live
                 )
-                message: str = await write_async(self.table_id, lease_fenced)(
-                    self.table_id, PROCESS, epoch, request
-                )
-                return message
+                return await self._write(epoch, request, live)
             except LeaseLost:
                 self.epoch = None
                 if attempt == 2:
                     raise
         raise AssertionError("unreachable")
 
-    async def _publish_and_show(
-        self, events: list[dict[str, Any]], before: Snapshot | None, live: LiveHand | None
-    ) -> None:
+    async def _write(self, epoch: int, work: Callable[[], T], live: LiveHand | None) -> Written[T]:
+        """``work`` in one transaction that renews the lease taken at ``epoch`` (``LeaseLost``:
+        nothing written), and the table after it, built or read in the same trip to the write
+        thread (``written_and_read``)."""
+        fenced = functools.partial(lease_fenced, self.table_id, PROCESS, epoch, work)
+        return await write_async(self.table_id, written_and_read)(
+            self.table_id, fenced, self.snapshot, live
+        )
+
+    async def _publish_and_show(self, written: Written[Any]) -> None:
         """After a write of this runtime: its sockets get the new version (built in memory
-        after an action, else read), then the other processes hear of it."""
-        versions = [e["version"] for e in events if e.get("type") == "table.changed"]
-        if versions:
-            newest = max(versions)
-            snapshot = None
-            if (
-                live is not None
-                and before is not None
-                and live.version == newest == before.version + 1
-            ):
-                snapshot = snapshot_after_action(
-                    before, live.version, live.deadline, live.decisions, live.state
-                )
-            if snapshot is not None:
-                self.snapshot, self.version = snapshot, newest  # ``live`` goes on as it is
-            else:
-                self.version = max(self.version, newest)
-                try:
-                    snapshot = await self._read()
-                except DatabaseError:  # done, but not readable now: the next change shows it
-                    log.warning(
-                        "table %s: database unreachable, update skipped",
-                        self.table_id,
-                        extra={"table": self.table_id},
-                    )
-                    self.snapshot, self.live = None, None
-            if snapshot is not None:
-                await self._fan_out(snapshot)
+        after an action, else read with the write), then the other processes hear of it."""
+        if written.read:
+            self.reads += 1
+            self.totals["reads"] += 1
+        if written.version:
+            if written.read:  # None where the read failed: the next change shows it
+                self.version = max(self.version, written.version)
+                self._now(written.snapshot)
+            else:  # one action later, built in memory: ``live`` goes on
+                self.snapshot, self.version = written.snapshot, written.version
+            if written.snapshot is not None:
+                await self._fan_out(written.snapshot)
         # One process (the in-memory layer): this runtime is its table's only one, and has
         # shown its own change already; the layer carries the rest (chat lines, sessions).
         alone = isinstance(self.layer, InMemoryChannelLayer)
-        for event in events:
+        for event in written.events:
             group = event.pop("_group", "")
             mine = event.get("type") == "table.changed" and event.get("table_id") == self.table_id
             try:
@@ -417,19 +403,27 @@ class TableRuntime(TableOwnership):
                 log.exception("could not publish %s", event)
 
     async def tick(self, work: Callable[[], Any]) -> Any:
-        """The table's clock (``work``: the croupier's tick, on the write thread), in the
-        table's turn; the new version shown to the sockets."""
+        """The table's clock (``work``: the croupier's tick, on the write thread, fenced by
+        this process's lease), in the table's turn; the new version shown to the sockets.
+        An owner that lost its lease does nothing (it follows, or takes the table again)."""
 
         async def ticked() -> Any:
-            events: list[dict[str, Any]] = []
-            token = outbox.set(events)
+            epoch = self.epoch
+            if epoch is None:  # lost since
+                return None
             try:
-                result = await write_async(self.table_id, work)()
-            finally:
-                outbox.reset(token)
-            await self._publish_and_show(events, None, None)
+                written = await self._write(epoch, work, None)
+            except LeaseLost:
+                log.warning(
+                    "table %s: lease lost, no longer owned here",
+                    self.table_id,
+                    extra={"table": self.table_id},
+                )
+                self.epoch = None
+                return None
+            await self._publish_and_show(written)
             self.reveal_if_due()
-            return result
+            return written.result
 
         return await self.call(ticked)
 

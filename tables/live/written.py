@@ -1,0 +1,77 @@
+"""A write of a table's runtime and the table after it, in one trip to the table's write thread.
+
+After each write that changed its table, the runtime (``tables.live.runtime``) shows its
+sockets the new version: built in memory after an action (``snapshot_after_action``), else
+read. That read runs here, on the write's thread right after its transaction committed, not
+in a second trip from the event loop to a database thread and back: a hand that ended, a
+deal, a run-out's street, a timeout, every command but an action.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any, Generic, TypeVar
+
+from django.db import DatabaseError
+
+from tables.selectors.snapshot import Snapshot, load_snapshot, snapshot_after_action
+from tables.services.events import outbox
+from tables.services.hands import LiveHand
+
+log = logging.getLogger("tables.live.runtime")  # the runtime's: it made the write
+T = TypeVar("T")
+
+
+@dataclass
+class Written(Generic[T]):
+    """What a write returned, what it published, and the table after it."""
+
+    result: T
+    #: What the write published on commit, for the runtime to publish from the event loop.
+    events: list[dict[str, Any]] = field(default_factory=list)
+    #: The newest version its ``table.changed`` events say (0: it changed nothing).
+    version: int = 0
+    #: The table at ``version`` or later (None: unchanged, no such table, or the read failed).
+    snapshot: Snapshot | None = None
+    #: The table was read from the database for it (else built in memory, or not needed).
+    read: bool = False
+
+
+def written_and_read(
+    table_id: int, write: Callable[[], T], before: Snapshot | None, live: LiveHand | None
+) -> Written[T]:
+    """On the table's write thread: ``write`` (which commits before it returns), then the
+    table after it where it changed: ``before`` one action later when ``live`` (the runtime's
+    hand, acted on in place) made just that, else read (from ``before`` on, unless ``live``
+    was changed in place and left behind). A read that fails leaves the write done: no
+    snapshot, and the runtime shows the next change."""
+    events: list[dict[str, Any]] = []
+    token = outbox.set(events)  # what the write publishes on commit lands there
+    try:
+        result = write()
+    finally:
+        outbox.reset(token)
+    versions = [e["version"] for e in events if e.get("type") == "table.changed"]
+    if not versions:
+        return Written(result, events)
+    newest = max(versions)
+    if live is not None and before is not None and live.version == newest == before.version + 1:
+        built = snapshot_after_action(
+            before, live.version, live.deadline, live.decisions, live.state
+        )
+        if built is not None:
+            return Written(result, events, newest, built)
+    previous = None if live is not None and live.spent else before
+    try:
+        snapshot = load_snapshot(table_id, previous)
+    except DatabaseError:
+        log.warning(
+            "table %s: database unreachable, update skipped", table_id, extra={"table": table_id}
+        )
+        snapshot = None
+    except Exception:  # a write that committed must not look refused
+        log.exception("table %s: not read after a write", table_id, extra={"table": table_id})
+        snapshot = None
+    return Written(result, events, newest, snapshot, read=True)

@@ -10,9 +10,11 @@ table's clock, a socket joining, a change another writer made (every request ans
   (``tables.services.leases``). The owner applies each command to its engine hand in place
   (``tables.services.hands.LiveHand``: no read, no replay), in one short transaction that
   also renews the lease (an owner that lost it cannot commit), then builds the next version
-  from what it knows (``snapshot_after_action``) and sends each socket its frame. A change
-  it did not make (a REST call, an admin, the other processes' clock) arrives as
-  ``table.changed`` at a version it did not expect: it reads the table again.
+  from what it knows (``snapshot_after_action``; else reads it on the write's thread, in the
+  same trip: ``tables.live.written``) and sends each socket its frame. Its clock's ticks
+  are fenced by the lease too. A change it did not make (a REST call, an admin, the other
+  processes' clock) arrives as ``table.changed`` at a version it did not expect: it reads
+  the table again.
 - **Follower.** A socket may connect to a process that does not own its table: that
   process's runtime forwards its requests to the owner's channel (``runtime.request``) and
   relays the answer; its sockets' frames come from the table read at each version the owner

@@ -17,13 +17,14 @@ version for its viewer:
 - a socket that holds nothing (its first frame, a ``sync`` request, any doubt) gets the whole
   state; a JSON socket of the protocol's first frames (no ``frames=diff``) always does.
 
-What a socket is sent depends only on the version and its viewer, never on the socket: the
-screen, its parts and its JSON state are made once per version and viewer (kept in the
-snapshot's ``memo``), and an update once per version for all the sockets that held the same
-thing (every spectator's, once). Hidden cards: every part comes from the viewer's own screen
-(``tables.presenters.screen.table_screen``: the spectator's view, with the viewer's own seat
-from the viewer's filtered view), so a frame holds nothing its viewer's whole screen would
-not. A page without a seat of a hand broadcast with its players' agreement (issue 53) also
+What a socket is sent depends only on the version and its viewer, never on the socket: a
+page's screen and parts, a JSON socket's state, are made once per version and viewer (kept in
+the snapshot's ``memo``), and an update once per version for all the sockets that held the
+same thing (every spectator's, once). Hidden cards: every part comes from the spectator's
+screen and the viewer's own parts of theirs (``tables.presenters.screen.viewer_parts``: their
+seat from their filtered view), so a frame holds nothing its viewer's whole screen would not;
+a JSON state is made from those parts without the whole screen (which is for a page's HTML).
+A page without a seat of a hand broadcast with its players' agreement (issue 53) also
 depends on how many streets' hole cards its delay shows by now
 (``tables.presenters.broadcast``): part of the viewer's key, so spectators still share.
 """
@@ -41,9 +42,9 @@ from tables.live.patch import MISSING, diff, value_at
 from tables.live.protocol import render_viewer, state_me
 from tables.presenters.broadcast import broadcast_reveal
 from tables.presenters.models import NO_NOTES, NoteMarks, Screen
-from tables.presenters.play_state import broadcast_members, play_state, viewer_members
+from tables.presenters.play_state import broadcast_view_seats, play_state, viewer_members
 from tables.presenters.render import PageParts, log_lines_oob_html, page_parts
-from tables.presenters.screen import table_screen
+from tables.presenters.screen import ViewerParts, table_screen, viewer_parts, viewer_screen
 from tables.selectors.snapshot import Snapshot
 
 
@@ -110,31 +111,29 @@ def _put(container: Any, keys: list[str], value: Any) -> Any:
     return copied_dict
 
 
-def json_state(snapshot: Snapshot, screen: Screen) -> JsonState:
-    """The viewer's JSON state: the play state and the engine's view (no HTML), as the
-    version's shared state and what only this viewer sees."""
-    shared, spectator = _shared_json(snapshot)
-    if screen.viewer is None and screen.viewer_index is None:
+def json_state(snapshot: Snapshot, parts: ViewerParts) -> JsonState:
+    """The JSON state of the viewer of ``parts`` (``tables.presenters.screen.viewer_parts``):
+    the play state and the engine's view (no HTML), as the version's shared state and what
+    only this viewer sees, made from their parts without their whole screen."""
+    shared, _ = _shared_json(snapshot)
+    if parts.viewer is None and not parts.panels:  # a spectator's is the shared state
         return JsonState(shared, {})
-    theirs = spectator.seats.seats
-    seats = [n for n, panel in enumerate(screen.seats.seats) if panel is not theirs[n]]
-    members, own_seats = viewer_members(snapshot, screen, seats)
+    members, own_seats = viewer_members(snapshot, parts)
     own = {f"/state/{path}": value for path, value in members.items()}
     own.update((f"/state/seats/{number}", seat) for number, seat in own_seats.items())
-    index = screen.viewer_index
-    if screen.hand_id is not None:  # the view is of the hand on screen (none: none)
+    index = parts.index
+    if parts.shared.board.hand_id is not None:  # the view is of the hand on screen (none: none)
         view = snapshot.view_own(index)
         own.update((f"/view/{key}", value) for key, value in view.items() if key != "seat")
         own.update((f"/view/log/{n}", line) for n, line in snapshot.view_own_lines(index).items())
         if index is not None:
             own[f"/view/seats/{index}"] = view["seat"]
-        elif seats:  # a viewer without a seat: the hole-card broadcast's seats in the view too
+        else:  # a viewer without a seat: the hole-card broadcast's seats in the view too
             own.update(
-                (pointer, seat)
-                for pointer, seat in broadcast_members(snapshot, screen, seats).items()
-                if pointer.startswith("/view/")
+                (f"/view/seats/{n}", seat)
+                for n, seat in broadcast_view_seats(snapshot, parts.panels).items()
             )
-    own["/me"] = state_me(screen.viewer)
+    own["/me"] = state_me(parts.viewer)
     return JsonState(shared, own)
 
 
@@ -332,17 +331,14 @@ class SocketFrames:
         viewer = (self.kind, player_id, bankroll, left_with, reseat_at_ms, notes, revealed)
         now: PageParts | JsonState | None = memo.get(viewer)
         if now is None:
-            screen = table_screen(
-                snapshot,
-                player,
-                bankroll,
-                left_with=left_with,
-                reseat_at_ms=reseat_at_ms,
-                notes=notes,
-                revealed=revealed,
+            parts = viewer_parts(snapshot, player, bankroll, left_with, revealed)
+            # A JSON state is made from the viewer's parts alone (their whole screen is for
+            # the page: its HTML).
+            now = memo[viewer] = (
+                page_parts(viewer_screen(snapshot, parts, reseat_at_ms, notes))
+                if self.kind == "page"
+                else json_state(snapshot, parts)
             )
-            now = page_parts(screen) if self.kind == "page" else json_state(snapshot, screen)
-            memo[viewer] = now
         held, self.held = self.held, now
         if held is now:
             return ""

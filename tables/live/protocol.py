@@ -42,9 +42,9 @@ import orjson
 from tables.inputs import NumberError
 from tables.operations import BadFrame
 from tables.presenters.models import Screen, Viewer
-from tables.presenters.play_state import broadcast_members, play_state
+from tables.presenters.play_state import broadcast_view_seats, play_state
 from tables.presenters.render import render_regions
-from tables.presenters.screen import table_screen
+from tables.presenters.screen import viewer_parts, viewer_screen
 from tables.selectors.snapshot import Snapshot
 
 # Close codes.
@@ -193,25 +193,16 @@ def render_viewer(
     ``table_screen``; ``now``: when the play state's clock counts its seconds left from,
     default now; ``revealed``: a viewer without a seat's hole-card broadcast, see
     ``table_screen``)."""
-    screen = table_screen(
-        snapshot,
-        player,
-        bankroll,
-        left_with=left_with,
-        reseat_at_ms=reseat_at_ms,
-        revealed=revealed,
-    )
+    parts = viewer_parts(snapshot, player, bankroll, left_with, revealed)
+    screen = viewer_screen(snapshot, parts, reseat_at_ms)
     html = render_regions(screen, oob=True)
     if not json_state:
         return snapshot.version, html, ""
     view = snapshot.view_dict(screen.viewer_index) if screen.hand_id is not None else None
     if revealed and view is not None:  # the broadcast seats' cards in the engine's view too
-        theirs = table_screen(snapshot, None).seats.seats
-        shown = [n for n, panel in enumerate(screen.seats.seats) if panel is not theirs[n]]
         seats = list(view["seats"])
-        for pointer, seat in broadcast_members(snapshot, screen, shown).items():
-            if pointer.startswith("/view/seats/"):
-                seats[int(pointer.rsplit("/", 1)[1])] = seat
+        for index, seat in broadcast_view_seats(snapshot, parts.panels).items():
+            seats[index] = seat
         view = {**view, "seats": seats}
     state = play_state(snapshot, screen, now)
     return snapshot.version, html, state_json(screen, view, html, state)

@@ -13,7 +13,7 @@ at the table (and to that room screen), each once its delay has passed:
 What a viewer sees is ``revealed``: how many streets, from the first, have their hole cards
 shown (0: none). The cards come from each seat's own engine view (the engine's one viewer
 filter) and the street each was dealt on from the engine's ``street_starts``. Seated players
-never get this: their screens are built without it (``table_screen``'s ``revealed``).
+never get this: their screens are built without it (``viewer_parts``' ``revealed``).
 Pure: no database read; the caller gives the time.
 """
 
@@ -25,7 +25,7 @@ from datetime import datetime, timedelta
 from typing import TYPE_CHECKING
 
 from engine.types import EventKind
-from tables.presenters.models import CardFace, SeatsRegion
+from tables.presenters.models import CardFace, SeatPanel
 
 if TYPE_CHECKING:
     from engine.view import View
@@ -78,23 +78,24 @@ def next_reveal(snapshot: Snapshot, now: datetime) -> datetime | None:
     return next((t + after for t in snapshot.street_times if t + after > now), None)
 
 
-def broadcast_seats(
-    snapshot: Snapshot, seats: SeatsRegion, hand_seats: dict[int, int], revealed: int
-) -> SeatsRegion:
-    """``seats`` (the spectator's) with the hole cards dealt on the first ``revealed``
-    streets face up, built once per version and ``revealed``."""
-    key = ("broadcast seats", revealed)
-    found: SeatsRegion | None = snapshot.memo.get(key)
+def broadcast_panels(
+    snapshot: Snapshot, seats: tuple[SeatPanel, ...], hand_seats: dict[int, int], revealed: int
+) -> dict[int, SeatPanel]:
+    """The panels of ``seats`` (the spectator's) that show hole cards dealt on the first
+    ``revealed`` streets face up, by table seat number (the others are as spectators see
+    them), built once per version and ``revealed``."""
+    key = ("broadcast panels", revealed)
+    found: dict[int, SeatPanel] | None = snapshot.memo.get(key)
     if found is not None:
         return found
     state = snapshot.state
     assert state is not None  # asked only of a broadcast hand
     starts = [event for event, _ in state.street_starts]
-    panels = list(seats.seats)
+    found = {}
     for index, number in hand_seats.items():
         own = snapshot.view(index)
         dealt_on = _dealt_streets(own, index, starts)
-        public = panels[number].cards
+        public = seats[number].cards
         cards: list[CardFace | None] = []
         for k, card in enumerate(own.seats[index].cards):
             face = public[k] if k < len(public) else None
@@ -103,8 +104,8 @@ def broadcast_seats(
             cards.append(face)
         if any(face is not None for face in cards):
             up = own.seats[index].up if own.config.is_stud else ()
-            panels[number] = replace(panels[number], cards=tuple(cards), up=up)
-    found = snapshot.memo[key] = replace(seats, seats=tuple(panels))
+            found[number] = replace(seats[number], cards=tuple(cards), up=up)
+    snapshot.memo[key] = found
     return found
 
 

@@ -8,13 +8,13 @@ where the card is face down). Its shape is the JSON Schema ``PLAY_STATE`` (``pla
 beside this module; ``PROTOCOL`` is its version); seat numbers are the table's, from 1, as the
 browser labels them and as requests name them.
 
-Pure: reads nothing but the snapshot and the screen.
+Pure: reads nothing but the snapshot and the screen (or the viewer's parts of it,
+``viewer_members``).
 """
 
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable
 from datetime import UTC, datetime
 from functools import lru_cache
 from pathlib import Path
@@ -23,11 +23,12 @@ from typing import TYPE_CHECKING, Any, Protocol
 from django.utils import timezone
 
 from tables.presenters.games import legal_data, runs_legal_data
-from tables.presenters.models import CardFace, LogLine, Screen, SeatPanel, Viewer
-from tables.presenters.screen import hand_seat_numbers, own_log_lines
+from tables.presenters.models import ActionsRegion, CardFace, LogLine, Screen, SeatPanel, Viewer
+from tables.presenters.shared_screen import hand_seat_numbers, own_log_lines, shared_screen
 
 if TYPE_CHECKING:
     from engine.view import View
+    from tables.presenters.screen import ViewerParts
     from tables.selectors.snapshot import Snapshot, TableFacts
 
 
@@ -94,15 +95,17 @@ def play_state(snapshot: Snapshot, screen: Screen, now: datetime | None = None) 
     ``now``: the moment the clock's ``seconds_left`` counts from (default: now).
     """
     table = snapshot.table
-    view = _view_on_screen(snapshot, screen)
+    view = _view_on_screen(snapshot, screen.hand_id, screen.viewer_index)
     hand = snapshot.hand if view is not None else None
     numbers = hand_seat_numbers(snapshot)
     dealt = set(numbers.values()) if screen.running else set()
     panels = screen.seats.seats
-    you = _you(snapshot, screen, _cash(screen))
+    controls = screen.controls
+    cash = _cash(controls.seating_closed)
+    you = _you(snapshot, screen.viewer, screen.actions, cash)
     return {
         "protocol": PROTOCOL,
-        "table": _table(table, snapshot.facts, _table_default_buy_in(screen), _cash(screen)),
+        "table": _table(table, snapshot.facts, controls.default_buy_in if cash else None, cash),
         "version": screen.version,
         "hand": hand.pk if screen.running and hand is not None else None,
         # the table's last hand's, also when the felt shows none (a paused or emptied table)
@@ -121,13 +124,13 @@ def play_state(snapshot: Snapshot, screen: Screen, now: datetime | None = None) 
         "button": _label(numbers.get(view.button)) if view is not None else None,
         "actor": next((panel.label for panel in panels if panel.is_actor), None),
         "you": you,
-        "legal": _legal_of(screen, view),
+        "legal": _legal_of(screen.actions, view),
         "clock": _clock(table, screen, you, now),
         "log": _log(screen),
         "result": _result(snapshot, screen, view) if not screen.running else None,
         "tournament": snapshot.banner,
-        "choice": _choice(screen),
-        "pre_actions": _pre_actions(screen),
+        "choice": _choice(screen.actions),
+        "pre_actions": _pre_actions(screen.actions),
     }
 
 
@@ -140,29 +143,31 @@ VIEWER_MEMBERS = ("you", "legal", "choice", "pre_actions")
 
 
 def viewer_members(
-    snapshot: Snapshot, screen: Screen, seat_numbers: Iterable[int]
+    snapshot: Snapshot, parts: ViewerParts
 ) -> tuple[dict[str, Any], dict[int, dict[str, Any]]]:
-    """What ``play_state(snapshot, screen)`` holds for this viewer alone, by its path in the
-    state: the members ``VIEWER_MEMBERS``, ``table/default_buy_in``, ``clock/time_bank``
-    and their own lines of the log (``log/N``: their cards dealt, where everyone else reads
-    that cards were dealt); and each seat of ``seat_numbers`` (the table's, from 0: those the
-    viewer sees as theirs) by its number. Everything else of the viewer's play state is the
-    spectator's (``tables.live.frames`` builds it once per version for all viewers)."""
-    view = _view_on_screen(snapshot, screen)
-    you = _you(snapshot, screen, _cash(screen))
-    dealt = set(hand_seat_numbers(snapshot).values()) if screen.running else set()
-    panels = screen.seats.seats
+    """What the play state of the viewer of ``parts`` (``tables.presenters.screen``) holds
+    for them alone, by its path in the state: the members ``VIEWER_MEMBERS``,
+    ``table/default_buy_in``, ``clock/time_bank`` and their own lines of the log (``log/N``:
+    their cards dealt, where everyone else reads that cards were dealt); and each seat they
+    see otherwise than a spectator does (``parts.panels``) by its number (the table's, from
+    0). Everything else of the viewer's play state is the spectator's (``tables.live.frames``
+    builds it once per version for all viewers)."""
+    shared, actions = parts.shared, parts.actions
+    view = _view_on_screen(snapshot, shared.board.hand_id, parts.index)
+    cash = _cash(parts.seating_closed)
+    you = _you(snapshot, parts.viewer, actions, cash)
+    dealt = set(shared.hand_seats.values()) if snapshot.running else set()
     members: dict[str, Any] = {
         "you": you,
-        "legal": _legal_of(screen, view),
-        "choice": _choice(screen),
-        "pre_actions": _pre_actions(screen),
+        "legal": _legal_of(actions, view),
+        "choice": _choice(actions),
+        "pre_actions": _pre_actions(actions),
         # the buy-in the form offers depends on what the viewer left this table with
-        "table/default_buy_in": _table_default_buy_in(screen),
+        "table/default_buy_in": parts.default_buy_in if cash else None,
         "clock/time_bank": you["time_bank"] if you is not None else None,
     }
-    members.update(_own_log(own_log_lines(snapshot, screen.viewer_index), len(screen.log.lines)))
-    seats = {n: _seat(panels[n], panels[n].number in dealt) for n in seat_numbers}
+    members.update(_own_log(own_log_lines(snapshot, parts.index), len(shared.log_lines)))
+    seats = {n: _seat(panel, n in dealt) for n, panel in parts.panels.items()}
     return members, seats
 
 
@@ -173,56 +178,53 @@ def _own_log(own: dict[int, LogLine], length: int) -> dict[str, Any]:
     return {f"log/{n - start}": _log_line(line) for n, line in own.items() if n >= start}
 
 
-def broadcast_members(
-    snapshot: Snapshot, screen: Screen, seat_numbers: Iterable[int]
-) -> dict[str, Any]:
-    """What a viewer without a seat sees of a hand broadcast with its players' agreement
-    beyond the spectator's state (issue 53): the seats ``seat_numbers`` (the table's, from
-    0: those whose hole cards the screen shows, ``tables.presenters.broadcast``) in the play
-    state and in the engine's view, by JSON Pointer."""
-    dealt = set(hand_seat_numbers(snapshot).values()) if screen.running else set()
+def broadcast_view_seats(snapshot: Snapshot, panels: dict[int, SeatPanel]) -> dict[int, Any]:
+    """The seats of the engine's view, by hand seat index, that a viewer without a seat sees
+    of a hand broadcast with its players' agreement beyond the spectator's (issue 53):
+    those of ``panels`` (by table seat number: the seats whose hole cards their screen shows,
+    ``tables.presenters.broadcast``) dealt into the hand on screen, with those cards."""
+    if shared_screen(snapshot).board.hand_id is None:
+        return {}
     index_of = {number: index for index, number in hand_seat_numbers(snapshot).items()}
-    view_seats = snapshot.view_dict(None)["seats"] if screen.hand_id is not None else []
-    panels = screen.seats.seats
-    own: dict[str, Any] = {}
-    for number in seat_numbers:
-        panel = panels[number]
-        own[f"/state/seats/{number}"] = _seat(panel, panel.number in dealt)
+    view_seats = snapshot.view_dict(None)["seats"]
+    own: dict[int, Any] = {}
+    for number, panel in panels.items():
         index = index_of.get(number)
         if index is not None and index < len(view_seats):
             cards = [None if card is None else str(card) for card in panel.cards]
-            own[f"/view/seats/{index}"] = {**view_seats[index], "cards": cards}
+            own[index] = {**view_seats[index], "cards": cards}
     return own
 
 
-def _view_on_screen(snapshot: Snapshot, screen: Screen) -> View | None:
-    """The viewer's view of the hand on ``screen``, or None when it shows none: between hands
-    a paused or emptied table shows no hand, though the snapshot holds its last one
-    (``tables.presenters.screen``), and the state holds what the screen shows."""
-    return snapshot.view(screen.viewer_index) if screen.hand_id is not None else None
+def _view_on_screen(snapshot: Snapshot, hand_id: int | None, index: int | None) -> View | None:
+    """The view of hand seat ``index`` of the hand on screen (``hand_id``), or None when it
+    shows none: between hands a paused or emptied table shows no hand, though the snapshot
+    holds its last one (``tables.presenters.shared_screen``), and the state holds what the
+    screen shows."""
+    return snapshot.view(index) if hand_id is not None else None
 
 
-def _cash(screen: Screen) -> bool:
+def _cash(seating_closed: str | None) -> bool:
     """A cash table: a tournament seats its players with its own chips (no buy-in, bankroll
-    or top-up there)."""
-    return screen.controls.seating_closed is None
+    or top-up there); ``seating_closed``: the controls' (``ControlsRegion``)."""
+    return seating_closed is None
 
 
-def _legal_of(screen: Screen, view: View | None) -> dict[str, Any] | None:
-    if screen.actions.bar is not None:
-        return legal_data(screen.actions.bar, view)
-    return runs_legal_data(screen.actions.runs_most) if screen.actions.runs_ask else None
+def _legal_of(actions: ActionsRegion, view: View | None) -> dict[str, Any] | None:
+    if actions.bar is not None:
+        return legal_data(actions.bar, view)
+    return runs_legal_data(actions.runs_most) if actions.runs_ask else None
 
 
-def _choice(screen: Screen) -> list[dict[str, str]] | None:
+def _choice(actions: ActionsRegion) -> list[dict[str, str]] | None:
     """The games the viewer may pick from, when it is theirs to pick (dealer's choice)."""
-    return [{"game": game, "name": name} for game, name in screen.actions.choice] or None
+    return [{"game": game, "name": name} for game, name in actions.choice] or None
 
 
-def _pre_actions(screen: Screen) -> dict[str, Any] | None:
+def _pre_actions(actions: ActionsRegion) -> dict[str, Any] | None:
     """What the caller may tick to do in advance (in the hand, not to act), and what they
     ticked; else null."""
-    choices = screen.actions.pre_actions
+    choices = actions.pre_actions
     if not choices:
         return None
     ticked = next((c for c in choices if c.ticked), None)
@@ -234,10 +236,6 @@ def _pre_actions(screen: Screen) -> dict[str, Any] | None:
 
 def _log(screen: Screen) -> list[dict[str, Any]]:
     return [_log_line(line) for line in screen.log.lines[-LOG_LINES:]]
-
-
-def _table_default_buy_in(screen: Screen) -> int | None:
-    return screen.controls.default_buy_in if _cash(screen) else None
 
 
 def _label(number: int | None) -> int | None:
@@ -352,14 +350,15 @@ def _seat(panel: SeatPanel, in_hand: bool) -> dict[str, Any]:
     return seat
 
 
-def _you(snapshot: Snapshot, screen: Screen, cash: bool) -> dict[str, Any] | None:
+def _you(
+    snapshot: Snapshot, viewer: Viewer | None, actions: ActionsRegion, cash: bool
+) -> dict[str, Any] | None:
     """The viewer; their bankroll and top-up room only at a ``cash`` table."""
-    viewer = screen.viewer
     if viewer is None:
         return None
     seat = snapshot.seats.get(viewer.seat - 1) if viewer.seat is not None else None
     time_bank = seat.time_bank if seat is not None else None
-    return _you_data(viewer, cash, time_bank, screen.actions.can_show)
+    return _you_data(viewer, cash, time_bank, actions.can_show)
 
 
 @lru_cache(maxsize=_SHARED_PARTS)

@@ -17,73 +17,49 @@ from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any
 
 from engine.variants import pick_text
-from engine.view import SeatView, View
-from tables.presenters.broadcast import broadcast_seats
-from tables.presenters.games import (
-    action_bar,
-    bounty_heads,
-    dealt_cards,
-    draw_counts,
-    later_runs,
-    mixed_game_line,
-    pre_action_choices,
-    rabbit_open,
-    runs_on_screen,
-    showable_cards,
-    street_name,
-)
-from tables.presenters.log import (
-    DealtRound,
-    everyones_log,
-    log_entries,
-    notice_lines,
-    own_lines,
-    with_own_lines,
-)
+from engine.view import View
+from tables.presenters.broadcast import broadcast_panels
+from tables.presenters.games import action_bar, pre_action_choices, showable_cards
+from tables.presenters.log import with_own_lines
 from tables.presenters.models import (
     NO_NOTES,
     ActionsRegion,
-    BoardRegion,
     ControlsRegion,
-    HandLink,
-    LogLine,
     LogRegion,
     NoteMarks,
-    Plate,
-    PotLine,
-    RecentHands,
     Screen,
     SeatPanel,
     SeatsRegion,
     Viewer,
     faces,
-    shown_faces,
 )
-from tables.presenters.pots import awarded_pot_lines, pot_label
 from tables.presenters.render import table_url
-from tables.presenters.runout import runout_chances
+from tables.presenters.shared_screen import SharedScreen, own_log_lines, shared_screen
 
 if TYPE_CHECKING:
     from tables.selectors.snapshot import SeatRow, Snapshot
 
 
-@dataclass(frozen=True)
-class _Shared:
-    """The screen of one version as every viewer sees it (from the spectator's view)."""
+@dataclass(frozen=True, slots=True)
+class ViewerParts:
+    """What one viewer's screen holds beyond the spectator's (``shared``): everything of it
+    but the controls' and the log's regions, which are made from these (``viewer_screen``),
+    and the notes. The ``frames=diff`` socket's JSON state is made from these alone, without
+    the whole screen (``tables.live.frames.json_state``)."""
 
-    seats: SeatsRegion  # as a spectator sees them
-    hand_seats: dict[int, int]  # hand seat index -> table seat number, for seats dealt in
-    seat_players: dict[int, int]  # table seat number -> the player id on its plate
-    board: BoardRegion
-    watching: ActionsRegion  # everyone's but the actor's
-    log_lines: tuple[LogLine, ...]  # as a viewer dealt no card reads them
-    dealt_rounds: tuple[DealtRound, ...]  # where its hole cards were dealt, to whom
-    recent: RecentHands
-    free_seats: tuple[int, ...]
-    min_buy_in: int
+    shared: SharedScreen
+    index: int | None  # the viewer's seat in the hand on screen (None: not dealt in)
+    seat_number: int | None  # their seat at the table (0-based; None: no seat)
+    viewer: Viewer | None
+    #: The seats the viewer sees otherwise than a spectator does, by table seat number: their
+    #: own (their hole cards, drawn as theirs), or the hole-card broadcast's.
+    panels: dict[int, SeatPanel]
+    actions: ActionsRegion
+    min_buy_in: int  # the sit-down form's
     max_buy_in: int
     default_buy_in: int
-    heading: str  # ``Table.heading``
+    rejoin_rule: str
+    seating_closed: str | None  # ``ControlsRegion.seating_closed``
 
 
 def table_screen(
@@ -97,31 +73,131 @@ def table_screen(
 ) -> Screen:
     """The table at ``snapshot`` as ``player`` (a ``Player``, or None: a spectator) sees it.
 
+    ``bankroll``, ``left_with``, ``revealed``: see ``viewer_parts``.
+    ``reseat_at_ms``: when a viewer who left moments ago may sit down again
+    (``reseat_wait_until``, the caller's to read): the form counts down to it.
+    ``notes``: the viewer's own notes on players (``tables.presenters.notes.note_marks``, the
+    caller's to read), put on their seats only: the spectator's shared seats never hold one.
+    """
+    parts = viewer_parts(snapshot, player, bankroll, left_with, revealed)
+    return viewer_screen(snapshot, parts, reseat_at_ms, notes if player is not None else NO_NOTES)
+
+
+def viewer_parts(
+    snapshot: Snapshot,
+    player: Any | None,
+    bankroll: int | None = None,
+    left_with: int = 0,
+    revealed: int = 0,
+) -> ViewerParts:
+    """What ``player`` (a ``Player``, or None: a spectator) sees of the table at ``snapshot``
+    beyond what a spectator sees.
+
     ``bankroll``: the player's bankroll when they have no seat here (a seated player's comes
     with the snapshot); the caller reads it, as nothing here reads the database.
     ``left_with``: the chips a viewer without a seat took from this table less than an hour
     ago (``rejoin_minimum``, the caller's to read): the sit-down form asks at least that,
     and starts there.
-    ``reseat_at_ms``: when a viewer who left moments ago may sit down again
-    (``reseat_wait_until``, the caller's to read): the form counts down to it.
-    ``notes``: the viewer's own notes on players (``tables.presenters.notes.note_marks``, the
-    caller's to read), put on their seats only: the spectator's shared seats never hold one.
     ``revealed``: a viewer without a seat, of a hand broadcast with its players' agreement:
     the streets whose hole cards they see (``tables.presenters.broadcast.broadcast_reveal``);
     a seated player's screen never shows them.
     """
-    shared = _shared(snapshot)
+    shared = shared_screen(snapshot)
     player_id = player.pk if player is not None else None
     my_seat = snapshot.seat_of(player_id)
+    my_number = my_seat.number if my_seat is not None else None
     index = snapshot.hand_index_of(player_id)
     hand = snapshot.hand if shared.board.hand_id is not None else None  # the hand on screen
     view = snapshot.view(index) if hand is not None else None
-    running = snapshot.running
-    seats = _viewer_seats(snapshot, shared, my_seat.number if my_seat else None, index, view)
-    if revealed and seats is shared.seats and hand is not None and hand.broadcast:
-        seats = broadcast_seats(snapshot, seats, shared.hand_seats, revealed)
-    if notes and player is not None:
+    if my_number is not None or index is not None:
+        panels = _own_panels(shared, my_number, index, view)
+    elif revealed and hand is not None and hand.broadcast:
+        panels = broadcast_panels(snapshot, shared.seats.seats, shared.hand_seats, revealed)
+    else:
+        panels = {}
+    actions = _viewer_actions(snapshot, shared, view, index, my_seat)
+    viewer = None
+    if player is not None:
+        viewer = _viewer(snapshot, shared, player, bankroll, my_seat, index, view)
+    low, high, default, rule = shared.min_buy_in, shared.max_buy_in, shared.default_buy_in, ""
+    if viewer is not None and not viewer.seated and left_with:
+        table = snapshot.table
+        low, high = table.buy_in_range(left_with)
+        rule = table.rejoin_rule(left_with)
+        # the form starts at the chips they left with (its minimum), as the rule says
+        default = low if rule else min(high, max(low, default))
+    return ViewerParts(
+        shared,
+        index,
+        my_number,
+        viewer,
+        panels,
+        actions,
+        low,
+        high,
+        default,
+        rule,
+        _seating_closed(snapshot),
+    )
+
+
+def viewer_screen(
+    snapshot: Snapshot,
+    parts: ViewerParts,
+    reseat_at_ms: int | None = None,
+    notes: NoteMarks = NO_NOTES,
+) -> Screen:
+    """The viewer's whole screen from their ``parts`` (``table_screen``'s ``reseat_at_ms``
+    and ``notes``)."""
+    shared, viewer = parts.shared, parts.viewer
+    seats = shared.seats
+    if parts.panels:
+        panels = list(seats.seats)
+        for number, panel in parts.panels.items():
+            panels[number] = panel
+        seats = replace(seats, bottom=parts.seat_number or 0, seats=tuple(panels))
+    if notes:
         seats = _noted_seats(seats, shared.seat_players, notes)
+    closed = snapshot.table.status == "closed"  # (``Table.Status.CLOSED``)
+    controls = ControlsRegion(
+        viewer,
+        shared.free_seats,
+        parts.min_buy_in,
+        parts.max_buy_in,
+        parts.default_buy_in,
+        table_url("tables:detail", snapshot.table.pk),  # a visitor logs in back to it
+        parts.rejoin_rule,
+        parts.seating_closed,
+        shared.heading,
+        table_url("tables:ledger", snapshot.table.pk) if closed else "",
+        reseat_at_ms if viewer is not None and not viewer.seated else None,
+    )
+    return Screen(
+        version=snapshot.version,
+        hand_id=shared.board.hand_id,
+        running=snapshot.running,
+        viewer_index=parts.index,
+        viewer=viewer,
+        seats=seats,
+        board=shared.board,
+        actions=parts.actions,
+        controls=controls,
+        log=_viewer_log(snapshot, shared, parts.index),
+        html=snapshot.memo["html"],
+    )
+
+
+def _viewer_actions(
+    snapshot: Snapshot,
+    shared: SharedScreen,
+    view: View | None,
+    index: int | None,
+    my_seat: SeatRow | None,
+) -> ActionsRegion:
+    """The actions region as the viewer sees it: their action bar on their turn, the run-it
+    question, what they may tick in advance, the dealer's choice, the cards they may show."""
+    running = snapshot.running
+    hand = snapshot.hand if view is not None else None  # the hand on screen
     legal = view.legal if (view is not None and running) else None
     actions = (
         shared.watching
@@ -151,66 +227,43 @@ def table_screen(
         actions = replace(actions, choice=picks, choice_deadline_ms=deadline_ms)
     if not running and hand is not None and view is not None and index is not None:
         actions = replace(actions, can_show=showable_cards(snapshot, view, index))
-    viewer = None
-    if player is not None:
-        if my_seat is not None:
-            bankroll = my_seat.player.bankroll
-        elif bankroll is None:
-            raise ValueError("the bankroll of a viewer without a seat is the caller's to read")
-        table = snapshot.table
-        stack = my_seat.stack if my_seat else 0
-        showing = hand is not None and view is not None and snapshot.hand_facts.runout_showing
-        if my_seat is not None and index is not None and showing:
-            assert view is not None  # showing: a hand's run-out, with its view
-            stack = view.seats[index].stack  # the chips won are not shown before the river
-        viewer = Viewer(
-            # a seat's player's name came with the snapshot (the same: a name never changes)
-            name=my_seat.player.name if my_seat is not None else player.name,
-            bankroll=bankroll,
-            seated=my_seat is not None,
-            seat=my_seat.number + 1 if my_seat else None,
-            stack=stack,
-            sitting_out=bool(my_seat and my_seat.sitting_out),
-            leaving=bool(my_seat and my_seat.leave_after_hand),
-            in_hand=running and index is not None,
-            room=max(shared.max_buy_in - stack, 0) if my_seat else 0,
-            busted=_went_bust(snapshot, my_seat is None, index, view),
-            waiting_for_big_blind=bool(my_seat and my_seat.waiting_for_big_blind),
-            sit_out_next=my_seat.sit_out_next if my_seat else "",
-        )
-    low, high, default, rule = shared.min_buy_in, shared.max_buy_in, shared.default_buy_in, ""
-    if viewer is not None and not viewer.seated and left_with:
-        table = snapshot.table
-        low, high = table.buy_in_range(left_with)
-        rule = table.rejoin_rule(left_with)
-        # the form starts at the chips they left with (its minimum), as the rule says
-        default = low if rule else min(high, max(low, default))
-    closed = snapshot.table.status == "closed"  # (``Table.Status.CLOSED``)
-    controls = ControlsRegion(
-        viewer,
-        shared.free_seats,
-        low,
-        high,
-        default,
-        table_url("tables:detail", snapshot.table.pk),  # a visitor logs in back to it
-        rule,
-        _seating_closed(snapshot),
-        shared.heading,
-        table_url("tables:ledger", snapshot.table.pk) if closed else "",
-        reseat_at_ms if viewer is not None and not viewer.seated else None,
-    )
-    return Screen(
-        version=snapshot.version,
-        hand_id=shared.board.hand_id,
-        running=running,
-        viewer_index=index,
-        viewer=viewer,
-        seats=seats,
-        board=shared.board,
-        actions=actions,
-        controls=controls,
-        log=_viewer_log(snapshot, shared, index),
-        html=snapshot.memo["html"],
+    return actions
+
+
+def _viewer(
+    snapshot: Snapshot,
+    shared: SharedScreen,
+    player: Any,
+    bankroll: int | None,
+    my_seat: SeatRow | None,
+    index: int | None,
+    view: View | None,
+) -> Viewer:
+    """The logged-in viewer: their seat here (if any) and their chips."""
+    if my_seat is not None:
+        bankroll = my_seat.player.bankroll
+    elif bankroll is None:
+        raise ValueError("the bankroll of a viewer without a seat is the caller's to read")
+    running = snapshot.running
+    stack = my_seat.stack if my_seat else 0
+    showing = view is not None and snapshot.hand_facts.runout_showing
+    if my_seat is not None and index is not None and showing:
+        assert view is not None  # showing: a hand's run-out, with its view
+        stack = view.seats[index].stack  # the chips won are not shown before the river
+    return Viewer(
+        # a seat's player's name came with the snapshot (the same: a name never changes)
+        name=my_seat.player.name if my_seat is not None else player.name,
+        bankroll=bankroll,
+        seated=my_seat is not None,
+        seat=my_seat.number + 1 if my_seat else None,
+        stack=stack,
+        sitting_out=bool(my_seat and my_seat.sitting_out),
+        leaving=bool(my_seat and my_seat.leave_after_hand),
+        in_hand=running and index is not None,
+        room=max(shared.max_buy_in - stack, 0) if my_seat else 0,
+        busted=_went_bust(snapshot, my_seat is None, index, view),
+        waiting_for_big_blind=bool(my_seat and my_seat.waiting_for_big_blind),
+        sit_out_next=my_seat.sit_out_next if my_seat else "",
     )
 
 
@@ -233,32 +286,26 @@ def _seating_closed(snapshot: Snapshot) -> str | None:
     return snapshot.seating_closed
 
 
-def hand_seat_numbers(snapshot: Snapshot) -> dict[int, int]:
-    """The hand on screen's seats (engine seat index) -> their table seat number (0-based),
-    for the seats still held by the player dealt in."""
-    return _shared(snapshot).hand_seats
-
-
-def _viewer_seats(
-    snapshot: Snapshot, shared: _Shared, my_number: int | None, index: int | None, view: View | None
-) -> SeatsRegion:
-    """The seats with the viewer's own drawn as theirs, with the hole cards of their view."""
-    if my_number is None and index is None:
-        return shared.seats
-    panels = list(shared.seats.seats)
+def _own_panels(
+    shared: SharedScreen, my_number: int | None, index: int | None, view: View | None
+) -> dict[int, SeatPanel]:
+    """The viewer's own seats (by table seat number): drawn as theirs, with the hole cards
+    of their view."""
+    panels = shared.seats.seats
+    own: dict[int, SeatPanel] = {}
     own_number = shared.hand_seats.get(index) if index is not None else None
     if own_number is not None:
         assert index is not None and view is not None  # a seat of the hand on screen
-        own = view.seats[index]
-        panels[own_number] = replace(
+        seat = view.seats[index]
+        own[own_number] = replace(
             panels[own_number],
             is_me=own_number == my_number,
-            cards=faces(own.cards),
-            up=own.up if view.config.is_stud else (),
+            cards=faces(seat.cards),
+            up=seat.up if view.config.is_stud else (),
         )
     if my_number is not None and my_number != own_number:
-        panels[my_number] = replace(panels[my_number], is_me=True)
-    return replace(shared.seats, bottom=my_number or 0, seats=tuple(panels))
+        own[my_number] = replace(panels[my_number], is_me=True)
+    return own
 
 
 def _noted_seats(seats: SeatsRegion, seat_players: dict[int, int], notes: NoteMarks) -> SeatsRegion:
@@ -274,7 +321,7 @@ def _noted_seats(seats: SeatsRegion, seat_players: dict[int, int], notes: NoteMa
     return replace(seats, seats=tuple(panels)) if noted else seats
 
 
-def _viewer_log(snapshot: Snapshot, shared: _Shared, index: int | None) -> LogRegion:
+def _viewer_log(snapshot: Snapshot, shared: SharedScreen, index: int | None) -> LogRegion:
     """The log region for hand seat ``index``: built once per version and seat."""
     key = ("log", index)
     region = snapshot.memo.get(key)
@@ -284,207 +331,3 @@ def _viewer_log(snapshot: Snapshot, shared: _Shared, index: int | None) -> LogRe
         hand_number = shown.number if shown is not None else None
         region = snapshot.memo[key] = LogRegion(hand_number, lines, shared.recent)
     return region
-
-
-def own_log_lines(snapshot: Snapshot, index: int | None) -> dict[int, LogLine]:
-    """The lines of the log (by place) that hand seat ``index`` reads as their own cards
-    dealt, where everyone else reads that the cards were dealt: built once per version and
-    seat."""
-    key = ("own log", index)
-    own: dict[int, LogLine] | None = snapshot.memo.get(key)
-    if own is None:
-        shared = _shared(snapshot)
-        shown = shared.board.hand_id is not None
-        cards = dealt_cards(snapshot.view(index), index) if shown and index is not None else ()
-        own = snapshot.memo[key] = own_lines(shared.dealt_rounds, index if shown else None, cards)
-    return own
-
-
-def _shared(snapshot: Snapshot) -> _Shared:
-    """The viewer-independent part of the screen, built once per snapshot."""
-    shared = snapshot.memo.get("shared")
-    if shared is None:
-        snapshot.memo["html"] = {}
-        shared = snapshot.memo["shared"] = _build_shared(snapshot)
-    return shared
-
-
-def _chances(runout: dict[str, Any] | None, seat: int, no_more_betting: bool) -> dict[str, Any]:
-    """A plate's chances in an all-in run-out (``Plate.chances``, ``chances_pending``)."""
-    chances = runout_chances(runout, seat) if no_more_betting else ()
-    return {"chances": chances or (), "chances_pending": chances is None}
-
-
-def _build_shared(snapshot: Snapshot) -> _Shared:
-    table, hand, running, facts = snapshot.table, snapshot.hand, snapshot.running, snapshot.facts
-    showing = hand is not None and snapshot.hand_facts.runout_showing  # a run-out being dealt
-    # A paused game says so on the felt, not with the last hand's result as if it were live.
-    paused = table.status == "paused" and not running and not showing
-    if (not running and not snapshot.seats) or paused:
-        hand = None  # everyone left: an empty table waits for players, not the last hand
-    view = snapshot.view(None) if hand is not None else None
-    result = view.result if view is not None else None
-    winnings: dict[int, int] = {}
-    pots = []
-    if view is not None and result is not None:
-        for award in result.awards:
-            for w, amount in zip(award.winners, award.amounts, strict=True):
-                winnings[w] = winnings.get(w, 0) + amount
-        pots = list(awarded_pot_lines(view))
-    elif view is not None:
-        pots = [
-            PotLine(pot_label(i, len(view.pots)), pot.amount) for i, pot in enumerate(view.pots)
-        ]
-    runout = hand.runout if hand is not None else None
-    # While a run-out is dealt on screen the hand is shown as it stood: the chips won stay
-    # off the stacks and who went bust keeps their plate until the river.
-    engine_stacks = running or (hand is not None and showing)
-    # Each hand seat that still belongs to the player dealt in: by table seat number.
-    dealt: dict[int, SeatView] = {}
-    dealt_players: dict[int, int] = {}  # table seat number -> the player dealt in there
-    if hand is not None and view is not None:
-        for start, in_hand in zip(hand.seats, view.seats, strict=True):
-            seat = snapshot.seats.get(start["seat"])
-            # Who left during a hand keeps their plate while it runs; once it is over their
-            # seat is free, and drawn as free (the sit-down form offers it).
-            # Who went bust keeps it too until the next hand, their cards and result shown.
-            if (seat is None and (engine_stacks or in_hand.stack == 0)) or (
-                seat is not None and seat.player_id == start["player_id"]
-            ):
-                dealt[start["seat"]] = in_hand
-                dealt_players[start["seat"]] = start["player_id"]
-    hand_id = hand.pk if hand is not None else None
-    street = view.street if view is not None else ""
-    stud = view is not None and view.config.is_stud
-    drew = draw_counts(view) if view is not None and view.config.variant.is_draw else {}
-    heads = bounty_heads(snapshot)
-    panels = []
-    seat_players: dict[int, int] = {}
-    for number in range(table.max_seats):
-        seat, seen = snapshot.seats.get(number), dealt.get(number)
-        plate = None
-        if seen is not None:
-            assert view is not None  # a seat dealt in is the view's
-            shown = result.shown.get(seen.seat) if result is not None else None
-            name = seen.name if seat is None else seat.player.name
-            plate = Plate(
-                name=name,
-                is_bot=seat is not None and seat.player.is_bot,
-                # running: the engine's stack; else the seat's (None: left after the hand)
-                stack=seen.stack if engine_stacks or seat is None else seat.stack,
-                sitting_out=seat is not None and seat.sitting_out,
-                leaving=seat is None or seat.leave_after_hand,
-                busted=seat is None and not engine_stacks and seen.stack == 0,
-                all_in=seen.all_in,
-                folded=seen.folded,
-                description=shown[1] if shown is not None else "",
-                won=winnings.get(seen.seat, 0),
-                is_button=seen.is_button and not stud,  # stud deals no button
-                is_small_blind=seen.is_small_blind,
-                is_big_blind=seen.is_big_blind,
-                bet=seen.bet,
-                drew=drew.get(seen.seat, ""),
-                time_bank=_time_bank(table.time_bank_seconds, seat),
-                bounty=heads.get(name, 0),
-                **_chances(runout, seen.seat, view.no_more_betting),
-            )
-        elif seat is not None:
-            plate = Plate(
-                seat.player.name,
-                seat.player.is_bot,
-                seat.stack,
-                seat.sitting_out,
-                seat.leave_after_hand,
-                time_bank=_time_bank(table.time_bank_seconds, seat),
-                waiting=seat.waiting_for_big_blind,
-                bounty=heads.get(seat.player.name, 0),
-            )
-        if plate is not None:
-            seat_players[number] = seat.player_id if seat is not None else dealt_players[number]
-        panels.append(
-            SeatPanel(
-                number,
-                plate,
-                cards=faces(seen.cards) if seen is not None else (),
-                is_actor=seen is not None
-                and running
-                and view is not None
-                and view.actor == seen.seat,
-                up=seen.up if seen is not None and stud else (),
-            )
-        )
-    deadline = table.action_deadline if running else None
-    actor_name = None
-    if running and view is not None and view.actor is not None:
-        actor_name = view.seats[view.actor].name
-    if hand is not None and view is not None:
-        entries = log_entries(
-            view,
-            [s["name"] for s in hand.seats],
-            snapshot.decisions,
-            snapshot.notices,
-            hand.number,
-        )
-    elif snapshot.hand is not None:  # an emptied table: what was announced after its last hand
-        last = snapshot.hand.number
-        entries = notice_lines(
-            n for n in snapshot.notices if n.hand_number >= last and n.after_actions is None
-        )
-    else:
-        entries = notice_lines(snapshot.notices)
-    log_lines, dealt_rounds = everyones_log(entries)
-    runs = runs_on_screen(view, runout)
-    return _Shared(
-        seats=SeatsRegion(
-            hand_id,
-            street,
-            table.version,
-            table.max_seats,
-            0,
-            tuple(panels),
-            face_up=view is not None and view.no_more_betting,
-        ),
-        hand_seats={seen.seat: number for number, seen in dealt.items()},
-        seat_players=seat_players,
-        board=BoardRegion(
-            hand_id,
-            street,
-            shown_faces(view.board) if view is not None else (),
-            tuple(pots),
-            running,
-            view.total_pot if view is not None and running else 0,
-            hand.number if hand is not None else None,
-            runs=runs,
-            double_board=view is not None and view.config.double_board,
-            later_cards=later_runs(view, runs),
-            runs_due=view is not None and view.runs_due,
-            rabbit=shown_faces(hand.rabbit["cards"]) if hand is not None and hand.rabbit else (),
-            rabbit_open=rabbit_open(hand, not running and not showing, view),
-            street_name=street_name(view),
-            game_line=mixed_game_line(table, facts, snapshot),
-            paused=paused,
-        ),
-        watching=ActionsRegion(
-            table.version,
-            hand_id,
-            running,
-            int(deadline.timestamp() * 1000) if deadline else None,
-            actor_name,
-            turn_ms=table.action_seconds * 1000,
-        ),
-        log_lines=log_lines,
-        dealt_rounds=dealt_rounds,
-        recent=RecentHands(table.pk, tuple(HandLink(h.number, h.pot) for h in snapshot.recent)),
-        free_seats=tuple(n + 1 for n in range(table.max_seats) if n not in snapshot.seats),
-        min_buy_in=facts.min_buy_in,
-        max_buy_in=facts.max_buy_in,
-        default_buy_in=min(facts.max_buy_in, max(facts.min_buy_in, 50 * facts.unit)),
-        heading=facts.heading,
-    )
-
-
-def _time_bank(bank_size: int, seat: SeatRow | None) -> int | None:
-    """The seat's time bank as its plate shows it: None where the table has none."""
-    if seat is None or not bank_size:
-        return None
-    return seat.time_bank

@@ -33,13 +33,14 @@ from django.utils import timezone
 
 from engine.bots import RandomBot
 from pokerclient.live import StateFrames
-from tables.live.frames import json_state
+from tables.live.frames import SocketFrames
 from tables.models import Hand, Seat, Table
 from tables.presenters.render import REGIONS
 from tables.selectors.hands import hand_state
+from tables.selectors.hosting import rejoin_minimum
+from tables.selectors.players import player_bankroll
 from tables.selectors.snapshot import load_snapshot
 from tables.services import hand_act, hand_start, player_grant, seat_take
-from tests.tables.helpers import screen_of
 from tests.tables.live.test_no_leak import Facts, disallowed, seats_context, violations
 from tests.tables.oob import Page
 from tests.tables.wsclient import Socket, communicator, session_cookie
@@ -130,7 +131,10 @@ def page_html(table_id: int, cookie: str) -> str:
 def fresh_state(table: Table, player) -> dict:
     """The JSON state a fresh load makes for ``player`` (a socket's first frame)."""
     table = Table.objects.get(pk=table.pk)
-    return json.loads(json_state(load_snapshot(table), screen_of(table, player)).text)
+    bankroll = player_bankroll(player.pk) if player is not None else None
+    left_with = rejoin_minimum(table, player) if player is not None else 0
+    frame = SocketFrames("diff").next_frame(load_snapshot(table), player, bankroll, left_with)
+    return json.loads(frame)
 
 
 def seat_again(table: Table, players: dict, rng: random.Random) -> None:

@@ -44,14 +44,13 @@ from tables.selectors.hands import (
     hand_secret,
     hand_state,
     last_hand,
-    running_hand,
     with_deck,
 )
 from tables.services import mixed, runouts
 from tables.services.errors import ServiceError
 from tables.services.etiquette import dealing_for
 from tables.services.events import table_lock, table_touch
-from tables.services.hands import hand_act, hand_deal
+from tables.services.hands import LiveHand, hand_act, hand_deal
 from tables.services.hooks import rules_for
 from tables.services.players import player_create, player_grant
 from tables.services.seats import seat_take
@@ -68,26 +67,6 @@ def bot_delay(hand_id: int, index: int) -> float:
     digest = hashlib.sha256(f"{hand_id}:{index}".encode()).digest()
     delay: float = low + (high - low) * digest[0] / 255
     return delay
-
-
-def _set_clock(table: Table, now: datetime) -> None:
-    """After a change made in this tick, the deadlines count from ``now`` (the tick's time)."""
-    table.refresh_from_db(fields=["action_deadline", "next_hand_at", "version"])
-    hand = running_hand(table)
-    if hand is not None:
-        table.action_deadline = now + timedelta(seconds=table.action_seconds)
-        table.next_hand_at = None
-    else:
-        table.action_deadline = None
-        last = last_hand(table)
-        if last is not None and last.runout_showing:
-            table.next_hand_at = runouts.runout_first_pause(now)
-        elif table.next_hand_at is not None:
-            pause = settings.POKER_HAND_PAUSE_SECONDS
-            table.next_hand_at = now + timedelta(seconds=pause)
-    Table.objects.filter(pk=table.pk).update(
-        action_deadline=table.action_deadline, next_hand_at=table.next_hand_at
-    )
 
 
 def _bot_player(table: Table, buy_in: int) -> Player:
@@ -164,8 +143,10 @@ def clock_tick(*, table: Table | int, now: datetime, skip_busy: bool = False) ->
         player = seat.player if seat else Player.objects.get(pk=entry["player_id"])
         index = len(decisions)
         if table.action_deadline is None:  # e.g. a hand dealt before a restart: start its clock
-            Table.objects.filter(pk=table.pk).update(
-                action_deadline=now + timedelta(seconds=table.action_seconds)
+            statements.update(
+                Table,
+                {"pk": table.pk},
+                action_deadline=now + timedelta(seconds=table.action_seconds),
             )
             return None
         if player.is_bot:
@@ -181,8 +162,9 @@ def clock_tick(*, table: Table | int, now: datetime, skip_busy: bool = False) ->
                 version=table.version,
                 action=decision,
                 source=HandAction.Source.BOT,
+                live=LiveHand(table.version, hand, decisions, state),
+                clock_now=now,
             )
-            _set_clock(table, now)
             return "bot"
         away = seat is None or seat.sitting_out or seat.leave_after_hand
         waits = not away or rules_for(table, now).away_keeps_clock
@@ -191,10 +173,8 @@ def clock_tick(*, table: Table | int, now: datetime, skip_busy: bool = False) ->
         if not away and seat is not None and seat.time_bank > 0:
             chunk = min(TIME_BANK_CHUNK, seat.time_bank)
             Seat.objects.filter(pk=seat.pk).update(time_bank=seat.time_bank - chunk)
-            Table.objects.filter(pk=table.pk).update(
-                action_deadline=max(now, table.action_deadline) + timedelta(seconds=chunk)
-            )
-            table_touch(table)
+            table.action_deadline = max(now, table.action_deadline) + timedelta(seconds=chunk)
+            table_touch(table, "action_deadline")
             return "time-bank"
         assert state.legal is not None  # the hand has an actor: it has legal actions
         move = timeout_move(state.legal)
@@ -206,10 +186,11 @@ def clock_tick(*, table: Table | int, now: datetime, skip_busy: bool = False) ->
                 version=table.version,
                 action=move,
                 source=HandAction.Source.TIMEOUT,
+                live=LiveHand(table.version, hand, decisions, state),
+                clock_now=now,
             )
         except ServiceError:
             return None
-        _set_clock(table, now)
         return "sat-out" if away else "timeout"
 
 
@@ -287,8 +268,8 @@ def _runs_due_tick(table: Table, hand: Hand, state: EngineHand, now: datetime) -
         version=table.version,
         action="run_once",
         source=HandAction.Source.BOT if bot is not None else HandAction.Source.TIMEOUT,
+        clock_now=now,
     )
-    _set_clock(table, now)
     return "runs"
 
 

@@ -17,7 +17,7 @@ from typing import Any
 
 from django.conf import settings
 from django.db import transaction
-from django.db.models import Q
+from django.db.models import Q, QuerySet
 from django.utils import timezone
 
 from engine.button import next_button
@@ -204,6 +204,7 @@ def hand_act(
     action: object,
     source: str = HandAction.Source.PLAYER,
     live: LiveHand | None = None,
+    clock_now: datetime | None = None,
 ) -> Hand:
     """Apply ``player``'s action to the running hand ``hand_id``.
 
@@ -216,6 +217,7 @@ def hand_act(
     ``timeout`` (the clock acting; the player is also sat out) or ``bot``. When the hand
     ends: stacks written back, result stored, busted players and those leaving cashed out.
     ``live``: the runtime's hand in memory (no read, no replay when it is current).
+    ``clock_now``: the croupier's time, when the clock acts: the next deadline counts from it.
     Then, in the same step, each next player to act who ticked a choice in advance acts by it
     (``tables.services.pre_actions``: logged with the source ``pre``), and the ticks that lost
     their meaning are cleared.
@@ -291,7 +293,9 @@ def hand_act(
             )
         )
         if source == HandAction.Source.TIMEOUT and kind not in runouts.RUN_CHOICES:
-            Seat.objects.filter(table=table, player_id=player.pk).update(sitting_out=True)
+            statements.update(
+                Seat, {"table_id": table.pk, "player_id": player.pk}, sitting_out=True
+            )
         decision = Decision(kind, amount, source, format_cards(engine_action.cards))
         had_pre_actions = table.pre_actions
         # the players whose turn comes next and who ticked a choice act now, in this step
@@ -309,6 +313,7 @@ def hand_act(
             *(("pre_actions",) if had_pre_actions else ()),
             # the turn passes unless the player who just acted is to act again
             last_actor=None if taken else index,
+            clock_now=clock_now,
         )
         if current:
             assert live is not None
@@ -369,8 +374,8 @@ def _after_change(
     ``changed``: other fields of ``table`` the caller set, saved in the same UPDATE.
     ``last_actor``: the seat that made the last decision (None: a deal, or someone else):
     ``hooks.turn_passed`` hears of the next player to act unless it is that seat again.
-    ``clock_now``: the croupier's time, when it made the change: the action clock counts from
-    it (else from the time now).
+    ``clock_now``: the croupier's time, when it made the change: the action clock (or the
+    pause before the next hand) counts from it, else from the time now.
     """
     stacks = state.stacks
     _write_stacks(
@@ -416,6 +421,9 @@ def _after_change(
     else:
         statements.commit_without_waiting_for_the_disk(Table)
         table.action_deadline = (clock_now or now) + timedelta(seconds=table.action_seconds)
+        if clock_now is not None and table.next_hand_at is not None:
+            table.next_hand_at = None  # a hand runs: no next one is due (as the clock keeps it)
+            changed += ("next_hand_at",)
     table.hand_version = table.version + 1  # the version table_touch is about to write
     table_touch(table, *dict.fromkeys(("action_deadline", "hand_version", *changed)))
     actor = None if state.is_over else state.actor
@@ -440,11 +448,8 @@ def _write_stacks(table: Table, stacks: dict[int, int]) -> None:
 
 def _settle_seats(table: Table, hand: Hand) -> None:
     """After a hand: busted players leave their seat, those who asked to leave cash out."""
-    seats = list(
-        table.seats.filter(Q(stack=0) | Q(leave_after_hand=True))
-        .order_by("number")
-        .values_list("pk", "stack")
-    )  # usually none: one cheap read, the seats themselves only when someone goes
+    # usually none: one cheap read (compiled), the seats themselves only when someone goes
+    seats = statements.select_values(Seat, "seats-going", _seats_going, table.pk, 0)
     busted = [pk for pk, stack in seats if stack == 0]
     if busted:
         Seat.objects.filter(pk__in=busted).delete()
@@ -454,6 +459,17 @@ def _settle_seats(table: Table, hand: Hand) -> None:
             seat_cash_out(table=table, seat=seat, reason=f"Left {table.name}", hand=hand)
     if table.pending_changes:  # a host's changes that waited for this hand to end
         pending_apply(table)
+
+
+def _seats_going(table_id: int, busted: int) -> QuerySet[Seat, tuple[int, int]]:
+    """(pk, stack) of the seats of a table whose player busted (``busted``: 0) or leaves."""
+    going = Q(stack=busted) | Q(leave_after_hand=True)
+    return (
+        Seat.objects.filter(table_id=table_id)
+        .filter(going)
+        .order_by("number")
+        .values_list("pk", "stack")
+    )
 
 
 def _pot_total(hand: Hand, state: EngineHand) -> int:

@@ -99,7 +99,8 @@ def lock_row(model: type[M], pk: object, *, skip_locked: bool = False) -> M | No
 
 def insert(obj: models.Model) -> None:
     """``obj.save(force_insert=True)`` for a row nobody needs the primary key of (an
-    append-only log entry): ``auto_now_add`` fields are filled in as the ORM does."""
+    append-only log entry; or one whose key is its own, given: a hand's secret):
+    ``auto_now_add`` fields are filled in as the ORM does."""
     insert_many([obj])
 
 
@@ -110,7 +111,8 @@ def insert_many(objs: Sequence[models.Model]) -> None:
         return
     model = type(objs[0])
     connection = _connection(model)
-    fields = [f for f in model._meta.concrete_fields if not f.primary_key]
+    # every column but the one the database numbers (a key given, as a hand's, is written)
+    fields = [f for f in model._meta.concrete_fields if f is not model._meta.auto_field]
     key = (connection.alias, connection.vendor, "insert", model)
     sql = _compiled.get(key)
     if sql is None:

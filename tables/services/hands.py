@@ -176,7 +176,7 @@ def hand_deal(
         commitment=str(commitment(seed)),
         broadcast=broadcast_for_deal(table, [player_id for _, player_id, _, _ in seats]),
     )
-    HandSecret.objects.create(hand=hand, deck=deck, seed=str(seed))
+    statements.insert(HandSecret(hand=hand, deck=deck, seed=str(seed)))
     etiquette.dealing_apply(dealing)
     hand.secret_deck = deck  # as with_deck brings it: the replays need no read
     table.button_seat = button_seat

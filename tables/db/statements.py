@@ -7,9 +7,10 @@ that compiling cost several times what the database took to run them, and every 
 every table goes through the one thread that runs the writes. Here each statement's SQL is
 written once per database and run again with new parameters: the writes' from the model's
 ``_meta`` (its table and column names, quoted by the backend), the reads' by the ORM itself,
-the first time they run (seen through ``connection.execute_wrapper``). The values still go
-through the fields both ways: ``get_db_prep_save`` in, ``from_db_value`` and the database's
-time zone out (``_python``).
+the first time they run (seen through ``connection.execute_wrapper``), in the placeholder
+style the database's driver takes at least cost (``tables.db.placeholders``). The values
+still go through the fields both ways: ``get_db_prep_save`` in, ``from_db_value`` and the
+database's time zone out (``_python``).
 
 Each function behaves as the ORM call it stands for (named in its docstring); the writes,
 like it, must run inside the caller's transaction. Django's public API only (``Model._meta``,
@@ -27,6 +28,8 @@ from django.conf import settings
 from django.db import connections, models, router
 from django.db.backends.base.base import BaseDatabaseWrapper
 from django.db.models import Field, QuerySet
+
+from tables.db.placeholders import prepared
 
 M = TypeVar("M", bound=models.Model)
 #: Builds the queryset of a read from its parameters.
@@ -96,7 +99,8 @@ def lock_row(model: type[M], pk: object, *, skip_locked: bool = False) -> M | No
 
 def insert(obj: models.Model) -> None:
     """``obj.save(force_insert=True)`` for a row nobody needs the primary key of (an
-    append-only log entry): ``auto_now_add`` fields are filled in as the ORM does."""
+    append-only log entry; or one whose key is its own, given: a hand's secret):
+    ``auto_now_add`` fields are filled in as the ORM does."""
     insert_many([obj])
 
 
@@ -107,26 +111,29 @@ def insert_many(objs: Sequence[models.Model]) -> None:
         return
     model = type(objs[0])
     connection = _connection(model)
-    fields = [f for f in model._meta.concrete_fields if not f.primary_key]
+    # every column but the one the database numbers (a key given, as a hand's, is written)
+    fields = [f for f in model._meta.concrete_fields if f is not model._meta.auto_field]
     key = (connection.alias, connection.vendor, "insert", model)
     sql = _compiled.get(key)
     if sql is None:
         quote = connection.ops.quote_name
-        sql = _compiled[key] = (
+        sql = _compiled[key] = prepared(
+            connection,
             f"INSERT INTO {quote(model._meta.db_table)} "
             f"({', '.join(quote(_column(f)) for f in fields)}) "
-            f"VALUES ({', '.join(['%s'] * len(fields))})"
+            f"VALUES ({', '.join(['%s'] * len(fields))})",
         )
     rows = []
     for obj in objs:
         if type(obj) is not model:
             raise ValueError(f"insert_many: a {type(obj).__name__} among {model.__name__} rows")
-        rows.append([f.get_db_prep_save(f.pre_save(obj, True), connection) for f in fields])
+        row = [f.get_db_prep_save(f.pre_save(obj, True), connection) for f in fields]
+        rows.append(sql.params(row))
     with connection.cursor() as cursor:
         if len(rows) == 1:
-            cursor.execute(sql, rows[0])
+            cursor.execute(sql.text, rows[0])
         else:
-            cursor.executemany(sql, rows)
+            cursor.executemany(sql.text, rows)
 
 
 def update(model: type[models.Model], where: dict[str, Any], **values: Any) -> int:
@@ -140,12 +147,12 @@ def update(model: type[models.Model], where: dict[str, Any], **values: Any) -> i
         quote = connection.ops.quote_name
         set_fields = [_own_field(model, name) for name in values]
         where_fields = [_own_field(model, name) for name in where]
-        sql = (
+        text = (
             f"UPDATE {quote(meta.db_table)} SET "
             f"{', '.join(f'{quote(_column(f))} = %s' for f in set_fields)} WHERE "
             f"{' AND '.join(f'{quote(_column(f))} = %s' for f in where_fields)}"
         )
-        entry = _compiled[key] = (sql, set_fields, where_fields)
+        entry = _compiled[key] = (prepared(connection, text), set_fields, where_fields)
     sql, set_fields, where_fields = entry
     params = [
         f.get_db_prep_save(v, connection) for f, v in zip(set_fields, values.values(), strict=True)
@@ -154,7 +161,7 @@ def update(model: type[models.Model], where: dict[str, Any], **values: Any) -> i
         f.get_db_prep_save(v, connection) for f, v in zip(where_fields, where.values(), strict=True)
     ]
     with connection.cursor() as cursor:
-        cursor.execute(sql, params)
+        cursor.execute(sql.text, sql.params(params))
         return int(cursor.rowcount)
 
 
@@ -180,12 +187,17 @@ def update_each(
         case = f"CASE {quote(_column(key_field))}{' WHEN %s THEN %s' * len(values)} END"
         if connection.vendor == "postgresql":  # its CASE of parameters is text: as bulk_update
             case = f"CAST({case} AS {set_field.db_type(connection)})"
-        sql = (
+        text = (
             f"UPDATE {quote(meta.db_table)} SET {quote(_column(set_field))} = {case} WHERE "
             f"{' AND '.join(f'{quote(_column(f))} = %s' for f in where_fields)} AND "
             f"{quote(_column(key_field))} IN ({', '.join(['%s'] * len(values))})"
         )
-        entry = _compiled[cache_key] = (sql, key_field, set_field, where_fields)
+        entry = _compiled[cache_key] = (
+            prepared(connection, text),
+            key_field,
+            set_field,
+            where_fields,
+        )
     sql, key_field, set_field, where_fields = entry
     keys = [key_field.get_db_prep_save(k, connection) for k in values]
     params: list[Any] = []
@@ -196,7 +208,7 @@ def update_each(
     ]
     params += keys
     with connection.cursor() as cursor:
-        cursor.execute(sql, params)
+        cursor.execute(sql.text, sql.params(params))
         return int(cursor.rowcount)
 
 
@@ -363,13 +375,13 @@ def _select_instance(
         if ran.params != params:
             raise ValueError(f"{key}: the query's parameters are not exactly {params!r}")
         entry = _compiled[cache_key] = (
-            ran.sql,
+            prepared(connection, ran.sql),
             _instance_shape(model, connection, key, ran.columns, annotations),
         )
         row = ran.rows[0] if ran.rows else None
     else:
         with connection.cursor() as cursor:
-            cursor.execute(entry[0], params)
+            cursor.execute(entry[0].text, entry[0].params(params))
             row = cursor.fetchone()
     if row is None:
         return None
@@ -416,10 +428,10 @@ def select_values(
             return []
         if ran.params != params:
             raise ValueError(f"{key}: the query's parameters are not exactly {params!r}")
-        _compiled[cache_key] = ran.sql
+        _compiled[cache_key] = prepared(connection, ran.sql)
         return _aware_rows(ran.rows, connection)
     with connection.cursor() as cursor:
-        cursor.execute(sql, params)
+        cursor.execute(sql.text, sql.params(params))
         return _aware_rows(cursor.fetchall(), connection)
 
 
@@ -459,19 +471,19 @@ def select_values_by_ids(
         ran = _run_once(_query_of(model, key, build(*probes)), connection)
         if ran is None:
             raise ValueError(f"{key}: the query ran no statement")
-        sql, compiled = ran.sql, ran.params
+        compiled = ran.params
         slots = [
             probes.index(value) if isinstance(value, int) and value in probes else None
             for value in compiled
         ]
         if sorted(slot for slot in slots if slot is not None) != list(range(len(ids))):
             raise ValueError(f"{key}: each id must be one SQL parameter of the query")
-        entry = _compiled[cache_key] = (sql, compiled, tuple(slots))
+        entry = _compiled[cache_key] = (prepared(connection, ran.sql), compiled, tuple(slots))
     sql, constants, id_slots = entry
     params = [
         constant if slot is None else ids[slot]
         for constant, slot in zip(constants, id_slots, strict=True)
     ]
     with connection.cursor() as cursor:
-        cursor.execute(sql, params)
+        cursor.execute(sql.text, sql.params(params))
         return _aware_rows(cursor.fetchall(), connection)

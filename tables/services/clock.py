@@ -38,19 +38,19 @@ from engine.bots import SensibleBot
 from engine.hand import Hand as EngineHand
 from engine.types import Legal
 from tables.db import statements
-from tables.models import Hand, HandAction, Player, Seat, Table
+from tables.models import Hand, HandAction, HandSecret, Player, Seat, Table
 from tables.selectors.hands import (
     hand_decisions,
     hand_secret,
     hand_state,
     last_hand,
-    running_hand,
+    with_deck,
 )
 from tables.services import mixed, runouts
 from tables.services.errors import ServiceError
 from tables.services.etiquette import dealing_for
 from tables.services.events import table_lock, table_touch
-from tables.services.hands import hand_act, hand_start
+from tables.services.hands import LiveHand, hand_act, hand_deal
 from tables.services.hooks import rules_for
 from tables.services.players import player_create, player_grant
 from tables.services.seats import seat_take
@@ -67,26 +67,6 @@ def bot_delay(hand_id: int, index: int) -> float:
     digest = hashlib.sha256(f"{hand_id}:{index}".encode()).digest()
     delay: float = low + (high - low) * digest[0] / 255
     return delay
-
-
-def _set_clock(table: Table, now: datetime) -> None:
-    """After a change made in this tick, the deadlines count from ``now`` (the tick's time)."""
-    table.refresh_from_db(fields=["action_deadline", "next_hand_at", "version"])
-    hand = running_hand(table)
-    if hand is not None:
-        table.action_deadline = now + timedelta(seconds=table.action_seconds)
-        table.next_hand_at = None
-    else:
-        table.action_deadline = None
-        last = last_hand(table)
-        if last is not None and last.runout_showing:
-            table.next_hand_at = runouts.runout_first_pause(now)
-        elif table.next_hand_at is not None:
-            pause = settings.POKER_HAND_PAUSE_SECONDS
-            table.next_hand_at = now + timedelta(seconds=pause)
-    Table.objects.filter(pk=table.pk).update(
-        action_deadline=table.action_deadline, next_hand_at=table.next_hand_at
-    )
 
 
 def _bot_player(table: Table, buy_in: int) -> Player:
@@ -127,19 +107,6 @@ def _seat_bots(table: Table) -> int:
     return max(want, 0)
 
 
-def _hand_can_start(table: Table, now: datetime) -> bool:
-    rules = rules_for(table, now)
-    if not rules.may_deal:
-        return False
-    ready = [seat.is_bot for seat in dealing_for(table, now).seats]
-    return len(ready) >= 2 and (rules.bots_alone or not all(ready))
-
-
-def _dealt_seat_numbers(table: Table, now: datetime) -> list[int]:
-    """The seat numbers the next hand would deal in (as ``hand_start`` picks them)."""
-    return dealing_for(table, now).numbers
-
-
 def clock_tick(*, table: Table | int, now: datetime, skip_busy: bool = False) -> str | None:
     """Do what is due at ``table`` at ``now`` (see the module docstring); say what was done.
 
@@ -156,26 +123,10 @@ def clock_tick(*, table: Table | int, now: datetime, skip_busy: bool = False) ->
         if locked is None or locked.status == Table.Status.CLOSED:
             return None
         table = locked
-        hand = running_hand(table)
-        if hand is None:
-            last = last_hand(table)
-            if last is not None and last.runout_showing:  # no new hand before its river
-                return runouts.runout_advance(table, last, now)
-            if table.status != Table.Status.OPEN:
-                return None
-            if _seat_bots(table):
-                table.refresh_from_db()
-                return "bots-seated"
-            if table.next_hand_at is not None and now < table.next_hand_at:
-                return None
-            if not _hand_can_start(table, now):
-                return None
-            if mixed.choice_wait(table, _dealt_seat_numbers(table, now), now):
-                return "choosing"
-            hand_start(table=table, now=now)
-            _set_clock(table, now)
-            return "started"
-
+        latest = _latest_hand(table)
+        if latest is None or latest.status != Hand.Status.RUNNING:
+            return _between_hands(table, latest, now)
+        hand = latest  # a running hand is always the table's latest (``hand_start``)
         decisions = hand_decisions(hand)
         state = hand_state(hand, decisions)
         actor = state.actor
@@ -192,8 +143,10 @@ def clock_tick(*, table: Table | int, now: datetime, skip_busy: bool = False) ->
         player = seat.player if seat else Player.objects.get(pk=entry["player_id"])
         index = len(decisions)
         if table.action_deadline is None:  # e.g. a hand dealt before a restart: start its clock
-            Table.objects.filter(pk=table.pk).update(
-                action_deadline=now + timedelta(seconds=table.action_seconds)
+            statements.update(
+                Table,
+                {"pk": table.pk},
+                action_deadline=now + timedelta(seconds=table.action_seconds),
             )
             return None
         if player.is_bot:
@@ -209,8 +162,9 @@ def clock_tick(*, table: Table | int, now: datetime, skip_busy: bool = False) ->
                 version=table.version,
                 action=decision,
                 source=HandAction.Source.BOT,
+                live=LiveHand(table.version, hand, decisions, state),
+                clock_now=now,
             )
-            _set_clock(table, now)
             return "bot"
         away = seat is None or seat.sitting_out or seat.leave_after_hand
         waits = not away or rules_for(table, now).away_keeps_clock
@@ -219,10 +173,8 @@ def clock_tick(*, table: Table | int, now: datetime, skip_busy: bool = False) ->
         if not away and seat is not None and seat.time_bank > 0:
             chunk = min(TIME_BANK_CHUNK, seat.time_bank)
             Seat.objects.filter(pk=seat.pk).update(time_bank=seat.time_bank - chunk)
-            Table.objects.filter(pk=table.pk).update(
-                action_deadline=max(now, table.action_deadline) + timedelta(seconds=chunk)
-            )
-            table_touch(table)
+            table.action_deadline = max(now, table.action_deadline) + timedelta(seconds=chunk)
+            table_touch(table, "action_deadline")
             return "time-bank"
         assert state.legal is not None  # the hand has an actor: it has legal actions
         move = timeout_move(state.legal)
@@ -234,11 +186,56 @@ def clock_tick(*, table: Table | int, now: datetime, skip_busy: bool = False) ->
                 version=table.version,
                 action=move,
                 source=HandAction.Source.TIMEOUT,
+                live=LiveHand(table.version, hand, decisions, state),
+                clock_now=now,
             )
         except ServiceError:
             return None
-        _set_clock(table, now)
         return "sat-out" if away else "timeout"
+
+
+def _latest_hand(table: Table) -> Hand | None:
+    """The table's latest hand, voided or not, with its deck: the running hand if there is
+    one (``hand_start`` deals none while one runs). One compiled statement."""
+    return statements.select_first(
+        Hand, "latest-hand", _latest_hand_query, table.pk, annotations=_DECK_ANNOTATION
+    )
+
+
+def _latest_hand_query(table_id: int) -> QuerySet[Hand]:
+    return with_deck(Hand.objects.filter(table_id=table_id)).order_by("-number")[:1]
+
+
+#: The field of ``with_deck``'s annotation (a JSON list, decoded through it).
+_DECK_ANNOTATION = {"secret_deck": HandSecret._meta.get_field("deck")}
+
+
+def _between_hands(table: Table, latest: Hand | None, now: datetime) -> str | None:
+    """``clock_tick`` at a table (locked) where no hand runs; ``latest``: its latest hand.
+    Who the next hand deals is worked out once, for the checks and the deal alike."""
+    last = latest if latest is None or latest.status != Hand.Status.VOIDED else last_hand(table)
+    if last is not None and last.runout_showing:  # no new hand before its river
+        return runouts.runout_advance(table, last, now)
+    if table.status != Table.Status.OPEN:
+        return None
+    if _seat_bots(table):
+        return "bots-seated"
+    if table.next_hand_at is not None and now < table.next_hand_at:
+        return None
+    rules = rules_for(table, now)
+    if not rules.may_deal:
+        return None
+    dealing = dealing_for(table, now, rules)
+    bots = [seat.is_bot for seat in dealing.seats]
+    if len(bots) < 2 or not (rules.bots_alone or not all(bots)):
+        return None
+    version = table.version
+    if mixed.choice_wait(table, dealing.numbers, now):
+        return "choosing"
+    if table.version != version:  # a bot picked the orbit's game: deal by its rules
+        dealing = dealing_for(table, now, rules)
+    hand_deal(table, now, latest.number if latest is not None else 0, dealing, clock=True)
+    return "started"
 
 
 def timeout_move(legal: Legal) -> str:
@@ -271,8 +268,8 @@ def _runs_due_tick(table: Table, hand: Hand, state: EngineHand, now: datetime) -
         version=table.version,
         action="run_once",
         source=HandAction.Source.BOT if bot is not None else HandAction.Source.TIMEOUT,
+        clock_now=now,
     )
-    _set_clock(table, now)
     return "runs"
 
 

@@ -124,10 +124,13 @@ def _has_blinds(config: dict[str, Any]) -> bool:
     return not (game.is_stud or game.button_blind or config.get("bomb_pot"))
 
 
-def dealing_for(table: Table, now: datetime) -> Dealing:
-    """Who ``table``'s next hand deals in at ``now``, and the seats' changes with it."""
+def dealing_for(table: Table, now: datetime, rules: hooks.TableRules | None = None) -> Dealing:
+    """Who ``table``'s next hand deals in at ``now``, and the seats' changes with it.
+    ``rules``: ``hooks.rules_for(table, now)``, when the caller has them already."""
     seats = _seats_now(table)
-    if hooks.rules_for(table, now).deal_sitting_out:  # a tournament's: every seat with chips
+    if (
+        rules or hooks.rules_for(table, now)
+    ).deal_sitting_out:  # a tournament's: every seat with chips
         return Dealing([s for s in seats if not s.leaving and s.stack > 0])
     sitting_in = [s for s in seats if not s.leaving and s.stack > 0 and not s.sitting_out]
     leaving_now = [s for s in sitting_in if s.sit_out_next == Seat.SitOutNext.HAND]

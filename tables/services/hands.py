@@ -17,7 +17,7 @@ from typing import Any
 
 from django.conf import settings
 from django.db import transaction
-from django.db.models import Q
+from django.db.models import Q, QuerySet
 from django.utils import timezone
 
 from engine.button import next_button
@@ -102,70 +102,97 @@ def hand_start(*, table: Table, now: datetime | None = None) -> Hand:
         last = table.hands.order_by("-number").values_list("number", "status").first()
         if last is not None and last[1] == Hand.Status.RUNNING:
             raise HandInProgress("A hand is already being played at this table.")
-        for listener in hooks.hand_starting:
-            listener(table, now)
+        return hand_deal(table, now, last[0] if last is not None else 0)
+
+
+def hand_deal(
+    table: Table,
+    now: datetime,
+    last_number: int,
+    dealing: etiquette.Dealing | None = None,
+    clock: bool = False,
+) -> Hand:
+    """``hand_start``'s deal, for a caller inside its transaction that holds the row lock of
+    the open ``table`` (as locked, with what it changed since) and knows no hand is running
+    there: ``last_number`` is the number of the table's latest hand (0: none yet).
+
+    ``dealing``: who is dealt in, as ``etiquette.dealing_for`` says at ``now``, when the caller
+    has worked it out already (the ``hooks.hand_starting`` listeners change stakes, never who
+    is dealt). ``clock``: the croupier deals, so the action clock counts from ``now``.
+    """
+    for listener in hooks.hand_starting:
+        listener(table, now)
+    if dealing is None:
         dealing = etiquette.dealing_for(table, now)  # who is dealt in, who posts what
-        seats = etiquette.dealt_rows(dealing)
-        if len(seats) < 2:
-            raise NotEnoughPlayers("A hand needs at least two players with chips sitting in.")
-        numbers = [number for number, _, _, _ in seats]
-        button_seat = next_button(numbers, table.button_seat)
-        button = numbers.index(button_seat)
-        rotated = mixed.rotation_turn(table, len(seats), now)
-        settings_now = straddles_for(table.hand_config(), len(seats))
-        number = (last[0] if last is not None else 0) + 1
-        if table.bomb_pot_due(number):
-            # a bomb pot has no preflop betting, so no straddle; the host's call is used up
-            settings_now.update(
-                bomb_pot=table.bomb_pot_ante, straddle=0, straddles=0, button_straddle=False
-            )
-            settings_now["double_board"] = table.bomb_pot_double_board and double_board_fits(
-                settings_now["game"], len(seats)
-            )  # two boards where the hands leave the cards for them
-            table.bomb_pot_next = False
-        posts = etiquette.posts_for(dealing, button, settings_now)
-        if posts:
-            settings_now["posts"] = posts
-        try:
-            config = HandConfig(**settings_now)
-        except PokerError as error:
-            raise ServiceError(f"The table's settings cannot be dealt: {error}") from error
-        seed = new_seed()
-        deck = [int(card) for card in seeded_deck(seed)]
-        seat_list = [
-            {"seat": number, "player_id": player_id, "name": name, "stack": stack}
-            for number, player_id, stack, name in seats
-        ]
-        stacks = [stack for _, _, stack, _ in seats]
-        try:
-            state = EngineHand(
-                config,
-                stacks=stacks,
-                button=button,
-                deck=deck,
-                players=[name for _, _, _, name in seats],
-            )
-        except PokerError as error:
-            raise ServiceError(f"The hand cannot be dealt: {error}") from error
-        hand = Hand.objects.create(
-            table=table,
-            number=number,
-            config=config.to_dict(),
-            seats=seat_list,
+    seats = etiquette.dealt_rows(dealing)
+    if len(seats) < 2:
+        raise NotEnoughPlayers("A hand needs at least two players with chips sitting in.")
+    numbers = [number for number, _, _, _ in seats]
+    button_seat = next_button(numbers, table.button_seat)
+    button = numbers.index(button_seat)
+    rotated = mixed.rotation_turn(table, len(seats), now)
+    settings_now = straddles_for(table.hand_config(), len(seats))
+    number = last_number + 1
+    if table.bomb_pot_due(number):
+        # a bomb pot has no preflop betting, so no straddle; the host's call is used up
+        settings_now.update(
+            bomb_pot=table.bomb_pot_ante, straddle=0, straddles=0, button_straddle=False
+        )
+        settings_now["double_board"] = table.bomb_pot_double_board and double_board_fits(
+            settings_now["game"], len(seats)
+        )  # two boards where the hands leave the cards for them
+        table.bomb_pot_next = False
+    posts = etiquette.posts_for(dealing, button, settings_now)
+    if posts:
+        settings_now["posts"] = posts
+    try:
+        config = HandConfig(**settings_now)
+    except PokerError as error:
+        raise ServiceError(f"The table's settings cannot be dealt: {error}") from error
+    seed = new_seed()
+    deck = [int(card) for card in seeded_deck(seed)]
+    seat_list = [
+        {"seat": number, "player_id": player_id, "name": name, "stack": stack}
+        for number, player_id, stack, name in seats
+    ]
+    stacks = [stack for _, _, stack, _ in seats]
+    try:
+        state = EngineHand(
+            config,
+            stacks=stacks,
             button=button,
-            button_seat=button_seat,
-            commitment=str(commitment(seed)),
-            broadcast=broadcast_for_deal(table, [player_id for _, player_id, _, _ in seats]),
+            deck=deck,
+            players=[name for _, _, _, name in seats],
         )
-        HandSecret.objects.create(hand=hand, deck=deck, seed=str(seed))
-        etiquette.dealing_apply(dealing)
-        hand.secret_deck = deck  # as with_deck brings it: the replays need no read
-        table.button_seat = button_seat
-        table.next_hand_at = None
-        _after_change(
-            table, hand, state, stacks, "button_seat", "next_hand_at", "bomb_pot_next", *rotated
-        )
-        return hand
+    except PokerError as error:
+        raise ServiceError(f"The hand cannot be dealt: {error}") from error
+    hand = Hand.objects.create(
+        table=table,
+        number=number,
+        config=config.to_dict(),
+        seats=seat_list,
+        button=button,
+        button_seat=button_seat,
+        commitment=str(commitment(seed)),
+        broadcast=broadcast_for_deal(table, [player_id for _, player_id, _, _ in seats]),
+    )
+    statements.insert(HandSecret(hand=hand, deck=deck, seed=str(seed)))
+    etiquette.dealing_apply(dealing)
+    hand.secret_deck = deck  # as with_deck brings it: the replays need no read
+    table.button_seat = button_seat
+    table.next_hand_at = None
+    _after_change(
+        table,
+        hand,
+        state,
+        stacks,
+        "button_seat",
+        "next_hand_at",
+        "bomb_pot_next",
+        *rotated,
+        clock_now=now if clock else None,
+    )
+    return hand
 
 
 def hand_act(
@@ -177,6 +204,7 @@ def hand_act(
     action: object,
     source: str = HandAction.Source.PLAYER,
     live: LiveHand | None = None,
+    clock_now: datetime | None = None,
 ) -> Hand:
     """Apply ``player``'s action to the running hand ``hand_id``.
 
@@ -189,6 +217,7 @@ def hand_act(
     ``timeout`` (the clock acting; the player is also sat out) or ``bot``. When the hand
     ends: stacks written back, result stored, busted players and those leaving cashed out.
     ``live``: the runtime's hand in memory (no read, no replay when it is current).
+    ``clock_now``: the croupier's time, when the clock acts: the next deadline counts from it.
     Then, in the same step, each next player to act who ticked a choice in advance acts by it
     (``tables.services.pre_actions``: logged with the source ``pre``), and the ticks that lost
     their meaning are cleared.
@@ -264,7 +293,9 @@ def hand_act(
             )
         )
         if source == HandAction.Source.TIMEOUT and kind not in runouts.RUN_CHOICES:
-            Seat.objects.filter(table=table, player_id=player.pk).update(sitting_out=True)
+            statements.update(
+                Seat, {"table_id": table.pk, "player_id": player.pk}, sitting_out=True
+            )
         decision = Decision(kind, amount, source, format_cards(engine_action.cards))
         had_pre_actions = table.pre_actions
         # the players whose turn comes next and who ticked a choice act now, in this step
@@ -282,6 +313,7 @@ def hand_act(
             *(("pre_actions",) if had_pre_actions else ()),
             # the turn passes unless the player who just acted is to act again
             last_actor=None if taken else index,
+            clock_now=clock_now,
         )
         if current:
             assert live is not None
@@ -333,6 +365,7 @@ def _after_change(
     before: Sequence[int],
     *changed: str,
     last_actor: int | None = None,
+    clock_now: datetime | None = None,
 ) -> None:
     """Write the stacks the change moved (``before``: the engine's stacks before it) back to
     the seats; finish the hand if it is over; store the table's clock with the new version,
@@ -341,6 +374,8 @@ def _after_change(
     ``changed``: other fields of ``table`` the caller set, saved in the same UPDATE.
     ``last_actor``: the seat that made the last decision (None: a deal, or someone else):
     ``hooks.turn_passed`` hears of the next player to act unless it is that seat again.
+    ``clock_now``: the croupier's time, when it made the change: the action clock (or the
+    pause before the next hand) counts from it, else from the time now.
     """
     stacks = state.stacks
     _write_stacks(
@@ -360,7 +395,9 @@ def _after_change(
         hand.result = state.result.to_dict()  # plain JSON: lists, dicts, ints, text
         hand.pot = _pot_total(hand, state)
         hand.finished_at = now
-        Hand.objects.filter(pk=hand.pk).update(
+        statements.update(
+            Hand,
+            {"pk": hand.pk},
             status=hand.status,
             result=hand.result,
             pot=hand.pot,
@@ -374,15 +411,19 @@ def _after_change(
         for ended in hooks.hand_ended:
             ended(table, hand)
         table.action_deadline = None
+        pause_from = clock_now or now
         table.next_hand_at = (
-            runouts.runout_first_pause(now)
+            runouts.runout_first_pause(pause_from)
             if paced
-            else now + timedelta(seconds=settings.POKER_HAND_PAUSE_SECONDS)
+            else pause_from + timedelta(seconds=settings.POKER_HAND_PAUSE_SECONDS)
         )
         changed += ("next_hand_at",)
     else:
         statements.commit_without_waiting_for_the_disk(Table)
-        table.action_deadline = now + timedelta(seconds=table.action_seconds)
+        table.action_deadline = (clock_now or now) + timedelta(seconds=table.action_seconds)
+        if clock_now is not None and table.next_hand_at is not None:
+            table.next_hand_at = None  # a hand runs: no next one is due (as the clock keeps it)
+            changed += ("next_hand_at",)
     table.hand_version = table.version + 1  # the version table_touch is about to write
     table_touch(table, *dict.fromkeys(("action_deadline", "hand_version", *changed)))
     actor = None if state.is_over else state.actor
@@ -407,11 +448,8 @@ def _write_stacks(table: Table, stacks: dict[int, int]) -> None:
 
 def _settle_seats(table: Table, hand: Hand) -> None:
     """After a hand: busted players leave their seat, those who asked to leave cash out."""
-    seats = list(
-        table.seats.filter(Q(stack=0) | Q(leave_after_hand=True))
-        .order_by("number")
-        .values_list("pk", "stack")
-    )  # usually none: one cheap read, the seats themselves only when someone goes
+    # usually none: one cheap read (compiled), the seats themselves only when someone goes
+    seats = statements.select_values(Seat, "seats-going", _seats_going, table.pk, 0)
     busted = [pk for pk, stack in seats if stack == 0]
     if busted:
         Seat.objects.filter(pk__in=busted).delete()
@@ -421,6 +459,17 @@ def _settle_seats(table: Table, hand: Hand) -> None:
             seat_cash_out(table=table, seat=seat, reason=f"Left {table.name}", hand=hand)
     if table.pending_changes:  # a host's changes that waited for this hand to end
         pending_apply(table)
+
+
+def _seats_going(table_id: int, busted: int) -> QuerySet[Seat, tuple[int, int]]:
+    """(pk, stack) of the seats of a table whose player busted (``busted``: 0) or leaves."""
+    going = Q(stack=busted) | Q(leave_after_hand=True)
+    return (
+        Seat.objects.filter(table_id=table_id)
+        .filter(going)
+        .order_by("number")
+        .values_list("pk", "stack")
+    )
 
 
 def _pot_total(hand: Hand, state: EngineHand) -> int:

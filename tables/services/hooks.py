@@ -8,7 +8,8 @@ rules (``CASH_RULES``).
 - ``table_rules``: ``f(table, now) -> TableRules | None``: the first answer that is not None
   decides how the table seats and deals at ``now`` (the croupier's time, injected in tests).
 - ``hand_starting``: ``f(table, now) -> None`` before a hand is dealt (may set the table's
-  stakes, saved by the listener: the hand is dealt with them).
+  stakes, saved by the listener: the hand is dealt with them; not who is dealt in, which the
+  croupier works out before it calls them).
 - ``hand_finished``: ``f(hand, state) -> None`` once a hand is over and its result stored
   (``state``: the engine's finished hand), before its stacks go back to the seats.
 - ``hand_ended``: ``f(table, hand) -> None`` once a hand is over, its stacks written and the

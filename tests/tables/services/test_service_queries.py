@@ -11,18 +11,29 @@ seats or of actions already taken:
   that bust or leave (and one delete when someone busted);
 - a deal: lock, one read of the latest hand (running? next number?), one read of the seats,
   insert the hand and its secret (deck and seed: a row of their own, out of the admin's
-  reach), one UPDATE for the blinds and antes, the table with the new version.
+  reach), one UPDATE for the blinds and antes, the table with the new version; the same when
+  the croupier deals (``clock_tick``): who is dealt is read once, for its checks and the deal;
+- an action with the hand a table's runtime holds in memory (``LiveHand``): no read of the
+  hand or its log;
+- the clock acting for a player out of time: its own reads (the hand, its log, the seat),
+  then the action on the hand it read, without reading it again.
 
 Inside the tests' transaction the service's own transaction is a savepoint: two more
 statements (``SAVEPOINT`` / ``RELEASE``), as ``BEGIN`` / ``COMMIT`` are in production.
 """
 
+from datetime import timedelta
+
 import pytest
 from django.db import connection
+from django.test.utils import CaptureQueriesContext
+from django.utils import timezone
 
-from tables.models import Hand, Player, Seat, Table
-from tables.selectors.hands import hand_state
+from tables.models import Hand, HandAction, Player, Seat, Table
+from tables.selectors.hands import hand_decisions, hand_state
 from tables.services import hand_act, hand_start, seat_take
+from tables.services.clock import clock_tick
+from tables.services.hands import LiveHand
 
 pytestmark = pytest.mark.django_db
 
@@ -37,6 +48,12 @@ HAND_END_QUERIES = 8 + 3
 #: savepoint, table lock, latest hand, seats, INSERT hand, INSERT its secret, one seat
 #: UPDATE, table UPDATE, release.
 DEAL_QUERIES = 9 + NO_WAIT
+#: savepoint, table lock, INSERT action, <= 1 seat UPDATE, table UPDATE, release.
+LIVE_ACTION_QUERIES = 6 + NO_WAIT
+#: savepoint, table lock, hand, action log, the actor's seat; the action: savepoint, table
+#: lock, INSERT action, seat UPDATE (sat out), <= 1 seat UPDATE (stack), table UPDATE,
+#: release; release.
+TIMEOUT_QUERIES = 13 + NO_WAIT
 
 
 def statements(captured, prefix: str) -> int:
@@ -182,3 +199,73 @@ def test_only_the_moves_of_a_running_hand_commit_without_waiting_for_the_disk(
     assert ends
     hand_act(**kwargs)
     assert synchronous_commit() == "on"  # the hand's end: stacks, results, cash-outs
+
+
+def table_locks(captured) -> int:
+    return statements(captured, 'SELECT "tables_table"."id", "tables_table"."name"')
+
+
+@pytest.mark.parametrize("count", [2, 6])
+def test_the_croupier_deals_with_as_few_queries_as_a_deal_and_reads_the_seats_once(
+    make_player, make_table, count
+):
+    table = make_table(ante=1, action_seconds=20)
+    seat_players(make_player, table, count)
+    now = timezone.now() + timedelta(minutes=5)  # the tick's time, not the time now
+    for _ in range(2):  # the first hand, and one after another
+        with CaptureQueriesContext(connection) as captured:
+            assert clock_tick(table=table.pk, now=now) == "started"
+        assert len(captured.captured_queries) <= DEAL_QUERIES
+        assert table_locks(captured) == 1  # the deal is made under the tick's lock
+        assert statements(captured, 'SELECT "tables_seat"."id" AS "pk"') == 1  # who is dealt
+        assert statements(captured, 'UPDATE "tables_table"') == 1  # clock, button and version
+        hand = Hand.objects.get(table=table, status=Hand.Status.RUNNING)
+        assert_seats_follow_the_engine(hand)
+        fresh = Table.objects.get(pk=table.pk)
+        assert fresh.action_deadline == now + timedelta(seconds=20)  # from the tick's time
+        assert fresh.next_hand_at is None and fresh.hand_version == fresh.version
+        hand_act(**ready(hand, "fold" if count == 2 else "call")[0])
+        if count > 2:
+            break
+        now += timedelta(minutes=5)  # past the pause after the hand
+
+
+@pytest.mark.parametrize("count", [2, 6])
+def test_an_action_on_the_runtimes_hand_reads_nothing_but_the_lock(
+    make_player, make_table, count, django_assert_max_num_queries
+):
+    table = make_table()
+    seat_players(make_player, table, count)
+    hand = hand_start(table=table)
+    for _ in range(count):
+        move = "check" if hand_state(hand).legal.check else "call"
+        kwargs, ends = ready(hand, move)
+        if ends:
+            break
+        decisions = hand_decisions(hand)
+        live = LiveHand(kwargs["version"], hand, decisions, hand_state(hand, decisions))
+        with django_assert_max_num_queries(LIVE_ACTION_QUERIES) as captured:
+            hand_act(**kwargs, live=live)
+        assert not live.spent and live.version == kwargs["version"] + 1
+        assert table_locks(captured) == 1
+        assert statements(captured, 'UPDATE "tables_seat"') <= 1
+        assert_seats_follow_the_engine(hand)
+
+
+def test_the_clock_acts_for_a_player_out_of_time_on_the_hand_it_read(
+    make_player, make_table, django_assert_max_num_queries
+):
+    table = make_table(action_seconds=20, time_bank_seconds=0)
+    seat_players(make_player, table, 3)
+    now = timezone.now() + timedelta(minutes=5)
+    assert clock_tick(table=table.pk, now=now) == "started"
+    late = now + timedelta(seconds=25)
+    with django_assert_max_num_queries(TIMEOUT_QUERIES) as captured:
+        assert clock_tick(table=table.pk, now=late) == "timeout"
+    assert statements(captured, 'SELECT "tables_hand"') == 1  # the hand: read once
+    assert statements(captured, 'SELECT "tables_handaction"') == 1  # its log: read once
+    assert statements(captured, 'UPDATE "tables_table"') == 1  # clock and version at once
+    action = HandAction.objects.get()
+    assert (action.kind, action.source) == ("fold", HandAction.Source.TIMEOUT)
+    fresh = Table.objects.get(pk=table.pk)
+    assert fresh.action_deadline == late + timedelta(seconds=20)  # from the tick's time

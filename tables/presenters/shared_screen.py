@@ -209,6 +209,15 @@ def _build_shared(snapshot: Snapshot) -> SharedScreen:
                 up=seen.up if seen is not None and stud else (),
             )
         )
+    # The version before's (made one action before this one: ``Snapshot.previous``).
+    earlier = snapshot.previous.memo.get("shared") if snapshot.previous is not None else None
+    if earlier is not None and len(earlier.seats.seats) == len(panels):
+        # a seat as it was is the very panel before: hashed once, its HTML found at once
+        kept = zip(earlier.seats.seats, panels, strict=True)
+        panels = [old if old == new else new for old, new in kept]
+    recent = RecentHands(table.pk, tuple(HandLink(h.number, h.pot) for h in snapshot.recent))
+    if earlier is not None and earlier.recent == recent:
+        recent = earlier.recent
     deadline = table.action_deadline if running else None
     actor_name = None
     if running and view is not None and view.actor is not None:
@@ -265,7 +274,7 @@ def _build_shared(snapshot: Snapshot) -> SharedScreen:
         ),
         log_lines=log_lines,
         dealt_rounds=dealt_rounds,
-        recent=RecentHands(table.pk, tuple(HandLink(h.number, h.pot) for h in snapshot.recent)),
+        recent=recent,
         free_seats=tuple(n + 1 for n in range(table.max_seats) if n not in snapshot.seats),
         min_buy_in=facts.min_buy_in,
         max_buy_in=facts.max_buy_in,

@@ -3,6 +3,7 @@ from the version before (its log's lines, the new events' after them): exactly w
 snapshot without a version before builds whole, at every version of many hands."""
 
 import functools
+import operator
 import random
 from typing import Any
 
@@ -58,7 +59,7 @@ def test_every_version_equals_its_whole_build(make_table, players, game):
     table = make_table(max_seats=6, **game)
     epoch = lease_take(table.pk, PROCESS, "test") or 0
     rng = random.Random(7)
-    extended = 0
+    extended = kept = 0
     for _ in range(12):  # hands
         seated = set(table.seats.values_list("player_id", flat=True))
         for player in players:
@@ -107,9 +108,11 @@ def test_every_version_equals_its_whole_build(make_table, players, game):
             now = shared_screen(built)
             assert built.previous is None  # dropped once used
             extended += now.log_lines[0] is before.log_lines[0]
+            kept += any(map(operator.is_, now.seats.seats, before.seats.seats))
             rebuilt = whole(built)
             assert now == shared_screen(rebuilt)
             assert timeless(_shared_json(built)[0].data) == timeless(_shared_json(rebuilt)[0].data)
             snapshot = built
         assert not Hand.objects.filter(table=table, status=Hand.Status.RUNNING).exists()
     assert extended > 20  # the log went on from the version before
+    assert kept > 20  # and a seat as it was is the very panel

@@ -8,7 +8,6 @@ else.
 
 from __future__ import annotations
 
-import copy
 import operator
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
@@ -86,7 +85,7 @@ class HandLog:
     writer: _Writer
     events: tuple[Event, ...]  # the view's, read
     decisions: Sequence[Decision]  # the hand's, read
-    all_in: frozenset[int]  # ``_all_in_decisions`` of the view
+    all_in: frozenset[int]  # the decisions (by event) that put their player all in
 
 
 def running_log(
@@ -142,12 +141,15 @@ class _Writer:
         self.dealt = [0] * len(names)  # stud: cards dealt to each seat so far
         self.tracker = StreetTracker(view.config.variant.structure)
         self.lines: list[LogLine | Dealt] = []
+        self.last_chips: dict[int, int] = {}  # seat -> its last chip decision (event)
         self.went_all_in: set[int] = set()
 
     def copy(self) -> _Writer:
-        out = copy.copy(self)
+        out = _Writer.__new__(_Writer)
+        out.__dict__.update(self.__dict__)
         out.dealt = list(self.dealt)
-        out.tracker = copy.copy(self.tracker)
+        out.last_chips = dict(self.last_chips)
+        out.tracker = self.tracker.copy()
         return out
 
     def _street(self) -> str:
@@ -171,7 +173,15 @@ class _Writer:
             for award in (view.result.awards if view.result is not None else ())
             for _ in award.winners
         )
-        went_all_in = self.went_all_in = _all_in_decisions(view)
+        # The decisions (by event) that put their player all in: the last chip decision of
+        # each seat the engine holds all in (a player all in makes no decision after it).
+        last_chips = self.last_chips
+        for number in range(start, len(view.events)):
+            event = view.events[number]
+            if event.kind in _CHIP_DECISIONS and event.seat is not None:  # a decision's
+                last_chips[event.seat] = number
+        seats = view.seats
+        went_all_in = self.went_all_in = {n for seat, n in last_chips.items() if seats[seat].all_in}
         # Stud's 3rd street opens the hand, as preflop does (no "Preflop:" line): no line of
         # its own, which read as an empty one; each later street has its line, as the flop has.
         for number in range(start, len(view.events)):
@@ -264,16 +274,6 @@ _DECISION_WORDS: dict[EventKind, Callable[[int], str]] = {
 
 #: The decisions that put chips in (one of them may put the player all in).
 _CHIP_DECISIONS = frozenset({EventKind.CALL, EventKind.BET, EventKind.RAISE, EventKind.BRING_IN})
-
-
-def _all_in_decisions(view: View) -> set[int]:
-    """The events (by index) that put their player all in: the last chip decision of each
-    seat the engine holds all in (a player all in makes no decision after it)."""
-    last: dict[int, int] = {}
-    for number, event in enumerate(view.events):
-        if event.kind in _CHIP_DECISIONS and event.seat is not None:  # a decision has a seat
-            last[event.seat] = number
-    return {number for seat, number in last.items() if view.seats[seat].all_in}
 
 
 def _decision_notes(decision: Decision | None, all_in: bool = False) -> str:

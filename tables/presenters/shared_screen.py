@@ -52,7 +52,6 @@ from tables.presenters.runout import runout_chances
 
 if TYPE_CHECKING:
     from engine.view import View
-    from tables.models import Hand
     from tables.selectors.snapshot import SeatRow, Snapshot
 
 
@@ -223,7 +222,7 @@ def _build_shared(snapshot: Snapshot) -> SharedScreen:
     if running and view is not None and view.actor is not None:
         actor_name = view.seats[view.actor].name
     if hand is not None and view is not None:
-        log_lines, dealt_rounds = _hand_log(snapshot, view, hand)
+        log_lines, dealt_rounds = _hand_log(snapshot, view)
     elif snapshot.hand is not None:  # an emptied table: what was announced after its last hand
         last = snapshot.hand.number
         log_lines, dealt_rounds = everyones_log(
@@ -283,11 +282,11 @@ def _build_shared(snapshot: Snapshot) -> SharedScreen:
     )
 
 
-def _hand_log(
-    snapshot: Snapshot, view: View, hand: Hand
-) -> tuple[tuple[LogLine, ...], tuple[DealtRound, ...]]:
+def _hand_log(snapshot: Snapshot, view: View) -> tuple[tuple[LogLine, ...], tuple[DealtRound, ...]]:
     """The hand's log as everyone reads it (``everyones_log``): while the hand runs (and every
     notice came before it), the previous version's lines and the new events' after them."""
+    hand = snapshot.hand
+    assert hand is not None  # a view of the hand on screen
     names = [s["name"] for s in hand.seats]
     if (
         not snapshot.running

@@ -42,6 +42,12 @@ class StreetTracker:
         self._decided = False
         self._drawing = False
 
+    def copy(self) -> StreetTracker:
+        """A tracker counting on from where this one is."""
+        out = StreetTracker.__new__(StreetTracker)
+        out.__dict__.update(self.__dict__)
+        return out
+
     def see(self, event: Event) -> bool:
         """Count ``event``; true when it opens a new street."""
         kind = event.kind

@@ -8,12 +8,13 @@ else.
 
 from __future__ import annotations
 
+import operator
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from engine.cards import Card
-from engine.types import FORCED_BETS, RUNS_WORDS, EventKind
+from engine.types import FORCED_BETS, RUNS_WORDS, Event, EventKind
 from engine.view import View
 from tables.formatting import chips, without_board_codes
 from tables.presenters.models import CardFace, LogLine
@@ -65,91 +66,194 @@ def log_entries(
         for n in notices
         if n.hand_number > hand_number or (n.hand_number == hand_number and n.after_actions is None)
     ]
-    decision = iter(decisions)
-    made = 0  # decisions met so far
-    stud = view.config.is_stud
-    streets = iter(STUD_STREET_LINES[1:] if stud else ("Flop", "Turn", "River"))
-    # Each WIN event is one winner's share of one award, in the awards' order: the award
-    # says which half of a hi-lo pot it is.
-    halves = iter(
-        award.half
-        for award in (view.result.awards if view.result is not None else ())
-        for _ in award.winners
-    )
-    went_all_in = _all_in_decisions(view)
-    dealt = [0] * len(names)  # stud: cards dealt to each seat so far
-    tracker = StreetTracker(view.config.variant.structure)
-    # Stud's 3rd street opens the hand, as preflop does (no "Preflop:" line): no line of its
-    # own, which read as an empty one; each later street has its line, as the flop has.
-    lines: list[LogLine | Dealt] = notice_lines(before)
-    for number, event in enumerate(view.events):
-        kind, amount = event.kind, event.amount
-        if tracker.see(event):
-            if stud:
-                lines.append(LogLine(f"{next(streets, 'Board')}:"))
-            elif tracker.draw:
-                lines.append(LogLine(f"Draw {tracker.street}:"))
-        if kind is EventKind.DEAL_BOARD:
-            words = "Common card" if stud else next(streets, "Board")
-            lines.append(LogLine(f"{words}:", _faces(event.cards)))
-            continue
-        if kind is EventKind.RUNS:
-            lines.append(LogLine(f"The board is run {RUNS_WORDS.get(amount, amount)}"))
-            continue
-        if kind is EventKind.DEAL_BOARD_TWO:  # a double-board bomb pot's second board
-            lines.append(LogLine("Board two:", _faces(event.cards)))
-            continue
-        if kind is EventKind.DEAL_SECOND_BOARD or kind is EventKind.DEAL_THIRD_BOARD:
-            run = "Second" if kind is EventKind.DEAL_SECOND_BOARD else "Third"
-            lines.append(LogLine(f"{run} run:", _faces(event.cards)))
-            continue
-        if kind is EventKind.RESHUFFLE:
-            lines.append(LogLine("The deck ran out: the discards are shuffled into a new stub"))
-            continue
-        seat = event.seat
-        assert seat is not None  # every other event is a seat's
-        if kind is EventKind.DEAL_HOLE:
-            count = (2 if dealt[seat] == 0 else 1) if stud else 0
-            lines.append(Dealt(seat, dealt[seat], count))
-            dealt[seat] += count
-            continue
-        if kind is EventKind.DEAL_UP:
-            dealt[seat] += len(event.cards)
-            lines.append(LogLine(f"{names[seat]} gets (up)", _faces(event.cards)))
-            continue
-        name = names[seat]
-        if kind in FORCED_BETS:
-            lines.append(LogLine(f"{name} posts {kind.replace('_', ' ')} {chips(amount)}"))
-        elif kind is EventKind.RETURN:
-            lines.append(LogLine(f"{name} takes back {chips(amount)} uncalled"))
-        elif kind is EventKind.WIN:
-            half = HALF_WORDS.get(next(halves, ""), "")
-            lines.append(
-                LogLine(
-                    f"{name} wins {chips(amount)}{half}"
-                    + (f" ({without_board_codes(event.text)})" if event.text else "")
-                )
-            )
-        elif kind is EventKind.SHOW:
-            lines.append(LogLine(f"{name} shows", _faces(event.cards)))
-        elif kind is EventKind.MUCK:
-            lines.append(LogLine(f"{name} mucks"))
-        elif kind is EventKind.DRAW:  # how many, never which: the log is everyone's
-            lines.append(LogLine(f"{name} is dealt {amount}"))
-        elif kind is EventKind.REVEAL:  # by choice, once the hand was over
-            lines.append(LogLine(f"{name} shows", _faces(event.cards)))
-        else:
-            lines += notice_lines(n for n in during if n.after_actions == made)
-            made += 1
-            lines.append(
-                LogLine(
-                    f"{name} {_DECISION_WORDS[kind](amount)}"
-                    + _decision_notes(next(decision, None), number in went_all_in)
-                )
-            )
+    writer = _Writer(view, names, during)
+    writer.lines = notice_lines(before)
+    writer.read(view, decisions)
+    lines = writer.lines
     # after the last decision (or a hand's later ones not yet read), then after the hand
-    lines += notice_lines(n for n in during if (n.after_actions or 0) >= made)
+    lines += notice_lines(n for n in during if (n.after_actions or 0) >= writer.made)
     return lines + notice_lines(after)
+
+
+@dataclass(frozen=True, slots=True)
+class HandLog:
+    """``log_entries`` of a running hand's view whose notices all came before the hand, and
+    where its walk through the events stopped: a later view of the same hand (its events only
+    ever appended) goes on from there (``later_log_entries``)."""
+
+    entries: tuple[LogLine | Dealt, ...]
+    writer: _Writer
+    events: tuple[Event, ...]  # the view's, read
+    decisions: Sequence[Decision]  # the hand's, read
+    all_in: frozenset[int]  # the decisions (by event) that put their player all in
+
+
+def running_log(
+    view: View, names: Sequence[str], decisions: Sequence[Decision], notices: Sequence[NoticeRow]
+) -> HandLog:
+    """``log_entries`` of a running hand's ``view`` whose ``notices`` all came before it."""
+    writer = _Writer(view, names, [])
+    writer.lines = notice_lines(notices)
+    writer.read(view, decisions)
+    return HandLog(
+        tuple(writer.lines), writer, view.events, decisions, frozenset(writer.went_all_in)
+    )
+
+
+def later_log_entries(
+    log: HandLog, view: View, decisions: Sequence[Decision]
+) -> tuple[HandLog, tuple[LogLine | Dealt, ...]] | None:
+    """``running_log`` of ``view``, a later view of ``log``'s running hand, from ``log``, and
+    its entries that are new; None where the earlier entries may read otherwise (the events
+    or decisions read are not where they were, an earlier line's "(all-in)" would move)."""
+    done, read = len(log.events), log.writer.made
+    if (
+        view.result is not None
+        or len(view.events) < done
+        or len(decisions) < read
+        or len(log.decisions) < read
+        or not all(map(operator.is_, log.events, view.events))
+        or not all(map(operator.is_, log.decisions[:read], decisions))
+    ):
+        return None
+    writer = log.writer.copy()
+    writer.lines = []
+    writer.read(view, decisions, done)
+    if frozenset(n for n in writer.went_all_in if n < done) != log.all_in:
+        return None
+    added = tuple(writer.lines)
+    later = HandLog(
+        log.entries + added, writer, view.events, decisions, frozenset(writer.went_all_in)
+    )
+    return later, added
+
+
+class _Writer:
+    """``log_entries``' walk through a view's events: what it has counted so far."""
+
+    def __init__(self, view: View, names: Sequence[str], during: Sequence[NoticeRow]) -> None:
+        self.names = names
+        self.during = during
+        self.stud = view.config.is_stud
+        self.street_lines = STUD_STREET_LINES[1:] if self.stud else ("Flop", "Turn", "River")
+        self.streets = 0  # street lines written
+        self.made = 0  # decisions met so far
+        self.dealt = [0] * len(names)  # stud: cards dealt to each seat so far
+        self.tracker = StreetTracker(view.config.variant.structure)
+        self.lines: list[LogLine | Dealt] = []
+        self.last_chips: dict[int, int] = {}  # seat -> its last chip decision (event)
+        self.went_all_in: set[int] = set()
+
+    def copy(self) -> _Writer:
+        out = _Writer.__new__(_Writer)
+        out.__dict__.update(self.__dict__)
+        out.dealt = list(self.dealt)
+        out.last_chips = dict(self.last_chips)
+        out.tracker = self.tracker.copy()
+        return out
+
+    def _street(self) -> str:
+        words = self.street_lines
+        self.streets += 1
+        return words[self.streets - 1] if self.streets <= len(words) else "Board"
+
+    def read(self, view: View, decisions: Sequence[Decision], start: int = 0) -> None:
+        """Write the lines of ``view``'s events from its ``start``-th on."""
+        stud, names, dealt, lines, tracker = (
+            self.stud,
+            self.names,
+            self.dealt,
+            self.lines,
+            self.tracker,
+        )
+        # Each WIN event is one winner's share of one award, in the awards' order: the award
+        # says which half of a hi-lo pot it is.
+        halves = iter(
+            award.half
+            for award in (view.result.awards if view.result is not None else ())
+            for _ in award.winners
+        )
+        # The decisions (by event) that put their player all in: the last chip decision of
+        # each seat the engine holds all in (a player all in makes no decision after it).
+        last_chips = self.last_chips
+        for number in range(start, len(view.events)):
+            event = view.events[number]
+            if event.kind in _CHIP_DECISIONS and event.seat is not None:  # a decision's
+                last_chips[event.seat] = number
+        seats = view.seats
+        went_all_in = self.went_all_in = {n for seat, n in last_chips.items() if seats[seat].all_in}
+        # Stud's 3rd street opens the hand, as preflop does (no "Preflop:" line): no line of
+        # its own, which read as an empty one; each later street has its line, as the flop has.
+        for number in range(start, len(view.events)):
+            event = view.events[number]
+            kind, amount = event.kind, event.amount
+            if tracker.see(event):
+                if stud:
+                    lines.append(LogLine(f"{self._street()}:"))
+                elif tracker.draw:
+                    lines.append(LogLine(f"Draw {tracker.street}:"))
+            if kind is EventKind.DEAL_BOARD:
+                words = "Common card" if stud else self._street()
+                lines.append(LogLine(f"{words}:", _faces(event.cards)))
+                continue
+            if kind is EventKind.RUNS:
+                lines.append(LogLine(f"The board is run {RUNS_WORDS.get(amount, amount)}"))
+                continue
+            if kind is EventKind.DEAL_BOARD_TWO:  # a double-board bomb pot's second board
+                lines.append(LogLine("Board two:", _faces(event.cards)))
+                continue
+            if kind is EventKind.DEAL_SECOND_BOARD or kind is EventKind.DEAL_THIRD_BOARD:
+                run = "Second" if kind is EventKind.DEAL_SECOND_BOARD else "Third"
+                lines.append(LogLine(f"{run} run:", _faces(event.cards)))
+                continue
+            if kind is EventKind.RESHUFFLE:
+                lines.append(LogLine("The deck ran out: the discards are shuffled into a new stub"))
+                continue
+            seat = event.seat
+            assert seat is not None  # every other event is a seat's
+            if kind is EventKind.DEAL_HOLE:
+                count = (2 if dealt[seat] == 0 else 1) if stud else 0
+                lines.append(Dealt(seat, dealt[seat], count))
+                dealt[seat] += count
+                continue
+            if kind is EventKind.DEAL_UP:
+                dealt[seat] += len(event.cards)
+                lines.append(LogLine(f"{names[seat]} gets (up)", _faces(event.cards)))
+                continue
+            name = names[seat]
+            if kind in FORCED_BETS:
+                lines.append(LogLine(f"{name} posts {kind.replace('_', ' ')} {chips(amount)}"))
+            elif kind is EventKind.RETURN:
+                lines.append(LogLine(f"{name} takes back {chips(amount)} uncalled"))
+            elif kind is EventKind.WIN:
+                half = HALF_WORDS.get(next(halves, ""), "")
+                lines.append(
+                    LogLine(
+                        f"{name} wins {chips(amount)}{half}"
+                        + (f" ({without_board_codes(event.text)})" if event.text else "")
+                    )
+                )
+            elif kind is EventKind.SHOW:
+                lines.append(LogLine(f"{name} shows", _faces(event.cards)))
+            elif kind is EventKind.MUCK:
+                lines.append(LogLine(f"{name} mucks"))
+            elif kind is EventKind.DRAW:  # how many, never which: the log is everyone's
+                lines.append(LogLine(f"{name} is dealt {amount}"))
+            elif kind is EventKind.REVEAL:  # by choice, once the hand was over
+                lines.append(LogLine(f"{name} shows", _faces(event.cards)))
+            else:
+                lines += notice_lines(n for n in self.during if n.after_actions == self.made)
+                made = self.made
+                self.made += 1
+                lines.append(
+                    LogLine(
+                        f"{name} {_DECISION_WORDS[kind](amount)}"
+                        + _decision_notes(
+                            decisions[made] if made < len(decisions) else None,
+                            number in went_all_in,
+                        )
+                    )
+                )
 
 
 def notice_lines(notices: Iterable[NoticeRow]) -> list[LogLine | Dealt]:
@@ -170,16 +274,6 @@ _DECISION_WORDS: dict[EventKind, Callable[[int], str]] = {
 
 #: The decisions that put chips in (one of them may put the player all in).
 _CHIP_DECISIONS = frozenset({EventKind.CALL, EventKind.BET, EventKind.RAISE, EventKind.BRING_IN})
-
-
-def _all_in_decisions(view: View) -> set[int]:
-    """The events (by index) that put their player all in: the last chip decision of each
-    seat the engine holds all in (a player all in makes no decision after it)."""
-    last: dict[int, int] = {}
-    for number, event in enumerate(view.events):
-        if event.kind in _CHIP_DECISIONS and event.seat is not None:  # a decision has a seat
-            last[event.seat] = number
-    return {number for seat, number in last.items() if view.seats[seat].all_in}
 
 
 def _decision_notes(decision: Decision | None, all_in: bool = False) -> str:

@@ -24,7 +24,16 @@ from tables.presenters.games import (
     runs_on_screen,
     street_name,
 )
-from tables.presenters.log import DealtRound, everyones_log, log_entries, notice_lines, own_lines
+from tables.presenters.log import (
+    Dealt,
+    DealtRound,
+    everyones_log,
+    later_log_entries,
+    log_entries,
+    notice_lines,
+    own_lines,
+    running_log,
+)
 from tables.presenters.models import (
     ActionsRegion,
     BoardRegion,
@@ -42,6 +51,7 @@ from tables.presenters.pots import awarded_pot_lines, pot_label
 from tables.presenters.runout import runout_chances
 
 if TYPE_CHECKING:
+    from engine.view import View
     from tables.selectors.snapshot import SeatRow, Snapshot
 
 
@@ -90,6 +100,7 @@ def shared_screen(snapshot: Snapshot) -> SharedScreen:
     if shared is None:
         snapshot.memo["html"] = {}
         shared = snapshot.memo["shared"] = _build_shared(snapshot)
+        snapshot.previous = None  # used: no older version is kept alive
     return shared
 
 
@@ -197,26 +208,30 @@ def _build_shared(snapshot: Snapshot) -> SharedScreen:
                 up=seen.up if seen is not None and stud else (),
             )
         )
+    # The version before's (made one action before this one: ``Snapshot.previous``).
+    earlier = snapshot.previous.memo.get("shared") if snapshot.previous is not None else None
+    if earlier is not None and len(earlier.seats.seats) == len(panels):
+        # a seat as it was is the very panel before: hashed once, its HTML found at once
+        kept = zip(earlier.seats.seats, panels, strict=True)
+        panels = [old if old == new else new for old, new in kept]
+    recent = RecentHands(table.pk, tuple(HandLink(h.number, h.pot) for h in snapshot.recent))
+    if earlier is not None and earlier.recent == recent:
+        recent = earlier.recent
     deadline = table.action_deadline if running else None
     actor_name = None
     if running and view is not None and view.actor is not None:
         actor_name = view.seats[view.actor].name
     if hand is not None and view is not None:
-        entries = log_entries(
-            view,
-            [s["name"] for s in hand.seats],
-            snapshot.decisions,
-            snapshot.notices,
-            hand.number,
-        )
+        log_lines, dealt_rounds = _hand_log(snapshot, view)
     elif snapshot.hand is not None:  # an emptied table: what was announced after its last hand
         last = snapshot.hand.number
-        entries = notice_lines(
-            n for n in snapshot.notices if n.hand_number >= last and n.after_actions is None
+        log_lines, dealt_rounds = everyones_log(
+            notice_lines(
+                n for n in snapshot.notices if n.hand_number >= last and n.after_actions is None
+            )
         )
     else:
-        entries = notice_lines(snapshot.notices)
-    log_lines, dealt_rounds = everyones_log(entries)
+        log_lines, dealt_rounds = everyones_log(notice_lines(snapshot.notices))
     runs = runs_on_screen(view, runout)
     return SharedScreen(
         seats=SeatsRegion(
@@ -258,13 +273,46 @@ def _build_shared(snapshot: Snapshot) -> SharedScreen:
         ),
         log_lines=log_lines,
         dealt_rounds=dealt_rounds,
-        recent=RecentHands(table.pk, tuple(HandLink(h.number, h.pot) for h in snapshot.recent)),
+        recent=recent,
         free_seats=tuple(n + 1 for n in range(table.max_seats) if n not in snapshot.seats),
         min_buy_in=facts.min_buy_in,
         max_buy_in=facts.max_buy_in,
         default_buy_in=min(facts.max_buy_in, max(facts.min_buy_in, 50 * facts.unit)),
         heading=facts.heading,
     )
+
+
+def _hand_log(snapshot: Snapshot, view: View) -> tuple[tuple[LogLine, ...], tuple[DealtRound, ...]]:
+    """The hand's log as everyone reads it (``everyones_log``): while the hand runs (and every
+    notice came before it), the previous version's lines and the new events' after them."""
+    hand = snapshot.hand
+    assert hand is not None  # a view of the hand on screen
+    names = [s["name"] for s in hand.seats]
+    if (
+        not snapshot.running
+        or snapshot.hand_facts.runout_showing
+        or any(n.hand_number >= hand.number for n in snapshot.notices)
+    ):
+        return everyones_log(
+            log_entries(view, names, snapshot.decisions, snapshot.notices, hand.number)
+        )
+    earlier = snapshot.previous
+    kept = earlier.memo.get("hand log") if earlier is not None and earlier.hand is hand else None
+    shown: SharedScreen | None = earlier.memo.get("shared") if earlier is not None else None
+    later = None
+    if kept is not None and shown is not None:
+        later = later_log_entries(kept, view, snapshot.decisions)
+    if later is None or shown is None:
+        log = snapshot.memo["hand log"] = running_log(
+            view, names, snapshot.decisions, snapshot.notices
+        )
+        return everyones_log(log.entries)
+    log, added = later
+    snapshot.memo["hand log"] = log
+    lines = tuple(line for line in added if not isinstance(line, Dealt))
+    if len(lines) < len(added):  # hole cards dealt: where their rounds' lines go
+        return everyones_log(log.entries)
+    return shown.log_lines + lines, shown.dealt_rounds
 
 
 def _time_bank(bank_size: int, seat: SeatRow | None) -> int | None:

@@ -182,6 +182,10 @@ class Snapshot:
         #: A hand broadcast with a delay in minutes (``Hand.broadcast``): when each of its
         #: streets began (``tables.selectors.broadcast.street_times``); else empty.
         self.street_times: tuple[datetime, ...] = ()
+        #: The version before, where this one is a later version of its running hand: the
+        #: presenters go on from what they built for it (``tables.presenters.shared_screen``),
+        #: then drop it. Never two steps back: a version made from this one drops it.
+        self.previous: Snapshot | None = None
 
     def view(self, index: int | None) -> View:
         """The engine's view for hand seat ``index`` (None: a spectator), computed once."""
@@ -453,7 +457,7 @@ def _same_hand(
     """A later version of ``previous``'s running hand: what only changes between hands (the
     recent hands, the banner, the notices, the seating) carried over, and the facts of its
     hand row (the same row); ``facts``: the table's, when its row is the previous' too."""
-    return Snapshot(
+    snapshot = Snapshot(
         table,
         seats,
         previous.hand,
@@ -466,6 +470,9 @@ def _same_hand(
         facts,
         previous.hand_facts,
     )
+    previous.previous = None
+    snapshot.previous = previous
+    return snapshot
 
 
 # Shared by every version that has an equal seat or config: nothing may change these dicts.

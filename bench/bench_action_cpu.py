@@ -133,8 +133,13 @@ def run(args: argparse.Namespace) -> None:
         # six players' sockets and a spectator's
         sockets = [(player, SocketFrames("diff")) for player in [*players, None]]
         rooms.append(Room(table, players, sockets))
+
+    def hold(room: Room) -> None:
+        """The table's lease taken or renewed (a runtime's clock does it every second; here,
+        unmeasured, at each deal, so that a slow set-up or a loaded machine never lets it
+        lapse between two actions)."""
         if args.runtime:
-            rooms[-1].epoch = lease_take(table.pk, PROCESS, f"bench-{number}") or 0
+            room.epoch = lease_take(room.table.pk, PROCESS, f"bench-{room.table.pk}") or 0
 
     def read(room: Room) -> None:
         """The table read (the runtime's ``_read``), and its hand held in memory."""
@@ -173,6 +178,7 @@ def run(args: argparse.Namespace) -> None:
                 if player.pk not in seated:
                     seat_take(table=table, player=player, buy_in=200)
             hand_start(table=Table.objects.get(pk=table.pk))
+            hold(room)
             read(room)
             frames(room)
             continue

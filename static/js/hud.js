@@ -2,10 +2,12 @@
 // (tables.views_hud), never carried by the socket's frames. It is fetched again when a hand
 // ends or a new one starts (the seats' data-hand and data-street say so), and placed around
 // the oval as the seats are (their --bottom and --seats). A button beside each seat shows
-// its figures on hover or focus (CSS), and a tap or Enter keeps them open until the next.
+// its figures on hover or focus (CSS), and a tap or Enter keeps them open until the next,
+// across the HUD's refreshes (the player's box is opened again once the new one is in).
 (function () {
   "use strict";
   var shownFor = null;  // the hand and whether it is over, when the HUD was last asked for
+  var openFor = null;  // the player whose figures a tap keeps open
 
   function follow() {
     var hud = document.getElementById("table-hud");
@@ -23,6 +25,8 @@
   follow();
 
   function setOpen(box, open) {
+    if (open) openFor = box.dataset.player;
+    else if (openFor === box.dataset.player) openFor = null;
     box.classList.toggle("open", open);
     var button = box.querySelector(".hud-toggle");
     if (button) button.setAttribute("aria-expanded", open ? "true" : "false");
@@ -36,6 +40,14 @@
       var box = button.closest(".hud");
       setOpen(box, !box.classList.contains("open"));
     }
+  });
+  document.addEventListener("htmx:afterSwap", function (e) {
+    if (openFor === null || !e.target || e.target.id !== "table-hud") return;
+    var box = Array.prototype.find.call(e.target.querySelectorAll(".hud"), function (b) {
+      return b.dataset.player === openFor;
+    });
+    if (box) setOpen(box, true);
+    else openFor = null;  // the player left the table
   });
   document.addEventListener("keydown", function (e) {
     if (e.key !== "Escape") return;

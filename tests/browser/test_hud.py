@@ -29,6 +29,14 @@ NADIA_HANDS = (
     " || {}).textContent || 0)"
 )
 
+#: The HUD asked for again, as at a hand's end; resolves once the new one is in.
+REFRESHED = """() => new Promise(done => {
+  const hud = document.getElementById('table-hud');
+  const swapped = e => { if (e.target === hud) { document.removeEventListener('htmx:afterSwap', swapped); done(); } };
+  document.addEventListener('htmx:afterSwap', swapped);
+  htmx.trigger(hud, 'hud-refresh');
+})"""
+
 
 def play_until(page, done, limit: float = 90.0) -> None:
     """nadia folds (or checks) whenever it is her turn, until ``done()`` (bounded)."""
@@ -70,6 +78,10 @@ def test_the_hud_opens_on_hover_focus_and_tap_and_follows_each_hand(browser, ser
     assert box.locator(".hud-toggle").get_attribute("aria-expanded") == "true"
     page.mouse.move(0, 0)
     page.evaluate("() => document.activeElement.blur()")
+    assert figures.is_visible()
+    # the HUD's refresh (as a hand ends) keeps them open
+    page.evaluate(REFRESHED)
+    assert box.locator(".hud-toggle").get_attribute("aria-expanded") == "true"
     assert figures.is_visible()
     page.screenshot(path=str(ARTIFACTS / "hud-open.png"))
     assert steps.axe_violations(page) == []

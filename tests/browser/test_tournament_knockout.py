@@ -7,7 +7,7 @@ page (the last entry starts it) and play from the table by clicking (check, or f
 Level 1, the last of the rebuys, is the add-on's window; alice takes it by clicking the table
 banner's button, which shows between her hands (the banner is asked again as each hand ends and
 the next is dealt; a press that meets the next hand is refused, changing nothing, and made
-again at the next gap; level 1 lasts four hands for that). Play goes on until two players are
+again at the next gap; level 1 lasts eight hands for that). Play goes on until two players are
 out and the rebuys are over; then whoever of the people is still in proposes an ICM deal on
 the tournament's page and everyone left accepts (the croupier's bots agree at once), which ends
 it. The results page shows each entrant's prize, the bounties won, the add-on and the deal;
@@ -67,8 +67,9 @@ WHERE tt.tournament_id = ?
 """
 #: Blinds doubling every two hands from 25/50 with 3,000 chips: the people, folding, last a
 #: dozen hands; the bots' all-ins knock each other out well before. Level 1 (the rebuys' and
-#: the add-on's) lasts four hands: four gaps between hands to take the add-on in.
-LEVELS = "\n".join(["25 50 0 4", *(f"{25 << n} {50 << n} 0 2" for n in range(1, 10))])
+#: the add-on's) lasts eight hands: eight gaps between hands to take the add-on in, however
+#: slow the machine (the pause between hands is a second).
+LEVELS = "\n".join(["25 50 0 8", *(f"{25 << n} {50 << n} 0 2" for n in range(1, 10))])
 ADDON_CHIPS, ADDON_PRICE = 3000, 50
 WAIT = 20_000  # ms: every wait is bounded
 
@@ -183,7 +184,7 @@ def test_a_progressive_knockout_sit_and_go_with_bots_and_a_deal(server, browser)
         assert rebuys_open(server, tournament_id), "level 1 ended before the add-on was taken"
         assert time.monotonic() < deadline, "the add-on was not taken in time"
         with contextlib.suppress(Exception):  # shown as a hand ends; pressed while it shows
-            alice.click("#tournament-level #addon", timeout=500)
+            alice.click("#tournament-level #addon", timeout=1500)
         play_a_little(list(pages.values()))
     issued = server.shell(ISSUED % tournament_id)
     assert issued["issued"] == 6 * 3000 + ADDON_CHIPS  # its chips are on alice's stack

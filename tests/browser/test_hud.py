@@ -32,7 +32,9 @@ NADIA_HANDS = (
 #: The HUD asked for again, as at a hand's end; resolves once the new one is in.
 REFRESHED = """() => new Promise(done => {
   const hud = document.getElementById('table-hud');
-  const swapped = e => { if (e.target === hud) { document.removeEventListener('htmx:afterSwap', swapped); done(); } };
+  const swapped = e => {
+    if (e.target === hud) { document.removeEventListener('htmx:afterSwap', swapped); done(); }
+  };
   document.addEventListener('htmx:afterSwap', swapped);
   htmx.trigger(hud, 'hud-refresh');
 })"""

@@ -49,19 +49,17 @@ class Server:
 
     def shell(self, code: str):
         """Run ``code`` in ``manage.py shell`` against the server's database; its JSON output."""
-        out = (
-            subprocess.run(
-                [sys.executable, "manage.py", "shell", "-c", code],
-                cwd=ROOT,
-                env=self.env,
-                capture_output=True,
-                text=True,
-                timeout=180,  # a bound: a tournament played in the shell on a slow machine
-                check=True,
-            )
-            .stdout.strip()
-            .splitlines()
+        done = subprocess.run(
+            [sys.executable, "manage.py", "shell", "-c", code],
+            cwd=ROOT,
+            env=self.env,
+            capture_output=True,
+            text=True,
+            timeout=180,  # a bound: a tournament played in the shell on a slow machine
         )
+        # what went wrong, in the test's failure (a rare one is seen once, in CI)
+        assert done.returncode == 0, f"manage.py shell failed: {done.stderr[-3000:]}"
+        out = done.stdout.strip().splitlines()
         return json.loads(out[-1]) if out else None
 
 

@@ -16,7 +16,7 @@ from tables.croupier import Croupier
 from tables.models import Table
 from tables.presenters.play_state import PLAY_STATE
 from tables.services import hand_start, seat_take
-from tests.tables.helpers import act
+from tests.tables.helpers import act, fresh
 from tests.tables.wsclient import communicator, session_cookie
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -106,7 +106,7 @@ async def test_run_it_twice_and_the_rabbit_hunt_over_the_socket(make_table, play
     # A table read while the call commits shows it under the version before (a snapshot is
     # never older than its version, perhaps newer): a click on that frame would be stale. The
     # frame of the call's own version follows; the players click on that one.
-    called = (await sync_to_async(Table.objects.get)(pk=table.pk)).version
+    called = (await sync_to_async(fresh)(table)).version
     asked = [
         (await _frames(comm, _state(lambda s: s["runs_due"] and s["version"] >= called)))[-1]
         for comm in sockets

@@ -387,21 +387,48 @@ def load_snapshot(table: Table | int, previous: Snapshot | None = None) -> Snaps
             # answers are written to the hand's row)
             if not state.is_over and not state.no_more_betting:
                 return _timed(_same_hand(previous, table, seats, decisions, state))
+    for _ in range(_TRIES):
+        snapshot = _whole(table, seats)
+        # Each read sees what had committed when it ran: a write that committed after the
+        # table row was read shows in the rest under the version before, and a click on such
+        # a frame would be refused as stale. Read again until nothing moved in between.
+        if _version(table.pk) in (table.version, None):
+            break
+        row, seats = table_and_seats(table.pk)
+        if row is None:
+            return None
+        table = row
+    return _timed(snapshot)
+
+
+#: How often a whole read is tried before one that raced a write is shown (under its first
+#: version, so never older than it says).
+_TRIES = 3
+
+
+def _whole(table: Table, seats: list[SeatRow]) -> Snapshot:
     hand = last_hand(table)  # the hand on screen: running, else the last one's showdown
     decisions = hand_decisions(hand) if hand is not None else []
     notices = log_notices(table.pk, hand.number if hand is not None else None)
-    return _timed(
-        Snapshot(
-            table,
-            seats,
-            hand,
-            decisions,
-            recent_hands(table.pk),
-            banner=banner_for(table),
-            notices=notices,
-            seating_closed=seating_notice_for(table),
-        )
+    return Snapshot(
+        table,
+        seats,
+        hand,
+        decisions,
+        recent_hands(table.pk),
+        banner=banner_for(table),
+        notices=notices,
+        seating_closed=seating_notice_for(table),
     )
+
+
+def _version(table_id: int) -> int | None:
+    row = statements.select_values(Table, "snapshot-version", _version_query, table_id)
+    return row[0][0] if row else None
+
+
+def _version_query(table_id: int) -> QuerySet[Table, tuple[Any, ...]]:
+    return Table.objects.filter(pk=table_id).order_by().values_list("version")[:1]
 
 
 def _timed(snapshot: Snapshot) -> Snapshot:

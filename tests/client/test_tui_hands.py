@@ -154,27 +154,31 @@ async def test_a_tournament_table_shows_its_level_and_offers_no_cash_keys(server
 
 
 #: A heads-up hand the first to act folds (dealt from a fixed seed); the winner then leaves,
-#: so no next hand ends the folder's chance to show.
+#: so no next hand ends the folder's chance to show. One transaction: the server's croupier
+#: sees the table only after it, so it neither deals first nor moves the version in between.
 FOLD_HAND = """
 import json
+from django.db import transaction
 from tables.models import Player, Table
 from tables.selectors.hands import hand_state
 from tables.services import hand_act, hand_start, seat_leave, seat_take, table_save
 import tables.services.hands as hands
 
 folder, winner = (Player.objects.get(user__username=n) for n in ("folder", "winner"))
-table = table_save(table=Table(name="Fold table", max_seats=6, action_seconds=20,
-                               time_bank_seconds=0, min_buy_in=40, max_buy_in=400))
-seat_take(table=table, player=folder, buy_in=100, seat_number=0)
-seat_take(table=table, player=winner, buy_in=100, seat_number=1)
 hands.new_seed = lambda: f"{7:064x}"
-hand = hand_start(table=table)
-actor = Player.objects.get(pk=hand.seats[hand_state(hand).actor]["player_id"])
-if actor != folder:  # heads-up, the button acts first: seat them the other way round
-    folder, winner = winner, folder
-version = Table.objects.values_list("version", flat=True).get(pk=table.pk)
-hand_act(table=table, player=folder, hand_id=hand.pk, version=version, action={"kind": "fold"})
-seat_leave(table=table, player=winner)
+with transaction.atomic():
+    table = table_save(table=Table(name="Fold table", max_seats=6, action_seconds=20,
+                                   time_bank_seconds=0, min_buy_in=40, max_buy_in=400))
+    seat_take(table=table, player=folder, buy_in=100, seat_number=0)
+    seat_take(table=table, player=winner, buy_in=100, seat_number=1)
+    hand = hand_start(table=table)
+    actor = Player.objects.get(pk=hand.seats[hand_state(hand).actor]["player_id"])
+    if actor != folder:  # heads-up, the button acts first: seat them the other way round
+        folder, winner = winner, folder
+    version = Table.objects.values_list("version", flat=True).get(pk=table.pk)
+    hand_act(table=table, player=folder, hand_id=hand.pk, version=version,
+             action={"kind": "fold"})
+    seat_leave(table=table, player=winner)
 print(json.dumps({"table": table.pk, "folder": folder.name,
                   "cards": [str(c) for c in hand_state(hand).hole[hand.seat_index_of(folder.pk)]]}))
 """

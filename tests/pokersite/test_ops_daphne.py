@@ -22,14 +22,16 @@ SETUP = """
 import json
 from rest_framework.authtoken.models import Token
 from tables.models import Table
+from django.db import transaction
 from tables.services import hand_start, player_sign_up, seat_take, table_save
-table = table_save(table=Table(name="Drained"))
-tokens = []
-for seat, name in enumerate(("dora", "emil")):
-    player = player_sign_up(username=name, password=f"pw-{name}-Secret1")
-    seat_take(table=table, player=player, buy_in=200, seat_number=seat)
-    tokens.append(Token.objects.create(user=player.user).key)
-hand = hand_start(table=table)
+with transaction.atomic():  # the server's croupier sees the table with its hand, never before
+    table = table_save(table=Table(name="Drained"))
+    tokens = []
+    for seat, name in enumerate(("dora", "emil")):
+        player = player_sign_up(username=name, password=f"pw-{name}-Secret1")
+        seat_take(table=table, player=player, buy_in=200, seat_number=seat)
+        tokens.append(Token.objects.create(user=player.user).key)
+    hand = hand_start(table=table)
 print(json.dumps({"table": table.pk, "hand": hand.pk, "tokens": tokens}))
 """
 

@@ -156,10 +156,11 @@ def test_an_empty_table_given_as_its_row_is_not_read_again(table, django_assert_
     # The first read of a table learns whether it is a tournament's (a cash table's answer is
     # kept by the process: ``tables.tournaments.services.lookup``); counted from the second.
     load_snapshot(table)
-    # the seats (none), the hand on screen, recent hands, the notices for the log
-    with django_assert_num_queries(4):
+    # the seats (none), the hand on screen, recent hands, the notices for the log, and the
+    # table's version again (nothing committed in between)
+    with django_assert_num_queries(5):
         given = load_snapshot(table)
-    with django_assert_num_queries(5):  # and the table row, by its id
+    with django_assert_num_queries(6):  # and the table row, by its id
         by_id = load_snapshot(table.pk)
     assert given.table is table and given.seats == {} and given.hand is None
     assert by_id.version == given.version and by_id.table.name == table.name

@@ -42,6 +42,7 @@ from tables.live.patch import MISSING, diff, value_at
 from tables.live.protocol import render_viewer, state_me
 from tables.presenters.broadcast import broadcast_reveal
 from tables.presenters.models import NO_NOTES, NoteMarks, Screen
+from tables.presenters.own_signature import own_signature
 from tables.presenters.play_state import broadcast_view_seats, play_state, viewer_members
 from tables.presenters.render import PageParts, log_lines_oob_html, page_parts
 from tables.presenters.screen import ViewerParts, table_screen, viewer_parts, viewer_screen
@@ -62,12 +63,18 @@ class JsonState:
     """One viewer's state at one version as a ``frames=diff`` socket holds it: the version's
     ``shared`` state with the viewer's ``own`` parts (JSON Pointer -> value: their seat, their
     controls, their log, their engine view's private members; none for a spectator). ``data``
-    is the whole frame less its ``type`` and ``version``. Compared by identity."""
+    is the whole frame less its ``type`` and ``version``. Compared by identity.
 
-    __slots__ = ("shared", "own", "_data", "_text")
+    ``signature``: every input ``own`` was built from
+    (``tables.presenters.own_signature``), or None: a later version of the same signature
+    takes this ``own`` as it is."""
 
-    def __init__(self, shared: SharedJson, own: dict[str, Any]) -> None:
-        self.shared, self.own = shared, own
+    __slots__ = ("shared", "own", "signature", "_data", "_text")
+
+    def __init__(
+        self, shared: SharedJson, own: dict[str, Any], signature: tuple[Any, ...] | None = None
+    ) -> None:
+        self.shared, self.own, self.signature = shared, own, signature
         self._data: dict[str, Any] | None = None
         self._text = ""
 
@@ -111,10 +118,13 @@ def _put(container: Any, keys: list[str], value: Any) -> Any:
     return copied_dict
 
 
-def json_state(snapshot: Snapshot, parts: ViewerParts) -> JsonState:
+def json_state(
+    snapshot: Snapshot, parts: ViewerParts, signature: tuple[Any, ...] | None = None
+) -> JsonState:
     """The JSON state of the viewer of ``parts`` (``tables.presenters.screen.viewer_parts``):
     the play state and the engine's view (no HTML), as the version's shared state and what
-    only this viewer sees, made from their parts without their whole screen."""
+    only this viewer sees, made from their parts without their whole screen (``signature``:
+    their inputs', ``JsonState.signature``)."""
     shared, _ = _shared_json(snapshot)
     if parts.viewer is None and not parts.panels:  # a spectator's is the shared state
         return JsonState(shared, {})
@@ -134,7 +144,7 @@ def json_state(snapshot: Snapshot, parts: ViewerParts) -> JsonState:
                 for n, seat in broadcast_view_seats(snapshot, parts.panels).items()
             )
     own["/me"] = state_me(parts.viewer)
-    return JsonState(shared, own)
+    return JsonState(shared, own, signature)
 
 
 def _shared_json(snapshot: Snapshot) -> tuple[SharedJson, Screen]:
@@ -330,15 +340,11 @@ class SocketFrames:
             notes = NO_NOTES
         viewer = (self.kind, player_id, bankroll, left_with, reseat_at_ms, notes, revealed)
         now: PageParts | JsonState | None = memo.get(viewer)
-        if now is None:
+        if now is None and self.kind == "diff":
+            now = memo[viewer] = self._json_state(snapshot, player, bankroll, left_with, revealed)
+        elif now is None:
             parts = viewer_parts(snapshot, player, bankroll, left_with, revealed)
-            # A JSON state is made from the viewer's parts alone (their whole screen is for
-            # the page: its HTML).
-            now = memo[viewer] = (
-                page_parts(viewer_screen(snapshot, parts, reseat_at_ms, notes))
-                if self.kind == "page"
-                else json_state(snapshot, parts)
-            )
+            now = memo[viewer] = page_parts(viewer_screen(snapshot, parts, reseat_at_ms, notes))
         held, self.held = self.held, now
         if held is now:
             return ""
@@ -356,3 +362,24 @@ class SocketFrames:
                 else json_update(held, now, memo)
             )
         return frame
+
+    def _json_state(
+        self,
+        snapshot: Snapshot,
+        player: Any | None,
+        bankroll: int | None,
+        left_with: int,
+        revealed: int,
+    ) -> JsonState:
+        """The viewer's JSON state of ``snapshot``: their own parts those of the state this
+        socket holds where every input of them is the same (about half of a seated player's
+        versions: another player acted), else built from their parts alone (their whole
+        screen is for the page: its HTML)."""
+        player_id = player.pk if player is not None else None
+        signature = own_signature(snapshot, player_id, bankroll, left_with, revealed)
+        held = self.held
+        if signature is not None and isinstance(held, JsonState) and held.signature == signature:
+            shared, _ = _shared_json(snapshot)
+            return JsonState(shared, held.own, signature)
+        parts = viewer_parts(snapshot, player, bankroll, left_with, revealed)
+        return json_state(snapshot, parts, signature)

@@ -1,0 +1,196 @@
+"""A ``frames=diff`` socket reuses the own parts of the state it holds where the signature of
+every input they are built from is the same (``tables.presenters.own_signature``): the reuse
+happens (the very same ``own`` dict), and a version where one input alone changed (what the
+viewer ticked in advance, their time bank, their turn, the log's window moving past their own
+line) shows it. Sockets that see only some versions (a slow client's) build each viewer's
+whole state all the same.
+"""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+from django.db.models import F
+
+from tables.live.frames import JsonState
+from tables.models import Seat, Table
+from tables.pre_actions import CHECK_FOLD, offers
+from tables.selectors.hands import hand_state
+from tables.selectors.hosting import rejoin_minimum
+from tables.selectors.players import player_bankroll
+from tables.selectors.snapshot import load_snapshot
+from tables.services import hand_act, hand_start, player_grant, pre_action_set, seat_take
+from tests.tables.live.test_diff_frames import decide, seat_again
+from tests.tables.live.test_shared_json_frames import (  # noqa: F401 (``still``: a fixture)
+    GAMES,
+    Client,
+    still,
+    whole_state,
+)
+
+pytestmark = pytest.mark.django_db
+
+NAMES = ("alice", "bob", "dave")
+
+
+def seen(table: Table, player, client: Client) -> JsonState:
+    """The viewer's state as their socket makes it now, checked against their whole state."""
+    snapshot = load_snapshot(Table.objects.get(pk=table.pk))
+    seated = snapshot.seat_of(player.pk) is not None  # (one who went bust has no seat)
+    bankroll = None if seated else player_bankroll(player.pk)
+    left_with = 0 if seated else rejoin_minimum(table, player)
+    client.take(client.socket.next_frame(snapshot, player, bankroll, left_with))
+    assert client.state == whole_state(snapshot, player, bankroll, left_with, 0)
+    state = client.socket.held
+    assert isinstance(state, JsonState)
+    return state
+
+
+def act_as_actor(table: Table, by_seat: dict[int, object], action: dict) -> None:
+    hand = Table.objects.get(pk=table.pk).hands.get(status="running")
+    actor = hand_state(hand).actor
+    assert actor is not None
+    version = Table.objects.get(pk=table.pk).version
+    who = by_seat[actor]
+    hand_act(table=table, player=who, hand_id=hand.pk, version=version, action=action)
+
+
+@pytest.fixture
+def hand(make_player, make_table):
+    """Three players in a hold'em hand: (table, players by hand seat, the one who acts last
+    before the flop, the big blind, with a socket holding their state)."""
+    table = make_table(name="Own parts", max_seats=3)
+    players = [make_player(name) for name in NAMES]
+    for number, player in enumerate(players):
+        player_grant(player=player, amount=10_000, reason="own signature test")
+        seat_take(table=table, player=player, buy_in=200, seat_number=number)
+    hand_start(table=table)
+    row = Table.objects.get(pk=table.pk).hands.get(status="running")
+    by_seat = {
+        index: next(p for p in players if p.pk == start["player_id"])
+        for index, start in enumerate(row.seats)
+    }
+    state = hand_state(row)
+    assert state.actor is not None
+    big_blind = state.big_blind_seat
+    assert state.actor != big_blind
+    return table, by_seat, by_seat[big_blind]
+
+
+def test_another_players_action_reuses_the_own_parts(hand):
+    table, by_seat, viewer = hand
+    client = Client()
+    before = seen(table, viewer, client)
+    act_as_actor(table, by_seat, {"kind": "call"})
+    after = seen(table, viewer, client)
+    assert after.version > before.version
+    assert after.signature is not None and after.own is before.own
+
+
+def test_a_choice_ticked_in_advance_shows(hand):
+    table, _, viewer = hand
+    client = Client()
+    before = seen(table, viewer, client)
+    assert before.data["state"]["pre_actions"]["ticked"] is None
+    pre_action_set(table=table, player=viewer, kind=CHECK_FOLD, amount=0)
+    after = seen(table, viewer, client)  # (``seen`` compares it with the whole state)
+    assert after.own is not before.own
+    assert after.data["state"]["pre_actions"]["ticked"] == {"kind": CHECK_FOLD, "amount": 0}
+
+
+def test_the_time_bank_shows(hand):
+    table, _, viewer = hand
+    client = Client()
+    before = seen(table, viewer, client)
+    Seat.objects.filter(table=table, player=viewer).update(time_bank=F("time_bank") - 7)
+    Table.objects.filter(pk=table.pk).update(version=F("version") + 1)  # only that changed
+    after = seen(table, viewer, client)
+    bank = before.data["state"]["you"]["time_bank"]
+    assert after.data["state"]["you"]["time_bank"] == bank - 7
+    assert after.data["state"]["clock"]["time_bank"] == bank - 7
+
+
+def test_the_viewers_turn_shows(hand):
+    table, by_seat, viewer = hand
+    client = Client()
+    assert seen(table, viewer, client).data["state"]["legal"] is None
+    turn = False
+    while not turn:  # the others call until it is the big blind's turn
+        act_as_actor(table, by_seat, {"kind": "call"})
+        row = Table.objects.get(pk=table.pk).hands.get(status="running")
+        turn = by_seat[hand_state(row).actor] == viewer
+        legal = seen(table, viewer, client).data["state"]["legal"]
+        assert (legal is not None) == turn
+
+
+def test_the_logs_window_moving_past_the_viewers_own_line_shows(hand, monkeypatch):
+    """The state holds the log's latest lines: as it grows, the viewer's "Your cards" line
+    moves up (``log/N``) and then out, with nothing else of theirs changing."""
+    monkeypatch.setattr("tables.presenters.play_state.LOG_LINES", 4)
+    table, by_seat, viewer = hand
+    client = Client()
+    places = []
+    for _ in range(8):
+        state = seen(table, viewer, client)
+        places.append(tuple(part for part in state.own if part.startswith("/state/log/")))
+        row = Table.objects.get(pk=table.pk).hands.filter(status="running").first()
+        if row is None:
+            break
+        legal = hand_state(row).legal
+        assert legal is not None
+        act_as_actor(table, by_seat, {"kind": "check" if legal.check else "call"})
+    assert len(set(places)) > 2, places  # moved, and left (no part of theirs there)
+    assert () in places, places
+
+
+@pytest.mark.parametrize("game", ["holdem", "triple-draw", "stud"])
+def test_sockets_that_miss_versions_build_the_whole_state(make_player, make_table, game):
+    """A socket fed only some versions compares its own parts' signature with that of an
+    older state: every viewer's frames still build their whole state."""
+    settings = dict(GAMES[game])
+    players = {name: make_player(name) for name in (*NAMES, "carol")}
+    table = make_table(name="Missed", max_seats=4, min_buy_in=10, **settings)
+    for player in players.values():
+        player_grant(player=player, amount=100_000, reason="own signature test")
+    by_id = {p.pk: p for p in players.values()}
+    rng = random.Random(20261129)
+    clients = {name: Client() for name in players}
+    held: dict[str, JsonState] = {}
+    checked = reused = 0
+
+    def look() -> None:
+        nonlocal checked, reused
+        for name, player in players.items():
+            if rng.random() < 0.5:  # this socket misses this version
+                continue
+            state = seen(table, player, clients[name])
+            before = held.get(name)
+            reused += before is not None and state is not before and state.own is before.own
+            held[name] = state
+            checked += 1
+
+    for _ in range(10):
+        seat_again(table, players, rng)
+        hand_start(table=table)
+        look()
+        for _ in range(300):
+            if rng.random() < 0.3:  # someone not to act ticks what to do in advance
+                row = Table.objects.get(pk=table.pk).hands.filter(status="running").first()
+                if row is not None:
+                    engine = hand_state(row)
+                    index = rng.randrange(len(row.seats))
+                    choices = offers(engine, index)
+                    if choices:
+                        pick = rng.choice(choices)
+                        who = by_id[row.seats[index]["player_id"]]
+                        pre_action_set(table=table, player=who, kind=pick.kind, amount=pick.amount)
+                        look()
+            decision = decide(Table.objects.get(pk=table.pk), by_id, rng)
+            if decision is None:
+                break
+            who, hand_id, action = decision
+            version = Table.objects.get(pk=table.pk).version
+            hand_act(table=table, player=who, hand_id=hand_id, version=version, action=action)
+            look()
+    assert checked > 100 and reused > 10, (checked, reused)  # not vacuous

@@ -58,8 +58,8 @@ def act_as_actor(table: Table, by_seat: dict[int, object], action: dict) -> None
 
 @pytest.fixture
 def hand(make_player, make_table):
-    """Three players in a hold'em hand: (table, players by hand seat, the one who acts last
-    before the flop, the big blind, with a socket holding their state)."""
+    """Three players in a hold'em hand: (table, players by hand seat, the big blind: the
+    last to act before the flop)."""
     table = make_table(name="Own parts", max_seats=3)
     players = [make_player(name) for name in NAMES]
     for number, player in enumerate(players):
@@ -125,23 +125,28 @@ def test_the_viewers_turn_shows(hand):
 
 
 def test_the_logs_window_moving_past_the_viewers_own_line_shows(hand, monkeypatch):
-    """The state holds the log's latest lines: as it grows, the viewer's "Your cards" line
-    moves up (``log/N``) and then out, with nothing else of theirs changing."""
-    monkeypatch.setattr("tables.presenters.play_state.LOG_LINES", 4)
-    table, by_seat, viewer = hand
+    """The state holds the log's latest lines: as the others play on, the "Your cards" line
+    of a viewer who folded moves up (``log/N``) and then out, with nothing else of theirs
+    changing."""
+    monkeypatch.setattr("tables.presenters.play_state.LOG_LINES", 6)
+    table, by_seat, _ = hand
+    row = Table.objects.get(pk=table.pk).hands.get(status="running")
+    viewer = by_seat[hand_state(row).actor]
+    act_as_actor(table, by_seat, {"kind": "fold"})
     client = Client()
-    places = []
-    for _ in range(8):
-        state = seen(table, viewer, client)
-        places.append(tuple(part for part in state.own if part.startswith("/state/log/")))
-        row = Table.objects.get(pk=table.pk).hands.filter(status="running").first()
-        if row is None:
-            break
+    places, reused = [], 0
+    held = seen(table, viewer, client)
+    while row is not None:
         legal = hand_state(row).legal
         assert legal is not None
         act_as_actor(table, by_seat, {"kind": "check" if legal.check else "call"})
+        state = seen(table, viewer, client)  # (``seen`` compares it with the whole state)
+        places.append(tuple(part for part in state.own if part.startswith("/state/log/")))
+        reused += state.own is held.own
+        held = state
+        row = Table.objects.get(pk=table.pk).hands.filter(status="running").first()
     assert len(set(places)) > 2, places  # moved, and left (no part of theirs there)
-    assert () in places, places
+    assert () in places and reused, (places, reused)
 
 
 @pytest.mark.parametrize("game", ["holdem", "triple-draw", "stud"])

@@ -24,6 +24,10 @@ same thing (every spectator's, once). Hidden cards: every part comes from the sp
 screen and the viewer's own parts of theirs (``tables.presenters.screen.viewer_parts``: their
 seat from their filtered view), so a frame holds nothing its viewer's whole screen would not;
 a JSON state is made from those parts without the whole screen (which is for a page's HTML).
+A seated player's own parts are not made again where every input of them is the same as for
+the state their socket holds (``tables.presenters.own_signature``: about half of their
+versions, where another player acted): the new state takes the very same ``own`` dict, and
+its update says nothing of them.
 A page without a seat of a hand broadcast with its players' agreement (issue 53) also
 depends on how many streets' hole cards its delay shows by now
 (``tables.presenters.broadcast``): part of the viewer's key, so spectators still share.

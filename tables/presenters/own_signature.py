@@ -50,7 +50,7 @@ def own_signature(
     panels = shared.seats.seats
     if index is None:
         if my_seat.number in shared.hand_seats.values():
-            return None  # (not met: a seat dealt in is its player's) the broadcast's view seats
+            return None  # its view seat would be another's (never met: it is its player's)
         own_number = seat_view = to_call = None
         log_window: tuple[Any, ...] = ()
     else:
@@ -67,12 +67,13 @@ def own_signature(
         log_window = tuple((n - start, line) for n, line in own_lines.items() if n >= start)
     watching = shared.watching  # the actions region the viewer's is made from
     return (
+        table.pk,
         player_id,
         bankroll,
         left_with,
         revealed,
         hand.pk,
-        state.street,
+        state.street,  # (a choice ticked in advance belongs to one street)
         index,
         # the seat row: stack, bankroll, name, sitting out, leaving, time bank, waiting for
         # the big blind, sitting out next, what they ticked in advance

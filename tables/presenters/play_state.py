@@ -151,7 +151,8 @@ def viewer_members(
     their cards dealt, where everyone else reads that cards were dealt); and each seat they
     see otherwise than a spectator does (``parts.panels``) by its number (the table's, from
     0). Everything else of the viewer's play state is the spectator's (``tables.live.frames``
-    builds it once per version for all viewers)."""
+    builds it once per version for all viewers). What these read must be named by
+    ``tables.presenters.own_signature`` (their reuse from the version before)."""
     shared, actions = parts.shared, parts.actions
     view = _view_on_screen(snapshot, shared.board.hand_id, parts.index)
     cash = _cash(parts.seating_closed)

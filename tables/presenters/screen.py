@@ -101,6 +101,9 @@ def viewer_parts(
     ``revealed``: a viewer without a seat, of a hand broadcast with its players' agreement:
     the streets whose hole cards they see (``tables.presenters.broadcast.broadcast_reveal``);
     a seated player's screen never shows them.
+
+    What a seated player's parts read must be named by ``own_signature`` (beside this
+    module): a ``frames=diff`` socket reuses their parts while it is the same.
     """
     shared = shared_screen(snapshot)
     player_id = player.pk if player is not None else None

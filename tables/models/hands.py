@@ -73,7 +73,7 @@ class Hand(models.Model):
     )
     finished_at = models.DateTimeField(null=True, blank=True)
     broadcast = models.CharField(
-        max_length=8,
+        max_length=16,  # "street+tv", "m32767+tv"
         blank=True,
         default="",
         help_text="Hole cards shown to spectators, decided at the deal: empty (no), '0' (at "

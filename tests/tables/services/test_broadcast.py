@@ -51,6 +51,23 @@ def test_on_only_when_every_seated_player_agreed(game, players, play):
     assert any(t.startswith("bob agrees") for t in texts)
 
 
+@pytest.mark.parametrize(
+    ("delay", "minutes", "stored"),
+    [("street", 5, "street+tv"), ("minutes", 120, "m120+tv"), ("none", 5, "0+tv")],
+)
+def test_the_longest_codes_with_the_room_screen_are_stored(game, players, delay, minutes, stored):
+    # The hand row keeps the code as it is (PostgreSQL refuses a value longer than its column,
+    # where SQLite keeps it: this test runs on both).
+    alice, bob, _ = players
+    table_broadcast_propose(
+        table=game, by=alice.user, delay=delay, minutes=minutes, room_screen=True
+    )
+    for player in (alice, bob):
+        broadcast_agree(table=game, player=player)
+    hand = deal(game)
+    assert Hand.objects.get(pk=hand.pk).broadcast == stored
+
+
 def test_a_refusal_keeps_it_off(game, players, play):
     alice, bob, _ = players
     table_broadcast_propose(table=game, by=alice.user, delay="none")

@@ -31,7 +31,6 @@ from typing import Any
 
 from django.conf import settings
 from django.contrib.auth import get_user_model
-from django.db import transaction
 from django.db.models import Exists, OuterRef, Q, QuerySet
 
 from engine.bots import SensibleBot
@@ -52,6 +51,7 @@ from tables.services.etiquette import dealing_for
 from tables.services.events import table_lock, table_touch
 from tables.services.hands import LiveHand, hand_act, hand_deal
 from tables.services.hooks import rules_for
+from tables.services.leases import fenced_atomic
 from tables.services.players import player_create, player_grant
 from tables.services.seats import seat_take
 
@@ -118,7 +118,7 @@ def clock_tick(*, table: Table | int, now: datetime, skip_busy: bool = False) ->
     croupier, and the next pass looks again; waiting held up every table queued behind).
     """
 
-    with transaction.atomic():
+    with fenced_atomic():  # a runtime's tick: its lease's transaction, no savepoint
         locked = table_lock(table, skip_locked=skip_busy)
         if locked is None or locked.status == Table.Status.CLOSED:
             return None

@@ -43,6 +43,7 @@ from tables.services.errors import (
 )
 from tables.services.events import require_open, table_lock, table_touch
 from tables.services.host_pending import pending_apply
+from tables.services.leases import fenced_atomic
 from tables.services.pre_actions import pre_actions_clear, pre_actions_take
 from tables.services.seats import seat_cash_out
 
@@ -224,7 +225,7 @@ def hand_act(
     """
     engine_action = _parse_action(action)
     kind, amount = str(engine_action.kind), engine_action.amount  # as the log stores them
-    with transaction.atomic():
+    with fenced_atomic():  # a runtime's action: its lease's transaction, no savepoint
         table = table_lock(table)
         current = (
             live is not None

@@ -18,12 +18,14 @@ from __future__ import annotations
 import os
 import socket
 from collections.abc import Callable
+from contextvars import ContextVar
 from datetime import datetime, timedelta
 from functools import lru_cache
 from typing import TypeVar
 
 from django.db import IntegrityError, connection, transaction
 from django.db.models import F, Q
+from django.db.transaction import Atomic
 from django.utils import timezone
 
 from tables.models import Table, TableLease
@@ -122,11 +124,34 @@ def lease_hold(table_id: int, owner: str, epoch: int, now: datetime | None = Non
 def lease_fenced(table_id: int, owner: str, epoch: int, work: Callable[[], T]) -> T:
     """``work`` (a runtime's write) in one transaction that first renews the lease ``owner``
     took at ``epoch``: if another process took the table meanwhile, ``LeaseLost`` and nothing
-    is written."""
+    is written. The service ``work`` calls opens its block with ``fenced_atomic``: no
+    savepoint of its own."""
     with transaction.atomic():
         if not lease_hold(table_id, owner, epoch):
             raise LeaseLost(MOVING)
-        return work()
+        token = _fence_depth.set(len(transaction.get_connection().savepoint_ids))
+        try:
+            return work()
+        finally:
+            _fence_depth.reset(token)
+
+
+#: While ``lease_fenced`` runs its work: how many blocks were open inside the outermost
+#: ``atomic`` at the fence (its own among them where it is nested, as in the tests).
+_fence_depth: ContextVar[int | None] = ContextVar("lease_fence_depth", default=None)
+
+
+def fenced_atomic() -> Atomic:
+    """``transaction.atomic()`` for a service of a runtime's write path (``hand_act``,
+    ``clock_tick``), without a savepoint where it is the first block inside
+    ``lease_fenced``'s transaction: an error it raises rolls that transaction back whole (the
+    fence lets it through, and so does a caller that swallows it: the fence's block is then
+    marked to roll back), so a savepoint would undo nothing more, and costs two statements
+    (``SAVEPOINT``, ``RELEASE``) on every action. Anywhere else, the usual savepoint."""
+    depth = _fence_depth.get()
+    blocks = transaction.get_connection().savepoint_ids
+    first_in_fence = depth is not None and len(blocks) == depth
+    return transaction.atomic(savepoint=not first_in_fence)
 
 
 @lru_cache(maxsize=4)

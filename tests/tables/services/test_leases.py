@@ -10,6 +10,7 @@ from tables.models import Table, TableLease
 from tables.services.leases import (
     LEASE_SECONDS,
     LeaseLost,
+    fenced_atomic,
     held_elsewhere,
     lease_fenced,
     lease_hold,
@@ -69,6 +70,43 @@ def test_a_write_is_done_only_under_the_lease_it_took(table):
     with pytest.raises(LeaseLost):
         lease_fenced(table.pk, "b", epoch, rename("Theirs"))  # not b's lease
     assert Table.objects.get(pk=table.pk).name == "Mine"
+
+
+def test_a_fenced_services_block_without_savepoint_still_undoes_all_of_a_failed_write(table):
+    """The first block inside the fence has no savepoint: an error there that a caller
+    swallows (the croupier's tick logs and returns) leaves nothing of the write behind."""
+    epoch = lease_take(table.pk, "a", "chan-a", timezone.now())
+
+    def swallowed():
+        try:
+            with fenced_atomic():
+                Table.objects.filter(pk=table.pk).update(name="Half done")
+                raise ValueError("refused")
+        except ValueError:
+            return None
+
+    assert lease_fenced(table.pk, "a", epoch, swallowed) is None
+    assert Table.objects.get(pk=table.pk).name != "Half done"
+
+
+def test_a_fenced_block_nested_deeper_keeps_its_savepoint(table):
+    """Below the service's own block (the clock's timeout, whose refusal it catches) a
+    block still rolls back alone, and the rest of the write stands."""
+    epoch = lease_take(table.pk, "a", "chan-a", timezone.now())
+
+    def partly():
+        with fenced_atomic():
+            Table.objects.filter(pk=table.pk).update(name="Outer")
+            try:
+                with fenced_atomic():
+                    Table.objects.filter(pk=table.pk).update(name="Inner")
+                    raise ValueError("refused")
+            except ValueError:
+                pass
+        return "done"
+
+    assert lease_fenced(table.pk, "a", epoch, partly) == "done"
+    assert Table.objects.get(pk=table.pk).name == "Outer"
 
 
 def test_renewing_and_releasing(table, make_table):

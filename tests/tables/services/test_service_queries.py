@@ -16,13 +16,16 @@ seats or of actions already taken:
 - an action with the hand a table's runtime holds in memory (``LiveHand``): no read of the
   hand or its log;
 - the clock acting for a player out of time: its own reads (the hand, its log, the seat),
-  then the action on the hand it read, without reading it again.
+  then the action on the hand it read, without reading it again;
+- a runtime's action in the transaction that renews its lease (``lease_fenced``): the
+  lease's UPDATE, and the action without a savepoint of its own.
 
 Inside the tests' transaction the service's own transaction is a savepoint: two more
 statements (``SAVEPOINT`` / ``RELEASE``), as ``BEGIN`` / ``COMMIT`` are in production.
 """
 
 from datetime import timedelta
+from functools import partial
 
 import pytest
 from django.db import connection
@@ -34,6 +37,7 @@ from tables.selectors.hands import hand_decisions, hand_state
 from tables.services import hand_act, hand_start, seat_take
 from tables.services.clock import clock_tick
 from tables.services.hands import LiveHand
+from tables.services.leases import lease_fenced, lease_take
 
 pytestmark = pytest.mark.django_db
 
@@ -50,6 +54,9 @@ HAND_END_QUERIES = 8 + 3
 DEAL_QUERIES = 9 + NO_WAIT
 #: savepoint, table lock, INSERT action, <= 1 seat UPDATE, table UPDATE, release.
 LIVE_ACTION_QUERIES = 6 + NO_WAIT
+#: The fence's savepoint (its transaction, in production), lease UPDATE, table lock, INSERT
+#: action, <= 1 seat UPDATE, table UPDATE, the fence's release.
+FENCED_LIVE_ACTION_QUERIES = 7 + NO_WAIT
 #: savepoint, table lock, hand, action log, the actor's seat; the action: savepoint, table
 #: lock, INSERT action, seat UPDATE (sat out), <= 1 seat UPDATE (stack), table UPDATE,
 #: release; release.
@@ -249,6 +256,31 @@ def test_an_action_on_the_runtimes_hand_reads_nothing_but_the_lock(
         assert not live.spent and live.version == kwargs["version"] + 1
         assert table_locks(captured) == 1
         assert statements(captured, 'UPDATE "tables_seat"') <= 1
+        assert_seats_follow_the_engine(hand)
+
+
+@pytest.mark.parametrize("count", [2, 6])
+def test_a_runtimes_fenced_action_opens_no_savepoint_of_its_own(
+    make_player, make_table, count, django_assert_max_num_queries
+):
+    """Any error of the action rolls the lease's transaction back whole: the action's own
+    savepoint would undo nothing more, and cost two statements on every action."""
+    table = make_table()
+    seat_players(make_player, table, count)
+    hand = hand_start(table=table)
+    epoch = lease_take(table.pk, "runtime", "chan")
+    for _ in range(count):
+        move = "check" if hand_state(hand).legal.check else "call"
+        kwargs, ends = ready(hand, move)
+        if ends:
+            break
+        decisions = hand_decisions(hand)
+        live = LiveHand(kwargs["version"], hand, decisions, hand_state(hand, decisions))
+        with django_assert_max_num_queries(FENCED_LIVE_ACTION_QUERIES) as captured:
+            lease_fenced(table.pk, "runtime", epoch, partial(hand_act, **kwargs, live=live))
+        assert statements(captured, "SAVEPOINT") == 1  # the fence's, inside the tests' one
+        assert statements(captured, 'UPDATE "tables_tablelease"') == 1
+        assert not live.spent and live.version == kwargs["version"] + 1
         assert_seats_follow_the_engine(hand)
 
 

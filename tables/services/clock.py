@@ -225,7 +225,7 @@ def _between_hands(table: Table, latest: Hand | None, now: datetime) -> str | No
     rules = rules_for(table, now)
     if not rules.may_deal:
         return None
-    dealing = dealing_for(table, now, rules)
+    dealing = dealing_for(table, now, rules, latest)  # where the big blind was: ``latest``
     bots = [seat.is_bot for seat in dealing.seats]
     if len(bots) < 2 or not (rules.bots_alone or not all(bots)):
         return None
@@ -233,7 +233,7 @@ def _between_hands(table: Table, latest: Hand | None, now: datetime) -> str | No
     if mixed.choice_wait(table, dealing.numbers, now):
         return "choosing"
     if table.version != version:  # a bot picked the orbit's game: deal by its rules
-        dealing = dealing_for(table, now, rules)
+        dealing = dealing_for(table, now, rules, latest)
     hand_deal(table, now, latest.number if latest is not None else 0, dealing, clock=True)
     return "started"
 

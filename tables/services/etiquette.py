@@ -31,7 +31,7 @@ from django.contrib.auth import get_user_model
 
 from engine.button import next_button
 from engine.variants import variant
-from tables.models import Seat, Table
+from tables.models import Hand, Seat, Table
 from tables.services import hooks
 
 
@@ -106,9 +106,20 @@ def _passed(number: int, since: int | None, to: int) -> bool:
     return number > since or number <= to
 
 
-def _last_big_blind(table: Table) -> int | None:
-    """The seat number of the big blind in the table's last hand (None: none, or no blinds)."""
-    last = table.hands.order_by("-number").values_list("seats", "button", "config").first()
+class NotRead:
+    """A value the caller has not read (``NOT_READ``), as against one read and found None."""
+
+
+NOT_READ = NotRead()
+
+
+def _last_big_blind(table: Table, latest: Hand | None | NotRead = NOT_READ) -> int | None:
+    """The seat number of the big blind in the table's last hand (None: none, or no blinds).
+    ``latest``: that hand (voided or not; None: no hand yet), when the caller has it."""
+    if isinstance(latest, NotRead):
+        last = table.hands.order_by("-number").values_list("seats", "button", "config").first()
+    else:
+        last = None if latest is None else (latest.seats, latest.button, latest.config)
     if last is None:
         return None
     seats, button, config = last
@@ -124,9 +135,16 @@ def _has_blinds(config: dict[str, Any]) -> bool:
     return not (game.is_stud or game.button_blind or config.get("bomb_pot"))
 
 
-def dealing_for(table: Table, now: datetime, rules: hooks.TableRules | None = None) -> Dealing:
+def dealing_for(
+    table: Table,
+    now: datetime,
+    rules: hooks.TableRules | None = None,
+    latest: Hand | None | NotRead = NOT_READ,
+) -> Dealing:
     """Who ``table``'s next hand deals in at ``now``, and the seats' changes with it.
-    ``rules``: ``hooks.rules_for(table, now)``, when the caller has them already."""
+    ``rules``: ``hooks.rules_for(table, now)``, when the caller has them already; ``latest``:
+    the table's latest hand, voided or not (None: none yet), when the caller has read it
+    (where the big blind was: not read again)."""
     seats = _seats_now(table)
     if (
         rules or hooks.rules_for(table, now)
@@ -161,7 +179,7 @@ def dealing_for(table: Table, now: datetime, rules: hooks.TableRules | None = No
     waiting = [s for s in sitting_in if waits(s)]
     away = [s for s in seats if s not in active and not s.leaving and not waits(s)]
     # only a seat that waits or sits out cares where the last big blind was (one read less)
-    since = _last_big_blind(table) if waiting or away else None
+    since = _last_big_blind(table, latest) if waiting or away else None
     reached = big_blind_seat([s.number for s in active], table.button_seat)
     joining = [s for s in waiting if _passed(s.number, since, reached)]
     dealing.seats = sorted(active + joining, key=lambda s: s.number)

@@ -237,6 +237,25 @@ def test_the_croupier_deals_with_as_few_queries_as_a_deal_and_reads_the_seats_on
         now += timedelta(minutes=5)  # past the pause after the hand
 
 
+def test_the_croupier_finds_where_the_big_blind_was_in_the_hand_it_read(make_player, make_table):
+    """A seat waiting for the big blind: where it was comes from the latest hand the tick
+    read already, not from a second read of it."""
+    table = make_table(action_seconds=20)
+    seat_players(make_player, table, 3)
+    now = timezone.now() + timedelta(minutes=5)
+    assert clock_tick(table=table.pk, now=now) == "started"
+    hand = Hand.objects.get(table=table, status=Hand.Status.RUNNING)
+    for _ in range(2):
+        hand_act(**ready(hand, "fold")[0])
+    late = make_player("late")
+    seat_take(table=table, player=late, buy_in=100)
+    assert Seat.objects.get(player=late).wait_for_big_blind
+    with CaptureQueriesContext(connection) as captured:
+        assert clock_tick(table=table.pk, now=now + timedelta(minutes=5)) == "started"
+    assert statements(captured, 'SELECT "tables_hand"') == 1  # the latest hand: read once
+    assert len(captured.captured_queries) <= DEAL_QUERIES + 1  # + the waiting seat's UPDATE
+
+
 @pytest.mark.parametrize("count", [2, 6])
 def test_an_action_on_the_runtimes_hand_reads_nothing_but_the_lock(
     make_player, make_table, count, django_assert_max_num_queries

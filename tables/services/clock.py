@@ -164,6 +164,7 @@ def clock_tick(*, table: Table | int, now: datetime, skip_busy: bool = False) ->
                 source=HandAction.Source.BOT,
                 live=LiveHand(table.version, hand, decisions, state),
                 clock_now=now,
+                locked=True,  # the tick's lock, its row unchanged since
             )
             return "bot"
         away = seat is None or seat.sitting_out or seat.leave_after_hand
@@ -188,6 +189,7 @@ def clock_tick(*, table: Table | int, now: datetime, skip_busy: bool = False) ->
                 source=HandAction.Source.TIMEOUT,
                 live=LiveHand(table.version, hand, decisions, state),
                 clock_now=now,
+                locked=True,  # the tick's lock, its row unchanged since
             )
         except ServiceError:
             return None
@@ -269,6 +271,7 @@ def _runs_due_tick(table: Table, hand: Hand, state: EngineHand, now: datetime) -
         action="run_once",
         source=HandAction.Source.BOT if bot is not None else HandAction.Source.TIMEOUT,
         clock_now=now,
+        locked=True,  # the tick's lock, its row unchanged since
     )
     return "runs"
 

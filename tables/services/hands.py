@@ -206,6 +206,7 @@ def hand_act(
     source: str = HandAction.Source.PLAYER,
     live: LiveHand | None = None,
     clock_now: datetime | None = None,
+    locked: bool = False,
 ) -> Hand:
     """Apply ``player``'s action to the running hand ``hand_id``.
 
@@ -219,6 +220,8 @@ def hand_act(
     ends: stacks written back, result stored, busted players and those leaving cashed out.
     ``live``: the runtime's hand in memory (no read, no replay when it is current).
     ``clock_now``: the croupier's time, when the clock acts: the next deadline counts from it.
+    ``locked``: ``table`` is the row the caller's transaction locked and read already, as it
+    is in the database (the clock's tick): not locked and read a second time.
     Then, in the same step, each next player to act who ticked a choice in advance acts by it
     (``tables.services.pre_actions``: logged with the source ``pre``), and the ticks that lost
     their meaning are cleared.
@@ -226,7 +229,7 @@ def hand_act(
     engine_action = _parse_action(action)
     kind, amount = str(engine_action.kind), engine_action.amount  # as the log stores them
     with fenced_atomic():  # a runtime's action: its lease's transaction, no savepoint
-        table = table_lock(table)
+        table = table if locked and isinstance(table, Table) else table_lock(table)
         current = (
             live is not None
             and live.version == table.version

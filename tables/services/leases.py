@@ -124,8 +124,8 @@ def lease_hold(table_id: int, owner: str, epoch: int, now: datetime | None = Non
 def lease_fenced(table_id: int, owner: str, epoch: int, work: Callable[[], T]) -> T:
     """``work`` (a runtime's write) in one transaction that first renews the lease ``owner``
     took at ``epoch``: if another process took the table meanwhile, ``LeaseLost`` and nothing
-    is written. The service ``work`` calls opens its block with ``fenced_atomic``: no
-    savepoint of its own."""
+    is written. The services ``work`` calls open their blocks with ``fenced_atomic``: no
+    savepoints of their own."""
     with transaction.atomic():
         if not lease_hold(table_id, owner, epoch):
             raise LeaseLost(MOVING)
@@ -143,15 +143,17 @@ _fence_depth: ContextVar[int | None] = ContextVar("lease_fence_depth", default=N
 
 def fenced_atomic() -> Atomic:
     """``transaction.atomic()`` for a service of a runtime's write path (``hand_act``,
-    ``clock_tick``), without a savepoint where it is the first block inside
-    ``lease_fenced``'s transaction: an error it raises rolls that transaction back whole (the
-    fence lets it through, and so does a caller that swallows it: the fence's block is then
-    marked to roll back), so a savepoint would undo nothing more, and costs two statements
-    (``SAVEPOINT``, ``RELEASE``) on every action. Anywhere else, the usual savepoint."""
+    ``clock_tick``), without a savepoint where every block opened inside ``lease_fenced``'s
+    transaction before it has none either (the clock's tick and the action it makes): an
+    error it raises then marks the fence's block to roll back whole, whether the fence lets
+    it through or a caller swallows it (as the croupier's tick does, running no more queries:
+    Django would refuse them), so a savepoint would undo nothing more, and costs two
+    statements (``SAVEPOINT``, ``RELEASE``) on every action. Anywhere else, the usual
+    savepoint."""
     depth = _fence_depth.get()
     blocks = transaction.get_connection().savepoint_ids
-    first_in_fence = depth is not None and len(blocks) == depth
-    return transaction.atomic(savepoint=not first_in_fence)
+    unsaved = depth is not None and len(blocks) >= depth and not any(blocks[depth:])
+    return transaction.atomic(savepoint=not unsaved)
 
 
 @lru_cache(maxsize=4)

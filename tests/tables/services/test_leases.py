@@ -89,13 +89,13 @@ def test_a_fenced_services_block_without_savepoint_still_undoes_all_of_a_failed_
     assert Table.objects.get(pk=table.pk).name != "Half done"
 
 
-def test_a_fenced_block_nested_deeper_keeps_its_savepoint(table):
-    """Below the service's own block (the clock's timeout, whose refusal it catches) a
-    block still rolls back alone, and the rest of the write stands."""
+def test_a_fenced_block_under_a_block_with_a_savepoint_keeps_its_own(table):
+    """Below an ordinary block (a service whose refusal its caller catches and carries on
+    from) a fenced block still rolls back alone, and the rest of the write stands."""
     epoch = lease_take(table.pk, "a", "chan-a", timezone.now())
 
     def partly():
-        with fenced_atomic():
+        with transaction.atomic():
             Table.objects.filter(pk=table.pk).update(name="Outer")
             try:
                 with fenced_atomic():
@@ -103,10 +103,31 @@ def test_a_fenced_block_nested_deeper_keeps_its_savepoint(table):
                     raise ValueError("refused")
             except ValueError:
                 pass
+            Table.objects.filter(pk=table.pk).update(max_seats=9)
         return "done"
 
     assert lease_fenced(table.pk, "a", epoch, partly) == "done"
-    assert Table.objects.get(pk=table.pk).name == "Outer"
+    fresh = Table.objects.get(pk=table.pk)
+    assert (fresh.name, fresh.max_seats) == ("Outer", 9)
+
+
+def test_fenced_blocks_in_fenced_blocks_undo_the_whole_write_when_one_fails(table):
+    """The clock's tick and the action it makes: neither has a savepoint, so a refusal of
+    the action that the tick swallows leaves nothing of the tick behind."""
+    epoch = lease_take(table.pk, "a", "chan-a", timezone.now())
+
+    def tick():
+        with fenced_atomic():
+            Table.objects.filter(pk=table.pk).update(name="Ticked")
+            try:
+                with fenced_atomic():
+                    Table.objects.filter(pk=table.pk).update(name="Acted")
+                    raise ValueError("refused")
+            except ValueError:
+                return None
+
+    assert lease_fenced(table.pk, "a", epoch, tick) is None
+    assert Table.objects.get(pk=table.pk).name not in ("Ticked", "Acted")
 
 
 def test_renewing_and_releasing(table, make_table):

@@ -16,7 +16,7 @@ seats or of actions already taken:
 - an action with the hand a table's runtime holds in memory (``LiveHand``): no read of the
   hand or its log;
 - the clock acting for a player out of time: its own reads (the hand, its log, the seat),
-  then the action on the hand it read, without reading it again;
+  then the action on the hand it read, under the lock it took, without reading either again;
 - a runtime's action in the transaction that renews its lease (``lease_fenced``): the
   lease's UPDATE, and the action without a savepoint of its own.
 
@@ -57,10 +57,10 @@ LIVE_ACTION_QUERIES = 6 + NO_WAIT
 #: The fence's savepoint (its transaction, in production), lease UPDATE, table lock, INSERT
 #: action, <= 1 seat UPDATE, table UPDATE, the fence's release.
 FENCED_LIVE_ACTION_QUERIES = 7 + NO_WAIT
-#: savepoint, table lock, hand, action log, the actor's seat; the action: savepoint, table
-#: lock, INSERT action, seat UPDATE (sat out), <= 1 seat UPDATE (stack), table UPDATE,
+#: savepoint, table lock, hand, action log, the actor's seat; the action under the tick's lock:
+#: savepoint, INSERT action, seat UPDATE (sat out), <= 1 seat UPDATE (stack), table UPDATE,
 #: release; release.
-TIMEOUT_QUERIES = 13 + NO_WAIT
+TIMEOUT_QUERIES = 12 + NO_WAIT
 
 
 def statements(captured, prefix: str) -> int:
@@ -315,8 +315,29 @@ def test_the_clock_acts_for_a_player_out_of_time_on_the_hand_it_read(
         assert clock_tick(table=table.pk, now=late) == "timeout"
     assert statements(captured, 'SELECT "tables_hand"') == 1  # the hand: read once
     assert statements(captured, 'SELECT "tables_handaction"') == 1  # its log: read once
+    assert table_locks(captured) == 1  # the action is made under the tick's lock
     assert statements(captured, 'UPDATE "tables_table"') == 1  # clock and version at once
     action = HandAction.objects.get()
     assert (action.kind, action.source) == ("fold", HandAction.Source.TIMEOUT)
     fresh = Table.objects.get(pk=table.pk)
     assert fresh.action_deadline == late + timedelta(seconds=20)  # from the tick's time
+
+
+def test_the_clock_of_a_runtime_acts_without_a_savepoint_of_its_own(
+    make_player, make_table, django_assert_max_num_queries
+):
+    """The runtime's tick (``lease_fenced``): neither the tick nor the action it makes for
+    the player out of time opens a savepoint inside the lease's transaction."""
+    table = make_table(action_seconds=20, time_bank_seconds=0)
+    seat_players(make_player, table, 3)
+    now = timezone.now() + timedelta(minutes=5)
+    assert clock_tick(table=table.pk, now=now) == "started"
+    epoch = lease_take(table.pk, "runtime", "chan")
+    late = now + timedelta(seconds=25)
+    tick = partial(clock_tick, table=table.pk, now=late, skip_busy=True)
+    # the fence's own savepoint and lease UPDATE, then the timeout's without its two pairs
+    with django_assert_max_num_queries(TIMEOUT_QUERIES + 3 - 4) as captured:
+        assert lease_fenced(table.pk, "runtime", epoch, tick) == "timeout"
+    assert statements(captured, "SAVEPOINT") == 1  # the fence's, inside the tests' one
+    action = HandAction.objects.get()
+    assert (action.kind, action.source) == ("fold", HandAction.Source.TIMEOUT)

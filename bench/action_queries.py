@@ -18,12 +18,15 @@ grouped by its SQL with the literals taken out, and counted per event of each ki
 - ``deal``: the clock's tick that deals the next hand (the table then read).
 
 The first two hands warm the compiled statements (``tables.db.statements``) up and are not
-counted. ``--sql``: print each shape's full SQL, not its first 110 characters.
+counted. ``--sql``: print each shape's full SQL, not its first 110 characters. ``--time``:
+count nothing, print the CPU milliseconds (``time.process_time``) of each kind's trip instead
+(the write, and the table built or read after it), to compare checkouts.
 """
 
 from __future__ import annotations
 
 import argparse
+import contextlib
 import functools
 import itertools
 import os
@@ -31,7 +34,9 @@ import random
 import re
 import sys
 import tempfile
+import time
 from collections import Counter
+from collections.abc import Iterator
 from datetime import timedelta
 from pathlib import Path
 from typing import Any
@@ -48,6 +53,9 @@ def main() -> None:
     parser.add_argument("--actions", type=int, default=300)
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--sql", action="store_true", help="print each shape's whole SQL")
+    parser.add_argument(
+        "--time", action="store_true", help="the CPU milliseconds of each kind, nothing counted"
+    )
     args = parser.parse_args()
     os.environ["POKER_CROUPIER"] = "0"
     os.environ.setdefault("DJANGO_SETTINGS_MODULE", "pokersite.settings")
@@ -140,9 +148,24 @@ def run(args: argparse.Namespace) -> None:
                 snap.table.action_deadline,
             )  # fmt: skip
 
+    spent: Counter[str] = Counter()  # --time: CPU seconds per kind
+    started = 0.0
+
+    @contextlib.contextmanager
+    def watched() -> Iterator[None]:
+        """The statements noted, or (``--time``) the CPU the trip takes, nothing noted."""
+        nonlocal started
+        if args.time:
+            started = time.process_time()
+            yield
+            return
+        with connection.execute_wrapper(note):
+            yield
+
     def count(kind: str) -> None:
         if hands > WARM_HANDS:
             events_of[kind] += 1
+            spent[kind] += time.process_time() - started
             for sql in seen:
                 counts[kind][shape(sql)] += 1
                 full.setdefault(shape(sql), sql)
@@ -160,7 +183,7 @@ def run(args: argparse.Namespace) -> None:
                 # the clock moves on past every pause (a street's, the odds' wait, the deal's)
                 now = max(timezone.now(), now) + timedelta(seconds=6)
                 tick = functools.partial(clock_tick, table=table.pk, now=now, skip_busy=True)
-                with connection.execute_wrapper(note):
+                with watched():
                     written = written_and_read(
                         table.pk, functools.partial(lease_fenced, table.pk, PROCESS, epoch, tick),
                         snapshot, None,
@@ -187,7 +210,7 @@ def run(args: argparse.Namespace) -> None:
         request = functools.partial(
             run_op, table_id=table.pk, user=who.user, data=data, player=who, live=live
         )
-        with connection.execute_wrapper(note):
+        with watched():
             written = written_and_read(
                 table.pk, functools.partial(lease_fenced, table.pk, PROCESS, epoch, request),
                 snapshot, live,
@@ -206,6 +229,9 @@ def run(args: argparse.Namespace) -> None:
     for kind in KINDS:
         number = events_of[kind]
         if not number:
+            continue
+        if args.time:
+            print(f"{kind}: {number} timed, CPU {1000 * spent[kind] / number:.3f} ms each")
             continue
         total = sum(counts[kind].values()) / number
         print(f"\n{kind}: {number} counted, {total:.2f} statements each")

@@ -37,7 +37,8 @@ from tables.presenters.render import table_url
 from tables.presenters.shared_screen import SharedScreen, own_log_lines, shared_screen
 
 if TYPE_CHECKING:
-    from tables.selectors.snapshot import SeatRow, Snapshot
+    from tables.selectors.snapshot import Snapshot
+    from tables.selectors.table_rows import SeatRow
 
 
 @dataclass(frozen=True, slots=True)

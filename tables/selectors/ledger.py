@@ -28,6 +28,7 @@ from django.db import transaction
 from engine.debts import Transfer, settle
 from tables.models import LedgerEntry, Player, Table
 from tables.selectors.hands import hand_state, running_hand
+from tables.selectors.table_rows import table_version
 
 #: Reads repeated at most this many times while the table keeps changing under them; the last
 #: attempt holds the table row so that it cannot change.
@@ -97,7 +98,10 @@ def table_ledger(table: Table | int) -> Ledger:
 
 
 def _version(table_id: int) -> int:
-    return Table.objects.values_list("version", flat=True).get(pk=table_id)
+    version = table_version(table_id)
+    if version is None:
+        raise Table.DoesNotExist(f"no table {table_id}")
+    return version
 
 
 def _read(table_id: int, version: int) -> Ledger:

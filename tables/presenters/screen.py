@@ -37,8 +37,7 @@ from tables.presenters.render import table_url
 from tables.presenters.shared_screen import SharedScreen, own_log_lines, shared_screen
 
 if TYPE_CHECKING:
-    from tables.selectors.snapshot import Snapshot
-    from tables.selectors.table_rows import SeatRow
+    from tables.selectors.snapshot import SeatRow, Snapshot
 
 
 @dataclass(frozen=True, slots=True)

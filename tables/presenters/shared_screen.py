@@ -52,8 +52,7 @@ from tables.presenters.runout import runout_chances
 
 if TYPE_CHECKING:
     from engine.view import View
-    from tables.selectors.snapshot import Snapshot
-    from tables.selectors.table_rows import SeatRow
+    from tables.selectors.snapshot import SeatRow, Snapshot
 
 
 @dataclass(frozen=True)

@@ -119,7 +119,7 @@ def test_compiled_reads_return_what_the_orm_returns_for_any_parameters(players, 
     running one, its log) compiled once and run with other parameters equal the ORM's
     answers."""
     from tables.selectors.hands import hand_decisions, last_hand, running_hand
-    from tables.selectors.table_rows import table_and_seats
+    from tables.selectors.snapshot import table_and_seats
 
     alice, bob, _ = players
     other = Table.objects.create(name="Other", small_blind=1, big_blind=2)

@@ -381,16 +381,17 @@ class TableRuntime(TableOwnership):
 
     async def _publish_and_show(self, written: Written[Any]) -> None:
         """After a write of this runtime: its sockets get the new version (built in memory
-        after an action, else read with the write), then the other processes hear of it."""
+        after an action, a deal or a hand's end, else read with the write), then the other
+        processes hear of it."""
         if written.read:
             self.reads += 1
             self.totals["reads"] += 1
         if written.version:
-            if written.read:  # None where the read failed: the next change shows it
+            if written.same_hand:  # one action later, built in memory: ``live`` goes on
+                self.snapshot, self.version = written.snapshot, written.version
+            else:  # None where the read failed: the next change shows it
                 self.version = max(self.version, written.version)
                 self._now(written.snapshot)
-            else:  # one action later, built in memory: ``live`` goes on
-                self.snapshot, self.version = written.snapshot, written.version
             if written.snapshot is not None:
                 await self._fan_out(written.snapshot)
         # One process (the in-memory layer): this runtime is its table's only one, and has

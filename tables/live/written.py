@@ -3,8 +3,10 @@
 After each write that changed its table, the runtime (``tables.live.runtime``) shows its
 sockets the new version: built in memory after an action (``snapshot_after_action``), else
 read. That read runs here, on the write's thread right after its transaction committed, not
-in a second trip from the event loop to a database thread and back: a hand that ended, a
-deal, a run-out's street, a timeout, every command but an action.
+in a second trip from the event loop to a database thread and back: a run-out's street, a
+timeout, every command but an action. After a deal or a hand's end the hand is not read but
+taken as the write left it (``snapshot_after_hand``: only the table row, its seats and the
+log's notices are read).
 """
 
 from __future__ import annotations
@@ -17,8 +19,10 @@ from typing import Any, Generic, TypeVar
 from django.db import DatabaseError
 
 from tables.selectors.snapshot import Snapshot, load_snapshot, snapshot_after_action
+from tables.selectors.snapshot_made import snapshot_after_hand
 from tables.services.events import outbox
 from tables.services.hands import LiveHand
+from tables.services.hands_made import HandMade, hands_made
 
 log = logging.getLogger("tables.live.runtime")  # the runtime's: it made the write
 T = TypeVar("T")
@@ -35,8 +39,10 @@ class Written(Generic[T]):
     version: int = 0
     #: The table at ``version`` or later (None: unchanged, no such table, or the read failed).
     snapshot: Snapshot | None = None
-    #: The table was read from the database for it (else built in memory, or not needed).
+    #: The table was read from the database for it (else built, or not needed).
     read: bool = False
+    #: Built one action later on the runtime's hand, which goes on (else a new hand in play).
+    same_hand: bool = False
 
 
 def written_and_read(
@@ -44,14 +50,18 @@ def written_and_read(
 ) -> Written[T]:
     """On the table's write thread: ``write`` (which commits before it returns), then the
     table after it where it changed: ``before`` one action later when ``live`` (the runtime's
-    hand, acted on in place) made just that, else read (from ``before`` on, unless ``live``
-    was changed in place and left behind). A read that fails leaves the write done: no
-    snapshot, and the runtime shows the next change."""
+    hand, acted on in place) made just that; after a deal or a hand's end, ``before`` with the
+    hand as the write left it; else read (from ``before`` on, unless ``live`` was changed in
+    place and left behind). A read that fails leaves the write done: no snapshot, and the
+    runtime shows the next change."""
     events: list[dict[str, Any]] = []
+    made: list[HandMade] = []
     token = outbox.set(events)  # what the write publishes on commit lands there
+    noted = hands_made.set(made)  # and a hand it dealt or ended, there
     try:
         result = write()
     finally:
+        hands_made.reset(noted)
         outbox.reset(token)
     versions = [e["version"] for e in events if e.get("type") == "table.changed"]
     if not versions:
@@ -62,9 +72,14 @@ def written_and_read(
             before, live.version, live.deadline, live.decisions, live.state
         )
         if built is not None:
-            return Written(result, events, newest, built)
-    previous = None if live is not None and live.spent else before
+            return Written(result, events, newest, built, same_hand=True)
     try:
+        if before is not None and len(made) == 1 and made[0].version == newest:
+            hand = made[0]
+            built = snapshot_after_hand(before, newest, hand.hand, hand.decisions, hand.state)
+            if built is not None:
+                return Written(result, events, newest, built)
+        previous = None if live is not None and live.spent else before
         snapshot = load_snapshot(table_id, previous)
     except DatabaseError:
         log.warning(

@@ -356,7 +356,7 @@ def load_snapshot(table: Table | int, previous: Snapshot | None = None) -> Snaps
             # the same hand, still running: nothing else to read (but a run-out's odds and
             # answers are written to the hand's row)
             if not state.is_over and not state.no_more_betting:
-                return _timed(_same_hand(previous, table, seats, decisions, state))
+                return timed(_same_hand(previous, table, seats, decisions, state))
     for _ in range(_TRIES):
         snapshot = _whole(table, seats)
         # Each read sees what had committed when it ran: a write that committed after the
@@ -368,7 +368,7 @@ def load_snapshot(table: Table | int, previous: Snapshot | None = None) -> Snaps
         if row is None:
             return None
         table = row
-    return _timed(snapshot)
+    return timed(snapshot)
 
 
 #: How often a whole read is tried before one that raced a write is shown (under its first
@@ -392,7 +392,7 @@ def _whole(table: Table, seats: list[SeatRow]) -> Snapshot:
     )
 
 
-def _timed(snapshot: Snapshot) -> Snapshot:
+def timed(snapshot: Snapshot) -> Snapshot:
     """``snapshot`` with its streets' times when its hand is broadcast after minutes."""
     hand, state = snapshot.hand, snapshot.state
     if hand is not None and state is not None and hand.broadcast.startswith("m"):

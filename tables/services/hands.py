@@ -42,6 +42,7 @@ from tables.services.errors import (
     StaleAction,
 )
 from tables.services.events import require_open, table_lock, table_touch
+from tables.services.hands_made import hand_made
 from tables.services.host_pending import pending_apply
 from tables.services.leases import fenced_atomic
 from tables.services.pre_actions import pre_actions_clear, pre_actions_take
@@ -193,6 +194,7 @@ def hand_deal(
         *rotated,
         clock_now=now if clock else None,
     )
+    hand_made(table, hand, [], state)
     return hand
 
 
@@ -319,6 +321,8 @@ def hand_act(
             last_actor=None if taken else index,
             clock_now=clock_now,
         )
+        if state.is_over:
+            hand_made(table, hand, [*decisions, decision, *taken], state)
         if current:
             assert live is not None
             live.decisions = [*decisions, decision, *taken]

@@ -84,7 +84,7 @@ async def clock_tick(table_id: int, now: datetime) -> str | None:
     return await write_tick(_tick_table, _tick_owned_table)(table_id, now)
 
 
-async def test_a_deal_is_read_in_the_ticks_own_trip(table, players, trips, lease_looks):
+async def test_a_deal_is_built_in_the_ticks_own_trip(table, players, trips, lease_looks):
     sockets = await seated(table, players)
     runtime = TableRuntime.following(table.pk)
     reads, version = runtime.reads, runtime.version
@@ -95,14 +95,14 @@ async def test_a_deal_is_read_in_the_ticks_own_trip(table, players, trips, lease
     for socket in sockets:
         await socket.until_version(stored.version)
     assert runtime.snapshot.version == stored.version and runtime.snapshot.running
-    assert runtime.reads == reads + 1  # the new hand read once...
+    assert runtime.reads == reads  # the new hand as the deal made it, not read...
     assert trips == {"write": 1}  # ...in the tick's own trip
     assert lease_looks == []  # the lease fences the tick: nobody asked who holds it
     for socket in sockets:
         await socket.close()
 
 
-async def test_a_hand_that_ends_is_read_in_the_actions_own_trip(table, players, trips):
+async def test_a_hand_that_ends_is_built_in_the_actions_own_trip(table, players, trips):
     sockets = await seated(table, players)
     await sync_to_async(hand_start)(table=table)
     stored = await Table.objects.aget(pk=table.pk)
@@ -117,8 +117,8 @@ async def test_a_hand_that_ends_is_read_in_the_actions_own_trip(table, players, 
     await acting.act("fold", version=stored.version, hand=hand.pk)
     for socket in sockets:
         await socket.until_version(stored.version + 1)
-    assert not runtime.snapshot.running  # the hand is over: read, not built in memory
-    assert runtime.reads == reads + 1
+    assert not runtime.snapshot.running  # the hand is over: as the action left it, not read
+    assert runtime.reads == reads
     assert trips == {"write": 1}
     for socket in sockets:
         await socket.close()

@@ -19,10 +19,13 @@ ticking is its own request, not timed), which the server takes within the action
 also prints the CPU per decision (each action's and those taken in advance).
 ``--runtime``: as a table's runtime does it (``tables.live.runtime``): each action on the
 engine hand held in memory (``LiveHand``: no read, no replay), in the transaction that renews
-the table's lease (``lease_fenced``), and the next version built from memory
-(``snapshot_after_action``; read only where the runtime reads it too: a hand's end, the
-deals). Without it, each action is the REST call's (the hand read and replayed) and each
-version is read.
+the table's lease (``lease_fenced``), and the next version built or read after it as the
+runtime does, in the same trip (``written_and_read``: the write is timed up to its commit,
+the snapshot from there); each deal is the croupier's clock tick (``clock_tick``) in the same
+kind of trip, timed apart and printed as its own figure (per deal, and spread over the
+actions), the players who went bust having bought in again first (unmeasured: a change the
+runtime reads). Without it, each action is the REST call's (the hand read and replayed),
+each version is read and the deals (``hand_start``) are not timed.
 """
 
 from __future__ import annotations
@@ -37,10 +40,12 @@ import random
 import sys
 import tempfile
 import time
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
-ROOT = Path(__file__).resolve().parents[1]
+# BENCH_TREE: measure another checkout's code with this script (one whose copy lacks a figure).
+ROOT = Path(os.environ.get("BENCH_TREE") or Path(__file__).resolve().parents[1])
 sys.path.insert(0, str(ROOT))
 
 
@@ -99,10 +104,11 @@ def run(args: argparse.Namespace) -> None:
     import tables.services.hands as hands_service
     from engine.bots import RandomBot
     from tables.live.frames import SocketFrames
+    from tables.live.written import written_and_read
     from tables.models import Hand, HandAction, Seat, Table
     from tables.pre_actions import offers
     from tables.selectors.hands import hand_state
-    from tables.selectors.snapshot import load_snapshot, snapshot_after_action
+    from tables.selectors.snapshot import load_snapshot
     from tables.services import (
         hand_act,
         hand_start,
@@ -112,15 +118,25 @@ def run(args: argparse.Namespace) -> None:
         seat_take,
         table_save,
     )
+    from tables.services.clock import clock_tick
     from tables.services.hands import LiveHand
     from tables.services.leases import PROCESS, lease_fenced, lease_take
 
-    events._publish = lambda event: None  # type: ignore[assignment]
+    def publish_runtime_writes(event: dict[str, Any], group: str = "") -> None:
+        """A runtime's write publishes into its outbox (how ``written_and_read`` learns the
+        new version); every other write, nowhere."""
+        waiting = events.outbox.get()
+        if waiting is not None:
+            waiting.append(event)
+
+    events._publish = publish_runtime_writes  # type: ignore[assignment]
     # decks from fixed seeds: two checkouts measured play the same hands
     dealt = itertools.count(1)
     hands_service.new_seed = lambda: f"{args.seed:032x}{next(dealt):032x}"  # type: ignore[assignment]
     rng = random.Random(args.seed)
     spent = {"write": 0.0, "snapshot": 0.0, "frames": 0.0}
+    deals, dealt_cpu = 0, 0.0  # --runtime: the clock's deals
+    clock = datetime.now(UTC)  # --runtime: the clock's time, moved past every pause
     profile = cProfile.Profile() if args.profile else None
     rooms = []
     for number in range(args.tables):
@@ -154,6 +170,59 @@ def run(args: argparse.Namespace) -> None:
                 snapshot.table.action_deadline,
             )
 
+    def show(room: Room, snapshot: Any, live: Any) -> None:
+        """What the runtime holds after one of its writes: the version built or read, and its
+        hand in memory (the one acted on, where that hand goes on)."""
+        if snapshot is None:  # the read failed: the next change shows it
+            read(room)
+            return
+        room.snapshot = snapshot
+        going_on = (
+            live is not None
+            and snapshot.running
+            and not live.spent
+            and live.version == snapshot.version
+            and live.hand.pk == snapshot.hand.pk
+        )
+        if not going_on:
+            room.live = None
+            if snapshot.running and snapshot.state is not None:
+                room.live = LiveHand(
+                    snapshot.version,
+                    snapshot.hand,
+                    list(snapshot.decisions),
+                    snapshot.state,
+                    snapshot.table.action_deadline,
+                )
+
+    def deal(room: Room) -> None:
+        """The clock's ticks until it deals (a run-out's streets first, unmeasured), the deal
+        timed: the tick and the table after it, in one trip as the runtime makes it."""
+        nonlocal deals, dealt_cpu, clock
+        for _ in range(20):
+            clock = max(datetime.now(UTC), clock) + timedelta(seconds=6)
+            tick = functools.partial(clock_tick, table=room.table.pk, now=clock, skip_busy=True)
+            fenced = functools.partial(lease_fenced, room.table.pk, PROCESS, room.epoch, tick)
+            start = time.process_time()
+            written = written_and_read(room.table.pk, fenced, room.snapshot, None)
+            took = time.process_time() - start
+            if written.version:
+                show(room, written.snapshot, None)
+            if written.result == "started":
+                deals += 1
+                dealt_cpu += took
+                return
+        raise AssertionError(f"no deal at table {room.table.pk}")
+
+    marks = {"committed": 0.0}
+
+    def until_commit(marks: dict[str, float], work: Any) -> Any:
+        """``work`` (which commits before it returns), noting when it returned."""
+        try:
+            return work()
+        finally:
+            marks["committed"] = time.process_time()
+
     def frames(room: Room) -> None:
         for player, socket in room.sockets:
             seated = player is None or room.snapshot.seat_of(player.pk) is not None
@@ -174,12 +243,17 @@ def run(args: argparse.Namespace) -> None:
         hand = table.hands.filter(status=Hand.Status.RUNNING).first()
         if hand is None:  # whoever went bust buys in again
             seated = set(table.seats.values_list("player_id", flat=True))
-            for player in room.players:
-                if player.pk not in seated:
-                    seat_take(table=table, player=player, buy_in=200)
-            hand_start(table=Table.objects.get(pk=table.pk))
-            hold(room)
-            read(room)
+            bought = [player for player in room.players if player.pk not in seated]
+            for player in bought:
+                seat_take(table=table, player=player, buy_in=200)
+            if args.runtime:
+                hold(room)
+                if bought or room.snapshot is None:  # a change it did not make: read
+                    read(room)
+                deal(room)
+            else:
+                hand_start(table=Table.objects.get(pk=table.pk))
+                read(room)
             frames(room)
             continue
         state = hand_state(hand)
@@ -200,6 +274,8 @@ def run(args: argparse.Namespace) -> None:
         start = time.process_time()
         if live is None:
             hand_act(table=table, player=who, hand_id=hand.pk, version=table.version, action=move)
+            wrote = time.process_time()
+            read(room)
         else:
             act = functools.partial(
                 hand_act,
@@ -210,17 +286,11 @@ def run(args: argparse.Namespace) -> None:
                 action=move,
                 live=live,
             )
-            lease_fenced(table.pk, PROCESS, room.epoch, act)
-        wrote = time.process_time()
-        built = None
-        if live is not None and not live.spent and live.version == before.version + 1:
-            built = snapshot_after_action(
-                before, live.version, live.deadline, live.decisions, live.state
-            )
-        if built is not None:
-            room.snapshot = built
-        else:
-            read(room)
+            fenced = functools.partial(lease_fenced, table.pk, PROCESS, room.epoch, act)
+            write = functools.partial(until_commit, marks, fenced)
+            written = written_and_read(table.pk, write, before, live)
+            wrote = marks["committed"]
+            show(room, written.snapshot, live)
         loaded = time.process_time()
         if profile is not None:
             profile.enable()
@@ -241,6 +311,12 @@ def run(args: argparse.Namespace) -> None:
     print(f"{head}, CPU ms per action: {parts}; in all {in_all:.2f}")
     if args.pre_actions:
         print(f"in all per decision: {1000 * total / decisions:.2f}")
+    if deals:
+        print(
+            f"{deals} deals (the clock's tick and the table after it), CPU ms per deal: "
+            f"{1000 * dealt_cpu / deals:.2f}; spread over the actions: "
+            f"{1000 * dealt_cpu / actions:.2f}"
+        )
     if profile is not None:
         pstats.Stats(profile).sort_stats("cumulative").print_stats(30)
 

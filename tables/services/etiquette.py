@@ -28,9 +28,11 @@ from datetime import datetime
 from typing import Any
 
 from django.contrib.auth import get_user_model
+from django.db.models import QuerySet
 
 from engine.button import next_button
 from engine.variants import variant
+from tables.db import statements
 from tables.models import Hand, Seat, Table
 from tables.services import hooks
 
@@ -68,9 +70,43 @@ class Dealing:
 
 
 def _seats_now(table: Table) -> list[SeatNow]:
+    """The table's seats by number: one compiled statement (every deal reads them)."""
+    rows = statements.select_values(Seat, "dealing-seats", _seats_query, table.pk)
+    return [
+        # the driver's values: SQLite's truths are 0 or 1
+        SeatNow(
+            pk,
+            number,
+            player_id,
+            stack,
+            name,
+            bool(is_bot),
+            bool(sitting_out),
+            bool(leaving),
+            bool(waiting),
+            owes,
+            sit_out_next,
+        )
+        for (
+            pk,
+            number,
+            player_id,
+            stack,
+            name,
+            is_bot,
+            sitting_out,
+            leaving,
+            waiting,
+            owes,
+            sit_out_next,
+        ) in rows
+    ]
+
+
+def _seats_query(table_id: int) -> QuerySet[Seat, tuple[Any, ...]]:
     username = get_user_model().USERNAME_FIELD
-    rows = (
-        Seat.objects.filter(table=table)
+    return (
+        Seat.objects.filter(table_id=table_id)
         .order_by("number")
         .values_list(
             "pk",
@@ -86,7 +122,6 @@ def _seats_now(table: Table) -> list[SeatNow]:
             "sit_out_next",
         )
     )
-    return [SeatNow(*row) for row in rows]
 
 
 def big_blind_seat(numbers: list[int], previous_button: int | None) -> int:

@@ -104,6 +104,36 @@ def insert(obj: models.Model) -> None:
     insert_many([obj])
 
 
+def insert_numbered(obj: models.Model) -> None:
+    """``obj.save(force_insert=True)`` for a new row whose key the database numbers (a hand):
+    one compiled statement that returns the key, set on ``obj``. No ``pre_save`` or
+    ``post_save`` signals: only for models nothing listens to."""
+    model = type(obj)
+    connection = _connection(model)
+    auto = model._meta.auto_field
+    if auto is None or not connection.features.can_return_columns_from_insert:
+        obj.save(force_insert=True)
+        return
+    fields = [f for f in model._meta.concrete_fields if f is not auto]
+    key = (connection.alias, connection.vendor, "insert-numbered", model)
+    sql = _compiled.get(key)
+    if sql is None:
+        quote = connection.ops.quote_name
+        # the backends that return columns have it (not the base class the stubs know)
+        returning, _ = connection.ops.return_insert_columns([auto])  # type: ignore[attr-defined]
+        sql = _compiled[key] = prepared(
+            connection,
+            f"INSERT INTO {quote(model._meta.db_table)} "
+            f"({', '.join(quote(_column(f)) for f in fields)}) "
+            f"VALUES ({', '.join(['%s'] * len(fields))}) {returning}",
+        )
+    row = [f.get_db_prep_save(f.pre_save(obj, True), connection) for f in fields]
+    with connection.cursor() as cursor:
+        cursor.execute(sql.text, sql.params(row))
+        obj.pk = cursor.fetchone()[0]
+    obj._state.adding, obj._state.db = False, connection.alias
+
+
 def insert_many(objs: Sequence[models.Model]) -> None:
     """``Model.objects.bulk_create(objs)`` for rows of one model nobody needs the primary
     keys of (a finished hand's summary rows), in one ``executemany``."""

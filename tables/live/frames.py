@@ -36,7 +36,7 @@ depends on how many streets' hole cards its delay shows by now
 from __future__ import annotations
 
 import functools
-from collections.abc import Collection, Hashable
+from collections.abc import Collection, Hashable, Set as AbstractSet
 from typing import Any
 
 import orjson
@@ -214,26 +214,21 @@ def json_update(held: JsonState, now: JsonState, memo: dict[Hashable, Any]) -> s
     if not same and not _apart(mine):
         return _whole_update(held, now)
     key = ("shared patch", held.shared, now.shared)
-    shared_ops: list[tuple[tuple[str, ...], bytes]] | None = memo.get(key)
-    if shared_ops is None:
-        shared_ops = memo[key] = [
-            (_pointers_to(op[0]), orjson.dumps(op))
-            for op in diff(held.shared.data, now.shared.data)
-        ]
+    shared: SharedPatch | None = memo.get(key)
+    if shared is None:
+        shared = memo[key] = SharedPatch(diff(held.shared.data, now.shared.data))
     above = _above(tuple(own) if same else tuple(sorted(mine)))
-    gone = () if same else was.keys() - own.keys()
+    gone: Collection[str] = () if same else was.keys() - own.keys()
     parts: list[bytes] = []
     overwritten: set[str] = set()
-    for pointers, text in shared_ops:
-        if not mine.isdisjoint(pointers):
-            if pointers[-1] in gone:  # set or removed at a part no longer theirs: as for all
-                overwritten.add(pointers[-1])
-                parts.append(text)
-            continue  # the spectator's value of a part this viewer has their own of
-        path = pointers[-1] if pointers else ""
-        if path in above:
-            overwritten.update(part for part in mine if part.startswith(path + "/"))
-        parts.append(text)
+    if shared.under.isdisjoint(mine) and shared.at.isdisjoint(above):
+        # Most often: no shared operation at, under or above a part of theirs (all of it).
+        if shared.text:
+            parts.append(shared.text)
+        if own is was:  # their parts reused as they were (``own_signature``): nothing of them
+            return _update_frame(now, held, parts)
+    else:
+        _shared_parts(shared, mine, above, gone, parts, overwritten)
     for part, value in own.items():
         before = was.get(part, MISSING)
         if part in overwritten:  # set whole by a shared operation above it: put it back
@@ -250,6 +245,44 @@ def json_update(held: JsonState, now: JsonState, memo: dict[Hashable, Any]) -> s
             return _whole_update(held, now)
         parts.extend(_patch_at(part, was[part], spectators))
     return _update_frame(now, held, parts)
+
+
+class SharedPatch:
+    """The patch between two versions' shared states, made once for all their viewers: each
+    operation's pointers (``_pointers_to`` its path) and JSON text, the texts joined
+    (``text``), every pointer an operation is at or under (``under``) and every path one is
+    at (``at``): a viewer none of whose parts they reach takes the joined text as it is."""
+
+    __slots__ = ("operations", "text", "under", "at")
+
+    def __init__(self, operations: list[Any]) -> None:
+        self.operations = [(_pointers_to(op[0]), orjson.dumps(op)) for op in operations]
+        self.text = b",".join(text for _, text in self.operations)
+        self.under = {pointer for pointers, _ in self.operations for pointer in pointers}
+        self.at = {pointers[-1] if pointers else "" for pointers, _ in self.operations}
+
+
+def _shared_parts(
+    shared: SharedPatch,
+    mine: AbstractSet[str],
+    above: frozenset[str],
+    gone: Collection[str],
+    parts: list[bytes],
+    overwritten: set[str],
+) -> None:
+    """The shared operations a viewer of parts ``mine`` gets (put in ``parts``), less those
+    at or under a part of theirs but one at a part no longer theirs (``gone``: as for all);
+    the parts a shared operation at or above them set whole go in ``overwritten``."""
+    for pointers, text in shared.operations:
+        if not mine.isdisjoint(pointers):
+            if pointers[-1] in gone:  # set or removed at a part no longer theirs: as for all
+                overwritten.add(pointers[-1])
+                parts.append(text)
+            continue  # the spectator's value of a part this viewer has their own of
+        path = pointers[-1] if pointers else ""
+        if path in above:
+            overwritten.update(part for part in mine if part.startswith(path + "/"))
+        parts.append(text)
 
 
 def _patch_at(part: str, before: Any, after: Any) -> list[bytes]:

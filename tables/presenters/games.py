@@ -8,13 +8,14 @@ a rabbit may be hunted)."""
 
 from __future__ import annotations
 
+from functools import lru_cache
 from typing import TYPE_CHECKING, Any, Protocol
 
 from engine.cards import Card
 from engine.hand import Hand as EngineHand
 from engine.types import EventKind, Legal
 from engine.view import View
-from tables.pre_actions import PreAction, meaning, offers
+from tables.pre_actions import Offer, PreAction, meaning, offers
 from tables.presenters.models import ActionBar, CardFace, PreActionChoice, QuickSize, shown_faces
 from tables.streets import street_names
 
@@ -136,14 +137,16 @@ def pre_action_choices(
     if state is None:
         return ()
     valid = ticked is not None and meaning(ticked, state, index, hand_id) is not None
+    return _choices(tuple(offers(state, index)), ticked.kind if valid and ticked else None)
+
+
+@lru_cache(maxsize=256)
+def _choices(offered: tuple[Offer, ...], ticked: str | None) -> tuple[PreActionChoice, ...]:
+    """``offered`` as choices, the ``ticked`` kind's marked: the very same tuple while they
+    are the same (most of a street), so what is made of them is made once."""
     return tuple(
-        PreActionChoice(
-            offer.kind,
-            offer.amount,
-            offer.label,
-            valid and ticked is not None and ticked.kind == offer.kind,
-        )
-        for offer in offers(state, index)
+        PreActionChoice(offer.kind, offer.amount, offer.label, ticked == offer.kind)
+        for offer in offered
     )
 
 

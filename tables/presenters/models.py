@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Hashable, Iterable
 from dataclasses import dataclass, field
+from functools import lru_cache
 from typing import Any, TypeVar, dataclass_transform
 
 SUIT_SYMBOLS = {"s": "♠", "h": "♥", "d": "♦", "c": "♣"}
@@ -73,6 +74,15 @@ class CardFace:
 
 def faces(cards: Any) -> tuple[CardFace | None, ...]:
     """Cards of an engine view: a card -> its face, ``None`` (hidden) stays ``None``."""
+    if type(cards) is tuple:
+        return _faces_of(cards)
+    return tuple(CardFace(str(c)) if c is not None else None for c in cards)
+
+
+@lru_cache(maxsize=4096)
+def _faces_of(cards: tuple[Any, ...]) -> tuple[CardFace | None, ...]:
+    """``faces`` of a seat's cards: the very same faces at every version and for every
+    viewer that sees them (each hashed once; the panels holding them compare at once)."""
     return tuple(CardFace(str(c)) if c is not None else None for c in cards)
 
 

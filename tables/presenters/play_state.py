@@ -23,7 +23,15 @@ from typing import TYPE_CHECKING, Any, Protocol
 from django.utils import timezone
 
 from tables.presenters.games import legal_data, runs_legal_data
-from tables.presenters.models import ActionsRegion, CardFace, LogLine, Screen, SeatPanel, Viewer
+from tables.presenters.models import (
+    ActionsRegion,
+    CardFace,
+    LogLine,
+    PreActionChoice,
+    Screen,
+    SeatPanel,
+    Viewer,
+)
 from tables.presenters.shared_screen import hand_seat_numbers, own_log_lines, shared_screen
 
 if TYPE_CHECKING:
@@ -225,14 +233,7 @@ def _choice(actions: ActionsRegion) -> list[dict[str, str]] | None:
 def _pre_actions(actions: ActionsRegion) -> dict[str, Any] | None:
     """What the caller may tick to do in advance (in the hand, not to act), and what they
     ticked; else null."""
-    choices = actions.pre_actions
-    if not choices:
-        return None
-    ticked = next((c for c in choices if c.ticked), None)
-    return {
-        "offers": [{"kind": c.kind, "amount": c.amount, "label": c.label} for c in choices],
-        "ticked": {"kind": ticked.kind, "amount": ticked.amount} if ticked is not None else None,
-    }
+    return _pre_actions_data(actions.pre_actions) if actions.pre_actions else None
 
 
 def _log(screen: Screen) -> list[dict[str, Any]]:
@@ -297,6 +298,16 @@ _SHARED_PARTS = 4096
 @lru_cache(maxsize=_SHARED_PARTS)
 def _log_line(line: LogLine) -> dict[str, Any]:
     return {"kind": line.kind, "text": line.text, "cards": [str(card) for card in line.cards]}
+
+
+@lru_cache(maxsize=_SHARED_PARTS)
+def _pre_actions_data(choices: tuple[PreActionChoice, ...]) -> dict[str, Any]:
+    """``_pre_actions``' dict: the very same object while the choices are the same."""
+    ticked = next((c for c in choices if c.ticked), None)
+    return {
+        "offers": [{"kind": c.kind, "amount": c.amount, "label": c.label} for c in choices],
+        "ticked": {"kind": ticked.kind, "amount": ticked.amount} if ticked is not None else None,
+    }
 
 
 @lru_cache(maxsize=_SHARED_PARTS)

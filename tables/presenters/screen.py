@@ -14,6 +14,7 @@ controls and the "Your cards" line of the log are built.
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
+from functools import lru_cache
 from typing import TYPE_CHECKING, Any
 
 from engine.variants import pick_text
@@ -24,6 +25,7 @@ from tables.presenters.log import with_own_lines
 from tables.presenters.models import (
     NO_NOTES,
     ActionsRegion,
+    CardFace,
     ControlsRegion,
     LogRegion,
     NoteMarks,
@@ -300,15 +302,25 @@ def _own_panels(
     if own_number is not None:
         assert index is not None and view is not None  # a seat of the hand on screen
         seat = view.seats[index]
-        own[own_number] = replace(
+        own[own_number] = _own_panel(
             panels[own_number],
-            is_me=own_number == my_number,
-            cards=faces(seat.cards),
-            up=seat.up if view.config.is_stud else (),
+            own_number == my_number,
+            faces(seat.cards),
+            seat.up if view.config.is_stud else (),
         )
     if my_number is not None and my_number != own_number:
-        own[my_number] = replace(panels[my_number], is_me=True)
+        panel = panels[my_number]
+        own[my_number] = _own_panel(panel, True, panel.cards, panel.up)
     return own
+
+
+@lru_cache(maxsize=4096)
+def _own_panel(
+    panel: SeatPanel, is_me: bool, cards: tuple[CardFace | None, ...], up: tuple[bool, ...]
+) -> SeatPanel:
+    """The spectator's ``panel`` as a viewer's own: the very same panel while it is the same
+    (most versions), so what is made of it (its JSON, its HTML) is found at once."""
+    return replace(panel, is_me=is_me, cards=cards, up=up)
 
 
 def _noted_seats(seats: SeatsRegion, seat_players: dict[int, int], notes: NoteMarks) -> SeatsRegion:

@@ -11,6 +11,7 @@ Pure: no ORM, no database read.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import TYPE_CHECKING, Any
 
 from engine.view import SeatView
@@ -51,6 +52,7 @@ from tables.presenters.pots import awarded_pot_lines, pot_label
 from tables.presenters.runout import runout_chances
 
 if TYPE_CHECKING:
+    from engine.cards import Card
     from engine.view import View
     from tables.selectors.snapshot import SeatRow, Snapshot
 
@@ -90,8 +92,17 @@ def own_log_lines(snapshot: Snapshot, index: int | None) -> dict[int, LogLine]:
         shared = shared_screen(snapshot)
         shown = shared.board.hand_id is not None
         cards = dealt_cards(snapshot.view(index), index) if shown and index is not None else ()
-        own = snapshot.memo[key] = own_lines(shared.dealt_rounds, index if shown else None, cards)
+        own = snapshot.memo[key] = _own_lines(shared.dealt_rounds, index if shown else None, cards)
     return own
+
+
+@lru_cache(maxsize=4096)
+def _own_lines(
+    rounds: tuple[DealtRound, ...], index: int | None, cards: tuple[Card | None, ...]
+) -> dict[int, LogLine]:
+    """``own_lines``: the very same lines at each version of a hand (its rounds dealt the
+    same), so what is made of them is made once. Nothing may change the dict."""
+    return own_lines(rounds, index, cards)
 
 
 def shared_screen(snapshot: Snapshot) -> SharedScreen:
@@ -214,9 +225,13 @@ def _build_shared(snapshot: Snapshot) -> SharedScreen:
         # a seat as it was is the very panel before: hashed once, its HTML found at once
         kept = zip(earlier.seats.seats, panels, strict=True)
         panels = [old if old == new else new for old, new in kept]
-    recent = RecentHands(table.pk, tuple(HandLink(h.number, h.pot) for h in snapshot.recent))
-    if earlier is not None and earlier.recent == recent:
-        recent = earlier.recent
+    previous = snapshot.previous
+    if earlier is not None and previous is not None and previous.recent is snapshot.recent:
+        recent = earlier.recent  # the same hands (a later version of a running hand)
+    else:
+        recent = RecentHands(table.pk, tuple(HandLink(h.number, h.pot) for h in snapshot.recent))
+        if earlier is not None and earlier.recent == recent:
+            recent = earlier.recent
     deadline = table.action_deadline if running else None
     actor_name = None
     if running and view is not None and view.actor is not None:

@@ -83,7 +83,9 @@ def _diff(old: Any, new: Any, path: str, ops: list[Operation]) -> None:
                 continue
             kind = type(value)
             if kind is type(before) and (kind is dict or kind is list):
-                _diff(before, value, f"{path}/{_escape(key)}", ops)  # nothing if the same
+                if value == before and _json(value) == _json(before):
+                    continue  # equal, as a new object (a table's, a clock's): compared in C
+                _diff(before, value, f"{path}/{_escape(key)}", ops)
             elif not _same(before, value):  # most of a state is as it was: no path spelt
                 ops.append([f"{path}/{_escape(key)}", value])  # added or replaced
         return

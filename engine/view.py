@@ -9,6 +9,8 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
+from itertools import compress
+from operator import is_not
 from typing import Any, ClassVar
 
 from engine.cards import Card
@@ -137,13 +139,12 @@ class View:
         """The lines of ``to_dict``'s log (by index) where this view's differ from
         ``public``'s, the spectator's view of the same moment: the viewer's own cards dealt
         (``Hand.view`` swaps in only those events, the rest are the very same)."""
-        if len(self.events) != len(public.events):
+        mine, theirs = self.events, public.events
+        if len(mine) != len(theirs):
             raise ValueError("not a view of the same moment")
-        return {
-            n: mine.line
-            for n, (mine, theirs) in enumerate(zip(self.events, public.events, strict=True))
-            if mine is not theirs and mine.line != theirs.line
-        }
+        # the events that are not the very same, found in C: a few among a whole hand's
+        swapped = compress(range(len(mine)), map(is_not, mine, theirs))
+        return {n: mine[n].line for n in swapped if mine[n].line != theirs[n].line}
 
     def to_dict(self) -> dict[str, Any]:
         """JSON-able, as the ``?state=json`` socket frame and the API send it: cards as

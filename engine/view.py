@@ -7,7 +7,7 @@ hidden-card filter); the site, the bots and the JSON socket frame read them. A J
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from itertools import compress
 from operator import is_not
@@ -146,16 +146,21 @@ class View:
         swapped = compress(range(len(mine)), map(is_not, mine, theirs))
         return {n: mine[n].line for n in swapped if mine[n].line != theirs[n].line}
 
-    def to_dict(self) -> dict[str, Any]:
+    def to_dict(
+        self,
+        seat_data: Callable[[SeatView], dict[str, Any]] = SeatView.to_dict,
+        config_data: Callable[[HandConfig], dict[str, Any]] = HandConfig.to_dict,
+    ) -> dict[str, Any]:
         """JSON-able, as the ``?state=json`` socket frame and the API send it: cards as
-        text, the events as their ``line`` under ``"log"``."""
+        text, the events as their ``line`` under ``"log"``. ``seat_data``, ``config_data``:
+        each seat's and the config's JSON (a caller that keeps them passes its own)."""
         own = self.own_members()
         return {
             "viewer": own["viewer"],
-            "config": self.config.to_dict(),
+            "config": config_data(self.config),
             "street": self.street,
             "button": self.button,
-            "seats": [s.to_dict() for s in self.seats],
+            "seats": [seat_data(s) for s in self.seats],
             "board": [str(c) for c in self.board],
             "pots": [p.to_dict() for p in self.pots],
             "total_pot": self.total_pot,

@@ -192,12 +192,9 @@ class Snapshot:
     def view_dict(self, index: int | None) -> dict[str, Any]:
         """``view(index)`` as JSON data (``View.to_dict``), computed once."""
         if index not in self._view_dicts:
-            view = self.view(index)
-            data = view.to_dict()
             # The seats and stakes that did not change are the very dicts of the last version
             # (an update's diff passes them over: ``tables.live.patch``).
-            data["config"] = _config_data(view.config)
-            data["seats"] = [_seat_data(seat) for seat in view.seats]
+            data = self.view(index).to_dict(_seat_data, _config_data)
             self._view_dicts[index] = data
         return self._view_dicts[index]
 

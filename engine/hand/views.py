@@ -136,6 +136,12 @@ class Views(BettingRules):
             public.most_runs,
         )
 
+    def own_seat(self, seat: int) -> SeatView:
+        """``view(seat).seats[seat]``: the seat as its own player sees it, without the rest
+        of their view (for a caller that only compares it with the one before)."""
+        self._check_viewer(seat)
+        return self._seat_view(seat, seat)
+
     def _public_view(self) -> View:
         """What a spectator sees, built once per state (each change appends events, so their
         count names the state): every viewer's view is this one with their own seat swapped

@@ -59,7 +59,7 @@ def own_signature(
         own_number = shared.hand_seats.get(index)
         # their seat of their engine view: stack, bet, folded, their hole cards (and so which
         # log lines of the view are their cards dealt: each deal to them changes their cards)
-        seat_view = snapshot.view(index).seats[index]
+        seat_view = snapshot.view_seat(index)  # (their whole view only where it is built)
         to_call = owed(state, index)  # what they may tick in advance, and whether it holds
         # their "Your cards" lines by their place in the state's latest lines (``log/N``)
         start = max(len(shared.log_lines) - play_state.LOG_LINES, 0)

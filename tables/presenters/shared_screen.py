@@ -91,7 +91,11 @@ def own_log_lines(snapshot: Snapshot, index: int | None) -> dict[int, LogLine]:
     if own is None:
         shared = shared_screen(snapshot)
         shown = shared.board.hand_id is not None
-        cards = dealt_cards(snapshot.view(index), index) if shown and index is not None else ()
+        cards: tuple[Card | None, ...] = ()
+        if shown and index is not None and snapshot.view(None).config.variant.is_draw:
+            cards = dealt_cards(snapshot.view(index), index)  # the hand first dealt: its event
+        elif shown and index is not None:  # their cards now (not their whole view: a signature's)
+            cards = snapshot.view_seat(index).cards
         own = snapshot.memo[key] = _own_lines(shared.dealt_rounds, index if shown else None, cards)
     return own
 

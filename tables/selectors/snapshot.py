@@ -189,6 +189,14 @@ class Snapshot:
             self._views[index] = view
         return self._views[index]
 
+    def view_seat(self, index: int) -> SeatView:
+        """``view(index).seats[index]``: hand seat ``index`` as its player sees it, without
+        building their whole view where it is not built (a run-out's frame is the view's)."""
+        if index not in self._views and not self.hand_facts.runout_showing:
+            assert self.state is not None  # asked only of a snapshot with a hand: it has a state
+            return self.state.own_seat(index)
+        return self.view(index).seats[index]
+
     def view_dict(self, index: int | None) -> dict[str, Any]:
         """``view(index)`` as JSON data (``View.to_dict``), computed once."""
         if index not in self._view_dicts:

@@ -29,6 +29,7 @@ from tables.presenters.models import (
     ControlsRegion,
     LogRegion,
     NoteMarks,
+    PreActionChoice,
     Screen,
     SeatPanel,
     SeatsRegion,
@@ -223,7 +224,7 @@ def _viewer_actions(
     if running and hand is not None and index is not None and my_seat is not None:
         choices = pre_action_choices(snapshot.state, index, my_seat.pre_action, hand.pk)
         if choices:
-            actions = replace(actions, pre_actions=choices)
+            actions = _with_pre_actions(actions, choices)
     table = snapshot.table
     if my_seat is not None and table.choice_deadline and table.choice_seat == my_seat.number:
         words = dict(table.PICKS)
@@ -233,6 +234,15 @@ def _viewer_actions(
     if not running and hand is not None and view is not None and index is not None:
         actions = replace(actions, can_show=showable_cards(snapshot, view, index))
     return actions
+
+
+@lru_cache(maxsize=256)
+def _with_pre_actions(
+    actions: ActionsRegion, choices: tuple[PreActionChoice, ...]
+) -> ActionsRegion:
+    """``actions`` with ``choices`` to tick in advance: made once for the viewers of a
+    version offered the same (the choices are the very same tuple then)."""
+    return replace(actions, pre_actions=choices)
 
 
 def _viewer(

@@ -167,6 +167,7 @@ class Snapshot:
         self.running = self.hand_facts.running
         self._views: dict[int | None, View] = {}
         self._view_dicts: dict[int | None, dict[str, Any]] = {}
+        self._view_seats: dict[int, SeatView] = {}  # ``view_seat``'s, where no view is built
         #: What the presenters derive from this version once for all its viewers (the parts of
         #: the screen that are the same for them, rendered HTML): freed with the snapshot.
         self.memo: dict[Hashable, Any] = {}
@@ -192,10 +193,13 @@ class Snapshot:
     def view_seat(self, index: int) -> SeatView:
         """``view(index).seats[index]``: hand seat ``index`` as its player sees it, without
         building their whole view where it is not built (a run-out's frame is the view's)."""
-        if index not in self._views and not self.hand_facts.runout_showing:
+        if index in self._views or self.hand_facts.runout_showing:
+            return self.view(index).seats[index]
+        seat = self._view_seats.get(index)
+        if seat is None:
             assert self.state is not None  # asked only of a snapshot with a hand: it has a state
-            return self.state.own_seat(index)
-        return self.view(index).seats[index]
+            seat = self._view_seats[index] = self.state.own_seat(index)
+        return seat
 
     def view_dict(self, index: int | None) -> dict[str, Any]:
         """``view(index)`` as JSON data (``View.to_dict``), computed once."""

@@ -83,8 +83,9 @@ def _diff(old: Any, new: Any, path: str, ops: list[Operation]) -> None:
                 continue
             kind = type(value)
             if kind is type(before) and (kind is dict or kind is list):
-                if value == before and _json(value) == _json(before):
-                    continue  # equal, as a new object (a table's, a clock's): compared in C
+                if kind is dict and value == before and _json(value) == _json(before):
+                    continue  # an equal new object (a table's, a clock's): compared in C
+                # (a list's items are most often the very same: ``_same_prefix`` sees that)
                 _diff(before, value, f"{path}/{_escape(key)}", ops)
             elif not _same(before, value):  # most of a state is as it was: no path spelt
                 ops.append([f"{path}/{_escape(key)}", value])  # added or replaced

@@ -95,7 +95,7 @@ def run(args: argparse.Namespace) -> None:
     import tables.services.events as events
     import tables.services.hands as hands_service
     from engine.bots import RandomBot
-    from tables.live.written import written_and_read
+    from tables.live.written import held_hand, written_and_read
     from tables.models import Table
     from tables.operations import run_op
     from tables.selectors.snapshot import load_snapshot
@@ -144,12 +144,7 @@ def run(args: argparse.Namespace) -> None:
     def hold(snap: Any) -> None:
         """The runtime's ``_now``: the snapshot, and its hand held in memory."""
         nonlocal snapshot, live
-        snapshot, live = snap, None
-        if snap is not None and snap.running and snap.state is not None:
-            live = LiveHand(
-                snap.version, snap.hand, list(snap.decisions), snap.state,
-                snap.table.action_deadline,
-            )  # fmt: skip
+        snapshot, live = snap, held_hand(snap)
 
     spent: Counter[str] = Counter()  # --time: CPU seconds per kind
     started = 0.0

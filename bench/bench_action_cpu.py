@@ -104,7 +104,7 @@ def run(args: argparse.Namespace) -> None:
     import tables.services.hands as hands_service
     from engine.bots import RandomBot
     from tables.live.frames import SocketFrames
-    from tables.live.written import written_and_read
+    from tables.live.written import held_hand, written_and_read
     from tables.models import Hand, HandAction, Seat, Table
     from tables.pre_actions import offers
     from tables.selectors.hands import hand_state
@@ -119,7 +119,6 @@ def run(args: argparse.Namespace) -> None:
         table_save,
     )
     from tables.services.clock import clock_tick
-    from tables.services.hands import LiveHand
     from tables.services.leases import PROCESS, lease_fenced, lease_take
 
     def publish_runtime_writes(event: dict[str, Any], group: str = "") -> None:
@@ -160,15 +159,7 @@ def run(args: argparse.Namespace) -> None:
     def read(room: Room) -> None:
         """The table read (the runtime's ``_read``), and its hand held in memory."""
         room.snapshot = snapshot = load_snapshot(room.table.pk, room.snapshot)
-        room.live = None
-        if args.runtime and snapshot.running and snapshot.state is not None:
-            room.live = LiveHand(
-                snapshot.version,
-                snapshot.hand,
-                list(snapshot.decisions),
-                snapshot.state,
-                snapshot.table.action_deadline,
-            )
+        room.live = held_hand(snapshot) if args.runtime else None
 
     def show(room: Room, snapshot: Any, live: Any) -> None:
         """What the runtime holds after one of its writes: the version built or read, and its
@@ -185,15 +176,7 @@ def run(args: argparse.Namespace) -> None:
             and live.hand.pk == snapshot.hand.pk
         )
         if not going_on:
-            room.live = None
-            if snapshot.running and snapshot.state is not None:
-                room.live = LiveHand(
-                    snapshot.version,
-                    snapshot.hand,
-                    list(snapshot.decisions),
-                    snapshot.state,
-                    snapshot.table.action_deadline,
-                )
+            room.live = held_hand(snapshot)
 
     def deal(room: Room) -> None:
         """The clock's ticks until it deals (a run-out's streets first, unmeasured), the deal

@@ -49,7 +49,7 @@ from django.utils import timezone
 from tables.db.threads import read_async, write_async
 from tables.live.ownership import REQUEST_SECONDS, TOO_SLOW, RuntimeKey, TableOwnership
 from tables.live.protocol import SERVER_TROUBLE
-from tables.live.written import Written, written_and_read
+from tables.live.written import Written, held_hand, written_and_read
 from tables.models import Player
 from tables.operations import run_op
 from tables.presenters.broadcast import next_reveal
@@ -233,18 +233,9 @@ class TableRuntime(TableOwnership):
     def _now(self, snapshot: Snapshot | None) -> None:
         """``snapshot`` is the table now (its engine hand this runtime's to act on)."""
         self.snapshot = snapshot
-        self.live = None
-        if snapshot is None:
-            return
-        self.version = max(self.version, snapshot.version)
-        if snapshot.running and snapshot.hand is not None and snapshot.state is not None:
-            self.live = LiveHand(
-                snapshot.version,
-                snapshot.hand,
-                list(snapshot.decisions),
-                snapshot.state,
-                snapshot.table.action_deadline,
-            )
+        self.live = held_hand(snapshot)
+        if snapshot is not None:
+            self.version = max(self.version, snapshot.version)
 
     async def _fan_out(self, snapshot: Snapshot, again: bool = False) -> None:
         for consumer in list(self.sockets):

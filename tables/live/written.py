@@ -45,6 +45,22 @@ class Written(Generic[T]):
     same_hand: bool = False
 
 
+def held_hand(snapshot: Snapshot | None) -> LiveHand | None:
+    """``snapshot``'s running hand as a runtime holds it to act on in place (None: no hand
+    running)."""
+    if snapshot is None or not snapshot.running:
+        return None
+    if snapshot.hand is None or snapshot.state is None:
+        return None
+    return LiveHand(
+        snapshot.version,
+        snapshot.hand,
+        list(snapshot.decisions),
+        snapshot.state,
+        snapshot.table.action_deadline,
+    )
+
+
 def written_and_read(
     table_id: int, write: Callable[[], T], before: Snapshot | None, live: LiveHand | None
 ) -> Written[T]:

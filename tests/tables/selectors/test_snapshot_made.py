@@ -11,7 +11,7 @@ import pytest
 from django.utils import timezone
 
 from engine.bots import RandomBot
-from tables.live.written import Written, written_and_read
+from tables.live.written import Written, held_hand, written_and_read
 from tables.models import Hand, Table
 from tables.operations import run_op
 from tables.selectors.snapshot import Snapshot, load_snapshot
@@ -98,13 +98,7 @@ def test_a_deal_and_a_hands_end_build_what_a_read_gives(make_table, make_player,
         assert not after.read  # built from the deal
         assert_same(snapshot, load_snapshot(table.pk))
         built["deal"] += 1
-        live = LiveHand(
-            snapshot.version,
-            snapshot.hand,
-            list(snapshot.decisions),
-            snapshot.state,
-            snapshot.table.action_deadline,
-        )
+        live = held_hand(snapshot)
         while snapshot.running:
             state = snapshot.state
             decided = RandomBot(rng).decide(state.view(state.actor))

@@ -29,7 +29,7 @@ from django.db import connections, models, router
 from django.db.backends.base.base import BaseDatabaseWrapper
 from django.db.models import Field, QuerySet
 
-from tables.db.placeholders import Prepared, prepared
+from tables.db.placeholders import prepared
 
 M = TypeVar("M", bound=models.Model)
 #: Builds the queryset of a read from its parameters.
@@ -104,24 +104,6 @@ def insert(obj: models.Model) -> None:
     insert_many([obj])
 
 
-def insert_numbered(obj: models.Model) -> None:
-    """``obj.save(force_insert=True)`` for a new row whose key the database numbers (a hand):
-    one compiled statement that returns the key, set on ``obj``. No ``pre_save`` or
-    ``post_save`` signals: only for models nothing listens to."""
-    model = type(obj)
-    connection = _connection(model)
-    auto = model._meta.auto_field
-    if auto is None or not connection.features.can_return_columns_from_insert:
-        obj.save(force_insert=True)
-        return
-    fields = [f for f in model._meta.concrete_fields if f is not auto]
-    sql = _insert_statement(connection, model, fields, returning=auto)
-    with connection.cursor() as cursor:
-        cursor.execute(sql.text, sql.params(_insert_row(obj, fields, connection)))
-        obj.pk = cursor.fetchone()[0]
-    obj._state.adding, obj._state.db = False, connection.alias
-
-
 def insert_many(objs: Sequence[models.Model]) -> None:
     """``Model.objects.bulk_create(objs)`` for rows of one model nobody needs the primary
     keys of (a finished hand's summary rows), in one ``executemany``."""
@@ -131,49 +113,27 @@ def insert_many(objs: Sequence[models.Model]) -> None:
     connection = _connection(model)
     # every column but the one the database numbers (a key given, as a hand's, is written)
     fields = [f for f in model._meta.concrete_fields if f is not model._meta.auto_field]
-    sql = _insert_statement(connection, model, fields)
+    key = (connection.alias, connection.vendor, "insert", model)
+    sql = _compiled.get(key)
+    if sql is None:
+        quote = connection.ops.quote_name
+        sql = _compiled[key] = prepared(
+            connection,
+            f"INSERT INTO {quote(model._meta.db_table)} "
+            f"({', '.join(quote(_column(f)) for f in fields)}) "
+            f"VALUES ({', '.join(['%s'] * len(fields))})",
+        )
     rows = []
     for obj in objs:
         if type(obj) is not model:
             raise ValueError(f"insert_many: a {type(obj).__name__} among {model.__name__} rows")
-        rows.append(sql.params(_insert_row(obj, fields, connection)))
+        row = [f.get_db_prep_save(f.pre_save(obj, True), connection) for f in fields]
+        rows.append(sql.params(row))
     with connection.cursor() as cursor:
         if len(rows) == 1:
             cursor.execute(sql.text, rows[0])
         else:
             cursor.executemany(sql.text, rows)
-
-
-def _insert_statement(
-    connection: BaseDatabaseWrapper,
-    model: type[models.Model],
-    fields: list[Field[Any, Any]],
-    returning: Field[Any, Any] | None = None,
-) -> Prepared:
-    """The INSERT of ``fields``' columns of a ``model`` row, returning the ``returning``
-    column's value (the key the database numbered), written once per database."""
-    key = (connection.alias, connection.vendor, "insert", model, returning is not None)
-    sql: Prepared | None = _compiled.get(key)
-    if sql is None:
-        quote = connection.ops.quote_name
-        text = (
-            f"INSERT INTO {quote(model._meta.db_table)} "
-            f"({', '.join(quote(_column(f)) for f in fields)}) "
-            f"VALUES ({', '.join(['%s'] * len(fields))})"
-        )
-        if returning is not None:
-            # the backends that return columns have it (not the base class the stubs know)
-            text += " " + connection.ops.return_insert_columns([returning])[0]  # type: ignore[attr-defined]
-        sql = _compiled[key] = prepared(connection, text)
-    return sql
-
-
-def _insert_row(
-    obj: models.Model, fields: list[Field[Any, Any]], connection: BaseDatabaseWrapper
-) -> list[Any]:
-    """``obj``'s values of ``fields`` for the database, ``auto_now_add`` filled in as the ORM
-    does on an insert."""
-    return [f.get_db_prep_save(f.pre_save(obj, True), connection) for f in fields]
 
 
 def update(model: type[models.Model], where: dict[str, Any], **values: Any) -> int:

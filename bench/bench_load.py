@@ -81,6 +81,7 @@ sys.path.insert(0, str(ROOT))
 
 from bench.echo_clients import PLAYERS  # noqa: E402
 from bench.load_figures import (  # noqa: E402
+    cpu_figures,
     forward_figures,
     frame_figures,
     merge_connects,
@@ -273,6 +274,7 @@ async def run_workers(kind: str, servers: list[Server], world: dict, options: Op
         out["frames"] = frame_figures(results, len(latencies))
         names = [s.name for s in servers]
         out["runtimes"] = forward_figures(names, runtimes_before, runtimes_after, len(latencies))
+        out["cpu_split"] = cpu_figures(runtimes_before, runtimes_after, len(latencies))
     return out
 
 

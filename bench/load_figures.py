@@ -1,7 +1,10 @@
 """The arithmetic of ``bench_load.py``'s client results: the latencies' summary, the connect
-phase of several client processes as one, the frame figures per kind of client."""
+phase of several client processes as one, the frame figures per kind of client, and from the
+servers' own figures the requests forwarded between them and where their CPU went."""
 
 from __future__ import annotations
+
+import re
 
 from bench.echo_clients import PLAYERS
 from tests.load.harness import percentile
@@ -106,4 +109,45 @@ def forward_figures(
             {"name": name, "owned": len(a["owned"]), "followed": len(a["followed"])}
             for name, a in zip(names, after, strict=True)
         ],
+    }
+
+
+def cpu_figures(before: list[dict | None], after: list[dict | None], actions: int) -> dict | None:
+    """Where the servers' CPU went in the window, from their figures at its start and end
+    (``/api/ops/runtimes/``' ``threads`` and ``work``; None where a server does not give them,
+    a checkout from before them): ms per accepted action by thread (a pool's threads together:
+    ``reads_0`` and ``reads_1`` are ``reads``; the event loop's is ``MainThread``), and by
+    kind of database work (its calls and ms per call too), the most first."""
+    if not actions or any(f is None or "threads" not in f for f in [*before, *after]):
+        return None
+    threads: dict[str, float] = {}
+    work: dict[str, list[float]] = {}  # name -> [seconds, calls]
+    for b, a in zip(before, after, strict=True):
+        assert b is not None and a is not None  # checked above
+        for name, seconds in a["threads"].items():
+            pool = re.sub(r"_\d+$", "", name)
+            threads[pool] = threads.get(pool, 0.0) + seconds - b["threads"].get(name, 0.0)
+        for name, spent in a["work"].items():
+            earlier = b["work"].get(name, {"seconds": 0.0, "calls": 0})
+            total = work.setdefault(name, [0.0, 0])
+            total[0] += spent["seconds"] - earlier["seconds"]
+            total[1] += spent["calls"] - earlier["calls"]
+    return {
+        "threads": sorted(
+            ((pool, 1000 * s / actions) for pool, s in threads.items() if s > 0),
+            key=lambda item: -item[1],
+        ),
+        "work": sorted(
+            (
+                {
+                    "name": name,
+                    "calls": int(calls),
+                    "per_action": 1000 * seconds / actions,
+                    "per_call": 1000 * seconds / calls if calls else float("nan"),
+                }
+                for name, (seconds, calls) in work.items()
+                if calls > 0
+            ),
+            key=lambda row: -row["per_action"],
+        ),
     }

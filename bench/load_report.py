@@ -126,9 +126,25 @@ def print_forwards(label: str, setup: str, tables: int, forwards: dict | None) -
     )
 
 
+def print_cpu_split(label: str, setup: str, tables: int, split: dict | None, top: int = 8) -> None:
+    """Where the servers' CPU went in the window (``load_figures.cpu_figures``): by thread,
+    and the database threads' by kind of work (nothing where the checkout does not tell)."""
+    if split is None:
+        return
+    head = f"{label:6} {setup:9} {tables:6d}"
+    threads = ", ".join(f"{pool} {ms:.2f}" for pool, ms in split["threads"])
+    print(f"{head} cpu by thread, ms per action: {threads}", flush=True)
+    work = ", ".join(
+        f"{row['name'].removeprefix('tables.')} {row['per_action']:.2f}"
+        f" ({row['calls']} x {row['per_call']:.2f})"
+        for row in split["work"][:top]
+    )
+    print(f"{head} database work, ms per action (calls x ms each): {work}", flush=True)
+
+
 def print_game_details(label: str, setup: str, tables: int, game: dict) -> None:
-    """The game's connect phase, frames and the servers' runtimes (printed as soon as the
-    game is measured)."""
+    """The game's connect phase, frames, the servers' runtimes and where their CPU went
+    (printed as soon as the game is measured)."""
     c = game["connect"]
     took = f"all in {c['seconds']:.1f} s" if c["seconds"] is not None else "NOT all by the deadline"
     retried = 100 * c["retried"] / c["sockets"] if c["sockets"] else 0.0
@@ -157,6 +173,7 @@ def print_game_details(label: str, setup: str, tables: int, game: dict) -> None:
         )
     if "runtimes" in game:
         print_forwards(label, setup, tables, game["runtimes"])
+    print_cpu_split(label, setup, tables, game.get("cpu_split"))
 
 
 def print_profile(path: Path, top: int = 25) -> None:

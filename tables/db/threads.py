@@ -13,6 +13,10 @@ once more (a read changes nothing).
   socket's render never queues behind the writes;
 - writes (``write_async``) go to the one thread of their table (``write_executor``), so a
   table's writes stay in order while other tables' go on beside them.
+
+Each piece of work counts the CPU time its thread spent on it (``work_cpu``, by its name):
+the operators' figures (``tables.live.operators``) show where a busy process's database
+threads go, as the load benchmark prints them.
 """
 
 from __future__ import annotations
@@ -21,6 +25,7 @@ import functools
 import math
 import threading
 import time
+from collections import Counter
 from collections.abc import Callable, Coroutine
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any, ParamSpec, TypeVar
@@ -92,6 +97,52 @@ def looked_at_now_and_then(function: Callable[P, R]) -> Callable[P, R]:
     return run
 
 
+class WorkCpu:
+    """The CPU seconds this process's database threads spent on each kind of work, and how
+    many times it ran, since the process started (by name: a service's, or what the caller
+    says it is: a table's command by its operation, its clock)."""
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self.seconds: dict[str, float] = {}
+        self.calls: Counter[str] = Counter()
+
+    def timed(self, function: Callable[P, R], name: str) -> Callable[P, R]:
+        """``function``, its thread's CPU time counted under ``name`` (raised or not)."""
+
+        @functools.wraps(function)
+        def run(*args: P.args, **kwargs: P.kwargs) -> R:
+            start = time.thread_time()
+            try:
+                return function(*args, **kwargs)
+            finally:
+                spent = time.thread_time() - start
+                with self._lock:
+                    self.seconds[name] = self.seconds.get(name, 0.0) + spent
+                    self.calls[name] += 1
+
+        return run
+
+    def figures(self) -> dict[str, dict[str, float]]:
+        """name -> {"seconds": CPU seconds, "calls": times run}."""
+        with self._lock:
+            return {
+                name: {"seconds": seconds, "calls": self.calls[name]}
+                for name, seconds in self.seconds.items()
+            }
+
+
+work_cpu = WorkCpu()
+
+
+def work_name(function: Callable[..., Any]) -> str:
+    """What ``work_cpu`` counts ``function`` as: its module and name (a partial's function)."""
+    while isinstance(function, functools.partial):
+        function = function.func
+    module = getattr(function, "__module__", "") or ""
+    return f"{module}.{getattr(function, '__qualname__', type(function).__name__)}"
+
+
 def _kept() -> bool:
     """Whether connections are kept between calls (not with ``CONN_MAX_AGE`` 0)."""
     max_age: int | None = connections["default"].settings_dict["CONN_MAX_AGE"]
@@ -126,11 +177,10 @@ def read_executor() -> ThreadPoolExecutor:
 
 def read_async(function: Callable[P, R]) -> Callable[P, Coroutine[Any, Any, R]]:
     """A read from the event loop: off the shared sync thread where that is safe."""
+    read = work_cpu.timed(looked_at_now_and_then(function), work_name(function))
     if not reads_off_thread():
-        return sync_to_async(looked_at_now_and_then(function), thread_sensitive=True)
-    return sync_to_async(
-        looked_at_now_and_then(function), thread_sensitive=False, executor=read_executor()
-    )
+        return sync_to_async(read, thread_sensitive=True)
+    return sync_to_async(read, thread_sensitive=False, executor=read_executor())
 
 
 #: The write threads of this process (``write_async``), made on first use.
@@ -159,10 +209,14 @@ def write_executor(table_id: int) -> ThreadPoolExecutor | None:
     return _write_executors[table_id % len(_write_executors)]
 
 
-def write_async(table_id: int, function: Callable[P, R]) -> Callable[P, Coroutine[Any, Any, R]]:
+def write_async(
+    table_id: int, function: Callable[P, R], name: str | None = None
+) -> Callable[P, Coroutine[Any, Any, R]]:
     """``database_sync_to_async`` for a service that writes to table ``table_id`` (Django looks
-    at the connections before and after each write)."""
+    at the connections before and after each write); ``name``: what ``work_cpu`` counts it
+    as (default: the function's)."""
+    write = work_cpu.timed(function, name or work_name(function))
     executor = write_executor(table_id)
     if executor is None:
-        return database_sync_to_async(function)
-    return database_sync_to_async(function, thread_sensitive=False, executor=executor)
+        return database_sync_to_async(write)
+    return database_sync_to_async(write, thread_sensitive=False, executor=executor)

@@ -14,6 +14,8 @@ every server it started).
 
 from __future__ import annotations
 
+import threading
+import time
 from typing import Any
 
 from drf_spectacular.utils import extend_schema
@@ -23,6 +25,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from tables.db.threads import work_cpu
 from tables.live.runtime import TableRuntime
 from tables.services.leases import PROCESS
 
@@ -46,6 +49,17 @@ class RuntimeFiguresSerializer(serializers.Serializer[dict[str, Any]]):
         help_text="Each forwarded request's time until the owner's answer, in seconds,"
         " oldest first (the last 100,000 since the process started).",
     )
+    threads = serializers.DictField(
+        child=serializers.FloatField(),
+        help_text="Each running thread's CPU seconds since it started, by its name (the event"
+        " loop's is MainThread's under daphne).",
+    )
+    work = serializers.DictField(
+        child=serializers.DictField(child=serializers.FloatField()),
+        help_text="The database threads' CPU seconds on each kind of work since the process"
+        " started, and how many times it ran: name -> {seconds, calls} (a table's command by"
+        " its operation, its clock, else the service's name).",
+    )
 
 
 @extend_schema(
@@ -55,7 +69,7 @@ class RuntimeFiguresSerializer(serializers.Serializer[dict[str, Any]]):
 )
 class RuntimeFigures(APIView):
     """The tables this process runs and follows, the commands it carried out and forwarded,
-    and the forwarded requests' answer times (``process_figures``)."""
+    the forwarded requests' answer times and where its CPU went (``process_figures``)."""
 
     permission_classes = [IsAdminUser]
 
@@ -65,8 +79,9 @@ class RuntimeFigures(APIView):
 
 def process_figures() -> dict[str, Any]:
     """What this process's runtimes do now: the tables it runs and follows, the commands
-    carried out and forwarded, the table read again, and the forwarded requests' answer times
-    (seconds, oldest first)."""
+    carried out and forwarded, the table read again, the forwarded requests' answer times
+    (seconds, oldest first), and where its CPU went: by thread, and the database threads'
+    by kind of work (``tables.db.threads.work_cpu``)."""
     runtimes = list(TableRuntime.runtimes.values())
     return {
         "process": PROCESS,
@@ -76,4 +91,21 @@ def process_figures() -> dict[str, Any]:
         "forwards": TableRuntime.totals["forwards"],
         "reads": TableRuntime.totals["reads"],
         "forwarded_seconds": list(TableRuntime.forwarded_seconds),
+        "threads": thread_cpu(),
+        "work": work_cpu.figures(),
     }
+
+
+def thread_cpu() -> dict[str, float]:
+    """Each running thread's CPU seconds since it started, by its name."""
+    seconds: dict[str, float] = {}
+    for thread in threading.enumerate():
+        if thread.ident is None:
+            continue
+        try:
+            clock = time.pthread_getcpuclockid(thread.ident)
+            spent = time.clock_gettime(clock)
+        except OSError:  # it ended meanwhile
+            continue
+        seconds[thread.name] = seconds.get(thread.name, 0.0) + spent
+    return seconds

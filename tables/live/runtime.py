@@ -51,7 +51,7 @@ from tables.live.ownership import REQUEST_SECONDS, TOO_SLOW, RuntimeKey, TableOw
 from tables.live.protocol import SERVER_TROUBLE
 from tables.live.written import Written, held_hand, written_and_read
 from tables.models import Player
-from tables.operations import run_op
+from tables.operations import OPERATIONS, run_op
 from tables.presenters.broadcast import next_reveal
 from tables.selectors.snapshot import Snapshot, load_snapshot
 from tables.services.events import publish, table_group
@@ -354,19 +354,21 @@ class TableRuntime(TableOwnership):
                 request = functools.partial(
                     run_op, table_id=self.table_id, user=user, data=data, player=player, live=live
                 )
-                return await self._write(epoch, request, live)
+                return await self._write(epoch, request, live, _command_name(data))
             except LeaseLost:
                 self.epoch = None
                 if attempt == 2:
                     raise
         raise AssertionError("unreachable")
 
-    async def _write(self, epoch: int, work: Callable[[], T], live: LiveHand | None) -> Written[T]:
+    async def _write(
+        self, epoch: int, work: Callable[[], T], live: LiveHand | None, name: str
+    ) -> Written[T]:
         """``work`` in one transaction that renews the lease taken at ``epoch`` (``LeaseLost``:
         nothing written), and the table after it, built or read in the same trip to the write
-        thread (``written_and_read``)."""
+        thread (``written_and_read``); ``name``: what its CPU time is counted as."""
         fenced = functools.partial(lease_fenced, self.table_id, PROCESS, epoch, work)
-        return await write_async(self.table_id, written_and_read)(
+        return await write_async(self.table_id, written_and_read, name)(
             self.table_id, fenced, self.snapshot, live
         )
 
@@ -406,7 +408,7 @@ class TableRuntime(TableOwnership):
             if epoch is None:  # lost since
                 return None
             try:
-                written = await self._write(epoch, work, None)
+                written = await self._write(epoch, work, None, "clock")
             except LeaseLost:
                 log.warning(
                     "table %s: lease lost, no longer owned here",
@@ -467,6 +469,13 @@ class TableRuntime(TableOwnership):
             for consumer in list(self.sockets):
                 with contextlib.suppress(Exception):
                     await consumer.close(code=SERVER_TROUBLE)
+
+
+def _command_name(data: dict[str, Any]) -> str:
+    """What a command's CPU time is counted as: its operation, where it names one (a name
+    a client made up would add a count of its own at each request)."""
+    op = data.get("op")
+    return f"command {op}" if isinstance(op, str) and op in OPERATIONS else "command (other)"
 
 
 def tick_in_turn(table_id: int, work: Callable[[], Any]) -> Awaitable[Any] | None:

@@ -10,6 +10,8 @@ from drf_spectacular.generators import SchemaGenerator
 from rest_framework.authtoken.models import Token
 from rest_framework.test import APIClient
 
+from tables.db.threads import WorkCpu
+from tables.live import operators
 from tables.live.runtime import TableRuntime
 from tables.services.leases import PROCESS
 
@@ -36,7 +38,22 @@ def test_staff_gets_this_process_figures_with_a_token(monkeypatch, staff):
         "forwards",
         "reads",
         "forwarded_seconds",
+        "threads",
+        "work",
     }
+    assert body["threads"]["MainThread"] > 0  # this thread's CPU time so far
+
+
+def test_the_figures_show_the_database_threads_work_by_name(monkeypatch, staff):
+    cpu = WorkCpu()
+    cpu.timed(lambda: None, "command act")()
+    monkeypatch.setattr(operators, "work_cpu", cpu)
+    client = APIClient()
+    client.credentials(HTTP_AUTHORIZATION=f"Token {Token.objects.create(user=staff.user).key}")
+    work = client.get(URL).json()["work"]
+    assert set(work) == {"command act"}
+    assert work["command act"]["calls"] == 1
+    assert work["command act"]["seconds"] >= 0
 
 
 def test_a_player_who_is_not_staff_is_refused(players, client_for):

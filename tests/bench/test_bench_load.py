@@ -12,9 +12,10 @@ import pytest
 from bench import bench_load, load_report
 from bench.bench_load import MAX_TABLES, Checkout, Options, table_counts
 from bench.echo_clients import client_url
-from bench.load_figures import forward_figures, frame_figures, merge_connects
+from bench.load_figures import cpu_figures, forward_figures, frame_figures, merge_connects
 from bench.load_report import (
     HEADER,
+    print_cpu_split,
     print_forwards,
     print_game_details,
     print_medians,
@@ -270,3 +271,51 @@ def test_the_machine_line_says_how_fast_the_machine_was(monkeypatch):
     line = load_report.machine()
     assert "load average" in line
     assert line.endswith("sum(range(3 * 10**7)) 0.41–0.87 s")
+
+
+def _cpu(threads: dict[str, float], work: dict[str, tuple[float, int]]) -> dict:
+    return {
+        "threads": threads,
+        "work": {name: {"seconds": s, "calls": c} for name, (s, c) in work.items()},
+    }
+
+
+def test_the_cpu_split_is_the_windows_by_pool_and_by_work_over_both_servers():
+    before = [
+        _cpu({"MainThread": 10.0, "reads_0": 1.0}, {"command act": (2.0, 100)}),
+        _cpu({"MainThread": 5.0}, {}),
+    ]
+    after = [
+        _cpu(
+            {"MainThread": 10.4, "reads_0": 1.05, "reads_1": 0.05},
+            {"command act": (2.1, 150), "clock": (0.02, 4)},
+        ),
+        _cpu({"MainThread": 5.2}, {"command act": (0.05, 25)}),
+    ]
+    split = cpu_figures(before, after, actions=100)
+    # 0.6 s of the event loops and 0.1 s of the two read threads over 100 actions
+    assert [pool for pool, _ in split["threads"]] == ["MainThread", "reads"]
+    assert [round(ms, 3) for _, ms in split["threads"]] == [6.0, 1.0]
+    act, clock = split["work"]
+    assert act["name"] == "command act" and act["calls"] == 75
+    assert act["per_action"] == pytest.approx(1.5) and act["per_call"] == pytest.approx(2.0)
+    assert clock["name"] == "clock" and clock["per_call"] == pytest.approx(5.0)
+    # a checkout whose servers do not tell: nothing
+    assert cpu_figures([None], [None], actions=100) is None
+    assert cpu_figures([_figures(0, [])], [_figures(0, [])], actions=100) is None
+
+
+def test_the_cpu_lines_name_the_pools_and_the_work(capsys):
+    split = cpu_figures(
+        [_cpu({"MainThread": 1.0}, {})],
+        [_cpu({"MainThread": 1.5}, {"tables.services.clock.tables_due_at": (0.01, 20)})],
+        actions=100,
+    )
+    print_cpu_split("new", "embedded", 50, split)
+    print_cpu_split("old", "embedded", 50, None)
+    threads, work = capsys.readouterr().out.splitlines()
+    assert threads.endswith("cpu by thread, ms per action: MainThread 5.00")
+    assert work.endswith(
+        "database work, ms per action (calls x ms each):"
+        " services.clock.tables_due_at 0.10 (20 x 0.50)"
+    )

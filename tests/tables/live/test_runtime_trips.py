@@ -14,6 +14,7 @@ from django.utils import timezone
 
 from tables import croupier
 from tables.croupier import _tick_owned_table, _tick_table
+from tables.db.threads import work_cpu
 from tables.live import ownership, runtime as runtime_module, written
 from tables.live.runtime import TableRuntime
 from tables.models import Hand, Table, TableLease
@@ -89,7 +90,9 @@ async def test_a_deal_is_built_in_the_ticks_own_trip(table, players, trips, leas
     runtime = TableRuntime.following(table.pk)
     reads, version = runtime.reads, runtime.version
     trips.clear()
+    ticks = work_cpu.calls["clock"]
     assert await clock_tick(table.pk, timezone.now()) == "started"
+    assert work_cpu.calls["clock"] == ticks + 1  # its CPU time counted as the clock's
     stored = await Table.objects.aget(pk=table.pk)
     assert stored.version > version
     for socket in sockets:
@@ -114,12 +117,14 @@ async def test_a_hand_that_ends_is_built_in_the_actions_own_trip(table, players,
     acting = sockets[[p.pk for p in players].index(actor)]
     reads = runtime.reads
     trips.clear()
+    acts = work_cpu.calls["command act"]
     await acting.act("fold", version=stored.version, hand=hand.pk)
     for socket in sockets:
         await socket.until_version(stored.version + 1)
     assert not runtime.snapshot.running  # the hand is over: as the action left it, not read
     assert runtime.reads == reads
     assert trips == {"write": 1}
+    assert work_cpu.calls["command act"] == acts + 1  # its CPU time counted by its operation
     for socket in sockets:
         await socket.close()
 

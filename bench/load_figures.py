@@ -117,7 +117,8 @@ def cpu_figures(before: list[dict | None], after: list[dict | None], actions: in
     (``/api/ops/runtimes/``' ``threads`` and ``work``; None where a server does not give them,
     a checkout from before them): ms per accepted action by thread (a pool's threads together:
     ``reads_0`` and ``reads_1`` are ``reads``; the event loop's is ``MainThread``), and by
-    kind of database work (its calls and ms per call too), the most first."""
+    kind of work (the database threads', the event loop's frames; its calls and ms per call
+    too), the most first."""
     if not actions or any(f is None or "threads" not in f for f in [*before, *after]):
         return None
     threads: dict[str, float] = {}

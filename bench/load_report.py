@@ -128,7 +128,7 @@ def print_forwards(label: str, setup: str, tables: int, forwards: dict | None) -
 
 def print_cpu_split(label: str, setup: str, tables: int, split: dict | None, top: int = 8) -> None:
     """Where the servers' CPU went in the window (``load_figures.cpu_figures``): by thread,
-    and the database threads' by kind of work (nothing where the checkout does not tell)."""
+    and by kind of work (nothing where the checkout does not tell)."""
     if split is None:
         return
     head = f"{label:6} {setup:9} {tables:6d}"
@@ -139,7 +139,7 @@ def print_cpu_split(label: str, setup: str, tables: int, split: dict | None, top
         f" ({row['calls']} x {row['per_call']:.2f})"
         for row in split["work"][:top]
     )
-    print(f"{head} database work, ms per action (calls x ms each): {work}", flush=True)
+    print(f"{head} work, ms per action (calls x ms each): {work}", flush=True)
 
 
 def print_game_details(label: str, setup: str, tables: int, game: dict) -> None:

@@ -14,9 +14,9 @@ once more (a read changes nothing).
 - writes (``write_async``) go to the one thread of their table (``write_executor``), so a
   table's writes stay in order while other tables' go on beside them.
 
-Each piece of work counts the CPU time its thread spent on it (``work_cpu``, by its name):
-the operators' figures (``tables.live.operators``) show where a busy process's database
-threads go, as the load benchmark prints them.
+Each piece of work counts the CPU time its thread spent on it (``work_cpu``, by its name;
+the event loop's frames count there too): the operators' figures (``tables.live.operators``)
+show where a busy process's CPU goes, as the load benchmark prints them.
 """
 
 from __future__ import annotations
@@ -98,9 +98,9 @@ def looked_at_now_and_then(function: Callable[P, R]) -> Callable[P, R]:
 
 
 class WorkCpu:
-    """The CPU seconds this process's database threads spent on each kind of work, and how
-    many times it ran, since the process started (by name: a service's, or what the caller
-    says it is: a table's command by its operation, its clock)."""
+    """The CPU seconds this process spent on each kind of work, and how many times it ran,
+    since the process started (by name: a service's, or what the caller says it is: a
+    table's command by its operation, its clock, the frames), each on the thread it ran on."""
 
     def __init__(self) -> None:
         self._lock = threading.Lock()
@@ -116,12 +116,15 @@ class WorkCpu:
             try:
                 return function(*args, **kwargs)
             finally:
-                spent = time.thread_time() - start
-                with self._lock:
-                    self.seconds[name] = self.seconds.get(name, 0.0) + spent
-                    self.calls[name] += 1
+                self.add(name, time.thread_time() - start)
 
         return run
+
+    def add(self, name: str, seconds: float) -> None:
+        """One run of ``name`` that took ``seconds`` of its thread's CPU time."""
+        with self._lock:
+            self.seconds[name] = self.seconds.get(name, 0.0) + seconds
+            self.calls[name] += 1
 
     def figures(self) -> dict[str, dict[str, float]]:
         """name -> {"seconds": CPU seconds, "calls": times run}."""

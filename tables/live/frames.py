@@ -36,12 +36,14 @@ depends on how many streets' hole cards its delay shows by now
 from __future__ import annotations
 
 import functools
+import time
 from collections.abc import Collection, Hashable, Set as AbstractSet
 from typing import Any
 
 import orjson
 from django.utils import timezone
 
+from tables.db.threads import work_cpu
 from tables.live.patch import MISSING, diff, value_at
 from tables.live.protocol import render_viewer, state_me
 from tables.presenters.broadcast import broadcast_reveal
@@ -345,11 +347,27 @@ class SocketFrames:
         reseat_at_ms: int | None = None,
         notes: NoteMarks = NO_NOTES,
     ) -> str:
-        """The frame for ``snapshot`` to this socket's viewer ("" when it holds it all).
+        """The frame for ``snapshot`` to this socket's viewer ("" when it holds it all), its
+        CPU time counted as the frames' (``work_cpu``).
 
         ``notes``: the viewer's own notes on players, shown on a browser's seats (part of the
         viewer's own screen, and of its key here: never in what spectators share). A JSON
         socket's state has none: a program reads its notes from the API."""
+        start = time.thread_time()
+        try:
+            return self._frame(snapshot, player, bankroll, left_with, reseat_at_ms, notes)
+        finally:
+            work_cpu.add("frames", time.thread_time() - start)
+
+    def _frame(
+        self,
+        snapshot: Snapshot,
+        player: Any | None,
+        bankroll: int | None,
+        left_with: int,
+        reseat_at_ms: int | None,
+        notes: NoteMarks,
+    ) -> str:
         player_id = player.pk if player is not None else None
         # The hole-card broadcast, for a viewer without a seat (0: none, as for a hand not
         # broadcast, the usual): what it shows depends on the time as well as the version.

@@ -56,9 +56,10 @@ class RuntimeFiguresSerializer(serializers.Serializer[dict[str, Any]]):
     )
     work = serializers.DictField(
         child=serializers.DictField(child=serializers.FloatField()),
-        help_text="The database threads' CPU seconds on each kind of work since the process"
-        " started, and how many times it ran: name -> {seconds, calls} (a table's command by"
-        " its operation, its clock, else the service's name).",
+        help_text="The CPU seconds spent on each kind of work since the process started, and"
+        " how many times it ran: name -> {seconds, calls} (on the database threads: a table's"
+        " command by its operation, its clock, else the service's name; on the event loop:"
+        " the frames).",
     )
 
 
@@ -80,8 +81,8 @@ class RuntimeFigures(APIView):
 def process_figures() -> dict[str, Any]:
     """What this process's runtimes do now: the tables it runs and follows, the commands
     carried out and forwarded, the table read again, the forwarded requests' answer times
-    (seconds, oldest first), and where its CPU went: by thread, and the database threads'
-    by kind of work (``tables.db.threads.work_cpu``)."""
+    (seconds, oldest first), and where its CPU went: by thread, and by kind of work
+    (``tables.db.threads.work_cpu``)."""
     runtimes = list(TableRuntime.runtimes.values())
     return {
         "process": PROCESS,

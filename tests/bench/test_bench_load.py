@@ -316,6 +316,5 @@ def test_the_cpu_lines_name_the_pools_and_the_work(capsys):
     threads, work = capsys.readouterr().out.splitlines()
     assert threads.endswith("cpu by thread, ms per action: MainThread 5.00")
     assert work.endswith(
-        "database work, ms per action (calls x ms each):"
-        " services.clock.tables_due_at 0.10 (20 x 0.50)"
+        "work, ms per action (calls x ms each): services.clock.tables_due_at 0.10 (20 x 0.50)"
     )

@@ -12,6 +12,7 @@ from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.db import transaction
 
+from tables.db import statements
 from tables.models import Hand, LedgerEntry, Player, Table
 from tables.names import name_problem
 from tables.services.errors import (
@@ -134,13 +135,13 @@ def ledger_record(
     Internal building block of the services: call inside ``transaction.atomic()``. Lock: takes
     the player row lock; refreshes ``player.bankroll``.
     """
-    locked = Player.objects.select_for_update().get(pk=player.pk)
+    locked = statements.lock_row(Player, player.pk)
     balance = locked.bankroll + amount
     if balance < 0:
         raise InsufficientBankroll(
             f"Not enough chips: your bankroll is {locked.bankroll}, this needs {-amount}."
         )
-    Player.objects.filter(pk=player.pk).update(bankroll=balance)
+    statements.update(Player, {"pk": player.pk}, bankroll=balance)
     player.bankroll = balance
     return LedgerEntry.objects.create(
         player=player,

@@ -3,10 +3,10 @@
 from __future__ import annotations
 
 from datetime import datetime, timedelta
-from typing import TYPE_CHECKING, NamedTuple
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from django.conf import settings
-from django.db.models import Q, QuerySet
+from django.db.models import OuterRef, Q, QuerySet, Subquery
 from django.utils import timezone
 
 from tables.db import statements
@@ -71,6 +71,53 @@ def reseat_wait_until(
     if left_at is None or left_at + wait <= (now or timezone.now()):
         return None
     return left_at + wait
+
+
+class LeftTable(NamedTuple):
+    """What ``player``'s last cash-out from a table asks of their next sit-down there."""
+
+    #: ``rejoin_minimum``
+    minimum: int
+    #: ``reseat_wait_until``
+    wait_until: datetime | None
+
+
+def left_table(table_id: int, player: Player, now: datetime | None = None) -> LeftTable:
+    """``rejoin_minimum`` and ``reseat_wait_until`` at once (a sit-down checks both): one
+    compiled query reads the player's last cash-out from the table and whether it is their
+    last entry there."""
+    wait = timedelta(seconds=settings.POKER_RESEAT_WAIT_SECONDS)
+    if player.is_bot:
+        return LeftTable(0, None)
+    now = now or timezone.now()
+    rows = statements.select_values_by_ids(
+        LedgerEntry, "left-table", _left_table_query, player.pk, table_id
+    )
+    if not rows:  # never cashed out here
+        return LeftTable(0, None)
+    cash_out_id, amount, left_at, last_id = rows[0]
+    # the last entry a cash-out: it is this one (both read newest first)
+    minimum = amount if last_id == cash_out_id and left_at >= now - REJOIN_WINDOW else 0
+    waited = not wait or left_at + wait <= now
+    return LeftTable(minimum, None if waited else left_at + wait)
+
+
+def _left_table_query(player_id: int, table_id: int) -> QuerySet[LedgerEntry, Any]:
+    mine = LedgerEntry.objects.order_by("-created_at", "-id")
+    last_cash_out = mine.filter(
+        player_id=player_id, table_id=table_id, kind=LedgerEntry.Kind.CASH_OUT
+    ).values("id")[:1]
+    last_entry = (
+        mine.filter(player_id=OuterRef("player_id"), table_id=OuterRef("table_id"))
+        .exclude(kind=LedgerEntry.Kind.CORRECTION)
+        .values("id")[:1]
+    )
+    return (
+        LedgerEntry.objects.filter(pk=Subquery(last_cash_out))
+        .order_by()
+        .annotate(last_id=Subquery(last_entry))
+        .values_list("id", "amount", "created_at", "last_id")
+    )
 
 
 def reseat_at_ms(table: Table | int, player: Player) -> int | None:

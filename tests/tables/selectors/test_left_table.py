@@ -1,0 +1,62 @@
+"""``left_table`` (the sit-down's one read of a player's last cash-out) answers as
+``rejoin_minimum`` and ``reseat_wait_until`` do, whatever the ledger holds."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+
+import pytest
+from django.utils import timezone
+
+from tables.models import LedgerEntry, Player
+from tables.selectors.hosting import left_table, rejoin_minimum, reseat_wait_until
+
+pytestmark = pytest.mark.django_db
+
+AGO = {"now": timedelta(0), "10s": timedelta(seconds=10), "2h": timedelta(hours=2)}
+#: (kind, amount, how long ago) of each entry at the table, oldest first
+LEDGERS = {
+    "none": [],
+    "cashed out": [("buy_in", -100, "2h"), ("cash_out", 150, "10s")],
+    "cashed out long ago": [("buy_in", -100, "2h"), ("cash_out", 150, "2h")],
+    "corrected after": [("cash_out", 150, "10s"), ("correction", 5, "now")],
+    "bought in after": [("cash_out", 150, "10s"), ("buy_in", -100, "now")],
+    "two cash-outs": [("cash_out", 150, "2h"), ("buy_in", -10, "2h"), ("cash_out", 70, "10s")],
+    "same instant": [("cash_out", 150, "10s"), ("buy_in", -100, "10s")],
+}
+
+
+@pytest.mark.parametrize("ledger", LEDGERS)
+@pytest.mark.parametrize("wait", [0, 30, 5])
+@pytest.mark.parametrize("bot", [False, True])
+def test_left_table_is_rejoin_minimum_and_reseat_wait_until(
+    ledger, wait, bot, players, table, make_table, settings
+):
+    settings.POKER_RESEAT_WAIT_SECONDS = wait
+    alice, bob = players[0], players[1]
+    Player.objects.filter(pk=alice.pk).update(is_bot=bot)
+    alice.refresh_from_db()
+    now = timezone.now()
+    other = make_table()
+    for kind, amount, ago in LEDGERS[ledger]:
+        entry = LedgerEntry.objects.create(
+            player=alice, amount=amount, kind=kind, table=table, balance_after=0
+        )
+        LedgerEntry._base_manager.filter(pk=entry.pk).update(created_at=now - AGO[ago])
+    # others' entries and the player's at another table count for nothing
+    for player, at in ((bob, table), (alice, other)):
+        LedgerEntry.objects.create(
+            player=player, amount=9, kind="cash_out", table=at, balance_after=0
+        )
+    left = left_table(table.pk, alice, now)
+    assert left == (rejoin_minimum(table, alice, now), reseat_wait_until(table, alice, now))
+
+
+def test_a_player_who_just_cashed_out_must_wait_and_bring_the_chips(players, table, settings):
+    settings.POKER_RESEAT_WAIT_SECONDS = 30
+    alice, now = players[0], timezone.now()
+    entry = LedgerEntry.objects.create(
+        player=alice, amount=150, kind="cash_out", table=table, balance_after=0
+    )
+    LedgerEntry._base_manager.filter(pk=entry.pk).update(created_at=now - timedelta(seconds=10))
+    assert left_table(table.pk, alice, now) == (150, now + timedelta(seconds=20))

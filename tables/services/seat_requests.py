@@ -33,7 +33,7 @@ from tables.services.errors import (
 )
 from tables.services.events import require_open, table_lock, table_touch
 from tables.services.host_pending import notice_post
-from tables.services.seats import buy_in_check, seat_take, seat_top_up
+from tables.services.seats import buy_in_check, seat_take, seat_take_locked, seat_top_up
 
 if TYPE_CHECKING:
     from tables.selectors.access import Viewer
@@ -92,10 +92,9 @@ def seat_ask(
     the rejoining rule, bankroll, not seated) so the host only sees requests that can work."""
     with transaction.atomic():
         locked = table_lock(table)
-        player.refresh_from_db(fields=["bankroll"])
         if not _needs_asking(locked, player, locked.seat_approval):
             return Asked(
-                seat=seat_take(
+                seat=seat_take_locked(
                     table=locked,
                     player=player,
                     buy_in=buy_in,
@@ -103,6 +102,7 @@ def seat_ask(
                     post_now=post_now,
                 )
             )
+        player.refresh_from_db(fields=["bankroll"])
         require_open(locked)
         if isinstance(buy_in, bool) or not isinstance(buy_in, int) or buy_in <= 0:
             raise InvalidAmount("The buy-in must be a positive whole number of chips.")

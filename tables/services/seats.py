@@ -8,13 +8,16 @@ Every function here runs in one transaction holding the table row lock
 from __future__ import annotations
 
 import math
+from datetime import datetime
 
 from django.db import transaction
+from django.db.models import QuerySet
 from django.utils import timezone
 
+from tables.db import statements
 from tables.models import Hand, LedgerEntry, Player, Seat, Table
 from tables.selectors.hands import player_in_running_hand
-from tables.selectors.hosting import rejoin_minimum, removal_pending, reseat_wait_until
+from tables.selectors.hosting import left_table, removal_pending
 from tables.services.errors import (
     AlreadySeated,
     BuyInOutOfRange,
@@ -54,9 +57,9 @@ def _seat_of(table: Table, player: Player) -> Seat:
     return seat
 
 
-def _require_reseat_wait_over(table: Table, player: Player) -> None:
-    """Refuse a seat before ``reseat_wait_until`` (a player who cashed out moments ago)."""
-    until = reseat_wait_until(table, player)
+def _require_reseat_wait_over(table: Table, until: datetime | None) -> None:
+    """Refuse a seat before ``until``, the player's ``reseat_wait_until`` (a player who cashed
+    out moments ago)."""
     if until is not None:
         seconds = max(math.ceil((until - timezone.now()).total_seconds()), 1)
         raise ReseatTooSoon(
@@ -69,7 +72,12 @@ def buy_in_check(table: Table, player: Player, buy_in: int) -> None:
     """Refuse a buy-in outside what ``player`` may sit down with at ``table``
     (``Table.buy_in_range`` with the rejoining rule), saying why in the words of the sit-down
     form (``Table.rejoin_rule``)."""
-    left_with = rejoin_minimum(table, player)
+    _buy_in_within(table, buy_in, left_table(table.pk, player).minimum)
+
+
+def _buy_in_within(table: Table, buy_in: int, left_with: int) -> None:
+    """``buy_in_check`` for a player whose ``rejoin_minimum`` is ``left_with``
+    (``left_table``)."""
     low, high = table.buy_in_range(left_with)
     if not low <= buy_in <= high:
         rule = table.rejoin_rule(left_with)
@@ -115,55 +123,87 @@ def seat_take(
     posting nothing.
     """
     with transaction.atomic():
-        table = table_lock(table)
-        _require_own_seating(table)
-        require_open(table)
-        buy_in = _whole_chips(buy_in, "buy-in")
-        if table.seats.filter(player=player).exists():
-            raise AlreadySeated(f"You already have a seat at {table.name}.")
-        _require_reseat_wait_over(table, player)
-        buy_in_check(table, player, buy_in)
-        taken = set(table.seats.values_list("number", flat=True))
-        if seat_number is None:
-            free = [n for n in range(table.max_seats) if n not in taken]
-            if not free:
-                raise TableFull(f"{table.name} is full.")
-            seat_number = free[0]
-        elif (
-            isinstance(seat_number, bool)
-            or not isinstance(seat_number, int)
-            or not (0 <= seat_number < table.max_seats)
-        ):
-            raise NoSuchSeat(f"{table.name} has seats 1 to {table.max_seats}.")
-        elif seat_number in taken:
-            raise SeatTaken(f"Seat {seat_number + 1} is taken.")
-        # hands dealt, two players dealt in without waiting: a newcomer waits for the big
-        # blind or posts (before the first hand everyone seated is dealt in)
-        game_going = (
-            table.button_seat is not None
-            and table.seats.filter(
-                sitting_out=False, leave_after_hand=False, wait_for_big_blind=False, stack__gt=0
-            ).count()
-            >= 2
-        )
-        ledger_record(
+        return seat_take_locked(
+            table=table_lock(table),
             player=player,
-            amount=-buy_in,
-            kind=LedgerEntry.Kind.BUY_IN,
-            reason=f"Buy-in at {table.name}",
-            table=table,
+            buy_in=buy_in,
+            seat_number=seat_number,
+            post_now=post_now,
         )
-        seat = Seat.objects.create(
-            table=table,
-            number=seat_number,
-            player=player,
-            stack=buy_in,
-            time_bank=table.time_bank_seconds,
-            wait_for_big_blind=game_going and not post_now,
-            owes_blinds=Seat.Owes.BIG if game_going and post_now else Seat.Owes.NOTHING,
+
+
+#: A seat as ``seat_take`` reads each of the table's, in one compiled query: number, player,
+#: sitting out, leaving, waiting for the big blind, stack.
+_SeatRow = tuple[int, int, bool, bool, bool, int]
+
+
+def _seat_rows(table_id: int) -> QuerySet[Seat, _SeatRow]:
+    return (
+        Seat.objects.filter(table_id=table_id)
+        .order_by()
+        .values_list(
+            "number", "player_id", "sitting_out", "leave_after_hand", "wait_for_big_blind", "stack"
         )
-        table_touch(table)
-        return seat
+    )
+
+
+def seat_take_locked(
+    *, table: Table, player: Player, buy_in: int, seat_number: int | None, post_now: bool
+) -> Seat:
+    """Internal: ``seat_take`` at ``table`` as locked by the caller (``table_lock``), inside
+    ``transaction.atomic()``."""
+    _require_own_seating(table)
+    require_open(table)
+    buy_in = _whole_chips(buy_in, "buy-in")
+    seats = statements.select_values_by_ids(Seat, "seat-take-seats", _seat_rows, table.pk)
+    if any(row[1] == player.pk for row in seats):
+        raise AlreadySeated(f"You already have a seat at {table.name}.")
+    left = left_table(table.pk, player)
+    _require_reseat_wait_over(table, left.wait_until)
+    _buy_in_within(table, buy_in, left.minimum)
+    taken = {row[0] for row in seats}
+    if seat_number is None:
+        free = [n for n in range(table.max_seats) if n not in taken]
+        if not free:
+            raise TableFull(f"{table.name} is full.")
+        seat_number = free[0]
+    elif (
+        isinstance(seat_number, bool)
+        or not isinstance(seat_number, int)
+        or not (0 <= seat_number < table.max_seats)
+    ):
+        raise NoSuchSeat(f"{table.name} has seats 1 to {table.max_seats}.")
+    elif seat_number in taken:
+        raise SeatTaken(f"Seat {seat_number + 1} is taken.")
+    # hands dealt, two players dealt in without waiting: a newcomer waits for the big
+    # blind or posts (before the first hand everyone seated is dealt in)
+    game_going = (
+        table.button_seat is not None
+        and sum(
+            1
+            for _, _, sitting_out, leaving, waiting, stack in seats
+            if not (sitting_out or leaving or waiting) and stack > 0
+        )
+        >= 2
+    )
+    ledger_record(
+        player=player,
+        amount=-buy_in,
+        kind=LedgerEntry.Kind.BUY_IN,
+        reason=f"Buy-in at {table.name}",
+        table=table,
+    )
+    seat = Seat.objects.create(
+        table=table,
+        number=seat_number,
+        player=player,
+        stack=buy_in,
+        time_bank=table.time_bank_seconds,
+        wait_for_big_blind=game_going and not post_now,
+        owes_blinds=Seat.Owes.BIG if game_going and post_now else Seat.Owes.NOTHING,
+    )
+    table_touch(table)
+    return seat
 
 
 def seat_leave(*, table: Table | int, player: Player) -> bool:

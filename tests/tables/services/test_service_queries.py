@@ -34,10 +34,11 @@ from django.utils import timezone
 
 from tables.models import Hand, HandAction, Player, Seat, Table
 from tables.selectors.hands import hand_decisions, hand_state
-from tables.services import hand_act, hand_start, seat_take
+from tables.services import hand_act, hand_start, seat_leave, seat_take
 from tables.services.clock import clock_tick
 from tables.services.hands import LiveHand
 from tables.services.leases import lease_fenced, lease_take
+from tables.services.seat_requests import seat_ask
 
 pytestmark = pytest.mark.django_db
 
@@ -61,6 +62,10 @@ FENCED_LIVE_ACTION_QUERIES = 7 + NO_WAIT
 #: savepoint, INSERT action, seat UPDATE (sat out), <= 1 seat UPDATE (stack), table UPDATE,
 #: release; release.
 TIMEOUT_QUERIES = 12 + NO_WAIT
+#: savepoint, table lock, the seats (seated? free? a game going?), the player's last cash-out
+#: from the table (the reseat wait and the rejoining minimum), player lock, bankroll UPDATE,
+#: INSERT ledger entry, INSERT seat, table UPDATE, release.
+SIT_DOWN_QUERIES = 10
 
 
 def statements(captured, prefix: str) -> int:
@@ -341,3 +346,24 @@ def test_the_clock_of_a_runtime_acts_without_a_savepoint_of_its_own(
     assert statements(captured, "SAVEPOINT") == 1  # the fence's, inside the tests' one
     action = HandAction.objects.get()
     assert (action.kind, action.source) == ("fold", HandAction.Source.TIMEOUT)
+
+
+@pytest.mark.parametrize("sit", [seat_take, seat_ask])
+def test_a_sit_down_after_a_cash_out_reads_the_seats_and_the_ledger_once(
+    sit, make_player, make_table, settings
+):
+    """``seat_take`` (and ``seat_ask`` at a game without approval, which calls it under its
+    own lock): whether the player is seated, the free seats and whether a game is going come
+    from one read of the seats; the reseat wait and the rejoining rule from one read of the
+    ledger."""
+    settings.POKER_RESEAT_WAIT_SECONDS = 0
+    table = make_table()
+    seat_players(make_player, table, 3)
+    assert hand_start(table=table)
+    late = make_player("late")
+    seat_take(table=table, player=late, buy_in=100)
+    seat_leave(table=table, player=late)  # not in the hand: cashed out at once
+    with CaptureQueriesContext(connection) as captured:
+        sit(table=table, player=late, buy_in=100)
+    assert len(captured.captured_queries) == SIT_DOWN_QUERIES
+    assert Seat.objects.get(player=late).wait_for_big_blind  # a game going

@@ -90,7 +90,7 @@ from tables.models import Table
 from tables.operations import BadFrame
 from tables.presenters.notes import note_marks
 from tables.presenters.render import render_message
-from tables.selectors.hosting import rejoin_minimum, reseat_at_ms
+from tables.selectors.hosting import left_table
 from tables.selectors.notes import notes_by_subject
 from tables.selectors.players import player_bankroll
 from tables.selectors.snapshot import Snapshot
@@ -402,11 +402,8 @@ class TableConsumer(ChatSocket, TableJoin, AsyncWebsocketConsumer):
 
     def _unseated_reads(self) -> tuple[int, int, int | None]:
         assert self.player is not None  # read for a viewer without a seat: a player
-        return (
-            player_bankroll(self.player.pk),
-            rejoin_minimum(self.table_id, self.player),
-            reseat_at_ms(self.table_id, self.player),
-        )
+        left = left_table(self.table_id, self.player)
+        return player_bankroll(self.player.pk), left.minimum, left.wait_until_ms
 
     async def answer(self, message: str, error: bool = True, code: str | None = None) -> None:
         """Tell this socket alone how its request went (nothing for a silent success). A

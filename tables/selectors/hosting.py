@@ -81,6 +81,11 @@ class LeftTable(NamedTuple):
     #: ``reseat_wait_until``
     wait_until: datetime | None
 
+    @property
+    def wait_until_ms(self) -> int | None:
+        """``wait_until`` in ms since the epoch (the sit-down form's countdown)."""
+        return _epoch_ms(self.wait_until)
+
 
 def left_table(table_id: int, player: Player, now: datetime | None = None) -> LeftTable:
     """``rejoin_minimum`` and ``reseat_wait_until`` at once (a sit-down checks both): one
@@ -122,8 +127,11 @@ def _left_table_query(player_id: int, table_id: int) -> QuerySet[LedgerEntry, An
 
 def reseat_at_ms(table: Table | int, player: Player) -> int | None:
     """``reseat_wait_until`` in ms since the epoch (the sit-down form's countdown), or None."""
-    until = reseat_wait_until(table, player)
-    return int(until.timestamp() * 1000) if until is not None else None
+    return _epoch_ms(reseat_wait_until(table, player))
+
+
+def _epoch_ms(at: datetime | None) -> int | None:
+    return int(at.timestamp() * 1000) if at is not None else None
 
 
 def live_requests(table: Table, now: datetime | None = None) -> QuerySet[SeatRequest]:

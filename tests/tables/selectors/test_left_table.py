@@ -59,4 +59,8 @@ def test_a_player_who_just_cashed_out_must_wait_and_bring_the_chips(players, tab
         player=alice, amount=150, kind="cash_out", table=table, balance_after=0
     )
     LedgerEntry._base_manager.filter(pk=entry.pk).update(created_at=now - timedelta(seconds=10))
-    assert left_table(table.pk, alice, now) == (150, now + timedelta(seconds=20))
+    left = left_table(table.pk, alice, now)
+    assert left == (150, now + timedelta(seconds=20))
+    # the sit-down form's countdown, as a socket's viewer without a seat gets it
+    assert left.wait_until_ms == int((now + timedelta(seconds=20)).timestamp() * 1000)
+    assert left_table(table.pk, players[1], now).wait_until_ms is None

@@ -14,7 +14,7 @@ from tables.presenters.notes import note_marks
 from tables.presenters.render import region_html, render_message
 from tables.presenters.screen import table_screen
 from tables.selectors.access import can_host, can_see_hand, can_see_table, tables_visible_to
-from tables.selectors.hosting import rejoin_minimum, reseat_at_ms
+from tables.selectors.hosting import LeftTable, left_table
 from tables.selectors.ledger import table_ledger
 from tables.selectors.lobby import lobby_tables
 from tables.selectors.notes import notes_by_subject
@@ -55,12 +55,13 @@ def table_detail(request: HttpRequest, table_id: int) -> HttpResponse:
     if snapshot is None:  # the table was deleted since it was read
         raise Http404("No such table.")
     player = viewer_player(request.user)  # its bankroll: read just now
+    left = left_table(table.pk, player) if player else LeftTable(0, None)
     screen = table_screen(
         snapshot,
         player,
         player.bankroll if player else None,
-        left_with=rejoin_minimum(table, player) if player else 0,
-        reseat_at_ms=reseat_at_ms(table, player) if player else None,
+        left_with=left.minimum,
+        reseat_at_ms=left.wait_until_ms,
         notes=note_marks(notes_by_subject(player.pk if player else None)),  # theirs alone
         # a visitor's, of a hand its players agreed to broadcast (none for a seated player)
         revealed=broadcast_reveal(snapshot, player.pk if player else None, timezone.now()),

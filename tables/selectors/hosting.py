@@ -84,7 +84,8 @@ class LeftTable(NamedTuple):
     @property
     def wait_until_ms(self) -> int | None:
         """``wait_until`` in ms since the epoch (the sit-down form's countdown)."""
-        return _epoch_ms(self.wait_until)
+        until = self.wait_until
+        return int(until.timestamp() * 1000) if until is not None else None
 
 
 def left_table(table_id: int, player: Player, now: datetime | None = None) -> LeftTable:
@@ -123,15 +124,6 @@ def _left_table_query(player_id: int, table_id: int) -> QuerySet[LedgerEntry, An
         .annotate(last_id=Subquery(last_entry))
         .values_list("id", "amount", "created_at", "last_id")
     )
-
-
-def reseat_at_ms(table: Table | int, player: Player) -> int | None:
-    """``reseat_wait_until`` in ms since the epoch (the sit-down form's countdown), or None."""
-    return _epoch_ms(reseat_wait_until(table, player))
-
-
-def _epoch_ms(at: datetime | None) -> int | None:
-    return int(at.timestamp() * 1000) if at is not None else None
 
 
 def live_requests(table: Table, now: datetime | None = None) -> QuerySet[SeatRequest]:

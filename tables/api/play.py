@@ -46,7 +46,7 @@ from tables.presenters.broadcast import broadcast_reveal
 from tables.presenters.play_state import PLAY_STATE, play_state
 from tables.presenters.screen import table_screen
 from tables.selectors.access import can_see_table
-from tables.selectors.hosting import rejoin_minimum
+from tables.selectors.hosting import left_table
 from tables.selectors.players import player_bankroll, viewer_player
 from tables.selectors.snapshot import load_snapshot
 from tables.services import errors
@@ -114,7 +114,7 @@ def state_for(table: Table | int, user: Viewer) -> dict[str, Any]:
         raise exceptions.NotFound("No such table.")
     player = viewer_player(user)
     bankroll = player_bankroll(player.pk) if player is not None else None
-    left_with = rejoin_minimum(snapshot.table, player) if player is not None else 0
+    left_with = left_table(snapshot.table.pk, player).minimum if player is not None else 0
     # a viewer without a seat: the hole cards a broadcast with the players' agreement shows now
     revealed = broadcast_reveal(snapshot, player.pk if player is not None else None, timezone.now())
     screen = table_screen(snapshot, player, bankroll, left_with=left_with, revealed=revealed)

@@ -277,7 +277,7 @@ class Table(TableGameChecks, models.Model):
     def buy_in_range(self, left_with: int = 0) -> tuple[int, int]:
         """The buy-ins a player may sit down with: the table's range, raised to ``left_with``,
         the chips they took from this table less than an hour ago (the rule against leaving
-        with a win and coming back short: ``tables.selectors.hosting.rejoin_minimum``). It
+        with a win and coming back short: ``tables.selectors.hosting.left_table``). It
         may go past the table's maximum."""
         low, high = self.effective_min_buy_in, self.effective_max_buy_in
         return max(low, left_with), max(high, left_with)

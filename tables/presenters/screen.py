@@ -78,7 +78,7 @@ def table_screen(
 
     ``bankroll``, ``left_with``, ``revealed``: see ``viewer_parts``.
     ``reseat_at_ms``: when a viewer who left moments ago may sit down again
-    (``reseat_wait_until``, the caller's to read): the form counts down to it.
+    (``LeftTable.wait_until``, the caller's to read): the form counts down to it.
     ``notes``: the viewer's own notes on players (``tables.presenters.notes.note_marks``, the
     caller's to read), put on their seats only: the spectator's shared seats never hold one.
     """
@@ -99,7 +99,7 @@ def viewer_parts(
     ``bankroll``: the player's bankroll when they have no seat here (a seated player's comes
     with the snapshot); the caller reads it, as nothing here reads the database.
     ``left_with``: the chips a viewer without a seat took from this table less than an hour
-    ago (``rejoin_minimum``, the caller's to read): the sit-down form asks at least that,
+    ago (``LeftTable.minimum``, the caller's to read): the sit-down form asks at least that,
     and starts there.
     ``revealed``: a viewer without a seat, of a hand broadcast with its players' agreement:
     the streets whose hole cards they see (``tables.presenters.broadcast.broadcast_reveal``);

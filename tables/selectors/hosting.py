@@ -29,56 +29,16 @@ def removal_pending(table: Table, player_id: int) -> bool:
     return player_id in (table.pending_changes or {}).get("remove", [])
 
 
-def rejoin_minimum(table: Table | int, player: Player, now: datetime | None = None) -> int:
-    """The chips ``player`` took from ``table`` when they last left it, if that was within
-    ``REJOIN_WINDOW`` (else 0): the least they may buy in for to sit there again (the rule
-    against leaving with a win and coming back short). Bots are not held to it; a player
-    seated there now gets 0 (their last entry is the buy-in)."""
-    if player.is_bot:
-        return 0
-    now = now or timezone.now()
-    last = (
-        LedgerEntry.objects.filter(player=player, table=table)
-        .exclude(kind=LedgerEntry.Kind.CORRECTION)
-        .order_by("-created_at", "-id")
-        .values_list("kind", "amount", "created_at")
-        .first()
-    )
-    if last is None:
-        return 0
-    kind, amount, at = last
-    if kind != LedgerEntry.Kind.CASH_OUT or at < now - REJOIN_WINDOW:
-        return 0
-    return amount
-
-
-def reseat_wait_until(
-    table: Table | int, player: Player, now: datetime | None = None
-) -> datetime | None:
-    """When ``player`` may sit at ``table`` again, if they cashed out of it less than
-    ``POKER_RESEAT_WAIT_SECONDS`` ago (else None): looping take-seat/leave would flood the
-    table with changes. Bots (seated by the croupier) and players who went bust (no cash-out)
-    are not held back. The sit-down form counts down to it; ``seat_take`` refuses before it."""
-    wait = timedelta(seconds=settings.POKER_RESEAT_WAIT_SECONDS)
-    if not wait or player.is_bot:
-        return None
-    left_at = (
-        LedgerEntry.objects.filter(player=player, table=table, kind=LedgerEntry.Kind.CASH_OUT)
-        .order_by("-created_at")
-        .values_list("created_at", flat=True)
-        .first()
-    )
-    if left_at is None or left_at + wait <= (now or timezone.now()):
-        return None
-    return left_at + wait
-
-
 class LeftTable(NamedTuple):
     """What ``player``'s last cash-out from a table asks of their next sit-down there."""
 
-    #: ``rejoin_minimum``
+    #: The chips they took when they last left, if that was within ``REJOIN_WINDOW`` and
+    #: nothing came after it but corrections (else 0): the least they may buy in for to sit
+    #: there again (the rule against leaving with a win and coming back short).
     minimum: int
-    #: ``reseat_wait_until``
+    #: When they may sit there again, if they cashed out less than
+    #: ``POKER_RESEAT_WAIT_SECONDS`` ago (else None): looping take-seat/leave would flood the
+    #: table with changes. The sit-down form counts down to it; ``seat_take`` refuses before.
     wait_until: datetime | None
 
     @property
@@ -89,9 +49,10 @@ class LeftTable(NamedTuple):
 
 
 def left_table(table_id: int, player: Player, now: datetime | None = None) -> LeftTable:
-    """``rejoin_minimum`` and ``reseat_wait_until`` at once (a sit-down checks both): one
-    compiled query reads the player's last cash-out from the table and whether it is their
-    last entry there."""
+    """What ``player``'s last cash-out from ``table_id`` asks of their next sit-down there
+    (``LeftTable``; bots, seated by the croupier, and players who went bust, with no
+    cash-out, are held to nothing): one compiled query reads their last cash-out from the
+    table and whether it is their last entry there."""
     wait = timedelta(seconds=settings.POKER_RESEAT_WAIT_SECONDS)
     if player.is_bot:
         return LeftTable(0, None)

@@ -58,7 +58,7 @@ def _seat_of(table: Table, player: Player) -> Seat:
 
 
 def _require_reseat_wait_over(table: Table, until: datetime | None) -> None:
-    """Refuse a seat before ``until``, the player's ``reseat_wait_until`` (a player who cashed
+    """Refuse a seat before ``until``, the player's ``LeftTable.wait_until`` (a player who cashed
     out moments ago)."""
     if until is not None:
         seconds = max(math.ceil((until - timezone.now()).total_seconds()), 1)
@@ -76,7 +76,7 @@ def buy_in_check(table: Table, player: Player, buy_in: int) -> None:
 
 
 def _buy_in_within(table: Table, buy_in: int, left_with: int) -> None:
-    """``buy_in_check`` for a player whose ``rejoin_minimum`` is ``left_with``
+    """``buy_in_check`` for a player whose ``LeftTable.minimum`` is ``left_with``
     (``left_table``)."""
     low, high = table.buy_in_range(left_with)
     if not low <= buy_in <= high:

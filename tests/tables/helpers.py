@@ -8,7 +8,7 @@ from tables.models import Hand, Player, Table
 from tables.presenters.models import Screen
 from tables.presenters.screen import table_screen
 from tables.selectors.hands import hand_state, running_hand
-from tables.selectors.hosting import rejoin_minimum
+from tables.selectors.hosting import left_table
 from tables.selectors.players import player_bankroll
 from tables.selectors.snapshot import load_snapshot
 from tables.services import hand_act, hand_start
@@ -23,7 +23,7 @@ def screen_of(table: Table, player: Player | None) -> Screen:
     """The table as ``player`` (None: a spectator) sees it now, as the page load builds it."""
     bankroll = player_bankroll(player.pk) if player is not None else None
     snapshot = load_snapshot(table)
-    left_with = rejoin_minimum(table, player) if player is not None else 0
+    left_with = left_table(table.pk, player).minimum if player is not None else 0
     return table_screen(snapshot, player, bankroll, left_with=left_with)
 
 

@@ -37,7 +37,7 @@ from tables.live.frames import SocketFrames
 from tables.models import Hand, Seat, Table
 from tables.presenters.render import REGIONS
 from tables.selectors.hands import hand_state
-from tables.selectors.hosting import rejoin_minimum
+from tables.selectors.hosting import left_table
 from tables.selectors.players import player_bankroll
 from tables.selectors.snapshot import load_snapshot
 from tables.services import hand_act, hand_start, player_grant, seat_take
@@ -132,7 +132,7 @@ def fresh_state(table: Table, player) -> dict:
     """The JSON state a fresh load makes for ``player`` (a socket's first frame)."""
     table = Table.objects.get(pk=table.pk)
     bankroll = player_bankroll(player.pk) if player is not None else None
-    left_with = rejoin_minimum(table, player) if player is not None else 0
+    left_with = left_table(table.pk, player).minimum if player is not None else 0
     frame = SocketFrames("diff").next_frame(load_snapshot(table), player, bankroll, left_with)
     return json.loads(frame)
 

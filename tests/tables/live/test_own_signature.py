@@ -17,7 +17,7 @@ from tables.live.frames import JsonState
 from tables.models import Seat, Table
 from tables.pre_actions import CHECK_FOLD, offers
 from tables.selectors.hands import hand_state
-from tables.selectors.hosting import rejoin_minimum
+from tables.selectors.hosting import left_table
 from tables.selectors.players import player_bankroll
 from tables.selectors.snapshot import load_snapshot
 from tables.services import hand_act, hand_start, player_grant, pre_action_set, seat_take
@@ -39,7 +39,7 @@ def seen(table: Table, player, client: Client) -> JsonState:
     snapshot = load_snapshot(Table.objects.get(pk=table.pk))
     seated = snapshot.seat_of(player.pk) is not None  # (one who went bust has no seat)
     bankroll = None if seated else player_bankroll(player.pk)
-    left_with = 0 if seated else rejoin_minimum(table, player)
+    left_with = 0 if seated else left_table(table.pk, player).minimum
     client.take(client.socket.next_frame(snapshot, player, bankroll, left_with))
     assert client.state == whole_state(snapshot, player, bankroll, left_with, 0)
     state = client.socket.held

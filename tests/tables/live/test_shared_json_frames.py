@@ -29,7 +29,7 @@ from tables.models import Table
 from tables.pre_actions import offers
 from tables.presenters.broadcast import broadcast_reveal
 from tables.selectors.hands import hand_state
-from tables.selectors.hosting import rejoin_minimum
+from tables.selectors.hosting import left_table
 from tables.selectors.players import player_bankroll
 from tables.selectors.snapshot import Snapshot, load_snapshot
 from tables.services import (
@@ -103,7 +103,7 @@ def states_of(
     for name, player in viewers.items():
         seated = player is not None and snapshot.seat_of(player.pk) is not None
         bankroll = None if player is None or seated else player_bankroll(player.pk)
-        left_with = 0 if player is None or seated else rejoin_minimum(table, player)
+        left_with = 0 if player is None or seated else left_table(table.pk, player).minimum
         client = clients[name]
         client.take(client.socket.next_frame(snapshot, player, bankroll, left_with))
         state = client.socket.held

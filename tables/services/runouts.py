@@ -43,12 +43,13 @@ from typing import Any
 
 from django.conf import settings
 from django.db import transaction
-from django.db.models import F
+from django.db.models import QuerySet
 
 from engine.errors import PokerError
 from engine.hand import Hand as EngineHand
 from engine.runout import runout_streets
 from engine.types import RUNS_WORDS
+from tables.db import statements
 from tables.models import Hand, Player, PlayerHand, Seat, Table
 from tables.selectors.hands import hand_state, last_hand, with_deck
 from tables.services.errors import HandNotRunning, IllegalMove, NotSeated, NotYourTurn
@@ -145,11 +146,13 @@ def runout_odds_store(
     ``engine.allin_ev``), written to the hand's ``PlayerHand`` rows still without one once
     the hand is over (their rows exist from its end)."""
     with transaction.atomic():
-        table_id = Hand.objects.filter(pk=hand_id).values_list("table_id", flat=True).first()
-        if table_id is None:
+        found = statements.select_values_by_ids(Hand, "hand-table", _table_of_hand, hand_id)
+        if not found:
             return False
-        table = table_lock(table_id)
-        hand = Hand.objects.get(pk=hand_id)
+        table = table_lock(found[0][0])
+        hand = statements.select_first(Hand, "odds-store-hand", _hand_by_id, hand_id)
+        if hand is None:  # deleted with its table meanwhile
+            return False
         stored = hand.runout
         fits = (
             runs is not None
@@ -159,7 +162,7 @@ def runout_odds_store(
         )
         if not fits:
             if runs is None and hand.odds_pending:  # nothing will ever be computed
-                Hand.objects.filter(pk=hand.pk).update(odds_pending=False)
+                statements.update(Hand, {"pk": hand.pk}, odds_pending=False)
             return False
         assert runs is not None and stored is not None  # they fit
         if ev_net is not None and hand.status == Hand.Status.FINISHED:
@@ -173,9 +176,9 @@ def runout_odds_store(
         pending = any(step["chances"] is UNKNOWN for run in stored["runs"] for step in run)
         if not filled:
             if hand.odds_pending != pending:
-                Hand.objects.filter(pk=hand.pk).update(odds_pending=pending)
+                statements.update(Hand, {"pk": hand.pk}, odds_pending=pending)
             return False
-        Hand.objects.filter(pk=hand.pk).update(runout=stored, odds_pending=pending)
+        statements.update(Hand, {"pk": hand.pk}, runout=stored, odds_pending=pending)
         changed: tuple[str, ...] = ()
         late = table.next_hand_at is not None and table.next_hand_at <= now
         if hand.runout_showing and late:  # the street's time has passed: show them a while
@@ -185,15 +188,35 @@ def runout_odds_store(
         return True
 
 
+def _table_of_hand(hand_id: int) -> QuerySet[Hand, tuple[int]]:
+    return Hand.objects.filter(pk=hand_id).order_by().values_list("table_id")
+
+
+def _hand_by_id(hand_id: int) -> QuerySet[Hand]:
+    return Hand.objects.filter(pk=hand_id).order_by()[:1]
+
+
 def allin_ev_store(*, hand_id: int, ev_net: dict[int, float]) -> None:
     """Write the all-in EV (engine seat -> expected net) of finished hand ``hand_id``'s
     ``PlayerHand`` rows still without one: derived data that only fills what is unknown, so
     two computations of it write it once and no lock is needed (``runout_odds_store`` calls
-    it under the table's; ``manage.py allin_ev`` for hands older than the field)."""
+    it under the table's; ``manage.py allin_ev`` for hands older than the field). Compiled
+    statements: every run-out's odds come with it."""
+    big_blinds = dict(
+        statements.select_values_by_ids(PlayerHand, "allin-ev-blinds", _big_blinds, hand_id)
+    )
     for seat, value in ev_net.items():
-        PlayerHand.objects.filter(hand_id=hand_id, seat=seat, ev_net=None).update(
-            ev_net=value, ev_net_bb=value / F("big_blind")
-        )
+        if seat in big_blinds:  # (each row's own, as its ``net_bb`` was divided by)
+            statements.update(
+                PlayerHand,
+                {"hand_id": hand_id, "seat": seat, "ev_net": None},
+                ev_net=value,
+                ev_net_bb=value / big_blinds[seat],
+            )
+
+
+def _big_blinds(hand_id: int) -> QuerySet[PlayerHand, tuple[int, int]]:
+    return PlayerHand.objects.filter(hand_id=hand_id).order_by().values_list("seat", "big_blind")
 
 
 # --- what the croupier computes from (reads) -------------------------------------------------

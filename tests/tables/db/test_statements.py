@@ -66,6 +66,17 @@ def test_insert_fills_auto_now_add_and_update_changes_only_the_matching_rows(pla
     assert (row.version, row.action_deadline) == (41, deadline)
 
 
+def test_update_with_none_in_its_filter_changes_only_the_rows_where_it_is_null(table):
+    deadline = timezone.now() + timedelta(seconds=5)
+    Table.objects.filter(pk=table.pk).update(action_deadline=None, version=3)
+    with transaction.atomic():
+        where = {"pk": table.pk, "action_deadline": None}
+        assert statements.update(Table, where, version=4, action_deadline=deadline) == 1
+        assert statements.update(Table, where, version=5) == 0  # no longer null: untouched
+    row = Table.objects.get(pk=table.pk)
+    assert (row.version, row.action_deadline) == (4, deadline)
+
+
 def test_update_each_sets_each_rows_own_value_and_only_theirs(players, table):
     """Two, then three rows in one statement (one compiled form per count), the others and
     another table's untouched; an empty set writes nothing."""

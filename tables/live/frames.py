@@ -27,7 +27,8 @@ a JSON state is made from those parts without the whole screen (which is for a p
 A seated player's own parts are not made again where every input of them is the same as for
 the state their socket holds (``tables.presenters.own_signature``: about half of their
 versions, where another player acted): the new state takes the very same ``own`` dict, and
-its update says nothing of them.
+its update says nothing of them; or the same but what they may tick in advance (after a bet
+or a new street), made again alone.
 A page without a seat of a hand broadcast with its players' agreement (issue 53) also
 depends on how many streets' hole cards its delay shows by now
 (``tables.presenters.broadcast``): part of the viewer's key, so spectators still share.
@@ -48,11 +49,14 @@ from tables.live.patch import MISSING, diff, value_at
 from tables.live.protocol import render_viewer, state_me
 from tables.presenters.broadcast import broadcast_reveal
 from tables.presenters.models import NO_NOTES, NoteMarks, Screen
-from tables.presenters.own_signature import own_signature
+from tables.presenters.own_signature import OwnSignature, own_pre_actions, own_signature
 from tables.presenters.play_state import broadcast_view_seats, play_state, viewer_members
 from tables.presenters.render import PageParts, log_lines_oob_html, page_parts
 from tables.presenters.screen import ViewerParts, table_screen, viewer_parts, viewer_screen
 from tables.selectors.snapshot import Snapshot
+
+#: The own part a socket's reused own parts take anew (``own_pre_actions``).
+PRE_ACTIONS = "/state/pre_actions"
 
 
 class SharedJson:
@@ -73,12 +77,13 @@ class JsonState:
 
     ``signature``: every input ``own`` was built from
     (``tables.presenters.own_signature``), or None: a later version of the same signature
-    takes this ``own`` as it is."""
+    takes this ``own`` as it is (of the same but what the viewer may tick in advance, with
+    that member made anew)."""
 
     __slots__ = ("shared", "own", "signature", "_data", "_text")
 
     def __init__(
-        self, shared: SharedJson, own: dict[str, Any], signature: tuple[Any, ...] | None = None
+        self, shared: SharedJson, own: dict[str, Any], signature: OwnSignature | None = None
     ) -> None:
         self.shared, self.own, self.signature = shared, own, signature
         self._data: dict[str, Any] | None = None
@@ -125,7 +130,7 @@ def _put(container: Any, keys: list[str], value: Any) -> Any:
 
 
 def json_state(
-    snapshot: Snapshot, parts: ViewerParts, signature: tuple[Any, ...] | None = None
+    snapshot: Snapshot, parts: ViewerParts, signature: OwnSignature | None = None
 ) -> JsonState:
     """The JSON state of the viewer of ``parts`` (``tables.presenters.screen.viewer_parts``):
     the play state and the engine's view (no HTML), as the version's shared state and what
@@ -428,13 +433,20 @@ class SocketFrames:
     ) -> JsonState:
         """The viewer's JSON state of ``snapshot``: their own parts those of the state this
         socket holds where every input of them is the same (about half of a seated player's
-        versions: another player acted), else built from their parts alone (their whole
-        screen is for the page: its HTML)."""
+        versions: another player acted), what they may tick in advance made again; else
+        built from their parts alone (their whole screen is for the page: its HTML)."""
         player_id = player.pk if player is not None else None
         signature = own_signature(snapshot, player_id, bankroll, left_with, revealed)
         held = self.held
-        if signature is not None and isinstance(held, JsonState) and held.signature == signature:
+        was = held.signature if isinstance(held, JsonState) else None
+        if signature is not None and was is not None and was.parts == signature.parts:
+            assert player_id is not None and isinstance(held, JsonState)  # a seated player's
             shared, _ = _shared_json(snapshot)
-            return JsonState(shared, held.own, signature)
+            own = held.own
+            if was.pre_actions != signature.pre_actions:  # a bet or a street since
+                pre_actions = own_pre_actions(snapshot, player_id)
+                if own.get(PRE_ACTIONS, MISSING) is not pre_actions:
+                    own = {**own, PRE_ACTIONS: pre_actions}
+            return JsonState(shared, own, signature)
         parts = viewer_parts(snapshot, player, bankroll, left_with, revealed)
         return json_state(snapshot, parts, signature)

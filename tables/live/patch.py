@@ -87,7 +87,8 @@ def _diff(old: Any, new: Any, path: str, ops: list[Operation]) -> None:
                     continue  # an equal new object (a table's, a clock's): compared in C
                 # (a list's items are most often the very same: ``_same_prefix`` sees that)
                 _diff(before, value, f"{path}/{_escape(key)}", ops)
-            elif not _same(before, value):  # most of a state is as it was: no path spelt
+            # (``_same`` spelt out: a value of another type, or unequal, is not the same)
+            elif kind is not type(before) or before != value:
                 ops.append([f"{path}/{_escape(key)}", value])  # added or replaced
         return
     if type(old) is list and type(new) is list and (new or not old):
@@ -95,8 +96,13 @@ def _diff(old: Any, new: Any, path: str, ops: list[Operation]) -> None:
         if _same_prefix(old, new, common):  # most often a log that grew: only appends
             changed = []
         else:
+            # Python's ``!=`` first, in C: an item it tells apart is walked as changed (its
+            # diff says only what differs); one it takes as equal (``1`` for ``True``?) is
+            # compared as JSON text
             changed = [
-                i for i in range(common) if old[i] is not new[i] and not _same(old[i], new[i])
+                i
+                for i, (before, after) in enumerate(zip(old, new, strict=False))
+                if before is not after and (before != after or not _same(before, after))
             ]
         if 2 * len(changed) <= common:
             for index in changed:

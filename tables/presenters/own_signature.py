@@ -9,7 +9,10 @@ equals that of the state the socket holds, the socket reuses its own parts as th
 
 The signature names every input of those parts, or is None where they are always built
 (the actor, whose legal amounts follow every bet; a run-out being dealt; the run-it-twice
-question; the dealer's choice; between hands; a viewer without a seat). A change to what
+question; the dealer's choice; between hands; a viewer without a seat). It names apart the
+inputs of what the viewer may tick in advance, which follows every bet and street: where
+only those changed, the socket reuses the rest of its parts and makes that one alone
+(``own_pre_actions``). A change to what
 ``viewer_parts`` or ``viewer_members`` reads must be named here too: the frames tests
 (``tests/tables/live/test_shared_json_frames.py``, ``test_own_signature.py``) compare every
 socket's state with the viewer's whole state at every version.
@@ -17,19 +20,29 @@ socket's state with the viewer's whole state at every version.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from tables.pre_actions import owed
 from tables.presenters import play_state
+from tables.presenters.screen import own_pre_action_choices
 from tables.presenters.shared_screen import own_log_lines, shared_screen
 
 if TYPE_CHECKING:
     from tables.selectors.snapshot import Snapshot
 
 
+class OwnSignature(NamedTuple):
+    """A seated viewer's inputs: ``parts``, those of all their own parts but what they may
+    tick in advance; ``pre_actions``, those of that one (the street, what they owe in it),
+    which follow every bet while the rest stay as they were."""
+
+    parts: tuple[Any, ...]
+    pre_actions: tuple[Any, ...]
+
+
 def own_signature(
     snapshot: Snapshot, player_id: int | None, bankroll: int | None, left_with: int, revealed: int
-) -> tuple[Any, ...] | None:
+) -> OwnSignature | None:
     """The inputs of the own parts of ``player_id``'s state at ``snapshot`` (the arguments
     are ``viewer_parts``'), or None where their parts are built whatever the socket holds."""
     hand, state = snapshot.hand, snapshot.state
@@ -66,14 +79,13 @@ def own_signature(
         own_lines = own_log_lines(snapshot, index)
         log_window = tuple((n - start, line) for n, line in own_lines.items() if n >= start)
     watching = shared.watching  # the actions region the viewer's is made from
-    return (
+    parts = (
         table.pk,
         player_id,
         bankroll,
         left_with,
         revealed,
         hand.pk,
-        state.street,  # (a choice ticked in advance belongs to one street)
         index,
         # the seat row: stack, bankroll, name, sitting out, leaving, time bank, waiting for
         # the big blind, sitting out next, what they ticked in advance
@@ -84,7 +96,6 @@ def own_signature(
         panels[my_seat.number],
         shared.hand_seats,
         seat_view,
-        to_call,
         log_window,
         # the buy-ins (their top-up room, the form's default) and why seating is closed
         shared.min_buy_in,
@@ -99,3 +110,20 @@ def own_signature(
         watching.pre_actions,
         watching.can_show,
     )
+    # (a choice ticked in advance belongs to one street, and means what it meant while they
+    # owe the same)
+    return OwnSignature(parts, (state.street, to_call))
+
+
+def own_pre_actions(snapshot: Snapshot, player_id: int) -> dict[str, Any] | None:
+    """The ``pre_actions`` member of a seated player's state at ``snapshot`` where their
+    signature is not None (``viewer_members``' for them): made alone where only its inputs
+    changed (``OwnSignature.pre_actions``)."""
+    hand = snapshot.hand
+    choices = own_pre_action_choices(
+        snapshot,
+        hand.pk if hand is not None else None,
+        snapshot.hand_index_of(player_id),
+        snapshot.seat_of(player_id),
+    )
+    return play_state.pre_actions_member(choices or shared_screen(snapshot).watching.pre_actions)

@@ -233,7 +233,12 @@ def _choice(actions: ActionsRegion) -> list[dict[str, str]] | None:
 def _pre_actions(actions: ActionsRegion) -> dict[str, Any] | None:
     """What the caller may tick to do in advance (in the hand, not to act), and what they
     ticked; else null."""
-    return _pre_actions_data(actions.pre_actions) if actions.pre_actions else None
+    return pre_actions_member(actions.pre_actions)
+
+
+def pre_actions_member(choices: tuple[PreActionChoice, ...]) -> dict[str, Any] | None:
+    """The ``pre_actions`` member of a viewer offered ``choices`` (an actions region's)."""
+    return _pre_actions_data(choices) if choices else None
 
 
 def _log(screen: Screen) -> list[dict[str, Any]]:

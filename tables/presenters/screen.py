@@ -221,10 +221,10 @@ def _viewer_actions(
     ):
         answered = str(index) in (hand.run_answers or {})
         actions = replace(actions, runs_ask=not answered, runs_most=view.most_runs)
-    if running and hand is not None and index is not None and my_seat is not None:
-        choices = pre_action_choices(snapshot.state, index, my_seat.pre_action, hand.pk)
-        if choices:
-            actions = _with_pre_actions(actions, choices)
+    hand_id = hand.pk if hand is not None else None
+    choices = own_pre_action_choices(snapshot, hand_id, index, my_seat)
+    if choices:
+        actions = _with_pre_actions(actions, choices)
     table = snapshot.table
     if my_seat is not None and table.choice_deadline and table.choice_seat == my_seat.number:
         words = dict(table.PICKS)
@@ -234,6 +234,16 @@ def _viewer_actions(
     if not running and hand is not None and view is not None and index is not None:
         actions = replace(actions, can_show=showable_cards(snapshot, view, index))
     return actions
+
+
+def own_pre_action_choices(
+    snapshot: Snapshot, hand_id: int | None, index: int | None, my_seat: SeatRow | None
+) -> tuple[PreActionChoice, ...]:
+    """What the viewer (hand seat ``index`` of the hand on screen, ``hand_id``, at
+    ``my_seat``) may tick in advance now: none unless they were dealt into the running hand."""
+    if not snapshot.running or hand_id is None or index is None or my_seat is None:
+        return ()
+    return pre_action_choices(snapshot.state, index, my_seat.pre_action, hand_id)
 
 
 @lru_cache(maxsize=256)

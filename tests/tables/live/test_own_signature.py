@@ -13,7 +13,7 @@ import random
 import pytest
 from django.db.models import F
 
-from tables.live.frames import JsonState
+from tables.live.frames import PRE_ACTIONS, JsonState
 from tables.models import Seat, Table
 from tables.pre_actions import CHECK_FOLD, offers
 from tables.selectors.hands import hand_state
@@ -86,6 +86,27 @@ def test_another_players_action_reuses_the_own_parts(hand):
     after = seen(table, viewer, client)
     assert after.version > before.version
     assert after.signature is not None and after.own is before.own
+
+
+def test_a_bet_to_call_remakes_only_what_may_be_ticked_in_advance(hand):
+    """After a raise the viewer faces, only their choices to tick in advance changed: the
+    state takes every other part of theirs as it was (the very same values) and the new
+    choices (``seen`` compares it with the whole state)."""
+    table, by_seat, viewer = hand
+    client = Client()
+    before = seen(table, viewer, client)
+    offered = before.data["state"]["pre_actions"]["offers"]
+    act_as_actor(table, by_seat, {"kind": "raise", "amount": 8})
+    after = seen(table, viewer, client)
+    assert after.signature is not None and before.signature is not None
+    assert after.signature.parts == before.signature.parts
+    assert after.signature.pre_actions != before.signature.pre_actions
+    assert after.own is not before.own
+    assert after.own.keys() == before.own.keys()
+    assert all(
+        after.own[part] is value for part, value in before.own.items() if part != PRE_ACTIONS
+    )
+    assert after.data["state"]["pre_actions"]["offers"] != offered
 
 
 def test_a_choice_ticked_in_advance_shows(hand):

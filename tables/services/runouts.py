@@ -49,6 +49,7 @@ from engine.errors import PokerError
 from engine.hand import Hand as EngineHand
 from engine.runout import runout_streets
 from engine.types import RUNS_WORDS
+from tables.db import statements
 from tables.models import Hand, Player, PlayerHand, Seat, Table
 from tables.selectors.hands import hand_state, last_hand, with_deck
 from tables.services.errors import HandNotRunning, IllegalMove, NotSeated, NotYourTurn
@@ -106,7 +107,7 @@ def runout_record(hand: Hand, state: EngineHand) -> bool:
     hand.runout = {"runs": runs, "shown": 0 if paced else len(runs[0]) - 1}
     hand.odds_pending = any(step["chances"] is UNKNOWN for run in runs for step in run)
     if not state.is_over:
-        Hand.objects.filter(pk=hand.pk).update(runout=hand.runout, odds_pending=hand.odds_pending)
+        statements.update(Hand, {"pk": hand.pk}, runout=hand.runout, odds_pending=hand.odds_pending)
     return paced
 
 
@@ -255,7 +256,7 @@ def runout_advance(table: Table, hand: Hand, now: datetime) -> str | None:
     runout = dict(hand.runout)
     runout["shown"] += 1
     hand.runout = runout
-    Hand.objects.filter(pk=hand.pk).update(runout=runout)
+    statements.update(Hand, {"pk": hand.pk}, runout=runout)
     last = runout["shown"] >= len(runout["runs"][0]) - 1
     pause = settings.POKER_HAND_PAUSE_SECONDS if last else _pause()
     table.next_hand_at = now + timedelta(seconds=pause)
@@ -310,7 +311,7 @@ def runs_answer(
         )
     answers[str(index)] = RUN_CHOICES[kind]
     hand.run_answers = answers
-    Hand.objects.filter(pk=hand.pk).update(run_answers=answers)
+    statements.update(Hand, {"pk": hand.pk}, run_answers=answers)
     if answers[str(index)] == 1:
         return 1
     live = [seat for seat in range(state.seats) if not state.folded[seat]]

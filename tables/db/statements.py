@@ -97,14 +97,15 @@ def lock_row(model: type[M], pk: object, *, skip_locked: bool = False) -> M | No
     return found
 
 
-def insert(obj: models.Model) -> None:
+def insert(obj: models.Model, *, numbered: bool = False) -> None:
     """``obj.save(force_insert=True)`` for a row nobody needs the primary key of (an
     append-only log entry; or one whose key is its own, given: a hand's secret):
-    ``auto_now_add`` fields are filled in as the ORM does."""
-    insert_many([obj])
+    ``auto_now_add`` fields are filled in as the ORM does. ``numbered``: the key the
+    database numbers it with is set on ``obj`` (``Model.objects.create``: a new hand)."""
+    insert_many([obj], numbered)
 
 
-def insert_many(objs: Sequence[models.Model]) -> None:
+def insert_many(objs: Sequence[models.Model], numbered: bool = False) -> None:
     """``Model.objects.bulk_create(objs)`` for rows of one model nobody needs the primary
     keys of (a finished hand's summary rows), in one ``executemany``."""
     if not objs:
@@ -113,15 +114,17 @@ def insert_many(objs: Sequence[models.Model]) -> None:
     connection = _connection(model)
     # every column but the one the database numbers (a key given, as a hand's, is written)
     fields = [f for f in model._meta.concrete_fields if f is not model._meta.auto_field]
-    key = (connection.alias, connection.vendor, "insert", model)
+    returning = numbered and connection.features.can_return_columns_from_insert
+    key = (connection.alias, connection.vendor, "insert", model, returning)
     sql = _compiled.get(key)
+    quote = connection.ops.quote_name
     if sql is None:
-        quote = connection.ops.quote_name
         sql = _compiled[key] = prepared(
             connection,
             f"INSERT INTO {quote(model._meta.db_table)} "
             f"({', '.join(quote(_column(f)) for f in fields)}) "
-            f"VALUES ({', '.join(['%s'] * len(fields))})",
+            f"VALUES ({', '.join(['%s'] * len(fields))})"
+            + (f" RETURNING {quote(_column(model._meta.pk))}" if returning else ""),
         )
     rows = []
     for obj in objs:
@@ -134,6 +137,11 @@ def insert_many(objs: Sequence[models.Model]) -> None:
             cursor.execute(sql.text, rows[0])
         else:
             cursor.executemany(sql.text, rows)
+        if numbered:  # one row (``insert``), its key read back as the ORM does
+            table, column = model._meta.db_table, _column(model._meta.pk)
+            found = cursor.fetchone() if returning else None
+            objs[0].pk = found[0] if found else connection.ops.last_insert_id(cursor, table, column)
+            objs[0]._state.adding, objs[0]._state.db = False, connection.alias
 
 
 def update(model: type[models.Model], where: dict[str, Any], **values: Any) -> int:

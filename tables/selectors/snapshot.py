@@ -433,8 +433,11 @@ def snapshot_after_action(
         start["player_id"]: stack
         for start, stack in zip(previous.hand.seats, state.stacks, strict=True)
     }
+    # an action moves one stack at most: the other seats are the previous version's own rows
     seats = [
-        replace(seat, stack=stacks[seat.player_id]) if seat.player_id in stacks else seat
+        replace(seat, stack=stacks[seat.player_id])
+        if stacks.get(seat.player_id, seat.stack) != seat.stack
+        else seat
         for seat in previous.seats.values()
     ]
     # the same row but for the clock and version: its settings' facts are the previous'

@@ -20,6 +20,7 @@ from django.db import transaction
 from tables.db import statements
 from tables.models import Table
 from tables.services.errors import TableNotOpen
+from tables.services.leases import fenced_table_lock, fenced_table_pending
 
 log = logging.getLogger(__name__)
 R = TypeVar("R")
@@ -38,6 +39,8 @@ def table_lock(table: Table | int, *, skip_locked: bool = False) -> Table | None
     database instead).
     """
     pk = table.pk if isinstance(table, Table) else table
+    if fenced_table_pending(pk):  # a runtime's write: the lease checked in the same statement
+        return fenced_table_lock(pk, skip_locked=skip_locked)
     return statements.lock_row(Table, pk, skip_locked=skip_locked)
 
 

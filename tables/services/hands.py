@@ -168,7 +168,7 @@ def hand_deal(
         )
     except PokerError as error:
         raise ServiceError(f"The hand cannot be dealt: {error}") from error
-    hand = Hand.objects.create(
+    hand = Hand(
         table=table,
         number=number,
         config=config.to_dict(),
@@ -178,6 +178,7 @@ def hand_deal(
         commitment=str(commitment(seed)),
         broadcast=broadcast_for_deal(table, [player_id for _, player_id, _, _ in seats]),
     )
+    statements.insert(hand, numbered=True)  # ``Hand.objects.create``, compiled once
     statements.insert(HandSecret(hand=hand, deck=deck, seed=str(seed)))
     etiquette.dealing_apply(dealing)
     hand.secret_deck = deck  # as with_deck brings it: the replays need no read

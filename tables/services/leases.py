@@ -6,8 +6,8 @@ long as its database connection, which Django's threads open, reuse and drop on 
 and which the server may keep for minutes after the process that held it stopped answering
 (a half-open TCP connection); a lease expires at a time everyone can read, works the same on
 SQLite (the embedded set-up), and is checked inside each action's own transaction
-(``lease_hold``), so an owner that lost it cannot commit anything: no two processes ever
-write one table through its runtime.
+(``lease_fenced``), its row locked until the commit, so an owner that lost it cannot commit
+anything: no two processes ever write one table through its runtime.
 
 Times are the servers' clocks (``timezone.now``): hosts keep them in step (NTP); an owner
 stops acting ``LEASE_MARGIN_SECONDS`` before its lease expires by its own clock.
@@ -19,15 +19,17 @@ import os
 import socket
 from collections.abc import Callable
 from contextvars import ContextVar
+from dataclasses import dataclass
 from datetime import datetime, timedelta
 from functools import lru_cache
 from typing import TypeVar
 
 from django.db import IntegrityError, connection, transaction
-from django.db.models import F, Q
+from django.db.models import F, Q, QuerySet
 from django.db.transaction import Atomic
 from django.utils import timezone
 
+from tables.db import statements
 from tables.models import Table, TableLease
 from tables.services.errors import ServiceError
 
@@ -103,11 +105,13 @@ def leases_renew(table_ids: list[int], owner: str, now: datetime | None = None) 
 
 
 def lease_hold(table_id: int, owner: str, epoch: int, now: datetime | None = None) -> bool:
-    """Inside an action's transaction: whether ``owner`` still holds the lease it took at
-    ``epoch`` (renewing it). False: another process took the table, nothing may be written."""
+    """Inside a write's transaction: whether ``owner`` still holds the lease it took at
+    ``epoch`` (renewing it, its row locked until the commit). False: another process took the
+    table, nothing may be written. ``lease_fenced`` runs it where the work did not check the
+    lease with its lock of the table (``fenced_table_lock``)."""
     now = now or timezone.now()
     ops = connection.ops
-    with connection.cursor() as cursor:  # every action runs it: one statement, built once
+    with connection.cursor() as cursor:  # one statement, built once
         cursor.execute(
             _hold_sql(connection.vendor),
             [
@@ -121,24 +125,95 @@ def lease_hold(table_id: int, owner: str, epoch: int, now: datetime | None = Non
         return bool(cursor.rowcount)
 
 
+@dataclass
+class _Fence:
+    """A runtime's write under way in ``lease_fenced``: the lease it must hold."""
+
+    table_id: int
+    owner: str
+    epoch: int
+    #: How many blocks were open inside the outermost ``atomic`` at the fence (its own among
+    #: them where it is nested, as in the tests).
+    depth: int
+    #: The lease was found held, its row locked until the commit (None: not yet, or only
+    #: inside a savepoint, whose rollback would let the lock go; False: lost).
+    held: bool | None = None
+    #: The table's row was locked with the lease (``fenced_table_lock``) once already.
+    looked: bool = False
+
+
+#: While ``lease_fenced`` runs its work: the lease it runs under.
+_fence: ContextVar[_Fence | None] = ContextVar("lease_fence", default=None)
+
+
 def lease_fenced(table_id: int, owner: str, epoch: int, work: Callable[[], T]) -> T:
-    """``work`` (a runtime's write) in one transaction that first renews the lease ``owner``
-    took at ``epoch``: if another process took the table meanwhile, ``LeaseLost`` and nothing
-    is written. The services ``work`` calls open their blocks with ``fenced_atomic``: no
-    savepoints of their own."""
+    """``work`` (a runtime's write) in one transaction under the lease ``owner`` took at
+    ``epoch``: if another process took the table meanwhile, ``LeaseLost`` and nothing is
+    written. The lease is checked with the work's first lock of the table's row
+    (``fenced_table_lock``: one statement reads and locks both rows until the commit, as
+    every service of a runtime locks the table first); where that lock was not taken outside
+    a savepoint, the lease is renewed before the commit instead (``lease_hold``). The
+    services ``work`` calls open their blocks with ``fenced_atomic``: no savepoints of their
+    own."""
     with transaction.atomic():
-        if not lease_hold(table_id, owner, epoch):
-            raise LeaseLost(MOVING)
-        token = _fence_depth.set(len(transaction.get_connection().savepoint_ids))
+        fence = _Fence(table_id, owner, epoch, len(transaction.get_connection().savepoint_ids))
+        token = _fence.set(fence)
         try:
-            return work()
+            result = work()
         finally:
-            _fence_depth.reset(token)
+            _fence.reset(token)
+        if fence.held is False:  # lost, and the work swallowed the refusal
+            raise LeaseLost(MOVING)
+        # a work whose error was swallowed commits nothing: Django runs no more queries
+        unchecked = fence.held is None and not transaction.get_connection().needs_rollback
+        if unchecked and not lease_hold(table_id, owner, epoch):
+            raise LeaseLost(MOVING)
+        return result
 
 
-#: While ``lease_fenced`` runs its work: how many blocks were open inside the outermost
-#: ``atomic`` at the fence (its own among them where it is nested, as in the tests).
-_fence_depth: ContextVar[int | None] = ContextVar("lease_fence_depth", default=None)
+def fenced_table_pending(table_id: int) -> bool:
+    """Whether the table's row is locked for the first time inside ``lease_fenced``'s work:
+    ``fenced_table_lock`` then locks it with the lease."""
+    fence = _fence.get()
+    return fence is not None and not fence.looked and fence.table_id == table_id
+
+
+def fenced_table_lock(table_id: int, *, skip_locked: bool = False) -> Table | None:
+    """``statements.lock_row(Table, table_id)`` inside ``lease_fenced``, its lease checked in
+    the same statement: the table's row read where the lease's owner and epoch are the
+    fence's and it has not expired, both rows locked (PostgreSQL's ``FOR UPDATE`` of a join;
+    SQLite's transaction holds the database's write lock). It is not renewed: each loop's
+    clock does that every second (``leases_renew``). ``LeaseLost`` when it is not held.
+
+    ``skip_locked``: None at once when another transaction holds the table's row; as a row
+    skipped looks like a lease lost, the lease is then looked at on its own."""
+    fence = _fence.get()
+    assert fence is not None and fence.table_id == table_id  # ``fenced_table_pending``
+    fence.looked = True
+    blocks = transaction.get_connection().savepoint_ids
+    outside_savepoints = len(blocks) >= fence.depth and not any(blocks[fence.depth :])
+    now = timezone.now()
+    held_since = TableLease._meta.get_field("until").get_db_prep_value(
+        now, transaction.get_connection()
+    )
+
+    def build(table_id: int, owner: str, epoch: int, _: object) -> QuerySet[Table]:
+        held = Q(lease__owner=owner), Q(lease__epoch=epoch), Q(lease__until__gte=now)
+        query = Table.objects.select_for_update(skip_locked=skip_locked)
+        return query.filter(Q(pk=table_id), *held).order_by()
+
+    found = statements.select_first(
+        Table, f"lease-held-table {skip_locked}", build, table_id, fence.owner, fence.epoch,
+        held_since,
+    )  # fmt: skip
+    if found is None and skip_locked and lease_hold(table_id, fence.owner, fence.epoch, now):
+        found = statements.lock_row(Table, table_id, skip_locked=True)
+    elif found is None:
+        fence.held = False
+        raise LeaseLost(MOVING)
+    if outside_savepoints:
+        fence.held = True
+    return found
 
 
 def fenced_atomic() -> Atomic:
@@ -150,9 +225,9 @@ def fenced_atomic() -> Atomic:
     Django would refuse them), so a savepoint would undo nothing more, and costs two
     statements (``SAVEPOINT``, ``RELEASE``) on every action. Anywhere else, the usual
     savepoint."""
-    depth = _fence_depth.get()
+    fence = _fence.get()
     blocks = transaction.get_connection().savepoint_ids
-    unsaved = depth is not None and len(blocks) >= depth and not any(blocks[depth:])
+    unsaved = fence is not None and len(blocks) >= fence.depth and not any(blocks[fence.depth :])
     return transaction.atomic(savepoint=not unsaved)
 
 

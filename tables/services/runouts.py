@@ -107,7 +107,7 @@ def runout_record(hand: Hand, state: EngineHand) -> bool:
     hand.runout = {"runs": runs, "shown": 0 if paced else len(runs[0]) - 1}
     hand.odds_pending = any(step["chances"] is UNKNOWN for run in runs for step in run)
     if not state.is_over:
-        Hand.objects.filter(pk=hand.pk).update(runout=hand.runout, odds_pending=hand.odds_pending)
+        statements.update(Hand, {"pk": hand.pk}, runout=hand.runout, odds_pending=hand.odds_pending)
     return paced
 
 
@@ -278,7 +278,7 @@ def runout_advance(table: Table, hand: Hand, now: datetime) -> str | None:
     runout = dict(hand.runout)
     runout["shown"] += 1
     hand.runout = runout
-    Hand.objects.filter(pk=hand.pk).update(runout=runout)
+    statements.update(Hand, {"pk": hand.pk}, runout=runout)
     last = runout["shown"] >= len(runout["runs"][0]) - 1
     pause = settings.POKER_HAND_PAUSE_SECONDS if last else _pause()
     table.next_hand_at = now + timedelta(seconds=pause)
@@ -333,7 +333,7 @@ def runs_answer(
         )
     answers[str(index)] = RUN_CHOICES[kind]
     hand.run_answers = answers
-    Hand.objects.filter(pk=hand.pk).update(run_answers=answers)
+    statements.update(Hand, {"pk": hand.pk}, run_answers=answers)
     if answers[str(index)] == 1:
         return 1
     live = [seat for seat in range(state.seats) if not state.folded[seat]]

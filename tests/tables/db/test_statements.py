@@ -9,7 +9,7 @@ from django.forms.models import model_to_dict
 from django.utils import timezone
 
 from tables.db import statements
-from tables.models import HandAction, Seat, Table
+from tables.models import Hand, HandAction, Seat, Table
 from tables.services import hand_start, seat_take
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -123,6 +123,38 @@ def test_insert_many_stores_every_row_and_refuses_a_mixed_batch(players, table):
     ]
     with transaction.atomic(), pytest.raises(ValueError, match="a Seat among HandAction rows"):
         statements.insert_many([actions[0], Seat(table=table, player=bob, number=4)])
+
+
+def test_a_numbered_insert_sets_the_key_the_database_gave_as_create_does(players, table):
+    """``insert(obj, numbered=True)``: ``Model.objects.create`` for a row whose key the
+    database numbers (a new hand), run twice: the compiled statement gives each its own."""
+    alice, bob, _ = players
+    seat_take(table=table, player=alice, buy_in=100, seat_number=0)
+    seat_take(table=table, player=bob, buy_in=100, seat_number=1)
+    first = hand_start(table=table)
+    made = []
+    with transaction.atomic():
+        for number in (first.number + 1, first.number + 2):
+            hand = Hand(
+                table=table,
+                number=number,
+                config=first.config,
+                seats=first.seats,
+                button=0,
+                button_seat=0,
+            )
+            statements.insert(hand, numbered=True)
+            made.append(hand)
+    assert [hand.pk for hand in made] == list(
+        Hand.objects.filter(number__gt=first.number).order_by("number").values_list("pk", flat=True)
+    )
+    assert not made[0]._state.adding and made[0].pk > first.pk
+    stored = Hand.objects.get(pk=made[0].pk)
+    assert (stored.seats, stored.status, stored.started_at) == (
+        first.seats,
+        Hand.Status.RUNNING,
+        made[0].started_at,
+    )
 
 
 def test_compiled_reads_return_what_the_orm_returns_for_any_parameters(players, table):

@@ -153,3 +153,76 @@ def test_held_elsewhere_is_another_processs_live_lease(table):
     lease_release([table.pk], PROCESS)
     lease_take(table.pk, "elsewhere", "there")
     assert held_elsewhere(table.pk)
+
+
+def test_the_first_lock_of_the_table_checks_the_lease_in_the_same_statement(table):
+    """A runtime's service locks the table first: the lease is read and locked with it, not
+    renewed (each loop's clock renews it), and a lease lost or run out refuses the write even
+    where the work swallows the refusal."""
+    from tables.services.events import table_lock
+
+    now = timezone.now()
+    epoch = lease_take(table.pk, "a", "chan-a", now)
+    until = TableLease.objects.get(table_id=table.pk).until
+
+    def rename(name):
+        def write():
+            with fenced_atomic():
+                locked = table_lock(table.pk)
+                locked.name = name
+                locked.save(update_fields=["name"])
+            return table_lock(table.pk).name  # a second lock: the row as written
+
+        return write
+
+    assert lease_fenced(table.pk, "a", epoch, rename("Mine")) == "Mine"
+    assert TableLease.objects.get(table_id=table.pk).until == until  # checked, not renewed
+    with pytest.raises(LeaseLost):
+        lease_fenced(table.pk, "a", epoch + 1, rename("Another generation"))
+
+    def swallowing():
+        try:
+            return rename("Swallowed")()
+        except LeaseLost:
+            return "swallowed"  # as the croupier's tick logs and returns
+
+    with pytest.raises(LeaseLost):
+        lease_fenced(table.pk, "b", epoch, swallowing)
+    TableLease.objects.filter(table_id=table.pk).update(until=now - timedelta(seconds=1))
+    with pytest.raises(LeaseLost):
+        lease_fenced(table.pk, "a", epoch, rename("Ran out"))
+    assert Table.objects.get(pk=table.pk).name == "Mine"
+
+
+def test_a_table_locked_first_inside_a_savepoint_has_its_lease_renewed_before_the_commit(table):
+    """A savepoint's rollback would let the lease's row go before the commit: the lease is
+    then renewed (and locked) at the end of the work, as for a work that locks no table."""
+    from tables.services.events import table_lock
+
+    now = timezone.now()
+    epoch = lease_take(table.pk, "a", "chan-a", now)
+    TableLease.objects.filter(table_id=table.pk).update(until=now + timedelta(seconds=1))
+
+    def in_a_savepoint():
+        with transaction.atomic():
+            return table_lock(table.pk).name
+
+    assert lease_fenced(table.pk, "a", epoch, in_a_savepoint) == table.name
+    assert TableLease.objects.get(table_id=table.pk).until > now + timedelta(seconds=2)
+    with pytest.raises(LeaseLost):
+        lease_fenced(table.pk, "b", epoch, in_a_savepoint)
+
+
+def test_a_tick_that_skips_a_busy_table_still_checks_the_lease(table):
+    from tables.services.events import table_lock
+
+    epoch = lease_take(table.pk, "a", "chan-a", timezone.now())
+
+    def tick():
+        with fenced_atomic():
+            locked = table_lock(table.pk, skip_locked=True)
+            return locked.pk if locked is not None else None
+
+    assert lease_fenced(table.pk, "a", epoch, tick) == table.pk
+    with pytest.raises(LeaseLost):
+        lease_fenced(table.pk, "a", epoch + 1, tick)

@@ -17,8 +17,8 @@ seats or of actions already taken:
   hand or its log;
 - the clock acting for a player out of time: its own reads (the hand, its log, the seat),
   then the action on the hand it read, under the lock it took, without reading either again;
-- a runtime's action in the transaction that renews its lease (``lease_fenced``): the
-  lease's UPDATE, and the action without a savepoint of its own.
+- a runtime's action in the transaction of its lease (``lease_fenced``): the lease checked in
+  the statement that locks the table, and the action without a savepoint of its own.
 
 Inside the tests' transaction the service's own transaction is a savepoint: two more
 statements (``SAVEPOINT`` / ``RELEASE``), as ``BEGIN`` / ``COMMIT`` are in production.
@@ -55,9 +55,9 @@ HAND_END_QUERIES = 8 + 3
 DEAL_QUERIES = 9 + NO_WAIT
 #: savepoint, table lock, INSERT action, <= 1 seat UPDATE, table UPDATE, release.
 LIVE_ACTION_QUERIES = 6 + NO_WAIT
-#: The fence's savepoint (its transaction, in production), lease UPDATE, table lock, INSERT
-#: action, <= 1 seat UPDATE, table UPDATE, the fence's release.
-FENCED_LIVE_ACTION_QUERIES = 7 + NO_WAIT
+#: The fence's savepoint (its transaction, in production), the table locked with the lease,
+#: INSERT action, <= 1 seat UPDATE, table UPDATE, the fence's release.
+FENCED_LIVE_ACTION_QUERIES = 6 + NO_WAIT
 #: savepoint, table lock, hand, action log, the actor's seat; the action under the tick's lock:
 #: savepoint, INSERT action, seat UPDATE (sat out), <= 1 seat UPDATE (stack), table UPDATE,
 #: release; release.
@@ -217,6 +217,16 @@ def table_locks(captured) -> int:
     return statements(captured, 'SELECT "tables_table"."id", "tables_table"."name"')
 
 
+def leases_read(captured) -> list[str]:
+    """Each statement that names the lease's table: "lock" where it is the table's lock."""
+    table_lock = 'SELECT "tables_table"."id", "tables_table"."name"'
+    return [
+        "lock" if query["sql"].startswith(table_lock) else query["sql"]
+        for query in captured.captured_queries
+        if '"tables_tablelease"' in query["sql"]
+    ]
+
+
 @pytest.mark.parametrize("count", [2, 6])
 def test_the_croupier_deals_with_as_few_queries_as_a_deal_and_reads_the_seats_once(
     make_player, make_table, count
@@ -303,7 +313,8 @@ def test_a_runtimes_fenced_action_opens_no_savepoint_of_its_own(
         with django_assert_max_num_queries(FENCED_LIVE_ACTION_QUERIES) as captured:
             lease_fenced(table.pk, "runtime", epoch, partial(hand_act, **kwargs, live=live))
         assert statements(captured, "SAVEPOINT") == 1  # the fence's, inside the tests' one
-        assert statements(captured, 'UPDATE "tables_tablelease"') == 1
+        assert leases_read(captured) == ["lock"]  # checked in the table's lock
+        assert table_locks(captured) == 1
         assert not live.spent and live.version == kwargs["version"] + 1
         assert_seats_follow_the_engine(hand)
 
@@ -340,10 +351,12 @@ def test_the_clock_of_a_runtime_acts_without_a_savepoint_of_its_own(
     epoch = lease_take(table.pk, "runtime", "chan")
     late = now + timedelta(seconds=25)
     tick = partial(clock_tick, table=table.pk, now=late, skip_busy=True)
-    # the fence's own savepoint and lease UPDATE, then the timeout's without its two pairs
-    with django_assert_max_num_queries(TIMEOUT_QUERIES + 3 - 4) as captured:
+    # the fence's own savepoint, then the timeout's without its two pairs (the lease checked
+    # in the tick's lock of the table)
+    with django_assert_max_num_queries(TIMEOUT_QUERIES + 2 - 4) as captured:
         assert lease_fenced(table.pk, "runtime", epoch, tick) == "timeout"
     assert statements(captured, "SAVEPOINT") == 1  # the fence's, inside the tests' one
+    assert leases_read(captured) == ["lock"]  # checked in the table's lock
     action = HandAction.objects.get()
     assert (action.kind, action.source) == ("fold", HandAction.Source.TIMEOUT)
 

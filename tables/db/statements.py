@@ -148,7 +148,6 @@ def update(model: type[models.Model], where: dict[str, Any], **values: Any) -> i
     """``model.objects.filter(**where).update(**values)`` for equality filters on fields of
     ``model`` itself (``table_id=3``; None: ``IS NULL``); returns the number of rows changed."""
     connection = _connection(model)
-    meta = model._meta
     nulls = tuple(name for name, value in where.items() if value is None)
     equal = {name: value for name, value in where.items() if value is not None}
     key = (connection.alias, connection.vendor, "update", model, tuple(values), tuple(where), nulls)
@@ -157,21 +156,19 @@ def update(model: type[models.Model], where: dict[str, Any], **values: Any) -> i
         quote = connection.ops.quote_name
         set_fields = [_own_field(model, name) for name in values]
         where_fields = [_own_field(model, name) for name in equal]
-        conditions = [f"{quote(_column(f))} = %s" for f in where_fields]
-        conditions += [f"{quote(_column(_own_field(model, name)))} IS NULL" for name in nulls]
+        conditions = [f"{quote(_column(f))} = %s" for f in where_fields] + [
+            f"{quote(_column(_own_field(model, name)))} IS NULL" for name in nulls
+        ]
         text = (
-            f"UPDATE {quote(meta.db_table)} SET "
+            f"UPDATE {quote(model._meta.db_table)} SET "
             f"{', '.join(f'{quote(_column(f))} = %s' for f in set_fields)} WHERE "
             f"{' AND '.join(conditions)}"
         )
         entry = _compiled[key] = (prepared(connection, text), set_fields, where_fields)
     sql, set_fields, where_fields = entry
-    params = [
-        f.get_db_prep_save(v, connection) for f, v in zip(set_fields, values.values(), strict=True)
-    ]
-    params += [
-        f.get_db_prep_save(v, connection) for f, v in zip(where_fields, equal.values(), strict=True)
-    ]
+    fields = [*set_fields, *where_fields]
+    given = [*values.values(), *equal.values()]
+    params = [f.get_db_prep_save(v, connection) for f, v in zip(fields, given, strict=True)]
     with connection.cursor() as cursor:
         cursor.execute(sql.text, sql.params(params))
         return int(cursor.rowcount)

@@ -27,6 +27,7 @@ from tables.presenters.models import (
     ActionsRegion,
     CardFace,
     LogLine,
+    PotLine,
     PreActionChoice,
     Screen,
     SeatPanel,
@@ -121,13 +122,11 @@ def play_state(snapshot: Snapshot, screen: Screen, now: datetime | None = None) 
         "running": screen.running,
         "street": view.street if view is not None else None,
         "seats": [_seat(panel, panel.number in dealt) for panel in panels],
-        "board": [str(card) for card in screen.board.cards],
+        "board": _card_texts(screen.board.cards),
         "boards": _boards(screen),
         "runs_due": screen.board.runs_due,
-        "rabbit": [str(card) for card in screen.board.rabbit] or None,
-        "pots": [{"name": pot.label, "amount": pot.amount} for pot in screen.board.pots]
-        if screen.running
-        else [],
+        "rabbit": _card_texts(screen.board.rabbit) or None,
+        "pots": _pots_data(screen.board.pots if screen.running else ()),
         "total_pot": screen.board.total_pot,
         "button": _label(numbers.get(view.button)) if view is not None else None,
         "actor": next((panel.label for panel in panels if panel.is_actor), None),
@@ -245,6 +244,12 @@ def _log(screen: Screen) -> list[dict[str, Any]]:
     return [_log_line(line) for line in screen.log.lines[-LOG_LINES:]]
 
 
+# What did not change from one version to the next is the very same object in both states
+# (a seat, a log line: equal view models give the one dict), so an update's diff passes it
+# over without walking it (``tables.live.patch``). Nothing may change these dicts.
+_SHARED_PARTS = 4096
+
+
 def _label(number: int | None) -> int | None:
     return None if number is None else number + 1
 
@@ -254,35 +259,70 @@ def _table(
 ) -> dict[str, Any]:
     """The table and its stakes (``facts``: its settings in words); ``default_buy_in`` is the
     buy-in the browser's form offers (None, as every buy-in, unless ``cash``)."""
-    return {
-        "id": table.pk,
-        "name": table.name,
-        "variant": facts.variant,
-        "game": table.game,
-        "betting": table.betting,
-        "stakes": facts.stakes,
-        "small_blind": table.small_blind,
-        "big_blind": table.big_blind,
-        "ante": table.ante,
-        "straddle": table.straddle,
-        "straddles": table.straddles,
-        "button_straddle": table.button_straddle,
-        "bring_in": table.bring_in,
-        "small_bet": table.small_bet,
-        "big_bet": table.big_bet,
-        "max_seats": table.max_seats,
-        "min_buy_in": facts.min_buy_in if cash else None,
-        "max_buy_in": facts.max_buy_in if cash else None,
-        "default_buy_in": default_buy_in,
-        "action_seconds": table.action_seconds,
-        "status": table.status,
-        "broadcast": _broadcast(
-            table.broadcast_proposed,
-            table.broadcast_delay,
-            table.broadcast_minutes,
-            table.broadcast_room_screen,
-        ),
-    }
+    return _table_data(
+        table.pk,
+        table.name,
+        facts.variant,
+        table.game,
+        table.betting,
+        facts.stakes,
+        table.small_blind,
+        table.big_blind,
+        table.ante,
+        table.straddle,
+        table.straddles,
+        table.button_straddle,
+        table.bring_in,
+        table.small_bet,
+        table.big_bet,
+        table.max_seats,
+        facts.min_buy_in if cash else None,
+        facts.max_buy_in if cash else None,
+        default_buy_in,
+        table.action_seconds,
+        table.status,
+        # (the broadcast's, last: ``_broadcast``'s)
+        table.broadcast_proposed,
+        table.broadcast_delay,
+        table.broadcast_minutes,
+        table.broadcast_room_screen,
+    )
+
+
+# The members in the order ``_table`` passes them to ``_table_data``.
+_TABLE_MEMBERS = (
+    "id",
+    "name",
+    "variant",
+    "game",
+    "betting",
+    "stakes",
+    "small_blind",
+    "big_blind",
+    "ante",
+    "straddle",
+    "straddles",
+    "button_straddle",
+    "bring_in",
+    "small_bet",
+    "big_bet",
+    "max_seats",
+    "min_buy_in",
+    "max_buy_in",
+    "default_buy_in",
+    "action_seconds",
+    "status",
+)
+
+
+@lru_cache(maxsize=_SHARED_PARTS)
+def _table_data(*values: Any) -> dict[str, Any]:
+    """``_table``'s dict: the very same object at every version of the same settings (each
+    value's type is its column's, so no ``True`` takes the place of a ``1``)."""
+    *columns, proposed, delay, minutes, room_screen = values
+    data = dict(zip(_TABLE_MEMBERS, columns, strict=True))
+    data["broadcast"] = _broadcast(proposed, delay, minutes, room_screen)
+    return data
 
 
 @lru_cache(maxsize=64)
@@ -292,12 +332,6 @@ def _broadcast(proposed: bool, delay: str, minutes: int, room_screen: bool) -> d
     if not proposed:
         return {"proposed": False}
     return {"proposed": True, "delay": delay, "minutes": minutes, "room_screen": room_screen}
-
-
-# What did not change from one version to the next is the very same object in both states
-# (a seat, a log line: equal view models give the one dict), so an update's diff passes it
-# over without walking it (``tables.live.patch``). Nothing may change these dicts.
-_SHARED_PARTS = 4096
 
 
 @lru_cache(maxsize=_SHARED_PARTS)
@@ -405,11 +439,29 @@ def _you_data(
 def _boards(screen: Screen) -> list[list[str]]:
     """Each run of the board: the board, then each later run's when it was run more than
     once."""
-    if screen.hand_id is None:
-        return []
     board = screen.board
-    runs = [board.cards, *board.later_cards[: board.runs - 1]]
+    if screen.hand_id is None:
+        return _boards_data(())
+    return _boards_data((board.cards, *board.later_cards[: board.runs - 1]))
+
+
+@lru_cache(maxsize=_SHARED_PARTS)
+def _boards_data(runs: tuple[tuple[CardFace, ...], ...]) -> list[list[str]]:
+    """``_boards``' list: the very same object while the boards are the same."""
     return [[str(card) for card in run] for run in runs]
+
+
+@lru_cache(maxsize=_SHARED_PARTS)
+def _card_texts(cards: tuple[CardFace, ...]) -> list[str]:
+    """Cards every viewer sees (the board, a rabbit hunt's) as text: the very same list
+    while they are the same."""
+    return [str(card) for card in cards]
+
+
+@lru_cache(maxsize=_SHARED_PARTS)
+def _pots_data(pots: tuple[PotLine, ...]) -> list[dict[str, Any]]:
+    """The board's pots: the very same list while they are the same."""
+    return [{"name": pot.label, "amount": pot.amount} for pot in pots]
 
 
 def _clock(

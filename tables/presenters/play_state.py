@@ -16,14 +16,16 @@ from __future__ import annotations
 
 import json
 from datetime import UTC, datetime
+from functools import lru_cache
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol
 
 from django.utils import timezone
 
 from tables.presenters.games import legal_data, runs_legal_data
 from tables.presenters.models import (
     ActionsRegion,
+    CardFace,
     LogLine,
     PreActionChoice,
     Screen,
@@ -31,22 +33,57 @@ from tables.presenters.models import (
     Viewer,
 )
 from tables.presenters.shared_screen import hand_seat_numbers, own_log_lines, shared_screen
-from tables.presenters.state_parts import (
-    boards_data,
-    card_texts,
-    log_line_data,
-    pots_data,
-    pre_actions_data,
-    seat_data,
-    table_data,
-    you_data,
-)
 
 if TYPE_CHECKING:
     from engine.view import View
     from tables.presenters.screen import ViewerParts
-    from tables.presenters.state_parts import TableColumns
-    from tables.selectors.snapshot import Snapshot
+    from tables.selectors.snapshot import Snapshot, TableFacts
+
+
+class TableColumns(Protocol):
+    """What the play state reads of its table's row (a ``Table``: presenters import no model;
+    what the model works out, the stakes in words or the buy-ins, is ``Snapshot.facts``)."""
+
+    @property
+    def pk(self) -> int: ...
+    @property
+    def name(self) -> str: ...
+    @property
+    def game(self) -> str: ...
+    @property
+    def betting(self) -> str: ...
+    @property
+    def small_blind(self) -> int: ...
+    @property
+    def big_blind(self) -> int: ...
+    @property
+    def ante(self) -> int: ...
+    @property
+    def straddle(self) -> int: ...
+    @property
+    def straddles(self) -> int: ...
+    @property
+    def button_straddle(self) -> bool: ...
+    @property
+    def bring_in(self) -> int: ...
+    @property
+    def small_bet(self) -> int | None: ...
+    @property
+    def big_bet(self) -> int | None: ...
+    @property
+    def max_seats(self) -> int: ...
+    @property
+    def action_seconds(self) -> int: ...
+    @property
+    def status(self) -> str: ...
+    @property
+    def broadcast_proposed(self) -> bool: ...
+    @property
+    def broadcast_delay(self) -> str: ...
+    @property
+    def broadcast_minutes(self) -> int: ...
+    @property
+    def broadcast_room_screen(self) -> bool: ...
 
 
 #: The play state's JSON Schema (2020-12): answered by the REST play endpoints and carried by
@@ -76,19 +113,21 @@ def play_state(snapshot: Snapshot, screen: Screen, now: datetime | None = None) 
     you = _you(snapshot, screen.viewer, screen.actions, cash)
     return {
         "protocol": PROTOCOL,
-        "table": table_data(table, snapshot.facts, controls.default_buy_in if cash else None, cash),
+        "table": _table(table, snapshot.facts, controls.default_buy_in if cash else None, cash),
         "version": screen.version,
         "hand": hand.pk if screen.running and hand is not None else None,
         # the table's last hand's, also when the felt shows none (a paused or emptied table)
         "hand_number": snapshot.hand.number if snapshot.hand is not None else None,
         "running": screen.running,
         "street": view.street if view is not None else None,
-        "seats": [seat_data(panel, panel.number in dealt) for panel in panels],
-        "board": card_texts(screen.board.cards),
+        "seats": [_seat(panel, panel.number in dealt) for panel in panels],
+        "board": [str(card) for card in screen.board.cards],
         "boards": _boards(screen),
         "runs_due": screen.board.runs_due,
-        "rabbit": card_texts(screen.board.rabbit) or None,
-        "pots": pots_data(screen.board.pots if screen.running else ()),
+        "rabbit": [str(card) for card in screen.board.rabbit] or None,
+        "pots": [{"name": pot.label, "amount": pot.amount} for pot in screen.board.pots]
+        if screen.running
+        else [],
         "total_pot": screen.board.total_pot,
         "button": _label(numbers.get(view.button)) if view is not None else None,
         "actor": next((panel.label for panel in panels if panel.is_actor), None),
@@ -137,7 +176,7 @@ def viewer_members(
         "clock/time_bank": you["time_bank"] if you is not None else None,
     }
     members.update(_own_log(own_log_lines(snapshot, parts.index), len(shared.log_lines)))
-    seats = {n: seat_data(panel, n in dealt) for n, panel in parts.panels.items()}
+    seats = {n: _seat(panel, n in dealt) for n, panel in parts.panels.items()}
     return members, seats
 
 
@@ -145,7 +184,7 @@ def _own_log(own: dict[int, LogLine], length: int) -> dict[str, Any]:
     """The viewer's ``own`` lines of the log (by place in a log of ``length`` lines) within
     the state's latest ``LOG_LINES``, by their path in the state (``log/N``)."""
     start = max(length - LOG_LINES, 0)
-    return {f"log/{n - start}": log_line_data(line) for n, line in own.items() if n >= start}
+    return {f"log/{n - start}": _log_line(line) for n, line in own.items() if n >= start}
 
 
 def broadcast_view_seats(snapshot: Snapshot, panels: dict[int, SeatPanel]) -> dict[int, Any]:
@@ -199,15 +238,133 @@ def _pre_actions(actions: ActionsRegion) -> dict[str, Any] | None:
 
 def pre_actions_member(choices: tuple[PreActionChoice, ...]) -> dict[str, Any] | None:
     """The ``pre_actions`` member of a viewer offered ``choices`` (an actions region's)."""
-    return pre_actions_data(choices) if choices else None
+    return _pre_actions_data(choices) if choices else None
 
 
 def _log(screen: Screen) -> list[dict[str, Any]]:
-    return [log_line_data(line) for line in screen.log.lines[-LOG_LINES:]]
+    return [_log_line(line) for line in screen.log.lines[-LOG_LINES:]]
 
 
 def _label(number: int | None) -> int | None:
     return None if number is None else number + 1
+
+
+def _table(
+    table: TableColumns, facts: TableFacts, default_buy_in: int | None, cash: bool
+) -> dict[str, Any]:
+    """The table and its stakes (``facts``: its settings in words); ``default_buy_in`` is the
+    buy-in the browser's form offers (None, as every buy-in, unless ``cash``)."""
+    return {
+        "id": table.pk,
+        "name": table.name,
+        "variant": facts.variant,
+        "game": table.game,
+        "betting": table.betting,
+        "stakes": facts.stakes,
+        "small_blind": table.small_blind,
+        "big_blind": table.big_blind,
+        "ante": table.ante,
+        "straddle": table.straddle,
+        "straddles": table.straddles,
+        "button_straddle": table.button_straddle,
+        "bring_in": table.bring_in,
+        "small_bet": table.small_bet,
+        "big_bet": table.big_bet,
+        "max_seats": table.max_seats,
+        "min_buy_in": facts.min_buy_in if cash else None,
+        "max_buy_in": facts.max_buy_in if cash else None,
+        "default_buy_in": default_buy_in,
+        "action_seconds": table.action_seconds,
+        "status": table.status,
+        "broadcast": _broadcast(
+            table.broadcast_proposed,
+            table.broadcast_delay,
+            table.broadcast_minutes,
+            table.broadcast_room_screen,
+        ),
+    }
+
+
+@lru_cache(maxsize=64)
+def _broadcast(proposed: bool, delay: str, minutes: int, room_screen: bool) -> dict[str, Any]:
+    """The hole-card broadcast the host proposes (issue 53): on for a hand only when every
+    seated player agreed before its deal (``POST .../broadcast/``, the ``broadcast`` op)."""
+    if not proposed:
+        return {"proposed": False}
+    return {"proposed": True, "delay": delay, "minutes": minutes, "room_screen": room_screen}
+
+
+# What did not change from one version to the next is the very same object in both states
+# (a seat, a log line: equal view models give the one dict), so an update's diff passes it
+# over without walking it (``tables.live.patch``). Nothing may change these dicts.
+_SHARED_PARTS = 4096
+
+
+@lru_cache(maxsize=_SHARED_PARTS)
+def _log_line(line: LogLine) -> dict[str, Any]:
+    return {"kind": line.kind, "text": line.text, "cards": [str(card) for card in line.cards]}
+
+
+@lru_cache(maxsize=_SHARED_PARTS)
+def _pre_actions_data(choices: tuple[PreActionChoice, ...]) -> dict[str, Any]:
+    """``_pre_actions``' dict: the very same object while the choices are the same."""
+    ticked = next((c for c in choices if c.ticked), None)
+    return {
+        "offers": [{"kind": c.kind, "amount": c.amount, "label": c.label} for c in choices],
+        "ticked": {"kind": ticked.kind, "amount": ticked.amount} if ticked is not None else None,
+    }
+
+
+@lru_cache(maxsize=_SHARED_PARTS)
+def _seat(panel: SeatPanel, in_hand: bool) -> dict[str, Any]:
+    """One seat: ``in_hand`` when it was dealt into the running hand."""
+    plate = panel.plate
+    seat: dict[str, Any] = {
+        "seat": panel.label,
+        "status": "empty",
+        "name": None,
+        "is_bot": False,
+        "stack": None,
+        "bet": 0,
+        "cards": [None if card is None else str(card) for card in panel.cards],
+        # stud: which cards are dealt face up (everyone sees them); all false in flop games
+        "up": list(panel.up) if panel.up else [False] * len(panel.cards),
+        "sitting_out": False,
+        "leaving": False,
+        "is_button": False,
+        "is_small_blind": False,
+        "is_big_blind": False,
+        "is_you": panel.is_me,
+        "description": "",
+        "won": 0,
+        "chances": [],
+    }
+    if plate is None:
+        return seat
+    if plate.busted:
+        # The page keeps a busted player's plate until the next hand; to a program the seat
+        # is what it is, free (the hand's result still names them and what they showed).
+        return {**seat, "cards": [], "up": []}
+    if in_hand:
+        status = "all_in" if plate.all_in else "folded" if plate.folded else "playing"
+    else:
+        status = "sitting_out" if plate.sitting_out else "waiting"
+    seat.update(
+        status=status,
+        name=plate.name,
+        is_bot=plate.is_bot,
+        stack=plate.stack,
+        bet=plate.bet,
+        sitting_out=plate.sitting_out,
+        leaving=plate.leaving,
+        is_button=plate.is_button,
+        is_small_blind=plate.is_small_blind,
+        is_big_blind=plate.is_big_blind,
+        description=plate.description,
+        won=plate.won,
+        chances=list(plate.chances),
+    )
+    return seat
 
 
 def _you(
@@ -218,16 +375,41 @@ def _you(
         return None
     seat = snapshot.seats.get(viewer.seat - 1) if viewer.seat is not None else None
     time_bank = seat.time_bank if seat is not None else None
-    return you_data(viewer, cash, time_bank, actions.can_show)
+    return _you_data(viewer, cash, time_bank, actions.can_show)
+
+
+@lru_cache(maxsize=_SHARED_PARTS)
+def _you_data(
+    viewer: Viewer, cash: bool, time_bank: int | None, can_show: tuple[CardFace, ...]
+) -> dict[str, Any]:
+    """``_you``'s dict: the very same object while nothing of it changed (most versions)."""
+    return {
+        "name": viewer.name,
+        "seat": viewer.seat,
+        "bankroll": viewer.bankroll if cash else None,
+        "stack": viewer.stack if viewer.seated else None,
+        "sitting_out": viewer.sitting_out,
+        "leaving": viewer.leaving,
+        "in_hand": viewer.in_hand,
+        "top_up_room": viewer.room if cash else None,
+        "time_bank": time_bank,
+        # seat etiquette: dealt in once the big blind reaches them; sitting out next hand
+        # ("hand") or at the next big blind ("big_blind")
+        "waiting_for_big_blind": viewer.waiting_for_big_blind,
+        "sit_out_next": viewer.sit_out_next,
+        # the cards of the hand just over this viewer may still show (``show_cards``)
+        "can_show": [card.code for card in can_show],
+    }
 
 
 def _boards(screen: Screen) -> list[list[str]]:
     """Each run of the board: the board, then each later run's when it was run more than
     once."""
-    board = screen.board
     if screen.hand_id is None:
-        return boards_data(())
-    return boards_data((board.cards, *board.later_cards[: board.runs - 1]))
+        return []
+    board = screen.board
+    runs = [board.cards, *board.later_cards[: board.runs - 1]]
+    return [[str(card) for card in run] for run in runs]
 
 
 def _clock(

@@ -190,8 +190,7 @@ def fenced_table_lock(table_id: int, *, skip_locked: bool = False) -> Table | No
     fence = _fence.get()
     assert fence is not None and fence.table_id == table_id  # ``fenced_table_pending``
     fence.looked = True
-    blocks = transaction.get_connection().savepoint_ids
-    outside_savepoints = len(blocks) >= fence.depth and not any(blocks[fence.depth :])
+    outside_savepoints = _outside_savepoints(fence)
     now = timezone.now()
     held_since = TableLease._meta.get_field("until").get_db_prep_value(
         now, transaction.get_connection()
@@ -226,9 +225,14 @@ def fenced_atomic() -> Atomic:
     statements (``SAVEPOINT``, ``RELEASE``) on every action. Anywhere else, the usual
     savepoint."""
     fence = _fence.get()
+    return transaction.atomic(savepoint=fence is None or not _outside_savepoints(fence))
+
+
+def _outside_savepoints(fence: _Fence) -> bool:
+    """Whether no savepoint stands between ``fence``'s block and now: the blocks open at the
+    fence are still open, and none opened since inside its work made a savepoint."""
     blocks = transaction.get_connection().savepoint_ids
-    unsaved = fence is not None and len(blocks) >= fence.depth and not any(blocks[fence.depth :])
-    return transaction.atomic(savepoint=not unsaved)
+    return len(blocks) >= fence.depth and not any(blocks[fence.depth :])
 
 
 @lru_cache(maxsize=4)

@@ -138,7 +138,7 @@ def play_state(snapshot: Snapshot, screen: Screen, now: datetime | None = None) 
         "result": _result(snapshot, screen, view) if not screen.running else None,
         "tournament": snapshot.banner,
         "choice": _choice(screen.actions),
-        "pre_actions": _pre_actions(screen.actions),
+        "pre_actions": pre_actions_member(screen.actions.pre_actions),
     }
 
 
@@ -170,7 +170,7 @@ def viewer_members(
         "you": you,
         "legal": _legal_of(actions, view),
         "choice": _choice(actions),
-        "pre_actions": _pre_actions(actions),
+        "pre_actions": pre_actions_member(actions.pre_actions),
         # the buy-in the form offers depends on what the viewer left this table with
         "table/default_buy_in": parts.default_buy_in if cash else None,
         "clock/time_bank": you["time_bank"] if you is not None else None,
@@ -230,14 +230,10 @@ def _choice(actions: ActionsRegion) -> list[dict[str, str]] | None:
     return [{"game": game, "name": name} for game, name in actions.choice] or None
 
 
-def _pre_actions(actions: ActionsRegion) -> dict[str, Any] | None:
-    """What the caller may tick to do in advance (in the hand, not to act), and what they
-    ticked; else null."""
-    return pre_actions_member(actions.pre_actions)
-
-
 def pre_actions_member(choices: tuple[PreActionChoice, ...]) -> dict[str, Any] | None:
-    """The ``pre_actions`` member of a viewer offered ``choices`` (an actions region's)."""
+    """The ``pre_actions`` member of a viewer offered ``choices`` (an actions region's): what
+    they may tick to do in advance (in the hand, not to act), and what they ticked; else
+    null."""
     return _pre_actions_data(choices) if choices else None
 
 
@@ -307,7 +303,7 @@ def _log_line(line: LogLine) -> dict[str, Any]:
 
 @lru_cache(maxsize=_SHARED_PARTS)
 def _pre_actions_data(choices: tuple[PreActionChoice, ...]) -> dict[str, Any]:
-    """``_pre_actions``' dict: the very same object while the choices are the same."""
+    """``pre_actions_member``'s dict: the very same object while the choices are the same."""
     ticked = next((c for c in choices if c.ticked), None)
     return {
         "offers": [{"kind": c.kind, "amount": c.amount, "label": c.label} for c in choices],

@@ -14,6 +14,8 @@ import itertools
 import os
 import shutil
 
+import channels.db
+import django.db
 import pytest
 
 # ``--check`` / ``--not-check``: make check's fast tests, or all the others (tests/fast_loop.py).
@@ -146,6 +148,17 @@ def django_db_setup(django_db_setup, django_db_blocker):
                     "SELECT pg_terminate_backend(pid) FROM pg_stat_activity "
                     "WHERE datname = current_database() AND pid <> pg_backend_pid()"
                 )
+
+
+@pytest.fixture(autouse=True)
+def connection_looks_put_back():
+    """Channels' test communicator swaps ``channels.db.close_old_connections`` for a no-op by
+    ``mock.patch`` while it sends or waits; two communicators awaited at once undo those
+    patches out of order and leave the no-op there for the rest of the process, so that every
+    later write skips Django's look at its connection (the server never runs the
+    communicator). Django's is put back after each test."""
+    yield
+    channels.db.close_old_connections = django.db.close_old_connections
 
 
 @pytest.fixture(autouse=True)

@@ -21,6 +21,12 @@ and re-armed whenever the table changes. Nothing polls the tables.
   a tournament's rules that wait for a time) is looked at again after ``RETRY_SECONDS``, as
   every table was by the old poll.
 
+A table whose lease another process holds (``tables.services.leases``) is that process's to
+run: the reads leave it out, so no timer here is armed for it; the first resync after that
+lease has expired (its owner died) arms it again. A timer armed before another process took
+the table fires once: the tick looks at the lease (``croupier._tick_table``) and does
+nothing, and the re-read leaves the table alone.
+
 Two processes may both fire for one table: ``clock_tick`` is a locked, versioned service that
 skips a table another transaction holds, so nothing is done twice.
 """

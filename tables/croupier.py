@@ -272,7 +272,9 @@ def _croupier_pass(now: datetime) -> None:
 
 
 def _tick_table(table_id: int, now: datetime) -> str | None:
-    """``_tick_owned_table``, unless another process runs the table (its clock ticks it)."""
+    """``_tick_owned_table``, unless another process runs the table (its clock ticks it): the
+    timers arm none such (``clock.tables_due_at``), but its lease may have changed hands
+    since they read it."""
     try:
         if held_elsewhere(table_id):
             return None

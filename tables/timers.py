@@ -21,6 +21,13 @@ and re-armed whenever the table changes. Nothing polls the tables.
   a tournament's rules that wait for a time) is looked at again after ``RETRY_SECONDS``, as
   every table was by the old poll.
 
+A table whose lease another process holds (``tables.services.leases``) is that process's to
+run: the reads leave it out, so no timer here is armed for it; the first resync after that
+lease has expired (its owner died) arms it again. A timer armed before another process took
+the table fires once: the tick looks at the lease (``croupier._tick_table``) and does
+nothing, and the re-read leaves the table alone. A runtime here that takes the lease
+(``TABLE_OWNED``) has its table read again at once, not at the next resync.
+
 Two processes may both fire for one table: ``clock_tick`` is a locked, versioned service that
 skips a table another transaction holds, so nothing is done twice.
 """
@@ -41,7 +48,7 @@ from django.utils import timezone
 from tables.db.threads import read_async, write_async
 from tables.metrics import CLOCK_LATENESS_SECONDS
 from tables.services import clock
-from tables.services.events import published_after
+from tables.services.events import TABLE_OWNED, published_after
 
 log = logging.getLogger(__name__)
 
@@ -115,9 +122,10 @@ class TableTimers:
 
     def changed(self, event: dict[str, Any]) -> None:
         """A change this process made (``local_listeners``, on the event loop): the table's
-        deadlines may have moved."""
+        deadlines may have moved; or this process took the table's lease (``TABLE_OWNED``):
+        its clock, left to the previous owner, runs here now."""
         table_id = event.get("table_id")
-        if event.get("type") != "table.changed" or table_id is None:
+        if event.get("type") not in ("table.changed", TABLE_OWNED) or table_id is None:
             return
         if asyncio.get_running_loop() is not self.loop:  # another loop's change (tests)
             return

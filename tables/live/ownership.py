@@ -24,6 +24,7 @@ from tables.live.database_reach import DatabaseReach
 from tables.live.protocol import SERVER_BUSY, SERVER_TROUBLE
 from tables.models import Player, Table
 from tables.services.errors import ServiceError
+from tables.services.events import TABLE_OWNED, publish
 from tables.services.leases import (
     LEASE_MARGIN_SECONDS,
     LEASE_SECONDS,
@@ -117,6 +118,8 @@ class TableOwnership:
         self.epoch, self.held_until = epoch, held_until()
         if became:
             self.totals["takes"] += 1
+            # the timers here left the table to the process that held it: its clock now
+            await publish({"type": TABLE_OWNED, "table_id": self.table_id}, others=False)
         if became and self.snapshot is not None:  # what it showed may be behind the log
             log.info(
                 "table %s: owned here (epoch %s)",

@@ -32,6 +32,7 @@ from typing import Any
 from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.db.models import Exists, OuterRef, Q, QuerySet
+from django.utils import timezone
 
 from engine.bots import SensibleBot
 from engine.hand import Hand as EngineHand
@@ -51,7 +52,7 @@ from tables.services.etiquette import dealing_for
 from tables.services.events import table_lock, table_touch
 from tables.services.hands import LiveHand, hand_act, hand_deal
 from tables.services.hooks import rules_for
-from tables.services.leases import fenced_atomic
+from tables.services.leases import fenced_atomic, held_by_another
 from tables.services.players import player_create, player_grant
 from tables.services.seats import seat_take
 
@@ -295,7 +296,9 @@ def tables_due_at(table_ids: list[int] | None = None) -> dict[int, datetime | No
     """From ONE query, when each table the croupier looks after (open or paused, with someone
     seated or bots to seat; of ``table_ids`` if given) may next have something due: the
     moment its clock fires (``tables.timers``), ``DUE_NOW`` for at once, None for not
-    until the table changes.
+    until the table changes. A table whose lease another process holds now is left out:
+    that process's clock runs it (``held_by_another``, its lease read in the same query);
+    once that lease has expired, the table is read here again.
 
     - no hand running (open table): at once with bots to seat or no next hand set, else at
       ``next_hand_at``; a paused table: not until it changes;
@@ -348,12 +351,15 @@ def _due_query(table_ids: list[int] | None) -> QuerySet[Table, tuple[Any, ...]]:
             "has_hand",
             "has_bot",
             "has_away",
+            "lease__owner",
+            "lease__until",
         )
     )
 
 
 def _due_from_rows(rows: Iterable[tuple[Any, ...]]) -> dict[int, datetime | None]:
     low = settings.POKER_BOT_DELAY[0]
+    now = timezone.now()  # the leases' clock, as ``held_elsewhere``'s: not a tick's ``now``
     due: dict[int, datetime | None] = {}
     for (
         pk,
@@ -366,7 +372,11 @@ def _due_from_rows(rows: Iterable[tuple[Any, ...]]) -> dict[int, datetime | None
         has_hand,
         has_bot,
         has_away,
+        lease_owner,
+        lease_until,
     ) in rows:
+        if held_by_another(lease_owner, lease_until, now):
+            continue
         if not has_hand:
             if status != Table.Status.OPEN:
                 due[pk] = None

@@ -80,6 +80,9 @@ def table_event_on_commit(event: dict[str, Any]) -> None:
 #: Called on the server's event loop with each change this process made, before it goes
 #: through the channel layer (the croupier's timers re-arm the table's clock).
 local_listeners: list[Callable[[dict[str, Any]], None]] = []
+#: A ``local_listeners`` event (never sent through the layer): this process took the lease
+#: of the table (``table_id``), whose clock another process ran until then.
+TABLE_OWNED = "table.owned"
 
 #: Where a write that a table's runtime made puts its events once it commits: the runtime
 #: publishes them from its event loop when the write returns (``publish``), instead of the

@@ -258,6 +258,12 @@ def held_elsewhere(table_id: int) -> bool:
     return held is not None and held[0] != PROCESS
 
 
+def held_by_another(owner: str | None, until: datetime | None, now: datetime) -> bool:
+    """Whether a lease row read as ``owner`` and ``until`` (None: no row) is another
+    process's, live at ``now``: ``held_elsewhere`` for a lease read with the table."""
+    return bool(owner) and owner != PROCESS and until is not None and until >= now
+
+
 def lease_owner(table_id: int, now: datetime | None = None) -> tuple[str, str] | None:
     """The process that holds ``table_id``'s lease now and its runtime's channel (None:
     nobody)."""

@@ -6,9 +6,10 @@ import pytest
 from django.utils import timezone
 
 from tables.croupier import Croupier
-from tables.models import Seat, Table
+from tables.models import Seat, Table, TableLease
 from tables.services import hand_start, seat_take
 from tables.services.clock import DUE_NOW, tables_due, tables_due_at
+from tables.services.leases import PROCESS
 
 pytestmark = pytest.mark.django_db
 
@@ -120,3 +121,25 @@ def test_one_tables_moment_is_the_same_read_alone_or_with_all(make_table, people
         alone = tables_due_at([table.pk])
         assert alone == ({table.pk: every[table.pk]} if table.pk in every else {})
     assert closed.pk not in every and empty.pk not in every
+
+
+def test_a_table_another_process_runs_is_left_out_until_its_lease_expires(make_table, people):
+    """Another process's live lease: its clock runs the table, so this process's timers leave
+    it alone (read alone or with all); this process's own lease, a lease given up or one
+    run out leaves the table due here."""
+    now = timezone.now()
+    deadline = now - timedelta(seconds=1)
+    elsewhere, here, given_up, run_out = (running(make_table, people, deadline) for _ in range(4))
+    TableLease.objects.create(table=elsewhere, owner="other:1", until=now + timedelta(minutes=1))
+    TableLease.objects.create(table=here, owner=PROCESS, until=now + timedelta(minutes=1))
+    TableLease.objects.create(table=given_up, owner="", until=None)
+    TableLease.objects.create(table=run_out, owner="other:2", until=now - timedelta(seconds=1))
+    ids = [elsewhere.pk, here.pk, given_up.pk, run_out.pk]
+    for due in (tables_due_at(), tables_due_at(ids), tables_due_at([elsewhere.pk])):
+        assert elsewhere.pk not in due
+    assert set(tables_due_at(ids)) == {here.pk, given_up.pk, run_out.pk}
+    assert elsewhere.pk not in tables_due(now)
+
+    TableLease.objects.filter(table=elsewhere).update(until=timezone.now() - timedelta(seconds=1))
+    assert tables_due_at([elsewhere.pk]) == {elsewhere.pk: deadline}
+    assert elsewhere.pk in tables_due_at() and elsewhere.pk in tables_due(now)

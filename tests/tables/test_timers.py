@@ -11,7 +11,7 @@ from asgiref.sync import sync_to_async
 from django.utils import timezone
 
 from tables.croupier import _tick_table
-from tables.models import HandAction, Table
+from tables.models import HandAction, Table, TableLease
 from tables.selectors.hands import hand_state, running_hand
 from tables.services import hand_act, seat_take
 from tables.services.clock import DUE_NOW, clock_tick
@@ -239,6 +239,62 @@ async def test_a_due_table_with_nothing_to_do_is_looked_at_again_later(
     )
     assert clocks.armed_at(table.pk) >= before + timedelta(seconds=RETRY_SECONDS)
     assert clocks.fired == 1
+
+
+async def test_a_table_another_process_runs_is_left_to_it_until_its_lease_expires(
+    make_table, players, timers
+):
+    """Another process holds the table's lease: its clock runs the table, so this process's
+    timers arm nothing there however often they resync. Once that lease has run out (its
+    owner died), the next resync arms the timer and this process's clock acts."""
+    table = await sync_to_async(heads_up_hand)(make_table, players)
+    table = await sync_to_async(deadline_in)(table, -1)
+    await TableLease.objects.acreate(
+        table=table, owner="other:1", until=timezone.now() + timedelta(minutes=1)
+    )
+    clocks = timers()
+    for _ in range(3):
+        await clocks.resync()
+        assert clocks.armed_at(table.pk) is None
+        await asyncio.sleep(RETRY_SECONDS)
+    assert clocks.fired == 0 and not await sync_to_async(timeouts)(table)
+
+    await TableLease.objects.filter(table=table).aupdate(
+        until=timezone.now() - timedelta(seconds=1)
+    )
+    await clocks.resync()
+    assert clocks.armed_at(table.pk) == table.action_deadline
+    await wait_until(
+        lambda: clocks.fired and not clocks.ticking,
+        timeout=10,
+        what="the timer fired once the lease ran out",
+    )
+    assert len(await sync_to_async(timeouts)(table)) == 1
+
+
+async def test_a_timer_armed_before_another_process_took_the_table_fires_once_and_stops(
+    make_table, players, timers
+):
+    """The lease changes hands between the read and the fire: the tick looks at the lease
+    and does nothing, and the table, read again, is left alone (not looked at again every
+    ``RETRY_SECONDS``)."""
+    table = await sync_to_async(heads_up_hand)(make_table, players)
+    table = await sync_to_async(deadline_in)(table, 0.3)
+    clocks = timers()
+    await clocks.resync()
+    assert clocks.armed_at(table.pk) == table.action_deadline
+    await TableLease.objects.acreate(
+        table=table, owner="other:1", until=timezone.now() + timedelta(minutes=1)
+    )
+    await wait_until(
+        lambda: clocks.fired and not clocks.ticking and clocks.rereads,
+        timeout=10,
+        what="the timer fired and the table was read again",
+    )
+    await wait_until(lambda: clocks.rereader.done(), timeout=10, what="the re-read")
+    assert clocks.armed_at(table.pk) is None
+    await asyncio.sleep(RETRY_SECONDS * 3)
+    assert clocks.fired == 1 and not await sync_to_async(timeouts)(table)
 
 
 async def wait_until(predicate, *, timeout: float, what: str) -> None:

@@ -5,22 +5,27 @@ table, acts on its hand in memory, reads the table again only for a change it di
 and cannot write once another process took its lease."""
 
 import asyncio
+from datetime import timedelta
 
 import pytest
 from asgiref.sync import sync_to_async
 from channels.layers import InMemoryChannelLayer, get_channel_layer
 from django.conf import settings
+from django.utils import timezone
 
 from tables.live import ownership as runtime_module
 from tables.live.runtime import TableRuntime
 from tables.models import Hand, Table, TableLease
 from tables.selectors.snapshot import load_snapshot
 from tables.services import hand_start, seat_take
-from tables.services.events import table_changed_event, table_group
+from tables.services.events import local_listeners, table_changed_event, table_group
 from tables.services.leases import PROCESS
+from tables.timers import TableTimers
 from tests.tables.wsclient import Socket, communicator, session_cookie
 
 pytestmark = pytest.mark.django_db(transaction=True)
+
+MINUTE = timedelta(minutes=1)
 
 
 @pytest.fixture(autouse=True)
@@ -370,3 +375,39 @@ async def test_a_request_stuck_behind_the_tables_turn_is_answered_and_not_done_l
     assert (await Table.objects.aget(pk=table.pk)).version == version == runtime.version
     for socket in sockets:
         await socket.close()
+
+
+async def test_a_runtime_taking_the_lease_has_the_tables_clock_run_here_at_once(table, cookies):
+    """While another process held the table's lease, this process's timers left its clock
+    alone; the runtime here that takes the lease once it has run out has the timers read
+    the table again at once (``TABLE_OWNED``), not at their next resync."""
+    await TableLease.objects.acreate(
+        table=table, owner="elsewhere", channel="nobody.listens", until=timezone.now() + MINUTE
+    )
+    ticked: list[int] = []
+
+    async def tick(table_id, now):
+        ticked.append(table_id)
+        return "acted"  # as if: its next moment is read again, not retried
+
+    clocks = TableTimers(tick)
+    local_listeners.append(clocks.changed)
+    socket = None
+    try:
+        await clocks.resync()
+        assert clocks.armed_at(table.pk) is None
+        socket = await Socket("alice", communicator(table.pk, cookies[0])).connect()
+        runtime = TableRuntime.following(table.pk)
+        assert runtime is not None and runtime.epoch is None  # a follower
+        await TableLease.objects.filter(table_id=table.pk).aupdate(until=timezone.now() - MINUTE)
+        assert await runtime._take()
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + 3  # less than the timers' RESYNC_SECONDS
+        while not ticked and loop.time() < deadline:
+            await asyncio.sleep(0.02)
+        assert ticked and ticked[0] == table.pk
+    finally:
+        local_listeners.remove(clocks.changed)
+        clocks.close()
+        if socket is not None:
+            await socket.close()

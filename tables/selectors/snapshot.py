@@ -46,6 +46,9 @@ class SeatedPlayer:
     name: str
     is_bot: bool
     bankroll: int
+    #: One of the croupier's own bots (``Player.is_bot``), which acts on the table's clock;
+    #: not a bot account, which plays like a person.
+    croupier_bot: bool
 
 
 @dataclass(frozen=True, slots=True)
@@ -268,7 +271,7 @@ def table_and_seats(
             stack,
             sitting_out,
             leaving,
-            SeatedPlayer(name, is_bot or bot_account, bankroll),
+            SeatedPlayer(name, is_bot or bot_account, bankroll, is_bot),
             time_bank,
             waiting,
             sit_out_next,

@@ -27,7 +27,7 @@ import hashlib
 import random
 from collections.abc import Iterable
 from datetime import UTC, datetime, timedelta
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from django.conf import settings
 from django.contrib.auth import get_user_model
@@ -55,6 +55,9 @@ from tables.services.hooks import rules_for
 from tables.services.leases import fenced_atomic, held_by_another
 from tables.services.players import player_create, player_grant
 from tables.services.seats import seat_take
+
+if TYPE_CHECKING:
+    from tables.selectors.snapshot import Snapshot
 
 #: Seconds the time bank adds each time the deadline passes (while the bank lasts).
 TIME_BANK_CHUNK = 10
@@ -332,6 +335,7 @@ def _due_query(table_ids: list[int] | None) -> QuerySet[Table, tuple[Any, ...]]:
     if table_ids is not None:
         tables = tables.filter(pk__in=table_ids)
     return (
+        # the tables the croupier looks after (``due_after_write`` tells them the same way)
         tables.filter(Q(seats__isnull=False) | Q(bots_allowed=True, bot_seats__gt=0))
         .distinct()
         .annotate(
@@ -340,7 +344,7 @@ def _due_query(table_ids: list[int] | None) -> QuerySet[Table, tuple[Any, ...]]:
             has_away=Exists(seats.filter(Q(sitting_out=True) | Q(leave_after_hand=True))),
         )
         .order_by("pk")
-        .values_list(
+        .values_list(  # the table, ``due_at``'s facts in its order, the lease
             "pk",
             "status",
             "bots_allowed",
@@ -358,36 +362,61 @@ def _due_query(table_ids: list[int] | None) -> QuerySet[Table, tuple[Any, ...]]:
 
 
 def _due_from_rows(rows: Iterable[tuple[Any, ...]]) -> dict[int, datetime | None]:
-    low = settings.POKER_BOT_DELAY[0]
     now = timezone.now()  # the leases' clock, as ``held_elsewhere``'s: not a tick's ``now``
     due: dict[int, datetime | None] = {}
-    for (
-        pk,
-        status,
-        bots_allowed,
-        bot_seats,
-        next_hand_at,
-        deadline,
-        seconds,
-        has_hand,
-        has_bot,
-        has_away,
-        lease_owner,
-        lease_until,
-    ) in rows:
-        if held_by_another(lease_owner, lease_until, now):
-            continue
-        if not has_hand:
-            if status != Table.Status.OPEN:
-                due[pk] = None
-            elif (bots_allowed and bot_seats) or next_hand_at is None:
-                due[pk] = DUE_NOW
-            else:
-                due[pk] = next_hand_at
-        elif deadline is None or has_away:
-            due[pk] = DUE_NOW
-        elif has_bot:
-            due[pk] = min(deadline, deadline - timedelta(seconds=seconds - low))
-        else:
-            due[pk] = deadline
+    for pk, *facts, lease_owner, lease_until in rows:
+        if not held_by_another(lease_owner, lease_until, now):
+            due[pk] = due_at(*facts)
     return due
+
+
+def due_at(
+    status: str,
+    bots_allowed: bool,
+    bot_seats: int,
+    next_hand_at: datetime | None,
+    deadline: datetime | None,
+    seconds: int,
+    has_hand: bool,
+    has_bot: bool,
+    has_away: bool,
+) -> datetime | None:
+    """When a table the croupier looks after may next have something due, from its facts
+    (``tables_due_at``'s rule, whose query reads them; ``due_after_write`` reads them off a
+    runtime's snapshot): ``has_hand``, a hand is running; ``has_bot``, one of the croupier's
+    bots is seated; ``has_away``, someone seated is sitting out or leaving."""
+    if not has_hand:
+        if status != Table.Status.OPEN:
+            return None
+        if (bots_allowed and bot_seats) or next_hand_at is None:
+            return DUE_NOW
+        return next_hand_at
+    if deadline is None or has_away:
+        return DUE_NOW
+    if has_bot:
+        low = settings.POKER_BOT_DELAY[0]
+        return min(deadline, deadline - timedelta(seconds=seconds - low))
+    return deadline
+
+
+def due_after_write(snapshot: Snapshot) -> datetime | None:
+    """``tables_due_at``'s moment for the table of ``snapshot``, the table as the write of
+    its runtime in this process left it (so the lease is this process's): the same facts as
+    its query, off the snapshot's table row and seats, without reading the database. None
+    for a table the croupier does not look after (closed; nobody seated, no bots to seat),
+    whose timer goes."""
+    table, seats = snapshot.table, snapshot.seats.values()
+    listed = bool(seats) or (table.bots_allowed and table.bot_seats > 0)  # as ``_due_query``
+    if table.status == Table.Status.CLOSED or not listed:
+        return None
+    return due_at(
+        table.status,
+        table.bots_allowed,
+        table.bot_seats,
+        table.next_hand_at,
+        table.action_deadline,
+        table.action_seconds,
+        snapshot.running,
+        any(seat.player.croupier_bot for seat in seats),
+        any(seat.sitting_out or seat.leave_after_hand for seat in seats),
+    )

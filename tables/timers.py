@@ -40,7 +40,7 @@ import functools
 import logging
 from collections.abc import Awaitable, Callable
 from datetime import datetime, timedelta
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from django.db import DatabaseError
 from django.utils import timezone
@@ -48,7 +48,10 @@ from django.utils import timezone
 from tables.db.threads import read_async, write_async
 from tables.metrics import CLOCK_LATENESS_SECONDS
 from tables.services import clock
-from tables.services.events import TABLE_OWNED, published_after
+from tables.services.events import AFTER_WRITE, TABLE_OWNED, published_after
+
+if TYPE_CHECKING:
+    from tables.selectors.snapshot import Snapshot
 
 log = logging.getLogger(__name__)
 
@@ -85,6 +88,11 @@ class TableTimers:
         # moment of its tick when that tick did nothing (None: changed, or the tick did work).
         self.changed_tables: dict[int, datetime | None] = {}
         self.rereader: asyncio.Task[None] | None = None  # the re-read in flight
+        self.versions: dict[int, int] = {}  # the newest version of each table heard of
+        # Each table armed from its runtime's write (``AFTER_WRITE``), with its turn in
+        # ``self.told``: a read begun before that turn may have missed the write.
+        self.told: dict[int, int] = {}
+        self.tells = 0
         self.fired = 0  # timers that fired (for operators and tests)
         self.rereads = 0  # re-reads after changes and ticks (for operators and tests)
         self.closed = False
@@ -112,26 +120,45 @@ class TableTimers:
     async def resync(self, table_ids: list[int] | None = None) -> None:
         """Read the next moment of every table (or of ``table_ids``) in one query and arm
         their timers; a table the query no longer lists (closed, emptied) is disarmed."""
+        begun = self.tells
         found = await read_async(clock.tables_due_at)(table_ids)
         for table_id in set(self.handles) if table_ids is None else table_ids:
-            if table_id not in found and table_id not in self.ticking:
+            if table_id not in found and self._read_holds(table_id, begun):
                 self.arm(table_id, None)
         for table_id, at in found.items():
-            if table_id not in self.ticking:  # a tick under way re-arms it when it ends
+            if self._read_holds(table_id, begun):
                 self.arm(table_id, at)
+
+    def _read_holds(self, table_id: int, begun: int) -> bool:
+        """Whether a read begun at ``begun`` (``self.tells`` then) may arm ``table_id``: not
+        while a tick is under way there (it re-arms the table when it ends), nor after a
+        runtime's write told the table's next moment since (the read may predate it)."""
+        return table_id not in self.ticking and self.told.get(table_id, -1) <= begun
 
     def changed(self, event: dict[str, Any]) -> None:
         """A change this process made (``local_listeners``, on the event loop): the table's
         deadlines may have moved; or this process took the table's lease (``TABLE_OWNED``):
-        its clock, left to the previous owner, runs here now."""
+        its clock, left to the previous owner, runs here now. A change that its runtime here
+        made comes with the table after it (``AFTER_WRITE``): the timer is armed from that at
+        once, unless a newer version was heard of meanwhile; any other is read again."""
         table_id = event.get("table_id")
         if event.get("type") not in ("table.changed", TABLE_OWNED) or table_id is None:
             return
         if asyncio.get_running_loop() is not self.loop:  # another loop's change (tests)
             return
+        newest = self.versions.get(table_id, 0)
+        self.versions[table_id] = max(newest, event.get("version", 0))
         if table_id in self.ticking:
             return  # its tick re-arms it
-        self._reread_soon(table_id, None)
+        after: Snapshot | None = event.get(AFTER_WRITE)
+        if after is None or after.version < newest or self.closed:
+            self._reread_soon(table_id, None)
+            return
+        self.versions[table_id] = max(self.versions[table_id], after.version)
+        self.changed_tables.pop(table_id, None)  # nothing a re-read would add
+        self.tells += 1
+        self.told[table_id] = self.tells
+        self.arm(table_id, clock.due_after_write(after))
 
     def _reread_soon(self, table_id: int, idle_tick: datetime | None) -> None:
         """Re-read ``table_id``'s next moment with the next batch (``idle_tick``: the moment
@@ -152,9 +179,12 @@ class TableTimers:
         while self.changed_tables:
             await asyncio.sleep(REREAD_DELAY_SECONDS)
             batch = dict(sorted(self.changed_tables.items())[: clock.DUE_COMPILED_UP_TO])
+            if not batch:  # each armed since from its runtime's write
+                break
             for table_id in batch:
                 del self.changed_tables[table_id]
             self.rereads += 1
+            begun = self.tells
             try:
                 found = await read_async(clock.tables_due_at)(list(batch))
             except DatabaseError:
@@ -163,7 +193,7 @@ class TableTimers:
                 batch = {table_id: at for table_id, at in batch.items() if at is not None}
                 found = dict.fromkeys(batch, clock.DUE_NOW)
             for table_id, idle_tick in batch.items():
-                if table_id not in self.ticking:  # a tick under way re-arms it when it ends
+                if self._read_holds(table_id, begun):
                     self.arm(table_id, _next_look(found.get(table_id), idle_tick))
 
     # --- firing ------------------------------------------------------------------------

@@ -54,7 +54,7 @@ from tables.models import Player
 from tables.operations import OPERATIONS, run_op
 from tables.presenters.broadcast import next_reveal
 from tables.selectors.snapshot import Snapshot, load_snapshot
-from tables.services.events import publish, table_group
+from tables.services.events import AFTER_WRITE, publish, table_group
 from tables.services.hands import LiveHand
 from tables.services.leases import MOVING, PROCESS, LeaseLost, lease_fenced, lease_release
 
@@ -393,8 +393,9 @@ class TableRuntime(TableOwnership):
         for event in written.events:
             group = event.pop("_group", "")
             mine = event.get("type") == "table.changed" and event.get("table_id") == self.table_id
+            after = {AFTER_WRITE: written.snapshot} if mine and written.snapshot else None
             try:
-                await publish(event, group, others=not (alone and mine))
+                await publish(event, group, others=not (alone and mine), local=after)
             except Exception:  # a lost notification must not undo a committed action
                 log.exception("could not publish %s", event)
 

@@ -104,16 +104,29 @@ def notes_changed_on_commit(user_id: int) -> None:
     transaction.on_commit(lambda: _publish(event, LIVE_SESSIONS_GROUP))
 
 
-async def publish(event: dict[str, Any], group: str = "", others: bool = True) -> None:
+#: A ``table.changed`` member that only this process's listeners get (``publish``'s
+#: ``local``): the table as the write of its runtime here left it (a ``Snapshot``), from
+#: which the croupier's timers tell the table's next moment without reading it again.
+AFTER_WRITE = "after_write"
+
+
+async def publish(
+    event: dict[str, Any],
+    group: str = "",
+    others: bool = True,
+    local: dict[str, Any] | None = None,
+) -> None:
     """Publish ``event`` from the event loop: this process's listeners first, then the
     channel layer (every process's runtime of the table, this one's included); not the layer
-    when ``others`` is False (a change whose one runtime anywhere has shown it already)."""
+    when ``others`` is False (a change whose one runtime anywhere has shown it already).
+    ``local``: members that this process's listeners get with the event, never the layer."""
     layer = get_channel_layer()
     group = group or table_group(event.get("table_id", 0))
     if group == table_group(event.get("table_id", 0)):
+        heard = event if local is None else {**event, **local}
         for listener in local_listeners:
             try:
-                listener(event)
+                listener(heard)
             except Exception:  # the other processes must still hear of it
                 log.exception("local delivery of %s failed", event)
     if layer is not None and others:

@@ -8,15 +8,17 @@ from datetime import timedelta
 
 import pytest
 from asgiref.sync import sync_to_async
+from django.db.models import F
 from django.utils import timezone
 
 from tables.croupier import _tick_table
 from tables.models import HandAction, Table, TableLease
 from tables.selectors.hands import hand_state, running_hand
-from tables.services import hand_act, seat_take
-from tables.services.clock import DUE_NOW, clock_tick
-from tables.services.events import local_listeners
-from tables.timers import RETRY_SECONDS, TableTimers, write_tick
+from tables.selectors.snapshot import load_snapshot
+from tables.services import clock, hand_act, seat_take
+from tables.services.clock import DUE_NOW, clock_tick, tables_due_at
+from tables.services.events import AFTER_WRITE, local_listeners
+from tables.timers import REREAD_DELAY_SECONDS, RETRY_SECONDS, TableTimers, write_tick
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -124,6 +126,86 @@ async def test_tables_changed_while_a_read_is_on_its_way_are_read_together(
         what="the table changed during the read, read again",
     )
     assert clocks.rereads == 3
+
+
+def moved_on(table: Table, seconds: float) -> Table:
+    """``table`` one version later, its clock running out in ``seconds``."""
+    Table.objects.filter(pk=table.pk).update(
+        action_deadline=timezone.now() + timedelta(seconds=seconds), version=F("version") + 1
+    )
+    return Table.objects.get(pk=table.pk)
+
+
+def written(table: Table, **event) -> dict:
+    """The change event a runtime here publishes after its write of ``table`` (as it is
+    now in the database): with the table after it, for this process's listeners."""
+    snapshot = load_snapshot(table.pk)
+    return {
+        "type": "table.changed",
+        "table_id": table.pk,
+        "version": snapshot.version,
+        AFTER_WRITE: snapshot,
+        **event,
+    }
+
+
+async def test_a_change_its_runtime_made_arms_the_timer_without_a_read(make_table, players, timers):
+    """The table after a runtime's write comes with its change (``AFTER_WRITE``): the timer
+    is armed at once at the moment the database would say, and nothing is read; a change
+    without it (another writer's) is read again."""
+    table = await sync_to_async(heads_up_hand)(make_table, players)
+    clocks = timers()
+    moved = await sync_to_async(moved_on)(table, 40)
+    clocks.changed(await sync_to_async(written)(moved))
+    assert clocks.armed_at(table.pk) == moved.action_deadline  # at once
+    await asyncio.sleep(REREAD_DELAY_SECONDS * 4)
+    assert clocks.rereads == 0
+    assert (await sync_to_async(tables_due_at)([table.pk]))[table.pk] == moved.action_deadline
+
+    moved = await sync_to_async(moved_on)(table, 60)
+    clocks.changed({"type": "table.changed", "table_id": table.pk, "version": moved.version})
+    await wait_until(
+        lambda: clocks.armed_at(table.pk) == moved.action_deadline,
+        timeout=10,
+        what="the change without the table read again",
+    )
+    assert clocks.rereads == 1
+
+
+async def test_a_runtimes_change_older_than_one_heard_or_than_a_read_is_not_armed_from(
+    make_table, players, timers
+):
+    """The table after a runtime's write arms nothing where the timers heard of a newer
+    version already (another writer's change came first): the table is read again. And a
+    read begun before a runtime's change arms nothing for that table: it may predate it."""
+    table = await sync_to_async(heads_up_hand)(make_table, players)
+    clocks = timers()
+    older = await sync_to_async(written)(await sync_to_async(moved_on)(table, 40))
+    newer = await sync_to_async(moved_on)(table, 60)
+    clocks.changed({"type": "table.changed", "table_id": table.pk, "version": older["version"] + 1})
+    clocks.changed(older)
+    await wait_until(
+        lambda: clocks.rereader.done() and clocks.armed_at(table.pk) == newer.action_deadline,
+        timeout=10,
+        what="the table read again",
+    )
+    assert clocks.rereads == 1
+
+    # a resync that read the table before the runtime's change arms nothing for it
+    stale = await sync_to_async(tables_due_at)([table.pk])
+    told = await sync_to_async(written)(await sync_to_async(moved_on)(table, 80))
+    real = clock.tables_due_at
+
+    def read_then_told(table_ids):
+        clocks.loop.call_soon_threadsafe(clocks.changed, told)
+        return stale
+
+    clock.tables_due_at = read_then_told
+    try:
+        await clocks.resync([table.pk])
+    finally:
+        clock.tables_due_at = real
+    assert clocks.armed_at(table.pk) == told[AFTER_WRITE].table.action_deadline
 
 
 async def test_tables_ticked_together_are_read_again_together(make_table, players):

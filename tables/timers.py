@@ -3,15 +3,20 @@
 and re-armed whenever the table changes. Nothing polls the tables.
 
 - When a timer fires, ``clock_tick`` runs for its table alone, on the thread of that table's
-  writes (a player's action queued there goes in between), then the table's next moment is
-  read again (below) and its timer armed for it.
+  writes (a player's action queued there goes in between), then its timer is armed for the
+  table's next moment (below).
 - A change this process made (``tables.services.events.local_listeners``, after its commit)
-  reads that table's next moment and re-arms its timer: an action moves the deadline, a hand
-  that ended sets the next one's start. So does a tick that ended. The reads wait
-  ``REREAD_DELAY_SECONDS`` and one is in flight at a time, so the tables that change and tick
-  meanwhile are read together, in one query: a busy server reads a handful of tables per
-  query instead of one per action (a timer re-armed that much later either fires a little
-  late, or early and finds nothing due under the lock).
+  re-arms that table's timer: an action moves the deadline, a hand that ended sets the next
+  one's start. So does a tick that ended. A change that the table's runtime here made (a
+  player's action, a tick in its turn) comes with the table as its write left it
+  (``AFTER_WRITE``), from which the timer is armed at once (``clock.due_after_write``: the
+  rule of ``clock.tables_due_at``, on the same facts), without reading the table again;
+  unless a newer version was heard of meanwhile, and a read begun before that change arms
+  nothing for the table (it may have missed the change).
+- Any other change, and a tick that did nothing, has the table's next moment read again.
+  The reads wait ``REREAD_DELAY_SECONDS`` and one is in flight at a time, so the tables that
+  change and tick meanwhile are read together, in one query (a timer re-armed that much
+  later either fires a little late, or early and finds nothing due under the lock).
 - The deadlines live in the database, so every ``RESYNC_SECONDS`` (and at start) one query
   reads every table's next moment and re-arms what moved: a restarted process carries on
   where the stopped one left off, and the changes another process made are heard in time
@@ -26,7 +31,9 @@ run: the reads leave it out, so no timer here is armed for it; the first resync 
 lease has expired (its owner died) arms it again. A timer armed before another process took
 the table fires once: the tick looks at the lease (``croupier._tick_table``) and does
 nothing, and the re-read leaves the table alone. A runtime here that takes the lease
-(``TABLE_OWNED``) has its table read again at once, not at the next resync.
+(``TABLE_OWNED``) has its table read again at once, not at the next resync; the table that
+such a runtime's write left is its own lease's (the write renewed it), so its timer is armed
+from it without a look at the lease.
 
 Two processes may both fire for one table: ``clock_tick`` is a locked, versioned service that
 skips a table another transaction holds, so nothing is done twice.
@@ -84,6 +91,7 @@ class TableTimers:
         self.handles: dict[int, asyncio.TimerHandle] = {}
         self.due: dict[int, datetime] = {}  # when each armed timer fires (wall clock)
         self.ticking: dict[int, asyncio.Task[Any]] = {}
+        self.ticked_to: dict[int, Snapshot] = {}  # a tick's table after its write, for its end
         # To re-read: each table changed or ticked since the re-read in flight began, with the
         # moment of its tick when that tick did nothing (None: changed, or the tick did work).
         self.changed_tables: dict[int, datetime | None] = {}
@@ -146,19 +154,27 @@ class TableTimers:
             return
         if asyncio.get_running_loop() is not self.loop:  # another loop's change (tests)
             return
-        newest = self.versions.get(table_id, 0)
-        self.versions[table_id] = max(newest, event.get("version", 0))
-        if table_id in self.ticking:
-            return  # its tick re-arms it
+        self.versions[table_id] = max(self.versions.get(table_id, 0), event.get("version", 0))
         after: Snapshot | None = event.get(AFTER_WRITE)
-        if after is None or after.version < newest or self.closed:
-            self._reread_soon(table_id, None)
+        if table_id in self.ticking:  # its tick re-arms it, from its own write where it wrote
+            if after is not None:
+                self.ticked_to[table_id] = after
             return
-        self.versions[table_id] = max(self.versions[table_id], after.version)
+        if after is None or not self._arm_after_write(table_id, after):
+            self._reread_soon(table_id, None)
+
+    def _arm_after_write(self, table_id: int, after: Snapshot) -> bool:
+        """Arm ``table_id``'s timer from ``after``, the table as its runtime's write left it
+        (``clock.due_after_write``); False, arming nothing, where a newer version was heard
+        of (another writer's change came first: the table is read again)."""
+        if after.version < self.versions.get(table_id, 0) or self.closed:
+            return False
+        self.versions[table_id] = after.version
         self.changed_tables.pop(table_id, None)  # nothing a re-read would add
         self.tells += 1
         self.told[table_id] = self.tells
         self.arm(table_id, clock.due_after_write(after))
+        return True
 
     def _reread_soon(self, table_id: int, idle_tick: datetime | None) -> None:
         """Re-read ``table_id``'s next moment with the next batch (``idle_tick``: the moment
@@ -221,7 +237,10 @@ class TableTimers:
             )
         finally:
             self.ticking.pop(table_id, None)
-        self._reread_soon(table_id, now if what is None else None)  # not once cancelled
+            after = self.ticked_to.pop(table_id, None)
+        # not once cancelled; a tick that did nothing is read again (``_next_look``)
+        if what is None or after is None or not self._arm_after_write(table_id, after):
+            self._reread_soon(table_id, now if what is None else None)
 
     async def _quietly(self, work: Awaitable[None]) -> None:
         try:

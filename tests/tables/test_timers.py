@@ -208,6 +208,31 @@ async def test_a_runtimes_change_older_than_one_heard_or_than_a_read_is_not_arme
     assert clocks.armed_at(table.pk) == told[AFTER_WRITE].table.action_deadline
 
 
+async def test_a_tick_that_wrote_through_its_runtime_arms_from_its_write_without_a_read(
+    make_table, players
+):
+    """A tick run in the turn of the table's runtime here publishes its change with the
+    table after it while the tick is under way: the timer is armed from that when the tick
+    ends, without reading the table again."""
+    table = await sync_to_async(heads_up_hand)(make_table, players)
+    table = await sync_to_async(deadline_in)(table, -1)
+
+    async def tick(table_id, now):
+        clocks.changed(await sync_to_async(written)(await sync_to_async(moved_on)(table, 50)))
+        return "acted"
+
+    clocks = TableTimers(tick)
+    try:
+        await clocks.resync()
+        await wait_until(lambda: clocks.fired and not clocks.ticking, timeout=10, what="the tick")
+        moved = await Table.objects.aget(pk=table.pk)
+        assert clocks.armed_at(table.pk) == moved.action_deadline
+        await asyncio.sleep(REREAD_DELAY_SECONDS * 4)
+        assert clocks.rereads == 0
+    finally:
+        clocks.close()
+
+
 async def test_tables_ticked_together_are_read_again_together(make_table, players):
     """Two tables due at once: their ticks end together and one query reads both next
     moments; each tick did nothing there, so each is looked at again ``RETRY_SECONDS``

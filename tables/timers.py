@@ -136,6 +136,11 @@ class TableTimers:
         for table_id, at in found.items():
             if self._read_holds(table_id, begun):
                 self.arm(table_id, at)
+        if table_ids is None:  # what was heard of tables no longer here goes with them
+            for table_id in self.versions.keys() - found.keys():
+                if self._read_holds(table_id, begun):
+                    self.versions.pop(table_id, None)
+                    self.told.pop(table_id, None)
 
     def _read_holds(self, table_id: int, begun: int) -> bool:
         """Whether a read begun at ``begun`` (``self.tells`` then) may arm ``table_id``: not

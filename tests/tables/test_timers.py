@@ -208,6 +208,24 @@ async def test_a_runtimes_change_older_than_one_heard_or_than_a_read_is_not_arme
     assert clocks.armed_at(table.pk) == told[AFTER_WRITE].table.action_deadline
 
 
+async def test_what_was_heard_of_a_table_goes_once_it_is_no_longer_looked_after(
+    make_table, players, timers
+):
+    """The versions heard of a table and its runtime's last word on it are forgotten by the
+    first whole resync that no longer finds the table (closed): the timers keep nothing of
+    tables that went."""
+    table = await sync_to_async(heads_up_hand)(make_table, players)
+    clocks = timers()
+    clocks.changed(await sync_to_async(written)(await sync_to_async(moved_on)(table, 40)))
+    assert table.pk in clocks.versions and table.pk in clocks.told
+    await clocks.resync()
+    assert table.pk in clocks.versions  # still looked after
+    await Table.objects.filter(pk=table.pk).aupdate(status=Table.Status.CLOSED)
+    await clocks.resync()
+    assert table.pk not in clocks.versions and table.pk not in clocks.told
+    assert clocks.armed_at(table.pk) is None
+
+
 async def test_a_tick_that_wrote_through_its_runtime_arms_from_its_write_without_a_read(
     make_table, players
 ):

@@ -478,7 +478,15 @@ def _same_hand(
 # Shared by every version that has an equal seat or config: nothing may change these dicts.
 @lru_cache(maxsize=4096)
 def _seat_data(seat: SeatView) -> dict[str, Any]:
-    return seat.to_dict()
+    data = seat.to_dict()
+    # the same cards are the very same lists: a seat that changed is diffed without them
+    data["cards"], data["up"] = _listed(tuple(data["cards"])), _listed(seat.up)
+    return data
+
+
+@lru_cache(maxsize=4096)
+def _listed(items: tuple[Any, ...]) -> list[Any]:
+    return list(items)
 
 
 @lru_cache(maxsize=256)

@@ -152,6 +152,7 @@ class Snapshot:
         self.version = table.version
         self.created_at = table.created_at
         self.seats: dict[int, SeatRow] = {s.number: s for s in seats}
+        self._seat_of = {s.player_id: s for s in self.seats.values()}  # each socket asks
         #: The table's settings as the screens show them (given: those of the same row).
         self.facts = facts if facts is not None else table_facts(table, len(self.seats))
         self.hand = hand
@@ -232,9 +233,7 @@ class Snapshot:
         return out
 
     def seat_of(self, player_id: int | None) -> SeatRow | None:
-        if player_id is None:
-            return None
-        return next((s for s in self.seats.values() if s.player_id == player_id), None)
+        return self._seat_of.get(player_id) if player_id is not None else None
 
     def hand_index_of(self, player_id: int | None) -> int | None:
         """The player's seat in the hand on screen (None: not dealt in, or no hand)."""

@@ -443,6 +443,8 @@ class SocketFrames:
         socket holds where every input of them is the same (about half of a seated player's
         versions: another player acted), what they may tick in advance made again; else
         built from their parts alone (their whole screen is for the page: its HTML)."""
+        if player is None and not revealed:  # a spectator's: the shared state (``json_state``)
+            return JsonState(_shared_json(snapshot)[0], {})
         player_id = player.pk if player is not None else None
         signature = own_signature(snapshot, player_id, bankroll, left_with, revealed)
         held = self.held

@@ -10,7 +10,7 @@ Pure: no ORM, no database read.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from functools import lru_cache
 from typing import TYPE_CHECKING, Any
 
@@ -74,11 +74,6 @@ class SharedScreen:
     max_buy_in: int
     default_buy_in: int
     heading: str  # ``Table.heading``
-    #: What each seat's panel was drawn from (its row, its view, whether it is to act) and,
-    #: where nothing else went in (a running hand's betting), all the seats' context: the
-    #: next version takes the very panel of a seat whose inputs are the same.
-    panel_inputs: tuple[tuple[Any, ...], ...] = field(default=(), compare=False, repr=False)
-    panel_context: tuple[Any, ...] | None = field(default=None, compare=False, repr=False)
 
 
 def hand_seat_numbers(snapshot: Snapshot) -> dict[int, int]:
@@ -173,30 +168,10 @@ def _build_shared(snapshot: Snapshot) -> SharedScreen:
     stud = view is not None and view.config.is_stud
     drew = draw_counts(view) if view is not None and view.config.variant.is_draw else {}
     heads = bounty_heads(snapshot)
-    # The version before's (made one action before this one: ``Snapshot.previous``).
-    earlier = snapshot.previous.memo.get("shared") if snapshot.previous is not None else None
-    # A running hand's betting: no result, run-out or chances on a plate, and the rest the
-    # same for every seat: a seat whose row and view are as they were is drawn as it was.
-    betting = running and view is not None and not view.no_more_betting
-    context = (
-        (hand_id, engine_stacks, stud, table.time_bank_seconds, heads, drew)
-        if betting and result is None and runout is None
-        else None
-    )
-    kept = earlier.panel_inputs if earlier is not None and earlier.panel_context == context else ()
     panels = []
-    inputs: list[tuple[Any, ...]] = []
     seat_players: dict[int, int] = {}
     for number in range(table.max_seats):
         seat, seen = snapshot.seats.get(number), dealt.get(number)
-        if seat is not None or seen is not None:  # a plate: the player on it
-            seat_players[number] = seat.player_id if seat is not None else dealt_players[number]
-        is_actor = seen is not None and running and view is not None and view.actor == seen.seat
-        inputs.append((seat, seen, is_actor))
-        if context is not None and number < len(kept) and kept[number] == inputs[-1]:
-            assert earlier is not None  # (``kept``: its inputs)
-            panels.append(earlier.seats.seats[number])
-            continue
         plate = None
         if seen is not None:
             assert view is not None  # a seat dealt in is the view's
@@ -234,19 +209,26 @@ def _build_shared(snapshot: Snapshot) -> SharedScreen:
                 waiting=seat.waiting_for_big_blind,
                 bounty=heads.get(seat.player.name, 0),
             )
+        if plate is not None:
+            seat_players[number] = seat.player_id if seat is not None else dealt_players[number]
         panels.append(
             SeatPanel(
                 number,
                 plate,
                 cards=faces(seen.cards) if seen is not None else (),
-                is_actor=is_actor,
+                is_actor=seen is not None
+                and running
+                and view is not None
+                and view.actor == seen.seat,
                 up=seen.up if seen is not None and stud else (),
             )
         )
+    # The version before's (made one action before this one: ``Snapshot.previous``).
+    earlier = snapshot.previous.memo.get("shared") if snapshot.previous is not None else None
     if earlier is not None and len(earlier.seats.seats) == len(panels):
         # a seat as it was is the very panel before: hashed once, its HTML found at once
-        pairs = zip(earlier.seats.seats, panels, strict=True)
-        panels = [old if old is new or old == new else new for old, new in pairs]
+        kept = zip(earlier.seats.seats, panels, strict=True)
+        panels = [old if old == new else new for old, new in kept]
     previous = snapshot.previous
     if earlier is not None and previous is not None and previous.recent is snapshot.recent:
         recent = earlier.recent  # the same hands (a later version of a running hand)
@@ -316,8 +298,6 @@ def _build_shared(snapshot: Snapshot) -> SharedScreen:
         max_buy_in=facts.max_buy_in,
         default_buy_in=min(facts.max_buy_in, max(facts.min_buy_in, 50 * facts.unit)),
         heading=facts.heading,
-        panel_inputs=tuple(inputs),
-        panel_context=context,
     )
 
 

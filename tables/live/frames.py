@@ -216,7 +216,7 @@ def json_update(held: JsonState, now: JsonState, memo: dict[Hashable, Any]) -> s
     Where their own parts moved within each other (a whole part and parts of it) or a part
     is not found, they get the patch of their whole states."""
     own, was = now.own, held.own
-    same = own.keys() == was.keys()
+    same = own is was or own.keys() == was.keys()
     mine = own.keys() if same else own.keys() | was.keys()
     if not same and not _apart(mine):
         return _whole_update(held, now)
@@ -230,10 +230,10 @@ def json_update(held: JsonState, now: JsonState, memo: dict[Hashable, Any]) -> s
     overwritten: set[str] = set()
     if shared.under.isdisjoint(mine) and shared.at.isdisjoint(above):
         # Most often: no shared operation at, under or above a part of theirs (all of it).
+        if own is was or not (own or was):  # nothing of their own (``own_signature``)
+            return shared.frame(now, held)
         if shared.text:
             parts.append(shared.text)
-        if own is was:  # their parts reused as they were (``own_signature``): nothing of them
-            return _update_frame(now, held, parts)
     else:
         _shared_parts(shared, mine, above, gone, parts, overwritten)
     for part, value in own.items():
@@ -260,13 +260,21 @@ class SharedPatch:
     (``text``), every pointer an operation is at or under (``under``) and every path one is
     at (``at``): a viewer none of whose parts they reach takes the joined text as it is."""
 
-    __slots__ = ("operations", "text", "under", "at")
+    __slots__ = ("operations", "text", "under", "at", "_frame")
 
     def __init__(self, operations: list[Any]) -> None:
         self.operations = [(_pointers_to(op[0]), orjson.dumps(op)) for op in operations]
         self.text = b",".join(text for _, text in self.operations)
         self.under = {pointer for pointers, _ in self.operations for pointer in pointers}
         self.at = {pointers[-1] if pointers else "" for pointers, _ in self.operations}
+        self._frame = ""
+
+    def frame(self, now: JsonState, held: JsonState) -> str:
+        """The update from ``held`` to ``now`` of a viewer whose own parts it says nothing
+        of: the same text for all of them (a spectator, a player whose parts were reused)."""
+        if not self._frame:
+            self._frame = _update_frame(now, held, [self.text] if self.text else [])
+        return self._frame
 
 
 def _shared_parts(
@@ -435,6 +443,8 @@ class SocketFrames:
         socket holds where every input of them is the same (about half of a seated player's
         versions: another player acted), what they may tick in advance made again; else
         built from their parts alone (their whole screen is for the page: its HTML)."""
+        if player is None and not revealed:  # a spectator's: the shared state (``json_state``)
+            return JsonState(_shared_json(snapshot)[0], {})
         player_id = player.pk if player is not None else None
         signature = own_signature(snapshot, player_id, bankroll, left_with, revealed)
         held = self.held

@@ -83,6 +83,8 @@ def _diff(old: Any, new: Any, path: str, ops: list[Operation]) -> None:
                 continue
             kind = type(value)
             if kind is type(before) and (kind is dict or kind is list):
+                if not value and not before:
+                    continue  # both empty (a board not run twice, no chances): equal
                 if kind is dict and value == before and _json(value) == _json(before):
                     continue  # an equal new object (a table's, a clock's): compared in C
                 # (a list's items are most often the very same: ``_same_prefix`` sees that)
@@ -125,4 +127,6 @@ def _same_prefix(old: list[Any], new: list[Any], common: int) -> bool:
 
 
 def _escape(key: object) -> str:
+    if type(key) is str and "~" not in key and "/" not in key:
+        return key  # (every key of the states)
     return str(key).replace("~", "~0").replace("/", "~1")

@@ -312,6 +312,23 @@ def _pre_actions_data(choices: tuple[PreActionChoice, ...]) -> dict[str, Any]:
 
 
 @lru_cache(maxsize=_SHARED_PARTS)
+def _cards_data(cards: tuple[CardFace | None, ...]) -> list[str | None]:
+    """A seat's cards as text: the very same list wherever they are the same, so a seat
+    that changed (a bet, a stack) is diffed without walking its cards."""
+    return [None if card is None else str(card) for card in cards]
+
+
+@lru_cache(maxsize=16)
+def _face_down(count: int) -> list[bool]:
+    """``count`` cards none of which is dealt face up (every flop game's)."""
+    return [False] * count
+
+
+#: A seat's chances outside an all-in run-out (every seat's, most of the time).
+_NO_CHANCES: list[float] = []
+
+
+@lru_cache(maxsize=_SHARED_PARTS)
 def _seat(panel: SeatPanel, in_hand: bool) -> dict[str, Any]:
     """One seat: ``in_hand`` when it was dealt into the running hand."""
     plate = panel.plate
@@ -322,9 +339,9 @@ def _seat(panel: SeatPanel, in_hand: bool) -> dict[str, Any]:
         "is_bot": False,
         "stack": None,
         "bet": 0,
-        "cards": [None if card is None else str(card) for card in panel.cards],
+        "cards": _cards_data(panel.cards),
         # stud: which cards are dealt face up (everyone sees them); all false in flop games
-        "up": list(panel.up) if panel.up else [False] * len(panel.cards),
+        "up": list(panel.up) if panel.up else _face_down(len(panel.cards)),
         "sitting_out": False,
         "leaving": False,
         "is_button": False,
@@ -333,7 +350,7 @@ def _seat(panel: SeatPanel, in_hand: bool) -> dict[str, Any]:
         "is_you": panel.is_me,
         "description": "",
         "won": 0,
-        "chances": [],
+        "chances": _NO_CHANCES,
     }
     if plate is None:
         return seat
@@ -358,7 +375,7 @@ def _seat(panel: SeatPanel, in_hand: bool) -> dict[str, Any]:
         is_big_blind=plate.is_big_blind,
         description=plate.description,
         won=plate.won,
-        chances=list(plate.chances),
+        chances=list(plate.chances) if plate.chances else _NO_CHANCES,
     )
     return seat
 

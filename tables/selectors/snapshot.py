@@ -155,6 +155,7 @@ class Snapshot:
         self.version = table.version
         self.created_at = table.created_at
         self.seats: dict[int, SeatRow] = {s.number: s for s in seats}
+        self._seat_of = {s.player_id: s for s in self.seats.values()}  # each socket asks
         #: The table's settings as the screens show them (given: those of the same row).
         self.facts = facts if facts is not None else table_facts(table, len(self.seats))
         self.hand = hand
@@ -235,9 +236,7 @@ class Snapshot:
         return out
 
     def seat_of(self, player_id: int | None) -> SeatRow | None:
-        if player_id is None:
-            return None
-        return next((s for s in self.seats.values() if s.player_id == player_id), None)
+        return self._seat_of.get(player_id) if player_id is not None else None
 
     def hand_index_of(self, player_id: int | None) -> int | None:
         """The player's seat in the hand on screen (None: not dealt in, or no hand)."""
@@ -481,7 +480,15 @@ def _same_hand(
 # Shared by every version that has an equal seat or config: nothing may change these dicts.
 @lru_cache(maxsize=4096)
 def _seat_data(seat: SeatView) -> dict[str, Any]:
-    return seat.to_dict()
+    data = seat.to_dict()
+    # the same cards are the very same lists: a seat that changed is diffed without them
+    data["cards"], data["up"] = _listed(tuple(data["cards"])), _listed(seat.up)
+    return data
+
+
+@lru_cache(maxsize=4096)
+def _listed(items: tuple[Any, ...]) -> list[Any]:
+    return list(items)
 
 
 @lru_cache(maxsize=256)

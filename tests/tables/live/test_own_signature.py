@@ -13,9 +13,11 @@ import random
 import pytest
 from django.db.models import F
 
-from tables.live.frames import PRE_ACTIONS, JsonState
+from tables.live.frames import PRE_ACTIONS, JsonState, json_update
 from tables.models import Seat, Table
 from tables.pre_actions import CHECK_FOLD, offers
+from tables.presenters import play_state
+from tables.selectors import snapshot as snapshots
 from tables.selectors.hands import hand_state
 from tables.selectors.hosting import left_table
 from tables.selectors.players import player_bankroll
@@ -220,3 +222,49 @@ def test_sockets_that_miss_versions_build_the_whole_state(make_player, make_tabl
             hand_act(table=table, player=who, hand_id=hand_id, version=version, action=action)
             look()
     assert checked > 100 and reused > 10, (checked, reused)  # not vacuous
+
+
+def test_updates_made_once_for_unchanged_parts_are_those_made_part_by_part(make_player, make_table):
+    """A viewer whose own parts were reused (the very same dict) takes the update made once
+    for every such viewer: byte for byte the update made by comparing their parts one by one
+    (copies of them: nothing taken as reused), at every version of several hands. The lists
+    of cards the states share between versions are those a build from nothing makes
+    (``seen``, its caches emptied first: nothing changed a shared list)."""
+    players = {name: make_player(name) for name in NAMES}
+    table = make_table(name="Once", max_seats=3, min_buy_in=10)
+    for player in players.values():
+        player_grant(player=player, amount=100_000, reason="own signature test")
+    by_id = {p.pk: p for p in players.values()}
+    rng = random.Random(20261130)
+    clients = {name: Client() for name in players}
+    held: dict[str, JsonState] = {}
+    shortcuts = 0
+
+    def look() -> None:
+        nonlocal shortcuts
+        for cache in (play_state._seat, play_state._cards_data, snapshots._seat_data):
+            cache.cache_clear()
+        for name, player in players.items():
+            before = held.get(name)
+            state = seen(table, player, clients[name])
+            if before is not None and before.version < state.version:
+                once = json_update(before, state, {})
+                fresh = JsonState(state.shared, dict(state.own), state.signature)
+                apart = JsonState(before.shared, dict(before.own), before.signature)
+                assert once == json_update(apart, fresh, {}), name
+                shortcuts += state.own is before.own
+            held[name] = state
+
+    for _ in range(6):
+        seat_again(table, players, rng)
+        hand_start(table=table)
+        look()
+        for _ in range(300):
+            decision = decide(Table.objects.get(pk=table.pk), by_id, rng)
+            if decision is None:
+                break
+            who, hand_id, action = decision
+            version = Table.objects.get(pk=table.pk).version
+            hand_act(table=table, player=who, hand_id=hand_id, version=version, action=action)
+            look()
+    assert shortcuts > 10, shortcuts  # not vacuous

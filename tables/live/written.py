@@ -3,10 +3,11 @@
 After each write that changed its table, the runtime (``tables.live.runtime``) shows its
 sockets the new version: built in memory after an action (``snapshot_after_action``), else
 read. That read runs here, on the write's thread right after its transaction committed, not
-in a second trip from the event loop to a database thread and back: a run-out's street, a
-timeout, every command but an action. After a deal or a hand's end the hand is not read but
-taken as the write left it (``snapshot_after_hand``: only the table row, its seats and the
-log's notices are read).
+in a second trip from the event loop to a database thread and back: a timeout, every command
+but an action. After a deal or a hand's end the hand is not read but taken as the write left
+it (``snapshot_after_hand``: only the table row, its seats and the log's notices are read);
+after a run-out's street nothing is read (``snapshot_after_street``: the version before, the
+street further on).
 """
 
 from __future__ import annotations
@@ -19,10 +20,10 @@ from typing import Any, Generic, TypeVar
 from django.db import DatabaseError
 
 from tables.selectors.snapshot import Snapshot, load_snapshot, snapshot_after_action
-from tables.selectors.snapshot_made import snapshot_after_hand
+from tables.selectors.snapshot_made import snapshot_after_hand, snapshot_after_street
 from tables.services.events import outbox
 from tables.services.hands import LiveHand
-from tables.services.hands_made import HandMade, hands_made
+from tables.services.hands_made import HandMade, StreetShown, hands_made
 
 log = logging.getLogger("tables.live.runtime")  # the runtime's: it made the write
 T = TypeVar("T")
@@ -61,19 +62,28 @@ def held_hand(snapshot: Snapshot | None) -> LiveHand | None:
     )
 
 
+def _built(before: Snapshot, made: HandMade | StreetShown) -> Snapshot | None:
+    """``before`` one version later, where the write noted all it made (None: read it)."""
+    if isinstance(made, StreetShown):
+        return snapshot_after_street(
+            before, made.version, made.hand_id, made.runout, made.next_hand_at
+        )
+    return snapshot_after_hand(before, made.version, made.hand, made.decisions, made.state)
+
+
 def written_and_read(
     table_id: int, write: Callable[[], T], before: Snapshot | None, live: LiveHand | None
 ) -> Written[T]:
     """On the table's write thread: ``write`` (which commits before it returns), then the
     table after it where it changed: ``before`` one action later when ``live`` (the runtime's
     hand, acted on in place) made just that; after a deal or a hand's end, ``before`` with the
-    hand as the write left it; else read (from ``before`` on, unless ``live`` was changed in
-    place and left behind). A read that fails leaves the write done: no snapshot, and the
-    runtime shows the next change."""
+    hand as the write left it; after a run-out's street, ``before`` a street further; else read
+    (from ``before`` on, unless ``live`` was changed in place and left behind). A read that
+    fails leaves the write done: no snapshot, and the runtime shows the next change."""
     events: list[dict[str, Any]] = []
-    made: list[HandMade] = []
+    made: list[HandMade | StreetShown] = []
     token = outbox.set(events)  # what the write publishes on commit lands there
-    noted = hands_made.set(made)  # and a hand it dealt or ended, there
+    noted = hands_made.set(made)  # and a hand it dealt or ended, or a street shown, there
     try:
         result = write()
     finally:
@@ -91,8 +101,7 @@ def written_and_read(
             return Written(result, events, newest, built, same_hand=True)
     try:
         if before is not None and len(made) == 1 and made[0].version == newest:
-            hand = made[0]
-            built = snapshot_after_hand(before, newest, hand.hand, hand.decisions, hand.state)
+            built = _built(before, made[0])
             if built is not None:
                 return Written(result, events, newest, built)
         previous = None if live is not None and live.spent else before

@@ -54,6 +54,7 @@ from tables.models import Hand, Player, PlayerHand, Seat, Table
 from tables.selectors.hands import hand_state, last_hand, with_deck
 from tables.services.errors import HandNotRunning, IllegalMove, NotSeated, NotYourTurn
 from tables.services.events import table_lock, table_touch
+from tables.services.hands_made import street_shown
 
 #: The run-it-twice answers (action kinds) and the runs each one asks for.
 RUN_CHOICES = {"run_once": 1, "run_twice": 2, "run_thrice": 3}
@@ -283,6 +284,7 @@ def runout_advance(table: Table, hand: Hand, now: datetime) -> str | None:
     pause = settings.POKER_HAND_PAUSE_SECONDS if last else _pause()
     table.next_hand_at = now + timedelta(seconds=pause)
     table_touch(table, "next_hand_at")
+    street_shown(table, hand)  # for the runtime that wrote it: its next version, built
     return "runout"
 
 

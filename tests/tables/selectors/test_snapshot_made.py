@@ -3,18 +3,23 @@
 hands of several games: short stacks (players busting out), all-ins and their run-outs."""
 
 import functools
+import json
 import random
 from datetime import timedelta
 from typing import Any
 
 import pytest
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 
 from engine.bots import RandomBot
+from tables.live.frames import SocketFrames
 from tables.live.written import Written, held_hand, written_and_read
-from tables.models import Hand, Table
+from tables.models import BroadcastConsent, Hand, Table
 from tables.operations import run_op
 from tables.selectors.snapshot import Snapshot, load_snapshot
+from tables.selectors.snapshot_made import snapshot_after_street
 from tables.services import seat_take
 from tables.services.clock import clock_tick
 from tables.services.errors import BuyInOutOfRange
@@ -122,3 +127,142 @@ def test_a_deal_and_a_hands_end_build_what_a_read_gives(make_table, make_player,
                 built["end"] += 1
     assert built == {"deal": 10, "end": 10}
     assert Hand.objects.filter(table=table, status=Hand.Status.FINISHED).count() == 10
+
+
+STREET_GAMES = {
+    "holdem": {},
+    "holdem-twice": {"run_it_twice": True},
+    "omaha": {"game": "omaha", "betting": "pot-limit"},
+    # hole cards shown to spectators minutes later: the streets' times go on
+    "holdem-broadcast": {"broadcast": "minutes"},
+}
+
+
+def without_clock(data: Any) -> Any:
+    """A frame's JSON but for the seconds left on its clocks (counted from now)."""
+    if isinstance(data, dict):
+        return {k: None if "seconds" in k else without_clock(v) for k, v in data.items()}
+    if isinstance(data, list):
+        return [without_clock(item) for item in data]
+    return data
+
+
+def frames(snapshot: Snapshot, viewers: list[Any]) -> list[Any]:
+    """The first frame each viewer's socket (a page's, a JSON one's) would get of it."""
+    out = []
+    for viewer in viewers:
+        seated = viewer is not None and snapshot.seat_of(viewer.pk) is not None
+        bankroll = None if viewer is None or seated else viewer.bankroll
+        for kind in ("page", "diff"):
+            frame = SocketFrames(kind).next_frame(snapshot, viewer, bankroll)
+            out.append(without_clock(json.loads(frame)) if kind == "diff" else frame)
+    return out
+
+
+@pytest.mark.parametrize("game", STREET_GAMES)
+def test_a_runouts_streets_build_what_a_read_gives(make_table, make_player, settings, game):
+    # Every street of a run-out, shown by the clock one after the other, is built from the
+    # version before (nothing read after the street's write): what a read gives, to the frames
+    # every viewer gets.
+    settings.POKER_RUNOUT_PAUSE_SECONDS = 1.5
+    options = dict(STREET_GAMES[game])
+    broadcast = options.pop("broadcast", None)
+    table = make_table(max_seats=6, **options)
+    players = [make_player(f"street{n}") for n in range(4)]
+    if broadcast is not None:
+        Table.objects.filter(pk=table.pk).update(broadcast_proposed=True, broadcast_delay=broadcast)
+        for player in players:
+            BroadcastConsent.objects.create(table=table, player=player)
+    watcher = make_player("watcher")
+    viewers = [None, watcher, *players]
+    by_id = {player.pk: player for player in players}
+    epoch = lease_take(table.pk, PROCESS, "test") or 0
+    rng = random.Random(5)
+    now = timezone.now()
+    snapshot: Snapshot | None = None
+    streets = runs = 0
+    marks: list[int] = []
+
+    def written(work: Any, live: LiveHand | None) -> tuple[Written[Any], int]:
+        """The write and the table after it, and how many statements ran after its commit."""
+
+        def marked() -> Any:
+            out = lease_fenced(table.pk, PROCESS, epoch, work)
+            marks.append(len(queries.captured_queries))  # committed: what follows is a read
+            return out
+
+        marks.clear()
+        with CaptureQueriesContext(connection) as queries:
+            after = written_and_read(table.pk, marked, snapshot, live)
+        return after, len(queries.captured_queries) - marks[0]
+
+    for _ in range(16):  # hands
+        row = Table.objects.get(pk=table.pk)
+        seated = set(row.seats.values_list("player_id", flat=True))
+        for player in players:
+            if player.pk not in seated:  # short stacks: all-ins and their run-outs
+                seat_take(table=row, player=player, buy_in=row.effective_min_buy_in)
+                row = Table.objects.get(pk=table.pk)
+        snapshot = load_snapshot(table.pk)  # the runtime reads a change it did not make
+        for _ in range(20):  # a run-out's streets, each at its time, then the deal
+            now += timedelta(minutes=1)
+            before = snapshot
+            after, reads = written(functools.partial(clock_tick, table=table.pk, now=now), None)
+            if after.version:
+                snapshot = after.snapshot
+            if after.result == "runout":
+                assert snapshot is not None and not after.read
+                assert reads == 0  # built: nothing read after the street's commit
+                read = load_snapshot(table.pk)
+                assert read is not None and read.hand is not None and before is not None
+                assert_same(snapshot, read)
+                # not from a version that is not the one before the street: read instead
+                street = (read.hand.runout, read.table.next_hand_at)
+                assert (
+                    snapshot_after_street(before, read.version + 1, read.hand.pk, *street) is None
+                )
+                assert (
+                    snapshot_after_street(before, read.version, read.hand.pk + 1, *street) is None
+                )
+                assert snapshot_after_street(read, read.version + 1, read.hand.pk, *street) is None
+                assert frames(snapshot, viewers) == frames(read, viewers)
+                streets += 1
+                assert snapshot.hand is not None and snapshot.hand.runout is not None
+                runs = max(runs, len(snapshot.hand.runout["runs"]))
+            if after.result == "started":
+                break
+        assert after.result == "started" and snapshot is not None
+        if broadcast is not None:
+            assert snapshot.hand is not None and snapshot.hand.broadcast.startswith("m")
+        live = held_hand(snapshot)
+        while snapshot.running:
+            state = snapshot.state
+            assert snapshot.hand is not None and state is not None
+            if state.runs_due:  # run it twice: each live hand answers
+                answers = snapshot.hand.run_answers or {}
+                seat = next(
+                    s for s in range(state.seats) if not state.folded[s] and str(s) not in answers
+                )
+                kind, amount = "run_twice", 0
+            else:
+                seat = state.actor
+                decided = RandomBot(rng).decide(state.view(seat))
+                kind, amount = str(decided.kind), decided.amount
+            who = by_id[snapshot.hand.seats[seat]["player_id"]]
+            data = {
+                "op": "act",
+                "hand": snapshot.hand.pk,
+                "version": snapshot.version,
+                "kind": kind,
+                "amount": amount,
+            }
+            request = functools.partial(
+                run_op, table_id=table.pk, user=who.user, data=data, player=who, live=live
+            )
+            after, _ = written(request, live)
+            snapshot = after.snapshot
+            assert snapshot is not None
+            live = live if after.same_hand else held_hand(snapshot)
+    assert streets >= 4
+    if game == "holdem-twice":
+        assert runs == 2

@@ -25,7 +25,6 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Iterable
-from functools import lru_cache
 from itertools import combinations, combinations_with_replacement
 
 from engine.cards import RANK_NAMES, RANK_PLURALS, RANKS
@@ -151,9 +150,12 @@ def _extend(smaller: dict[int, int], size: int) -> dict[int, int]:
     return table
 
 
-def build_high() -> tuple[list[int], list[str], dict[int, dict[int, int]], list[int]]:
-    """Tables for high hands: values, classes, descriptions, NONFLUSH[5..7], FLUSH."""
-    classes = _five_card_classes()
+def build_high(
+    classes: list[_FiveCardClass] | None = None,
+) -> tuple[list[int], list[str], dict[int, dict[int, int]], list[int]]:
+    """Tables for high hands: values, classes, descriptions, NONFLUSH[5..7], FLUSH.
+    ``classes``: ``_five_card_classes()``, when the caller has them already."""
+    classes = classes if classes is not None else _five_card_classes()
     assert len(classes) == 7462
     hand_class = [HIGH_CARD]  # index 0 unused: values start at 1
     description = [""]
@@ -222,8 +224,14 @@ def build_low() -> tuple[list[str], dict[int, dict[int, int]]]:
     return description, {5: low5, 6: low6, 7: low7}
 
 
-# The high-hand tables, built once at import (a fraction of a second).
-HAND_CLASS, DESCRIPTION, NONFLUSH, FLUSH = build_high()
+# The high-hand tables, built once at import (a fraction of a second), and each value's
+# ranks in the order they break ties (made ranks, then kickers, highest first), taken from
+# the same classes: naming a kicker at a showdown (``kicker_over``) once rebuilt them all on
+# first use, some 20 ms of the table's write thread; kept, about half a megabyte.
+_CLASSES = _five_card_classes()
+HAND_CLASS, DESCRIPTION, NONFLUSH, FLUSH = build_high(_CLASSES)
+_TIEBREAKS: tuple[tuple[int, ...], ...] = ((), *(key[1] for key, *_ in _CLASSES))
+del _CLASSES
 MAX_RANK = 7462
 # Per-card additive key: rank key in the high bits, 7 << (6 * suit) in the low 24 bits.
 SHIFT = 24
@@ -248,20 +256,13 @@ __all__ = [
 ]
 
 
-@lru_cache(maxsize=1)
-def _tiebreaks() -> tuple[tuple[int, ...], ...]:
-    """Each high-hand value's ranks in the order they break ties (made ranks, then kickers,
-    highest first); built on first use only: a kicker is named at a few showdowns."""
-    return ((), *(key[1] for key, *_ in _five_card_classes()))
-
-
 def kicker_over(value: int, rival: int) -> str | None:
     """The rank by which high hand ``value`` beats ``rival``, a hand of the same description
     ("Pair of Kings" over "Pair of Kings"): "Ace", or None when they are not told apart by
     a kicker (another description, or no better)."""
-    if not 1 <= rival < value <= len(_tiebreaks()) - 1 or DESCRIPTION[value] != DESCRIPTION[rival]:
+    if not 1 <= rival < value <= len(_TIEBREAKS) - 1 or DESCRIPTION[value] != DESCRIPTION[rival]:
         return None
-    for mine, theirs in zip(_tiebreaks()[value], _tiebreaks()[rival], strict=True):
+    for mine, theirs in zip(_TIEBREAKS[value], _TIEBREAKS[rival], strict=True):
         if mine != theirs:
             return RANK_NAMES[mine]
     return None

@@ -3,14 +3,13 @@ each written once instead of on every call.
 
 The ORM builds the SQL of a query anew each time it runs it; for the statements of a player's
 action (lock the table row, append to the hand's log, move a stack, bump the table's version)
-that compiling cost several times what the database took to run them, and every action of
-every table goes through the one thread that runs the writes. Here each statement's SQL is
-written once per database and run again with new parameters: the writes' from the model's
-``_meta`` (its table and column names, quoted by the backend), the reads' by the ORM itself,
-the first time they run (seen through ``connection.execute_wrapper``), in the placeholder
-style the database's driver takes at least cost (``tables.db.placeholders``). The values
-still go through the fields both ways: ``get_db_prep_save`` in, ``from_db_value`` and the
-database's time zone out (``_python``).
+that cost several times what the database took to run them, on the one thread that runs every
+table's writes. Here each statement's SQL is written once per database and run again with new
+parameters: the writes' from the model's ``_meta`` (table and column names, quoted by the
+backend), the reads' by the ORM itself the first time they run (``execute_wrapper``), in the
+placeholder style the driver takes at least cost (``tables.db.placeholders``). The values go
+through the fields both ways: ``get_db_prep_save`` in (but where it hands them back as they
+are: ``placeholders.prep_save``), ``from_db_value`` and the database's time zone out.
 
 Each function behaves as the ORM call it stands for (named in its docstring); the writes,
 like it, must run inside the caller's transaction. Django's public API only (``Model._meta``,
@@ -29,7 +28,7 @@ from django.db import connections, models, router
 from django.db.backends.base.base import BaseDatabaseWrapper
 from django.db.models import Field, QuerySet
 
-from tables.db.placeholders import prepared
+from tables.db.placeholders import prep_save, prepared
 
 M = TypeVar("M", bound=models.Model)
 #: Builds the queryset of a read from its parameters.
@@ -55,10 +54,8 @@ def commit_without_waiting_for_the_disk(model: type[models.Model]) -> None:
     its last fraction of a second of them, whole transactions only, so the hand resumes a
     move or two earlier with every chip where it was. A hand's end and every movement of a
     bankroll keep waiting for the disk. Waiting on every move held the table's write thread
-    and put the flushes' hiccups into every action's latency (p99 at 100 tables 135 and
-    162 ms without, against a median of about 200 ms with; docs/benchmarks.md, "The live
-    server under load"). SQLite in WAL mode with ``synchronous=NORMAL`` (the embedded set-up)
-    commits every transaction this way.
+    and put the flushes' hiccups into every action's latency (docs/benchmarks.md, "The live
+    server under load"). SQLite in WAL mode with ``synchronous=NORMAL`` commits all this way.
     """
     connection = _connection(model)
     if connection.vendor == "postgresql":
@@ -105,33 +102,38 @@ def insert(obj: models.Model, *, numbered: bool = False) -> None:
     insert_many([obj], numbered)
 
 
-def insert_many(objs: Sequence[models.Model], numbered: bool = False) -> None:
+def insert_many(
+    objs: Sequence[Any], numbered: bool = False, model: type[models.Model] | None = None
+) -> None:
     """``Model.objects.bulk_create(objs)`` for rows of one model nobody needs the primary
-    keys of (a finished hand's summary rows), in one ``executemany``."""
+    keys of, in one ``executemany``. ``model``: ``objs`` are its rows' values, no instance made
+    (a finished hand's summary rows): each every column's by its field's ``attname``, bar the
+    key the database numbers (no ``auto_now_add`` filled in; not ``numbered``)."""
     if not objs:
         return
-    model = type(objs[0])
+    given, model = model is not None, model or type(objs[0])
     connection = _connection(model)
-    # every column but the one the database numbers (a key given, as a hand's, is written)
-    fields = [f for f in model._meta.concrete_fields if f is not model._meta.auto_field]
     returning = numbered and connection.features.can_return_columns_from_insert
     key = (connection.alias, connection.vendor, "insert", model, returning)
-    sql = _compiled.get(key)
-    quote = connection.ops.quote_name
-    if sql is None:
-        sql = _compiled[key] = prepared(
+    if key not in _compiled:
+        quote = connection.ops.quote_name
+        # every column but the one the database numbers (a key given, as a hand's, is written)
+        fields = [f for f in model._meta.concrete_fields if f is not model._meta.auto_field]
+        sql = prepared(
             connection,
             f"INSERT INTO {quote(model._meta.db_table)} "
             f"({', '.join(quote(_column(f)) for f in fields)}) "
             f"VALUES ({', '.join(['%s'] * len(fields))})"
             + (f" RETURNING {quote(_column(model._meta.pk))}" if returning else ""),
         )
+        _compiled[key] = (sql, fields, prep_save(connection, fields))
+    sql, fields, prep = _compiled[key]
     rows = []
     for obj in objs:
-        if type(obj) is not model:
+        if (len(obj) != len(fields)) if given else (type(obj) is not model):
             raise ValueError(f"insert_many: a {type(obj).__name__} among {model.__name__} rows")
-        row = [f.get_db_prep_save(f.pre_save(obj, True), connection) for f in fields]
-        rows.append(sql.params(row))
+        values = [obj[f.attname] if given else f.pre_save(obj, True) for f in fields]
+        rows.append(sql.params(prep(values)))
     with connection.cursor() as cursor:
         if len(rows) == 1:
             cursor.execute(sql.text, rows[0])

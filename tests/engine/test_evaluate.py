@@ -272,3 +272,13 @@ def test_best_hands(hands, expected):
 def test_best_hands_bad_input_names_the_hand(hands, bad):
     with pytest.raises(CardError, match=repr(bad).replace(" ", ".")):
         best_hands(hands)
+
+
+def test_the_tiebreaks_kept_at_import_are_those_of_the_five_card_classes():
+    """``kicker_over`` reads each value's tie-breaking ranks, taken at import from the classes
+    the tables are built of (no rebuild of the classes at the first kicker named)."""
+    from engine.evaluate import tables
+
+    rebuilt = ((), *(key[1] for key, *_ in tables._five_card_classes()))
+    assert rebuilt == tables._TIEBREAKS
+    assert len(rebuilt) == tables.MAX_RANK + 1

@@ -29,3 +29,57 @@ def test_on_sqlite_the_placeholders_are_named_in_the_order_of_the_parameters():
     assert statement.params([1, 2]) == {"p0": 1, "p1": 2}
     with pytest.raises(ValueError):
         statement.params([1])  # one parameter short: refused, not run with a hole
+
+
+def test_prep_save_gives_the_database_what_get_db_prep_save_gives_it():
+    """Each value as its field's ``get_db_prep_save`` makes it, whether or not the call is
+    left out: a whole number for a float field, a truth for a whole-number one, a choice."""
+    from tables.db.placeholders import prep_save
+    from tables.models import HandAction, PlayerHand, Table
+
+    values = [0, 1, -3, 2**40, True, False, 0.5, 2.0, "", "x", None, HandAction.Source.PLAYER]
+    for model in (PlayerHand, HandAction, Table):
+        fields = [f for f in model._meta.concrete_fields if not f.primary_key]
+        prep = prep_save(connection, fields)
+        for value in values:
+            for field in fields:
+                try:
+                    expected = field.get_db_prep_save(value, connection)
+                except Exception:  # noqa: BLE001 - a value the field refuses, either way
+                    with pytest.raises(Exception):  # noqa: B017, PT011
+                        prep([value if f is field else None for f in fields])
+                    continue
+                got = prep([value if f is field else None for f in fields])[fields.index(field)]
+                assert type(got) is type(expected), (field, value)
+                # PostgreSQL's JSON is wrapped (``Jsonb``), compared by what it wraps
+                assert getattr(got, "obj", got) == getattr(expected, "obj", expected), field
+
+
+def test_prep_save_leaves_out_the_calls_that_hand_the_value_back():
+    from tables.db.placeholders import prep_save
+    from tables.models import PlayerHand
+
+    fields = {f.attname: f for f in PlayerHand._meta.concrete_fields}
+    names = ["hand_id", "net_bb", "vpip", "game", "started_at", "ev_net", "seat"]
+    calls = []
+    for name in names:
+        field = fields[name]
+        original = field.get_db_prep_save
+
+        def counted(value, connection, original=original, name=name):
+            calls.append(name)
+            return original(value, connection)
+
+        field.get_db_prep_save = counted  # on the instance only, undone below
+    try:
+        prep = prep_save(connection, [fields[name] for name in names])
+        calls.clear()
+        prep([7, 0.5, True, "holdem", None, 3, 2])
+    finally:
+        for name in names:
+            del fields[name].get_db_prep_save
+    # a date-time and a whole number for a float field always go through the field; so does
+    # a whole number where the database adapts them (PostgreSQL's sized integers)
+    assert calls[:2] == ["started_at", "ev_net"]
+    assert set(calls[2:]) <= {"seat"}
+    assert ("seat" in calls) == (connection.vendor == "postgresql")

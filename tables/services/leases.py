@@ -254,13 +254,14 @@ def lease_release(table_ids: list[int], owner: str) -> None:
 
 def held_elsewhere(table_id: int) -> bool:
     """Whether another process runs ``table_id`` now (its clock is that process's to run)."""
-    held = lease_owner(table_id)
-    return held is not None and held[0] != PROCESS
+    row = TableLease.objects.filter(table_id=table_id).values_list("owner", "until").first()
+    return row is not None and held_by_another(*row, timezone.now())
 
 
 def held_by_another(owner: str | None, until: datetime | None, now: datetime) -> bool:
     """Whether a lease row read as ``owner`` and ``until`` (None: no row) is another
-    process's, live at ``now``: ``held_elsewhere`` for a lease read with the table."""
+    process's, live at ``now``: the one rule, for a lease read alone (``held_elsewhere``) or
+    with its table (``clock.tables_due_at``)."""
     return bool(owner) and owner != PROCESS and until is not None and until >= now
 
 

@@ -164,6 +164,18 @@ def decide(table: Table, players_by_id: dict, rng: random.Random):
     return who, hand.pk, {"kind": str(action.kind), "amount": action.amount, "cards": cards}
 
 
+def act_once(table: Table, players_by_id: dict, rng: random.Random) -> bool:
+    """The running hand's actor makes ``decide``'s decision at the table's version now
+    (False: there is none to make)."""
+    decision = decide(Table.objects.get(pk=table.pk), players_by_id, rng)
+    if decision is None:
+        return False
+    who, hand_id, action = decision
+    version = Table.objects.get(pk=table.pk).version
+    hand_act(table=table, player=who, hand_id=hand_id, version=version, action=action)
+    return True
+
+
 @pytest.mark.slow
 async def test_diff_frames_rebuild_the_live_table_and_show_no_hidden_card(make_player, make_table):
     table = await sync_to_async(make_table)(

@@ -23,7 +23,7 @@ from tables.selectors.hosting import left_table
 from tables.selectors.players import player_bankroll
 from tables.selectors.snapshot import load_snapshot
 from tables.services import hand_act, hand_start, player_grant, pre_action_set, seat_take
-from tests.tables.live.test_diff_frames import decide, seat_again
+from tests.tables.live.test_diff_frames import act_once, seat_again
 from tests.tables.live.test_shared_json_frames import (  # noqa: F401 (``still``: a fixture)
     GAMES,
     Client,
@@ -214,12 +214,8 @@ def test_sockets_that_miss_versions_build_the_whole_state(make_player, make_tabl
                         who = by_id[row.seats[index]["player_id"]]
                         pre_action_set(table=table, player=who, kind=pick.kind, amount=pick.amount)
                         look()
-            decision = decide(Table.objects.get(pk=table.pk), by_id, rng)
-            if decision is None:
+            if not act_once(table, by_id, rng):
                 break
-            who, hand_id, action = decision
-            version = Table.objects.get(pk=table.pk).version
-            hand_act(table=table, player=who, hand_id=hand_id, version=version, action=action)
             look()
     assert checked > 100 and reused > 10, (checked, reused)  # not vacuous
 
@@ -260,11 +256,7 @@ def test_updates_made_once_for_unchanged_parts_are_those_made_part_by_part(make_
         hand_start(table=table)
         look()
         for _ in range(300):
-            decision = decide(Table.objects.get(pk=table.pk), by_id, rng)
-            if decision is None:
+            if not act_once(table, by_id, rng):
                 break
-            who, hand_id, action = decision
-            version = Table.objects.get(pk=table.pk).version
-            hand_act(table=table, player=who, hand_id=hand_id, version=version, action=action)
             look()
     assert shortcuts > 10, shortcuts  # not vacuous

@@ -33,7 +33,6 @@ from tables.selectors.hosting import left_table
 from tables.selectors.players import player_bankroll
 from tables.selectors.snapshot import Snapshot, load_snapshot
 from tables.services import (
-    hand_act,
     hand_start,
     player_grant,
     pre_action_set,
@@ -42,7 +41,7 @@ from tables.services import (
 )
 from tables.services.broadcast import broadcast_agree, table_broadcast_propose
 from tables.services.clock import clock_tick
-from tests.tables.live.test_diff_frames import decide, seat_again
+from tests.tables.live.test_diff_frames import act_once, seat_again
 
 pytestmark = pytest.mark.django_db
 
@@ -231,12 +230,8 @@ def test_viewers_states_and_updates_are_their_whole_states(make_player, make_tab
             check_now()
         for _ in range(500):
             tick_in_advance()
-            decision = decide(Table.objects.get(pk=table.pk), by_id, rng)
-            if decision is None:
+            if not act_once(table, by_id, rng):
                 break
-            who, hand_id, action = decision
-            version = Table.objects.get(pk=table.pk).version
-            hand_act(table=table, player=who, hand_id=hand_id, version=version, action=action)
             check_now()
     # Not vacuous: many versions, players with their own parts, updates from both distances.
     assert checked > 8 * 20 * HANDS // 4 and updates > checked

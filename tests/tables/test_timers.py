@@ -334,15 +334,7 @@ async def test_a_restarted_process_rearms_the_clocks_from_the_database(make_tabl
     await stopped.resync()
     stopped.close()  # the process died before the deadline: its timers are gone
     assert stopped.armed_at(table.pk) is None
-    restarted = timers()
-    await restarted.resync()
-    assert restarted.armed_at(table.pk) == table.action_deadline
-    await wait_until(
-        lambda: restarted.fired and not restarted.ticking,
-        timeout=20,
-        what="the restarted process's timer fired",
-    )
-    assert len(await sync_to_async(timeouts)(table)) == 1
+    await times_out_once(timers(), table, timeout=20, what="the restarted process's timer fired")
 
 
 async def test_a_due_table_with_nothing_to_do_is_looked_at_again_later(
@@ -387,14 +379,7 @@ async def test_a_table_another_process_runs_is_left_to_it_until_its_lease_expire
     await TableLease.objects.filter(table=table).aupdate(
         until=timezone.now() - timedelta(seconds=1)
     )
-    await clocks.resync()
-    assert clocks.armed_at(table.pk) == table.action_deadline
-    await wait_until(
-        lambda: clocks.fired and not clocks.ticking,
-        timeout=10,
-        what="the timer fired once the lease ran out",
-    )
-    assert len(await sync_to_async(timeouts)(table)) == 1
+    await times_out_once(clocks, table, timeout=10, what="the timer fired once the lease ran out")
 
 
 async def test_a_timer_armed_before_another_process_took_the_table_fires_once_and_stops(
@@ -420,6 +405,15 @@ async def test_a_timer_armed_before_another_process_took_the_table_fires_once_an
     assert clocks.armed_at(table.pk) is None
     await asyncio.sleep(RETRY_SECONDS * 3)
     assert clocks.fired == 1 and not await sync_to_async(timeouts)(table)
+
+
+async def times_out_once(clocks: TableTimers, table: Table, *, timeout: float, what: str) -> None:
+    """A resync arms ``clocks`` at ``table``'s action deadline, the timer fires, and the clock
+    makes the table's one timeout."""
+    await clocks.resync()
+    assert clocks.armed_at(table.pk) == table.action_deadline
+    await wait_until(lambda: clocks.fired and not clocks.ticking, timeout=timeout, what=what)
+    assert len(await sync_to_async(timeouts)(table)) == 1
 
 
 async def wait_until(predicate, *, timeout: float, what: str) -> None:

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import hashlib
 import hmac
+import itertools
 import random
 import secrets
 from collections.abc import Callable, Collection, Iterator, Sequence
@@ -119,8 +120,26 @@ class SeedStream:
 
 
 def seeded_deck(seed: str) -> list[Card]:
-    """The deck a seed stands for; the same seed always gives the same order."""
-    return fisher_yates(fresh_deck(), SeedStream(seed).randbelow)
+    """The deck a seed stands for; the same seed always gives the same order.
+
+    ``fisher_yates`` driven by ``SeedStream(seed).randbelow``, written out: every draw of a
+    deck is below 256, so each takes one byte of the stream, and the stream is read byte by
+    byte (every deal shuffles: the method calls cost more than the hashing)."""
+    deck = fresh_deck()
+    stream = _stream_bytes(_seed_bytes(seed))
+    for i in range(len(deck) - 1, 0, -1):
+        mask = (1 << i.bit_length()) - 1  # ``randbelow(i + 1)``: the bits of ``i``
+        j = next(stream) & mask
+        while j > i:
+            j = next(stream) & mask
+        deck[i], deck[j] = deck[j], deck[i]
+    return deck
+
+
+def _stream_bytes(key: bytes) -> Iterator[int]:
+    """``SeedStream``'s bytes one by one: HMAC-SHA256(key, counter) blocks, in order."""
+    for counter in itertools.count():
+        yield from hmac.digest(key, counter.to_bytes(8, "big"), "sha256")
 
 
 def verify(seed: str, commitment_hex: str, deck: Sequence[int]) -> bool:

@@ -134,7 +134,8 @@ class Drawing(Dealing, BettingRules):
                 keep.update(self.hole[seat])
         out_of_play = [ALL_CARDS[c] for c in sorted(self.config.variant.deck) if c not in keep]
         self._reshuffles += 1
-        seed = f"{self._dealt_from}/{self._reshuffles}"  # the same deck, the same stub
+        dealt_from = ",".join(str(int(c)) for c in self._dealt_from)
+        seed = f"{dealt_from}/{self._reshuffles}"  # the same deck, the same stub
         random.Random(seed).shuffle(out_of_play)
         if not out_of_play:
             raise PokerError("no cards left to draw: every card is in a live hand")

@@ -108,10 +108,11 @@ class HandState:
         self._stud = stud
         self._draw = config.variant.is_draw
         self._last_street = len(config.streets) - 1
-        # The draw games: the deck as given (seeds a reshuffle), whether the actor is to
-        # discard, the seats still to discard this round, how many each is to be dealt
-        # (None: not discarded this round), each seat's discards, and the counts drawn.
-        self._dealt_from = ",".join(str(int(c)) for c in deck)
+        # The draw games: the deck as given (seeds a reshuffle; its text is made there, not
+        # for every hand built), whether the actor is to discard, the seats still to discard
+        # this round, how many each is to be dealt (None: not discarded this round), each
+        # seat's discards, and the counts drawn.
+        self._dealt_from = deck
         self._draw_due = False
         self._drawers: list[int] = []
         self._to_draw: list[int | None] = [None] * n

@@ -359,10 +359,7 @@ def from_row(model: type[M], alias: str, values: Sequence[Any]) -> M:
     entry = _compiled.get(key)
     if entry is None:
         fields = model._meta.concrete_fields
-        entry = _compiled[key] = (
-            [field.attname for field in fields],
-            _converters(fields, connection),
-        )
+        entry = _compiled[key] = ([f.attname for f in fields], _converters(fields, connection))
     names, converters = entry
     return model.from_db(alias, names, _python(values, converters))
 
@@ -422,14 +419,14 @@ def _instance_shape(
 
 
 def select_values(
-    model: type[models.Model], key: str, build: Build, *params: Any
+    model: type[models.Model], key: str, build: Build, *params: Any, aware: bool = True
 ) -> list[tuple[Any, ...]]:
     """``list(build(*params))`` for a ``values_list()`` query of ``model`` (a read): the rows
-    as tuples, date-times aware. ``build`` returns the queryset for the given parameters,
+    as tuples, date-times aware (not ``aware``: as the driver gives them, for a caller that
+    converts them, ``from_row``). ``build`` returns the queryset for the given parameters,
     which must be the query's only SQL parameters, in order; ``key`` names its shape (one
-    statement per key). The values are the driver's but for the date-times: a JSON column
-    is its text (``from_row`` converts a joined model's), and on SQLite an expression's truth
-    is 0 or 1."""
+    statement per key). The other values are the driver's: a JSON column is its text, and
+    on SQLite an expression's truth is 0 or 1."""
     connection = connections[router.db_for_read(model)]
     cache_key = (connection.alias, connection.vendor, "select", key)
     sql = _compiled.get(cache_key)
@@ -440,10 +437,11 @@ def select_values(
         if ran.params != params:
             raise ValueError(f"{key}: the query's parameters are not exactly {params!r}")
         _compiled[cache_key] = prepared(connection, ran.sql)
-        return _aware_rows(ran.rows, connection)
+        return _aware_rows(ran.rows, connection) if aware else ran.rows
     with connection.cursor() as cursor:
         cursor.execute(sql.text, sql.params(params))
-        return _aware_rows(cursor.fetchall(), connection)
+        rows = cursor.fetchall()
+    return _aware_rows(rows, connection) if aware else rows
 
 
 def select_first(

@@ -256,7 +256,8 @@ def table_and_seats(
     """A table and its seats with their players, in no particular order: one compiled query
     (two for a table nobody sits at, unless the caller ``known`` its row). ``(None, [])``
     when there is no such table."""
-    rows = statements.select_values(Seat, "snapshot-seats", _seats_query, table_id)
+    # No date-time among the seats' columns: the table's are converted by ``from_row``.
+    rows = statements.select_values(Seat, "snapshot-seats", _seats_query, table_id, aware=False)
     if not rows:
         if known is not None:
             return known, []

@@ -37,9 +37,9 @@ from tables.models import Hand, Seat, Table
 from tables.services import hooks
 
 
-@dataclass(frozen=True)
+@dataclass(slots=True)  # not frozen: one per seat at every deal, whose __init__ then is plain
 class SeatNow:
-    """A seat as the dealing reads it."""
+    """A seat as the dealing reads it (never changed)."""
 
     pk: int
     number: int
@@ -261,16 +261,18 @@ def posts_for(
 
 def dealing_apply(dealing: Dealing) -> None:
     """Write the seats' changes that come with the hand being dealt."""
-    if dealing.sit_out:
-        Seat.objects.filter(pk__in=dealing.sit_out).update(
-            sitting_out=True, sit_out_next=Seat.SitOutNext.NO
-        )
-    if dealing.cleared:
-        Seat.objects.filter(pk__in=dealing.cleared).update(
-            wait_for_big_blind=False, owes_blinds=Seat.Owes.NOTHING
-        )
-    if dealing.missed:
-        Seat.objects.filter(pk__in=dealing.missed).update(owes_blinds=Seat.Owes.MISSED)
+    _seats_update(dealing.sit_out, sitting_out=True, sit_out_next=Seat.SitOutNext.NO)
+    _seats_update(dealing.cleared, wait_for_big_blind=False, owes_blinds=Seat.Owes.NOTHING)
+    _seats_update(dealing.missed, owes_blinds=Seat.Owes.MISSED)
+
+
+def _seats_update(pks: list[int], **values: object) -> None:
+    """``Seat.objects.filter(pk__in=pks).update(**values)``: one seat, the usual case where
+    any, by a compiled statement (the ORM writes its SQL anew each time)."""
+    if len(pks) == 1:
+        statements.update(Seat, {"pk": pks[0]}, **values)
+    elif pks:
+        Seat.objects.filter(pk__in=pks).update(**values)
 
 
 def dealt_rows(dealing: Dealing) -> list[tuple[int, int, int, str]]:

@@ -179,7 +179,8 @@ def hand_deal(
         broadcast=broadcast_for_deal(table, [player_id for _, player_id, _, _ in seats]),
     )
     statements.insert(hand, numbered=True)  # ``Hand.objects.create``, compiled once
-    statements.insert(HandSecret(hand=hand, deck=deck, seed=str(seed)))
+    secret = {"hand_id": hand.pk, "deck": deck, "seed": str(seed)}  # no instance: nobody reads it
+    statements.insert_many([secret], model=HandSecret)
     etiquette.dealing_apply(dealing)
     hand.secret_deck = deck  # as with_deck brings it: the replays need no read
     table.button_seat = button_seat

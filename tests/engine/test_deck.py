@@ -98,6 +98,13 @@ def test_seeded_deck_derivation_is_pinned():
     assert format_cards(seeded_deck("abc")[:8]) == "5s5c2c9sAs7cQsTh"
 
 
+def test_seeded_deck_is_fisher_yates_on_the_seed_stream():
+    """``seeded_deck`` reads the stream byte by byte: the very deck ``SeedStream`` draws,
+    rejections (which run into later blocks) and short or odd seeds included."""
+    for seed in ["abc", "0f" * 32, "é", *(f"seed {n}" * (n % 7 + 1) for n in range(300))]:
+        assert seeded_deck(seed) == fisher_yates(fresh_deck(), SeedStream(seed).randbelow)
+
+
 def test_commitment_is_sha256_of_the_seed():
     assert commitment("abc") == hashlib.sha256(b"abc").hexdigest()
     assert len(new_seed()) == 64 and new_seed() != new_seed()

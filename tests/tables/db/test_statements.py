@@ -214,6 +214,20 @@ def test_compiled_reads_return_what_the_orm_returns_for_any_parameters(players, 
     assert table_and_seats(other.pk + 1000) == (None, [])
 
 
+def _created(table_id):
+    return Table.objects.filter(pk=table_id).values_list("created_at", "name")
+
+
+def test_a_compiled_read_not_aware_gives_the_drivers_date_times(table):
+    """``aware=False`` leaves the date-times as the driver gives them (naive on SQLite), for a
+    caller that converts them itself (``from_row``): the same instant either way."""
+    for _ in range(2):  # written by the ORM, then run again
+        (aware, name), *_ = statements.select_values(Table, "t-created", _created, table.pk)
+        (raw, _), *_ = statements.select_values(Table, "t-created", _created, table.pk, aware=False)
+        assert aware == table.created_at and aware.tzinfo is not None and name == table.name
+        assert raw.replace(tzinfo=raw.tzinfo or aware.tzinfo) == aware
+
+
 def test_a_compiled_read_refuses_a_query_whose_parameters_are_not_the_given_ones(table):
     # Django orders the filters of one call itself: status's parameter would come first.
     from tables.models import Hand

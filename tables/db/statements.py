@@ -9,7 +9,8 @@ parameters: the writes' from the model's ``_meta`` (table and column names, quot
 backend), the reads' by the ORM itself the first time they run (``execute_wrapper``), in the
 placeholder style the driver takes at least cost (``tables.db.placeholders``). The values go
 through the fields both ways: ``get_db_prep_save`` in (but where it hands them back as they
-are: ``placeholders.prep_save``), ``from_db_value`` and the database's time zone out.
+are: ``placeholders.prep_save``), ``from_db_value`` and the database's time zone out
+(``tables.db.conversions``).
 
 Each function behaves as the ORM call it stands for (named in its docstring); the writes,
 like it, must run inside the caller's transaction. Django's public API only (``Model._meta``,
@@ -18,23 +19,19 @@ the field methods a custom field implements, ``execute_wrapper``, ``Model.from_d
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Mapping, Sequence
-from datetime import datetime
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any, Literal, NamedTuple, TypeVar, overload
-from zoneinfo import ZoneInfo
 
-from django.conf import settings
 from django.db import connections, models, router
 from django.db.backends.base.base import BaseDatabaseWrapper
 from django.db.models import Field, QuerySet
 
+from tables.db.conversions import Convert, aware_rows, column_converters, python_values
 from tables.db.placeholders import prep_save, prepared
 
 M = TypeVar("M", bound=models.Model)
 #: Builds the queryset of a read from its parameters.
 Build = Callable[..., QuerySet[Any, Any]]
-#: Turns one value as the database driver returns it into the field's Python value.
-Convert = Callable[[Any], Any]
 
 #: (database alias, vendor, what) -> the statement (its SQL and what reads or writes it, a
 #: different tuple per kind of statement); a handful of entries.
@@ -281,75 +278,6 @@ def _run_once(queryset: QuerySet[Any, Any], connection: BaseDatabaseWrapper) -> 
     return seen[0] if seen else None
 
 
-def _zone(connection: BaseDatabaseWrapper) -> ZoneInfo | None:
-    """The zone of the naive date-times the database returns (SQLite's, which stores them in
-    UTC unless its ``TIME_ZONE`` setting says otherwise); None without ``USE_TZ``."""
-    if not settings.USE_TZ:
-        return None
-    return ZoneInfo(settings.DATABASES[connection.alias].get("TIME_ZONE") or "UTC")
-
-
-def _aware_in(zone: ZoneInfo | None) -> Convert:
-    """A value as read, made aware in ``zone`` if it is a naive date-time: what the ORM does
-    with a column of a date-time field on a database without time zones."""
-
-    def aware(value: Any) -> Any:
-        if zone is not None and type(value) is datetime and value.tzinfo is None:
-            return value.replace(tzinfo=zone)
-        return value
-
-    return aware
-
-
-def _converter(field: Field[Any, Any] | None, connection: BaseDatabaseWrapper) -> Convert | None:
-    """How a column of ``field`` (None: a column whose field is not known) comes back from
-    the driver to the value the ORM gives: the field's ``from_db_value`` (the documented hook:
-    a JSON field's text decoded), a date-time made aware, an expression's 0 or 1 a bool
-    (SQLite); None when the driver's value is it already."""
-    if field is None:
-        return _aware_in(_zone(connection))
-    from_db_value = getattr(field, "from_db_value", None)
-    if from_db_value is not None:
-        return lambda value: from_db_value(value, None, connection)
-    if isinstance(field, models.DateTimeField):
-        aware = _aware_in(_zone(connection))
-        return lambda value: aware(field.to_python(value) if isinstance(value, str) else value)
-    if isinstance(field, models.BooleanField):
-        return lambda value: value if value is None else bool(value)
-    return None
-
-
-def _converters(
-    fields: Iterable[Field[Any, Any] | None], connection: BaseDatabaseWrapper
-) -> list[tuple[int, Convert]]:
-    """(column index, conversion) of each column of ``fields`` that needs one."""
-    found = ((index, _converter(field, connection)) for index, field in enumerate(fields))
-    return [(index, convert) for index, convert in found if convert is not None]
-
-
-def _python(row: Sequence[Any], converters: list[tuple[int, Convert]]) -> list[Any]:
-    values = list(row)
-    for index, convert in converters:
-        values[index] = convert(values[index])
-    return values
-
-
-def _aware_rows(
-    rows: list[tuple[Any, ...]], connection: BaseDatabaseWrapper
-) -> list[tuple[Any, ...]]:
-    """``rows`` with each naive date-time made aware (columns of unknown fields)."""
-    zone = _zone(connection)
-    if zone is None:
-        return rows
-    aware = _aware_in(zone)
-    return [
-        tuple(map(aware, row))
-        if any(type(value) is datetime and value.tzinfo is None for value in row)
-        else row
-        for row in rows
-    ]
-
-
 def from_row(model: type[M], alias: str, values: Sequence[Any]) -> M:
     """``model`` from the values of its concrete fields' columns, in ``_meta`` order, as the
     database returned them (a joined row's part, read by ``select_values``), each converted
@@ -359,9 +287,12 @@ def from_row(model: type[M], alias: str, values: Sequence[Any]) -> M:
     entry = _compiled.get(key)
     if entry is None:
         fields = model._meta.concrete_fields
-        entry = _compiled[key] = ([f.attname for f in fields], _converters(fields, connection))
+        entry = _compiled[key] = (
+            [f.attname for f in fields],
+            column_converters(fields, connection),
+        )
     names, converters = entry
-    return model.from_db(alias, names, _python(values, converters))
+    return model.from_db(alias, names, python_values(values, converters))
 
 
 def _select_instance(
@@ -394,7 +325,7 @@ def _select_instance(
     if row is None:
         return None
     names, extra, converters = entry[1]
-    values = _python(row, converters)
+    values = python_values(row, converters)
     obj = model.from_db(connection.alias, names, values[: len(names)])
     for name, value in zip(extra, values[len(names) :], strict=True):
         setattr(obj, name, value)
@@ -414,8 +345,8 @@ def _instance_shape(
     if columns[: len(fields)] != [_column(field) for field in fields]:
         raise ValueError(f"{key}: not a query of whole {model.__name__} rows")
     extra = columns[len(fields) :]
-    converters = _converters([*fields, *(annotations.get(name) for name in extra)], connection)
-    return [field.attname for field in fields], extra, converters
+    columns_of = [*fields, *(annotations.get(name) for name in extra)]
+    return [field.attname for field in fields], extra, column_converters(columns_of, connection)
 
 
 def select_values(
@@ -437,11 +368,11 @@ def select_values(
         if ran.params != params:
             raise ValueError(f"{key}: the query's parameters are not exactly {params!r}")
         _compiled[cache_key] = prepared(connection, ran.sql)
-        return _aware_rows(ran.rows, connection) if aware else ran.rows
+        return aware_rows(ran.rows, connection) if aware else ran.rows
     with connection.cursor() as cursor:
         cursor.execute(sql.text, sql.params(params))
         rows = cursor.fetchall()
-    return _aware_rows(rows, connection) if aware else rows
+    return aware_rows(rows, connection) if aware else rows
 
 
 def select_first(
@@ -495,4 +426,4 @@ def select_values_by_ids(
     ]
     with connection.cursor() as cursor:
         cursor.execute(sql.text, sql.params(params))
-        return _aware_rows(cursor.fetchall(), connection)
+        return aware_rows(cursor.fetchall(), connection)

@@ -461,8 +461,7 @@ def _settle_seats(table: Table, hand: Hand) -> None:
     # usually none: one cheap read (compiled), the seats themselves only when someone goes
     seats = statements.select_values(Seat, "seats-going", _seats_going, table.pk, 0)
     busted = [pk for pk, stack in seats if stack == 0]
-    if busted:
-        Seat.objects.filter(pk__in=busted).delete()
+    statements.delete(Seat, busted)  # no row refers to a seat: one compiled DELETE, if any
     leaving = [pk for pk, stack in seats if stack != 0]
     if leaving:
         for seat in Seat.objects.filter(pk__in=leaving).select_related("player").order_by("number"):

@@ -103,6 +103,35 @@ def test_update_each_sets_each_rows_own_value_and_only_theirs(players, table):
     assert stacks(other) == {alice.pk: 100}
 
 
+def test_delete_removes_exactly_the_given_rows_and_refuses_a_model_with_dependents(players, table):
+    """One row, then two in one statement (one compiled form per count), the others and
+    another table's untouched; no keys deletes nothing. A model whose rows other rows refer
+    to (a table: its seats, its hands) is the ORM's to delete."""
+    alice, bob, carol = players
+    other = Table.objects.create(name="Other", small_blind=1, big_blind=2)
+    seats = [
+        seat_take(table=table, player=player, buy_in=100, seat_number=number)
+        for number, player in enumerate(players)
+    ]
+    kept = seat_take(table=other, player=alice, buy_in=100, seat_number=0)
+    with transaction.atomic():
+        assert statements.delete(Seat, [seats[1].pk]) == 1
+        assert statements.delete(Seat, []) == 0
+    assert set(Seat.objects.filter(table=table).values_list("player_id", flat=True)) == {
+        alice.pk,
+        carol.pk,
+    }
+    with transaction.atomic():
+        assert statements.delete(Seat, [seats[2].pk, seats[0].pk]) == 2
+        assert statements.delete(Seat, [seats[2].pk, seats[0].pk]) == 0  # gone already
+    assert not Seat.objects.filter(table=table).exists()
+    assert list(Seat.objects.values_list("pk", flat=True)) == [kept.pk]
+    assert bob.seats.count() == 0
+    with transaction.atomic(), pytest.raises(ValueError, match="the ORM's to collect"):
+        statements.delete(Table, [other.pk])
+    assert Table.objects.filter(pk=other.pk).exists()
+
+
 def test_insert_many_stores_every_row_and_refuses_a_mixed_batch(players, table):
     alice, bob, _ = players
     seat_take(table=table, player=alice, buy_in=100, seat_number=0)

@@ -13,7 +13,6 @@ in memory after an action keeps them.
 
 from __future__ import annotations
 
-import copy
 from collections.abc import Hashable, Iterable, Mapping
 from dataclasses import dataclass, replace
 from datetime import datetime
@@ -430,7 +429,7 @@ def snapshot_after_action(
     timed = previous.hand.broadcast.startswith("m")
     if timed and len(state.street_starts) != len(previous.street_times):
         return None  # a timed broadcast's new street: its time is the log's (read)
-    table = copy.copy(previous.table)
+    table = statements.row_copy(previous.table)
     table.version, table.action_deadline, table.hand_version = version, deadline, version
     stacks = {
         start["player_id"]: stack

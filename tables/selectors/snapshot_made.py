@@ -13,12 +13,12 @@ table's ``next_hand_at``, its version) ``snapshot_after_street`` reads nothing a
 
 from __future__ import annotations
 
-import copy
 from dataclasses import replace
 from datetime import datetime
 from typing import Any
 
 from engine.hand import Hand as EngineHand
+from tables.db import statements
 from tables.models import Hand
 from tables.selectors.banners import banner_for, seating_notice_for
 from tables.selectors.hands import Decision
@@ -89,9 +89,9 @@ def snapshot_after_street(
         return None
     if hand.runout is None or hand.runout["shown"] + 1 != runout["shown"]:
         return None
-    table = copy.copy(previous.table)
+    table = statements.row_copy(previous.table)
     table.version, table.next_hand_at = version, next_hand_at
-    hand = copy.copy(hand)
+    hand = statements.row_copy(hand)
     hand.runout = runout
     snapshot = Snapshot(
         table,

@@ -1,6 +1,7 @@
 """``tables.db.statements``: the compiled hot statements behave as the ORM calls they
 stand for, on SQLite and on PostgreSQL (this file runs in both passes)."""
 
+import copy
 from datetime import timedelta
 
 import pytest
@@ -25,6 +26,21 @@ def test_lock_row_returns_the_row_as_the_orm_reads_it(table):
     assert locked.created_at == orm.created_at and locked.created_at.tzinfo is not None
     assert locked.action_deadline == deadline and locked.bots_allowed is True
     assert locked._state.adding is False and locked._state.db == orm._state.db
+
+
+def test_row_copy_is_copy_copys_row_with_a_state_of_its_own(players, table):
+    """``row_copy``: what ``copy.copy`` gives (every value, the state, the related rows
+    cached), and changing the copy, its state or its cache leaves the row as it was."""
+    seat = seat_take(table=table, player=players[0], buy_in=100, seat_number=0)
+    row = Seat.objects.select_related("player").get(pk=seat.pk)
+    copied, shallow = statements.row_copy(row), copy.copy(row)
+    assert type(copied) is Seat and copied.__dict__.keys() == row.__dict__.keys()
+    assert model_to_dict(copied) == model_to_dict(row)
+    assert copied._state.__dict__ == shallow._state.__dict__
+    assert copied.player is row.player  # the cached player, not read again
+    copied.stack, copied._state.adding = 7, True
+    copied.player = players[1]
+    assert (row.stack, row._state.adding, row.player) == (100, False, players[0])
 
 
 def test_lock_row_of_a_missing_row_raises_does_not_exist(table):

@@ -24,7 +24,7 @@ from tables.services import seat_take
 from tables.services.clock import clock_tick
 from tables.services.errors import BuyInOutOfRange
 from tables.services.hands import LiveHand
-from tables.services.leases import PROCESS, lease_fenced, lease_take
+from tables.services.leases import PROCESS, lease_fenced, lease_take, leases_renew
 
 pytestmark = pytest.mark.django_db(transaction=True)  # the writes publish on commit
 
@@ -76,6 +76,7 @@ def test_a_deal_and_a_hands_end_build_what_a_read_gives(make_table, make_player,
     built = {"deal": 0, "end": 0}
 
     def written(work: Any, live: LiveHand | None) -> Written[Any]:
+        leases_renew([table.pk], PROCESS)  # as the runtime's clock does: a slow run keeps it
         fenced = functools.partial(lease_fenced, table.pk, PROCESS, epoch, work)
         return written_and_read(table.pk, fenced, snapshot, live)
 
@@ -191,6 +192,7 @@ def test_a_runouts_streets_build_what_a_read_gives(make_table, make_player, sett
             marks.append(len(queries.captured_queries))  # committed: what follows is a read
             return out
 
+        leases_renew([table.pk], PROCESS)  # as the runtime's clock does: a slow run keeps it
         marks.clear()
         with CaptureQueriesContext(connection) as queries:
             after = written_and_read(table.pk, marked, snapshot, live)

@@ -68,9 +68,13 @@ class RunoutOdds:
         if runout == self.started or hand.pk in odds_under_way:
             return
         self.started = runout
-        # A hand waiting for its runs goes on being acted on in place: the worker thread
-        # computes from a copy. A finished hand's engine state changes no more.
-        state = copy.deepcopy(snapshot.state) if snapshot.running else snapshot.state
+        try:
+            # A hand waiting for its runs goes on being acted on in place: the worker thread
+            # computes from a copy. A finished hand's engine state changes no more.
+            state = copy.deepcopy(snapshot.state) if snapshot.running else snapshot.state
+        except Exception:  # the write it follows committed: it must not look refused
+            log.exception("table %s: run-out odds not started", self.table_id)
+            return
         odds_under_way.add(hand.pk)
         self.task = asyncio.ensure_future(self._fill(OddsWork(hand.pk, self.table_id, state)))
         _running.add(self.task)

@@ -15,10 +15,12 @@ tidying hosted games left empty.
 It also computes the chances of all-in run-outs: up to about a second of exact enumeration
 each, so never in a transaction nor on a thread of the writes. The action that ends the
 betting stores only the run-out's shape (``tables.services.runouts``: ``runout_record``,
-``Hand.odds_pending``); here, in three steps none of which holds a lock, the hands still
-waiting are read (``hands_awaiting_odds``), one hand is replayed from the database
-(``runout_odds_work``), and its chances computed from the engine alone
-(``runout_odds_compute``: no database), with the hand's all-in EV (``allin_ev_compute``: each
+``Hand.odds_pending``); the table's runtime that wrote it computes them from the hand it holds
+(``tables.live.runout_odds``, with this module's functions), and this is the fallback for the
+hands nobody in this process is computing (``odds_under_way``): in three steps none of which
+holds a lock, the hands still waiting are read (``hands_awaiting_odds``), one hand is
+replayed from the database (``runout_odds_work``), and its chances computed from the engine
+alone (``runout_odds_compute``: no database), with the hand's all-in EV (``allin_ev_compute``: each
 player's expected net at the all-in, for the statistics, reusing the first street's chances
 for the pot every live hand can win). On the server each is a task of its own whose
 computation runs in a worker thread (``asyncio.to_thread``), the pass going on meanwhile; the
@@ -69,6 +71,10 @@ INTERVAL = 0.5
 #: Seconds between two looks for hosted games left empty for a day (``hosted_games_tidy``).
 TIDY_INTERVAL = 60.0
 
+#: Hands whose run-out odds are being computed in this process, by a croupier's task or by
+#: the runtime of their table (``tables.live.runout_odds``): nobody here starts them again.
+odds_under_way: set[int] = set()
+
 #: The engine's odds street by street for a hand and one run of its board (``runout_odds``'s
 #: signature): injectable, so tests can make it slow or watch where it runs.
 OddsFunction = Callable[[EngineHand, Sequence[Card]], list[StreetOdds]]
@@ -101,7 +107,9 @@ class Croupier:
         _croupier_pass(now)
         # on this thread, one after another, outside any transaction (the server: tick_async)
         for hand_id, table_id in hands_awaiting_odds():
-            if hand_id not in self.odds_failed and self.odds_fill(hand_id, now):
+            if hand_id in self.odds_failed or hand_id in odds_under_way:
+                continue
+            if self.odds_fill(hand_id, now):
                 done.append((table_id, "odds"))
         if self._tidy_due(now):
             done.extend((pk, "closed-empty") for pk in _tidy(now))
@@ -143,6 +151,7 @@ class Croupier:
 
     def _odds_done(self, hand_id: int, task: asyncio.Task[Any]) -> None:
         self.odds_tasks.pop(hand_id, None)
+        odds_under_way.discard(hand_id)
 
     async def housekeeping_async(self) -> list[tuple[int, str]]:
         """What belongs to no table's clock: the per-pass hooks (on a reader thread), the
@@ -151,9 +160,10 @@ class Croupier:
         done: list[tuple[int, str]] = []
         await database_sync_to_async(_croupier_pass)(now)
         for hand_id, _ in await read_async(hands_awaiting_odds)():
-            if hand_id not in self.odds_tasks and hand_id not in self.odds_failed:
+            if hand_id not in odds_under_way and hand_id not in self.odds_failed:
                 task = asyncio.create_task(self.odds_fill_async(hand_id))
                 self.odds_tasks[hand_id] = task
+                odds_under_way.add(hand_id)
                 task.add_done_callback(partial(self._odds_done, hand_id))
         if self._tidy_due(now):
             closed = await published_after(write_async(0, _tidy)(now))

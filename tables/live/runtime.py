@@ -49,6 +49,7 @@ from django.utils import timezone
 from tables.db.threads import read_async, write_async
 from tables.live.ownership import REQUEST_SECONDS, TOO_SLOW, RuntimeKey, TableOwnership
 from tables.live.protocol import SERVER_TROUBLE
+from tables.live.runout_odds import RunoutOdds
 from tables.live.written import Written, held_hand, written_and_read
 from tables.models import Player
 from tables.operations import OPERATIONS, run_op
@@ -119,6 +120,7 @@ class TableRuntime(TableOwnership):
         self.commands = 0  # commands carried out as the owner
         self.forwards = 0  # requests sent to the owner elsewhere
         self.revealed_at: datetime | None = None  # a timed broadcast's last reveal pushed
+        self.odds = RunoutOdds(table_id, self.tick)  # a run-out's, computed from its hand
 
     # --- sockets ---------------------------------------------------------------------------
     @classmethod
@@ -387,6 +389,7 @@ class TableRuntime(TableOwnership):
                 self._now(written.snapshot)
             if written.snapshot is not None:
                 await self._fan_out(written.snapshot)
+            self.odds.after(written.snapshot)
         # One process (the in-memory layer): this runtime is its table's only one, and has
         # shown its own change already; the layer carries the rest (chat lines, sessions).
         alone = isinstance(self.layer, InMemoryChannelLayer)
@@ -399,17 +402,18 @@ class TableRuntime(TableOwnership):
             except Exception:  # a lost notification must not undo a committed action
                 log.exception("could not publish %s", event)
 
-    async def tick(self, work: Callable[[], Any]) -> Any:
+    async def tick(self, work: Callable[[], Any], name: str = "clock") -> Any:
         """The table's clock (``work``: the croupier's tick, on the write thread, fenced by
-        this process's lease), in the table's turn; the new version shown to the sockets.
-        An owner that lost its lease does nothing (it follows, or takes the table again)."""
+        this process's lease; or a run-out's odds, ``name``), in the table's turn; the new
+        version shown to the sockets. An owner that lost its lease does nothing (it follows,
+        or takes the table again)."""
 
         async def ticked() -> Any:
             epoch = self.epoch
             if epoch is None:  # lost since
                 return None
             try:
-                written = await self._write(epoch, work, None, "clock")
+                written = await self._write(epoch, work, None, name)
             except LeaseLost:
                 log.warning(
                     "table %s: lease lost, no longer owned here",

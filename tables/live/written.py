@@ -6,8 +6,8 @@ read. That read runs here, on the write's thread right after its transaction com
 in a second trip from the event loop to a database thread and back: a timeout, every command
 but an action. After a deal or a hand's end the hand is not read but taken as the write left
 it (``snapshot_after_hand``: only the table row, its seats and the log's notices are read);
-after a run-out's street nothing is read (``snapshot_after_street``: the version before, the
-street further on).
+after a run-out's street or its odds stored nothing is read (``snapshot_after_street``,
+``snapshot_after_odds``: the version before, the street further on or the chances filled in).
 """
 
 from __future__ import annotations
@@ -21,9 +21,10 @@ from django.db import DatabaseError
 
 from tables.selectors.snapshot import Snapshot, load_snapshot, snapshot_after_action
 from tables.selectors.snapshot_made import snapshot_after_hand, snapshot_after_street
+from tables.selectors.snapshot_odds import snapshot_after_odds
 from tables.services.events import outbox
 from tables.services.hands import LiveHand
-from tables.services.hands_made import HandMade, StreetShown, hands_made
+from tables.services.hands_made import Made, OddsStored, StreetShown, hands_made
 
 log = logging.getLogger("tables.live.runtime")  # the runtime's: it made the write
 T = TypeVar("T")
@@ -62,8 +63,12 @@ def held_hand(snapshot: Snapshot | None) -> LiveHand | None:
     )
 
 
-def _built(before: Snapshot, made: HandMade | StreetShown) -> Snapshot | None:
+def _built(before: Snapshot, made: Made) -> Snapshot | None:
     """``before`` one version later, where the write noted all it made (None: read it)."""
+    if isinstance(made, OddsStored):
+        return snapshot_after_odds(
+            before, made.version, made.hand_id, made.runout, made.odds_pending, made.next_hand_at
+        )
     if isinstance(made, StreetShown):
         return snapshot_after_street(
             before, made.version, made.hand_id, made.runout, made.next_hand_at
@@ -81,7 +86,7 @@ def written_and_read(
     (from ``before`` on, unless ``live`` was changed in place and left behind). A read that
     fails leaves the write done: no snapshot, and the runtime shows the next change."""
     events: list[dict[str, Any]] = []
-    made: list[HandMade | StreetShown] = []
+    made: list[Made] = []
     token = outbox.set(events)  # what the write publishes on commit lands there
     noted = hands_made.set(made)  # and a hand it dealt or ended, or a street shown, there
     try:

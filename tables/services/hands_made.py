@@ -1,10 +1,12 @@
-"""What a deal, a hand's end or a run-out's street made, for the table's runtime that wrote it.
+"""What a deal, a hand's end, a run-out's street or its odds made, for the table's runtime
+that wrote it.
 
 A runtime's write (``tables.live.written``) listens here: ``hand_deal`` and a ``hand_act``
 that ends its hand note the hand, its decisions and its engine state as they committed them;
 ``runout_advance`` notes the street it put on screen (the hand's new run-out, the table's new
-``next_hand_at``). The table's next version is built from them
-(``tables.selectors.snapshot_made``) instead of the hand being read and replayed again.
+``next_hand_at``); ``runout_odds_store`` the chances it filled in. The table's next version is
+built from them (``tables.selectors.snapshot_made``, ``tables.selectors.snapshot_odds``)
+instead of the hand being read and replayed again.
 """
 
 from __future__ import annotations
@@ -40,9 +42,24 @@ class StreetShown:
     next_hand_at: datetime | None  # the table's
 
 
+@dataclass(frozen=True, slots=True)
+class OddsStored:
+    """A run-out's chances filled in, at the table's ``version`` that write made: all it
+    changed that a screen shows (``tables.services.runouts.runout_odds_store``)."""
+
+    version: int
+    hand_id: int
+    runout: dict[str, Any]  # the hand's, its chances filled in
+    odds_pending: bool  # the hand's: some chances still unknown
+    next_hand_at: datetime | None  # the table's
+
+
+#: What a write made that the table's next version is built from.
+Made = HandMade | StreetShown | OddsStored
+
 #: Where the writes note what they made, while a runtime's write listens (its thread's
 #: context); unset: nobody listens, nothing is noted.
-hands_made: ContextVar[list[HandMade | StreetShown] | None] = ContextVar("hands_made", default=None)
+hands_made: ContextVar[list[Made] | None] = ContextVar("hands_made", default=None)
 
 
 def hand_made(table: Table, hand: Hand, decisions: list[Decision], state: EngineHand) -> None:
@@ -57,3 +74,12 @@ def street_shown(table: Table, hand: Hand) -> None:
     made = hands_made.get()
     if made is not None and hand.runout is not None:
         made.append(StreetShown(table.version, hand.pk, hand.runout, table.next_hand_at))
+
+
+def odds_stored(table: Table, hand: Hand) -> None:
+    """Note the chances ``hand``'s run-out now has (``table``: after its ``table_touch``)."""
+    made = hands_made.get()
+    if made is not None and hand.runout is not None:
+        made.append(
+            OddsStored(table.version, hand.pk, hand.runout, hand.odds_pending, table.next_hand_at)
+        )

@@ -7,10 +7,11 @@ the rabbit hunt.
   ``Hand.odds_pending`` set. The chances are NOT computed here: exact enumeration takes up to
   about a second, and this runs in the transaction of the action that ended the betting,
   holding the table row (on SQLite, the one writer of every table).
-- ``runout_odds_store``: the chances, computed by the croupier outside any transaction
-  (``tables.croupier``: ``runout_odds_compute``, from what ``runout_odds_work`` read), written
-  under the lock if the run-out is still the one they were computed for. Only unknown chances
-  are filled, so two processes computing the same odds write them once.
+- ``runout_odds_store``: the chances, computed outside any transaction by the table's runtime
+  from the hand it holds (``tables.live.runout_odds``, in its fenced write), else by the
+  croupier (``tables.croupier``: ``runout_odds_compute``, from what ``runout_odds_work``
+  read), written under the lock if the run-out is still the one they were computed for. Only
+  unknown chances are filled, so two computations of the same odds write them once.
 - ``runout_advance``: the croupier's step, one street every ``POKER_RUNOUT_PAUSE_SECONDS``
   (0: the run-out is shown at once). The engine deals the whole run-out at once and settles
   the chips; the site shows it one street at a time: ``shown`` says how many streets after
@@ -32,7 +33,7 @@ table row locked); the others run in their caller's, which holds the lock. The r
 croupier computes from, none of them holding a lock: ``hands_awaiting_odds`` (which hands'
 chances are still unknown: an indexed read), ``runout_odds_work`` (one hand replayed from the
 database) and ``hands_awaiting_allin_ev``. Nothing here computes odds (exact enumeration: up to
-about a second): only the croupier does, off the write path.
+about a second): the runtime and the croupier do, off the write path.
 """
 
 from __future__ import annotations
@@ -54,7 +55,8 @@ from tables.models import Hand, Player, PlayerHand, Seat, Table
 from tables.selectors.hands import hand_state, last_hand, with_deck
 from tables.services.errors import HandNotRunning, IllegalMove, NotSeated, NotYourTurn
 from tables.services.events import table_lock, table_touch
-from tables.services.hands_made import street_shown
+from tables.services.hands_made import odds_stored, street_shown
+from tables.services.leases import fenced_atomic
 
 #: The run-it-twice answers (action kinds) and the runs each one asks for.
 RUN_CHOICES = {"run_once": 1, "run_twice": 2, "run_thrice": 3}
@@ -146,7 +148,7 @@ def runout_odds_store(
     ``ev_net``: the all-in EV computed with them (engine seat -> expected net,
     ``engine.allin_ev``), written to the hand's ``PlayerHand`` rows still without one once
     the hand is over (their rows exist from its end)."""
-    with transaction.atomic():
+    with fenced_atomic():  # the table's runtime stores them in its fenced write
         found = statements.select_values_by_ids(Hand, "hand-table", _table_of_hand, hand_id)
         if not found:
             return False
@@ -180,12 +182,14 @@ def runout_odds_store(
                 statements.update(Hand, {"pk": hand.pk}, odds_pending=pending)
             return False
         statements.update(Hand, {"pk": hand.pk}, runout=stored, odds_pending=pending)
+        hand.odds_pending = pending
         changed: tuple[str, ...] = ()
         late = table.next_hand_at is not None and table.next_hand_at <= now
         if hand.runout_showing and late:  # the street's time has passed: show them a while
             table.next_hand_at = now + timedelta(seconds=_pause())
             changed = ("next_hand_at",)
         table_touch(table, *changed)
+        odds_stored(table, hand)  # for the table's runtime that stored them: its next version
         return True
 
 

@@ -7,10 +7,10 @@ that cost several times what the database took to run them, on the one thread th
 table's writes. Here each statement's SQL is written once per database and run again with new
 parameters: the writes' from the model's ``_meta`` (table and column names, quoted by the
 backend), the reads' by the ORM itself the first time they run (``execute_wrapper``), in the
-placeholder style the driver takes at least cost (``tables.db.placeholders``). The values go
+placeholder style the driver takes at least cost (``tables.db.driver``). The values go
 through the fields both ways: ``get_db_prep_save`` in (but where it hands them back as they
-are: ``placeholders.prep_save``), ``from_db_value`` and the database's time zone out
-(``tables.db.conversions``).
+are: ``driver.prep_save``), ``from_db_value`` and the database's time zone out
+(``driver.column_converters``).
 
 Each function behaves as the ORM call it stands for (named in its docstring); the writes,
 like it, must run inside the caller's transaction. Django's public API only (``Model._meta``,
@@ -26,8 +26,14 @@ from django.db import connections, models, router
 from django.db.backends.base.base import BaseDatabaseWrapper
 from django.db.models import Field, QuerySet
 
-from tables.db.conversions import Convert, aware_rows, column_converters, python_values
-from tables.db.placeholders import prep_save, prepared
+from tables.db.driver import (
+    Convert,
+    aware_rows,
+    column_converters,
+    prep_save,
+    prepared,
+    python_values,
+)
 
 M = TypeVar("M", bound=models.Model)
 #: Builds the queryset of a read from its parameters.

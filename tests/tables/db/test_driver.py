@@ -1,10 +1,10 @@
-"""``tables.db.placeholders``: a statement written once runs as Django's cursor would run it,
+"""``tables.db.driver``: a statement written once runs as Django's cursor would run it,
 its literal ``%`` kept, on SQLite with named placeholders (this file runs in both passes)."""
 
 import pytest
 from django.db import connection
 
-from tables.db.placeholders import prepared
+from tables.db.driver import prepared
 
 pytestmark = pytest.mark.django_db
 
@@ -34,7 +34,7 @@ def test_on_sqlite_the_placeholders_are_named_in_the_order_of_the_parameters():
 def test_prep_save_gives_the_database_what_get_db_prep_save_gives_it():
     """Each value as its field's ``get_db_prep_save`` makes it, whether or not the call is
     left out: a whole number for a float field, a truth for a whole-number one, a choice."""
-    from tables.db.placeholders import prep_save
+    from tables.db.driver import prep_save
     from tables.models import HandAction, PlayerHand, Table
 
     values = [0, 1, -3, 2**40, True, False, 0.5, 2.0, "", "x", None, HandAction.Source.PLAYER]
@@ -56,7 +56,7 @@ def test_prep_save_gives_the_database_what_get_db_prep_save_gives_it():
 
 
 def test_prep_save_leaves_out_the_calls_that_hand_the_value_back():
-    from tables.db.placeholders import prep_save
+    from tables.db.driver import prep_save
     from tables.models import PlayerHand
 
     fields = {f.attname: f for f in PlayerHand._meta.concrete_fields}

@@ -33,6 +33,7 @@ from tables.services.errors import (
 )
 from tables.services.events import require_open, table_lock, table_touch
 from tables.services.host_pending import notice_post
+from tables.services.leases import fenced_atomic
 from tables.services.seats import buy_in_check, seat_take, seat_take_locked, seat_top_up
 
 if TYPE_CHECKING:
@@ -90,7 +91,7 @@ def seat_ask(
 
     Lock: table row. A request is checked as the seat would be (open game, buy-in range with
     the rejoining rule, bankroll, not seated) so the host only sees requests that can work."""
-    with transaction.atomic():
+    with fenced_atomic():  # a runtime's command: its lease's transaction, no savepoint
         locked = table_lock(table)
         if not _needs_asking(locked, player, locked.seat_approval):
             return Asked(

@@ -143,7 +143,7 @@ def ledger_record(
         )
     statements.update(Player, {"pk": player.pk}, bankroll=balance)
     player.bankroll = balance
-    return LedgerEntry.objects.create(
+    entry = LedgerEntry(
         player=player,
         amount=amount,
         kind=kind,
@@ -152,3 +152,5 @@ def ledger_record(
         hand=hand,
         balance_after=balance,
     )
+    statements.insert(entry, numbered=True)
+    return entry

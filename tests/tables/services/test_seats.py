@@ -22,6 +22,7 @@ from tables.services import (
     TableFull,
     TableNotOpen,
     hand_start,
+    player_grant,
     seat_leave,
     seat_sit_in,
     seat_sit_out,
@@ -62,6 +63,22 @@ def test_take_seat_moves_the_buy_in_from_bankroll_to_stack(players, table, asser
     assert seat.time_bank == table.time_bank_seconds
     assert table.version == version + 1
     assert_chips_conserved()
+
+
+def test_the_seat_and_the_ledger_entry_of_a_sit_down_are_the_rows_written(players, table):
+    # Written by compiled statements, not the ORM: what is returned is what is read back,
+    # its key and its time included.
+    alice = players[0]
+    seat = seat_take(table=table, player=alice, buy_in=150)
+    stored = Seat.objects.get(pk=seat.pk)
+    fields = [field.attname for field in Seat._meta.concrete_fields]
+    assert [getattr(seat, name) for name in fields] == [getattr(stored, name) for name in fields]
+    assert not seat._state.adding
+    entry = LedgerEntry.objects.get(player=alice, kind=LedgerEntry.Kind.BUY_IN)
+    assert entry.created_at <= stored.joined_at
+    grant = player_grant(player=alice, amount=5, reason="a test")
+    assert LedgerEntry.objects.get(pk=grant.pk).created_at == grant.created_at
+    assert grant.balance_after == Player.objects.get(pk=alice.pk).bankroll == 10_000 - 150 + 5
 
 
 def test_default_buy_in_range_is_20_to_100_big_blinds(players, make_table):

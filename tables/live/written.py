@@ -7,7 +7,8 @@ in a second trip from the event loop to a database thread and back: a timeout, e
 but an action. After a deal or a hand's end the hand is not read but taken as the write left
 it (``snapshot_after_hand``: only the table row, its seats and the log's notices are read);
 after a run-out's street or its odds stored nothing is read (``snapshot_after_street``,
-``snapshot_after_odds``: the version before, the street further on or the chances filled in).
+``snapshot_after_odds``: the version before, the street further on or the chances filled in);
+nor after a sit-down (``snapshot_after_seat``: the version before, with the seat taken).
 """
 
 from __future__ import annotations
@@ -22,9 +23,11 @@ from django.db import DatabaseError
 from tables.selectors.snapshot import Snapshot, load_snapshot, snapshot_after_action
 from tables.selectors.snapshot_made import snapshot_after_hand, snapshot_after_street
 from tables.selectors.snapshot_odds import snapshot_after_odds
+from tables.selectors.snapshot_seated import snapshot_after_seat
 from tables.services.events import outbox
 from tables.services.hands import LiveHand
 from tables.services.hands_made import Made, OddsStored, StreetShown, hands_made
+from tables.services.seats_made import SeatMade, seats_made
 
 log = logging.getLogger("tables.live.runtime")  # the runtime's: it made the write
 T = TypeVar("T")
@@ -82,16 +85,20 @@ def written_and_read(
     """On the table's write thread: ``write`` (which commits before it returns), then the
     table after it where it changed: ``before`` one action later when ``live`` (the runtime's
     hand, acted on in place) made just that; after a deal or a hand's end, ``before`` with the
-    hand as the write left it; after a run-out's street, ``before`` a street further; else read
+    hand as the write left it; after a run-out's street, ``before`` a street further; after a
+    sit-down (or a request to the host), ``before`` with the seat (the version); else read
     (from ``before`` on, unless ``live`` was changed in place and left behind). A read that
     fails leaves the write done: no snapshot, and the runtime shows the next change."""
     events: list[dict[str, Any]] = []
     made: list[Made] = []
     token = outbox.set(events)  # what the write publishes on commit lands there
     noted = hands_made.set(made)  # and a hand it dealt or ended, or a street shown, there
+    seated: list[SeatMade] = []
+    sat = seats_made.set(seated)  # and a sit-down, there
     try:
         result = write()
     finally:
+        seats_made.reset(sat)
         hands_made.reset(noted)
         outbox.reset(token)
     versions = [e["version"] for e in events if e.get("type") == "table.changed"]
@@ -107,6 +114,10 @@ def written_and_read(
     try:
         if before is not None and len(made) == 1 and made[0].version == newest:
             built = _built(before, made[0])
+            if built is not None:
+                return Written(result, events, newest, built)
+        if before is not None and not made and len(seated) == 1 and seated[0].version == newest:
+            built = snapshot_after_seat(before, newest, seated[0].table, seated[0].seat)
             if built is not None:
                 return Written(result, events, newest, built)
         previous = None if live is not None and live.spent else before

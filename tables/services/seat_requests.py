@@ -33,7 +33,9 @@ from tables.services.errors import (
 )
 from tables.services.events import require_open, table_lock, table_touch
 from tables.services.host_pending import notice_post
+from tables.services.leases import fenced_atomic
 from tables.services.seats import buy_in_check, seat_take, seat_take_locked, seat_top_up
+from tables.services.seats_made import seat_made
 
 if TYPE_CHECKING:
     from tables.selectors.access import Viewer
@@ -89,19 +91,21 @@ def seat_ask(
     """Sit down, or at a game with seat approval ask the host to (see the module docstring).
 
     Lock: table row. A request is checked as the seat would be (open game, buy-in range with
-    the rejoining rule, bankroll, not seated) so the host only sees requests that can work."""
-    with transaction.atomic():
+    the rejoining rule, bankroll, not seated) so the host only sees requests that can work.
+    A table's runtime that runs it hears of the seat taken or the request filed
+    (``seats_made``), from which it builds the table's next version."""
+    with fenced_atomic():  # a runtime's command: its lease's transaction, no savepoint
         locked = table_lock(table)
         if not _needs_asking(locked, player, locked.seat_approval):
-            return Asked(
-                seat=seat_take_locked(
-                    table=locked,
-                    player=player,
-                    buy_in=buy_in,
-                    seat_number=seat_number,
-                    post_now=post_now,
-                )
+            seat = seat_take_locked(
+                table=locked,
+                player=player,
+                buy_in=buy_in,
+                seat_number=seat_number,
+                post_now=post_now,
             )
+            seat_made(locked, seat, player)
+            return Asked(seat=seat)
         player.refresh_from_db(fields=["bankroll"])
         require_open(locked)
         if isinstance(buy_in, bool) or not isinstance(buy_in, int) or buy_in <= 0:
@@ -109,9 +113,9 @@ def seat_ask(
         if locked.seats.filter(player=player).exists():
             raise AlreadySeated(f"You already have a seat at {locked.name}.")
         buy_in_check(locked, player, buy_in)
-        return Asked(
-            request=_file(locked, player, SeatRequest.Kind.SEAT, buy_in, seat_number=seat_number)
-        )
+        request = _file(locked, player, SeatRequest.Kind.SEAT, buy_in, seat_number=seat_number)
+        seat_made(locked, None, player)
+        return Asked(request=request)
 
 
 def top_up_ask(*, table: Table | int, player: Player, amount: int) -> Asked:

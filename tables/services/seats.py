@@ -193,7 +193,7 @@ def seat_take_locked(
         reason=f"Buy-in at {table.name}",
         table=table,
     )
-    seat = Seat.objects.create(
+    seat = Seat(
         table=table,
         number=seat_number,
         player=player,
@@ -202,6 +202,7 @@ def seat_take_locked(
         wait_for_big_blind=game_going and not post_now,
         owes_blinds=Seat.Owes.BIG if game_going and post_now else Seat.Owes.NOTHING,
     )
+    statements.insert(seat, numbered=True)
     table_touch(table)
     return seat
 

@@ -4,6 +4,7 @@ import re
 from datetime import timedelta
 
 import pytest
+from django.db import connection, transaction
 from django.db.models import F, QuerySet
 
 from tables.models import LedgerEntry, Player, Seat, Table
@@ -22,6 +23,7 @@ from tables.services import (
     TableFull,
     TableNotOpen,
     hand_start,
+    player_grant,
     seat_leave,
     seat_sit_in,
     seat_sit_out,
@@ -30,6 +32,7 @@ from tables.services import (
     table_close,
     table_pause,
 )
+from tables.services.players import ledger_record
 
 pytestmark = pytest.mark.django_db
 
@@ -62,6 +65,22 @@ def test_take_seat_moves_the_buy_in_from_bankroll_to_stack(players, table, asser
     assert seat.time_bank == table.time_bank_seconds
     assert table.version == version + 1
     assert_chips_conserved()
+
+
+def test_the_seat_and_the_ledger_entry_of_a_sit_down_are_the_rows_written(players, table):
+    # Written by compiled statements, not the ORM: what is returned is what is read back,
+    # its key and its time included.
+    alice = players[0]
+    seat = seat_take(table=table, player=alice, buy_in=150)
+    stored = Seat.objects.get(pk=seat.pk)
+    fields = [field.attname for field in Seat._meta.concrete_fields]
+    assert [getattr(seat, name) for name in fields] == [getattr(stored, name) for name in fields]
+    assert not seat._state.adding
+    entry = LedgerEntry.objects.get(player=alice, kind=LedgerEntry.Kind.BUY_IN)
+    assert entry.created_at <= stored.joined_at
+    grant = player_grant(player=alice, amount=5, reason="a test")
+    assert LedgerEntry.objects.get(pk=grant.pk).created_at == grant.created_at
+    assert grant.balance_after == Player.objects.get(pk=alice.pk).bankroll == 10_000 - 150 + 5
 
 
 def test_default_buy_in_range_is_20_to_100_big_blinds(players, make_table):
@@ -283,4 +302,32 @@ def test_bots_and_busted_players_sit_down_again_at_once(
     (winner,) = Seat.objects.filter(table=table).values_list("player_id", flat=True)
     busted = b if winner == a.pk else a
     seat_take(table=table, player=busted, buy_in=100)  # no cash-out: lost it all, buys in again
+    assert_chips_conserved()
+
+
+@pytest.mark.parametrize("returning", [True, False], ids=["one statement", "lock and update"])
+def test_a_bankroll_change_is_checked_and_written_under_its_lock(
+    players, table, monkeypatch, returning, assert_chips_conserved
+):
+    # One UPDATE that checks, writes and returns the bankroll where the database can, else
+    # a lock and an UPDATE: the same chips, the same refusal, the caller's copy refreshed.
+    if not returning:
+        if connection.vendor != "sqlite":
+            pytest.skip("an older SQLite's way: PostgreSQL returns what an UPDATE wrote")
+        monkeypatch.setattr(connection.features, "can_return_columns_from_insert", False)
+    alice = players[0]
+    seat_take(table=table, player=alice, buy_in=150)
+    assert alice.bankroll == Player.objects.get(pk=alice.pk).bankroll == 10_000 - 150
+    before = snapshot()
+    short = "your bankroll is 9850, this needs 20000"
+    with pytest.raises(InsufficientBankroll, match=short), transaction.atomic():
+        ledger_record(player=alice, amount=-20_000, kind=LedgerEntry.Kind.TOP_UP)
+    assert snapshot() == before
+    Player.objects.filter(pk=alice.pk).update(bot_account=True)  # since alice was read
+    grant = player_grant(player=alice, amount=50, reason="a test")
+    assert grant.balance_after == alice.bankroll == 9_900 and alice.bot_account
+    assert Player.objects.get(pk=alice.pk).bankroll == 9_900
+    nobody = Player(pk=Player.objects.order_by("-pk").first().pk + 1)
+    with pytest.raises(Player.DoesNotExist), transaction.atomic():
+        ledger_record(player=nobody, amount=-1, kind=LedgerEntry.Kind.TOP_UP)
     assert_chips_conserved()

@@ -63,9 +63,9 @@ FENCED_LIVE_ACTION_QUERIES = 6 + NO_WAIT
 #: release; release.
 TIMEOUT_QUERIES = 12 + NO_WAIT
 #: savepoint, table lock, the seats (seated? free? a game going?), the player's last cash-out
-#: from the table (the reseat wait and the rejoining minimum), player lock, bankroll UPDATE,
-#: INSERT ledger entry, INSERT seat, table UPDATE, release.
-SIT_DOWN_QUERIES = 10
+#: from the table (the reseat wait and the rejoining minimum), the bankroll UPDATE that locks
+#: and checks the player's row, INSERT ledger entry, INSERT seat, table UPDATE, release.
+SIT_DOWN_QUERIES = 9
 
 
 def statements(captured, prefix: str) -> int:
@@ -379,4 +379,23 @@ def test_a_sit_down_after_a_cash_out_reads_the_seats_and_the_ledger_once(
     with CaptureQueriesContext(connection) as captured:
         sit(table=table, player=late, buy_in=100)
     assert len(captured.captured_queries) == SIT_DOWN_QUERIES
+    assert Seat.objects.get(player=late).wait_for_big_blind  # a game going
+
+
+def test_a_runtimes_sit_down_opens_no_savepoint_of_its_own(make_player, make_table, settings):
+    """The socket's ``take_seat`` in the lease's transaction (``lease_fenced``): the lease is
+    checked in the statement that locks the table, and ``seat_ask`` opens no savepoint (an
+    error rolls the lease's transaction back whole)."""
+    settings.POKER_RESEAT_WAIT_SECONDS = 0
+    table = make_table()
+    seat_players(make_player, table, 3)
+    assert hand_start(table=table)
+    late = make_player("late")
+    epoch = lease_take(table.pk, "runtime", "chan")
+    sit = partial(seat_ask, table=table.pk, player=late, buy_in=100)
+    with CaptureQueriesContext(connection) as captured:
+        lease_fenced(table.pk, "runtime", epoch, sit)
+    assert len(captured.captured_queries) == SIT_DOWN_QUERIES  # the fence's savepoint pair
+    assert statements(captured, "SAVEPOINT") == 1  # the fence's, inside the tests' one
+    assert leases_read(captured) == ["lock"]  # checked in the table's lock
     assert Seat.objects.get(player=late).wait_for_big_blind  # a game going

@@ -14,7 +14,7 @@ from django.contrib.auth import get_user_model
 from django.db import connections, router, transaction
 
 from tables.db import statements
-from tables.db.placeholders import Prepared, prepared
+from tables.db.driver import Prepared, prepared
 from tables.models import Hand, LedgerEntry, Player, Table
 from tables.names import name_problem
 from tables.services.errors import (

@@ -6,15 +6,13 @@ lock the table row first, then the player row, always in that order.
 
 from __future__ import annotations
 
-from functools import lru_cache
 from typing import TYPE_CHECKING
 
 from django.conf import settings
 from django.contrib.auth import get_user_model
-from django.db import connections, router, transaction
+from django.db import transaction
 
 from tables.db import statements
-from tables.db.driver import Prepared, prepared
 from tables.models import Hand, LedgerEntry, Player, Table
 from tables.names import name_problem
 from tables.services.errors import (
@@ -156,45 +154,16 @@ def ledger_record(
 def _bankroll_move(player_id: int, amount: int) -> tuple[int, bool, bool]:
     """Add ``amount`` to the player's bankroll, locking its row; returns the bankroll after it
     and the row's bot flags (``is_bot``, ``bot_account``). ``InsufficientBankroll`` (nothing
-    changed) when it would go below zero. One statement where the database returns what an
-    UPDATE wrote (the lock, the check and the write in one), else a lock and an UPDATE."""
-    connection = connections[router.db_for_write(Player)]
-    returns = connection.features.can_return_columns_from_insert  # SQLite from 3.35
-    if connection.vendor not in ("postgresql", "sqlite") or not returns:
-        locked = statements.lock_row(Player, player_id)
-        balance = locked.bankroll + amount
-        if balance < 0:
-            raise _short(locked.bankroll, amount)
-        statements.update(Player, {"pk": player_id}, bankroll=balance)
-        return balance, locked.is_bot, locked.bot_account
-    sql = _move_sql(connection.alias, connection.vendor)
-    with connection.cursor() as cursor:
-        cursor.execute(sql.text, sql.params([amount, player_id, amount]))
-        row = cursor.fetchone()
-    if row is None:  # refused, or no such player
-        bankroll = Player.objects.filter(pk=player_id).values_list("bankroll", flat=True).first()
-        if bankroll is None:
-            raise Player.DoesNotExist("Player matching query does not exist.")
-        raise _short(bankroll, amount)
-    return int(row[0]), bool(row[1]), bool(row[2])
+    changed) when it would go below zero."""
+    locked = statements.lock_row(Player, player_id)
+    balance = locked.bankroll + amount
+    if balance < 0:
+        raise _short(locked.bankroll, amount)
+    statements.update(Player, {"pk": player_id}, bankroll=balance)
+    return balance, locked.is_bot, locked.bot_account
 
 
 def _short(bankroll: int, amount: int) -> InsufficientBankroll:
     return InsufficientBankroll(
         f"Not enough chips: your bankroll is {bankroll}, this needs {-amount}."
-    )
-
-
-@lru_cache(maxsize=4)
-def _move_sql(alias: str, vendor: str) -> Prepared:
-    """``_bankroll_move``'s statement, written once per database."""
-    connection = connections[alias]
-    quote, meta = connection.ops.quote_name, Player._meta
-    column = {field.name: quote(field.column or field.name) for field in meta.concrete_fields}
-    bankroll = column["bankroll"]
-    return prepared(
-        connection,
-        f"UPDATE {quote(meta.db_table)} SET {bankroll} = {bankroll} + %s WHERE {column['id']} "
-        f"= %s AND {bankroll} + %s >= 0 RETURNING {bankroll}, {column['is_bot']}, "
-        f"{column['bot_account']}",
     )

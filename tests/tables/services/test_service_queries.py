@@ -63,9 +63,9 @@ FENCED_LIVE_ACTION_QUERIES = 6 + NO_WAIT
 #: release; release.
 TIMEOUT_QUERIES = 12 + NO_WAIT
 #: savepoint, table lock, the seats (seated? free? a game going?), the player's last cash-out
-#: from the table (the reseat wait and the rejoining minimum), the bankroll UPDATE that locks
-#: and checks the player's row, INSERT ledger entry, INSERT seat, table UPDATE, release.
-SIT_DOWN_QUERIES = 9
+#: from the table (the reseat wait and the rejoining minimum), player lock, bankroll UPDATE,
+#: INSERT ledger entry, INSERT seat, table UPDATE, release.
+SIT_DOWN_QUERIES = 10
 
 
 def statements(captured, prefix: str) -> int:

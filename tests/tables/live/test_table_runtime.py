@@ -21,7 +21,7 @@ from tables.services import hand_start, seat_take
 from tables.services.events import local_listeners, table_changed_event, table_group
 from tables.services.leases import PROCESS
 from tables.timers import TableTimers
-from tests.tables.wsclient import Socket, communicator, session_cookie
+from tests.tables.wsclient import Socket, communicator, handled_to_the_end, session_cookie
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -118,6 +118,11 @@ async def test_a_failing_channel_layer_closes_the_runtimes_sockets(table, cookie
             closed = await comm.receive_output(timeout=5)
         assert closed["code"] == 4011  # a code a server may send: browsers reconnect
     assert TableRuntime.following(table.pk) is None
+    # Nothing of the runtime or its sockets is still reading when the test's database is
+    # emptied (on SQLite a read under way locks its table against the teardown's flush).
+    await asyncio.wait({runtime.listener}, timeout=5)
+    for comm in comms:
+        await handled_to_the_end(comm)
 
 
 async def test_a_socket_joining_puts_the_runtime_back_in_a_group_the_layer_forgot(table, cookies):

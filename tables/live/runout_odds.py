@@ -6,7 +6,7 @@ action that ended the betting or the players' choice of runs) starts them at onc
 from the runtime's engine hand (nothing read, nothing replayed) in a worker thread, off the
 event loop and the write threads (exact enumeration is slow), then stored by
 ``runout_odds_store`` as a write of the runtime, in the table's turn and fenced by its lease,
-whose next version is built from the one before (``tables.selectors.snapshot_odds``).
+whose next version is built from the one before (``tables.selectors.snapshot_made``).
 
 The croupier stays the fallback (``tables.croupier``): it computes the hands nobody here is
 computing (``odds_under_way``: a change another process or a REST call made, a runtime that
@@ -28,9 +28,10 @@ from django.utils import timezone
 from engine.runout import runout_odds
 from tables.croupier import OddsFunction, allin_ev_compute, odds_under_way, runout_odds_compute
 from tables.models import Hand
+from tables.selectors.hands import runout_streets_of
 from tables.selectors.snapshot import Snapshot
 from tables.services.leases import LeaseLost
-from tables.services.runouts import OddsWork, runout_odds_store, runout_streets_of
+from tables.services.runouts import OddsWork, runout_odds_store
 
 log = logging.getLogger("tables.live.runtime")  # the runtime's: it computes them
 

@@ -21,8 +21,11 @@ from typing import Any, Generic, TypeVar
 from django.db import DatabaseError
 
 from tables.selectors.snapshot import Snapshot, load_snapshot, snapshot_after_action
-from tables.selectors.snapshot_made import snapshot_after_hand, snapshot_after_street
-from tables.selectors.snapshot_odds import snapshot_after_odds
+from tables.selectors.snapshot_made import (
+    snapshot_after_hand,
+    snapshot_after_odds,
+    snapshot_after_street,
+)
 from tables.selectors.snapshot_seated import snapshot_after_seat
 from tables.services.events import outbox
 from tables.services.hands import LiveHand

@@ -3,7 +3,7 @@ and seed, the hand running at a table."""
 
 from __future__ import annotations
 
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 from django.db.models import Manager, OuterRef, Prefetch, QuerySet, Subquery
 
@@ -189,3 +189,9 @@ def finished_hand_secrets(hands: QuerySet[Hand]) -> dict[int, HandSecret]:
     being dealt on screen (``Hand.in_play``), is never among them."""
     over = hands.exclude(status=Hand.Status.RUNNING).exclude(runout_showing_q()).values("pk")
     return {secret.hand_id: secret for secret in HandSecret.objects.filter(hand__in=over)}
+
+
+def runout_streets_of(runs: list[list[dict[str, Any]]]) -> list[list[tuple[str, int]]]:
+    """The shape of a run-out's runs, chances left out: what identifies the run-out the
+    chances were computed for."""
+    return [[(step["street"], step["cards"]) for step in run] for run in runs]

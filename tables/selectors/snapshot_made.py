@@ -8,7 +8,10 @@ from the version before, reading only what such a write may change besides (the 
 with its seats, the log's notices), so that the hand is neither read nor replayed again:
 the very snapshot ``load_snapshot`` would read. After a run-out's street
 (``tables.services.runouts.runout_advance``: the hand's ``runout`` one street further, the
-table's ``next_hand_at``, its version) ``snapshot_after_street`` reads nothing at all.
+table's ``next_hand_at``, its version) ``snapshot_after_street`` reads nothing at all, nor
+does ``snapshot_after_odds`` after a run-out's chances were stored by the table's runtime
+(``tables.live.runout_odds``: the hand's run-out with its chances and ``odds_pending``, the
+table's ``next_hand_at``, its version; the all-in EV stored with them is the statistics').
 """
 
 from __future__ import annotations
@@ -21,9 +24,9 @@ from engine.hand import Hand as EngineHand
 from tables.db import statements
 from tables.models import Hand
 from tables.selectors.banners import banner_for, seating_notice_for
-from tables.selectors.hands import Decision
+from tables.selectors.hands import Decision, runout_streets_of
 from tables.selectors.hosting import log_notices
-from tables.selectors.snapshot import Snapshot, table_and_seats, timed
+from tables.selectors.snapshot import HandFacts, Snapshot, table_and_seats, timed
 from tables.selectors.table_rows import RECENT_HANDS, RecentHand
 
 
@@ -89,23 +92,62 @@ def snapshot_after_street(
         return None
     if hand.runout is None or hand.runout["shown"] + 1 != runout["shown"]:
         return None
-    table = statements.row_copy(previous.table)
-    table.version, table.next_hand_at = version, next_hand_at
     hand = statements.row_copy(hand)
     hand.runout = runout
+    # the same hand row but for its run-out, over on screen after its last street
+    facts = replace(previous.hand_facts, runout_showing=hand.runout_showing)
+    return _with_runout(previous, version, next_hand_at, hand, facts)
+
+
+def snapshot_after_odds(
+    previous: Snapshot,
+    version: int,
+    hand_id: int,
+    runout: dict[str, Any],
+    odds_pending: bool,
+    next_hand_at: datetime | None,
+) -> Snapshot | None:
+    """The table at ``version``, one after ``previous``, where that version's write filled in
+    the chances of the run-out of ``previous``'s hand ``hand_id`` (now ``runout`` and
+    ``odds_pending``: ``tables.live.runout_odds``) and set the table's ``next_hand_at``. None
+    where ``previous`` is not the version before (another hand, another run-out, another
+    street): the caller reads."""
+    hand = previous.hand
+    if version != previous.version + 1 or hand is None or hand.pk != hand_id:
+        return None
+    if previous.state is None or hand.runout is None or hand.runout["shown"] != runout["shown"]:
+        return None
+    if runout_streets_of(hand.runout["runs"]) != runout_streets_of(runout["runs"]):
+        return None
+    hand = statements.row_copy(hand)
+    hand.runout, hand.odds_pending = runout, odds_pending
+    # the same hand row but for its chances
+    return _with_runout(previous, version, next_hand_at, hand, previous.hand_facts)
+
+
+def _with_runout(
+    previous: Snapshot,
+    version: int,
+    next_hand_at: datetime | None,
+    hand: Hand,
+    hand_facts: HandFacts,
+) -> Snapshot:
+    """``previous`` at ``version`` with its hand's row now ``hand`` (its run-out changed) and
+    the table's ``next_hand_at``: all such a write changes, so nothing is read."""
+    table = statements.row_copy(previous.table)
+    table.version, table.next_hand_at = version, next_hand_at
     snapshot = Snapshot(
         table,
         previous.seats.values(),
         hand,
         list(previous.decisions),
         previous.recent,
-        previous.state,  # a finished hand's engine state: nobody acts on it any more
+        previous.state,  # the same hand's: a running one's goes on with the runtime's actions
         previous.banner,
         previous.notices,
         previous.seating_closed,
         previous.facts,  # the same row but for its clock and version
-        # the same hand row but for its run-out, over on screen after its last street
-        replace(previous.hand_facts, runout_showing=hand.runout_showing),
+        hand_facts,
     )
-    snapshot.street_times = previous.street_times  # its decisions' (a broadcast's), unchanged
+    snapshot.street_times = previous.street_times  # no street dealt: its decisions' times
     return snapshot

@@ -5,8 +5,8 @@ A runtime's write (``tables.live.written``) listens here: ``hand_deal`` and a ``
 that ends its hand note the hand, its decisions and its engine state as they committed them;
 ``runout_advance`` notes the street it put on screen (the hand's new run-out, the table's new
 ``next_hand_at``); ``runout_odds_store`` the chances it filled in. The table's next version is
-built from them (``tables.selectors.snapshot_made``, ``tables.selectors.snapshot_odds``)
-instead of the hand being read and replayed again.
+built from them (``tables.selectors.snapshot_made``) instead of the hand being read and
+replayed again.
 """
 
 from __future__ import annotations

@@ -52,7 +52,7 @@ from engine.runout import runout_streets
 from engine.types import RUNS_WORDS
 from tables.db import statements
 from tables.models import Hand, Player, PlayerHand, Seat, Table
-from tables.selectors.hands import hand_state, last_hand, with_deck
+from tables.selectors.hands import hand_state, last_hand, runout_streets_of, with_deck
 from tables.services.errors import HandNotRunning, IllegalMove, NotSeated, NotYourTurn
 from tables.services.events import table_lock, table_touch
 from tables.services.hands_made import odds_stored, street_shown
@@ -81,12 +81,6 @@ def runout_shape(state: EngineHand) -> list[list[dict[str, Any]]]:
         ]
         for board in state.boards
     ]
-
-
-def runout_streets_of(runs: list[list[dict[str, Any]]]) -> list[list[tuple[str, int]]]:
-    """The shape of a run-out's runs, chances left out: what identifies the run-out the
-    chances were computed for."""
-    return [[(step["street"], step["cards"]) for step in run] for run in runs]
 
 
 def runout_record(hand: Hand, state: EngineHand) -> bool:

@@ -25,33 +25,9 @@ from tables.services.clock import clock_tick
 from tables.services.errors import ServiceError
 from tables.services.hosting import table_create
 from tables.services.leases import PROCESS, lease_fenced, lease_take
+from tests.tables.selectors.test_snapshot_made import assert_same
 
 pytestmark = pytest.mark.django_db(transaction=True)  # the writes publish on commit
-
-
-def columns(row: Any) -> dict[str, Any]:
-    return {field.attname: getattr(row, field.attname) for field in row._meta.concrete_fields}
-
-
-def assert_same(built: Snapshot, read: Snapshot) -> None:
-    assert built.version == read.version
-    assert columns(built.table) == columns(read.table)
-    assert built.seats == read.seats
-    assert (built.hand is None) == (read.hand is None)
-    if read.hand is not None:
-        assert built.hand is not None and columns(built.hand) == columns(read.hand)
-    assert built.decisions == read.decisions
-    assert built.recent == read.recent
-    assert built.notices == read.notices
-    assert built.banner == read.banner
-    assert built.seating_closed == read.seating_closed
-    assert built.facts == read.facts
-    assert built.hand_facts == read.hand_facts
-    assert built.running == read.running
-    assert built.street_times == read.street_times
-    if read.hand is not None:
-        for index in [None, *range(len(read.hand.seats))]:
-            assert built.view_dict(index) == read.view_dict(index)
 
 
 def without_clock(data: Any) -> Any:

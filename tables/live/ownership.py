@@ -16,7 +16,7 @@ import time
 from collections.abc import Awaitable, Callable
 from typing import TYPE_CHECKING, Any, ClassVar, TypeVar
 
-from channels.layers import BaseChannelLayer, InMemoryChannelLayer
+from channels.layers import BaseChannelLayer
 from django.db import DatabaseError
 
 from tables.db.threads import read_async, write_async
@@ -322,9 +322,8 @@ class TableOwnership:
             if runtime.epoch is None and runtime.sockets:
                 with contextlib.suppress(DatabaseError):
                     await runtime._take_if_free()
-        layered = [r for r in here if not isinstance(r.layer, InMemoryChannelLayer)]
-        if layered:
-            await cls.catch_up(layered)
+        if here:  # in one process too: another process may write the database (a command)
+            await cls.catch_up(here)
 
     @classmethod
     async def catch_up(cls, runtimes: list[Any]) -> int:

@@ -21,9 +21,9 @@ table's clock, a socket joining, a change another writer made (every request ans
   publishes. A follower takes the lease when the owner's expires (the owner died or lost
   the database), and then owns the table, rebuilt from the database log.
 - **One clock per loop** (``_keep_up``, every ``KEEP_UP_SECONDS``): renews the owners' leases,
-  lets followers take expired ones, and catches up with changes a channel layer lost (over
-  Redis, pub/sub keeps nothing for a process that was not listening) or that it heard of but
-  could not read (the process had lost the database).
+  lets followers take expired ones, and catches up with changes no message told of (over
+  Redis, pub/sub keeps nothing for a process that was not listening; in one process, another
+  process's command wrote the database) or that it heard of but could not read.
 
 The embedded set-up (one process, SQLite, the in-memory layer) is the same code: every runtime
 is its table's owner.

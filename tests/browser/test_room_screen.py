@@ -205,13 +205,15 @@ def test_the_room_screen_comes_back_by_itself_after_a_server_restart(browser, se
 
 NINE_SEATED = """
 import json
+from django.db import transaction
 from tables.models import Table
 from tables.services import player_sign_up, seat_take, table_save
 t = table_save(table=Table(name="Full house", max_seats=9, action_seconds=600))
-for number in range(9):
-    name = f"long-named-player-{number}"
-    player = player_sign_up(username=name, password="pw-Secret-1x")
-    seat_take(table=t, player=player, buy_in=200, seat_number=number)
+with transaction.atomic():  # all nine in before the first deal
+    for number in range(9):
+        name = f"long-named-player-{number}"
+        player = player_sign_up(username=name, password="pw-Secret-1x")
+        seat_take(table=t, player=player, buy_in=200, seat_number=number)
 print(json.dumps(t.pk))
 """
 

@@ -287,8 +287,10 @@ async def test_the_addon_is_taken_with_a_key_between_hands(paused_server):
         assert shown["u"] == "addon"
         assert "[u] take the add-on: 1000 chips for 100" in plain(app.query_one("#turn", Static))
         answers = []
-        # The player folds (or checks) at their turns and presses ``u`` whenever it is not
-        # their turn: refused while they are in a hand, taken in the gap after it.
+        # The player folds (or checks) at their turns. Once, while their hand is still being
+        # played, ``u`` is refused; it is pressed again as the hand ends, in the gap before
+        # the next (pressing it at random moments missed a loaded machine's short gaps).
+        refused_in_hand = False
         for _ in range(100):
             state = app.state or {}
             legal = state.get("legal")
@@ -297,12 +299,16 @@ async def test_the_addon_is_taken_with_a_key_between_hands(paused_server):
                 await pilot.press("f" if "fold" in legal["actions"] else "c")
                 await until(pilot, app, lambda s, v=version: s["version"] != v, "the action")
                 continue
+            if state.get("running") and refused_in_hand:
+                await until(pilot, app, lambda s: not s["running"] or s.get("legal"), "the gap")
+                continue
             answer = await pressed_u()
             if answer is None:
                 continue
             answers.append(answer)
             if not answer.startswith("Take the add-on between your hands"):
                 break
+            refused_in_hand = True
         assert answers and answers[-1] == "Add-on taken: 1000 chips on your stack.", answers
         assert server.shell(ADDON_TAKEN.format(tournament=made["tournament"], name="adder")) == {
             "taken": True,

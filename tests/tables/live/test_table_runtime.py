@@ -195,6 +195,19 @@ async def test_a_change_the_layer_never_brought_is_caught_up_from_the_database(t
     await socket.close()
 
 
+async def test_the_clock_catches_up_with_another_process_writing_the_database(table, cookies):
+    """A command run in another process (``manage.py``, a script) writes the database and
+    tells nobody, whatever the channel layer (in one process too: the in-memory layer does not
+    reach the other process): two passes of the runtimes' clock show it to the sockets."""
+    socket = await Socket("alice", communicator(table.pk, cookies[0])).connect()
+    missed = socket.version + 1
+    await Table.objects.filter(pk=table.pk).aupdate(version=missed)  # committed, never sent
+    await TableRuntime.keep_up()
+    await TableRuntime.keep_up()
+    await socket.until_version(missed, timeout=5)
+    await socket.close()
+
+
 async def test_a_change_heard_while_the_database_was_away_is_caught_up_once_it_is_back(
     table, cookies, monkeypatch
 ):

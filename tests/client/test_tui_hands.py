@@ -216,9 +216,10 @@ from tables.models import Player
 from tables.tournaments.models import TournamentTable
 from tables.tournaments.services import tournament_create, tournament_register, tournament_start
 me = Player.objects.get(user__username={name!r})
+# six in, the winner paid: the bubble, which ends the add-on's window, is four players out away
 tournament = tournament_create(organiser=me, name="Add-on SNG", seats_per_table=6,
-    starting_stack=1500, bot_entrants=3, action_seconds=20, rebuy_levels=1,  # not on the bubble
-    addon_chips=1000, addon_price=100,
+    starting_stack=1500, bot_entrants=5, action_seconds=20, rebuy_levels=1,
+    payouts="winner-takes-all", addon_chips=1000, addon_price=100,
     levels=[{{"small_blind": 10, "big_blind": 20, "ante": 0, "hands": 50}},
             {{"small_blind": 20, "big_blind": 40, "ante": 0, "hands": 50}}])
 tournament_register(tournament=tournament, player=me)
@@ -291,25 +292,29 @@ async def test_the_addon_is_taken_with_a_key_between_hands(paused_server):
         # played, ``u`` is refused; it is pressed again as the hand ends, in the gap before
         # the next (pressing it at random moments missed a loaded machine's short gaps).
         refused_in_hand = False
+        steps: list[str] = []  # what each turn of the loop did, to read when it fails
         for _ in range(100):
             state = app.state or {}
             legal = state.get("legal")
             if legal:
+                steps.append("act")
                 version = state["version"]
                 await pilot.press("f" if "fold" in legal["actions"] else "c")
                 await until(pilot, app, lambda s, v=version: s["version"] != v, "the action")
                 continue
             if state.get("running") and refused_in_hand:
+                steps.append("wait")
                 await until(pilot, app, lambda s: not s["running"] or s.get("legal"), "the gap")
                 continue
             answer = await pressed_u()
+            steps.append(f"u: {answer} (add-on {app.addon_open()})")
             if answer is None:
                 continue
             answers.append(answer)
             if not answer.startswith("Take the add-on between your hands"):
                 break
             refused_in_hand = True
-        assert answers and answers[-1] == "Add-on taken: 1000 chips on your stack.", answers
+        assert answers and answers[-1] == "Add-on taken: 1000 chips on your stack.", steps[-12:]
         assert server.shell(ADDON_TAKEN.format(tournament=made["tournament"], name="adder")) == {
             "taken": True,
             "paid": 100,

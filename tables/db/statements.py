@@ -173,11 +173,10 @@ def update(
             f"{', '.join(f'{quote(_column(f))} = %s' for f in set_fields)} WHERE "
             f"{' AND '.join(conditions)}"
         ) + ("; SET LOCAL synchronous_commit TO OFF" if no_wait else "")
-        entry = _compiled[key] = (prepared(connection, text), set_fields, where_fields)
-    sql, set_fields, where_fields = entry
-    fields = [*set_fields, *where_fields]
-    given = [*values.values(), *equal.values()]
-    params = [f.get_db_prep_save(v, connection) for f, v in zip(fields, given, strict=True)]
+        prep = prep_save(connection, [*set_fields, *where_fields])
+        entry = _compiled[key] = (prepared(connection, text), prep)
+    sql, prep = entry
+    params = prep([*values.values(), *equal.values()])
     with connection.cursor() as cursor:
         cursor.execute(sql.text, sql.params(params))
         return int(cursor.rowcount)

@@ -48,24 +48,6 @@ def _connection(model: type[models.Model]) -> BaseDatabaseWrapper:
     return connections[router.db_for_write(model)]
 
 
-def commit_without_waiting_for_the_disk(model: type[models.Model]) -> None:
-    """Let the caller's transaction commit without waiting for its log record to reach the
-    disk: PostgreSQL's ``synchronous_commit = off``, for this transaction only.
-
-    For the moves of a hand still being played (``hands._after_change``), the bulk of all
-    writes: a crash of the database server itself (not of a server process) can then undo
-    its last fraction of a second of them, whole transactions only, so the hand resumes a
-    move or two earlier with every chip where it was. A hand's end and every movement of a
-    bankroll keep waiting for the disk. Waiting on every move held the table's write thread
-    and put the flushes' hiccups into every action's latency (docs/benchmarks.md, "The live
-    server under load"). SQLite in WAL mode with ``synchronous=NORMAL`` commits all this way.
-    """
-    connection = _connection(model)
-    if connection.vendor == "postgresql":
-        with connection.cursor() as cursor:
-            cursor.execute("SET LOCAL synchronous_commit TO OFF")
-
-
 @overload
 def lock_row(model: type[M], pk: object, *, skip_locked: Literal[False] = ...) -> M: ...
 @overload
@@ -149,13 +131,35 @@ def insert_many(
             objs[0]._state.adding, objs[0]._state.db = False, connection.alias
 
 
-def update(model: type[models.Model], where: dict[str, Any], **values: Any) -> int:
+def update(
+    model: type[models.Model], where: dict[str, Any], *, wait_for_disk: bool = True, **values: Any
+) -> int:
     """``model.objects.filter(**where).update(**values)`` for equality filters on fields of
-    ``model`` itself (``table_id=3``; None: ``IS NULL``); returns the number of rows changed."""
+    ``model`` itself (``table_id=3``; None: ``IS NULL``); returns the number of rows changed.
+
+    ``wait_for_disk`` False: the caller's transaction then commits without waiting for its log
+    record to reach the disk: PostgreSQL's ``synchronous_commit = off``, for this transaction
+    only, set in the same trip to the database as the UPDATE (a ``SET LOCAL`` after it in one
+    query text: Django's psycopg cursor binds parameters itself and sends the text in one
+    simple query, whose first result gives the rows changed). Its own statement cost each
+    move a round trip more to the server.
+
+    For the moves of a hand still being played (``hands._after_change``), the bulk of all
+    writes: a crash of the database server itself (not of a server process) can then undo
+    its last fraction of a second of them, whole transactions only, so the hand resumes a
+    move or two earlier with every chip where it was. A hand's end and every movement of a
+    bankroll keep waiting for the disk. Waiting on every move held the table's write thread
+    and put the flushes' hiccups into every action's latency (docs/benchmarks.md, "The live
+    server under load"). SQLite in WAL mode with ``synchronous=NORMAL`` commits all this way.
+    """
     connection = _connection(model)
     nulls = tuple(name for name, value in where.items() if value is None)
     equal = {name: value for name, value in where.items() if value is not None}
-    key = (connection.alias, connection.vendor, "update", model, tuple(values), tuple(where), nulls)
+    no_wait = not wait_for_disk and connection.vendor == "postgresql"
+    key = (
+        connection.alias, connection.vendor, "update", model, tuple(values), tuple(where), nulls,
+        no_wait,
+    )  # fmt: skip
     entry = _compiled.get(key)
     if entry is None:
         quote = connection.ops.quote_name
@@ -168,12 +172,11 @@ def update(model: type[models.Model], where: dict[str, Any], **values: Any) -> i
             f"UPDATE {quote(model._meta.db_table)} SET "
             f"{', '.join(f'{quote(_column(f))} = %s' for f in set_fields)} WHERE "
             f"{' AND '.join(conditions)}"
-        )
-        entry = _compiled[key] = (prepared(connection, text), set_fields, where_fields)
-    sql, set_fields, where_fields = entry
-    fields = [*set_fields, *where_fields]
-    given = [*values.values(), *equal.values()]
-    params = [f.get_db_prep_save(v, connection) for f, v in zip(fields, given, strict=True)]
+        ) + ("; SET LOCAL synchronous_commit TO OFF" if no_wait else "")
+        prep = prep_save(connection, [*set_fields, *where_fields])
+        entry = _compiled[key] = (prepared(connection, text), prep)
+    sql, prep = entry
+    params = prep([*values.values(), *equal.values()])
     with connection.cursor() as cursor:
         cursor.execute(sql.text, sql.params(params))
         return int(cursor.rowcount)

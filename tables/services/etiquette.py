@@ -266,7 +266,7 @@ def dealing_apply(dealing: Dealing) -> None:
     _seats_update(dealing.missed, owes_blinds=Seat.Owes.MISSED)
 
 
-def _seats_update(pks: list[int], **values: object) -> None:
+def _seats_update(pks: list[int], **values: Any) -> None:
     """``Seat.objects.filter(pk__in=pks).update(**values)``: one seat, the usual case where
     any, by a compiled statement (the ORM writes its SQL anew each time)."""
     if len(pks) == 1:

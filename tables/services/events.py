@@ -58,14 +58,18 @@ def table_changed_event(table_id: int, version: int) -> dict[str, Any]:
     return {"type": "table.changed", "table_id": table_id, "version": version}
 
 
-def table_touch(table: Table, *fields: str) -> None:
+def table_touch(table: Table, *fields: str, wait_for_disk: bool = True) -> None:
     """Bump ``table.version`` (caller holds the table row lock) and publish it on commit.
 
     ``fields``: other fields of ``table`` the caller changed, written in the same UPDATE.
+    ``wait_for_disk`` False: the transaction commits without waiting for the disk (a move of
+    a hand still being played: ``statements.update``).
     """
     table.version += 1
     values = {field: getattr(table, field) for field in fields}
-    statements.update(Table, {"pk": table.pk}, version=table.version, **values)
+    statements.update(
+        Table, {"pk": table.pk}, wait_for_disk=wait_for_disk, version=table.version, **values
+    )
     event = table_changed_event(table.pk, table.version)
     transaction.on_commit(lambda: _publish(event))
 

@@ -429,13 +429,14 @@ def _after_change(
         )
         changed += ("next_hand_at",)
     else:
-        statements.commit_without_waiting_for_the_disk(Table)
         table.action_deadline = (clock_now or now) + timedelta(seconds=table.action_seconds)
         if clock_now is not None and table.next_hand_at is not None:
             table.next_hand_at = None  # a hand runs: no next one is due (as the clock keeps it)
             changed += ("next_hand_at",)
     table.hand_version = table.version + 1  # the version table_touch is about to write
-    table_touch(table, *dict.fromkeys(("action_deadline", "hand_version", *changed)))
+    # a hand's end (stacks, results, cash-outs) waits for the disk; its moves need not
+    fields = dict.fromkeys(("action_deadline", "hand_version", *changed))
+    table_touch(table, *fields, wait_for_disk=state.is_over)
     actor = None if state.is_over else state.actor
     if actor is not None and actor != last_actor and hooks.turn_passed:
         for turn_listener in hooks.turn_passed:

@@ -5,8 +5,9 @@ import copy
 from datetime import timedelta
 
 import pytest
-from django.db import transaction
+from django.db import connection, transaction
 from django.forms.models import model_to_dict
+from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 
 from tables.db import statements
@@ -91,6 +92,34 @@ def test_update_with_none_in_its_filter_changes_only_the_rows_where_it_is_null(t
         assert statements.update(Table, where, version=5) == 0  # no longer null: untouched
     row = Table.objects.get(pk=table.pk)
     assert (row.version, row.action_deadline) == (4, deadline)
+
+
+def test_an_update_that_need_not_wait_for_the_disk_counts_its_rows_in_one_statement(table):
+    """The UPDATE and its transaction's ``synchronous_commit`` (PostgreSQL) in one statement:
+    the rows changed are still the UPDATE's, its transaction alone commits without waiting,
+    and an UPDATE that waits sets nothing."""
+
+    def setting() -> str | None:
+        if connection.vendor != "postgresql":
+            return None
+        with connection.cursor() as cursor:
+            cursor.execute("SHOW synchronous_commit")
+            return str(cursor.fetchone()[0])
+
+    waits = setting()
+    with transaction.atomic(), CaptureQueriesContext(connection) as captured:
+        kept = {"pk": table.pk}
+        assert statements.update(Table, kept, wait_for_disk=False, version=8) == 1
+        assert statements.update(Table, {"pk": -1}, wait_for_disk=False, version=9) == 0
+        assert setting() in (None, "off")
+    sent = [query["sql"] for query in captured.captured_queries]
+    assert len([sql for sql in sent if "UPDATE" in sql]) == 2
+    assert not any(sql.startswith("SET") for sql in sent)  # no round trip of its own
+    assert setting() == waits  # for that transaction only
+    with transaction.atomic():
+        assert statements.update(Table, {"pk": table.pk}, version=10) == 1
+        assert setting() == waits
+    assert Table.objects.get(pk=table.pk).version == 10
 
 
 def test_update_each_sets_each_rows_own_value_and_only_theirs(players, table):
@@ -290,9 +319,6 @@ def test_a_compiled_read_refuses_a_query_whose_parameters_are_not_the_given_ones
 def test_a_read_runs_again_the_sql_the_orm_wrote_for_it(players, table):
     """The second call, with other parameters, is one statement: the very SQL the ORM writes
     for those parameters; its JSON annotation (the hand's deck) decoded as the ORM does."""
-    from django.db import connection
-    from django.test.utils import CaptureQueriesContext
-
     from tables.models import HandSecret
     from tables.selectors.hands import _last_hand_query, last_hand
 
@@ -316,9 +342,6 @@ def test_a_read_runs_again_the_sql_the_orm_wrote_for_it(players, table):
 def test_a_hand_with_its_actions_replays_without_a_query(players, table):
     """``with_actions`` brings every hand's log in order (Django's ``Prefetch(to_attr=...)``):
     ``hand_decisions`` reads it, from any index, and asks the database nothing."""
-    from django.db import connection
-    from django.test.utils import CaptureQueriesContext
-
     from tables.models import Hand
     from tables.selectors.hands import hand_decisions, with_actions
 

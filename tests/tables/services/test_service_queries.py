@@ -42,26 +42,26 @@ from tables.services.seat_requests import seat_ask
 
 pytestmark = pytest.mark.django_db
 
-#: On PostgreSQL a move of a hand still being played also says it need not wait for the disk
-#: (``statements.commit_without_waiting_for_the_disk``); a hand's end waits.
-NO_WAIT = 1 if connection.vendor == "postgresql" else 0
+# On PostgreSQL a move of a hand still being played also says it need not wait for the disk
+# in its table UPDATE's statement (``statements.update``'s ``wait_for_disk``): none more.
+
 #: savepoint, table lock, hand, action log, INSERT action, <= 1 seat UPDATE, table UPDATE,
 #: release.
-ACTION_QUERIES = 8 + NO_WAIT
+ACTION_QUERIES = 8
 #: The same + hand UPDATE, PlayerHand INSERT, SELECT the seats that bust or leave.
 HAND_END_QUERIES = 8 + 3
 #: savepoint, table lock, latest hand, seats, INSERT hand, INSERT its secret, one seat
 #: UPDATE, table UPDATE, release.
-DEAL_QUERIES = 9 + NO_WAIT
+DEAL_QUERIES = 9
 #: savepoint, table lock, INSERT action, <= 1 seat UPDATE, table UPDATE, release.
-LIVE_ACTION_QUERIES = 6 + NO_WAIT
+LIVE_ACTION_QUERIES = 6
 #: The fence's savepoint (its transaction, in production), the table locked with the lease,
 #: INSERT action, <= 1 seat UPDATE, table UPDATE, the fence's release.
-FENCED_LIVE_ACTION_QUERIES = 6 + NO_WAIT
+FENCED_LIVE_ACTION_QUERIES = 6
 #: savepoint, table lock, hand, action log, the actor's seat; the action under the tick's lock:
 #: savepoint, INSERT action, seat UPDATE (sat out), <= 1 seat UPDATE (stack), table UPDATE,
 #: release; release.
-TIMEOUT_QUERIES = 12 + NO_WAIT
+TIMEOUT_QUERIES = 12
 #: savepoint, table lock, the seats (seated? free? a game going?), the player's last cash-out
 #: from the table (the reseat wait and the rejoining minimum), player lock, bankroll UPDATE,
 #: INSERT ledger entry, INSERT seat, table UPDATE, release.

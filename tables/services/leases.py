@@ -94,11 +94,14 @@ def lease_take(table_id: int, owner: str, channel: str, now: datetime | None = N
 
 def leases_renew(table_ids: list[int], owner: str, now: datetime | None = None) -> set[int]:
     """Renew ``owner``'s leases of ``table_ids`` that it still holds (one statement); returns
-    the tables it holds."""
+    the tables it holds. A lease that ran out with nobody taking it (the loop stalled past
+    its expiry) is still ``owner``'s, at the same epoch: renewed as it is, as ``lease_take``
+    would take it again, for nobody else can have written the table meanwhile (taking it
+    changes its owner)."""
     if not table_ids:
         return set()
     now = now or timezone.now()
-    held = Q(table_id__in=table_ids, owner=owner, until__gte=now)
+    held = Q(table_id__in=table_ids, owner=owner)
     with transaction.atomic():
         TableLease.objects.filter(held).update(until=_until(now))
         return set(TableLease.objects.filter(held).values_list("table_id", flat=True))

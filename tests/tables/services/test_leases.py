@@ -144,6 +144,24 @@ def test_renewing_and_releasing(table, make_table):
     assert lease_take(table.pk, "b", "chan-b") is not None  # free at once
 
 
+def test_a_lease_that_ran_out_untaken_is_renewed_at_its_epoch(table, make_table):
+    """A stalled loop renews late: its lease, taken by nobody, is still its own (no reload,
+    its writes under way still valid); one another process took meanwhile is not."""
+    other = make_table(name="Other")
+    now = timezone.now()
+    epoch = lease_take(table.pk, "a", "chan-a", now)
+    lease_take(other.pk, "a", "chan-a", now)
+    late = now + timedelta(seconds=LEASE_SECONDS * 3)
+    assert lease_take(other.pk, "b", "chan-b", late) is not None  # taken while a stalled
+    assert leases_renew([table.pk, other.pk], "a", late) == {table.pk}
+    assert TableLease.objects.get(table_id=table.pk).until == late + timedelta(
+        seconds=LEASE_SECONDS
+    )
+    with transaction.atomic():
+        assert lease_hold(table.pk, "a", epoch, late)
+    assert lease_owner(other.pk, late) == ("b", "chan-b")
+
+
 def test_held_elsewhere_is_another_processs_live_lease(table):
     from tables.services.leases import PROCESS
 

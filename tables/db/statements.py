@@ -120,12 +120,14 @@ def insert_many(
             objs[0]._state.adding, objs[0]._state.db = False, connection.alias
 
 
-def insert_write(obj: models.Model) -> Write:
-    """``insert(obj)`` ready to send (``run``, or with others: ``tables.db.batch``)."""
-    model = type(obj)
+def insert_write(obj: Any, model: type[models.Model] | None = None) -> Write:
+    """``insert(obj)`` ready to send (``run``, or with others: ``tables.db.batch``);
+    ``model``: ``obj`` is its row's values, as ``insert_many`` takes them."""
+    given, model = model is not None, model or type(obj)
     connection = _connection(model)
     sql, fields, prep = _insert_compiled(connection, model, False)
-    return Write(connection, sql.text, sql.params(prep([f.pre_save(obj, True) for f in fields])))
+    values = [obj[f.attname] if given else f.pre_save(obj, True) for f in fields]
+    return Write(connection, sql.text, sql.params(prep(values)))
 
 
 def _insert_compiled(

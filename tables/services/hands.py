@@ -181,7 +181,8 @@ def hand_deal(
     )
     statements.insert(hand, numbered=True)  # ``Hand.objects.create``, compiled once
     secret = {"hand_id": hand.pk, "deck": deck, "seed": str(seed)}  # no instance: nobody reads it
-    statements.insert_many([secret], model=HandSecret)
+    writes = Batch()  # sent with the stacks and the table's version, in one trip
+    writes.add(statements.insert_write(secret, HandSecret))
     etiquette.dealing_apply(dealing)
     hand.secret_deck = deck  # as with_deck brings it: the replays need no read
     table.button_seat = button_seat
@@ -196,6 +197,7 @@ def hand_deal(
         "bomb_pot_next",
         *rotated,
         clock_now=now if clock else None,
+        ahead=writes,
     )
     hand_made(table, hand, [], state)
     return hand

@@ -11,7 +11,7 @@ from django.utils import timezone
 
 from tables.db import batch, statements
 from tables.db.batch import Batch
-from tables.models import Hand, HandAction, Seat, Table
+from tables.models import Hand, HandAction, HandSecret, Seat, Table
 from tables.selectors.hands import hand_decisions, hand_state
 from tables.services import hand_act, hand_start, seat_take
 from tables.services.clock import clock_tick
@@ -92,6 +92,11 @@ def rows(table: Table) -> dict[str, list]:
                 "number", "status", "pot", "button", "result", "runout", "seats"
             )
         ],
+        "secrets": list(
+            HandSecret.objects.filter(hand__table=table)
+            .order_by("hand__number")
+            .values_list("hand__number", "deck", "seed")
+        ),
         "actions": list(
             HandAction.objects.filter(hand__table=table)
             .order_by("hand__number", "index")

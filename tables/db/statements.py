@@ -15,6 +15,8 @@ are: ``driver.prep_save``), ``from_db_value`` and the database's time zone out
 Each function behaves as the ORM call it stands for (named in its docstring); the writes,
 like it, must run inside the caller's transaction. Django's public API only (``Model._meta``,
 the field methods a custom field implements, ``execute_wrapper``, ``Model.from_db``).
+The writes also come ready to send (``insert_write``, ``update_write``,
+``update_each_write``): ``tables.db.batch`` sends several in one trip.
 """
 
 from __future__ import annotations

@@ -15,6 +15,8 @@ are: ``driver.prep_save``), ``from_db_value`` and the database's time zone out
 Each function behaves as the ORM call it stands for (named in its docstring); the writes,
 like it, must run inside the caller's transaction. Django's public API only (``Model._meta``,
 the field methods a custom field implements, ``execute_wrapper``, ``Model.from_db``).
+The writes also come ready to send (``insert_write``, ``update_write``,
+``update_each_write``): ``tables.db.batch`` sends several in one trip.
 """
 
 from __future__ import annotations
@@ -26,8 +28,10 @@ from django.db import connections, models, router
 from django.db.backends.base.base import BaseDatabaseWrapper
 from django.db.models import Field, QuerySet
 
+from tables.db.batch import Write, run
 from tables.db.driver import (
     Convert,
+    Prepared,
     aware_rows,
     column_converters,
     prep_save,
@@ -99,20 +103,7 @@ def insert_many(
     given, model = model is not None, model or type(objs[0])
     connection = _connection(model)
     returning = numbered and connection.features.can_return_columns_from_insert
-    key = (connection.alias, connection.vendor, "insert", model, returning)
-    if key not in _compiled:
-        quote = connection.ops.quote_name
-        # every column but the one the database numbers (a key given, as a hand's, is written)
-        fields = [f for f in model._meta.concrete_fields if f is not model._meta.auto_field]
-        sql = prepared(
-            connection,
-            f"INSERT INTO {quote(model._meta.db_table)} "
-            f"({', '.join(quote(_column(f)) for f in fields)}) "
-            f"VALUES ({', '.join(['%s'] * len(fields))})"
-            + (f" RETURNING {quote(_column(model._meta.pk))}" if returning else ""),
-        )
-        _compiled[key] = (sql, fields, prep_save(connection, fields))
-    sql, fields, prep = _compiled[key]
+    sql, fields, prep = _insert_compiled(connection, model, returning)
     rows = []
     for obj in objs:
         if (len(obj) != len(fields)) if given else (type(obj) is not model):
@@ -131,11 +122,50 @@ def insert_many(
             objs[0]._state.adding, objs[0]._state.db = False, connection.alias
 
 
+def insert_write(obj: Any, model: type[models.Model] | None = None) -> Write:
+    """``insert(obj)`` ready to send (``run``, or with others: ``tables.db.batch``);
+    ``model``: ``obj`` is its row's values, as ``insert_many`` takes them."""
+    given, model = model is not None, model or type(obj)
+    connection = _connection(model)
+    sql, fields, prep = _insert_compiled(connection, model, False)
+    values = [obj[f.attname] if given else f.pre_save(obj, True) for f in fields]
+    return Write(connection, sql.text, sql.params(prep(values)))
+
+
+def _insert_compiled(
+    connection: BaseDatabaseWrapper, model: type[models.Model], returning: bool
+) -> tuple[Prepared, list[Field[Any, Any]], Callable[[Sequence[Any]], list[Any]]]:
+    """The INSERT of one ``model`` row (its SQL, its fields, their values' preparation)."""
+    key = (connection.alias, connection.vendor, "insert", model, returning)
+    entry = _compiled.get(key)
+    if entry is None:
+        quote = connection.ops.quote_name
+        # every column but the one the database numbers (a key given, as a hand's, is written)
+        fields = [f for f in model._meta.concrete_fields if f is not model._meta.auto_field]
+        sql = prepared(
+            connection,
+            f"INSERT INTO {quote(model._meta.db_table)} "
+            f"({', '.join(quote(_column(f)) for f in fields)}) "
+            f"VALUES ({', '.join(['%s'] * len(fields))})"
+            + (f" RETURNING {quote(_column(model._meta.pk))}" if returning else ""),
+        )
+        entry = _compiled[key] = (sql, fields, prep_save(connection, fields))
+    return entry
+
+
 def update(
     model: type[models.Model], where: dict[str, Any], *, wait_for_disk: bool = True, **values: Any
 ) -> int:
+    """``model.objects.filter(**where).update(**values)``: ``update_write`` sent."""
+    return run(update_write(model, where, wait_for_disk=wait_for_disk, **values))
+
+
+def update_write(
+    model: type[models.Model], where: dict[str, Any], *, wait_for_disk: bool = True, **values: Any
+) -> Write:
     """``model.objects.filter(**where).update(**values)`` for equality filters on fields of
-    ``model`` itself (``table_id=3``; None: ``IS NULL``); returns the number of rows changed.
+    ``model`` itself (``table_id=3``; None: ``IS NULL``), ready to send (``run`` returns the
+    number of rows changed).
 
     ``wait_for_disk`` False: the caller's transaction then commits without waiting for its log
     record to reach the disk: PostgreSQL's ``synchronous_commit = off``, for this transaction
@@ -176,20 +206,25 @@ def update(
         prep = prep_save(connection, [*set_fields, *where_fields])
         entry = _compiled[key] = (prepared(connection, text), prep)
     sql, prep = entry
-    params = prep([*values.values(), *equal.values()])
-    with connection.cursor() as cursor:
-        cursor.execute(sql.text, sql.params(params))
-        return int(cursor.rowcount)
+    return Write(connection, sql.text, sql.params(prep([*values.values(), *equal.values()])))
 
 
 def update_each(
     model: type[models.Model], where: dict[str, Any], key: str, column: str, values: dict[Any, Any]
 ) -> int:
+    """``update_each_write`` sent (none when there is nothing to write)."""
+    write = update_each_write(model, where, key, column, values)
+    return run(write) if write is not None else 0
+
+
+def update_each_write(
+    model: type[models.Model], where: dict[str, Any], key: str, column: str, values: dict[Any, Any]
+) -> Write | None:
     """``model.objects.filter(**where, **{key: k}).update(**{column: v})`` for each ``k: v``
     of ``values``, in one statement (a ``CASE`` on ``key``, as ``bulk_update`` writes it),
-    compiled once per number of rows; returns the number of rows changed."""
+    compiled once per number of rows, ready to send; None when ``values`` is empty."""
     if not values:
-        return 0
+        return None
     connection = _connection(model)
     meta = model._meta
     cache_key = (
@@ -209,12 +244,8 @@ def update_each(
             f"{' AND '.join(f'{quote(_column(f))} = %s' for f in where_fields)} AND "
             f"{quote(_column(key_field))} IN ({', '.join(['%s'] * len(values))})"
         )
-        entry = _compiled[cache_key] = (
-            prepared(connection, text),
-            key_field,
-            set_field,
-            where_fields,
-        )
+        compiled = prepared(connection, text)
+        entry = _compiled[cache_key] = (compiled, key_field, set_field, where_fields)
     sql, key_field, set_field, where_fields = entry
     keys = [key_field.get_db_prep_save(k, connection) for k in values]
     params: list[Any] = []
@@ -224,9 +255,7 @@ def update_each(
         f.get_db_prep_save(v, connection) for f, v in zip(where_fields, where.values(), strict=True)
     ]
     params += keys
-    with connection.cursor() as cursor:
-        cursor.execute(sql.text, sql.params(params))
-        return int(cursor.rowcount)
+    return Write(connection, sql.text, sql.params(params))
 
 
 def delete(model: type[models.Model], pks: Sequence[Any]) -> int:
@@ -319,39 +348,6 @@ def _run_once(queryset: QuerySet[Any, Any], connection: BaseDatabaseWrapper) -> 
     if len(seen) > 1:
         raise ValueError(f"a query of {len(seen)} statements, not one")
     return seen[0] if seen else None
-
-
-def row_copy(row: M) -> M:
-    """``copy.copy(row)``: the model instance's values in a new one, with a state of its own
-    (its cache of related rows a copy too, as ``Model.__getstate__`` makes it), without the
-    pickling protocol's detour (``Model.__reduce__``: a version stamp added and checked, each
-    value looked at for a ``memoryview``), which cost a table's row as much as its read."""
-    new = object.__new__(type(row))
-    new.__dict__.update(row.__dict__)
-    state = object.__new__(type(row._state))
-    state.__dict__.update(
-        (name, dict(value) if type(value) is dict else value)
-        for name, value in row._state.__dict__.items()
-    )
-    new._state = state
-    return new
-
-
-def from_row(model: type[M], alias: str, values: Sequence[Any]) -> M:
-    """``model`` from the values of its concrete fields' columns, in ``_meta`` order, as the
-    database returned them (a joined row's part, read by ``select_values``), each converted
-    by its field as the ORM would."""
-    connection = connections[alias]
-    key = (alias, connection.vendor, "from row", model)
-    entry = _compiled.get(key)
-    if entry is None:
-        fields = model._meta.concrete_fields
-        entry = _compiled[key] = (
-            [f.attname for f in fields],
-            column_converters(fields, connection),
-        )
-    names, converters = entry
-    return model.from_db(alias, names, python_values(values, converters))
 
 
 def _select_instance(

@@ -28,6 +28,7 @@ from engine.hand import Hand as EngineHand
 from engine.runout import runout_frame
 from engine.view import SeatView, View
 from tables.db import statements
+from tables.db.rows import from_row, row_copy
 from tables.models import Hand, Seat, Table
 from tables.pre_actions import PreAction
 from tables.selectors.banners import banner_for, seating_notice_for
@@ -262,7 +263,7 @@ def table_and_seats(
             return known, []
         return statements.select_first(Table, "snapshot-table", _table_query, table_id), []
     table_columns = _table_columns()
-    table = statements.from_row(Table, router.db_for_read(Table), rows[0][-len(table_columns) :])
+    table = from_row(Table, router.db_for_read(Table), rows[0][-len(table_columns) :])
     return table, [
         SeatRow(
             number,
@@ -429,7 +430,7 @@ def snapshot_after_action(
     timed = previous.hand.broadcast.startswith("m")
     if timed and len(state.street_starts) != len(previous.street_times):
         return None  # a timed broadcast's new street: its time is the log's (read)
-    table = statements.row_copy(previous.table)
+    table = row_copy(previous.table)
     table.version, table.action_deadline, table.hand_version = version, deadline, version
     stacks = {
         start["player_id"]: stack

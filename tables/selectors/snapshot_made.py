@@ -21,7 +21,7 @@ from datetime import datetime
 from typing import Any
 
 from engine.hand import Hand as EngineHand
-from tables.db import statements
+from tables.db.rows import row_copy
 from tables.models import Hand
 from tables.selectors.banners import banner_for, seating_notice_for
 from tables.selectors.hands import Decision, runout_streets_of
@@ -92,7 +92,7 @@ def snapshot_after_street(
         return None
     if hand.runout is None or hand.runout["shown"] + 1 != runout["shown"]:
         return None
-    hand = statements.row_copy(hand)
+    hand = row_copy(hand)
     hand.runout = runout
     # the same hand row but for its run-out, over on screen after its last street
     facts = replace(previous.hand_facts, runout_showing=hand.runout_showing)
@@ -119,7 +119,7 @@ def snapshot_after_odds(
         return None
     if runout_streets_of(hand.runout["runs"]) != runout_streets_of(runout["runs"]):
         return None
-    hand = statements.row_copy(hand)
+    hand = row_copy(hand)
     hand.runout, hand.odds_pending = runout, odds_pending
     # the same hand row but for its chances
     return _with_runout(previous, version, next_hand_at, hand, previous.hand_facts)
@@ -134,7 +134,7 @@ def _with_runout(
 ) -> Snapshot:
     """``previous`` at ``version`` with its hand's row now ``hand`` (its run-out changed) and
     the table's ``next_hand_at``: all such a write changes, so nothing is read."""
-    table = statements.row_copy(previous.table)
+    table = row_copy(previous.table)
     table.version, table.next_hand_at = version, next_hand_at
     snapshot = Snapshot(
         table,

@@ -18,6 +18,7 @@ from channels.layers import get_channel_layer
 from django.db import transaction
 
 from tables.db import statements
+from tables.db.batch import Batch, run
 from tables.models import Table
 from tables.services.errors import TableNotOpen
 from tables.services.leases import fenced_table_lock, fenced_table_pending
@@ -58,18 +59,26 @@ def table_changed_event(table_id: int, version: int) -> dict[str, Any]:
     return {"type": "table.changed", "table_id": table_id, "version": version}
 
 
-def table_touch(table: Table, *fields: str, wait_for_disk: bool = True) -> None:
+def table_touch(
+    table: Table, *fields: str, wait_for_disk: bool = True, ahead: Batch | None = None
+) -> None:
     """Bump ``table.version`` (caller holds the table row lock) and publish it on commit.
 
     ``fields``: other fields of ``table`` the caller changed, written in the same UPDATE.
     ``wait_for_disk`` False: the transaction commits without waiting for the disk (a move of
-    a hand still being played: ``statements.update``).
+    a hand still being played: ``statements.update``). ``ahead``: the caller's writes queued
+    before this one, sent with it in one trip.
     """
     table.version += 1
     values = {field: getattr(table, field) for field in fields}
-    statements.update(
+    write = statements.update_write(
         Table, {"pk": table.pk}, wait_for_disk=wait_for_disk, version=table.version, **values
     )
+    if ahead is None:
+        run(write)
+    else:
+        ahead.add(write)
+        ahead.send()
     event = table_changed_event(table.pk, table.version)
     transaction.on_commit(lambda: _publish(event))
 

@@ -28,6 +28,7 @@ from engine.errors import PokerError
 from engine.hand import Hand as EngineHand
 from engine.types import RUN_ACTIONS, Action, HandConfig
 from tables.db import statements
+from tables.db.batch import Batch, Write
 from tables.models import Hand, HandAction, HandSecret, Player, Seat, Table
 from tables.selectors.broadcast import broadcast_for_deal
 from tables.selectors.hands import Decision, hand_decisions, hand_state, with_deck
@@ -180,7 +181,8 @@ def hand_deal(
     )
     statements.insert(hand, numbered=True)  # ``Hand.objects.create``, compiled once
     secret = {"hand_id": hand.pk, "deck": deck, "seed": str(seed)}  # no instance: nobody reads it
-    statements.insert_many([secret], model=HandSecret)
+    writes = Batch()  # sent with the stacks and the table's version, in one trip
+    writes.add(statements.insert_write(secret, HandSecret))
     etiquette.dealing_apply(dealing)
     hand.secret_deck = deck  # as with_deck brings it: the replays need no read
     table.button_seat = button_seat
@@ -195,6 +197,7 @@ def hand_deal(
         "bomb_pot_next",
         *rotated,
         clock_now=now if clock else None,
+        ahead=writes,
     )
     hand_made(table, hand, [], state)
     return hand
@@ -289,30 +292,36 @@ def hand_act(
                 assert live is not None
                 live.spent = False  # the engine refuses before it changes anything
             raise IllegalMove(str(error), getattr(error, "code", None)) from error
-        statements.insert(
-            HandAction(
-                hand=hand,
-                index=len(decisions),
-                seat=index,
-                kind=kind,
-                amount=amount,
-                cards=format_cards(engine_action.cards),
-                source=source,
+        # the log entry and the seats' changes go with the table's UPDATE, in one trip
+        writes = Batch()
+        writes.add(
+            statements.insert_write(
+                HandAction(
+                    hand=hand,
+                    index=len(decisions),
+                    seat=index,
+                    kind=kind,
+                    amount=amount,
+                    cards=format_cards(engine_action.cards),
+                    source=source,
+                )
             )
         )
         if source == HandAction.Source.TIMEOUT and kind not in runouts.RUN_CHOICES:
-            statements.update(
-                Seat, {"table_id": table.pk, "player_id": player.pk}, sitting_out=True
+            writes.add(
+                statements.update_write(
+                    Seat, {"table_id": table.pk, "player_id": player.pk}, sitting_out=True
+                )
             )
         decision = Decision(kind, amount, source, format_cards(engine_action.cards))
         had_pre_actions = table.pre_actions
         # the players whose turn comes next and who ticked a choice act now, in this step
         # (at a table where nobody ticked one, the usual case, there is nothing to look at)
-        taken, ticks_changed = (
-            pre_actions_take(table, hand, state, len(decisions) + 1)
-            if had_pre_actions
-            else ([], False)
-        )
+        if had_pre_actions:
+            writes.send()  # their seats are read, and the log written on
+            taken, ticks_changed = pre_actions_take(table, hand, state, len(decisions) + 1)
+        else:
+            taken, ticks_changed = [], False
         _after_change(
             table,
             hand,
@@ -322,6 +331,7 @@ def hand_act(
             # the turn passes unless the player who just acted is to act again
             last_actor=None if taken else index,
             clock_now=clock_now,
+            ahead=writes,
         )
         if state.is_over:
             hand_made(table, hand, [*decisions, decision, *taken], state)
@@ -348,7 +358,8 @@ def hand_void(*, table: Table, hand_id: int, reason: str) -> Hand:
         hand = _table_hand(table, hand_id)
         if hand is None or not hand.is_running:
             raise HandNotRunning("That hand is not being played at this table.")
-        _write_stacks(table, {start["player_id"]: start["stack"] for start in hand.seats})
+        started = {start["player_id"]: start["stack"] for start in hand.seats}
+        statements.update_each(Seat, {"table_id": table.pk}, "player_id", "stack", started)
         hand.status = Hand.Status.VOIDED
         hand.result = {"voided": reason}
         hand.finished_at = timezone.now()
@@ -376,10 +387,12 @@ def _after_change(
     *changed: str,
     last_actor: int | None = None,
     clock_now: datetime | None = None,
+    ahead: Batch | None = None,
 ) -> None:
     """Write the stacks the change moved (``before``: the engine's stacks before it) back to
     the seats; finish the hand if it is over; store the table's clock with the new version,
     which is also the hand's (``Table.hand_version``: actions that saw an earlier one are stale).
+    ``ahead``: the caller's writes not sent yet, which go with these (``tables.db.batch``).
 
     ``changed``: other fields of ``table`` the caller set, saved in the same UPDATE.
     ``last_actor``: the seat that made the last decision (None: a deal, or someone else):
@@ -388,13 +401,10 @@ def _after_change(
     pause before the next hand) counts from it, else from the time now.
     """
     stacks = state.stacks
-    _write_stacks(
-        table,
-        {
-            start["player_id"]: stack
-            for start, old, stack in zip(hand.seats, before, stacks, strict=True)
-            if stack != old
-        },
+    writes = ahead if ahead is not None else Batch()
+    moved = zip(hand.seats, before, stacks, strict=True)
+    writes.add(
+        _stacks_write(table, {s["player_id"]: chips for s, was, chips in moved if chips != was})
     )
     now = timezone.now()
     # a run-out begins only once nobody can bet: while betting goes on there is none to look at
@@ -405,16 +415,19 @@ def _after_change(
         hand.result = state.result.to_dict()  # plain JSON: lists, dicts, ints, text
         hand.pot = _pot_total(hand, state)
         hand.finished_at = now
-        statements.update(
-            Hand,
-            {"pk": hand.pk},
-            status=hand.status,
-            result=hand.result,
-            pot=hand.pot,
-            finished_at=now,
-            runout=hand.runout,
-            odds_pending=hand.odds_pending,
+        writes.add(
+            statements.update_write(
+                Hand,
+                {"pk": hand.pk},
+                status=hand.status,
+                result=hand.result,
+                pot=hand.pot,
+                finished_at=now,
+                runout=hand.runout,
+                odds_pending=hand.odds_pending,
+            )
         )
+        writes.send()  # the hand's end reads what the hand left (its listeners, the seats)
         for listener in hooks.hand_finished:
             listener(hand, state)
         _settle_seats(table, hand)
@@ -436,7 +449,7 @@ def _after_change(
     table.hand_version = table.version + 1  # the version table_touch is about to write
     # a hand's end (stacks, results, cash-outs) waits for the disk; its moves need not
     fields = dict.fromkeys(("action_deadline", "hand_version", *changed))
-    table_touch(table, *fields, wait_for_disk=state.is_over)
+    table_touch(table, *fields, wait_for_disk=state.is_over, ahead=writes)
     actor = None if state.is_over else state.actor
     if actor is not None and actor != last_actor and hooks.turn_passed:
         for turn_listener in hooks.turn_passed:
@@ -451,10 +464,10 @@ def _table_hand(table: Table, hand_id: int) -> Hand | None:
         return None
 
 
-def _write_stacks(table: Table, stacks: dict[int, int]) -> None:
+def _stacks_write(table: Table, stacks: dict[int, int]) -> Write | None:
     """Set the stacks of the seats of ``table`` held by these players (player id -> chips):
-    one compiled UPDATE, none when there is nothing to write."""
-    statements.update_each(Seat, {"table_id": table.pk}, "player_id", "stack", stacks)
+    one compiled UPDATE, ready to send (None: nothing to write)."""
+    return statements.update_each_write(Seat, {"table_id": table.pk}, "player_id", "stack", stacks)
 
 
 def _settle_seats(table: Table, hand: Hand) -> None:

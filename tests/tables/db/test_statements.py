@@ -11,6 +11,7 @@ from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 
 from tables.db import statements
+from tables.db.rows import row_copy
 from tables.models import Hand, HandAction, Seat, Table
 from tables.services import hand_start, seat_take
 
@@ -34,7 +35,7 @@ def test_row_copy_is_copy_copys_row_with_a_state_of_its_own(players, table):
     cached), and changing the copy, its state or its cache leaves the row as it was."""
     seat = seat_take(table=table, player=players[0], buy_in=100, seat_number=0)
     row = Seat.objects.select_related("player").get(pk=seat.pk)
-    copied, shallow = statements.row_copy(row), copy.copy(row)
+    copied, shallow = row_copy(row), copy.copy(row)
     assert type(copied) is Seat and copied.__dict__.keys() == row.__dict__.keys()
     assert model_to_dict(copied) == model_to_dict(row)
     assert copied._state.__dict__ == shallow._state.__dict__

@@ -49,14 +49,20 @@ from tables.live.patch import MISSING, diff, value_at
 from tables.live.protocol import render_viewer, state_me
 from tables.presenters.broadcast import broadcast_reveal
 from tables.presenters.models import NO_NOTES, NoteMarks, Screen
-from tables.presenters.own_signature import OwnSignature, own_pre_actions, own_signature
+from tables.presenters.own_signature import (
+    OwnSignature,
+    own_legal,
+    own_pre_actions,
+    own_signature,
+)
 from tables.presenters.play_state import broadcast_view_seats, play_state, viewer_members
 from tables.presenters.render import PageParts, log_lines_oob_html, page_parts
 from tables.presenters.screen import ViewerParts, table_screen, viewer_parts, viewer_screen
 from tables.selectors.snapshot import Snapshot
 
-#: The own part a socket's reused own parts take anew (``own_pre_actions``).
+#: The own parts a socket's reused own parts take anew (``own_pre_actions``, ``own_legal``).
 PRE_ACTIONS = "/state/pre_actions"
+LEGAL, VIEW_LEGAL = "/state/legal", "/view/legal"
 
 
 class SharedJson:
@@ -457,6 +463,11 @@ class SocketFrames:
                 pre_actions = own_pre_actions(snapshot, player_id)
                 if own.get(PRE_ACTIONS, MISSING) is not pre_actions:
                     own = {**own, PRE_ACTIONS: pre_actions}
+            if was.acting or signature.acting:  # their turn came or went: their legal actions
+                index = snapshot.hand_index_of(player_id)
+                assert index is not None  # acting: dealt in
+                legal, view_legal = own_legal(snapshot, index)
+                own = {**own, LEGAL: legal, VIEW_LEGAL: view_legal}
             return JsonState(shared, own, signature)
         parts = viewer_parts(snapshot, player, bankroll, left_with, revealed)
         return json_state(snapshot, parts, signature)

@@ -220,9 +220,14 @@ def _cash(seating_closed: str | None) -> bool:
 
 
 def _legal_of(actions: ActionsRegion, view: View | None) -> dict[str, Any] | None:
+    """The ``legal`` member of the viewer of ``actions`` (their actions region)."""
     if actions.bar is not None:
         return legal_data(actions.bar, view)
     return runs_legal_data(actions.runs_most) if actions.runs_ask else None
+
+
+#: ``_legal_of``, for the reuse of a viewer's other own parts (``own_signature.own_legal``).
+legal_member = _legal_of
 
 
 def _choice(actions: ActionsRegion) -> list[dict[str, str]] | None:

@@ -28,7 +28,7 @@ A seated player's own parts are not made again where every input of them is the 
 the state their socket holds (``tables.presenters.own_signature``: about half of their
 versions, where another player acted): the new state takes the very same ``own`` dict, and
 its update says nothing of them; or the same but what they may tick in advance (after a bet
-or a new street), made again alone.
+or a new street) and, on their turn and after it, their legal actions, made again alone.
 A page without a seat of a hand broadcast with its players' agreement (issue 53) also
 depends on how many streets' hole cards its delay shows by now
 (``tables.presenters.broadcast``): part of the viewer's key, so spectators still share.
@@ -446,9 +446,10 @@ class SocketFrames:
         revealed: int,
     ) -> JsonState:
         """The viewer's JSON state of ``snapshot``: their own parts those of the state this
-        socket holds where every input of them is the same (about half of a seated player's
-        versions: another player acted), what they may tick in advance made again; else
-        built from their parts alone (their whole screen is for the page: its HTML)."""
+        socket holds where every input of them is the same (most of a seated player's
+        versions: another player acted, or their turn came), what they may tick in advance
+        and their legal actions made again; else built from their parts alone (their whole
+        screen is for the page: its HTML)."""
         if player is None and not revealed:  # a spectator's: the shared state (``json_state``)
             return JsonState(_shared_json(snapshot)[0], {})
         player_id = player.pk if player is not None else None

@@ -266,7 +266,7 @@ def test_updates_made_once_for_unchanged_parts_are_those_made_part_by_part(make_
 
     def look() -> None:
         nonlocal shortcuts
-        for cache in (play_state._seat, play_state._cards_data, snapshots._seat_data):
+        for cache in (play_state._seat_data, play_state._cards_data, snapshots._seat_data):
             cache.cache_clear()
         for name, player in players.items():
             before = held.get(name)

@@ -28,7 +28,7 @@ A seated player's own parts are not made again where every input of them is the 
 the state their socket holds (``tables.presenters.own_signature``: about half of their
 versions, where another player acted): the new state takes the very same ``own`` dict, and
 its update says nothing of them; or the same but what they may tick in advance (after a bet
-or a new street), made again alone.
+or a new street) and, on their turn and after it, their legal actions, made again alone.
 A page without a seat of a hand broadcast with its players' agreement (issue 53) also
 depends on how many streets' hole cards its delay shows by now
 (``tables.presenters.broadcast``): part of the viewer's key, so spectators still share.
@@ -49,14 +49,20 @@ from tables.live.patch import MISSING, diff, value_at
 from tables.live.protocol import render_viewer, state_me
 from tables.presenters.broadcast import broadcast_reveal
 from tables.presenters.models import NO_NOTES, NoteMarks, Screen
-from tables.presenters.own_signature import OwnSignature, own_pre_actions, own_signature
+from tables.presenters.own_signature import (
+    OwnSignature,
+    own_legal,
+    own_pre_actions,
+    own_signature,
+)
 from tables.presenters.play_state import broadcast_view_seats, play_state, viewer_members
 from tables.presenters.render import PageParts, log_lines_oob_html, page_parts
 from tables.presenters.screen import ViewerParts, table_screen, viewer_parts, viewer_screen
 from tables.selectors.snapshot import Snapshot
 
-#: The own part a socket's reused own parts take anew (``own_pre_actions``).
+#: The own parts a socket's reused own parts take anew (``own_pre_actions``, ``own_legal``).
 PRE_ACTIONS = "/state/pre_actions"
+LEGAL, VIEW_LEGAL = "/state/legal", "/view/legal"
 
 
 class SharedJson:
@@ -440,9 +446,10 @@ class SocketFrames:
         revealed: int,
     ) -> JsonState:
         """The viewer's JSON state of ``snapshot``: their own parts those of the state this
-        socket holds where every input of them is the same (about half of a seated player's
-        versions: another player acted), what they may tick in advance made again; else
-        built from their parts alone (their whole screen is for the page: its HTML)."""
+        socket holds where every input of them is the same (most of a seated player's
+        versions: another player acted, or their turn came), what they may tick in advance
+        and their legal actions made again; else built from their parts alone (their whole
+        screen is for the page: its HTML)."""
         if player is None and not revealed:  # a spectator's: the shared state (``json_state``)
             return JsonState(_shared_json(snapshot)[0], {})
         player_id = player.pk if player is not None else None
@@ -457,6 +464,11 @@ class SocketFrames:
                 pre_actions = own_pre_actions(snapshot, player_id)
                 if own.get(PRE_ACTIONS, MISSING) is not pre_actions:
                     own = {**own, PRE_ACTIONS: pre_actions}
+            if was.acting or signature.acting:  # their turn came or went: their legal actions
+                index = snapshot.hand_index_of(player_id)
+                assert index is not None  # acting: dealt in
+                legal, view_legal = own_legal(snapshot, index)
+                own = {**own, LEGAL: legal, VIEW_LEGAL: view_legal}
             return JsonState(shared, own, signature)
         parts = viewer_parts(snapshot, player, bankroll, left_with, revealed)
         return json_state(snapshot, parts, signature)

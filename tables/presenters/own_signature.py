@@ -8,11 +8,13 @@ equals that of the state the socket holds, the socket reuses its own parts as th
 (the very same dict: its update says nothing of them) instead of building them again.
 
 The signature names every input of those parts, or is None where they are always built
-(the actor, whose legal amounts follow every bet; a run-out being dealt; the run-it-twice
-question; the dealer's choice; between hands; a viewer without a seat). It names apart the
-inputs of what the viewer may tick in advance, which follows every bet and street: where
-only those changed, the socket reuses the rest of its parts and makes that one alone
-(``own_pre_actions``). A change to what
+(a run-out being dealt; the run-it-twice question; the dealer's choice; between hands; a
+viewer without a seat). It names apart the inputs of what the viewer may tick in advance,
+which follows every bet and street: where only those changed, the socket reuses the rest of
+its parts and makes that one alone (``own_pre_actions``). The actor's legal actions follow
+every bet: their turn (``acting``) is named apart too, and the actor's own parts are those
+of the version before (most often they were not to act then) with their legal actions made
+anew (``own_legal``). A change to what
 ``viewer_parts`` or ``viewer_members`` reads must be named here too: the frames tests
 (``tests/tables/live/test_shared_json_frames.py``, ``test_own_signature.py``) compare every
 socket's state with the viewer's whole state at every version.
@@ -20,24 +22,29 @@ socket's state with the viewer's whole state at every version.
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 from tables.pre_actions import owed
 from tables.presenters import play_state
+from tables.presenters.games import action_bar
 from tables.presenters.screen import own_pre_action_choices
 from tables.presenters.shared_screen import own_log_lines, shared_screen
 
 if TYPE_CHECKING:
+    from tables.presenters.models import SeatPanel
     from tables.selectors.snapshot import Snapshot
 
 
 class OwnSignature(NamedTuple):
     """A seated viewer's inputs: ``parts``, those of all their own parts but what they may
-    tick in advance; ``pre_actions``, those of that one (the street, what they owe in it),
-    which follow every bet while the rest stay as they were."""
+    tick in advance and their legal actions; ``pre_actions``, those of the first (the street,
+    what they owe in it, their turn), which follow every bet while the rest stay as they
+    were; ``acting``: their turn (their legal actions are made anew at each version of it)."""
 
     parts: tuple[Any, ...]
     pre_actions: tuple[Any, ...]
+    acting: bool = False
 
 
 def own_signature(
@@ -67,8 +74,6 @@ def own_signature(
         own_number = seat_view = to_call = None
         log_window: tuple[Any, ...] = ()
     else:
-        if state.actor == index:
-            return None  # the action bar and the view's legal actions follow every bet
         own_number = shared.hand_seats.get(index)
         # their seat of their engine view: stack, bet, folded, their hole cards (and so which
         # log lines of the view are their cards dealt: each deal to them changes their cards)
@@ -92,8 +97,8 @@ def own_signature(
         my_seat,
         own_number,
         # the spectator's panels their own are drawn from, and the seats dealt in
-        panels[own_number] if own_number is not None else None,
-        panels[my_seat.number],
+        _drawn(panels[own_number]) if own_number is not None else None,
+        _drawn(panels[my_seat.number]),
         shared.hand_seats,
         seat_view,
         log_window,
@@ -110,9 +115,28 @@ def own_signature(
         watching.pre_actions,
         watching.can_show,
     )
+    acting = index is not None and state.actor == index
     # (a choice ticked in advance belongs to one street, and means what it meant while they
-    # owe the same)
-    return OwnSignature(parts, (state.street, to_call))
+    # owe the same; the actor is offered none)
+    return OwnSignature(parts, (state.street, to_call, acting), acting)
+
+
+def _drawn(panel: SeatPanel) -> tuple[Any, ...]:
+    """What a viewer's JSON state reads of a spectator's panel (``play_state``'s seat): all
+    but whether it is to act, which the shared state says (``actor``): the next actor's own
+    parts are the version before's."""
+    return (panel.number, panel.plate, panel.cards, panel.up, panel.is_me, panel.note)
+
+
+def own_legal(snapshot: Snapshot, index: int) -> tuple[Any, Any]:
+    """The ``legal`` members of the state (``/state/legal``) and of the engine's view
+    (``/view/legal``) of hand seat ``index`` at ``snapshot`` where their signature is not
+    None: ``viewer_members``' and ``json_state``'s, made alone (``OwnSignature.acting``)."""
+    view = snapshot.view(index)
+    actions = shared_screen(snapshot).watching
+    if view.legal is not None:  # (``_viewer_actions``': the signature's hand is running)
+        actions = replace(actions, bar=action_bar(view, view.legal))
+    return play_state.legal_member(actions, view), snapshot.view_own(index)["legal"]
 
 
 def own_pre_actions(snapshot: Snapshot, player_id: int) -> dict[str, Any] | None:

@@ -27,6 +27,7 @@ from tables.presenters.models import (
     ActionsRegion,
     CardFace,
     LogLine,
+    Plate,
     PreActionChoice,
     Screen,
     SeatPanel,
@@ -220,9 +221,14 @@ def _cash(seating_closed: str | None) -> bool:
 
 
 def _legal_of(actions: ActionsRegion, view: View | None) -> dict[str, Any] | None:
+    """The ``legal`` member of the viewer of ``actions`` (their actions region)."""
     if actions.bar is not None:
         return legal_data(actions.bar, view)
     return runs_legal_data(actions.runs_most) if actions.runs_ask else None
+
+
+#: ``_legal_of``, for the reuse of a viewer's other own parts (``own_signature.own_legal``).
+legal_member = _legal_of
 
 
 def _choice(actions: ActionsRegion) -> list[dict[str, str]] | None:
@@ -328,26 +334,38 @@ def _face_down(count: int) -> list[bool]:
 _NO_CHANCES: list[float] = []
 
 
-@lru_cache(maxsize=_SHARED_PARTS)
 def _seat(panel: SeatPanel, in_hand: bool) -> dict[str, Any]:
-    """One seat: ``in_hand`` when it was dealt into the running hand."""
-    plate = panel.plate
+    """One seat: ``in_hand`` when it was dealt into the running hand. Whether it is to act is
+    the state's ``actor``: a seat whose turn came or went is the very same dict."""
+    return _seat_data(panel.label, panel.plate, panel.cards, panel.up, panel.is_me, in_hand)
+
+
+@lru_cache(maxsize=_SHARED_PARTS)
+def _seat_data(
+    label: int,
+    plate: Plate | None,
+    cards: tuple[CardFace | None, ...],
+    up: tuple[bool, ...],
+    is_me: bool,
+    in_hand: bool,
+) -> dict[str, Any]:
+    """``_seat``'s dict, from what it reads of the panel."""
     seat: dict[str, Any] = {
-        "seat": panel.label,
+        "seat": label,
         "status": "empty",
         "name": None,
         "is_bot": False,
         "stack": None,
         "bet": 0,
-        "cards": _cards_data(panel.cards),
+        "cards": _cards_data(cards),
         # stud: which cards are dealt face up (everyone sees them); all false in flop games
-        "up": list(panel.up) if panel.up else _face_down(len(panel.cards)),
+        "up": list(up) if up else _face_down(len(cards)),
         "sitting_out": False,
         "leaving": False,
         "is_button": False,
         "is_small_blind": False,
         "is_big_blind": False,
-        "is_you": panel.is_me,
+        "is_you": is_me,
         "description": "",
         "won": 0,
         "chances": _NO_CHANCES,

@@ -168,67 +168,56 @@ def _build_shared(snapshot: Snapshot) -> SharedScreen:
     stud = view is not None and view.config.is_stud
     drew = draw_counts(view) if view is not None and view.config.variant.is_draw else {}
     heads = bounty_heads(snapshot)
-    panels = []
-    seat_players: dict[int, int] = {}
-    for number in range(table.max_seats):
-        seat, seen = snapshot.seats.get(number), dealt.get(number)
-        plate = None
-        if seen is not None:
-            assert view is not None  # a seat dealt in is the view's
-            shown = result.shown.get(seen.seat) if result is not None else None
-            name = seen.name if seat is None else seat.player.name
-            plate = Plate(
-                name=name,
-                is_bot=seat is not None and seat.player.is_bot,
-                # running: the engine's stack; else the seat's (None: left after the hand)
-                stack=seen.stack if engine_stacks or seat is None else seat.stack,
-                sitting_out=seat is not None and seat.sitting_out,
-                leaving=seat is None or seat.leave_after_hand,
-                busted=seat is None and not engine_stacks and seen.stack == 0,
-                all_in=seen.all_in,
-                folded=seen.folded,
-                description=shown[1] if shown is not None else "",
-                won=winnings.get(seen.seat, 0),
-                is_button=seen.is_button and not stud,  # stud deals no button
-                is_small_blind=seen.is_small_blind,
-                is_big_blind=seen.is_big_blind,
-                bet=seen.bet,
-                drew=drew.get(seen.seat, ""),
-                time_bank=_time_bank(table.time_bank_seconds, seat),
-                bounty=heads.get(name, 0),
-                **_chances(runout, seen.seat, view.no_more_betting),
-            )
-        elif seat is not None:
-            plate = Plate(
-                seat.player.name,
-                seat.player.is_bot,
-                seat.stack,
-                seat.sitting_out,
-                seat.leave_after_hand,
-                time_bank=_time_bank(table.time_bank_seconds, seat),
-                waiting=seat.waiting_for_big_blind,
-                bounty=heads.get(seat.player.name, 0),
-            )
-        if plate is not None:
-            seat_players[number] = seat.player_id if seat is not None else dealt_players[number]
-        panels.append(
-            SeatPanel(
-                number,
-                plate,
-                cards=faces(seen.cards) if seen is not None else (),
-                is_actor=seen is not None
-                and running
-                and view is not None
-                and view.actor == seen.seat,
-                up=seen.up if seen is not None and stud else (),
-            )
-        )
     # The version before's (made one action before this one: ``Snapshot.previous``).
     earlier = snapshot.previous.memo.get("shared") if snapshot.previous is not None else None
-    if earlier is not None and len(earlier.seats.seats) == len(panels):
-        # a seat as it was is the very panel before: hashed once, its HTML found at once
-        kept = zip(earlier.seats.seats, panels, strict=True)
-        panels = [old if old == new else new for old, new in kept]
+    # Each seat's panel as the version before made it, with every input it was made from: a
+    # seat whose inputs are the same (all but the one who acted, most often) is that panel.
+    made: tuple[tuple[tuple[Any, ...], SeatPanel], ...] = (
+        snapshot.previous.memo.get("panel inputs", ()) if snapshot.previous is not None else ()
+    )
+    if len(made) != table.max_seats:
+        made = ()
+    panels = []
+    inputs = []
+    seat_players: dict[int, int] = {}
+    no_more_betting = view is not None and view.no_more_betting
+    for number in range(table.max_seats):
+        seat, seen = snapshot.seats.get(number), dealt.get(number)
+        if seen is not None:
+            shown = result.shown.get(seen.seat) if result is not None else None
+            name = seen.name if seat is None else seat.player.name
+            # every input of the panel (``_seat_panel``'s)
+            key: tuple[Any, ...] = (
+                number,
+                seat,
+                seen,
+                shown,
+                winnings.get(seen.seat, 0),
+                engine_stacks,
+                drew.get(seen.seat, ""),
+                heads.get(name, 0),
+                # an all-in run-out's chances (else none)
+                _chances(runout, seen.seat, no_more_betting) if no_more_betting else None,
+                running and view is not None and view.actor == seen.seat,
+                stud,
+                table.time_bank_seconds,
+            )
+        else:
+            name = seat.player.name if seat is not None else ""
+            key = (number, seat, None, heads.get(name, 0), table.time_bank_seconds)
+        if made and made[number][0] == key:
+            panel = made[number][1]
+        else:
+            panel = _seat_panel(key)
+            if earlier is not None and len(earlier.seats.seats) == table.max_seats:
+                # a seat as it was is the very panel before: hashed once, its HTML found at once
+                old = earlier.seats.seats[number]
+                panel = old if old == panel else panel
+        panels.append(panel)
+        inputs.append((key, panel))
+        if panel.plate is not None:
+            seat_players[number] = seat.player_id if seat is not None else dealt_players[number]
+    snapshot.memo["panel inputs"] = tuple(inputs)
     previous = snapshot.previous
     if earlier is not None and previous is not None and previous.recent is snapshot.recent:
         recent = earlier.recent  # the same hands (a later version of a running hand)
@@ -298,6 +287,54 @@ def _build_shared(snapshot: Snapshot) -> SharedScreen:
         max_buy_in=facts.max_buy_in,
         default_buy_in=min(facts.max_buy_in, max(facts.min_buy_in, 50 * facts.unit)),
         heading=facts.heading,
+    )
+
+
+def _seat_panel(key: tuple[Any, ...]) -> SeatPanel:
+    """One seat's panel as the spectator sees it, from its inputs (``_build_shared``'s key:
+    the seat row, the seat's view where it was dealt in, and what its plate reads of the
+    hand)."""
+    if key[2] is None:  # not dealt into the hand on screen
+        number, seat, _, bounty, bank_size = key
+        plate = None
+        if seat is not None:
+            plate = Plate(
+                seat.player.name,
+                seat.player.is_bot,
+                seat.stack,
+                seat.sitting_out,
+                seat.leave_after_hand,
+                time_bank=_time_bank(bank_size, seat),
+                waiting=seat.waiting_for_big_blind,
+                bounty=bounty,
+            )
+        return SeatPanel(number, plate)
+    (number, seat, seen, shown, won, engine_stacks, drew, bounty, chances, actor, stud, bank) = key
+    if chances is None:
+        chances = _chances(None, seen.seat, False)
+    plate = Plate(
+        name=seen.name if seat is None else seat.player.name,
+        is_bot=seat is not None and seat.player.is_bot,
+        # running: the engine's stack; else the seat's (None: left after the hand)
+        stack=seen.stack if engine_stacks or seat is None else seat.stack,
+        sitting_out=seat is not None and seat.sitting_out,
+        leaving=seat is None or seat.leave_after_hand,
+        busted=seat is None and not engine_stacks and seen.stack == 0,
+        all_in=seen.all_in,
+        folded=seen.folded,
+        description=shown[1] if shown is not None else "",
+        won=won,
+        is_button=seen.is_button and not stud,  # stud deals no button
+        is_small_blind=seen.is_small_blind,
+        is_big_blind=seen.is_big_blind,
+        bet=seen.bet,
+        drew=drew,
+        time_bank=_time_bank(bank, seat),
+        bounty=bounty,
+        **chances,
+    )
+    return SeatPanel(
+        number, plate, cards=faces(seen.cards), is_actor=actor, up=seen.up if stud else ()
     )
 
 

@@ -13,7 +13,7 @@ import random
 import pytest
 from django.db.models import F
 
-from tables.live.frames import PRE_ACTIONS, JsonState, json_update
+from tables.live.frames import LEGAL, PRE_ACTIONS, VIEW_LEGAL, JsonState, json_update
 from tables.models import Seat, Table
 from tables.pre_actions import CHECK_FOLD, offers
 from tables.presenters import play_state
@@ -147,6 +147,34 @@ def test_the_viewers_turn_shows(hand):
         assert (legal is not None) == turn
 
 
+def test_the_viewers_turn_takes_their_parts_as_they_were_and_makes_the_legal_actions(hand):
+    """Their turn comes with nothing else of theirs changed: the state takes every other part
+    of theirs as it was (the very same values) with their legal actions made anew; a check
+    (nothing of theirs changed either) takes them away again. ``seen`` compares each with
+    the whole state."""
+    table, by_seat, viewer = hand
+    client = Client()
+    before = seen(table, viewer, client)
+    while True:  # the others call until it is the big blind's turn
+        act_as_actor(table, by_seat, {"kind": "call"})
+        row = Table.objects.get(pk=table.pk).hands.get(status="running")
+        if by_seat[hand_state(row).actor] == viewer:
+            break
+        before = seen(table, viewer, client)
+    turn = seen(table, viewer, client)
+    assert turn.signature is not None and before.signature is not None
+    assert turn.signature.acting and not before.signature.acting
+    assert turn.signature.parts == before.signature.parts
+    remade = {PRE_ACTIONS, LEGAL, VIEW_LEGAL}
+    assert turn.own.keys() == before.own.keys()
+    assert all(turn.own[part] is value for part, value in before.own.items() if part not in remade)
+    assert turn.data["state"]["legal"] is not None and turn.data["view"]["legal"] is not None
+    act_as_actor(table, by_seat, {"kind": "check"})  # the big blind's option
+    after = seen(table, viewer, client)
+    assert after.signature is not None and not after.signature.acting
+    assert after.data["state"]["legal"] is None and after.data["view"]["legal"] is None
+
+
 def test_the_logs_window_moving_past_the_viewers_own_line_shows(hand, monkeypatch):
     """The state holds the log's latest lines: as the others play on, the "Your cards" line
     of a viewer who folded moves up (``log/N``) and then out, with nothing else of theirs
@@ -238,7 +266,7 @@ def test_updates_made_once_for_unchanged_parts_are_those_made_part_by_part(make_
 
     def look() -> None:
         nonlocal shortcuts
-        for cache in (play_state._seat, play_state._cards_data, snapshots._seat_data):
+        for cache in (play_state._seat_data, play_state._cards_data, snapshots._seat_data):
             cache.cache_clear()
         for name, player in players.items():
             before = held.get(name)

@@ -3,6 +3,7 @@ object that validates against its published schema, for players and spectators a
 
 from __future__ import annotations
 
+import dataclasses
 import json
 from datetime import timedelta
 
@@ -12,6 +13,7 @@ from django.utils import timezone
 
 from tables.live.protocol import render_viewer
 from tables.models import Hand, Table
+from tables.presenters import play_state as play_state_module
 from tables.presenters.play_state import PLAY_STATE, play_state
 from tables.presenters.screen import table_screen
 from tables.selectors.hands import hand_state
@@ -163,3 +165,18 @@ def test_the_json_socket_frame_carries_the_play_state(dealt):
     VALIDATOR.validate(data["state"])
     assert data["state"]["version"] == data["version"] == table.version
     assert data["view"]["seats"] and data["me"]["seated"]  # the older keys stay
+
+
+def test_a_seat_whose_turn_came_or_went_is_the_very_same_dict(dealt):
+    """The state's seat does not say whose turn it is (``actor`` does): the next actor's seat
+    is the dict it was (an update's diff passes it over), equal to one made anew."""
+    snapshot = load_snapshot(dealt[0])
+    panels = table_screen(snapshot, None).seats.seats
+    panel = next(p for p in panels if p.plate is not None)
+    turned = dataclasses.replace(panel, is_actor=not panel.is_actor)
+    assert turned != panel
+    assert play_state_module._seat(turned, True) is play_state_module._seat(panel, True)
+    play_state_module._seat_data.cache_clear()
+    assert play_state_module._seat(turned, True) == play_state_module._seat(panel, True)
+    other = dataclasses.replace(panel, is_me=not panel.is_me)  # what it says is made anew
+    assert play_state_module._seat(other, True)["is_you"] is other.is_me

@@ -2,6 +2,7 @@
 from the version before (its log's lines, the new events' after them): exactly what a
 snapshot without a version before builds whole, at every version of many hands."""
 
+import dataclasses
 import functools
 import operator
 import random
@@ -116,3 +117,46 @@ def test_every_version_equals_its_whole_build(make_table, players, game):
         assert not Hand.objects.filter(table=table, status=Hand.Status.RUNNING).exists()
     assert extended > 20  # the log went on from the version before
     assert kept > 20  # and a seat as it was is the very panel
+
+
+def test_a_panel_is_taken_from_the_version_before_only_where_its_inputs_are_the_same(
+    make_table, players
+):
+    """A seat's panel is the version before's where every input of it is the same: a seat row
+    that changed (leaving after the hand, its time bank, its stack) while its seat in the
+    hand did not makes a new panel, as a whole build does."""
+    table = make_table(max_seats=6, time_bank_seconds=30)
+    for player in players:
+        seat_take(table=Table.objects.get(pk=table.pk), player=player, buy_in=200)
+    hand_start(table=Table.objects.get(pk=table.pk))
+    first = load_snapshot(table.pk)
+    assert first is not None and first.running
+    before = shared_screen(first)
+    number, row = next(iter(first.seats.items()))
+    changes = [
+        ({"leave_after_hand": True}, True),
+        ({"time_bank": row.time_bank - 5}, True),
+        ({"sitting_out": True}, True),
+        ({"stack": row.stack + 1}, False),  # the plate shows the engine's while the hand runs
+    ]
+    for change, shown in changes:
+        seats = [dataclasses.replace(s, **change) if s is row else s for s in first.seats.values()]
+        later = Snapshot(
+            first.table,
+            seats,
+            first.hand,
+            list(first.decisions),
+            first.recent,
+            first.state,
+            first.banner,
+            first.notices,
+            first.seating_closed,
+            first.facts,
+            first.hand_facts,
+        )
+        later.previous = first
+        now = shared_screen(later)
+        assert now == shared_screen(whole(later)), change
+        kept = [old is new for old, new in zip(before.seats.seats, now.seats.seats, strict=True)]
+        assert all(kept[n] for n in range(len(kept)) if n != number), change  # the others'
+        assert (now.seats.seats[number] != before.seats.seats[number]) is shown, change

@@ -16,7 +16,7 @@ Each function behaves as the ORM call it stands for (named in its docstring); th
 like it, must run inside the caller's transaction. Django's public API only (``Model._meta``,
 the field methods a custom field implements, ``execute_wrapper``, ``Model.from_db``).
 The writes also come ready to send (``insert_write``, ``update_write``,
-``update_each_write``): ``tables.db.batch`` sends several in one trip.
+``update_each_write``): ``tables.db.driver.Batch`` sends several in one trip.
 """
 
 from __future__ import annotations
@@ -28,15 +28,16 @@ from django.db import connections, models, router
 from django.db.backends.base.base import BaseDatabaseWrapper
 from django.db.models import Field, QuerySet
 
-from tables.db.batch import Write, run
 from tables.db.driver import (
     Convert,
     Prepared,
+    Write,
     aware_rows,
     column_converters,
     prep_save,
     prepared,
     python_values,
+    run,
 )
 
 M = TypeVar("M", bound=models.Model)
@@ -123,7 +124,7 @@ def insert_many(
 
 
 def insert_write(obj: Any, model: type[models.Model] | None = None) -> Write:
-    """``insert(obj)`` ready to send (``run``, or with others: ``tables.db.batch``);
+    """``insert(obj)`` ready to send (``run``, or with others: ``tables.db.driver.Batch``);
     ``model``: ``obj`` is its row's values, as ``insert_many`` takes them."""
     given, model = model is not None, model or type(obj)
     connection = _connection(model)

@@ -28,7 +28,7 @@ from engine.hand import Hand as EngineHand
 from engine.runout import runout_frame
 from engine.view import SeatView, View
 from tables.db import statements
-from tables.db.rows import from_row, row_copy
+from tables.db.driver import from_row, row_copy
 from tables.models import Hand, Seat, Table
 from tables.pre_actions import PreAction
 from tables.selectors.banners import banner_for, seating_notice_for

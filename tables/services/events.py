@@ -18,7 +18,7 @@ from channels.layers import get_channel_layer
 from django.db import transaction
 
 from tables.db import statements
-from tables.db.batch import Batch, run
+from tables.db.driver import Batch, run
 from tables.models import Table
 from tables.services.errors import TableNotOpen
 from tables.services.leases import fenced_table_lock, fenced_table_pending

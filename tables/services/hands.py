@@ -28,7 +28,7 @@ from engine.errors import PokerError
 from engine.hand import Hand as EngineHand
 from engine.types import RUN_ACTIONS, Action, HandConfig
 from tables.db import statements
-from tables.db.batch import Batch, Write
+from tables.db.driver import Batch, Write
 from tables.models import Hand, HandAction, HandSecret, Player, Seat, Table
 from tables.selectors.broadcast import broadcast_for_deal
 from tables.selectors.hands import Decision, hand_decisions, hand_state, with_deck
@@ -392,7 +392,7 @@ def _after_change(
     """Write the stacks the change moved (``before``: the engine's stacks before it) back to
     the seats; finish the hand if it is over; store the table's clock with the new version,
     which is also the hand's (``Table.hand_version``: actions that saw an earlier one are stale).
-    ``ahead``: the caller's writes not sent yet, which go with these (``tables.db.batch``).
+    ``ahead``: the caller's writes not sent yet, which go with these (``tables.db.driver.Batch``).
 
     ``changed``: other fields of ``table`` the caller set, saved in the same UPDATE.
     ``last_actor``: the seat that made the last decision (None: a deal, or someone else):

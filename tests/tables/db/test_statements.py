@@ -11,7 +11,7 @@ from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 
 from tables.db import statements
-from tables.db.rows import row_copy
+from tables.db.driver import row_copy
 from tables.models import Hand, HandAction, Seat, Table
 from tables.services import hand_start, seat_take
 

@@ -22,13 +22,11 @@ socket's state with the viewer's whole state at every version.
 
 from __future__ import annotations
 
-from dataclasses import replace
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 from tables.pre_actions import owed
 from tables.presenters import play_state
-from tables.presenters.games import action_bar
-from tables.presenters.screen import own_pre_action_choices
+from tables.presenters.screen import actions_with_bar, own_pre_action_choices
 from tables.presenters.shared_screen import own_log_lines, shared_screen
 
 if TYPE_CHECKING:
@@ -133,9 +131,7 @@ def own_legal(snapshot: Snapshot, index: int) -> tuple[Any, Any]:
     (``/view/legal``) of hand seat ``index`` at ``snapshot`` where their signature is not
     None: ``viewer_members``' and ``json_state``'s, made alone (``OwnSignature.acting``)."""
     view = snapshot.view(index)
-    actions = shared_screen(snapshot).watching
-    if view.legal is not None:  # (``_viewer_actions``': the signature's hand is running)
-        actions = replace(actions, bar=action_bar(view, view.legal))
+    actions = actions_with_bar(shared_screen(snapshot).watching, view, snapshot.running)
     return play_state.legal_member(actions, view), snapshot.view_own(index)["legal"]
 
 

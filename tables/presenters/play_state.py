@@ -133,7 +133,7 @@ def play_state(snapshot: Snapshot, screen: Screen, now: datetime | None = None) 
         "button": _label(numbers.get(view.button)) if view is not None else None,
         "actor": next((panel.label for panel in panels if panel.is_actor), None),
         "you": you,
-        "legal": _legal_of(screen.actions, view),
+        "legal": legal_member(screen.actions, view),
         "clock": _clock(table, screen, you, now),
         "log": _log(screen),
         "result": _result(snapshot, screen, view) if not screen.running else None,
@@ -169,7 +169,7 @@ def viewer_members(
     dealt = set(shared.hand_seats.values()) if snapshot.running else set()
     members: dict[str, Any] = {
         "you": you,
-        "legal": _legal_of(actions, view),
+        "legal": legal_member(actions, view),
         "choice": _choice(actions),
         "pre_actions": pre_actions_member(actions.pre_actions),
         # the buy-in the form offers depends on what the viewer left this table with
@@ -220,15 +220,12 @@ def _cash(seating_closed: str | None) -> bool:
     return seating_closed is None
 
 
-def _legal_of(actions: ActionsRegion, view: View | None) -> dict[str, Any] | None:
-    """The ``legal`` member of the viewer of ``actions`` (their actions region)."""
+def legal_member(actions: ActionsRegion, view: View | None) -> dict[str, Any] | None:
+    """The ``legal`` member of the viewer of ``actions`` (their actions region; made alone
+    where their other own parts are reused: ``own_signature.own_legal``)."""
     if actions.bar is not None:
         return legal_data(actions.bar, view)
     return runs_legal_data(actions.runs_most) if actions.runs_ask else None
-
-
-#: ``_legal_of``, for the reuse of a viewer's other own parts (``own_signature.own_legal``).
-legal_member = _legal_of
 
 
 def _choice(actions: ActionsRegion) -> list[dict[str, str]] | None:

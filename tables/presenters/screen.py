@@ -193,6 +193,15 @@ def viewer_screen(
     )
 
 
+def actions_with_bar(watching: ActionsRegion, view: View | None, running: bool) -> ActionsRegion:
+    """The spectator's actions region ``watching`` with the viewer's action bar where it is
+    their turn in a running hand (their engine ``view``)."""
+    legal = view.legal if (view is not None and running) else None
+    if view is None or legal is None:
+        return watching
+    return replace(watching, bar=action_bar(view, legal))
+
+
 def _viewer_actions(
     snapshot: Snapshot,
     shared: SharedScreen,
@@ -204,12 +213,7 @@ def _viewer_actions(
     question, what they may tick in advance, the dealer's choice, the cards they may show."""
     running = snapshot.running
     hand = snapshot.hand if view is not None else None  # the hand on screen
-    legal = view.legal if (view is not None and running) else None
-    actions = (
-        shared.watching
-        if view is None or legal is None
-        else replace(shared.watching, bar=action_bar(view, legal))
-    )
+    actions = actions_with_bar(shared.watching, view, running)
     # running: there is a hand and its view (the checks of both say so to the type checker)
     if (
         running

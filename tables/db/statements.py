@@ -105,12 +105,7 @@ def insert_many(
     connection = _connection(model)
     returning = numbered and connection.features.can_return_columns_from_insert
     sql, fields, prep = _insert_compiled(connection, model, returning)
-    rows = []
-    for obj in objs:
-        if (len(obj) != len(fields)) if given else (type(obj) is not model):
-            raise ValueError(f"insert_many: a {type(obj).__name__} among {model.__name__} rows")
-        values = [obj[f.attname] if given else f.pre_save(obj, True) for f in fields]
-        rows.append(sql.params(prep(values)))
+    rows = [_insert_params(obj, given, model, sql, fields, prep) for obj in objs]
     with connection.cursor() as cursor:
         if len(rows) == 1:
             cursor.execute(sql.text, rows[0])
@@ -129,8 +124,23 @@ def insert_write(obj: Any, model: type[models.Model] | None = None) -> Write:
     given, model = model is not None, model or type(obj)
     connection = _connection(model)
     sql, fields, prep = _insert_compiled(connection, model, False)
+    return Write(connection, sql.text, _insert_params(obj, given, model, sql, fields, prep))
+
+
+def _insert_params(
+    obj: Any,
+    given: bool,
+    model: type[models.Model],
+    sql: Prepared,
+    fields: list[Field[Any, Any]],
+    prep: Callable[[Sequence[Any]], list[Any]],
+) -> Sequence[Any] | dict[str, Any]:
+    """One row's parameters for ``_insert_compiled``'s INSERT: ``obj`` a ``model`` instance,
+    or (``given``) its row's values by field ``attname``."""
+    if (len(obj) != len(fields)) if given else (type(obj) is not model):
+        raise ValueError(f"insert: a {type(obj).__name__} among {model.__name__} rows")
     values = [obj[f.attname] if given else f.pre_save(obj, True) for f in fields]
-    return Write(connection, sql.text, sql.params(prep(values)))
+    return sql.params(prep(values))
 
 
 def _insert_compiled(

@@ -155,6 +155,7 @@ class Options:
     rush: bool = False
     profile: bool = False
     profile_threads: bool = False
+    profile_rate: int = 50
     connect_deadline: float = CONNECT_DEADLINE
     server_cpus: str | None = None
     #: A folder the servers' logs are copied to when they close (None: removed with them).
@@ -388,6 +389,12 @@ def main() -> None:
         help="with --profile: sample every thread, not only the one holding the GIL",
     )
     parser.add_argument(
+        "--profile-rate",
+        type=int,
+        default=50,
+        help="with --profile: samples per second (py-spy's --rate; more: finer, dearer)",
+    )
+    parser.add_argument(
         "--think",
         default="0.5-1.5",
         help="seconds each player thinks before each decision, drawn uniformly"
@@ -475,6 +482,7 @@ def main() -> None:
         rush=args.rush,
         profile=args.profile or args.profile_threads,
         profile_threads=args.profile_threads,
+        profile_rate=args.profile_rate,
         connect_deadline=args.connect_deadline,
         server_cpus=args.server_cpus,
         keep_logs=args.keep_logs,

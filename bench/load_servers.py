@@ -46,7 +46,7 @@ def profile_command(pid: int, out: Path, options: Options) -> list[str]:
         "record",
         "--nonblocking",
         "--threads" if options.profile_threads else "--gil",
-        *("-r", "50", "-d", str(int(options.seconds)), "-f", "raw"),
+        *("-r", str(options.profile_rate), "-d", str(int(options.seconds)), "-f", "raw"),
         *("-o", str(out), "-p", str(pid)),
     ]
 

@@ -292,20 +292,11 @@ def hand_act(
                 assert live is not None
                 live.spent = False  # the engine refuses before it changes anything
             raise IllegalMove(str(error), getattr(error, "code", None)) from error
+        decision = Decision(kind, amount, source, format_cards(engine_action.cards))
         # the log entry and the seats' changes go with the table's UPDATE, in one trip
         writes = Batch()
         writes.add(
-            statements.insert_write(
-                HandAction(
-                    hand=hand,
-                    index=len(decisions),
-                    seat=index,
-                    kind=kind,
-                    amount=amount,
-                    cards=format_cards(engine_action.cards),
-                    source=source,
-                )
-            )
+            statements.insert_write(decision.log_row(hand.pk, len(decisions), index), HandAction)
         )
         if source == HandAction.Source.TIMEOUT and kind not in runouts.RUN_CHOICES:
             writes.add(
@@ -313,7 +304,6 @@ def hand_act(
                     Seat, {"table_id": table.pk, "player_id": player.pk}, sitting_out=True
                 )
             )
-        decision = Decision(kind, amount, source, format_cards(engine_action.cards))
         had_pre_actions = table.pre_actions
         # the players whose turn comes next and who ticked a choice act now, in this step
         # (at a table where nobody ticked one, the usual case, there is nothing to look at)

@@ -104,17 +104,11 @@ def pre_actions_take(
             break
         taken.add(player_id)
         state.act(Action(ActionKind(kind)))
-        statements.insert(
-            HandAction(
-                hand=hand,
-                index=first_index + len(made),
-                seat=index,
-                kind=kind,
-                amount=None,
-                source=HandAction.Source.PRE_ACTION,
-            )
+        decision = Decision(kind, None, HandAction.Source.PRE_ACTION)
+        statements.insert_many(
+            [decision.log_row(hand.pk, first_index + len(made), index)], model=HandAction
         )
-        made.append(Decision(kind, None, HandAction.Source.PRE_ACTION))
+        made.append(decision)
     void = {
         player_id
         for player_id, pre in ticked.items()

@@ -24,7 +24,7 @@ from tables.live.database_reach import DatabaseReach
 from tables.live.protocol import SERVER_BUSY, SERVER_TROUBLE
 from tables.models import Player, Table
 from tables.services.errors import ServiceError
-from tables.services.events import TABLE_OWNED, publish
+from tables.services.events import TABLE_OWNED, publish, table_changed_event
 from tables.services.leases import (
     LEASE_MARGIN_SECONDS,
     LEASE_SECONDS,
@@ -50,6 +50,9 @@ T = TypeVar("T")
 KEEP_UP_SECONDS = 1.0
 #: Seconds a forwarded request waits for the owner's answer.
 FORWARD_SECONDS = 5.0
+#: Seconds an owner goes on putting its changes on the layer after a process following its
+#: table last said so (each follows on every pass of its clock).
+FOLLOWED_SECONDS = 3 * KEEP_UP_SECONDS
 #: Seconds a socket's request waits for its turn and its result before it is answered.
 REQUEST_SECONDS = 30.0
 TOO_SLOW = "The table did not answer in time: it may not have been done, try again."
@@ -69,6 +72,8 @@ class TableOwnership:
     clocks: ClassVar[dict[asyncio.AbstractEventLoop, asyncio.Task[None]]] = {}
     #: The process is stopping (``drain``): it takes no lease and no new socket.
     draining: ClassVar[bool] = False
+    #: An owner's: until when (monotonic) a process following its table said it follows it.
+    followed_until = 0.0
 
     if TYPE_CHECKING:  # the runtime's own (``TableRuntime``)
         forwarded_seconds: ClassVar[deque[float]]
@@ -99,11 +104,39 @@ class TableOwnership:
             self, user: Any, player: Player, data: dict[str, Any], answer: Any = None
         ) -> str: ...
 
+    # --- followers -------------------------------------------------------------------------
+    # An owner's own change goes on the channel layer only while another process follows the
+    # table (``followed``); that process says so to the owner on each pass of its clock
+    # (``_follow``). A change published while nobody had said so yet is caught up: the owner
+    # publishes its version on hearing a new follower, and each clock's catch-up reads what
+    # no message brought.
+    def followed(self) -> bool:
+        return time.monotonic() < self.followed_until
+
+    async def _follow(self) -> None:
+        """A follower tells its table's owner that it follows (nothing else may tell it)."""
+        if self.epoch is None and self.owner_channel and self.channel:
+            with contextlib.suppress(Exception):  # the next pass says it again
+                await self.layer.send(
+                    self.owner_channel, {"type": "runtime.follow", "table_id": self.table_id}
+                )
+
+    async def _heard_follower(self) -> None:
+        """A process follows this table: its changes go on the layer; a new follower is told
+        the version now, which it may have missed."""
+        new = not self.followed()
+        self.followed_until = time.monotonic() + FOLLOWED_SECONDS
+        if new and self.epoch is not None and self.version:
+            await self.layer.group_send(
+                self.group, table_changed_event(self.table_id, self.version)
+            )
+
     # --- forwarding ------------------------------------------------------------------------
     async def _take_if_free(self) -> bool:
         held = await read_async(lease_owner)(self.table_id)
         if held is not None and held[0] != PROCESS:
             self.owner_channel = held[1]
+            await self._follow()
             return False
         return await self._take()
 
@@ -318,7 +351,7 @@ class TableOwnership:
                         extra={"table": runtime.table_id},
                     )
                     runtime.epoch = None
-        for runtime in here:
+        for runtime in here:  # a follower takes a lease run out, else says it follows
             if runtime.epoch is None and runtime.sockets:
                 with contextlib.suppress(DatabaseError):
                     await runtime._take_if_free()

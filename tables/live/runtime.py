@@ -18,7 +18,8 @@ table's clock, a socket joining, a change another writer made (every request ans
 - **Follower.** A socket may connect to a process that does not own its table: that
   process's runtime forwards its requests to the owner's channel (``runtime.request``) and
   relays the answer; its sockets' frames come from the table read at each version the owner
-  publishes. A follower takes the lease when the owner's expires (the owner died or lost
+  publishes (an owner publishes its own changes while a follower says, every second, that
+  it follows). A follower takes the lease when the owner's expires (the owner died or lost
   the database), and then owns the table, rebuilt from the database log.
 - **One clock per loop** (``_keep_up``, every ``KEEP_UP_SECONDS``): renews the owners' leases,
   lets followers take expired ones, and catches up with changes no message told of (over
@@ -390,15 +391,12 @@ class TableRuntime(TableOwnership):
             if written.snapshot is not None:
                 await self._fan_out(written.snapshot)
             self.odds.after(written.snapshot)
-        # One process (the in-memory layer): this runtime is its table's only one, and has
-        # shown its own change already; the layer carries the rest (chat lines, sessions).
-        alone = isinstance(self.layer, InMemoryChannelLayer)
-        for event in written.events:
+        for event in written.events:  # its own change: on the layer for followers only
             group = event.pop("_group", "")
             mine = event.get("type") == "table.changed" and event.get("table_id") == self.table_id
             after = {AFTER_WRITE: written.snapshot} if mine and written.snapshot else None
             try:
-                await publish(event, group, others=not (alone and mine), local=after)
+                await publish(event, group, others=not mine or self.followed(), local=after)
             except Exception:  # a lost notification must not undo a committed action
                 log.exception("could not publish %s", event)
 
@@ -450,6 +448,8 @@ class TableRuntime(TableOwnership):
                             await consumer.table_chat(event)
                         except Exception:
                             log.exception("table %s: chat line not sent", self.group)
+                elif kind == "runtime.follow":
+                    await self._heard_follower()
                 elif kind == "runtime.request":
                     asyncio.ensure_future(self._serve_forwarded(event))
                 elif kind == "runtime.reply":

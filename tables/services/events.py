@@ -131,7 +131,8 @@ async def publish(
 ) -> None:
     """Publish ``event`` from the event loop: this process's listeners first, then the
     channel layer (every process's runtime of the table, this one's included); not the layer
-    when ``others`` is False (a change whose one runtime anywhere has shown it already).
+    when ``others`` is False (a runtime's own change that no other process follows, shown by
+    it already).
     ``local``: members that this process's listeners get with the event, never the layer."""
     layer = get_channel_layer()
     group = group or table_group(event.get("table_id", 0))

@@ -429,3 +429,57 @@ async def test_a_runtime_taking_the_lease_has_the_tables_clock_run_here_at_once(
         clocks.close()
         if socket is not None:
             await socket.close()
+
+
+async def test_an_owner_puts_its_changes_on_the_layer_only_while_another_process_follows(
+    table, players, cookies
+):
+    """No other process follows the table (nginx sends a table's sockets to its owner): the
+    owner's own changes stay off the channel layer. A process that says it follows is sent the
+    version at once (it may have missed it), then each change the owner makes."""
+    sockets = await dealt(table, players, cookies)
+    runtime = TableRuntime.following(table.pk)
+    layer = get_channel_layer()
+    elsewhere = await layer.new_channel()  # another process's runtime of the table
+    await layer.group_add(table_group(table.pk), elsewhere)
+    try:
+        hand = await Hand.objects.filter(table=table).alatest("number")
+        version = runtime.version
+        await sockets[0].act("call", version=version, hand=hand.pk)
+        await sockets[1].until_version(version + 1)
+        assert not runtime.followed()
+        with pytest.raises(TimeoutError):  # nothing of it on the layer
+            await asyncio.wait_for(layer.receive(elsewhere), 0.5)
+
+        await layer.send(runtime.channel, {"type": "runtime.follow", "table_id": table.pk})
+        heard = await asyncio.wait_for(layer.receive(elsewhere), 5)
+        assert heard == table_changed_event(table.pk, version + 1)
+        assert runtime.followed()
+        await sockets[1].act("check", version=version + 1, hand=hand.pk)
+        heard = await asyncio.wait_for(layer.receive(elsewhere), 5)
+        assert heard == table_changed_event(table.pk, version + 2)
+    finally:
+        await layer.group_discard(table_group(table.pk), elsewhere)
+        for socket in sockets:
+            await socket.close()
+
+
+async def test_a_follower_tells_the_owner_it_follows_when_it_looks_for_it(table, cookies):
+    """A runtime finding the table's lease held elsewhere says it follows to the owner's
+    channel (and again at each pass of its clock): the owner then publishes its changes."""
+    layer = get_channel_layer()
+    owner = await layer.new_channel()  # the owner elsewhere
+    await TableLease.objects.acreate(
+        table=table, owner="elsewhere", channel=owner, until=timezone.now() + MINUTE
+    )
+    socket = await Socket("alice", communicator(table.pk, cookies[0])).connect()
+    try:
+        runtime = TableRuntime.following(table.pk)
+        assert runtime is not None and runtime.epoch is None  # a follower
+        told = await asyncio.wait_for(layer.receive(owner), 5)
+        assert told == {"type": "runtime.follow", "table_id": table.pk}
+        await TableRuntime.keep_up()
+        told = await asyncio.wait_for(layer.receive(owner), 5)
+        assert told == {"type": "runtime.follow", "table_id": table.pk}
+    finally:
+        await socket.close()

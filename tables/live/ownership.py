@@ -98,6 +98,7 @@ class TableOwnership:
 
         @property
         def shown(self) -> int: ...
+        def followed(self) -> bool: ...
         async def call(self, work: Callable[[], Awaitable[T]]) -> T: ...
         async def _refresh(self) -> None: ...
         async def _command(
@@ -110,9 +111,6 @@ class TableOwnership:
     # (``_follow``). A change published while nobody had said so yet is caught up: the owner
     # publishes its version on hearing a new follower, and each clock's catch-up reads what
     # no message brought.
-    def followed(self) -> bool:
-        return time.monotonic() < self.followed_until
-
     async def _follow(self) -> None:
         """A follower tells its table's owner that it follows (nothing else may tell it)."""
         if self.epoch is None and self.owner_channel and self.channel:

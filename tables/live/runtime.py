@@ -18,9 +18,9 @@ table's clock, a socket joining, a change another writer made (every request ans
 - **Follower.** A socket may connect to a process that does not own its table: that
   process's runtime forwards its requests to the owner's channel (``runtime.request``) and
   relays the answer; its sockets' frames come from the table read at each version the owner
-  publishes (an owner publishes its own changes while a follower says, every second, that
-  it follows). A follower takes the lease when the owner's expires (the owner died or lost
-  the database), and then owns the table, rebuilt from the database log.
+  publishes (its own changes, while a follower says every second that it follows). A
+  follower takes the lease when the owner's expires (the owner died or lost the database),
+  and then owns the table, rebuilt from the database log.
 - **One clock per loop** (``_keep_up``, every ``KEEP_UP_SECONDS``): renews the owners' leases,
   lets followers take expired ones, and catches up with changes no message told of (over
   Redis, pub/sub keeps nothing for a process that was not listening; in one process, another
@@ -167,8 +167,7 @@ class TableRuntime(TableOwnership):
 
     @classmethod
     def following(cls, table_id: int, layer: BaseChannelLayer | None = None) -> TableRuntime | None:
-        """This loop's runtime of ``table_id`` on ``layer`` (default: the default layer;
-        None: no socket here follows the table)."""
+        """This loop's runtime of ``table_id`` on ``layer`` (None: no socket here follows)."""
         layer = layer or get_channel_layer()
         return cls.runtimes.get((asyncio.get_running_loop(), layer, table_id))
 
@@ -179,6 +178,9 @@ class TableRuntime(TableOwnership):
     @property
     def owner(self) -> bool:
         return self.epoch is not None and time.monotonic() < self.held_until
+
+    def followed(self) -> bool:  # here, not in ``ownership``: each change asks it
+        return time.monotonic() < self.followed_until
 
     # --- the queue -------------------------------------------------------------------------
     async def call(self, work: Callable[[], Awaitable[T]]) -> T:
@@ -477,8 +479,7 @@ class TableRuntime(TableOwnership):
 
 
 def _command_name(data: dict[str, Any]) -> str:
-    """What a command's CPU time is counted as: its operation, where it names one (a name
-    a client made up would add a count of its own at each request)."""
+    """What a command's CPU time is counted as: its operation, one known (not a made-up one)."""
     op = data.get("op")
     return f"command {op}" if isinstance(op, str) and op in OPERATIONS else "command (other)"
 

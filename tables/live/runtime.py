@@ -479,7 +479,7 @@ class TableRuntime(TableOwnership):
 
 
 def _command_name(data: dict[str, Any]) -> str:
-    """What a command's CPU time is counted as: its operation, one known (not a made-up one)."""
+    """What a command's CPU time counts as: a known op (a made-up one: a new count each time)."""
     op = data.get("op")
     return f"command {op}" if isinstance(op, str) and op in OPERATIONS else "command (other)"
 

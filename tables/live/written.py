@@ -5,7 +5,8 @@ sockets the new version: built in memory after an action (``snapshot_after_actio
 read. That read runs here, on the write's thread right after its transaction committed, not
 in a second trip from the event loop to a database thread and back: a timeout, every command
 but an action. After a deal or a hand's end the hand is not read but taken as the write left
-it (``snapshot_after_hand``: only the table row, its seats and the log's notices are read);
+it (``snapshot_after_hand``: only the table row and its seats are read, and the log's notices
+where the write posted one);
 after a run-out's street or its odds stored nothing is read (``snapshot_after_street``,
 ``snapshot_after_odds``: the version before, the street further on or the chances filled in);
 nor after a sit-down (``snapshot_after_seat``: the version before, with the seat taken).
@@ -29,7 +30,13 @@ from tables.selectors.snapshot_made import (
 from tables.selectors.snapshot_seated import snapshot_after_seat
 from tables.services.events import outbox
 from tables.services.hands import LiveHand
-from tables.services.hands_made import Made, OddsStored, StreetShown, hands_made
+from tables.services.hands_made import (
+    Made,
+    OddsStored,
+    StreetShown,
+    hands_made,
+    notices_posted,
+)
 from tables.services.seats_made import SeatMade, seats_made
 
 log = logging.getLogger("tables.live.runtime")  # the runtime's: it made the write
@@ -69,8 +76,9 @@ def held_hand(snapshot: Snapshot | None) -> LiveHand | None:
     )
 
 
-def _built(before: Snapshot, made: Made) -> Snapshot | None:
-    """``before`` one version later, where the write noted all it made (None: read it)."""
+def _built(before: Snapshot, made: Made, posted: bool) -> Snapshot | None:
+    """``before`` one version later, where the write noted all it made (None: read it);
+    ``posted``: it posted a notice."""
     if isinstance(made, OddsStored):
         return snapshot_after_odds(
             before, made.version, made.hand_id, made.runout, made.odds_pending, made.next_hand_at
@@ -79,7 +87,9 @@ def _built(before: Snapshot, made: Made) -> Snapshot | None:
         return snapshot_after_street(
             before, made.version, made.hand_id, made.runout, made.next_hand_at
         )
-    return snapshot_after_hand(before, made.version, made.hand, made.decisions, made.state)
+    return snapshot_after_hand(
+        before, made.version, made.hand, made.decisions, made.state, notices_posted=posted
+    )
 
 
 def written_and_read(
@@ -98,9 +108,12 @@ def written_and_read(
     noted = hands_made.set(made)  # and a hand it dealt or ended, or a street shown, there
     seated: list[SeatMade] = []
     sat = seats_made.set(seated)  # and a sit-down, there
+    posted: list[int] = []
+    told = notices_posted.set(posted)  # and a notice it posted, there
     try:
         result = write()
     finally:
+        notices_posted.reset(told)
         seats_made.reset(sat)
         hands_made.reset(noted)
         outbox.reset(token)
@@ -116,7 +129,7 @@ def written_and_read(
             return Written(result, events, newest, built, same_hand=True)
     try:
         if before is not None and len(made) == 1 and made[0].version == newest:
-            built = _built(before, made[0])
+            built = _built(before, made[0], bool(posted))
             if built is not None:
                 return Written(result, events, newest, built)
         if before is not None and not made and len(seated) == 1 and seated[0].version == newest:

@@ -148,6 +148,28 @@ def log_notices(table_id: int, hand_number: int | None) -> tuple[NoticeRow, ...]
     return tuple(NoticeRow._make(row) for row in reversed(rows))
 
 
+def notices_carried(
+    shown: tuple[NoticeRow, ...], shown_hand: int | None, hand_number: int
+) -> tuple[NoticeRow, ...] | None:
+    """``log_notices(table, hand_number)`` worked out from ``shown``, the notices the log of
+    hand ``shown_hand`` showed, where no notice was posted since (None: it cannot be told,
+    read them). The same hand's are those; the next hand's are a part of them, unless the
+    earliest may have been left out of ``shown`` (``LOG_NOTICES``)."""
+    if shown_hand is None:
+        return None
+    if shown_hand == hand_number:
+        return shown
+    if shown_hand != hand_number - 1 or len(shown) >= LOG_NOTICES:
+        return None
+    # ``_around_query``'s condition, on rows that all meet the last hand's
+    return tuple(
+        notice
+        for notice in shown
+        if notice.hand_number >= hand_number
+        or (notice.hand_number == shown_hand and notice.after_actions is None)
+    )
+
+
 def _all_query(table_id: int) -> NoticeRows:
     return _latest(TableNotice.objects.filter(table_id=table_id))
 

@@ -25,7 +25,7 @@ from tables.db.driver import row_copy
 from tables.models import Hand
 from tables.selectors.banners import banner_for, seating_notice_for
 from tables.selectors.hands import Decision, runout_streets_of
-from tables.selectors.hosting import log_notices
+from tables.selectors.hosting import log_notices, notices_carried
 from tables.selectors.snapshot import HandFacts, Snapshot, table_and_seats, timed
 from tables.selectors.table_rows import RECENT_HANDS, RecentHand
 
@@ -36,11 +36,14 @@ def snapshot_after_hand(
     hand: Hand,
     decisions: list[Decision],
     state: EngineHand,
+    notices_posted: bool = True,
 ) -> Snapshot | None:
     """The table at ``version``, one after ``previous``, where that version's write dealt
     ``hand`` or ended it, leaving it with ``decisions`` and ``state``. None where that cannot
     be told from them (the hand ended is not ``previous``'s, the table moved on already): the
-    caller reads the table instead."""
+    caller reads the table instead. ``notices_posted`` False: the write posted no notice, so
+    the log's notices are ``previous``'s (for the next hand, those it still shows), not read
+    where they can be told from them."""
     ended = hand.status == Hand.Status.FINISHED
     if version != previous.version + 1:
         return None
@@ -54,8 +57,13 @@ def snapshot_after_hand(
             return None  # ``previous`` was read under an older version than what it shows
         recent = (RecentHand(hand.number, hand.pot), *recent[: RECENT_HANDS - 1])
     # The notices first, then the table row: where the row is still at ``version`` nothing
-    # committed since the write, so the notices read before it are that version's too.
-    notices = log_notices(hand.table_id, hand.number)
+    # committed since the write, so the notices read before it are that version's too; and
+    # each notice comes with a version of its own, so none came since ``previous`` but the
+    # write's.
+    shown_hand = previous.hand.number if previous.hand is not None else None
+    notices = None if notices_posted else notices_carried(previous.notices, shown_hand, hand.number)
+    if notices is None:
+        notices = log_notices(hand.table_id, hand.number)
     table, seats = table_and_seats(hand.table_id)
     if table is None or table.version != version or table.created_at != previous.created_at:
         return None

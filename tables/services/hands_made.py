@@ -6,7 +6,8 @@ that ends its hand note the hand, its decisions and its engine state as they com
 ``runout_advance`` notes the street it put on screen (the hand's new run-out, the table's new
 ``next_hand_at``); ``runout_odds_store`` the chances it filled in. The table's next version is
 built from them (``tables.selectors.snapshot_made``) instead of the hand being read and
-replayed again.
+replayed again. ``notice_post`` notes that it wrote a notice: the log's notices after a deal or
+a hand's end are read then, and otherwise carried over from the version before.
 """
 
 from __future__ import annotations
@@ -60,6 +61,8 @@ Made = HandMade | StreetShown | OddsStored
 #: Where the writes note what they made, while a runtime's write listens (its thread's
 #: context); unset: nobody listens, nothing is noted.
 hands_made: ContextVar[list[Made] | None] = ContextVar("hands_made", default=None)
+#: The tables a runtime's write posted a notice at, while it listens (unset: nobody listens).
+notices_posted: ContextVar[list[int] | None] = ContextVar("notices_posted", default=None)
 
 
 def hand_made(table: Table, hand: Hand, decisions: list[Decision], state: EngineHand) -> None:
@@ -83,3 +86,10 @@ def odds_stored(table: Table, hand: Hand) -> None:
         made.append(
             OddsStored(table.version, hand.pk, hand.runout, hand.odds_pending, table.next_hand_at)
         )
+
+
+def notice_noted(table_id: int) -> None:
+    """Note that a notice was posted at ``table_id`` (``host_pending.notice_post``)."""
+    posted = notices_posted.get()
+    if posted is not None:
+        posted.append(table_id)

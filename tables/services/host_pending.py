@@ -23,6 +23,7 @@ from django.utils import timezone
 from tables.models import Hand, HandAction, LedgerEntry, Player, Seat, Table, TableNotice
 from tables.selectors.hands import running_hand
 from tables.services.errors import BuyInOutOfRange, InsufficientBankroll, InvalidAmount
+from tables.services.hands_made import notice_noted
 from tables.services.players import ledger_record
 from tables.services.seats import seat_cash_out
 
@@ -42,6 +43,7 @@ def notice_post(table: Table, text: str) -> TableNotice:
         hand_id, hand_number, status = last
         if status == Hand.Status.RUNNING:
             after_actions = HandAction.objects.filter(hand_id=hand_id).count()
+    notice_noted(table.pk)  # the runtime's next version reads the notices, not carries them
     return TableNotice.objects.create(
         table=table, text=text[:300], hand_number=hand_number, after_actions=after_actions
     )

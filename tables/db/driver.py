@@ -34,7 +34,7 @@ from __future__ import annotations
 import itertools
 import re
 from collections.abc import Callable, Iterable, Sequence
-from datetime import datetime
+from datetime import UTC, datetime
 from typing import Any, NamedTuple, TypeVar
 from zoneinfo import ZoneInfo
 
@@ -92,8 +92,10 @@ def prep_save(
 ) -> Callable[[Sequence[Any]], list[Any]]:
     """What turns the values of ``fields`` (in order) into what ``connection`` is given for
     them: each field's ``get_db_prep_save``, left out for a value that it hands back as it is
-    (of a field of ``_PLAIN``, of exactly its type, as the database's operations keep it)."""
-    kinds: list[type | None] = []
+    (of a field of ``_PLAIN``, of exactly its type, as the database's operations keep it; a
+    None the field keeps), and for an aware UTC date-time (``timezone.now``'s) where it is
+    given as it is or as its text (``_utc_moment``)."""
+    steps: list[tuple[models.Field[Any, Any], type | None, bool, Convert | None]] = []
     for field in fields:
         # a foreign key's value is its target's (a whole number's: a text key's "" is NULL)
         target = field.target_field if type(field) is models.ForeignKey else field
@@ -102,16 +104,45 @@ def prep_save(
             kind = None
         sample = _SAMPLES[kind] if kind is not None else None
         plain = kind is not None and field.get_db_prep_save(sample, connection) is sample
-        kinds.append(kind if plain else None)
-    steps = list(zip(fields, kinds, strict=True))
+        keeps_none = field.get_db_prep_save(None, connection) is None
+        steps.append((field, kind if plain else None, keeps_none, _utc_moment(field, connection)))
 
     def prep(values: Sequence[Any]) -> list[Any]:
         return [
-            value if type(value) is kind else field.get_db_prep_save(value, connection)
-            for (field, kind), value in zip(steps, values, strict=True)
+            value
+            if type(value) is kind or (value is None and keeps_none)
+            else moment(value)
+            if moment is not None and type(value) is datetime and value.tzinfo is UTC
+            else field.get_db_prep_save(value, connection)
+            for (field, kind, keeps_none, moment), value in zip(steps, values, strict=True)
         ]
 
     return prep
+
+
+def _same(value: Any) -> Any:
+    return value
+
+
+def _utc_text(value: datetime) -> str:
+    return str(value.replace(tzinfo=None))
+
+
+def _utc_moment(field: models.Field[Any, Any], connection: BaseDatabaseWrapper) -> Convert | None:
+    """What ``field``'s ``get_db_prep_save`` gives ``connection`` for an aware UTC date-time,
+    where it is the value as it is (PostgreSQL's) or its text in UTC (SQLite's, whose dates
+    are UTC's unless its ``TIME_ZONE`` says otherwise): the field's own steps (its checks, the
+    conversion to the database's zone) change nothing then. None: another field, or another
+    outcome."""
+    if type(field) is not models.DateTimeField:
+        return None
+    samples = [datetime(2026, 12, 1, 3, 4, 5, 678_901, UTC), datetime(2026, 12, 1, 3, 4, 5, 0, UTC)]
+    given = [field.get_db_prep_save(sample, connection) for sample in samples]
+    if all(out is sample for out, sample in zip(given, samples, strict=True)):
+        return _same
+    if given == [_utc_text(sample) for sample in samples]:
+        return _utc_text
+    return None
 
 
 # --- the values read ------------------------------------------------------------------------

@@ -255,17 +255,12 @@ def update_each_write(
             f"{' AND '.join(f'{quote(_column(f))} = %s' for f in where_fields)} AND "
             f"{quote(_column(key_field))} IN ({', '.join(['%s'] * len(values))})"
         )
-        compiled = prepared(connection, text)
-        entry = _compiled[cache_key] = (compiled, key_field, set_field, where_fields)
-    sql, key_field, set_field, where_fields = entry
-    keys = [key_field.get_db_prep_save(k, connection) for k in values]
-    params: list[Any] = []
-    for k, v in zip(keys, values.values(), strict=True):
-        params += [k, set_field.get_db_prep_save(v, connection)]
-    params += [
-        f.get_db_prep_save(v, connection) for f, v in zip(where_fields, where.values(), strict=True)
-    ]
-    params += keys
+        # the parameters in order: each key and its value, the conditions, the keys again
+        order = [key_field, set_field] * len(values) + where_fields + [key_field] * len(values)
+        entry = _compiled[cache_key] = (prepared(connection, text), prep_save(connection, order))
+    sql, prep = entry
+    pairs = [item for pair in values.items() for item in pair]
+    params = prep([*pairs, *where.values(), *values])
     return Write(connection, sql.text, sql.params(params))
 
 

@@ -175,8 +175,8 @@ def update_write(
     model: type[models.Model], where: dict[str, Any], *, wait_for_disk: bool = True, **values: Any
 ) -> Write:
     """``model.objects.filter(**where).update(**values)`` for equality filters on fields of
-    ``model`` itself (``table_id=3``; None: ``IS NULL``), ready to send (``run`` returns the
-    number of rows changed).
+    ``model`` itself (``table_id=3``; None: ``IS NULL``; a list, not empty: ``pk__in``, compiled
+    per length), ready to send (``run`` returns the number of rows changed).
 
     ``wait_for_disk`` False: the caller's transaction then commits without waiting for its log
     record to reach the disk: PostgreSQL's ``synchronous_commit = off``, for this transaction
@@ -196,19 +196,22 @@ def update_write(
     connection = _connection(model)
     nulls = tuple(name for name, value in where.items() if value is None)
     equal = {name: value for name, value in where.items() if value is not None}
+    sizes = tuple(len(value) if type(value) is list else 0 for value in equal.values())
     no_wait = not wait_for_disk and connection.vendor == "postgresql"
     key = (
         connection.alias, connection.vendor, "update", model, tuple(values), tuple(where), nulls,
-        no_wait,
+        no_wait, sizes,
     )  # fmt: skip
     entry = _compiled.get(key)
     if entry is None:
         quote = connection.ops.quote_name
         set_fields = [_own_field(model, name) for name in values]
-        where_fields = [_own_field(model, name) for name in equal]
-        conditions = [f"{quote(_column(f))} = %s" for f in where_fields] + [
-            f"{quote(_column(_own_field(model, name)))} IS NULL" for name in nulls
-        ]
+        fields = [(_own_field(model, name), size) for name, size in zip(equal, sizes, strict=True)]
+        where_fields = [field for field, size in fields for _ in range(size or 1)]
+        conditions = [
+            f"{quote(_column(f))} " + (f"IN ({', '.join(['%s'] * size)})" if size else "= %s")
+            for f, size in fields
+        ] + [f"{quote(_column(_own_field(model, name)))} IS NULL" for name in nulls]
         text = (
             f"UPDATE {quote(model._meta.db_table)} SET "
             f"{', '.join(f'{quote(_column(f))} = %s' for f in set_fields)} WHERE "
@@ -217,7 +220,8 @@ def update_write(
         prep = prep_save(connection, [*set_fields, *where_fields])
         entry = _compiled[key] = (prepared(connection, text), prep)
     sql, prep = entry
-    return Write(connection, sql.text, sql.params(prep([*values.values(), *equal.values()])))
+    wheres = [v for one in equal.values() for v in (one if type(one) is list else [one])]
+    return Write(connection, sql.text, sql.params(prep([*values.values(), *wheres])))
 
 
 def update_each(

@@ -33,6 +33,7 @@ from django.db.models import QuerySet
 from engine.button import next_button
 from engine.variants import variant
 from tables.db import statements
+from tables.db.driver import Batch
 from tables.models import Hand, Seat, Table
 from tables.services import hooks
 
@@ -259,20 +260,19 @@ def posts_for(
     return posts
 
 
-def dealing_apply(dealing: Dealing) -> None:
-    """Write the seats' changes that come with the hand being dealt."""
-    _seats_update(dealing.sit_out, sitting_out=True, sit_out_next=Seat.SitOutNext.NO)
-    _seats_update(dealing.cleared, wait_for_big_blind=False, owes_blinds=Seat.Owes.NOTHING)
-    _seats_update(dealing.missed, owes_blinds=Seat.Owes.MISSED)
+def dealing_apply(dealing: Dealing, writes: Batch) -> None:
+    """Write the seats' changes that come with the hand being dealt, with ``writes`` (the
+    deal's, sent together)."""
+    _seats_update(writes, dealing.sit_out, sitting_out=True, sit_out_next=Seat.SitOutNext.NO)
+    _seats_update(writes, dealing.cleared, wait_for_big_blind=False, owes_blinds=Seat.Owes.NOTHING)
+    _seats_update(writes, dealing.missed, owes_blinds=Seat.Owes.MISSED)
 
 
-def _seats_update(pks: list[int], **values: Any) -> None:
-    """``Seat.objects.filter(pk__in=pks).update(**values)``: one seat, the usual case where
-    any, by a compiled statement (the ORM writes its SQL anew each time)."""
-    if len(pks) == 1:
-        statements.update(Seat, {"pk": pks[0]}, **values)
-    elif pks:
-        Seat.objects.filter(pk__in=pks).update(**values)
+def _seats_update(writes: Batch, pks: list[int], **values: Any) -> None:
+    """``Seat.objects.filter(pk__in=pks).update(**values)``, compiled (the ORM writes its SQL
+    anew each time), added to ``writes``."""
+    if pks:
+        writes.add(statements.update_write(Seat, {"pk": list(dict.fromkeys(pks))}, **values))
 
 
 def dealt_rows(dealing: Dealing) -> list[tuple[int, int, int, str]]:

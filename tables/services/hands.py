@@ -183,7 +183,7 @@ def hand_deal(
     secret = {"hand_id": hand.pk, "deck": deck, "seed": str(seed)}  # no instance: nobody reads it
     writes = Batch()  # sent with the stacks and the table's version, in one trip
     writes.add(statements.insert_write(secret, HandSecret))
-    etiquette.dealing_apply(dealing)
+    etiquette.dealing_apply(dealing, writes)
     hand.secret_deck = deck  # as with_deck brings it: the replays need no read
     table.button_seat = button_seat
     table.next_hand_at = None

@@ -123,6 +123,31 @@ def test_an_update_that_need_not_wait_for_the_disk_counts_its_rows_in_one_statem
     assert Table.objects.get(pk=table.pk).version == 10
 
 
+def test_update_with_a_list_in_its_filter_changes_the_rows_the_orm_would(players, table):
+    """``{"pk": [...]}``: ``pk__in``, one compiled form per length, beside an equality; the
+    rows changed and their values what ``filter(pk__in=...).update()`` leaves."""
+    for number, player in enumerate(players):
+        seat_take(table=table, player=player, buy_in=100, seat_number=number)
+    pks = list(Seat.objects.filter(table=table).order_by("number").values_list("pk", flat=True))
+    columns = ("pk", "sitting_out", "owes_blinds", "stack")
+
+    def rows():
+        return sorted(Seat.objects.filter(table=table).values_list(*columns))
+
+    values = {"sitting_out": True, "owes_blinds": Seat.Owes.MISSED}
+    with transaction.atomic():
+        assert statements.update(Seat, {"pk": pks[:2]}, **values) == 2
+        assert statements.update(Seat, {"pk": [pks[2]], "table_id": -1}, stack=5) == 0
+        assert statements.update(Seat, {"table_id": table.pk, "pk": pks[1:]}, stack=9) == 2
+    ours = rows()
+    Seat.objects.filter(pk__in=pks).update(sitting_out=False, owes_blinds="", stack=100)
+    with transaction.atomic():
+        Seat.objects.filter(pk__in=pks[:2]).update(**values)
+        Seat.objects.filter(table_id=table.pk, pk__in=pks[1:]).update(stack=9)
+    assert ours == rows()
+    assert [row[3] for row in ours] == [100, 9, 9]
+
+
 def test_update_each_sets_each_rows_own_value_and_only_theirs(players, table):
     """Two, then three rows in one statement (one compiled form per count), the others and
     another table's untouched; an empty set writes nothing."""

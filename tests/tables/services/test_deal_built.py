@@ -10,6 +10,7 @@ import pytest
 from django.db import transaction
 from django.utils import timezone
 
+from tables.db.driver import Batch
 from tables.live.written import written_and_read
 from tables.models import Seat
 from tables.selectors.snapshot import load_snapshot
@@ -32,10 +33,12 @@ def test_a_deals_seat_changes_are_written_for_one_seat_or_several(make_table, ma
     )
     size = 2 if several else 1
     sit_out, cleared, missed = pks[0:size], pks[2 : 2 + size], pks[4 : 4 + size]
+    writes = Batch()  # the deal's: sent with its other writes
     with transaction.atomic():
-        etiquette.dealing_apply(
-            etiquette.Dealing([], sit_out=sit_out, cleared=cleared, missed=missed)
-        )
+        # a seat that joins and owes is cleared twice (``posts_for``)
+        twice = etiquette.Dealing([], sit_out=sit_out, cleared=cleared + cleared, missed=missed)
+        etiquette.dealing_apply(twice, writes)
+        writes.send()
     rows = Seat.objects.filter(pk__in=pks).values_list(
         "pk", "sitting_out", "sit_out_next", "wait_for_big_blind", "owes_blinds"
     )

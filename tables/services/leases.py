@@ -17,19 +17,21 @@ from __future__ import annotations
 
 import os
 import socket
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from contextvars import ContextVar
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from functools import lru_cache
-from typing import TypeVar
+from typing import Any, TypeVar
 
 from django.db import IntegrityError, connection, transaction
+from django.db.backends.base.base import BaseDatabaseWrapper
 from django.db.models import F, Q, QuerySet
 from django.db.transaction import Atomic
 from django.utils import timezone
 
 from tables.db import statements
+from tables.db.driver import prep_save
 from tables.models import Table, TableLease
 from tables.services.errors import ServiceError
 
@@ -195,9 +197,7 @@ def fenced_table_lock(table_id: int, *, skip_locked: bool = False) -> Table | No
     fence.looked = True
     outside_savepoints = _outside_savepoints(fence)
     now = timezone.now()
-    held_since = TableLease._meta.get_field("until").get_db_prep_value(
-        now, transaction.get_connection()
-    )
+    held_since = _until_prep(transaction.get_connection())([now])[0]
 
     def build(table_id: int, owner: str, epoch: int, _: object) -> QuerySet[Table]:
         held = Q(lease__owner=owner), Q(lease__epoch=epoch), Q(lease__until__gte=now)
@@ -236,6 +236,20 @@ def _outside_savepoints(fence: _Fence) -> bool:
     fence are still open, and none opened since inside its work made a savepoint."""
     blocks = transaction.get_connection().savepoint_ids
     return len(blocks) >= fence.depth and not any(blocks[fence.depth :])
+
+
+#: (database alias, vendor) -> how the lease's expiry is given to the database.
+_until_preps: dict[tuple[str, str], Callable[[Sequence[Any]], list[Any]]] = {}
+
+
+def _until_prep(connection: BaseDatabaseWrapper) -> Callable[[Sequence[Any]], list[Any]]:
+    """``TableLease.until``'s ``get_db_prep_save`` for ``connection``, without the field's
+    calls for a time now (``driver.prep_save``): every runtime's write checks the lease."""
+    key = (connection.alias, connection.vendor)
+    prep = _until_preps.get(key)
+    if prep is None:
+        prep = _until_preps[key] = prep_save(connection, [TableLease._meta.get_field("until")])
+    return prep
 
 
 @lru_cache(maxsize=4)

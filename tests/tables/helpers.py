@@ -3,16 +3,23 @@
 from __future__ import annotations
 
 import contextlib
+import functools
+import random
+from collections.abc import Callable
+from typing import Any
 
+from engine.bots import RandomBot
 from tables.models import Hand, Player, Table
+from tables.operations import run_op
 from tables.presenters.models import Screen
 from tables.presenters.screen import table_screen
 from tables.selectors.hands import hand_state, running_hand
 from tables.selectors.hosting import left_table
 from tables.selectors.players import player_bankroll
-from tables.selectors.snapshot import load_snapshot
+from tables.selectors.snapshot import Snapshot, load_snapshot
 from tables.services import hand_act, hand_start
 from tables.services.errors import HandInProgress
+from tables.services.hands import LiveHand
 
 
 def fresh(table: Table) -> Table:
@@ -92,3 +99,24 @@ def play_until(table: Table, reached, choose=passive_action, limit: int = 300) -
         else:
             act(table, choose(hand))
     raise AssertionError(f"not reached after {limit} steps")
+
+
+def bot_act_request(
+    snapshot: Snapshot, rng: random.Random, by_id: dict[int, Player], live: LiveHand | None
+) -> Callable[[], Any]:
+    """A random bot's decision for the actor of ``snapshot``'s running hand, as their
+    socket's ``act`` request reaches the table's runtime (``run_op`` on ``live``)."""
+    state = snapshot.state
+    assert snapshot.hand is not None and state is not None and state.actor is not None
+    decided = RandomBot(rng).decide(state.view(state.actor))
+    who = by_id[snapshot.hand.seats[state.actor]["player_id"]]
+    data = {
+        "op": "act",
+        "hand": snapshot.hand.pk,
+        "version": snapshot.version,
+        "kind": str(decided.kind),
+        "amount": decided.amount,
+    }
+    return functools.partial(
+        run_op, table_id=snapshot.table.pk, user=who.user, data=data, player=who, live=live
+    )

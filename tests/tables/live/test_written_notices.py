@@ -13,10 +13,8 @@ from django.db import connection, transaction
 from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 
-from engine.bots import RandomBot
 from tables.live.written import Written, held_hand, written_and_read
 from tables.models import Hand, Table
-from tables.operations import run_op
 from tables.selectors.hosting import LOG_NOTICES, NoticeRow, notices_carried
 from tables.selectors.snapshot import Snapshot, load_snapshot
 from tables.services import hooks
@@ -26,6 +24,7 @@ from tables.services.hands import LiveHand
 from tables.services.host_pending import notice_post
 from tables.services.leases import PROCESS, lease_fenced, lease_take, leases_renew
 from tables.services.seats import seat_take
+from tests.tables.helpers import bot_act_request
 
 pytestmark = pytest.mark.django_db(transaction=True)  # the writes publish on commit
 
@@ -94,19 +93,7 @@ def test_the_notices_after_a_deal_and_a_hands_end_are_carried_or_read(make_table
                 snapshot = load_snapshot(table.pk)
             live = held_hand(snapshot)
             while snapshot.running:
-                state = snapshot.state
-                decided = RandomBot(rng).decide(state.view(state.actor))
-                who = by_id[snapshot.hand.seats[state.actor]["player_id"]]
-                data = {
-                    "op": "act",
-                    "hand": snapshot.hand.pk,
-                    "version": snapshot.version,
-                    "kind": str(decided.kind),
-                    "amount": decided.amount,
-                }
-                request = functools.partial(
-                    run_op, table_id=table.pk, user=who.user, data=data, player=who, live=live
-                )
+                request = bot_act_request(snapshot, rng, by_id, live)
                 after, read = written(request, snapshot, live)
                 snapshot = after.snapshot
                 assert snapshot is not None

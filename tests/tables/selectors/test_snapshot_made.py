@@ -25,6 +25,7 @@ from tables.services.clock import clock_tick
 from tables.services.errors import BuyInOutOfRange
 from tables.services.hands import LiveHand
 from tables.services.leases import PROCESS, lease_fenced, lease_take, leases_renew
+from tests.tables.helpers import bot_act_request
 
 pytestmark = pytest.mark.django_db(transaction=True)  # the writes publish on commit
 
@@ -106,19 +107,7 @@ def test_a_deal_and_a_hands_end_build_what_a_read_gives(make_table, make_player,
         built["deal"] += 1
         live = held_hand(snapshot)
         while snapshot.running:
-            state = snapshot.state
-            decided = RandomBot(rng).decide(state.view(state.actor))
-            who = by_id[snapshot.hand.seats[state.actor]["player_id"]]
-            data = {
-                "op": "act",
-                "hand": snapshot.hand.pk,
-                "version": snapshot.version,
-                "kind": str(decided.kind),
-                "amount": decided.amount,
-            }
-            request = functools.partial(
-                run_op, table_id=table.pk, user=who.user, data=data, player=who, live=live
-            )
+            request = bot_act_request(snapshot, rng, by_id, live)
             after = written(request, live)
             snapshot = after.snapshot
             assert snapshot is not None

@@ -1,7 +1,8 @@
 """Who runs a live table: the part of ``TableRuntime`` (``tables.live.runtime``) that takes and
-keeps its table's lease, forwards its sockets' requests to the owner when another process
-runs the table, hands the table over when the process stops, and runs each event loop's
-clock (leases renewed, expired ones taken, changes the channel layer lost caught up).
+keeps its table's lease, listens to its group on the channel layer (changes, chat, followers,
+forwarded requests and their replies), forwards its sockets' requests to the owner when
+another process runs the table, hands the table over when the process stops, and runs each
+event loop's clock (leases renewed, expired ones taken, changes the channel layer lost caught up).
 
 The lease itself is ``tables.services.leases``; failover as a whole: docs/architecture/one-click.md.
 """
@@ -16,7 +17,7 @@ import time
 from collections.abc import Awaitable, Callable
 from typing import TYPE_CHECKING, Any, ClassVar, TypeVar
 
-from channels.layers import BaseChannelLayer
+from channels.layers import BaseChannelLayer, InMemoryChannelLayer
 from django.db import DatabaseError
 
 from tables.db.threads import read_async, write_async
@@ -88,7 +89,9 @@ class TableOwnership:
         owner_channel: str
         snapshot: Snapshot | None
         sockets: set[Any]  # the runtime's sockets (``RuntimeSocket``)
+        key: RuntimeKey
         ready: asyncio.Future[None]
+        worker: asyncio.Task[None] | None
         queue: asyncio.Queue[tuple[Callable[[], Awaitable[Any]], asyncio.Future[Any]]]
         forwarded: dict[int, asyncio.Future[dict[str, Any]]]
         forwards: int
@@ -99,6 +102,7 @@ class TableOwnership:
         @property
         def shown(self) -> int: ...
         def followed(self) -> bool: ...
+        def changed(self, version: int) -> None: ...
         async def call(self, work: Callable[[], Awaitable[T]]) -> T: ...
         async def _refresh(self) -> None: ...
         async def _command(
@@ -128,6 +132,55 @@ class TableOwnership:
             await self.layer.group_send(
                 self.group, table_changed_event(self.table_id, self.version)
             )
+
+    # --- the channel layer -----------------------------------------------------------------
+    async def _listen(self) -> None:
+        try:
+            self.channel = await self.layer.new_channel()
+            await self.layer.group_add(self.group, self.channel)
+            if isinstance(self.layer, InMemoryChannelLayer):
+                await self._take()  # one process: always the owner
+            else:
+                with contextlib.suppress(DatabaseError):
+                    await self._take_if_free()
+            self.ready.set_result(None)
+            while True:
+                event = await self.layer.receive(self.channel)
+                kind = event.get("type")
+                if kind == "table.changed":
+                    self.changed(int(event.get("version", 0)))
+                elif kind == "table.chat":
+                    for consumer in list(self.sockets):
+                        try:
+                            await consumer.table_chat(event)
+                        except Exception:
+                            log.exception("table %s: chat line not sent", self.group)
+                elif kind == "runtime.follow":
+                    await self._heard_follower()
+                elif kind == "runtime.request":
+                    asyncio.ensure_future(self._serve_forwarded(event))
+                elif kind == "runtime.reply":
+                    future = self.forwarded.get(int(event.get("id") or 0))
+                    if future is not None and not future.done():
+                        future.set_result(event)
+        except asyncio.CancelledError:
+            if not self.ready.done():
+                self.ready.cancel()
+            if self.channel:
+                with contextlib.suppress(Exception):
+                    await self.layer.group_discard(self.group, self.channel)
+            raise
+        except Exception as error:
+            log.warning("%s: channel layer failed (%r); closing its sockets", self.group, error)
+            if not self.ready.done():
+                self.ready.set_exception(error)
+            if self.runtimes.get(self.key) is self:
+                del self.runtimes[self.key]
+            if self.worker is not None:
+                self.worker.cancel()
+            for consumer in list(self.sockets):
+                with contextlib.suppress(Exception):
+                    await consumer.close(code=SERVER_TROUBLE)
 
     # --- forwarding ------------------------------------------------------------------------
     async def _take_if_free(self) -> bool:

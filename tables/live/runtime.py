@@ -43,7 +43,7 @@ from collections.abc import Awaitable, Callable
 from datetime import datetime
 from typing import Any, ClassVar, Protocol, TypeVar
 
-from channels.layers import BaseChannelLayer, InMemoryChannelLayer, get_channel_layer
+from channels.layers import BaseChannelLayer, get_channel_layer
 from django.db import DatabaseError
 from django.utils import timezone
 
@@ -427,55 +427,6 @@ class TableRuntime(TableOwnership):
             return written.result
 
         return await self.call(ticked)
-
-    # --- the channel layer -----------------------------------------------------------------
-    async def _listen(self) -> None:
-        try:
-            self.channel = await self.layer.new_channel()
-            await self.layer.group_add(self.group, self.channel)
-            if isinstance(self.layer, InMemoryChannelLayer):
-                await self._take()  # one process: always the owner
-            else:
-                with contextlib.suppress(DatabaseError):
-                    await self._take_if_free()
-            self.ready.set_result(None)
-            while True:
-                event = await self.layer.receive(self.channel)
-                kind = event.get("type")
-                if kind == "table.changed":
-                    self.changed(int(event.get("version", 0)))
-                elif kind == "table.chat":
-                    for consumer in list(self.sockets):
-                        try:
-                            await consumer.table_chat(event)
-                        except Exception:
-                            log.exception("table %s: chat line not sent", self.group)
-                elif kind == "runtime.follow":
-                    await self._heard_follower()
-                elif kind == "runtime.request":
-                    asyncio.ensure_future(self._serve_forwarded(event))
-                elif kind == "runtime.reply":
-                    future = self.forwarded.get(int(event.get("id") or 0))
-                    if future is not None and not future.done():
-                        future.set_result(event)
-        except asyncio.CancelledError:
-            if not self.ready.done():
-                self.ready.cancel()
-            if self.channel:
-                with contextlib.suppress(Exception):
-                    await self.layer.group_discard(self.group, self.channel)
-            raise
-        except Exception as error:
-            log.warning("%s: channel layer failed (%r); closing its sockets", self.group, error)
-            if not self.ready.done():
-                self.ready.set_exception(error)
-            if self.runtimes.get(self.key) is self:
-                del self.runtimes[self.key]
-            if self.worker is not None:
-                self.worker.cancel()
-            for consumer in list(self.sockets):
-                with contextlib.suppress(Exception):
-                    await consumer.close(code=SERVER_TROUBLE)
 
 
 def _command_name(data: dict[str, Any]) -> str:

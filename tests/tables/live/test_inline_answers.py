@@ -96,8 +96,10 @@ async def test_an_action_is_answered_in_the_frame_it_brings_its_sender(dealt, ch
     name = await to_act(table)
     other = "bob" if name == "alice" else "alice"
     sender = await Program(table.pk, cookies[name], f"state=json{diff}&{INLINE}", checker).open()
-    # Another player's socket with the flag, and a spectator's without it: no answer for them.
+    # The sender's second socket (its frames the very same texts), another player's with the
+    # flag, and a spectator's without it: no answer for them.
     others = [
+        await Program(table.pk, cookies[name], f"state=json{diff}&{INLINE}", checker).open(),
         await Program(table.pk, cookies[other], f"state=json{diff}&{INLINE}", checker).open(),
         await Program(table.pk, cookies["carol"], f"state=json{diff}", checker).open(),
     ]

@@ -259,7 +259,8 @@ ANSWER = {
     "title": "answer",
     "description": "The answer to one request, to its sender only: error false with a "
     "message (maybe empty) when done; error true with a stable code when refused (then "
-    "nothing changed).",
+    "nothing changed). With answers=inline a request done is answered inside the state or "
+    "update frame it brings its sender (their answer member) when one goes to it.",
     "type": "object",
     "properties": {
         "type": {"const": "answer"},

@@ -9,7 +9,9 @@ shed while busy, close 4013) is opened again after a growing, jittered pause
 (``pokerclient.backoff``, started over once a socket has given the table), and the first
 frame after it is the whole table again. A close
 the client cannot cure (logged out, no such table, too many sockets) ends it with a
-``ClientError``. ``request`` sends one request and waits for its answer (matched by ``id``).
+``ClientError``. ``request`` sends one request and waits for its answer (matched by ``id``):
+an answer frame, or (``answers=inline``) the ``answer`` member of the state or update frame
+the request brought.
 """
 
 from __future__ import annotations
@@ -41,7 +43,7 @@ ANSWER_SECONDS = 15.0
 def socket_url(server: str, table_id: int) -> str:
     parts = urlsplit(server)
     scheme = "wss" if parts.scheme == "https" else "ws"
-    return f"{scheme}://{parts.netloc}/ws/tables/{table_id}/?state=json&frames=diff"
+    return f"{scheme}://{parts.netloc}/ws/tables/{table_id}/?state=json&frames=diff&answers=inline"
 
 
 class PatchError(ValueError):
@@ -212,6 +214,9 @@ class TableSocket:
         if not isinstance(data, dict):
             return
         if data.get("type") in ("state", "update"):
+            answer = data.pop("answer", None)  # not part of the state
+            if isinstance(answer, dict):  # its request's answer first, as a frame of its own was
+                self._answered(answer)
             was_stale = self.frames.stale
             state = self.frames.take(data)
             if state is None:
@@ -225,12 +230,17 @@ class TableSocket:
             if asyncio.iscoroutine(result):
                 await result
         elif data.get("type") == "answer":
-            answer_id = data.get("id")
-            future = self.waiting.pop(answer_id, None) if isinstance(answer_id, int) else None
-            if future is not None and not future.done():
-                future.set_result(data)
-            elif data.get("error"):
-                self.on_status(data.get("message", "refused"))
+            self._answered(data)
+
+    def _answered(self, answer: dict[str, Any]) -> None:
+        """An answer, alone or inside a frame: to the request waiting for it, else a refusal's
+        message shown."""
+        answer_id = answer.get("id")
+        future = self.waiting.pop(answer_id, None) if isinstance(answer_id, int) else None
+        if future is not None and not future.done():
+            future.set_result(answer)
+        elif answer.get("error"):
+            self.on_status(answer.get("message", "refused"))
 
     def _fail_waiting(self) -> None:
         for future in self.waiting.values():

@@ -26,7 +26,10 @@ def _description() -> str:
         '`{"op": "sync"}` for the whole state again). Without `frames=diff` every change '
         "sends the whole state with its HTML (the first frames of this protocol, kept for the "
         "clients written before the updates). Send requests (one JSON object each, `op` names "
-        "it) and get one answer per request.\n\n"
+        "it) and get one answer per request; with `answers=inline` the answer to a request "
+        "carried out comes as the `answer` member of the next state or update frame it sends "
+        "you (alone when none goes to you; a refusal always alone): one frame fewer per "
+        "action.\n\n"
         "Log in with the session cookie (a browser, which must send its page's Origin), or "
         "with an API token from `POST /api/auth/token/`: the header "
         '`Authorization: Token <key>`, or the first frame `{"op": "auth", "token": '
@@ -111,6 +114,13 @@ def asyncapi_document() -> dict[str, object]:
                                     "description": "With state=json: the whole state once, "
                                     "then updates (patches); without it, the whole state "
                                     "with its HTML after every change.",
+                                },
+                                "answers": {
+                                    "const": "inline",
+                                    "description": "With state=json: a request carried out is "
+                                    "answered inside the state or update frame it brings the "
+                                    "sender (its answer member), not in an answer frame of "
+                                    "its own before it; refusals come as answer frames.",
                                 },
                             },
                         },

@@ -25,7 +25,9 @@ What a frame may ask, what it is answered and sent, and the close codes: ``table
   the whole state again.
 - A request is carried out by the table's runtime (in the table's turn, by the process that
   owns the table: one service through ``tables.operations.run_op``); a refusal or a
-  malformed frame is answered to the sender only, nothing changes.
+  malformed frame is answered to the sender only, nothing changes. A JSON socket opened with
+  ``answers=inline`` gets a carried-out request's answer inside the first frame it is sent
+  while the request is handled (``show``), alone if none goes to it; refusals come alone.
 - Limits: a frame over ``MAX_FRAME_BYTES`` closes the socket; every frame, binary ones
   included (refused), takes a token (``tables.live.protocol.FrameBudget``); a frame
   without one is answered "slow down" (once) and ignored, and a flood of them closes the
@@ -77,6 +79,7 @@ from tables.live.protocol import (
     decode_frame,
     error_code,
     request_id_of,
+    with_answer,
 )
 from tables.live.spectators import spectator_release
 from tables.metrics import (
@@ -88,10 +91,8 @@ from tables.metrics import (
 )
 from tables.models import Table
 from tables.operations import BadFrame
-from tables.presenters.notes import note_marks
 from tables.presenters.render import render_message
 from tables.selectors.hosting import left_table
-from tables.selectors.notes import notes_by_subject
 from tables.selectors.players import player_bankroll
 from tables.selectors.snapshot import Snapshot
 from tables.services.errors import ServiceError
@@ -116,6 +117,8 @@ class TableConsumer(ChatSocket, TableJoin, AsyncWebsocketConsumer):
     accepted = False
     received_at = 0.0  # monotonic: the request being answered arrived (``_answered_as``)
     awaiting_auth: asyncio.Task[None] | None = None  # closes a socket not logged in in time
+    inline_answers = False  # ``?state=json&answers=inline``: a success's answer in its frame
+    answer_due: str | None = None  # that answer's message, until a frame (or alone) takes it
 
     async def __call__(
         self, scope: _ChannelScope, receive: ASGIReceiveCallable, send: ASGISendCallable
@@ -220,6 +223,7 @@ class TableConsumer(ChatSocket, TableJoin, AsyncWebsocketConsumer):
         # with its host's key for a private game (``tables.selectors.room_screen``).
         asked = parse_qs(query.decode("latin-1"))
         self.room_screen = not self.json_state and asked.get("view") == ["tv"]
+        self.inline_answers = self.json_state and asked.get("answers") == ["inline"]
         keys = asked.get("key", [])
         self.room_key = keys[0] if self.room_screen and keys else None
         if self.room_screen:
@@ -322,6 +326,9 @@ class TableConsumer(ChatSocket, TableJoin, AsyncWebsocketConsumer):
             snapshot, self.player, bankroll, self.left_with, self.reseat_at_ms, self.notes
         )
         if frame:
+            due, self.answer_due = self.answer_due, None
+            if due is not None:  # the sender's own socket: a new text, the frame is shared
+                frame = with_answer(frame, due, self.request_id)
             try:
                 await self.send(text_data=frame)
             except BaseException:
@@ -330,43 +337,6 @@ class TableConsumer(ChatSocket, TableJoin, AsyncWebsocketConsumer):
         await self._clear_message_when_dealt_in(snapshot)
         if snapshot.table.host_id != self.chat_host_of:  # a hand-over, or the first version
             await self.chat_follow_host(snapshot.table)
-
-    async def send_state(self) -> None:
-        """The whole table as it is now, in the table's turn (the first frame, a ``sync``,
-        new notes): what the socket holds is forgotten first."""
-        runtime = self.runtime
-        if runtime is None:
-            return
-
-        async def whole() -> None:
-            self.frames.forget()
-            self.sent_version = -1
-            try:
-                snapshot = await runtime.show_latest(self)
-            except DatabaseError:
-                log.warning("table %s: database unreachable, state not sent", self.table_id)
-                return
-            if snapshot is None:
-                await self.close(code=NO_SUCH_TABLE)
-
-        await runtime.call(whole)
-
-    async def notes_changed(self) -> None:
-        """The viewer changed their notes on players (``tables.live.sessions``): a browser
-        reads them again and is sent the table with the new notes on its seats."""
-        if self.closed or self.player is None or self.frames.kind != "page":
-            return
-        player_id = self.player.pk
-        try:
-            notes = await read_async(lambda: note_marks(notes_by_subject(player_id)))()
-        except DatabaseError:
-            log.warning("table %s: database unreachable, notes not refreshed", self.table_id)
-            return
-        if notes == self.notes:
-            return
-        async with self.answering:
-            self.notes = notes
-            await self.send_state()
 
     async def _clear_message_when_dealt_in(self, snap: Snapshot) -> None:
         """A new hand this viewer is dealt into makes the last message old news ("You sat
@@ -467,7 +437,10 @@ class TableConsumer(ChatSocket, TableJoin, AsyncWebsocketConsumer):
             return
         async with self.answering:
             try:
-                await runtime.request(self.user, self.player, data, self._answered)
+                try:
+                    await runtime.request(self.user, self.player, data, self._answered)
+                finally:  # an inline answer no frame took, before any error's: alone
+                    await self._answer_if_due()
             except (ServiceError, BadFrame, NumberError) as error:
                 await self.answer(str(error), code=error_code(error))
                 self._answered_as("refused")
@@ -486,9 +459,18 @@ class TableConsumer(ChatSocket, TableJoin, AsyncWebsocketConsumer):
                 self._answered_as("failed")
 
     async def _answered(self, message: str) -> None:
-        """A request carried out: the sender is told (before the new version goes out)."""
-        await self.answer(message, error=False)
+        """A request carried out: the sender is told before the new version goes out, or
+        (``answers=inline``) in the first frame of it that ``show`` sends the sender."""
+        if self.inline_answers:
+            self.answer_due = message
+        else:
+            await self.answer(message, error=False)
         self._answered_as("accepted")
+
+    async def _answer_if_due(self) -> None:
+        due, self.answer_due = self.answer_due, None
+        if due is not None:
+            await self.answer(due, error=False)
 
     def _answered_as(self, result: str) -> None:
         """The operators' figures (``tables.metrics``): a request answered, and how long after

@@ -1,7 +1,8 @@
 """How a table socket joins its table (a base class of ``TableConsumer``): its turn among the
 process's joins (``tables.live.admission``), counted under its user or address, the viewer and
 the table read (and a browser's viewer's notes on players), the table's runtime joined, the
-first state sent; then the chat's last lines.
+first state sent; then the chat's last lines. Also the whole state again (``send_state``: the
+first frame, a ``sync``, new notes) and a browser's notes read again (``notes_changed``).
 
 A socket that ends without its first state after ``SLOW_JOIN_SECONDS`` (its client gave up
 waiting) logs where its join stood, which tells a connect rush's stuck socket from a slow one.
@@ -17,6 +18,7 @@ from typing import TYPE_CHECKING, Any
 
 from channels.generic.websocket import AsyncWebsocketConsumer
 from django.conf import settings
+from django.db import DatabaseError
 
 from tables.db.threads import read_async
 from tables.live.admission import CLIENT_GONE, admission
@@ -66,14 +68,13 @@ class TableJoin(AsyncWebsocketConsumer):
         frames: SocketFrames
         user_id: int
         session_key: str | None
+        answering: asyncio.Lock
 
         async def refuse(self, code: int) -> None: ...
-        async def send_state(self) -> None: ...
         async def show(self, snapshot: Snapshot, again: bool = False) -> None: ...
         async def chat_join(self) -> None: ...
         async def table_chat(self, event: dict[str, Any]) -> None: ...
         async def session_ended(self) -> None: ...
-        async def notes_changed(self) -> None: ...
 
     async def _join(self) -> None:
         """A logged-in socket waits its turn to join (``tables.live.admission``: at most a few
@@ -131,6 +132,43 @@ class TableJoin(AsyncWebsocketConsumer):
             await self.close(code=SERVER_TROUBLE)
             return False
         return True
+
+    async def send_state(self) -> None:
+        """The whole table as it is now, in the table's turn (the first frame, a ``sync``,
+        new notes): what the socket holds is forgotten first."""
+        runtime = self.runtime
+        if runtime is None:
+            return
+
+        async def whole() -> None:
+            self.frames.forget()
+            self.sent_version = -1
+            try:
+                snapshot = await runtime.show_latest(self)
+            except DatabaseError:
+                log.warning("table %s: database unreachable, state not sent", self.table_id)
+                return
+            if snapshot is None:
+                await self.close(code=NO_SUCH_TABLE)
+
+        await runtime.call(whole)
+
+    async def notes_changed(self) -> None:
+        """The viewer changed their notes on players (``tables.live.sessions``): a browser
+        reads them again and is sent the table with the new notes on its seats."""
+        if self.closed or self.player is None or self.frames.kind != "page":
+            return
+        player_id = self.player.pk
+        try:
+            notes = await read_async(lambda: note_marks(notes_by_subject(player_id)))()
+        except DatabaseError:
+            log.warning("table %s: database unreachable, notes not refreshed", self.table_id)
+            return
+        if notes == self.notes:
+            return
+        async with self.answering:
+            self.notes = notes
+            await self.send_state()
 
     async def _counted(self) -> bool:
         """Count the socket under its user (heard of if the log-in ends) or, a logged-out

@@ -8,7 +8,11 @@
   stable ``code`` beside its message (a service error's ``code``, ``bad_request``,
   ``invalid_number``, ``rate_limited``, ``database_unavailable``, ``server_error``), and the
   request's ``id`` if it gave one (``request_id_of``); a browser gets the message line as HTML
-  instead (``tables.presenters.render.render_message``).
+  instead (``tables.presenters.render.render_message``). A socket opened with
+  ``answers=inline`` gets a carried-out request's answer as the ``answer`` member of the
+  first state or update frame sent to it while the request is handled (``with_answer``: one
+  frame fewer per action), or alone when no frame goes to it meanwhile; refusals always
+  come alone.
 - What a socket is sent after a change is made in ``tables.live.frames``: only what changed
   since what it holds (a browser's regions as htmx out-of-band HTML; a ``frames=diff`` JSON
   socket's ``update`` patches). A ``?state=json`` socket without ``frames=diff`` gets one
@@ -143,6 +147,16 @@ def answer_json(
     if request is not None:
         answer["id"] = request
     return json.dumps(answer)
+
+
+def with_answer(frame: str, message: str, request: int | str | None) -> str:
+    """A state or update ``frame`` (a JSON object's text) with a carried-out request's answer
+    as its ``answer`` member (``answers=inline``): the answer frame's members less ``type``.
+    A new string: the frame's text is shared with the other sockets of its viewer."""
+    answer: dict[str, object] = {"message": message, "error": False}
+    if request is not None:
+        answer["id"] = request
+    return f'{frame[:-1]},"answer":{json.dumps(answer)}}}'
 
 
 #: What a ``?state=json`` frame tells of its viewer (``Viewer``'s fields).

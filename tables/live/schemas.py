@@ -4,7 +4,8 @@ Version ``PROTOCOL_VERSION`` of the ``?state=json`` socket (``tables.live.protoc
 code that speaks it): the requests (``REQUESTS``, one schema per operation, ``auth`` and
 ``sync`` included), the answer to each request (``ANSWER``, with a refusal's stable
 ``code``), the state frame (``STATE``, carrying the play state: ``PLAY_STATE_COMPONENT``), a
-``frames=diff`` socket's updates (``UPDATE``: a patch on a base version) and the close
+``frames=diff`` socket's updates (``UPDATE``: a patch on a base version), an ``answers=inline``
+socket's answer to a request carried out inside either (``INLINE_ANSWER``) and the close
 codes (``CLOSE_CODES``). ``tables.live.asyncapi`` publishes them as an AsyncAPI document;
 the tests validate real frames against that document.
 
@@ -258,7 +259,8 @@ ANSWER = {
     "title": "answer",
     "description": "The answer to one request, to its sender only: error false with a "
     "message (maybe empty) when done; error true with a stable code when refused (then "
-    "nothing changed).",
+    "nothing changed). With answers=inline a request done is answered inside the state or "
+    "update frame it brings its sender (their answer member) when one goes to it.",
     "type": "object",
     "properties": {
         "type": {"const": "answer"},
@@ -277,6 +279,17 @@ ANSWER = {
     "additionalProperties": False,
     "if": {"properties": {"error": {"const": True}}},
     "then": {"required": ["code"]},
+}
+
+INLINE_ANSWER = {
+    "type": "object",
+    "description": "With answers=inline: the answer to the sender's own request, carried out, "
+    "in the first state or update frame sent to the sender while it is handled (the answer "
+    "frame less its type; only on the sender's frame). A refusal, or a success no frame went "
+    "out for (nothing changed for this viewer), comes as an answer frame.",
+    "properties": {"message": {"type": "string"}, "error": {"const": False}, "id": REQUEST_ID},
+    "required": ["message", "error"],
+    "additionalProperties": False,
 }
 
 _CARD = {"type": "string", "pattern": "^[2-9TJQKA][cdhs]$"}
@@ -379,6 +392,7 @@ STATE = {
             "required": list(protocol.STATE_ME_FIELDS),
         },
         "html": {"type": "string", "description": "The same, as the browser's HTML regions."},
+        "answer": INLINE_ANSWER,
     },
     "required": ["type", "state", "version", "hand", "running", "view", "me"],
 }
@@ -406,6 +420,7 @@ UPDATE = {
         "version": _COUNT,
         "base": _COUNT,
         "patch": {"type": "array", "items": _PATCH_OPERATION},
+        "answer": INLINE_ANSWER,
     },
     "required": ["type", "version", "base", "patch"],
     "additionalProperties": False,

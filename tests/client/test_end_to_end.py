@@ -109,16 +109,19 @@ def test_two_bots_and_a_browser_play_fifty_hands(server, browser, tmp_path):
 
     document = json.loads(urllib.request.urlopen(server.url + "/api/asyncapi.json").read())
     checker = FrameChecker(document)
+    inline_answers = 0
     for trace, _ in bots:
         for line in trace.read_text().splitlines():
             entry = json.loads(line)
             if entry["direction"] == ">":
                 checker.sent_frame(entry["frame"])
             else:
-                checker.received_frame(entry["frame"])
+                inline_answers += "answer" in checker.received_frame(entry["frame"])
     # the bots follow the table by updates on the state they hold (frames=diff)
     updates = checker.kinds.get("update", 0)
     assert updates > HANDS * 2 and updates > checker.kinds.get("state", 0) and checker.sent > HANDS
+    # their actions' answers come inside those updates (answers=inline), not as frames alone
+    assert inline_answers > HANDS and inline_answers > checker.kinds.get("answer:ok", 0)
 
     page_checker = PageFrameChecker(document)
     for direction, frame in page_frames:

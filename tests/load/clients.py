@@ -6,6 +6,9 @@
 - ``Tracker``: when each action was sent and when every client at its table had its result.
 - ``play``/``wait_for``: run clients until a condition holds, with a deadline that raises
   ``TimeoutError`` naming what was awaited. Nothing here sleeps.
+
+The players ask for ``answers=inline``: an action carried out is answered inside the frame it
+brings them, taken as an answer frame is.
 """
 
 from __future__ import annotations
@@ -149,7 +152,7 @@ class Client:
             self.attempts += 1
             try:
                 async with connect(
-                    f"{base}/ws/tables/{self.table_id}/?state=json&frames=diff",
+                    f"{base}/ws/tables/{self.table_id}/?state=json&frames=diff&answers=inline",
                     origin=origin_of(base),
                     additional_headers={"Cookie": f"sessionid={self.player['session']}"},
                     open_timeout=60,
@@ -211,23 +214,13 @@ class Client:
                 continue  # the HTML regions for htmx; the JSON frame says the same for us
             frame = orjson.loads(raw)  # the load generator must stay light (bench_load)
             if frame.get("type") == "answer":
-                self.answers += 1
-                refused = bool(frame.get("error") and frame.get("message"))
-                if refused:
-                    self.refusals.append(frame["message"])
-                # Matched by id: a new state can prompt another action before the answer to
-                # the last one arrives.
-                sent = self.awaiting.pop(frame.get("id"), None)
-                if sent is not None:
-                    sent["accepted"] = not refused
-                    if refused:
-                        self.tracker.refused(self.table_id, sent["version"])
-                        if self.tries_again and "try again" in frame["message"]:
-                            self._try_again(ws, sent)
-                self._wake()
+                self._answered(ws, frame)
                 continue
             if frame.get("type") not in ("state", "update"):
                 continue
+            answer = frame.pop("answer", None)  # its action's, first: as a frame of its own was
+            if answer is not None:
+                self._answered(ws, answer)
             if self.count_frames:
                 self.table_frames += 1
             was_stale = self.states.stale
@@ -245,6 +238,22 @@ class Client:
             self.tracker.received(self.table_id, self, version, now)
             self._wake()
             await self._maybe_act(ws, frame)
+
+    def _answered(self, ws, answer: dict) -> None:
+        self.answers += 1
+        refused = bool(answer.get("error") and answer.get("message"))
+        if refused:
+            self.refusals.append(answer["message"])
+        # Matched by id: a new state can prompt another action before the answer to the last
+        # one arrives.
+        sent = self.awaiting.pop(answer.get("id"), None)
+        if sent is not None:
+            sent["accepted"] = not refused
+            if refused:
+                self.tracker.refused(self.table_id, sent["version"])
+                if self.tries_again and "try again" in answer["message"]:
+                    self._try_again(ws, sent)
+        self._wake()
 
     def _try_again(self, ws, sent: dict) -> None:
         """Decide again on the state the refused action answered, after a pause, unless the
@@ -314,12 +323,13 @@ class Client:
 
 
 class Socket:
-    """A logged-in player's websocket (``?state=json``, a whole state per version) that
+    """A logged-in player's websocket (``?state=json``, a whole state per version, an action's
+    answer inside the state it brings when it brings one: ``answers=inline``) that
     records what it receives and acts only when the test says (``act``): a scripted player.
     ``server``: the ``tests.load.processes.Server`` it connects to."""
 
     def __init__(self, server, table_id: int, player: dict) -> None:
-        self.url = f"{server.ws}/ws/tables/{table_id}/?state=json"
+        self.url = f"{server.ws}/ws/tables/{table_id}/?state=json&answers=inline"
         self.origin = server.http
         self.player = player
         self.states: list[dict] = []
@@ -357,6 +367,8 @@ class Socket:
                 if raw.startswith("{"):
                     frame = json.loads(raw)
                     if frame.get("type") == "state":
+                        if "answer" in frame:  # before the state, as a frame of its own was
+                            self.answers.append(frame.pop("answer"))
                         self.states.append(frame)
                     elif frame.get("type") == "answer":
                         self.answers.append(frame)
@@ -424,8 +436,8 @@ async def play(
             side.cancel()
         for client in clients:
             client.quiet = True
-        # The answer to an action and the update it causes are separate frames, and the
-        # other sockets can have the update before the sender has its answer: wait for both.
+        # The other sockets can have an action's update before its sender has the answer (a
+        # frame of its own, or inside its own update): wait for both.
         try:
             await wait_for(
                 lambda: tracker.outstanding() == 0 and all(c.settled() for c in clients),

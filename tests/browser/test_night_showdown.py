@@ -127,7 +127,9 @@ def test_the_replayer_of_a_run_twice_hand(browser, server):
     page = pages["cleo"]
     page.wait_for_function(  # both runs dealt and awarded: the hand is over
         "() => document.querySelectorAll('#table-board .pot.awarded').length === 2",
-        timeout=WAIT,
+        # two boards' streets, each after its pause, and their chances first: on a busy
+        # 2-core CI run (two test workers, their browsers and servers) past 20 s once
+        timeout=2 * WAIT,
     )
     page.wait_for_selector("#table-log .recent a", timeout=WAIT)
     page.click("#table-log .recent a")

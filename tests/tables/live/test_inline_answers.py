@@ -6,15 +6,19 @@ checked against the published protocol (``/api/asyncapi.json``)."""
 
 from __future__ import annotations
 
+import asyncio
 import itertools
 import json
+from datetime import timedelta
 
 import pytest
 from asgiref.sync import sync_to_async
+from channels.layers import get_channel_layer
 from django.test import Client
+from django.utils import timezone
 from prometheus_client import REGISTRY
 
-from tables.models import Table
+from tables.models import Table, TableLease
 from tables.services import hand_start, seat_take
 from tests.frames import FrameChecker
 from tests.tables.helpers import actor, current_hand
@@ -152,4 +156,31 @@ async def test_a_success_that_sends_its_sender_no_frame_is_answered_alone(dealt,
     assert answer == {"type": "answer", "message": "", "error": False, "id": "hello"}
     assert not [f for f in program.frames if f["type"] in ("state", "update")][1:]
     assert accepted() == before + 1
+    await program.comm.disconnect()
+
+
+async def test_a_request_forwarded_to_the_owner_elsewhere_is_answered_alone(dealt, checker):
+    """A process that does not run the table forwards the request to the owner's channel and
+    relays the owner's answer: no frame of the new version goes out here meanwhile (it comes
+    once the owner publishes it), so the answer goes alone, with the request's id."""
+    table, cookies = dealt
+    layer = get_channel_layer()
+    owner = await layer.new_channel()  # the owner's runtime, in another process
+    await TableLease.objects.acreate(
+        table=table, owner="elsewhere", channel=owner, until=timezone.now() + timedelta(minutes=1)
+    )
+    query = f"state=json&frames=diff&{INLINE}"
+    program = await Program(table.pk, cookies["alice"], query, checker).open()
+
+    await program.send(op="chat", text="gl", id=5)
+    forwarded = await asyncio.wait_for(layer.receive(owner), 5)
+    while forwarded["type"] != "runtime.request":  # a follower says it follows first
+        forwarded = await asyncio.wait_for(layer.receive(owner), 5)
+    assert forwarded["data"]["op"] == "chat"
+    reply = {"type": "runtime.reply", "id": forwarded["id"], "message": "Said elsewhere."}
+    await layer.send(forwarded["reply_to"], reply)
+    answer = await program.until(lambda frame: frame["type"] == "answer")
+
+    assert answer == {"type": "answer", "message": "Said elsewhere.", "error": False, "id": 5}
+    assert not [f for f in program.frames if f["type"] != "answer" and "answer" in f]
     await program.comm.disconnect()

@@ -141,22 +141,26 @@ def answer_json(
 ) -> str:
     """The answer to a ``?state=json`` socket's request (``request``: its ``id``, if any;
     ``code``: a refusal's stable code)."""
-    answer: dict[str, object] = {"type": "answer", "message": message, "error": error}
-    if code is not None:
-        answer["code"] = code
-    if request is not None:
-        answer["id"] = request
-    return json.dumps(answer)
+    return json.dumps({"type": "answer", **_answer_members(message, error, request, code)})
 
 
 def with_answer(frame: str, message: str, request: int | str | None) -> str:
     """A state or update ``frame`` (a JSON object's text) with a carried-out request's answer
     as its ``answer`` member (``answers=inline``): the answer frame's members less ``type``.
     A new string: the frame's text is shared with the other sockets of its viewer."""
-    answer: dict[str, object] = {"message": message, "error": False}
+    return f'{frame[:-1]},"answer":{json.dumps(_answer_members(message, False, request))}}}'
+
+
+def _answer_members(
+    message: str, error: bool, request: int | str | None, code: str | None = None
+) -> dict[str, object]:
+    """An answer's members, in a frame of its own or inside a state or update."""
+    answer: dict[str, object] = {"message": message, "error": error}
+    if code is not None:
+        answer["code"] = code
     if request is not None:
         answer["id"] = request
-    return f'{frame[:-1]},"answer":{json.dumps(answer)}}}'
+    return answer
 
 
 #: What a ``?state=json`` frame tells of its viewer (``Viewer``'s fields).

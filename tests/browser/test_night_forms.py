@@ -56,6 +56,9 @@ def test_a_stud_game_starts_from_its_defaults_and_the_host_drawer_opens_on_scree
     page = context.new_page()
     steps.sign_up(page, server.url, "hana")
     page.click("header a.new-game")
+    # The click returns once the new page commits; the form's deferred script (which fills a
+    # stud game's defaults on a change of game) may not have run yet.
+    page.wait_for_selector("form.new-game[data-rules-ready]")
     page.fill("#id_name", "Hana's stud")
     page.fill("#id_small_blind", "5")
     page.fill("#id_big_blind", "10")

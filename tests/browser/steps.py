@@ -145,7 +145,7 @@ def play_a_little(pages, seconds=1.0):
                 button.click(timeout=2000)
 
 
-def play_until(pages, done, limit=120.0):
+def play_until(pages, done, limit=300.0):
     deadline = time.monotonic() + limit
     while not done():
         assert time.monotonic() < deadline, "the game did not get there in time"

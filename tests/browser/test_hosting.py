@@ -161,7 +161,7 @@ def test_a_host_runs_a_private_game_for_two_friends(server, browser):
             table_id,
             '%"big_blind": 4%',
         ),
-        limit=30,
+        limit=120,
     )
     changed_after = len(finished_hands(server, table_id))
     play_until(pages, lambda: len(finished_hands(server, table_id)) >= changed_after + 2)

@@ -202,14 +202,14 @@ def act(pages, quick: bool = True) -> bool:
     return clicked
 
 
-def play_until(night: Night, pages, done, limit: float = 120.0, quick: bool = True):
+def play_until(night: Night, pages, done, limit: float = 300.0, quick: bool = True):
     deadline = time.monotonic() + limit
     while not done():
         assert time.monotonic() < deadline, f"the night did not get there: {night.story()}"
         act(pages, quick)
 
 
-def wait_for(night: Night, done, what: str, limit: float = 30.0):
+def wait_for(night: Night, done, what: str, limit: float = 90.0):
     """Wait, without anyone acting, until ``done()`` (looked at again after each change of the
     table, as the host's page sees it)."""
     return steps.until(night.page, done, limit, lambda: f"no {what} in time: {night.story()}")
@@ -373,7 +373,7 @@ def test_a_night_of_thirty_hands_with_a_guest_and_the_host_controls(server, brow
     caller.locator("form.act button.call").click(timeout=WAIT)
     for page in pages:
         page.locator("form.runs button.run-twice").click(timeout=WAIT)
-    wait_for(night, lambda: night.hand(hand_id)[0] == "finished", "the run-outs", limit=60)
+    wait_for(night, lambda: night.hand(hand_id)[0] == "finished", "the run-outs", limit=120)
     runout = json.loads(night.rows("SELECT runout FROM tables_hand WHERE id = ?", hand_id)[0][0])
     assert len(runout["runs"]) == 2, runout
     for page in pages:
@@ -383,7 +383,7 @@ def test_a_night_of_thirty_hands_with_a_guest_and_the_host_controls(server, brow
     # --- the host closes the game (when the hand being played ends, if one is) --------------
     ana.evaluate("document.querySelector('.host-messages')?.remove()")
     ana.locator(".host-panel button.close-game").click(timeout=WAIT)
-    play_until(night, pages, lambda: night.status() == "closed", limit=60)
+    play_until(night, pages, lambda: night.status() == "closed", limit=120)
     assert not night.rows("SELECT 1 FROM tables_seat WHERE table_id = ?", table_id)
     night.assert_conserved("closed")
     assert night.finished() >= HANDS, night.story()

@@ -403,7 +403,7 @@ import json
 from tables.models import Table
 from tables.services import player_sign_up, seat_take, table_save
 t = table_save(table=Table(name="Bank table", max_seats=6, bots_allowed=False,
-    action_seconds=8, time_bank_seconds=30))
+    action_seconds=15, time_bank_seconds=30))
 for name in ("gina", "hank"):
     seat_take(table=t, player=player_sign_up(username=name, password="pw-%s-Secret1" % name),
               buy_in=100)
@@ -416,10 +416,11 @@ def test_the_seat_clock_turns_to_the_time_bank_colour_when_the_bank_runs(logged_
     page = logged_in("gina", "laptop").new_page()
     try:
         page.goto(f"{server.url}/tables/{table_id}/")
-        page.wait_for_selector(".seat.actor .turn-clock:not(.bank)", timeout=20_000)
-        # nobody acts: the 8 s clock runs out and the server draws on the actor's time bank (8 s,
-        # not 3: on a loaded machine the page could load after a 3 s clock had already run out)
-        page.wait_for_selector(".seat.actor .turn-clock.bank", timeout=30_000)
+        # (bounds for a slow machine: the deal comes at the croupier's next pass)
+        page.wait_for_selector(".seat.actor .turn-clock:not(.bank)", timeout=60_000)
+        # nobody acts: the 15 s clock runs out and the server draws on the actor's time bank
+        # (15 s: on a slow, loaded machine the page could load after a short clock had run out)
+        page.wait_for_selector(".seat.actor .turn-clock.bank", timeout=60_000)
         colour = page.evaluate(
             "() => getComputedStyle(document.querySelector('.seat.actor .turn-left'))"
             ".backgroundColor"

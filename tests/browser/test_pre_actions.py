@@ -42,7 +42,7 @@ def server(tmp_path_factory):
         tmp_path_factory,
         PYTHONPATH=str(SEEDED),  # fixed decks
         POKER_TEST_FIRST_SEED="5000",
-        POKER_HAND_PAUSE_SECONDS="30",
+        POKER_HAND_PAUSE_SECONDS="300",  # the test ends in the first hand
     ) as running:
         yield running
 

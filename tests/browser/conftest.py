@@ -20,6 +20,8 @@ from typing import IO
 
 import pytest
 
+from tests.browser import steps
+
 ROOT = Path(__file__).resolve().parents[2]
 ARTIFACTS = ROOT / "test-artifacts"
 CHROMIUM_ARGS = [
@@ -134,7 +136,7 @@ def start_daphne(env: dict, port: int, log: IO[str]) -> subprocess.Popen:
         stderr=subprocess.STDOUT,
     )
     # A bound, not a measure: parallel test workers on a busy 2-core machine start slowly.
-    deadline = time.monotonic() + 120
+    deadline = steps.deadline(120)
     while True:
         try:
             urllib.request.urlopen(f"http://127.0.0.1:{port}/", timeout=2)

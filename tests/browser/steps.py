@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import contextlib
+import os
 import sqlite3
 import time
 
@@ -23,6 +24,47 @@ NEXT_FRAME = """([seen, limit]) => new Promise(resolve => {
 })"""
 #: ms: the longest wait for a frame before looking again.
 FRAME_WAIT = 2_000
+
+
+def _pace() -> float:
+    """How many times slower than a usual development machine this one runs (1 to 3):
+    ``TEST_PACE`` where set, else measured once per test process (the quickest of a few
+    short loops, so that the other workers starting at the same moment do not count)."""
+    if os.environ.get("TEST_PACE"):
+        return max(1.0, float(os.environ["TEST_PACE"]))
+    quickest = min(_loop_seconds() for _ in range(7))
+    return min(3.0, max(1.0, quickest / USUAL_LOOP_SECONDS))
+
+
+def _loop_seconds() -> float:
+    start = time.perf_counter()
+    sum(range(10**6))
+    return time.perf_counter() - start
+
+
+#: s: ``_loop_seconds`` on the slower of the usual development machines (a quick one takes
+#: about 0.011 s; the slowest seen, 2.5 times slower a core, 0.03).
+USUAL_LOOP_SECONDS = 0.015
+#: Every bound a browser test waits within (``bound``, ``deadline``, ``ms``), and the game
+#: clocks a test races (a seat's clock, a tournament's start), are stretched by this: on a
+#: slow machine the players' clicks and the pages come slower, the server's clocks do not.
+PACE = _pace()
+
+
+def bound(seconds: float) -> float:
+    """A limit of ``seconds`` (on a usual machine) for this machine's pace."""
+    return seconds * PACE
+
+
+def deadline(seconds: float) -> float:
+    """The ``time.monotonic()`` by which something a usual machine does within ``seconds``
+    is done here."""
+    return time.monotonic() + bound(seconds)
+
+
+def ms(milliseconds: float) -> float:
+    """A Playwright timeout of ``milliseconds`` (on a usual machine) for this machine's pace."""
+    return milliseconds * PACE
 
 
 def count_frames(page: Page) -> Page:
@@ -68,13 +110,13 @@ def next_version(page: Page, version: str | None, timeout: float) -> None:
 
 def until(page: Page, done, limit: float, failed) -> object:
     """``done()``'s first true value, looked at again after each frame ``page`` takes in;
-    past ``limit`` seconds the test fails with ``failed()``'s words."""
-    deadline = time.monotonic() + limit
+    past ``limit`` seconds (``bound``) the test fails with ``failed()``'s words."""
+    until_then = deadline(limit)
     while True:
         seen = frames_seen(page)
         if found := done():
             return found
-        assert time.monotonic() < deadline, failed()
+        assert time.monotonic() < until_then, failed()
         next_frame(page, seen)
 
 
@@ -117,13 +159,13 @@ def sit_down(page: Page, buy_in: int, tries: int = 3) -> None:
         page.fill("form.sit-down input[name=buy_in]", str(buy_in))
         page.click("form.sit-down button[type=submit]")
         try:
-            page.wait_for_selector(".seat.me", timeout=15_000)
+            page.wait_for_selector(".seat.me", timeout=ms(15_000))
             return
         except PlaywrightTimeout:
             if attempt == tries - 1 or page.locator(".seat.me").count():
                 break
-            page.wait_for_selector("form.sit-down", timeout=15_000)
-    page.wait_for_selector(".seat.me", timeout=5_000)
+            page.wait_for_selector("form.sit-down", timeout=ms(15_000))
+    page.wait_for_selector(".seat.me", timeout=ms(5_000))
 
 
 def db_rows(server, sql, *args):
@@ -145,10 +187,12 @@ def play_a_little(pages, seconds=1.0):
                 button.click(timeout=2000)
 
 
-def play_until(pages, done, limit=300.0):
-    deadline = time.monotonic() + limit
+def play_until(pages, done, limit=150.0):
+    """Everyone to act checks or calls until ``done()``; past ``limit`` seconds (``bound``)
+    the test fails."""
+    until_then = deadline(limit)
     while not done():
-        assert time.monotonic() < deadline, "the game did not get there in time"
+        assert time.monotonic() < until_then, "the game did not get there in time"
         play_a_little(pages)
 
 

@@ -91,9 +91,11 @@ def test_two_friends_chat_safely_and_the_ledger_squares(browser, server):
     assert chat_texts(bob) == [XSS, "nice try"]
 
     # A hand deals itself: the player to act sees "Your turn" in the tab title.
-    alice.wait_for_selector("#table-actions .clock", timeout=20_000)
+    alice.wait_for_selector("#table-actions .clock", timeout=steps.ms(20_000))
     acting = alice if alice.locator("#table-actions form.act").count() else bob
-    acting.wait_for_function("() => document.title.startsWith('Your turn')", timeout=10_000)
+    acting.wait_for_function(
+        "() => document.title.startsWith('Your turn')", timeout=steps.ms(10_000)
+    )
     alice.screenshot(path=str(ARTIFACTS / "chat-alice.png"), full_page=True)
     bob.screenshot(path=str(ARTIFACTS / "chat-bob.png"), full_page=True)
     assert alice_dialogs == [] and bob_dialogs == []

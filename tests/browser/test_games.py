@@ -102,7 +102,7 @@ def test_two_players_play_a_new_game_to_a_showdown(server, browser, game):
         steps.sit_down(page, 100)  # the friend's form can be a frame behind the host's seat
 
     saw_up_cards = False
-    deadline = time.monotonic() + 180
+    deadline = steps.deadline(180)
     while not showdowns(server, table_id):
         assert time.monotonic() < deadline, "no showdown in time"
         if stud and not saw_up_cards:
@@ -122,7 +122,7 @@ def test_two_players_play_a_new_game_to_a_showdown(server, browser, game):
         click_check_or_call(pages)
     assert saw_up_cards or not stud, "the stud screens never showed up-cards"
     # the showdown on screen (the next hand waits PAUSE seconds): the pots and who won them
-    host.wait_for_selector(".pot.awarded", timeout=15_000)
+    host.wait_for_selector(".pot.awarded", timeout=steps.ms(15_000))
     board = host.inner_text("#table-board")
     log = host.inner_text("#table-log")
     if game in ("omaha-hilo", "stud-hilo"):
@@ -227,7 +227,7 @@ def test_a_dealers_choice_orbit_with_a_triple_draw_hand(quick_server, browser):
     # the picker counts down the time left to pick
     chooser.wait_for_function(
         "() => /^\\d+s$/.test(document.querySelector('form.choose-game .countdown')?.textContent)",
-        timeout=10_000,
+        timeout=steps.ms(10_000),
     )
     chooser.select_option("form.choose-game select[name=game]", "27-triple-draw/fixed-limit")
     chooser.click("form.choose-game button.choose")
@@ -236,7 +236,7 @@ def test_a_dealers_choice_orbit_with_a_triple_draw_hand(quick_server, browser):
     # the first hand: check and call to each draw; the first to draw throws two cards away
     # (clicked), the others stand pat (key P); nobody else ever sees the two or what came
     drawer, thrown, held, dealt_to_drawer = None, [], set(), set()
-    deadline = time.monotonic() + 240  # a bound: a slow machine plays slowly
+    deadline = steps.deadline(240)  # a bound: a slow machine plays slowly
     while not any(status == "finished" for _, status, _ in hands_of(server, table_id)):
         assert time.monotonic() < deadline, "the triple-draw hand did not finish"
         seen = steps.frames_seen(pages[0])
@@ -289,7 +289,7 @@ def test_a_dealers_choice_orbit_with_a_triple_draw_hand(quick_server, browser):
     history.close()
 
     # the rest of the orbit: everyone folds what they can; then the next button picks
-    deadline = time.monotonic() + 240  # a bound: a slow machine plays slowly
+    deadline = steps.deadline(240)  # a bound: a slow machine plays slowly
     while len(hands_of(server, table_id)) < 3 or hands_of(server, table_id)[-1][1] == "running":
         assert time.monotonic() < deadline, "the orbit did not end"
         seen = steps.frames_seen(pages[0])
@@ -332,7 +332,7 @@ def test_a_horse_rotation_changes_game_on_schedule(quick_server, browser):
         {"#id_small_bet": "2", "#id_bring_in": "1", "#id_rotation_hands": "1"},
     )
     lines = set()
-    deadline = time.monotonic() + 180  # a bound, not a measure: four hands on a busy machine
+    deadline = steps.deadline(180)  # a bound, not a measure: four hands on a busy machine
     while len(hands_of(server, table_id)) < 4:
         if time.monotonic() > deadline:
             pages[0].screenshot(path=str(ARTIFACTS / "games-horse-stuck.png"), full_page=True)

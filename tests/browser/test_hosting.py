@@ -172,10 +172,12 @@ def test_a_host_runs_a_private_game_for_two_friends(server, browser):
 
     # the host removes cal: cashed out now or when the hand ends; announced in bea's log live
     host.locator(".host-players tr[data-player=cal] button.remove-player").click()
-    bea.locator("#table-log li.notice", has_text="The host removed cal").wait_for(timeout=15_000)
+    bea.locator("#table-log li.notice", has_text="The host removed cal").wait_for(
+        timeout=steps.ms(15_000)
+    )
     play_until(pages, lambda: not seated(server, table_id, "cal"))
     # the form comes hidden under the countdown of the wait after leaving (issue 49)
-    cal.wait_for_selector("form.sit-down", state="attached", timeout=15_000)
+    cal.wait_for_selector("form.sit-down", state="attached", timeout=steps.ms(15_000))
     cal.screenshot(path=str(ARTIFACTS / "hosting-removed-cal.png"), full_page=True)
     # cal left with chips: sitting down again asks at least those (the form says why)
     least = int(cal.get_attribute("form.sit-down input[name=buy_in]", "min"))
@@ -186,8 +188,8 @@ def test_a_host_runs_a_private_game_for_two_friends(server, browser):
 
     # the host hands the game to bea: her open page gets the controls, the host's loses them
     host.locator(".host-players tr[data-player=bea] button.make-host").click()
-    bea.wait_for_selector(".host-panel", timeout=15_000)
-    host.wait_for_selector(".host-panel", state="detached", timeout=15_000)
+    bea.wait_for_selector(".host-panel", timeout=steps.ms(15_000))
+    host.wait_for_selector(".host-panel", state="detached", timeout=steps.ms(15_000))
     bea.locator("#table-log li.notice", has_text="bea is the host now").wait_for()
     bea.screenshot(path=str(ARTIFACTS / "hosting-handed-to-bea.png"), full_page=True)
 
@@ -202,7 +204,7 @@ def test_a_host_runs_a_private_game_for_two_friends(server, browser):
     )
     assert not db_rows(server, "SELECT 1 FROM tables_seat WHERE table_id=?", table_id)
     # the log ends with the closing, announced live on the host's open page and after a reload
-    bea.locator("#table-log li.notice", has_text="close").wait_for(timeout=15_000)
+    bea.locator("#table-log li.notice", has_text="close").wait_for(timeout=steps.ms(15_000))
     bea.reload()
     bea.wait_for_selector(".closed-note")
     assert "close" in bea.locator("#table-log li.notice").last.inner_text()

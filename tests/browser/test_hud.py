@@ -42,7 +42,7 @@ REFRESHED = """() => new Promise(done => {
 
 def play_until(page, done, limit: float = 90.0) -> None:
     """nadia folds (or checks) whenever it is her turn, until ``done()`` (bounded)."""
-    deadline = time.monotonic() + limit
+    deadline = steps.deadline(limit)
     while not done():
         assert time.monotonic() < deadline, "no hand ended in time"
         button = page.locator("form.act button[data-key=f], form.act button.check").first

@@ -119,7 +119,7 @@ def test_a_choice_orbit_with_the_two_of_clubs_then_holdem_and_a_stack_set(server
     host.wait_for_selector("#table-seats[data-hand]:not([data-hand=''])", timeout=WAIT)
     holes = server.shell(HOLE.format(table_id=table_id, number=1))
     assert "2c" in holes["bea"], holes
-    deadline = time.monotonic() + 60
+    deadline = steps.deadline(60)
     while not bea.locator("form.show-cards button.show-card[value='2c']").count():
         assert time.monotonic() < deadline, "bea was never offered to show the 2c"
         seen = steps.frames_seen(bea)

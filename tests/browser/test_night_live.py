@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import pytest
 
+from tests.browser import steps
 from tests.browser.conftest import ARTIFACTS
 from tests.browser.steps import axe_violations, db_rows, open_table, play_until, sign_up, sit_down
 
@@ -105,11 +106,11 @@ def test_the_header_and_heading_stay_live_and_a_closed_game_keeps_its_result(ser
         limit=60,
     )
     # The answer stays while frames refresh the panel (the first refresh used to wipe it).
-    host.wait_for_function("() => window.panelRefreshes > 0", timeout=30_000)
+    host.wait_for_function("() => window.panelRefreshes > 0", timeout=steps.ms(30_000))
     assert host.inner_text(".host-messages") == answer
     ben.wait_for_function(
         "() => document.getElementById('table-heading').textContent.includes('2/4 · Open')",
-        timeout=15_000,
+        timeout=steps.ms(15_000),
     )
 
     # a pause: "Paused" on the friend's open page
@@ -117,14 +118,14 @@ def test_the_header_and_heading_stay_live_and_a_closed_game_keeps_its_result(ser
     host.route("**/host/pause/", lambda route: route.abort())
     host.click(".host-panel button.pause")
     failed = host.locator("#host-answer li.error", has_text="No answer from the server")
-    failed.wait_for(timeout=15_000)
+    failed.wait_for(timeout=steps.ms(15_000))
     assert "(not reachable)" in failed.inner_text()
     assert db_rows(server, "SELECT status FROM tables_table WHERE id=?", table_id) == [("open",)]
     host.unroute("**/host/pause/")
     host.click(".host-panel button.pause")
     ben.wait_for_function(
         "() => document.getElementById('table-heading').textContent.includes('Paused')",
-        timeout=15_000,
+        timeout=steps.ms(15_000),
     )
     # item 8: once the hand being played ends, the felt says so, not the last result as if live
     play_until(
@@ -135,7 +136,7 @@ def test_the_header_and_heading_stay_live_and_a_closed_game_keeps_its_result(ser
             )
         ),
     )
-    ben.locator("#table-board .waiting.paused").wait_for(timeout=15_000)
+    ben.locator("#table-board .waiting.paused").wait_for(timeout=steps.ms(15_000))
     assert "Paused by the host" in ben.inner_text("#table-board")
     assert ben.locator("#table-board .pot.awarded, #table-seats .plate .won").count() == 0
     ben.screenshot(path=str(ARTIFACTS / "night-paused.png"))
@@ -143,7 +144,7 @@ def test_the_header_and_heading_stay_live_and_a_closed_game_keeps_its_result(ser
     host.click(".host-panel button.resume")
     ben.wait_for_function(
         "() => document.getElementById('table-heading').textContent.includes('Open')",
-        timeout=15_000,
+        timeout=steps.ms(15_000),
     )
 
     # item 19: "No messages yet." goes once a message arrives, on every page
@@ -152,7 +153,7 @@ def test_the_header_and_heading_stay_live_and_a_closed_game_keeps_its_result(ser
     ben.fill("#chat-form input[name=text]", "nice hand")
     ben.click("#chat-form button[type=submit]")
     for page in pages:  # a loaded machine's pages may take a while (no wall clock asserted)
-        page.locator("#chat-lines li", has_text="nice hand").wait_for(timeout=30_000)
+        page.locator("#chat-lines li", has_text="nice hand").wait_for(timeout=steps.ms(30_000))
         assert not page.locator("#chat-lines li.empty").is_visible()
         assert "No messages yet." not in page.inner_text("#chat-lines")
 
@@ -160,7 +161,7 @@ def test_the_header_and_heading_stay_live_and_a_closed_game_keeps_its_result(ser
     host_change(host, private=False)
     # item 19: the host's change reads as a sentence in the others' logs
     notice = ben.locator("#table-log li.notice", has_text="private")
-    notice.first.wait_for(timeout=15_000)
+    notice.first.wait_for(timeout=steps.ms(15_000))
     assert "The host set private off." in notice.first.inner_text()
     assert "False" not in ben.inner_text("#table-log")
     host.click(".host-panel button.close-game")
@@ -173,9 +174,9 @@ def test_the_header_and_heading_stay_live_and_a_closed_game_keeps_its_result(ser
     )
     ben.wait_for_function(
         "() => document.getElementById('table-heading').textContent.includes('Closed')",
-        timeout=15_000,
+        timeout=steps.ms(15_000),
     )
-    ben.locator("#table-controls a.game-result-link").wait_for(timeout=15_000)
+    ben.locator("#table-controls a.game-result-link").wait_for(timeout=steps.ms(15_000))
     assert ben.locator("form.sit-down").count() == 0
 
     # item 9: reloaded, the closed game shows its result and settle-up, no sit-down nor chat

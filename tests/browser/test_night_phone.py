@@ -122,8 +122,8 @@ def test_a_night_on_a_phone(browser, server):
     assert server.shell(EVERYONE_CALLED_TO_GUS % table_id) == 6
     # the shell's actions were not the server's own: the page is opened again to show them
     steps.open_table(page, server.url, table_id)
-    page.wait_for_selector(".seat.me.actor", timeout=30_000)
-    page.wait_for_selector(".markers .dealer", timeout=30_000)
+    page.wait_for_selector(".seat.me.actor", timeout=steps.ms(30_000))
+    page.wait_for_selector(".markers .dealer", timeout=steps.ms(30_000))
     assert page.locator(".seat .bet").count() == 6
     page.screenshot(path=str(ARTIFACTS / "night-phone-table.png"), full_page=True)
     assert page.evaluate(OVERLAPS) == []

@@ -59,7 +59,7 @@ def server(tmp_path_factory):
 
 def call_down(page, done, limit=90.0):
     """Check or call whenever it is dora's turn, until ``done()``."""
-    deadline = time.monotonic() + limit
+    deadline = steps.deadline(limit)
     while not done():
         assert time.monotonic() < deadline, "the hand did not get there in time"
         button = page.locator("form.act button.check, form.act button.call").first
@@ -87,7 +87,7 @@ def test_stud_has_no_dealer_button_and_seven_card_rows_fit(browser, server):
     assert lines and lines[0].strip() != "3rd street:", lines
     assert not [line for line in lines if line.strip() == "3rd street:"], lines
     seen_buttons = 0
-    deadline = time.monotonic() + 120
+    deadline = steps.deadline(120)
     while not seven_cards(page):
         assert time.monotonic() < deadline, "no seven-card hand in time"
         seen_buttons += page.locator(".plate ~ .markers .dealer, .markers .dealer").count()

@@ -203,7 +203,7 @@ def act(pages, quick: bool = True) -> bool:
 
 
 def play_until(night: Night, pages, done, limit: float = 300.0, quick: bool = True):
-    deadline = time.monotonic() + limit
+    deadline = steps.deadline(limit)
     while not done():
         assert time.monotonic() < deadline, f"the night did not get there: {night.story()}"
         act(pages, quick)

@@ -403,7 +403,7 @@ import json
 from tables.models import Table
 from tables.services import player_sign_up, seat_take, table_save
 t = table_save(table=Table(name="Bank table", max_seats=6, bots_allowed=False,
-    action_seconds=15, time_bank_seconds=30))
+    action_seconds=ACTION_SECONDS, time_bank_seconds=30))
 for name in ("gina", "hank"):
     seat_take(table=t, player=player_sign_up(username=name, password="pw-%s-Secret1" % name),
               buy_in=100)
@@ -412,15 +412,16 @@ print(json.dumps(t.pk))
 
 
 def test_the_seat_clock_turns_to_the_time_bank_colour_when_the_bank_runs(logged_in, server):
-    table_id = server.shell(BANK_TABLE)
+    # a 15 s clock on a usual machine (the page must load before it runs out)
+    table_id = server.shell(BANK_TABLE.replace("ACTION_SECONDS", str(round(steps.bound(15)))))
     page = logged_in("gina", "laptop").new_page()
     try:
         page.goto(f"{server.url}/tables/{table_id}/")
         # (bounds for a slow machine: the deal comes at the croupier's next pass)
-        page.wait_for_selector(".seat.actor .turn-clock:not(.bank)", timeout=60_000)
-        # nobody acts: the 15 s clock runs out and the server draws on the actor's time bank
+        page.wait_for_selector(".seat.actor .turn-clock:not(.bank)", timeout=steps.ms(60_000))
+        # nobody acts: the clock runs out and the server draws on the actor's time bank
         # (15 s: on a slow, loaded machine the page could load after a short clock had run out)
-        page.wait_for_selector(".seat.actor .turn-clock.bank", timeout=60_000)
+        page.wait_for_selector(".seat.actor .turn-clock.bank", timeout=steps.ms(60_000))
         colour = page.evaluate(
             "() => getComputedStyle(document.querySelector('.seat.actor .turn-left'))"
             ".backgroundColor"

@@ -103,7 +103,7 @@ def act(page, name, *, idle=False):
             raise_button.click()  # a min-raise over a bet: builds a side pot behind an all-in
         else:
             page.keyboard.press("c")  # check or call, by keyboard shortcut
-        steps.next_version(page, version, timeout=10_000)
+        steps.next_version(page, version, timeout=steps.ms(10_000))
     except Exception:  # the table moved on under the click (e.g. the hand ended): look again
         return False
     return True
@@ -181,7 +181,7 @@ def test_three_players_play_with_bots_reload_and_time_out(server, browser):
     side_pot_showdown = False
     shots = False
     carol_idle = False
-    deadline = time.monotonic() + PLAY_SECONDS
+    deadline = steps.deadline(PLAY_SECONDS)
     while time.monotonic() < deadline:
         results = finished_results(server, table_id)
         side_pot_showdown = any(len(r["awards"]) > 1 and r["shown"] for r in results)

@@ -14,6 +14,7 @@ from pathlib import Path
 import django_htmx
 import pytest
 
+from tests.browser import steps
 from tests.browser.conftest import CHROMIUM_ARGS, ROOT
 
 pytestmark = pytest.mark.browser
@@ -103,7 +104,7 @@ def test_the_page_reconnects_after_a_close_that_asks_for_it(chromium, code):
     page = open_page(chromium, server)
     try:
         page.wait_for_function(
-            "document.getElementById('region').textContent === 'back'", timeout=20_000
+            "document.getElementById('region').textContent === 'back'", timeout=steps.ms(20_000)
         )
         assert server.sockets == 2
         assert page.text_content("#conn") == "live"
@@ -116,7 +117,9 @@ def test_the_reconnect_pause_doubles_up_to_15_s_and_is_jittered(chromium):
     server = ClosingServer(4013)
     page = open_page(chromium, server)
     try:
-        page.wait_for_function("window.htmx && htmx.config.wsReconnectDelay", timeout=20_000)
+        page.wait_for_function(
+            "window.htmx && htmx.config.wsReconnectDelay", timeout=steps.ms(20_000)
+        )
         pauses = page.evaluate(
             """() => [0, 1, 2, 3, 5, 10, 30].map(n =>
                  Array.from({length: 200}, () => htmx.config.wsReconnectDelay(n)))"""
@@ -138,7 +141,7 @@ def test_the_pause_goes_on_growing_while_the_server_sheds_every_socket_it_accept
     page = open_page(chromium, server)
     try:
         page.wait_for_function(
-            "document.getElementById('region').textContent === 'back'", timeout=30_000
+            "document.getElementById('region').textContent === 'back'", timeout=steps.ms(30_000)
         )
         gaps = [b - a for a, b in itertools.pairwise(server.opened)]
         assert len(gaps) == 4, gaps

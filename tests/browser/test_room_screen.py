@@ -197,7 +197,7 @@ def test_the_room_screen_comes_back_by_itself_after_a_server_restart(browser, se
             tv.wait_for_selector("#conn[data-state=closed]", timeout=WAIT)
             proc = start_daphne(server.env, port, log)
             # The page was never reloaded: its socket opens again within the 10 s.
-            tv.wait_for_selector("#conn[data-state=open]", timeout=10_000)
+            tv.wait_for_selector("#conn[data-state=open]", timeout=steps.ms(10_000))
             assert "/tv/" in tv.url and tv.locator("#table-seats").count() == 1
         finally:
             stop_daphne(proc)

@@ -113,7 +113,7 @@ def test_three_players_play_a_sit_and_go_with_bots_to_the_end(server, browser):
         assert "Level" in page.inner_text("#tournament-level")
     alice.screenshot(path=str(ARTIFACTS / "tournament-table.png"), full_page=True)
 
-    deadline = time.monotonic() + 600  # a bound: a busy machine plays slowly
+    deadline = steps.deadline(600)  # a bound: a busy machine plays slowly
     while status_of(server, tournament_id) != "finished":
         assert time.monotonic() < deadline, "the sit & go did not finish in time"
         play_a_little(list(pages.values()))

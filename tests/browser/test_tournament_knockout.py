@@ -179,7 +179,7 @@ def test_a_progressive_knockout_sit_and_go_with_bots_and_a_deal(server, browser)
         page.wait_for_selector("#conn[data-state=open]")
 
     # The add-on, from the table's banner: its button shows between alice's hands.
-    deadline = time.monotonic() + 300  # a bound: a busy machine plays slowly
+    deadline = steps.deadline(300)  # a bound: a busy machine plays slowly
     while not addon_taken(server, tournament_id, "alice"):
         assert rebuys_open(server, tournament_id), "level 1 ended before the add-on was taken"
         assert time.monotonic() < deadline, "the add-on was not taken in time"
@@ -193,7 +193,7 @@ def test_a_progressive_knockout_sit_and_go_with_bots_and_a_deal(server, browser)
 
     # Played until two are out (their heads paid to whoever knocked them out) and the rebuys
     # are over (a deal waits for that).
-    deadline = time.monotonic() + 300  # a bound: a busy machine plays slowly
+    deadline = steps.deadline(300)  # a bound: a busy machine plays slowly
     while (
         len(seated(server, tournament_id)) > 4 or rebuys_open(server, tournament_id)
     ) and status_of(server, tournament_id) != "finished":
@@ -210,7 +210,7 @@ def test_a_progressive_knockout_sit_and_go_with_bots_and_a_deal(server, browser)
     proposer.select_option("#deal-method", "icm")
     proposer.click("#propose-deal")
     proposer.wait_for_selector("#deal[data-status]", timeout=WAIT)
-    deadline = time.monotonic() + 120
+    deadline = steps.deadline(120)
     while status_of(server, tournament_id) != "finished":
         assert time.monotonic() < deadline, "the deal was not made in time"
         for name in people_in:  # each answers from their own screen once the shares show

@@ -56,13 +56,13 @@ def test_typing_in_the_sit_down_form_survives_live_frames(server, browser):
     while steps.frames_seen(page) < FRAMES_TO_SEE:
         # The sitter plays on (the bots stop dealing to a table whose person sat out): each of
         # their actions, and the bots' answers, reach the typist as frames.
-        player.locator("form.act button").first.wait_for(timeout=60_000)
+        player.locator("form.act button").first.wait_for(timeout=steps.ms(60_000))
         version = steps.table_version(player)
         player.locator("form.act button.call, form.act button.check").first.click()
         # the table's next version: the action taken (the bots may answer before the form
         # goes, so it need not leave the page), or a frame that replaced the form as it was
         # clicked, which the next pass clicks again
-        steps.next_version(player, version, timeout=30_000)
+        steps.next_version(player, version, timeout=steps.ms(30_000))
 
     after = page.evaluate("""() => {
         const form = document.querySelector('form.sit-down');
@@ -91,11 +91,13 @@ def test_enter_in_the_chat_on_ones_turn_sends_the_line_and_acts_for_nobody(serve
     table_id = server.shell(SETUP.replace("NAME", repr("Chatting table")))  # names are unique
     context, page = open_table(browser, server, table_id, "chatter")
     steps.sit_down(page, 100)
-    page.locator("form.act button").first.wait_for(timeout=60_000)  # their turn
+    page.locator("form.act button").first.wait_for(timeout=steps.ms(60_000))  # their turn
     version = steps.table_version(page)
     page.fill("#chat-form input[name=text]", "my turn, one moment")
     page.press("#chat-form input[name=text]", "Enter")
-    page.locator("#chat-lines li", has_text="my turn, one moment").wait_for(timeout=30_000)
+    page.locator("#chat-lines li", has_text="my turn, one moment").wait_for(
+        timeout=steps.ms(30_000)
+    )
     # Only the chatter may act (the bots wait for them, the clock gives 30 s): the table has
     # not changed and they are still asked.
     assert steps.table_version(page) == version
@@ -105,7 +107,7 @@ def test_enter_in_the_chat_on_ones_turn_sends_the_line_and_acts_for_nobody(serve
     amount = page.locator("form.act input.amount")
     amount.fill(amount.get_attribute("min") or "")
     amount.press("Enter")
-    steps.next_version(page, version, timeout=30_000)
+    steps.next_version(page, version, timeout=steps.ms(30_000))
     taken = steps.db_rows(
         server,
         "SELECT a.kind FROM tables_handaction a JOIN tables_hand h ON a.hand_id = h.id "

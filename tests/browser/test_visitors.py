@@ -76,7 +76,7 @@ def table_story(server, table_id) -> str:
 def play_until(alice, done, story, limit: float = 300.0) -> None:
     """alice checks or calls whenever it is her turn, and buys in again when she went bust,
     until ``done()`` (bounded; ``story()`` says where the table was when it failed)."""
-    deadline = time.monotonic() + limit
+    deadline = steps.deadline(limit)
     while not done():
         assert time.monotonic() < deadline, f"the table did not get there in time: {story()}"
         if alice.locator("form.sit-down").count():

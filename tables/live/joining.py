@@ -123,7 +123,7 @@ class TableJoin(AsyncWebsocketConsumer):
             self.join_stage = "closed while following the table"
             return False
         self.join_stage = "reading its first state"
-        await self.send_state()
+        await self.send_state(first=True)
         if self.sent_version < 0 and not self.closed:
             # The first state could not be read (the database failed meanwhile: send_state
             # logged it). Left open, the socket would wait for the table's next change with
@@ -133,14 +133,18 @@ class TableJoin(AsyncWebsocketConsumer):
             return False
         return True
 
-    async def send_state(self) -> None:
-        """The whole table as it is now, in the table's turn (the first frame, a ``sync``,
-        new notes): what the socket holds is forgotten first."""
+    async def send_state(self, first: bool = False) -> None:
+        """The whole table as it is now, in the table's turn (the ``first`` frame, a ``sync``,
+        new notes): what the socket holds is forgotten first. A first state goes only to a
+        socket sent nothing yet: a change the runtime showed its sockets between this one's
+        joining and its turn here sent it the whole table already, at the latest version."""
         runtime = self.runtime
         if runtime is None:
             return
 
         async def whole() -> None:
+            if first and self.sent_version >= 0:
+                return
             self.frames.forget()
             self.sent_version = -1
             try:

@@ -18,6 +18,7 @@ computes them.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import copy
 import logging
 from collections.abc import Awaitable, Callable
@@ -43,16 +44,25 @@ _running: set[asyncio.Task[None]] = set()
 #: A write in the table's turn, fenced by the lease, its version shown (``TableRuntime.tick``)
 #: and the name its CPU time is counted under.
 InTurn = Callable[[Callable[[], Any], str], Awaitable[Any]]
+#: Work in the table's turn that writes nothing (``TableRuntime.call``).
+Turn = Callable[[Callable[[], Awaitable[None]]], Awaitable[None]]
 
 
 class RunoutOdds:
     """One table's runtime's run-out odds: ``after`` each version it wrote."""
 
-    def __init__(self, table_id: int, in_turn: InTurn) -> None:
+    def __init__(
+        self, table_id: int, in_turn: InTurn, turn: Turn, latest: Callable[[], Snapshot | None]
+    ) -> None:
         self.table_id = table_id
-        self.in_turn = in_turn
+        self.in_turn, self.turn, self.latest = in_turn, turn, latest
         #: The run-out last started here (hand id, its runs' streets): not started twice.
         self.started: tuple[int, list[list[tuple[str, int]]]] | None = None
+        #: Another run-out of the hand computed here came meanwhile (the players chose to run
+        #: it twice while the odds of one run were computed): the store of the first writes
+        #: nothing (``runout_odds_store``: not the stored run-out), so this one is started once
+        #: the first ends (else it waited for the croupier's next pass).
+        self.later = False
         #: Its computation and store (tests wait for it).
         self.task: asyncio.Task[None] | None = None
 
@@ -66,7 +76,10 @@ class RunoutOdds:
         if not hand.odds_pending or not hand.runout or hand.status == Hand.Status.VOIDED:
             return
         runout = (hand.pk, runout_streets_of(hand.runout["runs"]))
-        if runout == self.started or hand.pk in odds_under_way:
+        if runout == self.started:
+            return
+        if hand.pk in odds_under_way:  # computed here (for another run-out), or by the croupier
+            self.later = self.task is not None and not self.task.done()
             return
         self.started = runout
         try:
@@ -101,6 +114,14 @@ class RunoutOdds:
             )
         finally:
             odds_under_way.discard(work.hand_id)
+            if self.later:
+                self.later = False
+                with contextlib.suppress(LeaseLost):  # the runtime ended: the croupier's
+                    await self.turn(self._again)
+
+    async def _again(self) -> None:
+        """In the table's turn: the run-out that came while another was computed."""
+        self.after(self.latest())
 
 
 def _computed(

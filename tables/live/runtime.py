@@ -121,7 +121,8 @@ class TableRuntime(TableOwnership):
         self.commands = 0  # commands carried out as the owner
         self.forwards = 0  # requests sent to the owner elsewhere
         self.revealed_at: datetime | None = None  # a timed broadcast's last reveal pushed
-        self.odds = RunoutOdds(table_id, self.tick)  # a run-out's, computed from its hand
+        # a run-out's odds, computed from its hand
+        self.odds = RunoutOdds(table_id, self.tick, self.call, lambda: self.snapshot)
 
     # --- sockets ---------------------------------------------------------------------------
     @classmethod

@@ -134,7 +134,10 @@ async def test_the_runtimes_odds_build_what_a_read_gives_and_are_the_croupiers(
         held["snapshot"], held["live"] = after.snapshot, held_hand(after.snapshot)
         return after.result
 
-    odds = RunoutOdds(table.pk, in_turn)
+    async def turn(work: Any) -> None:
+        await work()
+
+    odds = RunoutOdds(table.pk, in_turn, turn, lambda: held["snapshot"])
     stored = 0
     while True:
         snapshot = held["snapshot"]
@@ -194,8 +197,8 @@ async def test_the_runtimes_odds_build_what_a_read_gives_and_are_the_croupiers(
 # --- the runtime itself -------------------------------------------------------------------
 
 
-def _heads_up(make_table, players) -> tuple[Table, Hand]:
-    table = make_table(name="Runtime odds")
+def _heads_up(make_table, players, **options: Any) -> tuple[Table, Hand]:
+    table = make_table(name="Runtime odds", **options)
     for player in players[:2]:
         seat_take(table=table, player=player, buy_in=100)
     hand = hand_start(table=table)
@@ -261,6 +264,48 @@ async def test_the_runtime_stores_the_odds_once_and_the_croupier_leaves_them_to_
     runs, ev_net = await sync_to_async(_the_croupiers)(hand.pk)
     assert stored.runout["runs"] == runs and await sync_to_async(_ev_stored)(hand.pk) == ev_net
     assert await sync_to_async(hands_awaiting_odds)() == []  # nothing left to compute
+    await comm.disconnect()
+
+
+async def test_odds_of_the_runs_chosen_while_one_runs_odds_were_computed_are_computed_next(
+    make_table, players, monkeypatch
+):
+    """The all-in at a run-it-twice table starts one run's odds at the call (the players
+    asked whether to run it twice); their answers make a new run-out while those are
+    computed, whose odds the runtime computes once the first computation ends (its store
+    writes nothing: not the run-out stored). No croupier here to fill them instead."""
+    table, hand = await sync_to_async(_heads_up)(make_table, players, run_it_twice=True)
+    runtime, comm = await _runtime(table, players[2])
+    started, release = threading.Event(), threading.Event()
+    computed: list[int] = []
+
+    def slow_first(state, board):
+        if not computed:
+            started.set()
+            assert release.wait(BOUND), "the test never released the computation"
+        computed.append(len(board))
+        return runout_odds(state, board)
+
+    monkeypatch.setattr(runtime_odds, "engine_odds", slow_first)
+    try:
+        await _all_in_and_call(runtime, table, hand)
+        assert await asyncio.to_thread(started.wait, BOUND), "the runtime computed nothing"
+        first = runtime.odds.task
+        for player in players[:2]:  # both answer: run it twice
+            user = await sync_to_async(lambda p=player: p.user)()
+            data = {"op": "act", "hand": hand.pk, "version": runtime.version, "kind": "run_twice"}
+            await runtime.request(user, player, data)
+        assert runtime.odds.task is first  # the two runs wait for the one run's odds to end
+    finally:
+        release.set()
+    await asyncio.wait_for(first, BOUND)
+    assert runtime.odds.task is not first, "the two runs' odds were not started"
+    await asyncio.wait_for(runtime.odds.task, BOUND)
+    stored = await sync_to_async(Hand.objects.get)(pk=hand.pk)
+    assert not stored.odds_pending and len(stored.runout["runs"]) == 2
+    runs, _ = await sync_to_async(_the_croupiers)(hand.pk)
+    assert stored.runout["runs"] == runs
+    assert await sync_to_async(hands_awaiting_odds)() == []
     await comm.disconnect()
 
 

@@ -4,7 +4,6 @@ that state already, and the first state is not sent again at the same version (a
 test saw a player's socket get version 18 twice)."""
 
 import asyncio
-import json
 
 import pytest
 from channels.layers import get_channel_layer
@@ -13,7 +12,7 @@ from tables.live.runtime import TableRuntime
 from tables.models import Table
 from tables.services import seat_take
 from tables.services.events import table_changed_event, table_group
-from tests.tables.wsclient import Socket, communicator, session_cookie
+from tests.tables.wsclient import Socket, communicator, session_cookie, version_of
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -57,14 +56,7 @@ async def test_a_change_shown_before_the_first_state_is_that_state(table, cookie
     await Table.objects.filter(pk=table.pk).aupdate(version=later)
     await layer.group_send(table_group(table.pk), table_changed_event(table.pk, later))
     await bob.until_version(later, timeout=5)
-    frames = [f for f in bob.frames if f.startswith("{") or "data-version" in f]
-    versions = [_version(f) for f in frames]
+    versions = [v for v in map(version_of, bob.frames) if v is not None]
     assert versions == [changed, later], versions
     await first.close()
     await bob.close()
-
-
-def _version(frame: str) -> int | None:
-    from tests.tables.wsclient import version_of
-
-    return version_of(frame) if not frame.startswith("{") else json.loads(frame)["version"]

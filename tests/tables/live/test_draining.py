@@ -13,9 +13,8 @@ from tables.live import ownership as runtime_module
 from tables.live.protocol import SERVER_BUSY
 from tables.live.runtime import TableRuntime, tick_in_turn
 from tables.models import Hand, TableLease
-from tables.services import seat_take
 from tests.tables.live.test_table_runtime import dealt
-from tests.tables.wsclient import Socket, closed_with, communicator, refused_with, session_cookie
+from tests.tables.wsclient import Socket, closed_with, communicator, refused_with
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -29,12 +28,6 @@ def no_croupier(settings):
 def not_draining(monkeypatch):
     """Each test's process starts serving (a drain leaves the class flag set)."""
     monkeypatch.setattr(TableRuntime, "draining", False)
-
-
-@pytest.fixture
-def cookies(players, table):
-    seat_take(table=table, player=players[0], buy_in=200, seat_number=0)
-    return [session_cookie(p.user) for p in players]
 
 
 @pytest.fixture

@@ -10,9 +10,8 @@ from channels.layers import get_channel_layer
 
 from tables.live.runtime import TableRuntime
 from tables.models import Table
-from tables.services import seat_take
 from tables.services.events import table_changed_event, table_group
-from tests.tables.wsclient import Socket, communicator, session_cookie, version_of
+from tests.tables.wsclient import Socket, communicator, version_of
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -20,12 +19,6 @@ pytestmark = pytest.mark.django_db(transaction=True)
 @pytest.fixture(autouse=True)
 def no_croupier(settings):
     settings.POKER_CROUPIER = False
-
-
-@pytest.fixture
-def cookies(players, table):
-    seat_take(table=table, player=players[0], buy_in=200, seat_number=0)
-    return [session_cookie(p.user) for p in players[:2]]
 
 
 @pytest.mark.parametrize("query", ["", "state=json", "state=json&frames=diff"])

@@ -9,10 +9,8 @@ from prometheus_client import REGISTRY
 
 from tables.live.runtime import TableRuntime
 from tables.models import Hand
-from tables.services import seat_take
 from tables.timers import TableTimers
 from tests.tables.live.test_table_runtime import dealt
-from tests.tables.wsclient import session_cookie
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -20,12 +18,6 @@ pytestmark = pytest.mark.django_db(transaction=True)
 @pytest.fixture(autouse=True)
 def no_croupier(settings):
     settings.POKER_CROUPIER = False
-
-
-@pytest.fixture
-def cookies(players, table):
-    seat_take(table=table, player=players[0], buy_in=200, seat_number=0)
-    return [session_cookie(p.user) for p in players]
 
 
 def sample(name: str, **labels: str) -> float:

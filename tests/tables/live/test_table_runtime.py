@@ -21,7 +21,7 @@ from tables.services import hand_start, seat_take
 from tables.services.events import local_listeners, table_changed_event, table_group
 from tables.services.leases import PROCESS
 from tables.timers import TableTimers
-from tests.tables.wsclient import Socket, communicator, handled_to_the_end, session_cookie
+from tests.tables.wsclient import Socket, communicator, handled_to_the_end
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -31,12 +31,6 @@ MINUTE = timedelta(minutes=1)
 @pytest.fixture(autouse=True)
 def no_croupier(settings):
     settings.POKER_CROUPIER = False
-
-
-@pytest.fixture
-def cookies(players, table):
-    seat_take(table=table, player=players[0], buy_in=200, seat_number=0)
-    return [session_cookie(p.user) for p in players]
 
 
 @pytest.fixture

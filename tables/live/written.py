@@ -73,6 +73,7 @@ def held_hand(snapshot: Snapshot | None) -> LiveHand | None:
         list(snapshot.decisions),
         snapshot.state,
         snapshot.table.action_deadline,
+        table=snapshot.table,
     )
 
 

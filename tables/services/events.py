@@ -18,10 +18,10 @@ from channels.layers import get_channel_layer
 from django.db import transaction
 
 from tables.db import statements
-from tables.db.driver import Batch, run
+from tables.db.driver import Batch, row_copy, run
 from tables.models import Table
 from tables.services.errors import TableNotOpen
-from tables.services.leases import fenced_table_lock, fenced_table_pending
+from tables.services.leases import fenced_table_lock, fenced_table_pending, fenced_table_values
 
 log = logging.getLogger(__name__)
 R = TypeVar("R")
@@ -43,6 +43,25 @@ def table_lock(table: Table | int, *, skip_locked: bool = False) -> Table | None
     if fenced_table_pending(pk):  # a runtime's write: the lease checked in the same statement
         return fenced_table_lock(pk, skip_locked=skip_locked)
     return statements.lock_row(Table, pk, skip_locked=skip_locked)
+
+
+def table_lock_held(held: Table, columns: tuple[str, ...]) -> Table:
+    """``table_lock(held.pk)`` for a table's runtime, which holds the row as it was at its
+    version (``held``): the lock reads only the version and ``columns`` (whole numbers, as
+    the driver gives them), and where the version is still ``held``'s, the row is a copy of
+    ``held`` with those; else, or outside a runtime's write, the whole row is read. Every
+    change of a table's row bumps its version (``table_touch``, in the same transaction), so
+    the copy is the row as the lock found it, without decoding its sixty columns."""
+    pk = held.pk
+    if not fenced_table_pending(pk):
+        return table_lock(pk)
+    values = fenced_table_values(pk, ("version", *columns))
+    if values[0] != held.version:
+        return statements.lock_row(Table, pk)  # locked already: the whole row, read
+    table = row_copy(held)
+    for name, value in zip(columns, values[1:], strict=True):
+        setattr(table, name, value)
+    return table
 
 
 def require_open(table: Table) -> None:

@@ -42,7 +42,7 @@ from tables.services.errors import (
     ServiceError,
     StaleAction,
 )
-from tables.services.events import require_open, table_lock, table_touch
+from tables.services.events import require_open, table_lock, table_lock_held, table_touch
 from tables.services.hands_made import hand_made
 from tables.services.host_pending import pending_apply
 from tables.services.leases import fenced_atomic
@@ -65,11 +65,19 @@ class LiveHand:
     state: EngineHand
     deadline: datetime | None = None
     spent: bool = False
+    #: the table's row at ``version`` (not to be changed: a copy is acted on), None: read it
+    table: Table | None = None
     #: player id -> their seat in the hand (``Hand.seat_indexes``, worked out once)
     seats: dict[int, int] = field(init=False, repr=False)
 
     def __post_init__(self) -> None:
         self.seats = self.hand.seat_indexes
+
+
+#: What an action reads of the table's row with its lock besides the version, where the
+#: runtime holds the row (``LiveHand.table``): the stale-click check's inputs both come from
+#: the lock; the rest of the row is the runtime's copy (every change bumps the version).
+ACTION_COLUMNS = ("hand_version",)
 
 
 def straddles_for(settings: dict[str, Any], players: int) -> dict[str, Any]:
@@ -235,8 +243,15 @@ def hand_act(
     """
     engine_action = _parse_action(action)
     kind, amount = str(engine_action.kind), engine_action.amount  # as the log stores them
+    # the runtime's row, where it holds the hand acted on (the lock reads its version)
+    held = (
+        live.table
+        if live is not None and not locked and not live.spent and live.hand.pk == hand_id
+        else None
+    )
     with fenced_atomic():  # a runtime's action: its lease's transaction, no savepoint
-        table = table if locked and isinstance(table, Table) else table_lock(table)
+        if not (locked and isinstance(table, Table)):
+            table = table_lock(table) if held is None else table_lock_held(held, ACTION_COLUMNS)
         current = (
             live is not None
             and live.version == table.version
@@ -334,6 +349,7 @@ def hand_act(
                 live.spent = True
             else:
                 live.version, live.deadline = table.version, table.action_deadline
+                live.table = table  # the row as written: this action's own copy
                 live.spent = False
         return hand
 

@@ -218,6 +218,35 @@ def fenced_table_lock(table_id: int, *, skip_locked: bool = False) -> Table | No
     return found
 
 
+def fenced_table_values(table_id: int, columns: tuple[str, ...]) -> tuple[Any, ...]:
+    """``fenced_table_lock`` that reads only ``columns`` of the table's row (as the driver
+    gives them): for a runtime that holds the rest of the row at
+    the version it reads (``tables.services.events.table_lock_held``). ``LeaseLost`` when
+    the lease is not held."""
+    fence = _fence.get()
+    assert fence is not None and fence.table_id == table_id  # ``fenced_table_pending``
+    fence.looked = True
+    outside_savepoints = _outside_savepoints(fence)
+    now = timezone.now()
+    held_since = _until_prep(transaction.get_connection())([now])[0]
+
+    def build(table_id: int, owner: str, epoch: int, _: object) -> QuerySet[Table, Any]:
+        held = Q(lease__owner=owner), Q(lease__epoch=epoch), Q(lease__until__gte=now)
+        query = Table.objects.select_for_update().filter(Q(pk=table_id), *held).order_by()
+        return query.values_list(*columns)
+
+    rows = statements.select_values(
+        Table, f"lease-held-values {columns}", build, table_id, fence.owner, fence.epoch,
+        held_since, aware=False,
+    )  # fmt: skip
+    if not rows:
+        fence.held = False
+        raise LeaseLost(MOVING)
+    if outside_savepoints:
+        fence.held = True
+    return rows[0]
+
+
 def fenced_atomic() -> Atomic:
     """``transaction.atomic()`` for a service of a runtime's write path (``hand_act``,
     ``clock_tick``), without a savepoint where every block opened inside ``lease_fenced``'s

@@ -354,6 +354,53 @@ def test_a_runtimes_fenced_action_opens_no_savepoint_of_its_own(
         assert_seats_follow_the_engine(hand)
 
 
+def version_locks(captured) -> int:
+    """The table's lock that reads its version and ``hand_version`` alone."""
+    return statements(captured, 'SELECT "tables_table"."version" AS "version"')
+
+
+def row_values(table: Table) -> dict[str, object]:
+    return {field.attname: getattr(table, field.attname) for field in Table._meta.concrete_fields}
+
+
+def test_a_runtimes_action_on_the_row_it_holds_locks_it_reading_the_version_alone(
+    make_player, make_table, django_assert_max_num_queries
+):
+    """The runtime holds the table's row (``LiveHand.table``): its action's lock reads only
+    what the stale-click check needs, and the row it goes on with is the database's, column
+    for column; once another writer moved the table on, the whole row is read again."""
+    table = make_table(action_seconds=30)
+    seat_players(make_player, table, 3)
+    hand = hand_start(table=table)
+    epoch = lease_take(table.pk, "runtime", "chan")
+    kwargs, _ = ready(hand, "call")
+    decisions = hand_decisions(hand)
+    held = Table.objects.get(pk=table.pk)
+    as_held = row_values(held)
+    live = LiveHand(kwargs["version"], hand, decisions, hand_state(hand, decisions), table=held)
+    for move in ("call", "call"):
+        kwargs, _ = ready(hand, move)
+        with django_assert_max_num_queries(FENCED_LIVE_ACTION_QUERIES) as captured:
+            lease_fenced(table.pk, "runtime", epoch, partial(hand_act, **kwargs, live=live))
+        assert version_locks(captured) == 1 and table_locks(captured) == 0
+        assert len(leases_read(captured)) == 1  # the lease checked in that lock
+        assert live.table is not None
+        assert row_values(live.table) == row_values(Table.objects.get(pk=table.pk))
+        assert not live.spent and live.version == kwargs["version"] + 1
+    assert row_values(held) == as_held  # the runtime's row is copied, never changed
+    # another writer changed the clock's setting, a version later
+    Table.objects.filter(pk=table.pk).update(action_seconds=7, version=live.version + 1)
+    kwargs, _ = ready(hand, "check")
+    with django_assert_max_num_queries(FENCED_LIVE_ACTION_QUERIES + 3) as captured:
+        lease_fenced(table.pk, "runtime", epoch, partial(hand_act, **kwargs, live=live))
+    assert version_locks(captured) == 1 and table_locks(captured) == 1  # then the whole row
+    fresh = Table.objects.get(pk=table.pk)
+    assert fresh.version == kwargs["version"] + 1 and fresh.action_deadline is not None
+    acted = HandAction.objects.filter(hand=hand).latest("index").created_at
+    assert fresh.action_deadline - acted < timedelta(seconds=8)  # the row's 7 s, not 30
+    assert_seats_follow_the_engine(hand)
+
+
 def test_the_clock_acts_for_a_player_out_of_time_on_the_hand_it_read(
     make_player, make_table, django_assert_max_num_queries
 ):

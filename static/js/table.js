@@ -3,8 +3,9 @@
 (function () {
   "use strict";
 
-  // The acting seat's bar runs down over the turn's clock; a deadline that moves later
-  // during the same turn is the time bank, drawn in its own colour.
+  // The acting seat's bar runs down over the turn's clock; the time bank is drawn in its own
+  // colour: the clock's data-bank says it runs (a page opened since never saw the deadline
+  // move), and a deadline that moves later during the same turn is it too.
   var turn = { key: null, deadline: 0, bank: false };
 
   function tickClock() {
@@ -28,7 +29,7 @@
     else if (deadline > turn.deadline) { turn.deadline = deadline; turn.bank = true; }
     var full = Number(clock.dataset.turn) || msLeft || 1;
     bar.style.width = Math.min(100, (100 * msLeft) / full) + "%";
-    bar.parentNode.classList.toggle("bank", turn.bank);
+    bar.parentNode.classList.toggle("bank", turn.bank || clock.hasAttribute("data-bank"));
     bar.parentNode.classList.toggle("low", left <= 5);
   }
   setInterval(tickClock, 250);

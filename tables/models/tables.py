@@ -191,6 +191,11 @@ class Table(TableGameChecks, models.Model):
     action_deadline = models.DateTimeField(
         null=True, blank=True, help_text="When the player to act times out (the croupier acts)."
     )
+    action_banked = models.BooleanField(
+        default=False,
+        help_text="The player to act is on their time bank: the clock drew on it this turn "
+        "(a page opened since draws the bank's colour).",
+    )
     next_hand_at = models.DateTimeField(
         null=True, blank=True, help_text="When the croupier may start the next hand."
     )

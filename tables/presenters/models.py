@@ -292,6 +292,8 @@ class ActionsRegion:
     actor_name: str | None
     bar: ActionBar | None = None
     turn_ms: int = 0  # a turn's clock before any time bank: how far the seat's bar runs
+    # the clock drew on the actor's time bank this turn (a page opened since can't infer it)
+    bank_drawn: bool = False
     runs_ask: bool = False  # this viewer is asked: run it three times, twice or once
     runs_most: int = 2  # the most runs the deck has cards for (3: three times is offered)
     # dealer's choice, for the player on the next button: the games to pick from (value, words)

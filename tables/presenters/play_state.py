@@ -455,6 +455,7 @@ def _clock(
         "seconds_left": seconds_left,
         "action_seconds": table.action_seconds,
         "time_bank": you["time_bank"] if you is not None else None,
+        "bank_drawn": screen.actions.bank_drawn,
     }
 
 

@@ -278,6 +278,7 @@ def _build_shared(snapshot: Snapshot) -> SharedScreen:
             int(deadline.timestamp() * 1000) if deadline else None,
             actor_name,
             turn_ms=table.action_seconds * 1000,
+            bank_drawn=deadline is not None and table.action_banked,
         ),
         log_lines=log_lines,
         dealt_rounds=dealt_rounds,

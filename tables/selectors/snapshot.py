@@ -422,8 +422,9 @@ def snapshot_after_action(
     """``previous`` one player's action later, without reading the database: the table's
     runtime made that action on ``state`` (its engine hand, acted on in place) and knows
     everything it changed: the hand's log, the stacks of the seats in it, the table's clock
-    and version. None where that is not all that changed (the betting is over: a run-out's
-    odds go to the hand's row; the hand ended): the caller reads the table instead."""
+    (a new turn's: no time bank drawn) and version. None where that is not all that changed
+    (the betting is over: a run-out's odds go to the hand's row; the hand ended): the caller
+    reads the table instead."""
     if not previous.running or state.is_over or state.no_more_betting:
         return None
     assert previous.hand is not None  # running: its hand is being played
@@ -432,6 +433,7 @@ def snapshot_after_action(
         return None  # a timed broadcast's new street: its time is the log's (read)
     table = row_copy(previous.table)
     table.version, table.action_deadline, table.hand_version = version, deadline, version
+    table.action_banked = False  # the next turn's clock (``hands._after_change``)
     stacks = {
         start["player_id"]: stack
         for start, stack in zip(previous.hand.seats, state.stacks, strict=True)

@@ -179,7 +179,8 @@ def clock_tick(*, table: Table | int, now: datetime, skip_busy: bool = False) ->
             chunk = min(TIME_BANK_CHUNK, seat.time_bank)
             Seat.objects.filter(pk=seat.pk).update(time_bank=seat.time_bank - chunk)
             table.action_deadline = max(now, table.action_deadline) + timedelta(seconds=chunk)
-            table_touch(table, "action_deadline")
+            table.action_banked = True  # a page opened from now on draws the bank as such
+            table_touch(table, "action_deadline", "action_banked")
             return "time-bank"
         assert state.legal is not None  # the hand has an actor: it has legal actions
         move = timeout_move(state.legal)

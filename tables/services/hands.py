@@ -371,9 +371,9 @@ def hand_void(*, table: Table, hand_id: int, reason: str) -> Hand:
         hand.finished_at = timezone.now()
         hand.save(update_fields=["status", "result", "finished_at"])
         _settle_seats(table, hand)
-        table.action_deadline = None
+        table.action_deadline, table.action_banked = None, False
         pre_actions_clear(table)
-        table_touch(table, "action_deadline", "pre_actions")
+        table_touch(table, "action_deadline", "action_banked", "pre_actions")
         return hand
 
 
@@ -452,6 +452,9 @@ def _after_change(
         if clock_now is not None and table.next_hand_at is not None:
             table.next_hand_at = None  # a hand runs: no next one is due (as the clock keeps it)
             changed += ("next_hand_at",)
+    if table.action_banked:  # a new turn (or none): its clock has drawn no bank yet
+        table.action_banked = False
+        changed += ("action_banked",)  # written only then: most moves' UPDATE stays as it was
     table.hand_version = table.version + 1  # the version table_touch is about to write
     # a hand's end (stacks, results, cash-outs) waits for the disk; its moves need not
     fields = dict.fromkeys(("action_deadline", "hand_version", *changed))

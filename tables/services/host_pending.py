@@ -209,13 +209,14 @@ def close_now(table: Table, reason: str) -> None:
         seat_cash_out(table=table, seat=seat, reason=reason)
     table.status = Table.Status.CLOSED
     table.closed_at = timezone.now()
-    table.action_deadline = None
+    table.action_deadline, table.action_banked = None, False
     table.next_hand_at = None
     table.pending_changes = {}
     Table.objects.filter(pk=table.pk).update(
         status=table.status,
         closed_at=table.closed_at,
         action_deadline=None,
+        action_banked=False,
         next_hand_at=None,
         pending_changes={},
     )

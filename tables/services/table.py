@@ -101,9 +101,9 @@ def table_close(*, table: Table) -> Table:
         for seat in table.seats.select_related("player__user"):
             seat_cash_out(table=table, seat=seat, reason=f"{table.name} closed")
         table.status = Table.Status.CLOSED
-        table.action_deadline = None
+        table.action_deadline, table.action_banked = None, False
         table.next_hand_at = None
-        table.save(update_fields=["status", "action_deadline", "next_hand_at"])
+        table.save(update_fields=["status", "action_deadline", "action_banked", "next_hand_at"])
         table_touch(table)
         return table
 

@@ -427,6 +427,18 @@ def test_the_seat_clock_turns_to_the_time_bank_colour_when_the_bank_runs(logged_
             ".backgroundColor"
         )
         assert colour == "rgb(79, 195, 247)", "the time bank has its own colour"
+        # a page opened while the bank runs (a visitor's) shows it at once: the server says so,
+        # where the page never saw the deadline move
+        late = logged_in(None, "laptop").new_page()
+        try:
+            late.goto(f"{server.url}/tables/{table_id}/")
+            late.wait_for_selector(".seat.actor .turn-clock", timeout=steps.ms(10_000))
+            opened_with = late.get_attribute(".clock[data-deadline]", "data-deadline")
+            late.wait_for_selector(".seat.actor .turn-clock.bank", timeout=steps.ms(3_000))
+            seen = late.get_attribute(".clock[data-deadline]", "data-deadline")
+            assert seen == opened_with, "drawn from the server's word, not from a deadline moved"
+        finally:
+            late.close()
     finally:
         page.close()
 

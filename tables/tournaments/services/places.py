@@ -160,6 +160,6 @@ def table_close_for_tournament(table: Table) -> None:
     table.seats.all().delete()
     table.status = Table.Status.CLOSED
     table.closed_at = timezone.now()
-    table.action_deadline = None
+    table.action_deadline, table.action_banked = None, False
     table.next_hand_at = None
-    table_touch(table, "status", "closed_at", "action_deadline", "next_hand_at")
+    table_touch(table, "status", "closed_at", "action_deadline", "action_banked", "next_hand_at")

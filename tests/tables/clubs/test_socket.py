@@ -14,6 +14,13 @@ from tests.tables.wsclient import CONNECT_SECONDS, communicator, refused_with, s
 pytestmark = pytest.mark.django_db(transaction=True)
 
 
+@pytest.fixture(autouse=True)
+def no_croupier(settings):
+    """No croupier on the test's loop: its pass could still hold the database when the test's
+    flush comes (``tests/pokersite/test_ops.py``)."""
+    settings.POKER_CROUPIER = False
+
+
 @sync_to_async
 def _club_table(players):
     owner, friend, stranger = players

@@ -192,59 +192,67 @@ def fenced_table_lock(table_id: int, *, skip_locked: bool = False) -> Table | No
 
     ``skip_locked``: None at once when another transaction holds the table's row; as a row
     skipped looks like a lease lost, the lease is then looked at on its own."""
-    fence = _fence.get()
-    assert fence is not None and fence.table_id == table_id  # ``fenced_table_pending``
-    fence.looked = True
-    outside_savepoints = _outside_savepoints(fence)
-    now = timezone.now()
-    held_since = _until_prep(transaction.get_connection())([now])[0]
+    fence, outside_savepoints, now, params = _fence_at_lock(table_id)
 
     def build(table_id: int, owner: str, epoch: int, _: object) -> QuerySet[Table]:
-        held = Q(lease__owner=owner), Q(lease__epoch=epoch), Q(lease__until__gte=now)
-        query = Table.objects.select_for_update(skip_locked=skip_locked)
-        return query.filter(Q(pk=table_id), *held).order_by()
+        return _lease_held_row(table_id, owner, epoch, now, skip_locked)
 
-    found = statements.select_first(
-        Table, f"lease-held-table {skip_locked}", build, table_id, fence.owner, fence.epoch,
-        held_since,
-    )  # fmt: skip
-    if found is None and skip_locked and lease_hold(table_id, fence.owner, fence.epoch, now):
+    found = statements.select_first(Table, f"lease-held-table {skip_locked}", build, *params)
+    held = found is not None or (
+        skip_locked and lease_hold(table_id, fence.owner, fence.epoch, now)
+    )
+    if found is None and held:  # skipped: another transaction holds the row
         found = statements.lock_row(Table, table_id, skip_locked=True)
-    elif found is None:
-        fence.held = False
-        raise LeaseLost(MOVING)
-    if outside_savepoints:
-        fence.held = True
+    _locked(fence, outside_savepoints, held)
     return found
 
 
 def fenced_table_values(table_id: int, columns: tuple[str, ...]) -> tuple[Any, ...]:
     """``fenced_table_lock`` that reads only ``columns`` of the table's row (as the driver
-    gives them): for a runtime that holds the rest of the row at
-    the version it reads (``tables.services.events.table_lock_held``). ``LeaseLost`` when
-    the lease is not held."""
+    gives them): for a runtime that holds the rest of the row at the version it reads
+    (``tables.services.events.table_lock_held``). ``LeaseLost`` when the lease is not held."""
+    fence, outside_savepoints, now, params = _fence_at_lock(table_id)
+
+    def build(table_id: int, owner: str, epoch: int, _: object) -> QuerySet[Table, Any]:
+        return _lease_held_row(table_id, owner, epoch, now).values_list(*columns)
+
+    key = f"lease-held-values {columns}"
+    rows = statements.select_values(Table, key, build, *params, aware=False)
+    _locked(fence, outside_savepoints, bool(rows))
+    return rows[0]
+
+
+def _fence_at_lock(table_id: int) -> tuple[_Fence, bool, datetime, tuple[Any, ...]]:
+    """``lease_fenced``'s fence at its work's first lock of ``table_id``'s row (marked as
+    looked at), whether no savepoint stands between them, the time now and the lock
+    statement's parameters: the table, the lease's owner and epoch, the time as the
+    database takes it (the lease must not have expired by then)."""
     fence = _fence.get()
     assert fence is not None and fence.table_id == table_id  # ``fenced_table_pending``
     fence.looked = True
-    outside_savepoints = _outside_savepoints(fence)
     now = timezone.now()
     held_since = _until_prep(transaction.get_connection())([now])[0]
+    params = (table_id, fence.owner, fence.epoch, held_since)
+    return fence, _outside_savepoints(fence), now, params
 
-    def build(table_id: int, owner: str, epoch: int, _: object) -> QuerySet[Table, Any]:
-        held = Q(lease__owner=owner), Q(lease__epoch=epoch), Q(lease__until__gte=now)
-        query = Table.objects.select_for_update().filter(Q(pk=table_id), *held).order_by()
-        return query.values_list(*columns)
 
-    rows = statements.select_values(
-        Table, f"lease-held-values {columns}", build, table_id, fence.owner, fence.epoch,
-        held_since, aware=False,
-    )  # fmt: skip
-    if not rows:
+def _lease_held_row(
+    table_id: int, owner: str, epoch: int, now: datetime, skip_locked: bool = False
+) -> QuerySet[Table]:
+    """The table's row where its lease is ``owner``'s at ``epoch`` and unexpired at ``now``,
+    locked with it."""
+    held = Q(lease__owner=owner), Q(lease__epoch=epoch), Q(lease__until__gte=now)
+    query = Table.objects.select_for_update(skip_locked=skip_locked)
+    return query.filter(Q(pk=table_id), *held).order_by()
+
+
+def _locked(fence: _Fence, outside_savepoints: bool, held: bool) -> None:
+    """The fence after its lock found the lease ``held`` or not (``LeaseLost``)."""
+    if not held:
         fence.held = False
         raise LeaseLost(MOVING)
     if outside_savepoints:
         fence.held = True
-    return rows[0]
 
 
 def fenced_atomic() -> Atomic:

@@ -25,8 +25,8 @@ from tables.pre_actions import KINDS as PRE_ACTION_KINDS, LABELS as PRE_ACTION_L
 from tables.selectors.hands import player_in_running_hand
 from tables.selectors.players import viewer_player
 from tables.services.broadcast import broadcast_agree, broadcast_withdraw
-from tables.services.hands import LiveHand
 from tables.services.hooks import rules_for
+from tables.services.live_hand import LiveHand
 from tables.services.mixed import choose_game
 from tables.services.seat_requests import seat_ask, top_up_ask
 

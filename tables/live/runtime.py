@@ -8,7 +8,7 @@ table's clock, a socket joining, a change another writer made (every request ans
 
 - **Owner.** One process at a time runs a table: the one holding its lease
   (``tables.services.leases``). The owner applies each command to its engine hand in place
-  (``tables.services.hands.LiveHand``: no read, no replay), in one short transaction that
+  (``tables.services.live_hand.LiveHand``: no read, no replay), in one short transaction that
   also renews the lease (an owner that lost it cannot commit), then builds the next version
   from what it knows (``snapshot_after_action``; else reads it on the write's thread, in the
   same trip: ``tables.live.written``) and sends each socket its frame. Its clock's ticks
@@ -57,8 +57,8 @@ from tables.operations import OPERATIONS, run_op
 from tables.presenters.broadcast import next_reveal
 from tables.selectors.snapshot import Snapshot, load_snapshot
 from tables.services.events import AFTER_WRITE, publish, table_group
-from tables.services.hands import LiveHand
 from tables.services.leases import MOVING, PROCESS, LeaseLost, lease_fenced, lease_release
+from tables.services.live_hand import LiveHand
 
 log = logging.getLogger(__name__)
 T = TypeVar("T")

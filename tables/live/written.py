@@ -29,7 +29,6 @@ from tables.selectors.snapshot_made import (
 )
 from tables.selectors.snapshot_seated import snapshot_after_seat
 from tables.services.events import outbox
-from tables.services.hands import LiveHand
 from tables.services.hands_made import (
     Made,
     OddsStored,
@@ -37,6 +36,7 @@ from tables.services.hands_made import (
     hands_made,
     notices_posted,
 )
+from tables.services.live_hand import LiveHand
 from tables.services.seats_made import SeatMade, seats_made
 
 log = logging.getLogger("tables.live.runtime")  # the runtime's: it made the write

@@ -11,7 +11,6 @@ Each change bumps ``Table.version`` and publishes ``table.changed`` on commit.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from typing import Any
 
@@ -46,33 +45,9 @@ from tables.services.events import require_open, table_lock, table_lock_held, ta
 from tables.services.hands_made import hand_made
 from tables.services.host_pending import pending_apply
 from tables.services.leases import fenced_atomic
+from tables.services.live_hand import LiveHand
 from tables.services.pre_actions import pre_actions_clear, pre_actions_take
 from tables.services.seats import seat_cash_out
-
-
-@dataclass
-class LiveHand:
-    """The running hand as a table's runtime holds it: its row (inputs only), its decisions
-    and the engine hand after them, at ``version`` (the table's). ``hand_act`` acts on
-    ``state`` in place when ``version`` is the locked row's, and then moves the rest along;
-    ``spent``: it was changed, so after a failure the runtime reads it again; also left set
-    (with the old ``version``) by a step that took or cleared ticked pre-actions, which
-    change seats the runtime's own next version would not show: it reads the table."""
-
-    version: int
-    hand: Hand
-    decisions: list[Decision]
-    state: EngineHand
-    deadline: datetime | None = None
-    spent: bool = False
-    #: the table's row at ``version`` (not to be changed: a copy is acted on), None: read it
-    table: Table | None = None
-    #: player id -> their seat in the hand (``Hand.seat_indexes``, worked out once)
-    seats: dict[int, int] = field(init=False, repr=False)
-
-    def __post_init__(self) -> None:
-        self.seats = self.hand.seat_indexes
-
 
 #: What an action reads of the table's row with its lock besides the version, where the
 #: runtime holds the row (``LiveHand.table``): the stale-click check's inputs both come from

@@ -19,7 +19,7 @@ from tables.selectors.players import player_bankroll
 from tables.selectors.snapshot import Snapshot, load_snapshot
 from tables.services import hand_act, hand_start
 from tables.services.errors import HandInProgress
-from tables.services.hands import LiveHand
+from tables.services.live_hand import LiveHand
 
 
 def fresh(table: Table) -> Table:

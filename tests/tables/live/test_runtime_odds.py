@@ -26,8 +26,8 @@ from tables.models import Hand, Player, PlayerHand, Table
 from tables.operations import run_op
 from tables.selectors.snapshot import Snapshot, load_snapshot
 from tables.services import hand_start, seat_take
-from tables.services.hands import LiveHand
 from tables.services.leases import PROCESS, lease_fenced, lease_take
+from tables.services.live_hand import LiveHand
 from tables.services.runouts import hands_awaiting_odds, runout_odds_work
 from tests.tables.helpers import actor, current_hand, fresh
 from tests.tables.selectors.test_snapshot_made import assert_same, frames

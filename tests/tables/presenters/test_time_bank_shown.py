@@ -17,7 +17,7 @@ from tables.selectors.players import player_bankroll
 from tables.selectors.snapshot import Snapshot, load_snapshot, snapshot_after_action
 from tables.services import hand_act, seat_take
 from tables.services.clock import clock_tick
-from tables.services.hands import LiveHand
+from tables.services.live_hand import LiveHand
 
 pytestmark = pytest.mark.django_db
 

@@ -5,7 +5,7 @@
 Six players at one no-limit table (a fresh SQLite file, or ``DATABASE_URL`` when set: a
 PostgreSQL database is used as it is, so give it a scratch one) play random legal actions
 the way a table's runtime carries them out (``tables.live.runtime``): each a socket's
-``act`` request through ``run_op`` on the engine hand held in memory (``LiveHand``), in the
+``act`` request (``act_request``: ``hand_act``) on the engine hand held in memory (``LiveHand``), in the
 transaction that renews the lease (``lease_fenced``), and the table after it built in memory
 or read, on the write thread (``written_and_read``); each deal is the runtime's clock tick
 (``clock_tick`` fenced by the lease, then the table after it, as ``TableRuntime.tick`` does;
@@ -95,9 +95,9 @@ def run(args: argparse.Namespace) -> None:
     import tables.services.events as events
     import tables.services.hands as hands_service
     from engine.bots import RandomBot
+    from tables.live.runtime import act_request
     from tables.live.written import held_hand, written_and_read
     from tables.models import Table
-    from tables.operations import run_op
     from tables.selectors.snapshot import load_snapshot
     from tables.services import player_grant, player_sign_up, seat_take, table_save
     from tables.services.clock import clock_tick
@@ -209,9 +209,7 @@ def run(args: argparse.Namespace) -> None:
             "kind": str(decided.kind),
             "amount": decided.amount,
         }
-        request = functools.partial(
-            run_op, table_id=table.pk, user=who.user, data=data, player=who, live=live
-        )
+        request = act_request(table.pk, who, data, live)
         with watched():
             written = written_and_read(
                 table.pk, functools.partial(lease_fenced, table.pk, PROCESS, epoch, request),

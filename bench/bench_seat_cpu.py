@@ -74,6 +74,7 @@ def run(args: argparse.Namespace) -> None:
     import tables.services.hands as hands_service
     from engine.bots import RandomBot
     from tables.live.frames import SocketFrames
+    from tables.live.runtime import act_request
     from tables.live.written import held_hand, written_and_read
     from tables.models import Table
     from tables.operations import run_op
@@ -144,9 +145,7 @@ def run(args: argparse.Namespace) -> None:
             "kind": str(decided.kind),
             "amount": decided.amount,
         }
-        request = functools.partial(
-            run_op, table_id=table.pk, user=who.user, data=data, player=who, live=live
-        )
+        request = act_request(table.pk, who, data, live)
         written = trip(request, live)
         if written.read or written.snapshot is None:
             hold(written.snapshot or load_snapshot(table.pk))

@@ -1,4 +1,6 @@
-"""Numbers from outside: one strict parser for query parameters, form fields and socket frames.
+"""Input from outside: one strict parser of numbers for query parameters, form fields and
+socket frames, and the fields of an action (``act_fields``), which the socket's runtime and
+the play API both parse.
 
 ``str.isdigit()`` accepts "²" and "٣", which ``int()`` then refuses (or reads as a number
 nobody typed): every whole number that comes from a request goes through
@@ -9,9 +11,20 @@ answer), so bad input changes nothing.
 
 from __future__ import annotations
 
+from typing import Any
+
+from engine.errors import PokerError
+from engine.types import discard_cards
+
 #: Beyond any chip count, id or version the site uses, and exact in a JavaScript number.
 LARGEST = 2**53 - 1
 _DIGITS = frozenset("0123456789")
+
+
+class BadFrame(ValueError):
+    """A request that is not well formed (answered, nothing changes)."""
+
+    code = "bad_request"
 
 
 class NumberError(ValueError):
@@ -66,3 +79,47 @@ def parse_optional_number(
     if value is None or (isinstance(value, str) and not value.strip(" \t")):
         return None
     return parse_whole_number(value, what=what, minimum=minimum, maximum=maximum)
+
+
+#: The decisions of ``act``: the betting ones, the answers to "run it twice?", and a draw
+#: game's discard (``cards``: the cards thrown away; none stands pat).
+ACTION_KINDS = (
+    "fold",
+    "check",
+    "call",
+    "raise",
+    "all_in",
+    "run_once",
+    "run_twice",
+    "run_thrice",
+    "discard",
+)
+
+
+def act_fields(data: dict[str, Any]) -> dict[str, Any]:
+    """An ``act`` request's fields as ``hand_act`` takes them (``hand_id``, ``version``,
+    ``action``); ``BadFrame`` or ``NumberError``, in the order the fields are checked."""
+    kind = data.get("kind")
+    if kind not in ACTION_KINDS:
+        raise BadFrame("Unknown action.")
+    amount = (
+        parse_whole_number(data.get("amount"), what="The amount", minimum=1)
+        if kind == "raise"
+        else None
+    )
+    action: dict[str, Any] = {"kind": kind, "amount": amount}
+    if kind == "discard":
+        action["cards"] = discard_card_texts(data.get("cards", []))
+    return {
+        "hand_id": parse_whole_number(data.get("hand"), what="The hand", minimum=1),
+        "version": parse_whole_number(data.get("version"), what="The version", minimum=0),
+        "action": action,
+    }
+
+
+def discard_card_texts(value: object) -> list[str]:
+    """A discard's cards: a list of card texts (``["7h", "2c"]``) or one text (``"7h2c"``)."""
+    try:
+        return [str(card) for card in discard_cards(value)]
+    except PokerError as error:
+        raise BadFrame(f"The cards to discard: {error}.") from None

@@ -3,9 +3,11 @@
 programs and bots follow one set of rules.
 
 Each operation (``OPERATIONS``) is a parser of a request's fields (every number through
-``tables.inputs.parse_whole_number``) and the one service it calls (``carry_out``), which
-returns the message for the sender. ``run_op`` carries out one request. A refused request
-(``BadFrame``, ``NumberError`` or the service's ``ServiceError``) changed nothing.
+``tables.inputs.parse_whole_number``; an action's, ``tables.inputs.act_fields``, is also the
+table runtime's, which hands a socket's action to ``hand_act`` itself) and the one service it
+calls (``carry_out``), which returns the message for the sender. ``run_op`` carries out one
+request. A refused request (``BadFrame``, ``NumberError`` or the service's ``ServiceError``)
+changed nothing.
 """
 
 from __future__ import annotations
@@ -16,41 +18,19 @@ from typing import Any
 
 from django.contrib.auth.models import AnonymousUser, User
 
-from engine.errors import PokerError
-from engine.types import discard_cards
 from tables import services
-from tables.inputs import parse_whole_number
+from tables.inputs import BadFrame, act_fields, parse_whole_number
 from tables.models import Player, Table
 from tables.pre_actions import KINDS as PRE_ACTION_KINDS, LABELS as PRE_ACTION_LABELS
 from tables.selectors.hands import player_in_running_hand
 from tables.selectors.players import viewer_player
 from tables.services.broadcast import broadcast_agree, broadcast_withdraw
 from tables.services.hooks import rules_for
-from tables.services.live_hand import LiveHand
 from tables.services.mixed import choose_game
 from tables.services.seat_requests import seat_ask, top_up_ask
 
 #: The highest seat number a frame may name (the largest table).
 MOST_SEATS = max(Table.MAX_SEATS.values())
-#: The decisions of ``act``: the betting ones, the answers to "run it twice?", and a draw
-#: game's discard (``cards``: the cards thrown away; none stands pat).
-ACTION_KINDS = (
-    "fold",
-    "check",
-    "call",
-    "raise",
-    "all_in",
-    "run_once",
-    "run_twice",
-    "run_thrice",
-    "discard",
-)
-
-
-class BadFrame(ValueError):
-    """A request that is not well formed (answered, nothing changes)."""
-
-    code = "bad_request"
 
 
 def _number(data: dict[str, Any], key: str, what: str, minimum: int = 1, **limits: int) -> int:
@@ -60,29 +40,6 @@ def _number(data: dict[str, Any], key: str, what: str, minimum: int = 1, **limit
 # --- the operations: each parser turns a frame into its service's fields (raising BadFrame or
 # NumberError, in the order the fields are checked); each carry_out calls the one service and
 # returns the message for the sender.
-
-
-def _act_fields(data: dict[str, Any]) -> dict[str, Any]:
-    kind = data.get("kind")
-    if kind not in ACTION_KINDS:
-        raise BadFrame("Unknown action.")
-    amount = _number(data, "amount", "The amount") if kind == "raise" else None
-    action: dict[str, Any] = {"kind": kind, "amount": amount}
-    if kind == "discard":
-        action["cards"] = discard_card_texts(data.get("cards", []))
-    return {
-        "hand_id": _number(data, "hand", "The hand"),
-        "version": _number(data, "version", "The version", minimum=0),
-        "action": action,
-    }
-
-
-def discard_card_texts(value: object) -> list[str]:
-    """A discard's cards: a list of card texts (``["7h", "2c"]``) or one text (``"7h2c"``)."""
-    try:
-        return [str(card) for card in discard_cards(value)]
-    except PokerError as error:
-        raise BadFrame(f"The cards to discard: {error}.") from None
 
 
 def _act(table_id: int, player: Player, **fields: Any) -> str:
@@ -280,7 +237,7 @@ class Operation:
 
 
 OPERATIONS: dict[str, Operation] = {
-    "act": Operation(_act_fields, _act),
+    "act": Operation(act_fields, _act),
     "pre_action": Operation(_pre_action_fields, _pre_action),
     "sit_out": Operation(_no_fields, _sit_out),
     "sit_in": Operation(_no_fields, _sit_in),
@@ -304,12 +261,10 @@ def run_op(
     user: User | AnonymousUser,
     data: dict[str, Any],
     player: Player | None = None,
-    live: LiveHand | None = None,
 ) -> str:
     """Carry out one request through one service; returns a message for the sender.
 
-    ``player``: the socket's player if already known (resolved once at connect). ``live``:
-    the table runtime's hand in memory, for an action (``hand_act``).
+    ``player``: the socket's player if already known (resolved once at connect).
     Raises ``ServiceError``, ``BadFrame`` or ``NumberError`` (nothing changed) when refused.
     Each service locks the table row first (``table_lock``): nothing is read before it.
     """
@@ -321,7 +276,4 @@ def run_op(
     operation = OPERATIONS.get(op) if isinstance(op, str) else None
     if operation is None:
         raise BadFrame(f"Unknown request (one of {', '.join(OPERATIONS)}).")
-    fields = operation.parse(data)
-    if live is not None and operation.carry_out is _act:
-        fields["live"] = live
-    return operation.carry_out(table_id, player, **fields)
+    return operation.carry_out(table_id, player, **operation.parse(data))

@@ -39,8 +39,9 @@ from tables.api.serializers import WholeNumberField
 from tables.api.throttling import AnonRateThrottle, PlayRateThrottle
 from tables.api.views import ID, _id
 from tables.http import Viewer
+from tables.inputs import ACTION_KINDS, BadFrame, discard_card_texts
 from tables.models import Table
-from tables.operations import ACTION_KINDS, OPERATIONS, BadFrame, discard_card_texts
+from tables.operations import OPERATIONS
 from tables.pre_actions import KINDS as PRE_ACTION_KINDS
 from tables.presenters.broadcast import broadcast_reveal
 from tables.presenters.play_state import PLAY_STATE, play_state

@@ -24,10 +24,11 @@ What a frame may ask, what it is answered and sent, and the close codes: ``table
   each part by id; a ``frames=diff`` JSON socket gets a patch. ``{"op": "sync"}`` asks for
   the whole state again.
 - A request is carried out by the table's runtime (in the table's turn, by the process that
-  owns the table: one service through ``tables.operations.run_op``); a refusal or a
-  malformed frame is answered to the sender only, nothing changes. A JSON socket opened with
-  ``answers=inline`` gets a carried-out request's answer inside the first frame it is sent
-  while the request is handled (``show``), alone if none goes to it; refusals come alone.
+  owns the table: an action straight to ``hand_act``, another request through its operation,
+  ``tables.operations.run_op``); a refusal or a malformed frame is answered to the sender
+  only, nothing changes. A JSON socket opened with ``answers=inline`` gets a carried-out
+  request's answer inside the first frame it is sent while the request is handled
+  (``show``), alone if none goes to it; refusals come alone.
 - Limits: a frame over ``MAX_FRAME_BYTES`` closes the socket; every frame, binary ones
   included (refused), takes a token (``tables.live.protocol.FrameBudget``); a frame
   without one is answered "slow down" (once) and ignored, and a flood of them closes the
@@ -57,7 +58,7 @@ from django.db import DatabaseError
 
 from tables import croupier
 from tables.db.threads import read_async
-from tables.inputs import NumberError
+from tables.inputs import BadFrame, NumberError
 from tables.live.admission import SERVER_SEND
 from tables.live.auth import (
     AUTH_WAIT_SECONDS,
@@ -90,7 +91,6 @@ from tables.metrics import (
     SOCKETS_OPEN,
 )
 from tables.models import Table
-from tables.operations import BadFrame
 from tables.presenters.render import render_message
 from tables.selectors.hosting import left_table
 from tables.selectors.players import player_bankroll

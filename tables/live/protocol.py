@@ -43,8 +43,7 @@ from typing import Any
 
 import orjson
 
-from tables.inputs import NumberError
-from tables.operations import BadFrame
+from tables.inputs import BadFrame, NumberError
 from tables.presenters.models import Screen, Viewer
 from tables.presenters.play_state import broadcast_view_seats, play_state
 from tables.presenters.render import render_regions

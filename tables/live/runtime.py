@@ -48,6 +48,7 @@ from django.db import DatabaseError
 from django.utils import timezone
 
 from tables.db.threads import read_async, write_async
+from tables.inputs import act_fields
 from tables.live.ownership import REQUEST_SECONDS, TOO_SLOW, RuntimeKey, TableOwnership
 from tables.live.protocol import SERVER_TROUBLE
 from tables.live.runout_odds import RunoutOdds
@@ -57,6 +58,7 @@ from tables.operations import OPERATIONS, run_op
 from tables.presenters.broadcast import next_reveal
 from tables.selectors.snapshot import Snapshot, load_snapshot
 from tables.services.events import AFTER_WRITE, publish, table_group
+from tables.services.hands import hand_act
 from tables.services.leases import MOVING, PROCESS, LeaseLost, lease_fenced, lease_release
 from tables.services.live_hand import LiveHand
 
@@ -328,13 +330,24 @@ class TableRuntime(TableOwnership):
     async def _command(
         self, user: Any, player: Player, data: dict[str, Any], answer: Answer = None
     ) -> str:
+        # An action goes straight to its service (``hand_act``), its fields parsed here: a
+        # malformed one is refused before the write thread (the other requests' operation
+        # parses theirs there: ``run_op``).
+        act = act_fields(data) if data.get("op") == "act" else None
         if not self.owner and not await self._take():  # late renewing: its own lease again
             raise LeaseLost(MOVING)
         if self.snapshot is None or self.snapshot.version < self.version:
             await self._read()
-        live = self.live if data.get("op") == "act" else None
+        live = self.live if act is not None else None
+        request: Callable[[], str] = (
+            functools.partial(_act, self.table_id, player, act, live)
+            if act is not None
+            else functools.partial(
+                run_op, table_id=self.table_id, user=user, data=data, player=player
+            )
+        )
         try:
-            written = await self._fenced(user, player, data, live)
+            written = await self._fenced(request, live, _command_name(data))
         finally:
             if live is not None and live.spent:  # changed in place, then failed: read again
                 self.snapshot, self.live = None, None
@@ -346,7 +359,7 @@ class TableRuntime(TableOwnership):
         return written.result
 
     async def _fenced(
-        self, user: Any, player: Player, data: dict[str, Any], live: LiveHand | None
+        self, request: Callable[[], str], live: LiveHand | None, name: str
     ) -> Written[str]:
         """The request in one transaction with the lease, and the table after it (see
         ``_write``); once more after taking the lease again if it had expired with nobody
@@ -357,10 +370,7 @@ class TableRuntime(TableOwnership):
             epoch = self.epoch  # the one it acts with, whatever the clock finds meanwhile
             assert epoch is not None  # held: just checked or taken, no wait since
             try:
-                request = functools.partial(
-                    run_op, table_id=self.table_id, user=user, data=data, player=player, live=live
-                )
-                return await self._write(epoch, request, live, _command_name(data))
+                return await self._write(epoch, request, live, name)
             except LeaseLost:
                 self.epoch = None
                 if attempt == 2:
@@ -428,6 +438,22 @@ class TableRuntime(TableOwnership):
             return written.result
 
         return await self.call(ticked)
+
+
+def act_request(
+    table_id: int, player: Player, data: dict[str, Any], live: LiveHand | None
+) -> Callable[[], str]:
+    """A socket's ``act`` request as the runtime carries it out: its fields parsed now
+    (``act_fields``: ``BadFrame`` or ``NumberError``), the action on the write thread by
+    ``hand_act``, on the runtime's hand in memory (``live``)."""
+    return functools.partial(_act, table_id, player, act_fields(data), live)
+
+
+def _act(table_id: int, player: Player, fields: dict[str, Any], live: LiveHand | None) -> str:
+    """A socket's action (``act_fields``), on the runtime's hand in memory (``live``); the
+    sender's message: none (the new version shows what it did)."""
+    hand_act(table=table_id, player=player, live=live, **fields)
+    return ""
 
 
 def _command_name(data: dict[str, Any]) -> str:

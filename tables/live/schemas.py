@@ -20,6 +20,7 @@ from typing import Any
 
 from engine.variants import ALL_STREETS
 from tables import operations, pre_actions
+from tables.inputs import ACTION_KINDS
 from tables.live import protocol
 from tables.presenters.play_state import PLAY_STATE
 from tables.services.errors import ServiceError
@@ -114,7 +115,7 @@ _ACT = _request(
     "and is refused with stale_version); amount is the street total to raise to; a draw "
     "game's discard names the cards thrown away (none: stand pat; as many are dealt).",
     {
-        "kind": {"enum": list(operations.ACTION_KINDS)},
+        "kind": {"enum": list(ACTION_KINDS)},
         "hand": _whole(1, "The running hand's id (the state's hand)."),
         "version": _whole(0, "The table version you saw (the state's version)."),
         "amount": _optional(_whole(1, "For a raise: the street total to raise to.")),

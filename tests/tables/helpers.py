@@ -3,14 +3,13 @@
 from __future__ import annotations
 
 import contextlib
-import functools
 import random
 from collections.abc import Callable
 from typing import Any
 
 from engine.bots import RandomBot
+from tables.live.runtime import act_request
 from tables.models import Hand, Player, Table
-from tables.operations import run_op
 from tables.presenters.models import Screen
 from tables.presenters.screen import table_screen
 from tables.selectors.hands import hand_state, running_hand
@@ -105,7 +104,7 @@ def bot_act_request(
     snapshot: Snapshot, rng: random.Random, by_id: dict[int, Player], live: LiveHand | None
 ) -> Callable[[], Any]:
     """A random bot's decision for the actor of ``snapshot``'s running hand, as their
-    socket's ``act`` request reaches the table's runtime (``run_op`` on ``live``)."""
+    socket's ``act`` request reaches the table's runtime (``act_request`` on ``live``)."""
     state = snapshot.state
     assert snapshot.hand is not None and state is not None and state.actor is not None
     decided = RandomBot(rng).decide(state.view(state.actor))
@@ -117,6 +116,4 @@ def bot_act_request(
         "kind": str(decided.kind),
         "amount": decided.amount,
     }
-    return functools.partial(
-        run_op, table_id=snapshot.table.pk, user=who.user, data=data, player=who, live=live
-    )
+    return act_request(snapshot.table.pk, who, data, live)

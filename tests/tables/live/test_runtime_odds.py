@@ -7,7 +7,6 @@ decks are fixed (``fixed_deck_seeds``); every wait is bounded."""
 from __future__ import annotations
 
 import asyncio
-import functools
 import threading
 from typing import Any
 
@@ -20,10 +19,9 @@ from engine.runout import runout_odds
 from tables.croupier import Croupier, allin_ev_compute, odds_under_way, runout_odds_compute
 from tables.live import runout_odds as runtime_odds
 from tables.live.runout_odds import RunoutOdds
-from tables.live.runtime import TableRuntime
+from tables.live.runtime import TableRuntime, act_request
 from tables.live.written import Written, held_hand, written_and_read
 from tables.models import Hand, Player, PlayerHand, Table
-from tables.operations import run_op
 from tables.selectors.snapshot import Snapshot, load_snapshot
 from tables.services import hand_start, seat_take
 from tables.services.leases import PROCESS, lease_fenced, lease_take
@@ -169,7 +167,6 @@ async def test_the_runtimes_odds_build_what_a_read_gives_and_are_the_croupiers(
         seat, kind, amount = _decision(snapshot)
         who = Player.objects.select_related("user")
         player = await who.aget(pk=snapshot.hand.seats[seat]["player_id"])
-        user = player.user
         data = {
             "op": "act",
             "hand": snapshot.hand.pk,
@@ -178,9 +175,7 @@ async def test_the_runtimes_odds_build_what_a_read_gives_and_are_the_croupiers(
             "amount": amount,
         }
         live = held["live"]
-        request = functools.partial(
-            run_op, table_id=table.pk, user=user, data=data, player=player, live=live
-        )
+        request = act_request(table.pk, player, data, live)
         after = await sync_to_async(written)(request, live)
         assert after.snapshot is not None
         held["snapshot"] = after.snapshot

@@ -10,14 +10,15 @@ from asgiref.sync import sync_to_async
 from channels.layers import get_channel_layer
 from hypothesis import HealthCheck, given, settings as hypothesis_settings, strategies as st
 
-from tables.inputs import NumberError
+from tables.db.threads import work_cpu
+from tables.inputs import BadFrame, NumberError
 from tables.live.protocol import RATE_BURST, RATE_PER_SECOND
 from tables.live.runtime import TableRuntime
 from tables.live.sessions import LiveSockets
 from tables.models import HandAction, Seat, Table
-from tables.operations import BadFrame, run_op
+from tables.operations import run_op
 from tables.services import ServiceError, hand_start, seat_sit_out, seat_take
-from tests.tables.helpers import current_hand
+from tests.tables.helpers import actor, current_hand
 from tests.tables.wsclient import (
     Socket,
     closed_with,
@@ -179,6 +180,47 @@ def running_hand(players, table):
 
 
 # --- item 5: every way out leaves the runtime; close codes; caps ----------------------------
+
+
+async def test_a_malformed_action_is_refused_before_the_tables_write_thread(seated):
+    """A socket's action is parsed by the runtime before its turn goes to the write thread
+    (``tables.live.runtime.act_request``): a malformed one is answered without a transaction
+    (no command counted, nothing run under the lease), and a well-formed one is carried out."""
+    table, players, cookies = seated
+    await sync_to_async(hand_start)(table=table)
+    alice = await json_socket(table, cookies["alice"])
+    bob = await json_socket(table, cookies["bob"])
+    runtime = TableRuntime.following(table.pk)
+    before = await table_version(table)
+    ran = work_cpu.calls["command act"]
+    for frame, answer in (
+        ({"kind": "shove", "hand": 1, "version": before}, "Unknown action."),
+        (
+            {"kind": "raise", "amount": "x", "hand": 1, "version": before},
+            "The amount must be a whole number.",
+        ),
+        ({"kind": "fold", "hand": 0, "version": before}, "The hand must be at least 1."),
+        ({"kind": "discard", "cards": "Zz", "hand": 1, "version": before}, None),
+    ):
+        await alice.comm.send_to(text_data=json.dumps({"op": "act", **frame}))
+        refused = await answer_frame(alice)
+        assert refused["error"] and refused["code"] in ("bad_request", "invalid_number")
+        if answer is not None:
+            assert refused["message"] == answer
+    assert work_cpu.calls["command act"] == ran and runtime.commands == 0
+    assert await table_version(table) == before
+    # the same socket's well-formed action: carried out, on the write thread
+    hand = await sync_to_async(current_hand)(table)
+    to_act = await sync_to_async(actor)(hand)
+    socket = alice if to_act.pk == players[0].pk else bob
+    await socket.comm.send_to(
+        text_data=json.dumps({"op": "act", "kind": "fold", "hand": hand.pk, "version": before})
+    )
+    assert not (await answer_frame(socket))["error"]
+    assert work_cpu.calls["command act"] == ran + 1 and runtime.commands == 1
+    assert await table_version(table) > before
+    await alice.close()
+    await bob.close()
 
 
 async def test_a_socket_closed_for_a_big_frame_leaves_its_feed_and_is_not_rendered_for(seated):

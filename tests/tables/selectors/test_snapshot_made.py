@@ -15,9 +15,9 @@ from django.utils import timezone
 
 from engine.bots import RandomBot
 from tables.live.frames import SocketFrames
+from tables.live.runtime import act_request
 from tables.live.written import Written, held_hand, written_and_read
 from tables.models import BroadcastConsent, Hand, Table
-from tables.operations import run_op
 from tables.selectors.snapshot import Snapshot, load_snapshot
 from tables.selectors.snapshot_made import snapshot_after_street
 from tables.services import seat_take
@@ -247,9 +247,7 @@ def test_a_runouts_streets_build_what_a_read_gives(make_table, make_player, sett
                 "kind": kind,
                 "amount": amount,
             }
-            request = functools.partial(
-                run_op, table_id=table.pk, user=who.user, data=data, player=who, live=live
-            )
+            request = act_request(table.pk, who, data, live)
             after, _ = written(request, live)
             snapshot = after.snapshot
             assert snapshot is not None

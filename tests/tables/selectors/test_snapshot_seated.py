@@ -14,10 +14,11 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 
+from tables.inputs import BadFrame
 from tables.live.frames import SocketFrames
 from tables.live.written import Written, written_and_read
 from tables.models import LedgerEntry, Player, Seat, Table
-from tables.operations import BadFrame, run_op
+from tables.operations import run_op
 from tables.selectors.snapshot import Snapshot, load_snapshot
 from tables.selectors.snapshot_seated import snapshot_after_seat
 from tables.services import hand_act, seat_leave, seat_take

@@ -8,8 +8,9 @@ import pytest
 from rest_framework.authtoken.models import Token
 from rest_framework.test import APIClient
 
+from tables.inputs import BadFrame
 from tables.models import HandAction, Table
-from tables.operations import BadFrame, run_op
+from tables.operations import run_op
 from tables.presenters.play_state import play_state
 from tables.presenters.render import render_regions
 from tables.selectors.hands import hand_state

@@ -215,7 +215,8 @@ def test_the_table_page_offers_the_choices_beside_sit_out(three_playing, four):
 
 
 def test_the_socket_requests_carry_the_choices(three_playing, four):
-    from tables.operations import BadFrame, run_op
+    from tables.inputs import BadFrame
+    from tables.operations import run_op
 
     alice, dave = four[0], four[3]
     said = run_op(

@@ -6,10 +6,11 @@ Six players at one no-limit table (a fresh SQLite file, or ``DATABASE_URL`` when
 PostgreSQL database is used as it is, so give it a scratch one) play random legal actions
 the way a table's runtime carries them out (``tables.live.runtime``): each a socket's
 ``act`` request (``act_request``: ``hand_act``) on the engine hand held in memory
-(``LiveHand``), in the transaction that renews the lease (``lease_fenced``), and the table after it built in memory
-or read, on the write thread (``written_and_read``); each deal is the runtime's clock tick
-(``clock_tick`` fenced by the lease, then the table after it, as ``TableRuntime.tick`` does;
-the players who went bust buy in again first, a change the runtime reads, not counted).
+(``LiveHand``), in the transaction that renews the lease (``lease_fenced``), and the table
+after it built in memory or read, on the write thread (``written_and_read``); each deal is
+the runtime's clock tick (``clock_tick`` fenced by the lease, then the table after it, as
+``TableRuntime.tick`` does; the players who went bust buy in again first, a change the
+runtime reads, not counted).
 Every statement sent to the database (``connection.execute_wrapper``: savepoints, commits
 and ``SET LOCAL`` included; on SQLite, Django's BEGIN is the driver's and not seen) is
 grouped by its SQL with the literals taken out, and counted per event of each kind:

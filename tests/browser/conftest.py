@@ -16,9 +16,10 @@ import sys
 import time
 import urllib.request
 from pathlib import Path
-from typing import IO
+from typing import IO, Any
 
 import pytest
+from playwright.sync_api import Browser, BrowserContext, Page
 
 from tests.browser import steps
 
@@ -164,6 +165,28 @@ def server(tmp_path_factory):
         yield running
 
 
+class LessMotionBrowser:
+    """A Playwright browser whose pages ask for reduced motion (``prefers-reduced-motion``),
+    unless a test asks otherwise: the seat clock's bar then steps four times a second instead
+    of gliding, and a page with a clock running costs Chromium about half the CPU (the
+    suite's parallel workers share two cores). Playwright sets the preference per context,
+    so Chromium's own switch for it does not reach the pages."""
+
+    def __init__(self, browser: Browser) -> None:
+        self._browser = browser
+
+    def new_context(self, **options: Any) -> BrowserContext:
+        options.setdefault("reduced_motion", "reduce")
+        return self._browser.new_context(**options)
+
+    def new_page(self, **options: Any) -> Page:
+        options.setdefault("reduced_motion", "reduce")
+        return self._browser.new_page(**options)
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._browser, name)
+
+
 @pytest.fixture(scope="module")
 def browser(server):
     from playwright.sync_api import sync_playwright
@@ -176,5 +199,5 @@ def browser(server):
     ARTIFACTS.mkdir(exist_ok=True)
     with sync_playwright() as pw:
         chromium = pw.chromium.launch(executable_path=path, args=CHROMIUM_ARGS)
-        yield chromium
+        yield LessMotionBrowser(chromium)
         chromium.close()

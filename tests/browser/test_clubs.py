@@ -110,7 +110,8 @@ def test_a_club_night_from_invitation_to_standings(server, browser):
     deadline = steps.deadline(180)  # a bound: it starts by itself AHEAD seconds on
     while status_of(server, tournament_id) == "registering":
         assert time.monotonic() < deadline, "the scheduled tournament did not start"
-        alice.goto(tournament_url)  # no sleep: each reload reads the page again
+        alice.wait_for_timeout(500)  # a look twice a second: reloading without a pause
+        alice.goto(tournament_url)  # kept Chromium and the server busy for the half-minute
     for page in pages.values():
         page.goto(tournament_url)
         page.click("a.watch")

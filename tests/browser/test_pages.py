@@ -411,6 +411,12 @@ print(json.dumps(t.pk))
 """
 
 
+#: The seat clock bar's glide between the clock's ticks (none where less motion is asked for).
+BAR_GLIDE = (
+    "() => getComputedStyle(document.querySelector('.seat.actor .turn-left')).transitionDuration"
+)
+
+
 def test_the_seat_clock_turns_to_the_time_bank_colour_when_the_bank_runs(logged_in, server):
     # a 15 s clock on a usual machine (the page must load before it runs out)
     table_id = server.shell(BANK_TABLE.replace("ACTION_SECONDS", str(round(steps.bound(15)))))
@@ -427,12 +433,16 @@ def test_the_seat_clock_turns_to_the_time_bank_colour_when_the_bank_runs(logged_
             ".backgroundColor"
         )
         assert colour == "rgb(79, 195, 247)", "the time bank has its own colour"
+        # the suite's pages ask for reduced motion (tests/browser/conftest.py): the bar steps
+        assert page.evaluate(BAR_GLIDE) == "0s", "who asks for less motion sees no glide"
         # a page opened while the bank runs (a visitor's) shows it at once: the server says so,
         # where the page never saw the deadline move
         late = logged_in(None, "laptop").new_page()
         try:
+            late.emulate_media(reduced_motion="no-preference")
             late.goto(f"{server.url}/tables/{table_id}/")
             late.wait_for_selector(".seat.actor .turn-clock", timeout=steps.ms(10_000))
+            assert late.evaluate(BAR_GLIDE) == "0.25s", "the bar glides between the clock's ticks"
             opened_with = late.get_attribute(".clock[data-deadline]", "data-deadline")
             late.wait_for_selector(".seat.actor .turn-clock.bank", timeout=steps.ms(3_000))
             seen = late.get_attribute(".clock[data-deadline]", "data-deadline")

@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import IO, Any
 
 import pytest
-from playwright.sync_api import Browser, BrowserContext, Page
+from playwright.sync_api import Browser, BrowserContext, Page, sync_playwright
 
 from tests.browser import steps
 
@@ -189,8 +189,6 @@ class LessMotionBrowser:
 
 @pytest.fixture(scope="module")
 def browser(server):
-    from playwright.sync_api import sync_playwright
-
     from tests.conftest import chromium_executable, missing_service
 
     path = chromium_executable()

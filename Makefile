@@ -113,7 +113,8 @@ test-sqlite:
 
 # Again on PostgreSQL + channels-redis when they are configured or listening locally, but for
 # the tests marked one_pass (the hidden-card checks over many hands: the engine's filter, the
-# same on any database; each channel layer has tests of its own).
+# same on any database; each channel layer has tests of its own; a fresh interpreter's gc and
+# switch-interval policies; make install's quiet).
 # With REQUIRE_SERVICES=1 (CI) a missing service is an error, not a skip.
 test-services:
 	@db="$${DATABASE_URL:-}"; redis="$${REDIS_URL:-}"; \

@@ -7,6 +7,9 @@ import pytest
 
 from tests.pokersite.fresh_python import fresh_json, run_fresh
 
+#: A fresh interpreter's collector, whatever the database or the channel layer.
+pytestmark = pytest.mark.one_pass
+
 #: The server's thresholds unless ``POKER_GC_THRESHOLDS`` says otherwise (pokersite/settings.py).
 SERVER_THRESHOLDS = (10_000, 100, 100)
 

@@ -5,6 +5,9 @@ import pytest
 
 from tests.pokersite.fresh_python import fresh_json, run_fresh
 
+#: A fresh interpreter's switch interval, whatever the database or the channel layer.
+pytestmark = pytest.mark.one_pass
+
 PROBE = "import json, sys, pokersite.asgi; print(json.dumps(sys.getswitchinterval()))"
 #: The interpreter's own switch interval, in seconds.
 INTERPRETER_DEFAULT = 0.005

@@ -20,6 +20,7 @@ from tests.load.processes import RedisServer, Server
 ROOT = Path(__file__).resolve().parents[2]
 
 
+@pytest.mark.one_pass  # make and pip alone
 def test_make_install_prints_nothing_and_asks_pip_for_errors_only(tmp_path):
     """The venv is a stand-in whose python records how it was called: make's own echo of
     the pip command lines and pip's level of talk are what is checked."""
@@ -43,6 +44,7 @@ def test_make_install_prints_nothing_and_asks_pip_for_errors_only(tmp_path):
     assert all(" -qq " in f" {line} " for line in pip_calls), pip_calls
 
 
+@pytest.mark.one_pass  # folders alone
 def test_the_load_tests_servers_leave_no_folders_behind():
     server, redis = Server(env={}, name="tidy"), RedisServer()
     folders = [Path(server.log_dir), Path(redis.dir)]
@@ -54,6 +56,7 @@ def test_the_load_tests_servers_leave_no_folders_behind():
 
 
 @pytest.mark.slow
+@pytest.mark.one_pass  # its run drops the database and Redis whatever this one has
 def test_the_asyncapi_tests_skip_with_a_reason_without_make_test_deps(tmp_path):
     env = {**os.environ, "ASYNCAPI_SPECS": str(tmp_path / "absent"), "REQUIRE_SERVICES": "0"}
     env.pop("DATABASE_URL", None)

@@ -112,9 +112,8 @@ test-sqlite:
 	env -u DATABASE_URL -u REDIS_URL $(PY) -m pytest -m "not postgres" --not-check $(PYTEST_PARALLEL) $(PYTEST_ARGS)
 
 # Again on PostgreSQL + channels-redis when they are configured or listening locally, but for
-# the tests marked one_pass (the hidden-card checks over many hands: the engine's filter, the
-# same on any database; each channel layer has tests of its own; a fresh interpreter's gc and
-# switch-interval policies; make install's quiet).
+# the tests marked one_pass (what they check is the same on any database and channel layer:
+# the marker's text in pyproject.toml says which).
 # With REQUIRE_SERVICES=1 (CI) a missing service is an error, not a skip.
 test-services:
 	@db="$${DATABASE_URL:-}"; redis="$${REDIS_URL:-}"; \

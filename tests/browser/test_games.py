@@ -195,9 +195,20 @@ def click_first(page, selectors, timeout=100) -> bool:
     return False
 
 
-def page_cards(page) -> set[str]:
-    """Every face-up card anywhere on the page."""
-    return set(page.eval_on_selector_all("[data-card]", "els => els.map(e => e.dataset.card)"))
+HAND_ON_PAGE = """() => [
+    document.querySelector('#table-board .hand-no')?.textContent || '',
+    document.querySelectorAll('#table-board .pot.awarded').length,
+    [...document.querySelectorAll('[data-card]')].map(e => e.dataset.card),
+]"""
+
+
+def first_hand_on_page(page) -> tuple[bool, bool, set[str]]:
+    """Whether ``page`` still shows the first hand, whether its pots were awarded (the
+    showdown), and every face-up card on it: read at once, so that a frame of the next hand
+    (dealt from a fresh deck, where a card thrown away in the first may come back) is never
+    mistaken for the first hand's."""
+    hand, awarded, cards = page.evaluate(HAND_ON_PAGE)
+    return re.match(r"\s*Hand #1\b", hand) is not None, bool(awarded), set(cards)
 
 
 def test_a_dealers_choice_orbit_with_a_triple_draw_hand(quick_server, browser):
@@ -236,6 +247,7 @@ def test_a_dealers_choice_orbit_with_a_triple_draw_hand(quick_server, browser):
     # the first hand: check and call to each draw; the first to draw throws two cards away
     # (clicked), the others stand pat (key P); nobody else ever sees the two or what came
     drawer, thrown, held, dealt_to_drawer = None, [], set(), set()
+    looked = 0  # how often another's page was looked at in the first hand, after the draw
     deadline = steps.deadline(240)  # a bound: a slow machine plays slowly
     while not any(status == "finished" for _, status, _ in hands_of(server, table_id)):
         assert time.monotonic() < deadline, "the triple-draw hand did not finish"
@@ -269,12 +281,15 @@ def test_a_dealers_choice_orbit_with_a_triple_draw_hand(quick_server, browser):
                 assert len(dealt_to_drawer) == 2 and not mine & set(thrown)
         if drawer is not None and dealt_to_drawer:
             for other in (p for p in pages if p is not drawer):
-                cards_seen = page_cards(other)
+                first_hand, shown, cards_seen = first_hand_on_page(other)
+                if not first_hand:  # the next hand is dealt: its cards come from a new deck
+                    continue
+                looked += 1
                 assert not cards_seen & set(thrown), "another player saw the discards"
-                shown = other.locator("#table-board .pot.awarded").count()  # the showdown
                 assert shown or not cards_seen & dealt_to_drawer, "another saw the cards drawn"
         steps.next_frame(pages[0], seen)  # what was clicked, or the clock, changes the table
     assert drawer is not None and dealt_to_drawer, "nobody drew"
+    assert looked, "no other page was looked at after the draw"
     discards = steps.db_rows(
         server,
         "SELECT cards FROM tables_handaction WHERE kind='discard' AND cards != ''",

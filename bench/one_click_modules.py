@@ -1,6 +1,6 @@
 """The modules one click crosses: from the socket's receive to the frames sent.
 
-    .venv/bin/python bench/one_click_modules.py [--json]
+    .venv/bin/python bench/one_click_modules.py [--json] [--lines]
 
 One real click through the real server code, in process: a fresh SQLite file, two players
 seated, a hand dealt from a fixed deck, both following the table over Channels'
@@ -19,6 +19,10 @@ functions is called; a coroutine that only goes on after an ``await`` (the ASGI 
 the consumer, the runtime's queue loop, each started before the click) enters nothing. The
 test harness (``tests.*``, ``bench.*``) and the libraries are left out. The table's clock
 (``TableRuntime``'s keep-up pass) is held off so that it cannot fall inside the click.
+
+``--lines`` also traces every line the click runs (``sys.settrace``: slower, so apart) and
+prints, beside each site module, how many of its lines the click ran: where the click's code
+lives, against the modules' whole size (what a module holds that no click runs).
 
 It measures the tree it is run from; a checkout from before the runtime (no ``publish``
 step) is measured to its last frame sent, which ``site_count_to_last_send`` also gives here
@@ -106,6 +110,10 @@ class ModuleRecorder:
         elif frame.f_code is self.hop_code:
             self.hops.append((self.calls, _site_caller(frame)))
 
+    def in_click(self) -> bool:
+        """Whether the click is under way: its receive came, its frames are not all sent."""
+        return self.recording and not self.end and not self.frames_in
+
     def report(self) -> dict[str, Any]:
         def listed(kind: str, until: int | None, after: int | None = None) -> list[str]:
             return [
@@ -170,19 +178,27 @@ def _site_caller(frame: FrameType | None) -> str:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--json", action="store_true", help="print the figures as JSON")
+    parser.add_argument(
+        "--lines", action="store_true", help="count the lines of each site module the click runs"
+    )
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as folder:
         os.environ["DATABASE_URL"] = f"sqlite:///{folder}/click.sqlite3"
         os.environ["POKER_CROUPIER"] = "0"  # the click is the only change
         os.environ.setdefault("DJANGO_SETTINGS_MODULE", "pokersite.settings")
-        figures = measure()
+        figures = measure(lines=args.lines)
     if args.json:
         print(json.dumps(figures, indent=2))
         return
     print(f"{ROOT}: one click (a call), from the socket's receive to the frames sent")
     print(f"site modules ({figures['site_count']}), in the order first entered:")
+    run = figures.get("site_lines_run")
     for module in figures["site_modules"]:
-        print(f"  {module:32} {figures['entered_by'][module]}")
+        lines = f"{run[module]:4} of {figures['site_lines'][module]:4} lines  " if run else ""
+        print(f"  {module:32} {lines}{figures['entered_by'][module]}")
+    if run:
+        whole = sum(figures["site_lines"].values())
+        print(f"  (lines run: {sum(run.values())} of the {whole} these modules hold)")
     print(f"  (to the last frame sent: {figures['site_count_to_last_send']})")
     print(f"engine modules ({figures['engine_count']}):")
     for module in figures["engine_modules"]:
@@ -195,7 +211,7 @@ def main() -> None:
     print(f"site modules first entered after the frames: {after}")
 
 
-def measure() -> dict[str, Any]:
+def measure(lines: bool = False) -> dict[str, Any]:
     import django
 
     django.setup()
@@ -225,10 +241,39 @@ def measure() -> dict[str, Any]:
     actor_id = hand.seats[state.actor]["player_id"]
     clicker = next(player for player in players if player.pk == actor_id)
     other = next(player for player in players if player.pk != actor_id)
-    return asyncio.run(click(table.pk, clicker, other))
+    return asyncio.run(click(table.pk, clicker, other, lines))
 
 
-async def click(table_id: int, clicker: Any, other: Any) -> dict[str, Any]:
+class LineRecorder:
+    """A trace function: the lines of site modules run while ``recorder``'s click is under
+    way (each module's distinct line numbers)."""
+
+    def __init__(self, recorder: ModuleRecorder) -> None:
+        self.recorder = recorder
+        self.lines: dict[str, set[int]] = {}
+
+    def __call__(self, frame: FrameType, event: str, arg: object) -> Any:
+        module = frame.f_globals.get("__name__") or "?"
+        return self._line if family(module) == "site" else None
+
+    def _line(self, frame: FrameType, event: str, arg: object) -> Any:
+        if event == "line" and self.recorder.in_click():
+            module = frame.f_globals.get("__name__") or "?"
+            self.lines.setdefault(module, set()).add(frame.f_lineno)
+        return self._line
+
+    def report(self, modules: list[str]) -> dict[str, Any]:
+        """The lines run in each of ``modules`` and each one's size (its file's lines)."""
+        return {
+            "site_lines_run": {module: len(self.lines.get(module, ())) for module in modules},
+            "site_lines": {
+                module: len(Path(sys.modules[module].__file__ or "").read_text().splitlines())
+                for module in modules
+            },
+        }
+
+
+async def click(table_id: int, clicker: Any, other: Any, lines: bool = False) -> dict[str, Any]:
     from asgiref.sync import SyncToAsync, sync_to_async
     from channels.generic.websocket import AsyncWebsocketConsumer
 
@@ -248,6 +293,10 @@ async def click(table_id: int, clicker: Any, other: Any) -> dict[str, Any]:
     # Every thread made from here on is profiled: the database's threads are made anew.
     threading.setprofile(recorder)
     sys.setprofile(recorder)
+    tracer = LineRecorder(recorder) if lines else None
+    if tracer is not None:
+        threading.settrace(tracer)
+        sys.settrace(tracer)
     SyncToAsync.single_thread_executor = ThreadPoolExecutor(max_workers=1)
     asyncio.get_running_loop().set_default_executor(ThreadPoolExecutor())
     try:
@@ -272,8 +321,13 @@ async def click(table_id: int, clicker: Any, other: Any) -> dict[str, Any]:
     finally:
         sys.setprofile(None)
         threading.setprofile(None)
+        sys.settrace(None)
+        threading.settrace(None)
     assert recorder.last_send > 0, "no frame was sent"
-    return recorder.report()
+    figures = recorder.report()
+    if tracer is not None:
+        figures.update(tracer.report(figures["site_modules"]))
+    return figures
 
 
 def _json_version(frame: str) -> int:

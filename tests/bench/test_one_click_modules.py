@@ -1,6 +1,7 @@
 """The one-click tool (``bench/one_click_modules.py``) follows a real click from the socket's
 receive through the table's runtime and its service to the frames, and reports the modules it
-crossed (the figure is reported in docs/architecture/one-click.md, not asserted here)."""
+crossed and, traced line by line, how much of each it ran (the figures are reported in
+docs/architecture/one-click.md, not asserted here)."""
 
 import json
 import subprocess
@@ -10,7 +11,7 @@ from tests.load.processes import PYTHON, ROOT
 
 def test_a_click_is_followed_from_the_socket_through_the_runtime_and_the_service():
     done = subprocess.run(
-        [PYTHON, "bench/one_click_modules.py", "--json"],
+        [PYTHON, "bench/one_click_modules.py", "--json", "--lines"],
         cwd=ROOT,
         capture_output=True,
         text=True,
@@ -25,3 +26,7 @@ def test_a_click_is_followed_from_the_socket_through_the_runtime_and_the_service
     assert "engine.hand.machine" in figures["engine_modules"]  # the engine's counted apart
     assert not any(module.startswith(("tests.", "bench.")) for module in site)
     assert figures["thread_hops"]  # the write, on its thread
+    # each module entered ran some of its lines, never more than it holds
+    run, size = figures["site_lines_run"], figures["site_lines"]
+    assert set(run) == set(size) == set(site)
+    assert all(0 < run[module] < size[module] for module in site), (run, size)

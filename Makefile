@@ -103,9 +103,12 @@ check: lint
 # Files go out in the suite's order (tests/conftest.py: browser files, then slow ones), not in
 # pytest-xdist's own (the files with the most tests first), which left the long one-test files
 # (the browser nights, the reliability tests) to the end of a pass, one busy worker and two idle.
-# The slowest tests are listed at the end of each pass, so that growth is seen.
+# The slowest tests are listed at the end of each pass, so that growth is seen, and the files
+# that cost the most CPU (tests/cpu_report.py): the passes are CPU-bound, so those are what
+# lengthens them.
 TEST_WORKERS ?= 3
-PYTEST_PARALLEL := -n $(TEST_WORKERS) --dist loadfile --no-loadscope-reorder --durations=25
+PYTEST_PARALLEL := -n $(TEST_WORKERS) --dist loadfile --no-loadscope-reorder --durations=25 \
+	--cpu-files=25
 
 # Every test make check did not run, on SQLite with the in-memory channel layer.
 test-sqlite:

@@ -18,8 +18,9 @@ import channels.db
 import django.db
 import pytest
 
-# ``--check`` / ``--not-check``: make check's fast tests, or all the others (tests/fast_loop.py).
-pytest_plugins = ["tests.fast_loop"]
+# ``--check`` / ``--not-check``: make check's fast tests, or all the others (tests/fast_loop.py);
+# ``--cpu-files=N``: the files that cost the most CPU (tests/cpu_report.py).
+pytest_plugins = ["tests.fast_loop", "tests.cpu_report"]
 
 REQUIRE_SERVICES = os.environ.get("REQUIRE_SERVICES", "0").lower() in {"1", "true", "yes"}
 

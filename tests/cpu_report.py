@@ -7,8 +7,8 @@ from its setup to its teardown, for the test process and every process under it 
 and the browser a test starts), with the children each has reaped, read from ``/proc`` (Linux
 only: elsewhere nothing is listed). The database and Redis servers are not under it and are
 not counted; a set-up shared by the whole run (the test database, the browser) counts to the
-first test that asks for it. Under pytest-xdist each worker counts its own tests and the figures travel to
-the controller with the test's report.
+first test that asks for it. Under pytest-xdist each worker counts its own tests and the
+figures travel to the controller with the test's report.
 """
 
 from __future__ import annotations

@@ -22,6 +22,8 @@ import pytest
 #: The user property a test's CPU seconds travel under.
 CPU_PROPERTY = "cpu_seconds"
 _TICKS = os.sysconf("SC_CLK_TCK") if hasattr(os, "sysconf") else 100
+#: The CPU figure a test's setup began with (``pytest_runtest_setup``).
+_START = pytest.StashKey[float | None]()
 
 
 def pytest_addoption(parser):
@@ -78,7 +80,6 @@ def pytest_runtest_makereport(item, call):
         outcome.get_result().user_properties.append((CPU_PROPERTY, end - start))
 
 
-_START = pytest.StashKey[float | None]()
 #: Each test file's CPU seconds in this run (``pytest_runtest_logreport`` is given no config).
 _by_file: defaultdict[str, float] = defaultdict(float)
 

@@ -403,7 +403,9 @@ class TableRuntime(TableOwnership):
                 self._now(written.snapshot)
             if written.snapshot is not None:
                 await self._fan_out(written.snapshot)
-            self.odds.after(written.snapshot)
+                hand = written.snapshot.hand
+                if hand is not None and hand.odds_pending:  # a run-out waits for its chances
+                    self.odds.after(written.snapshot)
         for event in written.events:  # its own change: on the layer for followers only
             group = event.pop("_group", "")
             mine = event.get("type") == "table.changed" and event.get("table_id") == self.table_id

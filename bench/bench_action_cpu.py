@@ -103,10 +103,10 @@ def run(args: argparse.Namespace) -> None:
     import tables.services.events as events
     import tables.services.hands as hands_service
     from engine.bots import RandomBot
+    from engine.pre_actions import offers
     from tables.live.frames import SocketFrames
     from tables.live.written import held_hand, written_and_read
     from tables.models import Hand, HandAction, Seat, Table
-    from tables.pre_actions import offers
     from tables.selectors.hands import hand_state
     from tables.selectors.snapshot import load_snapshot
     from tables.services import (

@@ -18,10 +18,10 @@ from typing import Any
 
 from django.contrib.auth.models import AnonymousUser, User
 
+from engine.pre_actions import KINDS as PRE_ACTION_KINDS, LABELS as PRE_ACTION_LABELS
 from tables import services
 from tables.inputs import BadFrame, act_fields, parse_whole_number
 from tables.models import Player, Table
-from tables.pre_actions import KINDS as PRE_ACTION_KINDS, LABELS as PRE_ACTION_LABELS
 from tables.selectors.hands import player_in_running_hand
 from tables.selectors.players import viewer_player
 from tables.services.broadcast import broadcast_agree, broadcast_withdraw

@@ -32,6 +32,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from engine.pre_actions import KINDS as PRE_ACTION_KINDS
 from tables.api.exceptions import ErrorSerializer
 from tables.api.permissions import AllowAny, AuthenticatedApiRequest, IsAuthenticated
 from tables.api.schema import as_openapi
@@ -42,7 +43,6 @@ from tables.http import Viewer
 from tables.inputs import ACTION_KINDS, BadFrame, discard_card_texts
 from tables.models import Table
 from tables.operations import OPERATIONS
-from tables.pre_actions import KINDS as PRE_ACTION_KINDS
 from tables.presenters.broadcast import broadcast_reveal
 from tables.presenters.play_state import PLAY_STATE, play_state
 from tables.presenters.screen import table_screen

@@ -18,8 +18,9 @@ from __future__ import annotations
 
 from typing import Any
 
+from engine import pre_actions
 from engine.variants import ALL_STREETS
-from tables import operations, pre_actions
+from tables import operations
 from tables.inputs import ACTION_KINDS
 from tables.live import protocol
 from tables.presenters.play_state import PLAY_STATE

@@ -173,7 +173,7 @@ class HandAction(AppendOnlyModel):
     ``seat`` is the engine seat index (position in ``Hand.seats``); ``amount`` is the
     raise-to / bet-to total for bets and raises, else null. ``source`` says whether the player
     clicked, ticked it in advance
-    (``tables.pre_actions``), the clock acted for them, or a bot decided.
+    (``engine.pre_actions``), the clock acted for them, or a bot decided.
     """
 
     class Source(models.TextChoices):

@@ -395,7 +395,7 @@ class Seat(models.Model):
         blank=True,
         help_text="Sit out from the next hand, or when the big blind reaches this seat.",
     )
-    # --- acting in advance (issue 50): tables.pre_actions says what a choice means
+    # --- acting in advance (issue 50): engine.pre_actions says what a choice means
     pre_action = models.CharField(
         max_length=10,
         blank=True,

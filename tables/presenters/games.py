@@ -13,11 +13,11 @@ from typing import TYPE_CHECKING, Any, Protocol
 
 from engine.cards import Card
 from engine.hand import Hand as EngineHand
+from engine.pre_actions import Offer, PreAction, meaning, offers
+from engine.streets import street_names
 from engine.types import EventKind, Legal
 from engine.view import View
-from tables.pre_actions import Offer, PreAction, meaning, offers
 from tables.presenters.models import ActionBar, CardFace, PreActionChoice, QuickSize, shown_faces
-from tables.streets import street_names
 
 if TYPE_CHECKING:
     from tables.selectors.snapshot import Snapshot, TableFacts

@@ -14,11 +14,11 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from engine.cards import Card
+from engine.streets import STUD_STREET_NAMES, StreetTracker
 from engine.types import FORCED_BETS, RUNS_WORDS, Event, EventKind
 from engine.view import View
 from tables.formatting import chips, without_board_codes
 from tables.presenters.models import CardFace, LogLine
-from tables.streets import STUD_STREET_NAMES, StreetTracker
 
 if TYPE_CHECKING:
     from tables.selectors.hands import Decision

@@ -273,7 +273,7 @@ class ActionBar:
 @view_model
 class PreActionChoice:
     """A choice a player in the hand who is not to act may tick in advance
-    (``tables.pre_actions``): ``ticked`` when it is the one they ticked."""
+    (``engine.pre_actions``): ``ticked`` when it is the one they ticked."""
 
     kind: str
     amount: int  # "call": the chips it calls, else 0

@@ -24,7 +24,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, NamedTuple
 
-from tables.pre_actions import owed
+from engine.pre_actions import owed
 from tables.presenters import play_state
 from tables.presenters.screen import actions_with_bar, own_pre_action_choices
 from tables.presenters.shared_screen import own_log_lines, shared_screen

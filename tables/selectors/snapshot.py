@@ -25,12 +25,12 @@ from django.db.models import QuerySet
 
 from engine.config import HandConfig
 from engine.hand import Hand as EngineHand
+from engine.pre_actions import PreAction
 from engine.runout import runout_frame
 from engine.view import SeatView, View
 from tables.db import statements
 from tables.db.driver import from_row, row_copy
 from tables.models import Hand, Seat, Table
-from tables.pre_actions import PreAction
 from tables.selectors.banners import banner_for, seating_notice_for
 from tables.selectors.broadcast import street_times
 from tables.selectors.hands import Decision, hand_decisions, hand_state, last_hand

@@ -1,7 +1,7 @@
 """Acting in advance (issue 50): ticking a choice, and taking the ticked choices in the same
 step as the action before them.
 
-A player in the hand who is not to act may tick one of the choices ``tables.pre_actions``
+A player in the hand who is not to act may tick one of the choices ``engine.pre_actions``
 offers them now; it is stored on their ``Seat`` (with the hand and street it belongs to) and
 ``hand_act`` takes it the moment their turn comes, in the same transaction as the action
 that brought the turn to them (``pre_actions_take``): no extra round trip. A choice whose
@@ -14,10 +14,10 @@ from __future__ import annotations
 from django.db import transaction
 
 from engine.hand import Hand as EngineHand
+from engine.pre_actions import CALL, KINDS, PreAction, meaning, offers
 from engine.types import Action, ActionKind
 from tables.db import statements
 from tables.models import Hand, HandAction, Player, Seat, Table
-from tables.pre_actions import CALL, KINDS, PreAction, meaning, offers
 from tables.selectors.hands import Decision, hand_state, running_hand
 from tables.services.errors import HandNotRunning, InvalidChoice, NotSeated, NotYourTurn
 from tables.services.events import table_lock, table_touch
@@ -26,7 +26,7 @@ from tables.services.events import table_lock, table_touch
 def pre_action_set(
     *, table: Table | int, player: Player, kind: str, amount: int | None = None
 ) -> Seat:
-    """Tick ``kind`` for ``player`` (one of ``tables.pre_actions.KINDS``; "" clears it).
+    """Tick ``kind`` for ``player`` (one of ``engine.pre_actions.KINDS``; "" clears it).
 
     Lock: table row. Refused (``ServiceError``, nothing changed) unless the player is in the
     running hand and not to act, and ``kind`` is offered to them now; a "call" ticked for

@@ -45,8 +45,8 @@ from collections.abc import Iterable
 from dataclasses import dataclass, fields
 from typing import TYPE_CHECKING, Any
 
+from engine.streets import StreetTracker
 from engine.types import DECISIONS, EventKind
-from tables.streets import StreetTracker
 
 if TYPE_CHECKING:
     from engine.hand import Hand as EngineHand

@@ -33,6 +33,7 @@ from django.db.models import (
 from engine import phh, pkstate
 from engine.errors import FormatCannotHold
 from engine.hand import HandConfig
+from engine.streets import decisions
 from tables.http import Viewer
 from tables.models import Hand, Player, PlayerHand
 from tables.models.hands import runout_showing_q
@@ -42,7 +43,6 @@ from tables.selectors.players import shown_as_bot
 from tables.selectors.replay import hand_replay_steps
 from tables.selectors.replay_odds import step_odds_json
 from tables.stats.figures import Totals
-from tables.streets import decisions
 
 RESULTS = ("won", "lost", "even")
 #: ``PlayerHand`` rows of cash tables (a tournament's tables have a ``tournament_table``, by

@@ -13,9 +13,9 @@ import random
 import pytest
 from django.db.models import F
 
+from engine.pre_actions import CHECK_FOLD, offers
 from tables.live.frames import LEGAL, PRE_ACTIONS, VIEW_LEGAL, JsonState, json_update
 from tables.models import Seat, Table
-from tables.pre_actions import CHECK_FOLD, offers
 from tables.presenters import play_state
 from tables.selectors import snapshot as snapshots
 from tables.selectors.hands import hand_state

@@ -22,11 +22,11 @@ import random
 import pytest
 from django.utils import timezone
 
+from engine.pre_actions import offers
 from pokerclient.live import apply_patch
 from tables.live.frames import JsonState, SocketFrames, json_update
 from tables.live.protocol import render_viewer
 from tables.models import Table
-from tables.pre_actions import offers
 from tables.presenters.broadcast import broadcast_reveal
 from tables.selectors.hands import hand_state
 from tables.selectors.hosting import left_table

@@ -4,8 +4,8 @@ as the action that brings the turn, while it still means what it meant."""
 import pytest
 
 from engine.hand import Hand as EngineHand
+from engine.pre_actions import FOLD, PreAction, meaning, offers
 from tables.models import HandAction, Player, Seat, Table
-from tables.pre_actions import FOLD, PreAction, meaning, offers
 from tables.selectors.hands import hand_state
 from tables.services import hand_act, hand_start, seat_sit_out, seat_take
 from tables.services.errors import (

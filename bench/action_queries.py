@@ -102,7 +102,8 @@ def run(args: argparse.Namespace) -> None:
     from tables.selectors.snapshot import load_snapshot
     from tables.services import player_grant, player_sign_up, seat_take, table_save
     from tables.services.clock import clock_tick
-    from tables.services.leases import PROCESS, lease_fenced, lease_take
+    from tables.services.events import lease_fenced
+    from tables.services.leases import PROCESS, lease_take
     from tables.services.live_hand import LiveHand
 
     publish = events._publish

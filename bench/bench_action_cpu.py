@@ -119,7 +119,8 @@ def run(args: argparse.Namespace) -> None:
         table_save,
     )
     from tables.services.clock import clock_tick
-    from tables.services.leases import PROCESS, lease_fenced, lease_take, leases_renew
+    from tables.services.events import lease_fenced
+    from tables.services.leases import PROCESS, lease_take, leases_renew
 
     def publish_runtime_writes(event: dict[str, Any], group: str = "") -> None:
         """A runtime's write publishes into its outbox (how ``written_and_read`` learns the

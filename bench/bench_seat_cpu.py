@@ -81,7 +81,8 @@ def run(args: argparse.Namespace) -> None:
     from tables.selectors.snapshot import load_snapshot
     from tables.services import player_grant, player_sign_up, seat_leave, seat_take, table_save
     from tables.services.clock import clock_tick
-    from tables.services.leases import PROCESS, lease_fenced, lease_take
+    from tables.services.events import lease_fenced
+    from tables.services.leases import PROCESS, lease_take
 
     def publish_runtime_writes(event: dict[str, Any], group: str = "") -> None:
         """The runtime's writes publish into their outbox (how ``written_and_read`` learns

@@ -86,6 +86,7 @@ class ModuleRecorder:
         self.frames_in = False  # the harness has every frame of the click
         self.hops: list[tuple[int, str]] = []  # (counter, the site code that asked)
         self.threads: dict[str, set[str]] = {}  # module -> names of the threads it ran on
+        self.functions: dict[str, dict[str, int]] = {}  # module -> function -> calls
 
     def __call__(self, frame: FrameType, event: str, arg: object) -> None:
         if event != "call" or _resumed(frame):
@@ -103,6 +104,8 @@ class ModuleRecorder:
             self.order[module] = self.calls
             self.first[module] = frame.f_code.co_qualname
         self.threads.setdefault(module, set()).add(threading.current_thread().name)
+        called = self.functions.setdefault(module, {})
+        called[frame.f_code.co_qualname] = called.get(frame.f_code.co_qualname, 0) + 1
         if frame.f_code is self.end_code and not self.end:
             self.end = self.calls
         elif frame.f_code is self.send_code and not self.frames_in:
@@ -131,6 +134,7 @@ class ModuleRecorder:
             "site_modules": site,
             "engine_modules": engine,
             "entered_by": {module: self.first[module] for module in [*site, *engine]},
+            "functions": {module: self.functions[module] for module in site},
             "site_count": len(site),
             "site_count_to_last_send": len(listed("site", self.last_send)),
             "engine_count": len(engine),

@@ -57,9 +57,9 @@ from tables.models import Player
 from tables.operations import OPERATIONS, run_op
 from tables.presenters.broadcast import next_reveal
 from tables.selectors.snapshot import Snapshot, load_snapshot
-from tables.services.events import AFTER_WRITE, publish, table_group
+from tables.services.events import AFTER_WRITE, lease_fenced, publish, table_group
 from tables.services.hands import hand_act
-from tables.services.leases import MOVING, PROCESS, LeaseLost, lease_fenced, lease_release
+from tables.services.leases import MOVING, PROCESS, LeaseLost, lease_release
 from tables.services.live_hand import LiveHand
 
 log = logging.getLogger(__name__)

@@ -49,10 +49,10 @@ from tables.selectors.hands import (
 from tables.services import mixed, runouts
 from tables.services.errors import ServiceError
 from tables.services.etiquette import dealing_for
-from tables.services.events import table_lock, table_touch
+from tables.services.events import fenced_atomic, table_lock, table_touch
 from tables.services.hands import hand_act, hand_deal
 from tables.services.hooks import rules_for
-from tables.services.leases import fenced_atomic, held_by_another
+from tables.services.leases import held_by_another
 from tables.services.live_hand import LiveHand
 from tables.services.players import player_create, player_grant
 from tables.services.seats import seat_take

@@ -1,6 +1,8 @@
-"""The two ends of every change to a table: the row lock every service takes first
-(``table_lock``), and the version bump it ends with (``table_touch``), which tells every
-socket on the table that it changed once the transaction has committed.
+"""Every change to a table, from end to end: a runtime's write runs under its lease
+(``lease_fenced``: one transaction, the lease checked with the table's lock), every service
+locks the table's row first (``table_lock``) and ends with the version bump (``table_touch``),
+which tells every socket on the table that it changed once the transaction has committed
+(``publish``). The lease's own life (taken, renewed, given up) is ``tables.services.leases``'.
 
 The event carries the table id and its new version, never cards: each consumer reloads the
 state and renders it for its own viewer.
@@ -9,22 +11,188 @@ state and renders it for its own viewer.
 from __future__ import annotations
 
 import logging
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Sequence
 from contextvars import ContextVar
+from dataclasses import dataclass
+from datetime import datetime
 from typing import Any, Literal, TypeVar, overload
 
 from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
 from django.db import transaction
+from django.db.backends.base.base import BaseDatabaseWrapper
+from django.db.models import Q, QuerySet
+from django.db.transaction import Atomic
+from django.utils import timezone
 
 from tables.db import statements
-from tables.db.driver import Batch, row_copy, run
-from tables.models import Table
+from tables.db.driver import Batch, prep_save, row_copy, run
+from tables.models import Table, TableLease
 from tables.services.errors import TableNotOpen
-from tables.services.leases import fenced_table_lock, fenced_table_pending, fenced_table_values
+from tables.services.leases import MOVING, LeaseLost, lease_hold
 
 log = logging.getLogger(__name__)
 R = TypeVar("R")
+T = TypeVar("T")
+
+
+@dataclass
+class _Fence:
+    """A runtime's write under way in ``lease_fenced``: the lease it must hold."""
+
+    table_id: int
+    owner: str
+    epoch: int
+    #: How many blocks were open inside the outermost ``atomic`` at the fence (its own among
+    #: them where it is nested, as in the tests).
+    depth: int
+    #: The lease was found held, its row locked until the commit (None: not yet, or only
+    #: inside a savepoint, whose rollback would let the lock go; False: lost).
+    held: bool | None = None
+    #: The table's row was locked with the lease (``fenced_table_lock``) once already.
+    looked: bool = False
+
+
+#: While ``lease_fenced`` runs its work: the lease it runs under.
+_fence: ContextVar[_Fence | None] = ContextVar("lease_fence", default=None)
+
+
+def lease_fenced(table_id: int, owner: str, epoch: int, work: Callable[[], T]) -> T:
+    """``work`` (a runtime's write) in one transaction under the lease ``owner`` took at
+    ``epoch``: if another process took the table meanwhile, ``LeaseLost`` and nothing is
+    written. The lease is checked with the work's first lock of the table's row
+    (``fenced_table_lock``: one statement reads and locks both rows until the commit, as
+    every service of a runtime locks the table first); where that lock was not taken outside
+    a savepoint, the lease is renewed before the commit instead (``lease_hold``). The
+    services ``work`` calls open their blocks with ``fenced_atomic``: no savepoints of their
+    own."""
+    with transaction.atomic():
+        fence = _Fence(table_id, owner, epoch, len(transaction.get_connection().savepoint_ids))
+        token = _fence.set(fence)
+        try:
+            result = work()
+        finally:
+            _fence.reset(token)
+        if fence.held is False:  # lost, and the work swallowed the refusal
+            raise LeaseLost(MOVING)
+        # a work whose error was swallowed commits nothing: Django runs no more queries
+        unchecked = fence.held is None and not transaction.get_connection().needs_rollback
+        if unchecked and not lease_hold(table_id, owner, epoch):
+            raise LeaseLost(MOVING)
+        return result
+
+
+def fenced_table_pending(table_id: int) -> bool:
+    """Whether the table's row is locked for the first time inside ``lease_fenced``'s work:
+    ``fenced_table_lock`` then locks it with the lease."""
+    fence = _fence.get()
+    return fence is not None and not fence.looked and fence.table_id == table_id
+
+
+def fenced_table_lock(table_id: int, *, skip_locked: bool = False) -> Table | None:
+    """``statements.lock_row(Table, table_id)`` inside ``lease_fenced``, its lease checked in
+    the same statement: the table's row read where the lease's owner and epoch are the
+    fence's and it has not expired, both rows locked (PostgreSQL's ``FOR UPDATE`` of a join;
+    SQLite's transaction holds the database's write lock). It is not renewed: each loop's
+    clock does that every second (``leases_renew``). ``LeaseLost`` when it is not held.
+
+    ``skip_locked``: None at once when another transaction holds the table's row; as a row
+    skipped looks like a lease lost, the lease is then looked at on its own."""
+    fence, outside_savepoints, now, params = _fence_at_lock(table_id)
+
+    def build(table_id: int, owner: str, epoch: int, _: object) -> QuerySet[Table]:
+        return _lease_held_row(table_id, owner, epoch, now, skip_locked)
+
+    found = statements.select_first(Table, f"lease-held-table {skip_locked}", build, *params)
+    held = found is not None or (
+        skip_locked and lease_hold(table_id, fence.owner, fence.epoch, now)
+    )
+    if found is None and held:  # skipped: another transaction holds the row
+        found = statements.lock_row(Table, table_id, skip_locked=True)
+    _locked(fence, outside_savepoints, held)
+    return found
+
+
+def fenced_table_values(table_id: int, columns: tuple[str, ...]) -> tuple[Any, ...]:
+    """``fenced_table_lock`` that reads only ``columns`` of the table's row (as the driver
+    gives them): for a runtime that holds the rest of the row at the version it reads
+    (``table_lock_held``). ``LeaseLost`` when the lease is not held."""
+    fence, outside_savepoints, now, params = _fence_at_lock(table_id)
+
+    def build(table_id: int, owner: str, epoch: int, _: object) -> QuerySet[Table, Any]:
+        return _lease_held_row(table_id, owner, epoch, now).values_list(*columns)
+
+    key = f"lease-held-values {columns}"
+    rows = statements.select_values(Table, key, build, *params, aware=False)
+    _locked(fence, outside_savepoints, bool(rows))
+    return rows[0]
+
+
+def _fence_at_lock(table_id: int) -> tuple[_Fence, bool, datetime, tuple[Any, ...]]:
+    """``lease_fenced``'s fence at its work's first lock of ``table_id``'s row (marked as
+    looked at), whether no savepoint stands between them, the time now and the lock
+    statement's parameters: the table, the lease's owner and epoch, the time as the
+    database takes it (the lease must not have expired by then)."""
+    fence = _fence.get()
+    assert fence is not None and fence.table_id == table_id  # ``fenced_table_pending``
+    fence.looked = True
+    now = timezone.now()
+    held_since = _until_prep(transaction.get_connection())([now])[0]
+    params = (table_id, fence.owner, fence.epoch, held_since)
+    return fence, _outside_savepoints(fence), now, params
+
+
+def _lease_held_row(
+    table_id: int, owner: str, epoch: int, now: datetime, skip_locked: bool = False
+) -> QuerySet[Table]:
+    """The table's row where its lease is ``owner``'s at ``epoch`` and unexpired at ``now``,
+    locked with it."""
+    held = Q(lease__owner=owner), Q(lease__epoch=epoch), Q(lease__until__gte=now)
+    query = Table.objects.select_for_update(skip_locked=skip_locked)
+    return query.filter(Q(pk=table_id), *held).order_by()
+
+
+def _locked(fence: _Fence, outside_savepoints: bool, held: bool) -> None:
+    """The fence after its lock found the lease ``held`` or not (``LeaseLost``)."""
+    if not held:
+        fence.held = False
+        raise LeaseLost(MOVING)
+    if outside_savepoints:
+        fence.held = True
+
+
+def fenced_atomic() -> Atomic:
+    """``transaction.atomic()`` for a service of a runtime's write path (``hand_act``,
+    ``clock_tick``), without a savepoint where every block opened inside ``lease_fenced``'s
+    transaction before it has none either (the clock's tick and the action it makes): an
+    error it raises then marks the fence's block to roll back whole, whether the fence lets
+    it through or a caller swallows it (as the croupier's tick does, running no more queries:
+    Django would refuse them), so a savepoint would undo nothing more, and costs two
+    statements (``SAVEPOINT``, ``RELEASE``) on every action. Anywhere else, the usual
+    savepoint."""
+    fence = _fence.get()
+    return transaction.atomic(savepoint=fence is None or not _outside_savepoints(fence))
+
+
+def _outside_savepoints(fence: _Fence) -> bool:
+    """Whether no savepoint stands between ``fence``'s block and now: the blocks open at the
+    fence are still open, and none opened since inside its work made a savepoint."""
+    blocks = transaction.get_connection().savepoint_ids
+    return len(blocks) >= fence.depth and not any(blocks[fence.depth :])
+
+
+#: (database alias, vendor) -> how the lease's expiry is given to the database.
+_until_preps: dict[tuple[str, str], Callable[[Sequence[Any]], list[Any]]] = {}
+
+
+def _until_prep(connection: BaseDatabaseWrapper) -> Callable[[Sequence[Any]], list[Any]]:
+    """``TableLease.until``'s ``get_db_prep_save`` for ``connection``, without the field's
+    calls for a time now (``driver.prep_save``): every runtime's write checks the lease."""
+    key = (connection.alias, connection.vendor)
+    prep = _until_preps.get(key)
+    if prep is None:
+        prep = _until_preps[key] = prep_save(connection, [TableLease._meta.get_field("until")])
+    return prep
 
 
 @overload

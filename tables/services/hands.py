@@ -41,10 +41,15 @@ from tables.services.errors import (
     ServiceError,
     StaleAction,
 )
-from tables.services.events import require_open, table_lock, table_lock_held, table_touch
+from tables.services.events import (
+    fenced_atomic,
+    require_open,
+    table_lock,
+    table_lock_held,
+    table_touch,
+)
 from tables.services.hands_made import hand_made
 from tables.services.host_pending import pending_apply
-from tables.services.leases import fenced_atomic
 from tables.services.live_hand import LiveHand
 from tables.services.pre_actions import pre_actions_clear, pre_actions_take
 from tables.services.seats import seat_cash_out

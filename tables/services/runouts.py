@@ -54,9 +54,8 @@ from tables.db import statements
 from tables.models import Hand, Player, PlayerHand, Seat, Table
 from tables.selectors.hands import hand_state, last_hand, runout_streets_of, with_deck
 from tables.services.errors import HandNotRunning, IllegalMove, NotSeated, NotYourTurn
-from tables.services.events import table_lock, table_touch
+from tables.services.events import fenced_atomic, table_lock, table_touch
 from tables.services.hands_made import odds_stored, street_shown
-from tables.services.leases import fenced_atomic
 
 #: The run-it-twice answers (action kinds) and the runs each one asks for.
 RUN_CHOICES = {"run_once": 1, "run_twice": 2, "run_thrice": 3}

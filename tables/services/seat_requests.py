@@ -31,9 +31,8 @@ from tables.services.errors import (
     NotSeated,
     RequestPending,
 )
-from tables.services.events import require_open, table_lock, table_touch
+from tables.services.events import fenced_atomic, require_open, table_lock, table_touch
 from tables.services.host_pending import notice_post
-from tables.services.leases import fenced_atomic
 from tables.services.seats import buy_in_check, seat_take, seat_take_locked, seat_top_up
 from tables.services.seats_made import seat_made
 

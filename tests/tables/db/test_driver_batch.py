@@ -15,7 +15,8 @@ from tables.models import Hand, HandAction, HandSecret, Seat, Table
 from tables.selectors.hands import hand_decisions, hand_state
 from tables.services import hand_act, hand_start, seat_take
 from tables.services.clock import clock_tick
-from tables.services.leases import lease_fenced, lease_take
+from tables.services.events import lease_fenced
+from tables.services.leases import lease_take
 from tables.services.live_hand import LiveHand
 
 pytestmark = pytest.mark.django_db

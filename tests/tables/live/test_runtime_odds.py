@@ -24,7 +24,8 @@ from tables.live.written import Written, held_hand, written_and_read
 from tables.models import Hand, Player, PlayerHand, Table
 from tables.selectors.snapshot import Snapshot, load_snapshot
 from tables.services import hand_start, seat_take
-from tables.services.leases import PROCESS, lease_fenced, lease_take
+from tables.services.events import lease_fenced
+from tables.services.leases import PROCESS, lease_take
 from tables.services.live_hand import LiveHand
 from tables.services.runouts import hands_awaiting_odds, runout_odds_work
 from tests.tables.helpers import actor, current_hand, fresh

@@ -19,9 +19,9 @@ from tables.selectors.hosting import LOG_NOTICES, NoticeRow, notices_carried
 from tables.selectors.snapshot import Snapshot, load_snapshot
 from tables.services import hooks
 from tables.services.clock import clock_tick
-from tables.services.events import table_lock, table_touch
+from tables.services.events import lease_fenced, table_lock, table_touch
 from tables.services.host_pending import notice_post
-from tables.services.leases import PROCESS, lease_fenced, lease_take, leases_renew
+from tables.services.leases import PROCESS, lease_take, leases_renew
 from tables.services.live_hand import LiveHand
 from tables.services.seats import seat_take
 from tests.tables.helpers import bot_act_request

@@ -17,7 +17,8 @@ from tables.presenters.shared_screen import shared_screen
 from tables.selectors.snapshot import Snapshot, load_snapshot, snapshot_after_action
 from tables.services import hand_act, hand_start, seat_take
 from tables.services.errors import BuyInOutOfRange
-from tables.services.leases import PROCESS, lease_fenced, lease_take
+from tables.services.events import lease_fenced
+from tables.services.leases import PROCESS, lease_take
 from tables.services.live_hand import LiveHand
 
 pytestmark = pytest.mark.django_db

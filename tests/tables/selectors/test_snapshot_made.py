@@ -23,7 +23,8 @@ from tables.selectors.snapshot_made import snapshot_after_street
 from tables.services import seat_take
 from tables.services.clock import clock_tick
 from tables.services.errors import BuyInOutOfRange
-from tables.services.leases import PROCESS, lease_fenced, lease_take, leases_renew
+from tables.services.events import lease_fenced
+from tables.services.leases import PROCESS, lease_take, leases_renew
 from tables.services.live_hand import LiveHand
 from tests.tables.helpers import bot_act_request
 

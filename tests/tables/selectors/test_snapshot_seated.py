@@ -24,8 +24,9 @@ from tables.selectors.snapshot_seated import snapshot_after_seat
 from tables.services import hand_act, seat_leave, seat_take
 from tables.services.clock import clock_tick
 from tables.services.errors import ServiceError
+from tables.services.events import lease_fenced
 from tables.services.hosting import table_create
-from tables.services.leases import PROCESS, lease_fenced, lease_take
+from tables.services.leases import PROCESS, lease_take
 from tests.tables.selectors.test_snapshot_made import assert_same
 
 pytestmark = pytest.mark.django_db(transaction=True)  # the writes publish on commit

@@ -16,7 +16,8 @@ from tables.models import Seat
 from tables.selectors.snapshot import load_snapshot
 from tables.services import etiquette, seat_take
 from tables.services.clock import clock_tick
-from tables.services.leases import PROCESS, lease_fenced, lease_take
+from tables.services.events import lease_fenced
+from tables.services.leases import PROCESS, lease_take
 from tests.tables.selectors.test_snapshot_made import assert_same
 
 pytestmark = pytest.mark.django_db(transaction=True)  # the writes publish on commit

@@ -7,12 +7,11 @@ from django.db import transaction
 from django.utils import timezone
 
 from tables.models import Table, TableLease
+from tables.services.events import fenced_atomic, lease_fenced
 from tables.services.leases import (
     LEASE_SECONDS,
     LeaseLost,
-    fenced_atomic,
     held_elsewhere,
-    lease_fenced,
     lease_hold,
     lease_owner,
     lease_release,

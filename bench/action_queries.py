@@ -96,15 +96,14 @@ def run(args: argparse.Namespace) -> None:
     import tables.services.events as events
     import tables.services.hands as hands_service
     from engine.bots import RandomBot
-    from tables.live.runtime import act_request
-    from tables.live.written import held_hand, written_and_read
+    from tables.live.runtime import act_request, written_and_read
     from tables.models import Table
     from tables.selectors.snapshot import load_snapshot
     from tables.services import player_grant, player_sign_up, seat_take, table_save
     from tables.services.clock import clock_tick
     from tables.services.events import lease_fenced
     from tables.services.leases import PROCESS, lease_take
-    from tables.services.live_hand import LiveHand
+    from tables.services.live_hand import LiveHand, held_hand
 
     publish = events._publish
 

@@ -105,7 +105,7 @@ def run(args: argparse.Namespace) -> None:
     from engine.bots import RandomBot
     from engine.pre_actions import offers
     from tables.live.frames import SocketFrames
-    from tables.live.written import held_hand, written_and_read
+    from tables.live.runtime import written_and_read
     from tables.models import Hand, HandAction, Seat, Table
     from tables.selectors.hands import hand_state
     from tables.selectors.snapshot import load_snapshot
@@ -121,6 +121,7 @@ def run(args: argparse.Namespace) -> None:
     from tables.services.clock import clock_tick
     from tables.services.events import lease_fenced
     from tables.services.leases import PROCESS, lease_take, leases_renew
+    from tables.services.live_hand import held_hand
 
     def publish_runtime_writes(event: dict[str, Any], group: str = "") -> None:
         """A runtime's write publishes into its outbox (how ``written_and_read`` learns the

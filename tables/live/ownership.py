@@ -65,7 +65,8 @@ RuntimeKey = tuple[asyncio.AbstractEventLoop, BaseChannelLayer | None, int]
 
 
 class TableOwnership:
-    """The lease, forwarding, stopping and clock half of ``TableRuntime``."""
+    """The lease, forwarding, stopping and clock half of ``TableRuntime``: the table's clock
+    (``tick``) and the loop's."""
 
     #: (event loop, channel layer, table id) -> runtime (``TableRuntime.runtimes``)
     runtimes: ClassVar[dict[RuntimeKey, Any]]
@@ -105,6 +106,11 @@ class TableOwnership:
         def changed(self, version: int) -> None: ...
         async def call(self, work: Callable[[], Awaitable[T]]) -> T: ...
         async def _refresh(self) -> None: ...
+        def reveal_if_due(self) -> None: ...
+        async def _write(
+            self, epoch: int, request: Callable[[], Any], live: Any, name: str
+        ) -> Any: ...  # a ``Written``
+        async def _publish_and_show(self, written: Any) -> None: ...
         async def _command(
             self, user: Any, player: Player, data: dict[str, Any], answer: Any = None
         ) -> str: ...
@@ -352,6 +358,33 @@ class TableOwnership:
             for consumer in list(runtime.sockets):
                 with contextlib.suppress(Exception):
                     await consumer.close(code=SERVER_TROUBLE)
+
+    # --- the table's clock ------------------------------------------------------------------
+    async def tick(self, work: Callable[[], Any], name: str = "clock") -> Any:
+        """The table's clock (``work``: the croupier's tick, on the write thread, fenced by
+        this process's lease; or a run-out's odds, ``name``), in the table's turn; the new
+        version shown to the sockets. An owner that lost its lease does nothing (it follows,
+        or takes the table again)."""
+
+        async def ticked() -> Any:
+            epoch = self.epoch
+            if epoch is None:  # lost since
+                return None
+            try:
+                written = await self._write(epoch, work, None, name)
+            except LeaseLost:
+                log.warning(
+                    "table %s: lease lost, no longer owned here",
+                    self.table_id,
+                    extra={"table": self.table_id},
+                )
+                self.epoch = None
+                return None
+            await self._publish_and_show(written)
+            self.reveal_if_due()
+            return written.result
+
+        return await self.call(ticked)
 
     # --- the loop's clock: leases and catch-up ---------------------------------------------
     @classmethod

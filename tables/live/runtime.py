@@ -11,7 +11,7 @@ table's clock, a socket joining, a change another writer made (every request ans
   (``tables.services.live_hand.LiveHand``: no read, no replay), in one short transaction that
   also renews the lease (an owner that lost it cannot commit), then builds the next version
   from what it knows (``snapshot_after_action``; else reads it on the write's thread, in the
-  same trip: ``tables.live.written``) and sends each socket its frame. Its clock's ticks
+  same trip: ``written_and_read``) and sends each socket its frame. Its clock's ticks
   are fenced by the lease too. A change it did not make (a REST call, an admin, the other
   processes' clock) arrives as ``table.changed`` at a version it did not expect: it reads
   the table again.
@@ -28,6 +28,10 @@ table's clock, a socket joining, a change another writer made (every request ans
 
 The embedded set-up (one process, SQLite, the in-memory layer) is the same code: every runtime
 is its table's owner.
+
+Here: the sockets, the queue, the commands and the write's trip (``written_and_read``), the
+click's whole way through the runtime. The lease, forwarding, stopping and the clocks are
+``tables.live.ownership``'s; what it reads of a change it did not make, ``tables.live.refresh``'s.
 """
 
 from __future__ import annotations
@@ -40,27 +44,39 @@ import logging
 import time
 from collections import Counter, deque
 from collections.abc import Awaitable, Callable
+from dataclasses import dataclass, field
 from datetime import datetime
-from typing import Any, ClassVar, Protocol, TypeVar
+from typing import Any, ClassVar, Generic, Protocol, TypeVar
 
 from channels.layers import BaseChannelLayer, get_channel_layer
 from django.db import DatabaseError
-from django.utils import timezone
 
-from tables.db.threads import read_async, write_async
+from tables.db.threads import write_async
 from tables.inputs import act_fields
 from tables.live.ownership import REQUEST_SECONDS, TOO_SLOW, RuntimeKey, TableOwnership
-from tables.live.protocol import SERVER_TROUBLE
+from tables.live.refresh import TableReads
 from tables.live.runout_odds import RunoutOdds
-from tables.live.written import Written, held_hand, written_and_read
 from tables.models import Player
 from tables.operations import OPERATIONS, run_op
-from tables.presenters.broadcast import next_reveal
-from tables.selectors.snapshot import Snapshot, load_snapshot
-from tables.services.events import AFTER_WRITE, lease_fenced, publish, table_group
+from tables.selectors.snapshot import Snapshot, load_snapshot, snapshot_after_action
+from tables.selectors.snapshot_made import (
+    snapshot_after_hand,
+    snapshot_after_odds,
+    snapshot_after_street,
+)
+from tables.selectors.snapshot_seated import snapshot_after_seat
+from tables.services.events import AFTER_WRITE, lease_fenced, outbox, publish, table_group
 from tables.services.hands import hand_act
+from tables.services.hands_made import (
+    Made,
+    OddsStored,
+    StreetShown,
+    hands_made,
+    notices_posted,
+)
 from tables.services.leases import MOVING, PROCESS, LeaseLost, lease_release
-from tables.services.live_hand import LiveHand
+from tables.services.live_hand import LiveHand, held_hand
+from tables.services.seats_made import SeatMade, seats_made
 
 log = logging.getLogger(__name__)
 T = TypeVar("T")
@@ -86,7 +102,7 @@ class RuntimeSocket(Protocol):
 Answer = Callable[[str], Awaitable[None]] | None
 
 
-class TableRuntime(TableOwnership):
+class TableRuntime(TableReads, TableOwnership):
     """One table in this process: its state, its sockets, its queue of work (see the module)."""
 
     #: (event loop, channel layer, table id) -> runtime
@@ -220,24 +236,6 @@ class TableRuntime(TableOwnership):
                     future.set_result(result)
 
     # --- the table's state -----------------------------------------------------------------
-    async def show_latest(self, consumer: RuntimeSocket) -> Snapshot | None:
-        """Send ``consumer`` the table as it is (read first if this runtime has nothing yet);
-        None if there is no such table. Run in the table's turn."""
-        snapshot = self.snapshot
-        if snapshot is None or snapshot.version < self.version:
-            snapshot = await self._read()
-        if snapshot is not None and not consumer.closed:
-            await consumer.show(snapshot)
-        return snapshot
-
-    async def _read(self) -> Snapshot | None:
-        previous = self.snapshot
-        self.reads += 1
-        self.totals["reads"] += 1
-        snapshot = await read_async(load_snapshot)(self.table_id, previous)
-        self._now(snapshot)
-        return snapshot
-
     def _now(self, snapshot: Snapshot | None) -> None:
         """``snapshot`` is the table now (its engine hand this runtime's to act on)."""
         self.snapshot = snapshot
@@ -253,57 +251,6 @@ class TableRuntime(TableOwnership):
                 await consumer.show(snapshot, again)
             except Exception:  # one broken socket must not starve the others
                 log.exception("table %s: update not sent", self.group)
-
-    def reveal_if_due(self) -> None:
-        """A timed hole-card broadcast's next cards are due (issue 53): the same version
-        again to the sockets whose view changed (the clock's ``keep_up``, each tick)."""
-        snapshot = self.snapshot
-        if snapshot is None or not snapshot.street_times:
-            return
-        due = next_reveal(snapshot, self.revealed_at or snapshot.street_times[0])
-        now = timezone.now()
-        if due is None or due > now:
-            return
-        self.revealed_at = now
-
-        async def reveal() -> None:
-            if self.snapshot is snapshot:  # else a newer version went out meanwhile
-                await self._fan_out(snapshot, again=True)
-
-        self.queue.put_nowait((reveal, self.loop.create_future()))
-
-    async def _refresh(self) -> None:
-        """A change this runtime did not make: read the table and show it (in the turn)."""
-        if self.snapshot is not None and self.snapshot.version >= self.version:
-            return
-        try:
-            snapshot = await self._read()
-        except DatabaseError:
-            log.warning(
-                "table %s: database unreachable, update skipped",
-                self.table_id,
-                extra={"table": self.table_id},
-            )
-            return
-        if snapshot is None:
-            for consumer in list(self.sockets):
-                with contextlib.suppress(Exception):
-                    await consumer.close(code=SERVER_TROUBLE)
-            return
-        await self._fan_out(snapshot)
-
-    def changed(self, version: int) -> None:
-        """The table is at ``version`` (a message on its group, a catch-up)."""
-        if version <= self.version:
-            return
-        self.version = version
-        self.queue.put_nowait((self._refresh, self.loop.create_future()))
-
-    @property
-    def shown(self) -> int:
-        """The version its sockets were last shown (0: none yet). Below ``version`` while a
-        read is on its way, or after one failed (the database was away)."""
-        return self.snapshot.version if self.snapshot is not None else 0
 
     # --- commands --------------------------------------------------------------------------
     async def request(
@@ -415,32 +362,6 @@ class TableRuntime(TableOwnership):
             except Exception:  # a lost notification must not undo a committed action
                 log.exception("could not publish %s", event)
 
-    async def tick(self, work: Callable[[], Any], name: str = "clock") -> Any:
-        """The table's clock (``work``: the croupier's tick, on the write thread, fenced by
-        this process's lease; or a run-out's odds, ``name``), in the table's turn; the new
-        version shown to the sockets. An owner that lost its lease does nothing (it follows,
-        or takes the table again)."""
-
-        async def ticked() -> Any:
-            epoch = self.epoch
-            if epoch is None:  # lost since
-                return None
-            try:
-                written = await self._write(epoch, work, None, name)
-            except LeaseLost:
-                log.warning(
-                    "table %s: lease lost, no longer owned here",
-                    self.table_id,
-                    extra={"table": self.table_id},
-                )
-                self.epoch = None
-                return None
-            await self._publish_and_show(written)
-            self.reveal_if_due()
-            return written.result
-
-        return await self.call(ticked)
-
 
 def act_request(
     table_id: int, player: Player, data: dict[str, Any], live: LiveHand | None
@@ -478,3 +399,96 @@ def tick_in_turn(table_id: int, work: Callable[[], Any]) -> Awaitable[Any] | Non
 
 async def _nothing() -> None:
     return None
+
+
+# --- the write's trip: the write, then the table after it ---------------------------------
+
+
+@dataclass
+class Written(Generic[T]):
+    """What a write returned, what it published, and the table after it."""
+
+    result: T
+    #: What the write published on commit, for the runtime to publish from the event loop.
+    events: list[dict[str, Any]] = field(default_factory=list)
+    #: The newest version its ``table.changed`` events say (0: it changed nothing).
+    version: int = 0
+    #: The table at ``version`` or later (None: unchanged, no such table, or the read failed).
+    snapshot: Snapshot | None = None
+    #: The table was read from the database for it (else built, or not needed).
+    read: bool = False
+    #: Built one action later on the runtime's hand, which goes on (else a new hand in play).
+    same_hand: bool = False
+
+
+def _built(before: Snapshot, made: Made, posted: bool) -> Snapshot | None:
+    """``before`` one version later, where the write noted all it made (None: read it);
+    ``posted``: it posted a notice."""
+    if isinstance(made, OddsStored):
+        return snapshot_after_odds(
+            before, made.version, made.hand_id, made.runout, made.odds_pending, made.next_hand_at
+        )
+    if isinstance(made, StreetShown):
+        return snapshot_after_street(
+            before, made.version, made.hand_id, made.runout, made.next_hand_at
+        )
+    return snapshot_after_hand(
+        before, made.version, made.hand, made.decisions, made.state, notices_posted=posted
+    )
+
+
+def written_and_read(
+    table_id: int, write: Callable[[], T], before: Snapshot | None, live: LiveHand | None
+) -> Written[T]:
+    """On the table's write thread: ``write`` (which commits before it returns), then the
+    table after it where it changed: ``before`` one action later when ``live`` (the runtime's
+    hand, acted on in place) made just that; after a deal or a hand's end, ``before`` with the
+    hand as the write left it; after a run-out's street, ``before`` a street further; after a
+    sit-down (or a request to the host), ``before`` with the seat (the version); else read
+    (from ``before`` on, unless ``live`` was changed in place and left behind). A read that
+    fails leaves the write done: no snapshot, and the runtime shows the next change."""
+    events: list[dict[str, Any]] = []
+    made: list[Made] = []
+    token = outbox.set(events)  # what the write publishes on commit lands there
+    noted = hands_made.set(made)  # and a hand it dealt or ended, or a street shown, there
+    seated: list[SeatMade] = []
+    sat = seats_made.set(seated)  # and a sit-down, there
+    posted: list[int] = []
+    told = notices_posted.set(posted)  # and a notice it posted, there
+    try:
+        result = write()
+    finally:
+        notices_posted.reset(told)
+        seats_made.reset(sat)
+        hands_made.reset(noted)
+        outbox.reset(token)
+    versions = [e["version"] for e in events if e.get("type") == "table.changed"]
+    if not versions:
+        return Written(result, events)
+    newest = max(versions)
+    if live is not None and before is not None and live.version == newest == before.version + 1:
+        built = snapshot_after_action(
+            before, live.version, live.deadline, live.decisions, live.state
+        )
+        if built is not None:
+            return Written(result, events, newest, built, same_hand=True)
+    try:
+        if before is not None and len(made) == 1 and made[0].version == newest:
+            built = _built(before, made[0], bool(posted))
+            if built is not None:
+                return Written(result, events, newest, built)
+        if before is not None and not made and len(seated) == 1 and seated[0].version == newest:
+            built = snapshot_after_seat(before, newest, seated[0].table, seated[0].seat)
+            if built is not None:
+                return Written(result, events, newest, built)
+        previous = None if live is not None and live.spent else before
+        snapshot = load_snapshot(table_id, previous)
+    except DatabaseError:
+        log.warning(
+            "table %s: database unreachable, update skipped", table_id, extra={"table": table_id}
+        )
+        snapshot = None
+    except Exception:  # a write that committed must not look refused
+        log.exception("table %s: not read after a write", table_id, extra={"table": table_id})
+        snapshot = None
+    return Written(result, events, newest, snapshot, read=True)

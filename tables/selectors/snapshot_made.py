@@ -1,7 +1,7 @@
 """The table's version after a deal, a hand's end or a run-out's street, built from what the
 write made.
 
-After a deal or an action that ended the hand, a table's runtime (``tables.live.written``)
+After a deal or an action that ended the hand, a table's runtime (``tables.live.runtime``)
 holds the hand as its write left it (``tables.services.hands_made``): the hand's row, its
 decisions and its engine state. ``snapshot_after_hand`` builds the next version from them and
 from the version before, reading only what such a write may change besides (the table row

@@ -1,7 +1,7 @@
 """What a deal, a hand's end, a run-out's street or its odds made, for the table's runtime
 that wrote it.
 
-A runtime's write (``tables.live.written``) listens here: ``hand_deal`` and a ``hand_act``
+A runtime's write (``tables.live.runtime``) listens here: ``hand_deal`` and a ``hand_act``
 that ends its hand note the hand, its decisions and its engine state as they committed them;
 ``runout_advance`` notes the street it put on screen (the hand's new run-out, the table's new
 ``next_hand_at``); ``runout_odds_store`` the chances it filled in. The table's next version is

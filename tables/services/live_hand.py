@@ -9,6 +9,7 @@ from datetime import datetime
 from engine.hand import Hand as EngineHand
 from tables.models import Hand, Table
 from tables.selectors.hands import Decision
+from tables.selectors.snapshot import Snapshot
 
 
 @dataclass
@@ -33,3 +34,20 @@ class LiveHand:
 
     def __post_init__(self) -> None:
         self.seats = self.hand.seat_indexes
+
+
+def held_hand(snapshot: Snapshot | None) -> LiveHand | None:
+    """``snapshot``'s running hand as a runtime holds it to act on in place (None: no hand
+    running)."""
+    if snapshot is None or not snapshot.running:
+        return None
+    if snapshot.hand is None or snapshot.state is None:
+        return None
+    return LiveHand(
+        snapshot.version,
+        snapshot.hand,
+        list(snapshot.decisions),
+        snapshot.state,
+        snapshot.table.action_deadline,
+        table=snapshot.table,
+    )

@@ -1,6 +1,6 @@
 """What a sit-down (or a request to sit down) made, for the table's runtime that wrote it.
 
-A runtime's write (``tables.live.written``) listens here: ``seat_ask`` (a socket's
+A runtime's write (``tables.live.runtime``) listens here: ``seat_ask`` (a socket's
 ``take_seat``) notes the table row as it locked and bumped it and the seat it added (a request
 filed for the host adds none: only the version moved), so that the table's next version is
 built from the version before (``tables.selectors.snapshot_seated``) instead of being read.

@@ -19,14 +19,13 @@ from engine.runout import runout_odds
 from tables.croupier import Croupier, allin_ev_compute, odds_under_way, runout_odds_compute
 from tables.live import runout_odds as runtime_odds
 from tables.live.runout_odds import RunoutOdds
-from tables.live.runtime import TableRuntime, act_request
-from tables.live.written import Written, held_hand, written_and_read
+from tables.live.runtime import TableRuntime, Written, act_request, written_and_read
 from tables.models import Hand, Player, PlayerHand, Table
 from tables.selectors.snapshot import Snapshot, load_snapshot
 from tables.services import hand_start, seat_take
 from tables.services.events import lease_fenced
 from tables.services.leases import PROCESS, lease_take
-from tables.services.live_hand import LiveHand
+from tables.services.live_hand import LiveHand, held_hand
 from tables.services.runouts import hands_awaiting_odds, runout_odds_work
 from tests.tables.helpers import actor, current_hand, fresh
 from tests.tables.selectors.test_snapshot_made import assert_same, frames

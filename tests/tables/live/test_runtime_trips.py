@@ -1,6 +1,6 @@
 """``TableRuntime``'s trips to the database threads: the table after a write the runtime
 cannot build in memory (a hand's end, a deal, any command but an action) is read in the
-write's own trip to its thread, right after it committed (``tables.live.written``); the
+write's own trip to its thread, right after it committed (``tables.live.runtime``); the
 clock's tick of a table it runs is fenced by its lease, not preceded by a look at who
 holds it."""
 
@@ -15,7 +15,7 @@ from django.utils import timezone
 from tables import croupier
 from tables.croupier import _tick_owned_table, _tick_table
 from tables.db.threads import work_cpu
-from tables.live import ownership, runtime as runtime_module, written
+from tables.live import ownership, refresh, runtime as runtime_module
 from tables.live.runtime import TableRuntime
 from tables.models import Hand, Table, TableLease
 from tables.services import hand_start, seat_take
@@ -51,7 +51,7 @@ def trips(monkeypatch) -> Counter[str]:
         return start
 
     monkeypatch.setattr(runtime_module, "write_async", counted("write", runtime_module.write_async))
-    monkeypatch.setattr(runtime_module, "read_async", counted("read", runtime_module.read_async))
+    monkeypatch.setattr(refresh, "read_async", counted("read", refresh.read_async))
     return made
 
 
@@ -156,19 +156,19 @@ async def test_a_read_failing_after_a_committed_write_leaves_the_request_done(
     sockets = await seated(table, players)
     runtime = TableRuntime.following(table.pk)
     before = await Table.objects.aget(pk=table.pk)
-    real_load = written.load_snapshot
+    real_load = runtime_module.load_snapshot
 
     def database_away(*args, **kwargs):
         raise OperationalError("the database went away")
 
-    monkeypatch.setattr(written, "load_snapshot", database_away)
+    monkeypatch.setattr(runtime_module, "load_snapshot", database_away)
     alice = players[0]
     message = await runtime.request(alice.user, alice, {"op": "sit_out"})
     assert message  # answered as done, not refused
     after = await Table.objects.aget(pk=table.pk)
     assert after.version == before.version + 1  # done
     assert runtime.version == after.version and runtime.snapshot is None
-    monkeypatch.setattr(written, "load_snapshot", real_load)  # the database is back
+    monkeypatch.setattr(runtime_module, "load_snapshot", real_load)  # the database is back
     await runtime.request(alice.user, alice, {"op": "sit_in"})  # the next change shows it
     stored = await Table.objects.aget(pk=table.pk)
     for socket in sockets:

@@ -13,7 +13,7 @@ from django.db import connection, transaction
 from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 
-from tables.live.written import Written, held_hand, written_and_read
+from tables.live.runtime import Written, written_and_read
 from tables.models import Hand, Table
 from tables.selectors.hosting import LOG_NOTICES, NoticeRow, notices_carried
 from tables.selectors.snapshot import Snapshot, load_snapshot
@@ -22,7 +22,7 @@ from tables.services.clock import clock_tick
 from tables.services.events import lease_fenced, table_lock, table_touch
 from tables.services.host_pending import notice_post
 from tables.services.leases import PROCESS, lease_take, leases_renew
-from tables.services.live_hand import LiveHand
+from tables.services.live_hand import LiveHand, held_hand
 from tables.services.seats import seat_take
 from tests.tables.helpers import bot_act_request
 

@@ -16,7 +16,7 @@ from django.utils import timezone
 
 from tables.inputs import BadFrame
 from tables.live.frames import SocketFrames
-from tables.live.written import Written, written_and_read
+from tables.live.runtime import Written, written_and_read
 from tables.models import LedgerEntry, Player, Seat, Table
 from tables.operations import run_op
 from tables.selectors.snapshot import Snapshot, load_snapshot

@@ -11,7 +11,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from tables.db.driver import Batch
-from tables.live.written import written_and_read
+from tables.live.runtime import written_and_read
 from tables.models import Seat
 from tables.selectors.snapshot import load_snapshot
 from tables.services import etiquette, seat_take

@@ -1,0 +1,121 @@
+"""The reading half of ``TableRuntime`` (``tables.live.runtime``): a change the runtime did not
+make (another process's, a REST call's, an admin's), read and shown to its sockets; a socket's
+first frame; a timed hole-card broadcast's next cards. A click runs none of it: its next
+version is built or read by the write itself."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+from collections import Counter
+from collections.abc import Awaitable, Callable
+from datetime import datetime
+from typing import TYPE_CHECKING, Any, ClassVar, Protocol
+
+from django.db import DatabaseError
+from django.utils import timezone
+
+from tables.db.threads import read_async
+from tables.live.protocol import SERVER_TROUBLE
+from tables.presenters.broadcast import next_reveal
+from tables.selectors.snapshot import Snapshot, load_snapshot
+
+log = logging.getLogger("tables.live.runtime")  # the runtime's: it reads the table
+
+
+class ShownSocket(Protocol):
+    """A socket as the runtime shows it a version (``TableConsumer``)."""
+
+    closed: bool
+
+    async def show(self, snapshot: Snapshot, again: bool = False) -> None: ...
+    async def close(self, code: int | bool | None = None, reason: str | None = None) -> None: ...
+
+
+class TableReads:
+    """The reading half of ``TableRuntime``: what it shows its sockets of a change it did not
+    make, in the table's turn."""
+
+    if TYPE_CHECKING:  # the runtime's own (``TableRuntime``)
+        totals: ClassVar[Counter[str]]
+        table_id: int
+        loop: asyncio.AbstractEventLoop
+        snapshot: Snapshot | None
+        version: int
+        reads: int
+        revealed_at: datetime | None
+        sockets: set[Any]  # the runtime's sockets (``RuntimeSocket``)
+        queue: asyncio.Queue[tuple[Callable[[], Awaitable[Any]], asyncio.Future[Any]]]
+
+        def _now(self, snapshot: Snapshot | None) -> None: ...
+        async def _fan_out(self, snapshot: Snapshot, again: bool = False) -> None: ...
+
+    async def show_latest(self, consumer: ShownSocket) -> Snapshot | None:
+        """Send ``consumer`` the table as it is (read first if this runtime has nothing yet);
+        None if there is no such table. Run in the table's turn."""
+        snapshot = self.snapshot
+        if snapshot is None or snapshot.version < self.version:
+            snapshot = await self._read()
+        if snapshot is not None and not consumer.closed:
+            await consumer.show(snapshot)
+        return snapshot
+
+    async def _read(self) -> Snapshot | None:
+        previous = self.snapshot
+        self.reads += 1
+        self.totals["reads"] += 1
+        snapshot = await read_async(load_snapshot)(self.table_id, previous)
+        self._now(snapshot)
+        return snapshot
+
+    def reveal_if_due(self) -> None:
+        """A timed hole-card broadcast's next cards are due (issue 53): the same version
+        again to the sockets whose view changed (the clock's ``keep_up``, each tick)."""
+        snapshot = self.snapshot
+        if snapshot is None or not snapshot.street_times:
+            return
+        due = next_reveal(snapshot, self.revealed_at or snapshot.street_times[0])
+        now = timezone.now()
+        if due is None or due > now:
+            return
+        self.revealed_at = now
+
+        async def reveal() -> None:
+            if self.snapshot is snapshot:  # else a newer version went out meanwhile
+                await self._fan_out(snapshot, again=True)
+
+        self.queue.put_nowait((reveal, self.loop.create_future()))
+
+    async def _refresh(self) -> None:
+        """A change this runtime did not make: read the table and show it (in the turn)."""
+        if self.snapshot is not None and self.snapshot.version >= self.version:
+            return
+        try:
+            snapshot = await self._read()
+        except DatabaseError:
+            log.warning(
+                "table %s: database unreachable, update skipped",
+                self.table_id,
+                extra={"table": self.table_id},
+            )
+            return
+        if snapshot is None:
+            for consumer in list(self.sockets):
+                with contextlib.suppress(Exception):
+                    await consumer.close(code=SERVER_TROUBLE)
+            return
+        await self._fan_out(snapshot)
+
+    def changed(self, version: int) -> None:
+        """The table is at ``version`` (a message on its group, a catch-up)."""
+        if version <= self.version:
+            return
+        self.version = version
+        self.queue.put_nowait((self._refresh, self.loop.create_future()))
+
+    @property
+    def shown(self) -> int:
+        """The version its sockets were last shown (0: none yet). Below ``version`` while a
+        read is on its way, or after one failed (the database was away)."""
+        return self.snapshot.version if self.snapshot is not None else 0

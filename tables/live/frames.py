@@ -47,7 +47,7 @@ from django.utils import timezone
 from tables.db.threads import work_cpu
 from tables.live.patch import MISSING, diff, value_at
 from tables.live.protocol import render_viewer, state_me
-from tables.presenters.broadcast import broadcast_reveal
+from tables.presenters.broadcast import broadcast_reveal, broadcast_view_seats
 from tables.presenters.models import NO_NOTES, NoteMarks, Screen
 from tables.presenters.own_signature import (
     OwnSignature,
@@ -55,7 +55,7 @@ from tables.presenters.own_signature import (
     own_pre_actions,
     own_signature,
 )
-from tables.presenters.play_state import broadcast_view_seats, play_state, viewer_members
+from tables.presenters.play_state import play_state, viewer_members
 from tables.presenters.render import PageParts, log_lines_oob_html, page_parts
 from tables.presenters.screen import ViewerParts, table_screen, viewer_parts, viewer_screen
 from tables.selectors.snapshot import Snapshot

@@ -44,8 +44,9 @@ from typing import Any
 import orjson
 
 from tables.inputs import BadFrame, NumberError
+from tables.presenters.broadcast import broadcast_view_seats
 from tables.presenters.models import Screen, Viewer
-from tables.presenters.play_state import broadcast_view_seats, play_state
+from tables.presenters.play_state import play_state
 from tables.presenters.render import render_regions
 from tables.presenters.screen import viewer_parts, viewer_screen
 from tables.selectors.snapshot import Snapshot

@@ -22,10 +22,11 @@ from __future__ import annotations
 from bisect import bisect_right
 from dataclasses import replace
 from datetime import datetime, timedelta
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from engine.types import EventKind
 from tables.presenters.models import CardFace, SeatPanel
+from tables.presenters.shared_screen import hand_seat_numbers, shared_screen
 
 if TYPE_CHECKING:
     from engine.view import View
@@ -119,3 +120,21 @@ def _dealt_streets(own: View, index: int, starts: list[int]) -> dict[str, int]:
             for card in event.cards:
                 streets[str(card)] = street
     return streets
+
+
+def broadcast_view_seats(snapshot: Snapshot, panels: dict[int, SeatPanel]) -> dict[int, Any]:
+    """The seats of the engine's view, by hand seat index, that a viewer without a seat sees
+    of a hand broadcast with its players' agreement beyond the spectator's (issue 53):
+    those of ``panels`` (by table seat number: the seats whose hole cards their screen shows,
+    ``tables.presenters.broadcast``) dealt into the hand on screen, with those cards."""
+    if shared_screen(snapshot).board.hand_id is None:
+        return {}
+    index_of = {number: index for index, number in hand_seat_numbers(snapshot).items()}
+    view_seats = snapshot.view_dict(None)["seats"]
+    own: dict[int, Any] = {}
+    for number, panel in panels.items():
+        index = index_of.get(number)
+        if index is not None and index < len(view_seats):
+            cards = [None if card is None else str(card) for card in panel.cards]
+            own[index] = {**view_seats[index], "cards": cards}
+    return own

@@ -18,12 +18,12 @@ import json
 from datetime import UTC, datetime
 from functools import lru_cache
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import TYPE_CHECKING, Any
 
 from django.utils import timezone
 
-from tables.presenters.games import legal_data, runs_legal_data
 from tables.presenters.models import (
+    ActionBar,
     ActionsRegion,
     CardFace,
     LogLine,
@@ -31,60 +31,15 @@ from tables.presenters.models import (
     PreActionChoice,
     Screen,
     SeatPanel,
+    TableColumns,
     Viewer,
 )
-from tables.presenters.shared_screen import hand_seat_numbers, own_log_lines, shared_screen
+from tables.presenters.shared_screen import hand_seat_numbers, own_log_lines
 
 if TYPE_CHECKING:
     from engine.view import View
     from tables.presenters.screen import ViewerParts
     from tables.selectors.snapshot import Snapshot, TableFacts
-
-
-class TableColumns(Protocol):
-    """What the play state reads of its table's row (a ``Table``: presenters import no model;
-    what the model works out, the stakes in words or the buy-ins, is ``Snapshot.facts``)."""
-
-    @property
-    def pk(self) -> int: ...
-    @property
-    def name(self) -> str: ...
-    @property
-    def game(self) -> str: ...
-    @property
-    def betting(self) -> str: ...
-    @property
-    def small_blind(self) -> int: ...
-    @property
-    def big_blind(self) -> int: ...
-    @property
-    def ante(self) -> int: ...
-    @property
-    def straddle(self) -> int: ...
-    @property
-    def straddles(self) -> int: ...
-    @property
-    def button_straddle(self) -> bool: ...
-    @property
-    def bring_in(self) -> int: ...
-    @property
-    def small_bet(self) -> int | None: ...
-    @property
-    def big_bet(self) -> int | None: ...
-    @property
-    def max_seats(self) -> int: ...
-    @property
-    def action_seconds(self) -> int: ...
-    @property
-    def status(self) -> str: ...
-    @property
-    def broadcast_proposed(self) -> bool: ...
-    @property
-    def broadcast_delay(self) -> str: ...
-    @property
-    def broadcast_minutes(self) -> int: ...
-    @property
-    def broadcast_room_screen(self) -> bool: ...
 
 
 #: The play state's JSON Schema (2020-12): answered by the REST play endpoints and carried by
@@ -186,24 +141,6 @@ def _own_log(own: dict[int, LogLine], length: int) -> dict[str, Any]:
     the state's latest ``LOG_LINES``, by their path in the state (``log/N``)."""
     start = max(length - LOG_LINES, 0)
     return {f"log/{n - start}": _log_line(line) for n, line in own.items() if n >= start}
-
-
-def broadcast_view_seats(snapshot: Snapshot, panels: dict[int, SeatPanel]) -> dict[int, Any]:
-    """The seats of the engine's view, by hand seat index, that a viewer without a seat sees
-    of a hand broadcast with its players' agreement beyond the spectator's (issue 53):
-    those of ``panels`` (by table seat number: the seats whose hole cards their screen shows,
-    ``tables.presenters.broadcast``) dealt into the hand on screen, with those cards."""
-    if shared_screen(snapshot).board.hand_id is None:
-        return {}
-    index_of = {number: index for index, number in hand_seat_numbers(snapshot).items()}
-    view_seats = snapshot.view_dict(None)["seats"]
-    own: dict[int, Any] = {}
-    for number, panel in panels.items():
-        index = index_of.get(number)
-        if index is not None and index < len(view_seats):
-            cards = [None if card is None else str(card) for card in panel.cards]
-            own[index] = {**view_seats[index], "cards": cards}
-    return own
 
 
 def _view_on_screen(snapshot: Snapshot, hand_id: int | None, index: int | None) -> View | None:
@@ -494,4 +431,56 @@ def _result(snapshot: Snapshot, screen: Screen, view: View | None) -> dict[str, 
             }
             for index, (cards, description) in sorted(result.shown.items())
         ],
+    }
+
+
+def runs_legal_data(most: int) -> dict[str, Any]:
+    """The run-it-twice question as the asked player's legal actions (three times only
+    where the deck has the cards for it: ``most``)."""
+    return {
+        "actions": ["run_thrice", "run_twice", "run_once"][3 - most :],
+        "call": 0,
+        "min_raise_to": None,
+        "max_raise_to": None,
+        "raise_word": "",
+        "call_word": "call",  # nothing to call: the schema's default word
+        "sizes": [],
+    }
+
+
+def legal_data(bar: ActionBar, view: View | None) -> dict[str, Any]:
+    """The actor's legal actions, as their buttons offer them."""
+    me = view.me if view is not None else None
+    everything = me.bet + me.stack if me is not None else 0
+    # all-in is a call when the stack covers no more, else a bet or raise to everything
+    all_in = (
+        everything > 0
+        and view is not None
+        and (
+            everything <= view.current_bet
+            or (bar.max_raise_to is not None and everything <= bar.max_raise_to)
+        )
+    )
+    actions = [
+        kind
+        for kind, allowed in (
+            ("fold", bar.fold),
+            ("check", bar.check),
+            ("call", bar.call > 0),
+            ("raise", bar.can_raise),
+            ("all_in", all_in and not bar.draw),
+            ("discard", bool(bar.draw)),
+        )
+        if allowed
+    ]
+    extra = {"hand_words": bar.hand_words} if bar.draw else {}
+    return {
+        **extra,
+        "actions": actions,
+        "call": bar.call,
+        "min_raise_to": bar.min_raise_to,
+        "max_raise_to": bar.max_raise_to,
+        "raise_word": bar.word.lower(),
+        "call_word": bar.call_word.lower(),
+        "sizes": [{"label": size.label, "amount": size.amount} for size in bar.sizes],
     }

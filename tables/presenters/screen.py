@@ -8,7 +8,9 @@ update, so a reload shows exactly the live state.
 
 Pure: no ORM, no database read. What is the same for every viewer of a version is built once
 and kept in the snapshot's ``memo``; per viewer only their own seat, the actor's bar, their
-controls and the "Your cards" line of the log are built.
+controls and the "Your cards" line of the log are built. The actor's bar is in the game's
+words (fold, check or call, bet or raise, stud's bring-in and completion, with the quick
+sizes; a draw game's discard bar), beside the choices a player not to act may tick in advance.
 """
 
 from __future__ import annotations
@@ -17,24 +19,29 @@ from dataclasses import dataclass, replace
 from functools import lru_cache
 from typing import TYPE_CHECKING, Any
 
+from engine.hand import Hand as EngineHand
+from engine.pre_actions import Offer, PreAction, meaning, offers
+from engine.types import Legal
 from engine.variants import pick_text
 from engine.view import View
 from tables.presenters.broadcast import broadcast_panels
-from tables.presenters.games import action_bar, pre_action_choices, showable_cards
 from tables.presenters.log import with_own_lines
 from tables.presenters.models import (
     NO_NOTES,
+    ActionBar,
     ActionsRegion,
     CardFace,
     ControlsRegion,
     LogRegion,
     NoteMarks,
     PreActionChoice,
+    QuickSize,
     Screen,
     SeatPanel,
     SeatsRegion,
     Viewer,
     faces,
+    shown_faces,
 )
 from tables.presenters.render import table_url
 from tables.presenters.shared_screen import SharedScreen, own_log_lines, shared_screen
@@ -370,3 +377,110 @@ def _viewer_log(snapshot: Snapshot, shared: SharedScreen, index: int | None) -> 
         hand_number = shown.number if shown is not None else None
         region = snapshot.memo[key] = LogRegion(hand_number, lines, shared.recent)
     return region
+
+
+# --- the viewer's bar, in the game's words -----------------------------------------------
+def action_bar(view: View, legal: Legal) -> ActionBar:
+    if legal.discard:
+        return draw_bar(view)
+    can_raise = legal.min_raise_to is not None
+    word = "Bet" if view.current_bet == 0 else "Raise"
+    call_word = "Call"
+    config = view.config
+    if config.is_stud and view.street == "third":
+        # The one spot where a player may neither fold nor check is the bring-in: posting
+        # it is a call, completing to the small bet a raise. After it, raising the bring-in
+        # to the small bet is still completing.
+        if not legal.fold and not legal.check:
+            call_word = "Bring in"
+        if view.current_bet < config.fixed_small_bet:
+            word = "Complete"
+    return ActionBar(
+        fold=legal.fold,
+        check=legal.check,
+        call=legal.call,
+        can_raise=can_raise,
+        min_raise_to=legal.min_raise_to,
+        max_raise_to=legal.max_raise_to,
+        word=word,
+        sizes=quick_sizes(view, legal) if can_raise else (),
+        call_word=call_word,
+    )
+
+
+def quick_sizes(view: View, legal: Legal) -> tuple[QuickSize, ...]:
+    """Min, half pot, pot and all-in as raise-to amounts within the legal range."""
+    lo, hi = legal.min_raise_to, legal.max_raise_to
+    assert lo is not None and hi is not None  # asked only when a raise is legal
+    assert view.viewer is not None  # the legal actions are the viewer's
+    me = view.seats[view.viewer]
+    pot_after_call = view.total_pot + legal.call
+    base = view.current_bet
+    sizes = [
+        ("Min", lo),
+        ("½ pot", base + pot_after_call // 2),
+        ("Pot", base + pot_after_call),
+        ("All-in", me.bet + me.stack),
+    ]
+    out, seen = [], set()
+    for label, amount in sizes:
+        amount = max(lo, min(hi, amount))
+        if amount not in seen:
+            seen.add(amount)
+            out.append(QuickSize(label, amount))
+    return tuple(out)
+
+
+def pre_action_choices(
+    state: EngineHand | None, index: int, ticked: PreAction | None, hand_id: int
+) -> tuple[PreActionChoice, ...]:
+    """The choices the viewer (hand seat ``index``, not to act) may tick now, the one they
+    ticked marked while it still means what it meant (a void one is about to be cleared)."""
+    if state is None:
+        return ()
+    valid = ticked is not None and meaning(ticked, state, index, hand_id) is not None
+    return _choices(tuple(offers(state, index)), ticked.kind if valid and ticked else None)
+
+
+@lru_cache(maxsize=256)
+def _choices(offered: tuple[Offer, ...], ticked: str | None) -> tuple[PreActionChoice, ...]:
+    """``offered`` as choices, the ``ticked`` kind's marked: the very same tuple while they
+    are the same (most of a street), so what is made of them is made once."""
+    return tuple(
+        PreActionChoice(offer.kind, offer.amount, offer.label, ticked == offer.kind)
+        for offer in offered
+    )
+
+
+def draw_bar(view: View) -> ActionBar:
+    """A draw game's draw: the viewer's cards to throw away (none: stand pat), their hand
+    in words (the game's own evaluator: a 2-7 low, a badugi)."""
+    assert view.viewer is not None  # the legal actions are the viewer's
+    cards = tuple(c for c in view.seats[view.viewer].cards if c is not None)
+    words = str(view.config.variant.strength(cards, ())) if cards else ""
+    return ActionBar(
+        fold=False,
+        check=False,
+        call=0,
+        can_raise=False,
+        min_raise_to=None,
+        max_raise_to=None,
+        word="Discard",
+        sizes=(),
+        draw=shown_faces(cards),
+        hand_words=words,
+    )
+
+
+def showable_cards(snapshot: Snapshot, view: View, index: int) -> tuple[CardFace, ...]:
+    """The viewer's cards of the hand on screen, over, that the others do not see (what they
+    may show: ``tables.services.showing``); none while its run-out is being dealt."""
+    if snapshot.hand_facts.runout_showing:
+        return ()
+    public = snapshot.view(None).seats[index].cards
+    # ``is not None``: the 2 of clubs is the card 0 (``engine.cards.Card``), a false value
+    return tuple(
+        CardFace(str(card))
+        for card in view.seats[index].cards
+        if card is not None and card not in public
+    )

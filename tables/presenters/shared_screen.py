@@ -1,6 +1,10 @@
 """The screen of one version as every viewer sees it: the spectator's seats, the board, the
 clock, everyone's log, the buy-in range, built once per snapshot (kept in its ``memo``) for
-every viewer's screen (``tables.presenters.screen``) and play state.
+every viewer's screen (``tables.presenters.screen``) and play state; with the parts of it that
+depend on the game: each seat's draw count (counts only, never the cards), the streets' names,
+a mixed table's line (the game dealt, the next, who picks), the boards on the felt (one per
+run of a run-out, two on a double board; whether a rabbit may be hunted) and a knockout's
+bounties.
 
 Every hole card here comes from the snapshot's ``view(None)`` (the spectator's), except a
 seat's own lines of the log, from that seat's own view (``own_log_lines``).
@@ -12,19 +16,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol
 
+from engine.streets import street_names
+from engine.types import EventKind
 from engine.view import SeatView
-from tables.presenters.games import (
-    bounty_heads,
-    dealt_cards,
-    draw_counts,
-    later_runs,
-    mixed_game_line,
-    rabbit_open,
-    runs_on_screen,
-    street_name,
-)
 from tables.presenters.log import (
     Dealt,
     DealtRound,
@@ -38,6 +34,7 @@ from tables.presenters.log import (
 from tables.presenters.models import (
     ActionsRegion,
     BoardRegion,
+    CardFace,
     HandLink,
     LogLine,
     Plate,
@@ -54,7 +51,7 @@ from tables.presenters.runout import runout_chances
 if TYPE_CHECKING:
     from engine.cards import Card
     from engine.view import View
-    from tables.selectors.snapshot import SeatRow, Snapshot
+    from tables.selectors.snapshot import SeatRow, Snapshot, TableFacts
 
 
 @dataclass(frozen=True)
@@ -377,3 +374,113 @@ def _time_bank(bank_size: int, seat: SeatRow | None) -> int | None:
     if seat is None or not bank_size:
         return None
     return seat.time_bank
+
+
+# --- the parts that depend on the game ---------------------------------------------------
+class HandRow(Protocol):
+    """What ``rabbit_open`` reads of a hand on screen (a ``Hand``: presenters import no model)."""
+
+    @property
+    def rabbit(self) -> Any: ...
+
+
+#: A draw game's draw being made, by the betting round that follows it.
+DRAWING_NAMES = {"draw1": "The first draw", "draw2": "The second draw", "draw3": "The third draw"}
+
+
+def street_name(view: View | None) -> str:
+    """Stud's streets and a draw game's rounds in words (a board game's board says it);
+    while a draw is being made, that draw ("The first draw"), not the betting after it."""
+    if view is None or view.config.variant.structure == "board":
+        return ""
+    if _drawing(view):
+        return "The draw" if len(view.config.streets) == 2 else DRAWING_NAMES[view.street]
+    return street_names(view.config).get(view.street, "")
+
+
+def _drawing(view: View) -> bool:
+    """Whether a draw game's draw is being made: on the betting round after the k-th draw,
+    a seat still in the hand has thrown away fewer than k times (each draws once a round;
+    the engine's street moves on when the draw begins)."""
+    streets = view.config.streets
+    if not view.config.variant.is_draw or view.street not in streets[1:]:
+        return False
+    draws = streets.index(view.street)
+    thrown = [0] * len(view.seats)
+    for event in view.events:
+        if event.kind is EventKind.DISCARD and event.seat is not None:
+            thrown[event.seat] += 1
+    return any(not seat.folded and thrown[seat.seat] < draws for seat in view.seats)
+
+
+def mixed_game_line(table: Any, facts: TableFacts, snapshot: Snapshot) -> str:
+    """A mixed table's line over the board: the game being dealt and the next one ("HORSE:
+    Fixed-limit Razz · next: Fixed-limit 7 Card Stud in 2 hands"), or who picks the game
+    (``facts``: the table's settings in words, ``snapshot.facts``)."""
+    if facts.mixed_label is None:
+        return ""
+    if table.choice_deadline is not None and table.choice_seat is not None:
+        seat = snapshot.seats.get(table.choice_seat)
+        who = seat.player.name if seat is not None else "The button"
+        return f"{facts.mixed_label}: {who} is picking the game"
+    dealt = facts.variant
+    coming = facts.next_game
+    if coming is None:
+        return dealt
+    words, left = coming
+    when = "next hand" if left == 0 else f"in {left} hand{'s' if left != 1 else ''}"
+    return f"{dealt} · next: {words} {when}"
+
+
+def draw_counts(view: View) -> dict[int, str]:
+    """Each seat's last draw in words ("draws 2", "stands pat"), from the public events: how
+    many cards, never which."""
+    said: dict[int, str] = {}
+    for event in view.events:
+        if event.kind is EventKind.DISCARD and event.seat is not None:
+            said[event.seat] = f"draws {event.amount}" if event.amount else "stands pat"
+    return said
+
+
+def dealt_cards(view: View, seat: int) -> tuple[Card | None, ...]:
+    """The cards ``seat`` was dealt, as its own ``view`` shows them: its hole cards now, or in
+    a draw game the hand first dealt (the log's "Your cards" at the deal; the draws change
+    the hand after it)."""
+    if view.config.variant.is_draw:
+        for event in view.events:
+            if event.kind is EventKind.DEAL_HOLE and event.seat == seat and event.cards:
+                return tuple(event.cards)
+    return view.seats[seat].cards
+
+
+def runs_on_screen(view: View | None, runout: dict[str, Any] | None) -> int:
+    """The boards on the felt: one per run of a run-out, two all along on a double board."""
+    if runout:
+        return len(runout["runs"])
+    return 2 if view is not None and view.config.double_board else 1
+
+
+def later_runs(view: View | None, runs: int) -> tuple[tuple[CardFace, ...], ...]:
+    """Each later run's board as far as it is on screen (none dealt yet before the first
+    street of the run-out shows)."""
+    if view is None:
+        return ()
+    return tuple(shown_faces(board) for board in (view.second_board, view.third_board)[: runs - 1])
+
+
+def rabbit_open(hand: HandRow | None, over: bool, view: View | None) -> bool:
+    """A rabbit hunt may be asked: the hand is ``over`` (and shown: no run-out still being
+    dealt) before the river, not yet hunted (``tables.services.runouts.rabbit_hunt``
+    decides)."""
+    if hand is None or view is None or not over or hand.rabbit:
+        return False
+    return view.config.variant.structure == "board" and len(view.board) < 5
+
+
+def bounty_heads(snapshot: Snapshot) -> dict[str, int]:
+    """A knockout tournament table's bounty on each head, by the player's name (the
+    tournament's banner, public: the tournament's page lists them); none elsewhere."""
+    banner = snapshot.banner
+    if not banner:
+        return {}
+    return {head["player"]: head["bounty"] for head in banner.get("bounties", ())}

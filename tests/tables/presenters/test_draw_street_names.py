@@ -2,7 +2,7 @@
 "After the first draw" before anyone had drawn)."""
 
 from engine.hand import Hand, HandConfig
-from tables.presenters.games import street_name
+from tables.presenters.shared_screen import street_name
 
 TRIPLE = HandConfig(game="27-triple-draw", betting="fixed-limit", small_blind=1, big_blind=2)
 SINGLE = HandConfig(game="five-card-draw", betting="no-limit", small_blind=1, big_blind=2)

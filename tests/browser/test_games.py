@@ -65,6 +65,23 @@ def click_check_or_call(pages) -> None:
             button.click(timeout=2000)
 
 
+#: A stud table on a page, read at once: whether the hand's pots were awarded, the face-up
+#: down-cards of the viewer's seat, and the other seat's face-up up-cards, face-up down-cards
+#: and down-cards shown as backs; the board's text.
+STUD_SEATS_ON_PAGE = """() => {
+    const other = document.querySelector('.seat:not(.me) .hole.stud');
+    const count = (root, selector) => root ? root.querySelectorAll(selector).length : 0;
+    return [
+        count(document, '#table-board .pot.awarded'),
+        count(document, '.seat.me .hole.stud .down-cards .pc[data-card]'),
+        count(other, '.up-cards .pc[data-card]'),
+        count(other, '.down-cards .pc[data-card]'),
+        count(other, '.down-cards .pc.back'),
+        document.querySelector('#table-board')?.innerText || '',
+    ];
+}"""
+
+
 @pytest.mark.parametrize("game", list(GAMES))
 def test_two_players_play_a_new_game_to_a_showdown(server, browser, game):
     ARTIFACTS.mkdir(exist_ok=True)
@@ -105,18 +122,18 @@ def test_two_players_play_a_new_game_to_a_showdown(server, browser, game):
     deadline = steps.deadline(180)
     while not showdowns(server, table_id):
         assert time.monotonic() < deadline, "no showdown in time"
-        if stud and not saw_up_cards:
-            # every seat's up-cards face up for both; my own down-cards face up, the other's
-            # down-cards as backs
-            with contextlib.suppress(Exception):
-                host.wait_for_selector(
-                    ".seat.me .hole.stud .down-cards .pc[data-card]", timeout=500
-                )
-                other = host.locator(".seat:not(.me) .hole.stud").first
-                if other.locator(".up-cards .pc[data-card]").count() >= 1:
-                    assert other.locator(".down-cards .pc[data-card]").count() == 0
-                    assert other.locator(".down-cards .pc.back").count() >= 2
-                    assert "street" in host.inner_text("#table-board")
+        if stud:
+            # while the hand is played (its pots not awarded: the showdown turns the down-cards
+            # up), every seat's up-cards face up for both; my own down-cards face up, the
+            # other's down-cards as backs, never faces: read at once, and at every look
+            awarded, mine, others_up, others_down, others_backs, board = host.evaluate(
+                STUD_SEATS_ON_PAGE
+            )
+            if not awarded and mine and others_up:
+                assert others_down == 0, "the other player's down-cards were shown face up"
+                assert others_backs >= 2, others_backs
+                if not saw_up_cards:
+                    assert "street" in board, board
                     host.screenshot(path=str(ARTIFACTS / f"games-{game}-play.png"), full_page=True)
                     saw_up_cards = True
         click_check_or_call(pages)

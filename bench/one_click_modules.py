@@ -14,11 +14,13 @@ the other processes (``tables.services.events.publish``).
 Prints, in the order first entered (with the function that entered each), the site modules
 (``tables.*``, ``pokersite.*``) and the engine's (``engine.*``) apart, their counts, the
 thread hops (each hand-over to a thread and back, with the site code that asked for it), and
-the site modules first entered after the frames. A module is entered when one of its
-functions is called; a coroutine that only goes on after an ``await`` (the ASGI stack around
-the consumer, the runtime's queue loop, each started before the click) enters nothing. The
-test harness (``tests.*``, ``bench.*``) and the libraries are left out. The table's clock
-(``TableRuntime``'s keep-up pass) is held off so that it cannot fall inside the click.
+the site modules first entered after the frames; ``--json`` adds every function each site
+module was entered by, with how often (``functions``: where the click's code lives). A
+module is entered when one of its functions is called; a coroutine that only goes on after
+an ``await`` (the ASGI stack around the consumer, the runtime's queue loop, each started
+before the click) enters nothing. The test harness (``tests.*``, ``bench.*``) and the
+libraries are left out. The table's clock (``TableRuntime``'s keep-up pass) is held off so
+that it cannot fall inside the click.
 
 ``--lines`` also traces every line the click runs (``sys.settrace``: slower, so apart) and
 prints, beside each site module, how many of its lines the click ran: where the click's code

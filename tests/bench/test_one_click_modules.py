@@ -26,6 +26,11 @@ def test_a_click_is_followed_from_the_socket_through_the_runtime_and_the_service
     assert "engine.hand.machine" in figures["engine_modules"]  # the engine's counted apart
     assert not any(module.startswith(("tests.", "bench.")) for module in site)
     assert figures["thread_hops"]  # the write, on its thread
+    # every function each site module was entered by, the first among them
+    functions = figures["functions"]
+    assert set(functions) == set(site)
+    assert all(figures["entered_by"][module] in functions[module] for module in site)
+    assert all(calls > 0 for called in functions.values() for calls in called.values())
     # each module entered ran some of its lines, never more than it holds
     run, size = figures["site_lines_run"], figures["site_lines"]
     assert set(run) == set(size) == set(site)

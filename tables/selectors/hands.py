@@ -6,7 +6,6 @@ from __future__ import annotations
 from typing import Any, NamedTuple
 
 from django.db.models import Manager, OuterRef, Prefetch, QuerySet, Subquery
-from django.utils import timezone
 
 from engine.cards import Card
 from engine.hand import Hand as EngineHand
@@ -31,22 +30,6 @@ class Decision(NamedTuple):
     @property
     def timed_out(self) -> bool:
         return self.source == HandAction.Source.TIMEOUT
-
-    def log_row(self, hand_id: int, index: int, seat: int) -> dict[str, Any]:
-        """Its ``HandAction`` row's values, as ``HandAction.objects.create`` would write them
-        (``created_at`` as ``auto_now_add`` sets it), for the compiled INSERT
-        (``statements.insert_write(row, HandAction)``): an action's write builds no model
-        instance, whose ``__init__`` and fields' ``pre_save`` cost more than the INSERT."""
-        return {
-            "hand_id": hand_id,
-            "index": index,
-            "seat": seat,
-            "kind": self.kind,
-            "amount": self.amount,
-            "cards": self.cards,
-            "source": self.source,
-            "created_at": timezone.now(),
-        }
 
 
 def hand_decisions(hand: Hand, start: int = 0) -> list[Decision]:

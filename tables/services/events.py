@@ -2,7 +2,8 @@
 (``lease_fenced``: one transaction, the lease checked with the table's lock), every service
 locks the table's row first (``table_lock``) and ends with the version bump (``table_touch``),
 which tells every socket on the table that it changed once the transaction has committed
-(``publish``). The lease's own life (taken, renewed, given up) is ``tables.services.leases``'.
+(``publish``); a hand's decisions are appended to its log here (``decision_write``). The
+lease's own life (taken, renewed, given up) is ``tables.services.leases``'.
 
 The event carries the table id and its new version, never cards: each consumer reloads the
 state and renders it for its own viewer.
@@ -26,8 +27,9 @@ from django.db.transaction import Atomic
 from django.utils import timezone
 
 from tables.db import statements
-from tables.db.driver import Batch, prep_save, row_copy, run
-from tables.models import Table, TableLease
+from tables.db.driver import Batch, Write, prep_save, row_copy, run
+from tables.models import HandAction, Table, TableLease
+from tables.selectors.hands import Decision
 from tables.services.errors import TableNotOpen
 from tables.services.leases import MOVING, LeaseLost, lease_hold
 
@@ -235,6 +237,24 @@ def table_lock_held(held: Table, columns: tuple[str, ...]) -> Table:
 def require_open(table: Table) -> None:
     if table.status != Table.Status.OPEN:
         raise TableNotOpen(f"{table.name} is {table.get_status_display().lower()}.")
+
+
+def decision_write(decision: Decision, hand_id: int, index: int, seat: int) -> Write:
+    """A decision appended to its hand's ``HandAction`` log, ready to send (``run``, or in the
+    change's ``Batch``): the row ``HandAction.objects.create`` writes (``created_at`` as
+    ``auto_now_add`` sets it), built from its values: an action's write makes no model
+    instance, whose ``__init__`` and fields' ``pre_save`` cost more than the INSERT."""
+    row = {
+        "hand_id": hand_id,
+        "index": index,
+        "seat": seat,
+        "kind": decision.kind,
+        "amount": decision.amount,
+        "cards": decision.cards,
+        "source": decision.source,
+        "created_at": timezone.now(),
+    }
+    return statements.insert_write(row, HandAction)
 
 
 def table_group(table_id: int) -> str:

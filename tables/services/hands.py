@@ -42,6 +42,7 @@ from tables.services.errors import (
     StaleAction,
 )
 from tables.services.events import (
+    decision_write,
     fenced_atomic,
     require_open,
     table_lock,
@@ -290,9 +291,7 @@ def hand_act(
         decision = Decision(kind, amount, source, format_cards(engine_action.cards))
         # the log entry and the seats' changes go with the table's UPDATE, in one trip
         writes = Batch()
-        writes.add(
-            statements.insert_write(decision.log_row(hand.pk, len(decisions), index), HandAction)
-        )
+        writes.add(decision_write(decision, hand.pk, len(decisions), index))
         if source == HandAction.Source.TIMEOUT and kind not in runouts.RUN_CHOICES:
             writes.add(
                 statements.update_write(

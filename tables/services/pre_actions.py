@@ -16,11 +16,11 @@ from django.db import transaction
 from engine.hand import Hand as EngineHand
 from engine.pre_actions import CALL, KINDS, PreAction, meaning, offers
 from engine.types import Action, ActionKind
-from tables.db import statements
+from tables.db.driver import run
 from tables.models import Hand, HandAction, Player, Seat, Table
 from tables.selectors.hands import Decision, hand_state, running_hand
 from tables.services.errors import HandNotRunning, InvalidChoice, NotSeated, NotYourTurn
-from tables.services.events import table_lock, table_touch
+from tables.services.events import decision_write, table_lock, table_touch
 
 
 def pre_action_set(
@@ -105,9 +105,7 @@ def pre_actions_take(
         taken.add(player_id)
         state.act(Action(ActionKind(kind)))
         decision = Decision(kind, None, HandAction.Source.PRE_ACTION)
-        statements.insert_many(
-            [decision.log_row(hand.pk, first_index + len(made), index)], model=HandAction
-        )
+        run(decision_write(decision, hand.pk, first_index + len(made), index))
         made.append(decision)
     void = {
         player_id

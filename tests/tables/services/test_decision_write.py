@@ -1,4 +1,4 @@
-"""``Decision.log_row``: a decision's log row, written from its values (as an action's write
+"""``decision_write``: a decision's log row, written from its values (as an action's write
 sends it), is the row ``HandAction.objects.create`` writes (this file runs in both passes)."""
 
 import pytest
@@ -6,11 +6,11 @@ from django.db import transaction
 from django.forms.models import model_to_dict
 from django.utils import timezone
 
-from tables.db import statements
 from tables.db.driver import run
 from tables.models import HandAction
 from tables.selectors.hands import Decision
 from tables.services import hand_start, seat_take
+from tables.services.events import decision_write
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -30,7 +30,7 @@ def test_a_decisions_row_is_the_one_the_orm_writes(players, table, decision):
     hand = hand_start(table=table)
     before = timezone.now()
     with transaction.atomic():
-        run(statements.insert_write(decision.log_row(hand.pk, 50, 2), HandAction))
+        run(decision_write(decision, hand.pk, 50, 2))
         HandAction.objects.create(
             hand=hand,
             index=51,

@@ -12,10 +12,12 @@ The test's clock (``TestClock``) is the only clock of the run: the croupier tick
 services stamp deadlines with it, so the machine's speed changes nothing.
 """
 
+import asyncio
 import logging
 import os
 import random
 import re
+import time
 from datetime import datetime, timedelta
 
 import pytest
@@ -197,6 +199,15 @@ def human_turn(table_id: int, names: dict, rng: random.Random):
     return names[pid], action
 
 
+def what_they_did(hand_id: int, player_id: int) -> tuple[int, bool, str]:
+    """What a person's action leaves in their hand's rows: their decisions logged, whether
+    they answered the run-it-twice question, the hand's status."""
+    hand = Hand.objects.get(pk=hand_id)
+    seat = next(n for n, s in enumerate(hand.seats) if s["player_id"] == player_id)
+    logged = HandAction.objects.filter(hand_id=hand_id, seat=seat).count()
+    return logged, str(seat) in hand.run_answers, hand.status
+
+
 def missing_humans(table_id: int, players: list[Player]) -> list[str]:
     seated = set(Seat.objects.filter(table_id=table_id).values_list("player_id", flat=True))
     out = []
@@ -365,6 +376,8 @@ async def test_no_frame_shows_a_card_its_viewer_may_not_see(players, make_table,
             sock = sockets[name]
             version = await sync_to_async(lambda: Table.objects.get(pk=table.pk).version)()
             hand = await sync_to_async(lambda: Hand.objects.get(table=table, status="running").pk)()
+            person = next(pid for pid, named in names.items() if named == name)
+            before = await sync_to_async(what_they_did)(hand, person)
             await sock.act(action.kind, action.amount, version=version, hand=hand)
             # Taken (the next version arrives) or refused (an error message). Not any frame
             # with the message region: every diff frame carries it, and one from an earlier
@@ -376,6 +389,13 @@ async def test_no_frame_shows_a_card_its_viewer_may_not_see(players, make_table,
                 )
             )
             assert 'class="table-message error"' not in frame, frame
+            # A later version need not be this action's: a run-out's odds, written by the
+            # table's runtime, can come first. The next turn is read once the action is in
+            # the hand's rows (else the same person is asked again: "You already answered").
+            deadline = time.monotonic() + 30
+            while await sync_to_async(what_they_did)(hand, person) == before:
+                assert time.monotonic() < deadline, f"{name}'s {action.kind} was never written"
+                await asyncio.sleep(0.02)
         if steps % 20 == 0:
             await check_frames()
             count = await sync_to_async(Hand.objects.filter(table=table, status="finished").count)()

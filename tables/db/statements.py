@@ -96,21 +96,19 @@ def insert_many(
     objs: Sequence[Any], numbered: bool = False, model: type[models.Model] | None = None
 ) -> None:
     """``Model.objects.bulk_create(objs)`` for rows of one model nobody needs the primary
-    keys of, in one ``executemany``. ``model``: ``objs`` are its rows' values, no instance made
-    (a finished hand's summary rows): each every column's by its field's ``attname``, bar the
-    key the database numbers (no ``auto_now_add`` filled in; not ``numbered``)."""
+    keys of, in one multi-row INSERT (one statement: ``executemany`` sends one a row).
+    ``model``: ``objs`` are its rows' values, no instance made (a finished hand's summary
+    rows): each every column's by its field's ``attname``, bar the key the database numbers
+    (no ``auto_now_add`` filled in; not ``numbered``)."""
     if not objs:
         return
     given, model = model is not None, model or type(objs[0])
     connection = _connection(model)
     returning = numbered and connection.features.can_return_columns_from_insert
-    sql, fields, prep = _insert_compiled(connection, model, returning)
-    rows = [_insert_params(obj, given, model, sql, fields, prep) for obj in objs]
+    sql, fields, prep = _insert_compiled(connection, model, returning, len(objs))
+    values = [v for obj in objs for v in _insert_values(obj, given, model, fields, prep)]
     with connection.cursor() as cursor:
-        if len(rows) == 1:
-            cursor.execute(sql.text, rows[0])
-        else:
-            cursor.executemany(sql.text, rows)
+        cursor.execute(sql.text, sql.params(values))
         if numbered:  # one row (``insert``), its key read back as the ORM does
             table, column = model._meta.db_table, _column(model._meta.pk)
             found = cursor.fetchone() if returning else None
@@ -124,40 +122,41 @@ def insert_write(obj: Any, model: type[models.Model] | None = None) -> Write:
     given, model = model is not None, model or type(obj)
     connection = _connection(model)
     sql, fields, prep = _insert_compiled(connection, model, False)
-    return Write(connection, sql.text, _insert_params(obj, given, model, sql, fields, prep))
+    return Write(connection, sql.text, sql.params(_insert_values(obj, given, model, fields, prep)))
 
 
-def _insert_params(
+def _insert_values(
     obj: Any,
     given: bool,
     model: type[models.Model],
-    sql: Prepared,
     fields: list[Field[Any, Any]],
     prep: Callable[[Sequence[Any]], list[Any]],
-) -> Sequence[Any] | dict[str, Any]:
-    """One row's parameters for ``_insert_compiled``'s INSERT: ``obj`` a ``model`` instance,
-    or (``given``) its row's values by field ``attname``."""
+) -> list[Any]:
+    """One row's values for ``_insert_compiled``'s INSERT, prepared for the database:
+    ``obj`` a ``model`` instance, or (``given``) its row's values by field ``attname``."""
     if (len(obj) != len(fields)) if given else (type(obj) is not model):
         raise ValueError(f"insert: a {type(obj).__name__} among {model.__name__} rows")
-    values = [obj[f.attname] if given else f.pre_save(obj, True) for f in fields]
-    return sql.params(prep(values))
+    return prep([obj[f.attname] if given else f.pre_save(obj, True) for f in fields])
 
 
 def _insert_compiled(
-    connection: BaseDatabaseWrapper, model: type[models.Model], returning: bool
+    connection: BaseDatabaseWrapper, model: type[models.Model], returning: bool, rows: int = 1
 ) -> tuple[Prepared, list[Field[Any, Any]], Callable[[Sequence[Any]], list[Any]]]:
-    """The INSERT of one ``model`` row (its SQL, its fields, their values' preparation)."""
-    key = (connection.alias, connection.vendor, "insert", model, returning)
+    """The INSERT of ``rows`` ``model`` rows (its SQL, its fields, their values' preparation)."""
+    if returning and rows != 1:
+        raise ValueError("insert: a key is read back for one row only")
+    key = (connection.alias, connection.vendor, "insert", model, returning, rows)
     entry = _compiled.get(key)
     if entry is None:
         quote = connection.ops.quote_name
         # every column but the one the database numbers (a key given, as a hand's, is written)
         fields = [f for f in model._meta.concrete_fields if f is not model._meta.auto_field]
+        row = f"({', '.join(['%s'] * len(fields))})"
         sql = prepared(
             connection,
             f"INSERT INTO {quote(model._meta.db_table)} "
             f"({', '.join(quote(_column(f)) for f in fields)}) "
-            f"VALUES ({', '.join(['%s'] * len(fields))})"
+            f"VALUES {', '.join([row] * rows)}"
             + (f" RETURNING {quote(_column(model._meta.pk))}" if returning else ""),
         )
         entry = _compiled[key] = (sql, fields, prep_save(connection, fields))

@@ -212,9 +212,17 @@ def test_insert_many_stores_every_row_and_refuses_a_mixed_batch(players, table):
         HandAction(hand=hand, index=n, seat=n % 2, kind="call", source=HandAction.Source.PLAYER)
         for n in range(3)
     ]
-    with transaction.atomic():
+    sent: list[tuple[str, bool]] = []
+
+    def counted(execute, sql, params, many, context):
+        sent.append((sql.split(" ", 1)[0], many))
+        return execute(sql, params, many, context)
+
+    with transaction.atomic(), connection.execute_wrapper(counted):
         statements.insert_many(actions)
         statements.insert_many([])
+    # one statement for every row (``executemany`` sends one a row), none for no rows
+    assert sent == [("INSERT", False)]
     rows = HandAction.objects.filter(hand=hand).order_by("index")
     assert [(a.index, a.seat, a.kind) for a in rows] == [
         (0, 0, "call"),

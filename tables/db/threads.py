@@ -100,18 +100,12 @@ def looked_at_now_and_then(function: Callable[P, R]) -> Callable[P, R]:
 class WorkCpu:
     """The CPU seconds this process spent on each kind of work, and how many times it ran,
     since the process started (by name: a service's, or what the caller says it is: a
-    table's command by its operation, its clock, the frames), each on the thread it ran on.
-
-    Work run many times a version (the frames, one a socket) is timed one run in
-    ``SAMPLED_EVERY`` (``sampled``): reading a thread's CPU clock is a system call, and timing
-    every frame cost a loaded server more than the figure is worth (``docs/benchmarks.md``);
-    its seconds are the timed runs' scaled to every run."""
+    table's command by its operation, its clock, the frames), each on the thread it ran on."""
 
     def __init__(self) -> None:
         self._lock = threading.Lock()
         self.seconds: dict[str, float] = {}
         self.calls: Counter[str] = Counter()
-        self._sampled: dict[str, SampledWork] = {}
 
     def timed(self, function: Callable[P, R], name: str) -> Callable[P, R]:
         """``function``, its thread's CPU time counted under ``name`` (raised or not)."""
@@ -132,48 +126,13 @@ class WorkCpu:
             self.seconds[name] = self.seconds.get(name, 0.0) + seconds
             self.calls[name] += 1
 
-    def sampled(self, name: str) -> SampledWork:
-        """The counter of work ``name``, run on one thread, one run in ``SAMPLED_EVERY``
-        timed (``SampledWork``)."""
-        work = self._sampled[name] = SampledWork()
-        return work
-
     def figures(self) -> dict[str, dict[str, float]]:
-        """name -> {"seconds": CPU seconds, "calls": times run} (sampled work's seconds
-        scaled from the runs timed to every run)."""
+        """name -> {"seconds": CPU seconds, "calls": times run}."""
         with self._lock:
-            figures = {
+            return {
                 name: {"seconds": seconds, "calls": self.calls[name]}
                 for name, seconds in self.seconds.items()
             }
-        for name, work in self._sampled.items():
-            runs, timed, seconds = work.runs, work.timed, work.seconds
-            if runs:
-                figures[name] = {"seconds": seconds * runs / timed if timed else 0.0, "calls": runs}
-        return figures
-
-
-#: Of sampled work (``WorkCpu.sampled``): one run in this many timed.
-SAMPLED_EVERY = 8
-
-
-class SampledWork:
-    """The runs of one kind of work on one thread (the event loop's frames), one in
-    ``SAMPLED_EVERY`` timed: ``due`` counts a run and says whether to time it, ``add`` gives
-    the timed run's CPU seconds. One thread writes it, so it takes no lock."""
-
-    __slots__ = ("runs", "timed", "seconds")
-
-    def __init__(self) -> None:
-        self.runs, self.timed, self.seconds = 0, 0, 0.0
-
-    def due(self) -> bool:
-        self.runs += 1
-        return (self.runs - 1) % SAMPLED_EVERY == 0
-
-    def add(self, seconds: float) -> None:
-        self.timed += 1
-        self.seconds += seconds
 
 
 work_cpu = WorkCpu()

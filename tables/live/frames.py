@@ -64,9 +64,6 @@ from tables.selectors.snapshot import Snapshot
 PRE_ACTIONS = "/state/pre_actions"
 LEGAL, VIEW_LEGAL = "/state/legal", "/view/legal"
 
-#: The frames' CPU time, one frame in a few timed (they run on the event loop alone).
-_FRAMES_CPU = work_cpu.sampled("frames")
-
 
 class SharedJson:
     """The JSON state of one version as a spectator sees it, built once for every viewer:
@@ -370,18 +367,16 @@ class SocketFrames:
         notes: NoteMarks = NO_NOTES,
     ) -> str:
         """The frame for ``snapshot`` to this socket's viewer ("" when it holds it all), its
-        CPU time counted as the frames' (``work_cpu``, one frame in a few timed).
+        CPU time counted as the frames' (``work_cpu``).
 
         ``notes``: the viewer's own notes on players, shown on a browser's seats (part of the
         viewer's own screen, and of its key here: never in what spectators share). A JSON
         socket's state has none: a program reads its notes from the API."""
-        if not _FRAMES_CPU.due():
-            return self._frame(snapshot, player, bankroll, left_with, reseat_at_ms, notes)
         start = time.thread_time()
         try:
             return self._frame(snapshot, player, bankroll, left_with, reseat_at_ms, notes)
         finally:
-            _FRAMES_CPU.add(time.thread_time() - start)
+            work_cpu.add("frames", time.thread_time() - start)
 
     def _frame(
         self,

@@ -7,14 +7,7 @@ import time
 
 import pytest
 
-from tables.db.threads import (
-    SAMPLED_EVERY,
-    WorkCpu,
-    read_async,
-    work_cpu,
-    work_name,
-    write_async,
-)
+from tables.db.threads import WorkCpu, read_async, work_cpu, work_name, write_async
 from tables.live.runtime import _command_name
 
 
@@ -46,19 +39,6 @@ def test_work_that_raises_is_counted_too():
     with pytest.raises(ValueError, match="no"):
         cpu.timed(broken, "broken")()
     assert cpu.figures()["broken"]["calls"] == 1
-
-
-def test_sampled_work_counts_every_run_and_scales_the_timed_ones():
-    cpu = WorkCpu()
-    frames = cpu.sampled("frames")
-    assert cpu.figures() == {}  # nothing run yet
-    timed = [frames.due() for _ in range(2 * SAMPLED_EVERY + 1)]
-    assert timed.count(True) == 3 and timed[0]  # the first run is timed, then one in a few
-    for _ in range(3):
-        frames.add(0.002)
-    figures = cpu.figures()["frames"]
-    assert figures["calls"] == 2 * SAMPLED_EVERY + 1
-    assert figures["seconds"] == pytest.approx(0.002 * (2 * SAMPLED_EVERY + 1))
 
 
 def test_a_partials_name_is_its_functions():

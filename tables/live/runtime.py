@@ -51,11 +51,11 @@ from typing import Any, ClassVar, Generic, Protocol, TypeVar
 from channels.layers import BaseChannelLayer, get_channel_layer
 from django.db import DatabaseError
 
+from tables.croupier import RunoutOdds
 from tables.db.threads import write_async
 from tables.inputs import act_fields
 from tables.live.ownership import REQUEST_SECONDS, TOO_SLOW, RuntimeKey, TableOwnership
 from tables.live.refresh import TableReads
-from tables.live.runout_odds import RunoutOdds
 from tables.models import Player
 from tables.operations import OPERATIONS, run_op
 from tables.selectors.snapshot import Snapshot, load_snapshot, snapshot_after_action

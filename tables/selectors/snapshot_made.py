@@ -10,7 +10,7 @@ the very snapshot ``load_snapshot`` would read. After a run-out's street
 (``tables.services.runouts.runout_advance``: the hand's ``runout`` one street further, the
 table's ``next_hand_at``, its version) ``snapshot_after_street`` reads nothing at all, nor
 does ``snapshot_after_odds`` after a run-out's chances were stored by the table's runtime
-(``tables.live.runout_odds``: the hand's run-out with its chances and ``odds_pending``, the
+(``tables.croupier.RunoutOdds``: the hand's run-out with its chances and ``odds_pending``, the
 table's ``next_hand_at``, its version; the all-in EV stored with them is the statistics').
 """
 
@@ -117,7 +117,7 @@ def snapshot_after_odds(
 ) -> Snapshot | None:
     """The table at ``version``, one after ``previous``, where that version's write filled in
     the chances of the run-out of ``previous``'s hand ``hand_id`` (now ``runout`` and
-    ``odds_pending``: ``tables.live.runout_odds``) and set the table's ``next_hand_at``. None
+    ``odds_pending``: ``tables.croupier.RunoutOdds``) and set the table's ``next_hand_at``. None
     where ``previous`` is not the version before (another hand, another run-out, another
     street): the caller reads."""
     hand = previous.hand

@@ -8,7 +8,7 @@ the rabbit hunt.
   about a second, and this runs in the transaction of the action that ended the betting,
   holding the table row (on SQLite, the one writer of every table).
 - ``runout_odds_store``: the chances, computed outside any transaction by the table's runtime
-  from the hand it holds (``tables.live.runout_odds``, in its fenced write), else by the
+  from the hand it holds (``tables.croupier.RunoutOdds``, in its fenced write), else by the
   croupier (``tables.croupier``: ``runout_odds_compute``, from what ``runout_odds_work``
   read), written under the lock if the run-out is still the one they were computed for. Only
   unknown chances are filled, so two computations of the same odds write them once.

@@ -1,4 +1,4 @@
-"""A run-out's odds computed by its table's runtime (``tables.live.runout_odds``) from the hand
+"""A run-out's odds computed by its table's runtime (``tables.croupier.RunoutOdds``) from the hand
 it holds: the version after their store is built from the one before (nothing read back) and
 is what a read gives to every viewer; the odds stored are the croupier's for the same hand;
 the croupier leaves alone a hand the runtime computes and still fills one it did not. The
@@ -16,9 +16,14 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
 from engine.runout import runout_odds
-from tables.croupier import Croupier, allin_ev_compute, odds_under_way, runout_odds_compute
-from tables.live import runout_odds as runtime_odds
-from tables.live.runout_odds import RunoutOdds
+from tables import croupier as runtime_odds
+from tables.croupier import (
+    Croupier,
+    RunoutOdds,
+    allin_ev_compute,
+    odds_under_way,
+    runout_odds_compute,
+)
 from tables.live.runtime import TableRuntime, Written, act_request, written_and_read
 from tables.models import Hand, Player, PlayerHand, Table
 from tables.selectors.snapshot import Snapshot, load_snapshot

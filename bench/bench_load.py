@@ -275,7 +275,7 @@ async def run_workers(kind: str, servers: list[Server], world: dict, options: Op
         out["frames"] = frame_figures(results, len(latencies))
         names = [s.name for s in servers]
         out["runtimes"] = forward_figures(names, runtimes_before, runtimes_after, len(latencies))
-        out["cpu_split"] = cpu_figures(runtimes_before, runtimes_after, len(latencies))
+        out["cpu_split"] = cpu_figures(runtimes_before, runtimes_after, len(latencies), elapsed)
     return out
 
 

@@ -112,14 +112,19 @@ def forward_figures(
     }
 
 
-def cpu_figures(before: list[dict | None], after: list[dict | None], actions: int) -> dict | None:
+def cpu_figures(
+    before: list[dict | None], after: list[dict | None], actions: int, window: float = 0.0
+) -> dict | None:
     """Where the servers' CPU went in the window, from their figures at its start and end
     (``/api/ops/runtimes/``' ``threads`` and ``work``; None where a server does not give them,
     a checkout from before them): ms per accepted action by thread (a pool's threads together:
     ``reads_0`` and ``reads_1`` are ``reads``; the event loop's is ``MainThread``), and by
     kind of work (the database threads', the event loop's frames; its calls and ms per call
-    too), the most first."""
-    if not actions or any(f is None or "threads" not in f for f in [*before, *after]):
+    too), the most first. A window without an accepted action (players who do not act: an
+    idle room, ``--think 100-200 --rush``) gives ms per second of the ``window`` (seconds)
+    (``per``: "action" or "second"): what the servers spend with nothing played."""
+    per, count = ("action", actions) if actions else ("second", window)
+    if not count or any(f is None or "threads" not in f for f in [*before, *after]):
         return None
     threads: dict[str, float] = {}
     work: dict[str, list[float]] = {}  # name -> [seconds, calls]
@@ -134,8 +139,9 @@ def cpu_figures(before: list[dict | None], after: list[dict | None], actions: in
             total[0] += spent["seconds"] - earlier["seconds"]
             total[1] += spent["calls"] - earlier["calls"]
     return {
+        "per": per,
         "threads": sorted(
-            ((pool, 1000 * s / actions) for pool, s in threads.items() if s > 0),
+            ((pool, 1000 * s / count) for pool, s in threads.items() if s > 0),
             key=lambda item: -item[1],
         ),
         "work": sorted(
@@ -143,12 +149,12 @@ def cpu_figures(before: list[dict | None], after: list[dict | None], actions: in
                 {
                     "name": name,
                     "calls": int(calls),
-                    "per_action": 1000 * seconds / actions,
+                    "ms": 1000 * seconds / count,  # per action (or second)
                     "per_call": 1000 * seconds / calls if calls else float("nan"),
                 }
                 for name, (seconds, calls) in work.items()
                 if calls > 0
             ),
-            key=lambda row: -row["per_action"],
+            key=lambda row: -row["ms"],
         ),
     }

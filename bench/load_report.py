@@ -128,18 +128,20 @@ def print_forwards(label: str, setup: str, tables: int, forwards: dict | None) -
 
 def print_cpu_split(label: str, setup: str, tables: int, split: dict | None, top: int = 8) -> None:
     """Where the servers' CPU went in the window (``load_figures.cpu_figures``): by thread,
-    and by kind of work (nothing where the checkout does not tell)."""
+    and by kind of work (nothing where the checkout does not tell); per second of the window
+    where no action was played."""
     if split is None:
         return
     head = f"{label:6} {setup:9} {tables:6d}"
+    per = split.get("per", "action")
     threads = ", ".join(f"{pool} {ms:.2f}" for pool, ms in split["threads"])
-    print(f"{head} cpu by thread, ms per action: {threads}", flush=True)
+    print(f"{head} cpu by thread, ms per {per}: {threads}", flush=True)
     work = ", ".join(
-        f"{row['name'].removeprefix('tables.')} {row['per_action']:.2f}"
+        f"{row['name'].removeprefix('tables.')} {row['ms']:.2f}"
         f" ({row['calls']} x {row['per_call']:.2f})"
         for row in split["work"][:top]
     )
-    print(f"{head} work, ms per action (calls x ms each): {work}", flush=True)
+    print(f"{head} work, ms per {per} (calls x ms each): {work}", flush=True)
 
 
 def print_game_details(label: str, setup: str, tables: int, game: dict) -> None:

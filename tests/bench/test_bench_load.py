@@ -298,8 +298,15 @@ def test_the_cpu_split_is_the_windows_by_pool_and_by_work_over_both_servers():
     assert [round(ms, 3) for _, ms in split["threads"]] == [6.0, 1.0]
     act, clock = split["work"]
     assert act["name"] == "command act" and act["calls"] == 75
-    assert act["per_action"] == pytest.approx(1.5) and act["per_call"] == pytest.approx(2.0)
+    assert act["ms"] == pytest.approx(1.5) and act["per_call"] == pytest.approx(2.0)
+    assert split["per"] == "action"
     assert clock["name"] == "clock" and clock["per_call"] == pytest.approx(5.0)
+    # a window without an action: per second of the window (an idle room)
+    idle = cpu_figures(before, after, actions=0, window=20.0)
+    assert idle is not None and idle["per"] == "second"
+    assert [round(ms, 3) for _, ms in idle["threads"]] == [30.0, 5.0]
+    assert idle["work"][0]["ms"] == pytest.approx(7.5)
+    assert cpu_figures(before, after, actions=0) is None  # no window: nothing to divide by
     # a checkout whose servers do not tell: nothing
     assert cpu_figures([None], [None], actions=100) is None
     assert cpu_figures([_figures(0, [])], [_figures(0, [])], actions=100) is None
@@ -313,8 +320,11 @@ def test_the_cpu_lines_name_the_pools_and_the_work(capsys):
     )
     print_cpu_split("new", "embedded", 50, split)
     print_cpu_split("old", "embedded", 50, None)
-    threads, work = capsys.readouterr().out.splitlines()
+    idle = cpu_figures([_cpu({"MainThread": 1.0}, {})], [_cpu({"MainThread": 1.2}, {})], 0, 20.0)
+    print_cpu_split("new", "embedded", 50, idle)
+    threads, work, idle_threads, _ = capsys.readouterr().out.splitlines()
     assert threads.endswith("cpu by thread, ms per action: MainThread 5.00")
     assert work.endswith(
         "work, ms per action (calls x ms each): services.clock.tables_due_at 0.10 (20 x 0.50)"
     )
+    assert idle_threads.endswith("cpu by thread, ms per second: MainThread 10.00")

@@ -47,6 +47,7 @@ forwarded to the process running the table). Only 127.0.0.1; at most
     .venv/bin/python bench/bench_load.py --tables 100 --runs 5   # medians of five runs
     .venv/bin/python bench/bench_load.py --setup redis --tables 150 --spread  # forwarding
     .venv/bin/python bench/bench_load.py --setup embedded --tables 100 --profile
+    .venv/bin/python bench/bench_load.py --setup embedded --tables 50 --rush --think 100-200  # idle
 
 ``--profile`` samples the first server with py-spy while the game is measured, only the thread
 holding the GIL (a server process is bound by it: its CPU time, not its waits), and prints where
@@ -55,7 +56,9 @@ functions most often anywhere on it (inclusive time). ``--profile-threads`` samp
 thread instead (py-spy ``--threads``): the time of a worker thread that has let the GIL go
 (SQLite's statements, NumPy's loops: the all-in odds) shows too.
 ``--rush`` connects every socket at one moment and reports the time until each has its state
-(and names the first sockets that never got one); ``--keep-logs DIR`` keeps the servers' logs
+(and names the first sockets that never got one); with a ``--think`` longer than the window,
+nobody acts in it, and where the servers' CPU went is printed per second: what an idle room
+costs. ``--keep-logs DIR`` keeps the servers' logs
 (removed with their servers otherwise) to look those sockets up in.
 PostgreSQL comes from ``DATABASE_URL`` (default ``postgres://postgres@127.0.0.1:5432/test``:
 a new database is created next to it and dropped afterwards); Redis is a private

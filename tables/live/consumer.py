@@ -1,7 +1,6 @@
 """The table's websocket (``ws/tables/<id>/``): one consumer per socket, thin.
 
-What a frame may ask, what it is answered and sent, and the close codes: ``tables.live.protocol``;
-the frames are read and answered here, made in ``tables.live.frames``.
+What a frame may ask, what it is answered and sent, and the close codes: ``tables.live.protocol``.
 
 - Connect: the socket is accepted at once (before any database work), then closed with a
   code the client can read if it may not stay: not logged in, no such table, too many
@@ -31,7 +30,7 @@ the frames are read and answered here, made in ``tables.live.frames``.
   request's answer inside the first frame it is sent while the request is handled
   (``show``), alone if none goes to it; refusals come alone.
 - Limits: a frame over ``MAX_FRAME_BYTES`` closes the socket; every frame, binary ones
-  included (refused), takes a token (``FrameBudget``); a frame
+  included (refused), takes a token (``tables.live.protocol.FrameBudget``); a frame
   without one is answered "slow down" (once) and ignored, and a flood of them closes the
   socket. Per server process (nginx sends a table's sockets to one process), a user may
   have ``POKER_SOCKETS_PER_USER_TABLE`` sockets on one table and ``POKER_SOCKETS_PER_USER``
@@ -47,7 +46,6 @@ the frames are read and answered here, made in ``tables.live.frames``.
 from __future__ import annotations
 
 import asyncio
-import json
 import logging
 import time
 from typing import TYPE_CHECKING, Any, cast
@@ -61,7 +59,6 @@ from django.db import DatabaseError
 from tables import croupier
 from tables.db.threads import read_async
 from tables.inputs import BadFrame, NumberError
-from tables.live import protocol
 from tables.live.admission import SERVER_SEND
 from tables.live.auth import (
     AUTH_WAIT_SECONDS,
@@ -73,7 +70,18 @@ from tables.live.auth import (
 from tables.live.chat import ChatSocket
 from tables.live.frames import SocketFrames
 from tables.live.joining import TableJoin
-from tables.live.protocol import FLOODING, FRAME_TOO_BIG, NO_SUCH_TABLE, NOT_LOGGED_IN
+from tables.live.protocol import (
+    FLOODING,
+    FRAME_TOO_BIG,
+    NO_SUCH_TABLE,
+    NOT_LOGGED_IN,
+    FrameBudget,
+    answer_json,
+    decode_frame,
+    error_code,
+    request_id_of,
+    with_answer,
+)
 from tables.live.spectators import spectator_release
 from tables.metrics import (
     ACTION_SECONDS,
@@ -102,91 +110,6 @@ MAX_FRAME_BYTES = 4096
 BANKROLL_REFRESH_SECONDS = 5.0
 
 DATABASE_DOWN = "The database is not reachable just now: nothing was done, try again."
-
-
-# --- what a socket may send, and how it is answered ----------------------------------------
-
-
-class FrameBudget:
-    """One socket's tokens and its refusals in the current window."""
-
-    def __init__(self) -> None:
-        self.tokens = float(protocol.RATE_BURST)
-        self.last_refill = time.monotonic()
-        self.refused_since, self.refused = 0.0, 0
-
-    def take(self, now: float) -> bool:
-        """Take a token for a frame arriving at ``now``; False when there is none."""
-        refilled = self.tokens + (now - self.last_refill) * protocol.RATE_PER_SECOND
-        self.tokens = min(protocol.RATE_BURST, refilled)
-        self.last_refill = now
-        if self.tokens >= 1:
-            self.tokens -= 1
-            return True
-        return False
-
-    def flooding(self, now: float) -> bool:
-        """Count a frame refused for the rate; True once the window holds too many."""
-        if now - self.refused_since > protocol.FLOOD_WINDOW_SECONDS:
-            self.refused_since, self.refused = now, 0
-        self.refused += 1
-        return self.refused >= protocol.FLOOD_CLOSE_AFTER
-
-
-def error_code(error: Exception) -> str:
-    """The stable code a refusal is answered with (``tables.services.errors`` has the
-    services' own)."""
-    if isinstance(error, NumberError):
-        return "invalid_number"
-    return getattr(error, "code", "server_error")
-
-
-def decode_frame(text: str) -> dict[str, Any]:
-    """A text frame as a request object; ``BadFrame`` if it is not JSON or not an object."""
-    try:
-        data = json.loads(text)
-    except (ValueError, RecursionError):
-        raise BadFrame("Malformed request: nothing was done.") from None
-    if not isinstance(data, dict):
-        raise BadFrame("A request is a JSON object: nothing was done.")
-    return data
-
-
-def request_id_of(data: dict[str, Any]) -> int | str | None:
-    """A request's ``id`` as its answer echoes it: a number or a short text, else None."""
-    value = data.get("id")
-    if isinstance(value, bool):
-        return None
-    if isinstance(value, int) or (isinstance(value, str) and len(value) <= 64):
-        return value
-    return None
-
-
-def answer_json(
-    message: str, error: bool, request: int | str | None, code: str | None = None
-) -> str:
-    """The answer to a ``?state=json`` socket's request (``request``: its ``id``, if any;
-    ``code``: a refusal's stable code)."""
-    return json.dumps({"type": "answer", **_answer_members(message, error, request, code)})
-
-
-def with_answer(frame: str, message: str, request: int | str | None) -> str:
-    """A state or update ``frame`` (a JSON object's text) with a carried-out request's answer
-    as its ``answer`` member (``answers=inline``): the answer frame's members less ``type``.
-    A new string: the frame's text is shared with the other sockets of its viewer."""
-    return f'{frame[:-1]},"answer":{json.dumps(_answer_members(message, False, request))}}}'
-
-
-def _answer_members(
-    message: str, error: bool, request: int | str | None, code: str | None = None
-) -> dict[str, object]:
-    """An answer's members, in a frame of its own or inside a state or update."""
-    answer: dict[str, object] = {"message": message, "error": error}
-    if code is not None:
-        answer["code"] = code
-    if request is not None:
-        answer["id"] = request
-    return answer
 
 
 class TableConsumer(ChatSocket, TableJoin, AsyncWebsocketConsumer):

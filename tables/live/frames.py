@@ -39,7 +39,6 @@ from __future__ import annotations
 import functools
 import time
 from collections.abc import Collection, Hashable, Set as AbstractSet
-from datetime import datetime
 from typing import Any
 
 import orjson
@@ -47,8 +46,9 @@ from django.utils import timezone
 
 from tables.db.threads import work_cpu
 from tables.live.patch import MISSING, diff, value_at
+from tables.live.protocol import render_viewer, state_me
 from tables.presenters.broadcast import broadcast_reveal, broadcast_view_seats
-from tables.presenters.models import NO_NOTES, NoteMarks, Screen, Viewer
+from tables.presenters.models import NO_NOTES, NoteMarks, Screen
 from tables.presenters.own_signature import (
     OwnSignature,
     own_legal,
@@ -56,7 +56,7 @@ from tables.presenters.own_signature import (
     own_signature,
 )
 from tables.presenters.play_state import play_state, viewer_members
-from tables.presenters.render import PageParts, log_lines_oob_html, page_parts, render_regions
+from tables.presenters.render import PageParts, log_lines_oob_html, page_parts
 from tables.presenters.screen import ViewerParts, table_screen, viewer_parts, viewer_screen
 from tables.selectors.snapshot import Snapshot
 
@@ -179,69 +179,6 @@ def _shared_json(snapshot: Snapshot) -> tuple[SharedJson, Screen]:
         }
         found = snapshot.memo["json"] = (SharedJson(snapshot.version, data), screen)
     return found
-
-
-#: What a ``?state=json`` frame tells of its viewer (``Viewer``'s fields).
-STATE_ME_FIELDS = ("seated", "sitting_out", "in_hand", "stack")
-
-
-@functools.lru_cache(maxsize=4096)
-def state_me(me: Viewer | None) -> dict[str, Any]:
-    """A frame's ``me``: the very same dict while the viewer's facts stay the same (an
-    update's diff passes it over); nothing may change it."""
-    return {k: getattr(me, k) if me is not None else None for k in STATE_ME_FIELDS}
-
-
-def state_json(
-    screen: Screen, view: dict[str, Any] | None, html: str, state: dict[str, Any]
-) -> str:
-    """The ``?state=json`` frame: what the viewer may see, as data (``state``: the play
-    state; ``view``: the engine's view for this viewer as JSON data, None without a hand) and
-    as the browser's HTML."""
-    # orjson: this frame goes to every JSON socket on every change (the stdlib's encoder was
-    # a tenth of a render).
-    return orjson.dumps(
-        {
-            "type": "state",
-            "state": state,
-            "version": screen.version,
-            "hand": screen.hand_id,
-            "running": screen.running,
-            "view": view,
-            "me": state_me(screen.viewer),
-            "html": html,
-        }
-    ).decode()
-
-
-def render_viewer(
-    snapshot: Snapshot,
-    player: Any | None,
-    bankroll: int | None = None,
-    json_state: bool = False,
-    now: datetime | None = None,
-    left_with: int = 0,
-    reseat_at_ms: int | None = None,
-    revealed: int = 0,
-) -> tuple[int, str, str]:
-    """(version, regions as oob HTML, JSON state with that HTML or "") of ``snapshot`` for
-    one viewer (``bankroll``, ``left_with``, ``reseat_at_ms``: theirs if they have no seat here, see
-    ``table_screen``; ``now``: when the play state's clock counts its seconds left from,
-    default now; ``revealed``: a viewer without a seat's hole-card broadcast, see
-    ``table_screen``)."""
-    parts = viewer_parts(snapshot, player, bankroll, left_with, revealed)
-    screen = viewer_screen(snapshot, parts, reseat_at_ms)
-    html = render_regions(screen, oob=True)
-    if not json_state:
-        return snapshot.version, html, ""
-    view = snapshot.view_dict(screen.viewer_index) if screen.hand_id is not None else None
-    if revealed and view is not None:  # the broadcast seats' cards in the engine's view too
-        seats = list(view["seats"])
-        for index, seat in broadcast_view_seats(snapshot, parts.panels).items():
-            seats[index] = seat
-        view = {**view, "seats": seats}
-    state = play_state(snapshot, screen, now)
-    return snapshot.version, html, state_json(screen, view, html, state)
 
 
 def page_update(held: PageParts | None, now: PageParts) -> str:

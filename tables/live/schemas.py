@@ -22,7 +22,7 @@ from engine import pre_actions
 from engine.variants import ALL_STREETS
 from tables import operations
 from tables.inputs import ACTION_KINDS
-from tables.live import frames, protocol
+from tables.live import protocol
 from tables.presenters.play_state import PLAY_STATE
 from tables.services.errors import ServiceError
 
@@ -389,9 +389,9 @@ STATE = {
         "view": {"oneOf": [VIEW, {"type": "null"}]},
         "me": {
             "type": "object",
-            "properties": {name: {"type": ["boolean", "null"]} for name in frames.STATE_ME_FIELDS}
+            "properties": {name: {"type": ["boolean", "null"]} for name in protocol.STATE_ME_FIELDS}
             | {"stack": {"type": ["integer", "null"]}},
-            "required": list(frames.STATE_ME_FIELDS),
+            "required": list(protocol.STATE_ME_FIELDS),
         },
         "html": {"type": "string", "description": "The same, as the browser's HTML regions."},
         "answer": INLINE_ANSWER,

@@ -8,9 +8,11 @@ letting them act. Deadlines live in the database, so a restart re-arms every clo
 and because every step is a locked, versioned service, two processes never act twice.
 
 Beside the clocks, every ``INTERVAL`` seconds a light pass does what belongs to no table's
-clock (``housekeeping_async``): the other apps' per-pass work (``hooks.croupier_pass``:
-tournaments starting at their time), the run-out odds below, and, every ``TIDY_INTERVAL``,
-tidying hosted games left empty.
+clock (``housekeeping_async``): the run-out odds below; every ``HOOKS_INTERVAL``, the other
+apps' per-pass work (``hooks.croupier_pass``: tournaments and club games starting at their
+time, final-table deals lapsing; a start a second or two after its minute is on time to a
+player, and each pass of those reads costs an idle server more than all else it does); and,
+every ``TIDY_INTERVAL``, tidying hosted games left empty.
 
 It also computes the chances of all-in run-outs: up to about a second of exact enumeration
 each, so never in a transaction nor on a thread of the writes. The action that ends the
@@ -73,6 +75,8 @@ from tables.timers import TableTimers, write_tick
 log = logging.getLogger(__name__)
 
 INTERVAL = 0.5
+#: Seconds between two runs of the other apps' per-pass work (``hooks.croupier_pass``).
+HOOKS_INTERVAL = 2.0
 #: Seconds between two looks for hosted games left empty for a day (``hosted_games_tidy``).
 TIDY_INTERVAL = 60.0
 
@@ -92,6 +96,7 @@ class Croupier:
     def __init__(self, interval: float = INTERVAL, odds: OddsFunction = runout_odds) -> None:
         self.interval = interval
         self.tidied_at: datetime | None = None
+        self.hooked_at: datetime | None = None
         self.odds = odds
         #: This process's run-out computations under way, by hand id.
         self.odds_tasks: dict[int, asyncio.Task[Any]] = {}
@@ -103,6 +108,12 @@ class Croupier:
         if self.tidied_at is not None and (now - self.tidied_at).total_seconds() < TIDY_INTERVAL:
             return False
         self.tidied_at = now
+        return True
+
+    def _hooks_due(self, now: datetime) -> bool:
+        if self.hooked_at is not None and (now - self.hooked_at).total_seconds() < HOOKS_INTERVAL:
+            return False
+        self.hooked_at = now
         return True
 
     def tick(self, now: datetime | None = None) -> list[tuple[int, str]]:
@@ -159,11 +170,13 @@ class Croupier:
         odds_under_way.discard(hand_id)
 
     async def housekeeping_async(self) -> list[tuple[int, str]]:
-        """What belongs to no table's clock: the per-pass hooks (on a reader thread), the
-        run-out odds (each a task computing in a worker thread), tidying hosted games."""
+        """What belongs to no table's clock: the per-pass hooks (on a reader thread, every
+        ``HOOKS_INTERVAL``), the run-out odds (each a task computing in a worker thread),
+        tidying hosted games."""
         now = timezone.now()
         done: list[tuple[int, str]] = []
-        await database_sync_to_async(_croupier_pass)(now)
+        if self._hooks_due(now):
+            await database_sync_to_async(_croupier_pass)(now)
         for hand_id, _ in await read_async(hands_awaiting_odds)():
             if hand_id not in odds_under_way and hand_id not in self.odds_failed:
                 task = asyncio.create_task(self.odds_fill_async(hand_id))

@@ -76,6 +76,28 @@ async def test_the_servers_tick_does_what_tick_does_one_table_at_a_time(make_tab
     assert await Hand.objects.filter(table=tables[0], status="running").acount() == 1
 
 
+@pytest.mark.django_db(transaction=True)
+async def test_the_servers_pass_runs_the_other_apps_work_every_hooks_interval(monkeypatch):
+    """The tournaments' and clubs' per-pass reads run once per ``HOOKS_INTERVAL``, not at
+    every pass of the odds: a second pass soon after runs none, one after the interval does."""
+    from tables.services import hooks
+
+    heard = []
+    monkeypatch.setattr(hooks, "croupier_pass", [heard.append])
+    croupier = Croupier()
+    await croupier.housekeeping_async()
+    await croupier.housekeeping_async()
+    assert len(heard) == 1
+    assert croupier.hooked_at is not None
+    croupier.hooked_at -= timedelta(seconds=croupier_module.HOOKS_INTERVAL)
+    await croupier.housekeeping_async()
+    assert len(heard) == 2 and heard[1] > heard[0]
+    from asgiref.sync import sync_to_async
+
+    assert await sync_to_async(Croupier().tick)(timezone.now()) == []
+    assert len(heard) == 3  # ``tick`` (tests, the standalone command): at every call
+
+
 async def test_one_croupier_per_event_loop(settings):
     settings.POKER_CROUPIER = True
     first = croupier_module.ensure_started()

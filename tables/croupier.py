@@ -95,8 +95,8 @@ class Croupier:
 
     def __init__(self, interval: float = INTERVAL, odds: OddsFunction = runout_odds) -> None:
         self.interval = interval
-        self.tidied_at: datetime | None = None
-        self.hooked_at: datetime | None = None
+        #: When each periodic part of the pass last ran ("hooks", "tidy"): ``_due``.
+        self.ran_at: dict[str, datetime] = {}
         self.odds = odds
         #: This process's run-out computations under way, by hand id.
         self.odds_tasks: dict[int, asyncio.Task[Any]] = {}
@@ -104,16 +104,13 @@ class Croupier:
         #: costs up to a second; the run-out goes on without its chances, see the pacing).
         self.odds_failed: set[int] = set()
 
-    def _tidy_due(self, now: datetime) -> bool:
-        if self.tidied_at is not None and (now - self.tidied_at).total_seconds() < TIDY_INTERVAL:
+    def _due(self, part: str, every: float, now: datetime) -> bool:
+        """Whether ``part`` of the pass is due at ``now`` (``every`` seconds after it last ran),
+        noting that it runs now."""
+        last = self.ran_at.get(part)
+        if last is not None and (now - last).total_seconds() < every:
             return False
-        self.tidied_at = now
-        return True
-
-    def _hooks_due(self, now: datetime) -> bool:
-        if self.hooked_at is not None and (now - self.hooked_at).total_seconds() < HOOKS_INTERVAL:
-            return False
-        self.hooked_at = now
+        self.ran_at[part] = now
         return True
 
     def tick(self, now: datetime | None = None) -> list[tuple[int, str]]:
@@ -127,7 +124,7 @@ class Croupier:
                 continue
             if self.odds_fill(hand_id, now):
                 done.append((table_id, "odds"))
-        if self._tidy_due(now):
+        if self._due("tidy", TIDY_INTERVAL, now):
             done.extend((pk, "closed-empty") for pk in _tidy(now))
         for table_id in clock.tables_due(now):  # one query; only these are locked
             what = _tick_table(table_id, now)
@@ -175,7 +172,7 @@ class Croupier:
         tidying hosted games."""
         now = timezone.now()
         done: list[tuple[int, str]] = []
-        if self._hooks_due(now):
+        if self._due("hooks", HOOKS_INTERVAL, now):
             await database_sync_to_async(_croupier_pass)(now)
         for hand_id, _ in await read_async(hands_awaiting_odds)():
             if hand_id not in odds_under_way and hand_id not in self.odds_failed:
@@ -183,7 +180,7 @@ class Croupier:
                 self.odds_tasks[hand_id] = task
                 odds_under_way.add(hand_id)
                 task.add_done_callback(partial(self._odds_done, hand_id))
-        if self._tidy_due(now):
+        if self._due("tidy", TIDY_INTERVAL, now):
             closed = await published_after(write_async(0, _tidy)(now))
             done.extend((pk, "closed-empty") for pk in closed)
         return done

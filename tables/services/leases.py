@@ -106,10 +106,9 @@ def leases_renew(table_ids: list[int], owner: str, now: datetime | None = None) 
 def _renew_sql(vendor: str, count: int) -> str:
     """``leases_renew``'s UPDATE of ``count`` tables, returning those renewed (PostgreSQL and
     SQLite both return the rows an UPDATE changed)."""
-    meta, quote = TableLease._meta, connection.ops.quote_name
-    column = {field.name: quote(field.column or field.name) for field in meta.concrete_fields}
+    table, column = _lease_names()
     return (
-        f"UPDATE {quote(meta.db_table)} SET {column['until']} = %s WHERE {column['owner']} = %s"
+        f"UPDATE {table} SET {column['until']} = %s WHERE {column['owner']} = %s"
         f" AND {column['table']} IN ({', '.join(['%s'] * count)}) RETURNING {column['table']}"
     )
 
@@ -135,12 +134,19 @@ def lease_hold(table_id: int, owner: str, epoch: int, now: datetime | None = Non
         return bool(cursor.rowcount)
 
 
+def _lease_names() -> tuple[str, dict[str, str]]:
+    """The lease table's name and its columns' by field, quoted for the database."""
+    meta, quote = TableLease._meta, connection.ops.quote_name
+    return quote(meta.db_table), {
+        field.name: quote(field.column or field.name) for field in meta.concrete_fields
+    }
+
+
 @lru_cache(maxsize=4)
 def _hold_sql(vendor: str) -> str:
-    meta, quote = TableLease._meta, connection.ops.quote_name
-    column = {field.name: quote(field.column or field.name) for field in meta.concrete_fields}
+    table, column = _lease_names()
     return (
-        f"UPDATE {quote(meta.db_table)} SET {column['until']} = %s WHERE {column['table']} = %s"
+        f"UPDATE {table} SET {column['until']} = %s WHERE {column['table']} = %s"
         f" AND {column['owner']} = %s AND {column['epoch']} = %s AND {column['until']} >= %s"
     )
 

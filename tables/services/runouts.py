@@ -234,8 +234,19 @@ class OddsWork:
 def hands_awaiting_odds() -> list[tuple[int, int]]:
     """(hand id, table id) of every hand whose run-out's chances are still unknown, oldest
     first."""
-    pending = Hand.objects.filter(odds_pending=True).order_by("pk")
-    return list(pending.values_list("pk", "table_id"))
+    # every croupier pass, twice a second, most often to find none: compiled once
+    return [
+        (pk, table_id)
+        for pk, table_id in statements.select_values(
+            Hand, "hands-awaiting-odds", _hands_awaiting_odds, 0
+        )
+    ]
+
+
+def _hands_awaiting_odds(after: int) -> QuerySet[Hand, tuple[int, int]]:
+    """(pk, table id) of the hands past ``after`` whose run-out's chances are unknown."""
+    pending = Hand.objects.filter(odds_pending=True, pk__gt=after).order_by("pk")
+    return pending.values_list("pk", "table_id")
 
 
 def runout_odds_work(hand_id: int) -> OddsWork | None:

@@ -8,8 +8,10 @@ import logging
 from datetime import datetime
 
 from django.db import transaction
+from django.db.models import QuerySet
 
 from tables.clubs.models import ClubEvent, ClubTable, ScheduledGame
+from tables.db import statements
 from tables.services import hosting
 from tables.services.errors import ServiceError
 
@@ -19,11 +21,19 @@ log = logging.getLogger(__name__)
 def open_due_games(now: datetime) -> None:
     """Open the table of each cash game due at ``now`` (once: ``opened_at`` is set in the same
     transaction, under the row's lock)."""
-    due = ScheduledGame.objects.filter(
-        kind=ScheduledGame.Kind.CASH, opened_at__isnull=True, starts_at__lte=now
-    ).values_list("pk", flat=True)
-    for pk in list(due):
+    # every croupier pass reads this (most often to find none due): one compiled statement,
+    # the time compared here
+    waiting = statements.select_values(
+        ScheduledGame, "cash-games-waiting", _waiting, ScheduledGame.Kind.CASH
+    )
+    for pk in [pk for pk, starts_at in waiting if starts_at <= now]:
         _open(pk, now)
+
+
+def _waiting(kind: str) -> QuerySet[ScheduledGame, tuple[int, datetime]]:
+    """(pk, start time) of the scheduled games of ``kind`` not opened yet."""
+    games = ScheduledGame.objects.filter(kind=kind, opened_at__isnull=True)
+    return games.values_list("pk", "starts_at")
 
 
 def _open(pk: int, now: datetime) -> None:

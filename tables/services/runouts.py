@@ -244,7 +244,8 @@ def hands_awaiting_odds() -> list[tuple[int, int]]:
 
 
 def _hands_awaiting_odds(after: int) -> QuerySet[Hand, tuple[int, int]]:
-    """(pk, table id) of the hands past ``after`` whose run-out's chances are unknown."""
+    """(pk, table id) of the hands past ``after`` whose run-out's chances are unknown
+    (``after``: the compiled statement's parameter; 0 reads them all)."""
     pending = Hand.objects.filter(odds_pending=True, pk__gt=after).order_by("pk")
     return pending.values_list("pk", "table_id")
 

@@ -219,7 +219,7 @@ def deals_lapse(now: datetime) -> None:
     # every croupier pass reads this (most often to find none): one compiled statement, the
     # time compared here
     offered = statements.select_values(Deal, "deals-pending", _offered, Deal.Status.PENDING)
-    stale = [pk for pk, at in offered if at is not None and at < due]
+    stale = [tournament for tournament, at in offered if at is not None and at < due]
     for tournament_id in stale:
         with transaction.atomic():
             table_id = _final_table_id(Tournament(pk=tournament_id))

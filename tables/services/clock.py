@@ -314,7 +314,9 @@ def tables_due_at(table_ids: list[int] | None = None) -> dict[int, datetime | No
     """
 
     rows: Iterable[tuple[Any, ...]]
-    if table_ids is not None and 0 < len(table_ids) <= DUE_COMPILED_UP_TO:
+    if table_ids is None:  # every table: the timers' resync, every few seconds
+        rows = statements.select_values_by_ids(Table, "clock-due-all", _due_of_all)
+    elif 0 < len(table_ids) <= DUE_COMPILED_UP_TO:
         # A table after each of its changes and ticks, or the tables changed while the
         # timers' previous read was in flight: the statement compiled once per count.
         rows = statements.select_values_by_ids(
@@ -327,6 +329,10 @@ def tables_due_at(table_ids: list[int] | None = None) -> dict[int, datetime | No
 
 def _due_of_ids(*table_ids: int) -> QuerySet[Table, tuple[Any, ...]]:
     return _due_query(list(table_ids))
+
+
+def _due_of_all() -> QuerySet[Table, tuple[Any, ...]]:
+    return _due_query(None)
 
 
 def _due_query(table_ids: list[int] | None) -> QuerySet[Table, tuple[Any, ...]]:

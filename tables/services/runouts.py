@@ -235,19 +235,13 @@ def hands_awaiting_odds() -> list[tuple[int, int]]:
     """(hand id, table id) of every hand whose run-out's chances are still unknown, oldest
     first."""
     # every croupier pass, twice a second, most often to find none: compiled once
-    return [
-        (pk, table_id)
-        for pk, table_id in statements.select_values(
-            Hand, "hands-awaiting-odds", _hands_awaiting_odds, 0
-        )
-    ]
+    rows = statements.select_values(Hand, "hands-awaiting-odds", _hands_awaiting_odds)
+    return [(pk, table_id) for pk, table_id in rows]
 
 
-def _hands_awaiting_odds(after: int) -> QuerySet[Hand, tuple[int, int]]:
-    """(pk, table id) of the hands past ``after`` whose run-out's chances are unknown
-    (``after``: the compiled statement's parameter; 0 reads them all)."""
-    pending = Hand.objects.filter(odds_pending=True, pk__gt=after).order_by("pk")
-    return pending.values_list("pk", "table_id")
+def _hands_awaiting_odds() -> QuerySet[Hand, tuple[int, int]]:
+    """(pk, table id) of the hands whose run-out's chances are unknown, oldest first."""
+    return Hand.objects.filter(odds_pending=True).order_by("pk").values_list("pk", "table_id")
 
 
 def runout_odds_work(hand_id: int) -> OddsWork | None:

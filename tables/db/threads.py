@@ -1,13 +1,14 @@
 """The threads that run database work for the server's event loop.
 
-Django's database calls block, so the event loop hands them to threads. A write goes
-through Channels' ``database_sync_to_async``: Django looks at that thread's connections
-before and after it (``close_old_connections``: drop a broken or old one and, with
-``conn_health_checks``, ping a kept-open one before its next query), so it is run once, on a
-connection checked first. A read (``read_async``) skips the look, and its ``SELECT 1`` round
-trip, while its thread looked less than ``RECHECK_SECONDS`` ago and its calls since
-succeeded; a read that then meets a connection broken meanwhile has Django look and is run
-once more (a read changes nothing).
+Django's database calls block, so the event loop hands them to threads. Django looks at
+a thread's connections (``close_old_connections``: drop a broken or old one and, with
+``conn_health_checks``, ping a kept-open one with a ``SELECT 1`` before its next query) only
+where a look is due: its thread looked ``RECHECK_SECONDS`` ago or more, a call failed since,
+or the database has sent something on the connection meanwhile (a server that ends a
+connection, restarting or told to, says so before it closes it: a look at the socket costs
+no round trip). A write is run once, on a connection looked at where a look was due; a read
+that meets a connection broken without a sign is run once more after a look (a read
+changes nothing).
 
 - reads (``read_async``) go to a worker thread of their own where that is safe, so a
   socket's render never queues behind the writes;
@@ -23,6 +24,7 @@ from __future__ import annotations
 
 import functools
 import math
+import select
 import threading
 import time
 from collections import Counter
@@ -31,15 +33,14 @@ from concurrent.futures import ThreadPoolExecutor
 from typing import Any, ParamSpec, TypeVar
 
 from asgiref.sync import sync_to_async
-from channels.db import database_sync_to_async
 from django.conf import settings
 from django.db import InterfaceError, OperationalError, close_old_connections, connections
 
 P = ParamSpec("P")
 R = TypeVar("R")
 
-#: Seconds a thread's reads go on using its connections without Django looking at them
-#: again (while they succeed).
+#: Seconds a thread's calls go on using its connections without Django looking at them
+#: again (while they succeed and the database says nothing).
 RECHECK_SECONDS = 1.0
 
 
@@ -59,22 +60,67 @@ def _look(now: float) -> None:
     _looked.at, _looked.failed = now, False
 
 
-def looked_at_now_and_then(function: Callable[P, R]) -> Callable[P, R]:
-    """``function`` (a read) run after Django's look at the thread's connections when one is
-    due; run again after a look when it met a broken connection it had not looked at. Where
-    connections are not kept (``CONN_MAX_AGE`` 0), Django looks before and after every read,
-    as ``database_sync_to_async`` does."""
+def _trusted(now: float) -> bool:
+    """Whether this thread's connections may be used without a look: one less than
+    ``RECHECK_SECONDS`` ago, every call since succeeded, nothing heard from the database."""
+    return not _looked.failed and now - _looked.at < RECHECK_SECONDS and not _server_spoke()
+
+
+def _server_spoke() -> bool:
+    """Whether the database sent something on this thread's open PostgreSQL connection while
+    it was idle (it ends one with a message before closing it); a glance at the socket, no
+    round trip. A harmless message (a setting's new value) only brings a look early."""
+    conn = connections["default"]
+    raw = conn.connection
+    if raw is None or conn.vendor != "postgresql":
+        return False  # none open yet (the look opens none), or SQLite's: in this process
+    try:
+        readable, _, _ = select.select([raw.fileno()], [], [], 0)
+    except (OSError, ValueError):  # closed already
+        return True
+    return bool(readable)
+
+
+def _run_looked(function: Callable[P, R], *args: P.args, **kwargs: P.kwargs) -> R:
+    """``function`` where connections are not kept (``CONN_MAX_AGE`` 0): Django looks before
+    and after every call, as Channels' ``database_sync_to_async`` does."""
+    _look(time.monotonic())
+    try:
+        return function(*args, **kwargs)
+    finally:
+        close_old_connections()
+
+
+def looked_at_before_writing(function: Callable[P, R]) -> Callable[P, R]:
+    """``function`` (a write) run once, after Django's look at the thread's connections when
+    one is due (a failed write makes it due for the next call)."""
 
     @functools.wraps(function)
     def run(*args: P.args, **kwargs: P.kwargs) -> R:
-        now = time.monotonic()
         if not _kept():
+            return _run_looked(function, *args, **kwargs)
+        now = time.monotonic()
+        if not _trusted(now):
             _look(now)
-            try:
-                return function(*args, **kwargs)
-            finally:
-                close_old_connections()
-        trusted = not _looked.failed and now - _looked.at < RECHECK_SECONDS
+        try:
+            return function(*args, **kwargs)
+        except BaseException:
+            _looked.failed = True
+            raise
+
+    return run
+
+
+def looked_at_now_and_then(function: Callable[P, R]) -> Callable[P, R]:
+    """``function`` (a read) run after Django's look at the thread's connections when one is
+    due; run again after a look when it met a broken connection it had not looked at."""
+
+    @functools.wraps(function)
+    def run(*args: P.args, **kwargs: P.kwargs) -> R:
+        if not _kept():
+            return _run_looked(function, *args, **kwargs)
+        now = time.monotonic()
+        trusted = _trusted(now)
         if not trusted:
             _look(now)
         try:
@@ -215,11 +261,11 @@ def write_executor(table_id: int) -> ThreadPoolExecutor | None:
 def write_async(
     table_id: int, function: Callable[P, R], name: str | None = None
 ) -> Callable[P, Coroutine[Any, Any, R]]:
-    """``database_sync_to_async`` for a service that writes to table ``table_id`` (Django looks
-    at the connections before and after each write); ``name``: what ``work_cpu`` counts it
-    as (default: the function's)."""
-    write = work_cpu.timed(function, name or work_name(function))
+    """A service that writes to table ``table_id``, on its table's write thread, after
+    Django's look at the thread's connections where one is due (``looked_at_before_writing``);
+    ``name``: what ``work_cpu`` counts it as (default: the function's)."""
+    write = work_cpu.timed(looked_at_before_writing(function), name or work_name(function))
     executor = write_executor(table_id)
     if executor is None:
-        return database_sync_to_async(write)
-    return database_sync_to_async(write, thread_sensitive=False, executor=executor)
+        return sync_to_async(write, thread_sensitive=True)
+    return sync_to_async(write, thread_sensitive=False, executor=executor)

@@ -1,8 +1,9 @@
 """When Django looks at a server thread's kept-open PostgreSQL connection (``tables.db.threads``):
-before every write, so a connection that broke is replaced before a write's first query; a
-thread's reads at most once per ``RECHECK_SECONDS`` while they succeed (no ``SELECT 1`` before
-each read of a busy thread), a read that meets a connection broken since being run again on a
-new one; and every call where connections are not kept (``CONN_MAX_AGE`` 0).
+at most once per ``RECHECK_SECONDS`` while a thread's calls succeed (no ``SELECT 1`` before
+each write or read of a busy thread), at once where the database ended the connection
+meanwhile (it says so on the socket first) or a call failed; a write is run once, on a
+connection replaced where it broke, a read that meets a connection broken without a sign is
+run again on a new one; and every call where connections are not kept (``CONN_MAX_AGE`` 0).
 
 The backend behind a thread's connection is ended from the test's own connection
 (``pg_terminate_backend``), as a database restart would end it."""
@@ -59,15 +60,22 @@ def reader():
         executor.submit(connections.close_all).result()
 
 
-def test_a_busy_reader_uses_its_connection_without_a_look_and_survives_a_break(reader, monkeypatch):
+@pytest.mark.parametrize("said_goodbye", [True, False])
+def test_a_busy_reader_uses_its_connection_without_a_look_and_survives_a_break(
+    reader, monkeypatch, said_goodbye
+):
     monkeypatch.setattr(threads, "RECHECK_SECONDS", 3600.0)
+    if not said_goodbye:  # a connection that broke without a word (a network's cut)
+        monkeypatch.setattr(threads, "_server_spoke", lambda: False)
     backend = Backend()
     first = reader(backend.pid)
     assert reader(backend.pid) == first  # kept open
     end_backend(first)
     backend.runs = 0
-    replaced = reader(backend.pid)  # no look first: it meets the broken connection
-    assert replaced != first and backend.runs == 2  # ... and runs again on a new one
+    replaced = reader(backend.pid)
+    assert replaced != first
+    # heard: replaced before it ran; not: it meets the broken connection, runs on a new one
+    assert backend.runs == (1 if said_goodbye else 2)
     backend.runs = 0
     assert reader(backend.pid) == replaced and backend.runs == 1
 
@@ -88,18 +96,59 @@ def test_where_connections_are_not_kept_every_read_has_its_own(reader, monkeypat
     assert reader(backend.pid) != reader(backend.pid)
 
 
-def test_a_write_is_run_once_after_a_look_that_replaces_a_broken_connection():
+@pytest.fixture
+def pings(monkeypatch):
+    """The ``SELECT 1`` of Django's looks (its health check), counted on every thread."""
+    wrapper = type(connections["default"])
+    checked = wrapper.is_usable
+    count = [0]
+
+    def is_usable(self):
+        count[0] += 1
+        return checked(self)
+
+    monkeypatch.setattr(wrapper, "is_usable", is_usable)
+    return count
+
+
+def test_a_write_is_run_once_on_a_connection_replaced_where_the_database_ended_it(
+    monkeypatch, pings
+):
+    # no look is due by the clock: the database's goodbye on the socket is what brings it
+    monkeypatch.setattr(threads, "RECHECK_SECONDS", 3600.0)
     table = 11  # any table: only its write thread (one fixed thread) is used
     backend = Backend()
-
-    def write() -> int:
-        return asyncio.run(_write(table, backend.pid))
-
-    first = write()
-    assert write() == first  # kept open
+    first = write(table, backend.pid)
+    assert write(table, backend.pid) == first  # kept open
     end_backend(first)
     backend.runs = 0
-    assert write() != first and backend.runs == 1
+    assert write(table, backend.pid) != first and backend.runs == 1
+
+
+def test_a_busy_writer_pings_its_connection_once_per_recheck(monkeypatch, pings):
+    monkeypatch.setattr(threads, "RECHECK_SECONDS", 3600.0)
+    table = 12
+    backend = Backend()
+    first = write(table, backend.pid)
+    pinged = pings[0]
+    assert [write(table, backend.pid) for _ in range(5)] == [first] * 5
+    assert pings[0] == pinged  # no SELECT 1 before each write
+
+    def refused() -> None:
+        backend.pid()
+        raise ValueError("a refused write")
+
+    with pytest.raises(ValueError):
+        write(table, refused)
+    assert write(table, backend.pid) == first and pings[0] == pinged + 1  # looked after it
+    monkeypatch.setattr(threads, "RECHECK_SECONDS", 0.0)  # a pause: every write looks
+    write(table, backend.pid)
+    write(table, backend.pid)
+    assert pings[0] == pinged + 3
+
+
+def write(table: int, function):
+    return asyncio.run(_write(table, function))
 
 
 async def _write(table: int, function):

@@ -295,7 +295,11 @@ def runout_frame(view: View, runout: Mapping[str, Any]) -> View:
     return replace(
         view,
         street=step["street"],
-        seats=tuple(replace(seat, stack=seat.stack - won[seat.seat]) for seat in view.seats),
+        # (a seat that won nothing is the view's own: most of them)
+        seats=tuple(
+            replace(seat, stack=seat.stack - won[seat.seat]) if won[seat.seat] else seat
+            for seat in view.seats
+        ),
         board=view.board[:cards],
         second_board=view.second_board[:cards],
         third_board=view.third_board[:cards],

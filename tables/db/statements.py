@@ -454,6 +454,10 @@ def select_first(
     return _select_instance(model, connection, key, build, params, annotations or {})
 
 
+#: The most ids callers give one ``select_values_by_ids`` statement: it is compiled once per
+#: count of ids, so a caller with more splits them (or has the ORM write its query).
+IDS_AT_ONCE = 32
+
 #: Stand-ins for the ids a ``select_values_by_ids`` query is written with: no constant of a
 #: query (a status, a flag, a count) is one of them, so where they land in its parameters is
 #: where each call's ids go.

@@ -477,17 +477,14 @@ def _player(player_id: object) -> Player | None:
     return Player.objects.select_related("user").filter(pk=player_id).first()
 
 
-#: The most tables whose versions one compiled statement reads (``_table_versions``).
-VERSIONS_AT_ONCE = 32
-
-
 def _table_versions(table_ids: list[int]) -> dict[int, int]:
     """Each table's version now. Every loop's clock asks it each second, of all its tables:
-    compiled statements (one per count of tables up to ``VERSIONS_AT_ONCE``), not a query
+    compiled statements (one per count of tables up to ``statements.IDS_AT_ONCE``), not a query
     the ORM writes again at each pass."""
     versions: dict[int, int] = {}
-    for start in range(0, len(table_ids), VERSIONS_AT_ONCE):
-        ids = table_ids[start : start + VERSIONS_AT_ONCE]
+    at_once = statements.IDS_AT_ONCE
+    for start in range(0, len(table_ids), at_once):
+        ids = table_ids[start : start + at_once]
         key = f"table-versions-{len(ids)}"
         versions.update(statements.select_values_by_ids(Table, key, _versions_of, *ids))
     return versions

@@ -290,9 +290,6 @@ def tables_due(now: datetime) -> list[int]:
     return [pk for pk, at in tables_due_at().items() if at is not None and at <= now]
 
 
-#: The most tables whose next moments one compiled statement reads (``tables_due_at``).
-DUE_COMPILED_UP_TO = 32
-
 #: "Due now, whenever you look": a table with something to do that no deadline says.
 DUE_NOW = datetime.min.replace(tzinfo=UTC)
 
@@ -316,7 +313,7 @@ def tables_due_at(table_ids: list[int] | None = None) -> dict[int, datetime | No
     rows: Iterable[tuple[Any, ...]]
     if table_ids is None:  # every table: the timers' resync, every few seconds
         rows = statements.select_values_by_ids(Table, "clock-due-all", _due_of_all)
-    elif 0 < len(table_ids) <= DUE_COMPILED_UP_TO:
+    elif 0 < len(table_ids) <= statements.IDS_AT_ONCE:
         # A table after each of its changes and ticks, or the tables changed while the
         # timers' previous read was in flight: the statement compiled once per count.
         rows = statements.select_values_by_ids(

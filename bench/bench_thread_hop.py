@@ -7,8 +7,9 @@ loop alone in the same run.
 
 Prints, per call of a function that does nothing, the wall and CPU microseconds of
 ``loop.run_in_executor`` (a worker thread and back), of asgiref's ``sync_to_async`` with
-``thread_sensitive=False`` (what ``read_async`` uses off SQLite's in-memory test database) and
-of a bare ``await asyncio.sleep(0)`` (one turn of the loop, no thread), and the ratios.
+``thread_sensitive=False``, of the site's own threads (``tables.db.threads.WorkThreads``: what
+``read_async`` and a server database's ``write_async`` use) and of a bare
+``await asyncio.sleep(0)`` (one turn of the loop, no thread), and the ratios.
 """
 
 from __future__ import annotations
@@ -19,6 +20,8 @@ import time
 from collections.abc import Awaitable, Callable
 
 from asgiref.sync import sync_to_async
+
+from tables.db.threads import WorkThreads
 
 
 def nothing() -> None:
@@ -41,12 +44,14 @@ async def per_call(step: Callable[[], Awaitable[object]], calls: int) -> tuple[f
 async def measure(calls: int) -> dict[str, tuple[float, float]]:
     loop = asyncio.get_running_loop()
     off_thread = sync_to_async(nothing, thread_sensitive=False)
+    site = WorkThreads(1, "bench")
     return {
         "a loop turn (asyncio.sleep(0))": await per_call(lambda: asyncio.sleep(0), calls),
         "run_in_executor (a thread and back)": await per_call(
             lambda: loop.run_in_executor(None, nothing), calls
         ),
         "sync_to_async, thread_sensitive=False": await per_call(off_thread, calls),
+        "WorkThreads (the site's)": await per_call(lambda: site.run(nothing), calls),
     }
 
 

@@ -22,6 +22,9 @@ show where a busy process's CPU goes, as the load benchmark prints them.
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
+import contextvars
 import functools
 import math
 import select
@@ -29,7 +32,7 @@ import threading
 import time
 from collections import Counter
 from collections.abc import Callable, Coroutine
-from concurrent.futures import ThreadPoolExecutor
+from queue import SimpleQueue
 from typing import Any, ParamSpec, TypeVar
 
 from asgiref.sync import sync_to_async
@@ -207,20 +210,83 @@ def reads_off_thread() -> bool:
     return not in_memory
 
 
+class WorkThreads:
+    """``count`` threads that run the event loop's blocking calls, taken from one queue in
+    the order sent (one thread: one at a time, in that order). A call goes over and comes
+    back with no more than the queue and the loop's ``call_soon_threadsafe``: no futures of
+    two kinds chained (``loop.run_in_executor``), nor asgiref's ``sync_to_async`` around
+    them, whose hand-over costs more CPU than most reads (``bench/bench_thread_hop.py``).
+    The caller's context variables go with the call; what the call sets in them stays
+    there. A call whose caller stopped waiting before it began is not run; one running then
+    runs to its end, its answer dropped."""
+
+    def __init__(self, count: int, name: str) -> None:
+        self._calls: SimpleQueue[_Call] = SimpleQueue()
+        for n in range(count):
+            thread_name = f"{name}-{n}" if count > 1 else name
+            threading.Thread(target=self._serve, name=thread_name, daemon=True).start()
+
+    def run(self, function: Callable[[], R]) -> asyncio.Future[R]:
+        """``function()`` on one of the threads; its result (or what it raised) when done."""
+        loop = asyncio.get_running_loop()
+        done: asyncio.Future[R] = loop.create_future()
+        self._calls.put((loop, done, contextvars.copy_context(), function))
+        return done
+
+    def _serve(self) -> None:
+        while True:
+            loop, done, context, function = self._calls.get()
+            if done.cancelled():  # nobody waits for it any more: not begun, not run
+                continue
+            result, error = None, None
+            try:
+                result = context.run(function)
+            except BaseException as raised:  # the caller's to handle, on its loop
+                error = raised
+            # (its event loop closed meanwhile: nobody waits for it)
+            with contextlib.suppress(RuntimeError):
+                loop.call_soon_threadsafe(_settle, done, result, error)
+
+
+#: One call for ``WorkThreads``: its loop, its future there, the caller's context, the call.
+_Call = tuple[
+    asyncio.AbstractEventLoop, "asyncio.Future[Any]", contextvars.Context, Callable[[], Any]
+]
+
+
+def _settle(done: asyncio.Future[Any], result: Any, error: BaseException | None) -> None:
+    if done.cancelled():
+        return
+    if error is None:
+        done.set_result(result)
+    elif isinstance(error, StopIteration):  # a future cannot hold one
+        done.set_exception(RuntimeError(f"the call raised StopIteration: {error!r}"))
+    else:
+        done.set_exception(error)
+
+
+def _on(threads: WorkThreads, function: Callable[P, R]) -> Callable[P, Coroutine[Any, Any, R]]:
+    """``function`` as a coroutine function run on ``threads``."""
+
+    @functools.wraps(function)
+    async def run(*args: P.args, **kwargs: P.kwargs) -> R:
+        return await threads.run(functools.partial(function, *args, **kwargs))
+
+    return run
+
+
 #: The threads that run this process's reads (``read_async``), made on first use.
-_read_executors: list[ThreadPoolExecutor] = []
+_read_executors: list[WorkThreads] = []
 
 
-def read_executor() -> ThreadPoolExecutor:
+def read_executor() -> WorkThreads:
     """The ``POKER_READ_THREADS`` threads that run reads off the shared sync thread, kept for
     the process's life. Not an event loop's default executor: that one is made per loop and
     its threads end with it, leaving each thread's kept connection open until the garbage
     collector finds it (a test process makes a loop per test: it ran PostgreSQL out of
     connections), and these bound the process's read connections."""
     if not _read_executors:
-        _read_executors.append(
-            ThreadPoolExecutor(max_workers=settings.POKER_READ_THREADS, thread_name_prefix="reads")
-        )
+        _read_executors.append(WorkThreads(settings.POKER_READ_THREADS, "reads"))
     return _read_executors[0]
 
 
@@ -229,14 +295,14 @@ def read_async(function: Callable[P, R]) -> Callable[P, Coroutine[Any, Any, R]]:
     read = work_cpu.timed(looked_at_now_and_then(function), work_name(function))
     if not reads_off_thread():
         return sync_to_async(read, thread_sensitive=True)
-    return sync_to_async(read, thread_sensitive=False, executor=read_executor())
+    return _on(read_executor(), read)
 
 
 #: The write threads of this process (``write_async``), made on first use.
-_write_executors: list[ThreadPoolExecutor] = []
+_write_executors: list[WorkThreads] = []
 
 
-def write_executor(table_id: int) -> ThreadPoolExecutor | None:
+def write_executor(table_id: int) -> WorkThreads | None:
     """The thread that runs ``table_id``'s writes, or None: the one shared sync thread.
 
     SQLite has one writer at a time, so there every write stays on the thread Django and
@@ -251,10 +317,7 @@ def write_executor(table_id: int) -> ThreadPoolExecutor | None:
     if connections["default"].vendor == "sqlite" or threads < 2:
         return None
     if not _write_executors:
-        _write_executors.extend(
-            ThreadPoolExecutor(max_workers=1, thread_name_prefix=f"table-writes-{n}")
-            for n in range(threads)
-        )
+        _write_executors.extend(WorkThreads(1, f"table-writes-{n}") for n in range(threads))
     return _write_executors[table_id % len(_write_executors)]
 
 
@@ -268,4 +331,4 @@ def write_async(
     executor = write_executor(table_id)
     if executor is None:
         return sync_to_async(write, thread_sensitive=True)
-    return sync_to_async(write, thread_sensitive=False, executor=executor)
+    return _on(executor, write)

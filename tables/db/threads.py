@@ -15,6 +15,10 @@ changes nothing).
 - writes (``write_async``) go to the one thread of their table (``write_executor``), so a
   table's writes stay in order while other tables' go on beside them.
 
+Those threads are the site's own (``WorkThreads``: a queue over, the loop's
+``call_soon_threadsafe`` back); only SQLite's writes, and reads on its in-memory test
+database, take asgiref's one shared sync thread, as Django's and Channels' own calls do.
+
 Each piece of work counts the CPU time its thread spent on it (``work_cpu``, by its name;
 the event loop's frames count there too): the operators' figures (``tables.live.operators``)
 show where a busy process's CPU goes, as the load benchmark prints them.

@@ -73,10 +73,13 @@ def family(module: str) -> str:
 class ModuleRecorder:
     """A profile function: each module's first entry (in order) from ``start_code``'s first
     call to ``end_code``'s (the click's frames all sent), and each hand-over to a thread
-    (``run_in_executor``) with the site code that asked for it."""
+    (``run_in_executor``, or the site's ``WorkThreads.run``: ``hop_codes``) with the site code
+    that asked for it."""
 
-    def __init__(self, start_code: Any, end_code: Any, send_code: Any, hop_code: Any) -> None:
-        self.start_code, self.end_code, self.hop_code = start_code, end_code, hop_code
+    def __init__(
+        self, start_code: Any, end_code: Any, send_code: Any, hop_codes: tuple[Any, ...]
+    ) -> None:
+        self.start_code, self.end_code, self.hop_codes = start_code, end_code, hop_codes
         self.send_code = send_code
         self.armed = False  # waiting for the receive
         self.recording = False
@@ -112,7 +115,7 @@ class ModuleRecorder:
             self.end = self.calls
         elif frame.f_code is self.send_code and not self.frames_in:
             self.last_send = self.calls
-        elif frame.f_code is self.hop_code:
+        elif frame.f_code in self.hop_codes:
             self.hops.append((self.calls, _site_caller(frame)))
 
     def in_click(self) -> bool:
@@ -171,11 +174,20 @@ def _resumed(frame: FrameType) -> bool:
 _SUSPENDING = inspect.CO_COROUTINE | inspect.CO_GENERATOR | inspect.CO_ASYNC_GENERATOR
 
 
+def _site_hops() -> tuple[Any, ...]:
+    """The code of the site's own hand-over to a thread, where the checkout has one."""
+    import tables.db.threads as threads
+
+    work_threads = getattr(threads, "WorkThreads", None)
+    return (work_threads.run.__code__,) if work_threads is not None else ()
+
+
 def _site_caller(frame: FrameType | None) -> str:
-    """The nearest site function up the stack from ``frame``: ``module.function``."""
+    """The nearest site function up the stack from ``frame`` that is not the hand-over's own
+    (``tables.db.threads``): ``module.function``."""
     while frame is not None:
         module = frame.f_globals.get("__name__") or "?"
-        if family(module) == "site":
+        if family(module) == "site" and module != "tables.db.threads":
             return f"{module}.{frame.f_code.co_name}"
         frame = frame.f_back
     return "?"
@@ -294,7 +306,7 @@ async def click(table_id: int, clicker: Any, other: Any, lines: bool = False) ->
         TableConsumer.receive.__code__,
         publish.__code__ if publish is not None else None,
         AsyncWebsocketConsumer.send.__code__,
-        asyncio.BaseEventLoop.run_in_executor.__code__,
+        (asyncio.BaseEventLoop.run_in_executor.__code__, *_site_hops()),
     )
     # Every thread made from here on is profiled: the database's threads are made anew.
     threading.setprofile(recorder)

@@ -222,7 +222,9 @@ class WorkThreads:
     them, whose hand-over costs more CPU than most reads (``bench/bench_thread_hop.py``).
     The caller's context variables go with the call; what the call sets in them stays
     there. A call whose caller stopped waiting before it began is not run; one running then
-    runs to its end, its answer dropped."""
+    runs to its end, its answer dropped. Unlike asgiref's threads these do not know their
+    caller's loop, so a call does not reach it with ``async_to_sync``: what a write publishes
+    waits in ``tables.services.events.outbox`` and is published from the loop after it."""
 
     def __init__(self, count: int, name: str) -> None:
         self._calls: SimpleQueue[_Call] = SimpleQueue()

@@ -67,10 +67,15 @@ def _look(now: float) -> None:
     _looked.at, _looked.failed = now, False
 
 
-def _trusted(now: float) -> bool:
-    """Whether this thread's connections may be used without a look: one less than
-    ``RECHECK_SECONDS`` ago, every call since succeeded, nothing heard from the database."""
-    return not _looked.failed and now - _looked.at < RECHECK_SECONDS and not _server_spoke()
+def _look_if_due() -> bool:
+    """Django's look at this thread's connections where one is due; whether they were
+    trusted as they were instead (looked at less than ``RECHECK_SECONDS`` ago, every call
+    since succeeded, nothing heard from the database)."""
+    now = time.monotonic()
+    if not _looked.failed and now - _looked.at < RECHECK_SECONDS and not _server_spoke():
+        return True
+    _look(now)
+    return False
 
 
 def _server_spoke() -> bool:
@@ -106,9 +111,7 @@ def looked_at_before_writing(function: Callable[P, R]) -> Callable[P, R]:
     def run(*args: P.args, **kwargs: P.kwargs) -> R:
         if not _kept():
             return _run_looked(function, *args, **kwargs)
-        now = time.monotonic()
-        if not _trusted(now):
-            _look(now)
+        _look_if_due()
         try:
             return function(*args, **kwargs)
         except BaseException:
@@ -126,10 +129,7 @@ def looked_at_now_and_then(function: Callable[P, R]) -> Callable[P, R]:
     def run(*args: P.args, **kwargs: P.kwargs) -> R:
         if not _kept():
             return _run_looked(function, *args, **kwargs)
-        now = time.monotonic()
-        trusted = _trusted(now)
-        if not trusted:
-            _look(now)
+        trusted = _look_if_due()
         try:
             return function(*args, **kwargs)
         except (OperationalError, InterfaceError):

@@ -111,12 +111,21 @@ def pings(monkeypatch):
     return count
 
 
+def kept_for_good(monkeypatch, table: int) -> None:
+    """The table's write thread on a new connection that no age ends: its thread lives through
+    the whole run, and a connection it opened more than ``CONN_MAX_AGE`` ago would be replaced
+    at the test's first look for its age, not for what the test does."""
+    monkeypatch.setitem(connections.settings["default"], "CONN_MAX_AGE", None)
+    write(table, lambda: connection.close())  # this thread's, found there
+
+
 def test_a_write_is_run_once_on_a_connection_replaced_where_the_database_ended_it(
     monkeypatch, pings
 ):
     # no look is due by the clock: the database's goodbye on the socket is what brings it
     monkeypatch.setattr(threads, "RECHECK_SECONDS", 3600.0)
     table = 11  # any table: only its write thread (one fixed thread) is used
+    kept_for_good(monkeypatch, table)
     backend = Backend()
     first = write(table, backend.pid)
     assert write(table, backend.pid) == first  # kept open
@@ -128,6 +137,7 @@ def test_a_write_is_run_once_on_a_connection_replaced_where_the_database_ended_i
 def test_a_busy_writer_pings_its_connection_once_per_recheck(monkeypatch, pings):
     monkeypatch.setattr(threads, "RECHECK_SECONDS", 3600.0)
     table = 12
+    kept_for_good(monkeypatch, table)
     backend = Backend()
     first = write(table, backend.pid)
     pinged = pings[0]

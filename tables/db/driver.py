@@ -312,12 +312,15 @@ class Batch:
         self._texts.append(write.text)
         self._params.extend(write.params)
 
-    def send(self) -> None:
-        """Send what is queued, in one statement text, in the order it was added."""
+    def send(self, commit: bool = False) -> None:
+        """Send what is queued, in one statement text, in the order it was added; ``commit``:
+        the transaction's COMMIT at its end (the caller's transaction ends with this trip)."""
         if not self._texts:
             return
         assert self._connection is not None  # set with the first write queued
         text, params = "; ".join(self._texts), self._params
+        if commit:
+            text += "; COMMIT"
         self._texts, self._params = [], []
         with self._connection.cursor() as cursor:
             cursor.execute(text, params)

@@ -27,7 +27,7 @@ from django.db.transaction import Atomic
 from django.utils import timezone
 
 from tables.db import statements
-from tables.db.driver import Batch, Write, prep_save, row_copy, run
+from tables.db.driver import Batch, Write, prep_save, row_copy
 from tables.models import HandAction, Table, TableLease
 from tables.selectors.hands import Decision
 from tables.services.errors import TableNotOpen
@@ -53,6 +53,26 @@ class _Fence:
     held: bool | None = None
     #: The table's row was locked with the lease (``fenced_table_lock``) once already.
     looked: bool = False
+    #: Its transaction is the outermost (not inside a caller's): its COMMIT may be its own.
+    outermost: bool = False
+    #: The table's version bump and the writes queued with it (``table_touch``), held back
+    #: where the database takes several statements in one trip: sent with the transaction's
+    #: COMMIT, or before any other statement the work runs after it.
+    tail: Batch | None = None
+
+    def send_tail(self, commit: bool = False) -> None:
+        """Send the held-back writes (``commit``: with the transaction's COMMIT)."""
+        tail, self.tail = self.tail, None
+        if tail is not None:
+            tail.send(commit=commit)
+
+    def tail_first(
+        self, execute: Callable[..., Any], sql: str, params: Any, many: bool, context: Any
+    ) -> Any:
+        """An ``execute_wrapper``: the held-back writes go before any other statement."""
+        if self.tail is not None:
+            self.send_tail()
+        return execute(sql, params, many, context)
 
 
 #: While ``lease_fenced`` runs its work: the lease it runs under.
@@ -67,20 +87,30 @@ def lease_fenced(table_id: int, owner: str, epoch: int, work: Callable[[], T]) -
     every service of a runtime locks the table first); where that lock was not taken outside
     a savepoint, the lease is renewed before the commit instead (``lease_hold``). The
     services ``work`` calls open their blocks with ``fenced_atomic``: no savepoints of their
-    own."""
+    own. Where the database takes several statements in one trip (PostgreSQL), the table's
+    version bump is held back (``table_touch``) and goes with the COMMIT: a write's last
+    trip ends its transaction, one round trip fewer than Django's own COMMIT after it."""
+    connection = transaction.get_connection()
+    outermost = not connection.in_atomic_block
     with transaction.atomic():
-        fence = _Fence(table_id, owner, epoch, len(transaction.get_connection().savepoint_ids))
+        fence = _Fence(table_id, owner, epoch, len(connection.savepoint_ids), outermost=outermost)
         token = _fence.set(fence)
         try:
-            result = work()
+            with connection.execute_wrapper(fence.tail_first):
+                result = work()
         finally:
             _fence.reset(token)
         if fence.held is False:  # lost, and the work swallowed the refusal
             raise LeaseLost(MOVING)
         # a work whose error was swallowed commits nothing: Django runs no more queries
-        unchecked = fence.held is None and not transaction.get_connection().needs_rollback
-        if unchecked and not lease_hold(table_id, owner, epoch):
-            raise LeaseLost(MOVING)
+        unchecked = fence.held is None and not connection.needs_rollback
+        if unchecked:
+            fence.send_tail()
+            if not lease_hold(table_id, owner, epoch):
+                raise LeaseLost(MOVING)
+        if not connection.needs_rollback:
+            # the last trip commits: Django's commit then finds no transaction to end
+            fence.send_tail(commit=True)
         return result
 
 
@@ -274,18 +304,22 @@ def table_touch(
     ``fields``: other fields of ``table`` the caller changed, written in the same UPDATE.
     ``wait_for_disk`` False: the transaction commits without waiting for the disk (a move of
     a hand still being played: ``statements.update``). ``ahead``: the caller's writes queued
-    before this one, sent with it in one trip.
+    before this one, sent with it in one trip; in a runtime's write (``lease_fenced``) that
+    trip waits for the transaction's COMMIT, or for the next statement the write runs.
     """
     table.version += 1
     values = {field: getattr(table, field) for field in fields}
     write = statements.update_write(
         Table, {"pk": table.pk}, wait_for_disk=wait_for_disk, version=table.version, **values
     )
-    if ahead is None:
-        run(write)
+    writes = ahead if ahead is not None else Batch()
+    writes.add(write)  # sent at once where a trip takes one statement (SQLite)
+    fence = _fence.get()
+    if writes.pending and fence is not None and fence.outermost and fence.table_id == table.pk:
+        fence.send_tail()  # an earlier bump's, in its order
+        fence.tail = writes  # a runtime's write: the bump goes with its COMMIT
     else:
-        ahead.add(write)
-        ahead.send()
+        writes.send()
     event = table_changed_event(table.pk, table.version)
     transaction.on_commit(lambda: _publish(event))
 

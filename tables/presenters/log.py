@@ -272,6 +272,9 @@ _DECISION_WORDS: dict[EventKind, Callable[[int], str]] = {
 }
 
 
+#: ``HandAction.Source.TIMEOUT``: a decision the clock made (a presenter imports no model).
+TIMED_OUT = "timeout"
+
 #: The decisions that put chips in (one of them may put the player all in).
 _CHIP_DECISIONS = frozenset({EventKind.CALL, EventKind.BET, EventKind.RAISE, EventKind.BRING_IN})
 
@@ -279,8 +282,8 @@ _CHIP_DECISIONS = frozenset({EventKind.CALL, EventKind.BET, EventKind.RAISE, Eve
 def _decision_notes(decision: Decision | None, all_in: bool = False) -> str:
     """ " (all-in)", " (timed out)", both or neither (``all_in``: the decision put the
     player all in, whichever key made it)."""
-    all_in = all_in or (decision is not None and decision.all_in)
-    timed_out = decision is not None and decision.timed_out
+    all_in = all_in or (decision is not None and decision.kind == "all_in")
+    timed_out = decision is not None and decision.source == TIMED_OUT
     return (" (all-in)" if all_in else "") + (" (timed out)" if timed_out else "")
 
 

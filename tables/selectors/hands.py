@@ -23,14 +23,6 @@ class Decision(NamedTuple):
     source: str  # HandAction.Source: the player, the clock (a timeout) or a bot
     cards: str = ""  # a discard's cards ("7h2c"): hidden, for the engine's replay only
 
-    @property
-    def all_in(self) -> bool:
-        return self.kind == "all_in"
-
-    @property
-    def timed_out(self) -> bool:
-        return self.source == HandAction.Source.TIMEOUT
-
 
 def hand_decisions(hand: Hand, start: int = 0) -> list[Decision]:
     """The hand's ``HandAction`` log in order from index ``start`` on.

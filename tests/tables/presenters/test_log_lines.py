@@ -147,3 +147,22 @@ def test_stud_deals_each_round_down_as_one_line():
         ("7th street:", ""),
         ("Your card (down)", "Kd"),
     ]
+
+
+def test_chip_counts_in_the_log_have_thousands_separators():
+    """Posts, bets, raises and wins read as the pages write chips (10000 -> 10,000)."""
+    deck = make_deck(2, 0, holes={0: "AsAh", 1: "KsKh"}, board="2c5d9s3hTd")
+    state = EngineHand(
+        HandConfig(small_blind=500, big_blind=1000), [20000, 20000], 0, deck, players=NAMES[:2]
+    )
+    decisions = []
+    for kind, amount in (("raise", 2500), ("raise", 12000), ("fold", None)):
+        state.act({"kind": kind, "amount": amount})
+        decisions.append(Decision(kind, amount, HandAction.Source.PLAYER))
+    lines = log_entries(state.view(None), NAMES[:2], decisions)
+    texts = [line.text for line in lines if not isinstance(line, Dealt)]
+    assert texts[:2] == ["ann posts small blind 500", "bob posts big blind 1,000"]
+    assert "ann raises to 2,500" in texts
+    assert "bob raises to 12,000" in texts
+    assert any(text.startswith("bob takes back 9,500") for text in texts)
+    assert any(text.startswith("bob wins 5,000") for text in texts)

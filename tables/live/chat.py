@@ -41,6 +41,7 @@ class ChatSocket(AsyncWebsocketConsumer):
 
     if TYPE_CHECKING:  # the table socket's own (``TableConsumer``)
         json_state: bool
+        room_screen: bool
         closed: bool
         table_id: int
         user: Viewer | None
@@ -57,7 +58,10 @@ class ChatSocket(AsyncWebsocketConsumer):
         return chat_lines_html(lines, replace=replace, host_view=self.chat_host, viewer_id=viewer)
 
     async def chat_join(self) -> None:
-        """Send the last lines of the chat (none: nothing to send, the page shows it empty)."""
+        """Send the last lines of the chat (none: nothing to send, the page shows it empty;
+        none to a room screen: it shows the table, not the talk)."""
+        if self.room_screen:
+            return
         self.chat_lock = self.chat_lock or asyncio.Lock()
         async with self.chat_lock:
             lines, self.chat_host, muted = await read_async(chat_on_join)(
@@ -95,8 +99,8 @@ class ChatSocket(AsyncWebsocketConsumer):
             await self.send(text_data=chat_muted_html(self.chat_muted))
 
     async def table_chat(self, event: dict[str, Any]) -> None:
-        """A chat line or a mute, from the table's runtime."""
-        if self.closed:
+        """A chat line or a mute, from the table's runtime (none to a room screen)."""
+        if self.closed or self.room_screen:
             return
         self.chat_lock = self.chat_lock or asyncio.Lock()
         async with self.chat_lock:

@@ -1,6 +1,10 @@
-"""The table's websocket (``ws/tables/<id>/``): one consumer per socket, thin.
+"""The table's websocket (``ws/tables/<id>/``): one consumer per socket, reading its frames
+and answering them.
 
-What a frame may ask, what it is answered and sent, and the close codes: ``tables.live.protocol``.
+What a frame may ask, what it is answered and sent, and the close codes: ``tables.live.protocol``
+(its words; a frame's reading and its answers are here: ``decode_frame``, ``FrameBudget``,
+``answer_json``, ``with_answer``). How a socket connects, logs in and joins:
+``tables.live.joining``.
 
 - Connect: the socket is accepted at once (before any database work), then closed with a
   code the client can read if it may not stay: not logged in, no such table, too many
@@ -30,7 +34,7 @@ What a frame may ask, what it is answered and sent, and the close codes: ``table
   request's answer inside the first frame it is sent while the request is handled
   (``show``), alone if none goes to it; refusals come alone.
 - Limits: a frame over ``MAX_FRAME_BYTES`` closes the socket; every frame, binary ones
-  included (refused), takes a token (``tables.live.protocol.FrameBudget``); a frame
+  included (refused), takes a token (``FrameBudget``); a frame
   without one is answered "slow down" (once) and ignored, and a flood of them closes the
   socket. Per server process (nginx sends a table's sockets to one process), a user may
   have ``POKER_SOCKETS_PER_USER_TABLE`` sockets on one table and ``POKER_SOCKETS_PER_USER``
@@ -46,41 +50,29 @@ What a frame may ask, what it is answered and sent, and the close codes: ``table
 from __future__ import annotations
 
 import asyncio
+import json
 import logging
 import time
 from typing import TYPE_CHECKING, Any, cast
-from urllib.parse import parse_qs
 
 from channels.consumer import get_handler_name
 from channels.generic.websocket import AsyncWebsocketConsumer
-from django.contrib.auth.models import AnonymousUser
 from django.db import DatabaseError
 
-from tables import croupier
 from tables.db.threads import read_async
 from tables.inputs import BadFrame, NumberError
 from tables.live.admission import SERVER_SEND
-from tables.live.auth import (
-    AUTH_WAIT_SECONDS,
-    INVALID_TOKEN,
-    NOT_AUTHENTICATED,
-    header_token,
-    token_user,
-)
 from tables.live.chat import ChatSocket
-from tables.live.frames import SocketFrames
 from tables.live.joining import TableJoin
 from tables.live.protocol import (
+    FLOOD_CLOSE_AFTER,
+    FLOOD_WINDOW_SECONDS,
     FLOODING,
     FRAME_TOO_BIG,
     NO_SUCH_TABLE,
     NOT_LOGGED_IN,
-    FrameBudget,
-    answer_json,
-    decode_frame,
-    error_code,
-    request_id_of,
-    with_answer,
+    RATE_BURST,
+    RATE_PER_SECOND,
 )
 from tables.live.spectators import spectator_release
 from tables.metrics import (
@@ -101,7 +93,6 @@ if TYPE_CHECKING:
     from asgiref.typing import ASGIReceiveCallable, ASGISendCallable
     from channels.consumer import _ChannelScope
 
-    from tables.http import Viewer
 
 log = logging.getLogger(__name__)
 
@@ -112,13 +103,99 @@ BANKROLL_REFRESH_SECONDS = 5.0
 DATABASE_DOWN = "The database is not reachable just now: nothing was done, try again."
 
 
+class FrameBudget:
+    """One socket's tokens and its refusals in the current window."""
+
+    def __init__(self) -> None:
+        self.tokens = float(RATE_BURST)
+        self.last_refill = time.monotonic()
+        self.refused_since, self.refused = 0.0, 0
+
+    def take(self, now: float) -> bool:
+        """Take a token for a frame arriving at ``now``; False when there is none."""
+        self.tokens = min(RATE_BURST, self.tokens + (now - self.last_refill) * RATE_PER_SECOND)
+        self.last_refill = now
+        if self.tokens >= 1:
+            self.tokens -= 1
+            return True
+        return False
+
+    def flooding(self, now: float) -> bool:
+        """Count a frame refused for the rate; True once the window holds too many."""
+        if now - self.refused_since > FLOOD_WINDOW_SECONDS:
+            self.refused_since, self.refused = now, 0
+        self.refused += 1
+        return self.refused >= FLOOD_CLOSE_AFTER
+
+
+def error_code(error: Exception) -> str:
+    """The stable code a refusal is answered with (``tables.services.errors`` has the
+    services' own)."""
+    if isinstance(error, NumberError):
+        return "invalid_number"
+    return getattr(error, "code", "server_error")
+
+
+def decode_frame(text: str) -> dict[str, Any]:
+    """A text frame as a request object; ``BadFrame`` if it is not JSON or not an object."""
+    try:
+        data = json.loads(text)
+    except (ValueError, RecursionError):
+        raise BadFrame("Malformed request: nothing was done.") from None
+    if not isinstance(data, dict):
+        raise BadFrame("A request is a JSON object: nothing was done.")
+    return data
+
+
+def request_id_of(data: dict[str, Any]) -> int | str | None:
+    """A request's ``id`` as its answer echoes it: a number or a short text, else None."""
+    value = data.get("id")
+    if isinstance(value, bool):
+        return None
+    if isinstance(value, int) or (isinstance(value, str) and len(value) <= 64):
+        return value
+    return None
+
+
+def answer_json(
+    message: str, error: bool, request: int | str | None, code: str | None = None
+) -> str:
+    """The answer to a ``?state=json`` socket's request (``request``: its ``id``, if any;
+    ``code``: a refusal's stable code)."""
+    return json.dumps({"type": "answer", **_answer_members(message, error, request, code)})
+
+
+def with_answer(frame: str, message: str, request: int | str | None) -> str:
+    """A state or update ``frame`` (a JSON object's text) with a carried-out request's answer
+    as its ``answer`` member (``answers=inline``): the answer frame's members less ``type``.
+    A new string: the frame's text is shared with the other sockets of its viewer."""
+    return f'{frame[:-1]},"answer":{json.dumps(_answer_members(message, False, request))}}}'
+
+
+def _answer_members(
+    message: str, error: bool, request: int | str | None, code: str | None = None
+) -> dict[str, object]:
+    """An answer's members, in a frame of its own or inside a state or update."""
+    answer: dict[str, object] = {"message": message, "error": error}
+    if code is not None:
+        answer["code"] = code
+    if request is not None:
+        answer["id"] = request
+    return answer
+
+
 class TableConsumer(ChatSocket, TableJoin, AsyncWebsocketConsumer):
     closed = False  # closed here or by the client: frames and changes are ignored from then
     accepted = False
     received_at = 0.0  # monotonic: the request being answered arrived (``_answered_as``)
-    awaiting_auth: asyncio.Task[None] | None = None  # closes a socket not logged in in time
     inline_answers = False  # ``?state=json&answers=inline``: a success's answer in its frame
     answer_due: str | None = None  # that answer's message, until a frame (or alone) takes it
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.budget = FrameBudget()  # the frames it may send (``receive``)
+        self.told_to_slow_down = False
+        self.request_id: int | str | None = None  # of the request being answered (``answer``)
 
     async def __call__(
         self, scope: _ChannelScope, receive: ASGIReceiveCallable, send: ASGISendCallable
@@ -206,96 +283,6 @@ class TableConsumer(ChatSocket, TableJoin, AsyncWebsocketConsumer):
         if handler is None:
             raise ValueError(f"No handler for message type {message['type']}")
         await handler(message)
-
-    async def connect(self) -> None:
-        croupier.ensure_started()
-        # channels' lazy proxy of a User or AnonymousUser (or None without the auth middleware)
-        self.user = cast("Viewer | None", self.scope.get("user"))
-        self.table_id = int(self.scope["url_route"]["kwargs"]["table_id"])
-        self.sent_version = -1  # nothing sent yet: the first frame goes whatever its version
-        self.connected_at = time.monotonic()
-        self.budget = FrameBudget()
-        self.told_to_slow_down = False
-        self.request_id: int | str | None = None  # of the request being answered (``answer``)
-        query = self.scope.get("query_string", b"")
-        self.json_state = b"state=json" in query
-        # A room screen (``?view=tv``, issue 53): a spectator whoever's browser it is in,
-        # with its host's key for a private game (``tables.selectors.room_screen``).
-        asked = parse_qs(query.decode("latin-1"))
-        self.room_screen = not self.json_state and asked.get("view") == ["tv"]
-        self.inline_answers = self.json_state and asked.get("answers") == ["inline"]
-        keys = asked.get("key", [])
-        self.room_key = keys[0] if self.room_screen and keys else None
-        if self.room_screen:
-            self.user = AnonymousUser()  # never a player: no hole card, no request
-        # What it holds and is sent next: a JSON socket opts in to updates (``frames=diff``).
-        self.frames = SocketFrames(
-            ("diff" if b"frames=diff" in query else "json") if self.json_state else "page",
-            room_screen=self.room_screen,
-        )
-        self.message_shown = True  # a reconnecting page may still show an earlier message
-        self.dealt_into: int | None = None  # the last hand this viewer was seen dealt into
-        self.spoke = False  # this socket's own answer is on the message line
-        self.bankroll: int | None = None
-        self.bankroll_read_at = 0.0
-        self.left_with = 0  # chips taken from this table within the hour (unseated viewer)
-        self.reseat_at_ms: int | None = None  # when they may sit here again (left moments ago)
-        self.answering = asyncio.Lock()  # held from a request until its answer is sent
-        # The handshake first, before any database work: however busy the server, the client
-        # never times out on it (and then tries again at once, adding to the rush).
-        await self.accept()
-        if self.room_screen:
-            pass  # a spectator: joins as one (its key is checked with the table)
-        elif self.user is None or not self.user.is_authenticated:
-            key = header_token(self.scope)
-            if key is not None:
-                self.user = await read_async(token_user)(key)
-                if self.user is None:
-                    await self.refuse_login(INVALID_TOKEN, "invalid_token")
-                    return
-            elif self.json_state:  # the first frame logs in (``_log_in``)
-                self.awaiting_auth = asyncio.ensure_future(self._auth_deadline())
-                return
-            # else a logged-out visitor's page: a spectator of a public table
-        await self._join()
-
-    async def refuse_login(self, message: str, code: str) -> None:
-        await self.answer(message, code=code)
-        await self.close(code=NOT_LOGGED_IN)
-
-    async def _auth_deadline(self) -> None:
-        await asyncio.sleep(AUTH_WAIT_SECONDS)
-        if self.awaiting_auth is asyncio.current_task():
-            self.awaiting_auth = None
-            await self.refuse_login(NOT_AUTHENTICATED, "not_authenticated")
-
-    async def _log_in(self, data: dict[str, Any]) -> None:
-        """The first frame of a socket without a log-in: ``{"op": "auth", "token"}``."""
-        user = None
-        if data.get("op") == "auth":
-            user = await read_async(token_user)(data.get("token"))
-            if user is None:
-                await self.refuse_login(INVALID_TOKEN, "invalid_token")
-                return
-        waiting, self.awaiting_auth = self.awaiting_auth, None
-        if waiting is not None:
-            waiting.cancel()
-        if user is None:
-            await self.refuse_login(NOT_AUTHENTICATED, "not_authenticated")
-            return
-        self.user = user
-        await self.answer(f"Logged in as {user.get_username()}.", error=False)
-        await self._join()
-
-    async def chat_join(self) -> None:
-        """The chat's last lines: none to a room screen (it shows the table, not the talk)."""
-        if not self.room_screen:
-            await super().chat_join()
-
-    async def table_chat(self, event: dict[str, Any]) -> None:
-        """A chat line or a mute: none to a room screen."""
-        if not self.room_screen:
-            await super().table_chat(event)
 
     async def disconnect(self, code: int) -> None:
         self.closed = True

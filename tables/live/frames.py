@@ -39,6 +39,7 @@ from __future__ import annotations
 import functools
 import time
 from collections.abc import Collection, Hashable, Set as AbstractSet
+from datetime import datetime
 from typing import Any
 
 import orjson
@@ -46,9 +47,9 @@ from django.utils import timezone
 
 from tables.db.threads import work_cpu
 from tables.live.patch import MISSING, diff, value_at
-from tables.live.protocol import render_viewer, state_me
+from tables.live.protocol import STATE_ME_FIELDS
 from tables.presenters.broadcast import broadcast_reveal, broadcast_view_seats
-from tables.presenters.models import NO_NOTES, NoteMarks, Screen
+from tables.presenters.models import NO_NOTES, NoteMarks, Screen, Viewer
 from tables.presenters.own_signature import (
     OwnSignature,
     own_legal,
@@ -56,7 +57,7 @@ from tables.presenters.own_signature import (
     own_signature,
 )
 from tables.presenters.play_state import play_state, viewer_members
-from tables.presenters.render import PageParts, log_lines_oob_html, page_parts
+from tables.presenters.render import PageParts, page_parts, page_update, render_regions
 from tables.presenters.screen import ViewerParts, table_screen, viewer_parts, viewer_screen
 from tables.selectors.snapshot import Snapshot
 
@@ -164,6 +165,65 @@ def json_state(
     return JsonState(shared, own, signature)
 
 
+@functools.lru_cache(maxsize=4096)
+def state_me(me: Viewer | None) -> dict[str, Any]:
+    """A frame's ``me``: the very same dict while the viewer's facts stay the same (an
+    update's diff passes it over); nothing may change it."""
+    return {k: getattr(me, k) if me is not None else None for k in STATE_ME_FIELDS}
+
+
+def state_json(
+    screen: Screen, view: dict[str, Any] | None, html: str, state: dict[str, Any]
+) -> str:
+    """The ``?state=json`` frame: what the viewer may see, as data (``state``: the play
+    state; ``view``: the engine's view for this viewer as JSON data, None without a hand) and
+    as the browser's HTML."""
+    # orjson: this frame goes to every JSON socket on every change (the stdlib's encoder was
+    # a tenth of a render).
+    return orjson.dumps(
+        {
+            "type": "state",
+            "state": state,
+            "version": screen.version,
+            "hand": screen.hand_id,
+            "running": screen.running,
+            "view": view,
+            "me": state_me(screen.viewer),
+            "html": html,
+        }
+    ).decode()
+
+
+def render_viewer(
+    snapshot: Snapshot,
+    player: Any | None,
+    bankroll: int | None = None,
+    json_state: bool = False,
+    now: datetime | None = None,
+    left_with: int = 0,
+    reseat_at_ms: int | None = None,
+    revealed: int = 0,
+) -> tuple[int, str, str]:
+    """(version, regions as oob HTML, JSON state with that HTML or "") of ``snapshot`` for
+    one viewer (``bankroll``, ``left_with``, ``reseat_at_ms``: theirs if they have no seat here, see
+    ``table_screen``; ``now``: when the play state's clock counts its seconds left from,
+    default now; ``revealed``: a viewer without a seat's hole-card broadcast, see
+    ``table_screen``)."""
+    parts = viewer_parts(snapshot, player, bankroll, left_with, revealed)
+    screen = viewer_screen(snapshot, parts, reseat_at_ms)
+    html = render_regions(screen, oob=True)
+    if not json_state:
+        return snapshot.version, html, ""
+    view = snapshot.view_dict(screen.viewer_index) if screen.hand_id is not None else None
+    if revealed and view is not None:  # the broadcast seats' cards in the engine's view too
+        seats = list(view["seats"])
+        for index, seat in broadcast_view_seats(snapshot, parts.panels).items():
+            seats[index] = seat
+        view = {**view, "seats": seats}
+    state = play_state(snapshot, screen, now)
+    return snapshot.version, html, state_json(screen, view, html, state)
+
+
 def _shared_json(snapshot: Snapshot) -> tuple[SharedJson, Screen]:
     """The spectator's JSON state of ``snapshot`` and their screen, built once per version."""
     found: tuple[SharedJson, Screen] | None = snapshot.memo.get("json")
@@ -179,37 +239,6 @@ def _shared_json(snapshot: Snapshot) -> tuple[SharedJson, Screen]:
         }
         found = snapshot.memo["json"] = (SharedJson(snapshot.version, data), screen)
     return found
-
-
-def page_update(held: PageParts | None, now: PageParts) -> str:
-    """The oob HTML that turns a page showing ``held`` into one showing ``now`` ("" when
-    nothing changed; everything when it holds nothing)."""
-    if held is None:
-        return "".join((now.seats_region(), now.board, now.actions, now.controls, now.log_region()))
-    out = []
-    if held.seats_frame != now.seats_frame or len(held.seats) != len(now.seats):
-        out.append(now.seats_region())
-    else:
-        panels = held.screen.seats.seats
-        out.extend(
-            now.seat(number, panels[number])
-            for number, (old, new) in enumerate(zip(held.seats, now.seats, strict=True))
-            if old != new
-        )
-    if held.board != now.board:
-        out.append(now.pots() if held.board_frame == now.board_frame else now.board)
-    if held.actions != now.actions:
-        out.append(now.actions)
-    if held.controls != now.controls:
-        out.append(now.my_stack() if held.controls_frame == now.controls_frame else now.controls)
-    grown = len(now.log_lines) - len(held.log_lines)
-    if held.log_head != now.log_head or held.log_lines != now.log_lines[: len(held.log_lines)]:
-        out.append(now.log_region())
-    elif grown and now.log_head[0] is not None:  # a hand's log: new lines go at its end
-        out.append(log_lines_oob_html(now.log_lines[len(held.log_lines) :]))
-    elif grown:
-        out.append(now.log_region())
-    return "".join(out)
 
 
 def json_update(held: JsonState, now: JsonState, memo: dict[Hashable, Any]) -> str:

@@ -1,8 +1,12 @@
-"""How a table socket joins its table (a base class of ``TableConsumer``): its turn among the
-process's joins (``tables.live.admission``), counted under its user or address, the viewer and
-the table read (and a browser's viewer's notes on players), the table's runtime joined, the
-first state sent; then the chat's last lines. Also the whole state again (``send_state``: the
-first frame, a ``sync``, new notes) and a browser's notes read again (``notes_changed``).
+"""How a table socket connects and joins its table (a base class of ``TableConsumer``): the
+socket accepted at once and what its query asks (``?state=json``, ``frames=diff``,
+``answers=inline``, a room screen's ``?view=tv``); its log-in by an API token (in a handshake
+header, or the first frame of a ``?state=json`` socket, within ``AUTH_WAIT_SECONDS``); its
+turn among the process's joins (``tables.live.admission``), counted under its user or
+address; the viewer and the table read (and a browser's viewer's notes on players), the
+table's runtime joined, the first state sent; then the chat's last lines. Also the whole
+state again (``send_state``: the first frame, a ``sync``, new notes) and a browser's notes
+read again (``notes_changed``).
 
 A socket that ends without its first state after ``SLOW_JOIN_SECONDS`` (its client gave up
 waiting) logs where its join stood, which tells a connect rush's stuck socket from a slow one.
@@ -14,16 +18,33 @@ import asyncio
 import logging
 import time
 from datetime import datetime
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, cast
+from urllib.parse import parse_qs
 
 from channels.generic.websocket import AsyncWebsocketConsumer
 from django.conf import settings
+from django.contrib.auth.models import AnonymousUser
 from django.db import DatabaseError
 
+from tables import croupier
 from tables.db.threads import read_async
 from tables.live.admission import CLIENT_GONE, admission
+from tables.live.auth import (
+    AUTH_WAIT_SECONDS,
+    INVALID_TOKEN,
+    NOT_AUTHENTICATED,
+    header_token,
+    token_user,
+)
 from tables.live.database_reach import DatabaseReach
-from tables.live.protocol import NO_SUCH_TABLE, SERVER_BUSY, SERVER_TROUBLE, TOO_MANY_SOCKETS
+from tables.live.frames import SocketFrames
+from tables.live.protocol import (
+    NO_SUCH_TABLE,
+    NOT_LOGGED_IN,
+    SERVER_BUSY,
+    SERVER_TROUBLE,
+    TOO_MANY_SOCKETS,
+)
 from tables.live.runtime import TableRuntime
 from tables.live.sessions import LiveSockets
 from tables.live.spectators import spectator_admit
@@ -37,7 +58,6 @@ from tables.selectors.room_screen import room_screen_allowed
 
 if TYPE_CHECKING:
     from tables.http import Viewer
-    from tables.live.frames import SocketFrames
     from tables.selectors.snapshot import Snapshot
 
 log = logging.getLogger(__name__)
@@ -58,6 +78,7 @@ class TableJoin(AsyncWebsocketConsumer):
     notes: NoteMarks = NO_NOTES  # a browser's viewer's notes on players: read at join
     room_screen = False  # a room screen's socket (``?view=tv``): a spectator, whoever's browser
     room_key: str | None = None  # its host's key, for a private game's room screen
+    awaiting_auth: asyncio.Task[None] | None = None  # closes a socket not logged in in time
 
     if TYPE_CHECKING:  # the table socket's own (``TableConsumer``)
         closed: bool
@@ -68,13 +89,92 @@ class TableJoin(AsyncWebsocketConsumer):
         frames: SocketFrames
         user_id: int
         session_key: str | None
-        answering: asyncio.Lock
 
+        async def answer(
+            self, message: str, error: bool = True, code: str | None = None
+        ) -> None: ...
         async def refuse(self, code: int) -> None: ...
         async def show(self, snapshot: Snapshot, again: bool = False) -> None: ...
         async def chat_join(self) -> None: ...
         async def table_chat(self, event: dict[str, Any]) -> None: ...
         async def session_ended(self) -> None: ...
+
+    async def connect(self) -> None:
+        croupier.ensure_started()
+        # channels' lazy proxy of a User or AnonymousUser (or None without the auth middleware)
+        self.user = cast("Viewer | None", self.scope.get("user"))
+        self.table_id = int(self.scope["url_route"]["kwargs"]["table_id"])
+        self.sent_version = -1  # nothing sent yet: the first frame goes whatever its version
+        self.connected_at = time.monotonic()
+        query = self.scope.get("query_string", b"")
+        self.json_state = b"state=json" in query
+        # A room screen (``?view=tv``, issue 53): a spectator whoever's browser it is in,
+        # with its host's key for a private game (``tables.selectors.room_screen``).
+        asked = parse_qs(query.decode("latin-1"))
+        self.room_screen = not self.json_state and asked.get("view") == ["tv"]
+        self.inline_answers = self.json_state and asked.get("answers") == ["inline"]
+        keys = asked.get("key", [])
+        self.room_key = keys[0] if self.room_screen and keys else None
+        if self.room_screen:
+            self.user = AnonymousUser()  # never a player: no hole card, no request
+        # What it holds and is sent next: a JSON socket opts in to updates (``frames=diff``).
+        self.frames = SocketFrames(
+            ("diff" if b"frames=diff" in query else "json") if self.json_state else "page",
+            room_screen=self.room_screen,
+        )
+        self.message_shown = True  # a reconnecting page may still show an earlier message
+        self.dealt_into: int | None = None  # the last hand this viewer was seen dealt into
+        self.spoke = False  # this socket's own answer is on the message line
+        self.bankroll: int | None = None
+        self.bankroll_read_at = 0.0
+        self.left_with = 0  # chips taken from this table within the hour (unseated viewer)
+        self.reseat_at_ms: int | None = None  # when they may sit here again (left moments ago)
+        self.answering = asyncio.Lock()  # held from a request until its answer is sent
+        # The handshake first, before any database work: however busy the server, the client
+        # never times out on it (and then tries again at once, adding to the rush).
+        await self.accept()
+        if self.room_screen:
+            pass  # a spectator: joins as one (its key is checked with the table)
+        elif self.user is None or not self.user.is_authenticated:
+            key = header_token(self.scope)
+            if key is not None:
+                self.user = await read_async(token_user)(key)
+                if self.user is None:
+                    await self.refuse_login(INVALID_TOKEN, "invalid_token")
+                    return
+            elif self.json_state:  # the first frame logs in (``_log_in``)
+                self.awaiting_auth = asyncio.ensure_future(self._auth_deadline())
+                return
+            # else a logged-out visitor's page: a spectator of a public table
+        await self._join()
+
+    async def refuse_login(self, message: str, code: str) -> None:
+        await self.answer(message, code=code)
+        await self.close(code=NOT_LOGGED_IN)
+
+    async def _auth_deadline(self) -> None:
+        await asyncio.sleep(AUTH_WAIT_SECONDS)
+        if self.awaiting_auth is asyncio.current_task():
+            self.awaiting_auth = None
+            await self.refuse_login(NOT_AUTHENTICATED, "not_authenticated")
+
+    async def _log_in(self, data: dict[str, Any]) -> None:
+        """The first frame of a socket without a log-in: ``{"op": "auth", "token"}``."""
+        user = None
+        if data.get("op") == "auth":
+            user = await read_async(token_user)(data.get("token"))
+            if user is None:
+                await self.refuse_login(INVALID_TOKEN, "invalid_token")
+                return
+        waiting, self.awaiting_auth = self.awaiting_auth, None
+        if waiting is not None:
+            waiting.cancel()
+        if user is None:
+            await self.refuse_login(NOT_AUTHENTICATED, "not_authenticated")
+            return
+        self.user = user
+        await self.answer(f"Logged in as {user.get_username()}.", error=False)
+        await self._join()
 
     async def _join(self) -> None:
         """A logged-in socket waits its turn to join (``tables.live.admission``: at most a few

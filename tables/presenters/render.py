@@ -9,7 +9,8 @@ value the template renders, so a cache cannot drift from its template):
   five regions.
 
 ``page_parts`` cuts a screen into the parts a socket update may send alone (a seat, the
-pots, the viewer's stack, the log's lines: ``tables.live.frames`` picks what changed).
+pots, the viewer's stack, the log's lines), and ``page_update`` sends those that changed
+(``tables.live.frames``: what a socket holds).
 """
 
 from __future__ import annotations
@@ -289,6 +290,37 @@ def page_parts(screen: Screen) -> PageParts:
         (log.hand_number, log.recent),
         tuple(map(log_line_html, log.lines)),
     )
+
+
+def page_update(held: PageParts | None, now: PageParts) -> str:
+    """The oob HTML that turns a page showing ``held`` into one showing ``now`` ("" when
+    nothing changed; everything when it holds nothing)."""
+    if held is None:
+        return "".join((now.seats_region(), now.board, now.actions, now.controls, now.log_region()))
+    out = []
+    if held.seats_frame != now.seats_frame or len(held.seats) != len(now.seats):
+        out.append(now.seats_region())
+    else:
+        panels = held.screen.seats.seats
+        out.extend(
+            now.seat(number, panels[number])
+            for number, (old, new) in enumerate(zip(held.seats, now.seats, strict=True))
+            if old != new
+        )
+    if held.board != now.board:
+        out.append(now.pots() if held.board_frame == now.board_frame else now.board)
+    if held.actions != now.actions:
+        out.append(now.actions)
+    if held.controls != now.controls:
+        out.append(now.my_stack() if held.controls_frame == now.controls_frame else now.controls)
+    grown = len(now.log_lines) - len(held.log_lines)
+    if held.log_head != now.log_head or held.log_lines != now.log_lines[: len(held.log_lines)]:
+        out.append(now.log_region())
+    elif grown and now.log_head[0] is not None:  # a hand's log: new lines go at its end
+        out.append(log_lines_oob_html(now.log_lines[len(held.log_lines) :]))
+    elif grown:
+        out.append(now.log_region())
+    return "".join(out)
 
 
 def _region(screen: Screen, model: Hashable, oob: bool = True) -> str:

@@ -47,8 +47,8 @@ def still(settings, monkeypatch):
     settings.POKER_CROUPIER = False  # no next hand is dealt behind the test's back
     moment = timezone.now()  # a clock's seconds left: the same in a frame and a reload
     monkeypatch.setattr(timezone, "now", lambda: moment)
-    monkeypatch.setattr("tables.live.protocol.RATE_PER_SECOND", 10_000.0)
-    monkeypatch.setattr("tables.live.protocol.RATE_BURST", 10_000)
+    monkeypatch.setattr("tables.live.consumer.RATE_PER_SECOND", 10_000.0)
+    monkeypatch.setattr("tables.live.consumer.RATE_BURST", 10_000)
 
 
 def fold(hand: Hand) -> str:

@@ -71,8 +71,8 @@ def fast(settings, monkeypatch):
     settings.POKER_CROUPIER = False  # the test ticks the croupier itself
     settings.POKER_HAND_PAUSE_SECONDS = 2
     settings.POKER_BOT_DELAY = (0, 0)
-    monkeypatch.setattr("tables.live.protocol.RATE_PER_SECOND", 10_000.0)
-    monkeypatch.setattr("tables.live.protocol.RATE_BURST", 10_000)
+    monkeypatch.setattr("tables.live.consumer.RATE_PER_SECOND", 10_000.0)
+    monkeypatch.setattr("tables.live.consumer.RATE_BURST", 10_000)
 
 
 @pytest.fixture

@@ -55,8 +55,8 @@ PLAYERS = ("alice", "bob", "dave")
 @pytest.fixture(autouse=True)
 def still(settings, monkeypatch):
     settings.POKER_CROUPIER = False  # the test deals every hand itself
-    monkeypatch.setattr("tables.live.protocol.RATE_PER_SECOND", 10_000.0)
-    monkeypatch.setattr("tables.live.protocol.RATE_BURST", 10_000)
+    monkeypatch.setattr("tables.live.consumer.RATE_PER_SECOND", 10_000.0)
+    monkeypatch.setattr("tables.live.consumer.RATE_BURST", 10_000)
     moment = timezone.now()
     monkeypatch.setattr(timezone, "now", lambda: moment)
     seeds = itertools.count(1)

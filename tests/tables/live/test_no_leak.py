@@ -64,8 +64,8 @@ def fast(settings, monkeypatch):
     settings.POKER_HAND_PAUSE_SECONDS = 2
     settings.POKER_RUNOUT_PAUSE_SECONDS = 1.5  # all-in run-outs dealt street by street
     # the test plays far faster than a person: lift the per-socket rate limit
-    monkeypatch.setattr("tables.live.protocol.RATE_PER_SECOND", 10_000.0)
-    monkeypatch.setattr("tables.live.protocol.RATE_BURST", 10_000)
+    monkeypatch.setattr("tables.live.consumer.RATE_PER_SECOND", 10_000.0)
+    monkeypatch.setattr("tables.live.consumer.RATE_BURST", 10_000)
 
 
 class TestClock:

@@ -7,7 +7,7 @@ import pytest
 from asgiref.sync import sync_to_async
 from django.utils import timezone
 
-from tables.live.protocol import render_viewer
+from tables.live.frames import render_viewer
 from tables.models import Table
 from tables.presenters.models import BoardRegion
 from tables.presenters.render import cards_in_html, render_regions

@@ -7,7 +7,7 @@ dealt in, players who ticked what to do in advance, who went bust, who left with
 never sat; viewers without a seat of a hand whose hole cards are broadcast, issue 53), each
 ``frames=diff`` socket's state, and the state its frames build as the client kit applies
 them, must be at every version exactly the viewer's whole state (the ``?state=json`` frame,
-``tables.live.protocol.render_viewer``, less its HTML), and an update from one version back
+``tables.live.frames.render_viewer``, less its HTML), and an update from one version back
 and from several must give the newer state.
 
 The clock stands still (``timezone.now``): the seconds left are the same in both builds.
@@ -24,8 +24,7 @@ from django.utils import timezone
 
 from engine.pre_actions import offers
 from pokerclient.live import apply_patch
-from tables.live.frames import JsonState, SocketFrames, json_update
-from tables.live.protocol import render_viewer
+from tables.live.frames import JsonState, SocketFrames, json_update, render_viewer
 from tables.models import Table
 from tables.presenters.broadcast import broadcast_reveal
 from tables.selectors.hands import hand_state

@@ -105,7 +105,7 @@ async def test_a_token_in_the_query_string_is_not_read(table, token):
 
 
 async def test_a_socket_that_never_logs_in_is_closed(table, token, monkeypatch):
-    monkeypatch.setattr("tables.live.consumer.AUTH_WAIT_SECONDS", 0.05)
+    monkeypatch.setattr("tables.live.joining.AUTH_WAIT_SECONDS", 0.05)
     comm = await program_socket(table)
     assert (await receive_json(comm))["code"] == "not_authenticated"
     assert await closed_with(comm) == 4401

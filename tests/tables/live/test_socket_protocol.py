@@ -30,7 +30,7 @@ def no_croupier(settings, monkeypatch):
     settings.POKER_CROUPIER = False
     settings.POKER_RESEAT_WAIT_SECONDS = 0
     # The game below sends as fast as the server answers (the rate limit has its own tests).
-    monkeypatch.setattr("tables.live.protocol.RATE_BURST", 10_000)
+    monkeypatch.setattr("tables.live.consumer.RATE_BURST", 10_000)
 
 
 @pytest.fixture

@@ -11,7 +11,7 @@ import jsonschema
 import pytest
 from django.utils import timezone
 
-from tables.live.protocol import render_viewer
+from tables.live.frames import render_viewer
 from tables.models import Hand, Table
 from tables.presenters import play_state as play_state_module
 from tables.presenters.play_state import PLAY_STATE, play_state

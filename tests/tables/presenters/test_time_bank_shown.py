@@ -9,7 +9,7 @@ import re
 import pytest
 from django.utils import timezone
 
-from tables.live.protocol import render_viewer
+from tables.live.frames import render_viewer
 from tables.models import Table
 from tables.presenters.play_state import play_state
 from tables.presenters.screen import table_screen

@@ -196,6 +196,14 @@ class TableConsumer(ChatSocket, TableJoin, AsyncWebsocketConsumer):
         self.budget = FrameBudget()  # the frames it may send (``receive``)
         self.told_to_slow_down = False
         self.request_id: int | str | None = None  # of the request being answered (``answer``)
+        self.answering = asyncio.Lock()  # held from a request until its answer is sent
+        self.message_shown = True  # a reconnecting page may still show an earlier message
+        self.dealt_into: int | None = None  # the last hand this viewer was seen dealt into
+        self.spoke = False  # this socket's own answer is on the message line
+        self.bankroll: int | None = None
+        self.bankroll_read_at = 0.0
+        self.left_with = 0  # chips taken from this table within the hour (unseated viewer)
+        self.reseat_at_ms: int | None = None  # when they may sit here again (left moments ago)
 
     async def __call__(
         self, scope: _ChannelScope, receive: ASGIReceiveCallable, send: ASGISendCallable

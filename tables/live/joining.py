@@ -89,6 +89,7 @@ class TableJoin(AsyncWebsocketConsumer):
         frames: SocketFrames
         user_id: int
         session_key: str | None
+        answering: asyncio.Lock
 
         async def answer(
             self, message: str, error: bool = True, code: str | None = None
@@ -122,14 +123,6 @@ class TableJoin(AsyncWebsocketConsumer):
             ("diff" if b"frames=diff" in query else "json") if self.json_state else "page",
             room_screen=self.room_screen,
         )
-        self.message_shown = True  # a reconnecting page may still show an earlier message
-        self.dealt_into: int | None = None  # the last hand this viewer was seen dealt into
-        self.spoke = False  # this socket's own answer is on the message line
-        self.bankroll: int | None = None
-        self.bankroll_read_at = 0.0
-        self.left_with = 0  # chips taken from this table within the hour (unseated viewer)
-        self.reseat_at_ms: int | None = None  # when they may sit here again (left moments ago)
-        self.answering = asyncio.Lock()  # held from a request until its answer is sent
         # The handshake first, before any database work: however busy the server, the client
         # never times out on it (and then tries again at once, adding to the rush).
         await self.accept()

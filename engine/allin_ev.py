@@ -14,6 +14,9 @@ and short deck up to their limits), else a seeded sample (``AllInEV.exact`` says
 - A double-board bomb pot: each pot's expected share is the mean of the two boards' (each
   board's odds with the other board's cards out of play).
 - Hi-lo: the pot's expected share counts the high and the low halves (``street_odds``).
+- A side pot's shares are those of the hands that can win it, on the boards that can come:
+  the cards of the live hands that cannot win it are out of play (they are in those hands,
+  shown at the showdown), as they are for the pot every live hand can win.
 - The cards of folded hands are not counted out: nobody at the table saw them.
 
 No EV where the betting ended on the river (nothing left to come), and not for the games
@@ -96,11 +99,14 @@ def allin_ev(
     committed = hand.committed
     double = hand.config.double_board  # each board wins half: its shares averaged
     shares_of = {} if double else dict(known or {})
+    live = [seat for seat in range(hand.seats) if not hand.folded[seat]]
     pots: list[PotEV] = []
     exact = True
     for pot in hand.pots:
         eligible = tuple(pot.eligible)
         if eligible not in shares_of:
+            # the live hands that cannot win this pot hold their cards: none of them can come
+            held = [card for seat in live if seat not in eligible for card in hand.hole[seat]]
             if len(eligible) == 1:
                 shares_of[eligible] = (1.0,)
             elif double:
@@ -111,7 +117,7 @@ def allin_ev(
                         tuple(b[:size]),
                         eligible,
                         max_boards=max_boards,
-                        dead=o[:size],
+                        dead=[*o[:size], *held],
                     )
                     for b, o in ((hand.board, hand.second_board), (hand.second_board, hand.board))
                 )
@@ -119,7 +125,7 @@ def allin_ev(
                 shares_of[eligible] = tuple((a + b) / 2 for a, b in halves)
                 exact = exact and one.exact and two.exact
             else:
-                odds = street_odds(hand, street, board, eligible, max_boards=max_boards)
+                odds = street_odds(hand, street, board, eligible, max_boards=max_boards, dead=held)
                 shares_of[eligible] = odds.share
                 exact = exact and odds.exact
         pots.append(PotEV(pot.amount, eligible, tuple(pot.amount * s for s in shares_of[eligible])))

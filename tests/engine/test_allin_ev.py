@@ -57,6 +57,8 @@ def test_no_ev_without_cards_to_come():
 
 
 def test_a_three_way_side_pot_is_shared_by_the_hands_that_can_win_it_only():
+    """The side pot's shares: the two hands that can win it, the aces (in the main pot
+    only) out of play."""
     h = hand(
         [50, 100, 100],
         button=0,
@@ -72,12 +74,36 @@ def test_a_three_way_side_pot_is_shared_by_the_hands_that_can_win_it_only():
     assert (main.amount, main.eligible) == (150, (0, 1, 2))
     assert (side.amount, side.eligible) == (100, (1, 2))
     three = equity(["AcAd", "KcKh", "QsQh"]).equity
-    two = equity(["KcKh", "QsQh"]).equity
+    two = equity(["KcKh", "QsQh"], dead="AcAd").equity
     assert main.expected == pytest.approx(tuple(150 * e for e in three))
     assert side.expected == pytest.approx(tuple(100 * e for e in two))
     assert ev.net[0] == pytest.approx(150 * three[0] - 50)
     assert ev.net[1] == pytest.approx(150 * three[1] + 100 * two[0] - 100)
     assert ev.net[2] == pytest.approx(150 * three[2] + 100 * two[1] - 100)
+    _conserved(h)
+
+
+def test_a_side_pot_never_counts_the_cards_of_a_hand_in_the_main_pot_as_to_come():
+    """The short stack holds two of the nines the side pot's nine-deuce needs: only the
+    nine of clubs is left for it, not three nines (as it would be with the nines back in
+    the deck)."""
+    h = hand(
+        [20, 200, 200],
+        button=0,
+        holes={0: "9s 9h", 1: "9d 2c", 2: "8c 8d"},
+        board="2h 5d Jc Qs Kh",
+    )
+    h.all_in()  # the button: 20
+    h.all_in()  # the small blind: 200
+    h.call()  # the big blind
+    ev = allin_ev(h)
+    assert ev is not None and ev.exact
+    main, side = ev.pots
+    assert (side.amount, side.eligible) == (360, (1, 2))
+    known = equity(["9d2c", "8c8d"], dead="9s9h").equity
+    assert side.expected == pytest.approx(tuple(360 * e for e in known))
+    assert side.expected[0] / 360 == pytest.approx(0.1474, abs=1e-4)
+    assert equity(["9d2c", "8c8d"]).equity[0] == pytest.approx(0.2747, abs=1e-4)  # not this
     _conserved(h)
 
 

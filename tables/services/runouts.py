@@ -194,20 +194,22 @@ def _hand_by_id(hand_id: int) -> QuerySet[Hand]:
     return Hand.objects.filter(pk=hand_id).order_by()[:1]
 
 
-def allin_ev_store(*, hand_id: int, ev_net: dict[int, float]) -> None:
+def allin_ev_store(*, hand_id: int, ev_net: dict[int, float], again: bool = False) -> None:
     """Write the all-in EV (engine seat -> expected net) of finished hand ``hand_id``'s
     ``PlayerHand`` rows still without one: derived data that only fills what is unknown, so
     two computations of it write it once and no lock is needed (``runout_odds_store`` calls
     it under the table's; ``manage.py allin_ev`` for hands older than the field). Compiled
-    statements: every run-out's odds come with it."""
+    statements: every run-out's odds come with it. ``again``: over the one stored
+    (``manage.py allin_ev --again``: a correction of how it is computed)."""
     big_blinds = dict(
         statements.select_values_by_ids(PlayerHand, "allin-ev-blinds", _big_blinds, hand_id)
     )
     for seat, value in ev_net.items():
         if seat in big_blinds:  # (each row's own, as its ``net_bb`` was divided by)
+            unknown = {} if again else {"ev_net": None}
             statements.update(
                 PlayerHand,
-                {"hand_id": hand_id, "seat": seat, "ev_net": None},
+                {"hand_id": hand_id, "seat": seat, **unknown},
                 ev_net=value,
                 ev_net_bb=value / big_blinds[seat],
             )
@@ -254,13 +256,14 @@ def runout_odds_work(hand_id: int) -> OddsWork | None:
     return OddsWork(hand.pk, hand.table_id, hand_state(hand))
 
 
-def hands_awaiting_allin_ev() -> list[int]:
+def hands_awaiting_allin_ev(*, known_too: bool = False) -> list[int]:
     """Ids of the finished hands with an all-in whose EV is still unknown (hands older than
-    the EV, or whose run-out's odds the croupier has not computed yet), oldest first."""
-    rows = PlayerHand.objects.filter(
-        all_in=True, ev_net=None, hand__status=Hand.Status.FINISHED
-    ).order_by("hand_id")
-    return list(rows.values_list("hand_id", flat=True).distinct())
+    the EV, or whose run-out's odds the croupier has not computed yet), oldest first;
+    ``known_too``: and those whose EV is known (to compute it again)."""
+    rows = PlayerHand.objects.filter(all_in=True, hand__status=Hand.Status.FINISHED)
+    if not known_too:
+        rows = rows.filter(ev_net=None)
+    return list(rows.order_by("hand_id").values_list("hand_id", flat=True).distinct())
 
 
 # --- the pacing ------------------------------------------------------------------------------

@@ -134,6 +134,17 @@ def test_the_command_computes_the_ev_of_older_hands(monkeypatch, make_table, pla
     assert values == [pytest.approx(100 - 200 * ACES), pytest.approx(200 * ACES - 100)]
 
 
+def test_the_command_computes_a_stored_ev_again_only_when_asked(monkeypatch, make_table, players):
+    table, hand = aces_against_kings(monkeypatch, make_table, players)
+    Croupier().tick()
+    PlayerHand.objects.filter(hand=hand).update(ev_net=5.0)  # as a wrong computation left it
+    call_command("allin_ev")
+    assert set(PlayerHand.objects.filter(hand=hand).values_list("ev_net", flat=True)) == {5.0}
+    call_command("allin_ev", "--again")
+    values = sorted(PlayerHand.objects.filter(hand=hand).values_list("ev_net", flat=True))
+    assert values == [pytest.approx(100 - 200 * ACES), pytest.approx(200 * ACES - 100)]
+
+
 def test_the_night_summary_at_the_close_and_the_ledger_show_net_ev_and_the_swing(
     monkeypatch, make_table, players, client_for
 ):

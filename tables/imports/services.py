@@ -1,4 +1,5 @@
-"""The only writer of imported games: ``pokernow_import`` (one transaction, all or nothing)."""
+"""The only writer of imported games: ``pokernow_import`` (one transaction, all or nothing),
+and ``imported_ev_again`` (their all-in EVs computed again: derived data)."""
 
 from __future__ import annotations
 
@@ -6,6 +7,7 @@ import hashlib
 
 from django.db import transaction
 
+from engine import phh
 from engine.allin_ev import allin_ev, has_allin_ev
 from engine.errors import HandHistoryError
 from engine.phh.read import HandHistory
@@ -157,3 +159,18 @@ def pokernow_import(
         for listener in hooks.hands_imported:
             listener(upload, new)
     return upload
+
+
+def imported_ev_again() -> int:
+    """Every imported hand's all-in EV computed again from its PHH, written where it changed
+    (``manage.py allin_ev --again``: after a correction of how it is computed); how many
+    changed. A hand at a time, each its own statement: derived data, nothing else moves."""
+    changed = 0
+    hands = ImportedHand.objects.select_related("pokernow_import").order_by("pk")
+    for hand in hands.iterator():
+        history = phh.loads(hand.phh, source=f"PokerNow hand #{hand.number}")
+        ev_net = imported_ev_net(history, hand.pokernow_import.pokernow_name, hand.net)
+        if ev_net != hand.ev_net:
+            ImportedHand.objects.filter(pk=hand.pk).update(ev_net=ev_net)
+            changed += 1
+    return changed

@@ -3,9 +3,9 @@
 Hands played since the EV exists get theirs from the croupier with their run-out's odds; the
 hands before it (migration 0017 marked them) are computed here, one hand at a time (replayed,
 then the engine's enumeration: up to about a second each), outside any transaction.
-``--again`` computes every all-in hand's again, over what is stored: after a correction of
-how it is computed (2026-12-06: a side pot's shares now leave out the cards of the live hands
-that cannot win it).
+``--again`` computes every all-in hand's again, over what is stored, and every hand imported
+from PokerNow (``tables.imports``): after a correction of how it is computed (2026-12-06: a
+side pot's shares now leave out the cards of the live hands that cannot win it).
 """
 
 from typing import Any
@@ -13,6 +13,7 @@ from typing import Any
 from django.core.management.base import BaseCommand, CommandParser
 
 from tables.croupier import allin_ev_compute
+from tables.imports.services import imported_ev_again
 from tables.services.runouts import allin_ev_store, hands_awaiting_allin_ev, runout_odds_work
 
 
@@ -24,7 +25,7 @@ class Command(BaseCommand):
         parser.add_argument(
             "--again",
             action="store_true",
-            help="Also the hands whose EV is stored: computed again, over it.",
+            help="Also the hands whose EV is stored, and the imported hands: computed again.",
         )
 
     def handle(self, *args: Any, limit: int | None, again: bool, **options: Any) -> None:
@@ -37,3 +38,8 @@ class Command(BaseCommand):
                 allin_ev_store(hand_id=hand_id, ev_net=ev_net, again=again)
                 done += 1
         self.stdout.write(f"All-in EV computed for {done} of {len(hands)} hands.")
+        if again:
+            changed = imported_ev_again()
+            self.stdout.write(
+                f"All-in EV computed again for the imported hands: {changed} changed."
+            )

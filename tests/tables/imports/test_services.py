@@ -174,3 +174,19 @@ def test_each_imported_hand_has_its_all_in_ev_and_the_import_sums_it(players) ->
         sum(h.ev_net if h.ev_net is not None else h.net for h in hands)
     )
     assert totals.ev_unknown == sum(h.ev_net is None for h in hands)
+
+
+def test_the_ev_of_imported_hands_is_computed_again_where_it_changed(players) -> None:
+    """``manage.py allin_ev --again`` (``imported_ev_again``): a stored EV that is not what
+    the hand's PHH gives now is written again; the others are left as they are."""
+    from django.core.management import call_command
+
+    upload = services.pokernow_import(player=players[0], log_text=CASH, pokernow_name=DECKHOLE)
+    kept = {hand.pk: hand.ev_net for hand in upload.hands.all()}
+    wrong = next(pk for pk, ev_net in kept.items() if ev_net is not None)
+    ImportedHand.objects.filter(pk=wrong).update(ev_net=12345.0)  # as an older computation
+    assert services.imported_ev_again() == 1
+    assert dict(upload.hands.values_list("pk", "ev_net")) == kept
+    ImportedHand.objects.filter(pk=wrong).update(ev_net=12345.0)
+    call_command("allin_ev", "--again")
+    assert dict(upload.hands.values_list("pk", "ev_net")) == kept

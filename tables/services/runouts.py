@@ -204,9 +204,9 @@ def allin_ev_store(*, hand_id: int, ev_net: dict[int, float], again: bool = Fals
     big_blinds = dict(
         statements.select_values_by_ids(PlayerHand, "allin-ev-blinds", _big_blinds, hand_id)
     )
+    unknown = {} if again else {"ev_net": None}
     for seat, value in ev_net.items():
         if seat in big_blinds:  # (each row's own, as its ``net_bb`` was divided by)
-            unknown = {} if again else {"ev_net": None}
             statements.update(
                 PlayerHand,
                 {"hand_id": hand_id, "seat": seat, **unknown},

@@ -14,7 +14,8 @@ import pytest
 from django.db.models import F
 
 from engine.pre_actions import CHECK_FOLD, offers
-from tables.live.frames import LEGAL, PRE_ACTIONS, VIEW_LEGAL, JsonState, json_update
+from tables.live.frames import LEGAL, PRE_ACTIONS, VIEW_LEGAL
+from tables.live.json_updates import JsonState, json_update
 from tables.models import Seat, Table
 from tables.presenters import play_state
 from tables.selectors import snapshot as snapshots

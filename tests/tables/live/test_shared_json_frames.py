@@ -24,7 +24,8 @@ from django.utils import timezone
 
 from engine.pre_actions import offers
 from pokerclient.live import apply_patch
-from tables.live.frames import JsonState, SocketFrames, json_update, render_viewer
+from tables.live.frames import SocketFrames, render_viewer
+from tables.live.json_updates import JsonState, json_update
 from tables.models import Table
 from tables.presenters.broadcast import broadcast_reveal
 from tables.selectors.hands import hand_state

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from django.db import models
 
+from engine import phh
+from engine.phh.read import HandHistory
 from tables.models import Player
 
 
@@ -68,3 +70,7 @@ class ImportedHand(models.Model):
 
     def __str__(self) -> str:
         return f"PokerNow hand #{self.number} ({self.pokernow_id})"
+
+    def history(self) -> HandHistory:
+        """The hand as stored: its PHH read (an error names the hand)."""
+        return phh.loads(self.phh, source=f"PokerNow hand #{self.number}")

@@ -8,7 +8,6 @@ from decimal import Decimal
 from django.db.models import Count, F, FloatField, Q, QuerySet, Sum
 from django.db.models.functions import Cast, Coalesce
 
-from engine import phh
 from engine.hand import Hand as EngineHand
 from tables.imports.models import ImportedHand, PokerNowImport
 from tables.models import Player
@@ -86,7 +85,7 @@ def imported_hand_replay(hand: ImportedHand) -> list[ReplayStep]:
     unknown ones filled with stand-ins); every card the log did not show stays hidden, the
     uploader's own too when the log did not show them. Seats carry PokerNow's names.
     """
-    history = phh.loads(hand.phh, source=f"PokerNow hand #{hand.number}")
+    history = hand.history()
     played = history.replay()
     config = history.config()
     deck = history.deck(config)

@@ -7,7 +7,6 @@ import hashlib
 
 from django.db import transaction
 
-from engine import phh
 from engine.allin_ev import allin_ev, has_allin_ev
 from engine.errors import HandHistoryError
 from engine.phh.read import HandHistory
@@ -168,7 +167,7 @@ def imported_ev_again() -> int:
     changed = 0
     hands = ImportedHand.objects.select_related("pokernow_import").order_by("pk")
     for hand in hands.iterator():
-        history = phh.loads(hand.phh, source=f"PokerNow hand #{hand.number}")
+        history = hand.history()
         ev_net = imported_ev_net(history, hand.pokernow_import.pokernow_name, hand.net)
         if ev_net != hand.ev_net:
             ImportedHand.objects.filter(pk=hand.pk).update(ev_net=ev_net)

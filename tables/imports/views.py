@@ -7,7 +7,6 @@ from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 
-from engine import phh
 from tables.imports import hooks, services
 from tables.imports.errors import ImportRefused, ImportTooLarge, NameNotInLog, NotPokerNowLog
 from tables.imports.models import ImportedHand
@@ -120,7 +119,7 @@ VERBS = {"f": "folds", "cc": "checks or calls", "cbr": "bets or raises to", "sm"
 
 def _lines(hand: ImportedHand, unit: str) -> list[str]:
     """The hand's PHH actions, in words: who did what, the cards dealt and shown."""
-    history = phh.loads(hand.phh)
+    history = hand.history()
     names = {f"p{k + 1}": name for k, name in enumerate(history.players or [])}
     lines = []
     for action in history.actions:

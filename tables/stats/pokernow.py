@@ -13,7 +13,6 @@ from collections.abc import Iterable
 from dataclasses import asdict, fields
 from typing import Any
 
-from engine import phh
 from tables.imports.models import ImportedHand, PokerNowImport
 from tables.imports.selectors import amount, import_hands, player_imports
 from tables.models import Player
@@ -22,7 +21,7 @@ from tables.stats.figures import SeatFigures, Totals, seat_figures
 
 def imported_hand_figures(hand: ImportedHand, pokernow_name: str) -> SeatFigures:
     """What ``pokernow_name`` did in ``hand``, counted as a hand of this site is."""
-    history = phh.loads(hand.phh, source=f"PokerNow hand #{hand.number}")
+    history = hand.history()
     seat = (history.players or []).index(pokernow_name)
     return seat_figures(history.replay())[seat]
 

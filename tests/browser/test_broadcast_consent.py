@@ -54,6 +54,15 @@ REFRESH_THEN_AGREE = """() => {
   htmx.ajax('GET', panel.getAttribute('hx-get'), {source: panel, target: panel});
   document.querySelector('.broadcast-consent button.broadcast-agree').click();
 }"""
+# A refresh of the hosting panel swapped in, and "Withdraw" clicked in the very next task, as
+# a player clicks a button the moment it appears (a click on a swapped-in button htmx had
+# not yet wired up used to be lost: ``defaultSettleDelay`` in base.html).
+REFRESH_THEN_WITHDRAW_AS_IT_APPEARS = """() => {
+  const panel = document.querySelector('#hosting');
+  panel.addEventListener('htmx:afterSwap', () => setTimeout(() =>
+    panel.querySelector('.broadcast-consent button.broadcast-withdraw').click()), {once: true});
+  htmx.ajax('GET', panel.getAttribute('hx-get'), {source: panel, target: panel});
+}"""
 
 
 @pytest.fixture(scope="module")
@@ -104,7 +113,7 @@ def test_two_players_agree_and_a_visitor_sees_their_cards_then_one_withdraws(bro
 
     # Bob withdraws: from the next hand on, nothing shows on the flop.
     hand_then = int(visitor.evaluate(SEATS)[0])
-    bob.click(".broadcast-consent button.broadcast-withdraw", timeout=WAIT)
+    bob.evaluate(REFRESH_THEN_WITHDRAW_AS_IT_APPEARS)
     bob.wait_for_selector(".broadcast-consent button.broadcast-agree", timeout=WAIT)
 
     def a_later_hand_on_the_flop() -> bool:

@@ -159,6 +159,24 @@ def stop_daphne(proc: subprocess.Popen) -> None:
         proc.kill()
 
 
+#: How much of a server's log a failed test's report shows.
+LOG_LINES_ON_FAILURE = 80
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo[None]):
+    """A browser test that failed shows the end of its server's log (each request's answer,
+    any traceback): a flake on a busy machine can then be read from the report alone."""
+    report = yield
+    if report.failed and call.when == "call":
+        for value in getattr(item, "funcargs", {}).values():
+            if isinstance(value, Server) and value.log.exists():
+                lines = value.log.read_text(errors="replace").splitlines()
+                tail = "\n".join(lines[-LOG_LINES_ON_FAILURE:])
+                report.sections.append((f"daphne's log at {value.url}, its end", tail))
+    return report
+
+
 @pytest.fixture(scope="module")
 def server(tmp_path_factory):
     with running_server(tmp_path_factory) as running:

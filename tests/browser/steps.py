@@ -7,7 +7,7 @@ import os
 import sqlite3
 import time
 
-from playwright.sync_api import Page, TimeoutError as PlaywrightTimeout
+from playwright.sync_api import Locator, Page, TimeoutError as PlaywrightTimeout
 
 #: Counts the frames a page has taken in (``window.framesSeen``): every change of a table
 #: brings one, so a test waits for the next rather than looking again after a pause.
@@ -166,6 +166,18 @@ def sit_down(page: Page, buy_in: int, tries: int = 3) -> None:
                 break
             page.wait_for_selector("form.sit-down", timeout=ms(15_000))
     page.wait_for_selector(".seat.me", timeout=ms(5_000))
+
+
+def host_answer(host: Page, control: Locator, timeout: float | None = None) -> str:
+    """Click ``control`` of the hosting panel; the panel's answer, whatever it says. Its last
+    answer goes first (a refresh of the panel keeps it), so that the one read is this
+    control's own, read as it comes."""
+    host.evaluate("document.querySelector('.host-messages')?.remove()")
+    control.click(timeout=timeout)
+    answer = host.wait_for_function(
+        "() => document.querySelector('.host-messages')?.innerText", timeout=timeout
+    )
+    return answer.json_value()
 
 
 def db_rows(server, sql, *args):

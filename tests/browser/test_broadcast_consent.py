@@ -56,7 +56,7 @@ REFRESH_THEN_AGREE = """() => {
 }"""
 # A refresh of the hosting panel swapped in, and "Withdraw" clicked in the very next task, as
 # a player clicks a button the moment it appears (a click on a swapped-in button htmx had
-# not yet wired up used to be lost: ``defaultSettleDelay`` in base.html).
+# not yet wired up used to be lost: templates/includes/htmx_config.html).
 REFRESH_THEN_WITHDRAW_AS_IT_APPEARS = """() => {
   const panel = document.querySelector('#hosting');
   panel.addEventListener('htmx:afterSwap', () => setTimeout(() =>

@@ -143,11 +143,7 @@ def test_a_host_runs_a_private_game_for_two_friends(server, browser):
         big.fill("4")
         if (small.input_value(), big.input_value()) == ("2", "4"):
             break
-    # The approvals' "Approved." still shows (a refresh keeps the last answer): it goes, so
-    # that what shows next is the change's own answer, whatever it says.
-    host.evaluate("document.querySelector('.host-messages')?.remove()")
-    host.click("form.change-stakes button[type=submit]")
-    message = host.inner_text(".host-messages")  # waits for the panel's answer
+    message = steps.host_answer(host, host.locator("form.change-stakes button[type=submit]"))
     assert "From the next hand" in message or "Changed" in message, message
     # in effect now (between hands) or waiting for the hand being played
     play_until(

@@ -26,9 +26,6 @@ pytestmark = pytest.mark.browser
 
 SEEDED = Path(__file__).parent / "seeded"
 WAIT = 20_000  # ms: every wait is bounded
-# The hosting panel's last answer, cleared before a control is used (a refresh keeps it), so
-# that the answer read next is that control's own, whatever it says.
-CLEAR_ANSWER = "document.querySelector('.host-messages')?.remove()"
 
 TABLE = """
 import json
@@ -154,10 +151,8 @@ def test_a_choice_orbit_with_the_two_of_clubs_then_holdem_and_a_stack_set(server
         settings.locator("select[name=betting]").select_option("no-limit")
         if settings.locator("input[name=bring_in]").is_hidden():
             break
-    host.evaluate(CLEAR_ANSWER)
-    settings.locator("button[type=submit]").click()
-    answer = host.inner_text(".host-messages", timeout=WAIT)  # the panel's answer
-    assert "Nothing changed" not in answer, answer
+    answer = steps.host_answer(host, settings.locator("button[type=submit]"), WAIT)
+    assert "From the next hand" in answer or "Changed" in answer, answer  # not "Nothing changed"
     steps.until(
         host,
         lambda: (
@@ -180,9 +175,7 @@ def test_a_choice_orbit_with_the_two_of_clubs_then_holdem_and_a_stack_set(server
         row.locator("input[name=stack]").fill(str(shown - 10))
         if int(row.locator("input[name=shown]").get_attribute("value")) == shown:
             break
-    host.evaluate(CLEAR_ANSWER)
-    row.locator("form.correct button[type=submit]").click()
-    answer = host.inner_text(".host-messages", timeout=WAIT)  # the panel's answer
+    answer = steps.host_answer(host, row.locator("form.correct button[type=submit]"), WAIT)
     assert f"bea's stack is now {shown - 10}" in answer or "changes by -10" in answer, answer
     host.screenshot(path=str(ARTIFACTS / "choice-switch-set-stack.png"), full_page=True)
     steps.until(

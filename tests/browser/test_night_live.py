@@ -50,9 +50,7 @@ def host_change(host, **settings):
         filled = [put(name, value) for name, value in settings.items()]  # every one, each time
         if all(filled):
             break
-    host.evaluate("document.querySelector('.host-messages')?.remove()")
-    form.locator("button[type=submit]").click()
-    return host.inner_text(".host-messages")  # waits for the panel's answer
+    return steps.host_answer(host, form.locator("button[type=submit]"))
 
 
 def heading(page) -> str:

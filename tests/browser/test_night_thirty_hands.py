@@ -217,13 +217,8 @@ def wait_for(night: Night, done, what: str, limit: float = 90.0):
 
 def host_click(host, row_player: str, selector: str) -> str:
     """Click a control of a player's row in the host panel; the panel's answer."""
-    host.evaluate("document.querySelector('.host-messages')?.remove()")
-    host.locator(f".host-players tr[data-player={row_player}] {selector}").click(timeout=WAIT)
-    # read as it comes: the panel's next refresh (after the change's own frame) drops it
-    answer = host.wait_for_function(
-        "() => document.querySelector('.host-messages')?.innerText", timeout=WAIT
-    )
-    return answer.json_value()
+    control = host.locator(f".host-players tr[data-player={row_player}] {selector}")
+    return steps.host_answer(host, control, WAIT)
 
 
 def set_stack(host, player: str, stack: int) -> str:

@@ -29,7 +29,6 @@ from django.utils.http import url_has_allowed_host_and_scheme
 from django.views.decorators.http import require_http_methods
 
 from pokersite import preferences
-from tables.formatting import chips
 from tables.http import AuthenticatedRequest
 from tables.imports.selectors import player_ledger_nights
 from tables.names import name_problem
@@ -38,6 +37,7 @@ from tables.selectors.recent import recent_games
 from tables.services import player_get_or_create, player_mark_bot, player_sign_up
 from tables.services.errors import ServiceError
 from tables.services.guests import LOOKALIKE, guest_keep
+from tables.text import chips
 
 
 class SignUpForm(UserCreationForm[User]):

@@ -12,7 +12,7 @@ from typing import Any
 from django.urls import reverse
 from jinja2 import Environment
 
-from tables.formatting import chips
+from tables.text import chips
 
 
 def url(name: str, *args: object) -> str:

@@ -3,7 +3,7 @@
 programs and bots follow one set of rules.
 
 Each operation (``OPERATIONS``) is a parser of a request's fields (every number through
-``tables.inputs.parse_whole_number``; an action's, ``tables.inputs.act_fields``, is also the
+``tables.text.parse_whole_number``; an action's, ``tables.text.act_fields``, is also the
 table runtime's, which hands a socket's action to ``hand_act`` itself) and the one service it
 calls (``carry_out``), which returns the message for the sender. ``run_op`` carries out one
 request. A refused request (``BadFrame``, ``NumberError`` or the service's ``ServiceError``)
@@ -20,7 +20,6 @@ from django.contrib.auth.models import AnonymousUser, User
 
 from engine.pre_actions import KINDS as PRE_ACTION_KINDS, LABELS as PRE_ACTION_LABELS
 from tables import services
-from tables.inputs import BadFrame, act_fields, parse_whole_number
 from tables.models import Player, Table
 from tables.selectors.hands import player_in_running_hand
 from tables.selectors.players import viewer_player
@@ -28,6 +27,7 @@ from tables.services.broadcast import broadcast_agree, broadcast_withdraw
 from tables.services.hooks import rules_for
 from tables.services.mixed import choose_game
 from tables.services.seat_requests import seat_ask, top_up_ask
+from tables.text import BadFrame, act_fields, parse_whole_number
 
 #: The highest seat number a frame may name (the largest table).
 MOST_SEATS = max(Table.MAX_SEATS.values())

@@ -7,7 +7,6 @@ from typing import Any
 
 from django.http import HttpRequest
 
-from tables.inputs import parse_whole_number
 from tables.models import Player, Seat, Table
 from tables.selectors.broadcast import broadcast_agreed, broadcast_waiting_for
 from tables.services.broadcast import (
@@ -18,6 +17,7 @@ from tables.services.broadcast import (
     table_broadcast_propose,
     table_broadcast_stop,
 )
+from tables.text import parse_whole_number
 
 #: The host's choices, in words.
 DELAY_CHOICES = (

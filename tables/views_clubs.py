@@ -25,10 +25,10 @@ from tables.clubs.access import membership_of
 from tables.clubs.errors import BadInviteCode, InviteCodeRetired
 from tables.clubs.models import Club, Membership
 from tables.http import AuthenticatedRequest
-from tables.inputs import LARGEST, NumberError, parse_optional_number, parse_whole_number
 from tables.models import Table
 from tables.services.errors import ServiceError
 from tables.services.players import player_get_or_create
+from tables.text import LARGEST, NumberError, parse_optional_number, parse_whole_number
 from tables.tournaments.forms import STRUCTURES
 
 ADMIN_ROLES = (Membership.Role.OWNER, Membership.Role.ADMIN)

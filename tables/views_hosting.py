@@ -26,7 +26,6 @@ from django.views.decorators.http import require_http_methods, require_POST
 
 from engine.config import STUD_GAMES
 from tables.http import AuthenticatedRequest, HtmxRequest
-from tables.inputs import NumberError, parse_whole_number
 from tables.models import Player, Table
 from tables.selectors.access import can_host, can_see_table
 from tables.selectors.hosting import (
@@ -40,6 +39,7 @@ from tables.selectors.players import viewer_player
 from tables.services import guests, host_seats, hosting, seat_requests
 from tables.services.errors import InvalidSettings, NoSuchInvite, NotSeated, ServiceError
 from tables.services.players import player_get_or_create
+from tables.text import NumberError, parse_whole_number
 from tables.views_broadcast import broadcast_context, host_propose, host_stop, player_answer
 from tables.views_room import room_screen_link
 

@@ -27,7 +27,7 @@ CHECK_PATHS = (
     "tests/tables/presenters/test_play_state.py",
     "tests/tables/selectors/test_replay.py",
     "tests/tables/selectors/test_access.py",
-    "tests/tables/test_inputs.py",
+    "tests/tables/test_text.py",
     "tests/tables/selectors/test_read_layers.py",
 )
 #: Tests under ``CHECK_PATHS`` with one of these marks wait for the whole suite.

@@ -10,7 +10,7 @@ from rest_framework.pagination import PageNumberPagination
 from rest_framework.request import Request
 from rest_framework.views import APIView
 
-from tables.inputs import LARGEST, NumberError, parse_optional_number, parse_whole_number
+from tables.text import LARGEST, NumberError, parse_optional_number, parse_whole_number
 
 
 class Pagination(PageNumberPagination):

@@ -40,7 +40,6 @@ from tables.api.serializers import WholeNumberField
 from tables.api.throttling import AnonRateThrottle, PlayRateThrottle
 from tables.api.views import ID, _id
 from tables.http import Viewer
-from tables.inputs import ACTION_KINDS, BadFrame, discard_card_texts
 from tables.models import Table
 from tables.operations import OPERATIONS
 from tables.presenters.broadcast import broadcast_reveal
@@ -52,6 +51,7 @@ from tables.selectors.players import player_bankroll, viewer_player
 from tables.selectors.snapshot import load_snapshot
 from tables.services import errors
 from tables.services.idempotency import Answer, idempotent_answer
+from tables.text import ACTION_KINDS, BadFrame, discard_card_texts
 
 #: Refusals because the table is not in the state the request expects (409); every other
 #: refusal breaks a rule or a limit (400).

@@ -12,9 +12,9 @@ from rest_framework import serializers
 
 from engine.variants import ALL_STREETS
 from tables.api.replay_serializers import ReplayStepSerializer
-from tables.inputs import LARGEST, NumberError, parse_whole_number
 from tables.models import Player, PlayerHand, Seat, Table
 from tables.stats.selectors import LEADERBOARD_ORDERS, RESULTS, HandFilter
+from tables.text import LARGEST, NumberError, parse_whole_number
 from tables.tournaments.level import tournament_banner
 from tables.tournaments.models import Tournament
 from tables.tournaments.records import LEADERBOARD_ORDERS as TOURNAMENT_ORDERS, ROI_MIN_TOURNAMENTS
@@ -334,7 +334,7 @@ class HandRowSerializer(serializers.ModelSerializer[Any]):
 
 # --- query parameters ---------------------------------------------------------------------
 class WholeNumberField(serializers.IntegerField):
-    """An integer read by ``tables.inputs``: ASCII digits in ``min_value..max_value`` (1 to
+    """An integer read by ``tables.text``: ASCII digits in ``min_value..max_value`` (1 to
     ``LARGEST`` unless given), where DRF's own reads "١" as 1 and "5.0" as 5."""
 
     # Never None here: ``__init__`` sets the bounds, binding the field sets its name.

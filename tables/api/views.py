@@ -39,7 +39,6 @@ from tables.api.serializers import (
     TournamentLeaderboardRowSerializer,
 )
 from tables.http import Viewer
-from tables.inputs import NumberError, parse_whole_number
 from tables.models import Hand, Player, Seat, Table
 from tables.selectors.access import can_see_hand, can_see_table, tables_visible_to
 from tables.stats.ev import player_ev_by_game
@@ -56,6 +55,7 @@ from tables.stats.selectors import (
     player_stats,
     viewer_seat,
 )
+from tables.text import NumberError, parse_whole_number
 from tables.tournaments.access import tournament_visible
 from tables.tournaments.records import tournament_leaderboard, tournament_record
 

@@ -12,9 +12,9 @@ from django.db.models import QuerySet
 from tables.clubs import points
 from tables.clubs.access import ACTIVE
 from tables.clubs.models import Club, ClubEvent, Membership, ScheduledGame, Season
-from tables.inputs import NumberError, parse_whole_number
 from tables.models import Player, Table
 from tables.selectors.ledger import table_ledger
+from tables.text import NumberError, parse_whole_number
 from tables.tournaments.models import Tournament
 
 

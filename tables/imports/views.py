@@ -20,11 +20,11 @@ from tables.imports.selectors import (
     player_imported_hands,
     player_imports,
 )
-from tables.inputs import NumberError, parse_optional_number
 from tables.models import Player
 from tables.presenters.replay import replay_felt, replay_label_html
 from tables.presenters.replay_odds import odds_panel
 from tables.selectors.replay_odds import replay_step_odds
+from tables.text import NumberError, parse_optional_number
 
 LIMITS = {
     "log_mib": services.MAX_LOG_BYTES // (1024 * 1024),

@@ -60,7 +60,6 @@ from channels.generic.websocket import AsyncWebsocketConsumer
 from django.db import DatabaseError
 
 from tables.db.threads import read_async
-from tables.inputs import BadFrame, NumberError
 from tables.live.admission import SERVER_SEND
 from tables.live.chat import ChatSocket
 from tables.live.joining import TableJoin
@@ -88,6 +87,7 @@ from tables.selectors.hosting import left_table
 from tables.selectors.players import player_bankroll
 from tables.selectors.snapshot import Snapshot
 from tables.services.errors import ServiceError
+from tables.text import BadFrame, NumberError
 
 if TYPE_CHECKING:
     from asgiref.typing import ASGIReceiveCallable, ASGISendCallable

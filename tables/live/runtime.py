@@ -53,7 +53,6 @@ from django.db import DatabaseError
 
 from tables.croupier import RunoutOdds
 from tables.db.threads import write_async
-from tables.inputs import act_fields
 from tables.live.ownership import REQUEST_SECONDS, TOO_SLOW, RuntimeKey, TableOwnership
 from tables.live.refresh import TableReads
 from tables.models import Player
@@ -77,6 +76,7 @@ from tables.services.hands_made import (
 from tables.services.leases import MOVING, PROCESS, LeaseLost, lease_release
 from tables.services.live_hand import LiveHand, held_hand
 from tables.services.seats_made import SeatMade, seats_made
+from tables.text import act_fields
 
 log = logging.getLogger(__name__)
 T = TypeVar("T")

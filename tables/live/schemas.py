@@ -21,10 +21,10 @@ from typing import Any
 from engine import pre_actions
 from engine.variants import ALL_STREETS
 from tables import operations
-from tables.inputs import ACTION_KINDS
 from tables.live import protocol
 from tables.presenters.play_state import PLAY_STATE
 from tables.services.errors import ServiceError
+from tables.text import ACTION_KINDS
 
 PROTOCOL_VERSION = 1
 

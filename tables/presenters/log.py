@@ -17,8 +17,8 @@ from engine.cards import Card
 from engine.streets import STUD_STREET_NAMES, StreetTracker
 from engine.types import FORCED_BETS, RUNS_WORDS, Event, EventKind
 from engine.view import View
-from tables.formatting import chips, without_board_codes
 from tables.presenters.models import CardFace, LogLine
+from tables.text import chips, without_board_codes
 
 if TYPE_CHECKING:
     from tables.selectors.hands import Decision

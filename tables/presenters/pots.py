@@ -4,8 +4,8 @@ pot's halves, and who won each with what."""
 from __future__ import annotations
 
 from engine.view import View
-from tables.formatting import without_board_codes
 from tables.presenters.models import PotLine
+from tables.text import without_board_codes
 
 #: A hi-lo pot's parts, after its label ("Pot · high", "Main pot · low").
 HALF_LABELS = {"high": " · high", "low": " · low", "whole": " · high, no low"}

@@ -10,7 +10,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from engine.replay_odds import RANDOM_SAMPLES, PotOdds
-from tables.formatting import chips
+from tables.text import chips
 
 if TYPE_CHECKING:
     from tables.selectors.replay_odds import HandsOdds, StepOdds

@@ -17,9 +17,9 @@ from engine.hand import Hand as EngineHand
 from engine.streets import STUD_STREET_NAMES, decisions
 from engine.types import RUN_ACTIONS, RUNS_WORDS, Action, EventKind
 from engine.view import View
-from tables.formatting import chips, without_board_codes
 from tables.models import Hand
 from tables.selectors.hands import decision_action, hand_decisions, hand_deck, hand_state
+from tables.text import chips, without_board_codes
 
 # The board's length after each street is dealt, and the street's name.
 STREET_ENDS = ((3, "Flop"), (4, "Turn"), (5, "River"))

@@ -18,7 +18,6 @@ from django.views.decorators.http import require_POST
 from engine.variants import VARIANTS
 from tables.http import AuthenticatedRequest
 from tables.imports.selectors import amount, player_imported_hands, player_imports
-from tables.inputs import NumberError, parse_optional_number
 from tables.models import Hand, Player, Table
 from tables.presenters.models import NO_NOTES, NoteMarks
 from tables.presenters.notes import note_marks
@@ -45,6 +44,7 @@ from tables.stats.selectors import (
     viewer_seat,
 )
 from tables.stats.shared import hand_shares_of, shared_hand, shared_summary
+from tables.text import NumberError, parse_optional_number
 from tables.tournaments.records import (
     LEADERBOARD_ORDERS as TOURNAMENT_ORDERS,
     ROI_MIN_TOURNAMENTS,

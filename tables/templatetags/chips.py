@@ -2,7 +2,7 @@
 
 from django import template
 
-from tables import formatting
+from tables.text import chips
 
 register = template.Library()
-register.filter("chips", formatting.chips)
+register.filter("chips", chips)

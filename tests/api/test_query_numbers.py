@@ -13,8 +13,8 @@ from hypothesis import HealthCheck, assume, given, settings, strategies as st
 from rest_framework.test import APIClient
 
 from tables.clubs.services import club_create
-from tables.inputs import LARGEST
-from tests.tables.test_inputs import TRICKY, ascii_number_in_range
+from tables.text import LARGEST
+from tests.tables.test_text import TRICKY, ascii_number_in_range
 
 PAGES = [  # the browser pages, with the query parameters they read
     ("/", []),

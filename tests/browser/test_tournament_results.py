@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 from playwright.sync_api import Browser
 
-from tables.formatting import chips
+from tables.text import chips
 from tests.browser.steps import sign_up
 
 pytestmark = pytest.mark.browser

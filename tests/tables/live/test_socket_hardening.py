@@ -11,13 +11,13 @@ from channels.layers import get_channel_layer
 from hypothesis import HealthCheck, given, settings as hypothesis_settings, strategies as st
 
 from tables.db.threads import work_cpu
-from tables.inputs import BadFrame, NumberError
 from tables.live.protocol import RATE_BURST, RATE_PER_SECOND
 from tables.live.runtime import TableRuntime
 from tables.live.sessions import LiveSockets
 from tables.models import HandAction, Seat, Table
 from tables.operations import run_op
 from tables.services import ServiceError, hand_start, seat_sit_out, seat_take
+from tables.text import BadFrame, NumberError
 from tests.tables.helpers import actor, current_hand
 from tests.tables.wsclient import (
     Socket,

@@ -14,7 +14,6 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 
-from tables.inputs import BadFrame
 from tables.live.frames import SocketFrames
 from tables.live.runtime import Written, written_and_read
 from tables.models import LedgerEntry, Player, Seat, Table
@@ -27,6 +26,7 @@ from tables.services.errors import ServiceError
 from tables.services.events import lease_fenced
 from tables.services.hosting import table_create
 from tables.services.leases import PROCESS, lease_take
+from tables.text import BadFrame
 from tests.tables.selectors.test_snapshot_made import assert_same
 
 pytestmark = pytest.mark.django_db(transaction=True)  # the writes publish on commit

@@ -8,7 +8,6 @@ import pytest
 from rest_framework.authtoken.models import Token
 from rest_framework.test import APIClient
 
-from tables.inputs import BadFrame
 from tables.models import HandAction, Table
 from tables.operations import run_op
 from tables.presenters.play_state import play_state
@@ -17,6 +16,7 @@ from tables.selectors.hands import hand_state
 from tables.selectors.snapshot import load_snapshot
 from tables.services import hand_start, seat_take
 from tables.services.errors import IllegalMove
+from tables.text import BadFrame
 from tests.api.test_hidden_cards import card_tokens
 from tests.tables.helpers import act, current_hand, fresh, screen_of
 

@@ -215,8 +215,8 @@ def test_the_table_page_offers_the_choices_beside_sit_out(three_playing, four):
 
 
 def test_the_socket_requests_carry_the_choices(three_playing, four):
-    from tables.inputs import BadFrame
     from tables.operations import run_op
+    from tables.text import BadFrame
 
     alice, dave = four[0], four[3]
     said = run_op(

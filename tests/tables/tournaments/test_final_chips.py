@@ -10,8 +10,8 @@ import pytest
 from django.test import Client
 from rest_framework.test import APIClient
 
-from tables.formatting import chips
 from tables.models import Hand
+from tables.text import chips
 from tables.tournaments.models import Tournament
 from tables.tournaments.selectors import chips_issued
 from tables.tournaments.services import tournament_create, tournament_register, tournament_start

@@ -1,4 +1,4 @@
-"""The one strict parser for numbers from outside (``tables.inputs``)."""
+"""The one strict parser for numbers from outside (``tables.text``)."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ import re
 import pytest
 from hypothesis import given, strategies as st
 
-from tables.inputs import LARGEST, NumberError, parse_optional_number, parse_whole_number
+from tables.text import LARGEST, NumberError, parse_optional_number, parse_whole_number
 
 ASCII_NUMBER = re.compile(r"[ \t]*(-?[0-9]+)[ \t]*")
 # Characters that str.isdigit() or int() take for digits, and the usual near misses.

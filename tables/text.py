@@ -1,16 +1,21 @@
-"""Input from outside: one strict parser of numbers for query parameters, form fields and
-socket frames, and the fields of an action (``act_fields``), which the socket's runtime and
-the play API both parse.
+"""Text at the site's edges: what comes in from outside, and how numbers read on pages.
 
-``str.isdigit()`` accepts "²" and "٣", which ``int()`` then refuses (or reads as a number
-nobody typed): every whole number that comes from a request goes through
+In: one strict parser of numbers for query parameters, form fields and socket frames, and
+the fields of an action (``act_fields``), which the socket's runtime and the play API both
+parse. ``str.isdigit()`` accepts "²" and "٣", which ``int()`` then refuses (or reads as a
+number nobody typed): every whole number that comes from a request goes through
 ``parse_whole_number`` instead, which takes ASCII digits only and checks a range, and whose
 error names the field. Callers turn ``NumberError`` into their own answer (a 400, a socket
 answer), so bad input changes nothing.
+
+Out: a chip count as every page, partial, log line and template filter writes it
+(``chips``), and an award's description without its boards' card codes. Both directions
+live together, below the presenters, the selectors and the template tags that use them.
 """
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from engine.errors import PokerError
@@ -123,3 +128,19 @@ def discard_card_texts(value: object) -> list[str]:
         return [str(card) for card in discard_cards(value)]
     except PokerError as error:
         raise BadFrame(f"The cards to discard: {error}.") from None
+
+
+def chips(amount: object) -> str:
+    """A chip count with thousands separators (``10000`` -> ``10,000``); other values as given."""
+    if isinstance(amount, int) and not isinstance(amount, bool):
+        return f"{amount:,}"
+    return "" if amount is None else str(amount)
+
+
+_RUN_BOARD = re.compile(r"\b(first|second) run \([^)]*\):")
+
+
+def without_board_codes(description: str) -> str:
+    """A run-twice award's description without its board as card codes (the page draws the
+    boards as cards): "first run (2h 7h 9h 3c 4d): flush" -> "first run: flush"."""
+    return _RUN_BOARD.sub(r"\1 run:", description)

@@ -52,7 +52,7 @@ from typing import TYPE_CHECKING, Any
 from django.db import DatabaseError
 from django.utils import timezone
 
-from tables.db import statements
+from tables.db.rows import IDS_AT_ONCE
 from tables.db.threads import read_async, write_async
 from tables.metrics import CLOCK_LATENESS_SECONDS
 from tables.services import clock
@@ -200,7 +200,7 @@ class TableTimers:
         the next."""
         while self.changed_tables:
             await asyncio.sleep(REREAD_DELAY_SECONDS)
-            batch = dict(sorted(self.changed_tables.items())[: statements.IDS_AT_ONCE])
+            batch = dict(sorted(self.changed_tables.items())[:IDS_AT_ONCE])
             if not batch:  # each armed since from its runtime's write
                 break
             for table_id in batch:

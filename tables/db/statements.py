@@ -1,152 +1,271 @@
-"""The few statements every player action runs, and the reads of every table snapshot,
-each written once instead of on every call.
+"""The statements every player action runs, each written once instead of on every call,
+and sent as the database's driver takes them at least cost.
 
 The ORM builds the SQL of a query anew each time it runs it; for the statements of a player's
 action (lock the table row, append to the hand's log, move a stack, bump the table's version)
-that cost several times what the database took to run them, on the one thread that runs every
-table's writes. Here each statement's SQL is written once per database and run again with new
-parameters: the writes' from the model's ``_meta`` (table and column names, quoted by the
-backend), the reads' by the ORM itself the first time they run (``execute_wrapper``), in the
-placeholder style the driver takes at least cost (``tables.db.driver``). The values go
-through the fields both ways: ``get_db_prep_save`` in (but where it hands them back as they
-are: ``driver.prep_save``), ``from_db_value`` and the database's time zone out
-(``driver.column_converters``).
-
+that cost several times what the database took to run them, on the thread that runs the
+table's writes. Here each statement's SQL is written once per database and run again with
+new parameters: the writes' from the model's ``_meta`` (table and column names, quoted by
+the backend), the reads' by the ORM itself the first time they run (``execute_wrapper``).
 Each function behaves as the ORM call it stands for (named in its docstring); the writes,
-like it, must run inside the caller's transaction. Django's public API only (``Model._meta``,
-the field methods a custom field implements, ``execute_wrapper``, ``Model.from_db``).
-The writes also come ready to send (``insert_write``, ``update_write``,
-``update_each_write``): ``tables.db.driver.Batch`` sends several in one trip.
+like it, run inside the caller's transaction. Django's public API only (``Model._meta``, the
+field methods a custom field implements, ``execute_wrapper``, ``Model.from_db``).
+
+The driver's side: Django's SQLite cursor rewrites a statement's ``%s`` placeholders
+("format" style) with a regular expression over the whole statement on every run; named
+ones ("pyformat", ``%(p0)s``, which Django documents for its cursors) it fills in with one
+string formatting (``prepared``). The values written go through each field's
+``get_db_prep_save``, left out where it hands them back as they are (``prep_save``). The
+writes come ready to send (``insert_write``, ``update_write``, ``update_each_write``), and a
+``Batch`` sends several of one transaction in one trip on PostgreSQL (Django's psycopg cursor
+binds the parameters itself and sends the text as one simple query, run in order; an error
+stops the rest and the transaction rolls back as it would have); SQLite's driver runs one
+statement a call, so there each is sent when it is added. What is queued is not in the
+database until ``send``: nothing may read it before.
+
+Whole rows as model instances (read, created, deleted) are ``tables.db.rows``'.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
-from typing import Any, Literal, NamedTuple, TypeVar, overload
+import itertools
+import re
+from collections.abc import Callable, Sequence
+from datetime import UTC, datetime
+from typing import Any, NamedTuple, TypeVar
+from zoneinfo import ZoneInfo
 
+from django.conf import settings
 from django.db import connections, models, router
 from django.db.backends.base.base import BaseDatabaseWrapper
 from django.db.models import Field, QuerySet
 
-from tables.db.driver import (
-    Convert,
-    Prepared,
-    Write,
-    aware_rows,
-    column_converters,
-    prep_save,
-    prepared,
-    python_values,
-    run,
-)
-
 M = TypeVar("M", bound=models.Model)
+
+
 #: Builds the queryset of a read from its parameters.
 Build = Callable[..., QuerySet[Any, Any]]
 
+
 #: (database alias, vendor, what) -> the statement (its SQL and what reads or writes it, a
 #: different tuple per kind of statement); a handful of entries.
-_compiled: dict[tuple[Any, ...], Any] = {}
+compiled: dict[tuple[Any, ...], Any] = {}
 
 
-def _connection(model: type[models.Model]) -> BaseDatabaseWrapper:
+def write_connection(model: type[models.Model]) -> BaseDatabaseWrapper:
     return connections[router.db_for_write(model)]
 
 
-@overload
-def lock_row(model: type[M], pk: object, *, skip_locked: Literal[False] = ...) -> M: ...
-@overload
-def lock_row(model: type[M], pk: object, *, skip_locked: bool) -> M | None: ...
-def lock_row(model: type[M], pk: object, *, skip_locked: bool = False) -> M | None:
-    """``model.objects.select_for_update().get(pk=pk)`` (on SQLite the transaction itself
-    holds the write lock: ``transaction_mode = IMMEDIATE``).
-
-    ``skip_locked``: None at once, instead of waiting, when another transaction holds the
-    row (PostgreSQL's ``SKIP LOCKED``; SQLite has no row locks to skip).
-    """
-    connection = _connection(model)
-    pk = model._meta.pk.get_db_prep_value(pk, connection)
-    # The ORM writes it inside the caller's transaction: select_for_update refuses autocommit.
-    found = _select_instance(
-        model,
-        connection,
-        f"lock {model._meta.label} {skip_locked}",
-        lambda pk: model._default_manager.select_for_update(skip_locked=skip_locked).filter(pk=pk),
-        (pk,),
-        {},
-    )
-    if found is None:
-        if skip_locked and model._default_manager.filter(pk=pk).exists():
-            return None  # held by another transaction
-        # every concrete model has its DoesNotExist (the stubs give it to subclasses only)
-        missing: type[Exception] = model.DoesNotExist  # type: ignore[attr-defined]
-        raise missing(f"{model.__name__} matching query does not exist.")
-    return found
+#: Django's own fields, of exactly these classes, whose ``get_db_prep_save`` hands a value of
+#: exactly this type back as it is unless the database's operations adapt it (PostgreSQL's
+#: whole numbers are given a size: checked per database, ``prep_save``).
+_PLAIN: dict[type[models.Field[Any, Any]], type] = {
+    **dict.fromkeys((models.AutoField, models.BigAutoField, models.SmallAutoField), int),
+    **dict.fromkeys((models.IntegerField, models.SmallIntegerField, models.BigIntegerField), int),
+    models.PositiveIntegerField: int,
+    models.PositiveSmallIntegerField: int,
+    models.PositiveBigIntegerField: int,
+    models.BooleanField: bool,
+    models.FloatField: float,
+    models.CharField: str,
+    models.TextField: str,
+}
 
 
-def insert(obj: models.Model, *, numbered: bool = False) -> None:
-    """``obj.save(force_insert=True)`` for a row nobody needs the primary key of (an
-    append-only log entry; or one whose key is its own, given: a hand's secret):
-    ``auto_now_add`` fields are filled in as the ORM does. ``numbered``: the key the
-    database numbers it with is set on ``obj`` (``Model.objects.create``: a new hand)."""
-    insert_many([obj], numbered)
+_SAMPLES: dict[type, Any] = {int: 7_346_120_001, bool: True, float: 0.5, str: "plain"}
 
 
-def insert_many(
-    objs: Sequence[Any], numbered: bool = False, model: type[models.Model] | None = None
-) -> None:
-    """``Model.objects.bulk_create(objs)`` for rows of one model nobody needs the primary
-    keys of, in one multi-row INSERT (one statement: ``executemany`` sends one a row).
-    ``model``: ``objs`` are its rows' values, no instance made (a finished hand's summary
-    rows): each every column's by its field's ``attname``, bar the key the database numbers
-    (no ``auto_now_add`` filled in; not ``numbered``)."""
-    if not objs:
-        return
-    given, model = model is not None, model or type(objs[0])
-    connection = _connection(model)
-    returning = numbered and connection.features.can_return_columns_from_insert
-    sql, fields, prep = _insert_compiled(connection, model, returning, len(objs))
-    values = [v for obj in objs for v in _insert_values(obj, given, model, fields, prep)]
-    with connection.cursor() as cursor:
-        cursor.execute(sql.text, sql.params(values))
-        if numbered:  # one row (``insert``), its key read back as the ORM does
-            table, column = model._meta.db_table, _column(model._meta.pk)
-            found = cursor.fetchone() if returning else None
-            objs[0].pk = found[0] if found else connection.ops.last_insert_id(cursor, table, column)
-            objs[0]._state.adding, objs[0]._state.db = False, connection.alias
+#: A "format" placeholder as Django writes them (``%%s`` is a literal ``%s``).
+_FORMAT_PLACEHOLDER = re.compile(r"(?<!%)%s")
+
+
+class Prepared(NamedTuple):
+    """A statement to run again and again: its text, and the names of its placeholders in
+    the order of its parameters (None: Django's ``%s`` ones)."""
+
+    text: str
+    names: tuple[str, ...] | None
+
+    def params(self, values: Sequence[Any]) -> Sequence[Any] | dict[str, Any]:
+        """The statement's parameters ``values`` (in order) as its text takes them."""
+        if self.names is None:
+            return values
+        return dict(zip(self.names, values, strict=True))
+
+
+def prepared(connection: BaseDatabaseWrapper, sql: str) -> Prepared:
+    """``sql`` (Django's "format" style) to be run again and again on ``connection``: on
+    SQLite with named placeholders, elsewhere as it is."""
+    if connection.vendor != "sqlite":
+        return Prepared(sql, None)
+    count = itertools.count()
+    text = _FORMAT_PLACEHOLDER.sub(lambda _: f"%(p{next(count)})s", sql)
+    return Prepared(text, tuple(f"p{n}" for n in range(next(count))))
+
+
+def prep_save(
+    connection: BaseDatabaseWrapper, fields: Sequence[models.Field[Any, Any]]
+) -> Callable[[Sequence[Any]], list[Any]]:
+    """What turns the values of ``fields`` (in order) into what ``connection`` is given for
+    them: each field's ``get_db_prep_save``, left out for a value that it hands back as it is
+    (of a field of ``_PLAIN``, of exactly its type, as the database's operations keep it; a
+    None the field keeps), and for an aware UTC date-time (``timezone.now``'s) where it is
+    given as it is or as its text (``_utc_moment``)."""
+    steps: list[tuple[models.Field[Any, Any], type | None, bool, Convert | None]] = []
+    for field in fields:
+        # a foreign key's value is its target's (a whole number's: a text key's "" is NULL)
+        target = field.target_field if type(field) is models.ForeignKey else field
+        kind = _PLAIN.get(type(target))
+        if target is not field and kind is not int:
+            kind = None
+        sample = _SAMPLES[kind] if kind is not None else None
+        plain = kind is not None and field.get_db_prep_save(sample, connection) is sample
+        keeps_none = field.get_db_prep_save(None, connection) is None
+        steps.append((field, kind if plain else None, keeps_none, _utc_moment(field, connection)))
+
+    def prep(values: Sequence[Any]) -> list[Any]:
+        return [
+            value
+            if type(value) is kind or (value is None and keeps_none)
+            else moment(value)
+            if moment is not None and type(value) is datetime and value.tzinfo is UTC
+            else field.get_db_prep_save(value, connection)
+            for (field, kind, keeps_none, moment), value in zip(steps, values, strict=True)
+        ]
+
+    return prep
+
+
+def _same(value: Any) -> Any:
+    return value
+
+
+def _utc_text(value: datetime) -> str:
+    return str(value.replace(tzinfo=None))
+
+
+def _utc_moment(field: models.Field[Any, Any], connection: BaseDatabaseWrapper) -> Convert | None:
+    """What ``field``'s ``get_db_prep_save`` gives ``connection`` for an aware UTC date-time,
+    where it is the value as it is (PostgreSQL's) or its text in UTC (SQLite's, whose dates
+    are UTC's unless its ``TIME_ZONE`` says otherwise): the field's own steps (its checks, the
+    conversion to the database's zone) change nothing then. None: another field, or another
+    outcome."""
+    if type(field) is not models.DateTimeField:
+        return None
+    samples = [datetime(2026, 12, 1, 3, 4, 5, 678_901, UTC), datetime(2026, 12, 1, 3, 4, 5, 0, UTC)]
+    given = [field.get_db_prep_save(sample, connection) for sample in samples]
+    if all(out is sample for out, sample in zip(given, samples, strict=True)):
+        return _same
+    if given == [_utc_text(sample) for sample in samples]:
+        return _utc_text
+    return None
+
+
+class Write(NamedTuple):
+    """A write ready to send: the connection it goes to, its text and its parameters as the
+    driver takes them."""
+
+    connection: BaseDatabaseWrapper
+    text: str
+    params: Sequence[Any] | dict[str, Any]
+
+
+def run(write: Write) -> int:
+    """Send ``write`` on its own; returns the number of rows it changed."""
+    with write.connection.cursor() as cursor:
+        cursor.execute(write.text, write.params)
+        return int(cursor.rowcount)
+
+
+def joins_writes(connection: BaseDatabaseWrapper) -> bool:
+    """Whether ``connection`` takes several statements in one query text: PostgreSQL with
+    the parameters bound by Django's cursor (its default)."""
+    return connection.vendor == "postgresql" and not connection.settings_dict.get(
+        "OPTIONS", {}
+    ).get("server_side_binding")
+
+
+class Batch:
+    """Writes queued in order and sent in one trip (``send``), on a database that takes
+    them so (``joins_writes``); elsewhere each is sent when it is added. All of one
+    database. The rows they change are not counted: for writes whose caller does not look."""
+
+    __slots__ = ("_connection", "_joins", "_texts", "_params")
+
+    def __init__(self) -> None:
+        self._connection: BaseDatabaseWrapper | None = None
+        self._joins = False
+        self._texts: list[str] = []
+        self._params: list[Any] = []
+
+    def add(self, write: Write | None) -> None:
+        """Queue ``write`` (None: nothing to write), or send it now where writes are not
+        joined."""
+        if write is None:
+            return
+        if write.connection is not self._connection:
+            if self._connection is not None:
+                raise ValueError("a batch's writes go to one database connection")
+            self._connection, self._joins = write.connection, joins_writes(write.connection)
+        if not self._joins or isinstance(write.params, dict):  # named: SQLite's
+            run(write)
+            return
+        self._texts.append(write.text)
+        self._params.extend(write.params)
+
+    def send(self, commit: bool = False) -> None:
+        """Send what is queued, in one statement text, in the order it was added; ``commit``:
+        the transaction's COMMIT at its end (the caller's transaction ends with this trip)."""
+        if not self._texts:
+            return
+        assert self._connection is not None  # set with the first write queued
+        text, params = "; ".join(self._texts), self._params
+        if commit:
+            text += "; COMMIT"
+        self._texts, self._params = [], []
+        with self._connection.cursor() as cursor:
+            cursor.execute(text, params)
+
+    @property
+    def pending(self) -> int:
+        """How many writes are queued, not yet sent."""
+        return len(self._texts)
+
+
+# --- The writes, compiled once from the models' ``_meta`` -----------------------------------
 
 
 def insert_write(obj: Any, model: type[models.Model] | None = None) -> Write:
-    """``insert(obj)`` ready to send (``run``, or with others: ``tables.db.driver.Batch``);
+    """``insert(obj)`` ready to send (``run``, or with others: ``Batch``);
     ``model``: ``obj`` is its row's values, as ``insert_many`` takes them."""
     given, model = model is not None, model or type(obj)
-    connection = _connection(model)
-    sql, fields, prep = _insert_compiled(connection, model, False)
-    return Write(connection, sql.text, sql.params(_insert_values(obj, given, model, fields, prep)))
+    connection = write_connection(model)
+    sql, fields, prep = insert_compiled(connection, model, False)
+    return Write(connection, sql.text, sql.params(insert_values(obj, given, model, fields, prep)))
 
 
-def _insert_values(
+def insert_values(
     obj: Any,
     given: bool,
     model: type[models.Model],
     fields: list[Field[Any, Any]],
     prep: Callable[[Sequence[Any]], list[Any]],
 ) -> list[Any]:
-    """One row's values for ``_insert_compiled``'s INSERT, prepared for the database:
+    """One row's values for ``insert_compiled``'s INSERT, prepared for the database:
     ``obj`` a ``model`` instance, or (``given``) its row's values by field ``attname``."""
     if (len(obj) != len(fields)) if given else (type(obj) is not model):
         raise ValueError(f"insert: a {type(obj).__name__} among {model.__name__} rows")
     return prep([obj[f.attname] if given else f.pre_save(obj, True) for f in fields])
 
 
-def _insert_compiled(
+def insert_compiled(
     connection: BaseDatabaseWrapper, model: type[models.Model], returning: bool, rows: int = 1
 ) -> tuple[Prepared, list[Field[Any, Any]], Callable[[Sequence[Any]], list[Any]]]:
     """The INSERT of ``rows`` ``model`` rows (its SQL, its fields, their values' preparation)."""
     if returning and rows != 1:
         raise ValueError("insert: a key is read back for one row only")
     key = (connection.alias, connection.vendor, "insert", model, returning, rows)
-    entry = _compiled.get(key)
+    entry = compiled.get(key)
     if entry is None:
         quote = connection.ops.quote_name
         # every column but the one the database numbers (a key given, as a hand's, is written)
@@ -155,11 +274,11 @@ def _insert_compiled(
         sql = prepared(
             connection,
             f"INSERT INTO {quote(model._meta.db_table)} "
-            f"({', '.join(quote(_column(f)) for f in fields)}) "
+            f"({', '.join(quote(column_of(f)) for f in fields)}) "
             f"VALUES {', '.join([row] * rows)}"
-            + (f" RETURNING {quote(_column(model._meta.pk))}" if returning else ""),
+            + (f" RETURNING {quote(column_of(model._meta.pk))}" if returning else ""),
         )
-        entry = _compiled[key] = (sql, fields, prep_save(connection, fields))
+        entry = compiled[key] = (sql, fields, prep_save(connection, fields))
     return entry
 
 
@@ -192,7 +311,7 @@ def update_write(
     and put the flushes' hiccups into every action's latency (docs/benchmarks.md, "The live
     server under load"). SQLite in WAL mode with ``synchronous=NORMAL`` commits all this way.
     """
-    connection = _connection(model)
+    connection = write_connection(model)
     nulls = tuple(name for name, value in where.items() if value is None)
     equal = {name: value for name, value in where.items() if value is not None}
     sizes = tuple(len(value) if type(value) is list else 0 for value in equal.values())
@@ -201,23 +320,23 @@ def update_write(
         connection.alias, connection.vendor, "update", model, tuple(values), tuple(where), nulls,
         no_wait, sizes,
     )  # fmt: skip
-    entry = _compiled.get(key)
+    entry = compiled.get(key)
     if entry is None:
         quote = connection.ops.quote_name
         set_fields = [_own_field(model, name) for name in values]
         fields = [(_own_field(model, name), size) for name, size in zip(equal, sizes, strict=True)]
         where_fields = [field for field, size in fields for _ in range(size or 1)]
         conditions = [
-            f"{quote(_column(f))} " + (f"IN ({', '.join(['%s'] * size)})" if size else "= %s")
+            f"{quote(column_of(f))} " + (f"IN ({', '.join(['%s'] * size)})" if size else "= %s")
             for f, size in fields
-        ] + [f"{quote(_column(_own_field(model, name)))} IS NULL" for name in nulls]
+        ] + [f"{quote(column_of(_own_field(model, name)))} IS NULL" for name in nulls]
         text = (
             f"UPDATE {quote(model._meta.db_table)} SET "
-            f"{', '.join(f'{quote(_column(f))} = %s' for f in set_fields)} WHERE "
+            f"{', '.join(f'{quote(column_of(f))} = %s' for f in set_fields)} WHERE "
             f"{' AND '.join(conditions)}"
         ) + ("; SET LOCAL synchronous_commit TO OFF" if no_wait else "")
         prep = prep_save(connection, [*set_fields, *where_fields])
-        entry = _compiled[key] = (prepared(connection, text), prep)
+        entry = compiled[key] = (prepared(connection, text), prep)
     sql, prep = entry
     wheres = [v for one in equal.values() for v in (one if type(one) is list else [one])]
     return Write(connection, sql.text, sql.params(prep([*values.values(), *wheres])))
@@ -239,69 +358,35 @@ def update_each_write(
     compiled once per number of rows, ready to send; None when ``values`` is empty."""
     if not values:
         return None
-    connection = _connection(model)
+    connection = write_connection(model)
     meta = model._meta
     cache_key = (
         connection.alias, connection.vendor, "update each", model, tuple(where), key, column,
         len(values),
     )  # fmt: skip
-    entry = _compiled.get(cache_key)
+    entry = compiled.get(cache_key)
     if entry is None:
         quote = connection.ops.quote_name
         key_field, set_field = _own_field(model, key), _own_field(model, column)
         where_fields = [_own_field(model, name) for name in where]
-        case = f"CASE {quote(_column(key_field))}{' WHEN %s THEN %s' * len(values)} END"
+        case = f"CASE {quote(column_of(key_field))}{' WHEN %s THEN %s' * len(values)} END"
         if connection.vendor == "postgresql":  # its CASE of parameters is text: as bulk_update
             case = f"CAST({case} AS {set_field.db_type(connection)})"
         text = (
-            f"UPDATE {quote(meta.db_table)} SET {quote(_column(set_field))} = {case} WHERE "
-            f"{' AND '.join(f'{quote(_column(f))} = %s' for f in where_fields)} AND "
-            f"{quote(_column(key_field))} IN ({', '.join(['%s'] * len(values))})"
+            f"UPDATE {quote(meta.db_table)} SET {quote(column_of(set_field))} = {case} WHERE "
+            f"{' AND '.join(f'{quote(column_of(f))} = %s' for f in where_fields)} AND "
+            f"{quote(column_of(key_field))} IN ({', '.join(['%s'] * len(values))})"
         )
         # the parameters in order: each key and its value, the conditions, the keys again
         order = [key_field, set_field] * len(values) + where_fields + [key_field] * len(values)
-        entry = _compiled[cache_key] = (prepared(connection, text), prep_save(connection, order))
+        entry = compiled[cache_key] = (prepared(connection, text), prep_save(connection, order))
     sql, prep = entry
     pairs = [item for pair in values.items() for item in pair]
     params = prep([*pairs, *where.values(), *values])
     return Write(connection, sql.text, sql.params(params))
 
 
-def delete(model: type[models.Model], pks: Sequence[Any]) -> int:
-    """``model.objects.filter(pk__in=pks).delete()`` for a model whose rows nothing refers to
-    and whose deletion no signal hears of (the ORM's fast delete: one statement, nothing
-    collected; refused for any other model), compiled once per number of rows; returns the
-    number of rows deleted."""
-    if not pks:
-        return 0
-    meta = model._meta
-    collected = meta.related_objects or meta.many_to_many or meta.private_fields or meta.parents
-    if collected or _heard(model):
-        raise ValueError(f"{model.__name__}: its deletion is the ORM's to collect")
-    connection = _connection(model)
-    key = (connection.alias, connection.vendor, "delete", model, len(pks))
-    sql = _compiled.get(key)
-    if sql is None:
-        quote = connection.ops.quote_name
-        sql = _compiled[key] = prepared(
-            connection,
-            f"DELETE FROM {quote(meta.db_table)} WHERE {quote(_column(meta.pk))} "
-            f"IN ({', '.join(['%s'] * len(pks))})",
-        )
-    params = [meta.pk.get_db_prep_save(pk, connection) for pk in pks]
-    with connection.cursor() as cursor:
-        cursor.execute(sql.text, sql.params(params))
-        return int(cursor.rowcount)
-
-
-def _heard(model: type[models.Model]) -> bool:
-    return any(
-        signal.has_listeners(model)
-        for signal in (models.signals.pre_delete, models.signals.post_delete)
-    )
-
-
-def _column(field: Field[Any, Any]) -> str:
+def column_of(field: Field[Any, Any]) -> str:
     if field.column is None:  # only a field with no column of its own (a relation's far side)
         raise ValueError(f"{field.name} has no column")
     return field.column
@@ -315,10 +400,50 @@ def _own_field(model: type[models.Model], name: str) -> Field[Any, Any]:
     return field
 
 
-# --- The reads: written by the ORM the first time, then run again with new parameters -------
+# --- The reads of values, written by the ORM the first time ---------------------------------
 
 
-def _query_of(
+#: Turns one value as the database driver returns it into the field's Python value.
+Convert = Callable[[Any], Any]
+
+
+def database_zone(connection: BaseDatabaseWrapper) -> ZoneInfo | None:
+    """The zone of the naive date-times the database returns (SQLite's, which stores them in
+    UTC unless its ``TIME_ZONE`` setting says otherwise); None without ``USE_TZ``."""
+    if not settings.USE_TZ:
+        return None
+    return ZoneInfo(settings.DATABASES[connection.alias].get("TIME_ZONE") or "UTC")
+
+
+def aware_in(zone: ZoneInfo | None) -> Convert:
+    """A value as read, made aware in ``zone`` if it is a naive date-time: what the ORM does
+    with a column of a date-time field on a database without time zones."""
+
+    def aware(value: Any) -> Any:
+        if zone is not None and type(value) is datetime and value.tzinfo is None:
+            return value.replace(tzinfo=zone)
+        return value
+
+    return aware
+
+
+def aware_rows(
+    rows: list[tuple[Any, ...]], connection: BaseDatabaseWrapper
+) -> list[tuple[Any, ...]]:
+    """``rows`` with each naive date-time made aware (columns of unknown fields)."""
+    zone = database_zone(connection)
+    if zone is None:
+        return rows
+    aware = aware_in(zone)
+    return [
+        tuple(map(aware, row))
+        if any(type(value) is datetime and value.tzinfo is None for value in row)
+        else row
+        for row in rows
+    ]
+
+
+def query_of(
     model: type[models.Model], key: str, queryset: QuerySet[Any, Any]
 ) -> QuerySet[Any, Any]:
     if queryset.model is not model:
@@ -335,7 +460,7 @@ class _Ran(NamedTuple):
     columns: list[str]
 
 
-def _run_once(queryset: QuerySet[Any, Any], connection: BaseDatabaseWrapper) -> _Ran | None:
+def run_once(queryset: QuerySet[Any, Any], connection: BaseDatabaseWrapper) -> _Ran | None:
     """Run ``queryset`` through the ORM and take the statement it ran (its SQL and parameters
     as Django hands them to the database's cursor) and its rows, unconverted, as the later
     runs of the statement get them (an execute wrapper reads them off the cursor: the ORM
@@ -359,60 +484,6 @@ def _run_once(queryset: QuerySet[Any, Any], connection: BaseDatabaseWrapper) -> 
     return seen[0] if seen else None
 
 
-def _select_instance(
-    model: type[M],
-    connection: BaseDatabaseWrapper,
-    key: str,
-    build: Build,
-    params: tuple[Any, ...],
-    annotations: Mapping[str, Field[Any, Any]],
-) -> M | None:
-    """The first ``model`` of ``build(*params)``, a query of whole rows (and annotations,
-    ``annotations`` naming the fields of those whose values need converting), or None."""
-    cache_key = (connection.alias, connection.vendor, "instance", key)
-    entry = _compiled.get(cache_key)
-    if entry is None:
-        ran = _run_once(_query_of(model, key, build(*params)), connection)
-        if ran is None:
-            return None
-        if ran.params != params:
-            raise ValueError(f"{key}: the query's parameters are not exactly {params!r}")
-        entry = _compiled[cache_key] = (
-            prepared(connection, ran.sql),
-            _instance_shape(model, connection, key, ran.columns, annotations),
-        )
-        row = ran.rows[0] if ran.rows else None
-    else:
-        with connection.cursor() as cursor:
-            cursor.execute(entry[0].text, entry[0].params(params))
-            row = cursor.fetchone()
-    if row is None:
-        return None
-    names, extra, converters = entry[1]
-    values = python_values(row, converters)
-    obj = model.from_db(connection.alias, names, values[: len(names)])
-    for name, value in zip(extra, values[len(names) :], strict=True):
-        setattr(obj, name, value)
-    return obj
-
-
-def _instance_shape(
-    model: type[models.Model],
-    connection: BaseDatabaseWrapper,
-    key: str,
-    columns: list[str],
-    annotations: Mapping[str, Field[Any, Any]],
-) -> tuple[list[str], list[str], list[tuple[int, Convert]]]:
-    """(the fields' attribute names, the annotations' names, the conversions) of a statement
-    whose result columns are ``columns``: every concrete field's, in order, then annotations."""
-    fields = model._meta.concrete_fields
-    if columns[: len(fields)] != [_column(field) for field in fields]:
-        raise ValueError(f"{key}: not a query of whole {model.__name__} rows")
-    extra = columns[len(fields) :]
-    columns_of = [*fields, *(annotations.get(name) for name in extra)]
-    return [field.attname for field in fields], extra, column_converters(columns_of, connection)
-
-
 def select_values(
     model: type[models.Model], key: str, build: Build, *params: Any, aware: bool = True
 ) -> list[tuple[Any, ...]]:
@@ -424,14 +495,14 @@ def select_values(
     on SQLite an expression's truth is 0 or 1."""
     connection = connections[router.db_for_read(model)]
     cache_key = (connection.alias, connection.vendor, "select", key)
-    sql = _compiled.get(cache_key)
+    sql = compiled.get(cache_key)
     if sql is None:
-        ran = _run_once(_query_of(model, key, build(*params)), connection)
+        ran = run_once(query_of(model, key, build(*params)), connection)
         if ran is None:
             return []
         if ran.params != params:
             raise ValueError(f"{key}: the query's parameters are not exactly {params!r}")
-        _compiled[cache_key] = prepared(connection, ran.sql)
+        compiled[cache_key] = prepared(connection, ran.sql)
         return aware_rows(ran.rows, connection) if aware else ran.rows
     with connection.cursor() as cursor:
         cursor.execute(sql.text, sql.params(params))
@@ -439,59 +510,17 @@ def select_values(
     return aware_rows(rows, connection) if aware else rows
 
 
-def select_first(
-    model: type[M],
-    key: str,
-    build: Build,
-    *params: Any,
-    annotations: Mapping[str, Field[Any, Any]] | None = None,
-) -> M | None:
-    """``build(*params).first()`` for a query of whole model rows (no ``only``/``defer``/
-    ``select_related``; ``build`` includes its ordering and limit), or None. Its annotations
-    are set on the instance, as the ORM does; ``annotations`` names the field of each whose
-    value the field converts (a JSON annotation: its field's ``from_db_value``)."""
-    connection = connections[router.db_for_read(model)]
-    return _select_instance(model, connection, key, build, params, annotations or {})
-
-
-#: The most ids callers give one ``select_values_by_ids`` statement: it is compiled once per
-#: count of ids, so a caller with more splits them (or has the ORM write its query).
-IDS_AT_ONCE = 32
-
-#: Stand-ins for the ids a ``select_values_by_ids`` query is written with: no constant of a
-#: query (a status, a flag, a count) is one of them, so where they land in its parameters is
-#: where each call's ids go.
-_PROBE_ID = -7_346_120_000
-
-
-def select_values_by_ids(
-    model: type[models.Model], key: str, build: Callable[..., QuerySet[Any, Any]], *ids: int
-) -> list[tuple[Any, ...]]:
-    """``list(build(*ids))`` for a ``values_list()`` query of ``model`` whose SQL parameters
-    are its constants (statuses, flags) and the given whole-number ids, in any order: written
-    by the ORM once per database and ``key`` with stand-in ids (a query that finds nothing),
-    then run with each call's. Its values as ``select_values`` returns them."""
-    connection = connections[router.db_for_read(model)]
-    cache_key = (connection.alias, connection.vendor, "select-ids", key)
-    entry = _compiled.get(cache_key)
-    if entry is None:
-        probes = [_PROBE_ID - index for index in range(len(ids))]
-        ran = _run_once(_query_of(model, key, build(*probes)), connection)
-        if ran is None:
-            raise ValueError(f"{key}: the query ran no statement")
-        compiled = ran.params
-        slots = [
-            probes.index(value) if isinstance(value, int) and value in probes else None
-            for value in compiled
-        ]
-        if sorted(slot for slot in slots if slot is not None) != list(range(len(ids))):
-            raise ValueError(f"{key}: each id must be one SQL parameter of the query")
-        entry = _compiled[cache_key] = (prepared(connection, ran.sql), compiled, tuple(slots))
-    sql, constants, id_slots = entry
-    params = [
-        constant if slot is None else ids[slot]
-        for constant, slot in zip(constants, id_slots, strict=True)
-    ]
-    with connection.cursor() as cursor:
-        cursor.execute(sql.text, sql.params(params))
-        return aware_rows(cursor.fetchall(), connection)
+def row_copy(row: M) -> M:
+    """``copy.copy(row)``: the model instance's values in a new one, with a state of its own
+    (its cache of related rows a copy too, as ``Model.__getstate__`` makes it), without the
+    pickling protocol's detour (``Model.__reduce__``: a version stamp added and checked, each
+    value looked at for a ``memoryview``), which cost a table's row as much as its read."""
+    new = object.__new__(type(row))
+    new.__dict__.update(row.__dict__)
+    state = object.__new__(type(row._state))
+    state.__dict__.update(
+        (name, dict(value) if type(value) is dict else value)
+        for name, value in row._state.__dict__.items()
+    )
+    new._state = state
+    return new

@@ -21,7 +21,7 @@ from channels.layers import BaseChannelLayer, InMemoryChannelLayer
 from django.db import DatabaseError
 from django.db.models import QuerySet
 
-from tables.db import statements
+from tables.db.rows import IDS_AT_ONCE, select_values_by_ids
 from tables.db.threads import read_async, write_async
 from tables.live.database_reach import DatabaseReach
 from tables.live.protocol import SERVER_BUSY, SERVER_TROUBLE
@@ -479,14 +479,14 @@ def _player(player_id: object) -> Player | None:
 
 def _table_versions(table_ids: list[int]) -> dict[int, int]:
     """Each table's version now. Every loop's clock asks it each second, of all its tables:
-    compiled statements (one per count of tables up to ``statements.IDS_AT_ONCE``), not a query
+    compiled statements (one per count of tables up to ``IDS_AT_ONCE``), not a query
     the ORM writes again at each pass."""
     versions: dict[int, int] = {}
-    at_once = statements.IDS_AT_ONCE
+    at_once = IDS_AT_ONCE
     for start in range(0, len(table_ids), at_once):
         ids = table_ids[start : start + at_once]
         key = f"table-versions-{len(ids)}"
-        versions.update(statements.select_values_by_ids(Table, key, _versions_of, *ids))
+        versions.update(select_values_by_ids(Table, key, _versions_of, *ids))
     return versions
 
 

@@ -11,6 +11,7 @@ from engine.cards import Card
 from engine.hand import Hand as EngineHand
 from engine.types import Action, ActionKind, HandConfig, action_kind, discard_cards
 from tables.db import statements
+from tables.db.rows import select_first
 from tables.models import Hand, HandAction, HandSecret, Table
 from tables.models.hands import runout_showing_q
 
@@ -97,7 +98,7 @@ def hand_state(hand: Hand, decisions: list[Decision] | None = None) -> EngineHan
 def running_hand(table: Table) -> Hand | None:
     """The hand being played at ``table``, if any (at most one at a time), with its deck
     (``with_deck``). One compiled statement (every action and clock tick asks)."""
-    return statements.select_first(
+    return select_first(
         Hand,
         "running-hand",
         _running_hand_query,
@@ -116,7 +117,7 @@ def _running_hand_query(running: str, table_id: int) -> QuerySet[Hand]:
 def last_hand(table: Table) -> Hand | None:
     """The table's latest hand that was not voided (running or over), with its deck: the
     hand on screen. One compiled statement."""
-    return statements.select_first(
+    return select_first(
         Hand,
         "last-hand",
         _last_hand_query,

@@ -10,6 +10,7 @@ from django.db.models import OuterRef, Q, QuerySet, Subquery
 from django.utils import timezone
 
 from tables.db import statements
+from tables.db.rows import select_values_by_ids
 from tables.models import LedgerEntry, Player, SeatRequest, Table, TableNotice
 from tables.selectors.access import invite_lets_in
 
@@ -57,9 +58,7 @@ def left_table(table_id: int, player: Player, now: datetime | None = None) -> Le
     if player.is_bot:
         return LeftTable(0, None)
     now = now or timezone.now()
-    rows = statements.select_values_by_ids(
-        LedgerEntry, "left-table", _left_table_query, player.pk, table_id
-    )
+    rows = select_values_by_ids(LedgerEntry, "left-table", _left_table_query, player.pk, table_id)
     if not rows:  # never cashed out here
         return LeftTable(0, None)
     cash_out_id, amount, left_at, last_id = rows[0]

@@ -29,7 +29,8 @@ from engine.pre_actions import PreAction
 from engine.runout import runout_frame
 from engine.view import SeatView, View
 from tables.db import statements
-from tables.db.driver import from_row, row_copy
+from tables.db.rows import from_row, select_first
+from tables.db.statements import row_copy
 from tables.models import Hand, Seat, Table
 from tables.selectors.banners import banner_for, seating_notice_for
 from tables.selectors.broadcast import street_times
@@ -261,7 +262,7 @@ def table_and_seats(
     if not rows:
         if known is not None:
             return known, []
-        return statements.select_first(Table, "snapshot-table", _table_query, table_id), []
+        return select_first(Table, "snapshot-table", _table_query, table_id), []
     table_columns = _table_columns()
     table = from_row(Table, router.db_for_read(Table), rows[0][-len(table_columns) :])
     return table, [

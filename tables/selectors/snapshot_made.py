@@ -21,7 +21,7 @@ from datetime import datetime
 from typing import Any
 
 from engine.hand import Hand as EngineHand
-from tables.db.driver import row_copy
+from tables.db.statements import row_copy
 from tables.models import Hand
 from tables.selectors.banners import banner_for, seating_notice_for
 from tables.selectors.hands import Decision, runout_streets_of

@@ -38,6 +38,7 @@ from engine.bots import SensibleBot
 from engine.hand import Hand as EngineHand
 from engine.types import Legal
 from tables.db import statements
+from tables.db.rows import IDS_AT_ONCE, select_first, select_values_by_ids
 from tables.models import Hand, HandAction, HandSecret, Player, Seat, Table
 from tables.selectors.hands import (
     hand_decisions,
@@ -205,7 +206,7 @@ def clock_tick(*, table: Table | int, now: datetime, skip_busy: bool = False) ->
 def _latest_hand(table: Table) -> Hand | None:
     """The table's latest hand, voided or not, with its deck: the running hand if there is
     one (``hand_start`` deals none while one runs). One compiled statement."""
-    return statements.select_first(
+    return select_first(
         Hand, "latest-hand", _latest_hand_query, table.pk, annotations=_DECK_ANNOTATION
     )
 
@@ -312,13 +313,11 @@ def tables_due_at(table_ids: list[int] | None = None) -> dict[int, datetime | No
 
     rows: Iterable[tuple[Any, ...]]
     if table_ids is None:  # every table: the timers' resync, every few seconds
-        rows = statements.select_values_by_ids(Table, "clock-due-all", _due_of_all)
-    elif 0 < len(table_ids) <= statements.IDS_AT_ONCE:
+        rows = select_values_by_ids(Table, "clock-due-all", _due_of_all)
+    elif 0 < len(table_ids) <= IDS_AT_ONCE:
         # A table after each of its changes and ticks, or the tables changed while the
         # timers' previous read was in flight: the statement compiled once per count.
-        rows = statements.select_values_by_ids(
-            Table, f"clock-due-{len(table_ids)}", _due_of_ids, *table_ids
-        )
+        rows = select_values_by_ids(Table, f"clock-due-{len(table_ids)}", _due_of_ids, *table_ids)
     else:
         rows = _due_query(table_ids)
     return _due_from_rows(rows)

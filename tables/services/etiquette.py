@@ -33,7 +33,7 @@ from django.db.models import QuerySet
 from engine.button import next_button
 from engine.variants import variant
 from tables.db import statements
-from tables.db.driver import Batch
+from tables.db.statements import Batch
 from tables.models import Hand, Seat, Table
 from tables.services import hooks
 

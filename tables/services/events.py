@@ -27,7 +27,8 @@ from django.db.transaction import Atomic
 from django.utils import timezone
 
 from tables.db import statements
-from tables.db.driver import Batch, Write, prep_save, row_copy
+from tables.db.rows import lock_row, select_first
+from tables.db.statements import Batch, Write, prep_save, row_copy
 from tables.models import HandAction, Table, TableLease
 from tables.selectors.hands import Decision
 from tables.services.errors import TableNotOpen
@@ -122,7 +123,7 @@ def fenced_table_pending(table_id: int) -> bool:
 
 
 def fenced_table_lock(table_id: int, *, skip_locked: bool = False) -> Table | None:
-    """``statements.lock_row(Table, table_id)`` inside ``lease_fenced``, its lease checked in
+    """``lock_row(Table, table_id)`` inside ``lease_fenced``, its lease checked in
     the same statement: the table's row read where the lease's owner and epoch are the
     fence's and it has not expired, both rows locked (PostgreSQL's ``FOR UPDATE`` of a join;
     SQLite's transaction holds the database's write lock). It is not renewed: each loop's
@@ -135,12 +136,12 @@ def fenced_table_lock(table_id: int, *, skip_locked: bool = False) -> Table | No
     def build(table_id: int, owner: str, epoch: int, _: object) -> QuerySet[Table]:
         return _lease_held_row(table_id, owner, epoch, now, skip_locked)
 
-    found = statements.select_first(Table, f"lease-held-table {skip_locked}", build, *params)
+    found = select_first(Table, f"lease-held-table {skip_locked}", build, *params)
     held = found is not None or (
         skip_locked and lease_hold(table_id, fence.owner, fence.epoch, now)
     )
     if found is None and held:  # skipped: another transaction holds the row
-        found = statements.lock_row(Table, table_id, skip_locked=True)
+        found = lock_row(Table, table_id, skip_locked=True)
     _locked(fence, outside_savepoints, held)
     return found
 
@@ -219,7 +220,7 @@ _until_preps: dict[tuple[str, str], Callable[[Sequence[Any]], list[Any]]] = {}
 
 def _until_prep(connection: BaseDatabaseWrapper) -> Callable[[Sequence[Any]], list[Any]]:
     """``TableLease.until``'s ``get_db_prep_save`` for ``connection``, without the field's
-    calls for a time now (``driver.prep_save``): every runtime's write checks the lease."""
+    calls for a time now (``statements.prep_save``): every runtime's write checks the lease."""
     key = (connection.alias, connection.vendor)
     prep = _until_preps.get(key)
     if prep is None:
@@ -242,7 +243,7 @@ def table_lock(table: Table | int, *, skip_locked: bool = False) -> Table | None
     pk = table.pk if isinstance(table, Table) else table
     if fenced_table_pending(pk):  # a runtime's write: the lease checked in the same statement
         return fenced_table_lock(pk, skip_locked=skip_locked)
-    return statements.lock_row(Table, pk, skip_locked=skip_locked)
+    return lock_row(Table, pk, skip_locked=skip_locked)
 
 
 def table_lock_held(held: Table, columns: tuple[str, ...]) -> Table:
@@ -257,7 +258,7 @@ def table_lock_held(held: Table, columns: tuple[str, ...]) -> Table:
         return table_lock(pk)
     values = fenced_table_values(pk, ("version", *columns))
     if values[0] != held.version:
-        return statements.lock_row(Table, pk)  # locked already: the whole row, read
+        return lock_row(Table, pk)  # locked already: the whole row, read
     table = row_copy(held)
     for name, value in zip(columns, values[1:], strict=True):
         setattr(table, name, value)

@@ -27,7 +27,8 @@ from engine.errors import PokerError
 from engine.hand import Hand as EngineHand
 from engine.types import RUN_ACTIONS, Action, HandConfig
 from tables.db import statements
-from tables.db.driver import Batch, Write
+from tables.db.rows import delete, insert
+from tables.db.statements import Batch, Write
 from tables.models import Hand, HandAction, HandSecret, Player, Seat, Table
 from tables.selectors.broadcast import broadcast_for_deal
 from tables.selectors.hands import Decision, hand_decisions, hand_state, with_deck
@@ -168,7 +169,7 @@ def hand_deal(
         commitment=str(commitment(seed)),
         broadcast=broadcast_for_deal(table, [player_id for _, player_id, _, _ in seats]),
     )
-    statements.insert(hand, numbered=True)  # ``Hand.objects.create``, compiled once
+    insert(hand, numbered=True)  # ``Hand.objects.create``, compiled once
     secret = {"hand_id": hand.pk, "deck": deck, "seed": str(seed)}  # no instance: nobody reads it
     writes = Batch()  # sent with the stacks and the table's version, in one trip
     writes.add(statements.insert_write(secret, HandSecret))
@@ -377,7 +378,7 @@ def _after_change(
     """Write the stacks the change moved (``before``: the engine's stacks before it) back to
     the seats; finish the hand if it is over; store the table's clock with the new version,
     which is also the hand's (``Table.hand_version``: actions that saw an earlier one are stale).
-    ``ahead``: the caller's writes not sent yet, which go with these (``tables.db.driver.Batch``).
+    ``ahead``: the caller's writes not sent yet, which go with these (``statements.Batch``).
 
     ``changed``: other fields of ``table`` the caller set, saved in the same UPDATE.
     ``last_actor``: the seat that made the last decision (None: a deal, or someone else):
@@ -463,7 +464,7 @@ def _settle_seats(table: Table, hand: Hand) -> None:
     # usually none: one cheap read (compiled), the seats themselves only when someone goes
     seats = statements.select_values(Seat, "seats-going", _seats_going, table.pk, 0)
     busted = [pk for pk, stack in seats if stack == 0]
-    statements.delete(Seat, busted)  # no row refers to a seat: one compiled DELETE, if any
+    delete(Seat, busted)  # no row refers to a seat: one compiled DELETE, if any
     leaving = [pk for pk, stack in seats if stack != 0]
     if leaving:
         for seat in Seat.objects.filter(pk__in=leaving).select_related("player").order_by("number"):

@@ -13,6 +13,7 @@ from django.contrib.auth import get_user_model
 from django.db import transaction
 
 from tables.db import statements
+from tables.db.rows import insert, lock_row
 from tables.models import Hand, LedgerEntry, Player, Table
 from tables.names import name_problem
 from tables.services.errors import (
@@ -147,7 +148,7 @@ def ledger_record(
         hand=hand,
         balance_after=balance,
     )
-    statements.insert(entry, numbered=True)
+    insert(entry, numbered=True)
     return entry
 
 
@@ -155,7 +156,7 @@ def _bankroll_move(player_id: int, amount: int) -> tuple[int, bool, bool]:
     """Add ``amount`` to the player's bankroll, locking its row; returns the bankroll after it
     and the row's bot flags (``is_bot``, ``bot_account``). ``InsufficientBankroll`` (nothing
     changed) when it would go below zero."""
-    locked = statements.lock_row(Player, player_id)
+    locked = lock_row(Player, player_id)
     balance = locked.bankroll + amount
     if balance < 0:
         raise _short(locked.bankroll, amount)

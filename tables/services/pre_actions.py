@@ -16,7 +16,7 @@ from django.db import transaction
 from engine.hand import Hand as EngineHand
 from engine.pre_actions import CALL, KINDS, PreAction, meaning, offers
 from engine.types import Action, ActionKind
-from tables.db.driver import run
+from tables.db.statements import run
 from tables.models import Hand, HandAction, Player, Seat, Table
 from tables.selectors.hands import Decision, hand_state, running_hand
 from tables.services.errors import HandNotRunning, InvalidChoice, NotSeated, NotYourTurn

@@ -51,6 +51,7 @@ from engine.hand import Hand as EngineHand
 from engine.runout import runout_streets
 from engine.types import RUNS_WORDS
 from tables.db import statements
+from tables.db.rows import select_first, select_values_by_ids
 from tables.models import Hand, Player, PlayerHand, Seat, Table
 from tables.selectors.hands import hand_state, last_hand, runout_streets_of, with_deck
 from tables.services.errors import HandNotRunning, IllegalMove, NotSeated, NotYourTurn
@@ -142,11 +143,11 @@ def runout_odds_store(
     ``engine.allin_ev``), written to the hand's ``PlayerHand`` rows still without one once
     the hand is over (their rows exist from its end)."""
     with fenced_atomic():  # the table's runtime stores them in its fenced write
-        found = statements.select_values_by_ids(Hand, "hand-table", _table_of_hand, hand_id)
+        found = select_values_by_ids(Hand, "hand-table", _table_of_hand, hand_id)
         if not found:
             return False
         table = table_lock(found[0][0])
-        hand = statements.select_first(Hand, "odds-store-hand", _hand_by_id, hand_id)
+        hand = select_first(Hand, "odds-store-hand", _hand_by_id, hand_id)
         if hand is None:  # deleted with its table meanwhile
             return False
         stored = hand.runout
@@ -201,9 +202,7 @@ def allin_ev_store(*, hand_id: int, ev_net: dict[int, float], again: bool = Fals
     it under the table's; ``manage.py allin_ev`` for hands older than the field). Compiled
     statements: every run-out's odds come with it. ``again``: over the one stored
     (``manage.py allin_ev --again``: a correction of how it is computed)."""
-    big_blinds = dict(
-        statements.select_values_by_ids(PlayerHand, "allin-ev-blinds", _big_blinds, hand_id)
-    )
+    big_blinds = dict(select_values_by_ids(PlayerHand, "allin-ev-blinds", _big_blinds, hand_id))
     unknown = {} if again else {"ev_net": None}
     for seat, value in ev_net.items():
         if seat in big_blinds:  # (each row's own, as its ``net_bb`` was divided by)

@@ -14,7 +14,7 @@ from django.db import transaction
 from django.db.models import QuerySet
 from django.utils import timezone
 
-from tables.db import statements
+from tables.db.rows import insert, select_values_by_ids
 from tables.models import Hand, LedgerEntry, Player, Seat, Table
 from tables.selectors.hands import player_in_running_hand
 from tables.selectors.hosting import left_table, removal_pending
@@ -155,7 +155,7 @@ def seat_take_locked(
     _require_own_seating(table)
     require_open(table)
     buy_in = _whole_chips(buy_in, "buy-in")
-    seats = statements.select_values_by_ids(Seat, "seat-take-seats", _seat_rows, table.pk)
+    seats = select_values_by_ids(Seat, "seat-take-seats", _seat_rows, table.pk)
     if any(row[1] == player.pk for row in seats):
         raise AlreadySeated(f"You already have a seat at {table.name}.")
     left = left_table(table.pk, player)
@@ -202,7 +202,7 @@ def seat_take_locked(
         wait_for_big_blind=game_going and not post_now,
         owes_blinds=Seat.Owes.BIG if game_going and post_now else Seat.Owes.NOTHING,
     )
-    statements.insert(seat, numbered=True)
+    insert(seat, numbered=True)
     table_touch(table)
     return seat
 

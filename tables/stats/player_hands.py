@@ -10,14 +10,14 @@ from typing import Any
 
 from engine.allin_ev import has_allin_ev
 from engine.hand import Hand as EngineHand
-from tables.db import statements
+from tables.db.rows import insert_many
 from tables.models import Hand, PlayerHand
 from tables.stats.figures import seat_figures
 
 
 def player_hands_values(hand: Hand, state: EngineHand) -> list[dict[str, Any]]:
     """The ``PlayerHand`` rows of finished ``hand`` whose engine state is ``state``, as their
-    columns' values by field ``attname`` (``statements.insert_many`` takes them as they are)."""
+    columns' values by field ``attname`` (``insert_many`` takes them as they are)."""
     # an all-in's EV is computed off the hand's end, with the run-out's odds (the croupier:
     # tables.services.runouts.runout_odds_store); any other hand's is its net
     all_in = has_allin_ev(state)
@@ -60,4 +60,4 @@ def player_hands_rows(hand: Hand, state: EngineHand) -> list[PlayerHand]:
 
 def player_hands_record(hand: Hand, state: EngineHand) -> None:
     """Store the rows of a hand that just finished. Lock: the caller's (table row)."""
-    statements.insert_many(player_hands_values(hand, state), model=PlayerHand)
+    insert_many(player_hands_values(hand, state), model=PlayerHand)

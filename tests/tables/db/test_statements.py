@@ -11,7 +11,8 @@ from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 
 from tables.db import statements
-from tables.db.driver import row_copy
+from tables.db.rows import delete, insert, insert_many, lock_row
+from tables.db.statements import row_copy
 from tables.models import Hand, HandAction, Seat, Table
 from tables.services import hand_start, seat_take
 
@@ -22,7 +23,7 @@ def test_lock_row_returns_the_row_as_the_orm_reads_it(table):
     deadline = timezone.now().replace(microsecond=123456) + timedelta(seconds=30)
     Table.objects.filter(pk=table.pk).update(action_deadline=deadline, bots_allowed=True)
     with transaction.atomic():
-        locked = statements.lock_row(Table, table.pk)
+        locked = lock_row(Table, table.pk)
     orm = Table.objects.get(pk=table.pk)
     assert model_to_dict(locked) == model_to_dict(orm)
     assert locked.created_at == orm.created_at and locked.created_at.tzinfo is not None
@@ -47,7 +48,7 @@ def test_row_copy_is_copy_copys_row_with_a_state_of_its_own(players, table):
 
 def test_lock_row_of_a_missing_row_raises_does_not_exist(table):
     with transaction.atomic(), pytest.raises(Table.DoesNotExist):
-        statements.lock_row(Table, table.pk + 1000)
+        lock_row(Table, table.pk + 1000)
 
 
 def test_insert_fills_auto_now_add_and_update_changes_only_the_matching_rows(players, table):
@@ -58,7 +59,7 @@ def test_insert_fills_auto_now_add_and_update_changes_only_the_matching_rows(pla
     bob_stack = Seat.objects.get(table=table, player=bob).stack  # after posting a blind
     before = timezone.now()
     with transaction.atomic():
-        statements.insert(
+        insert(
             HandAction(
                 hand=hand,
                 index=0,
@@ -186,20 +187,20 @@ def test_delete_removes_exactly_the_given_rows_and_refuses_a_model_with_dependen
     ]
     kept = seat_take(table=other, player=alice, buy_in=100, seat_number=0)
     with transaction.atomic():
-        assert statements.delete(Seat, [seats[1].pk]) == 1
-        assert statements.delete(Seat, []) == 0
+        assert delete(Seat, [seats[1].pk]) == 1
+        assert delete(Seat, []) == 0
     assert set(Seat.objects.filter(table=table).values_list("player_id", flat=True)) == {
         alice.pk,
         carol.pk,
     }
     with transaction.atomic():
-        assert statements.delete(Seat, [seats[2].pk, seats[0].pk]) == 2
-        assert statements.delete(Seat, [seats[2].pk, seats[0].pk]) == 0  # gone already
+        assert delete(Seat, [seats[2].pk, seats[0].pk]) == 2
+        assert delete(Seat, [seats[2].pk, seats[0].pk]) == 0  # gone already
     assert not Seat.objects.filter(table=table).exists()
     assert list(Seat.objects.values_list("pk", flat=True)) == [kept.pk]
     assert bob.seats.count() == 0
     with transaction.atomic(), pytest.raises(ValueError, match="the ORM's to collect"):
-        statements.delete(Table, [other.pk])
+        delete(Table, [other.pk])
     assert Table.objects.filter(pk=other.pk).exists()
 
 
@@ -219,8 +220,8 @@ def test_insert_many_stores_every_row_and_refuses_a_mixed_batch(players, table):
         return execute(sql, params, many, context)
 
     with transaction.atomic(), connection.execute_wrapper(counted):
-        statements.insert_many(actions)
-        statements.insert_many([])
+        insert_many(actions)
+        insert_many([])
     # one statement for every row (``executemany`` sends one a row), none for no rows
     assert sent == [("INSERT", False)]
     rows = HandAction.objects.filter(hand=hand).order_by("index")
@@ -230,7 +231,7 @@ def test_insert_many_stores_every_row_and_refuses_a_mixed_batch(players, table):
         (2, 0, "call"),
     ]
     with transaction.atomic(), pytest.raises(ValueError, match="a Seat among HandAction rows"):
-        statements.insert_many([actions[0], Seat(table=table, player=bob, number=4)])
+        insert_many([actions[0], Seat(table=table, player=bob, number=4)])
 
 
 def test_a_numbered_insert_sets_the_key_the_database_gave_as_create_does(players, table):
@@ -251,7 +252,7 @@ def test_a_numbered_insert_sets_the_key_the_database_gave_as_create_does(players
                 button=0,
                 button_seat=0,
             )
-            statements.insert(hand, numbered=True)
+            insert(hand, numbered=True)
             made.append(hand)
     assert [hand.pk for hand in made] == list(
         Hand.objects.filter(number__gt=first.number).order_by("number").values_list("pk", flat=True)
@@ -384,7 +385,7 @@ def test_a_hand_with_its_actions_replays_without_a_query(players, table):
     seat_take(table=table, player=bob, buy_in=100, seat_number=1)
     hand = hand_start(table=table)
     with transaction.atomic():
-        statements.insert_many(
+        insert_many(
             [
                 HandAction(hand=hand, index=n, seat=n % 2, kind=kind, source="player")
                 for n, kind in reversed(list(enumerate(["raise", "call", "check"])))

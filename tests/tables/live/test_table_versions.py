@@ -3,7 +3,7 @@ compiled statements, a few tables at a time, that read what the ORM reads."""
 
 import pytest
 
-from tables.db import statements
+from tables.db.rows import IDS_AT_ONCE
 from tables.live import ownership
 from tables.models import Table
 from tables.services import table_save
@@ -12,7 +12,7 @@ pytestmark = pytest.mark.django_db
 
 
 def test_versions_of_more_tables_than_one_statement_reads():
-    tables = [table_save(table=Table(name=f"T{n}")) for n in range(statements.IDS_AT_ONCE + 5)]
+    tables = [table_save(table=Table(name=f"T{n}")) for n in range(IDS_AT_ONCE + 5)]
     Table.objects.filter(pk=tables[-1].pk).update(version=41)
     Table.objects.filter(pk=tables[0].pk).update(version=7)
     ids = [table.pk for table in tables]

@@ -10,7 +10,7 @@ import pytest
 from django.db import transaction
 from django.utils import timezone
 
-from tables.db.driver import Batch
+from tables.db.statements import Batch
 from tables.live.runtime import written_and_read
 from tables.models import Seat
 from tables.selectors.snapshot import load_snapshot

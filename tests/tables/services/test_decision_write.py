@@ -6,7 +6,7 @@ from django.db import transaction
 from django.forms.models import model_to_dict
 from django.utils import timezone
 
-from tables.db.driver import run
+from tables.db.statements import run
 from tables.models import HandAction
 from tables.selectors.hands import Decision
 from tables.services import hand_start, seat_take

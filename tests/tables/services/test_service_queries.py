@@ -23,7 +23,7 @@ seats or of actions already taken:
 Inside the tests' transaction the service's own transaction is a savepoint: two more
 statements (``SAVEPOINT`` / ``RELEASE``), as ``BEGIN`` / ``COMMIT`` are in production.
 On PostgreSQL the writes that end a change (its log entry, the stacks, the table's version)
-travel in one trip (``tables.db.driver.Batch``): each is still counted as a statement, and the
+travel in one trip (``tables.db.statements.Batch``): each is still counted as a statement, and the
 trips are fewer.
 """
 
@@ -66,7 +66,7 @@ LIVE_ACTION_QUERIES = 6
 #: INSERT action, <= 1 seat UPDATE, table UPDATE, the fence's release.
 FENCED_LIVE_ACTION_QUERIES = 6
 #: On PostgreSQL the same, its writes (INSERT action, seat UPDATE, table UPDATE) in one trip
-#: (``tables.db.driver.Batch``): savepoint, lock, the writes, release.
+#: (``tables.db.statements.Batch``): savepoint, lock, the writes, release.
 FENCED_LIVE_ACTION_TRIPS_POSTGRES = 4
 #: savepoint, table lock, hand, action log, the actor's seat; the action under the tick's lock:
 #: savepoint, INSERT action, seat UPDATE (sat out), <= 1 seat UPDATE (stack), table UPDATE,
@@ -79,7 +79,7 @@ SIT_DOWN_QUERIES = 10
 
 
 #: Where one statement ends and the next begins in a query text that carries several (the
-#: writes of a ``tables.db.driver.Batch`` on PostgreSQL, sent in one trip).
+#: writes of a ``tables.db.statements.Batch`` on PostgreSQL, sent in one trip).
 NEXT_STATEMENT = re.compile(r"; (?=(?:INSERT|UPDATE|DELETE|SET LOCAL) )")
 
 

@@ -1,5 +1,5 @@
 """``player_hands_record``: the summary rows of a hand that ends, written from their values
-(``statements.insert_many(..., model=PlayerHand)``, no instance made), are exactly the rows
+(``insert_many(..., model=PlayerHand)``, no instance made), are exactly the rows
 the ORM stores for ``PlayerHand`` instances built field by field from the hand's figures (how
 they were written before): every column, as the database holds it. Real services, on SQLite
 and on PostgreSQL."""

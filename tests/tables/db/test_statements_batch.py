@@ -1,4 +1,4 @@
-"""``tables.db.driver.Batch``: the writes of a change sent together (PostgreSQL: one trip) write
+"""``tables.db.statements.Batch``: the writes of a change sent together (PostgreSQL: one trip) write
 exactly what they wrote one by one (this file runs in both passes)."""
 
 from datetime import timedelta
@@ -9,8 +9,9 @@ from django.db import IntegrityError, connection, transaction
 from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 
-from tables.db import driver, statements
-from tables.db.driver import Batch
+from tables.db import statements
+from tables.db.rows import insert
+from tables.db.statements import Batch
 from tables.models import Hand, HandAction, HandSecret, Seat, Table
 from tables.selectors.hands import hand_decisions, hand_state
 from tables.services import hand_act, hand_start, seat_take
@@ -58,7 +59,7 @@ def test_a_batched_write_that_fails_fails_the_send_and_the_rest_roll_back(make_p
     hand = hand_start(table=table)
     version = Table.objects.get(pk=table.pk).version
     taken = HandAction(hand=hand, index=0, seat=0, kind="call", source="player")
-    statements.insert(taken)
+    insert(taken)
     writes = Batch()
     with pytest.raises(IntegrityError), transaction.atomic():
         writes.add(statements.update_write(Table, {"pk": table.pk}, version=version + 5))
@@ -156,7 +157,7 @@ def test_a_runtimes_hands_write_the_same_rows_batched_as_one_by_one(
     seed = "5eed" * 16
     monkeypatch.setattr("tables.services.hands.new_seed", lambda: seed)
     batched, statements_batched, trips_batched = play(make_player, make_table, "b")
-    monkeypatch.setattr(driver, "joins_writes", lambda connection: False)
+    monkeypatch.setattr(statements, "joins_writes", lambda connection: False)
     alone, statements_alone, trips_alone = play(make_player, make_table, "a")
     assert batched == alone
     assert any(action[-1] == HandAction.Source.TIMEOUT for action in batched["actions"])

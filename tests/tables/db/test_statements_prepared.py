@@ -1,4 +1,4 @@
-"""``tables.db.driver``: a statement written once runs as Django's cursor would run it,
+"""``tables.db.statements``: a statement written once runs as Django's cursor would run it,
 its literal ``%`` kept, on SQLite with named placeholders (this file runs in both passes)."""
 
 from datetime import UTC, datetime, timedelta, timezone as timezone_of
@@ -8,7 +8,7 @@ import pytest
 from django.db import connection
 from django.utils import timezone
 
-from tables.db.driver import prepared
+from tables.db.statements import prepared
 
 pytestmark = pytest.mark.django_db
 
@@ -39,7 +39,7 @@ def test_prep_save_gives_the_database_what_get_db_prep_save_gives_it():
     """Each value as its field's ``get_db_prep_save`` makes it, whether or not the call is
     left out: a whole number for a float field, a truth for a whole-number one, a choice, a
     None, a date-time in UTC (``timezone.now``'s, with or without microseconds) or elsewhere."""
-    from tables.db.driver import prep_save
+    from tables.db.statements import prep_save
     from tables.models import HandAction, PlayerHand, Table
 
     moments = [
@@ -69,7 +69,7 @@ def test_prep_save_gives_the_database_what_get_db_prep_save_gives_it():
 
 
 def test_prep_save_leaves_out_the_calls_that_hand_the_value_back():
-    from tables.db.driver import prep_save
+    from tables.db.statements import prep_save
     from tables.models import PlayerHand
 
     fields = {f.attname: f for f in PlayerHand._meta.concrete_fields}

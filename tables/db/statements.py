@@ -236,8 +236,8 @@ class Batch:
 
 
 def insert_write(obj: Any, model: type[models.Model] | None = None) -> Write:
-    """``insert(obj)`` ready to send (``run``, or with others: ``Batch``);
-    ``model``: ``obj`` is its row's values, as ``insert_many`` takes them."""
+    """``tables.db.rows.insert(obj)`` ready to send (``run``, or with others: ``Batch``);
+    ``model``: ``obj`` is its row's values, as ``rows.insert_many`` takes them."""
     given, model = model is not None, model or type(obj)
     connection = write_connection(model)
     sql, fields, prep = insert_compiled(connection, model, False)
@@ -489,10 +489,10 @@ def select_values(
 ) -> list[tuple[Any, ...]]:
     """``list(build(*params))`` for a ``values_list()`` query of ``model`` (a read): the rows
     as tuples, date-times aware (not ``aware``: as the driver gives them, for a caller that
-    converts them, ``from_row``). ``build`` returns the queryset for the given parameters,
-    which must be the query's only SQL parameters, in order; ``key`` names its shape (one
-    statement per key). The other values are the driver's: a JSON column is its text, and
-    on SQLite an expression's truth is 0 or 1."""
+    converts them, ``tables.db.rows.from_row``). ``build`` returns the queryset for the given
+    parameters, which must be the query's only SQL parameters, in order; ``key`` names its
+    shape (one statement per key). The other values are the driver's: a JSON column is its
+    text, and on SQLite an expression's truth is 0 or 1."""
     connection = connections[router.db_for_read(model)]
     cache_key = (connection.alias, connection.vendor, "select", key)
     sql = compiled.get(cache_key)

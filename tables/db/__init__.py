@@ -1,2 +1,3 @@
-"""The database as the live path uses it: the hot statements written once
-(``statements``) and the threads that run reads and writes for the event loop (``threads``)."""
+"""The database as the live path uses it: the hot statements written once and how they are
+sent (``statements``), whole rows as model instances through them (``rows``), and the threads
+that run reads and writes for the event loop (``threads``)."""

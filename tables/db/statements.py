@@ -53,6 +53,7 @@ compiled: dict[tuple[Any, ...], Any] = {}
 
 
 def write_connection(model: type[models.Model]) -> BaseDatabaseWrapper:
+    """The connection ``model``'s writes go to (the router's)."""
     return connections[router.db_for_write(model)]
 
 
@@ -451,7 +452,7 @@ def query_of(
     return queryset
 
 
-class _Ran(NamedTuple):
+class Ran(NamedTuple):
     """A statement the ORM wrote and ran, with what it returned as the driver returned it."""
 
     sql: str
@@ -460,7 +461,7 @@ class _Ran(NamedTuple):
     columns: list[str]
 
 
-def run_once(queryset: QuerySet[Any, Any], connection: BaseDatabaseWrapper) -> _Ran | None:
+def run_once(queryset: QuerySet[Any, Any], connection: BaseDatabaseWrapper) -> Ran | None:
     """Run ``queryset`` through the ORM and take the statement it ran (its SQL and parameters
     as Django hands them to the database's cursor) and its rows, unconverted, as the later
     runs of the statement get them (an execute wrapper reads them off the cursor: the ORM
@@ -468,13 +469,13 @@ def run_once(queryset: QuerySet[Any, Any], connection: BaseDatabaseWrapper) -> _
     query of more than one statement, or of another database than ``connection``."""
     if queryset.db != connection.alias:
         raise ValueError(f"a query of the database {queryset.db!r}, not {connection.alias!r}")
-    seen: list[_Ran] = []
+    seen: list[Ran] = []
 
     def take(execute: Any, sql: str, params: Any, many: bool, context: Any) -> Any:
         result = execute(sql, params, many, context)
         cursor = context["cursor"]
         columns = [column[0] for column in cursor.description or ()]
-        seen.append(_Ran(sql, tuple(params or ()), cursor.fetchall(), columns))
+        seen.append(Ran(sql, tuple(params or ()), cursor.fetchall(), columns))
         return result
 
     with connection.execute_wrapper(take):

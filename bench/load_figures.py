@@ -81,9 +81,10 @@ def forward_figures(
     start and end (``/api/ops/runtimes/``; None if a server did not give them): the requests
     a process forwarded to the one running their table, per accepted action, the time until
     each was answered (p50, p99 in ms: the hop there and back, the owner's command
-    included), the commands run by owners, the tables read again, and the tables each server
-    ran and followed at the end. The servers are fresh for each measurement and keep the last
-    100,000 answer times: a window's are the ones after those it started with."""
+    included), the commands run by owners, the tables read again, the versions followers
+    built from their owner's action, and the tables each server ran and followed at the end.
+    The servers are fresh for each measurement and keep the last 100,000 answer times: a
+    window's are the ones after those it started with."""
     if any(figures is None for figures in [*before, *after]):
         return None
 
@@ -105,6 +106,10 @@ def forward_figures(
         "p99": percentile(seconds, 99) * 1000 if seconds else nan,
         "commands": grew("commands"),
         "reads": grew("reads"),
+        # (a checkout from before followers built their owner's actions says none)
+        "built": sum(
+            a.get("built", 0) - b.get("built", 0) for b, a in zip(before, after, strict=True)
+        ),
         "servers": [
             {"name": name, "owned": len(a["owned"]), "followed": len(a["followed"])}
             for name, a in zip(names, after, strict=True)

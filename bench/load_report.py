@@ -121,7 +121,8 @@ def print_forwards(label: str, setup: str, tables: int, forwards: dict | None) -
     print(
         f"{head} {f['forwards']} requests forwarded between processes"
         f" ({f['per_action']:.2f} per action){answered}; {f['commands']} commands run by"
-        f" owners, {f['reads']} table reads; tables: {servers}",
+        f" owners, {f['reads']} table reads, {f.get('built', 0)} versions built by followers;"
+        f" tables: {servers}",
         flush=True,
     )
 

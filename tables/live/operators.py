@@ -44,6 +44,10 @@ class RuntimeFiguresSerializer(serializers.Serializer[dict[str, Any]]):
         help_text="Requests forwarded to the process that owns their table."
     )
     reads = serializers.IntegerField(help_text="Times a table was read again from the database.")
+    built = serializers.IntegerField(
+        help_text="Versions of a table another process runs built here from the action its"
+        " owner published, instead of read."
+    )
     forwarded_seconds = serializers.ListField(
         child=serializers.FloatField(),
         help_text="Each forwarded request's time until the owner's answer, in seconds,"
@@ -80,9 +84,9 @@ class RuntimeFigures(APIView):
 
 def process_figures() -> dict[str, Any]:
     """What this process's runtimes do now: the tables it runs and follows, the commands
-    carried out and forwarded, the table read again, the forwarded requests' answer times
-    (seconds, oldest first), and where its CPU went: by thread, and by kind of work
-    (``tables.db.threads.work_cpu``)."""
+    carried out and forwarded, the tables read again or built from their owner's action, the
+    forwarded requests' answer times (seconds, oldest first), and where its CPU went: by
+    thread, and by kind of work (``tables.db.threads.work_cpu``)."""
     runtimes = list(TableRuntime.runtimes.values())
     return {
         "process": PROCESS,
@@ -91,6 +95,7 @@ def process_figures() -> dict[str, Any]:
         "commands": TableRuntime.totals["commands"],
         "forwards": TableRuntime.totals["forwards"],
         "reads": TableRuntime.totals["reads"],
+        "built": TableRuntime.totals["built"],
         "forwarded_seconds": list(TableRuntime.forwarded_seconds),
         "threads": thread_cpu(),
         "work": work_cpu.figures(),

@@ -1,12 +1,21 @@
 """The reading half of ``TableRuntime`` (``tables.live.runtime``): a change the runtime did not
 make (another process's, a REST call's, an admin's), read and shown to its sockets; a socket's
 first frame; a timed hole-card broadcast's next cards. A click runs none of it: its next
-version is built or read by the write itself."""
+version is built or read by the write itself.
+
+A follower builds the owner's plain actions instead of reading them: where the owner built a
+version one action later in memory (``snapshot_after_action``), its ``table.changed`` says
+which action (``acted``: the decision as the log stores it and the table's new clock, all of
+it public; never a discard, whose cards are hidden), and a follower holding the version
+before acts it on its own engine hand and builds the same version (``_acted``), as the owner
+did, from the same log. Anything else (a missed message, a version it does not hold, a deal,
+a hand's end) it reads."""
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 import logging
 from collections import Counter
 from collections.abc import Awaitable, Callable
@@ -19,7 +28,8 @@ from django.utils import timezone
 from tables.db.threads import read_async
 from tables.live.protocol import SERVER_TROUBLE
 from tables.presenters.broadcast import next_reveal
-from tables.selectors.snapshot import Snapshot, load_snapshot
+from tables.selectors.hands import Decision, decision_action
+from tables.selectors.snapshot import Snapshot, load_snapshot, snapshot_after_action
 
 log = logging.getLogger("tables.live.runtime")  # the runtime's: it reads the table
 
@@ -43,6 +53,7 @@ class TableReads:
         loop: asyncio.AbstractEventLoop
         snapshot: Snapshot | None
         version: int
+        epoch: int | None
         reads: int
         revealed_at: datetime | None
         sockets: set[Any]  # the runtime's sockets (``RuntimeSocket``)
@@ -107,15 +118,79 @@ class TableReads:
             return
         await self._fan_out(snapshot)
 
-    def changed(self, version: int) -> None:
-        """The table is at ``version`` (a message on its group, a catch-up)."""
+    def changed(self, version: int, acted: list[Any] | None = None) -> None:
+        """The table is at ``version`` (a message on its group, a catch-up); ``acted``: the
+        owner's action that made it (``acted_members``), built here where it can be."""
         if version <= self.version:
             return
         self.version = version
-        self.queue.put_nowait((self._refresh, self.loop.create_future()))
+        work = self._refresh if not acted else functools.partial(self._acted, version, acted)
+        self.queue.put_nowait((work, self.loop.create_future()))
+
+    async def _acted(self, version: int, acted: list[Any]) -> None:
+        """Another process's action at ``version``: built on this runtime's engine hand where
+        it holds the version before (and shown), else read (in the turn)."""
+        previous = self.snapshot
+        # (an owner reads a change it did not make: another writer's, never built on its hand)
+        if self.epoch is None and previous is not None and previous.version == version - 1:
+            try:
+                built = snapshot_acted(previous, version, acted)
+            except Exception:  # not the owner's hand: the read below is the truth
+                log.warning(
+                    "table %s: version %s not built from its action %r; read",
+                    self.table_id,
+                    version,
+                    acted,
+                    extra={"table": self.table_id},
+                )
+                built = None
+            if built is not None:
+                self.totals["built"] += 1
+                self._now(built)
+                await self._fan_out(built)
+                return
+            self._now(None)  # its engine hand may have moved on: read it whole
+        await self._refresh()
 
     @property
     def shown(self) -> int:
         """The version its sockets were last shown (0: none yet). Below ``version`` while a
         read is on its way, or after one failed (the database was away)."""
         return self.snapshot.version if self.snapshot is not None else 0
+
+
+def acted_members(snapshot: Snapshot) -> dict[str, Any]:
+    """What an owner's ``table.changed`` says of ``snapshot``, built one action later
+    (``snapshot_after_action``), for followers to build it too (``snapshot_acted``): the
+    action as the log stores it (not a discard: its cards are hidden) and the table's clock."""
+    decision = snapshot.decisions[-1]
+    if decision.cards:
+        return {}
+    deadline = snapshot.table.action_deadline
+    return {
+        "acted": [  # plain values: the channel layer's encoding knows no enum
+            str(decision.kind),
+            decision.amount,
+            str(decision.source),
+            deadline.isoformat() if deadline is not None else None,
+        ]
+    }
+
+
+def snapshot_acted(previous: Snapshot, version: int, acted: list[Any]) -> Snapshot | None:
+    """``previous`` one action later (``acted_members``'), as the owner built it: the action
+    on ``previous``'s engine hand, in place (None where that is not all that changed: the
+    caller reads the table, and ``previous``' hand is spent)."""
+    kind, amount, source, deadline = acted
+    state = previous.state
+    if not previous.running or state is None or state.is_over:
+        return None
+    decision = Decision(str(kind), None if amount is None else int(amount), str(source))
+    state.act(decision_action(decision))
+    return snapshot_after_action(
+        previous,
+        version,
+        datetime.fromisoformat(deadline) if deadline is not None else None,
+        [*previous.decisions, decision],
+        state,
+    )

@@ -54,7 +54,7 @@ from django.db import DatabaseError
 from tables.croupier import RunoutOdds
 from tables.db.threads import write_async
 from tables.live.ownership import REQUEST_SECONDS, TOO_SLOW, RuntimeKey, TableOwnership
-from tables.live.refresh import TableReads
+from tables.live.refresh import TableReads, acted_members
 from tables.models import Player
 from tables.operations import OPERATIONS, run_op
 from tables.selectors.snapshot import Snapshot, load_snapshot, snapshot_after_action
@@ -357,8 +357,12 @@ class TableRuntime(TableReads, TableOwnership):
             group = event.pop("_group", "")
             mine = event.get("type") == "table.changed" and event.get("table_id") == self.table_id
             after = {AFTER_WRITE: written.snapshot} if mine and written.snapshot else None
+            others = not mine or self.followed()
+            if mine and others and written.same_hand and event["version"] == written.version:
+                assert written.snapshot is not None  # built one action later
+                event.update(acted_members(written.snapshot))  # followers build it too
             try:
-                await publish(event, group, others=not mine or self.followed(), local=after)
+                await publish(event, group, others=others, local=after)
             except Exception:  # a lost notification must not undo a committed action
                 log.exception("could not publish %s", event)
 

@@ -37,6 +37,7 @@ def test_staff_gets_this_process_figures_with_a_token(monkeypatch, staff):
         "commands",
         "forwards",
         "reads",
+        "built",
         "forwarded_seconds",
         "threads",
         "work",

@@ -430,7 +430,8 @@ async def test_an_owner_puts_its_changes_on_the_layer_only_while_another_process
 ):
     """No other process follows the table (nginx sends a table's sockets to its owner): the
     owner's own changes stay off the channel layer. A process that says it follows is sent the
-    version at once (it may have missed it), then each change the owner makes."""
+    version at once (it may have missed it), then each change the owner makes: a version it
+    built one action later with that action (``acted``)."""
     sockets = await dealt(table, players, cookies)
     runtime = TableRuntime.following(table.pk)
     layer = get_channel_layer()
@@ -451,7 +452,13 @@ async def test_an_owner_puts_its_changes_on_the_layer_only_while_another_process
         assert runtime.followed()
         await sockets[1].act("check", version=version + 1, hand=hand.pk)
         heard = await asyncio.wait_for(layer.receive(elsewhere), 5)
-        assert heard == table_changed_event(table.pk, version + 2)
+        # built in memory: the action goes with it, for the follower to build it too
+        stored = await Table.objects.aget(pk=table.pk)
+        deadline = stored.action_deadline.isoformat()
+        assert heard == {
+            **table_changed_event(table.pk, version + 2),
+            "acted": ["check", None, "player", deadline],
+        }
     finally:
         await layer.group_discard(table_group(table.pk), elsewhere)
         for socket in sockets:

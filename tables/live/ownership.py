@@ -35,6 +35,7 @@ from tables.services.leases import (
     PROCESS,
     LeaseLost,
     lease_owner,
+    lease_owners,
     lease_release,
     lease_take,
     leases_renew,
@@ -97,6 +98,7 @@ class TableOwnership:
         worker: asyncio.Task[None] | None
         queue: asyncio.Queue[tuple[Callable[[], Awaitable[Any]], asyncio.Future[Any]]]
         forwarded: dict[int, asyncio.Future[dict[str, Any]]]
+        requesters: dict[int, Player]
         forwards: int
         ids: itertools.count[int]
         awaited: int
@@ -192,7 +194,11 @@ class TableOwnership:
 
     # --- forwarding ------------------------------------------------------------------------
     async def _take_if_free(self) -> bool:
-        held = await read_async(lease_owner)(self.table_id)
+        return await self._follow_or_take(await read_async(lease_owner)(self.table_id))
+
+    async def _follow_or_take(self, held: tuple[str, str] | None) -> bool:
+        """Follow the process holding the lease (``held``: its name and channel), else take
+        the lease; whether it took it."""
         if held is not None and held[0] != PROCESS:
             self.owner_channel = held[1]
             await self._follow()
@@ -263,9 +269,7 @@ class TableOwnership:
     async def _serve_forwarded(self, message: dict[str, Any]) -> None:
         reply: dict[str, Any] = {"type": "runtime.reply", "id": message.get("id")}
         try:
-            player = await read_async(_player)(message.get("player_id"))
-            if player is None:
-                raise ServiceError("Log in to play.")
+            player = await self._requester(message.get("player_id"))
             reply["message"] = await self.call(
                 lambda: self._command(player.user, player, message.get("data") or {})
             )
@@ -274,6 +278,17 @@ class TableOwnership:
             reply["code"] = getattr(error, "code", None)
         with contextlib.suppress(Exception):
             await self.layer.send(str(message.get("reply_to")), reply)
+
+    async def _requester(self, player_id: object) -> Player:
+        """The player a forwarded request is from: read once while this runtime lives, as a
+        socket here keeps its player from its connection on."""
+        player = self.requesters.get(player_id) if isinstance(player_id, int) else None
+        if player is None:
+            player = await read_async(_player)(player_id)
+            if player is None:
+                raise ServiceError("Log in to play.")
+            self.requesters[player.pk] = player
+        return player
 
     # --- stopping ---------------------------------------------------------------------------
     @classmethod
@@ -437,10 +452,14 @@ class TableOwnership:
                         extra={"table": runtime.table_id},
                     )
                     runtime.epoch = None
-        for runtime in here:  # a follower takes a lease run out, else says it follows
-            if runtime.epoch is None and runtime.sockets:
-                with contextlib.suppress(DatabaseError):
-                    await runtime._take_if_free()
+        # a follower takes a lease run out, else says it follows (the leases read at once)
+        followers = [r for r in here if r.epoch is None and r.sockets]
+        if followers:
+            with contextlib.suppress(DatabaseError):
+                owners = await read_async(lease_owners)([r.table_id for r in followers])
+                for runtime in followers:
+                    with contextlib.suppress(DatabaseError):
+                        await runtime._follow_or_take(owners.get(runtime.table_id))
         if here:  # in one process too: another process may write the database (a command)
             await cls.catch_up(here)
 

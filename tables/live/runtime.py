@@ -17,8 +17,10 @@ table's clock, a socket joining, a change another writer made (every request ans
   the table again.
 - **Follower.** A socket may connect to a process that does not own its table: that
   process's runtime forwards its requests to the owner's channel (``runtime.request``) and
-  relays the answer; its sockets' frames come from the table read at each version the owner
-  publishes (its own changes, while a follower says every second that it follows). A
+  relays the answer; its sockets' frames come from each version the owner publishes (its own
+  changes, while a follower says every second that it follows): one action later, built on
+  the follower's own engine hand from the action the owner names (``tables.live.refresh``),
+  else read. A
   follower takes the lease when the owner's expires (the owner died or lost the database),
   and then owns the table, rebuilt from the database log.
 - **One clock per loop** (``_keep_up``, every ``KEEP_UP_SECONDS``): renews the owners' leases,
@@ -134,6 +136,7 @@ class TableRuntime(TableReads, TableOwnership):
         self.listener: asyncio.Task[None] | None = None
         self.worker: asyncio.Task[None] | None = None
         self.forwarded: dict[int, asyncio.Future[dict[str, Any]]] = {}
+        self.requesters: dict[int, Player] = {}  # whose requests came forwarded (the owner's)
         self.ids = itertools.count(1)
         self.reads = 0  # the table read from the database (for tests and the benchmark)
         self.commands = 0  # commands carried out as the owner

@@ -174,11 +174,16 @@ def held_by_another(owner: str | None, until: datetime | None, now: datetime) ->
 def lease_owner(table_id: int, now: datetime | None = None) -> tuple[str, str] | None:
     """The process that holds ``table_id``'s lease now and its runtime's channel (None:
     nobody)."""
+    return lease_owners([table_id], now).get(table_id)
+
+
+def lease_owners(table_ids: list[int], now: datetime | None = None) -> dict[int, tuple[str, str]]:
+    """``lease_owner`` of each of ``table_ids`` that somebody holds, in one query (every
+    loop's clock asks it each second of the tables it follows)."""
     now = now or timezone.now()
-    held: tuple[str, str] | None = (
-        TableLease.objects.filter(table_id=table_id, until__gte=now)
+    rows = (
+        TableLease.objects.filter(table_id__in=table_ids, until__gte=now)
         .exclude(owner="")
-        .values_list("owner", "channel")
-        .first()
+        .values_list("table_id", "owner", "channel")
     )
-    return held
+    return {table_id: (owner, channel) for table_id, owner, channel in rows}

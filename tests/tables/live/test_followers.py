@@ -1,7 +1,10 @@
-"""A follower builds the owner's plain actions instead of reading the table: the owner's
-``table.changed`` says which action made a version it built in memory (never a discard's
-cards), and a follower holding the version before builds the very same version on its own
-engine hand. Anything else (a message missed, an action it cannot take) it reads."""
+"""A table's runtime in a process that does not own the table (a follower), and the owner
+serving it. A follower builds the owner's plain actions instead of reading the table: the
+owner's ``table.changed`` says which action made a version it built in memory (never a
+discard's cards), and a follower holding the version before builds the very same version on
+its own engine hand; anything else (a message missed, an action it cannot take) it reads.
+The owner reads a forwarded request's player once while it runs the table, and a process's
+clock reads the leases of every table it follows in one query."""
 
 import asyncio
 import functools
@@ -13,6 +16,7 @@ from asgiref.sync import sync_to_async
 from channels.layers import get_channel_layer
 from django.utils import timezone
 
+from tables.live import ownership
 from tables.live.refresh import acted_members
 from tables.live.runtime import TableRuntime, written_and_read
 from tables.models import Hand, Table, TableLease
@@ -175,5 +179,76 @@ async def test_a_follower_reads_what_it_cannot_build(table, players, cookies):
     same_table(runtime.snapshot, await sync_to_async(load_snapshot)(table.pk))
     assert runtime.snapshot.hand.pk == hand.pk
     await asyncio.sleep(0)
+    for socket in sockets:
+        await socket.close()
+
+
+async def test_the_owner_reads_a_forwarded_requests_player_once(
+    table, players, cookies, monkeypatch
+):
+    socket = await Socket("alice", communicator(table.pk, cookies[0])).connect()
+    runtime = TableRuntime.following(table.pk)
+    assert runtime.owner
+    await sync_to_async(seat_take)(table=table, player=players[1], buy_in=200, seat_number=1)
+    reads = []
+    read = ownership._player
+
+    def counted(player_id):
+        reads.append(player_id)
+        return read(player_id)
+
+    monkeypatch.setattr(ownership, "_player", counted)
+    layer = get_channel_layer()
+    elsewhere = await layer.new_channel()  # the follower's runtime in another process
+    for n, op in enumerate(("sit_out", "sit_in"), start=1):
+        request = {"op": op}
+        await layer.send(
+            runtime.channel,
+            {
+                "type": "runtime.request",
+                "id": n,
+                "reply_to": elsewhere,
+                "player_id": players[1].pk,
+                "data": request,
+            },
+        )
+        reply = await asyncio.wait_for(layer.receive(elsewhere), 5)
+        assert reply["id"] == n and "refused" not in reply, reply
+        seat = await table.seats.aget(player=players[1])
+        assert seat.sitting_out is (op == "sit_out")
+    assert reads == [players[1].pk]
+    await socket.close()
+
+
+async def test_a_processs_clock_reads_the_leases_of_the_tables_it_follows_at_once(
+    make_table, players, monkeypatch
+):
+    from tests.tables.wsclient import session_cookie
+
+    tables = [await sync_to_async(make_table)(name=f"T{n}") for n in range(3)]
+    owner = await get_channel_layer().new_channel()
+    sockets = []
+    for table in tables:
+        await TableLease.objects.acreate(
+            table=table,
+            owner="elsewhere",
+            channel=owner,
+            until=timezone.now() + timedelta(minutes=1),
+        )
+        cookie = await sync_to_async(session_cookie)(players[0].user)
+        sockets.append(await Socket(table.name, communicator(table.pk, cookie)).connect())
+    asked = []
+    owners = ownership.lease_owners
+
+    def counted(table_ids, now=None):
+        asked.append(sorted(table_ids))
+        return owners(table_ids, now)
+
+    monkeypatch.setattr(ownership, "lease_owners", counted)
+    await TableRuntime.keep_up()
+    assert asked == [sorted(table.pk for table in tables)]
+    for table in tables:
+        runtime = TableRuntime.following(table.pk)
+        assert runtime.epoch is None and runtime.owner_channel == owner
     for socket in sockets:
         await socket.close()

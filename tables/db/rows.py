@@ -15,15 +15,13 @@ from django.db import connections, models, router
 from django.db.backends.base.base import BaseDatabaseWrapper
 from django.db.models import Field, QuerySet
 
+from tables.db.datetimes import aware_in, aware_rows, database_zone
 from tables.db.statements import (
     Build,
     Convert,
     M,
-    aware_in,
-    aware_rows,
     column_of,
     compiled,
-    database_zone,
     insert_compiled,
     insert_values,
     prepared,

@@ -23,7 +23,8 @@ stops the rest and the transaction rolls back as it would have); SQLite's driver
 statement a call, so there each is sent when it is added. What is queued is not in the
 database until ``send``: nothing may read it before.
 
-Whole rows as model instances (read, created, deleted) are ``tables.db.rows``'.
+Whole rows as model instances (read, created, deleted) are ``tables.db.rows``'; the naive
+date-times SQLite returns made aware, ``tables.db.datetimes``'.
 """
 
 from __future__ import annotations
@@ -33,12 +34,12 @@ import re
 from collections.abc import Callable, Sequence
 from datetime import UTC, datetime
 from typing import Any, NamedTuple, TypeVar
-from zoneinfo import ZoneInfo
 
-from django.conf import settings
 from django.db import connections, models, router
 from django.db.backends.base.base import BaseDatabaseWrapper
 from django.db.models import Field, QuerySet
+
+from tables.db.datetimes import aware_rows
 
 M = TypeVar("M", bound=models.Model)
 
@@ -406,42 +407,6 @@ def _own_field(model: type[models.Model], name: str) -> Field[Any, Any]:
 
 #: Turns one value as the database driver returns it into the field's Python value.
 Convert = Callable[[Any], Any]
-
-
-def database_zone(connection: BaseDatabaseWrapper) -> ZoneInfo | None:
-    """The zone of the naive date-times the database returns (SQLite's, which stores them in
-    UTC unless its ``TIME_ZONE`` setting says otherwise); None without ``USE_TZ``."""
-    if not settings.USE_TZ:
-        return None
-    return ZoneInfo(settings.DATABASES[connection.alias].get("TIME_ZONE") or "UTC")
-
-
-def aware_in(zone: ZoneInfo | None) -> Convert:
-    """A value as read, made aware in ``zone`` if it is a naive date-time: what the ORM does
-    with a column of a date-time field on a database without time zones."""
-
-    def aware(value: Any) -> Any:
-        if zone is not None and type(value) is datetime and value.tzinfo is None:
-            return value.replace(tzinfo=zone)
-        return value
-
-    return aware
-
-
-def aware_rows(
-    rows: list[tuple[Any, ...]], connection: BaseDatabaseWrapper
-) -> list[tuple[Any, ...]]:
-    """``rows`` with each naive date-time made aware (columns of unknown fields)."""
-    zone = database_zone(connection)
-    if zone is None:
-        return rows
-    aware = aware_in(zone)
-    return [
-        tuple(map(aware, row))
-        if any(type(value) is datetime and value.tzinfo is None for value in row)
-        else row
-        for row in rows
-    ]
 
 
 def query_of(

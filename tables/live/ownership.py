@@ -19,13 +19,13 @@ from typing import TYPE_CHECKING, Any, ClassVar, TypeVar
 
 from channels.layers import BaseChannelLayer, InMemoryChannelLayer
 from django.db import DatabaseError
-from django.db.models import QuerySet
 
-from tables.db.rows import IDS_AT_ONCE, select_values_by_ids
 from tables.db.threads import read_async, write_async
 from tables.live.database_reach import DatabaseReach
 from tables.live.protocol import SERVER_BUSY, SERVER_TROUBLE
-from tables.models import Player, Table
+from tables.models import Player
+from tables.selectors.players import player_by_id
+from tables.selectors.table_rows import table_versions
 from tables.services.errors import ServiceError
 from tables.services.events import TABLE_OWNED, publish, table_changed_event
 from tables.services.leases import (
@@ -284,7 +284,7 @@ class TableOwnership:
         socket here keeps its player from its connection on."""
         player = self.requesters.get(player_id) if isinstance(player_id, int) else None
         if player is None:
-            player = await read_async(_player)(player_id)
+            player = await read_async(player_by_id)(player_id)
             if player is None:
                 raise ServiceError("Log in to play.")
             self.requesters[player.pk] = player
@@ -469,7 +469,7 @@ class TableOwnership:
         already at the previous pass, the change it missed: one it did not hear of, or heard
         of but could not read (a message merely on its way is not handled twice). Returns how
         many were handed one."""
-        versions = await read_async(_table_versions)([r.table_id for r in runtimes])
+        versions = await read_async(table_versions)([r.table_id for r in runtimes])
         lost = 0
         for runtime in runtimes:
             current = versions.get(runtime.table_id, 0)
@@ -488,26 +488,3 @@ class TableOwnership:
 
 def held_until() -> float:
     return time.monotonic() + LEASE_SECONDS - LEASE_MARGIN_SECONDS
-
-
-def _player(player_id: object) -> Player | None:
-    if not isinstance(player_id, int):
-        return None
-    return Player.objects.select_related("user").filter(pk=player_id).first()
-
-
-def _table_versions(table_ids: list[int]) -> dict[int, int]:
-    """Each table's version now. Every loop's clock asks it each second, of all its tables:
-    compiled statements (one per count of tables up to ``IDS_AT_ONCE``), not a query
-    the ORM writes again at each pass."""
-    versions: dict[int, int] = {}
-    at_once = IDS_AT_ONCE
-    for start in range(0, len(table_ids), at_once):
-        ids = table_ids[start : start + at_once]
-        key = f"table-versions-{len(ids)}"
-        versions.update(select_values_by_ids(Table, key, _versions_of, *ids))
-    return versions
-
-
-def _versions_of(*table_ids: int) -> QuerySet[Table, tuple[int, int]]:
-    return Table.objects.filter(pk__in=table_ids).values_list("pk", "version")

@@ -20,9 +20,8 @@ table's clock, a socket joining, a change another writer made (every request ans
   relays the answer; its sockets' frames come from each version the owner publishes (its own
   changes, while a follower says every second that it follows): one action later, built on
   the follower's own engine hand from the action the owner names (``tables.live.refresh``),
-  else read. A
-  follower takes the lease when the owner's expires (the owner died or lost the database),
-  and then owns the table, rebuilt from the database log.
+  else read. A follower takes the lease when the owner's expires (the owner died or lost
+  the database), and then owns the table, rebuilt from the database log.
 - **One clock per loop** (``_keep_up``, every ``KEEP_UP_SECONDS``): renews the owners' leases,
   lets followers take expired ones, and catches up with changes no message told of (over
   Redis, pub/sub keeps nothing for a process that was not listening; in one process, another

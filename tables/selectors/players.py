@@ -22,6 +22,14 @@ def viewer_player(user: User | AnonymousUser | None) -> Player | None:
     return Player.objects.filter(user=user).select_related("user").first()
 
 
+def player_by_id(player_id: object) -> Player | None:
+    """The player ``player_id`` names, with their user (None: no such player, or not an id:
+    a forwarded request's, from another process)."""
+    if not isinstance(player_id, int):
+        return None
+    return Player.objects.select_related("user").filter(pk=player_id).first()
+
+
 def player_bankroll(player_id: int) -> int:
     """The player's bankroll as the database holds it now (one query, no model built)."""
     return Player.objects.filter(pk=player_id).values_list("bankroll", flat=True)[0]

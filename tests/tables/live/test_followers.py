@@ -191,13 +191,13 @@ async def test_the_owner_reads_a_forwarded_requests_player_once(
     assert runtime.owner
     await sync_to_async(seat_take)(table=table, player=players[1], buy_in=200, seat_number=1)
     reads = []
-    read = ownership._player
+    read = ownership.player_by_id
 
     def counted(player_id):
         reads.append(player_id)
         return read(player_id)
 
-    monkeypatch.setattr(ownership, "_player", counted)
+    monkeypatch.setattr(ownership, "player_by_id", counted)
     layer = get_channel_layer()
     elsewhere = await layer.new_channel()  # the follower's runtime in another process
     for n, op in enumerate(("sit_out", "sit_in"), start=1):

@@ -17,6 +17,10 @@ come from seeds fixed by ``--seed``, so both play the same hands. ``--pre-action
 each action every other player in the hand ticks a choice to act in advance (issue 50; the
 ticking is its own request, not timed), which the server takes within the actions timed; it
 also prints the CPU per decision (each action's and those taken in advance).
+``--bots``: the six players are the croupier's bots, and each action is the clock's tick
+(``clock_tick``, the bot's decision timed apart) in the runtime's trip, on the hand the runtime
+holds in memory (with ``--clock-reads``: given no hand, so the tick reads and replays the hand
+and the version after it is read, as the clock did before it acted on the runtime's hand).
 ``--runtime``: as a table's runtime does it (``tables.live.runtime``): each action on the
 engine hand held in memory (``LiveHand``: no read, no replay), in the transaction that renews
 the table's lease (``lease_fenced``), and the next version built or read after it as the
@@ -69,7 +73,18 @@ def main() -> None:
         help="act on the hand in memory and build the next version from it, as a table's "
         "runtime does",
     )
+    parser.add_argument(
+        "--bots",
+        action="store_true",
+        help="bots play, each action the clock's tick in the runtime's trip (implies --runtime)",
+    )
+    parser.add_argument(
+        "--clock-reads",
+        action="store_true",
+        help="with --bots: the tick given no hand in memory (it reads and replays the hand)",
+    )
     args = parser.parse_args()
+    args.runtime = args.runtime or args.bots
     with tempfile.TemporaryDirectory() as folder:
         os.environ["DATABASE_URL"] = f"sqlite:///{folder}/bench.sqlite3"
         os.environ["POKER_CROUPIER"] = "0"
@@ -136,6 +151,22 @@ def run(args: argparse.Namespace) -> None:
     hands_service.new_seed = lambda: f"{args.seed:032x}{next(dealt):032x}"  # type: ignore[assignment]
     rng = random.Random(args.seed)
     spent = {"write": 0.0, "snapshot": 0.0, "frames": 0.0}
+    thinking = [0.0]  # --bots: the bots' decisions, apart from the tick's write
+    import tables.services.clock as clock_service
+
+    class TimedBot(clock_service.SensibleBot):
+        def decide(self, view: Any) -> Any:
+            start = time.process_time()
+            try:
+                return super().decide(view)
+            finally:
+                thinking[0] += time.process_time() - start
+
+    clock_service.SensibleBot = TimedBot  # type: ignore[misc]
+    if args.bots:  # bots deal among themselves, as at a tournament's table
+        from tables.services import hooks
+
+        hooks.register(hooks.table_rules, lambda table, now: hooks.TableRules(bots_alone=True))
     deals, dealt_cpu = 0, 0.0  # --runtime: the clock's deals
     clock = datetime.now(UTC)  # --runtime: the clock's time, moved past every pause
     profile = cProfile.Profile() if args.profile else None
@@ -147,6 +178,9 @@ def run(args: argparse.Namespace) -> None:
         ]
         for player in players:
             player_grant(player=player, amount=10**7, reason="bench")
+            if args.bots:
+                player.is_bot = True
+                player.save(update_fields=["is_bot"])
         # six players' sockets and a spectator's
         sockets = [(player, SocketFrames("diff")) for player in [*players, None]]
         rooms.append(Room(table, players, sockets))
@@ -266,7 +300,21 @@ def run(args: argparse.Namespace) -> None:
         move: dict[str, Any] = {"kind": str(action.kind), "amount": action.amount, "cards": []}
         live, before = room.live, room.snapshot
         start = time.process_time()
-        if live is None:
+        if args.bots:  # the clock's tick, after the bot's thinking time
+            thought = thinking[0]
+            turn = room.snapshot.table.action_deadline
+            clock = max(clock, turn)
+            held = None if args.clock_reads else live
+            given = {} if held is None else {"live": held}  # (a checkout before ``live``)
+            tick = functools.partial(clock_tick, table=table.pk, now=clock, skip_busy=True, **given)
+            fenced = functools.partial(lease_fenced, table.pk, PROCESS, room.epoch, tick)
+            write = functools.partial(until_commit, marks, fenced)
+            written = written_and_read(table.pk, write, before, held)
+            assert written.result == "bot", written.result
+            wrote = marks["committed"]
+            start += thinking[0] - thought  # the bot's thinking is not the server's path
+            show(room, written.snapshot, held)
+        elif live is None:
             hand_act(table=table, player=who, hand_id=hand.pk, version=table.version, action=move)
             wrote = time.process_time()
             read(room)
@@ -302,7 +350,13 @@ def run(args: argparse.Namespace) -> None:
     head = f"{ROOT}: {args.tables} tables, {actions} actions"
     if args.pre_actions:
         head += f" ({decisions} decisions: each action's and the choices ticked in advance)"
+    if args.bots:
+        head += " by bots" + (
+            " (the clock given no hand: read and replayed)" if args.clock_reads else ""
+        )
     print(f"{head}, CPU ms per action: {parts}; in all {in_all:.2f}")
+    if args.bots:
+        print(f"the bots' decisions (not counted above): {1000 * thinking[0] / actions:.2f}")
     if args.pre_actions:
         print(f"in all per decision: {1000 * total / decisions:.2f}")
     if deals:

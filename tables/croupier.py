@@ -64,6 +64,7 @@ from tables.selectors.snapshot import Snapshot
 from tables.services import clock, hooks, hosting
 from tables.services.events import local_listeners, published_after
 from tables.services.leases import LeaseLost, held_elsewhere
+from tables.services.live_hand import LiveHand
 from tables.services.runouts import (
     OddsWork,
     hands_awaiting_odds,
@@ -309,13 +310,13 @@ def _tick_table(table_id: int, now: datetime) -> str | None:
     return _tick_owned_table(table_id, now)
 
 
-def _tick_owned_table(table_id: int, now: datetime) -> str | None:
+def _tick_owned_table(table_id: int, now: datetime, live: LiveHand | None = None) -> str | None:
     """``clock_tick`` for one table, skipped if the table is busy (the next pass comes back
     to it); an error is logged, not raised (one broken table must not stop the others).
     Without ``_tick_table``'s look at the lease: for the runtime that holds it, which runs it
-    in a transaction fenced by it (``tables.live.runtime``)."""
+    in a transaction fenced by it, on its hand in memory (``live``: ``tables.live.runtime``)."""
     try:
-        return clock.clock_tick(table=table_id, now=now, skip_busy=True)
+        return clock.clock_tick(table=table_id, now=now, skip_busy=True, live=live)
     except Exception:
         log.exception("croupier: table %s", table_id, extra={"table": table_id})
         return None
@@ -378,7 +379,7 @@ _running: set[asyncio.Task[None]] = set()
 
 #: A write in the table's turn, fenced by the lease, its version shown (``TableRuntime.tick``)
 #: and the name its CPU time is counted under.
-InTurn = Callable[[Callable[[], Any], str], Awaitable[Any]]
+InTurn = Callable[[Callable[[LiveHand | None], Any], str], Awaitable[Any]]
 #: Work in the table's turn that writes nothing (``TableRuntime.call``).
 Turn = Callable[[Callable[[], Awaitable[None]]], Awaitable[None]]
 
@@ -433,7 +434,7 @@ class RunoutOdds:
         try:
             runs, ev_net = await asyncio.to_thread(_computed, work, engine_odds)
 
-            def store() -> bool:
+            def store(_hand: LiveHand | None) -> bool:  # a run-out's: no hand to act on
                 now = timezone.now()
                 return runout_odds_store(hand_id=work.hand_id, runs=runs, now=now, ev_net=ev_net)
 

@@ -43,7 +43,6 @@ from __future__ import annotations
 
 import asyncio
 import contextvars
-import functools
 import logging
 from collections.abc import Awaitable, Callable
 from datetime import datetime, timedelta
@@ -60,6 +59,7 @@ from tables.services.events import AFTER_WRITE, TABLE_OWNED, published_after
 
 if TYPE_CHECKING:
     from tables.selectors.snapshot import Snapshot
+    from tables.services.live_hand import LiveHand
 
 log = logging.getLogger(__name__)
 
@@ -72,10 +72,15 @@ REREAD_DELAY_SECONDS = 0.05
 
 #: (table id, now) -> what the tick did (None: nothing); on the table's write thread.
 Tick = Callable[[int, datetime], Awaitable[str | None]]
-#: (table id, the tick's work) -> the tick run in the turn of the table's runtime in this
-#: process, or None where it has none (the live layer registers one: ``tables.live.runtime``).
-#: The work does not look who holds the table's lease: the runner fences it with its own.
-TurnRunner = Callable[[int, Callable[[], str | None]], Awaitable[str | None] | None]
+#: (table id, now, the running hand as the table's runtime holds it) -> what the tick did,
+#: not looking who holds the table's lease: for the runtime, which fences it with its own.
+OwnedTick = Callable[[int, datetime, "LiveHand | None"], str | None]
+#: (table id, the tick's work given the runtime's hand) -> the tick run in the turn of the
+#: table's runtime in this process, or None where it has none (the live layer registers one:
+#: ``tables.live.runtime``).
+TurnRunner = Callable[
+    [int, Callable[["LiveHand | None"], str | None]], Awaitable[str | None] | None
+]
 turn_runners: list[TurnRunner] = []
 
 
@@ -289,16 +294,19 @@ def _log_failure(task: asyncio.Task[Any]) -> None:
 
 
 def write_tick(
-    tick_table: Callable[[int, datetime], str | None],
-    tick_owned: Callable[[int, datetime], str | None] | None = None,
+    tick_table: Callable[[int, datetime], str | None], tick_owned: OwnedTick | None = None
 ) -> Tick:
     """``tick_table`` (sync) on the thread of that table's writes: in the table's turn where
-    this process runs the table (``turn_runners``), else on its own, what it changed
-    published from the loop once it is done. ``tick_owned``: the same tick without
-    ``tick_table``'s look at who runs the table, for the runners (default ``tick_table``)."""
+    this process runs the table (``turn_runners``: ``tick_owned``, the same tick without
+    ``tick_table``'s look at who runs the table, on the runtime's hand; default
+    ``tick_table``), else on its own, what it changed published from the loop once done."""
 
     async def tick(table_id: int, now: datetime) -> str | None:
-        owned = functools.partial(tick_owned or tick_table, table_id, now)
+        def owned(live: LiveHand | None) -> str | None:
+            if tick_owned is None:
+                return tick_table(table_id, now)
+            return tick_owned(table_id, now, live)
+
         for runner in turn_runners:
             turn = runner(table_id, owned)
             if turn is not None:

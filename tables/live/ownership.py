@@ -46,6 +46,7 @@ if TYPE_CHECKING:
     from collections import Counter, deque
 
     from tables.selectors.snapshot import Snapshot
+    from tables.services.live_hand import LiveHand
 
 log = logging.getLogger("tables.live.runtime")  # one logger for the runtime and its lease
 T = TypeVar("T")
@@ -92,6 +93,7 @@ class TableOwnership:
         held_until: float
         owner_channel: str
         snapshot: Snapshot | None
+        live: LiveHand | None
         sockets: set[Any]  # the runtime's sockets (``RuntimeSocket``)
         key: RuntimeKey
         ready: asyncio.Future[None]
@@ -377,18 +379,22 @@ class TableOwnership:
                     await consumer.close(code=SERVER_TROUBLE)
 
     # --- the table's clock ------------------------------------------------------------------
-    async def tick(self, work: Callable[[], Any], name: str = "clock") -> Any:
+    async def tick(self, work: Callable[[LiveHand | None], Any], name: str = "clock") -> Any:
         """The table's clock (``work``: the croupier's tick, on the write thread, fenced by
-        this process's lease; or a run-out's odds, ``name``), in the table's turn; the new
-        version shown to the sockets. An owner that lost its lease does nothing (it follows,
-        or takes the table again)."""
+        this process's lease; or a run-out's odds, ``name``), in the table's turn, given the
+        runtime's hand in memory where it holds the table as it is (a bot or a timeout acts on
+        it in place, and the next version is built from it); the new version shown to the
+        sockets. An owner that lost its lease does nothing (it follows, or takes the table
+        again)."""
 
         async def ticked() -> Any:
             epoch = self.epoch
             if epoch is None:  # lost since
                 return None
+            current = self.snapshot is not None and self.snapshot.version == self.version
+            live = self.live if current else None
             try:
-                written = await self._write(epoch, work, None, name)
+                written = await self._write(epoch, functools.partial(work, live), live, name)
             except LeaseLost:
                 log.warning(
                     "table %s: lease lost, no longer owned here",
@@ -397,6 +403,9 @@ class TableOwnership:
                 )
                 self.epoch = None
                 return None
+            finally:
+                if live is not None and live.spent:  # changed in place, then failed: read it
+                    self.snapshot, self.live = None, None
             await self._publish_and_show(written)
             self.reveal_if_due()
             return written.result

@@ -391,10 +391,10 @@ def _command_name(data: dict[str, Any]) -> str:
     return f"command {op}" if isinstance(op, str) and op in OPERATIONS else "command (other)"
 
 
-def tick_in_turn(table_id: int, work: Callable[[], Any]) -> Awaitable[Any] | None:
+def tick_in_turn(table_id: int, work: Callable[[LiveHand | None], Any]) -> Awaitable[Any] | None:
     """The croupier's tick of ``table_id`` (``tables.timers.turn_runners``): in the turn of
-    its runtime here when this process owns the table; nothing at all when another process
-    does (its own clock ticks it); None when no socket here follows the table."""
+    its runtime here, on its hand, when this process owns the table; nothing at all when
+    another process does (its own clock ticks it); None when no socket here follows it."""
     runtime = TableRuntime.following(table_id)
     if runtime is None or not runtime.ready.done():
         return None

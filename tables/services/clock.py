@@ -26,6 +26,7 @@ from __future__ import annotations
 import hashlib
 import random
 from collections.abc import Iterable
+from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from typing import TYPE_CHECKING, Any
 
@@ -113,7 +114,9 @@ def _seat_bots(table: Table) -> int:
     return max(want, 0)
 
 
-def clock_tick(*, table: Table | int, now: datetime, skip_busy: bool = False) -> str | None:
+def clock_tick(
+    *, table: Table | int, now: datetime, skip_busy: bool = False, live: LiveHand | None = None
+) -> str | None:
     """Do what is due at ``table`` at ``now`` (see the module docstring); say what was done.
 
     Lock: table row (then player rows, through the services it calls). Returns ``"bot"``,
@@ -122,6 +125,10 @@ def clock_tick(*, table: Table | int, now: datetime, skip_busy: bool = False) ->
     ``skip_busy``: do nothing (None) rather than wait when another transaction holds the
     table row (the croupier's passes: the holder is a player's action or another process's
     croupier, and the next pass looks again; waiting held up every table queued behind).
+
+    ``live``: the running hand as the table's runtime holds it in memory: where it is the
+    locked table's, the clock's bot or timeout acts on it in place (nothing read, nothing
+    replayed), and the runtime builds its next version from it.
     """
 
     with fenced_atomic():  # a runtime's tick: its lease's transaction, no savepoint
@@ -129,24 +136,26 @@ def clock_tick(*, table: Table | int, now: datetime, skip_busy: bool = False) ->
         if locked is None or locked.status == Table.Status.CLOSED:
             return None
         table = locked
-        latest = _latest_hand(table)
-        if latest is None or latest.status != Hand.Status.RUNNING:
-            return _between_hands(table, latest, now)
-        hand = latest  # a running hand is always the table's latest (``hand_start``)
-        decisions = hand_decisions(hand)
-        state = hand_state(hand, decisions)
+        if live is None or live.spent or live.version != table.version:
+            latest = _latest_hand(table)
+            if latest is None or latest.status != Hand.Status.RUNNING:
+                return _between_hands(table, latest, now)
+            # a running hand is always the table's latest (``hand_start``)
+            decisions = hand_decisions(latest)
+            live = LiveHand(table.version, latest, decisions, hand_state(latest, decisions))
+        hand, decisions, state = live.hand, live.decisions, live.state
         actor = state.actor
         if state.runs_due:
             return _runs_due_tick(table, hand, state, now)
         if actor is None:  # a running hand always has an actor; nothing the clock can do
             return None
-        entry = hand.seats[actor]
-        seat = (
-            Seat.objects.filter(table=table, player_id=entry["player_id"])
-            .select_related("player")
-            .first()
+        player_id = hand.seats[actor]["player_id"]
+        seat = _actor_seat(table.pk, player_id)
+        player = (  # ``hand_act`` reads the player's id alone
+            Player(pk=player_id, is_bot=seat.is_bot)
+            if seat is not None
+            else Player.objects.get(pk=player_id)  # gone from the table
         )
-        player = seat.player if seat else Player.objects.get(pk=entry["player_id"])
         index = len(decisions)
         if table.action_deadline is None:  # e.g. a hand dealt before a restart: start its clock
             statements.update(
@@ -168,7 +177,7 @@ def clock_tick(*, table: Table | int, now: datetime, skip_busy: bool = False) ->
                 version=table.version,
                 action=decision,
                 source=HandAction.Source.BOT,
-                live=LiveHand(table.version, hand, decisions, state),
+                live=live,
                 clock_now=now,
                 locked=True,  # the tick's lock, its row unchanged since
             )
@@ -194,13 +203,42 @@ def clock_tick(*, table: Table | int, now: datetime, skip_busy: bool = False) ->
                 version=table.version,
                 action=move,
                 source=HandAction.Source.TIMEOUT,
-                live=LiveHand(table.version, hand, decisions, state),
+                live=live,
                 clock_now=now,
                 locked=True,  # the tick's lock, its row unchanged since
             )
         except ServiceError:
             return None
         return "sat-out" if away else "timeout"
+
+
+@dataclass(frozen=True)
+class ActorSeat:
+    """What the clock looks at of the seat of the player to act."""
+
+    pk: int
+    sitting_out: bool
+    leave_after_hand: bool
+    time_bank: int
+    is_bot: bool
+
+
+def _actor_seat(table_id: int, player_id: int) -> ActorSeat | None:
+    """The seat of ``player_id`` at the table, and whether they are a bot (None: they left
+    it). One compiled statement."""
+    rows = statements.select_values(
+        Seat, "clock-actor-seat", _actor_seat_query, table_id, player_id
+    )
+    if not rows:
+        return None
+    pk, sitting_out, leaving, time_bank, is_bot = rows[0]  # SQLite's truths are 0 or 1
+    return ActorSeat(pk, bool(sitting_out), bool(leaving), time_bank, bool(is_bot))
+
+
+def _actor_seat_query(table_id: int, player_id: int) -> QuerySet[Seat, tuple[Any, ...]]:
+    return Seat.objects.filter(Q(table_id=table_id), Q(player_id=player_id)).values_list(
+        "pk", "sitting_out", "leave_after_hand", "time_bank", "player__is_bot"
+    )
 
 
 def _latest_hand(table: Table) -> Hand | None:

@@ -293,7 +293,8 @@ def hand_act(
         # the log entry and the seats' changes go with the table's UPDATE, in one trip
         writes = Batch()
         writes.add(decision_write(decision, hand.pk, len(decisions), index))
-        if source == HandAction.Source.TIMEOUT and kind not in runouts.RUN_CHOICES:
+        sat_out = source == HandAction.Source.TIMEOUT and kind not in runouts.RUN_CHOICES
+        if sat_out:
             writes.add(
                 statements.update_write(
                     Seat, {"table_id": table.pk, "player_id": player.pk}, sitting_out=True
@@ -323,9 +324,9 @@ def hand_act(
         if current:
             assert live is not None
             live.decisions = [*decisions, decision, *taken]
-            if ticks_changed:
-                # the seats' ticks changed too, which the runtime's next version built from
-                # memory would not show: leave it to read the table again
+            if ticks_changed or sat_out:
+                # the seats' ticks changed too, or the player timed out sat out, which the
+                # runtime's next version built from memory would not show: it reads the table
                 live.spent = True
             else:
                 live.version, live.deadline = table.version, table.action_deadline

@@ -7,6 +7,7 @@ decks are fixed (``fixed_deck_seeds``); every wait is bounded."""
 from __future__ import annotations
 
 import asyncio
+import functools
 import threading
 from typing import Any
 
@@ -132,7 +133,7 @@ async def test_the_runtimes_odds_build_what_a_read_gives_and_are_the_croupiers(
 
     async def in_turn(work: Any, name: str) -> Any:
         assert name == "odds"
-        after = await sync_to_async(written)(work, None)
+        after = await sync_to_async(written)(functools.partial(work, None), None)
         assert after.version and not after.read and reads_after_commit[-1] == 0
         held["snapshot"], held["live"] = after.snapshot, held_hand(after.snapshot)
         return after.result

@@ -13,7 +13,8 @@ class TablesConfig(AppConfig):
 
         from tables import push
         from tables.live import sessions
-        from tables.live.runtime import tick_in_turn
+        from tables.live.in_turn import move_in_turn, tick_in_turn
+        from tables.operations import move_runners
         from tables.services import hooks, time_bank
         from tables.timers import turn_runners
 
@@ -32,6 +33,9 @@ class TablesConfig(AppConfig):
         # A table's clock ticks in its runtime's turn where this process runs it.
         if tick_in_turn not in turn_runners:
             turn_runners.append(tick_in_turn)
+        # The REST play API's moves go to the table's runtime where this process has one.
+        if move_in_turn not in move_runners:
+            move_runners.append(move_in_turn)
         # The time bank refills every few hands (a cash table's own listener).
         hooks.register(hooks.hand_ended, time_bank.refill_after_hand)
         # The turn nudge's Web Push (nothing without a VAPID key: tables/push.py).

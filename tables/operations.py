@@ -6,8 +6,9 @@ Each operation (``OPERATIONS``) is a parser of a request's fields (every number 
 ``tables.text.parse_whole_number``; an action's, ``tables.text.act_fields``, is also the
 table runtime's, which hands a socket's action to ``hand_act`` itself) and the one service it
 calls (``carry_out``), which returns the message for the sender. ``run_op`` carries out one
-request. A refused request (``BadFrame``, ``NumberError`` or the service's ``ServiceError``)
-changed nothing.
+request; ``carry_out_move`` one of the REST play API, in the turn of the table's runtime. A
+refused request (``BadFrame``, ``NumberError`` or the service's ``ServiceError``) changed
+nothing.
 """
 
 from __future__ import annotations
@@ -253,6 +254,38 @@ OPERATIONS: dict[str, Operation] = {
     "show_cards": Operation(_show_fields, _show_cards),
     "broadcast": Operation(_broadcast_fields, _broadcast),
 }
+
+
+#: (table id, user, player, op, its fields parsed) -> the sender's message: the move carried out
+#: in the turn of the table's runtime in this process, or None where none runs here (the live
+#: layer registers one: ``tables.live.in_turn``).
+MoveRunner = Callable[[int, Any, Player, str, dict[str, Any]], str | None]
+move_runners: list[MoveRunner] = []
+
+
+def carry_out_move(
+    table_id: int,
+    user: User | AnonymousUser,
+    player: Player,
+    op: str,
+    fields: dict[str, Any],
+    *,
+    in_turn: bool = True,
+) -> str:
+    """A move whose fields are parsed already (the REST play API's); the sender's message.
+
+    In the turn of the table's runtime where one runs in this process (``move_runners``: in
+    order with its sockets' requests, an action on the hand it holds in memory; a runtime
+    that does not own the table forwards it to the owner); else by its service at once, as
+    a change the runtimes elsewhere read. ``in_turn`` False: by its service at once, in the
+    caller's transaction (an ``Idempotency-Key``'s: the move and its answer commit together).
+    Raises what the service raised (nothing changed)."""
+    if in_turn:
+        for runner in move_runners:
+            message = runner(table_id, user, player, op, fields)
+            if message is not None:
+                return message
+    return OPERATIONS[op].carry_out(table_id, player, **fields)
 
 
 def run_op(

@@ -2,7 +2,9 @@
 
 Each move is one of the socket's operations (``tables.operations.OPERATIONS``: the same
 parser-free call of the same service, so the browser, the socket and this API follow one set
-of rules) and answers with the caller's new play state (``tables.presenters.play_state``).
+of rules), carried out in the turn of the table's runtime where this process has one, in
+order with the sockets' requests (``tables.operations.carry_out_move``), and answers with
+the caller's new play state (``tables.presenters.play_state``).
 A refusal is ``{"code", "message"}``: 409 when the table has moved on or the seat is not in
 the right state for it (``stale_version``, ``not_your_turn``, ``table_full``...), 400 when
 the request breaks a rule (the engine's rule codes such as ``below_min_raise``,
@@ -41,7 +43,7 @@ from tables.api.throttling import AnonRateThrottle, PlayRateThrottle
 from tables.api.views import ID, _id
 from tables.http import Viewer
 from tables.models import Table
-from tables.operations import OPERATIONS
+from tables.operations import carry_out_move
 from tables.presenters.broadcast import broadcast_reveal
 from tables.presenters.play_state import PLAY_STATE, play_state
 from tables.presenters.screen import table_screen
@@ -51,6 +53,7 @@ from tables.selectors.players import player_bankroll, viewer_player
 from tables.selectors.snapshot import load_snapshot
 from tables.services import errors
 from tables.services.idempotency import Answer, idempotent_answer
+from tables.services.leases import LeaseLost
 from tables.text import ACTION_KINDS, BadFrame, discard_card_texts
 
 #: Refusals because the table is not in the state the request expects (409); every other
@@ -67,7 +70,10 @@ CONFLICTS = (
     errors.NotSeated,
     errors.ReseatTooSoon,
     errors.RemovedByHost,
+    LeaseLost,  # the table moving between servers: nothing was done
 )
+#: Their codes: a refusal forwarded from the process that owns the table keeps its code only.
+CONFLICT_CODES = frozenset(refusal.code for refusal in CONFLICTS)
 IDEMPOTENCY_KEY_CHARS = frozenset(map(chr, range(0x21, 0x7F)))
 
 
@@ -132,7 +138,7 @@ def _visible_table(pk: int, user: Viewer) -> Table:
 
 
 def _refusal(error: errors.ServiceError) -> Answer:
-    status = 409 if isinstance(error, CONFLICTS) else 400
+    status = 409 if error.code in CONFLICT_CODES else 400
     return Answer(status, {"code": error.code, "message": str(error)})
 
 
@@ -159,14 +165,15 @@ class _PlayView(APIView):
         if player is None:
             raise exceptions.PermissionDenied("Your account has no player profile.")
 
+        key = request.headers.get("Idempotency-Key")
+
         def run() -> Answer:
-            try:
-                OPERATIONS[op].carry_out(table.pk, player, **fields)
+            try:  # in the table's runtime's turn; with a key, in the key's transaction
+                carry_out_move(table.pk, request.user, player, op, fields, in_turn=key is None)
             except errors.ServiceError as error:
                 return _refusal(error)
             return Answer(200, state_for(table.pk, request.user))  # read after the move
 
-        key = request.headers.get("Idempotency-Key")
         if key is None:
             answer = run()
         else:

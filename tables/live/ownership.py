@@ -117,9 +117,7 @@ class TableOwnership:
             self, epoch: int, request: Callable[[], Any], live: Any, name: str
         ) -> Any: ...  # a ``Written``
         async def _publish_and_show(self, written: Any) -> None: ...
-        async def _command(
-            self, user: Any, player: Player, data: dict[str, Any], answer: Any = None
-        ) -> str: ...
+        async def _command(self, user: Any, player: Player, *request: Any) -> str: ...
 
     # --- followers -------------------------------------------------------------------------
     # An owner's own change goes on the channel layer only while another process follows the
@@ -235,7 +233,7 @@ class TableOwnership:
         self.snapshot = None
         await self._refresh()
 
-    async def _forward(self, player: Player, data: dict[str, Any]) -> str:
+    async def _forward(self, player: Player, data: dict[str, Any], fields: Any = None) -> str:
         if not self.owner_channel:
             raise LeaseLost(MOVING)
         request_id = next(self.ids)
@@ -253,6 +251,7 @@ class TableOwnership:
                     "reply_to": self.channel,
                     "player_id": player.pk,
                     "data": data,
+                    "fields": fields,
                 },
             )
             reply = await asyncio.wait_for(future, FORWARD_SECONDS)
@@ -272,9 +271,8 @@ class TableOwnership:
         reply: dict[str, Any] = {"type": "runtime.reply", "id": message.get("id")}
         try:
             player = await self._requester(message.get("player_id"))
-            reply["message"] = await self.call(
-                lambda: self._command(player.user, player, message.get("data") or {})
-            )
+            request = message.get("data") or {}, None, message.get("fields")
+            reply["message"] = await self.call(lambda: self._command(player.user, player, *request))
         except Exception as error:  # every refusal goes back to the sender's process
             reply["refused"] = str(error) or "That request failed: nothing was done."
             reply["code"] = getattr(error, "code", None)

@@ -256,33 +256,46 @@ class TableRuntime(TableReads, TableOwnership):
 
     # --- commands --------------------------------------------------------------------------
     async def request(
-        self, user: Any, player: Player, data: dict[str, Any], answer: Answer = None
+        self,
+        user: Any,
+        player: Player,
+        data: dict[str, Any],
+        answer: Answer = None,
+        fields: dict[str, Any] | None = None,
     ) -> str:
         """Carry out a socket's request in the table's turn: here if this process owns the
         table, else at the owner's. ``answer`` gets the sender's message before any socket
-        gets the new version; raises what the service raised (nothing changed)."""
+        gets the new version; raises what the service raised (nothing changed). ``fields``:
+        the request's fields parsed already (the REST play API's), ``data`` its ``op``."""
         # A follower that knows the owner's channel forwards at once (its clock looks again
         # every second); one that does not looks (and takes a free lease).
         if not self.owner and (self.owner_channel or not await self._take_if_free()):
-            message = await self._forward(player, data)
+            message = await self._forward(player, data, fields)
             if answer is not None:
                 await answer(message)
             return message
         try:  # every request is answered: a turn stuck behind something is not waited out
             return await asyncio.wait_for(
-                self.call(lambda: self._command(user, player, data, answer)), REQUEST_SECONDS
+                self.call(lambda: self._command(user, player, data, answer, fields)),
+                REQUEST_SECONDS,
             )
         except TimeoutError:
             log.warning("table %s: a request waited too long", self.table_id)
             raise LeaseLost(TOO_SLOW) from None
 
     async def _command(
-        self, user: Any, player: Player, data: dict[str, Any], answer: Answer = None
+        self,
+        user: Any,
+        player: Player,
+        data: dict[str, Any],
+        answer: Answer = None,
+        fields: dict[str, Any] | None = None,
     ) -> str:
         # An action goes straight to its service (``hand_act``), its fields parsed here: a
         # malformed one is refused before the write thread (the other requests' operation
         # parses theirs there: ``run_op``).
-        act = act_fields(data) if data.get("op") == "act" else None
+        op = data.get("op")
+        act = (act_fields(data) if fields is None else fields) if op == "act" else None
         if not self.owner and not await self._take():  # late renewing: its own lease again
             raise LeaseLost(MOVING)
         if self.snapshot is None or self.snapshot.version < self.version:
@@ -294,6 +307,8 @@ class TableRuntime(TableReads, TableOwnership):
             else functools.partial(
                 run_op, table_id=self.table_id, user=user, data=data, player=player
             )
+            if fields is None
+            else functools.partial(OPERATIONS[str(op)].carry_out, self.table_id, player, **fields)
         )
         try:
             written = await self._fenced(request, live, _command_name(data))
@@ -389,22 +404,6 @@ def _command_name(data: dict[str, Any]) -> str:
     """What a command's CPU time counts as: a known op (a made-up one: a new count each time)."""
     op = data.get("op")
     return f"command {op}" if isinstance(op, str) and op in OPERATIONS else "command (other)"
-
-
-def tick_in_turn(table_id: int, work: Callable[[LiveHand | None], Any]) -> Awaitable[Any] | None:
-    """The croupier's tick of ``table_id`` (``tables.timers.turn_runners``): in the turn of
-    its runtime here, on its hand, when this process owns the table; nothing at all when
-    another process does (its own clock ticks it); None when no socket here follows it."""
-    runtime = TableRuntime.following(table_id)
-    if runtime is None or not runtime.ready.done():
-        return None
-    if runtime.epoch is None or runtime.parked:  # parked: stopping, no new hand dealt here
-        return _nothing()
-    return runtime.tick(work)
-
-
-async def _nothing() -> None:
-    return None
 
 
 # --- the write's trip: the write, then the table after it ---------------------------------

@@ -10,8 +10,9 @@ import asyncio
 import pytest
 
 from tables.live import ownership as runtime_module
+from tables.live.in_turn import tick_in_turn
 from tables.live.protocol import SERVER_BUSY
-from tables.live.runtime import TableRuntime, tick_in_turn
+from tables.live.runtime import TableRuntime
 from tables.models import Hand, TableLease
 from tests.tables.live.test_table_runtime import dealt
 from tests.tables.wsclient import Socket, closed_with, communicator, refused_with
@@ -114,7 +115,7 @@ async def test_on_a_held_socket_every_table_waits_for_the_last_hand_then_all_go_
     # The table between hands keeps its socket and its lease, and is dealt no new hand.
     assert waiting.sockets and waiting.epoch is not None
     dealt_here: list[int] = []
-    await tick_in_turn(side.pk, lambda: dealt_here.append(side.pk))
+    await tick_in_turn(side.pk, lambda live: dealt_here.append(side.pk))
     assert dealt_here == []
 
     hand = await Hand.objects.filter(table=table).alatest("number")

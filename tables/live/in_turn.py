@@ -1,0 +1,91 @@
+"""In the table's turn: what the rest of the site hands to the runtime of a table in this
+process (``tables.live.runtime``), through the registries the layers below keep (registered
+by ``tables.apps``):
+
+- the croupier's clock (``tables.timers.turn_runners``): a table's tick, on the runtime's
+  hand, where this process owns the table;
+- the REST play API's moves (``tables.operations.move_runners``): in order with the
+  runtime's sockets' requests, an action taken on the hand it holds in memory and the next
+  version built from it, as a socket's is; a runtime that does not own the table forwards
+  the move to its owner. Where no runtime here follows the table, the move's service carries
+  it out at once and the runtimes elsewhere read the change. A REST view runs on a thread of
+  its own (Django runs a synchronous view off the event loop): the move is handed to the
+  runtime's loop and the view waits for its answer there.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextvars
+from collections.abc import Awaitable, Callable
+from concurrent.futures import TimeoutError as FutureTimeout
+from typing import Any
+
+from channels.layers import get_channel_layer
+
+from tables.live.ownership import FORWARD_SECONDS, REQUEST_SECONDS, TOO_SLOW
+from tables.live.runtime import TableRuntime
+from tables.models import Player
+from tables.services.leases import LeaseLost
+from tables.services.live_hand import LiveHand
+
+
+def tick_in_turn(table_id: int, work: Callable[[LiveHand | None], Any]) -> Awaitable[Any] | None:
+    """The croupier's tick of ``table_id`` (``tables.timers.turn_runners``): in the turn of
+    its runtime here, on its hand, when this process owns the table; nothing at all when
+    another process does (its own clock ticks it); None when no socket here follows it."""
+    runtime = TableRuntime.following(table_id)
+    if runtime is None or not runtime.ready.done():
+        return None
+    if runtime.epoch is None or runtime.parked:  # parked: stopping, no new hand dealt here
+        return _nothing()
+    return runtime.tick(work)
+
+
+async def _nothing() -> None:
+    return None
+
+
+#: Seconds a REST move waits for its runtime beyond the runtime's own limits.
+SLACK_SECONDS = 5.0
+
+
+def move_in_turn(
+    table_id: int, user: Any, player: Player, op: str, fields: dict[str, Any]
+) -> str | None:
+    """The move carried out in the turn of the table's runtime here (the sender's message; it
+    raises what the service raised), or None where no runtime here follows the table."""
+    runtime = _runtime_here(table_id)
+    if runtime is None:
+        return None
+    # Handed over from a context of its own: the view's (asgiref's sync thread waiting here)
+    # would send the runtime's work on the shared sync thread to this one, which waits.
+    future = contextvars.Context().run(
+        asyncio.run_coroutine_threadsafe,
+        runtime.request(user, player, {"op": op}, fields=fields),
+        runtime.loop,
+    )
+    try:
+        return future.result(REQUEST_SECONDS + FORWARD_SECONDS + SLACK_SECONDS)
+    except FutureTimeout:
+        future.cancel()
+        raise LeaseLost(TOO_SLOW) from None
+
+
+def _runtime_here(table_id: int) -> TableRuntime | None:
+    """The runtime of ``table_id`` on the default channel layer, on an event loop running on
+    another thread than this one (a view on the loop's own thread could not wait for it)."""
+    try:
+        here = asyncio.get_running_loop()
+    except RuntimeError:
+        here = None
+    layer = get_channel_layer()
+    for (loop, runtime_layer, table), runtime in list(TableRuntime.runtimes.items()):
+        if table != table_id or runtime_layer is not layer or loop is here:
+            continue
+        if loop.is_closed() or not loop.is_running() or not runtime.ready.done():
+            continue
+        if runtime.ready.cancelled() or runtime.ready.exception() is not None:
+            continue
+        return runtime
+    return None

@@ -1,0 +1,173 @@
+"""The REST play API's moves go to the table's runtime in this process (``tables.live.in_turn``),
+through the real ASGI application: an action is taken in the runtime's turn on the hand it
+holds (nothing read, nothing replayed) and its next version built and shown to the sockets;
+a stale one is refused and changes nothing; a move with an ``Idempotency-Key`` is carried out
+in the key's transaction, and the runtime reads it; a runtime that follows the table forwards
+the move, its fields parsed, to the owner and answers with the owner's refusal's status."""
+
+import asyncio
+import json
+from datetime import timedelta
+
+import pytest
+from asgiref.sync import sync_to_async
+from channels.layers import get_channel_layer
+from channels.testing import HttpCommunicator
+from django.utils import timezone
+from rest_framework.authtoken.models import Token
+
+from tables.live.runtime import TableRuntime
+from tables.models import HandAction, Table, TableLease
+from tables.selectors.snapshot import load_snapshot
+from tables.services import hand_start, hands, seat_take
+from tests.tables.wsclient import Socket, communicator
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+
+@pytest.fixture(autouse=True)
+def no_croupier(settings):
+    settings.POKER_CROUPIER = False
+
+
+class Replays:
+    """How often ``hand_act`` read and replayed a hand (``hands.hand_state``)."""
+
+    def __init__(self, monkeypatch) -> None:
+        self.count = 0
+        replay = hands.hand_state
+
+        def counted(*args, **kwargs):
+            self.count += 1
+            return replay(*args, **kwargs)
+
+        monkeypatch.setattr(hands, "hand_state", counted)
+
+
+async def post(table_id: int, player, body: dict, key: str | None = None):
+    """``POST /api/tables/<id>/actions/`` with the player's token, through the ASGI app:
+    (status, body, headers)."""
+    from pokersite.asgi import application
+
+    token = (await Token.objects.aget_or_create(user_id=player.user_id))[0].key
+    data = json.dumps(body).encode()
+    headers = [
+        (b"host", b"testserver"),
+        (b"content-length", str(len(data)).encode()),
+        (b"authorization", f"Token {token}".encode()),
+        (b"content-type", b"application/json"),
+    ]
+    if key is not None:
+        headers.append((b"idempotency-key", key.encode()))
+    http = HttpCommunicator(
+        application,
+        "POST",
+        f"/api/tables/{table_id}/actions/",
+        body=data,
+        headers=headers,
+    )
+    response = await http.get_response(timeout=30)
+    sent = {name.decode().lower(): value.decode() for name, value in response["headers"]}
+    return response["status"], json.loads(response["body"]), sent
+
+
+async def owned_hand(table, players, cookies):
+    """Alice's socket on this process's runtime (the owner), bob seated, a hand dealt and
+    shown: the socket, the runtime, the snapshot and the player to act."""
+    await sync_to_async(seat_take)(table=table, player=players[1], buy_in=200, seat_number=1)
+    socket = await Socket("alice", communicator(table.pk, cookies[0])).connect()
+    runtime = TableRuntime.following(table.pk)
+    assert runtime is not None and runtime.owner
+    await sync_to_async(hand_start)(table=table)
+    version = (await Table.objects.aget(pk=table.pk)).version
+    await socket.until_version(version)
+    await runtime.call(lambda: asyncio.sleep(0))  # the change shown: the runtime holds it
+    snapshot = runtime.snapshot
+    actor_id = snapshot.hand.seats[snapshot.state.actor]["player_id"]
+    actor = next(p for p in players if p.pk == actor_id)
+    return socket, runtime, snapshot, actor
+
+
+def a_call(snapshot) -> dict:
+    return {"hand": snapshot.hand.pk, "version": snapshot.version, "action": "call"}
+
+
+async def test_a_rest_action_is_taken_in_the_runtimes_turn_on_its_hand(
+    table, players, cookies, monkeypatch
+):
+    socket, runtime, snapshot, actor = await owned_hand(table, players, cookies)
+    replays = Replays(monkeypatch)
+    commands, reads = runtime.commands, runtime.reads
+    try:
+        status, state, _ = await post(table.pk, actor, a_call(snapshot))
+        assert status == 200, state
+        assert state["version"] == snapshot.version + 1
+        assert runtime.commands == commands + 1  # the runtime's own command
+        assert runtime.reads == reads  # the next version built from its hand
+        assert replays.count == 0, "the action read and replayed the hand the runtime holds"
+        await socket.until_version(state["version"])  # and shown to the sockets
+        read = await sync_to_async(load_snapshot)(table.pk)
+        assert runtime.snapshot.decisions == read.decisions
+        # the same request again is stale: refused, nothing done
+        status, refusal, _ = await post(table.pk, actor, a_call(snapshot))
+        assert (status, refusal["code"]) == (409, "stale_version")
+        assert await HandAction.objects.filter(hand_id=snapshot.hand.pk).acount() == 1
+    finally:
+        await socket.close()
+
+
+async def test_a_rest_action_with_an_idempotency_key_is_done_in_the_keys_transaction(
+    table, players, cookies
+):
+    socket, runtime, snapshot, actor = await owned_hand(table, players, cookies)
+    commands, reads = runtime.commands, runtime.reads
+    try:
+        status, state, _ = await post(table.pk, actor, a_call(snapshot), key="k-1")
+        assert status == 200, state
+        assert runtime.commands == commands  # by its service, in the key's transaction
+        await socket.until_version(state["version"])
+        assert runtime.reads == reads + 1  # a change the runtime did not make: read
+        status, again, sent = await post(table.pk, actor, a_call(snapshot), key="k-1")
+        assert (status, again, sent.get("idempotent-replayed")) == (200, state, "true")
+        assert await HandAction.objects.filter(hand_id=snapshot.hand.pk).acount() == 1
+    finally:
+        await socket.close()
+
+
+async def test_a_following_runtime_forwards_the_move_to_the_owner(table, players, cookies):
+    layer = get_channel_layer()
+    owner = await layer.new_channel()  # the owner, in another process
+    await TableLease.objects.acreate(
+        table=table, owner="elsewhere", channel=owner, until=timezone.now() + timedelta(minutes=1)
+    )
+    await sync_to_async(seat_take)(table=table, player=players[1], buy_in=200, seat_number=1)
+    socket = await Socket("alice", communicator(table.pk, cookies[0])).connect()
+    runtime = TableRuntime.following(table.pk)
+    assert runtime is not None and runtime.epoch is None  # a follower
+    await sync_to_async(hand_start)(table=table)
+    snapshot = await sync_to_async(load_snapshot)(table.pk)
+    try:
+        for reply, expected in (
+            ({"refused": "It is not your turn.", "code": "not_your_turn"}, 409),
+            ({"message": ""}, 200),
+        ):
+            sent = asyncio.ensure_future(post(table.pk, players[1], a_call(snapshot)))
+            while True:  # the owner hears the move (besides the follower's "I follow")
+                request = await asyncio.wait_for(layer.receive(owner), 10)
+                if request["type"] == "runtime.request":
+                    break
+            assert request["data"] == {"op": "act"}
+            assert request["fields"] == {
+                "hand_id": snapshot.hand.pk,
+                "version": snapshot.version,
+                "action": {"kind": "call", "amount": None},
+            }
+            await layer.send(
+                request["reply_to"], {"type": "runtime.reply", "id": request["id"], **reply}
+            )
+            status, body, _ = await sent
+            assert status == expected, body
+            if expected == 409:
+                assert body["code"] == "not_your_turn"
+    finally:
+        await socket.close()

@@ -8,9 +8,10 @@ embedded set-up) with a spectator's socket on it (so the process has the table's
 the player to act checks or calls with ``POST /api/tables/<id>/actions/`` through the
 project's ASGI application, and the spectator's socket receives the new version. Each round
 plays ``--actions`` actions each way, taking turns: ``runtime`` (the move in the runtime's
-turn, on the hand it holds: ``tables.live.in_turn``) and ``direct`` (no move runner: the
-service reads and replays the hand, and the runtime reads the change it did not make, as
-every REST move was carried out before). Prints the process's CPU milliseconds
+turn, on the hand it holds, and the answer's state made from the runtime's table:
+``tables.live.in_turn``) and ``direct`` (no runner: the service reads and replays the hand,
+the answer's state is read, and the runtime reads the change it did not make, as every REST
+move was carried out before). Prints the process's CPU milliseconds
 (``time.process_time``) per action, from the request sent to the spectator's frame of it
 received, each round, and the ratio of the medians. The deals are not timed.
 """
@@ -64,6 +65,7 @@ async def run(args: argparse.Namespace) -> None:
     from pokersite.asgi import application
     from tables import operations
     from tables.models import Table
+    from tables.selectors.held import held_runners
     from tables.selectors.snapshot import load_snapshot
     from tables.services import hand_start, player_grant, player_sign_up, seat_take, table_save
     from tests.tables.wsclient import Socket, communicator
@@ -83,7 +85,7 @@ async def run(args: argparse.Namespace) -> None:
 
     table, players, tokens = await sync_to_async(set_up)()
     spectator = await Socket("spectator", communicator(table.pk)).connect()
-    runners = list(operations.move_runners)
+    runners, held = list(operations.move_runners), list(held_runners)
 
     async def post(player_id: int, body: dict[str, Any]) -> dict[str, Any]:
         data = json.dumps(body).encode()
@@ -135,8 +137,9 @@ async def run(args: argparse.Namespace) -> None:
     for _ in range(args.rounds):
         for mode in figures:
             operations.move_runners[:] = runners if mode == "runtime" else []
+            held_runners[:] = held if mode == "runtime" else []
             figures[mode].append(await actions(args.actions))
-    operations.move_runners[:] = runners
+    operations.move_runners[:], held_runners[:] = runners, held
     await spectator.close()
     for mode, each in figures.items():
         rounds = ", ".join(f"{1000 * cpu:.2f}" for cpu in each)

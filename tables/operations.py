@@ -264,27 +264,20 @@ move_runners: list[MoveRunner] = []
 
 
 def carry_out_move(
-    table_id: int,
-    user: User | AnonymousUser,
-    player: Player,
-    op: str,
-    fields: dict[str, Any],
-    *,
-    in_turn: bool = True,
+    table_id: int, user: User | AnonymousUser, player: Player, op: str, fields: dict[str, Any]
 ) -> str:
     """A move whose fields are parsed already (the REST play API's); the sender's message.
 
     In the turn of the table's runtime where one runs in this process (``move_runners``: in
     order with its sockets' requests, an action on the hand it holds in memory; a runtime
-    that does not own the table forwards it to the owner); else by its service at once, as
-    a change the runtimes elsewhere read. ``in_turn`` False: by its service at once, in the
-    caller's transaction (an ``Idempotency-Key``'s: the move and its answer commit together).
-    Raises what the service raised (nothing changed)."""
-    if in_turn:
-        for runner in move_runners:
-            message = runner(table_id, user, player, op, fields)
-            if message is not None:
-                return message
+    that does not own the table forwards it to the owner); else, or inside the caller's
+    transaction (an ``Idempotency-Key``'s: the move and its answer commit together), by its
+    service at once, as a change the runtimes read. Raises what the service raised (nothing
+    changed)."""
+    for runner in move_runners:
+        message = runner(table_id, user, player, op, fields)
+        if message is not None:
+            return message
     return OPERATIONS[op].carry_out(table_id, player, **fields)
 
 

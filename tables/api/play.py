@@ -48,9 +48,10 @@ from tables.presenters.broadcast import broadcast_reveal
 from tables.presenters.play_state import PLAY_STATE, play_state
 from tables.presenters.screen import table_screen
 from tables.selectors.access import can_see_table
+from tables.selectors.held import read_held
 from tables.selectors.hosting import left_table
 from tables.selectors.players import player_bankroll, viewer_player
-from tables.selectors.snapshot import load_snapshot
+from tables.selectors.snapshot import Snapshot, load_snapshot
 from tables.services import errors
 from tables.services.idempotency import Answer, idempotent_answer
 from tables.services.leases import LeaseLost
@@ -115,17 +116,28 @@ IDEMPOTENCY_KEY = OpenApiParameter(
 
 
 def state_for(table: Table | int, user: Viewer) -> dict[str, Any]:
-    """The play state of ``table`` for ``user`` (anonymous: a spectator), read now."""
-    snapshot = load_snapshot(table)
-    if snapshot is None:  # the table was deleted since it was read
-        raise exceptions.NotFound("No such table.")
+    """The play state of ``table`` for ``user`` (anonymous: a spectator) now: of the table as
+    the runtime that owns it in this process holds it (``read_held``: in its turn, nothing
+    read or replayed), else read."""
+    table_id = table.pk if isinstance(table, Table) else table
     player = viewer_player(user)
     bankroll = player_bankroll(player.pk) if player is not None else None
-    left_with = left_table(snapshot.table.pk, player).minimum if player is not None else 0
-    # a viewer without a seat: the hole cards a broadcast with the players' agreement shows now
-    revealed = broadcast_reveal(snapshot, player.pk if player is not None else None, timezone.now())
-    screen = table_screen(snapshot, player, bankroll, left_with=left_with, revealed=revealed)
-    return play_state(snapshot, screen)
+    left_with = left_table(table_id, player).minimum if player is not None else 0
+    now = timezone.now()
+
+    def state(snapshot: Snapshot) -> dict[str, Any]:
+        # a viewer without a seat: the hole cards a broadcast with the players' agreement shows
+        revealed = broadcast_reveal(snapshot, player.pk if player is not None else None, now)
+        screen = table_screen(snapshot, player, bankroll, left_with=left_with, revealed=revealed)
+        return play_state(snapshot, screen)
+
+    held = read_held(table_id, state)
+    if held is not None:
+        return held
+    snapshot = load_snapshot(table_id)
+    if snapshot is None:  # the table was deleted since it was read
+        raise exceptions.NotFound("No such table.")
+    return state(snapshot)
 
 
 def _visible_table(pk: int, user: Viewer) -> Table:
@@ -169,7 +181,7 @@ class _PlayView(APIView):
 
         def run() -> Answer:
             try:  # in the table's runtime's turn; with a key, in the key's transaction
-                carry_out_move(table.pk, request.user, player, op, fields, in_turn=key is None)
+                carry_out_move(table.pk, request.user, player, op, fields)
             except errors.ServiceError as error:
                 return _refusal(error)
             return Answer(200, state_for(table.pk, request.user))  # read after the move

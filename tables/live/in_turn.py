@@ -8,26 +8,34 @@ by ``tables.apps``):
   runtime's sockets' requests, an action taken on the hand it holds in memory and the next
   version built from it, as a socket's is; a runtime that does not own the table forwards
   the move to its owner. Where no runtime here follows the table, the move's service carries
-  it out at once and the runtimes elsewhere read the change. A REST view runs on a thread of
-  its own (Django runs a synchronous view off the event loop): the move is handed to the
-  runtime's loop and the view waits for its answer there.
+  it out at once and the runtimes elsewhere read the change;
+- the REST play API's state (``tables.selectors.held.held_runners``): made from the table
+  as the owner's runtime holds it, in its turn, instead of loading it and replaying its hand.
+
+A REST view runs on a thread of its own (Django runs a synchronous view off the event loop):
+its work is handed to the runtime's loop and the view waits for it there; a view inside a
+transaction (an ``Idempotency-Key``'s) does its work itself, in that transaction.
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextvars
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Coroutine
 from concurrent.futures import TimeoutError as FutureTimeout
-from typing import Any
+from typing import Any, TypeVar
 
 from channels.layers import get_channel_layer
+from django.db import transaction
 
 from tables.live.ownership import FORWARD_SECONDS, REQUEST_SECONDS, TOO_SLOW
 from tables.live.runtime import TableRuntime
 from tables.models import Player
+from tables.selectors.held import HeldRead
 from tables.services.leases import LeaseLost
 from tables.services.live_hand import LiveHand
+
+T = TypeVar("T")
 
 
 def tick_in_turn(table_id: int, work: Callable[[LiveHand | None], Any]) -> Awaitable[Any] | None:
@@ -58,13 +66,26 @@ def move_in_turn(
     runtime = _runtime_here(table_id)
     if runtime is None:
         return None
+    return _waited(runtime, runtime.request(user, player, {"op": op}, fields=fields))
+
+
+def read_in_turn(table_id: int, read: HeldRead) -> dict[str, Any] | None:
+    """``read`` of the table as its runtime here holds it now, in its turn, where this process
+    owns the table (None: it does not, or no runtime here follows it)."""
+    runtime = _runtime_here(table_id)
+    if runtime is None or not runtime.owner:
+        return None
+    try:
+        return _waited(runtime, runtime.held(read))
+    except LeaseLost:  # the runtime ended or moved meanwhile: the table is read
+        return None
+
+
+def _waited(runtime: TableRuntime, work: Coroutine[Any, Any, T]) -> T:
+    """``work`` on the runtime's loop, waited for here."""
     # Handed over from a context of its own: the view's (asgiref's sync thread waiting here)
     # would send the runtime's work on the shared sync thread to this one, which waits.
-    future = contextvars.Context().run(
-        asyncio.run_coroutine_threadsafe,
-        runtime.request(user, player, {"op": op}, fields=fields),
-        runtime.loop,
-    )
+    future = contextvars.Context().run(asyncio.run_coroutine_threadsafe, work, runtime.loop)
     try:
         return future.result(REQUEST_SECONDS + FORWARD_SECONDS + SLACK_SECONDS)
     except FutureTimeout:
@@ -74,7 +95,10 @@ def move_in_turn(
 
 def _runtime_here(table_id: int) -> TableRuntime | None:
     """The runtime of ``table_id`` on the default channel layer, on an event loop running on
-    another thread than this one (a view on the loop's own thread could not wait for it)."""
+    another thread than this one (a view on the loop's own thread could not wait for it);
+    None inside a transaction (the runtime's turn may wait for it: the work is the caller's)."""
+    if transaction.get_connection().in_atomic_block:
+        return None
     try:
         here = asyncio.get_running_loop()
     except RuntimeError:

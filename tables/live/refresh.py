@@ -20,7 +20,7 @@ import logging
 from collections import Counter
 from collections.abc import Awaitable, Callable
 from datetime import datetime
-from typing import TYPE_CHECKING, Any, ClassVar, Protocol
+from typing import TYPE_CHECKING, Any, ClassVar, Protocol, TypeVar
 
 from django.db import DatabaseError
 from django.utils import timezone
@@ -29,9 +29,13 @@ from tables.db.threads import read_async
 from tables.live.protocol import SERVER_TROUBLE
 from tables.presenters.broadcast import next_reveal
 from tables.selectors.hands import Decision, decision_action
+from tables.selectors.held import HeldRead
 from tables.selectors.snapshot import Snapshot, load_snapshot, snapshot_after_action
 
 log = logging.getLogger("tables.live.runtime")  # the runtime's: it reads the table
+
+
+T = TypeVar("T")
 
 
 class ShownSocket(Protocol):
@@ -59,8 +63,11 @@ class TableReads:
         sockets: set[Any]  # the runtime's sockets (``RuntimeSocket``)
         queue: asyncio.Queue[tuple[Callable[[], Awaitable[Any]], asyncio.Future[Any]]]
 
+        @property
+        def owner(self) -> bool: ...
         def _now(self, snapshot: Snapshot | None) -> None: ...
         async def _fan_out(self, snapshot: Snapshot, again: bool = False) -> None: ...
+        async def call(self, work: Callable[[], Awaitable[T]]) -> T: ...
 
     async def show_latest(self, consumer: ShownSocket) -> Snapshot | None:
         """Send ``consumer`` the table as it is (read first if this runtime has nothing yet);
@@ -71,6 +78,20 @@ class TableReads:
         if snapshot is not None and not consumer.closed:
             await consumer.show(snapshot)
         return snapshot
+
+    async def held(self, read: HeldRead) -> dict[str, Any] | None:
+        """``read`` of the table as this runtime holds it now (read first where it heard of a
+        later version), in its turn; None where it does not own the table (a follower's may
+        be behind the owner's)."""
+
+        async def in_turn() -> dict[str, Any] | None:
+            if not self.owner:
+                return None
+            if self.snapshot is None or self.snapshot.version < self.version:
+                await self._read()
+            return None if self.snapshot is None else read(self.snapshot)
+
+        return await self.call(in_turn)
 
     async def _read(self) -> Snapshot | None:
         previous = self.snapshot

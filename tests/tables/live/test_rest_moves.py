@@ -1,9 +1,11 @@
-"""The REST play API's moves go to the table's runtime in this process (``tables.live.in_turn``),
-through the real ASGI application: an action is taken in the runtime's turn on the hand it
-holds (nothing read, nothing replayed) and its next version built and shown to the sockets;
-a stale one is refused and changes nothing; a move with an ``Idempotency-Key`` is carried out
-in the key's transaction, and the runtime reads it; a runtime that follows the table forwards
-the move, its fields parsed, to the owner and answers with the owner's refusal's status."""
+"""The REST play API's moves and state go to the table's runtime in this process
+(``tables.live.in_turn``), through the real ASGI application: an action is taken in the
+runtime's turn on the hand it holds (nothing read, nothing replayed) and its next version
+built and shown to the sockets, and the answer's state is made from the runtime's table, as a
+read of the database would make it; a stale one is refused and changes nothing; a move with
+an ``Idempotency-Key`` is carried out in the key's transaction, and the runtime reads it; a
+runtime that follows the table forwards the move, its fields parsed, to the owner and answers
+with the owner's refusal's status, and leaves the state to a read."""
 
 import asyncio
 import json
@@ -16,8 +18,10 @@ from channels.testing import HttpCommunicator
 from django.utils import timezone
 from rest_framework.authtoken.models import Token
 
+from tables.api import play
 from tables.live.runtime import TableRuntime
 from tables.models import HandAction, Table, TableLease
+from tables.selectors.held import held_runners
 from tables.selectors.snapshot import load_snapshot
 from tables.services import hand_start, hands, seat_take
 from tests.tables.wsclient import Socket, communicator
@@ -28,6 +32,34 @@ pytestmark = pytest.mark.django_db(transaction=True)
 @pytest.fixture(autouse=True)
 def no_croupier(settings):
     settings.POKER_CROUPIER = False
+
+
+class Loads:
+    """How often the play API loaded the table from the database (``play.load_snapshot``)."""
+
+    def __init__(self, monkeypatch) -> None:
+        self.count = 0
+        load = play.load_snapshot
+
+        def counted(*args, **kwargs):
+            self.count += 1
+            return load(*args, **kwargs)
+
+        monkeypatch.setattr(play, "load_snapshot", counted)
+
+
+def as_read(table_id: int, player) -> dict:
+    """The player's state as the play API makes it from a read of the database."""
+    runners = list(held_runners)
+    held_runners.clear()
+    try:
+        return play.state_for(table_id, player.user)
+    finally:
+        held_runners.extend(runners)
+
+
+def timeless(state: dict) -> dict:
+    return {**state, "clock": {**state["clock"], "seconds_left": None}}
 
 
 class Replays:
@@ -96,7 +128,7 @@ async def test_a_rest_action_is_taken_in_the_runtimes_turn_on_its_hand(
     table, players, cookies, monkeypatch
 ):
     socket, runtime, snapshot, actor = await owned_hand(table, players, cookies)
-    replays = Replays(monkeypatch)
+    replays, loads = Replays(monkeypatch), Loads(monkeypatch)
     commands, reads = runtime.commands, runtime.reads
     try:
         status, state, _ = await post(table.pk, actor, a_call(snapshot))
@@ -105,6 +137,8 @@ async def test_a_rest_action_is_taken_in_the_runtimes_turn_on_its_hand(
         assert runtime.commands == commands + 1  # the runtime's own command
         assert runtime.reads == reads  # the next version built from its hand
         assert replays.count == 0, "the action read and replayed the hand the runtime holds"
+        assert loads.count == 0, "the answer's state was read, not made from the runtime's"
+        assert timeless(state) == timeless(await sync_to_async(as_read)(table.pk, actor))
         await socket.until_version(state["version"])  # and shown to the sockets
         read = await sync_to_async(load_snapshot)(table.pk)
         assert runtime.snapshot.decisions == read.decisions
@@ -117,14 +151,16 @@ async def test_a_rest_action_is_taken_in_the_runtimes_turn_on_its_hand(
 
 
 async def test_a_rest_action_with_an_idempotency_key_is_done_in_the_keys_transaction(
-    table, players, cookies
+    table, players, cookies, monkeypatch
 ):
     socket, runtime, snapshot, actor = await owned_hand(table, players, cookies)
+    loads = Loads(monkeypatch)
     commands, reads = runtime.commands, runtime.reads
     try:
         status, state, _ = await post(table.pk, actor, a_call(snapshot), key="k-1")
         assert status == 200, state
         assert runtime.commands == commands  # by its service, in the key's transaction
+        assert loads.count == 1  # and its state read there
         await socket.until_version(state["version"])
         assert runtime.reads == reads + 1  # a change the runtime did not make: read
         status, again, sent = await post(table.pk, actor, a_call(snapshot), key="k-1")
@@ -169,5 +205,41 @@ async def test_a_following_runtime_forwards_the_move_to_the_owner(table, players
             assert status == expected, body
             if expected == 409:
                 assert body["code"] == "not_your_turn"
+            else:  # a follower's table may be behind the owner's: the state is read
+                assert body == {**body, "version": snapshot.version}
     finally:
         await socket.close()
+
+
+async def test_the_state_is_made_from_the_owners_table_in_memory(
+    table, players, cookies, monkeypatch
+):
+    socket, runtime, snapshot, actor = await owned_hand(table, players, cookies)
+    loads = Loads(monkeypatch)
+    try:
+        for player in players:  # the two seated (one of them to act) and one watching
+            status, state = await get_state(table.pk, player)
+            assert status == 200, state
+            assert loads.count == 0, "the state was read, not made from the runtime's"
+            assert state["version"] == runtime.version
+            expected = await sync_to_async(as_read)(table.pk, player)
+            assert timeless(state) == timeless(expected)
+            loads.count = 0  # (as_read's own)
+        status, state = await get_state(table.pk, None)  # a visitor
+        assert status == 200 and state["you"] is None and loads.count == 0
+    finally:
+        await socket.close()
+
+
+async def get_state(table_id: int, player):
+    """``GET /api/tables/<id>/state/`` (with the player's token; None: a visitor)."""
+    from pokersite.asgi import application
+
+    headers = [(b"host", b"testserver")]
+    if player is not None:
+        token = (await Token.objects.aget_or_create(user_id=player.user_id))[0].key
+        headers.append((b"authorization", f"Token {token}".encode()))
+    http = HttpCommunicator(application, "GET", f"/api/tables/{table_id}/state/", headers=headers)
+    response = await http.get_response(timeout=30)
+    await http.wait(timeout=30)
+    return response["status"], json.loads(response["body"])

@@ -1,0 +1,28 @@
+"""The table as the runtime of a table in this process holds it (``tables.live.runtime``), for
+a read that would otherwise load it from the database and replay its hand (the REST play
+API's state): ``held_runners``, registered by the live layer (``tables.live.in_turn``)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from tables.selectors.snapshot import Snapshot
+
+#: What a read makes of the table (pure: no database), e.g. a viewer's play state.
+HeldRead = Callable[["Snapshot"], dict[str, Any]]
+#: (table id, the read) -> the read of the table as its owner's runtime here holds it now, in
+#: the runtime's turn; None where no runtime here owns the table.
+HeldRunner = Callable[[int, HeldRead], dict[str, Any] | None]
+held_runners: list[HeldRunner] = []
+
+
+def read_held(table_id: int, read: HeldRead) -> dict[str, Any] | None:
+    """``read`` of the table as the runtime that owns it in this process holds it now (None:
+    none here does: load the table)."""
+    for runner in held_runners:
+        made = runner(table_id, read)
+        if made is not None:
+            return made
+    return None

@@ -152,20 +152,20 @@ def run(args: argparse.Namespace) -> None:
     rng = random.Random(args.seed)
     spent = {"write": 0.0, "snapshot": 0.0, "frames": 0.0}
     thinking = [0.0]  # --bots: the bots' decisions, apart from the tick's write
-    import tables.services.clock as clock_service
-
-    class TimedBot(clock_service.SensibleBot):
-        def decide(self, view: Any) -> Any:
-            start = time.process_time()
-            try:
-                return super().decide(view)
-            finally:
-                thinking[0] += time.process_time() - start
-
-    clock_service.SensibleBot = TimedBot  # type: ignore[misc]
-    if args.bots:  # bots deal among themselves, as at a tournament's table
+    if args.bots:
+        import tables.services.clock as clock_service
         from tables.services import hooks
 
+        class TimedBot(clock_service.SensibleBot):
+            def decide(self, view: Any) -> Any:
+                start = time.process_time()
+                try:
+                    return super().decide(view)
+                finally:
+                    thinking[0] += time.process_time() - start
+
+        clock_service.SensibleBot = TimedBot  # type: ignore[misc]
+        # bots deal among themselves, as at a tournament's table
         hooks.register(hooks.table_rules, lambda table, now: hooks.TableRules(bots_alone=True))
     deals, dealt_cpu = 0, 0.0  # --runtime: the clock's deals
     clock = datetime.now(UTC)  # --runtime: the clock's time, moved past every pause

@@ -401,9 +401,6 @@ class TableOwnership:
                 )
                 self.epoch = None
                 return None
-            finally:
-                if live is not None and live.spent:  # changed in place, then failed: read it
-                    self.snapshot, self.live = None, None
             await self._publish_and_show(written)
             self.reveal_if_due()
             return written.result

@@ -72,9 +72,7 @@ class TableReads:
     async def show_latest(self, consumer: ShownSocket) -> Snapshot | None:
         """Send ``consumer`` the table as it is (read first if this runtime has nothing yet);
         None if there is no such table. Run in the table's turn."""
-        snapshot = self.snapshot
-        if snapshot is None or snapshot.version < self.version:
-            snapshot = await self._read()
+        snapshot = await self._latest()
         if snapshot is not None and not consumer.closed:
             await consumer.show(snapshot)
         return snapshot
@@ -87,11 +85,17 @@ class TableReads:
         async def in_turn() -> dict[str, Any] | None:
             if not self.owner:
                 return None
-            if self.snapshot is None or self.snapshot.version < self.version:
-                await self._read()
-            return None if self.snapshot is None else read(self.snapshot)
+            snapshot = await self._latest()
+            return None if snapshot is None else read(snapshot)
 
         return await self.call(in_turn)
+
+    async def _latest(self) -> Snapshot | None:
+        """The table as it is now: read first where this runtime has nothing yet or heard of
+        a later version."""
+        if self.snapshot is None or self.snapshot.version < self.version:
+            return await self._read()
+        return self.snapshot
 
     async def _read(self) -> Snapshot | None:
         previous = self.snapshot

@@ -298,8 +298,7 @@ class TableRuntime(TableReads, TableOwnership):
         act = (act_fields(data) if fields is None else fields) if op == "act" else None
         if not self.owner and not await self._take():  # late renewing: its own lease again
             raise LeaseLost(MOVING)
-        if self.snapshot is None or self.snapshot.version < self.version:
-            await self._read()
+        await self._latest()
         live = self.live if act is not None else None
         request: Callable[[], str] = (
             functools.partial(_act, self.table_id, player, act, live)
@@ -310,11 +309,7 @@ class TableRuntime(TableReads, TableOwnership):
             if fields is None
             else functools.partial(OPERATIONS[str(op)].carry_out, self.table_id, player, **fields)
         )
-        try:
-            written = await self._fenced(request, live, _command_name(data))
-        finally:
-            if live is not None and live.spent:  # changed in place, then failed: read again
-                self.snapshot, self.live = None, None
+        written = await self._fenced(request, live, _command_name(data))
         self.commands += 1
         self.totals["commands"] += 1
         if answer is not None:
@@ -346,11 +341,16 @@ class TableRuntime(TableReads, TableOwnership):
     ) -> Written[T]:
         """``work`` in one transaction that renews the lease taken at ``epoch`` (``LeaseLost``:
         nothing written), and the table after it, built or read in the same trip to the write
-        thread (``written_and_read``); ``name``: what its CPU time is counted as."""
+        thread (``written_and_read``); ``name``: what its CPU time is counted as. ``live``
+        changed in place and then refused or failed is dropped: the table is read again."""
         fenced = functools.partial(lease_fenced, self.table_id, PROCESS, epoch, work)
-        return await write_async(self.table_id, written_and_read, name)(
-            self.table_id, fenced, self.snapshot, live
-        )
+        try:
+            return await write_async(self.table_id, written_and_read, name)(
+                self.table_id, fenced, self.snapshot, live
+            )
+        finally:
+            if live is not None and live.spent:
+                self.snapshot, self.live = None, None
 
     async def _publish_and_show(self, written: Written[Any]) -> None:
         """After a write of this runtime: its sockets get the new version (built in memory

@@ -117,3 +117,18 @@ def bot_act_request(
         "amount": decided.amount,
     }
     return act_request(snapshot.table.pk, who, data, live)
+
+
+class Calls:
+    """How often ``module.name`` is called from now on (the real one still runs), e.g. how
+    often a service replayed a hand (``hand_state``) or a view loaded a table."""
+
+    def __init__(self, monkeypatch: Any, module: Any, name: str) -> None:
+        self.count = 0
+        real = getattr(module, name)
+
+        def counted(*args: Any, **kwargs: Any) -> Any:
+            self.count += 1
+            return real(*args, **kwargs)
+
+        monkeypatch.setattr(module, name, counted)

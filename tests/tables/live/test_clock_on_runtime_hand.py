@@ -18,6 +18,7 @@ from tables.models import Player
 from tables.selectors.snapshot import load_snapshot
 from tables.services import clock, hand_act, seat_take
 from tables.services.live_hand import held_hand
+from tests.tables.helpers import Calls
 from tests.tables.live.test_followers import same_table
 from tests.tables.wsclient import Socket, communicator, session_cookie
 
@@ -30,20 +31,6 @@ BOT_THOUGHT = timedelta(seconds=5)
 @pytest.fixture(autouse=True)
 def no_croupier(settings):
     settings.POKER_CROUPIER = False
-
-
-class Replays:
-    """How often the clock replayed a hand from its decisions (``clock.hand_state``)."""
-
-    def __init__(self, monkeypatch) -> None:
-        self.count = 0
-        replay = clock.hand_state
-
-        def counted(*args, **kwargs):
-            self.count += 1
-            return replay(*args, **kwargs)
-
-        monkeypatch.setattr(clock, "hand_state", counted)
 
 
 async def owned_bot_table(make_table, players):
@@ -91,7 +78,7 @@ async def test_a_bots_action_is_taken_on_the_runtimes_hand_and_built_not_read(
     table, runtime, socket = await owned_bot_table(make_table, players)
     people = people_of(runtime, players)
     users = await sync_to_async(lambda: {p.pk: p.user for p in people.values()})()
-    replays = Replays(monkeypatch)
+    replays = Calls(monkeypatch, clock, "hand_state")  # the clock replaying a hand
     built = 0
     try:
         for _ in range(80):
@@ -134,7 +121,7 @@ async def test_a_timeout_is_taken_on_the_runtimes_hand_and_read_after(
 ):
     table, runtime, socket = await owned_bot_table(make_table, players)
     people = people_of(runtime, players)
-    replays = Replays(monkeypatch)
+    replays = Calls(monkeypatch, clock, "hand_state")  # the clock replaying a hand
     try:
         for _ in range(20):  # the bots act until a person is to act
             snapshot = runtime.snapshot

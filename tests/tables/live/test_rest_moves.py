@@ -24,6 +24,7 @@ from tables.models import HandAction, Table, TableLease
 from tables.selectors.held import held_runners
 from tables.selectors.snapshot import load_snapshot
 from tables.services import hand_start, hands, seat_take
+from tests.tables.helpers import Calls
 from tests.tables.wsclient import Socket, communicator
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -32,20 +33,6 @@ pytestmark = pytest.mark.django_db(transaction=True)
 @pytest.fixture(autouse=True)
 def no_croupier(settings):
     settings.POKER_CROUPIER = False
-
-
-class Loads:
-    """How often the play API loaded the table from the database (``play.load_snapshot``)."""
-
-    def __init__(self, monkeypatch) -> None:
-        self.count = 0
-        load = play.load_snapshot
-
-        def counted(*args, **kwargs):
-            self.count += 1
-            return load(*args, **kwargs)
-
-        monkeypatch.setattr(play, "load_snapshot", counted)
 
 
 def as_read(table_id: int, player) -> dict:
@@ -60,20 +47,6 @@ def as_read(table_id: int, player) -> dict:
 
 def timeless(state: dict) -> dict:
     return {**state, "clock": {**state["clock"], "seconds_left": None}}
-
-
-class Replays:
-    """How often ``hand_act`` read and replayed a hand (``hands.hand_state``)."""
-
-    def __init__(self, monkeypatch) -> None:
-        self.count = 0
-        replay = hands.hand_state
-
-        def counted(*args, **kwargs):
-            self.count += 1
-            return replay(*args, **kwargs)
-
-        monkeypatch.setattr(hands, "hand_state", counted)
 
 
 async def post(table_id: int, player, body: dict, key: str | None = None):
@@ -128,7 +101,8 @@ async def test_a_rest_action_is_taken_in_the_runtimes_turn_on_its_hand(
     table, players, cookies, monkeypatch
 ):
     socket, runtime, snapshot, actor = await owned_hand(table, players, cookies)
-    replays, loads = Replays(monkeypatch), Loads(monkeypatch)
+    replays = Calls(monkeypatch, hands, "hand_state")  # hand_act replaying a hand
+    loads = Calls(monkeypatch, play, "load_snapshot")  # the play API loading the table
     commands, reads = runtime.commands, runtime.reads
     try:
         status, state, _ = await post(table.pk, actor, a_call(snapshot))
@@ -154,7 +128,7 @@ async def test_a_rest_action_with_an_idempotency_key_is_done_in_the_keys_transac
     table, players, cookies, monkeypatch
 ):
     socket, runtime, snapshot, actor = await owned_hand(table, players, cookies)
-    loads = Loads(monkeypatch)
+    loads = Calls(monkeypatch, play, "load_snapshot")  # the play API loading the table
     commands, reads = runtime.commands, runtime.reads
     try:
         status, state, _ = await post(table.pk, actor, a_call(snapshot), key="k-1")
@@ -215,7 +189,7 @@ async def test_the_state_is_made_from_the_owners_table_in_memory(
     table, players, cookies, monkeypatch
 ):
     socket, runtime, snapshot, actor = await owned_hand(table, players, cookies)
-    loads = Loads(monkeypatch)
+    loads = Calls(monkeypatch, play, "load_snapshot")  # the play API loading the table
     try:
         for player in players:  # the two seated (one of them to act) and one watching
             status, state = await get_state(table.pk, player)

@@ -366,7 +366,7 @@ def run(args: argparse.Namespace) -> None:
             f"{1000 * dealt_cpu / actions:.2f}"
         )
     if profile is not None:
-        pstats.Stats(profile).sort_stats("cumulative").print_stats(30)
+        pstats.Stats(profile).sort_stats(os.environ.get("BENCH_SORT", "cumulative")).print_stats(30)
 
 
 if __name__ == "__main__":

@@ -68,6 +68,7 @@ class TableReads:
         def _now(self, snapshot: Snapshot | None) -> None: ...
         async def _fan_out(self, snapshot: Snapshot, again: bool = False) -> None: ...
         async def call(self, work: Callable[[], Awaitable[T]]) -> T: ...
+        async def _latest(self) -> Snapshot | None: ...
 
     async def show_latest(self, consumer: ShownSocket) -> Snapshot | None:
         """Send ``consumer`` the table as it is (read first if this runtime has nothing yet);
@@ -89,13 +90,6 @@ class TableReads:
             return None if snapshot is None else read(snapshot)
 
         return await self.call(in_turn)
-
-    async def _latest(self) -> Snapshot | None:
-        """The table as it is now: read first where this runtime has nothing yet or heard of
-        a later version."""
-        if self.snapshot is None or self.snapshot.version < self.version:
-            return await self._read()
-        return self.snapshot
 
     async def _read(self) -> Snapshot | None:
         previous = self.snapshot

@@ -108,9 +108,8 @@ class TableRuntime(TableReads, TableOwnership):
 
     #: (event loop, channel layer, table id) -> runtime
     runtimes: ClassVar[dict[RuntimeKey, TableRuntime]] = {}
-    #: This process's figures for its operators and the benchmark
-    #: (``tables.live.operators.process_figures``):
-    #: requests forwarded to another process and how long each took to be answered.
+    #: For operators and the benchmark (``tables.live.operators.process_figures``): how long
+    #: each request forwarded to another process took to be answered.
     forwarded_seconds: ClassVar[deque[float]] = deque(maxlen=100_000)
     #: The same counts as each runtime's, for the whole process since it started (and the
     #: leases taken: a table moving here).
@@ -227,12 +226,9 @@ class TableRuntime(TableReads, TableOwnership):
                 if not future.done():
                     future.set_exception(error)
                 else:
-                    log.warning(
-                        "table %s: queued work failed (%r)",
-                        self.table_id,
-                        error,
-                        extra={"table": self.table_id},
-                    )
+                    table = self.table_id
+                    extra = {"table": table}
+                    log.warning("table %s: queued work failed (%r)", table, error, extra=extra)
             else:
                 if not future.done():
                     future.set_result(result)
@@ -316,6 +312,13 @@ class TableRuntime(TableReads, TableOwnership):
             await answer(written.result)
         await self._publish_and_show(written)
         return written.result
+
+    async def _latest(self) -> Snapshot | None:
+        """The table as it is now: read first (``_read``) where this runtime has nothing yet
+        or heard of a later version; a click's own check, which most often reads nothing."""
+        if self.snapshot is None or self.snapshot.version < self.version:
+            return await self._read()
+        return self.snapshot
 
     async def _fenced(
         self, request: Callable[[], str], live: LiveHand | None, name: str
@@ -470,7 +473,7 @@ def written_and_read(
     versions = [e["version"] for e in events if e.get("type") == "table.changed"]
     if not versions:
         return Written(result, events)
-    newest = max(versions)
+    newest, extra = max(versions), {"table": table_id}
     if live is not None and before is not None and live.version == newest == before.version + 1:
         built = snapshot_after_action(
             before, live.version, live.deadline, live.decisions, live.state
@@ -489,11 +492,9 @@ def written_and_read(
         previous = None if live is not None and live.spent else before
         snapshot = load_snapshot(table_id, previous)
     except DatabaseError:
-        log.warning(
-            "table %s: database unreachable, update skipped", table_id, extra={"table": table_id}
-        )
+        log.warning("table %s: database unreachable, update skipped", table_id, extra=extra)
         snapshot = None
     except Exception:  # a write that committed must not look refused
-        log.exception("table %s: not read after a write", table_id, extra={"table": table_id})
+        log.exception("table %s: not read after a write", table_id, extra=extra)
         snapshot = None
     return Written(result, events, newest, snapshot, read=True)

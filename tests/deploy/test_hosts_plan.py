@@ -1,6 +1,7 @@
 """The multi-host harness's pure part (``deploy/hosts/plan.py``): the address plan and
 ``deploy/nginx.conf`` adapted to it. The harness itself needs root (``make hosts-test``)."""
 
+import re
 from pathlib import Path
 
 import pytest
@@ -65,7 +66,49 @@ def test_both_upstreams_list_every_app_process_and_nothing_on_loopback():
     assert "server 127.0.0.1" not in conf  # (a comment may name the address)
     # What routes and balances stays as shipped.
     assert "least_conn;" in upstream(conf, "poker")
-    assert "hash $uri consistent;" in upstream(conf, "poker_tables")
+    assert "hash $table_route consistent;" in upstream(conf, "poker_tables")
+
+
+def table_route(conf: str, uri: str) -> str:
+    """``$table_route`` of ``uri``, as the configuration's map makes it (nginx tries the map's
+    regular expressions in order, the first match wins; these read the same in Python)."""
+    block = conf.split("map $uri $table_route {", 1)[1].split("}", 1)[0]
+    entries = [line.split() for line in block.splitlines() if line.strip()]
+    for pattern, value in entries:
+        found = re.match(pattern.removeprefix("~"), uri) if pattern != "default" else None
+        if found:
+            return value.rstrip(";").replace("$1", found.group(1))
+    default = dict(entries)["default"].rstrip(";")
+    return uri if default == "$uri" else default
+
+
+def location(conf: str, match: str) -> str:
+    return conf.split(f"location {match} {{", 1)[1].split("}", 1)[0]
+
+
+def test_a_table_s_sockets_api_and_pages_go_to_one_process_by_its_id():
+    conf = site()
+    routes = {
+        table_route(conf, uri)
+        for uri in (
+            "/ws/tables/42/",
+            "/api/tables/42/actions/",
+            "/api/tables/42/state/",
+            "/tables/42/",
+            "/tables/42/host/pause/",
+        )
+    }
+    assert routes == {"42"}
+    assert table_route(conf, "/ws/tables/7/") == "7" != table_route(conf, "/tables/42/")
+    # Not one table's: as before, by the whole path.
+    assert table_route(conf, "/api/tables/") == "/api/tables/"
+    assert table_route(conf, "/api/tables/mine/") == "/api/tables/mine/"
+    for match in ("/ws/", r"~ ^/api/tables/\d+/", r"~ ^/tables/\d+/"):
+        assert "proxy_pass http://poker_tables;" in location(conf, match)
+    for match in ("/api/", "/"):
+        assert "proxy_pass http://poker;" in location(conf, match)
+    # The API's errors are JSON on both of its locations.
+    assert "error_page 502 503 504 = @api_unavailable;" in location(conf, r"~ ^/api/tables/\d+/")
 
 
 def test_the_name_certificate_static_folder_and_listening_address_are_the_harness_s():

@@ -5,7 +5,7 @@
 Six players at one no-limit table (a fresh SQLite file, or ``DATABASE_URL`` when set: a
 PostgreSQL database is used as it is, so give it a scratch one) play random legal actions
 the way a table's runtime carries them out (``tables.live.runtime``): each a socket's
-``act`` request (``act_request``: ``hand_act``) on the engine hand held in memory
+``act`` request (``TableRuntime._command``: ``hand_act``) on the engine hand held in memory
 (``LiveHand``), in the transaction that renews the lease (``lease_fenced``), and the table
 after it built in memory or read, on the write thread (``written_and_read``); each deal is
 the runtime's clock tick (``clock_tick`` fenced by the lease, then the table after it, as
@@ -96,7 +96,7 @@ def run(args: argparse.Namespace) -> None:
     import tables.services.events as events
     import tables.services.hands as hands_service
     from engine.bots import RandomBot
-    from tables.live.runtime import act_request, written_and_read
+    from tables.live.runtime import written_and_read
     from tables.models import Table
     from tables.selectors.snapshot import load_snapshot
     from tables.services import player_grant, player_sign_up, seat_take, table_save
@@ -104,6 +104,7 @@ def run(args: argparse.Namespace) -> None:
     from tables.services.events import lease_fenced
     from tables.services.leases import PROCESS, lease_take
     from tables.services.live_hand import LiveHand, held_hand
+    from tests.tables.helpers import act_request
 
     publish = events._publish
 

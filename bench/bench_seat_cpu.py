@@ -74,7 +74,7 @@ def run(args: argparse.Namespace) -> None:
     import tables.services.hands as hands_service
     from engine.bots import RandomBot
     from tables.live.frames import SocketFrames
-    from tables.live.runtime import act_request, written_and_read
+    from tables.live.runtime import written_and_read
     from tables.models import Table
     from tables.operations import run_op
     from tables.selectors.snapshot import load_snapshot
@@ -83,6 +83,7 @@ def run(args: argparse.Namespace) -> None:
     from tables.services.events import lease_fenced
     from tables.services.leases import PROCESS, lease_take
     from tables.services.live_hand import held_hand
+    from tests.tables.helpers import act_request
 
     def publish_runtime_writes(event: dict[str, Any], group: str = "") -> None:
         """The runtime's writes publish into their outbox (how ``written_and_read`` learns

@@ -13,8 +13,8 @@ class TablesConfig(AppConfig):
 
         from tables import push
         from tables.live import sessions
-        from tables.live.in_turn import move_in_turn, read_in_turn, tick_in_turn
-        from tables.operations import move_runners
+        from tables.live.in_turn import move_in_turn, read_in_turn, tick_in_turn, write_in_turn
+        from tables.operations import move_runners, turn_writers
         from tables.selectors.held import held_runners
         from tables.services import hooks, time_bank
         from tables.timers import turn_runners
@@ -39,6 +39,8 @@ class TablesConfig(AppConfig):
             move_runners.append(move_in_turn)
         if read_in_turn not in held_runners:  # and their state, from its table in memory
             held_runners.append(read_in_turn)
+        if write_in_turn not in turn_writers:  # and a host's controls
+            turn_writers.append(write_in_turn)
         # The time bank refills every few hands (a cash table's own listener).
         hooks.register(hooks.hand_ended, time_bank.refill_after_hand)
         # The turn nudge's Web Push (nothing without a VAPID key: tables/push.py).

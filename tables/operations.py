@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, TypeVar, cast
 
 from django.contrib.auth.models import AnonymousUser, User
 
@@ -29,6 +29,8 @@ from tables.services.hooks import rules_for
 from tables.services.mixed import choose_game
 from tables.services.seat_requests import seat_ask, top_up_ask
 from tables.text import BadFrame, act_fields, parse_whole_number
+
+T = TypeVar("T")
 
 #: The highest seat number a frame may name (the largest table).
 MOST_SEATS = max(Table.MAX_SEATS.values())
@@ -279,6 +281,28 @@ def carry_out_move(
         if message is not None:
             return message
     return OPERATIONS[op].carry_out(table_id, player, **fields)
+
+
+#: (table id, work, what its CPU time counts as) -> its result, carried out in the turn of the
+#: table's runtime where this process owns the table, else ``NOT_IN_TURN`` (the live layer
+#: registers one: ``tables.live.in_turn``).
+TurnWriter = Callable[[int, Callable[[], Any], str], Any]
+turn_writers: list[TurnWriter] = []
+NOT_IN_TURN = object()
+
+
+def in_table_turn(table_id: int, work: Callable[[], T], name: str) -> T:
+    """``work`` (a change of the table by its service: a host's control) in the turn of the
+    table's runtime where this process owns the table (``turn_writers``): in order with its
+    sockets' requests, under its lease, and its next version shown at once; else, or inside
+    the caller's transaction, at once, as a change the runtimes read. Returns or raises what
+    ``work`` does (refused: nothing changed); ``LeaseLost`` where the table moved or did not
+    answer meanwhile."""
+    for writer in turn_writers:
+        result = writer(table_id, work, name)
+        if result is not NOT_IN_TURN:
+            return cast(T, result)
+    return work()
 
 
 def run_op(

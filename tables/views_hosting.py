@@ -27,6 +27,7 @@ from django.views.decorators.http import require_http_methods, require_POST
 from engine.config import STUD_GAMES
 from tables.http import AuthenticatedRequest, HtmxRequest
 from tables.models import Player, Table
+from tables.operations import in_table_turn
 from tables.selectors.access import can_host, can_see_table
 from tables.selectors.hosting import (
     invite_table,
@@ -448,8 +449,8 @@ def host_control(request: HtmxRequest, table_id: int, control: str) -> HttpRespo
     if not can_host(table, request.user):
         raise PermissionDenied("Only the game's host can do that.")
     change_form = None
-    try:
-        text = action(request, table)
+    try:  # in the turn of the table's runtime here, where this process runs the table
+        text = in_table_turn(table.pk, lambda: action(request, table), f"command host {control}")
     except ChangeRefused as error:
         messages.error(request, str(error))
         change_form = error.form
@@ -471,7 +472,11 @@ def broadcast_answer(request: HtmxRequest, table_id: int) -> HttpResponse:
     try:
         if player is None:
             raise NotSeated("Only a player seated at this table can answer that.")
-        messages.success(request, player_answer(table, player, request.POST.get("agree") == "1"))
+        agree = request.POST.get("agree") == "1"
+        answered = in_table_turn(
+            table.pk, lambda: player_answer(table, player, agree), "command broadcast"
+        )
+        messages.success(request, answered)
     except ServiceError as error:
         messages.error(request, str(error))
     if request.htmx:

@@ -41,6 +41,7 @@ from tables.api.permissions import AuthenticatedApiRequest, ReadOrLoggedIn
 from tables.clubs import services as club_services
 from tables.clubs.errors import NoSuchClub
 from tables.models import Player, SeatRequest, Table
+from tables.operations import in_table_turn
 from tables.selectors.access import can_host, can_see_table
 from tables.selectors.hosting import live_requests
 from tables.services import host_seats, hosting, seat_requests
@@ -160,8 +161,12 @@ class TableDetailUpdate(views.TableDetail):
         data = GameSettingsSerializer(data=request.data)
         data.is_valid(raise_exception=True)
         try:
-            update = hosting.table_host_update(
-                table=table, by=request.user, changes=data.validated_data
+            update = in_table_turn(
+                table.pk,
+                lambda: hosting.table_host_update(
+                    table=table, by=request.user, changes=data.validated_data
+                ),
+                "command host change",
             )
         except ServiceError as error:
             raise refused(error) from None
@@ -179,7 +184,9 @@ def _control(
     response: Serializer[Any],
     run: Callable[[AuthenticatedApiRequest, Table], dict[str, Any]],
 ) -> type[APIView]:
-    """A ``POST`` host control on ``/api/tables/<id>/...`` running ``run(request, table)``."""
+    """A ``POST`` host control on ``/api/tables/<id>/...`` running ``run(request, table)`` (in
+    the turn of the table's runtime, where this process runs the table)."""
+    name = f"command host {summary.lower()}"
 
     @extend_schema(
         tags=["hosting"],
@@ -191,7 +198,7 @@ def _control(
     def post(self: APIView, request: AuthenticatedApiRequest, pk: int) -> Response:
         table = _hosted(request, pk)
         try:
-            return Response(run(request, table))
+            return Response(in_table_turn(table.pk, lambda: run(request, table), name))
         except ServiceError as error:
             raise refused(error) from None
 
@@ -271,26 +278,30 @@ class PlayerControl(APIView):
         player = Player.objects.filter(pk=views._id(player_id)).first()
         if player is None:
             raise exceptions.NotFound("No such player.")
-        action = body.validated_data["action"]
-        try:
-            if action == "remove":
-                now = host_seats.table_host_remove(table=table, by=request.user, player=player)
-            elif action == "sit_out":
-                now = host_seats.table_host_sit_out(table=table, by=request.user, player=player)
-            elif action == "make_host":
-                now = bool(
-                    host_seats.table_host_transfer(table=table, by=request.user, player=player)
-                )
-            else:
-                stack = body.validated_data.get("stack")
-                if stack is None:
-                    raise exceptions.ValidationError({"stack": ["Say what the stack should be."]})
-                now = host_seats.table_correct_stack(
-                    table=table, by=request.user, player=player, stack=stack
-                ).done_now
+        action, stack = body.validated_data["action"], body.validated_data.get("stack")
+        if action == "correct_stack" and stack is None:
+            raise exceptions.ValidationError({"stack": ["Say what the stack should be."]})
+        try:  # in the turn of the table's runtime, where this process runs the table
+            now = in_table_turn(
+                table.pk,
+                lambda: _player_control(table, request.user, player, action, stack),
+                f"command host {action}",
+            )
         except ServiceError as error:
             raise refused(error) from None
         return Response(_state(table.pk, now))
+
+
+def _player_control(table: Table, by: Any, player: Player, action: str, stack: int | None) -> bool:
+    """One of ``PlayerControl``'s actions; whether it was done now."""
+    if action == "remove":
+        return host_seats.table_host_remove(table=table, by=by, player=player)
+    if action == "sit_out":
+        return host_seats.table_host_sit_out(table=table, by=by, player=player)
+    if action == "make_host":
+        return bool(host_seats.table_host_transfer(table=table, by=by, player=player))
+    assert stack is not None  # checked with the request
+    return host_seats.table_correct_stack(table=table, by=by, player=player, stack=stack).done_now
 
 
 @extend_schema(tags=["hosting"], parameters=[ID])
@@ -370,9 +381,14 @@ def _answer_view(approve: bool) -> type[APIView]:
     )
     def post(self: APIView, request: AuthenticatedApiRequest, pk: int, request_id: int) -> Response:
         table = _hosted(request, pk)
+        asked = views._id(request_id)
         try:
-            answered = seat_requests.seat_request_answer(
-                table=table, by=request.user, request_id=views._id(request_id), approve=approve
+            answered = in_table_turn(
+                table.pk,
+                lambda: seat_requests.seat_request_answer(
+                    table=table, by=request.user, request_id=asked, approve=approve
+                ),
+                "command host approve" if approve else "command host decline",
             )
         except ServiceError as error:
             raise refused(error) from None

@@ -9,6 +9,8 @@ by ``tables.apps``):
   version built from it, as a socket's is; a runtime that does not own the table forwards
   the move to its owner. Where no runtime here follows the table, the move's service carries
   it out at once and the runtimes elsewhere read the change;
+- a host's controls (``tables.operations.turn_writers``): where this process owns the table,
+  carried out by its runtime as a command, its next version shown at once;
 - the REST play API's state (``tables.selectors.held.held_runners``): made from the table
   as the owner's runtime holds it, in its turn, instead of loading it and replaying its hand.
 
@@ -31,6 +33,7 @@ from django.db import transaction
 from tables.live.ownership import FORWARD_SECONDS, REQUEST_SECONDS, TOO_SLOW
 from tables.live.runtime import TableRuntime
 from tables.models import Player
+from tables.operations import NOT_IN_TURN
 from tables.selectors.held import HeldRead
 from tables.services.leases import LeaseLost
 from tables.services.live_hand import LiveHand
@@ -67,6 +70,16 @@ def move_in_turn(
     if runtime is None:
         return None
     return _waited(runtime, runtime.request(user, player, {"op": op}, fields=fields))
+
+
+def write_in_turn(table_id: int, work: Callable[[], T], name: str) -> T | object:
+    """``work`` (a service's change of the table) carried out by the table's runtime here as
+    a command (``TableRuntime.carry_out``), where this process owns the table; else
+    ``NOT_IN_TURN``: the caller does it at once."""
+    runtime = _runtime_here(table_id)
+    if runtime is None or not runtime.owner:
+        return NOT_IN_TURN
+    return _waited(runtime, runtime.carry_out(work, name))
 
 
 def read_in_turn(table_id: int, read: HeldRead) -> dict[str, Any] | None:

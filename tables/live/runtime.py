@@ -140,7 +140,6 @@ class TableRuntime(TableReads, TableOwnership):
         self.commands = 0  # commands carried out as the owner
         self.forwards = 0  # requests sent to the owner elsewhere
         self.revealed_at: datetime | None = None  # a timed broadcast's last reveal pushed
-        # a run-out's odds, computed from its hand
         self.odds = RunoutOdds(table_id, self.tick, self.call, lambda: self.snapshot)
 
     # --- sockets ---------------------------------------------------------------------------
@@ -190,10 +189,6 @@ class TableRuntime(TableReads, TableOwnership):
         """This loop's runtime of ``table_id`` on ``layer`` (None: no socket here follows)."""
         layer = layer or get_channel_layer()
         return cls.runtimes.get((asyncio.get_running_loop(), layer, table_id))
-
-    @property
-    def followers(self) -> int:
-        return len(self.sockets)
 
     @property
     def owner(self) -> bool:
@@ -270,11 +265,11 @@ class TableRuntime(TableReads, TableOwnership):
             if answer is not None:
                 await answer(message)
             return message
+        return await self._in_turn(lambda: self._command(user, player, data, answer, fields))
+
+    async def _in_turn(self, work: Callable[[], Awaitable[T]]) -> T:
         try:  # every request is answered: a turn stuck behind something is not waited out
-            return await asyncio.wait_for(
-                self.call(lambda: self._command(user, player, data, answer, fields)),
-                REQUEST_SECONDS,
-            )
+            return await asyncio.wait_for(self.call(work), REQUEST_SECONDS)
         except TimeoutError:
             log.warning("table %s: a request waited too long", self.table_id)
             raise LeaseLost(TOO_SLOW) from None
@@ -288,13 +283,10 @@ class TableRuntime(TableReads, TableOwnership):
         fields: dict[str, Any] | None = None,
     ) -> str:
         # An action goes straight to its service (``hand_act``), its fields parsed here: a
-        # malformed one is refused before the write thread (the other requests' operation
-        # parses theirs there: ``run_op``).
+        # malformed one is refused before the write thread (the other ops': in ``run_op``).
         op = data.get("op")
         act = (act_fields(data) if fields is None else fields) if op == "act" else None
-        if not self.owner and not await self._take():  # late renewing: its own lease again
-            raise LeaseLost(MOVING)
-        await self._latest()
+        await self._owned_latest()
         live = self.live if act is not None else None
         request: Callable[[], str] = (
             functools.partial(_act, self.table_id, player, act, live)
@@ -305,13 +297,34 @@ class TableRuntime(TableReads, TableOwnership):
             if fields is None
             else functools.partial(OPERATIONS[str(op)].carry_out, self.table_id, player, **fields)
         )
-        written = await self._fenced(request, live, _command_name(data))
+        return await self._apply(request, live, _command_name(data), answer)
+
+    async def carry_out(self, work: Callable[[], T], name: str) -> T:
+        """Another writer's change of the table (a host's control: ``tables.operations.
+        in_table_turn``) in its turn, as a command of the owner: under the lease, its next
+        version shown. ``LeaseLost`` where this process does not own it (nothing done)."""
+
+        async def in_turn() -> T:
+            await self._owned_latest()
+            return await self._apply(work, None, name)
+
+        return await self._in_turn(in_turn)
+
+    async def _apply(
+        self, work: Callable[[], T], live: LiveHand | None, name: str, answer: Answer = None
+    ) -> T:
+        written = await self._fenced(work, live, name)
         self.commands += 1
         self.totals["commands"] += 1
         if answer is not None:
-            await answer(written.result)
+            await answer(str(written.result))
         await self._publish_and_show(written)
         return written.result
+
+    async def _owned_latest(self) -> None:
+        if not self.owner and not await self._take():  # late renewing: its own lease again
+            raise LeaseLost(MOVING)
+        await self._latest()
 
     async def _latest(self) -> Snapshot | None:
         """The table as it is now: read first (``_read``) where this runtime has nothing yet
@@ -321,8 +334,8 @@ class TableRuntime(TableReads, TableOwnership):
         return self.snapshot
 
     async def _fenced(
-        self, request: Callable[[], str], live: LiveHand | None, name: str
-    ) -> Written[str]:
+        self, request: Callable[[], T], live: LiveHand | None, name: str
+    ) -> Written[T]:
         """The request in one transaction with the lease, and the table after it (see
         ``_write``); once more after taking the lease again if it had expired with nobody
         taking it (a stalled loop, a clock that jumped)."""
@@ -385,15 +398,6 @@ class TableRuntime(TableReads, TableOwnership):
                 await publish(event, group, others=others, local=after)
             except Exception:  # a lost notification must not undo a committed action
                 log.exception("could not publish %s", event)
-
-
-def act_request(
-    table_id: int, player: Player, data: dict[str, Any], live: LiveHand | None
-) -> Callable[[], str]:
-    """A socket's ``act`` request as the runtime carries it out: its fields parsed now
-    (``act_fields``: ``BadFrame`` or ``NumberError``), the action on the write thread by
-    ``hand_act``, on the runtime's hand in memory (``live``)."""
-    return functools.partial(_act, table_id, player, act_fields(data), live)
 
 
 def _act(table_id: int, player: Player, fields: dict[str, Any], live: LiveHand | None) -> str:

@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 import contextlib
+import functools
 import random
 from collections.abc import Callable
 from typing import Any
 
 from engine.bots import RandomBot
-from tables.live.runtime import act_request
+from tables.live import runtime
 from tables.models import Hand, Player, Table
 from tables.presenters.models import Screen
 from tables.presenters.screen import table_screen
@@ -19,6 +20,7 @@ from tables.selectors.snapshot import Snapshot, load_snapshot
 from tables.services import hand_act, hand_start
 from tables.services.errors import HandInProgress
 from tables.services.live_hand import LiveHand
+from tables.text import act_fields
 
 
 def fresh(table: Table) -> Table:
@@ -98,6 +100,16 @@ def play_until(table: Table, reached, choose=passive_action, limit: int = 300) -
         else:
             act(table, choose(hand))
     raise AssertionError(f"not reached after {limit} steps")
+
+
+def act_request(
+    table_id: int, player: Player, data: dict[str, Any], live: LiveHand | None
+) -> Callable[[], str]:
+    """A socket's ``act`` request as the table's runtime carries it out
+    (``TableRuntime._command``): its fields parsed now (``act_fields``: ``BadFrame`` or
+    ``NumberError``), the action on the write thread by ``hand_act``, on the runtime's hand
+    in memory (``live``)."""
+    return functools.partial(runtime._act, table_id, player, act_fields(data), live)
 
 
 def bot_act_request(

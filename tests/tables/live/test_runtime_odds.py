@@ -25,7 +25,7 @@ from tables.croupier import (
     odds_under_way,
     runout_odds_compute,
 )
-from tables.live.runtime import TableRuntime, Written, act_request, written_and_read
+from tables.live.runtime import TableRuntime, Written, written_and_read
 from tables.models import Hand, Player, PlayerHand, Table
 from tables.selectors.snapshot import Snapshot, load_snapshot
 from tables.services import hand_start, seat_take
@@ -33,7 +33,7 @@ from tables.services.events import lease_fenced
 from tables.services.leases import PROCESS, lease_take
 from tables.services.live_hand import LiveHand, held_hand
 from tables.services.runouts import hands_awaiting_odds, runout_odds_work
-from tests.tables.helpers import actor, current_hand, fresh
+from tests.tables.helpers import act_request, actor, current_hand, fresh
 from tests.tables.selectors.test_snapshot_made import assert_same, frames
 from tests.tables.wsclient import communicator, session_cookie
 

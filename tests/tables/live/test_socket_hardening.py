@@ -184,8 +184,9 @@ def running_hand(players, table):
 
 async def test_a_malformed_action_is_refused_before_the_tables_write_thread(seated):
     """A socket's action is parsed by the runtime before its turn goes to the write thread
-    (``tables.live.runtime.act_request``): a malformed one is answered without a transaction
-    (no command counted, nothing run under the lease), and a well-formed one is carried out."""
+    (``tables.live.runtime.TableRuntime._command``): a malformed one is answered without a
+    transaction (no command counted, nothing run under the lease), and a well-formed one is
+    carried out."""
     table, players, cookies = seated
     await sync_to_async(hand_start)(table=table)
     alice = await json_socket(table, cookies["alice"])
@@ -232,7 +233,7 @@ async def test_a_socket_closed_for_a_big_frame_leaves_its_feed_and_is_not_render
     await big.comm.send_to(text_data=json.dumps({"op": "sit_out", "pad": "x" * 5000}))
     assert await closed_with(big.comm) == 4009  # what autobahn accepts (1009 raised there)
     # Left at once, without waiting for the client to acknowledge the close.
-    assert TableRuntime.following(table.pk).followers == 1  # the watcher
+    assert len(TableRuntime.following(table.pk).sockets) == 1  # the watcher
     assert LiveSockets.counts(get_channel_layer(), bob.user_id, table.pk) == (0, 0)
     sent = closing.sent_version
     await sync_to_async(seat_take)(table=table, player=carol, buy_in=100, seat_number=3)
@@ -255,7 +256,7 @@ async def test_a_socket_whose_handler_raised_leaves_its_feed(seated):
     await get_channel_layer().send(consumer.channel_name, {"type": "no.such.handler"})
     with pytest.raises(ValueError, match="No handler"):
         await broken.comm.wait(timeout=5)
-    assert TableRuntime.following(table.pk).followers == 1  # the watcher
+    assert len(TableRuntime.following(table.pk).sockets) == 1  # the watcher
     assert LiveSockets.counts(get_channel_layer(), bob.user_id, table.pk) == (0, 0)
     await watcher.close()
 

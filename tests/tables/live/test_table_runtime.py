@@ -73,7 +73,7 @@ async def test_one_subscription_per_process_for_all_its_sockets(table, cookies):
         await Socket(f"s{i}", communicator(table.pk, c)).connect() for i, c in enumerate(cookies)
     ]
     runtime = TableRuntime.following(table.pk)
-    assert runtime is not None and runtime.followers == 3
+    assert runtime is not None and len(runtime.sockets) == 3
     assert await group_members(layer, table_group(table.pk)) == 1
     # One message on the layer reaches every socket.
     changed = sockets[0].version + 1
@@ -82,7 +82,7 @@ async def test_one_subscription_per_process_for_all_its_sockets(table, cookies):
     for socket in sockets:
         await socket.until_version(changed, timeout=5)
     await sockets[0].close()
-    assert TableRuntime.following(table.pk) is runtime and runtime.followers == 2
+    assert TableRuntime.following(table.pk) is runtime and len(runtime.sockets) == 2
     for socket in sockets[1:]:
         await socket.close()
     assert TableRuntime.following(table.pk) is None

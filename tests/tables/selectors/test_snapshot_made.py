@@ -15,7 +15,7 @@ from django.utils import timezone
 
 from engine.bots import RandomBot
 from tables.live.frames import SocketFrames
-from tables.live.runtime import Written, act_request, written_and_read
+from tables.live.runtime import Written, written_and_read
 from tables.models import BroadcastConsent, Hand, Table
 from tables.selectors.snapshot import Snapshot, load_snapshot
 from tables.selectors.snapshot_made import snapshot_after_street
@@ -25,7 +25,7 @@ from tables.services.errors import BuyInOutOfRange
 from tables.services.events import lease_fenced
 from tables.services.leases import PROCESS, lease_take, leases_renew
 from tables.services.live_hand import LiveHand, held_hand
-from tests.tables.helpers import bot_act_request
+from tests.tables.helpers import act_request, bot_act_request
 
 pytestmark = pytest.mark.django_db(transaction=True)  # the writes publish on commit
 

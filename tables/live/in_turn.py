@@ -27,6 +27,7 @@ from collections.abc import Awaitable, Callable, Coroutine
 from concurrent.futures import TimeoutError as FutureTimeout
 from typing import Any, TypeVar
 
+from asgiref.sync import SyncToAsync
 from channels.layers import get_channel_layer
 from django.db import transaction
 
@@ -109,8 +110,14 @@ def _waited(runtime: TableRuntime, work: Coroutine[Any, Any, T]) -> T:
 def _runtime_here(table_id: int) -> TableRuntime | None:
     """The runtime of ``table_id`` on the default channel layer, on an event loop running on
     another thread than this one (a view on the loop's own thread could not wait for it);
-    None inside a transaction (the runtime's turn may wait for it: the work is the caller's)."""
+    None inside a transaction (the runtime's turn may wait for it: the work is the caller's)
+    or on the shared sync thread."""
     if transaction.get_connection().in_atomic_block:
+        return None
+    if SyncToAsync.deadlock_context.get(False):
+        # On asgiref's one shared sync thread (a view called without a request's thread of
+        # its own: a test's or a command's ``sync_to_async``): the runtime's database work
+        # may need this very thread (SQLite's), so it would wait out its limit.
         return None
     try:
         here = asyncio.get_running_loop()

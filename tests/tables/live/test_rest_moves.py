@@ -217,3 +217,23 @@ async def get_state(table_id: int, player):
     response = await http.get_response(timeout=30)
     await http.wait(timeout=30)
     return response["status"], json.loads(response["body"])
+
+
+async def test_a_view_on_the_shared_sync_thread_reads_the_state_instead_of_waiting(
+    table, players, cookies, monkeypatch
+):
+    """A view called by ``sync_to_async`` outside a request (a test's, a command's) runs on
+    asgiref's one shared sync thread, which the runtime's SQLite work needs too: it reads the
+    table instead of waiting for the runtime (which would wait out its limit)."""
+    socket, runtime, snapshot, actor = await owned_hand(table, players, cookies)
+    held = Calls(monkeypatch, TableRuntime, "held")
+    loads = Calls(monkeypatch, play, "load_snapshot")
+    try:
+        state = await sync_to_async(play.state_for)(table.pk, actor.user)
+        assert state["version"] == runtime.version
+        assert (held.count, loads.count) == (0, 1)  # read, the runtime not asked
+        # A request has a thread of its own: the same state is made by the runtime.
+        status, state = await get_state(table.pk, actor)
+        assert status == 200 and (held.count, loads.count) == (1, 1)
+    finally:
+        await socket.close()

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils import timezone
@@ -14,13 +16,14 @@ from tables.presenters.notes import note_marks
 from tables.presenters.render import region_html, render_message
 from tables.presenters.screen import table_screen
 from tables.selectors.access import can_host, can_see_hand, can_see_table, tables_visible_to
+from tables.selectors.held import read_held
 from tables.selectors.hosting import LeftTable, left_table
 from tables.selectors.ledger import table_ledger
 from tables.selectors.lobby import lobby_tables
 from tables.selectors.notes import notes_by_subject
 from tables.selectors.players import viewer_player
 from tables.selectors.recent import recent_games
-from tables.selectors.snapshot import load_snapshot
+from tables.selectors.snapshot import Snapshot, load_snapshot
 from tables.stats.ev import ledger_ev
 from tables.views_hud import hud_shown
 from tables.views_room import room_screen_link
@@ -51,21 +54,33 @@ def table_detail(request: HttpRequest, table_id: int) -> HttpResponse:
     table = get_object_or_404(Table, pk=table_id)
     if not can_see_table(table, request.user):
         raise Http404("No such table.")  # a private game's existence is not revealed
-    snapshot = load_snapshot(table)
-    if snapshot is None:  # the table was deleted since it was read
-        raise Http404("No such table.")
     player = viewer_player(request.user)  # its bankroll: read just now
     left = left_table(table.pk, player) if player else LeftTable(0, None)
-    screen = table_screen(
-        snapshot,
-        player,
-        player.bankroll if player else None,
-        left_with=left.minimum,
-        reseat_at_ms=left.wait_until_ms,
-        notes=note_marks(notes_by_subject(player.pk if player else None)),  # theirs alone
-        # a visitor's, of a hand its players agreed to broadcast (none for a seated player)
-        revealed=broadcast_reveal(snapshot, player.pk if player else None, timezone.now()),
-    )
+    notes = note_marks(notes_by_subject(player.pk if player else None))  # theirs alone
+    now = timezone.now()
+
+    def page(snapshot: Snapshot) -> dict[str, Any]:
+        screen = table_screen(
+            snapshot,
+            player,
+            player.bankroll if player else None,
+            left_with=left.minimum,
+            reseat_at_ms=left.wait_until_ms,
+            notes=notes,
+            # a visitor's, of a hand its players agreed to broadcast (none for a seated player)
+            revealed=broadcast_reveal(snapshot, player.pk if player else None, now),
+        )
+        return {"snapshot": snapshot, "screen": screen}
+
+    # The table as the runtime that owns it here holds it (in its turn: what its sockets
+    # were sent), else read.
+    made = read_held(table.pk, page)
+    if made is None:
+        snapshot = load_snapshot(table)
+        if snapshot is None:  # the table was deleted since it was read
+            raise Http404("No such table.")
+        made = page(snapshot)
+    snapshot, screen = made["snapshot"], made["screen"]
     regions = {**region_html(screen, oob=False), "message": render_message("", oob=False)}
     closed = snapshot.table.status == Table.Status.CLOSED
     ledger = table_ledger(snapshot.table) if closed else None  # its result and settle-up

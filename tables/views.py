@@ -16,14 +16,14 @@ from tables.presenters.notes import note_marks
 from tables.presenters.render import region_html, render_message
 from tables.presenters.screen import table_screen
 from tables.selectors.access import can_host, can_see_hand, can_see_table, tables_visible_to
-from tables.selectors.held import read_held
+from tables.selectors.held import made_from_table
 from tables.selectors.hosting import LeftTable, left_table
 from tables.selectors.ledger import table_ledger
 from tables.selectors.lobby import lobby_tables
 from tables.selectors.notes import notes_by_subject
 from tables.selectors.players import viewer_player
 from tables.selectors.recent import recent_games
-from tables.selectors.snapshot import Snapshot, load_snapshot
+from tables.selectors.snapshot import Snapshot
 from tables.stats.ev import ledger_ev
 from tables.views_hud import hud_shown
 from tables.views_room import room_screen_link
@@ -74,12 +74,9 @@ def table_detail(request: HttpRequest, table_id: int) -> HttpResponse:
 
     # The table as the runtime that owns it here holds it (in its turn: what its sockets
     # were sent), else read.
-    made = read_held(table.pk, page)
-    if made is None:
-        snapshot = load_snapshot(table)
-        if snapshot is None:  # the table was deleted since it was read
-            raise Http404("No such table.")
-        made = page(snapshot)
+    made = made_from_table(table.pk, page)
+    if made is None:  # the table was deleted since it was read
+        raise Http404("No such table.")
     snapshot, screen = made["snapshot"], made["screen"]
     regions = {**region_html(screen, oob=False), "message": render_message("", oob=False)}
     closed = snapshot.table.status == Table.Status.CLOSED

@@ -9,6 +9,8 @@ and a QR code to join. It stays live over the table's socket as a spectator (``?
 
 from __future__ import annotations
 
+from typing import Any
+
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.urls import reverse
@@ -20,8 +22,9 @@ from tables.presenters.broadcast import broadcast_reveal
 from tables.presenters.qr import qr_svg
 from tables.presenters.render import region_html, render_message
 from tables.presenters.screen import table_screen
+from tables.selectors.held import made_from_table
 from tables.selectors.room_screen import room_screen_allowed, room_screen_key
-from tables.selectors.snapshot import load_snapshot
+from tables.selectors.snapshot import Snapshot
 
 
 def room_screen_url(table: Table) -> str:
@@ -46,12 +49,18 @@ def room_screen(request: HttpRequest, table_id: int) -> HttpResponse:
     key = request.GET.get("key")
     if table is None or not room_screen_allowed(table, key):
         raise Http404("No such table.")
-    snapshot = load_snapshot(table)
-    if snapshot is None:  # deleted since it was read
+    now = timezone.now()
+
+    def shown(snapshot: Snapshot) -> dict[str, Any]:
+        # a spectator's, whoever looks (with the broadcast's cards where its host allows them)
+        revealed = broadcast_reveal(snapshot, None, now, room_screen=True)
+        return {"snapshot": snapshot, "screen": table_screen(snapshot, None, revealed=revealed)}
+
+    # as the runtime that owns the table here holds it, else read
+    made = made_from_table(table.pk, shown)
+    if made is None:  # deleted since it was read
         raise Http404("No such table.")
-    # a spectator's, whoever looks (with the broadcast's cards where its host allows them)
-    revealed = broadcast_reveal(snapshot, None, timezone.now(), room_screen=True)
-    screen = table_screen(snapshot, None, revealed=revealed)
+    snapshot, screen = made["snapshot"], made["screen"]
     regions = {**region_html(screen, oob=False), "message": render_message("", oob=False)}
     # The QR code: a private game's invite link (to join it), a public table's page.
     token = table.invite_token if table.private else ""

@@ -48,10 +48,10 @@ from tables.presenters.broadcast import broadcast_reveal
 from tables.presenters.play_state import PLAY_STATE, play_state
 from tables.presenters.screen import table_screen
 from tables.selectors.access import can_see_table
-from tables.selectors.held import read_held
+from tables.selectors.held import made_from_table
 from tables.selectors.hosting import left_table
 from tables.selectors.players import player_bankroll, viewer_player
-from tables.selectors.snapshot import Snapshot, load_snapshot
+from tables.selectors.snapshot import Snapshot
 from tables.services import errors
 from tables.services.idempotency import Answer, idempotent_answer
 from tables.services.leases import LeaseLost
@@ -117,8 +117,8 @@ IDEMPOTENCY_KEY = OpenApiParameter(
 
 def state_for(table: Table | int, user: Viewer) -> dict[str, Any]:
     """The play state of ``table`` for ``user`` (anonymous: a spectator) now: of the table as
-    the runtime that owns it in this process holds it (``read_held``: in its turn, nothing
-    read or replayed), else read."""
+    the runtime that owns it in this process holds it (``made_from_table``: in its turn,
+    nothing read or replayed), else read."""
     table_id = table.pk if isinstance(table, Table) else table
     player = viewer_player(user)
     bankroll = player_bankroll(player.pk) if player is not None else None
@@ -131,13 +131,10 @@ def state_for(table: Table | int, user: Viewer) -> dict[str, Any]:
         screen = table_screen(snapshot, player, bankroll, left_with=left_with, revealed=revealed)
         return play_state(snapshot, screen)
 
-    held = read_held(table_id, state)
-    if held is not None:
-        return held
-    snapshot = load_snapshot(table_id)
-    if snapshot is None:  # the table was deleted since it was read
+    made = made_from_table(table_id, state)
+    if made is None:  # the table was deleted since it was read
         raise exceptions.NotFound("No such table.")
-    return state(snapshot)
+    return made
 
 
 def _visible_table(pk: int, user: Viewer) -> Table:

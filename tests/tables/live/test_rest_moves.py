@@ -21,6 +21,7 @@ from rest_framework.authtoken.models import Token
 from tables.api import play
 from tables.live.runtime import TableRuntime
 from tables.models import HandAction, Table, TableLease
+from tables.selectors import held as held_reads
 from tables.selectors.held import held_runners
 from tables.selectors.snapshot import load_snapshot
 from tables.services import hand_start, hands, seat_take
@@ -102,7 +103,7 @@ async def test_a_rest_action_is_taken_in_the_runtimes_turn_on_its_hand(
 ):
     socket, runtime, snapshot, actor = await owned_hand(table, players, cookies)
     replays = Calls(monkeypatch, hands, "hand_state")  # hand_act replaying a hand
-    loads = Calls(monkeypatch, play, "load_snapshot")  # the play API loading the table
+    loads = Calls(monkeypatch, held_reads, "load_snapshot")  # the play API loading the table
     commands, reads = runtime.commands, runtime.reads
     try:
         status, state, _ = await post(table.pk, actor, a_call(snapshot))
@@ -128,7 +129,7 @@ async def test_a_rest_action_with_an_idempotency_key_is_done_in_the_keys_transac
     table, players, cookies, monkeypatch
 ):
     socket, runtime, snapshot, actor = await owned_hand(table, players, cookies)
-    loads = Calls(monkeypatch, play, "load_snapshot")  # the play API loading the table
+    loads = Calls(monkeypatch, held_reads, "load_snapshot")  # the play API loading the table
     commands, reads = runtime.commands, runtime.reads
     try:
         status, state, _ = await post(table.pk, actor, a_call(snapshot), key="k-1")
@@ -189,7 +190,7 @@ async def test_the_state_is_made_from_the_owners_table_in_memory(
     table, players, cookies, monkeypatch
 ):
     socket, runtime, snapshot, actor = await owned_hand(table, players, cookies)
-    loads = Calls(monkeypatch, play, "load_snapshot")  # the play API loading the table
+    loads = Calls(monkeypatch, held_reads, "load_snapshot")  # the play API loading the table
     try:
         for player in players:  # the two seated (one of them to act) and one watching
             status, state = await get_state(table.pk, player)
@@ -227,7 +228,7 @@ async def test_a_view_on_the_shared_sync_thread_reads_the_state_instead_of_waiti
     table instead of waiting for the runtime (which would wait out its limit)."""
     socket, runtime, snapshot, actor = await owned_hand(table, players, cookies)
     held = Calls(monkeypatch, TableRuntime, "held")
-    loads = Calls(monkeypatch, play, "load_snapshot")
+    loads = Calls(monkeypatch, held_reads, "load_snapshot")
     try:
         state = await sync_to_async(play.state_for)(table.pk, actor.user)
         assert state["version"] == runtime.version

@@ -335,19 +335,24 @@ class SeatRequests(APIView):
         body.is_valid(raise_exception=True)
         player = player_get_or_create(user=request.user)
         fields = body.validated_data
-        try:
-            if fields["kind"] == SeatRequest.Kind.SEAT:
-                seat = fields.get("seat")
-                asked = seat_requests.seat_ask(
-                    table=table,
-                    player=player,
-                    buy_in=fields["amount"],
-                    seat_number=seat - 1 if seat else None,
-                )
-            else:
-                asked = seat_requests.top_up_ask(
-                    table=table, player=player, amount=fields["amount"]
-                )
+        seat = fields.get("seat")
+        try:  # in the turn of the table's runtime, where this process runs the table
+            asked = in_table_turn(
+                table.pk,
+                lambda: (
+                    seat_requests.seat_ask(
+                        table=table,
+                        player=player,
+                        buy_in=fields["amount"],
+                        seat_number=seat - 1 if seat else None,
+                    )
+                    if fields["kind"] == SeatRequest.Kind.SEAT
+                    else seat_requests.top_up_ask(
+                        table=table, player=player, amount=fields["amount"]
+                    )
+                ),
+                f"command ask {fields['kind']}",
+            )
         except ServiceError as error:
             raise refused(error) from None
         if asked.request is not None:
@@ -364,7 +369,11 @@ class SeatRequests(APIView):
     def delete(self, request: AuthenticatedApiRequest, pk: int) -> Response:
         table = _visible(request, pk)
         player = player_get_or_create(user=request.user)
-        count = seat_requests.seat_request_cancel(table=table, player=player)
+        count = in_table_turn(
+            table.pk,
+            lambda: seat_requests.seat_request_cancel(table=table, player=player),
+            "command ask cancel",
+        )
         return Response({"cancelled": count})
 
 

@@ -182,3 +182,22 @@ async def test_without_a_runtime_here_the_service_does_it_at_once(hosted, player
     status, body = await post_api(f"/api/tables/{hosted.pk}/pause/", players[0].user)
     assert (status, body) == (200, {"status": "paused", "done_now": True}), body
     assert (await Table.objects.aget(pk=hosted.pk)).version == before + 1
+
+
+async def test_a_players_ask_to_sit_down_is_a_command_of_the_runtime(hosted, players, monkeypatch):
+    socket, runtime = await followed(hosted, players[0].user)
+    reads = Calls(monkeypatch, refresh.TableReads, "_read")
+    commands = runtime.commands
+    carol = players[2]
+    try:
+        path = f"/api/tables/{hosted.pk}/requests/"
+        status, body = await post_api(path, carol.user, {"kind": "seat", "amount": 100})
+        assert status == 200, body  # an open game: seated at once
+        assert runtime.commands == commands + 1
+        version = (await Table.objects.aget(pk=hosted.pk)).version
+        await socket.until_version(version)
+        assert runtime.snapshot.version == version
+        assert runtime.snapshot.seat_of(carol.pk) is not None  # the runtime shows the seat
+        assert reads.count == 0
+    finally:
+        await socket.close()

@@ -10,9 +10,9 @@ from dataclasses import replace
 import pytest
 
 from bench import bench_load, load_report
-from bench.bench_load import MAX_TABLES, Checkout, Options, table_counts
 from bench.echo_clients import client_url
 from bench.load_figures import cpu_figures, forward_figures, frame_figures, merge_connects
+from bench.load_options import MAX_TABLES, Checkout, Options, table_counts
 from bench.load_report import (
     HEADER,
     print_cpu_split,

@@ -175,6 +175,12 @@ def test_a_choice_orbit_with_the_two_of_clubs_then_holdem_and_a_stack_set(server
         row.locator("input[name=stack]").fill(str(shown - 10))
         if int(row.locator("input[name=shown]").get_attribute("value")) == shown:
             break
+    # A refresh of the panel that comes while the host types leaves what they typed.
+    host.evaluate(
+        "url => htmx.ajax('GET', url, {source: '#hosting', target: '#hosting'})",
+        f"/tables/{table_id}/hosting/",
+    )
+    assert row.locator("input[name=stack]").input_value() == str(shown - 10)
     answer = steps.host_answer(host, row.locator("form.correct button[type=submit]"), WAIT)
     assert f"bea's stack is now {shown - 10}" in answer or "changes by -10" in answer, answer
     host.screenshot(path=str(ARTIFACTS / "choice-switch-set-stack.png"), full_page=True)

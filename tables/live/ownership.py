@@ -66,6 +66,8 @@ DRAIN_LOOK_SECONDS = 0.1
 
 #: A runtime's key: (event loop, channel layer, table id).
 RuntimeKey = tuple[asyncio.AbstractEventLoop, BaseChannelLayer | None, int]
+#: A runtime's queued work and the future its caller waits on.
+Queued = tuple[Callable[[], Awaitable[Any]], asyncio.Future[Any]]
 
 
 class TableOwnership:
@@ -98,7 +100,7 @@ class TableOwnership:
         key: RuntimeKey
         ready: asyncio.Future[None]
         worker: asyncio.Task[None] | None
-        queue: asyncio.Queue[tuple[Callable[[], Awaitable[Any]], asyncio.Future[Any]]]
+        queue: asyncio.Queue[Queued]
         forwarded: dict[int, asyncio.Future[dict[str, Any]]]
         requesters: dict[int, Player]
         forwards: int

@@ -26,6 +26,7 @@ from django.db import DatabaseError
 from django.utils import timezone
 
 from tables.db.threads import read_async
+from tables.live.ownership import Queued
 from tables.live.protocol import SERVER_TROUBLE
 from tables.presenters.broadcast import next_reveal
 from tables.selectors.hands import Decision, decision_action
@@ -61,7 +62,7 @@ class TableReads:
         reads: int
         revealed_at: datetime | None
         sockets: set[Any]  # the runtime's sockets (``RuntimeSocket``)
-        queue: asyncio.Queue[tuple[Callable[[], Awaitable[Any]], asyncio.Future[Any]]]
+        queue: asyncio.Queue[Queued]
 
         @property
         def owner(self) -> bool: ...

@@ -127,8 +127,7 @@ class TableRuntime(TableReads, TableOwnership):
         self.held_until = 0.0  # monotonic: when it stops acting unless the lease was renewed
         self.owner_channel = ""  # a follower's: where it forwards requests
         self.live: LiveHand | None = None
-        self.queue: asyncio.Queue[tuple[Callable[[], Awaitable[Any]], asyncio.Future[Any]]]
-        self.queue = asyncio.Queue()
+        self.queue = asyncio.Queue()  # typed by ``TableOwnership``
         self.ready: asyncio.Future[None] = self.loop.create_future()
         self.channel = ""
         self.listener: asyncio.Task[None] | None = None
@@ -300,9 +299,8 @@ class TableRuntime(TableReads, TableOwnership):
         return await self._apply(request, live, _command_name(data), answer)
 
     async def carry_out(self, work: Callable[[], T], name: str) -> T:
-        """Another writer's change of the table (a host's control: ``tables.operations.
-        in_table_turn``) in its turn, as a command of the owner: under the lease, its next
-        version shown. ``LeaseLost`` where this process does not own it (nothing done)."""
+        """Another writer's change (``tables.operations.in_table_turn``: a host's control) as
+        the owner's command, its version shown; ``LeaseLost`` where it cannot own the table."""
 
         async def in_turn() -> T:
             await self._owned_latest()
@@ -333,10 +331,8 @@ class TableRuntime(TableReads, TableOwnership):
             return await self._read()
         return self.snapshot
 
-    async def _fenced(
-        self, request: Callable[[], T], live: LiveHand | None, name: str
-    ) -> Written[T]:
-        """The request in one transaction with the lease, and the table after it (see
+    async def _fenced(self, work: Callable[[], T], live: LiveHand | None, name: str) -> Written[T]:
+        """``work`` in one transaction with the lease, and the table after it (see
         ``_write``); once more after taking the lease again if it had expired with nobody
         taking it (a stalled loop, a clock that jumped)."""
         for attempt in (1, 2):
@@ -345,7 +341,7 @@ class TableRuntime(TableReads, TableOwnership):
             epoch = self.epoch  # the one it acts with, whatever the clock finds meanwhile
             assert epoch is not None  # held: just checked or taken, no wait since
             try:
-                return await self._write(epoch, request, live, name)
+                return await self._write(epoch, work, live, name)
             except LeaseLost:
                 self.epoch = None
                 if attempt == 2:

@@ -6,6 +6,7 @@ import asyncio
 import json
 import re
 
+from asgiref.sync import sync_to_async
 from channels.testing import WebsocketCommunicator
 from django.test import Client
 
@@ -163,3 +164,24 @@ async def json_socket(table, cookie) -> Socket:
     assert connected
     assert json.loads(await socket.receive())["type"] == "state"
     return socket
+
+
+async def owned_hand(table, players, cookies):
+    """Alice's socket on this process's runtime (the owner), bob seated, a hand dealt and
+    shown: the socket, the runtime, the snapshot and the player to act."""
+    from tables.live.runtime import TableRuntime
+    from tables.models import Table
+    from tables.services import hand_start, seat_take
+
+    await sync_to_async(seat_take)(table=table, player=players[1], buy_in=200, seat_number=1)
+    socket = await Socket("alice", communicator(table.pk, cookies[0])).connect()
+    runtime = TableRuntime.following(table.pk)
+    assert runtime is not None and runtime.owner
+    await sync_to_async(hand_start)(table=table)
+    version = (await Table.objects.aget(pk=table.pk)).version
+    await socket.until_version(version)
+    await runtime.call(lambda: asyncio.sleep(0))  # the change shown: the runtime holds it
+    snapshot = runtime.snapshot
+    actor_id = snapshot.hand.seats[snapshot.state.actor]["player_id"]
+    actor = next(p for p in players if p.pk == actor_id)
+    return socket, runtime, snapshot, actor

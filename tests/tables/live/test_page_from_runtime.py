@@ -4,20 +4,17 @@ its turn: what its sockets were sent), through the real ASGI application: no loa
 replay, and the same page a read of the database makes, for a player in the hand and a
 visitor; without a runtime here it is read, as before."""
 
-import asyncio
 import re
 
 import pytest
-from asgiref.sync import sync_to_async
 from channels.testing import HttpCommunicator
 
 from tables.live.runtime import TableRuntime
-from tables.models import Table
 from tables.selectors import held as held_reads
 from tables.selectors.held import held_runners
-from tables.services import hand_start, hands, seat_take
+from tables.services import hands
 from tests.tables.helpers import Calls
-from tests.tables.wsclient import Socket, communicator
+from tests.tables.wsclient import owned_hand
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -55,15 +52,9 @@ async def read_page(table_id: int, cookie: str | None, path: str = "") -> str:
 
 
 async def test_the_page_is_made_from_the_runtimes_table(table, players, cookies, monkeypatch):
-    await sync_to_async(seat_take)(table=table, player=players[1], buy_in=200, seat_number=1)
-    socket = await Socket("alice", communicator(table.pk, cookies[0])).connect()
+    socket, runtime, snapshot, _ = await owned_hand(table, players, cookies)
+    version = snapshot.version
     try:
-        runtime = TableRuntime.following(table.pk)
-        assert runtime is not None and runtime.owner
-        await sync_to_async(hand_start)(table=table)
-        version = (await Table.objects.aget(pk=table.pk)).version
-        await socket.until_version(version)
-        await runtime.call(lambda: asyncio.sleep(0))  # the change shown: the runtime holds it
         loads = Calls(monkeypatch, held_reads, "load_snapshot")
         replays = Calls(monkeypatch, hands, "hand_state")
         held = Calls(monkeypatch, TableRuntime, "held")

@@ -20,13 +20,13 @@ from rest_framework.authtoken.models import Token
 
 from tables.api import play
 from tables.live.runtime import TableRuntime
-from tables.models import HandAction, Table, TableLease
+from tables.models import HandAction, TableLease
 from tables.selectors import held as held_reads
 from tables.selectors.held import held_runners
 from tables.selectors.snapshot import load_snapshot
 from tables.services import hand_start, hands, seat_take
 from tests.tables.helpers import Calls
-from tests.tables.wsclient import Socket, communicator
+from tests.tables.wsclient import Socket, communicator, owned_hand
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -75,23 +75,6 @@ async def post(table_id: int, player, body: dict, key: str | None = None):
     response = await http.get_response(timeout=30)
     sent = {name.decode().lower(): value.decode() for name, value in response["headers"]}
     return response["status"], json.loads(response["body"]), sent
-
-
-async def owned_hand(table, players, cookies):
-    """Alice's socket on this process's runtime (the owner), bob seated, a hand dealt and
-    shown: the socket, the runtime, the snapshot and the player to act."""
-    await sync_to_async(seat_take)(table=table, player=players[1], buy_in=200, seat_number=1)
-    socket = await Socket("alice", communicator(table.pk, cookies[0])).connect()
-    runtime = TableRuntime.following(table.pk)
-    assert runtime is not None and runtime.owner
-    await sync_to_async(hand_start)(table=table)
-    version = (await Table.objects.aget(pk=table.pk)).version
-    await socket.until_version(version)
-    await runtime.call(lambda: asyncio.sleep(0))  # the change shown: the runtime holds it
-    snapshot = runtime.snapshot
-    actor_id = snapshot.hand.seats[snapshot.state.actor]["player_id"]
-    actor = next(p for p in players if p.pk == actor_id)
-    return socket, runtime, snapshot, actor
 
 
 def a_call(snapshot) -> dict:

@@ -19,7 +19,7 @@ import re
 from typing import Any
 
 from engine.errors import PokerError
-from engine.types import discard_cards
+from engine.types import ActionKind, discard_cards
 
 #: Beyond any chip count, id or version the site uses, and exact in a JavaScript number.
 LARGEST = 2**53 - 1
@@ -86,19 +86,10 @@ def parse_optional_number(
     return parse_whole_number(value, what=what, minimum=minimum, maximum=maximum)
 
 
-#: The decisions of ``act``: the betting ones, the answers to "run it twice?", and a draw
-#: game's discard (``cards``: the cards thrown away; none stands pat).
-ACTION_KINDS = (
-    "fold",
-    "check",
-    "call",
-    "raise",
-    "all_in",
-    "run_once",
-    "run_twice",
-    "run_thrice",
-    "discard",
-)
+#: The decisions of ``act``: the engine's (``ActionKind``): the betting ones, the answers to
+#: "run it twice?", and a draw game's discard (``cards``: the cards thrown away; none stands
+#: pat).
+ACTION_KINDS = tuple(str(kind) for kind in ActionKind)
 
 
 def act_fields(data: dict[str, Any]) -> dict[str, Any]:

@@ -35,10 +35,20 @@ def _lowest_five(mask: int) -> list[int]:
     return [((r - 1) % 13) * 4 + (k % 2) for k, r in enumerate(ranks)]
 
 
-# Mask of distinct low ranks -> the qualifying low, or None with fewer than five ranks.
-_LOW8: tuple[LowRank | None, ...] = tuple(
-    evaluate_low(_lowest_five(mask)) if bin(mask).count("1") >= 5 else None for mask in range(256)
-)
+#: Mask of distinct low ranks -> the qualifying low, or None with fewer than five ranks: made
+#: on first use (``_low8_table``), as the ace-to-five tables it reads are: a process that
+#: never ranks a low (most imports of the engine: a command, a client) does not build them.
+_LOW8: tuple[LowRank | None, ...] = ()
+
+
+def _low8_table() -> tuple[LowRank | None, ...]:
+    global _LOW8
+    if not _LOW8:  # two threads at once make the same table: either one is kept
+        _LOW8 = tuple(
+            evaluate_low(_lowest_five(mask)) if bin(mask).count("1") >= 5 else None
+            for mask in range(256)
+        )
+    return _LOW8
 
 
 def evaluate_low8(cards: Sequence[int]) -> LowRank | None:
@@ -52,7 +62,10 @@ def evaluate_low8(cards: Sequence[int]) -> LowRank | None:
             mask |= bits[card]
     except (IndexError, TypeError):
         raise CardError(f"not cards: {cards!r}") from None
-    return _LOW8[mask]
+    try:
+        return _LOW8[mask]
+    except IndexError:  # the table's first use (a mask is 0..255): nothing to pay after it
+        return _low8_table()[mask]
 
 
 def evaluate_omaha_low8(hole: Sequence[int], board: Sequence[int]) -> LowRank | None:
@@ -73,7 +86,7 @@ def evaluate_omaha_low8(hole: Sequence[int], board: Sequence[int]) -> LowRank | 
         }
     except (IndexError, TypeError):
         raise CardError(f"not cards: {hole!r} {board!r}") from None
-    table = _LOW8
+    table = _LOW8 or _low8_table()
     best: LowRank | None = None
     for pair in pairs:
         if bin(pair).count("1") != 2:

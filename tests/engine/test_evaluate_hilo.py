@@ -1,6 +1,8 @@
 """Eight-or-better lows, checked against a brute force over every five cards."""
 
 import random
+import subprocess
+import sys
 from itertools import combinations
 
 import pytest
@@ -66,3 +68,18 @@ def test_low8_refuses_wrong_counts():
         evaluate_low8([0, 1, 2, 3])
     with pytest.raises(CardError):
         evaluate_omaha_low8([0], [4, 5, 6])
+
+
+def test_the_low_tables_are_made_on_first_use_not_at_import():
+    """Importing the engine builds no low table (every process imports it; few rank a low),
+    and a fresh process's first low, of either kind, is ranked right."""
+    code = (
+        "from engine.evaluate import hilo, single\n"
+        "from engine import parse_cards as cards\n"
+        "assert hilo._LOW8 == () and single._LOW is None, 'built at import'\n"
+        "print(hilo.evaluate_omaha_low8(cards('As 2d Kc Kh'), cards('3c 4h 8s Qd Jc')))\n"
+        "print(hilo.evaluate_low8(cards('As 2d 3c 8h 7s Kd Qc')))\n"
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.splitlines() == ["8-4-3-2-A low", "8-7-3-2-A low"]

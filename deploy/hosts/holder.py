@@ -49,6 +49,13 @@ def listening_socket(address: str, port: int) -> socket.socket:
     return sock
 
 
+def say(what: str) -> None:
+    """A line of the holder's log, with the time (a restart's gap is read from these)."""
+    now = time.time()
+    clock = time.strftime("%H:%M:%S", time.localtime(now))
+    print(f"holder {clock}.{int(now * 1000) % 1000:03d}: {what}", flush=True)
+
+
 class Holder:
     def __init__(self, command: list[str], pidfile: Path) -> None:
         self.command, self.pidfile = command, pidfile
@@ -58,7 +65,7 @@ class Holder:
     def start(self) -> None:
         self.proc = subprocess.Popen(self.command, pass_fds=(LISTEN_FD,))
         self.pidfile.write_text(f"{self.proc.pid}\n")
-        print(f"holder: started pid {self.proc.pid}", flush=True)
+        say(f"started pid {self.proc.pid}")
 
     def stop_process(self) -> int | None:
         """SIGTERM (the drain), then SIGKILL past ``STOP_SECONDS``; its exit status."""
@@ -85,10 +92,10 @@ class Holder:
             if self.restart_asked:
                 self.restart_asked = False
                 code = self.stop_process()
-                print(f"holder: restart, the process exited with {code}", flush=True)
+                say(f"restart, the process exited with {code}")
                 self.start()
             elif self.proc.poll() is not None and self.proc.returncode != 0:
-                print(f"holder: the process failed ({self.proc.returncode})", flush=True)
+                say(f"the process failed ({self.proc.returncode})")
                 time.sleep(RESTART_SECONDS)
                 if not self.stop_asked:
                     self.start()

@@ -302,12 +302,11 @@ class TableOwnership:
         no runtime is left here; from the start no lease is taken, no socket joins and no
         table of this process is dealt a new hand (``parked``).
 
-        ``socket_held``: the listening socket outlives the process (systemd's
-        ``poker@.socket``), so the players reconnect to the same port and wait in its backlog
-        for the next process there: every socket is kept until no table here is in a hand
-        (or ``wait_seconds`` have passed), then all go at once, to find the next process
-        started, rather than wait for it in the backlog past nginx's patience (or go to
-        another process that the same deploy restarts later: a second reconnect)."""
+        ``socket_held``: the listening socket outlives the process (``poker@.socket``): the
+        players reconnect to the same port and wait in its backlog for the next process, so
+        every socket is kept until no table here is in a hand (or ``wait_seconds``), then all
+        go at once, rather than wait past nginx's patience (and go to another process that
+        the same deploy restarts later: a second reconnect)."""
         cls.draining = True
         loop = asyncio.get_running_loop()
         until = loop.time() + wait_seconds
@@ -319,18 +318,25 @@ class TableOwnership:
             ):
                 await asyncio.sleep(DRAIN_LOOK_SECONDS)
             until = loop.time()
+        gone: set[Any] = set()  # handed over (each ends once its sockets are closed)
         while here := [r for (rl, _, _), r in list(cls.runtimes.items()) if rl is loop]:
             mid_hand = loop.time() >= until
-            for runtime in here:
-                try:
-                    going = await runtime.call(functools.partial(runtime._hand_over, mid_hand))
-                except LeaseLost:  # the runtime ended meanwhile
-                    going = True
-                if going:
-                    for consumer in list(runtime.sockets):
-                        with contextlib.suppress(Exception):
-                            await consumer.close(code=SERVER_BUSY)
+            # Every table's turn at once (a write each), then their players together: table by
+            # table, the first's waited in the held socket's backlog for every other's write.
+            todo = [r for r in here if r not in gone]
+            going = await asyncio.gather(*(runtime._going(mid_hand) for runtime in todo))
+            gone.update(r for r, go in zip(todo, going, strict=True) if go)
+            leaving = [c for r in here if r in gone for c in list(r.sockets)]
+            await asyncio.gather(
+                *(c.close(code=SERVER_BUSY) for c in leaving), return_exceptions=True
+            )
             await asyncio.sleep(DRAIN_LOOK_SECONDS)
+
+    async def _going(self, mid_hand: bool) -> bool:  # _hand_over, in the table's turn
+        try:
+            return await self.call(functools.partial(self._hand_over, mid_hand))
+        except LeaseLost:  # the runtime ended meanwhile
+            return True
 
     @property
     def mid_hand(self) -> bool:
@@ -339,8 +345,7 @@ class TableOwnership:
 
     @property
     def parked(self) -> bool:
-        """The process is stopping and the table is between hands: its clock deals no new
-        hand here (the next process deals it, once it has the table)."""
+        """Stopping, between hands: no new hand is dealt here (the next owner deals it)."""
         return self.draining and not self.mid_hand
 
     async def _hand_over(self, mid_hand: bool) -> bool:

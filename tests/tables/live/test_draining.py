@@ -10,6 +10,7 @@ import asyncio
 import pytest
 
 from tables.live import ownership as runtime_module
+from tables.live.consumer import TableConsumer
 from tables.live.in_turn import tick_in_turn
 from tables.live.protocol import SERVER_BUSY
 from tables.live.runtime import TableRuntime
@@ -126,3 +127,42 @@ async def test_on_a_held_socket_every_table_waits_for_the_last_hand_then_all_go_
         assert await closed_with(comm) == SERVER_BUSY
     leases = [lease.owner async for lease in TableLease.objects.all()]
     assert leases == ["", ""]  # the next process takes them at once
+
+
+async def test_on_a_held_socket_no_player_goes_before_every_table_is_handed_over(
+    table, players, cookies, make_table, monkeypatch
+):
+    """The players wait in the held socket's backlog from the moment they go: none go while
+    another table's hand-over (a write, slow on a loaded host) is still to come."""
+    monkeypatch.setattr(runtime_module, "DRAIN_LOOK_SECONDS", 0.01)
+    first = await asyncio.to_thread(make_table, name="First")
+    second = await asyncio.to_thread(make_table, name="Second")
+    watchers = [  # kept: a socket nobody holds is collected, and its runtime ends
+        await Socket("watcher", communicator(side.pk, cookie)).connect()
+        for side, cookie in ((first, cookies[0]), (second, cookies[1]))
+    ]
+    events: list[tuple[str, int]] = []
+    hand_over, close = TableRuntime._hand_over, TableConsumer.close
+
+    async def slow_hand_over(self, mid_hand):
+        if self.table_id == second.pk:
+            await asyncio.sleep(0.3)  # the second table's write comes late
+        going = await hand_over(self, mid_hand)
+        events.append(("handed over", self.table_id))
+        return going
+
+    async def recorded_close(self, code=None, reason=None):
+        events.append(("closed", self.table_id))
+        await close(self, code=code, reason=reason)
+
+    monkeypatch.setattr(TableRuntime, "_hand_over", slow_hand_over)
+    monkeypatch.setattr(TableConsumer, "close", recorded_close)
+    await asyncio.wait_for(TableRuntime.drain(wait_seconds=3600, socket_held=True), 10)
+    kinds = [kind for kind, _ in events]
+    assert sorted(events) == sorted(
+        [("handed over", first.pk), ("handed over", second.pk), ("closed", first.pk)]
+        + [("closed", second.pk)]
+    )
+    assert kinds == ["handed over", "handed over", "closed", "closed"], events
+    for watcher in watchers:
+        assert await closed_with(watcher.comm) == SERVER_BUSY

@@ -9,9 +9,9 @@ open, no new table socket joins (one that got in is refused with 4013, so its cl
 reconnects), and each table this process runs is handed over between hands: its lease given
 up and its sockets closed with 4013, so that they reconnect to another process, which takes
 the table. A hand still running after ``POKER_DRAIN_SECONDS`` is handed over as it is (the
-next owner carries it on from the database). Then daphne stops. A second SIGTERM stops it at
-once; systemd's ``TimeoutStopSec`` (``deploy/systemd/poker@.service``) must be longer than the
-drain.
+next owner carries it on from the database). Then daphne stops and the process ends at once
+(``_exit_now``). A second SIGTERM stops it at once; systemd's ``TimeoutStopSec``
+(``deploy/systemd/poker@.service``) must be longer than the drain.
 
 Daphne's reactor (Twisted's, on asyncio) installs its own SIGTERM handler, which stops at once,
 when it starts running; this one replaces it just after (``callWhenRunning``). Nothing happens

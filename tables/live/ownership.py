@@ -321,8 +321,7 @@ class TableOwnership:
         gone: set[Any] = set()  # handed over (each ends once its sockets are closed)
         while here := [r for (rl, _, _), r in list(cls.runtimes.items()) if rl is loop]:
             mid_hand = loop.time() >= until
-            # Every table's turn at once (a write each), then their players together: table by
-            # table, the first's waited in the held socket's backlog for every other's write.
+            # Every table's turn at once, then all their players: none waits on another's write.
             todo = [r for r in here if r not in gone]
             going = await asyncio.gather(*(runtime._going(mid_hand) for runtime in todo))
             gone.update(r for r, go in zip(todo, going, strict=True) if go)
